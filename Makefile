@@ -1,0 +1,50 @@
+# gpudiff — see README.md. `make test` is what CI runs (.ci/run).
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/gpudiff
+
+# Debian packages the real adapters and validators need:
+#   mesa-vulkan-drivers  lavapipe (Vulkan on llvmpipe)
+#   libvulkan1           the Vulkan loader
+#   chromium             ships the SwiftShader Vulkan ICD (/usr/lib/chromium/vk_swiftshader_icd.json)
+#   libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri   wgpu's GL backend on llvmpipe (EGL, surfaceless)
+#   spirv-tools          spirv-val / spirv-as / spirv-dis
+#   spirv-headers        the machine-readable SPIR-V grammar
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri spirv-tools spirv-headers
+
+.PHONY: all deps build test vet run bench clean
+
+all: build
+
+# Idempotent: installs only what is missing; never runs apt-get when nothing is.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@$(GO) mod download
+
+build:
+	$(GO) build -o $(BIN) ./cmd/gpudiff
+
+vet:
+	$(GO) vet ./...
+
+test: deps vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+run: deps build
+	@set -e; rc=0; for f in shaders/examples/*.wgsl; do \
+	  echo "== $$f"; ./$(BIN) exec "$$f" || rc=$$?; \
+	done; exit $$rc
+
+bench: deps
+	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+clean:
+	rm -rf bin
