@@ -1,0 +1,116 @@
+package harness
+
+import (
+	"github.com/cogentcore/webgpu/wgpu"
+
+	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
+)
+
+// Device is one opened adapter with its device and queue, reusable for many
+// kernels. It also holds the bind group layout and pipeline layout of the
+// kernel ABI, created once.
+//
+// A Device is not safe for concurrent use: calls must not overlap. Use one
+// Device per goroutine (devices of the same adapter may coexist). Close it
+// when done.
+type Device struct {
+	info    AdapterInfo
+	adapter *wgpu.Adapter
+	dev     *wgpu.Device
+	sink    *wgpuext.Sink
+	queue   *wgpu.Queue
+	bgl     *wgpu.BindGroupLayout
+	layout  *wgpu.PipelineLayout
+	limits  wgpu.Limits
+	broken  *DeviceError // set once the device can no longer be used
+	closed  bool
+}
+
+// Open opens the adapter with the given short name (AdapterInfo.Name, as
+// Adapters reports it) and requests a device with the adapter's own limits,
+// so storage buffers may be as large as the adapter allows (128 MiB on
+// lavapipe and llvmpipe-GL, 1 GiB on SwiftShader). An unknown name returns
+// *UnknownAdapterError; a device the adapter refuses returns *DeviceError.
+func Open(name string) (*Device, error) {
+	infos, adapters := enumerate()
+	idx := -1
+	for i, info := range infos {
+		if info.Name == name {
+			idx = i
+		} else {
+			adapters[i].Release()
+		}
+	}
+	if idx < 0 {
+		return nil, &UnknownAdapterError{Selector: name, Available: names(infos)}
+	}
+	d := &Device{info: infos[idx], adapter: adapters[idx]}
+	fail := func(op string, err error) (*Device, error) {
+		d.Close()
+		return nil, &DeviceError{Adapter: name, Op: op, Message: stackMessage(err), Err: err}
+	}
+
+	dev, sink, err := wgpuext.RequestDevice(d.adapter)
+	if err != nil {
+		return fail("open", err)
+	}
+	d.dev, d.sink = dev, sink
+	d.queue = dev.GetQueue()
+	d.limits = dev.GetLimits().Limits
+
+	storage := func(binding uint32, typ wgpu.BufferBindingType) wgpu.BindGroupLayoutEntry {
+		return wgpu.BindGroupLayoutEntry{
+			Binding:    binding,
+			Visibility: wgpu.ShaderStageCompute,
+			Buffer:     wgpu.BufferBindingLayout{Type: typ},
+		}
+	}
+	d.bgl, err = dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{
+		Label: "gpudiff kernel ABI",
+		Entries: []wgpu.BindGroupLayoutEntry{
+			storage(bindingInput, wgpu.BufferBindingTypeReadOnlyStorage),
+			storage(bindingOutput, wgpu.BufferBindingTypeStorage),
+		},
+	})
+	if err != nil {
+		return fail("open", err)
+	}
+	d.layout, err = dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{
+		Label:            "gpudiff kernel ABI",
+		BindGroupLayouts: []*wgpu.BindGroupLayout{d.bgl},
+	})
+	if err != nil {
+		return fail("open", err)
+	}
+	return d, nil
+}
+
+// Info describes the adapter this Device was opened on.
+func (d *Device) Info() AdapterInfo { return d.info }
+
+// Close releases the device and everything Open created. It is safe to call
+// more than once; the Device cannot be used afterwards.
+func (d *Device) Close() {
+	if d.closed {
+		return
+	}
+	d.closed = true
+	if d.layout != nil {
+		d.layout.Release()
+	}
+	if d.bgl != nil {
+		d.bgl.Release()
+	}
+	if d.queue != nil {
+		d.queue.Release()
+	}
+	if d.dev != nil {
+		d.dev.Release()
+	}
+	if d.sink != nil {
+		d.sink.Close()
+	}
+	if d.adapter != nil {
+		d.adapter.Release()
+	}
+}

@@ -1,0 +1,31 @@
+// Package harness runs compute kernels on the WebGPU adapters of this
+// machine and returns their raw output bytes.
+//
+// It owns the WebGPU side of gpudiff: the process-wide instance and the
+// environment it needs (see Adapters), adapter enumeration and naming
+// (AdapterInfo, Select), devices (Open), shader modules from WGSL text or
+// SPIR-V words, buffers, dispatch and readback (Device.Run), and turning
+// every failure of the stack into an error value: *CompileError when the
+// stack rejects a kernel, *DeviceError when the device, dispatch or readback
+// fails.
+//
+// The harness is byte-level. It serves the kernel ABI of DESIGN.md ("Kernel
+// ABI") without knowing any types: a compute entry point with
+// @workgroup_size(64) reads one input record per invocation from the
+// read-only storage buffer at @group(0) @binding(0), writes one output record
+// per invocation to the read-write storage buffer at @group(0) @binding(1),
+// and bounds-checks itself with arrayLength of the output. Run dispatches
+// ceil(invocations/64) workgroups along x and returns the output buffer.
+//
+// It must never: depend on another gpudiff package (ir, interp, compiler,
+// flatten, fuzz); encode or decode argument values; compare results or
+// decide verdicts; retry or alter a kernel; print anything on its own; or
+// let a kernel the stack rejects panic or abort the process. A Device's
+// methods take plain data and return bytes or error values, so a worker
+// process can later run them on the parent's behalf.
+//
+// What this package cannot catch in-process: wgpu-native v0.23 treats a
+// failed queue submission or device poll (a lost device, a driver crash) as
+// fatal and aborts, and a kernel that never finishes blocks its Device. Both
+// are what per-adapter worker processes are for.
+package harness

@@ -1,0 +1,301 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cogentcore/webgpu/wgpu"
+
+	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
+)
+
+// Kernel ABI constants (DESIGN.md, "Kernel ABI").
+const (
+	// WorkgroupSize is the @workgroup_size every kernel entry point
+	// declares; Run dispatches ceil(invocations/WorkgroupSize) workgroups.
+	WorkgroupSize = 64
+	bindingInput  = 0 // @group(0) @binding(0): read-only storage, inputs
+	bindingOutput = 1 // @group(0) @binding(1): read-write storage, outputs
+)
+
+// Kernel is a compute shader module and the name of its entry point. Exactly
+// one of WGSL and SPIRV is set.
+type Kernel struct {
+	WGSL  string   // WGSL source text
+	SPIRV []uint32 // SPIR-V words (Vulkan 1.1 environment), magic number first
+	// EntryPoint is the name of the @compute entry point, declared with
+	// @workgroup_size(64).
+	EntryPoint string
+}
+
+// Dispatch is one run of a kernel: its input buffer contents and the sizes
+// of the output and of the grid.
+type Dispatch struct {
+	// Input is the content of the input buffer, one record per invocation
+	// in the ABI's layout. Empty input still binds a zeroed 4-byte buffer.
+	Input []byte
+	// OutputSize is the size of the output buffer in bytes (rounded up to
+	// at least 4 and a multiple of 4 on the device; Run returns exactly
+	// OutputSize bytes). The buffer starts zeroed.
+	OutputSize int
+	// Invocations is the number of invocations the kernel is meant to run;
+	// Run dispatches ceil(Invocations/64) workgroups along x, so the last
+	// workgroup may run past it and the kernel must bounds-check.
+	Invocations int
+}
+
+// Run compiles k, runs job on the device and returns the output buffer's
+// OutputSize bytes. Each Run creates and releases its own shader module,
+// pipeline, buffers, bind group and command buffer.
+//
+// Errors: *CompileError when the stack rejects the module or the pipeline
+// (the Device stays usable); *DeviceError when buffers, encoding, the
+// device or the readback fail (see DeviceError.Broken); other errors for
+// an invalid Kernel or Dispatch (no entry point, both or neither of WGSL and
+// SPIRV, negative or over-limit sizes), a closed Device, or a ctx already
+// done on entry (ctx.Err()).
+//
+// ctx bounds the wait for the GPU: when it ends first, Run returns a
+// *DeviceError wrapping ctx.Err() and the Device is broken, because the work
+// is still in flight. A kernel that never finishes cannot be interrupted
+// in-process and blocks until then; with a ctx that is never done Run waits
+// in the driver without polling.
+func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
+	if d.closed {
+		return nil, errors.New("harness: Run on a closed Device")
+	}
+	if d.broken != nil {
+		return nil, d.broken
+	}
+	if err := d.checkRun(k, job); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := d.takeEvents(); err != nil {
+		return nil, err
+	}
+	out, err := d.run(ctx, k, job)
+	if evErr := d.takeEvents(); evErr != nil && (err == nil || d.broken != nil) {
+		err = evErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkRun validates k and job against the ABI and the device's limits.
+func (d *Device) checkRun(k Kernel, job Dispatch) error {
+	switch {
+	case k.EntryPoint == "":
+		return errors.New("harness: kernel has no entry point name")
+	case (k.WGSL == "") == (len(k.SPIRV) == 0):
+		return errors.New("harness: kernel must have exactly one of WGSL and SPIRV")
+	case job.OutputSize < 0 || job.Invocations < 0:
+		return fmt.Errorf("harness: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
+	}
+	maxBinding := min(d.limits.MaxStorageBufferBindingSize, d.limits.MaxBufferSize)
+	for _, n := range []int{len(job.Input), job.OutputSize} {
+		if uint64(bufferSize(n)) > maxBinding {
+			return fmt.Errorf("harness: buffer of %d bytes exceeds %s's storage binding limit of %d bytes", n, d.info.Name, maxBinding)
+		}
+	}
+	if wg := workgroups(job.Invocations); uint64(wg) > uint64(d.limits.MaxComputeWorkgroupsPerDimension) {
+		return fmt.Errorf("harness: %d invocations need %d workgroups, over %s's limit of %d",
+			job.Invocations, wg, d.info.Name, d.limits.MaxComputeWorkgroupsPerDimension)
+	}
+	return nil
+}
+
+// bufferSize is the device size of a buffer holding n bytes: at least 4, a
+// multiple of 4 (WebGPU's copy and binding alignment).
+func bufferSize(n int) int { return max(4, (n+3)&^3) }
+
+func workgroups(invocations int) int { return (invocations + WorkgroupSize - 1) / WorkgroupSize }
+
+// run does the work of Run; every object it creates is released on return.
+func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
+	module, err := d.createModule(k)
+	if err != nil {
+		return nil, &CompileError{Stage: StageShaderModule, Message: stackMessage(err)}
+	}
+	defer module.Release()
+
+	pipeline, err := d.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
+		Layout:  d.layout,
+		Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.EntryPoint},
+	})
+	if err != nil {
+		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
+	}
+	defer pipeline.Release()
+
+	inSize, outSize := bufferSize(len(job.Input)), bufferSize(job.OutputSize)
+	input := make([]byte, inSize)
+	copy(input, job.Input)
+	inBuf, err := d.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{
+		Label: "input", Contents: input, Usage: wgpu.BufferUsageStorage,
+	})
+	if err != nil {
+		return nil, d.fail("buffer", err)
+	}
+	defer inBuf.Release()
+	outBuf, err := d.dev.CreateBuffer(&wgpu.BufferDescriptor{
+		Label: "output", Size: uint64(outSize), Usage: wgpu.BufferUsageStorage | wgpu.BufferUsageCopySrc,
+	})
+	if err != nil {
+		return nil, d.fail("buffer", err)
+	}
+	defer outBuf.Release()
+	readBuf, err := d.dev.CreateBuffer(&wgpu.BufferDescriptor{
+		Label: "readback", Size: uint64(outSize), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst,
+	})
+	if err != nil {
+		return nil, d.fail("buffer", err)
+	}
+	defer readBuf.Release()
+
+	bindGroup, err := d.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{
+		Layout: d.bgl,
+		Entries: []wgpu.BindGroupEntry{
+			{Binding: bindingInput, Buffer: inBuf, Size: uint64(inSize)},
+			{Binding: bindingOutput, Buffer: outBuf, Size: uint64(outSize)},
+		},
+	})
+	if err != nil {
+		return nil, d.fail("bind-group", err)
+	}
+	defer bindGroup.Release()
+
+	cmd, err := d.encode(pipeline, bindGroup, workgroups(job.Invocations), outBuf, readBuf, outSize)
+	if err != nil {
+		return nil, d.fail("encode", err)
+	}
+	defer cmd.Release()
+	d.queue.Submit(cmd)
+
+	mapping, err := wgpuext.MapRead(d.dev, readBuf, uint64(outSize))
+	if err != nil {
+		return nil, d.fail("readback", err)
+	}
+	if err := d.wait(ctx, mapping); err != nil {
+		return nil, err // mapping is leaked on purpose: its callback is still pending
+	}
+	defer mapping.Free()
+	if err := mapping.Err(); err != nil {
+		return nil, d.fail("readback", err)
+	}
+	out := make([]byte, job.OutputSize)
+	copy(out, readBuf.GetMappedRange(0, uint(outSize)))
+	if err := readBuf.Unmap(); err != nil {
+		return nil, d.fail("readback", err)
+	}
+	return out, nil
+}
+
+// createModule creates k's shader module from WGSL through the binding, or
+// from SPIR-V through wgpuext (the binding passes a byte count where
+// webgpu.h wants a word count).
+func (d *Device) createModule(k Kernel) (*wgpu.ShaderModule, error) {
+	if len(k.SPIRV) > 0 {
+		m, err := wgpuext.CreateShaderModuleSPIRV(d.dev, k.SPIRV)
+		var scoped *wgpuext.Error
+		if errors.As(err, &scoped) {
+			return nil, errors.New(scoped.Message)
+		}
+		return m, err
+	}
+	return d.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{
+		WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: k.WGSL},
+	})
+}
+
+// encode records the dispatch and the copy of the output into the readback
+// buffer.
+func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGroup, groups int,
+	outBuf, readBuf *wgpu.Buffer, size int) (*wgpu.CommandBuffer, error) {
+	enc, err := d.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	pass.SetPipeline(pipeline)
+	pass.SetBindGroup(0, bindGroup, nil)
+	pass.DispatchWorkgroups(uint32(groups), 1, 1)
+	err = pass.End()
+	pass.Release()
+	if err != nil {
+		return nil, err
+	}
+	if err := enc.CopyBufferToBuffer(outBuf, 0, readBuf, 0, uint64(size)); err != nil {
+		return nil, err
+	}
+	return enc.Finish(nil)
+}
+
+// Polling intervals while waiting for the GPU under a cancellable ctx.
+const (
+	minPollInterval = 20 * time.Microsecond
+	maxPollInterval = 2 * time.Millisecond
+)
+
+// wait polls the device until the mapping completes. With a ctx that can
+// end it polls without blocking, backing off up to maxPollInterval; when ctx
+// ends first the Device is marked broken.
+func (d *Device) wait(ctx context.Context, m *wgpuext.Mapping) error {
+	if ctx.Done() == nil {
+		for !m.Done() {
+			d.dev.Poll(true, nil)
+		}
+		return nil
+	}
+	interval := minPollInterval
+	for {
+		d.dev.Poll(false, nil)
+		if m.Done() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			d.broken = &DeviceError{
+				Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
+				Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
+			}
+			return d.broken
+		case <-time.After(interval):
+		}
+		interval = min(2*interval, maxPollInterval)
+	}
+}
+
+// fail wraps an error of a step after compilation.
+func (d *Device) fail(op string, err error) error {
+	return &DeviceError{Adapter: d.info.Name, Op: op, Message: stackMessage(err), Err: err}
+}
+
+// takeEvents turns what the device's callbacks reported since the last call
+// into an error: a lost device breaks the Device, an uncaptured error fails
+// the current Run only. Loss through Close is not reported (Close is not
+// concurrent with Run).
+func (d *Device) takeEvents() error {
+	var err *DeviceError
+	for _, ev := range d.sink.Drain() {
+		e := &DeviceError{Adapter: d.info.Name, Op: "device", Message: ev.String()}
+		if ev.Kind == wgpuext.Lost {
+			e.Broken = true
+			d.broken = e
+		}
+		if err == nil || e.Broken {
+			err = e
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	return err
+}
