@@ -1,0 +1,356 @@
+package ir
+
+import "fmt"
+
+// Builtin identifies a WGSL builtin function known to the IR.
+type Builtin uint8
+
+// The subset's builtins (WGSL "Built-in Functions"), then builtins the IR represents only so
+// that passes can refuse them with a precise message (derivatives, barriers,
+// subgroup operations: meaningful only under uniform control flow).
+const (
+	BAbs Builtin = iota + 1
+	BMin
+	BMax
+	BClamp
+	BSign
+	BFloor
+	BCeil
+	BRound
+	BTrunc
+	BFract
+	BSqrt
+	BInverseSqrt
+	BPow
+	BExp
+	BExp2
+	BLog
+	BLog2
+	BSin
+	BCos
+	BTan
+	BAsin
+	BAcos
+	BAtan
+	BAtan2
+	BDot
+	BCross
+	BLength
+	BNormalize
+	BDistance
+	BMix
+	BStep
+	BSmoothstep
+	BFma
+	BCountOneBits
+	BReverseBits
+	BFirstLeadingBit
+	BFirstTrailingBit
+	BExtractBits
+	BInsertBits
+	BAll
+	BAny
+
+	BDpdx
+	BDpdxCoarse
+	BDpdxFine
+	BDpdy
+	BDpdyCoarse
+	BDpdyFine
+	BFwidth
+	BFwidthCoarse
+	BFwidthFine
+	BWorkgroupBarrier
+	BStorageBarrier
+	BTextureBarrier
+	BSubgroupAdd
+	BSubgroupMul
+	BSubgroupMin
+	BSubgroupMax
+	BSubgroupAnd
+	BSubgroupOr
+	BSubgroupXor
+	BSubgroupAll
+	BSubgroupAny
+	BSubgroupBroadcast
+	BSubgroupBroadcastFirst
+	BSubgroupElect
+	BSubgroupBallot
+	BSubgroupShuffle
+	numBuiltins
+)
+
+// BuiltinClass classifies builtins for passes.
+type BuiltinClass uint8
+
+const (
+	ClassMath       BuiltinClass = iota + 1 // pure numeric (float or integer) functions
+	ClassBits                               // pure integer bit manipulation
+	ClassLogic                              // all, any
+	ClassDerivative                         // dpdx & co: fragment-only, need uniform control flow
+	ClassBarrier                            // workgroupBarrier & co: need uniform control flow
+	ClassSubgroup                           // subgroup operations: results depend on the active invocations
+)
+
+// Accuracy is how exactly an f32 builtin is specified (WGSL #concrete-float-accuracy,
+// "Accuracy of concrete floating point built-in functions").
+type Accuracy uint8
+
+const (
+	AccExact     Accuracy = iota + 1 // correctly rounded (or correct result)
+	AccULP                           // relative bound of ULP units of least precision
+	AccAbsolute                      // absolute error bound Abs (in a given input range)
+	AccInherited                     // inherited from the expression in Spec
+)
+
+// BuiltinInfo is the metadata of one builtin, indexed by Builtin.
+type BuiltinInfo struct {
+	Name  string
+	Class BuiltinClass
+	// Args is the number of arguments.
+	Args int
+	// Acc, ULP, Abs and Spec describe f32 accuracy (ignored for integer
+	// and bool arguments, which are always exact).
+	Acc  Accuracy
+	ULP  float64
+	Abs  float64
+	Spec string // WGSL spec anchor (#…), accuracy rule, or inherited-from expression
+	// sig types a call; it returns the result type or an error.
+	sig func(args []*Type) (*Type, error)
+}
+
+// Pure reports whether a call has no effect and its result depends only
+// on its arguments (false for derivative, barrier and subgroup builtins).
+func (i *BuiltinInfo) Pure() bool {
+	return i.Class == ClassMath || i.Class == ClassBits || i.Class == ClassLogic
+}
+
+// Builtins is the builtin table.
+var Builtins [numBuiltins]BuiltinInfo
+
+var builtinByName = map[string]Builtin{}
+
+func init() {
+	def := func(b Builtin, name string, class BuiltinClass, n int, acc Accuracy, ulp, abs float64, spec string, sig func([]*Type) (*Type, error)) {
+		Builtins[b] = BuiltinInfo{Name: name, Class: class, Args: n, Acc: acc, ULP: ulp, Abs: abs, Spec: spec, sig: sig}
+		builtinByName[name] = b
+	}
+	const (
+		m = ClassMath
+		x = AccExact
+		u = AccULP
+		a = AccAbsolute
+		h = AccInherited
+	)
+	def(BAbs, "abs", m, 1, x, 0, 0, "WGSL #abs-float-builtin", sigSame(isNumeric))
+	def(BMin, "min", m, 2, x, 0, 0, "WGSL #min-float-builtin", sigSame(isNumeric))
+	def(BMax, "max", m, 2, x, 0, 0, "WGSL #max-float-builtin", sigSame(isNumeric))
+	def(BClamp, "clamp", m, 3, x, 0, 0, "WGSL #clamp", sigSame(isNumeric))
+	def(BSign, "sign", m, 1, x, 0, 0, "WGSL #sign-builtin", sigSame(isSigned))
+	def(BFloor, "floor", m, 1, x, 0, 0, "WGSL #floor-builtin", sigSame(isFloat))
+	def(BCeil, "ceil", m, 1, x, 0, 0, "WGSL #ceil-builtin", sigSame(isFloat))
+	def(BRound, "round", m, 1, x, 0, 0, "WGSL #round-builtin", sigSame(isFloat))
+	def(BTrunc, "trunc", m, 1, x, 0, 0, "WGSL #trunc-builtin", sigSame(isFloat))
+	def(BFract, "fract", m, 1, h, 0, 0, "x - floor(x)", sigSame(isFloat))
+	def(BSqrt, "sqrt", m, 1, h, 0, 0, "1.0 / inverseSqrt(x)", sigSame(isFloat))
+	def(BInverseSqrt, "inverseSqrt", m, 1, u, 2, 0, "WGSL #inverseSqrt-builtin", sigSame(isFloat))
+	def(BPow, "pow", m, 2, h, 0, 0, "exp2(y * log2(x))", sigSame(isFloat))
+	def(BExp, "exp", m, 1, u, 3, 0, "3 + 2*|x| ULP", sigSame(isFloat))
+	def(BExp2, "exp2", m, 1, u, 3, 0, "3 + 2*|x| ULP", sigSame(isFloat))
+	def(BLog, "log", m, 1, a, 3, 0x1p-21, "abs 2^-21 in [0.5, 2], else 3 ULP", sigSame(isFloat))
+	def(BLog2, "log2", m, 1, a, 3, 0x1p-21, "abs 2^-21 in [0.5, 2], else 3 ULP", sigSame(isFloat))
+	def(BSin, "sin", m, 1, a, 0, 0x1p-11, "abs 2^-11 in [-π, π]", sigSame(isFloat))
+	def(BCos, "cos", m, 1, a, 0, 0x1p-11, "abs 2^-11 in [-π, π]", sigSame(isFloat))
+	def(BTan, "tan", m, 1, h, 0, 0, "sin(x) / cos(x)", sigSame(isFloat))
+	def(BAsin, "asin", m, 1, a, 4096, 6.81e-5, "abs 6.81e-5 or atan2(x, sqrt(1 - x*x))", sigSame(isFloat))
+	def(BAcos, "acos", m, 1, a, 4096, 6.77e-5, "abs 6.77e-5 or atan2(sqrt(1 - x*x), x)", sigSame(isFloat))
+	def(BAtan, "atan", m, 1, u, 4096, 0, "4096 ULP", sigSame(isFloat))
+	def(BAtan2, "atan2", m, 2, u, 4096, 0, "4096 ULP", sigSame(isFloat))
+	def(BDot, "dot", m, 2, h, 0, 0, "sum of x[i] * y[i]", sigDot)
+	def(BCross, "cross", m, 2, h, 0, 0, "x[i] * y[j] - x[j] * y[i]", sigCross)
+	def(BLength, "length", m, 1, h, 0, 0, "sqrt(dot(x, x))", sigFloatToScalar(1))
+	def(BNormalize, "normalize", m, 1, h, 0, 0, "x / length(x)", sigNormalize)
+	def(BDistance, "distance", m, 2, h, 0, 0, "length(x - y)", sigFloatToScalar(2))
+	def(BMix, "mix", m, 3, h, 0, 0, "x * (1.0 - z) + y * z", sigMix)
+	def(BStep, "step", m, 2, x, 0, 0, "WGSL #step-builtin", sigSame(isFloat))
+	def(BSmoothstep, "smoothstep", m, 3, h, 0, 0, "t * t * (3.0 - 2.0 * t)", sigSame(isFloat))
+	def(BFma, "fma", m, 3, h, 0, 0, "x * y + z", sigSame(isFloat))
+	def(BCountOneBits, "countOneBits", ClassBits, 1, x, 0, 0, "WGSL #countOneBits-builtin", sigSame(isInt))
+	def(BReverseBits, "reverseBits", ClassBits, 1, x, 0, 0, "WGSL #reverseBits-builtin", sigSame(isInt))
+	def(BFirstLeadingBit, "firstLeadingBit", ClassBits, 1, x, 0, 0, "WGSL #firstLeadingBit-signed-builtin", sigSame(isInt))
+	def(BFirstTrailingBit, "firstTrailingBit", ClassBits, 1, x, 0, 0, "WGSL #firstTrailingBit-builtin", sigSame(isInt))
+	def(BExtractBits, "extractBits", ClassBits, 3, x, 0, 0, "WGSL #extractBits-signed-builtin", sigExtractBits)
+	def(BInsertBits, "insertBits", ClassBits, 4, x, 0, 0, "WGSL #insertBits-builtin", sigInsertBits)
+	def(BAll, "all", ClassLogic, 1, x, 0, 0, "WGSL #all-builtin", sigAllAny)
+	def(BAny, "any", ClassLogic, 1, x, 0, 0, "WGSL #any-builtin", sigAllAny)
+
+	for _, d := range []struct {
+		b    Builtin
+		name string
+	}{{BDpdx, "dpdx"}, {BDpdxCoarse, "dpdxCoarse"}, {BDpdxFine, "dpdxFine"}, {BDpdy, "dpdy"},
+		{BDpdyCoarse, "dpdyCoarse"}, {BDpdyFine, "dpdyFine"}, {BFwidth, "fwidth"},
+		{BFwidthCoarse, "fwidthCoarse"}, {BFwidthFine, "fwidthFine"}} {
+		def(d.b, d.name, ClassDerivative, 1, h, 0, 0, "WGSL #derivative-builtin-functions", sigSame(isFloat))
+	}
+	for _, d := range []struct {
+		b    Builtin
+		name string
+	}{{BWorkgroupBarrier, "workgroupBarrier"}, {BStorageBarrier, "storageBarrier"}, {BTextureBarrier, "textureBarrier"}} {
+		def(d.b, d.name, ClassBarrier, 0, x, 0, 0, "WGSL #sync-builtin-functions", func([]*Type) (*Type, error) { return Void, nil })
+	}
+	for _, d := range []struct {
+		b    Builtin
+		name string
+		n    int
+		sig  func([]*Type) (*Type, error)
+	}{
+		{BSubgroupAdd, "subgroupAdd", 1, sigSame(isNumeric)},
+		{BSubgroupMul, "subgroupMul", 1, sigSame(isNumeric)},
+		{BSubgroupMin, "subgroupMin", 1, sigSame(isNumeric)},
+		{BSubgroupMax, "subgroupMax", 1, sigSame(isNumeric)},
+		{BSubgroupAnd, "subgroupAnd", 1, sigSame(isInt)},
+		{BSubgroupOr, "subgroupOr", 1, sigSame(isInt)},
+		{BSubgroupXor, "subgroupXor", 1, sigSame(isInt)},
+		{BSubgroupAll, "subgroupAll", 1, sigBoolToBool},
+		{BSubgroupAny, "subgroupAny", 1, sigBoolToBool},
+		{BSubgroupBroadcast, "subgroupBroadcast", 2, sigFirstAny},
+		{BSubgroupBroadcastFirst, "subgroupBroadcastFirst", 1, sigFirstAny},
+		{BSubgroupElect, "subgroupElect", 0, func([]*Type) (*Type, error) { return Bool, nil }},
+		{BSubgroupBallot, "subgroupBallot", 1, func(a []*Type) (*Type, error) {
+			if a[0].Kind != KindBool {
+				return nil, fmt.Errorf("subgroupBallot needs bool")
+			}
+			return Vec(4, U32), nil
+		}},
+		{BSubgroupShuffle, "subgroupShuffle", 2, sigFirstAny},
+	} {
+		def(d.b, d.name, ClassSubgroup, d.n, x, 0, 0, "WGSL #subgroup-builtin-functions", d.sig)
+	}
+}
+
+// LookupBuiltin returns the builtin named name.
+func LookupBuiltin(name string) (Builtin, bool) {
+	b, ok := builtinByName[name]
+	return b, ok
+}
+
+// Info returns b's table entry.
+func (b Builtin) Info() *BuiltinInfo { return &Builtins[b] }
+
+func (b Builtin) String() string {
+	if b > 0 && b < numBuiltins {
+		return Builtins[b].Name
+	}
+	return fmt.Sprintf("Builtin(%d)", b)
+}
+
+// BuiltinResultType types a call of b with arguments of the given types
+// (the overloads in WGSL "Built-in Functions"), or returns an error message naming the mismatch.
+func BuiltinResultType(b Builtin, args []*Type) (*Type, error) {
+	info := b.Info()
+	if len(args) != info.Args {
+		return nil, fmt.Errorf("%s expects %d argument(s), got %d", info.Name, info.Args, len(args))
+	}
+	for _, a := range args {
+		if a.IsVoid() {
+			return nil, fmt.Errorf("%s: argument has no value", info.Name)
+		}
+	}
+	t, err := info.sig(args)
+	if err != nil {
+		return nil, fmt.Errorf("no overload of %s(%s): %v", info.Name, describe(args), err)
+	}
+	return t, nil
+}
+
+func isNumeric(t *Type) bool { s := t.Scalar(); return s != nil && s.Kind != KindBool }
+func isSigned(t *Type) bool  { s := t.Scalar(); return s != nil && (s.Kind == KindI32 || s.Kind == KindF32) }
+func isFloat(t *Type) bool   { s := t.Scalar(); return s != nil && s.Kind == KindF32 }
+func isInt(t *Type) bool     { return t.Scalar().IsInteger() }
+
+// sigSame: every argument has the same scalar-or-vector type T accepted
+// by ok; the result is T.
+func sigSame(ok func(*Type) bool) func([]*Type) (*Type, error) {
+	return func(args []*Type) (*Type, error) {
+		for _, a := range args {
+			if !ok(a) || !Identical(a, args[0]) {
+				return nil, fmt.Errorf("arguments must share one permitted type")
+			}
+		}
+		return args[0], nil
+	}
+}
+
+func sigDot(a []*Type) (*Type, error) {
+	if a[0].Kind != KindVec || !Identical(a[0], a[1]) || !isNumeric(a[0]) {
+		return nil, fmt.Errorf("needs two numeric vectors of one type")
+	}
+	return a[0].Elem, nil
+}
+
+func sigCross(a []*Type) (*Type, error) {
+	if !Identical(a[0], a[1]) || a[0].Kind != KindVec || a[0].Len != 3 || a[0].Elem.Kind != KindF32 {
+		return nil, fmt.Errorf("needs two vec3<f32>")
+	}
+	return a[0], nil
+}
+
+func sigFloatToScalar(n int) func([]*Type) (*Type, error) {
+	return func(a []*Type) (*Type, error) {
+		for _, t := range a {
+			if !isFloat(t) || !Identical(t, a[0]) {
+				return nil, fmt.Errorf("needs f32 or vecN<f32> arguments of one type")
+			}
+		}
+		return F32, nil
+	}
+}
+
+func sigNormalize(a []*Type) (*Type, error) {
+	if a[0].Kind != KindVec || !isFloat(a[0]) {
+		return nil, fmt.Errorf("needs vecN<f32>")
+	}
+	return a[0], nil
+}
+
+func sigMix(a []*Type) (*Type, error) {
+	if isFloat(a[0]) && Identical(a[0], a[1]) && (Identical(a[2], a[0]) || a[2].Kind == KindF32) {
+		return a[0], nil
+	}
+	return nil, fmt.Errorf("needs (T, T, T) or (vecN<f32>, vecN<f32>, f32)")
+}
+
+func sigExtractBits(a []*Type) (*Type, error) {
+	if isInt(a[0]) && a[1].Kind == KindU32 && a[2].Kind == KindU32 {
+		return a[0], nil
+	}
+	return nil, fmt.Errorf("needs (T, u32, u32) with T integer")
+}
+
+func sigInsertBits(a []*Type) (*Type, error) {
+	if isInt(a[0]) && Identical(a[0], a[1]) && a[2].Kind == KindU32 && a[3].Kind == KindU32 {
+		return a[0], nil
+	}
+	return nil, fmt.Errorf("needs (T, T, u32, u32) with T integer")
+}
+
+func sigAllAny(a []*Type) (*Type, error) {
+	if s := a[0].Scalar(); s != nil && s.Kind == KindBool {
+		return Bool, nil
+	}
+	return nil, fmt.Errorf("needs bool or vecN<bool>")
+}
+
+func sigBoolToBool(a []*Type) (*Type, error) {
+	if a[0].Kind != KindBool {
+		return nil, fmt.Errorf("needs bool")
+	}
+	return Bool, nil
+}
+
+func sigFirstAny(a []*Type) (*Type, error) {
+	if a[0].Scalar() == nil {
+		return nil, fmt.Errorf("needs a scalar or vector")
+	}
+	return a[0], nil
+}

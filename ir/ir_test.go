@@ -1,0 +1,131 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func id(name string, t *Type, k RefKind) *Ident { return &Ident{Name: name, T: t, Ref: k} }
+func lit(v Value) *Lit                            { return &Lit{Val: v} }
+
+// shade is the reference text's §8.1 example, built by hand.
+func shade() *Module {
+	x := func() *Ident { return id("x", F32, RefParam) }
+	f := &Func{Name: "shade", Params: []*Param{{Name: "x", T: F32}}, Result: F32, Body: NewBlock(Pos{},
+		&If{Cond: &Binary{Op: OpGt, X: x(), Y: lit(F32Val(0.5)), T: Bool},
+			Then: NewBlock(Pos{}, &Return{Value: &Binary{Op: OpMul, X: x(), Y: lit(F32Val(2)), T: F32}}),
+			Else: NewBlock(Pos{})},
+		&Return{Value: x()},
+	)}
+	return &Module{File: "shade.wgsl", Funcs: []*Func{f}}
+}
+
+func TestPrintShade(t *testing.T) {
+	m := shade()
+	require.NoError(t, Verify(m))
+	want := "fn shade(x: f32) -> f32 {\n  if (x > 0.5f) {\n    return x * 2.0f;\n  }\n  return x;\n}\n"
+	assert.Equal(t, want, Print(m))
+}
+
+func TestVerifyRejectsFallOffEnd(t *testing.T) {
+	m := shade()
+	f := m.Funcs[0]
+	f.Body.Stmts = f.Body.Stmts[:1]
+	err := Verify(m)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "can reach its end without returning")
+}
+
+func TestNormalizeRenamesShadowing(t *testing.T) {
+	// fn f(x: i32) -> i32 { let y = x; { let x = y + 1; return x; } }
+	inner := NewBlock(Pos{},
+		&Decl{Name: "x", T: I32, Init: &Binary{Op: OpAdd, X: id("y", I32, RefLet), Y: lit(I32Val(1)), T: I32}},
+		&Return{Value: id("x", I32, RefLet)})
+	f := &Func{Name: "f", Params: []*Param{{Name: "x", T: I32}}, Result: I32, Body: NewBlock(Pos{},
+		&Decl{Name: "y", T: I32, Init: id("x", I32, RefParam)}, inner)}
+	m := &Module{Funcs: []*Func{f}}
+	require.NoError(t, Normalize(m))
+	out := Print(m)
+	assert.Contains(t, out, "let x_1: i32 = y + 1i;")
+	assert.Contains(t, out, "return x_1;")
+	assert.Contains(t, out, "let y: i32 = x;")
+}
+
+func TestNormalizeLowersEffectfulShortCircuit(t *testing.T) {
+	// var<private> g: i32; fn eff() -> bool { g = g + 1; return true; }
+	// fn k(a: bool) -> i32 { if (a && eff()) { return 1; } return g; }
+	g := &Global{Name: "g", T: I32}
+	gid := func() *Ident { return id("g", I32, RefGlobal) }
+	eff := &Func{Name: "eff", Result: Bool, Body: NewBlock(Pos{},
+		&Assign{LHS: gid(), RHS: &Binary{Op: OpAdd, X: gid(), Y: lit(I32Val(1)), T: I32}},
+		&Return{Value: lit(BoolVal(true))})}
+	k := &Func{Name: "k", Params: []*Param{{Name: "a", T: Bool}}, Result: I32, Body: NewBlock(Pos{},
+		&If{Cond: &Binary{Op: OpLogAnd, X: id("a", Bool, RefParam), Y: &Call{Func: "eff", T: Bool}, T: Bool},
+			Then: NewBlock(Pos{}, &Return{Value: lit(I32Val(1))}), Else: NewBlock(Pos{})},
+		&Return{Value: gid()})}
+	m := &Module{Globals: []*Global{g}, Funcs: []*Func{eff, k}}
+	require.NoError(t, Normalize(m))
+	out := PrintFunc(k)
+	assert.NotContains(t, out, "&&")
+	// The call now sits inside an if on the left operand.
+	assert.True(t, strings.Index(out, "if (sc_cond)") < strings.Index(out, "eff()"), out)
+	assert.Equal(t, []string{"k"}, m.Kernels())
+}
+
+func TestBoundLoopFor(t *testing.T) {
+	// var i: i32 = 0; loop { if (!(i < 4)) { break; } continuing { i += 1; } }
+	i := func() *Ident { return id("i", I32, RefVar) }
+	loop := &Loop{
+		Body: NewBlock(Pos{}, &If{Cond: &Unary{Op: OpNot, X: &Binary{Op: OpLt, X: i(), Y: lit(I32Val(4)), T: Bool}, T: Bool},
+			Then: NewBlock(Pos{}, &Break{}), Else: NewBlock(Pos{})}),
+		Continuing: NewBlock(Pos{}, &Assign{LHS: i(), Op: OpAdd, RHS: lit(I32Val(1))}),
+	}
+	b := NewBlock(Pos{}, &Decl{Name: "i", T: I32, Init: lit(I32Val(0)), Mutable: true}, loop)
+	lb, err := BoundLoop(b, 1)
+	require.NoError(t, err)
+	// Entries with i = 0, 1, 2, 3 run the body; the fifth entry breaks.
+	assert.Equal(t, 5, lb.MaxEntries)
+	assert.True(t, lb.Exact)
+
+	// A step of 3 from 0 below 10: i = 0, 3, 6, 9 then 12 exits.
+	loop.Continuing.Stmts[0].(*Assign).RHS = lit(I32Val(3))
+	loop.Body.Stmts[0].(*If).Cond.(*Unary).X.(*Binary).Y = lit(I32Val(10))
+	lb, err = BoundLoop(b, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 5, lb.MaxEntries)
+
+	// i < min(n, 3) is bounded by 3.
+	n := id("n", I32, RefParam)
+	loop.Continuing.Stmts[0].(*Assign).RHS = lit(I32Val(1))
+	loop.Body.Stmts[0].(*If).Cond = &Unary{Op: OpNot, T: Bool, X: &Binary{Op: OpLt, X: i(), T: Bool,
+		Y: &BuiltinCall{Fn: BMin, Args: []Expr{n, lit(I32Val(3))}, T: I32}}}
+	lb, err = BoundLoop(b, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 4, lb.MaxEntries)
+
+	// i < n is unbounded.
+	loop.Body.Stmts[0].(*If).Cond = &Unary{Op: OpNot, T: Bool, X: &Binary{Op: OpLt, X: i(), Y: n, T: Bool}}
+	_, err = BoundLoop(b, 1)
+	assert.Error(t, err)
+
+	// Counting up to INT_MAX by 2 from 0 wraps before it exits.
+	loop.Continuing.Stmts[0].(*Assign).RHS = lit(I32Val(2))
+	loop.Body.Stmts[0].(*If).Cond = &Unary{Op: OpNot, T: Bool, X: &Binary{Op: OpLt, X: i(), Y: lit(I32Val(2147483647)), T: Bool}}
+	_, err = BoundLoop(b, 1)
+	assert.Error(t, err)
+}
+
+func TestLayout(t *testing.T) {
+	// WGSL "Alignment and Size" examples: struct { a: f32, b: vec3<f32> }
+	// puts b at 16 and has size 32.
+	s := &StructDecl{Name: "S", Fields: []Field{{Name: "a", Type: F32}, {Name: "b", Type: Vec(3, F32)}}}
+	st := StructType(s)
+	assert.Equal(t, []int{0, 16}, FieldOffsets(s))
+	assert.Equal(t, 32, SizeOf(st))
+	assert.Equal(t, 16, AlignOf(st))
+	assert.Equal(t, 16, ArrayStride(ArrayOf(Vec(3, F32), 2)))
+	assert.Equal(t, 8, SizeOf(Vec(2, U32)))
+}

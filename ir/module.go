@@ -1,0 +1,230 @@
+package ir
+
+import "sort"
+
+// Module is a WGSL module: the declarations inside the gpudiff subset as
+// IR, and everything else kept verbatim as Opaque declarations so that any
+// valid WGSL module round-trips.
+type Module struct {
+	File    string // source file name for diagnostics (relative, never a machine's absolute path when saved)
+	Structs []*StructDecl
+	Globals []*Global
+	Funcs   []*Func
+	Opaque  []*Opaque
+}
+
+// Global is a module-scope var<private> (WGSL §7.3): one copy per
+// invocation, initialized from Init (a const-expression) or zero.
+type Global struct {
+	Pos  Pos
+	Name string
+	T    *Type
+	Init Expr
+}
+
+// Param is a function parameter.
+type Param struct {
+	Pos  Pos
+	Name string
+	T    *Type
+}
+
+// Func is a user function of the subset. Result is Void for functions
+// without a return type.
+type Func struct {
+	Pos    Pos
+	Name   string
+	Params []*Param
+	Result *Type
+	Body   *Block
+}
+
+// Position returns the position of the fn keyword.
+func (f *Func) Position() Pos { return f.Pos }
+
+// Opaque is a module-scope declaration outside the subset (entry points,
+// resource bindings, overrides, directives, functions using textures or
+// pointers, …), kept as its source text. Kernels and the functions they
+// call may not refer to opaque declarations.
+type Opaque struct {
+	Pos        Pos
+	Kind       string // "fn", "var", "override", "enable", "requires", "diagnostic", "alias", "const_assert", "const", "struct"
+	Name       string // the declared name, if any
+	Text       string // exact source text
+	Reason     string // why it is outside the subset, for error messages
+	EntryPoint bool   // an @compute/@vertex/@fragment function
+}
+
+// Func returns the function named name, or nil.
+func (m *Module) Func(name string) *Func {
+	for _, f := range m.Funcs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Global returns the private global named name, or nil.
+func (m *Module) Global(name string) *Global {
+	for _, g := range m.Globals {
+		if g.Name == name {
+			return g
+		}
+	}
+	return nil
+}
+
+// Struct returns the struct named name, or nil.
+func (m *Module) Struct(name string) *StructDecl {
+	for _, s := range m.Structs {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// OpaqueDecl returns the opaque declaration named name, or nil.
+func (m *Module) OpaqueDecl(name string) *Opaque {
+	for _, o := range m.Opaque {
+		if o.Name != "" && o.Name == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// AddFunc appends f, replacing any function of the same name.
+func (m *Module) AddFunc(f *Func) {
+	for i, g := range m.Funcs {
+		if g.Name == f.Name {
+			m.Funcs[i] = f
+			return
+		}
+	}
+	m.Funcs = append(m.Funcs, f)
+}
+
+// Callees returns the names of the user functions f calls, sorted, each once.
+func Callees(f *Func) []string {
+	seen := map[string]bool{}
+	Inspect(f.Body, func(n Node) bool {
+		if c, ok := n.(*Call); ok {
+			seen[c.Func] = true
+		}
+		return true
+	})
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Kernels returns the names of the functions no other function calls, in
+// declaration order: the candidates for the kernel under test (opaque
+// entry points are never candidates).
+func (m *Module) Kernels() []string {
+	called := map[string]bool{}
+	for _, f := range m.Funcs {
+		for _, c := range Callees(f) {
+			if c != f.Name {
+				called[c] = true
+			}
+		}
+	}
+	var out []string
+	for _, f := range m.Funcs {
+		if !called[f.Name] {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// CallGraph returns name and every function it reaches through calls, in
+// an order where each callee comes before its callers (name last). Missing
+// callees are skipped (Verify reports them). Recursion does not loop: a
+// function already on the path is not revisited.
+func (m *Module) CallGraph(name string) []*Func {
+	var out []*Func
+	state := map[string]int{} // 1 visiting, 2 done
+	var visit func(string)
+	visit = func(n string) {
+		if state[n] != 0 {
+			return
+		}
+		f := m.Func(n)
+		if f == nil {
+			return
+		}
+		state[n] = 1
+		for _, c := range Callees(f) {
+			visit(c)
+		}
+		state[n] = 2
+		out = append(out, f)
+	}
+	visit(name)
+	return out
+}
+
+// FindCycle returns a call cycle reachable from name (the function names
+// along it, first repeated at the end), or nil when there is none.
+func (m *Module) FindCycle(name string) []string {
+	var path []string
+	onPath := map[string]bool{}
+	done := map[string]bool{}
+	var visit func(string) []string
+	visit = func(n string) []string {
+		if onPath[n] {
+			i := 0
+			for path[i] != n {
+				i++
+			}
+			return append(append([]string{}, path[i:]...), n)
+		}
+		if done[n] {
+			return nil
+		}
+		f := m.Func(n)
+		if f == nil {
+			return nil
+		}
+		onPath[n] = true
+		path = append(path, n)
+		for _, c := range Callees(f) {
+			if cyc := visit(c); cyc != nil {
+				return cyc
+			}
+		}
+		path = path[:len(path)-1]
+		onPath[n] = false
+		done[n] = true
+		return nil
+	}
+	return visit(name)
+}
+
+// GlobalsUsed returns the private globals that name's call graph reads or
+// writes, in module order.
+func (m *Module) GlobalsUsed(name string) []*Global {
+	used := map[string]bool{}
+	for _, f := range m.CallGraph(name) {
+		Inspect(f.Body, func(n Node) bool {
+			if id, ok := n.(*Ident); ok && id.Ref == RefGlobal {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	var out []*Global
+	for _, g := range m.Globals {
+		if used[g.Name] {
+			out = append(out, g)
+		}
+	}
+	return out
+}

@@ -1,0 +1,221 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind classifies a Type.
+type Kind uint8
+
+const (
+	KindVoid Kind = iota
+	KindBool
+	KindI32
+	KindU32
+	KindF32
+	KindVec    // vecN<T>, N in 2..4, T a scalar
+	KindArray  // array<T, N>, N ≥ 1 (fixed size)
+	KindStruct // a named struct
+)
+
+// Type is a concrete WGSL type of the subset: void (function results only),
+// bool, i32, u32, f32, vecN<T>, fixed-size arrays and named structs.
+// Types are compared with Identical, never with ==; the scalar types are
+// the package-level singletons Bool, I32, U32 and F32.
+type Type struct {
+	Kind   Kind
+	Elem   *Type       // KindVec, KindArray: element type
+	Len    int         // KindVec: 2..4; KindArray: element count
+	Struct *StructDecl // KindStruct
+}
+
+// The void and scalar types.
+var (
+	Void = &Type{Kind: KindVoid}
+	Bool = &Type{Kind: KindBool}
+	I32  = &Type{Kind: KindI32}
+	U32  = &Type{Kind: KindU32}
+	F32  = &Type{Kind: KindF32}
+)
+
+// Vec returns vecN<elem>. It panics unless 2 ≤ n ≤ 4 and elem is a scalar
+// (a broken invariant, not a user error: front ends check first).
+func Vec(n int, elem *Type) *Type {
+	if n < 2 || n > 4 || !elem.IsScalar() {
+		panic(fmt.Sprintf("ir.Vec(%d, %v): invalid vector type", n, elem))
+	}
+	return &Type{Kind: KindVec, Elem: elem, Len: n}
+}
+
+// ArrayOf returns array<elem, n>; n must be ≥ 1.
+func ArrayOf(elem *Type, n int) *Type {
+	if n < 1 {
+		panic(fmt.Sprintf("ir.ArrayOf(%v, %d): invalid array length", elem, n))
+	}
+	return &Type{Kind: KindArray, Elem: elem, Len: n}
+}
+
+// StructType returns the type of the struct declaration s.
+func StructType(s *StructDecl) *Type { return &Type{Kind: KindStruct, Struct: s} }
+
+// IsScalar reports whether t is bool, i32, u32 or f32.
+func (t *Type) IsScalar() bool {
+	return t != nil && (t.Kind == KindBool || t.Kind == KindI32 || t.Kind == KindU32 || t.Kind == KindF32)
+}
+
+// IsInteger reports whether t is i32 or u32.
+func (t *Type) IsInteger() bool { return t != nil && (t.Kind == KindI32 || t.Kind == KindU32) }
+
+// IsVoid reports whether t is nil or void.
+func (t *Type) IsVoid() bool { return t == nil || t.Kind == KindVoid }
+
+// Scalar returns the scalar type of t's components: t itself for scalars,
+// the element type for vectors, nil otherwise.
+func (t *Type) Scalar() *Type {
+	switch {
+	case t.IsScalar():
+		return t
+	case t != nil && t.Kind == KindVec:
+		return t.Elem
+	}
+	return nil
+}
+
+// IsNumericScalarOrVec reports whether t is i32/u32/f32 or a vector of them.
+func (t *Type) IsNumericScalarOrVec() bool {
+	s := t.Scalar()
+	return s != nil && s.Kind != KindBool
+}
+
+// Width returns the component count: 1 for scalars, N for vectors, 0 otherwise.
+func (t *Type) Width() int {
+	switch {
+	case t.IsScalar():
+		return 1
+	case t != nil && t.Kind == KindVec:
+		return t.Len
+	}
+	return 0
+}
+
+// WithScalar returns t's shape (scalar or vecN) with component type s.
+func (t *Type) WithScalar(s *Type) *Type {
+	if t.Kind == KindVec {
+		return Vec(t.Len, s)
+	}
+	return s
+}
+
+// IsConstructible reports whether values of t can be created, copied and
+// selected: every type of the subset except void is.
+func (t *Type) IsConstructible() bool { return t != nil && t.Kind != KindVoid }
+
+// Identical reports whether a and b denote the same type. Structs are
+// nominal: two struct types are identical when their declarations are the
+// same declaration or have the same name.
+func Identical(a, b *Type) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return a.IsVoid() && b.IsVoid()
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case KindVec, KindArray:
+		return a.Len == b.Len && Identical(a.Elem, b.Elem)
+	case KindStruct:
+		return a.Struct == b.Struct || a.Struct.Name == b.Struct.Name
+	}
+	return true
+}
+
+// String returns the WGSL spelling of t (vec3<f32>, array<i32, 4>, S).
+func (t *Type) String() string {
+	if t == nil {
+		return "void"
+	}
+	switch t.Kind {
+	case KindVoid:
+		return "void"
+	case KindBool:
+		return "bool"
+	case KindI32:
+		return "i32"
+	case KindU32:
+		return "u32"
+	case KindF32:
+		return "f32"
+	case KindVec:
+		return fmt.Sprintf("vec%d<%s>", t.Len, t.Elem)
+	case KindArray:
+		return fmt.Sprintf("array<%s, %d>", t.Elem, t.Len)
+	case KindStruct:
+		return t.Struct.Name
+	}
+	return fmt.Sprintf("<bad type kind %d>", t.Kind)
+}
+
+// StructDecl declares a named struct type (WGSL §6.2.10).
+type StructDecl struct {
+	Pos    Pos
+	Name   string
+	Fields []Field
+}
+
+// Field is one member of a struct.
+type Field struct {
+	Pos  Pos
+	Name string
+	Type *Type
+}
+
+// FieldIndex returns the index of the named field, or -1.
+func (s *StructDecl) FieldIndex(name string) int {
+	for i, f := range s.Fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ComponentTypes flattens t into its leaf scalar types in memory order
+// (vectors component by component, arrays element by element, structs field
+// by field).
+func (t *Type) ComponentTypes() []*Type {
+	var out []*Type
+	var rec func(*Type)
+	rec = func(t *Type) {
+		switch t.Kind {
+		case KindBool, KindI32, KindU32, KindF32:
+			out = append(out, t)
+		case KindVec:
+			for i := 0; i < t.Len; i++ {
+				out = append(out, t.Elem)
+			}
+		case KindArray:
+			for i := 0; i < t.Len; i++ {
+				rec(t.Elem)
+			}
+		case KindStruct:
+			for _, f := range t.Struct.Fields {
+				rec(f.Type)
+			}
+		}
+	}
+	rec(t)
+	return out
+}
+
+// describe is a short human description used in error messages.
+func describe(ts []*Type) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,679 @@
+package ir
+
+import "fmt"
+
+// Verify checks every invariant of m that passes rely on and returns the
+// violations as an ErrorList with pass "verify" (nil when m is sound):
+//
+//   - module-scope names are unique; struct fields and globals are typed;
+//   - within a function, names are unique and distinct from module-scope
+//     names; every Ident refers to a declaration in scope with its kind and
+//     type;
+//   - every expression's stored type is the type its operands imply;
+//   - assignments store into a mutable reference of the right type;
+//   - conditions are bool, switch selectors i32/u32 with unique case
+//     values and exactly one default;
+//   - break and continue appear only where WGSL allows them, nothing
+//     follows a jump in a block, and a non-void function cannot fall off
+//     its end (WGSL "Statement Behavior Analysis");
+//   - && and || have no user call in their right operand;
+//   - calls name existing functions with matching arguments, and a void
+//     call is only a statement.
+//
+// Verify does not reject recursion (WGSL forbids it; the front end reports
+// it, and flatten refuses it with its own message).
+func Verify(m *Module) error {
+	v := &verifier{m: m}
+	v.module()
+	v.errs.Sort()
+	return v.errs.Err()
+}
+
+// VerifyFunc checks one function of m (see Verify).
+func VerifyFunc(m *Module, f *Func) error {
+	v := &verifier{m: m}
+	v.fn(f)
+	return v.errs.Err()
+}
+
+type verifier struct {
+	m      *Module
+	errs   ErrorList
+	f      *Func
+	scopes []map[string]scopeEntry
+	names  map[string]bool
+	modNames map[string]bool
+}
+
+type scopeEntry struct {
+	kind RefKind
+	t    *Type
+}
+
+func (v *verifier) errorf(pos Pos, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if v.f != nil {
+		msg = "in " + v.f.Name + ": " + msg
+	}
+	v.errs = append(v.errs, &Error{File: v.m.File, Pos: pos, Pass: "verify", Msg: msg})
+}
+
+func (v *verifier) moduleNames() {
+	v.modNames = map[string]bool{}
+	add := func(pos Pos, name string) {
+		if name == "" {
+			return
+		}
+		if v.modNames[name] {
+			v.errorf(pos, "module-scope name %q declared twice", name)
+		}
+		v.modNames[name] = true
+	}
+	for _, s := range v.m.Structs {
+		add(s.Pos, s.Name)
+	}
+	for _, g := range v.m.Globals {
+		add(g.Pos, g.Name)
+	}
+	for _, f := range v.m.Funcs {
+		add(f.Pos, f.Name)
+	}
+	for _, o := range v.m.Opaque {
+		add(o.Pos, o.Name)
+	}
+}
+
+func (v *verifier) module() {
+	v.moduleNames()
+	for _, s := range v.m.Structs {
+		seen := map[string]bool{}
+		if len(s.Fields) == 0 {
+			v.errorf(s.Pos, "struct %s has no members", s.Name)
+		}
+		for _, f := range s.Fields {
+			if seen[f.Name] {
+				v.errorf(f.Pos, "struct %s: member %s declared twice", s.Name, f.Name)
+			}
+			seen[f.Name] = true
+			v.checkType(f.Pos, f.Type)
+		}
+	}
+	for _, g := range v.m.Globals {
+		v.checkType(g.Pos, g.T)
+		if g.Init != nil {
+			v.scopes = nil
+			v.expr(g.Init)
+			if !Identical(g.Init.Type(), g.T) {
+				v.errorf(g.Pos, "global %s: initializer has type %v, want %v", g.Name, g.Init.Type(), g.T)
+			}
+			if Any(g.Init, func(n Node) bool {
+				_, isCall := n.(*Call)
+				_, isID := n.(*Ident)
+				return isCall || isID
+			}) {
+				v.errorf(g.Pos, "global %s: initializer is not a const-expression", g.Name)
+			}
+		}
+	}
+	for _, f := range v.m.Funcs {
+		v.fn(f)
+	}
+}
+
+func (v *verifier) checkType(pos Pos, t *Type) {
+	if t == nil {
+		v.errorf(pos, "missing type")
+		return
+	}
+	switch t.Kind {
+	case KindVec:
+		if t.Len < 2 || t.Len > 4 || !t.Elem.IsScalar() {
+			v.errorf(pos, "invalid vector type %v", t)
+		}
+	case KindArray:
+		if t.Len < 1 {
+			v.errorf(pos, "invalid array length in %v", t)
+		}
+		v.checkType(pos, t.Elem)
+	case KindStruct:
+		if t.Struct == nil || v.m.Struct(t.Struct.Name) == nil {
+			v.errorf(pos, "unknown struct type %v", t)
+		}
+	}
+}
+
+func (v *verifier) fn(f *Func) {
+	v.f = f
+	defer func() { v.f = nil }()
+	if v.modNames == nil {
+		v.moduleNames()
+	}
+	v.names = map[string]bool{}
+	v.scopes = []map[string]scopeEntry{{}}
+	for _, p := range f.Params {
+		v.checkType(p.Pos, p.T)
+		v.declare(p.Pos, p.Name, RefParam, p.T)
+	}
+	if f.Result == nil {
+		v.errorf(f.Pos, "nil result type (use ir.Void)")
+	} else if !f.Result.IsVoid() {
+		v.checkType(f.Pos, f.Result)
+	}
+	beh := v.block(f.Body, ctx{})
+	if !f.Result.IsVoid() && beh&behNext != 0 {
+		v.errorf(f.Pos, "function %s with result type %v can reach its end without returning", f.Name, f.Result)
+	}
+}
+
+func (v *verifier) declare(pos Pos, name string, kind RefKind, t *Type) {
+	if v.names[name] {
+		v.errorf(pos, "name %q declared twice in function (names must be unique after Normalize)", name)
+	}
+	if v.modNames[name] {
+		v.errorf(pos, "local %q collides with a module-scope name", name)
+	}
+	v.names[name] = true
+	v.scopes[len(v.scopes)-1][name] = scopeEntry{kind, t}
+}
+
+func (v *verifier) lookup(name string) (scopeEntry, bool) {
+	for i := len(v.scopes) - 1; i >= 0; i-- {
+		if e, ok := v.scopes[i][name]; ok {
+			return e, true
+		}
+	}
+	return scopeEntry{}, false
+}
+
+// ctx is where a statement sits.
+type ctx struct {
+	inLoop, inSwitch, inContinuing bool
+	// breakable is true when the innermost breakable construct exists.
+	breakable bool
+}
+
+// Statement behaviors (WGSL "Statement Behavior Analysis").
+type behavior uint8
+
+const (
+	behNext behavior = 1 << iota
+	behBreak
+	behContinue
+	behReturn
+)
+
+func (v *verifier) block(b *Block, c ctx) behavior {
+	if b == nil {
+		v.errorf(Pos{}, "nil block")
+		return behNext
+	}
+	v.scopes = append(v.scopes, map[string]scopeEntry{})
+	defer func() { v.scopes = v.scopes[:len(v.scopes)-1] }()
+	beh := behNext
+	for i, s := range b.Stmts {
+		if IsJump(s) && i != len(b.Stmts)-1 {
+			v.errorf(b.Stmts[i+1].Position(), "unreachable statement after %T", s)
+		}
+		sb := v.stmt(s, c)
+		if beh&behNext != 0 {
+			beh = (beh &^ behNext) | sb
+		}
+	}
+	return beh
+}
+
+func (v *verifier) stmt(s Stmt, c ctx) behavior {
+	switch s := s.(type) {
+	case *Block:
+		return v.block(s, c)
+	case *Decl:
+		v.checkType(s.Pos, s.T)
+		if s.Init == nil {
+			if !s.Mutable {
+				v.errorf(s.Pos, "let %s has no initializer", s.Name)
+			}
+		} else {
+			v.expr(s.Init)
+			if !Identical(s.Init.Type(), s.T) {
+				v.errorf(s.Pos, "%s: initializer has type %v, want %v", s.Name, s.Init.Type(), s.T)
+			}
+		}
+		kind := RefLet
+		if s.Mutable {
+			kind = RefVar
+		}
+		v.declare(s.Pos, s.Name, kind, s.T)
+		return behNext
+	case *Assign:
+		v.expr(s.LHS)
+		v.expr(s.RHS)
+		v.checkRef(s.LHS)
+		lt, rt := s.LHS.Type(), s.RHS.Type()
+		if s.Op == OpNone {
+			if !Identical(lt, rt) {
+				v.errorf(s.Pos, "cannot assign %v to %v", rt, lt)
+			}
+		} else {
+			if !s.Op.Info().Compound {
+				v.errorf(s.Pos, "%s= is not a compound assignment", s.Op)
+			} else if t, err := BinaryResultType(s.Op, lt, rt); err != nil {
+				v.errorf(s.Pos, "%v", err)
+			} else if !Identical(t, lt) {
+				v.errorf(s.Pos, "%s= result %v does not fit %v", s.Op, t, lt)
+			}
+		}
+		return behNext
+	case *ExprStmt:
+		if call, ok := s.X.(*Call); ok {
+			v.call(call, true)
+		} else {
+			v.expr(s.X)
+		}
+		return behNext
+	case *If:
+		v.cond(s.Cond, "if condition")
+		return v.block(s.Then, c) | v.block(s.Else, c)
+	case *Loop:
+		inner := ctx{inLoop: true, breakable: true}
+		body := v.block(s.Body, inner)
+		v.scopes = append(v.scopes, map[string]scopeEntry{}) // body declarations are visible in continuing
+		cont := v.block(s.Continuing, ctx{inLoop: true, inContinuing: true})
+		if cont&(behBreak|behContinue|behReturn) != 0 {
+			v.errorf(s.Pos, "continuing block may not break, continue or return (use break if)")
+		}
+		if s.BreakIf != nil {
+			v.cond(s.BreakIf, "break-if condition")
+		}
+		v.scopes = v.scopes[:len(v.scopes)-1]
+		var beh behavior
+		if body&behReturn != 0 {
+			beh |= behReturn
+		}
+		if body&behBreak != 0 || s.BreakIf != nil {
+			beh |= behNext
+		}
+		if beh == 0 && body&(behBreak|behNext|behContinue) == 0 {
+			return behReturn
+		}
+		return beh
+	case *Switch:
+		v.expr(s.Selector)
+		st := s.Selector.Type()
+		if !st.IsInteger() {
+			v.errorf(s.Pos, "switch selector has type %v, want i32 or u32", st)
+		}
+		defaults := 0
+		seen := map[uint32]bool{}
+		var beh behavior
+		inner := ctx{inLoop: c.inLoop, inSwitch: true, breakable: true, inContinuing: c.inContinuing}
+		for _, cs := range s.Cases {
+			if cs.Default {
+				defaults++
+			}
+			for _, val := range cs.Values {
+				if !Identical(val.Type, st) {
+					v.errorf(cs.Pos, "case value %v does not match selector type %v", val, st)
+				}
+				if seen[val.Bits] {
+					v.errorf(cs.Pos, "duplicate case value %v", val)
+				}
+				seen[val.Bits] = true
+			}
+			if len(cs.Values) == 0 && !cs.Default {
+				v.errorf(cs.Pos, "case clause without values")
+			}
+			cb := v.block(cs.Body, inner)
+			if cb&behBreak != 0 {
+				cb = (cb &^ behBreak) | behNext
+			}
+			beh |= cb
+		}
+		if defaults != 1 {
+			v.errorf(s.Pos, "switch must have exactly one default clause, has %d", defaults)
+		}
+		return beh
+	case *Break:
+		if !c.breakable {
+			v.errorf(s.Pos, "break outside a loop or switch")
+		}
+		if c.inContinuing && !c.inSwitch {
+			v.errorf(s.Pos, "break in a continuing block (use break if)")
+		}
+		return behBreak
+	case *Continue:
+		if !c.inLoop {
+			v.errorf(s.Pos, "continue outside a loop")
+		}
+		if c.inContinuing {
+			v.errorf(s.Pos, "continue in a continuing block")
+		}
+		return behContinue
+	case *Return:
+		if c.inContinuing {
+			v.errorf(s.Pos, "return in a continuing block")
+		}
+		if s.Value == nil {
+			if !v.f.Result.IsVoid() {
+				v.errorf(s.Pos, "return without a value in a function returning %v", v.f.Result)
+			}
+		} else {
+			v.expr(s.Value)
+			if !Identical(s.Value.Type(), v.f.Result) {
+				v.errorf(s.Pos, "return of %v in a function returning %v", s.Value.Type(), v.f.Result)
+			}
+		}
+		return behReturn
+	default:
+		v.errorf(s.Position(), "unknown statement %T", s)
+	}
+	return behNext
+}
+
+func (v *verifier) cond(e Expr, what string) {
+	v.expr(e)
+	if t := e.Type(); t == nil || t.Kind != KindBool {
+		v.errorf(e.Position(), "%s has type %v, want bool", what, t)
+	}
+}
+
+// checkRef checks that e is an assignable reference.
+func (v *verifier) checkRef(e Expr) {
+	switch x := e.(type) {
+	case *Ident:
+		if !x.Ref.Mutable() {
+			v.errorf(x.Pos, "cannot assign to %s %s", x.Ref, x.Name)
+		}
+	case *Index:
+		v.checkRef(x.X)
+	case *Member:
+		v.checkRef(x.X)
+	case *Swizzle:
+		if len(x.Comps) != 1 {
+			v.errorf(x.Pos, "cannot assign to a multi-component swizzle")
+		}
+		v.checkRef(x.X)
+	default:
+		v.errorf(e.Position(), "left-hand side %T is not a reference", e)
+	}
+}
+
+func (v *verifier) want(e Expr, got, want *Type) {
+	if !Identical(got, want) {
+		v.errorf(e.Position(), "%T has stored type %v, operands imply %v", e, got, want)
+	}
+}
+
+func (v *verifier) call(c *Call, stmt bool) {
+	for _, a := range c.Args {
+		v.expr(a)
+	}
+	f := v.m.Func(c.Func)
+	if f == nil {
+		if v.m.OpaqueDecl(c.Func) != nil {
+			v.errorf(c.Pos, "call of %s, which is outside the subset", c.Func)
+		} else {
+			v.errorf(c.Pos, "call of unknown function %s", c.Func)
+		}
+		return
+	}
+	if len(c.Args) != len(f.Params) {
+		v.errorf(c.Pos, "%s expects %d argument(s), got %d", c.Func, len(f.Params), len(c.Args))
+	} else {
+		for i, a := range c.Args {
+			if !Identical(a.Type(), f.Params[i].T) {
+				v.errorf(a.Position(), "argument %d of %s has type %v, want %v", i+1, c.Func, a.Type(), f.Params[i].T)
+			}
+		}
+	}
+	v.want(c, c.T, f.Result)
+	if f.Result.IsVoid() && !stmt {
+		v.errorf(c.Pos, "void function %s used as a value", c.Func)
+	}
+}
+
+func (v *verifier) expr(e Expr) {
+	if e == nil {
+		v.errorf(Pos{}, "nil expression")
+		return
+	}
+	switch e := e.(type) {
+	case *Lit:
+		v.value(e.Pos, e.Val)
+	case *Ident:
+		if e.Ref == RefGlobal {
+			g := v.m.Global(e.Name)
+			if g == nil {
+				v.errorf(e.Pos, "unknown global %s", e.Name)
+			} else {
+				v.want(e, e.T, g.T)
+			}
+			return
+		}
+		if v.scopes == nil {
+			v.errorf(e.Pos, "%s %s referenced outside a function", e.Ref, e.Name)
+			return
+		}
+		ent, ok := v.lookup(e.Name)
+		if !ok {
+			v.errorf(e.Pos, "%s %s is not declared in scope", e.Ref, e.Name)
+			return
+		}
+		if ent.kind != e.Ref {
+			v.errorf(e.Pos, "%s is a %s, referenced as a %s", e.Name, ent.kind, e.Ref)
+		}
+		v.want(e, e.T, ent.t)
+	case *Unary:
+		v.expr(e.X)
+		if t, err := UnaryResultType(e.Op, e.X.Type()); err != nil {
+			v.errorf(e.Pos, "%v", err)
+		} else {
+			v.want(e, e.T, t)
+		}
+	case *Binary:
+		v.expr(e.X)
+		v.expr(e.Y)
+		if t, err := BinaryResultType(e.Op, e.X.Type(), e.Y.Type()); err != nil {
+			v.errorf(e.Pos, "%v", err)
+		} else {
+			v.want(e, e.T, t)
+		}
+		if (e.Op == OpLogAnd || e.Op == OpLogOr) && HasCall(e.Y) {
+			v.errorf(e.Pos, "%s with a call in its right operand must be lowered to if (Normalize)", e.Op)
+		}
+	case *Select:
+		v.expr(e.False)
+		v.expr(e.True)
+		v.expr(e.Cond)
+		ft, ct := e.False.Type(), e.Cond.Type()
+		if !Identical(ft, e.True.Type()) {
+			v.errorf(e.Pos, "select arms have types %v and %v", ft, e.True.Type())
+		}
+		if !(ct.Kind == KindBool || (ct.Kind == KindVec && ct.Elem.Kind == KindBool && ft.Kind == KindVec && ft.Len == ct.Len)) {
+			v.errorf(e.Pos, "select condition has type %v for arms of %v", ct, ft)
+		}
+		if !ft.IsConstructible() {
+			v.errorf(e.Pos, "select of %v", ft)
+		}
+		v.want(e, e.T, ft)
+	case *Call:
+		v.call(e, false)
+	case *BuiltinCall:
+		ts := make([]*Type, len(e.Args))
+		for i, a := range e.Args {
+			v.expr(a)
+			ts[i] = a.Type()
+		}
+		if e.Fn <= 0 || e.Fn >= numBuiltins {
+			v.errorf(e.Pos, "unknown builtin %d", e.Fn)
+			return
+		}
+		if t, err := BuiltinResultType(e.Fn, ts); err != nil {
+			v.errorf(e.Pos, "%v", err)
+		} else {
+			v.want(e, e.T, t)
+		}
+	case *Construct:
+		for _, a := range e.Args {
+			v.expr(a)
+		}
+		if err := CheckConstruct(e.T, e.Args); err != nil {
+			v.errorf(e.Pos, "%v", err)
+		}
+	case *Convert:
+		v.expr(e.X)
+		if err := CheckConvert(e.T, e.X.Type()); err != nil {
+			v.errorf(e.Pos, "%v", err)
+		}
+	case *Bitcast:
+		v.expr(e.X)
+		xt := e.X.Type()
+		if xt.Width() == 0 || xt.Width() != e.T.Width() || xt.Scalar().Kind == KindBool || e.T.Scalar().Kind == KindBool {
+			v.errorf(e.Pos, "bitcast from %v to %v", xt, e.T)
+		}
+	case *Index:
+		v.expr(e.X)
+		v.expr(e.Index)
+		xt := e.X.Type()
+		if xt.Kind != KindArray && xt.Kind != KindVec {
+			v.errorf(e.Pos, "index of non-array, non-vector %v", xt)
+			return
+		}
+		if !e.Index.Type().IsInteger() {
+			v.errorf(e.Pos, "index has type %v, want i32 or u32", e.Index.Type())
+		}
+		if lit, ok := e.Index.(*Lit); ok && (lit.Val.Int64() < 0 || lit.Val.Int64() >= int64(xt.Len)) {
+			v.errorf(e.Pos, "constant index %v out of bounds for %v", lit.Val, xt)
+		}
+		v.want(e, e.T, xt.Elem)
+	case *Member:
+		v.expr(e.X)
+		xt := e.X.Type()
+		if xt.Kind != KindStruct || e.Field < 0 || e.Field >= len(xt.Struct.Fields) {
+			v.errorf(e.Pos, "member %d of %v", e.Field, xt)
+			return
+		}
+		v.want(e, e.T, xt.Struct.Fields[e.Field].Type)
+	case *Swizzle:
+		v.expr(e.X)
+		xt := e.X.Type()
+		if xt.Kind != KindVec || len(e.Comps) < 1 || len(e.Comps) > 4 {
+			v.errorf(e.Pos, "swizzle of %v", xt)
+			return
+		}
+		for _, c := range e.Comps {
+			if int(c) >= xt.Len {
+				v.errorf(e.Pos, "swizzle component %d out of range for %v", c, xt)
+			}
+		}
+		want := xt.Elem
+		if len(e.Comps) > 1 {
+			want = Vec(len(e.Comps), xt.Elem)
+		}
+		v.want(e, e.T, want)
+	default:
+		v.errorf(e.Position(), "unknown expression %T", e)
+	}
+}
+
+func (v *verifier) value(pos Pos, val Value) {
+	t := val.Type
+	if t == nil {
+		v.errorf(pos, "untyped constant")
+		return
+	}
+	switch t.Kind {
+	case KindBool:
+		if val.Bits > 1 {
+			v.errorf(pos, "bool constant with bits %d", val.Bits)
+		}
+	case KindVec, KindArray:
+		if len(val.Elems) != t.Len {
+			v.errorf(pos, "constant of %v has %d components", t, len(val.Elems))
+			return
+		}
+		for _, e := range val.Elems {
+			if !Identical(e.Type, t.Elem) {
+				v.errorf(pos, "constant of %v has a %v component", t, e.Type)
+			}
+			v.value(pos, e)
+		}
+	case KindStruct:
+		if len(val.Elems) != len(t.Struct.Fields) {
+			v.errorf(pos, "constant of %v has %d fields", t, len(val.Elems))
+			return
+		}
+		for i, e := range val.Elems {
+			if !Identical(e.Type, t.Struct.Fields[i].Type) {
+				v.errorf(pos, "constant of %v: field %d is %v", t, i, e.Type)
+			}
+			v.value(pos, e)
+		}
+	case KindVoid:
+		v.errorf(pos, "void constant")
+	}
+}
+
+// CheckConstruct checks a value constructor T(args) (WGSL "Value
+// Constructor Built-in Functions").
+func CheckConstruct(t *Type, args []Expr) error {
+	if len(args) == 0 {
+		if !t.IsConstructible() {
+			return fmt.Errorf("cannot construct %v", t)
+		}
+		return nil
+	}
+	switch t.Kind {
+	case KindBool, KindI32, KindU32, KindF32:
+		if len(args) == 1 && Identical(args[0].Type(), t) {
+			return nil
+		}
+		return fmt.Errorf("scalar constructor %v needs one %v (conversions are Convert)", t, t)
+	case KindVec:
+		if len(args) == 1 && Identical(args[0].Type(), t.Elem) {
+			return nil // splat
+		}
+		n := 0
+		for _, a := range args {
+			at := a.Type()
+			if !Identical(at.Scalar(), t.Elem) || at.Width() == 0 {
+				return fmt.Errorf("%v constructor: argument of type %v", t, at)
+			}
+			n += at.Width()
+		}
+		if n != t.Len {
+			return fmt.Errorf("%v constructor: arguments supply %d components", t, n)
+		}
+		return nil
+	case KindArray:
+		if len(args) != t.Len {
+			return fmt.Errorf("%v constructor: %d arguments", t, len(args))
+		}
+		for _, a := range args {
+			if !Identical(a.Type(), t.Elem) {
+				return fmt.Errorf("%v constructor: element of type %v", t, a.Type())
+			}
+		}
+		return nil
+	case KindStruct:
+		fs := t.Struct.Fields
+		if len(args) != len(fs) {
+			return fmt.Errorf("%v constructor: %d arguments for %d members", t, len(args), len(fs))
+		}
+		for i, a := range args {
+			if !Identical(a.Type(), fs[i].Type) {
+				return fmt.Errorf("%v constructor: member %s given %v", t, fs[i].Name, a.Type())
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("cannot construct %v", t)
+}
+
+// CheckConvert checks a value conversion T(x) between scalar or vector
+// types of equal width (WGSL "Conversion" value constructors).
+func CheckConvert(to, from *Type) error {
+	if to.Width() == 0 || from.Width() == 0 || to.Width() != from.Width() || (to.Kind == KindVec) != (from.Kind == KindVec) {
+		return fmt.Errorf("cannot convert %v to %v", from, to)
+	}
+	return nil
+}
