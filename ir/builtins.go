@@ -264,9 +264,12 @@ func BuiltinResultType(b Builtin, args []*Type) (*Type, error) {
 }
 
 func isNumeric(t *Type) bool { s := t.Scalar(); return s != nil && s.Kind != KindBool }
-func isSigned(t *Type) bool  { s := t.Scalar(); return s != nil && (s.Kind == KindI32 || s.Kind == KindF32) }
-func isFloat(t *Type) bool   { s := t.Scalar(); return s != nil && s.Kind == KindF32 }
-func isInt(t *Type) bool     { return t.Scalar().IsInteger() }
+func isSigned(t *Type) bool {
+	s := t.Scalar()
+	return s != nil && (s.Kind == KindI32 || s.Kind == KindF32)
+}
+func isFloat(t *Type) bool { s := t.Scalar(); return s != nil && s.Kind == KindF32 }
+func isInt(t *Type) bool   { return t.Scalar().IsInteger() }
 
 // sigSame: every argument has the same scalar-or-vector type T accepted
 // by ok; the result is T.

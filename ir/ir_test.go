@@ -9,7 +9,7 @@ import (
 )
 
 func id(name string, t *Type, k RefKind) *Ident { return &Ident{Name: name, T: t, Ref: k} }
-func lit(v Value) *Lit                            { return &Lit{Val: v} }
+func lit(v Value) *Lit                          { return &Lit{Val: v} }
 
 // shade is the reference text's §8.1 example, built by hand.
 func shade() *Module {

@@ -51,12 +51,12 @@ const (
 type OpClass uint8
 
 const (
-	ClassArith   OpClass = iota + 1 // + - * / %: numeric, scalar-vector mixing allowed
-	ClassBitwise                    // & | ^: same integer (or, for & |, bool) types
-	ClassShift                      // << >>: integer lhs, u32-shaped rhs
-	ClassLogical                    // && ||: bool scalars
-	ClassEquality                   // == !=: any scalar/vector, result bool-shaped
-	ClassOrder                      // < <= > >=: numeric, result bool-shaped
+	ClassArith    OpClass = iota + 1 // + - * / %: numeric, scalar-vector mixing allowed
+	ClassBitwise                     // & | ^: same integer (or, for & |, bool) types
+	ClassShift                       // << >>: integer lhs, u32-shaped rhs
+	ClassLogical                     // && ||: bool scalars
+	ClassEquality                    // == !=: any scalar/vector, result bool-shaped
+	ClassOrder                       // < <= > >=: numeric, result bool-shaped
 )
 
 // BinaryInfo is the metadata of a binary operator, indexed by BinaryOp.

@@ -37,11 +37,11 @@ func VerifyFunc(m *Module, f *Func) error {
 }
 
 type verifier struct {
-	m      *Module
-	errs   ErrorList
-	f      *Func
-	scopes []map[string]scopeEntry
-	names  map[string]bool
+	m        *Module
+	errs     ErrorList
+	f        *Func
+	scopes   []map[string]scopeEntry
+	names    map[string]bool
 	modNames map[string]bool
 }
 

@@ -11,14 +11,19 @@ import (
 // These mirror the binding's handle structs field for field (names, order,
 // pointer-sized C handles). layoutErr checks that they still do.
 type (
+	rawInstance     struct{ ref unsafe.Pointer }
 	rawDevice       struct{ ref unsafe.Pointer }
 	rawAdapter      struct{ ref unsafe.Pointer }
 	rawShaderModule struct{ ref unsafe.Pointer }
 	rawBuffer       struct{ deviceRef, ref unsafe.Pointer }
 )
 
-// mirrors pairs each binding type with its mirror, for layoutErr.
-var mirrors = []struct{ binding, mirror reflect.Type }{
+// mirror pairs a binding type with the struct that mirrors its layout.
+type mirror struct{ binding, mirror reflect.Type }
+
+// mirrors lists every binding type this package reaches into.
+var mirrors = []mirror{
+	{reflect.TypeFor[wgpu.Instance](), reflect.TypeFor[rawInstance]()},
 	{reflect.TypeFor[wgpu.Device](), reflect.TypeFor[rawDevice]()},
 	{reflect.TypeFor[wgpu.Adapter](), reflect.TypeFor[rawAdapter]()},
 	{reflect.TypeFor[wgpu.ShaderModule](), reflect.TypeFor[rawShaderModule]()},
@@ -26,10 +31,14 @@ var mirrors = []struct{ binding, mirror reflect.Type }{
 }
 
 // layoutErr reports the first binding handle struct whose layout differs
-// from its mirror: a different field count, name, order, offset or size, or
-// a field that is not a pointer.
-func layoutErr() error {
-	for _, m := range mirrors {
+// from its mirror.
+func layoutErr() error { return checkMirrors(mirrors) }
+
+// checkMirrors reports the first pair whose binding type differs from its
+// mirror: a different size, field count, field name, order or offset, or a
+// field that is not a pointer.
+func checkMirrors(pairs []mirror) error {
+	for _, m := range pairs {
 		b, r := m.binding, m.mirror
 		if b.Size() != r.Size() || b.NumField() != r.NumField() {
 			return fmt.Errorf("wgpuext: %v has size %d and %d fields, mirror expects %d and %d: binding layout changed",
@@ -46,6 +55,8 @@ func layoutErr() error {
 	}
 	return nil
 }
+
+func instanceRef(i *wgpu.Instance) unsafe.Pointer { return (*rawInstance)(unsafe.Pointer(i)).ref }
 
 func deviceRef(d *wgpu.Device) unsafe.Pointer { return (*rawDevice)(unsafe.Pointer(d)).ref }
 

@@ -7,6 +7,7 @@ package wgpuext
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuDevicePushErrorScope
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuDevicePopErrorScope
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuBufferMapAsync
+#cgo linux LDFLAGS: -Wl,-undefined=wgpuGenerateReport
 #include "wgpuext.h"
 */
 import "C"

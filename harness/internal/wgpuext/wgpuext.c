@@ -17,6 +17,7 @@
 #pragma weak wgpuDevicePushErrorScope
 #pragma weak wgpuDevicePopErrorScope
 #pragma weak wgpuBufferMapAsync
+#pragma weak wgpuGenerateReport
 
 const char *gd_missing_symbol(void) {
 	if (wgpuAdapterGetLimits == NULL) return "wgpuAdapterGetLimits";
@@ -25,6 +26,7 @@ const char *gd_missing_symbol(void) {
 	if (wgpuDevicePushErrorScope == NULL) return "wgpuDevicePushErrorScope";
 	if (wgpuDevicePopErrorScope == NULL) return "wgpuDevicePopErrorScope";
 	if (wgpuBufferMapAsync == NULL) return "wgpuBufferMapAsync";
+	if (wgpuGenerateReport == NULL) return "wgpuGenerateReport";
 	return NULL;
 }
 
@@ -141,6 +143,11 @@ void gd_buffer_map_read(WGPUDevice device, WGPUBuffer buffer, size_t size, gd_ma
 	gd_push_scopes(device);
 	wgpuBufferMapAsync(buffer, WGPUMapMode_Read, 0, size, gd_map_cb, state);
 	gd_pop_scopes(device, err);
+}
+
+void gd_generate_report(WGPUInstance instance, WGPUGlobalReport *report) {
+	memset(report, 0, sizeof *report);
+	wgpuGenerateReport(instance, report);
 }
 
 const char *gd_getenv(const char *name) {
