@@ -52,6 +52,7 @@ type Opaque struct {
 	Name       string // the declared name, if any
 	Text       string // exact source text
 	Reason     string // why it is outside the subset, for error messages
+	ReasonPos  Pos    // where the first construct outside the subset is
 	EntryPoint bool   // an @compute/@vertex/@fragment function
 }
 
