@@ -77,9 +77,9 @@ func writeJSON(b *bytes.Buffer, v Value) {
 }
 
 // UnmarshalValue parses raw (the JSON form above) as a value of type t.
-// Numbers must be exactly representable in t: an integer out of range, a
-// fraction for an integer type, or an f32 literal that does not round-trip
-// is an error (so inputs never change silently). Errors name the path of
+// Integers must be exactly representable in t: an integer out of range or
+// a fraction for an integer type is an error (so inputs never change
+// silently); an f32 number is rounded to the nearest float32. Errors name the path of
 // the offending component, e.g. `[2].pos[1]: 1.5 is not an integer`.
 func UnmarshalValue(t *Type, raw json.RawMessage) (Value, error) {
 	return unmarshalAt("", t, raw)
