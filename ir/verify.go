@@ -17,6 +17,8 @@ import "fmt"
 //     follows a jump in a block, and a non-void function cannot fall off
 //     its end (WGSL "Statement Behavior Analysis");
 //   - && and || have no user call in their right operand;
+//   - no literal operand makes a WGSL shader-creation error (zero integer
+//     divisor, shift count ≥ 32, out-of-range constant index);
 //   - calls name existing functions with matching arguments, and a void
 //     call is only a statement.
 //
@@ -477,6 +479,17 @@ func (v *verifier) expr(e Expr) {
 		} else {
 			v.want(e, e.T, t)
 		}
+		// WGSL shader-creation errors a runtime operand does not excuse
+		// (WGSL #arithmetic-expr, #bit-expr): a const-expression zero
+		// integer divisor, a const-expression shift count ≥ 32.
+		if lit, ok := e.Y.(*Lit); ok {
+			switch {
+			case (e.Op == OpDiv || e.Op == OpRem) && e.T.Scalar().IsInteger() && anyScalarZero(lit.Val):
+				v.errorf(e.Pos, "constant zero divisor in %s (a WGSL shader-creation error)", e.Op)
+			case (e.Op == OpShl || e.Op == OpShr) && anyScalarAtLeast(lit.Val, 32):
+				v.errorf(e.Pos, "constant shift count ≥ 32 (a WGSL shader-creation error)")
+			}
+		}
 		if (e.Op == OpLogAnd || e.Op == OpLogOr) && HasCall(e.Y) {
 			v.errorf(e.Pos, "%s with a call in its right operand must be lowered to if (Normalize)", e.Op)
 		}
@@ -676,4 +689,28 @@ func CheckConvert(to, from *Type) error {
 		return fmt.Errorf("cannot convert %v to %v", from, to)
 	}
 	return nil
+}
+
+func anyScalarZero(v Value) bool {
+	if v.Type.IsScalar() {
+		return v.Bits == 0
+	}
+	for _, e := range v.Elems {
+		if anyScalarZero(e) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyScalarAtLeast(v Value, n uint32) bool {
+	if v.Type.IsScalar() {
+		return v.Bits >= n
+	}
+	for _, e := range v.Elems {
+		if anyScalarAtLeast(e, n) {
+			return true
+		}
+	}
+	return false
 }
