@@ -144,7 +144,7 @@ func TestRunCompileErrorLeavesDeviceUsable(t *testing.T) {
 		{"missing-entry-point", Kernel{WGSL: tripleWGSL, EntryPoint: "nope"},
 			StagePipeline, "Unable to find entry point 'nope'"},
 		{"abi-mismatch", Kernel{WGSL: strings.Replace(tripleWGSL, "var<storage, read> inp", "var<storage, read_write> inp", 1), EntryPoint: "main"},
-			StagePipeline, "binding"},
+			StagePipeline, "ResourceBinding { group: 0, binding: 0 } is not available in the pipeline layout"},
 	}
 	for _, name := range cpuAdapters {
 		t.Run(name, func(t *testing.T) {
