@@ -1,0 +1,3 @@
+package spirv
+
+//go:generate go run ./internal/gentables -o tables.go
