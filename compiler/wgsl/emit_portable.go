@@ -1,0 +1,326 @@
+package wgsl
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Portable-mode rewriting. Each rule spells out a WGSL runtime rule that a
+// backend might otherwise leave to the target's (different or undefined)
+// semantics. Rules that would duplicate an operand expression call a
+// helper function instead (emitted once per operand type), so nothing is
+// evaluated twice and no expression grows.
+//
+//   a / b, a % b (i32, u32)   divisor replaced by 1 when b == 0, or when
+//                             a == INT_MIN and b == -1 (i32), giving
+//                             x/0 = x, x%0 = 0, INT_MIN/-1 = INT_MIN,
+//                             INT_MIN%-1 = 0  (WGSL #arithmetic-expr)
+//   a << b, a >> b            b & 31u            (WGSL #bit-expr)
+//   i32(f), u32(f)            clamp f to [-2^31, 2147483520] or
+//                             [0, 4294967040] first (#floating-point-conversion)
+//   abs(i32)                  select(x, -x, x < 0): wraps at INT_MIN
+//   clamp(x, lo, hi)          min(max(x, lo), hi) (targets leave lo > hi undefined)
+//   extractBits, insertBits   offset and count clamped as WGSL specifies
+//   a[i] (run-time i)         a[min(u32(i), N - 1u)]: never out of bounds
+//
+// Literal operands that cannot hit a guarded case (a divisor literal with
+// no 0 or -1 component, a shift count literal below 32, a constant index)
+// are left alone to keep the output readable.
+
+func (e *emitter) rewriteFunc(f *ir.Func) {
+	e.rewriteBlock(f.Body)
+}
+
+func (e *emitter) rewriteBlock(b *ir.Block) {
+	var out []ir.Stmt
+	for _, s := range b.Stmts {
+		out = append(out, e.rewriteStmt(s)...)
+	}
+	b.Stmts = out
+}
+
+func (e *emitter) rewriteStmt(s ir.Stmt) []ir.Stmt {
+	var pre []ir.Stmt
+	switch s := s.(type) {
+	case *ir.Block:
+		e.rewriteBlock(s)
+		return []ir.Stmt{s}
+	case *ir.If:
+		s.Cond = e.rewriteExpr(s.Cond)
+		e.rewriteBlock(s.Then)
+		e.rewriteBlock(s.Else)
+		return []ir.Stmt{s}
+	case *ir.Loop:
+		e.rewriteBlock(s.Body)
+		e.rewriteBlock(s.Continuing)
+		if s.BreakIf != nil {
+			s.BreakIf = e.rewriteExpr(s.BreakIf)
+		}
+		return []ir.Stmt{s}
+	case *ir.Switch:
+		s.Selector = e.rewriteExpr(s.Selector)
+		for _, c := range s.Cases {
+			e.rewriteBlock(c.Body)
+		}
+		return []ir.Stmt{s}
+	case *ir.Assign:
+		guarded := e.guardedCompound(s)
+		if guarded && ir.HasCall(s.LHS) {
+			// Bind call-bearing indices so the reference is evaluated once.
+			s.LHS = e.bindIndices(s.LHS, &pre)
+		}
+		s.LHS = e.rewriteExpr(s.LHS)
+		s.RHS = e.rewriteExpr(s.RHS)
+		if guarded {
+			lhs := s.LHS
+			t, _ := ir.BinaryResultType(s.Op, lhs.Type(), s.RHS.Type())
+			bin := &ir.Binary{Pos: s.Pos, Op: s.Op, X: ir.CloneExpr(lhs), Y: s.RHS, T: t}
+			s.RHS = e.rewriteBinary(bin)
+			s.Op = ir.OpNone
+		} else if s.Op == ir.OpShl || s.Op == ir.OpShr {
+			s.RHS = e.maskShift(s.RHS)
+		}
+		return append(pre, s)
+	default:
+		ir.EditChildren(s, func(n ir.Node) ir.Node { return e.rewriteExpr(n.(ir.Expr)) })
+		return []ir.Stmt{s}
+	}
+}
+
+// guardedCompound reports whether a compound assignment's operator needs
+// the division guard (and so must read its left-hand side as a value).
+func (e *emitter) guardedCompound(s *ir.Assign) bool {
+	return (s.Op == ir.OpDiv || s.Op == ir.OpRem) && s.LHS.Type().Scalar().IsInteger() && needsDivGuard(s.LHS.Type(), s.RHS)
+}
+
+func (e *emitter) bindIndices(ref ir.Expr, pre *[]ir.Stmt) ir.Expr {
+	switch x := ref.(type) {
+	case *ir.Index:
+		x.X = e.bindIndices(x.X, pre)
+		if ir.HasCall(x.Index) {
+			name := e.namer.Fresh("gpudiff_idx")
+			*pre = append(*pre, &ir.Decl{Pos: x.Pos, Name: name, T: x.Index.Type(), Init: e.rewriteExpr(x.Index)})
+			x.Index = &ir.Ident{Pos: x.Pos, Name: name, T: x.Index.Type(), Ref: ir.RefLet}
+		}
+	case *ir.Member:
+		x.X = e.bindIndices(x.X, pre)
+	case *ir.Swizzle:
+		x.X = e.bindIndices(x.X, pre)
+	}
+	return ref
+}
+
+func (e *emitter) rewriteExpr(x ir.Expr) ir.Expr {
+	if x == nil {
+		return nil
+	}
+	ir.EditChildren(x, func(n ir.Node) ir.Node { return e.rewriteExpr(n.(ir.Expr)) })
+	switch x := x.(type) {
+	case *ir.Binary:
+		return e.rewriteBinary(x)
+	case *ir.Convert:
+		return e.rewriteConvert(x)
+	case *ir.Index:
+		if _, isLit := x.Index.(*ir.Lit); !isLit {
+			x.Index = clampIndex(x.Index, x.X.Type().Len)
+		}
+	case *ir.BuiltinCall:
+		return e.rewriteBuiltin(x)
+	}
+	return x
+}
+
+// rewriteBinary applies the division and shift rules to an already
+// rewritten binary expression.
+func (e *emitter) rewriteBinary(x *ir.Binary) ir.Expr {
+	switch x.Op {
+	case ir.OpDiv, ir.OpRem:
+		if !x.T.Scalar().IsInteger() || !needsDivGuard(x.T, x.Y) {
+			return x
+		}
+		a, b := splat(x.X, x.T), splat(x.Y, x.T)
+		name := e.divHelper(x.Op, x.T)
+		return &ir.Call{Pos: x.Pos, Func: name, Args: []ir.Expr{a, b}, T: x.T}
+	case ir.OpShl, ir.OpShr:
+		x.Y = e.maskShift(x.Y)
+	}
+	return x
+}
+
+// needsDivGuard reports whether divisor y (of a t-typed division) can be
+// 0 or, for i32, -1.
+func needsDivGuard(t *ir.Type, y ir.Expr) bool {
+	lit, ok := y.(*ir.Lit)
+	if !ok {
+		return true
+	}
+	bad := false
+	var scan func(v ir.Value)
+	scan = func(v ir.Value) {
+		if v.Type.IsScalar() {
+			if v.Bits == 0 || (v.Type.Kind == ir.KindI32 && v.I32() == -1) {
+				bad = true
+			}
+			return
+		}
+		for _, c := range v.Elems {
+			scan(c)
+		}
+	}
+	scan(lit.Val)
+	return bad
+}
+
+func (e *emitter) maskShift(y ir.Expr) ir.Expr {
+	if lit, ok := y.(*ir.Lit); ok && allBelow(lit.Val, 32) {
+		return y
+	}
+	mask := ir.Value(ir.U32Val(31))
+	if y.Type().Kind == ir.KindVec {
+		mask = splatValue(y.Type(), mask)
+	}
+	return &ir.Binary{Pos: y.Position(), Op: ir.OpAnd, X: y, Y: &ir.Lit{Pos: y.Position(), Val: mask}, T: y.Type()}
+}
+
+func allBelow(v ir.Value, n uint32) bool {
+	if v.Type.IsScalar() {
+		return v.Bits < n
+	}
+	for _, c := range v.Elems {
+		if !allBelow(c, n) {
+			return false
+		}
+	}
+	return true
+}
+
+func splatValue(t *ir.Type, s ir.Value) ir.Value {
+	es := make([]ir.Value, t.Len)
+	for i := range es {
+		es[i] = s
+	}
+	return ir.CompositeVal(t, es...)
+}
+
+// splat widens a scalar operand of a vector-typed operation to t.
+func splat(x ir.Expr, t *ir.Type) ir.Expr {
+	if t.Kind == ir.KindVec && x.Type().IsScalar() {
+		if lit, ok := x.(*ir.Lit); ok {
+			return &ir.Lit{Pos: lit.Pos, Val: splatValue(t, lit.Val)}
+		}
+		return &ir.Construct{Pos: x.Position(), T: t, Args: []ir.Expr{x}}
+	}
+	return x
+}
+
+func clampIndex(i ir.Expr, n int) ir.Expr {
+	var u ir.Expr = i
+	if i.Type().Kind != ir.KindU32 {
+		u = &ir.Convert{Pos: i.Position(), T: ir.U32, X: i}
+	}
+	return &ir.BuiltinCall{Pos: i.Position(), Fn: ir.BMin, T: ir.U32,
+		Args: []ir.Expr{u, &ir.Lit{Pos: i.Position(), Val: ir.U32Val(uint32(n - 1))}}}
+}
+
+func (e *emitter) rewriteConvert(x *ir.Convert) ir.Expr {
+	from, to := x.X.Type().Scalar(), x.T.Scalar()
+	if from.Kind != ir.KindF32 || !to.IsInteger() {
+		return x
+	}
+	lo, hi := float32(math.MinInt32), float32(2147483520)
+	if to.Kind == ir.KindU32 {
+		lo, hi = 0, 4294967040
+	}
+	ft := x.X.Type()
+	lit := func(f float32) ir.Expr {
+		v := ir.F32Val(f)
+		if ft.Kind == ir.KindVec {
+			v = splatValue(ft, v)
+		}
+		return &ir.Lit{Pos: x.Pos, Val: v}
+	}
+	mx := &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMax, Args: []ir.Expr{x.X, lit(lo)}, T: ft}
+	x.X = &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMin, Args: []ir.Expr{mx, lit(hi)}, T: ft}
+	return x
+}
+
+func (e *emitter) rewriteBuiltin(x *ir.BuiltinCall) ir.Expr {
+	switch x.Fn {
+	case ir.BAbs:
+		if x.T.Scalar().Kind == ir.KindI32 {
+			return &ir.Call{Pos: x.Pos, Func: e.absHelper(x.T), Args: x.Args, T: x.T}
+		}
+	case ir.BClamp:
+		mx := &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMax, Args: []ir.Expr{x.Args[0], x.Args[1]}, T: x.T}
+		return &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMin, Args: []ir.Expr{mx, x.Args[2]}, T: x.T}
+	case ir.BExtractBits, ir.BInsertBits:
+		return &ir.Call{Pos: x.Pos, Func: e.bitsHelper(x.Fn, x.T), Args: x.Args, T: x.T}
+	}
+	return x
+}
+
+// ---- helper functions ----
+
+func typeTag(t *ir.Type) string {
+	if t.Kind == ir.KindVec {
+		return fmt.Sprintf("vec%d_%s", t.Len, t.Elem)
+	}
+	return t.String()
+}
+
+// lit spells a scalar literal s as a value of t's shape.
+func litOf(t *ir.Type, s ir.Value) string {
+	if t.Kind == ir.KindVec {
+		return splatValue(t, s).String()
+	}
+	return s.String()
+}
+
+func (e *emitter) helper(key, base string, text func(name string) string) string {
+	if n, ok := e.helpers[key]; ok {
+		return n
+	}
+	name := e.namer.Fresh(base)
+	e.helpers[key] = name
+	e.helperText = append(e.helperText, text(name))
+	return name
+}
+
+func (e *emitter) divHelper(op ir.BinaryOp, t *ir.Type) string {
+	verb := "div"
+	if op == ir.OpRem {
+		verb = "rem"
+	}
+	return e.helper(verb+":"+t.String(), "gpudiff_"+verb+"_"+typeTag(t), func(name string) string {
+		var cond string
+		if t.Scalar().Kind == ir.KindI32 {
+			cond = fmt.Sprintf("(b == %s) | ((a == %s) & (b == %s))",
+				litOf(t, ir.I32Val(0)), litOf(t, ir.I32Val(math.MinInt32)), litOf(t, ir.I32Val(-1)))
+		} else {
+			cond = fmt.Sprintf("b == %s", litOf(t, ir.U32Val(0)))
+		}
+		one := litOf(t, ir.ScalarVal(t.Scalar(), 1))
+		return fmt.Sprintf("fn %s(a: %s, b: %s) -> %s {\n  return a %s select(b, %s, %s);\n}\n",
+			name, t, t, t, op, one, cond)
+	})
+}
+
+func (e *emitter) absHelper(t *ir.Type) string {
+	return e.helper("abs:"+t.String(), "gpudiff_abs_"+typeTag(t), func(name string) string {
+		return fmt.Sprintf("fn %s(x: %s) -> %s {\n  return select(x, -x, x < %s);\n}\n", name, t, t, litOf(t, ir.I32Val(0)))
+	})
+}
+
+func (e *emitter) bitsHelper(b ir.Builtin, t *ir.Type) string {
+	fn := b.Info().Name
+	return e.helper(fn+":"+t.String(), "gpudiff_"+strings.ToLower(fn)+"_"+typeTag(t), func(name string) string {
+		clamp := "  let o1: u32 = min(offset, 32u);\n  let c1: u32 = min(count, 32u - o1);\n"
+		if b == ir.BExtractBits {
+			return fmt.Sprintf("fn %s(e: %s, offset: u32, count: u32) -> %s {\n%s  return extractBits(e, o1, c1);\n}\n", name, t, t, clamp)
+		}
+		return fmt.Sprintf("fn %s(e: %s, newbits: %s, offset: u32, count: u32) -> %s {\n%s  return insertBits(e, newbits, o1, c1);\n}\n", name, t, t, t, clamp)
+	})
+}
