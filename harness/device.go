@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"time"
+
 	"github.com/cogentcore/webgpu/wgpu"
 
 	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
@@ -23,6 +25,9 @@ type Device struct {
 	layout  *wgpu.PipelineLayout
 	limits  wgpu.Limits
 	broken  *DeviceError // set once the device can no longer be used
+	// pending is the readback of a Run whose ctx ended with GPU work in
+	// flight; Close drains or abandons the device because of it.
+	pending *wgpuext.Mapping
 	closed  bool
 }
 
@@ -88,13 +93,33 @@ func Open(name string) (*Device, error) {
 // Info describes the adapter this Device was opened on.
 func (d *Device) Info() AdapterInfo { return d.info }
 
+// closeDrainTimeout bounds how long Close waits for work that a timed-out
+// Run left in flight.
+var closeDrainTimeout = 10 * time.Second
+
 // Close releases the device and everything Open created. It is safe to call
 // more than once; the Device cannot be used afterwards.
+//
+// After a Run whose ctx ended with GPU work in flight, Close first waits up to
+// 10 s for that work to finish. If it does not, Close abandons the device
+// without releasing anything: wgpu-native v0.23 corrupts later devices when a
+// device is released with work in flight (their submissions fail with
+// "Attempt to use a resource with a different device from the one that
+// created it", which aborts the process). An abandoned device keeps its
+// memory and keeps computing; recycle the process.
 func (d *Device) Close() {
 	if d.closed {
 		return
 	}
 	d.closed = true
+	if d.pending != nil {
+		if !d.drain(closeDrainTimeout) {
+			d.sink.Close()
+			return
+		}
+		d.pending.Free()
+		d.pending = nil
+	}
 	if d.layout != nil {
 		d.layout.Release()
 	}
@@ -112,5 +137,20 @@ func (d *Device) Close() {
 	}
 	if d.adapter != nil {
 		d.adapter.Release()
+	}
+}
+
+// drain polls until the device's queue is empty and the pending readback has
+// called back, or timeout passes. It reports whether it drained.
+func (d *Device) drain(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		if d.dev.Poll(false, nil) && d.pending.Done() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -183,7 +183,8 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, d.fail("readback", err)
 	}
 	if err := d.wait(ctx, mapping); err != nil {
-		return nil, err // mapping is leaked on purpose: its callback is still pending
+		d.pending = mapping // its callback is still to come; Close deals with it
+		return nil, err
 	}
 	defer mapping.Free()
 	if err := mapping.Err(); err != nil {

@@ -227,12 +227,11 @@ func TestRunContext(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []uint32{7}, words(out))
 	})
-	t.Run("deadline-breaks-device", func(t *testing.T) {
-		d := openDevice(t, lavapipe)
-		spin := Kernel{WGSL: spinWGSL, EntryPoint: "main"}
-		// About half a second of GPU work on lavapipe; the deadline is far
-		// shorter than that and far longer than compiling and submitting.
-		const n = 64 * 200
+	spin := Kernel{WGSL: spinWGSL, EntryPoint: "main"}
+	// timeOut runs spin over n invocations (about 40 µs of lavapipe time
+	// each) with a 50 ms deadline, far longer than compiling and submitting.
+	timeOut := func(t *testing.T, d *Device, n int) {
+		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := d.Run(ctx, spin, Dispatch{Input: le(65000), OutputSize: 4 * n, Invocations: n})
@@ -243,5 +242,24 @@ func TestRunContext(t *testing.T) {
 		assert.True(t, de.Broken)
 		_, err = d.Run(context.Background(), triple, Dispatch{Input: le(1), OutputSize: 4, Invocations: 1})
 		assert.Same(t, de, err, "a broken Device refuses further work")
+	}
+	t.Run("deadline-breaks-device-close-drains", func(t *testing.T) {
+		before := kept(t)
+		d := openDevice(t, lavapipe)
+		timeOut(t, d, 64*200) // about half a second
+		d.Close()
+		assert.Equal(t, before, kept(t), "Close waited for the work and released everything")
+		checkTripleHandDerived(t, openDevice(t, lavapipe), triple)
+	})
+	t.Run("deadline-breaks-device-close-abandons", func(t *testing.T) {
+		defer func(old time.Duration) { closeDrainTimeout = old }(closeDrainTimeout)
+		closeDrainTimeout = 100 * time.Millisecond
+		d := openDevice(t, lavapipe)
+		timeOut(t, d, 64*600) // about 1.5 s, longer than Close waits
+		start := time.Now()
+		d.Close()
+		assert.Less(t, time.Since(start), 5*closeDrainTimeout, "Close gave up waiting")
+		// Releasing a device with work in flight would break this one.
+		checkTripleHandDerived(t, openDevice(t, lavapipe), triple)
 	})
 }
