@@ -1,0 +1,103 @@
+package oracle
+
+import "sort"
+
+// Verdict classifies a program or a run (DESIGN.md "The oracle and its
+// verdicts").
+type Verdict string
+
+const (
+	Pass            Verdict = "pass"             // every compared invocation agrees
+	Mismatch        Verdict = "mismatch"         // some determinate output differs
+	VIndeterminate  Verdict = "indeterminate"    // nothing differs, but the reference is indeterminate somewhere
+	CompileError    Verdict = "compile-error"    // the stack rejected the module (its message kept)
+	Crash           Verdict = "crash"            // the worker died (signal, abort, lost device)
+	Timeout         Verdict = "timeout"          // a dispatch exceeded its time limit
+	FlattenRejected Verdict = "flatten-rejected" // flatten refused a construct outside its subset (loud and expected)
+	Error           Verdict = "error"            // any other failure to produce outputs
+)
+
+// Run is one execution of a function on one path: the interpreter
+// ("interp") or a GPU adapter, in a format and mode.
+type Run struct {
+	Adapter  string // "interp" or an adapter name
+	Function string // the kernel or its _flat twin
+	Format   string // "ir" (interpreter), "wgsl" or "spirv"
+	Mode     string // "portable" or "raw" ("" for the interpreter)
+	// Outputs[i] are invocation i's outputs in ABI order. Interpreter runs
+	// fill Indeterminate/Tolerance/Why; GPU runs only Value.
+	Outputs [][]Expected
+	// Failed, when not "", is the verdict of a run that produced no
+	// outputs (CompileError, Crash, Timeout, Error), with Message the
+	// stack's own words.
+	Failed  Verdict
+	Message string
+	// InvocationErr[i], when non-empty, is an interpreter error for
+	// invocation i (step limit), which counts as a difference.
+	InvocationErr []string
+}
+
+// Judged is a Run with its comparison against the reference.
+type Judged struct {
+	Run
+	Verdict       Verdict
+	Mismatches    []int // invocations that differ
+	Indeterminate []int // invocations whose differences are all indeterminate in the reference
+	Diffs         map[int][]LeafDiff
+}
+
+// Judge compares every run against the reference (ref[i] = invocation i's
+// expected outputs; names are the output names) and returns each run's
+// judgement and the overall verdict: Mismatch when any run differs, else
+// the first failure verdict of a run, else Pass. Indeterminate invocations
+// never change the verdict.
+func Judge(ref [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
+	out := make([]Judged, len(runs))
+	overall := Pass
+	for k, r := range runs {
+		j := Judged{Run: r, Verdict: Pass, Diffs: map[int][]LeafDiff{}}
+		if r.Failed != "" {
+			j.Verdict = r.Failed
+			if overall == Pass {
+				overall = r.Failed
+			}
+			out[k] = j
+			continue
+		}
+		for i := range ref {
+			if i < len(r.InvocationErr) && r.InvocationErr[i] != "" {
+				j.Mismatches = append(j.Mismatches, i)
+				j.Diffs[i] = []LeafDiff{{Path: "invocation", Want: "outputs", Got: r.InvocationErr[i]}}
+				continue
+			}
+			if i >= len(r.Outputs) {
+				j.Mismatches = append(j.Mismatches, i)
+				continue
+			}
+			o, d := CompareInvocation(ref[i], r.Outputs[i], names)
+			switch o {
+			case Differ:
+				j.Mismatches = append(j.Mismatches, i)
+				j.Diffs[i] = d
+			case Indeterminate:
+				j.Indeterminate = append(j.Indeterminate, i)
+			}
+		}
+		if len(j.Mismatches) > 0 {
+			j.Verdict = Mismatch
+			overall = Mismatch
+		}
+		out[k] = j
+	}
+	return out, overall
+}
+
+// Sorted returns the keys of a diff map in order.
+func Sorted(m map[int][]LeafDiff) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	return ks
+}
