@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
+	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+type execFlags struct {
+	kernel      string
+	invocations int
+	inputs      string
+	seed        uint64
+	adapters    []string
+	mode        string
+	asJSON      bool
+	noGPU       bool
+	flat        bool
+	spirv       bool
+}
+
+func newExecCmd() *cobra.Command {
+	var fl execFlags
+	cmd := &cobra.Command{
+		Use:   "exec FILE.wgsl",
+		Short: "Run one kernel in the reference interpreter and on GPU adapters, and compare per invocation",
+		Long: `exec runs a kernel of a WGSL file (or of a saved case file) for N invocations
+in the reference interpreter and on the selected WebGPU adapters, and compares
+every invocation's outputs with the reference.
+
+The kernel defaults to the only non-entry-point function no other function
+calls. Arguments come from --inputs (a JSON object mapping each parameter to an
+array with one value per invocation) or, without it, deterministically from
+--seed, starting with edge values (0, ±1, INT_MIN, INT_MAX, integer-valued
+floats). --flat also flattens the kernel and runs the twin <kernel>_flat in the
+interpreter and on every adapter; --spirv also runs gpudiff's own SPIR-V.
+
+Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
+error (including a flatten refusal with --flat).`,
+		Example: `  gpudiff exec shaders/examples/shade.wgsl
+  gpudiff exec shaders/examples/pcg_hash.wgsl --invocations 256 --seed 7 --json
+  gpudiff exec kernel.wgsl --kernel tonemap --inputs inputs.json --adapter all --flat --spirv
+  gpudiff exec kernel.wgsl --no-gpu --flat`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExec(cmd.Context(), args[0], fl, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.kernel, "kernel", "", "kernel function to run (default: the only function no other function calls)")
+	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
+	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given")
+	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
+	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
+	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
+	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
+	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
+	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	return cmd
+}
+
+func runExec(ctx context.Context, path string, fl execFlags, stdout io.Writer) error {
+	mode, err := wgsl.ParseMode(fl.mode)
+	if err != nil {
+		return usagef("gpudiff exec: --mode: %v", err)
+	}
+	if fl.invocations < 0 {
+		return usagef("gpudiff exec: --invocations must be ≥ 0, got %d", fl.invocations)
+	}
+	m, _, err := loadModule(path)
+	if err != nil {
+		return err
+	}
+	f, err := pickKernel(m, fl.kernel)
+	if err != nil {
+		return err
+	}
+	var args [][]ir.Value
+	if fl.inputs != "" {
+		if args, err = readInputs(fl.inputs, f); err != nil {
+			return err
+		}
+		if fl.invocations != 0 && fl.invocations != len(args) {
+			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), fl.inputs)
+		}
+	} else {
+		n := fl.invocations
+		if n == 0 {
+			n = defaultInvocations
+		}
+		args = seededInputs(fl.seed, f, n)
+	}
+	var devices []fuzz.Device
+	if !fl.noGPU {
+		all, err := harness.Adapters()
+		if err != nil {
+			return usagef("gpudiff exec: %v", err)
+		}
+		sel, err := harness.Select(all, fl.adapters)
+		if err != nil {
+			return usagef("gpudiff exec: --adapter: %v", err)
+		}
+		for _, a := range sel {
+			d, err := harness.Open(a.Name)
+			if err != nil {
+				return usagef("gpudiff exec: %v", err)
+			}
+			defer d.Close()
+			devices = append(devices, d)
+		}
+	}
+	c := newCase(m, f, args)
+	res, err := fuzz.Execute(ctx, c, fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode})
+	if err != nil {
+		return inputErr(err)
+	}
+	if fl.asJSON {
+		if err := writeExecJSON(stdout, f, args, res); err != nil {
+			return err
+		}
+	} else {
+		writeExecTable(stdout, f, args, res)
+	}
+	if res.FlattenErr != nil {
+		return inputErr(res.FlattenErr)
+	}
+	switch res.Verdict {
+	case oracle.Pass:
+		return nil
+	case oracle.Mismatch:
+		return errFound
+	}
+	return &exitError{code: exitUsage}
+}
+
+// execVerdict maps the oracle's verdict onto exec's three (README).
+func execVerdict(v oracle.Verdict) string {
+	switch v {
+	case oracle.Pass:
+		return "pass"
+	case oracle.Mismatch:
+		return "mismatch"
+	}
+	return "error"
+}
+
+type runJSON struct {
+	Adapter       string            `json:"adapter"`
+	Function      string            `json:"function"`
+	Format        string            `json:"format"`
+	Mode          string            `json:"mode"`
+	Outputs       []json.RawMessage `json:"outputs"`
+	Mismatches    []int             `json:"mismatches"`
+	Indeterminate []int             `json:"indeterminate"`
+	Error         string            `json:"error"`
+}
+
+// orderedInputs renders args as {param: [values…]} in parameter order.
+func orderedInputs(f *ir.Func, args [][]ir.Value) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for j, p := range f.Params {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		name, _ := json.Marshal(p.Name)
+		b.Write(name)
+		b.WriteString(": [")
+		for i := range args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.Write(ir.MarshalValue(args[i][j]))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result) error {
+	ref := make([]json.RawMessage, len(res.Reference))
+	for i, r := range res.Reference {
+		ref[i] = oracle.InvocationJSON(r, res.Names)
+	}
+	runs := make([]runJSON, 0, len(res.Runs))
+	for _, r := range res.Runs {
+		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Mode: r.Mode,
+			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
+			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
+		for _, o := range r.Outputs {
+			rj.Outputs = append(rj.Outputs, oracle.InvocationJSON(o, res.Names))
+		}
+		runs = append(runs, rj)
+	}
+	obj := struct {
+		Kernel      string            `json:"kernel"`
+		Invocations int               `json:"invocations"`
+		Inputs      json.RawMessage   `json:"inputs"`
+		Reference   []json.RawMessage `json:"reference"`
+		Runs        []runJSON         `json:"runs"`
+		Verdict     string            `json:"verdict"`
+	}{f.Name, len(args), orderedInputs(f, args), ref, runs, execVerdict(res.Verdict)}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(obj)
+}
+
+// runLabel names a run in table headers.
+func runLabel(r oracle.Judged) string {
+	l := r.Adapter
+	if r.Format != "ir" {
+		l += " " + r.Format
+	}
+	if strings.HasSuffix(r.Function, "_flat") || r.Adapter == "interp" {
+		l += "\n" + r.Function
+	}
+	return l
+}
+
+func humanOutputs(outs []oracle.Expected, names []string) string {
+	parts := make([]string, len(outs))
+	for i, o := range outs {
+		parts[i] = oracle.Human(o)
+		if len(names) > 1 || names[0] != "ret" {
+			parts[i] = names[i] + "=" + parts[i]
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result) {
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	header := table.Row{"#", "arguments (" + paramNames(f) + ")", "reference"}
+	for _, r := range res.Runs {
+		header = append(header, runLabel(r))
+	}
+	t.AppendHeader(header)
+	bad := make([]map[int]bool, len(res.Runs))
+	ind := make([]map[int]bool, len(res.Runs))
+	for k, r := range res.Runs {
+		bad[k], ind[k] = map[int]bool{}, map[int]bool{}
+		for _, i := range r.Mismatches {
+			bad[k][i] = true
+		}
+		for _, i := range r.Indeterminate {
+			ind[k][i] = true
+		}
+	}
+	for i := range args {
+		argStr := make([]string, len(args[i]))
+		for j, a := range args[i] {
+			argStr[j] = oracle.Human(oracle.Expected{Value: a})
+		}
+		row := table.Row{i, strings.Join(argStr, ", "), humanOutputs(res.Reference[i], res.Names)}
+		for k, r := range res.Runs {
+			switch {
+			case r.Failed != "":
+				row = append(row, string(r.Failed))
+			case i >= len(r.Outputs):
+				row = append(row, "-")
+			case bad[k][i]:
+				row = append(row, text.FgRed.Sprint("≠ "+humanOutputs(r.Outputs[i], res.Names)))
+			case ind[k][i]:
+				row = append(row, "~ "+humanOutputs(r.Outputs[i], res.Names))
+			default:
+				row = append(row, humanOutputs(r.Outputs[i], res.Names))
+			}
+		}
+		t.AppendRow(row)
+	}
+	t.Render()
+	fmt.Fprintf(w, "kernel %s, %d invocations", f.Name, len(args))
+	if res.Twin != "" {
+		fmt.Fprintf(w, ", twin %s", res.Twin)
+	}
+	fmt.Fprintln(w)
+	for _, r := range res.Runs {
+		label := strings.ReplaceAll(runLabel(r), "\n", " ")
+		switch {
+		case r.Failed != "":
+			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
+		case len(r.Mismatches) > 0:
+			fmt.Fprintf(w, "  %s: %d of %d invocations disagree (%s)\n", label, len(r.Mismatches), len(args), intList(r.Mismatches, 10))
+			for _, i := range oracle.Sorted(r.Diffs) {
+				for _, d := range r.Diffs[i] {
+					fmt.Fprintf(w, "      invocation %d %s: reference %s, got %s\n", i, d.Path, d.Want, d.Got)
+				}
+				break
+			}
+		default:
+			fmt.Fprintf(w, "  %s: agrees", label)
+			if n := len(r.Indeterminate); n > 0 {
+				fmt.Fprintf(w, " (%d invocations indeterminate in the reference, not compared)", n)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if res.FlattenErr != nil {
+		fmt.Fprintf(w, "  flatten refused: %v\n", firstLine(res.FlattenErr.Error()))
+	}
+	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))
+}
+
+func paramNames(f *ir.Func) string {
+	ns := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		ns[i] = p.Name
+	}
+	return strings.Join(ns, ", ")
+}
+
+func intList(xs []int, max int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == max {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+func newFlattenCmd() *cobra.Command {
+	var (
+		kernel    string
+		whitelist string
+		maxUnroll int
+		strict    bool
+		out       string
+	)
+	cmd := &cobra.Command{
+		Use:   "flatten FILE.wgsl",
+		Short: "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
+		Long: `flatten adds to the module the flattened twin <name>_flat of the kernel (or of
+every kernel) and prints the module as WGSL. The twin has no if, loop, switch,
+break, continue or user call, and a single return at its end: ifs become
+select, early returns a live mask, bounded loops are unrolled with break and
+continue masks, calls are inlined.
+
+Constructs outside flatten's subset (recursion, unbounded loops, unrolling past
+--max-unroll, builtins outside the whitelist, uniformity-dependent operations
+under non-uniform control flow) are refused with file:line:col: flatten: … and
+exit code 2; nothing is printed then.`,
+		Example: `  gpudiff flatten shaders/examples/shade.wgsl
+  gpudiff flatten kernel.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, _, err := loadModule(args[0])
+			if err != nil {
+				return err
+			}
+			opts := flatten.Options{MaxUnroll: maxUnroll, Strict: strict}
+			if whitelist != "" {
+				opts.Whitelist = strings.Split(whitelist, ",")
+			}
+			if maxUnroll < 0 {
+				return usagef("gpudiff flatten: --max-unroll must be ≥ 0")
+			}
+			if kernel != "" {
+				if _, err := pickKernel(m, kernel); err != nil {
+					return err
+				}
+				if _, err := flatten.Function(m, kernel, opts); err != nil {
+					return inputErr(err)
+				}
+			} else if err := flatten.Module(m, opts); err != nil {
+				return inputErr(err)
+			}
+			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&kernel, "kernel", "", "flatten only this function (default: every kernel)")
+	f.StringVar(&whitelist, "whitelist", "", "comma-separated builtin names kept as leaves (default: the pure math builtins of the subset)")
+	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
+	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
+	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
+	return cmd
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// defaultInvocations is exec's invocation count without --inputs.
+const defaultInvocations = 64
+
+// loadModule reads and parses a WGSL file (or the WGSL part of a case
+// file). Errors are positioned (file:line:col: …) and mean exit 2.
+func loadModule(path string) (*ir.Module, []byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usagef("gpudiff: %v", err)
+	}
+	m, err := wgsl.Parse(path, src)
+	if err != nil {
+		return nil, nil, inputErr(err)
+	}
+	return m, src, nil
+}
+
+// pickKernel resolves --kernel (or the default kernel) to a function of
+// the subset.
+func pickKernel(m *ir.Module, name string) (*ir.Func, error) {
+	f, err := wgsl.Kernel(m, name)
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return f, nil
+}
+
+// readInputs parses an --inputs file: a JSON object mapping each kernel
+// parameter to an array with one value per invocation. It returns
+// args[invocation][param].
+func readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("gpudiff: %v", err)
+	}
+	return parseInputs(path, data, f)
+}
+
+func parseInputs(path string, data []byte, f *ir.Func) ([][]ir.Value, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, usagef("%s: %s", jsonPos(path, data, err), jsonMsg(err))
+	}
+	if obj == nil {
+		return nil, usagef("%s: want a JSON object mapping parameter names to arrays", path)
+	}
+	var extra []string
+	for k := range obj {
+		found := false
+		for _, p := range f.Params {
+			found = found || p.Name == k
+		}
+		if !found {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return nil, usagef("%s: %s has no parameter %q (parameters: %s)", path, f.Name, extra[0], paramList(f))
+	}
+	n := -1
+	cols := make([][]json.RawMessage, len(f.Params))
+	for j, p := range f.Params {
+		raw, ok := obj[p.Name]
+		if !ok {
+			return nil, usagef("%s: missing parameter %q of %s (parameters: %s)", path, p.Name, f.Name, paramList(f))
+		}
+		if err := json.Unmarshal(raw, &cols[j]); err != nil || cols[j] == nil {
+			return nil, usagef("%s: parameter %q: want an array with one value per invocation", path, p.Name)
+		}
+		if n >= 0 && len(cols[j]) != n {
+			return nil, usagef("%s: parameter %q has %d values, %q has %d: every parameter needs one value per invocation",
+				path, p.Name, len(cols[j]), f.Params[0].Name, n)
+		}
+		n = len(cols[j])
+	}
+	if n < 0 {
+		n = 0
+	}
+	args := make([][]ir.Value, n)
+	for i := range args {
+		args[i] = make([]ir.Value, len(f.Params))
+		for j, p := range f.Params {
+			v, err := ir.UnmarshalValue(p.T, cols[j][i])
+			if err != nil {
+				return nil, usagef("%s: %s[%d]: %v", path, p.Name, i, err)
+			}
+			args[i][j] = v
+		}
+	}
+	return args, nil
+}
+
+func paramList(f *ir.Func) string {
+	var b bytes.Buffer
+	for i, p := range f.Params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: %s", p.Name, p.T)
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
+}
+
+// jsonPos turns a JSON syntax error's byte offset into file:line:col.
+func jsonPos(path string, data []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 {
+		return path
+	}
+	line, col := 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
+}
+
+func jsonMsg(err error) string {
+	if _, ok := err.(*json.UnmarshalTypeError); ok {
+		return "want a JSON object mapping parameter names to arrays"
+	}
+	return err.Error()
+}
+
+// seededInputs returns exec's default arguments: deterministic in seed,
+// starting with edge values (0, ±1, INT_MIN, INT_MAX, integer-valued
+// floats).
+func seededInputs(seed uint64, f *ir.Func, n int) [][]ir.Value {
+	return gen.Inputs(seed, f.Params, n)
+}
+
+// newCase assembles the case exec runs.
+func newCase(m *ir.Module, f *ir.Func, args [][]ir.Value) *fuzz.Case {
+	return &fuzz.Case{Module: m, Kernel: f.Name, Args: args}
+}
