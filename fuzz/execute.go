@@ -31,10 +31,10 @@ type Case struct {
 
 // Options selects the paths Execute runs.
 type Options struct {
-	Devices []Device     // GPU adapters to run on (none: interpreter only)
-	Flat    bool         // also flatten the kernel and run the twin everywhere
-	SPIRV   bool         // also run our SPIR-V of each function on each adapter
-	Mode    wgsl.Mode    // emission mode for WGSL and SPIR-V ("" = portable)
+	Devices []Device  // GPU adapters to run on (none: interpreter only)
+	Flat    bool      // also flatten the kernel and run the twin everywhere
+	SPIRV   bool      // also run our SPIR-V of each function on each adapter
+	Mode    wgsl.Mode // emission mode for WGSL and SPIR-V ("" = portable)
 	Flatten flatten.Options
 	Interp  interp.Options
 }
