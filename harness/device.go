@@ -25,10 +25,12 @@ type Device struct {
 	layout  *wgpu.PipelineLayout
 	limits  wgpu.Limits
 	broken  *DeviceError // set once the device can no longer be used
-	// pending is the readback of a Run whose ctx ended with GPU work in
-	// flight; Close drains or abandons the device because of it.
-	pending *wgpuext.Mapping
-	closed  bool
+	// inflight is set when a Run's ctx ended with GPU work in flight: its
+	// poll goroutine sends on it once the work is done and pending, the
+	// readback mapping it polls for, has called back.
+	inflight <-chan *DeviceError
+	pending  *wgpuext.Mapping
+	closed   bool
 }
 
 // Open opens the adapter with the given short name (AdapterInfo.Name, as
@@ -112,13 +114,16 @@ func (d *Device) Close() {
 		return
 	}
 	d.closed = true
-	if d.pending != nil {
-		if !d.drain(closeDrainTimeout) {
+	if d.inflight != nil {
+		select {
+		case err := <-d.inflight:
+			if err == nil { // else the map callback may still come
+				d.pending.Free()
+			}
+		case <-time.After(closeDrainTimeout):
 			d.sink.Close()
 			return
 		}
-		d.pending.Free()
-		d.pending = nil
 	}
 	if d.layout != nil {
 		d.layout.Release()
@@ -137,20 +142,5 @@ func (d *Device) Close() {
 	}
 	if d.adapter != nil {
 		d.adapter.Release()
-	}
-}
-
-// drain polls until the device's queue is empty and the pending readback has
-// called back, or timeout passes. It reports whether it drained.
-func (d *Device) drain(timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for {
-		if d.dev.Poll(false, nil) && d.pending.Done() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(time.Millisecond)
 	}
 }

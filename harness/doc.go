@@ -24,6 +24,12 @@
 // methods take plain data and return bytes or error values, so a worker
 // process can later run them on the parent's behalf.
 //
+// Observed stack behaviour that callers must know: llvmpipe (both
+// vulkan:llvmpipe and gl:llvmpipe) silently stops looping after about 65535
+// loop iterations per invocation, all loops of the invocation together, and
+// carries on after the loop; kernels that iterate more get wrong results
+// there, not errors. SwiftShader has no such limit.
+//
 // What this package cannot catch in-process: wgpu-native v0.23 treats a
 // failed queue submission or device poll (a lost device, a driver crash) as
 // fatal and aborts, and a kernel that never finishes blocks its Device. Both

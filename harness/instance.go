@@ -32,7 +32,11 @@ const LogEnv = "GPUDIFF_WGPU_LOG"
 //
 // The GL backend needs nothing: with no X11 or Wayland display wgpu itself
 // picks EGL's surfaceless platform (EGL_MESA_platform_surfaceless), which
-// Mesa's EGL (libegl-mesa0) provides for llvmpipe.
+// Mesa's EGL (libegl-mesa0) provides for llvmpipe. Before that, wgpu probes
+// for a Wayland display, and libwayland-client prints "error:
+// XDG_RUNTIME_DIR is invalid or not set in the environment." once per
+// process when XDG_RUNTIME_DIR is unset; nothing short of setting it (which
+// is the user's business) avoids that line.
 func setupEnv() {
 	if _, set := os.LookupEnv("VK_ADD_DRIVER_FILES"); !set {
 		if _, err := os.Stat(swiftShaderICD); err == nil {

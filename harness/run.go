@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -42,7 +41,9 @@ type Dispatch struct {
 	OutputSize int
 	// Invocations is the number of invocations the kernel is meant to run;
 	// Run dispatches ceil(Invocations/64) workgroups along x, so the last
-	// workgroup may run past it and the kernel must bounds-check.
+	// workgroup may run past it and the kernel must bounds-check. At most
+	// 64 × the adapter's maxComputeWorkgroupsPerDimension (65535 on the CPU
+	// adapters: 4,194,240 invocations).
 	Invocations int
 }
 
@@ -183,8 +184,7 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, d.fail("readback", err)
 	}
 	if err := d.wait(ctx, mapping); err != nil {
-		d.pending = mapping // its callback is still to come; Close deals with it
-		return nil, err
+		return nil, err // mapping is not freed: its callback may still come
 	}
 	defer mapping.Free()
 	if err := mapping.Err(); err != nil {
@@ -239,39 +239,54 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 	return enc.Finish(nil)
 }
 
-// Polling intervals while waiting for the GPU under a cancellable ctx.
-const (
-	minPollInterval = 20 * time.Microsecond
-	maxPollInterval = 2 * time.Millisecond
-)
-
-// wait polls the device until the mapping completes. With a ctx that can
-// end it polls without blocking, backing off up to maxPollInterval; when ctx
-// ends first the Device is marked broken.
+// wait blocks until the readback mapping completes, polling the device in
+// the driver. With a ctx that can end, the blocking poll runs on its own
+// goroutine (and OS thread), so Run returns as soon as ctx ends; the Device
+// is then broken, and the goroutine keeps polling until the GPU finishes and
+// then reports on d.inflight, which Close waits for.
 func (d *Device) wait(ctx context.Context, m *wgpuext.Mapping) error {
 	if ctx.Done() == nil {
-		for !m.Done() {
-			d.dev.Poll(true, nil)
+		if err := d.pollUntilMapped(m); err != nil {
+			d.broken = err
+			return err
 		}
 		return nil
 	}
-	interval := minPollInterval
-	for {
-		d.dev.Poll(false, nil)
-		if m.Done() {
-			return nil
+	done := make(chan *DeviceError, 1)
+	go func() { done <- d.pollUntilMapped(m) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			d.broken = err
+			return err
 		}
-		select {
-		case <-ctx.Done():
-			d.broken = &DeviceError{
-				Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
-				Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
-			}
-			return d.broken
-		case <-time.After(interval):
+		return nil
+	case <-ctx.Done():
+		d.inflight, d.pending = done, m // for Close
+		d.broken = &DeviceError{
+			Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
+			Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
 		}
-		interval = min(2*interval, maxPollInterval)
+		return d.broken
 	}
+}
+
+// pollUntilMapped polls the device, blocking, until m's callback has run.
+// wgpu-native runs map callbacks inside the poll that finds the copy done,
+// so a queue that is empty twice without the callback means it will never
+// come: the returned error is Broken. It touches nothing but d.dev and m, so
+// it may outlive the Run that started it.
+func (d *Device) pollUntilMapped(m *wgpuext.Mapping) *DeviceError {
+	for idle := 0; !m.Done(); {
+		if d.dev.Poll(true, nil) {
+			idle++
+		}
+		if idle >= 2 && !m.Done() {
+			return &DeviceError{Adapter: d.info.Name, Op: "readback", Broken: true,
+				Message: "the queue is idle but the output buffer never mapped"}
+		}
+	}
+	return nil
 }
 
 // fail wraps an error of a step after compilation.

@@ -43,8 +43,9 @@ func MapRead(device *wgpu.Device, buffer *wgpu.Buffer, size uint64) (*Mapping, e
 	return m, nil
 }
 
-// Done reports whether the map callback has run.
-func (m *Mapping) Done() bool { return m.state.done != 0 }
+// Done reports whether the map callback has run. It may be called from any
+// goroutine, also while another one polls the device.
+func (m *Mapping) Done() bool { return C.gd_map_done(m.state) != 0 }
 
 // Err is nil when the mapping succeeded, else an error naming the status.
 // Only meaningful once Done.

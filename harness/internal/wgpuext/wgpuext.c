@@ -133,10 +133,16 @@ WGPUShaderModule gd_create_shader_module_spirv(WGPUDevice device, const uint32_t
 	return m;
 }
 
+// The callback runs on whichever thread polls the device; gd_map_done may
+// run on another, so done is published with release/acquire ordering.
 static void gd_map_cb(WGPUBufferMapAsyncStatus status, void *userdata) {
 	gd_map_state *s = userdata;
 	s->status = status;
-	s->done = 1;
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+}
+
+int gd_map_done(gd_map_state *state) {
+	return __atomic_load_n(&state->done, __ATOMIC_ACQUIRE);
 }
 
 void gd_buffer_map_read(WGPUDevice device, WGPUBuffer buffer, size_t size, gd_map_state *state, gd_error *err) {

@@ -40,6 +40,10 @@ WGPUShaderModule gd_create_shader_module_spirv(WGPUDevice device, const uint32_t
 // callback writes *state. Scope errors go to *err.
 void gd_buffer_map_read(WGPUDevice device, WGPUBuffer buffer, size_t size, gd_map_state *state, gd_error *err);
 
+// gd_map_done reports whether the map callback has written *state; safe to
+// call from any thread.
+int gd_map_done(gd_map_state *state);
+
 // gd_generate_report fills *report (zeroed first) by wgpuGenerateReport.
 void gd_generate_report(WGPUInstance instance, WGPUGlobalReport *report);
 

@@ -63,6 +63,7 @@ func TestHeadersMatchBinding(t *testing.T) {
 // firstDevice opens a device on the first adapter of a private instance.
 func firstDevice(t *testing.T) (*wgpu.Device, *Sink) {
 	t.Helper()
+	t.Setenv("NODEVICE_SELECT", "1") // quiet Mesa's device-select layer, as package harness does
 	inst := wgpu.CreateInstance(&wgpu.InstanceDescriptor{Backends: wgpu.InstanceBackendVulkan})
 	t.Cleanup(inst.Release)
 	adapters := inst.EnumerateAdapters(nil)
