@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -58,11 +59,12 @@ type Dispatch struct {
 // SPIRV, negative or over-limit sizes), a closed Device, or a ctx already
 // done on entry (ctx.Err()).
 //
-// ctx bounds the wait for the GPU: when it ends first, Run returns a
-// *DeviceError wrapping ctx.Err() and the Device is broken, because the work
-// is still in flight. A kernel that never finishes cannot be interrupted
-// in-process and blocks until then; with a ctx that is never done Run waits
-// in the driver without polling.
+// ctx is checked on entry and bounds the wait for the GPU (compilation in the
+// stack cannot be interrupted). When ctx ends first, Run returns at once
+// with a *DeviceError wrapping ctx.Err(), and the Device is broken because
+// the work is still in flight (see Close). A running kernel cannot be
+// stopped in-process: with a ctx that never ends, Run waits as long as the
+// kernel runs.
 func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
 	if d.closed {
 		return nil, errors.New("harness: Run on a closed Device")
@@ -122,7 +124,7 @@ func workgroups(invocations int) int { return (invocations + WorkgroupSize - 1) 
 func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
 	module, err := d.createModule(k)
 	if err != nil {
-		return nil, &CompileError{Stage: StageShaderModule, Message: stackMessage(err)}
+		return nil, err
 	}
 	defer module.Release()
 
@@ -200,19 +202,24 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 
 // createModule creates k's shader module from WGSL through the binding, or
 // from SPIR-V through wgpuext (the binding passes a byte count where
-// webgpu.h wants a word count).
+// webgpu.h wants a word count). The stack's rejection is a *CompileError.
 func (d *Device) createModule(k Kernel) (*wgpu.ShaderModule, error) {
 	if len(k.SPIRV) > 0 {
 		m, err := wgpuext.CreateShaderModuleSPIRV(d.dev, k.SPIRV)
 		var scoped *wgpuext.Error
 		if errors.As(err, &scoped) {
-			return nil, errors.New(scoped.Message)
+			return nil, &CompileError{Stage: StageShaderModule, Message: strings.TrimSpace(scoped.Message)}
 		}
-		return m, err
+		return m, err // err: wgpuext cannot run in this binary
 	}
-	return d.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{
+	// The binding reports only errors its error scope caught.
+	m, err := d.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{
 		WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: k.WGSL},
 	})
+	if err != nil {
+		return nil, &CompileError{Stage: StageShaderModule, Message: stackMessage(err)}
+	}
+	return m, nil
 }
 
 // encode records the dispatch and the copy of the output into the readback
