@@ -1,0 +1,155 @@
+package fuzz
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+)
+
+// Finding is one attributed disagreement (DESIGN.md "The oracle and its
+// verdicts"): which comparison failed, on which runs, and what it
+// implicates.
+type Finding struct {
+	// Class is a stable identifier of the comparison that failed:
+	// "flatten" (interp(twin) vs reference), "stack" (GPU(original) vs
+	// reference), "predication" (GPU(twin) vs GPU(original) on one stack),
+	// "spirv" (our SPIR-V vs the stack's WGSL path, same function),
+	// "vendor" (one adapter disagrees where others agree), or the failure
+	// verdicts "compile-error", "crash", "timeout", "error".
+	Class string
+	// Adapter is the adapter involved ("interp" for the flatten class).
+	Adapter string
+	// Runs names the runs that disagree ("adapter function format").
+	Runs []string
+	// Implicates says, in words, what the disagreement points at and why.
+	Implicates string
+	// Invocations are the disagreeing invocations (first run).
+	Invocations []int
+}
+
+func runName(r oracle.Judged) string {
+	return fmt.Sprintf("%s %s %s", r.Adapter, r.Function, r.Format)
+}
+
+// Attribute turns a result's judged runs into findings, most specific
+// first. An empty list means nothing disagreed.
+func Attribute(res *Result) []Finding {
+	var out []Finding
+	type key struct{ adapter, function, format string }
+	byKey := map[key]oracle.Judged{}
+	var adapters []string
+	seen := map[string]bool{}
+	for _, r := range res.Runs {
+		byKey[key{r.Adapter, r.Function, r.Format}] = r
+		if r.Adapter != "interp" && !seen[r.Adapter] {
+			seen[r.Adapter] = true
+			adapters = append(adapters, r.Adapter)
+		}
+	}
+	orig, twin := res.ABI.Kernel, res.Twin
+	bad := func(r oracle.Judged) bool { return r.Verdict == oracle.Mismatch }
+
+	// 1. The twin in the interpreter: a flatten bug, no GPU involved.
+	if r, ok := byKey[key{"interp", twin, "ir"}]; twin != "" && ok && bad(r) {
+		out = append(out, Finding{Class: "flatten", Adapter: "interp", Runs: []string{runName(r)}, Invocations: r.Mismatches,
+			Implicates: "flatten: the twin disagrees with the original in the reference interpreter (no GPU involved)"})
+	}
+	// Failures (compile errors, crashes, timeouts) per run.
+	for _, r := range res.Runs {
+		if r.Failed != "" {
+			out = append(out, Finding{Class: string(r.Failed), Adapter: r.Adapter, Runs: []string{runName(r)},
+				Implicates: failureImplicates(r)})
+		}
+	}
+	// 2. GPU(original) vs reference, per adapter; 5. vendor divergence.
+	var stackBad []string
+	for _, a := range adapters {
+		if r, ok := byKey[key{a, orig, "wgsl"}]; ok && bad(r) {
+			stackBad = append(stackBad, a)
+		}
+	}
+	for _, a := range stackBad {
+		r := byKey[key{a, orig, "wgsl"}]
+		why := "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong"
+		sp, hasSP := byKey[key{a, orig, "spirv"}]
+		switch {
+		case len(adapters) > 1 && len(stackBad) == 1:
+			why = fmt.Sprintf("vendor divergence: only %s disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated", a)
+		case len(adapters) > 1 && len(stackBad) == len(adapters):
+			why = "every adapter disagrees with the reference in the same program: gpudiff's interpreter or WGSL emitter is the first suspect, then the shared WGSL compiler (naga)"
+		}
+		if hasSP && sp.Failed == "" {
+			if !bad(sp) {
+				why += "; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler"
+			} else {
+				why += "; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter"
+			}
+		}
+		class := "stack"
+		if strings.HasPrefix(why, "vendor") {
+			class = "vendor"
+		}
+		out = append(out, Finding{Class: class, Adapter: a, Runs: []string{runName(r)}, Invocations: r.Mismatches, Implicates: why})
+	}
+	// 3. GPU(twin) vs GPU(original) on the same stack.
+	if twin != "" {
+		for _, a := range adapters {
+			o, okO := byKey[key{a, orig, "wgsl"}]
+			t, okT := byKey[key{a, twin, "wgsl"}]
+			if okO && okT && !bad(o) && o.Failed == "" && bad(t) {
+				it, okI := byKey[key{"interp", twin, "ir"}]
+				why := "predication changed the result on this stack: the original agrees, the flattened twin does not"
+				if okI && !bad(it) {
+					why += ", while the twin agrees in the interpreter — the stack miscompiles the branchless form"
+				}
+				out = append(out, Finding{Class: "predication", Adapter: a, Runs: []string{runName(t)}, Invocations: t.Mismatches, Implicates: why})
+			}
+		}
+	}
+	// 4. Our SPIR-V vs the stack's WGSL path, same function and adapter.
+	for _, a := range adapters {
+		for _, fn := range []string{orig, twin} {
+			if fn == "" {
+				continue
+			}
+			w, okW := byKey[key{a, fn, "wgsl"}]
+			s, okS := byKey[key{a, fn, "spirv"}]
+			if okW && okS && w.Failed == "" && s.Failed == "" && !bad(w) && bad(s) {
+				out = append(out, Finding{Class: "spirv", Adapter: a, Runs: []string{runName(s)}, Invocations: s.Mismatches,
+					Implicates: "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter"})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return classRank(out[i].Class) < classRank(out[j].Class) })
+	return out
+}
+
+func classRank(c string) int {
+	for i, k := range []string{"flatten", "predication", "spirv", "vendor", "stack", "compile-error", "crash", "timeout", "error"} {
+		if c == k {
+			return i
+		}
+	}
+	return 99
+}
+
+func failureImplicates(r oracle.Judged) string {
+	switch r.Failed {
+	case oracle.CompileError:
+		return fmt.Sprintf("the stack rejected gpudiff's %s for %s (gpudiff's emitter if the module is invalid, else the stack's compiler): %s", r.Format, r.Function, firstLine(r.Message))
+	case oracle.Crash:
+		return "the stack crashed or lost the device running this kernel: " + firstLine(r.Message)
+	case oracle.Timeout:
+		return "the dispatch did not finish in time (driver hang or miscompiled loop): " + firstLine(r.Message)
+	}
+	return firstLine(r.Message)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

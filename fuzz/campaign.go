@@ -1,0 +1,298 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// CampaignConfig configures a campaign: which programs (seed, count or
+// duration, shard), how each is checked (devices, mode, SPIR-V) and what
+// happens to failures (shrinking, corpus, baseline).
+type CampaignConfig struct {
+	Seed     uint64        // campaign seed: program i is gen.Generate(gen.ProgramSeed(Seed, i), Gen)
+	Count    int           // number of programs across all shards (0: until Duration ends)
+	Duration time.Duration // wall-clock budget (0: Count decides)
+	Gen      gen.Config
+	// Invocations per program (default 16).
+	Invocations int
+	Devices     []Device
+	Mode        wgsl.Mode
+	SPIRV       bool
+	Flatten     flatten.Options
+	// Shard and Shards split the program indices: this run checks the
+	// indices i with i % Shards == Shard (Shards 0 or 1: all).
+	Shard, Shards int
+	// Corpus is the directory failures are saved to ("" = not saved).
+	Corpus string
+	// Baseline holds the signatures of known failures: they are reported
+	// but do not make the campaign fail.
+	Baseline map[string]bool
+	// ShrinkAttempts bounds the candidate executions per failure (0:
+	// default 400; negative: do not shrink).
+	ShrinkAttempts int
+	ToolVersion    string
+	// OnProgram, when set, receives each program's record as soon as it is
+	// judged (progress bars, JSONL logs).
+	OnProgram func(ProgramRecord)
+	// Skip, when set, reports program indices already done (resume).
+	Skip func(index int) bool
+}
+
+// ProgramRecord is one checked program.
+type ProgramRecord struct {
+	Index       int        `json:"index"`
+	Seed        uint64     `json:"seed"`
+	Hash        string     `json:"hash"`
+	Verdict     string     `json:"verdict"`
+	Classes     []string   `json:"classes,omitempty"`    // finding classes, most specific first
+	Adapters    []string   `json:"adapters,omitempty"`   // adapters of the findings
+	Signature   string     `json:"signature,omitempty"`  // de-duplication key of the first finding
+	Known       bool       `json:"known,omitempty"`      // in the baseline
+	Case        string     `json:"case,omitempty"`       // saved case file (relative to the corpus)
+	Implicates  string     `json:"implicates,omitempty"` // the first finding's explanation
+	Outside     string     `json:"outside_subset,omitempty"`
+	Stmts       int        `json:"stmts"`
+	ShrunkStmts int        `json:"shrunk_stmts,omitempty"`
+	Invocations int        `json:"invocations"`
+	Runs        []RunCount `json:"runs,omitempty"`
+	Millis      int64      `json:"ms"`
+}
+
+// RunCount counts one program's runs on one adapter.
+type RunCount struct {
+	Adapter string `json:"adapter"`
+	Runs    int    `json:"runs"`
+}
+
+// Summary totals a campaign.
+type Summary struct {
+	Seed        uint64
+	Programs    int
+	Invocations int
+	RunsPer     map[string]int // runs per adapter ("interp" included)
+	Verdicts    map[string]int
+	New, Known  int // failures not in / in the baseline
+	Elapsed     time.Duration
+	Failures    []ProgramRecord
+	Hashes      []string // program hashes in index order (determinism checks)
+}
+
+// ProgramsPerSecond is the campaign's end-to-end throughput.
+func (s *Summary) ProgramsPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Programs) / s.Elapsed.Seconds()
+}
+
+// RunCampaign generates and checks programs until Count or Duration is
+// reached (or ctx ends), shrinking and saving each new failure. It
+// returns the summary; an error only for setup problems (corpus not
+// writable).
+func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
+	if cfg.Invocations <= 0 {
+		cfg.Invocations = 16
+	}
+	if cfg.Shards <= 0 {
+		cfg.Shards = 1
+	}
+	if cfg.Corpus != "" {
+		if err := os.MkdirAll(cfg.Corpus, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	sum := &Summary{Seed: cfg.Seed, RunsPer: map[string]int{}, Verdicts: map[string]int{}}
+	start := time.Now()
+	saved := map[string]bool{}
+	for k := 0; ; k++ {
+		i := cfg.Shard + k*cfg.Shards
+		if cfg.Count > 0 && i >= cfg.Count {
+			break
+		}
+		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
+			break
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if cfg.Count == 0 && cfg.Duration == 0 {
+			break
+		}
+		if cfg.Skip != nil && cfg.Skip(i) {
+			continue
+		}
+		rec := checkProgram(ctx, cfg, i, saved)
+		sum.Programs++
+		sum.Invocations += rec.Invocations
+		sum.Verdicts[rec.Verdict]++
+		for _, rc := range rec.Runs {
+			sum.RunsPer[rc.Adapter] += rc.Runs
+		}
+		sum.Hashes = append(sum.Hashes, rec.Hash)
+		if rec.Signature != "" {
+			if rec.Known {
+				sum.Known++
+			} else {
+				sum.New++
+			}
+			sum.Failures = append(sum.Failures, rec)
+		}
+		if cfg.OnProgram != nil {
+			cfg.OnProgram(rec)
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// checkProgram generates, executes, judges and (on failure) shrinks and
+// saves program i.
+func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[string]bool) ProgramRecord {
+	t0 := time.Now()
+	ps := gen.ProgramSeed(cfg.Seed, i)
+	p := gen.Generate(ps, cfg.Gen)
+	f := p.Module.Func(p.Kernel)
+	c := &Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
+	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
+		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
+	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten}
+	if p.OutsideSubset == "recursion" {
+		opts.Devices = nil // recursion is invalid WGSL: only the refusal path is exercised
+	}
+	res, err := Execute(ctx, c, opts)
+	if err != nil {
+		rec.Verdict = string(oracle.Error)
+		rec.Classes = []string{"error"}
+		rec.Implicates = "gpudiff could not execute the generated program: " + err.Error()
+		rec.Signature = "error/" + rec.Hash[:12]
+		rec.Millis = time.Since(t0).Milliseconds()
+		return rec
+	}
+	countRuns(&rec, res)
+	findings := classify(p, res)
+	rec.Verdict = string(res.Verdict)
+	if res.FlattenErr != nil && p.OutsideSubset != "" && flatten.IsRefusal(res.FlattenErr) && res.Verdict != oracle.Mismatch {
+		rec.Verdict = string(oracle.FlattenRejected)
+	}
+	if len(findings) == 0 {
+		rec.Millis = time.Since(t0).Milliseconds()
+		return rec
+	}
+	for _, fd := range findings {
+		rec.Classes = append(rec.Classes, fd.Class)
+		rec.Adapters = append(rec.Adapters, fd.Adapter)
+	}
+	rec.Implicates = findings[0].Implicates
+	first := findings[0]
+
+	// Shrink while the first finding (same class, same adapter) persists.
+	small := c
+	if cfg.ShrinkAttempts >= 0 && first.Class != "error" {
+		budget := cfg.ShrinkAttempts
+		if budget == 0 {
+			budget = 400
+		}
+		sopts := opts
+		if first.Class == "flatten" || first.Class == "flatten-refused" {
+			sopts.Devices = nil // the interpreter alone shows a flatten bug
+		}
+		still := func(sc shrink.Case) bool {
+			r, err := Execute(ctx, &Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
+			if err != nil {
+				return false
+			}
+			for _, fd := range classify(p, r) {
+				if fd.Class == first.Class && fd.Adapter == first.Adapter {
+					return true
+				}
+			}
+			return false
+		}
+		out := shrink.Minimize(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget)
+		small = &Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
+		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Kernel)
+		if r, err := Execute(ctx, small, opts); err == nil {
+			res = r
+		}
+	}
+	hash := ir.Hash(ir.ProgramText(small.Module, small.Kernel))
+	rec.Signature = Signature(first, hash)
+	rec.Known = cfg.Baseline[rec.Signature]
+	if cfg.Corpus != "" && !saved[rec.Signature] {
+		saved[rec.Signature] = true
+		name := CaseFileName(first, hash)
+		path := filepath.Join(cfg.Corpus, name)
+		if _, err := os.Stat(path); err != nil {
+			r := NewRecord(small, res, opts, cfg.ToolVersion)
+			r.Signature = rec.Signature
+			r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: i, Program: ps, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+			if err := WriteCase(path, small.Module, r); err == nil {
+				rec.Case = name
+			}
+		} else {
+			rec.Case = name
+		}
+	}
+	rec.Millis = time.Since(t0).Milliseconds()
+	return rec
+}
+
+// classify attributes a result, adding the campaign's own expectations: a
+// program inside the subset that flatten refuses is a failure; a program
+// outside it that flatten accepts is fine (flatten proved more).
+func classify(p *gen.Program, res *Result) []Finding {
+	fs := Attribute(res)
+	if res.FlattenErr != nil && (p.OutsideSubset == "" || !flatten.IsRefusal(res.FlattenErr)) {
+		fs = append([]Finding{{Class: "flatten-refused", Adapter: "flatten",
+			Implicates: "flatten refused (or failed on) a program inside its subset: " + firstLine(res.FlattenErr.Error())}}, fs...)
+	}
+	return fs
+}
+
+func countRuns(rec *ProgramRecord, res *Result) {
+	n := map[string]int{"interp": 1}
+	order := []string{"interp"}
+	for _, r := range res.Runs {
+		if _, ok := n[r.Adapter]; !ok {
+			order = append(order, r.Adapter)
+		}
+		n[r.Adapter]++
+	}
+	for _, a := range order {
+		rec.Runs = append(rec.Runs, RunCount{Adapter: a, Runs: n[a]})
+	}
+}
+
+// Signature is the de-duplication key of a failure: the finding's class,
+// its adapter and the shrunk program's hash.
+func Signature(f Finding, hash string) string {
+	return fmt.Sprintf("%s/%s/%s", f.Class, f.Adapter, hash[:16])
+}
+
+// CaseFileName is the corpus file name of a failure.
+func CaseFileName(f Finding, hash string) string {
+	a := strings.NewReplacer(":", "-", "/", "-", "#", "").Replace(f.Adapter)
+	return fmt.Sprintf("%s-%s-%s.wgsl", f.Class, a, hash[:12])
+}
+
+// SortedKeys returns m's keys in order.
+func SortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,302 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// A case file is one self-contained, human-readable reproduction: a WGSL
+// module (valid as is; any WebGPU tool accepts it once an entry point is
+// appended) followed by a block comment that starts with the marker
+// CaseMarker and holds the case's JSON record (CaseRecord). Inside the
+// JSON, "/*" and "*/" are written "\/*" and "*\/" so the comment cannot
+// end or nest early (WGSL block comments nest).
+//
+//	// gpudiff case 3f2a9c1d07e4 — mismatch (flatten)
+//	// replay: gpudiff repro THIS_FILE
+//	fn k(a: i32) -> i32 { … }
+//	/* gpudiff-case
+//	{"format": "gpudiff-case/1", "kernel": "k", …}
+//	*/
+const CaseMarker = "/* gpudiff-case"
+
+// CaseFormat is the format tag of CaseRecord.
+const CaseFormat = "gpudiff-case/1"
+
+// CaseRecord is the JSON part of a case file.
+type CaseRecord struct {
+	Format      string            `json:"format"`
+	Kernel      string            `json:"kernel"`
+	Invocations int               `json:"invocations"`
+	Inputs      json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference   []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs        []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict     string            `json:"verdict"`
+	Findings    []Finding         `json:"findings,omitempty"`
+	Signature   string            `json:"signature,omitempty"` // de-duplication key
+	Hash        string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode        string            `json:"mode"`                // emission mode of the GPU runs
+	Flat        bool              `json:"flat"`                // whether the twin was run
+	SPIRV       bool              `json:"spirv"`
+	Seed        *SeedInfo         `json:"seed,omitempty"`
+	Tool        ToolInfo          `json:"tool"`
+	Note        string            `json:"note,omitempty"`
+}
+
+// RunRecord is one recorded run, in exec's JSON shape.
+type RunRecord struct {
+	Adapter    string            `json:"adapter"`
+	Function   string            `json:"function"`
+	Format     string            `json:"format"`
+	Mode       string            `json:"mode"`
+	Outputs    []json.RawMessage `json:"outputs"`
+	Mismatches []int             `json:"mismatches"`
+	Verdict    string            `json:"verdict"`
+	Error      string            `json:"error"`
+}
+
+// SeedInfo locates a generated program: Program regenerates it alone
+// (gen.Generate(Program, cfg) with Size and Profile); Campaign and Index
+// say where it came from.
+type SeedInfo struct {
+	Campaign uint64 `json:"campaign"`
+	Index    int    `json:"index"`
+	Program  uint64 `json:"program"`
+	Size     int    `json:"size"`
+	Profile  string `json:"profile"`
+}
+
+// ToolInfo records what wrote the case.
+type ToolInfo struct {
+	Version string `json:"version"`
+	Go      string `json:"go"`
+}
+
+// NewRecord builds the record of a case and its result.
+func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseRecord {
+	f := c.Module.Func(c.Kernel)
+	rec := &CaseRecord{
+		Format: CaseFormat, Kernel: c.Kernel, Invocations: len(c.Args),
+		Inputs: InputsJSON(f, c.Args), Verdict: string(res.Verdict), Findings: Attribute(res),
+		Hash: ir.Hash(ir.ProgramText(c.Module, c.Kernel)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
+		Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
+	}
+	if rec.Mode == "" {
+		rec.Mode = string(wgsl.Portable)
+	}
+	for _, r := range res.Reference {
+		rec.Reference = append(rec.Reference, oracle.InvocationJSON(r, res.Names))
+	}
+	for _, r := range res.Runs {
+		rr := RunRecord{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Mode: r.Mode,
+			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...), Verdict: string(r.Verdict), Error: r.Message}
+		for _, o := range r.Outputs {
+			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
+		}
+		rec.Runs = append(rec.Runs, rr)
+	}
+	return rec
+}
+
+// InputsJSON renders args as {param: [values…]} in parameter order.
+func InputsJSON(f *ir.Func, args [][]ir.Value) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for j, p := range f.Params {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		name, _ := json.Marshal(p.Name)
+		b.Write(name)
+		b.WriteString(": [")
+		for i := range args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.Write(ir.MarshalValue(args[i][j]))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// MarshalCase renders a case file: summary comments, the module as
+// canonical WGSL, and the record.
+func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
+	js, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	esc := strings.NewReplacer("/*", `\/*`, "*/", `*\/`).Replace(string(js))
+	var b bytes.Buffer
+	short := rec.Hash
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	fmt.Fprintf(&b, "// gpudiff case %s — %s", short, rec.Verdict)
+	if len(rec.Findings) > 0 {
+		fmt.Fprintf(&b, " (%s on %s)", rec.Findings[0].Class, rec.Findings[0].Adapter)
+	}
+	b.WriteString("\n")
+	if len(rec.Findings) > 0 {
+		fmt.Fprintf(&b, "// %s\n", rec.Findings[0].Implicates)
+	}
+	fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)
+	b.WriteString(ir.Print(m))
+	b.WriteString("\n" + CaseMarker + "\n")
+	b.WriteString(esc)
+	b.WriteString("\n*/\n")
+	return b.Bytes(), nil
+}
+
+// WriteCase writes a case file atomically (temporary file in the same
+// directory, fsync, rename): a reader never sees a half-written case.
+func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
+	data, err := MarshalCase(m, rec)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, data)
+}
+
+// WriteFileAtomic writes data to path via a temporary file and rename.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// IsCase reports whether src is a case file.
+func IsCase(src []byte) bool { return bytes.Contains(src, []byte(CaseMarker)) }
+
+// ParseCase reads a case file: the module (parsed as WGSL; the record's
+// comment is ignored by the parser) and its record, checked against the
+// module. Errors are positioned: file:line:col for the WGSL part and the
+// JSON record.
+func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
+	i := bytes.LastIndex(src, []byte(CaseMarker))
+	if i < 0 {
+		return nil, nil, fmt.Errorf("%s: not a gpudiff case file (no %q comment)", file, CaseMarker)
+	}
+	body := src[i+len(CaseMarker):]
+	end := bytes.LastIndex(body, []byte("*/"))
+	if end < 0 {
+		return nil, nil, fmt.Errorf("%s:%s: unterminated case record comment", file, lineCol(src, i))
+	}
+	js := strings.NewReplacer(`\/*`, "/*", `*\/`, "*/").Replace(string(body[:end]))
+	var rec CaseRecord
+	dec := json.NewDecoder(strings.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		off := i + len(CaseMarker)
+		if se, ok := err.(*json.SyntaxError); ok {
+			off += int(se.Offset)
+		}
+		return nil, nil, fmt.Errorf("%s:%s: case record: %v", file, lineCol(src, off), err)
+	}
+	if rec.Format != CaseFormat {
+		return nil, nil, fmt.Errorf("%s: case record format %q, want %q", file, rec.Format, CaseFormat)
+	}
+	m, err := wgsl.Parse(file, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := wgsl.Kernel(m, rec.Kernel)
+	if err != nil {
+		return nil, nil, err
+	}
+	args, err := ParseInputs(file+": inputs", rec.Inputs, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(args) != rec.Invocations {
+		return nil, nil, fmt.Errorf("%s: case record: %d invocations but inputs for %d", file, rec.Invocations, len(args))
+	}
+	return &Case{Module: m, Kernel: f.Name, Args: args}, &rec, nil
+}
+
+// ParseInputs decodes {param: [value per invocation]} for f's parameters
+// into args[invocation][param]. where prefixes error messages.
+func ParseInputs(where string, raw json.RawMessage, f *ir.Func) ([][]ir.Value, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("%s: want a JSON object mapping parameter names to arrays", where)
+	}
+	for k := range obj {
+		found := false
+		for _, p := range f.Params {
+			found = found || p.Name == k
+		}
+		if !found {
+			return nil, fmt.Errorf("%s: %s has no parameter %q", where, f.Name, k)
+		}
+	}
+	n := -1
+	cols := make([][]json.RawMessage, len(f.Params))
+	for j, p := range f.Params {
+		r, ok := obj[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("%s: missing parameter %q of %s", where, p.Name, f.Name)
+		}
+		if err := json.Unmarshal(r, &cols[j]); err != nil || cols[j] == nil {
+			return nil, fmt.Errorf("%s: parameter %q: want an array with one value per invocation", where, p.Name)
+		}
+		if n >= 0 && len(cols[j]) != n {
+			return nil, fmt.Errorf("%s: parameter %q has %d values, %q has %d: every parameter needs one value per invocation",
+				where, p.Name, len(cols[j]), f.Params[0].Name, n)
+		}
+		n = len(cols[j])
+	}
+	if n < 0 {
+		n = 0
+	}
+	args := make([][]ir.Value, n)
+	for i := range args {
+		args[i] = make([]ir.Value, len(f.Params))
+		for j, p := range f.Params {
+			v, err := ir.UnmarshalValue(p.T, cols[j][i])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s[%d]: %v", where, p.Name, i, err)
+			}
+			args[i][j] = v
+		}
+	}
+	return args, nil
+}
+
+func lineCol(src []byte, off int) string {
+	line, col := 1, 1
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%d:%d", line, col)
+}
