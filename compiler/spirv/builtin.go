@@ -1,0 +1,168 @@
+package spirv
+
+import (
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// glslFloat maps the f32 builtins that are exactly one GLSL.std.450
+// instruction with the same operand order and meaning for every input WGSL
+// defines (GLSL.std.450 instruction names; WGSL "Built-in Functions").
+// round is RoundEven (WGSL rounds half to even), fract is Fract
+// (x - floor(x)), step(edge, x) and smoothstep(low, high, x) take their
+// operands in GLSL's order.
+var glslFloat = map[ir.Builtin]uint32{
+	ir.BFloor: glslFloor, ir.BCeil: glslCeil, ir.BRound: glslRoundEven, ir.BTrunc: glslTrunc,
+	ir.BFract: glslFract, ir.BSqrt: glslSqrt, ir.BInverseSqrt: glslInverseSqrt, ir.BPow: glslPow,
+	ir.BExp: glslExp, ir.BExp2: glslExp2, ir.BLog: glslLog, ir.BLog2: glslLog2,
+	ir.BSin: glslSin, ir.BCos: glslCos, ir.BTan: glslTan, ir.BAsin: glslAsin, ir.BAcos: glslAcos,
+	ir.BAtan: glslAtan, ir.BAtan2: glslAtan2, ir.BCross: glslCross, ir.BLength: glslLength,
+	ir.BNormalize: glslNormalize, ir.BDistance: glslDistance, ir.BStep: glslStep,
+	ir.BSmoothstep: glslSmoothStep, ir.BFma: glslFma,
+}
+
+// builtin emits a builtin call. Arguments are evaluated left to right.
+//
+// Lowerings (the same in both modes unless noted):
+//   - abs: FAbs (f32); i32 portable: select(x, -x, x < 0), which wraps at
+//     INT_MIN like WGSL (SAbs in raw); u32: x itself;
+//   - min/max: FMin/SMin/UMin, FMax/SMax/UMax;
+//   - clamp(x, lo, hi): portable min(max(x, lo), hi) — WGSL's definition,
+//     defined for lo > hi where FClamp/SClamp/UClamp are not; raw:
+//     FClamp/SClamp/UClamp;
+//   - sign: FSign/SSign; mix: FMix, a scalar factor splatted;
+//   - dot: OpDot for f32, a wrapping sum of products for integers;
+//   - countOneBits: OpBitCount; reverseBits: OpBitReverse;
+//     firstLeadingBit: FindSMsb (i32: highest bit differing from the
+//     sign, -1 for 0 and -1) / FindUMsb (u32: 0xFFFFFFFF for 0);
+//     firstTrailingBit: FindILsb (-1 for 0) — results in the argument's type;
+//   - extractBits/insertBits: OpBitFieldSExtract/UExtract, OpBitFieldInsert;
+//     portable mode first applies WGSL's clamping: o = min(offset, 32),
+//     c = min(count, 32 - o) (#extractBits-signed-builtin,
+//     #insertBits-builtin), where SPIR-V leaves offset + count > 32
+//     undefined;
+//   - all/any: OpAll/OpAny for vectors, the argument itself for a scalar.
+//
+// Derivative, barrier and subgroup builtins have no lowering here: they
+// are reported as errors at the call.
+func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
+	e := f.e
+	info := x.Fn.Info()
+	if !info.Pure() {
+		e.errorf(x.Pos, "builtin %s is not supported by the SPIR-V backend (needs uniform control flow or a non-compute stage)", info.Name)
+		for _, a := range x.Args {
+			f.expr(a)
+		}
+		if x.T.IsVoid() {
+			return 0
+		}
+		return e.b.constNull(e.typeOf(x.T))
+	}
+	args := make([]uint32, len(x.Args))
+	for i, a := range x.Args {
+		args[i] = f.expr(a)
+	}
+	t := e.typeOf(x.T)
+	at := x.Args[0].Type()
+	k := at.Scalar().Kind
+	pick := func(fl, s, u uint32) uint32 {
+		switch k {
+		case ir.KindF32:
+			return fl
+		case ir.KindI32:
+			return s
+		}
+		return u
+	}
+	if inst, ok := glslFloat[x.Fn]; ok {
+		return f.glsl(inst, t, args...)
+	}
+	switch x.Fn {
+	case ir.BAbs:
+		switch {
+		case k == ir.KindF32:
+			return f.glsl(glslFAbs, t, args[0])
+		case k == ir.KindU32:
+			return args[0]
+		case e.portable:
+			neg := f.op(opSNegate, t, args[0])
+			lt := f.op(opSLessThan, e.typeOf(ir.BoolShaped(at)), args[0], e.splatConst(at, 0))
+			return f.op(opSelect, t, lt, neg, args[0])
+		}
+		return f.glsl(glslSAbs, t, args[0])
+	case ir.BMin:
+		return f.glsl(pick(glslFMin, glslSMin, glslUMin), t, args...)
+	case ir.BMax:
+		return f.glsl(pick(glslFMax, glslSMax, glslUMax), t, args...)
+	case ir.BClamp:
+		if e.portable {
+			hi := f.glsl(pick(glslFMax, glslSMax, glslUMax), t, args[0], args[1])
+			return f.glsl(pick(glslFMin, glslSMin, glslUMin), t, hi, args[2])
+		}
+		return f.glsl(pick(glslFClamp, glslSClamp, glslUClamp), t, args...)
+	case ir.BSign:
+		return f.glsl(pick(glslFSign, glslSSign, glslSSign), t, args[0])
+	case ir.BMix:
+		z := args[2]
+		if x.Args[2].Type().Kind != at.Kind {
+			z = f.splat(at, z)
+		}
+		return f.glsl(glslFMix, t, args[0], args[1], z)
+	case ir.BDot:
+		if k == ir.KindF32 {
+			return f.op(opDot, t, args[0], args[1])
+		}
+		var sum uint32
+		for i := 0; i < at.Len; i++ {
+			a := f.op(opCompositeExtract, t, args[0], uint32(i))
+			b := f.op(opCompositeExtract, t, args[1], uint32(i))
+			p := f.op(opIMul, t, a, b)
+			if i == 0 {
+				sum = p
+			} else {
+				sum = f.op(opIAdd, t, sum, p)
+			}
+		}
+		return sum
+	case ir.BCountOneBits:
+		return f.op(opBitCount, t, args[0])
+	case ir.BReverseBits:
+		return f.op(opBitReverse, t, args[0])
+	case ir.BFirstLeadingBit:
+		return f.glsl(pick(0, glslFindSMsb, glslFindUMsb), t, args[0])
+	case ir.BFirstTrailingBit:
+		return f.glsl(glslFindILsb, t, args[0])
+	case ir.BExtractBits:
+		o, c := f.bitRange(args[1], args[2])
+		if k == ir.KindI32 {
+			return f.op(opBitFieldSExtract, t, args[0], o, c)
+		}
+		return f.op(opBitFieldUExtract, t, args[0], o, c)
+	case ir.BInsertBits:
+		o, c := f.bitRange(args[2], args[3])
+		return f.op(opBitFieldInsert, t, args[0], args[1], o, c)
+	case ir.BAll, ir.BAny:
+		if at.Kind != ir.KindVec {
+			return args[0]
+		}
+		if x.Fn == ir.BAll {
+			return f.op(opAll, t, args[0])
+		}
+		return f.op(opAny, t, args[0])
+	}
+	e.errorf(x.Pos, "builtin %s has no SPIR-V lowering", info.Name)
+	return e.b.constNull(t)
+}
+
+// bitRange returns the offset and count operands of a bit-field
+// instruction: in portable mode WGSL's o = min(offset, 32),
+// c = min(count, 32 - o) (UMin), in raw mode the operands as given.
+func (f *fnEmitter) bitRange(offset, count uint32) (uint32, uint32) {
+	if !f.e.portable {
+		return offset, count
+	}
+	u32 := f.e.typeOf(ir.U32)
+	w := f.b.constU32(32)
+	o := f.glsl(glslUMin, u32, offset, w)
+	c := f.glsl(glslUMin, u32, count, f.op(opISub, u32, w, o))
+	return o, c
+}

@@ -1,0 +1,349 @@
+package spirv
+
+import (
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Mode selects how WGSL's run-time rules reach the SPIR-V (DESIGN.md,
+// "Emission modes").
+type Mode string
+
+const (
+	// Portable spells out every WGSL rule that SPIR-V or GLSL.std.450 does
+	// not give for free (guarded integer division and remainder, masked
+	// shift counts, saturating float→int conversion, clamped indices,
+	// WGSL's clamp/abs/extractBits/insertBits), so any disagreement with
+	// the reference is a bug in gpudiff, the compiler or the driver.
+	Portable Mode = "portable"
+	// Raw emits the plain SPIR-V opcodes (OpSDiv, unmasked shifts,
+	// unclamped OpConvertFToS and OpAccessChain, SAbs, FClamp, …): the
+	// stack under test owns WGSL's rules.
+	Raw Mode = "raw"
+)
+
+// Options configures Emit. The zero value is valid: Portable mode without
+// debug names. DefaultOptions turns debug names on.
+type Options struct {
+	// Mode is Portable (also when empty) or Raw.
+	Mode Mode
+	// DebugNames emits OpName/OpMemberName for functions, parameters,
+	// locals, globals and structs (SPIR-V §3.52.2, "Debug Instructions").
+	// Names never change behavior.
+	DebugNames bool
+}
+
+// DefaultOptions returns Portable mode with debug names.
+func DefaultOptions() Options { return Options{Mode: Portable, DebugNames: true} }
+
+// EntryPoint is the name of the GLCompute OpEntryPoint of every module
+// Emit returns.
+const EntryPoint = "main"
+
+// pass is the pass name of every error this package reports.
+const pass = "spirv"
+
+// Emit compiles kernel and the functions and private globals it uses into a
+// SPIR-V 1.3 module for the Vulkan 1.1 environment (words, magic number
+// first, host order). The module's GLCompute entry point EntryPoint
+// implements the kernel ABI (ir.KernelABI, DESIGN.md "Kernel ABI"):
+//
+//   - descriptor set 0, binding 0: the input, a StorageBuffer Block struct
+//     holding a runtime array (ArrayStride = InputStride) of the input
+//     record, one member per parameter at the ABI offsets, NonWritable;
+//   - binding 1: the output, the same shape with the output record: the
+//     result ("ret"), then each private global the kernel's call graph uses;
+//   - a record without members holds one u32 pad member;
+//   - bool crosses as u32 0/1, also inside vectors, arrays and structs;
+//   - LocalSize 64 1 1; invocation i = GlobalInvocationId.x returns at once
+//     when i >= OpArrayLength(output); otherwise it loads its arguments,
+//     calls the kernel and stores the result and the private globals.
+//
+// Errors are ir.ErrorList values of *ir.Error with pass "spirv", positioned
+// at the offending node: an unknown kernel, recursion, a function that does
+// not pass ir.VerifyFunc, or a builtin without a SPIR-V lowering here
+// (derivatives, barriers and subgroup operations).
+func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
+	if opts.Mode == "" {
+		opts.Mode = Portable
+	}
+	if opts.Mode != Portable && opts.Mode != Raw {
+		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "unknown emission mode %q (want %q or %q)", opts.Mode, Portable, Raw)}
+	}
+	f := m.Func(kernel)
+	if f == nil {
+		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "no function %q in module", kernel)}
+	}
+	if cyc := m.FindCycle(kernel); cyc != nil {
+		return nil, ir.ErrorList{ir.Errorf(m.File, m.Func(cyc[0]).Pos, pass, "recursion is not allowed: %v", cyc)}
+	}
+	fns := m.CallGraph(kernel)
+	for _, fn := range fns {
+		if err := ir.VerifyFunc(m, fn); err != nil {
+			return nil, err
+		}
+	}
+	abi, err := ir.NewKernelABI(m, kernel)
+	if err != nil {
+		return nil, ir.ErrorList{ir.Errorf(m.File, f.Pos, pass, "%v", err)}
+	}
+	e := &emitter{
+		m:        m,
+		portable: opts.Mode == Portable,
+		b:        newBuilder(opts.DebugNames),
+		abi:      abi,
+		types:    map[*ir.Type]uint32{},
+		typeKey:  map[string]uint32{},
+		abiKey:   map[string]uint32{},
+		funcs:    map[string]*funcInfo{},
+		globals:  map[string]uint32{},
+	}
+	e.header()
+	for _, fn := range fns {
+		e.declareFunc(fn)
+	}
+	for _, g := range m.GlobalsUsed(kernel) {
+		e.declareGlobal(g)
+	}
+	for _, fn := range fns {
+		e.function(fn)
+	}
+	e.entryPoint(f)
+	if len(e.errs) > 0 {
+		e.errs.Sort()
+		return nil, e.errs
+	}
+	return e.b.words(), nil
+}
+
+// emitter holds the module-wide state of one Emit call.
+type emitter struct {
+	m        *ir.Module
+	portable bool
+	b        *builder
+	abi      *ir.KernelABI
+	errs     ir.ErrorList
+
+	types   map[*ir.Type]uint32 // logical types by node (a cache of typeKey)
+	typeKey map[string]uint32   // logical types by WGSL spelling
+	abiKey  map[string]uint32   // host-shareable mirror types by WGSL spelling
+
+	funcs   map[string]*funcInfo
+	globals map[string]uint32 // private global name → OpVariable id
+	inits   []*ir.Global      // globals initialized at the start of the entry point
+}
+
+// funcInfo is a declared user function.
+type funcInfo struct {
+	id, typ uint32
+	params  []uint32 // parameter types
+	result  uint32
+}
+
+func (e *emitter) errorf(pos ir.Pos, format string, args ...any) {
+	e.errs = append(e.errs, ir.Errorf(e.m.File, pos, pass, format, args...))
+}
+
+// header emits the capability, memory model and execution mode sections.
+func (e *emitter) header() {
+	b := e.b
+	emit(&b.capabilities, opCapability, capabilityShader)
+	emit(&b.memoryModel, opMemoryModel, addressingModelLogical, memoryModelGLSL450)
+}
+
+// typeOf returns the logical SPIR-V type of t: the type used for values,
+// Function and Private variables. Structs and arrays carry no layout
+// decorations (those belong to the host-shareable mirrors of abiType).
+func (e *emitter) typeOf(t *ir.Type) uint32 {
+	if id, ok := e.types[t]; ok {
+		return id
+	}
+	b := e.b
+	var id uint32
+	switch t.Kind {
+	case ir.KindVoid:
+		id = b.typeVoid()
+	case ir.KindBool:
+		id = b.typeBool()
+	case ir.KindI32:
+		id = b.typeInt(true)
+	case ir.KindU32:
+		id = b.typeInt(false)
+	case ir.KindF32:
+		id = b.typeFloat()
+	case ir.KindVec:
+		id = b.typeVector(e.typeOf(t.Elem), t.Len)
+	case ir.KindArray, ir.KindStruct:
+		key := t.String()
+		if known, ok := e.typeKey[key]; ok {
+			id = known
+			break
+		}
+		if t.Kind == ir.KindArray {
+			id = b.typeArray("", e.typeOf(t.Elem), t.Len)
+		} else {
+			members := make([]uint32, len(t.Struct.Fields))
+			for i, f := range t.Struct.Fields {
+				members[i] = e.typeOf(f.Type)
+			}
+			id = b.typeStruct("", members...)
+			b.name(id, t.Struct.Name)
+			for i, f := range t.Struct.Fields {
+				b.memberName(id, i, f.Name)
+			}
+		}
+		e.typeKey[key] = id
+	default:
+		panic(fmt.Sprintf("spirv: typeOf(%v)", t))
+	}
+	e.types[t] = id
+	return id
+}
+
+// abiType returns the host-shareable mirror of t used in the storage
+// buffers: bool becomes u32 (also inside vectors), arrays carry
+// ArrayStride = ir.ArrayStride and structs carry member Offsets =
+// ir.FieldOffsets (WGSL "Memory Layout"; SPIR-V §2.16.2, "Validation
+// Rules for Shader Capabilities", explicit layout). Scalars and vectors
+// without bool are the logical types.
+func (e *emitter) abiType(t *ir.Type) uint32 {
+	switch t.Kind {
+	case ir.KindBool:
+		return e.typeOf(ir.U32)
+	case ir.KindI32, ir.KindU32, ir.KindF32:
+		return e.typeOf(t)
+	case ir.KindVec:
+		return e.b.typeVector(e.abiType(t.Elem), t.Len)
+	}
+	key := t.String()
+	if id, ok := e.abiKey[key]; ok {
+		return id
+	}
+	var id uint32
+	if t.Kind == ir.KindArray {
+		id = e.b.typeArray("abi", e.abiType(t.Elem), t.Len)
+		e.b.decorate(id, decorationArrayStride, uint32(ir.ArrayStride(t)))
+	} else {
+		members := make([]uint32, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			members[i] = e.abiType(f.Type)
+		}
+		id = e.b.typeStruct("", members...)
+		e.b.name(id, t.Struct.Name+"_host")
+		for i, off := range ir.FieldOffsets(t.Struct) {
+			e.b.memberDecorate(id, i, decorationOffset, uint32(off))
+			e.b.memberName(id, i, t.Struct.Fields[i].Name)
+		}
+	}
+	e.abiKey[key] = id
+	return id
+}
+
+// constant returns the id of a constant holding v (SPIR-V §3.52.7):
+// OpConstantTrue/False, OpConstant or OpConstantComposite.
+func (e *emitter) constant(v ir.Value) uint32 {
+	t := v.Type
+	switch t.Kind {
+	case ir.KindBool:
+		return e.b.constBool(v.Bits != 0)
+	case ir.KindI32, ir.KindU32, ir.KindF32:
+		return e.b.constScalar(e.typeOf(t), v.Bits)
+	}
+	parts := make([]uint32, len(v.Elems))
+	for i, el := range v.Elems {
+		parts[i] = e.constant(el)
+	}
+	return e.b.constComposite(e.typeOf(t), parts...)
+}
+
+// splatConst returns the constant of type t (scalar or vector) whose
+// components all have the bits of the scalar s.
+func (e *emitter) splatConst(t *ir.Type, bits uint32) uint32 {
+	s := ir.ScalarVal(t.Scalar(), bits)
+	if t.Kind != ir.KindVec {
+		return e.constant(s)
+	}
+	es := make([]ir.Value, t.Len)
+	for i := range es {
+		es[i] = s
+	}
+	return e.constant(ir.CompositeVal(t, es...))
+}
+
+// declareFunc assigns f its id and function type.
+func (e *emitter) declareFunc(f *ir.Func) {
+	fi := &funcInfo{id: e.b.id(), result: e.typeOf(f.Result)}
+	for _, p := range f.Params {
+		fi.params = append(fi.params, e.typeOf(p.T))
+	}
+	fi.typ = e.b.typeFunction(fi.result, fi.params...)
+	e.b.name(fi.id, f.Name)
+	e.funcs[f.Name] = fi
+}
+
+// declareGlobal emits a Private OpVariable for g (per invocation, as WGSL
+// var<private>). A constant initializer becomes the variable's
+// initializer; no initializer is OpConstantNull (WGSL's zero value); any
+// other const-expression is stored at the start of the entry point.
+func (e *emitter) declareGlobal(g *ir.Global) {
+	t := e.typeOf(g.T)
+	init, ok := uint32(0), false
+	if g.Init == nil {
+		init, ok = e.b.constNull(t), true
+	} else if v, isConst := constValue(g.Init); isConst {
+		init, ok = e.constant(v), true
+	}
+	if !ok {
+		init = e.b.constNull(t)
+		e.inits = append(e.inits, g)
+	}
+	id := e.b.variable(e.b.typePointer(storageClassPrivate, t), storageClassPrivate, init)
+	e.b.name(id, g.Name)
+	e.globals[g.Name] = id
+}
+
+// constValue folds the constant expressions that need no arithmetic:
+// literals and constructors of them (zero value, splat, components).
+func constValue(x ir.Expr) (ir.Value, bool) {
+	switch x := x.(type) {
+	case *ir.Lit:
+		return x.Val, true
+	case *ir.Construct:
+		t := x.T
+		if len(x.Args) == 0 {
+			return ir.Zero(t), true
+		}
+		args := make([]ir.Value, len(x.Args))
+		for i, a := range x.Args {
+			v, ok := constValue(a)
+			if !ok {
+				return ir.Value{}, false
+			}
+			args[i] = v
+		}
+		switch t.Kind {
+		case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+			return args[0], true
+		case ir.KindVec:
+			var comps []ir.Value
+			if len(args) == 1 && args[0].Type.IsScalar() {
+				for i := 0; i < t.Len; i++ {
+					comps = append(comps, args[0])
+				}
+			} else {
+				for _, a := range args {
+					if a.Type.Kind == ir.KindVec {
+						comps = append(comps, a.Elems...)
+					} else {
+						comps = append(comps, a)
+					}
+				}
+			}
+			return ir.CompositeVal(t, comps...), true
+		default:
+			return ir.CompositeVal(t, args...), true
+		}
+	}
+	return ir.Value{}, false
+}

@@ -1,0 +1,489 @@
+package spirv
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// expr emits x and returns the id of its value. Operands are evaluated
+// left to right (WGSL "Expression Evaluation Order" — ir.DoChildren order).
+func (f *fnEmitter) expr(x ir.Expr) uint32 {
+	e := f.e
+	switch x := x.(type) {
+	case *ir.Lit:
+		return e.constant(x.Val)
+	case *ir.Ident:
+		if x.Ref == ir.RefGlobal {
+			return f.load(x.T, e.globals[x.Name])
+		}
+		bd, ok := f.vals[x.Name]
+		if !ok {
+			e.errorf(x.Pos, "%s %s is not bound", x.Ref, x.Name)
+			return f.b.constNull(e.typeOf(x.T))
+		}
+		if bd.ptr {
+			return f.load(x.T, bd.id)
+		}
+		return bd.id
+	case *ir.Unary:
+		return f.unary(x)
+	case *ir.Binary:
+		if x.Op == ir.OpLogAnd || x.Op == ir.OpLogOr {
+			return f.shortCircuit(x)
+		}
+		l := f.expr(x.X)
+		r := f.expr(x.Y)
+		return f.binary(x.Pos, x.Op, l, x.X.Type(), r, x.Y.Type(), x.T)
+	case *ir.Select:
+		fv := f.expr(x.False)
+		tv := f.expr(x.True)
+		c := f.expr(x.Cond)
+		return f.selectVal(x.T, c, x.Cond.Type(), tv, fv)
+	case *ir.Call:
+		fi := e.funcs[x.Func]
+		args := make([]uint32, 0, len(x.Args)+1)
+		args = append(args, fi.id)
+		for _, a := range x.Args {
+			args = append(args, f.expr(a))
+		}
+		return f.op(opFunctionCall, fi.result, args...)
+	case *ir.BuiltinCall:
+		return f.builtin(x)
+	case *ir.Construct:
+		return f.construct(x)
+	case *ir.Convert:
+		return f.convert(f.expr(x.X), x.X.Type(), x.T)
+	case *ir.Bitcast:
+		v := f.expr(x.X)
+		if ir.Identical(x.X.Type(), x.T) {
+			return v
+		}
+		return f.op(opBitcast, e.typeOf(x.T), v)
+	case *ir.Index, *ir.Member, *ir.Swizzle:
+		return f.access(x)
+	}
+	e.errorf(x.Position(), "unsupported expression %T", x)
+	return 0
+}
+
+// unary emits -x (OpSNegate, wrapping; OpFNegate), !x (OpLogicalNot) and
+// ~x (OpNot) — WGSL "Arithmetic Expressions", "Logical Expressions",
+// "Bit Expressions"; identical in both modes.
+func (f *fnEmitter) unary(x *ir.Unary) uint32 {
+	v := f.expr(x.X)
+	t := f.e.typeOf(x.T)
+	switch x.Op {
+	case ir.OpNeg:
+		if x.T.Scalar().Kind == ir.KindF32 {
+			return f.op(opFNegate, t, v)
+		}
+		return f.op(opSNegate, t, v)
+	case ir.OpNot:
+		return f.op(opLogicalNot, t, v)
+	case ir.OpCompl:
+		return f.op(opNot, t, v)
+	}
+	f.e.errorf(x.Pos, "unsupported unary operator %v", x.Op)
+	return 0
+}
+
+// splat widens the scalar v to vector type t with OpCompositeConstruct.
+func (f *fnEmitter) splat(t *ir.Type, v uint32) uint32 {
+	parts := make([]uint32, t.Len)
+	for i := range parts {
+		parts[i] = v
+	}
+	return f.op(opCompositeConstruct, f.e.typeOf(t), parts...)
+}
+
+// binary emits x op y where x: xt, y: yt and the result is rt (WGSL §8.7
+// arithmetic, §8.8 comparison, §8.9 bit expressions). A scalar operand of
+// a vector arithmetic operation is splatted first. op is never && or ||
+// (see shortCircuit).
+//
+// Portable mode spells out WGSL's rules (WGSL #arithmetic-expr, #bit-expr):
+//   - integer / and %: the divisor is replaced by 1 where it is 0, and for
+//     i32 where (x, y) = (INT_MIN, -1); so x/0 = x, x%0 = 0,
+//     INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0; then OpSDiv/OpUDiv and
+//     OpSRem/OpUMod (WGSL % truncates, as OpSRem does; OpSMod floors);
+//   - shifts: the count is masked with & 31 (taken modulo the bit width).
+//
+// Raw mode emits OpSDiv, OpSRem, OpShiftLeftLogical, … on the operands as
+// they are. f32 % is OpFRem in both (its sign follows the dividend, as
+// WGSL's x - y * trunc(x / y)).
+func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y uint32, yt *ir.Type, rt *ir.Type) uint32 {
+	e := f.e
+	if op.Info().Class == ir.ClassArith && rt.Kind == ir.KindVec {
+		if xt.Kind != ir.KindVec {
+			x, xt = f.splat(rt, x), rt
+		}
+		if yt.Kind != ir.KindVec {
+			y, yt = f.splat(rt, y), rt
+		}
+	}
+	t := e.typeOf(rt)
+	k := xt.Scalar().Kind
+	sel := func(i32, u32, f32, b opcode) uint32 {
+		var o opcode
+		switch k {
+		case ir.KindI32:
+			o = i32
+		case ir.KindU32:
+			o = u32
+		case ir.KindF32:
+			o = f32
+		case ir.KindBool:
+			o = b
+		}
+		if o == 0 {
+			e.errorf(pos, "operator %v is not defined for %v", op, xt)
+			return 0
+		}
+		return f.op(o, t, x, y)
+	}
+	switch op {
+	case ir.OpAdd:
+		return sel(opIAdd, opIAdd, opFAdd, 0)
+	case ir.OpSub:
+		return sel(opISub, opISub, opFSub, 0)
+	case ir.OpMul:
+		return sel(opIMul, opIMul, opFMul, 0)
+	case ir.OpDiv, ir.OpRem:
+		if e.portable && k != ir.KindF32 {
+			y = f.safeDivisor(xt, x, y)
+		}
+		if op == ir.OpDiv {
+			return sel(opSDiv, opUDiv, opFDiv, 0)
+		}
+		return sel(opSRem, opUMod, opFRem, 0)
+	case ir.OpAnd:
+		return sel(opBitwiseAnd, opBitwiseAnd, 0, opLogicalAnd)
+	case ir.OpOr:
+		return sel(opBitwiseOr, opBitwiseOr, 0, opLogicalOr)
+	case ir.OpXor:
+		return sel(opBitwiseXor, opBitwiseXor, 0, 0)
+	case ir.OpShl, ir.OpShr:
+		if e.portable {
+			y = f.op(opBitwiseAnd, e.typeOf(yt), y, e.splatConst(yt, 31))
+		}
+		if op == ir.OpShl {
+			return sel(opShiftLeftLogical, opShiftLeftLogical, 0, 0)
+		}
+		return sel(opShiftRightArithmetic, opShiftRightLogical, 0, 0)
+	case ir.OpEq:
+		return sel(opIEqual, opIEqual, opFOrdEqual, opLogicalEqual)
+	case ir.OpNe:
+		return sel(opINotEqual, opINotEqual, opFUnordNotEqual, opLogicalNotEqual)
+	case ir.OpLt:
+		return sel(opSLessThan, opULessThan, opFOrdLessThan, 0)
+	case ir.OpLe:
+		return sel(opSLessThanEqual, opULessThanEqual, opFOrdLessThanEqual, 0)
+	case ir.OpGt:
+		return sel(opSGreaterThan, opUGreaterThan, opFOrdGreaterThan, 0)
+	case ir.OpGe:
+		return sel(opSGreaterThanEqual, opUGreaterThanEqual, opFOrdGreaterThanEqual, 0)
+	}
+	e.errorf(pos, "unsupported binary operator %v", op)
+	return 0
+}
+
+// safeDivisor returns y with 1 wherever y is 0 and, for i32, wherever
+// (x, y) is (INT_MIN, -1): WGSL #arithmetic-expr defines those divisions
+// (x/0 = x, x%0 = 0, INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0) and x/1 and
+// x%1 give exactly those values.
+func (f *fnEmitter) safeDivisor(t *ir.Type, x, y uint32) uint32 {
+	e := f.e
+	bt := e.typeOf(ir.BoolShaped(t))
+	bad := f.op(opIEqual, bt, y, e.splatConst(t, 0))
+	if t.Scalar().Kind == ir.KindI32 {
+		isMin := f.op(opIEqual, bt, x, e.splatConst(t, 1<<31))
+		isNeg1 := f.op(opIEqual, bt, y, e.splatConst(t, math.MaxUint32))
+		bad = f.op(opLogicalOr, bt, bad, f.op(opLogicalAnd, bt, isMin, isNeg1))
+	}
+	return f.op(opSelect, e.typeOf(t), bad, e.splatConst(t, 1), y)
+}
+
+// shortCircuit emits x && y or x || y (WGSL "Logical Expressions": y is
+// evaluated only when x does not decide the result). y never contains a
+// user call (ir.Normalize); when it contains a run-time index — the only
+// operation that could touch memory out of bounds in raw mode — it is
+// evaluated under a selection construct and joined with OpPhi; otherwise
+// both sides are evaluated and combined with OpLogicalAnd/OpLogicalOr.
+func (f *fnEmitter) shortCircuit(x *ir.Binary) uint32 {
+	l := f.expr(x.X)
+	bt := f.e.typeOf(ir.Bool)
+	if !hasDynamicIndex(x.Y) {
+		r := f.expr(x.Y)
+		if x.Op == ir.OpLogAnd {
+			return f.op(opLogicalAnd, bt, l, r)
+		}
+		return f.op(opLogicalOr, bt, l, r)
+	}
+	from := f.cur
+	rhs, merge := f.b.id(), f.b.id()
+	f.inst(opSelectionMerge, merge, selectionControlNone)
+	if x.Op == ir.OpLogAnd {
+		f.terminate(opBranchConditional, l, rhs, merge)
+	} else {
+		f.terminate(opBranchConditional, l, merge, rhs)
+	}
+	f.label(rhs)
+	r := f.expr(x.Y)
+	rhsEnd := f.cur
+	f.branch(merge)
+	f.label(merge)
+	// Coming straight from the header, the result is l itself.
+	return f.op(opPhi, bt, l, from, r, rhsEnd)
+}
+
+func hasDynamicIndex(x ir.Expr) bool {
+	return ir.Any(x, func(n ir.Node) bool {
+		ix, ok := n.(*ir.Index)
+		if !ok {
+			return false
+		}
+		_, lit := ix.Index.(*ir.Lit)
+		return !lit
+	})
+}
+
+// selectVal emits select(f, t, cond) of type t (WGSL #select-builtin).
+// Scalars and vectors use OpSelect (a scalar condition is splatted for
+// vector arms: SPIR-V 1.3 OpSelect wants as many condition components as
+// result components). Arrays and structs, which OpSelect does not take
+// before SPIR-V 1.4, are decomposed into their leaves with
+// OpCompositeExtract, selected, and rebuilt with OpCompositeConstruct.
+func (f *fnEmitter) selectVal(t *ir.Type, cond uint32, ct *ir.Type, tv, fv uint32) uint32 {
+	e := f.e
+	switch t.Kind {
+	case ir.KindArray, ir.KindStruct:
+		n := t.Len
+		if t.Kind == ir.KindStruct {
+			n = len(t.Struct.Fields)
+		}
+		parts := make([]uint32, n)
+		for i := range parts {
+			et := elemType(t, i)
+			a := f.op(opCompositeExtract, e.typeOf(et), tv, uint32(i))
+			b := f.op(opCompositeExtract, e.typeOf(et), fv, uint32(i))
+			parts[i] = f.selectVal(et, cond, ct, a, b)
+		}
+		return f.op(opCompositeConstruct, e.typeOf(t), parts...)
+	case ir.KindVec:
+		if ct.Kind != ir.KindVec {
+			cond = f.splat(ir.Vec(t.Len, ir.Bool), cond)
+		}
+	}
+	return f.op(opSelect, e.typeOf(t), cond, tv, fv)
+}
+
+// elemType is the type of element i of an array or struct type.
+func elemType(t *ir.Type, i int) *ir.Type {
+	if t.Kind == ir.KindStruct {
+		return t.Struct.Fields[i].Type
+	}
+	return t.Elem
+}
+
+// construct emits a value constructor (WGSL "Value Constructor Built-in
+// Functions"): T() is the zero value (OpConstantNull), T(x) of a scalar is
+// x, a vector splat repeats its scalar, everything else is
+// OpCompositeConstruct of the arguments (vector pieces may be vectors).
+func (f *fnEmitter) construct(x *ir.Construct) uint32 {
+	e := f.e
+	if len(x.Args) == 0 {
+		return e.b.constNull(e.typeOf(x.T))
+	}
+	if v, ok := constValue(x); ok {
+		return e.constant(v)
+	}
+	args := make([]uint32, len(x.Args))
+	for i, a := range x.Args {
+		args[i] = f.expr(a)
+	}
+	switch {
+	case x.T.IsScalar():
+		return args[0]
+	case x.T.Kind == ir.KindVec && len(args) == 1 && x.Args[0].Type().IsScalar():
+		return f.splat(x.T, args[0])
+	}
+	return f.op(opCompositeConstruct, e.typeOf(x.T), args...)
+}
+
+// convert emits the value conversion of v from type from to type to, both
+// scalars or vectors of one width (WGSL "Conversion" constructors,
+// #floating-point-conversion):
+//   - f32 → i32/u32: portable mode first clamps to the range representable
+//     in both types — [-2147483648.0, 2147483520.0] for i32,
+//     [0.0, 4294967040.0] for u32 — with GLSL.std.450 FClamp (its bounds
+//     are ordered constants, so it is defined), then OpConvertFToS/U, which
+//     truncate; raw mode converts directly;
+//   - i32/u32 → f32: OpConvertSToF/OpConvertUToF;
+//   - i32 ↔ u32: OpBitcast (the bits are kept);
+//   - bool → number: OpSelect of 1 and 0; number → bool: x != 0
+//     (OpINotEqual, OpFUnordNotEqual: -0.0 is false, NaN true).
+func (f *fnEmitter) convert(v uint32, from, to *ir.Type) uint32 {
+	e := f.e
+	fk, tk := from.Scalar().Kind, to.Scalar().Kind
+	if fk == tk {
+		return v
+	}
+	t := e.typeOf(to)
+	switch {
+	case tk == ir.KindBool:
+		if fk == ir.KindF32 {
+			return f.op(opFUnordNotEqual, t, v, e.splatConst(from, 0))
+		}
+		return f.op(opINotEqual, t, v, e.splatConst(from, 0))
+	case fk == ir.KindBool:
+		one := uint32(1)
+		if tk == ir.KindF32 {
+			one = math.Float32bits(1)
+		}
+		return f.op(opSelect, t, v, e.splatConst(to, one), e.splatConst(to, 0))
+	case fk == ir.KindF32:
+		if e.portable {
+			lo, hi := float32(-2147483648.0), float32(2147483520.0)
+			if tk == ir.KindU32 {
+				lo, hi = 0, 4294967040.0
+			}
+			v = f.glsl(glslFClamp, e.typeOf(from), v,
+				e.splatConst(from, math.Float32bits(lo)), e.splatConst(from, math.Float32bits(hi)))
+		}
+		if tk == ir.KindI32 {
+			return f.op(opConvertFToS, t, v)
+		}
+		return f.op(opConvertFToU, t, v)
+	case tk == ir.KindF32:
+		if fk == ir.KindI32 {
+			return f.op(opConvertSToF, t, v)
+		}
+		return f.op(opConvertUToF, t, v)
+	}
+	return f.op(opBitcast, t, v)
+}
+
+// access emits an Index, Member or Swizzle read. A chain rooted at a
+// variable (var, global, demoted let) becomes one OpAccessChain and an
+// OpLoad of just the element read (a multi-component swizzle loads its
+// vector, then shuffles); a chain on a value uses OpCompositeExtract,
+// OpVectorShuffle, OpVectorExtractDynamic, and — for a run-time index into
+// an array value, which SPIR-V can only index through memory — a store
+// into a Function variable and an access chain into it.
+func (f *fnEmitter) access(x ir.Expr) uint32 {
+	e := f.e
+	if sw, ok := x.(*ir.Swizzle); ok && len(sw.Comps) > 1 {
+		v := f.expr(sw.X)
+		ops := []uint32{v, v}
+		for _, c := range sw.Comps {
+			ops = append(ops, uint32(c))
+		}
+		return f.op(opVectorShuffle, e.typeOf(sw.T), ops...)
+	}
+	if f.isPlace(x) {
+		return f.load(x.Type(), f.ref(x))
+	}
+	t := e.typeOf(x.Type())
+	switch x := x.(type) {
+	case *ir.Member:
+		return f.op(opCompositeExtract, t, f.expr(x.X), uint32(x.Field))
+	case *ir.Swizzle:
+		return f.op(opCompositeExtract, t, f.expr(x.X), uint32(x.Comps[0]))
+	case *ir.Index:
+		base := f.expr(x.X)
+		if lit, ok := x.Index.(*ir.Lit); ok {
+			return f.op(opCompositeExtract, t, base, lit.Val.Bits)
+		}
+		xt := x.X.Type()
+		idx := f.index(x.Index, xt.Len)
+		if xt.Kind == ir.KindVec {
+			return f.op(opVectorExtractDynamic, t, base, idx)
+		}
+		tmp := f.newVar(xt, "")
+		f.store(tmp, base)
+		ptr := f.op(opAccessChain, f.b.typePointer(storageClassFunction, t), tmp, idx)
+		return f.load(x.T, ptr)
+	}
+	e.errorf(x.Position(), "unsupported access %T", x)
+	return 0
+}
+
+// isPlace reports whether x is an Index/Member/one-component Swizzle
+// chain rooted at a name bound to a pointer.
+func (f *fnEmitter) isPlace(x ir.Expr) bool {
+	for {
+		switch y := x.(type) {
+		case *ir.Ident:
+			if y.Ref == ir.RefGlobal {
+				return true
+			}
+			return f.vals[y.Name].ptr
+		case *ir.Index:
+			x = y.X
+		case *ir.Member:
+			x = y.X
+		case *ir.Swizzle:
+			if len(y.Comps) != 1 {
+				return false
+			}
+			x = y.X
+		default:
+			return false
+		}
+	}
+}
+
+// ref returns a pointer to the place x (an Ident of a var/global or an
+// Index/Member/one-component Swizzle chain rooted at one), evaluating the
+// indices from the root outwards.
+func (f *fnEmitter) ref(x ir.Expr) uint32 {
+	root, class, idx := f.chain(x)
+	if len(idx) == 0 {
+		return root
+	}
+	ptr := f.b.typePointer(class, f.e.typeOf(x.Type()))
+	return f.op(opAccessChain, ptr, append([]uint32{root}, idx...)...)
+}
+
+func (f *fnEmitter) chain(x ir.Expr) (root, class uint32, idx []uint32) {
+	e := f.e
+	switch y := x.(type) {
+	case *ir.Ident:
+		if y.Ref == ir.RefGlobal {
+			return e.globals[y.Name], storageClassPrivate, nil
+		}
+		bd := f.vals[y.Name]
+		return bd.id, bd.class, nil
+	case *ir.Index:
+		root, class, idx = f.chain(y.X)
+		if lit, ok := y.Index.(*ir.Lit); ok {
+			return root, class, append(idx, e.b.constU32(lit.Val.Bits))
+		}
+		return root, class, append(idx, f.index(y.Index, y.X.Type().Len))
+	case *ir.Member:
+		root, class, idx = f.chain(y.X)
+		return root, class, append(idx, e.b.constU32(uint32(y.Field)))
+	case *ir.Swizzle:
+		root, class, idx = f.chain(y.X)
+		return root, class, append(idx, e.b.constU32(uint32(y.Comps[0])))
+	}
+	e.errorf(x.Position(), "%T is not a reference", x)
+	return 0, 0, nil
+}
+
+// index emits a run-time index into an array or vector of n elements. In
+// portable mode it is clamped to [0, n-1] as u32: min(u32(i), n-1), so a
+// negative i32 index selects the last element (the reference semantics of
+// ir.Index); raw mode passes it through unclamped.
+func (f *fnEmitter) index(x ir.Expr, n int) uint32 {
+	v := f.expr(x)
+	if !f.e.portable {
+		return v
+	}
+	u32 := f.e.typeOf(ir.U32)
+	if x.Type().Kind == ir.KindI32 {
+		v = f.op(opBitcast, u32, v)
+	}
+	return f.glsl(glslUMin, u32, v, f.b.constU32(uint32(n-1)))
+}
