@@ -219,9 +219,11 @@ func enumerate() ([]AdapterInfo, []*wgpu.Adapter) {
 // and gl:llvmpipe.
 //
 // The first call creates the process-wide WebGPU instance and, before that,
-// prepares the environment it needs (see setupEnv): it adds the SwiftShader
-// ICD to the Vulkan loader's search unless VK_ADD_DRIVER_FILES is already
-// set. It returns an error only when no adapter is found.
+// prepares the environment it needs (see setupEnv), changing only variables
+// the user left unset: VK_ADD_DRIVER_FILES adds the SwiftShader ICD to the
+// Vulkan loader's search, NODEVICE_SELECT=1 turns off Mesa's device-select
+// layer. wgpu-native's own logging stays off unless GPUDIFF_WGPU_LOG (LogEnv)
+// asks for it. It returns an error only when no adapter is found.
 func Adapters() ([]AdapterInfo, error) {
 	infos, adapters := enumerate()
 	for _, a := range adapters {

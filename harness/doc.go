@@ -32,6 +32,7 @@
 //
 // What this package cannot catch in-process: wgpu-native v0.23 treats a
 // failed queue submission or device poll (a lost device, a driver crash) as
-// fatal and aborts, and a kernel that never finishes blocks its Device. Both
-// are what per-adapter worker processes are for.
+// fatal and aborts, and a kernel that never finishes can only be abandoned
+// (Run returns when its ctx ends; Close then leaks the device). Both are what
+// per-adapter worker processes are for.
 package harness
