@@ -1,8 +1,10 @@
 package shaders
 
 import (
-	"math"
+	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -59,17 +61,21 @@ var (
 
 // Value plumbing between ir.Value and plain Go.
 
-func f32v(x float32) ir.Value { return ir.F32Val(x) }
-func i32v(x int32) ir.Value   { return ir.I32Val(x) }
-func u32v(x uint32) ir.Value  { return ir.U32Val(x) }
+func i32v(x int32) ir.Value  { return ir.I32Val(x) }
+func u32v(x uint32) ir.Value { return ir.U32Val(x) }
 
-func vecF(xs ...float32) ir.Value {
+// vecF makes a vecN<f32>, rounding each component to float32 (a no-op
+// for the f32 run; the f64 shadow's rounding is what agree compares).
+func vecF[F float](xs ...F) ir.Value {
 	es := make([]ir.Value, len(xs))
 	for i, x := range xs {
-		es[i] = ir.F32Val(x)
+		es[i] = ir.F32Val(float32(x))
 	}
 	return ir.CompositeVal(ir.Vec(len(xs), ir.F32), es...)
 }
+
+// fv makes an f32 value from either float type.
+func fv[F float](x F) ir.Value { return ir.F32Val(float32(x)) }
 
 func vecU(xs ...uint32) ir.Value {
 	es := make([]ir.Value, len(xs))
@@ -79,9 +85,35 @@ func vecU(xs ...uint32) ir.Value {
 	return ir.CompositeVal(ir.Vec(len(xs), ir.U32), es...)
 }
 
-func f2(v ir.Value) [2]float32 { return [2]float32{v.Elems[0].F32(), v.Elems[1].F32()} }
-func f3(v ir.Value) [3]float32 {
-	return [3]float32{v.Elems[0].F32(), v.Elems[1].F32(), v.Elems[2].F32()}
+func f2[F float](v ir.Value) [2]F { return [2]F{F(v.Elems[0].F32()), F(v.Elems[1].F32())} }
+func f3[F float](v ir.Value) [3]F {
+	return [3]F{F(v.Elems[0].F32()), F(v.Elems[1].F32()), F(v.Elems[2].F32())}
+}
+
+// exact runs a float kernel twice, in float32 and in float64, and fails
+// the test unless both give the same outputs (float64 results rounded to
+// float32): then no f32 rounding decided the result, and any conforming
+// implementation must produce it bit for bit (up to the sign of zero). It
+// returns the float32 outputs.
+func exact(t testing.TB, f32 func() []ir.Value, f64 func() []ir.Value) []ir.Value {
+	t.Helper()
+	v := f32()
+	if err := agree(v, f64()); err != nil {
+		t.Fatalf("%v: choose inputs in the exact domain", err)
+	}
+	return v
+}
+
+// agree reports the first output where the float32 run v and the float64
+// shadow w differ.
+func agree(v, w []ir.Value) error {
+	for i := range v {
+		if !ir.Equal(v[i], w[i]) {
+			return fmt.Errorf("not exact in f32: output %d is %s in f32 arithmetic but %s in f64",
+				i, ir.MarshalValue(v[i]), ir.MarshalValue(w[i]))
+		}
+	}
+	return nil
 }
 func i2(v ir.Value) [2]int32 { return [2]int32{v.Elems[0].I32(), v.Elems[1].I32()} }
 
@@ -96,7 +128,10 @@ var natives = []native{
 		params:  []field{{"x", ir.F32}},
 		outputs: []field{{"ret", ir.F32}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			return one(f32v(nativeShade(a[0].F32())))
+			x := a[0].F32()
+			return exact(t,
+				func() []ir.Value { return one(fv(nativeShade(x))) },
+				func() []ir.Value { return one(fv(nativeShade(float64(x)))) })
 		},
 	},
 	{
@@ -112,7 +147,10 @@ var natives = []native{
 		params:  []field{{"hdr", vec3f}, {"exposure", ir.F32}},
 		outputs: []field{{"ret", ir.U32}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			return one(u32v(nativeTonemap(t, f3(a[0]), a[1].F32())))
+			e := a[1].F32()
+			return exact(t,
+				func() []ir.Value { return one(u32v(nativeTonemap(t, f3[float32](a[0]), e))) },
+				func() []ir.Value { return one(u32v(nativeTonemap(t, f3[float64](a[0]), float64(e)))) })
 		},
 	},
 	{
@@ -120,7 +158,9 @@ var natives = []native{
 		params:  []field{{"p", vec2f}},
 		outputs: []field{{"ret", ir.F32}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			return one(f32v(nativeScene(t, f2(a[0]))))
+			return exact(t,
+				func() []ir.Value { return one(fv(nativeScene(t, f2[float32](a[0])))) },
+				func() []ir.Value { return one(fv(nativeScene(t, f2[float64](a[0])))) })
 		},
 	},
 	{
@@ -149,10 +189,9 @@ var natives = []native{
 		params:  []field{{"p", particleT}},
 		outputs: []field{{"ret", particleT}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			e := a[0].Elems
-			q := nativeStepParticle(particle{f2(e[0]), f2(e[1]), e[2].U32(), e[3].Bool()})
-			return one(ir.CompositeVal(particleT,
-				vecF(q.pos[:]...), vecF(q.vel[:]...), u32v(q.bounces), ir.BoolVal(q.alive)))
+			return exact(t,
+				func() []ir.Value { return one(runParticle[float32](a[0])) },
+				func() []ir.Value { return one(runParticle[float64](a[0])) })
 		},
 	},
 	{
@@ -160,10 +199,9 @@ var natives = []native{
 		params:  []field{{"a", vec3f}, {"b", vec3f}, {"c", vec3f}},
 		outputs: []field{{"ret", triSetupT}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			s := nativeTriSetup(f3(a[0]), f3(a[1]), f3(a[2]))
-			return one(ir.CompositeVal(triSetupT,
-				vecF(s.plane[:]...), vecF(s.bboxMin[:]...), vecF(s.bboxMax[:]...),
-				f32v(s.area2), ir.BoolVal(s.front), ir.BoolVal(s.degenerate)))
+			return exact(t,
+				func() []ir.Value { return one(runTriSetup[float32](a)) },
+				func() []ir.Value { return one(runTriSetup[float64](a)) })
 		},
 	},
 	{
@@ -188,8 +226,8 @@ var natives = []native{
 		params:  []field{{"n", vec3f}},
 		outputs: []field{{"ret", ir.F32}, {"lit_count", ir.U32}, {"strongest", ir.F32}, {"ambient", ir.F32}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			ret, g := nativeLights(f3(a[0]))
-			return []ir.Value{f32v(ret), u32v(g.litCount), f32v(g.strongest), f32v(g.ambient)}
+			return exact(t, func() []ir.Value { return runLights[float32](a[0]) },
+				func() []ir.Value { return runLights[float64](a[0]) })
 		},
 	},
 	{
@@ -215,16 +253,17 @@ var natives = []native{
 		params:  []field{{"t", ir.F32}},
 		outputs: []field{{"out_color", vec4f}, {"out_stop", ir.U32}},
 		run: func(t testing.TB, a []ir.Value) []ir.Value {
-			color, stop := nativeGradient(t, a[0].F32())
-			return []ir.Value{vecF(color[:]...), u32v(stop)}
+			x := a[0].F32()
+			return exact(t, func() []ir.Value { return runGradient(t, x) },
+				func() []ir.Value { return runGradient(t, float64(x)) })
 		},
 	},
 }
 
 // shade (daslang-flatten §8.1): x * 2 above one half, x otherwise.
-func nativeShade(x float32) float32 {
+func nativeShade[F float](x F) F {
 	if x > 0.5 {
-		return float32(x * 2)
+		return F(x * 2)
 	}
 	return x
 }
@@ -243,40 +282,40 @@ func nativePCGHash(v uint32) uint32 {
 // (slope 1 to 64, 1/2 to 192, 1/4 to 448, 1/8 beyond, capped at 255);
 // RGB are the floors, alpha the truncated luma (weights 2/8, 5/8, 1/8) of
 // the unfloored curve values; packed R | G<<8 | B<<16 | A<<24.
-func nativeTonemap(t testing.TB, hdr [3]float32, exposure float32) uint32 {
-	shoulder := func(x float32) float32 {
+func nativeTonemap[F float](t testing.TB, hdr [3]F, exposure F) uint32 {
+	shoulder := func(x F) F {
 		switch {
 		case x <= 64:
 			return x
 		case x <= 192:
-			return 64 + float32((x-64)*0.5)
+			return 64 + F((x-64)*0.5)
 		case x <= 448:
-			return 128 + float32((x-192)*0.25)
+			return 128 + F((x-192)*0.25)
 		}
-		return min(192+float32((x-448)*0.125), 255)
+		return min(192+F((x-448)*0.125), 255)
 	}
-	var m [3]float32
+	var m [3]F
 	var rgb [3]uint32
 	for i, h := range hdr {
-		m[i] = shoulder(max(float32(h*exposure), 0))
-		rgb[i] = f32ToU32(t, floorF32(m[i]))
+		m[i] = shoulder(max(F(h*exposure), 0))
+		rgb[i] = toU32(t, floorF(m[i]))
 	}
-	luma := float32(dot3(m, [3]float32{2, 5, 1}) * 0.125)
-	a := f32ToU32(t, clampF32(luma, 0, 255))
+	luma := F(dot3(m, [3]F{2, 5, 1}) * 0.125)
+	a := toU32(t, clampF(luma, 0, 255))
 	return rgb[0] | rgb[1]<<8 | rgb[2]<<16 | a<<24
 }
 
 // sdf: min(sdBox(p - (8, 0), half size (3, 2)), sdCircle(p - (-8, 0), 5))
 // with sdBox(p, b) = length(max(|p| - b, 0)) + min(max(d.x, d.y), 0) and
 // sdCircle(p, r) = length(p) - r. Every length is exact (exactSqrt).
-func nativeScene(t testing.TB, p [2]float32) float32 {
-	sdBox := func(p, b [2]float32) float32 {
-		d := [2]float32{float32(math.Abs(float64(p[0]))) - b[0], float32(math.Abs(float64(p[1]))) - b[1]}
-		return length2(t, [2]float32{max(d[0], 0), max(d[1], 0)}) + min(max(d[0], d[1]), 0)
+func nativeScene[F float](t testing.TB, p [2]F) F {
+	sdBox := func(p, b [2]F) F {
+		d := [2]F{absF(p[0]) - b[0], absF(p[1]) - b[1]}
+		return length2(t, [2]F{max(d[0], 0), max(d[1], 0)}) + min(max(d[0], d[1]), 0)
 	}
-	sdCircle := func(p [2]float32, r float32) float32 { return length2(t, p) - r }
-	toBox := sdBox([2]float32{p[0] - 8, p[1] - 0}, [2]float32{3, 2})
-	toCircle := sdCircle([2]float32{p[0] + 8, p[1] - 0}, 5)
+	sdCircle := func(p [2]F, r F) F { return length2(t, p) - r }
+	toBox := sdBox([2]F{p[0] - 8, p[1] - 0}, [2]F{3, 2})
+	toCircle := sdCircle([2]F{p[0] + 8, p[1] - 0}, 5)
 	return min(toBox, toCircle)
 }
 
@@ -342,32 +381,38 @@ func reverse(x uint32) uint32 {
 	return r
 }
 
-type particle struct {
-	pos, vel [2]float32
+type particle[F float] struct {
+	pos, vel [2]F
 	bounces  uint32
 	alive    bool
+}
+
+func runParticle[F float](v ir.Value) ir.Value {
+	e := v.Elems
+	q := nativeStepParticle(particle[F]{f2[F](e[0]), f2[F](e[1]), e[2].U32(), e[3].Bool()})
+	return ir.CompositeVal(particleT, vecF(q.pos[:]...), vecF(q.vel[:]...), u32v(q.bounces), ir.BoolVal(q.alive))
 }
 
 // particle: dead particles are unchanged. Otherwise vel.y -= 4 * dt, pos
 // += vel * dt (dt = 1/2); below the floor y is mirrored and damped by 1/2
 // (both pos.y and vel.y), outside [0, 16] x is clamped and vel.x negated,
 // each counting a bounce; alive while bounces < 4.
-func nativeStepParticle(p particle) particle {
+func nativeStepParticle[F float](p particle[F]) particle[F] {
 	q := p
 	if !q.alive {
 		return q
 	}
-	const dt = float32(0.5)
-	q.vel[1] = q.vel[1] - float32(4*dt)
-	q.pos[0] = q.pos[0] + float32(q.vel[0]*dt)
-	q.pos[1] = q.pos[1] + float32(q.vel[1]*dt)
+	const dt = 0.5
+	q.vel[1] = q.vel[1] - F(4*dt)
+	q.pos[0] = q.pos[0] + F(q.vel[0]*dt)
+	q.pos[1] = q.pos[1] + F(q.vel[1]*dt)
 	if q.pos[1] < 0 {
-		q.pos[1] = float32(-q.pos[1] * 0.5)
-		q.vel[1] = float32(-q.vel[1] * 0.5)
+		q.pos[1] = F(-q.pos[1] * 0.5)
+		q.vel[1] = F(-q.vel[1] * 0.5)
 		q.bounces++
 	}
 	if q.pos[0] < 0 || q.pos[0] > 16 {
-		q.pos[0] = clampF32(q.pos[0], 0, 16)
+		q.pos[0] = clampF(q.pos[0], 0, 16)
 		q.vel[0] = -q.vel[0]
 		q.bounces++
 	}
@@ -375,19 +420,25 @@ func nativeStepParticle(p particle) particle {
 	return q
 }
 
-type triSetup struct {
-	plane             [4]float32
-	bboxMin, bboxMax  [3]float32
-	area2             float32
+type triSetup[F float] struct {
+	plane             [4]F
+	bboxMin, bboxMax  [3]F
+	area2             F
 	front, degenerate bool
+}
+
+func runTriSetup[F float](a []ir.Value) ir.Value {
+	s := nativeTriSetup(f3[F](a[0]), f3[F](a[1]), f3[F](a[2]))
+	return ir.CompositeVal(triSetupT, vecF(s.plane[:]...), vecF(s.bboxMin[:]...), vecF(s.bboxMax[:]...),
+		fv(s.area2), ir.BoolVal(s.front), ir.BoolVal(s.degenerate))
 }
 
 // tri_setup: n = (b - a) x (c - a), plane (n, -n.a), the component-wise
 // bounding box, area2 = e1.x*e2.y - e1.y*e2.x, front when area2 > 0,
 // degenerate when n is the zero vector.
-func nativeTriSetup(a, b, c [3]float32) triSetup {
-	var e1, e2 [3]float32
-	var s triSetup
+func nativeTriSetup[F float](a, b, c [3]F) triSetup[F] {
+	var e1, e2 [3]F
+	var s triSetup[F]
 	for i := range 3 {
 		e1[i] = b[i] - a[i]
 		e2[i] = c[i] - a[i]
@@ -395,10 +446,10 @@ func nativeTriSetup(a, b, c [3]float32) triSetup {
 		s.bboxMax[i] = max(a[i], b[i], c[i])
 	}
 	n := cross(e1, e2)
-	s.plane = [4]float32{n[0], n[1], n[2], -dot3(n, a)}
-	s.area2 = float32(e1[0]*e2[1]) + float32(e1[1]*-e2[0])
+	s.plane = [4]F{n[0], n[1], n[2], -dot3(n, a)}
+	s.area2 = F(e1[0]*e2[1]) + F(e1[1]*-e2[0])
 	s.front = s.area2 > 0
-	s.degenerate = n == [3]float32{}
+	s.degenerate = n == [3]F{}
 	return s
 }
 
@@ -470,19 +521,24 @@ func nativePrimes(n uint32) (count, largest uint32) {
 	return count, largest
 }
 
-type lightGlobals struct {
+type lightGlobals[F float] struct {
 	litCount  uint32
-	strongest float32
-	ambient   float32
+	strongest F
+	ambient   F
+}
+
+func runLights[F float](n ir.Value) []ir.Value {
+	ret, g := nativeLights(f3[F](n))
+	return []ir.Value{fv(ret), u32v(g.litCount), fv(g.strongest), fv(g.ambient)}
 }
 
 // lights: ambient 1/4 plus, for each light i (directions (0,1,0), (1,1,0),
 // (0,-1,2), intensities 1, 1/2, 1/4), max(n.l_i, 0) * intensity_i; every
 // positive term counts in lit_count and raises strongest (unscaled).
-func nativeLights(n [3]float32) (float32, lightGlobals) {
-	g := lightGlobals{ambient: 0.25}
-	dirs := [3][3]float32{{0, 1, 0}, {1, 1, 0}, {0, -1, 2}}
-	intensity := [3]float32{1, 0.5, 0.25}
+func nativeLights[F float](n [3]F) (F, lightGlobals[F]) {
+	g := lightGlobals[F]{ambient: 0.25}
+	dirs := [3][3]F{{0, 1, 0}, {1, 1, 0}, {0, -1, 2}}
+	intensity := [3]F{1, 0.5, 0.25}
 	sum := g.ambient
 	for i := range 3 {
 		term := max(dot3(n, dirs[i]), 0)
@@ -490,7 +546,7 @@ func nativeLights(n [3]float32) (float32, lightGlobals) {
 			g.litCount++
 			g.strongest = max(g.strongest, term)
 		}
-		sum += float32(term * intensity[i])
+		sum += F(term * intensity[i])
 	}
 	return sum, g
 }
@@ -555,8 +611,13 @@ func nativeDivMod(a, b int32) divMod {
 // gradient: x = 7t; stop i = clamp(i32(x), 0, 6) (i32 saturating);
 // f = clamp(x - i, 0, 1); w = smoothstep(0, 1, f); color = mix(stop i,
 // stop i+1, w) component-wise; out_stop = i.
-func nativeGradient(t testing.TB, tt float32) ([4]float32, uint32) {
-	stops := [8][4]float32{
+func runGradient[F float](t testing.TB, tt F) []ir.Value {
+	color, stop := nativeGradient(t, tt)
+	return []ir.Value{vecF(color[:]...), u32v(stop)}
+}
+
+func nativeGradient[F float](t testing.TB, tt F) ([4]F, uint32) {
+	stops := [8][4]F{
 		{0, 0, 0, 1},
 		{0.25, 0, 0.5, 1},
 		{0.5, 0, 0.75, 1},
@@ -566,13 +627,23 @@ func nativeGradient(t testing.TB, tt float32) ([4]float32, uint32) {
 		{1, 0.875, 0.375, 1},
 		{1, 1, 1, 0.5},
 	}
-	x := float32(tt * 7)
-	i := uint32(clampI32(f32ToI32(t, x), 0, 6))
-	f := clampF32(x-float32(i), 0, 1)
+	x := F(tt * 7)
+	i := uint32(clampI32(toI32(t, x), 0, 6))
+	f := clampF(x-F(i), 0, 1)
 	w := smoothstep01(f)
-	var c [4]float32
+	var c [4]F
 	for k := range 4 {
-		c[k] = mixF32(stops[i][k], stops[i+1][k], w)
+		c[k] = mixF(stops[i][k], stops[i+1][k], w)
 	}
 	return c, i
+}
+
+// TestExactDetectsRounding shows that the float64 shadow catches an input
+// outside the exact domain: t = 0.1 makes 7t round in f32, and the ramp
+// colour with it.
+func TestExactDetectsRounding(t *testing.T) {
+	x := float32(0.1)
+	assert.Error(t, agree(runGradient(t, x), runGradient(t, float64(x))))
+	x = 0.5
+	assert.NoError(t, agree(runGradient(t, x), runGradient(t, float64(x))))
 }

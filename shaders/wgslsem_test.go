@@ -147,7 +147,85 @@ func insertBits(e, newbits, offset, count uint32) uint32 {
 // toward zero, then clamp to [-2^31, 2147483520] (the i32 range intersected
 // with the values f32 represents). NaN is indeterminate: the native kernels
 // never convert one, so it fails the test.
-func f32ToI32(t testing.TB, x float32) int32 {
+func f32ToI32(t testing.TB, x float32) int32 { t.Helper(); return toI32(t, x) }
+
+// f32ToU32 is WGSL's f32 → u32 value conversion at run time: truncate
+// toward zero, then clamp to [0, 4294967040].
+func f32ToU32(t testing.TB, x float32) uint32 { t.Helper(); return toU32(t, x) }
+
+// The f32 builtins below are generic over the float type so that each
+// float kernel can run twice: in float32 (the golden) and in float64 (a
+// shadow). The examples keep their float values in a domain where f32
+// arithmetic is exact; equal results from both runs show that no f32
+// rounding decided the golden, so every conforming implementation, whatever
+// its rounding, fusion or evaluation order, must produce it. Each
+// operation rounds once to F (explicit conversions keep Go from fusing a
+// multiply into an add).
+
+// float is the element type of a native float computation.
+type float interface{ ~float32 | ~float64 }
+
+// floorF is WGSL floor.
+func floorF[F float](x F) F { return F(math.Floor(float64(x))) }
+
+// absF is WGSL abs on floats.
+func absF[F float](x F) F { return F(math.Abs(float64(x))) }
+
+// clampF is WGSL clamp(e, low, high) = min(max(e, low), high).
+func clampF[F float](e, lo, hi F) F { return min(max(e, lo), hi) }
+
+// clampI32 is WGSL clamp on i32.
+func clampI32(e, lo, hi int32) int32 { return min(max(e, lo), hi) }
+
+// dot3 is WGSL dot on vec3<f32>, each product and sum rounded to F.
+func dot3[F float](a, b [3]F) F {
+	return F(F(F(a[0]*b[0])+F(a[1]*b[1])) + F(a[2]*b[2]))
+}
+
+// cross is WGSL cross on vec3<f32>.
+func cross[F float](a, b [3]F) [3]F {
+	return [3]F{
+		F(a[1]*b[2]) - F(a[2]*b[1]),
+		F(a[2]*b[0]) - F(a[0]*b[2]),
+		F(a[0]*b[1]) - F(a[1]*b[0]),
+	}
+}
+
+// exactSqrt is WGSL sqrt restricted to perfect squares: WGSL's sqrt is
+// not correctly rounded (it inherits 1/inverseSqrt's 2 ULP), so the SDF
+// example only takes square roots whose exact result is a float32; there
+// every conforming implementation returns that result. It fails the test
+// when x is not such a square, so an input that would make the golden
+// depend on rounding cannot slip in.
+func exactSqrt[F float](t testing.TB, x F) F {
+	t.Helper()
+	r := math.Sqrt(float64(x))
+	if r*r != float64(x) || float64(float32(r)) != r {
+		t.Fatalf("sqrt(%v) is not exact in f32: choose inputs whose lengths are exact", x)
+	}
+	return F(r)
+}
+
+// length2 is WGSL length on vec2<f32> for exact cases: sqrt(dot(v, v)).
+func length2[F float](t testing.TB, v [2]F) F {
+	return exactSqrt(t, F(F(v[0]*v[0])+F(v[1]*v[1])))
+}
+
+// smoothstep01 is WGSL smoothstep(0.0, 1.0, x): t = clamp(x, 0, 1);
+// t * t * (3 - 2 * t).
+func smoothstep01[F float](x F) F {
+	t := clampF(x, 0, 1)
+	return F(F(t*t) * F(3-F(2*t)))
+}
+
+// mixF is WGSL mix(x, y, a) = x * (1 - a) + y * a.
+func mixF[F float](x, y, a F) F {
+	return F(x*F(1-a)) + F(y*a)
+}
+
+// toI32 is f32ToI32 for either float type (the f64 shadow clamps at the
+// same bounds).
+func toI32[F float](t testing.TB, x F) int32 {
 	t.Helper()
 	switch {
 	case x != x:
@@ -157,12 +235,11 @@ func f32ToI32(t testing.TB, x float32) int32 {
 	case x >= 2147483520:
 		return 2147483520
 	}
-	return int32(x) // Go truncates toward zero
+	return int32(x)
 }
 
-// f32ToU32 is WGSL's f32 → u32 value conversion at run time: truncate
-// toward zero, then clamp to [0, 4294967040].
-func f32ToU32(t testing.TB, x float32) uint32 {
+// toU32 is f32ToU32 for either float type.
+func toU32[F float](t testing.TB, x F) uint32 {
 	t.Helper()
 	switch {
 	case x != x:
@@ -173,65 +250,6 @@ func f32ToU32(t testing.TB, x float32) uint32 {
 		return 4294967040
 	}
 	return uint32(x)
-}
-
-// The f32 builtins used below are written for exactly-representable
-// operands; each rounds once to float32 (explicit conversions keep Go from
-// fusing a multiply into an add).
-
-// floorF32 is WGSL floor.
-func floorF32(x float32) float32 { return float32(math.Floor(float64(x))) }
-
-// clampF32 is WGSL clamp(e, low, high) = min(max(e, low), high).
-func clampF32(e, lo, hi float32) float32 { return min(max(e, lo), hi) }
-
-// clampI32 is WGSL clamp on i32.
-func clampI32(e, lo, hi int32) int32 { return min(max(e, lo), hi) }
-
-// dot3 is WGSL dot on vec3<f32>, each product and sum rounded to float32.
-func dot3(a, b [3]float32) float32 {
-	return float32(float32(float32(a[0]*b[0])+float32(a[1]*b[1])) + float32(a[2]*b[2]))
-}
-
-// cross is WGSL cross on vec3<f32>.
-func cross(a, b [3]float32) [3]float32 {
-	return [3]float32{
-		float32(a[1]*b[2]) - float32(a[2]*b[1]),
-		float32(a[2]*b[0]) - float32(a[0]*b[2]),
-		float32(a[0]*b[1]) - float32(a[1]*b[0]),
-	}
-}
-
-// exactSqrt is WGSL sqrt restricted to perfect squares: WGSL's sqrt is
-// not correctly rounded (it inherits 1/inverseSqrt's 2 ULP), so the SDF
-// example only takes square roots whose exact result is a float32; there
-// every conforming implementation returns that result. It fails the test
-// when x is not such a square, so an input that would make the golden
-// depend on rounding cannot slip in.
-func exactSqrt(t testing.TB, x float32) float32 {
-	t.Helper()
-	r := float32(math.Sqrt(float64(x)))
-	if float64(r)*float64(r) != float64(x) {
-		t.Fatalf("sqrt(%v) is not exact in f32: choose inputs whose lengths are exact", x)
-	}
-	return r
-}
-
-// length2 is WGSL length on vec2<f32> for exact cases: sqrt(dot(v, v)).
-func length2(t testing.TB, v [2]float32) float32 {
-	return exactSqrt(t, float32(float32(v[0]*v[0])+float32(v[1]*v[1])))
-}
-
-// smoothstep01 is WGSL smoothstep(0.0, 1.0, x): t = clamp(x, 0, 1);
-// t * t * (3 - 2 * t).
-func smoothstep01(x float32) float32 {
-	t := clampF32(x, 0, 1)
-	return float32(float32(t*t) * float32(3-float32(2*t)))
-}
-
-// mixF32 is WGSL mix(x, y, a) = x * (1 - a) + y * a.
-func mixF32(x, y, a float32) float32 {
-	return float32(x*float32(1-a)) + float32(y*a)
 }
 
 // TestWGSLSemanticsHelpers pins the helpers above to values read off the
@@ -277,10 +295,10 @@ func TestWGSLSemanticsHelpers(t *testing.T) {
 		{"i32(-1e10) saturates", f32ToI32(t, -1e10), int32(math.MinInt32)},
 		{"u32(-5)", f32ToU32(t, -5), uint32(0)},
 		{"u32(1e10) saturates", f32ToU32(t, 1e10), uint32(4294967040)},
-		{"sqrt(25)", exactSqrt(t, 25), float32(5)},
-		{"smoothstep(0,1,0.5)", smoothstep01(0.5), float32(0.5)},
-		{"smoothstep(0,1,0.25) = 1/16 * 2.5", smoothstep01(0.25), float32(0.15625)},
-		{"mix(2, 4, 0.25)", mixF32(2, 4, 0.25), float32(2.5)},
+		{"sqrt(25)", exactSqrt(t, float32(25)), float32(5)},
+		{"smoothstep(0,1,0.5)", smoothstep01(float32(0.5)), float32(0.5)},
+		{"smoothstep(0,1,0.25) = 1/16 * 2.5", smoothstep01(float32(0.25)), float32(0.15625)},
+		{"mix(2, 4, 0.25)", mixF(float32(2), 4, 0.25), float32(2.5)},
 		{"cross(x, y) = z", cross([3]float32{1, 0, 0}, [3]float32{0, 1, 0}), [3]float32{0, 0, 1}},
 	} {
 		if tc.got != tc.want {
