@@ -38,10 +38,14 @@ vet:
 test: deps vet
 	$(GO) test -count=1 -timeout 20m ./...
 
+# The main job on the default adapter (lavapipe): every example through exec
+# (interpreter vs GPU, original and twin), then a short campaign.
 run: deps build
-	@set -e; rc=0; for f in shaders/examples/*.wgsl; do \
-	  echo "== $$f"; ./$(BIN) exec "$$f" || rc=$$?; \
-	done; exit $$rc
+	@rc=0; for f in shaders/examples/*.wgsl; do \
+	  echo "== $$f"; ./$(BIN) exec "$$f" --flat --spirv || rc=$$?; \
+	done; \
+	./$(BIN) run --seed 1 --count 200 || rc=$$?; \
+	exit $$rc
 
 bench: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x ./...
