@@ -46,8 +46,9 @@ type CampaignConfig struct {
 	// OnProgram, when set, receives each program's record as soon as it is
 	// judged (progress bars, JSONL logs).
 	OnProgram func(ProgramRecord)
-	// Skip, when set, reports program indices already done (resume).
-	Skip func(index int) bool
+	// Prior holds records of programs already checked (from a journal
+	// being resumed): they are counted in the summary and not re-run.
+	Prior []ProgramRecord
 }
 
 // ProgramRecord is one checked program.
@@ -86,7 +87,8 @@ type Summary struct {
 	New, Known  int // failures not in / in the baseline
 	Elapsed     time.Duration
 	Failures    []ProgramRecord
-	Hashes      []string // program hashes in index order (determinism checks)
+	Hashes      []string // program hashes in check order (determinism checks)
+	Indices     []int    // program indices, same order
 }
 
 // ProgramsPerSecond is the campaign's end-to-end throughput.
@@ -116,6 +118,13 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 	sum := &Summary{Seed: cfg.Seed, RunsPer: map[string]int{}, Verdicts: map[string]int{}}
 	start := time.Now()
 	saved := map[string]bool{}
+	prior := map[int]ProgramRecord{}
+	for _, r := range cfg.Prior {
+		prior[r.Index] = r
+		if r.Signature != "" {
+			saved[r.Signature] = true
+		}
+	}
 	for k := 0; ; k++ {
 		i := cfg.Shard + k*cfg.Shards
 		if cfg.Count > 0 && i >= cfg.Count {
@@ -130,10 +139,13 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 		if cfg.Count == 0 && cfg.Duration == 0 {
 			break
 		}
-		if cfg.Skip != nil && cfg.Skip(i) {
-			continue
+		rec, done := prior[i]
+		if !done {
+			rec = checkProgram(ctx, cfg, i, saved)
+			if ctx.Err() != nil {
+				break // interrupted mid-program: its record would be wrong
+			}
 		}
-		rec := checkProgram(ctx, cfg, i, saved)
 		sum.Programs++
 		sum.Invocations += rec.Invocations
 		sum.Verdicts[rec.Verdict]++
@@ -141,6 +153,7 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 			sum.RunsPer[rc.Adapter] += rc.Runs
 		}
 		sum.Hashes = append(sum.Hashes, rec.Hash)
+		sum.Indices = append(sum.Indices, rec.Index)
 		if rec.Signature != "" {
 			if rec.Known {
 				sum.Known++
@@ -149,7 +162,7 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 			}
 			sum.Failures = append(sum.Failures, rec)
 		}
-		if cfg.OnProgram != nil {
+		if cfg.OnProgram != nil && !done {
 			cfg.OnProgram(rec)
 		}
 	}

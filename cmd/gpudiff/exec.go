@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
@@ -20,6 +20,7 @@ import (
 )
 
 type execFlags struct {
+	changed     map[string]bool // flags set on the command line
 	kernel      string
 	invocations int
 	inputs      string
@@ -56,6 +57,8 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec kernel.wgsl --no-gpu --flat`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.changed = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
 			return runExec(cmd.Context(), args[0], fl, cmd.OutOrStdout())
 		},
 	}
@@ -81,16 +84,32 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout io.Writer) e
 	if fl.invocations < 0 {
 		return usagef("gpudiff exec: --invocations must be ≥ 0, got %d", fl.invocations)
 	}
-	m, _, err := loadModule(path)
+	m, src, err := loadModule(path)
 	if err != nil {
 		return err
 	}
-	f, err := pickKernel(m, fl.kernel)
+	saved, rec, err := loadCase(path, src)
+	if err != nil {
+		return err
+	}
+	kernel := fl.kernel
+	if saved != nil && kernel == "" {
+		kernel = saved.Kernel
+	}
+	f, err := pickKernel(m, kernel)
 	if err != nil {
 		return err
 	}
 	var args [][]ir.Value
-	if fl.inputs != "" {
+	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
+		// A case file carries its own inputs (and its recorded mode).
+		args = saved.Args
+		if !cmdFlagSet(fl, "mode") && rec.Mode != "" {
+			if mode, err = wgsl.ParseMode(rec.Mode); err != nil {
+				return usagef("%s: case record: %v", path, err)
+			}
+		}
+	} else if fl.inputs != "" {
 		if args, err = readInputs(fl.inputs, f); err != nil {
 			return err
 		}
@@ -147,6 +166,8 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout io.Writer) e
 	return &exitError{code: exitUsage}
 }
 
+func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
+
 // execVerdict maps the oracle's verdict onto exec's three (README).
 func execVerdict(v oracle.Verdict) string {
 	switch v {
@@ -167,29 +188,6 @@ type runJSON struct {
 	Mismatches    []int             `json:"mismatches"`
 	Indeterminate []int             `json:"indeterminate"`
 	Error         string            `json:"error"`
-}
-
-// orderedInputs renders args as {param: [values…]} in parameter order.
-func orderedInputs(f *ir.Func, args [][]ir.Value) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for j, p := range f.Params {
-		if j > 0 {
-			b.WriteString(", ")
-		}
-		name, _ := json.Marshal(p.Name)
-		b.Write(name)
-		b.WriteString(": [")
-		for i := range args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.Write(ir.MarshalValue(args[i][j]))
-		}
-		b.WriteByte(']')
-	}
-	b.WriteByte('}')
-	return b.Bytes()
 }
 
 func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result) error {
@@ -214,7 +212,7 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result)
 		Reference   []json.RawMessage `json:"reference"`
 		Runs        []runJSON         `json:"runs"`
 		Verdict     string            `json:"verdict"`
-	}{f.Name, len(args), orderedInputs(f, args), ref, runs, execVerdict(res.Verdict)}
+	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, runs, execVerdict(res.Verdict)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)

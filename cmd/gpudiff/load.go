@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
@@ -30,6 +28,18 @@ func loadModule(path string) (*ir.Module, []byte, error) {
 	return m, src, nil
 }
 
+// loadCase reads a case file when src is one (nil otherwise).
+func loadCase(path string, src []byte) (*fuzz.Case, *fuzz.CaseRecord, error) {
+	if !fuzz.IsCase(src) {
+		return nil, nil, nil
+	}
+	c, rec, err := fuzz.ParseCase(path, src)
+	if err != nil {
+		return nil, nil, inputErr(err)
+	}
+	return c, rec, nil
+}
+
 // pickKernel resolves --kernel (or the default kernel) to a function of
 // the subset.
 func pickKernel(m *ir.Module, name string) (*ir.Func, error) {
@@ -52,72 +62,15 @@ func readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
 }
 
 func parseInputs(path string, data []byte, f *ir.Func) ([][]ir.Value, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
+	var probe any
+	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, usagef("%s: %s", jsonPos(path, data, err), jsonMsg(err))
 	}
-	if obj == nil {
-		return nil, usagef("%s: want a JSON object mapping parameter names to arrays", path)
-	}
-	var extra []string
-	for k := range obj {
-		found := false
-		for _, p := range f.Params {
-			found = found || p.Name == k
-		}
-		if !found {
-			extra = append(extra, k)
-		}
-	}
-	if len(extra) > 0 {
-		sort.Strings(extra)
-		return nil, usagef("%s: %s has no parameter %q (parameters: %s)", path, f.Name, extra[0], paramList(f))
-	}
-	n := -1
-	cols := make([][]json.RawMessage, len(f.Params))
-	for j, p := range f.Params {
-		raw, ok := obj[p.Name]
-		if !ok {
-			return nil, usagef("%s: missing parameter %q of %s (parameters: %s)", path, p.Name, f.Name, paramList(f))
-		}
-		if err := json.Unmarshal(raw, &cols[j]); err != nil || cols[j] == nil {
-			return nil, usagef("%s: parameter %q: want an array with one value per invocation", path, p.Name)
-		}
-		if n >= 0 && len(cols[j]) != n {
-			return nil, usagef("%s: parameter %q has %d values, %q has %d: every parameter needs one value per invocation",
-				path, p.Name, len(cols[j]), f.Params[0].Name, n)
-		}
-		n = len(cols[j])
-	}
-	if n < 0 {
-		n = 0
-	}
-	args := make([][]ir.Value, n)
-	for i := range args {
-		args[i] = make([]ir.Value, len(f.Params))
-		for j, p := range f.Params {
-			v, err := ir.UnmarshalValue(p.T, cols[j][i])
-			if err != nil {
-				return nil, usagef("%s: %s[%d]: %v", path, p.Name, i, err)
-			}
-			args[i][j] = v
-		}
+	args, err := fuzz.ParseInputs(path, data, f)
+	if err != nil {
+		return nil, inputErr(err)
 	}
 	return args, nil
-}
-
-func paramList(f *ir.Func) string {
-	var b bytes.Buffer
-	for i, p := range f.Params {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s: %s", p.Name, p.T)
-	}
-	if b.Len() == 0 {
-		return "none"
-	}
-	return b.String()
 }
 
 // jsonPos turns a JSON syntax error's byte offset into file:line:col.

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+)
+
+// Exit codes of repro (README "gpudiff repro").
+const (
+	reproFixed     = 0 // the recorded failure no longer occurs: every run agrees
+	reproStill     = 1 // the recorded failure (same class on the same kind of path) reproduces
+	reproDifferent = 4 // something fails, but not as recorded
+)
+
+func newReproCmd() *cobra.Command {
+	var (
+		adapters []string
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "repro CASE.wgsl",
+		Short: "Replay a saved case and report whether its recorded failure still reproduces",
+		Long: `repro re-runs a case file (as saved by 'gpudiff run') with the recorded kernel,
+inputs, emission mode, flattening and SPIR-V choice, on the selected adapters
+(default: the first Vulkan adapter), and compares the outcome with the recorded
+findings.
+
+Exit codes:
+  0  the recorded failure no longer reproduces (every run agrees)
+  1  it reproduces: a finding of the recorded class occurs again
+  4  something fails, but differently from the record
+  2  the case file is unreadable or invalid (file:line:col: …)`,
+		Example: `  gpudiff repro gpudiff-cases/flatten-interp-3f2a9c1d07e4.wgsl
+  gpudiff repro shaders/regress/case.wgsl --adapter all --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRepro(cmd.Context(), args[0], adapters, asJSON, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print exec's JSON object for the replay")
+	return cmd
+}
+
+func runRepro(ctx context.Context, path string, sels []string, asJSON bool, stdout io.Writer) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return usagef("gpudiff repro: %v", err)
+	}
+	c, rec, err := fuzz.ParseCase(path, src)
+	if err != nil {
+		return inputErr(err)
+	}
+	mode, err := wgsl.ParseMode(rec.Mode)
+	if err != nil {
+		return usagef("%s: case record: %v", path, err)
+	}
+	devs, closeAll, err := openDevices(sels)
+	if err != nil {
+		return usagef("gpudiff repro: %v", err)
+	}
+	defer closeAll()
+	opts := fuzz.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode}
+	res, err := fuzz.Execute(ctx, c, opts)
+	if err != nil {
+		return inputErr(err)
+	}
+	f := c.Module.Func(c.Kernel)
+	if asJSON {
+		if err := writeExecJSON(stdout, f, c.Args, res); err != nil {
+			return err
+		}
+	} else {
+		writeExecTable(stdout, f, c.Args, res)
+	}
+	now := fuzz.Attribute(res)
+	if res.FlattenErr != nil && rec.Flat {
+		now = append([]fuzz.Finding{{Class: "flatten-refused", Adapter: "flatten"}}, now...)
+	}
+	recorded := map[string]bool{}
+	for _, fd := range rec.Findings {
+		recorded[fd.Class] = true
+	}
+	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
+		recorded[rec.Verdict] = true
+	}
+	switch {
+	case len(now) == 0:
+		fmt.Fprintf(stdout, "repro: the recorded failure (%s) no longer reproduces: every run agrees\n", classes(rec.Findings, rec.Verdict))
+		return nil
+	case anyRecorded(now, recorded):
+		fmt.Fprintf(stdout, "repro: REPRODUCES: %s — %s\n", now[0].Class, now[0].Implicates)
+		return &exitError{code: reproStill}
+	default:
+		fmt.Fprintf(stdout, "repro: fails differently: recorded %s, now %s — %s\n", classes(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
+		return &exitError{code: reproDifferent}
+	}
+}
+
+func anyRecorded(now []fuzz.Finding, recorded map[string]bool) bool {
+	for _, f := range now {
+		if recorded[f.Class] {
+			return true
+		}
+	}
+	return false
+}
+
+func classes(fs []fuzz.Finding, verdict string) string {
+	if len(fs) == 0 {
+		return verdict
+	}
+	s := fs[0].Class
+	for _, f := range fs[1:] {
+		s += ", " + f.Class
+	}
+	return s
+}

@@ -1,0 +1,473 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jstemmer/go-junit-report/v2/junit"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+type runFlags struct {
+	seed        uint64
+	count       int
+	duration    time.Duration
+	size        int
+	profile     string
+	adapters    []string
+	mode        string
+	corpus      string
+	report      string
+	junit       string
+	shard       string
+	baseline    string
+	invocations int
+	noSPIRV     bool
+	noGPU       bool
+	verbose     bool
+	shrinkMax   int
+	log         string
+	resume      string
+	changed     map[string]bool
+}
+
+func newRunCmd() *cobra.Command {
+	var fl runFlags
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a campaign: generate programs, check original and twin on every path, shrink and save failures",
+		Long: `run is the nightly job. It generates random well-typed, terminating programs
+(deterministically from --seed), and for each one checks
+
+  interp(original) == interp(twin) == GPU(original) == GPU(twin)
+
+in WGSL and SPIR-V on every selected adapter. Every failure is attributed
+(flatten, predication on a stack, gpudiff's SPIR-V, a vendor's driver, a stack
+disagreeing with WGSL), shrunk, de-duplicated by signature and saved to the
+corpus as a replayable case file (see 'gpudiff repro').
+
+Program i of seed S is regenerated alone by its derived seed (in the report);
+--shard I/N checks only the programs i with i % N == I, so N machines split one
+seed without overlap.
+
+Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`,
+		Example: `  gpudiff run --seed 1 --count 200
+  gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml
+  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline known.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fl.changed = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			return runCampaign(cmd.Context(), fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&fl.seed, "seed", 1, "campaign seed: the same seed generates byte-identical programs on any machine")
+	f.IntVar(&fl.count, "count", 0, "number of programs (default 200 when --duration is not given)")
+	f.DurationVar(&fl.duration, "duration", 0, "run until this much wall-clock time has passed (e.g. 30m, 2h)")
+	f.IntVar(&fl.size, "size", 0, "program size: drives statements, nesting and call depth (default 30)")
+	f.StringVar(&fl.profile, "profile", "default", "generator profile: "+strings.Join(profileNames(), ", "))
+	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter(s) to run on: short name, prefix, or all; repeatable (default: the first Vulkan adapter)")
+	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable or raw")
+	f.StringVar(&fl.corpus, "corpus", "gpudiff-cases", "directory where shrunk failures are saved as case files")
+	f.StringVar(&fl.report, "report", "", "write a JSON report (one record per failure) to this file")
+	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per program × adapter) to this file")
+	f.StringVar(&fl.shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
+	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature per line): they do not fail the run")
+	f.IntVar(&fl.invocations, "invocations", 16, "invocations per program")
+	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
+	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
+	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
+	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (negative: do not shrink)")
+	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
+	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash or kill -9): its header fixes seed, count, size, profile, shard, mode, invocations and SPIR-V")
+	return cmd
+}
+
+func profileNames() []string {
+	var out []string
+	for _, p := range gen.Profiles() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard wants I/N with 0 ≤ I < N, got %q", s)
+	}
+	return i, n, nil
+}
+
+// readBaseline loads known failure signatures from a previous JSON report
+// or a text file with one signature per line (# comments allowed).
+func readBaseline(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	var rep struct {
+		Failures []fuzz.ProgramRecord `json:"failures"`
+	}
+	if json.Unmarshal(data, &rep) == nil {
+		for _, f := range rep.Failures {
+			out[f.Signature] = true
+		}
+		return out, nil
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l != "" && !strings.HasPrefix(l, "#") {
+			out[l] = true
+		}
+	}
+	return out, nil
+}
+
+// openDevices opens the selected adapters; the caller closes them.
+func openDevices(sels []string) ([]fuzz.Device, func(), error) {
+	all, err := harness.Adapters()
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, err := harness.Select(all, sels)
+	if err != nil {
+		return nil, nil, err
+	}
+	var devs []fuzz.Device
+	var closers []*harness.Device
+	closeAll := func() {
+		for _, d := range closers {
+			d.Close()
+		}
+	}
+	for _, a := range sel {
+		d, err := harness.Open(a.Name)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, d)
+		devs = append(devs, d)
+	}
+	return devs, closeAll, nil
+}
+
+func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) error {
+	var journal *fuzz.Journal
+	var prior []fuzz.ProgramRecord
+	if fl.resume != "" {
+		if fl.log != "" {
+			return usagef("gpudiff run: --resume appends to its own journal; do not also give --log")
+		}
+		j, h, recs, err := fuzz.OpenJournal(fl.resume)
+		if err != nil {
+			return usagef("gpudiff run: --resume: %v", err)
+		}
+		defer j.Close()
+		journal, prior = j, recs
+		if err := applyHeader(&fl, h); err != nil {
+			return err
+		}
+	}
+	mode, err := wgsl.ParseMode(fl.mode)
+	if err != nil {
+		return usagef("gpudiff run: --mode: %v", err)
+	}
+	shard, shards, err := parseShard(fl.shard)
+	if err != nil {
+		return usagef("gpudiff run: %v", err)
+	}
+	prof, err := gen.LookupProfile(fl.profile)
+	if err != nil {
+		return usagef("gpudiff run: --profile: %v", err)
+	}
+	if fl.count < 0 || fl.size < 0 || fl.invocations < 1 {
+		return usagef("gpudiff run: --count and --size must be ≥ 0 and --invocations ≥ 1")
+	}
+	if fl.count == 0 && fl.duration == 0 {
+		fl.count = 200
+	}
+	var baseline map[string]bool
+	if fl.baseline != "" {
+		if baseline, err = readBaseline(fl.baseline); err != nil {
+			return usagef("gpudiff run: --baseline: %v", err)
+		}
+	}
+	var devs []fuzz.Device
+	var names []string
+	if !fl.noGPU {
+		var closeAll func()
+		devs, closeAll, err = openDevices(fl.adapters)
+		if err != nil {
+			return usagef("gpudiff run: %v", err)
+		}
+		defer closeAll()
+		for _, d := range devs {
+			names = append(names, d.Info().Name)
+		}
+	}
+	if fl.log != "" {
+		h := fuzz.JournalHeader{Seed: fl.seed, Count: fl.count, Size: fl.size, Profile: prof.Name, Shard: shard, Shards: shards,
+			Mode: string(mode), Invocations: fl.invocations, SPIRV: !fl.noSPIRV, Adapters: names}
+		if h.Adapters == nil {
+			h.Adapters = []string{}
+		}
+		j, err := fuzz.CreateJournal(fl.log, h)
+		if err != nil {
+			return usagef("gpudiff run: --log: %v (use --resume to continue an existing journal)", err)
+		}
+		defer j.Close()
+		journal = j
+	}
+	cfg := fuzz.CampaignConfig{
+		Seed: fl.seed, Count: fl.count, Duration: fl.duration,
+		Gen:         gen.Config{Size: fl.size, Profile: prof},
+		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV,
+		Shard: shard, Shards: shards, Corpus: fl.corpus, Baseline: baseline,
+		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior,
+	}
+	total := fl.count
+	if total > 0 {
+		total = (total - shard + shards - 1) / shards
+	} else {
+		total = -1
+	}
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"),
+			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+	}
+	var lines []string
+	var journalErr error
+	cfg.OnProgram = func(r fuzz.ProgramRecord) {
+		if journal != nil && journalErr == nil {
+			journalErr = journal.Append(r)
+		}
+		if bar != nil {
+			_ = bar.Add(1)
+		}
+		if fl.verbose {
+			lines = append(lines, fmt.Sprintf("  #%-6d seed %#016x  %s  %s %s", r.Index, r.Seed, r.Hash[:12], r.Verdict, strings.Join(r.Classes, ",")))
+		}
+	}
+	sum, err := fuzz.RunCampaign(ctx, cfg)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return usagef("gpudiff run: %v", err)
+	}
+	if journalErr != nil {
+		return usagef("gpudiff run: journal: %v", journalErr)
+	}
+	for _, l := range lines {
+		fmt.Fprintln(stdout, l)
+	}
+	printSummary(stdout, fl, names, sum)
+	if fl.report != "" {
+		if err := writeReport(fl, names, sum); err != nil {
+			return usagef("gpudiff run: --report: %v", err)
+		}
+	}
+	if fl.junit != "" {
+		if err := writeJUnit(fl, names, sum); err != nil {
+			return usagef("gpudiff run: --junit: %v", err)
+		}
+	}
+	if sum.New > 0 {
+		return errFound
+	}
+	return nil
+}
+
+// digest hashes the program hashes in order: equal digests mean the same
+// programs were generated.
+func digest(hashes []string) string {
+	return ir.Hash(strings.Join(hashes, "\n"))[:16]
+}
+
+func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) {
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.SetTitle(fmt.Sprintf("gpudiff run --seed %d: %d programs", fl.seed, s.Programs))
+	t.AppendRow(table.Row{"programs", s.Programs})
+	t.AppendRow(table.Row{"invocations", s.Invocations})
+	for _, a := range fuzz.SortedKeys(s.RunsPer) {
+		t.AppendRow(table.Row{"runs on " + a, s.RunsPer[a]})
+	}
+	for _, v := range fuzz.SortedKeys(s.Verdicts) {
+		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
+	}
+	t.AppendRow(table.Row{"new failures", s.New})
+	t.AppendRow(table.Row{"known failures", s.Known})
+	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
+	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
+	t.AppendRow(table.Row{"program digest", digest(s.Hashes)})
+	t.Render()
+	if len(s.Hashes) > 0 {
+		first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
+		fmt.Fprintf(w, "program hashes: first %s … last %s (digest %s over %d programs)\n", first[:12], last[:12], digest(s.Hashes), len(s.Hashes))
+	}
+	for _, f := range s.Failures {
+		state := "NEW"
+		if f.Known {
+			state = "known"
+		}
+		fmt.Fprintf(w, "%-5s #%d %s: %s", state, f.Index, f.Signature, f.Implicates)
+		if f.Case != "" {
+			fmt.Fprintf(w, "\n      case: %s/%s (shrunk %d → %d statements)", fl.corpus, f.Case, f.Stmts, f.ShrunkStmts)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+type reportJSON struct {
+	Tool        string               `json:"tool"`
+	Seed        uint64               `json:"seed"`
+	Count       int                  `json:"count"`
+	Shard       string               `json:"shard"`
+	Size        int                  `json:"size"`
+	Profile     string               `json:"profile"`
+	Mode        string               `json:"mode"`
+	Adapters    []string             `json:"adapters"`
+	Programs    int                  `json:"programs"`
+	Invocations int                  `json:"invocations"`
+	RunsPer     map[string]int       `json:"runs_per_adapter"`
+	Verdicts    map[string]int       `json:"verdicts"`
+	New         int                  `json:"new_failures"`
+	Known       int                  `json:"known_failures"`
+	PerSecond   float64              `json:"programs_per_second"`
+	ElapsedMS   int64                `json:"elapsed_ms"`
+	Digest      string               `json:"program_digest"`
+	Failures    []fuzz.ProgramRecord `json:"failures"`
+}
+
+func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
+	shard := fl.shard
+	if shard == "" {
+		shard = "0/1"
+	}
+	r := reportJSON{Tool: "gpudiff " + version(), Seed: fl.seed, Count: fl.count, Shard: shard, Size: fl.size,
+		Profile: fl.profile, Mode: fl.mode, Adapters: adapters, Programs: s.Programs, Invocations: s.Invocations,
+		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, PerSecond: s.ProgramsPerSecond(),
+		ElapsedMS: s.Elapsed.Milliseconds(), Digest: digest(s.Hashes), Failures: s.Failures}
+	if r.Adapters == nil {
+		r.Adapters = []string{}
+	}
+	if r.Failures == nil {
+		r.Failures = []fuzz.ProgramRecord{}
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return fuzz.WriteFileAtomic(fl.report, append(data, '\n'))
+}
+
+func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
+	failed := map[int]fuzz.ProgramRecord{}
+	for _, f := range s.Failures {
+		failed[f.Index] = f
+	}
+	var suites junit.Testsuites
+	for _, a := range append([]string{"interp"}, adapters...) {
+		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
+		for k, i := range s.Indices {
+			tc := junit.Testcase{Name: fmt.Sprintf("program-%d-%s", i, s.Hashes[k][:12]), Classname: "gpudiff." + a}
+			if f, ok := failed[i]; ok {
+				for j, fa := range f.Adapters {
+					if fa != a && !(a == "interp" && (fa == "flatten" || fa == "interp")) {
+						continue
+					}
+					if f.Known {
+						tc.Skipped = &junit.Result{Message: "known failure " + f.Signature}
+					} else {
+						tc.Failure = &junit.Result{Message: f.Classes[j] + ": " + f.Implicates, Type: f.Classes[j],
+							Data: "signature " + f.Signature + "\ncase " + f.Case}
+					}
+					break
+				}
+			}
+			suite.AddTestcase(tc)
+		}
+		suites.AddSuite(suite)
+	}
+	f, err := os.CreateTemp(dirOf(fl.junit), ".junit*.xml")
+	if err != nil {
+		return err
+	}
+	werr := suites.WriteXML(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), fl.junit)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i]
+	}
+	return "."
+}
+
+
+// applyHeader takes a resumed campaign's identity from its journal header;
+// a flag given on the command line that contradicts it is an error.
+func applyHeader(fl *runFlags, h fuzz.JournalHeader) error {
+	shard := fmt.Sprintf("%d/%d", h.Shard, h.Shards)
+	type pair struct {
+		flag      string
+		have, hdr string
+	}
+	checks := []pair{
+		{"seed", fmt.Sprint(fl.seed), fmt.Sprint(h.Seed)},
+		{"count", fmt.Sprint(fl.count), fmt.Sprint(h.Count)},
+		{"size", fmt.Sprint(fl.size), fmt.Sprint(h.Size)},
+		{"profile", fl.profile, h.Profile},
+		{"shard", fl.shard, shard},
+		{"mode", fl.mode, h.Mode},
+		{"invocations", fmt.Sprint(fl.invocations), fmt.Sprint(h.Invocations)},
+	}
+	for _, c := range checks {
+		if fl.changed[c.flag] && c.have != c.hdr {
+			return usagef("gpudiff run: --%s %s contradicts the resumed journal (%s)", c.flag, c.have, c.hdr)
+		}
+	}
+	fl.seed, fl.count, fl.size, fl.profile, fl.shard, fl.mode, fl.invocations = h.Seed, h.Count, h.Size, h.Profile, shard, h.Mode, h.Invocations
+	fl.noSPIRV = !h.SPIRV
+	return nil
+}
