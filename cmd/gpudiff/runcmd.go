@@ -444,7 +444,6 @@ func dirOf(path string) string {
 	return "."
 }
 
-
 // applyHeader takes a resumed campaign's identity from its journal header;
 // a flag given on the command line that contradicts it is an error.
 func applyHeader(fl *runFlags, h fuzz.JournalHeader) error {
