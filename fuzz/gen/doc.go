@@ -1,0 +1,36 @@
+// Package gen generates random structured WGSL-subset programs as ir
+// modules, for differential testing of flatten, interp, the compilers and
+// the GPU stacks: gopter generators (Gen), a seed-addressed generator
+// (Generate, ProgramSeed), a byte-driven one for `go test -fuzz`
+// (FromBytes), and kernel arguments (Inputs).
+//
+// Every generated program is, by construction (never by filtering):
+//
+//   - well-typed: a typing context (variables in scope with types and
+//     mutability, helper signatures, struct types) is threaded through
+//     generation, and the result passes ir.Normalize and ir.Verify;
+//   - terminating: every loop has a counter that ir.BoundLoop bounds (see
+//     the loop forms in loop.go), helpers form a call DAG (a helper only
+//     calls helpers generated before it), and the estimated dynamic cost
+//     is capped (MaxCost);
+//   - free of WGSL shader-creation errors: no operator, builtin or
+//     conversion has only const-expression operands, constant divisors are
+//     non-zero, constant shift counts < 32, constant indices in range;
+//   - exact: integer operations are all defined at run time in WGSL
+//     (wrapping, x/0 = x, …); run-time indices are reduced into range;
+//     f32 values stay integers with |v| ≤ 2^23 (FloatBound) by
+//     reconditioning after every operation, so every result is bit-exact
+//     on every conforming implementation.
+//
+// A configurable share of programs (Config.OutsideSubset) deliberately
+// leaves flatten's subset — an unbounded (but terminating) loop or a
+// depth-limited recursion — to exercise flatten's refusal path; the
+// Program says which.
+//
+// gen must never: use a random source other than its own (math/rand,
+// time, map order), so that a seed names the same program on every machine
+// and Go version; emit a construct whose value a conforming WGSL
+// implementation may choose (indeterminate values, float rounding, clamp
+// with low > high); or generate a program outside the subset without
+// saying so in Program.OutsideSubset.
+package gen

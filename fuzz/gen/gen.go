@@ -1,0 +1,148 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/leanovate/gopter"
+)
+
+// DefaultSize is the Size used when Config.Size is 0.
+const DefaultSize = 30
+
+// Config parameterizes Generate.
+//
+// Size drives the shape of a program (s = Size, default 30):
+//
+//   - the kernel's statement budget is s (every statement, nested or
+//     not, spends one);
+//   - there are min(Profile.Helpers, 1 + s/8) helpers, each with a budget
+//     of max(2, s/3) statements;
+//   - statements nest at most min(Profile.Nesting, 1 + s/8) deep;
+//   - call chains below the kernel are at most min(Profile.CallDepth,
+//     1 + s/8) helpers long;
+//   - expressions are at most min(Profile.ExprDepth, 1 + s/10) deep.
+//
+// Independent of Size, a program's estimated dynamic cost (statements
+// executed per invocation, loops and calls multiplied out) is capped at
+// MaxCost, so every program is cheap to interpret and dispatch.
+type Config struct {
+	// Size is the size knob above; 0 means DefaultSize.
+	Size int
+	// Profile weights the choices; the zero Profile means "default".
+	Profile Profile
+	// OutsideSubset is the share (0–1) of programs deliberately placed
+	// outside flatten's subset: 0 means the profile's share (0.03 for
+	// "default"), a negative value means never.
+	OutsideSubset float64
+}
+
+// MaxCost caps a program's estimated statements executed per invocation.
+const MaxCost = 4000
+
+// Outside-subset kinds recorded in Program.OutsideSubset.
+const (
+	// OutsideUnboundedLoop is a loop whose counter starts at a run-time
+	// value clamped to [0, 8] and counts down to 0: it terminates, but
+	// ir.BoundLoop cannot bound it (no constant start).
+	OutsideUnboundedLoop = "unbounded-loop"
+	// OutsideRecursion is a helper that calls itself with a depth
+	// argument clamped to [0, 4] that decreases by one per call. WGSL
+	// forbids recursion (WGSL {#function-calls}: "the call graph must not
+	// have a cycle"), so GPU stacks refuse these programs; they exist to
+	// exercise flatten's refusal path.
+	OutsideRecursion = "recursion"
+)
+
+// Program is one generated program.
+type Program struct {
+	// Module is normalized (ir.Normalize) and verified.
+	Module *ir.Module
+	// Kernel is the function under test (always "kernel").
+	Kernel string
+	// Seed regenerates exactly this program: Generate(Seed, cfg) with the
+	// same cfg. Programs made by FromBytes have Seed 0 and are regenerated
+	// from their bytes instead; shrunk programs (Shrunk > 0) cannot be
+	// regenerated from the seed at all.
+	Seed uint64
+	// OutsideSubset is "" or what was placed outside flatten's subset:
+	// OutsideUnboundedLoop or OutsideRecursion.
+	OutsideSubset string
+	// Shrunk counts the shrinking steps applied since generation.
+	Shrunk int
+}
+
+// String returns the program's canonical WGSL (ir.Print).
+func (p *Program) String() string { return ir.Print(p.Module) }
+
+// KernelName is the name of every generated kernel.
+const KernelName = "kernel"
+
+func (c Config) normalized() Config {
+	if c.Size <= 0 {
+		c.Size = DefaultSize
+	}
+	if c.Profile.Name == "" {
+		c.Profile = profiles[0]
+	}
+	if c.OutsideSubset == 0 {
+		c.OutsideSubset = c.Profile.OutsideSubset
+	}
+	return c
+}
+
+// Generate returns the program named by seed under cfg. It is
+// deterministic: the same seed and cfg give a byte-identical ir.Print on
+// every machine and Go version. It panics only on a generator bug (a
+// program failing ir.Normalize), which the package's tests rule out.
+func Generate(seed uint64, cfg Config) *Program {
+	p := generate(&splitmix{s: seed}, cfg)
+	p.Seed = seed
+	return p
+}
+
+// FromBytes returns the program whose every decision is read from data
+// (see byteSource): any byte slice, including an empty one, yields a valid
+// program, so `go test -fuzz` can mutate programs structurally. The result
+// has Seed 0.
+func FromBytes(data []byte, cfg Config) *Program {
+	return generate(&byteSource{data: data}, cfg)
+}
+
+func generate(src source, cfg Config) *Program {
+	cfg = cfg.normalized()
+	g := newGenerator(&chooser{src: src}, cfg)
+	g.program()
+	if err := ir.Normalize(g.m); err != nil {
+		panic(fmt.Sprintf("gen: generated program does not verify (generator bug): %v\n%s", err, ir.Print(g.m)))
+	}
+	return &Program{Module: g.m, Kernel: KernelName, OutsideSubset: g.outside}
+}
+
+// Gen returns a gopter generator of *Program: each program is
+// Generate(seed, cfg) for a seed drawn from gopter's RNG (so gopter's seed
+// reproduces a run). Its shrinker walks shrink.Candidates (without
+// arguments: properties derive inputs with Inputs); shrunk programs keep
+// their Seed and count their steps in Shrunk.
+func Gen(cfg Config) gopter.Gen {
+	return func(params *gopter.GenParameters) *gopter.GenResult {
+		p := Generate(params.NextUint64(), cfg)
+		return gopter.NewGenResult(p, shrinkProgram)
+	}
+}
+
+func shrinkProgram(v interface{}) gopter.Shrink {
+	p := v.(*Program)
+	next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
+	return func() (interface{}, bool) {
+		c, ok := next()
+		if !ok {
+			return nil, false
+		}
+		q := *p
+		q.Module = c.Module
+		q.Shrunk++
+		return &q, true
+	}
+}

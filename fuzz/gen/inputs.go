@@ -1,0 +1,96 @@
+package gen
+
+import (
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// EdgeInvocations is the number of leading invocations Inputs fills with
+// edge values.
+const EdgeInvocations = 7
+
+// Inputs returns n invocations of arguments for params: result[i][j] is
+// parameter j of invocation i. It is deterministic in (seed, the parameter
+// types, n).
+//
+// The first EdgeInvocations invocations cover the edge values of every
+// scalar component: i32 0, 1, -1, INT_MIN, INT_MAX, 2, -2; u32 0, 1,
+// 0xFFFFFFFF, 0x80000000, 2; f32 0, 1, -1, ±2^23 (the exact domain's
+// bounds), 2, -2; bool false, true — component c of parameter j in
+// invocation i takes edge (i + j + c) mod (number of edges), so every
+// component meets every edge value. Later invocations are pseudo-random,
+// biased to small magnitudes. f32 values are always integers with
+// |v| ≤ FloatBound (the exact domain), so every generated program computes
+// exactly on them.
+func Inputs(seed uint64, params []*ir.Param, n int) [][]ir.Value {
+	r := &chooser{src: &splitmix{s: mix64(seed ^ 0x243f6a8885a308d3)}}
+	out := make([][]ir.Value, n)
+	for i := range out {
+		row := make([]ir.Value, len(params))
+		for j, p := range params {
+			comp := 0
+			row[j] = inputValue(r, p.T, i, j, &comp)
+		}
+		out[i] = row
+	}
+	return out
+}
+
+func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
+	switch t.Kind {
+	case ir.KindVec, ir.KindArray:
+		es := make([]ir.Value, t.Len)
+		for i := range es {
+			es[i] = inputValue(r, t.Elem, inv, param, comp)
+		}
+		return ir.CompositeVal(t, es...)
+	case ir.KindStruct:
+		es := make([]ir.Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = inputValue(r, f.Type, inv, param, comp)
+		}
+		return ir.CompositeVal(t, es...)
+	}
+	k := inv + param + *comp
+	*comp++
+	if inv < EdgeInvocations {
+		var edges []int64
+		switch t.Kind {
+		case ir.KindBool:
+			edges = []int64{0, 1}
+		case ir.KindI32:
+			edges = edgesI32
+		case ir.KindU32:
+			edges = edgesU32
+		case ir.KindF32:
+			edges = edgesF32
+		}
+		return scalarValue(t, edges[k%len(edges)])
+	}
+	switch t.Kind {
+	case ir.KindBool:
+		return ir.BoolVal(r.chance(50))
+	case ir.KindI32:
+		switch r.weighted(50, 25, 25) {
+		case 1:
+			return scalarValue(t, int64(r.between(-65536, 65536)))
+		case 2:
+			return ir.I32Val(int32(r.u32()))
+		}
+		return scalarValue(t, int64(r.between(-16, 16)))
+	case ir.KindU32:
+		switch r.weighted(50, 25, 25) {
+		case 1:
+			return scalarValue(t, int64(r.between(0, 65536)))
+		case 2:
+			return ir.U32Val(r.u32())
+		}
+		return scalarValue(t, int64(r.between(0, 32)))
+	}
+	switch r.weighted(50, 30, 20) {
+	case 1:
+		return scalarValue(t, int64(r.between(-4096, 4096)))
+	case 2:
+		return scalarValue(t, int64(r.between(-FloatBound, FloatBound)))
+	}
+	return scalarValue(t, int64(r.between(-16, 16)))
+}

@@ -1,0 +1,183 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Profile weights the generator's choices. A weight is relative to the
+// other weights of its group (0 disables a choice); percentages are
+// 0–100. Profiles never change what a program may contain — every profile
+// produces well-typed, terminating, exact programs — only how often each
+// construct appears.
+type Profile struct {
+	// Name identifies the profile (LookupProfile, campaign reports).
+	Name string
+	// Doc is a one-line description for reports and --help.
+	Doc string
+
+	Stmt StmtWeights
+	Expr ExprWeights
+	Type TypeWeights
+	Loop LoopWeights
+
+	// Nesting caps the statement nesting depth (if/loop/switch/block);
+	// the effective cap also grows with Config.Size (see Config).
+	Nesting int
+	// Helpers caps the number of helper functions; CallDepth caps the
+	// longest call chain below the kernel (kernel → h → h → … counts the
+	// helpers on it).
+	Helpers, CallDepth int
+	// MaxParams caps the parameters of the kernel and of each helper.
+	MaxParams int
+	// Globals is the number of var<private> globals beside the one
+	// scalar global every program has.
+	Globals int
+	// Structs is the number of struct declarations.
+	Structs int
+	// MaxTrips caps the trip count of one generated loop.
+	MaxTrips int
+	// VoidKernel is the percentage of kernels that return nothing and
+	// only write private globals; VoidHelper the same for helpers.
+	VoidKernel, VoidHelper int
+	// ExprDepth is the depth of generated expression trees.
+	ExprDepth int
+	// OutsideSubset is the share of programs deliberately outside
+	// flatten's subset when Config.OutsideSubset is 0.
+	OutsideSubset float64
+}
+
+// StmtWeights weights statement kinds.
+type StmtWeights struct {
+	Decl      int // let / var declarations
+	Assign    int // whole-variable assignment
+	Compound  int // x op= e on integers and bools
+	IncDec    int // x++ / x-- on integer scalars
+	ElemWrite int // v.x = e, v[i] = e, s.f = e, a[i] = e, a[i].f.y = e
+	If        int // if / else
+	ElseIf    int // percentage of ifs whose else arm is another if
+	Loop      int // bounded loops (see LoopWeights)
+	Switch    int
+	Call      int // call statements (void helpers, ignored results)
+	Return    int // early returns
+	Break     int // inside loops and switches
+	Continue  int // inside loops
+	Block     int // bare { … } blocks
+}
+
+// ExprWeights weights expression kinds.
+type ExprWeights struct {
+	Leaf      int // a variable, parameter, global or a part of one
+	Lit       int // a literal
+	Unary     int // -x, !x, ~x
+	Binary    int // arithmetic, bitwise, shifts, comparisons, logic
+	Select    int // select(f, t, c)
+	Call      int // calls of helpers returning a value
+	Builtin   int // exact builtins
+	Convert   int // value conversions and bitcasts
+	Construct int // vector, struct and array constructors
+	Access    int // swizzles, members and elements of computed values
+	// SCCall is the percentage of && / || whose right operand calls a
+	// helper (lowered to if by ir.Normalize).
+	SCCall int
+}
+
+// TypeWeights weights the types of variables, parameters, results and
+// subexpressions.
+type TypeWeights struct {
+	Bool, I32, U32, F32 int
+	Vec                 int // vec2–4 of a scalar
+	Struct              int // a declared struct
+	Array               int // array<T, 1..4>
+}
+
+// LoopWeights weights loop forms; every form passes ir.BoundLoop.
+type LoopWeights struct {
+	For      int // for (var i = A; i < L; i += S), any constant step, up or down
+	ForMin   int // for (var i = 0; i < min(n, C); i++) with a run-time n
+	WhileTop int // loop { if (i >= L) { break; } i += S; … }
+	WhileEnd int // loop { if (i >= L) { break; } …; i += S; } (no continue)
+	BreakIf  int // loop { … continuing { i += S; break if i >= L; } }
+}
+
+var baseProfile = Profile{
+	Stmt: StmtWeights{Decl: 14, Assign: 10, Compound: 6, IncDec: 3, ElemWrite: 6, If: 10, ElseIf: 30,
+		Loop: 5, Switch: 3, Call: 4, Return: 3, Break: 3, Continue: 2, Block: 1},
+	Expr: ExprWeights{Leaf: 30, Lit: 8, Unary: 5, Binary: 25, Select: 5, Call: 5, Builtin: 8,
+		Convert: 5, Construct: 5, Access: 4, SCCall: 25},
+	Type:    TypeWeights{Bool: 12, I32: 30, U32: 15, F32: 15, Vec: 14, Struct: 5, Array: 5},
+	Loop:    LoopWeights{For: 4, ForMin: 2, WhileTop: 2, WhileEnd: 1, BreakIf: 2},
+	Nesting: 4, Helpers: 4, CallDepth: 4, MaxParams: 3, Globals: 2, Structs: 1, MaxTrips: 5,
+	VoidKernel: 15, VoidHelper: 25, ExprDepth: 3, OutsideSubset: 0.03,
+}
+
+func derive(name, doc string, edit func(p *Profile)) Profile {
+	p := baseProfile
+	p.Name, p.Doc = name, doc
+	edit(&p)
+	return p
+}
+
+var profiles = []Profile{
+	derive("default", "a balanced mix of every construct", func(*Profile) {}),
+	derive("control", "deep if/else-if chains, switches and early returns at every depth", func(p *Profile) {
+		p.Stmt.If, p.Stmt.ElseIf, p.Stmt.Switch, p.Stmt.Return = 20, 50, 7, 8
+		p.Stmt.Loop = 3
+		p.Nesting = 6
+		p.Type.Bool = 20
+	}),
+	derive("loops", "nested bounded loops of every form with break/continue in ifs and switches", func(p *Profile) {
+		p.Stmt.Loop, p.Stmt.Break, p.Stmt.Continue, p.Stmt.Switch = 16, 6, 6, 4
+		p.Stmt.IncDec, p.Stmt.Compound = 5, 8
+		p.Nesting = 5
+		p.MaxTrips = 8
+	}),
+	derive("calls", "many helpers in a deep call DAG, calls in conditions, && / || and select arms", func(p *Profile) {
+		p.Helpers, p.CallDepth = 7, 5
+		p.Stmt.Call = 10
+		p.Expr.Call, p.Expr.SCCall = 16, 60
+		p.VoidHelper = 35
+		p.Globals = 3
+	}),
+	derive("data", "vectors, structs (of vectors), arrays (of structs) and element writes", func(p *Profile) {
+		p.Type = TypeWeights{Bool: 6, I32: 14, U32: 8, F32: 10, Vec: 26, Struct: 18, Array: 18}
+		p.Stmt.ElemWrite = 16
+		p.Expr.Construct, p.Expr.Access = 10, 10
+		p.Structs = 3
+		p.Globals = 3
+	}),
+	derive("refusal", "half of the programs leave flatten's subset (unbounded loops, recursion)", func(p *Profile) {
+		p.OutsideSubset = 0.5
+		p.Stmt.Loop = 7
+	}),
+}
+
+// Profiles returns the named profiles, "default" first:
+//
+//   - default: a balanced mix of every construct;
+//   - control: deep if/else-if chains, switches and early returns at
+//     every depth;
+//   - loops: nested bounded loops of every form, with break and continue
+//     inside ifs and switches;
+//   - calls: many helpers in a deep call DAG, calls in if conditions, in
+//     && / || right operands and in select arms;
+//   - data: vectors, structs (of vectors), arrays (of structs) and
+//     component/field/element writes;
+//   - refusal: half of the programs deliberately outside flatten's subset
+//     (unbounded loops, recursion), to exercise its refusal path.
+//
+// The returned profiles are copies; editing them changes nothing global.
+func Profiles() []Profile { return append([]Profile(nil), profiles...) }
+
+// LookupProfile returns the profile named name, or an error listing the
+// known names.
+func LookupProfile(name string) (Profile, error) {
+	var names []string
+	for _, p := range profiles {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return Profile{}, fmt.Errorf("gen: unknown profile %q (known: %s)", name, strings.Join(names, ", "))
+}
