@@ -98,6 +98,7 @@ func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 		abiKey:   map[string]uint32{},
 		funcs:    map[string]*funcInfo{},
 		globals:  map[string]uint32{},
+		consts:   map[uint32]ir.Value{},
 	}
 	e.header()
 	for _, fn := range fns {
@@ -128,6 +129,8 @@ type emitter struct {
 	types   map[*ir.Type]uint32 // logical types by node (a cache of typeKey)
 	typeKey map[string]uint32   // logical types by WGSL spelling
 	abiKey  map[string]uint32   // host-shareable mirror types by WGSL spelling
+
+	consts map[uint32]ir.Value // constant ids made by constant → their value
 
 	funcs   map[string]*funcInfo
 	globals map[string]uint32 // private global name → OpVariable id
@@ -244,17 +247,41 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 // OpConstantTrue/False, OpConstant or OpConstantComposite.
 func (e *emitter) constant(v ir.Value) uint32 {
 	t := v.Type
+	var id uint32
 	switch t.Kind {
 	case ir.KindBool:
-		return e.b.constBool(v.Bits != 0)
+		id = e.b.constBool(v.Bits != 0)
 	case ir.KindI32, ir.KindU32, ir.KindF32:
-		return e.b.constScalar(e.typeOf(t), v.Bits)
+		id = e.b.constScalar(e.typeOf(t), v.Bits)
+	default:
+		parts := make([]uint32, len(v.Elems))
+		for i, el := range v.Elems {
+			parts[i] = e.constant(el)
+		}
+		id = e.b.constComposite(e.typeOf(t), parts...)
 	}
-	parts := make([]uint32, len(v.Elems))
+	e.consts[id] = v
+	return id
+}
+
+// constComponents returns the scalar components of a scalar or vector
+// constant made by constant, or false when id is not one.
+func (e *emitter) constComponents(id uint32) ([]uint32, bool) {
+	v, ok := e.consts[id]
+	if !ok {
+		return nil, false
+	}
+	if v.Type.IsScalar() {
+		return []uint32{v.Bits}, true
+	}
+	if v.Type.Kind != ir.KindVec {
+		return nil, false
+	}
+	bits := make([]uint32, len(v.Elems))
 	for i, el := range v.Elems {
-		parts[i] = e.constant(el)
+		bits[i] = el.Bits
 	}
-	return e.b.constComposite(e.typeOf(t), parts...)
+	return bits, true
 }
 
 // splatConst returns the constant of type t (scalar or vector) whose

@@ -150,7 +150,7 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 	case ir.OpMul:
 		return sel(opIMul, opIMul, opFMul, 0)
 	case ir.OpDiv, ir.OpRem:
-		if e.portable && k != ir.KindF32 {
+		if e.portable && k != ir.KindF32 && !e.safeConstDivisor(k, y) {
 			y = f.safeDivisor(xt, x, y)
 		}
 		if op == ir.OpDiv {
@@ -164,7 +164,7 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 	case ir.OpXor:
 		return sel(opBitwiseXor, opBitwiseXor, 0, 0)
 	case ir.OpShl, ir.OpShr:
-		if e.portable {
+		if e.portable && !e.constBelow32(y) {
 			y = f.op(opBitwiseAnd, e.typeOf(yt), y, e.splatConst(yt, 31))
 		}
 		if op == ir.OpShl {
@@ -186,6 +186,36 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 	}
 	e.errorf(pos, "unsupported binary operator %v", op)
 	return 0
+}
+
+// safeConstDivisor reports whether y is a constant divisor that needs no
+// guard: no component is 0 or (for i32) -1.
+func (e *emitter) safeConstDivisor(k ir.Kind, y uint32) bool {
+	bits, ok := e.constComponents(y)
+	if !ok {
+		return false
+	}
+	for _, b := range bits {
+		if b == 0 || (k == ir.KindI32 && b == math.MaxUint32) {
+			return false
+		}
+	}
+	return true
+}
+
+// constBelow32 reports whether y is a constant shift count whose
+// components are all below 32 (masking would not change them).
+func (e *emitter) constBelow32(y uint32) bool {
+	bits, ok := e.constComponents(y)
+	if !ok {
+		return false
+	}
+	for _, b := range bits {
+		if b >= 32 {
+			return false
+		}
+	}
+	return true
 }
 
 // safeDivisor returns y with 1 wherever y is 0 and, for i32, wherever

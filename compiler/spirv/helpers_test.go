@@ -199,3 +199,18 @@ var (
 	v3b = ir.Vec(3, ir.Bool)
 	v4b = ir.Vec(4, ir.Bool)
 )
+
+func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
+
+// readBinary reads a SPIR-V file written in host order.
+func readBinary(t testing.TB, path string) []uint32 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Zero(t, len(b)%4)
+	w := make([]uint32, len(b)/4)
+	for i := range w {
+		w[i] = binary.NativeEndian.Uint32(b[4*i:])
+	}
+	return w
+}
