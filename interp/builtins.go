@@ -1,0 +1,543 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Integer builtins (WGSL "Built-in Functions"), on the bits of one lane.
+
+func absI(a uint32) uint32 {
+	if int32(a) < 0 {
+		return -a // abs(MIN) = MIN
+	}
+	return a
+}
+
+func signI(a uint32) uint32 {
+	switch x := int32(a); {
+	case x > 0:
+		return 1
+	case x < 0:
+		return math.MaxUint32 // -1
+	}
+	return 0
+}
+
+func minI(a, b uint32) uint32 {
+	if int32(b) < int32(a) {
+		return b
+	}
+	return a
+}
+
+func maxI(a, b uint32) uint32 {
+	if int32(a) < int32(b) {
+		return b
+	}
+	return a
+}
+
+// clampI and clampU are min(max(e, low), high) (WGSL #clamp).
+func clampI(e, lo, hi uint32) uint32 { return minI(maxI(e, lo), hi) }
+func clampU(e, lo, hi uint32) uint32 { return min(max(e, lo), hi) }
+
+func countOneBits(a uint32) uint32 { return uint32(bits.OnesCount32(a)) }
+func reverseBits(a uint32) uint32  { return bits.Reverse32(a) }
+
+// firstLeadingBitU is the position of the most significant 1 bit, or
+// 0xFFFFFFFF for 0 (WGSL #firstLeadingBit-unsigned-builtin).
+func firstLeadingBitU(a uint32) uint32 {
+	if a == 0 {
+		return math.MaxUint32
+	}
+	return uint32(31 - bits.LeadingZeros32(a))
+}
+
+// firstLeadingBitI is -1 for 0 and -1, else the position of the most
+// significant bit that differs from the sign bit (WGSL
+// #firstLeadingBit-signed-builtin).
+func firstLeadingBitI(a uint32) uint32 {
+	if int32(a) < 0 {
+		a = ^a
+	}
+	return firstLeadingBitU(a) // ^(-1) = 0 gives -1 too
+}
+
+// firstTrailingBit is the position of the least significant 1 bit, or
+// all ones for 0 (WGSL #firstTrailingBit-builtin).
+func firstTrailingBit(a uint32) uint32 {
+	if a == 0 {
+		return math.MaxUint32
+	}
+	return uint32(bits.TrailingZeros32(a))
+}
+
+// bitRange clamps an offset and count as WGSL #extractBits-signed-builtin
+// and #insertBits-builtin do: o = min(offset, 32), c = min(count, 32 - o).
+func bitRange(offset, count uint32) (o, c uint32) {
+	o = min(offset, 32)
+	c = min(count, 32-o)
+	return o, c
+}
+
+func lowMask(c uint32) uint32 {
+	if c >= 32 {
+		return math.MaxUint32
+	}
+	return 1<<c - 1
+}
+
+// extractBitsU copies bits o..o+c-1 of e to bits 0..c-1; 0 when c is 0.
+func extractBitsU(e, offset, count uint32) uint32 {
+	o, c := bitRange(offset, count)
+	if c == 0 {
+		return 0
+	}
+	return (e >> o) & lowMask(c) // o < 32 here since c > 0
+}
+
+// extractBitsI is extractBitsU sign-extended from bit c-1.
+func extractBitsI(e, offset, count uint32) uint32 {
+	_, c := bitRange(offset, count)
+	v := extractBitsU(e, offset, count)
+	if c == 0 || c == 32 {
+		return v
+	}
+	return uint32(int32(v<<(32-c)) >> (32 - c))
+}
+
+// insertBits replaces bits o..o+c-1 of e with bits 0..c-1 of newbits.
+func insertBits(e, newbits, offset, count uint32) uint32 {
+	o, c := bitRange(offset, count)
+	if c == 0 {
+		return e
+	}
+	m := lowMask(c) << o
+	return (e &^ m) | ((newbits << o) & m)
+}
+
+// lanes is a compiled operand read lane by lane: stride 0 broadcasts a
+// scalar.
+type lanes struct{ loc, stride int32 }
+
+func laneOf(o cexpr, t *ir.Type) lanes {
+	if t.Kind == ir.KindVec {
+		return lanes{o.loc, 1}
+	}
+	return lanes{o.loc, 0}
+}
+
+func why3(a, b, c int32) int32 { return firstWhy(firstWhy(a, b), c) }
+
+// intLanes builds a lane-wise closure for an integer kernel of 1 to 4
+// operands (exactly one of k1..k4 is set).
+func intLanes(fns []exprFn, ls []lanes, n, d int32,
+	k1 func(uint32) uint32, k2 func(a, b uint32) uint32,
+	k3 func(a, b, c uint32) uint32, k4 func(a, b, c, e uint32) uint32) exprFn {
+	switch {
+	case k1 != nil:
+		a := ls[0]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				x := s[a.loc+i*a.stride]
+				s[d+i] = slot{bits: k1(x.bits), why: x.why}
+			}
+		}
+	case k2 != nil:
+		a, b := ls[0], ls[1]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				x, y := s[a.loc+i*a.stride], s[b.loc+i*b.stride]
+				s[d+i] = slot{bits: k2(x.bits, y.bits), why: firstWhy(x.why, y.why)}
+			}
+		}
+	case k3 != nil:
+		a, b, c := ls[0], ls[1], ls[2]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				x, y, z := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[c.loc+i*c.stride]
+				s[d+i] = slot{bits: k3(x.bits, y.bits, z.bits), why: why3(x.why, y.why, z.why)}
+			}
+		}
+	}
+	a, b, c, e := ls[0], ls[1], ls[2], ls[3]
+	return func(fr *frame) {
+		runAll(fr, fns)
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			x, y, z, w := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[c.loc+i*c.stride], s[e.loc+i*e.stride]
+			s[d+i] = slot{bits: k4(x.bits, y.bits, z.bits, w.bits), why: firstWhy(why3(x.why, y.why, z.why), w.why)}
+		}
+	}
+}
+
+// accuracy describes a builtin's f32 accuracy for reasons.
+func accuracy(info *ir.BuiltinInfo) string {
+	switch info.Acc {
+	case ir.AccExact:
+		return "correctly rounded"
+	case ir.AccInherited:
+		return "inherited from " + info.Spec
+	case ir.AccULP:
+		return fmt.Sprintf("%g ULP", info.ULP)
+	}
+	return info.Spec
+}
+
+// builtin compiles a builtin call.
+func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
+	info := e.Fn.Info()
+	switch info.Class {
+	case ir.ClassDerivative, ir.ClassBarrier, ir.ClassSubgroup:
+		return c.unexecutable(e, info)
+	}
+	ops := c.operands(e.Args...)
+	fns := fnsOf(ops)
+	at := e.Args[0].Type()
+	n := int32(e.T.Width())
+	ls := make([]lanes, len(ops))
+	for i, o := range ops {
+		ls[i] = laneOf(o, e.Args[i].Type())
+	}
+	elementwise := true
+	switch e.Fn {
+	case ir.BDot, ir.BLength, ir.BDistance, ir.BNormalize, ir.BCross, ir.BAll, ir.BAny:
+		elementwise = false
+	}
+	d := c.pickDst(dst, n, elementwise, ops...)
+	var fn exprFn
+	switch s := at.Scalar().Kind; {
+	case e.Fn == ir.BAll || e.Fn == ir.BAny:
+		fn = allAny(fns, ops[0].loc, int32(at.Width()), e.Fn == ir.BAny, d)
+	case s == ir.KindF32:
+		fn = c.f32Builtin(e, info, ops, fns, ls, n, d)
+	case e.Fn == ir.BDot:
+		fn = intDot(fns, ops[0].loc, ops[1].loc, int32(at.Width()), d)
+	default:
+		signed := s == ir.KindI32
+		var (
+			k1 func(uint32) uint32
+			k2 func(a, b uint32) uint32
+			k3 func(a, b, c uint32) uint32
+			k4 func(a, b, c, e uint32) uint32
+		)
+		switch e.Fn {
+		case ir.BAbs:
+			k1 = func(a uint32) uint32 { return a }
+			if signed {
+				k1 = absI
+			}
+		case ir.BSign:
+			k1 = signI
+		case ir.BCountOneBits:
+			k1 = countOneBits
+		case ir.BReverseBits:
+			k1 = reverseBits
+		case ir.BFirstLeadingBit:
+			k1 = firstLeadingBitU
+			if signed {
+				k1 = firstLeadingBitI
+			}
+		case ir.BFirstTrailingBit:
+			k1 = firstTrailingBit
+		case ir.BMin:
+			k2 = func(a, b uint32) uint32 { return min(a, b) }
+			if signed {
+				k2 = minI
+			}
+		case ir.BMax:
+			k2 = func(a, b uint32) uint32 { return max(a, b) }
+			if signed {
+				k2 = maxI
+			}
+		case ir.BClamp:
+			k3 = clampU
+			if signed {
+				k3 = clampI
+			}
+		case ir.BExtractBits:
+			k3 = extractBitsU
+			if signed {
+				k3 = extractBitsI
+			}
+		case ir.BInsertBits:
+			k4 = insertBits
+		default:
+			c.errorf(e.Pos, "builtin %s is not defined for %v", info.Name, at)
+			return c.dummy(e.T, dst)
+		}
+		fn = intLanes(fns, ls, n, d, k1, k2, k3, k4)
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+}
+
+// unexecutable compiles a derivative, barrier or subgroup builtin: it
+// needs other invocations (a quad, a workgroup, a subgroup) that a
+// single-invocation reference does not model, so executing it stops the
+// invocation with an error.
+func (c *compiler) unexecutable(e *ir.BuiltinCall, info *ir.BuiltinInfo) cexpr {
+	ops := c.operands(e.Args...)
+	fns := fnsOf(ops)
+	kind := map[ir.BuiltinClass]string{ir.ClassDerivative: "derivative", ir.ClassBarrier: "barrier", ir.ClassSubgroup: "subgroup"}[info.Class]
+	pos, name := e.Pos, info.Name
+	n := size(e.T)
+	d := int32(0)
+	if n > 0 {
+		d = c.alloc(n)
+	}
+	fn := func(fr *frame) {
+		runAll(fr, fns)
+		fr.fail(pos, "%s is not executable by the reference (a %s builtin needs other invocations)", name, kind)
+	}
+	return cexpr{fn: fn, loc: d, n: n, stops: true}
+}
+
+func allAny(fns []exprFn, loc, n int32, any bool, d int32) exprFn {
+	return func(fr *frame) {
+		runAll(fr, fns)
+		s := fr.s
+		r := slot{bits: b2u(!any)}
+		for i := int32(0); i < n; i++ {
+			x := s[loc+i]
+			r.why = firstWhy(r.why, x.why)
+			if any {
+				r.bits |= x.bits
+			} else {
+				r.bits &= x.bits
+			}
+		}
+		s[d] = r
+	}
+}
+
+// intDot is the wrapping sum of products of two integer vectors.
+func intDot(fns []exprFn, xl, yl, n, d int32) exprFn {
+	return func(fr *frame) {
+		runAll(fr, fns)
+		s := fr.s
+		var r slot
+		for i := int32(0); i < n; i++ {
+			x, y := s[xl+i], s[yl+i]
+			r.bits += x.bits * y.bits
+			r.why = why3(r.why, x.why, y.why)
+		}
+		s[d] = r
+	}
+}
+
+// Scalar f32 builtin kernels.
+var (
+	f32Unary = map[ir.Builtin]fk1{
+		ir.BAbs:         func(a fv) (fv, fstatus) { return fAbs(a), fsOK },
+		ir.BFloor:       func(a fv) (fv, fstatus) { return fFloor(a), fsOK },
+		ir.BCeil:        func(a fv) (fv, fstatus) { return fCeil(a), fsOK },
+		ir.BRound:       func(a fv) (fv, fstatus) { return fRound(a), fsOK },
+		ir.BTrunc:       func(a fv) (fv, fstatus) { return fTrunc(a), fsOK },
+		ir.BFract:       func(a fv) (fv, fstatus) { return fFract(a), fsOK },
+		ir.BSign:        fSign,
+		ir.BSqrt:        fSqrt,
+		ir.BInverseSqrt: fInverseSqrt,
+		ir.BExp:         func(a fv) (fv, fstatus) { return fExp(a), fsOK },
+		ir.BExp2:        func(a fv) (fv, fstatus) { return fExp2(a), fsOK },
+		ir.BLog:         fLog,
+		ir.BLog2:        fLog2,
+		ir.BSin:         fSin,
+		ir.BCos:         fCos,
+		ir.BTan:         fTan,
+		ir.BAsin:        func(a fv) (fv, fstatus) { return fAsinAcos(a, false) },
+		ir.BAcos:        func(a fv) (fv, fstatus) { return fAsinAcos(a, true) },
+		ir.BAtan:        func(a fv) (fv, fstatus) { return fAtan(a), fsOK },
+	}
+	f32Binary = map[ir.Builtin]fk2{
+		ir.BMin:   func(a, b fv) (fv, fstatus) { return fMin(a, b), fsOK },
+		ir.BMax:   func(a, b fv) (fv, fstatus) { return fMax(a, b), fsOK },
+		ir.BPow:   fPow,
+		ir.BAtan2: fAtan2,
+		ir.BStep:  fStep,
+	}
+	f32Ternary = map[ir.Builtin]fk3{
+		ir.BClamp:      fClamp,
+		ir.BMix:        func(a, b, c fv) (fv, fstatus) { return fMix(a, b, c), fsOK },
+		ir.BSmoothstep: fSmoothstep,
+		ir.BFma:        func(a, b, c fv) (fv, fstatus) { return fFma(a, b, c), fsOK },
+	}
+)
+
+// vk is an f32 kernel over whole vectors: in holds the operands' lanes
+// one operand after the other, out receives the result's lanes.
+type vk func(in, out []fv) fstatus
+
+func vkDot(w int) vk {
+	return func(in, out []fv) fstatus {
+		var tmp [4]fv
+		r, st := fDot(in[:w], in[w:2*w], tmp[:])
+		out[0] = r
+		return st
+	}
+}
+
+func vkLength(w int) vk {
+	return func(in, out []fv) fstatus {
+		var tmp [4]fv
+		r, st := fLength(in[:w], tmp[:])
+		out[0] = r
+		return st
+	}
+}
+
+func vkDistance(w int) vk {
+	return func(in, out []fv) fstatus {
+		var diff, tmp [4]fv
+		for i := 0; i < w; i++ {
+			diff[i] = fSub(in[i], in[w+i])
+		}
+		r, st := fLength(diff[:w], tmp[:])
+		out[0] = r
+		return st
+	}
+}
+
+func vkNormalize(w int) vk {
+	return func(in, out []fv) fstatus {
+		var tmp [4]fv
+		return fNormalize(in[:w], out[:w], tmp[:])
+	}
+}
+
+func vkCross(in, out []fv) fstatus {
+	fCross(in[:3], in[3:6], out[:3])
+	return fsOK
+}
+
+func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, fns []exprFn, ls []lanes, n, d int32) exprFn {
+	site := c.site(e.Pos, e, accuracy(info))
+	w := e.Args[0].Type().Width()
+	var v vk
+	switch e.Fn {
+	case ir.BDot:
+		v = vkDot(w)
+	case ir.BLength:
+		v = vkLength(w)
+	case ir.BDistance:
+		v = vkDistance(w)
+	case ir.BNormalize:
+		v = vkNormalize(w)
+	case ir.BCross:
+		v = vkCross
+	}
+	if v != nil {
+		return vecKernel(site, v, ops, fns, n, d)
+	}
+	if k, ok := f32Unary[e.Fn]; ok {
+		a := ls[0]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = eval1(site, k, s[a.loc+i*a.stride])
+			}
+		}
+	}
+	if k, ok := f32Binary[e.Fn]; ok {
+		a, b := ls[0], ls[1]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = eval2(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride])
+			}
+		}
+	}
+	if k, ok := f32Ternary[e.Fn]; ok {
+		a, b, cc := ls[0], ls[1], ls[2]
+		return func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = eval3(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[cc.loc+i*cc.stride])
+			}
+		}
+	}
+	c.errorf(e.Pos, "builtin %s is not defined for f32", info.Name)
+	return func(*frame) {}
+}
+
+// vecKernel runs a whole-vector f32 kernel. Subnormal operands are tried
+// flushed all together and one at a time (not every combination).
+func vecKernel(site int32, k vk, ops []cexpr, fns []exprFn, n, d int32) exprFn {
+	type arg struct{ loc, n int32 }
+	args := make([]arg, len(ops))
+	inN := int32(0)
+	for i, o := range ops {
+		args[i] = arg{o.loc, o.n}
+		inN += o.n
+	}
+	return func(fr *frame) {
+		runAll(fr, fns)
+		s := fr.s
+		in := fr.fin[:inN]
+		why, sub := int32(0), false
+		j := 0
+		for _, a := range args {
+			for i := int32(0); i < a.n; i++ {
+				x := s[a.loc+i]
+				in[j] = fvOf(x)
+				why = mergeWhy(why, x.why)
+				sub = sub || isSubnormal(x.bits)
+				j++
+			}
+		}
+		out := fr.fout[:n]
+		st := k(in, out)
+		if why >= 0 && st == fsOK && sub && vecFlushDiffers(fr, k, inN, n) {
+			st = fsSubnormal
+		}
+		for i := int32(0); i < n; i++ {
+			if why < 0 {
+				s[d+i] = slot{bits: math.Float32bits(float32(out[i].v)), why: why}
+			} else {
+				s[d+i] = finish(site, out[i], st, why)
+			}
+		}
+	}
+}
+
+// vecFlushDiffers reruns k with the subnormal operands in fr.fin flushed
+// (all, then each alone) and reports whether any outcome differs from
+// fr.fout.
+func vecFlushDiffers(fr *frame, k vk, inN, n int32) bool {
+	in2, out2 := fr.fin2[:inN], fr.fout2[:n]
+	for single := int32(-1); single < inN; single++ {
+		copy(in2, fr.fin[:inN])
+		any := false
+		for i := range in2 {
+			if in2[i].v != 0 && zeroish(in2[i].v) && (single < 0 || single == int32(i)) {
+				in2[i].v = math.Copysign(0, in2[i].v)
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		st := k(in2, out2)
+		if st != fsOK {
+			return true
+		}
+		for i := range out2 {
+			if !same(out2[i].v, fr.fout[i].v) {
+				return true
+			}
+		}
+	}
+	return false
+}

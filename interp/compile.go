@@ -1,0 +1,250 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// compileOpts are internal compilation switches.
+type compileOpts struct {
+	// countOps makes every executed statement and every evaluated
+	// non-leaf expression increment frame.ops (for BenchmarkInterp's
+	// ns-per-operation figure; it slows execution down).
+	countOps bool
+}
+
+// varInfo is where a value lives: slots [base, base+n) of type t.
+type varInfo struct {
+	base, n int32
+	t       *ir.Type
+	global  bool
+}
+
+// fnInfo is a compiled function. WGSL forbids recursion, so each function
+// owns a static region of the frame for its parameters, result, locals
+// and temporaries.
+type fnInfo struct {
+	f      *ir.Func
+	params []varInfo
+	ret    int32 // result slots (retN of them)
+	retN   int32
+	body   stmtFn
+}
+
+type compiler struct {
+	p       *Program
+	m       *ir.Module
+	opts    compileOpts
+	image   []slot
+	consts  map[string]int32
+	globals map[string]varInfo
+	funcs   map[string]*fnInfo
+	fn      *fnInfo
+	vars    map[string]varInfo
+	errs    ir.ErrorList
+}
+
+func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
+	if m == nil {
+		return nil, &ir.Error{Pass: "interp", Msg: "nil module"}
+	}
+	f := m.Func(kernel)
+	if f == nil {
+		return nil, &ir.Error{File: m.File, Pass: "interp", Msg: fmt.Sprintf("no function %q in the module", kernel)}
+	}
+	if err := ir.Verify(m); err != nil {
+		return nil, err
+	}
+	if cyc := m.FindCycle(kernel); cyc != nil {
+		return nil, &ir.Error{File: m.File, Pos: m.Func(cyc[0]).Pos, Pass: "interp",
+			Msg: fmt.Sprintf("recursion %s (WGSL forbids recursion)", strings.Join(cyc, " -> "))}
+	}
+	abi, err := ir.NewKernelABI(m, kernel)
+	if err != nil {
+		return nil, &ir.Error{File: m.File, Pass: "interp", Msg: err.Error()}
+	}
+	c := &compiler{
+		p:       &Program{file: m.File, abi: abi},
+		m:       m,
+		opts:    opts,
+		consts:  map[string]int32{},
+		globals: map[string]varInfo{},
+		funcs:   map[string]*fnInfo{},
+	}
+	used := m.GlobalsUsed(kernel)
+	c.p.globLo = int32(len(c.image))
+	for _, g := range used {
+		n := size(g.T)
+		c.globals[g.Name] = varInfo{base: c.alloc(n), n: n, t: g.T, global: true}
+	}
+	c.p.globHi = int32(len(c.image))
+	for _, g := range used {
+		c.globalInit(g)
+	}
+	for _, fn := range m.CallGraph(kernel) {
+		c.function(fn)
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs.Err()
+	}
+	k := c.funcs[kernel]
+	c.p.kernel = k
+	c.p.params = k.params
+	for _, prm := range f.Params {
+		c.p.argWhy = append(c.p.argWhy, c.addReason(prm.Pos, rArg, nil, prm.Name))
+	}
+	for _, o := range abi.Outputs {
+		if o.Global {
+			c.p.outs = append(c.p.outs, c.globals[o.Name])
+		} else {
+			c.p.outs = append(c.p.outs, varInfo{base: k.ret, n: k.retN, t: o.T})
+		}
+	}
+	c.p.image = c.image
+	return c.p, nil
+}
+
+func (c *compiler) errorf(pos ir.Pos, format string, args ...any) {
+	c.errs.Add(c.m.File, pos, "interp", format, args...)
+}
+
+// size returns the number of leaf scalars (slots) of t.
+func size(t *ir.Type) int32 {
+	switch t.Kind {
+	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+		return 1
+	case ir.KindVec:
+		return int32(t.Len)
+	case ir.KindArray:
+		return int32(t.Len) * size(t.Elem)
+	case ir.KindStruct:
+		n := int32(0)
+		for _, f := range t.Struct.Fields {
+			n += size(f.Type)
+		}
+		return n
+	}
+	return 0
+}
+
+// fieldOffset returns the slot offset of field i of struct type t.
+func fieldOffset(t *ir.Type, i int) int32 {
+	off := int32(0)
+	for _, f := range t.Struct.Fields[:i] {
+		off += size(f.Type)
+	}
+	return off
+}
+
+// alloc reserves n zeroed slots and returns the first.
+func (c *compiler) alloc(n int32) int32 {
+	base := int32(len(c.image))
+	for i := int32(0); i < n; i++ {
+		c.image = append(c.image, slot{})
+	}
+	return base
+}
+
+// constant returns the slots holding v (allocated once per distinct value).
+func (c *compiler) constant(pos ir.Pos, node ir.Node, v ir.Value) int32 {
+	key := v.Type.String() + "=" + valueKey(v)
+	if base, ok := c.consts[key]; ok {
+		return base
+	}
+	base := c.alloc(size(v.Type))
+	var fill func(v ir.Value, at int32) int32
+	fill = func(v ir.Value, at int32) int32 {
+		switch v.Type.Kind {
+		case ir.KindBool:
+			if v.Bits != 0 {
+				c.image[at].bits = 1
+			}
+			return at + 1
+		case ir.KindI32, ir.KindU32:
+			c.image[at].bits = v.Bits
+			return at + 1
+		case ir.KindF32:
+			c.image[at].bits = v.Bits
+			if v.Bits&0x7f800000 == 0x7f800000 {
+				c.image[at].why = -c.addReason(pos, rConst, node, "")
+			}
+			return at + 1
+		}
+		for _, e := range v.Elems {
+			at = fill(e, at)
+		}
+		return at
+	}
+	fill(v, base)
+	c.consts[key] = base
+	return base
+}
+
+// valueKey identifies a value by its bits (String would merge -0.0 and
+// 0.0 and NaN payloads).
+func valueKey(v ir.Value) string {
+	if v.Elems == nil {
+		return fmt.Sprintf("%x", v.Bits)
+	}
+	parts := make([]string, len(v.Elems))
+	for i, e := range v.Elems {
+		parts[i] = valueKey(e)
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
+// globalInit evaluates a global's const-expression initializer once, at
+// compile time, into the image.
+func (c *compiler) globalInit(g *ir.Global) {
+	if g.Init == nil {
+		return
+	}
+	info := c.globals[g.Name]
+	c.fn = &fnInfo{f: &ir.Func{Name: "<init " + g.Name + ">"}}
+	c.vars = map[string]varInfo{}
+	ce := c.exprTo(g.Init, info.base)
+	if ce.fn == nil {
+		return
+	}
+	fr := &frame{s: make([]slot, len(c.image)), limit: 1, p: c.p}
+	copy(fr.s, c.image)
+	ce.fn(fr)
+	copy(c.image[info.base:info.base+info.n], fr.s[info.base:info.base+info.n])
+}
+
+// function compiles f (its callees are compiled already).
+func (c *compiler) function(f *ir.Func) {
+	info := &fnInfo{f: f}
+	c.fn = info
+	c.vars = map[string]varInfo{}
+	for _, prm := range f.Params {
+		n := size(prm.T)
+		v := varInfo{base: c.alloc(n), n: n, t: prm.T}
+		info.params = append(info.params, v)
+		c.vars[prm.Name] = v
+	}
+	if !f.Result.IsVoid() {
+		info.retN = size(f.Result)
+		info.ret = c.alloc(info.retN)
+	}
+	info.body = c.block(f.Body)
+	c.funcs[f.Name] = info
+}
+
+// lookup returns the slots of an identifier.
+func (c *compiler) lookup(id *ir.Ident) (varInfo, bool) {
+	if id.Ref == ir.RefGlobal {
+		v, ok := c.globals[id.Name]
+		return v, ok
+	}
+	v, ok := c.vars[id.Name]
+	return v, ok
+}
+
+// isF32Bits reports whether bits are an infinity or NaN.
+func nonFinite(bits uint32) bool { return bits&0x7f800000 == 0x7f800000 }
+
+var _ = math.Inf

@@ -1,0 +1,91 @@
+// Package interp is gpudiff's reference interpreter: it executes a kernel
+// of an ir.Module with exact WGSL runtime semantics, one invocation at a
+// time, and reports for every leaf of every output whether WGSL fixes its
+// value, and how closely. Its results are the oracle every GPU result is
+// compared against, so its semantics are the specification for gpudiff.
+//
+// # What it implements
+//
+// Integers follow the WGSL runtime rules exactly (#arithmetic-expr,
+// #bit-expr): i32 and u32 arithmetic wraps; x / 0 = x, x % 0 = 0,
+// MIN / -1 = MIN, MIN % -1 = 0; shift counts are taken modulo 32 and >> is
+// arithmetic on i32; -MIN and abs(MIN) are MIN; the bit builtins clamp
+// offset and count as the spec says. Evaluation is left to right
+// (#program-order); an assignment evaluates its reference, then its value;
+// a compound assignment loads its reference before evaluating its right
+// operand; select evaluates all three operands; && and || short-circuit.
+// Private globals are per invocation: each invocation starts them at their
+// initializer (or zero), and their final values are outputs.
+//
+// # Indeterminate values
+//
+// WGSL leaves some results indeterminate (#indeterminate-values): a
+// run-time out-of-bounds index read (#array-access-expr; the reference
+// returns the clamped element, marked indeterminate), a store through an
+// out-of-bounds index (an invalid memory reference: the whole variable
+// becomes indeterminate), an f32 result that overflows or is infinite or
+// NaN (the finite math assumption of #differences-from-ieee754), an f32
+// operation evaluated outside the range where its accuracy is specified
+// (sin outside [-π, π], division by |y| outside [2^-126, 2^126], log of a
+// non-positive number, …), and the conversion of NaN to an integer.
+// Indeterminacy propagates like poison through data flow; select takes
+// the indeterminacy of its chosen arm and of its condition only. An if,
+// loop break, break-if or switch that depends on an indeterminate value
+// makes the rest of the invocation indeterminate: the invocation stops
+// and every leaf of every output is reported indeterminate. (A && or ||
+// whose left operand is indeterminate only makes its result indeterminate:
+// after ir.Normalize its right operand has no effects, so whether it runs
+// cannot be observed.)
+//
+// # f32 accuracy
+//
+// Every f32 operation is evaluated in float64 and rounded to float32, and
+// carries an absolute error bound (Output.Tolerance) that WGSL grants a
+// conforming implementation, propagated through data flow; see f32.go for
+// each rule and #concrete-float-accuracy for the bounds. A comparison, a
+// conversion to an integer or to bool, sign or step whose outcome could
+// change within its operands' bounds is indeterminate. WGSL may flush
+// subnormal inputs and outputs of these operations to zero: when an input
+// is a nonzero subnormal the operation is also evaluated with it flushed,
+// and a different outcome (subnormal results counting as zero) makes the
+// result indeterminate; subnormal results are returned as computed, and
+// the comparator treats them as equal to zero, as it must treat +0 and -0
+// as equal (WGSL lets implementations ignore the sign of a zero).
+//
+// Integer-valued f32 arithmetic with magnitudes below 2^24 — the domain
+// the program generator keeps to — is exact: + - *, negation, abs, min,
+// max, clamp, floor, ceil, round, trunc, fract, sign, step, select,
+// comparisons, dot, cross, mix, fma and conversions all come out with a
+// zero bound. Division and the builtins WGSL specifies only to within some
+// ULP or an absolute error (sqrt, exp, sin, …) never do: WGSL grants them
+// a tolerance even when the exact result is representable.
+//
+// Known limitation: reassociation (#reassociation-and-fusion) is covered
+// only by the magnitude-based rounding terms (each addition of a dot
+// product may round by one ULP of the sum of the magnitudes of its terms,
+// which bounds every partial sum in any order); a program whose
+// implementation reassociates a chain of separate + operations across
+// statements, so that an intermediate sum rounds or overflows where the
+// reference's did not, can exceed the reported bound. Fused multiply-add
+// of separate * and + is covered: the fused result lies within the bound
+// of the unfused one.
+//
+// # Not executable
+//
+// Derivative, barrier and subgroup builtins need other invocations; an
+// invocation that executes one fails with Invocation.Err. They occur only
+// in flatten's refusal fixtures. Each invocation is limited to
+// Options.MaxSteps steps (statements executed plus loop iterations).
+//
+// # Speed
+//
+// Compile turns the kernel's call graph into closures once (in the style
+// of cel-go's planner) over a frame of typed slots: every function has a
+// static region (WGSL forbids recursion), every value of composite type is
+// a range of slots, and Run reuses one frame for all invocations, so the
+// interpreter allocates only the outputs it returns.
+//
+// interp depends only on ir. It must never depend on the WGSL front end,
+// the emitters, flatten or the harness, never touch a GPU, and never panic
+// on a program that passes ir.Verify, whatever the argument values.
+package interp

@@ -1,0 +1,525 @@
+package interp
+
+import (
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// cexpr is a compiled expression: after fn runs (fn is nil when the value
+// is already in place: a constant, a variable, or a part of either), the
+// value is in slots [loc, loc+n).
+type cexpr struct {
+	fn  exprFn
+	loc int32
+	n   int32
+	// global reports that the slots belong to a private global, which a
+	// user call evaluated later in the same expression may change.
+	global bool
+	// stops reports that evaluation may stop the invocation (a user call,
+	// or a builtin the reference cannot execute).
+	stops bool
+}
+
+// expr compiles e with its result anywhere.
+func (c *compiler) expr(e ir.Expr) cexpr { return c.compileExpr(e, -1) }
+
+// exprTo compiles e with its result in slots starting at dst.
+func (c *compiler) exprTo(e ir.Expr, dst int32) cexpr { return c.compileExpr(e, dst) }
+
+func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
+	var ce cexpr
+	switch e := e.(type) {
+	case *ir.Lit:
+		ce = cexpr{loc: c.constant(e.Pos, e, e.Val), n: size(e.Val.Type)}
+	case *ir.Ident:
+		v, ok := c.lookup(e)
+		if !ok {
+			c.errorf(e.Pos, "unknown %s %s", e.Ref, e.Name)
+			return c.dummy(e.T, dst)
+		}
+		ce = cexpr{loc: v.base, n: v.n, global: v.global}
+	case *ir.Member:
+		x := c.expr(e.X)
+		ce = cexpr{fn: x.fn, loc: x.loc + fieldOffset(e.X.Type(), e.Field), n: size(e.T), global: x.global, stops: x.stops}
+	case *ir.Swizzle:
+		ce = c.swizzle(e, dst)
+	case *ir.Index:
+		ce = c.index(e, dst)
+	case *ir.Unary:
+		ce = c.unary(e, c.expr(e.X), dst)
+	case *ir.Binary:
+		if e.Op == ir.OpLogAnd || e.Op == ir.OpLogOr {
+			ce = c.logical(e, dst)
+		} else {
+			ops := c.operands(e.X, e.Y)
+			ce = c.binary(e, e.Op, ops[0], ops[1], dst)
+		}
+	case *ir.Select:
+		ce = c.selectExpr(e, dst)
+	case *ir.Call:
+		ce = c.call(e, dst)
+	case *ir.BuiltinCall:
+		ce = c.builtin(e, dst)
+	case *ir.Construct:
+		ce = c.construct(e, dst)
+	case *ir.Convert:
+		ce = c.convert(e, c.expr(e.X), dst)
+	case *ir.Bitcast:
+		ce = c.bitcast(e, c.expr(e.X), dst)
+	default:
+		c.errorf(e.Position(), "unsupported expression %T", e)
+		return c.dummy(e.Type(), dst)
+	}
+	return c.into(ce, dst)
+}
+
+// dummy stands in for an expression that failed to compile.
+func (c *compiler) dummy(t *ir.Type, dst int32) cexpr {
+	n := size(t)
+	if dst < 0 {
+		dst = c.alloc(n)
+	}
+	return cexpr{loc: dst, n: n}
+}
+
+// into makes ce's value land in dst (when dst ≥ 0), adding a copy.
+func (c *compiler) into(ce cexpr, dst int32) cexpr {
+	if dst < 0 || ce.loc == dst {
+		return ce
+	}
+	fn, src, n := ce.fn, ce.loc, ce.n
+	var cp exprFn
+	switch {
+	case fn == nil && n == 1:
+		cp = func(fr *frame) { fr.s[dst] = fr.s[src] }
+	case n == 1:
+		cp = func(fr *frame) { fn(fr); fr.s[dst] = fr.s[src] }
+	case fn == nil:
+		cp = func(fr *frame) { copy(fr.s[dst:dst+n], fr.s[src:src+n]) }
+	default:
+		cp = func(fr *frame) { fn(fr); copy(fr.s[dst:dst+n], fr.s[src:src+n]) }
+	}
+	return cexpr{fn: cp, loc: dst, n: n, stops: ce.stops}
+}
+
+// pickDst chooses where an operation of n result slots writes: dst when
+// that cannot clobber an operand before it is read, else a fresh
+// temporary (and compileExpr's into copies it to dst). An elementwise
+// operation reads lane i of each operand just before writing lane i, so an
+// operand occupying exactly the destination is safe; any other overlap is
+// not (a broadcast scalar inside the destination, a swizzle, a
+// constructor's arguments).
+func (c *compiler) pickDst(dst, n int32, elementwise bool, ops ...cexpr) int32 {
+	if dst < 0 {
+		return c.alloc(n)
+	}
+	for _, o := range ops {
+		if o.loc < dst+n && dst < o.loc+o.n {
+			if elementwise && o.loc == dst && o.n == n {
+				continue
+			}
+			return c.alloc(n)
+		}
+	}
+	return dst
+}
+
+// hasCall reports whether e contains a user call (memoized per node).
+func (c *compiler) hasCall(e ir.Expr) bool { return e != nil && ir.HasCall(e) }
+
+// operands compiles the operands of one operation, left to right. An
+// operand that reads a private global directly is copied to a temporary
+// when a later operand contains a user call, which could change the global
+// before the operation reads it (WGSL #program-order: the load happens
+// when the operand is evaluated).
+func (c *compiler) operands(es ...ir.Expr) []cexpr {
+	out := make([]cexpr, len(es))
+	for i, e := range es {
+		out[i] = c.expr(e)
+	}
+	for i := range out {
+		if !out[i].global {
+			continue
+		}
+		for _, later := range es[i+1:] {
+			if c.hasCall(later) {
+				out[i] = c.into(out[i], c.alloc(out[i].n))
+				out[i].global = false
+				break
+			}
+		}
+	}
+	return out
+}
+
+// op wraps a freshly built operation for operation counting.
+func (c *compiler) op(fn exprFn) exprFn {
+	if !c.opts.countOps {
+		return fn
+	}
+	return func(fr *frame) { fr.ops++; fn(fr) }
+}
+
+func anyStops(ops ...cexpr) bool {
+	for _, o := range ops {
+		if o.stops {
+			return true
+		}
+	}
+	return false
+}
+
+// run1/run2/run3 evaluate operand closures in order (nil ones are values
+// already in place).
+func run2(fr *frame, a, b exprFn) {
+	if a != nil {
+		a(fr)
+	}
+	if b != nil {
+		b(fr)
+	}
+}
+
+func runAll(fr *frame, fns []exprFn) {
+	for _, f := range fns {
+		if f != nil {
+			f(fr)
+		}
+	}
+}
+
+func fnsOf(ops []cexpr) []exprFn {
+	var fns []exprFn
+	for _, o := range ops {
+		if o.fn != nil {
+			fns = append(fns, o.fn)
+		}
+	}
+	return fns
+}
+
+func (c *compiler) swizzle(e *ir.Swizzle, dst int32) cexpr {
+	x := c.expr(e.X)
+	if len(e.Comps) == 1 {
+		return cexpr{fn: x.fn, loc: x.loc + int32(e.Comps[0]), n: 1, global: x.global, stops: x.stops}
+	}
+	n := int32(len(e.Comps))
+	d := c.pickDst(dst, n, false, x)
+	var comps [4]int32
+	for i, k := range e.Comps {
+		comps[i] = x.loc + int32(k)
+	}
+	xf := x.fn
+	fn := func(fr *frame) {
+		if xf != nil {
+			xf(fr)
+		}
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			s[d+i] = s[comps[i]]
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+}
+
+// clampIndex clamps a run-time index into [0, n) and reports whether it
+// was in bounds.
+func clampIndex(bits uint32, signed bool, n int32) (int32, bool) {
+	if signed {
+		v := int32(bits)
+		switch {
+		case v < 0:
+			return 0, false
+		case v >= n:
+			return n - 1, false
+		}
+		return v, true
+	}
+	if bits >= uint32(n) {
+		return n - 1, false
+	}
+	return int32(bits), true
+}
+
+// index compiles x[i]. A constant index (in bounds, as ir.Verify checks)
+// selects slots statically. A run-time index out of bounds yields the
+// clamped element marked indeterminate (WGSL #array-access-expr).
+func (c *compiler) index(e *ir.Index, dst int32) cexpr {
+	x := c.expr(e.X)
+	esz := size(e.T)
+	if lit, ok := e.Index.(*ir.Lit); ok {
+		k := int32(lit.Val.Int64())
+		return cexpr{fn: x.fn, loc: x.loc + k*esz, n: esz, global: x.global, stops: x.stops}
+	}
+	idx := c.expr(e.Index)
+	d := dst
+	if d < 0 {
+		d = c.alloc(esz)
+	}
+	xf, xl, idf, il := x.fn, x.loc, idx.fn, idx.loc
+	ln := int32(e.X.Type().Len)
+	signed := e.Index.Type().Kind == ir.KindI32
+	oob := -c.addReason(e.Pos, rOOBRead, e, "")
+	fn := func(fr *frame) {
+		run2(fr, xf, idf)
+		s := fr.s
+		is := s[il]
+		k, ok := clampIndex(is.bits, signed, ln)
+		src := xl + k*esz
+		if esz == 1 {
+			s[d] = s[src]
+		} else {
+			copy(s[d:d+esz], s[src:src+esz])
+		}
+		if !ok || is.why < 0 {
+			w := oob
+			if is.why < 0 {
+				w = is.why
+			}
+			for j := int32(0); j < esz; j++ {
+				s[d+j].why = w
+			}
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: esz, stops: x.stops || idx.stops}
+}
+
+// logical compiles && and ||. The right operand runs only when the left
+// one does not decide the result; it has no effects (ir.Normalize lowers
+// any && or || whose right operand has a call to an if), so a left
+// operand that is indeterminate simply makes the result indeterminate.
+func (c *compiler) logical(e *ir.Binary, dst int32) cexpr {
+	x, y := c.expr(e.X), c.expr(e.Y)
+	d := c.pickDst(dst, 1, true, x, y)
+	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	decide := uint32(0) // && is decided by false
+	if e.Op == ir.OpLogOr {
+		decide = 1
+	}
+	fn := func(fr *frame) {
+		if xf != nil {
+			xf(fr)
+		}
+		a := fr.s[xl]
+		if a.why < 0 || a.bits == decide {
+			fr.s[d] = a
+			return
+		}
+		if yf != nil {
+			yf(fr)
+		}
+		fr.s[d] = fr.s[yl]
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: 1, stops: x.stops || y.stops}
+}
+
+// selectExpr compiles select(f, t, cond) (WGSL #select-builtin): all three
+// operands are evaluated; the result has the indeterminacy of the chosen
+// arm and of the condition only.
+func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
+	ops := c.operands(e.False, e.True, e.Cond)
+	f, t, cd := ops[0], ops[1], ops[2]
+	n := size(e.T)
+	d := c.pickDst(dst, n, true, ops...)
+	fns := fnsOf(ops)
+	fl, tl, cl := f.loc, t.loc, cd.loc
+	var fn exprFn
+	switch {
+	case e.Cond.Type().Kind == ir.KindVec:
+		fn = func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				cv := s[cl+i]
+				src := fl
+				if cv.bits != 0 {
+					src = tl
+				}
+				r := s[src+i]
+				if cv.why < 0 {
+					r.why = cv.why
+				}
+				s[d+i] = r
+			}
+		}
+	case n == 1:
+		fn = func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			cv := s[cl]
+			src := fl
+			if cv.bits != 0 {
+				src = tl
+			}
+			r := s[src]
+			if cv.why < 0 {
+				r.why = cv.why
+			}
+			s[d] = r
+		}
+	default:
+		fn = func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			cv := s[cl]
+			src := fl
+			if cv.bits != 0 {
+				src = tl
+			}
+			copy(s[d:d+n], s[src:src+n])
+			if cv.why < 0 {
+				for i := int32(0); i < n; i++ {
+					s[d+i].why = cv.why
+				}
+			}
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+}
+
+// call compiles a user call: arguments left to right, copied into the
+// callee's parameter slots, then the callee's body; its result is copied
+// out of the callee's result slots (the next call of the same function
+// reuses them).
+func (c *compiler) call(e *ir.Call, dst int32) cexpr {
+	ops := c.operands(e.Args...)
+	callee := c.funcs[e.Func]
+	if callee == nil {
+		c.errorf(e.Pos, "call of %s, which is not compiled (recursion?)", e.Func)
+		return c.dummy(e.T, dst)
+	}
+	type move struct{ from, to, n int32 }
+	moves := make([]move, len(ops))
+	for i, o := range ops {
+		moves[i] = move{o.loc, callee.params[i].base, o.n}
+	}
+	fns := fnsOf(ops)
+	retN, ret := callee.retN, callee.ret
+	d := dst
+	if retN > 0 && d < 0 {
+		d = c.alloc(retN)
+	}
+	fn := func(fr *frame) {
+		runAll(fr, fns)
+		s := fr.s
+		for _, m := range moves {
+			if m.n == 1 {
+				s[m.to] = s[m.from]
+			} else {
+				copy(s[m.to:m.to+m.n], s[m.from:m.from+m.n])
+			}
+		}
+		if callee.body(fr) == cAbort {
+			return
+		}
+		if retN == 1 {
+			s[d] = s[ret]
+		} else if retN > 0 {
+			copy(s[d:d+retN], s[ret:ret+retN])
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: retN, stops: true}
+}
+
+// construct compiles a value constructor (WGSL #value-constructor-builtin-function):
+// the zero value, a splat, or the concatenation of its arguments' leaves.
+// Constructors of literals are folded into constants.
+func (c *compiler) construct(e *ir.Construct, dst int32) cexpr {
+	n := size(e.T)
+	if len(e.Args) == 0 {
+		return cexpr{loc: c.constant(e.Pos, e, ir.Zero(e.T)), n: n}
+	}
+	splat := e.T.Kind == ir.KindVec && len(e.Args) == 1 && e.Args[0].Type().IsScalar()
+	if len(e.Args) == 1 && !splat {
+		return c.expr(e.Args[0]) // T(x) of a value of type T
+	}
+	if v, ok := foldConstruct(e); ok {
+		return cexpr{loc: c.constant(e.Pos, e, v), n: n}
+	}
+	ops := c.operands(e.Args...)
+	d := c.pickDst(dst, n, false, ops...)
+	fns := fnsOf(ops)
+	var fn exprFn
+	if splat {
+		src := ops[0].loc
+		fn = func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			v := s[src]
+			for i := int32(0); i < n; i++ {
+				s[d+i] = v
+			}
+		}
+	} else {
+		type part struct{ from, n int32 }
+		parts := make([]part, len(ops))
+		for i, o := range ops {
+			parts[i] = part{o.loc, o.n}
+		}
+		fn = func(fr *frame) {
+			runAll(fr, fns)
+			s := fr.s
+			at := d
+			for _, p := range parts {
+				if p.n == 1 {
+					s[at] = s[p.from]
+				} else {
+					copy(s[at:at+p.n], s[p.from:p.from+p.n])
+				}
+				at += p.n
+			}
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+}
+
+// foldConstruct evaluates a constructor whose arguments are all literals.
+func foldConstruct(e *ir.Construct) (ir.Value, bool) {
+	var leaves []ir.Value
+	var flat func(v ir.Value)
+	flat = func(v ir.Value) {
+		if v.Elems == nil && v.Type.IsScalar() {
+			leaves = append(leaves, v)
+			return
+		}
+		for _, x := range v.Elems {
+			flat(x)
+		}
+	}
+	for _, a := range e.Args {
+		lit, ok := a.(*ir.Lit)
+		if !ok {
+			return ir.Value{}, false
+		}
+		flat(lit.Val)
+	}
+	if e.T.Kind == ir.KindVec && len(leaves) == 1 {
+		for len(leaves) < e.T.Len {
+			leaves = append(leaves, leaves[0])
+		}
+	}
+	pos := 0
+	var build func(t *ir.Type) ir.Value
+	build = func(t *ir.Type) ir.Value {
+		switch t.Kind {
+		case ir.KindVec, ir.KindArray:
+			es := make([]ir.Value, t.Len)
+			for i := range es {
+				es[i] = build(t.Elem)
+			}
+			return ir.CompositeVal(t, es...)
+		case ir.KindStruct:
+			es := make([]ir.Value, len(t.Struct.Fields))
+			for i, f := range t.Struct.Fields {
+				es[i] = build(f.Type)
+			}
+			return ir.CompositeVal(t, es...)
+		}
+		v := ir.ScalarVal(t, leaves[pos].Bits)
+		pos++
+		return v
+	}
+	if int32(len(leaves)) != size(e.T) {
+		return ir.Value{}, false
+	}
+	return build(e.T), true
+}

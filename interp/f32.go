@@ -1,0 +1,636 @@
+package interp
+
+import (
+	"math"
+	"math/bits"
+)
+
+// f32 values and their error bounds (WGSL #floating-point-accuracy,
+// #concrete-float-accuracy, #differences-from-ieee754).
+//
+// Every f32 operation is computed in float64 from the float32 operands and
+// rounded once to float32 (round to nearest even: the reference picks one
+// of the two results WGSL allows). Products are wrapped in explicit
+// float64(…) conversions wherever a sum follows, because the Go spec lets
+// an implementation fuse x*y+z into one FMA unless an explicit conversion
+// rounds the product (TestNoFusedMultiplyAdd would catch it).
+//
+// Beside its value, each f32 carries E, an absolute bound on how far any
+// conforming implementation's value may be from the reference's value,
+// given that the implementation's operands were themselves within their
+// bounds. The rules, first order, with a and b the reference operands and
+// Ea, Eb their bounds:
+//
+//   - correctly rounded operations (+ - *): the propagated bound (add/sub:
+//     Ea+Eb; mul: |a|Eb+|b|Ea+EaEb), plus 1 ULP of the largest possible
+//     result when the exact result is not representable or the operands are
+//     inexact (the implementation may round the other way, or round a
+//     different exact value);
+//   - exact operations (negation, abs, min, max, clamp, select): the largest
+//     operand bound; floor, ceil, round, trunc (monotone, discontinuous):
+//     the largest jump of the function within the operand's interval;
+//   - division: (Ea + |q|Eb)/(|b|-Eb) + 2.5 ULP(q), indeterminate unless
+//     |b|±Eb stays within [2^-126, 2^126];
+//   - ULP-bounded builtins (inverseSqrt 2, exp/exp2 3+2|x|, log/log2 3
+//     outside [0.5, 2], atan/atan2 4096): the function's largest change
+//     within the operand's interval (evaluated at the interval's ends, the
+//     functions being monotone) plus the ULP bound at the largest result;
+//   - absolute-bounded builtins (sin/cos 2^-11 in [-π, π], log/log2 2^-21 in
+//     [0.5, 2], asin/acos 6.8e-5): the propagated bound (|sin'| ≤ 1, or the
+//     interval ends) plus the absolute bound plus 1 ULP for the reference's
+//     own rounding;
+//   - inherited builtins (fract, sqrt, tan, pow, dot, cross, length,
+//     distance, normalize, mix, smoothstep, fma, f32 %): the bound of their
+//     defining WGSL expression, computed by composing the rules above step by
+//     step; where the reference value is computed more precisely than that
+//     expression, E grows by the distance between the two values.
+//
+// A result is indeterminate when its magnitude plus E could exceed the
+// largest f32 (overflow, infinity or NaN under the finite math
+// assumption), when an operand leaves the range where the accuracy is
+// specified, or when an outcome that cannot vary continuously (a
+// comparison, sign, step, a conversion to an integer) differs at the ends
+// of the operands' intervals.
+//
+// ULP here is the spacing of f32 values in the binade of the magnitude
+// (2^(e-23) for 2^e ≤ |x| < 2^(e+1), 2^-149 below 2^-126), which is at least
+// the spec's ULP and twice it at exact powers of two: a conservative choice.
+
+const (
+	maxF32    = math.MaxFloat32
+	minNormal = 0x1p-126
+)
+
+// fv is an f32 value (held in a float64) and its error bound.
+type fv struct{ v, e float64 }
+
+// fstatus is the outcome of an f32 kernel. Its values are offsets into an
+// operation site's block of reasons (see rkind).
+type fstatus uint8
+
+const (
+	fsOK        = fstatus(rInexact)
+	fsOverflow  = fstatus(rOverflow)
+	fsDomain    = fstatus(rDomain)
+	fsAmbiguous = fstatus(rAmbiguous)
+	fsSubnormal = fstatus(rSubnormal)
+)
+
+// ulp returns the spacing of f32 values around |x| (see above).
+func ulp(x float64) float64 {
+	x = math.Abs(x)
+	switch {
+	case x < minNormal:
+		return 0x1p-149
+	case x >= maxF32:
+		return 0x1p104
+	}
+	_, e := math.Frexp(x) // x = f·2^e, f ∈ [0.5, 1)
+	return math.Ldexp(1, e-24)
+}
+
+// r32 rounds x to the nearest f32 (ties to even).
+func r32(x float64) float64 { return float64(float32(x)) }
+
+// f32of returns the value of an f32 slot's bits.
+func f32of(b uint32) float64 { return float64(math.Float32frombits(b)) }
+
+// isSubnormal reports whether f32 bits b are a nonzero subnormal.
+func isSubnormal(b uint32) bool { return b&0x7f800000 == 0 && b&0x007fffff != 0 }
+
+// zeroish reports whether x is zero or an f32 subnormal (the values a
+// flush to zero makes equal).
+func zeroish(x float64) bool { return math.Abs(x) < minNormal }
+
+// cr is the rule for a correctly rounded operation whose exact result is
+// exact (exactOK reports that exact is exact and not a float64 rounding)
+// and whose operands contribute prop.
+func cr(exact float64, exactOK bool, prop float64) fv {
+	v := r32(exact)
+	e := prop
+	if prop > 0 || !exactOK || v != exact {
+		e += ulp(math.Abs(exact) + prop)
+	}
+	return fv{v, e}
+}
+
+// twoSumExact reports whether s = fl(a+b) is the exact sum (Knuth's
+// TwoSum error term is zero).
+func twoSumExact(a, b, s float64) bool {
+	bb := s - a
+	return (a-(s-bb))+(b-bb) == 0
+}
+
+func fAdd(a, b fv) fv {
+	s := a.v + b.v
+	return cr(s, twoSumExact(a.v, b.v, s), a.e+b.e)
+}
+
+func fSub(a, b fv) fv { return fAdd(a, fv{-b.v, b.e}) }
+
+func fMul(a, b fv) fv {
+	// The product of two f32 values is exact in float64 (48 significant
+	// bits, exponents well inside float64's range).
+	p := float64(a.v * b.v)
+	prop := float64(math.Abs(a.v)*b.e) + float64(math.Abs(b.v)*a.e) + float64(a.e*b.e)
+	return cr(p, true, prop)
+}
+
+func fDiv(a, b fv) (fv, fstatus) {
+	q := a.v / b.v
+	ab := math.Abs(b.v)
+	if ab-b.e < minNormal || ab+b.e > 0x1p126 {
+		return fv{r32(q), 0}, fsDomain
+	}
+	prop := (a.e + float64(math.Abs(q)*b.e)) / (ab - b.e)
+	return fv{r32(q), prop + 2.5*ulp(math.Abs(q)+prop)}, fsOK
+}
+
+// fRem is x % y, inherited from x - y * trunc(x / y) (WGSL
+// #arithmetic-expr); the reference value is the exact remainder.
+func fRem(a, b fv) (fv, fstatus) {
+	q, st := fDiv(a, b)
+	if st != fsOK {
+		return fv{r32(math.Mod(a.v, b.v)), 0}, st
+	}
+	t := fMono(math.Trunc, q)
+	r := fSub(a, fMul(b, t))
+	v := r32(math.Mod(a.v, b.v))
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fMono applies a monotone, possibly discontinuous function whose results
+// are exact (floor, ceil, trunc, round): E is its largest jump within the
+// operand's interval.
+func fMono(f func(float64) float64, a fv) fv {
+	v := f(a.v)
+	if a.e == 0 {
+		return fv{v, 0}
+	}
+	hi, lo := f(a.v+a.e), f(a.v-a.e)
+	return fv{v, math.Max(math.Abs(hi-v), math.Abs(v-lo))}
+}
+
+// fMonoULP applies a monotone function accurate to k ULP (k may depend
+// on the largest operand magnitude).
+func fMonoULP(f func(float64) float64, a fv, k float64) fv {
+	x := f(a.v)
+	prop := 0.0
+	if a.e > 0 {
+		prop = math.Max(math.Abs(f(a.v+a.e)-x), math.Abs(x-f(a.v-a.e)))
+	}
+	return fv{r32(x), prop + k*ulp(math.Abs(x)+prop)}
+}
+
+// absBound finishes an absolutely bounded function: exact is its float64
+// value, prop the propagated bound, bound the absolute bound.
+func absBound(exact, prop, bound float64) fv {
+	v := r32(exact)
+	e := prop + bound
+	if v != exact {
+		e += ulp(exact)
+	}
+	return fv{v, e}
+}
+
+func fAbs(a fv) fv { return fv{math.Abs(a.v), a.e} }
+func fNeg(a fv) fv { return fv{-a.v, a.e} }
+
+func fMin(a, b fv) fv {
+	v := a.v
+	if b.v < a.v {
+		v = b.v
+	}
+	return fv{v, math.Max(a.e, b.e)}
+}
+
+func fMax(a, b fv) fv {
+	v := a.v
+	if a.v < b.v {
+		v = b.v
+	}
+	return fv{v, math.Max(a.e, b.e)}
+}
+
+// fClamp is clamp(x, lo, hi) (WGSL #clamp): min(max(x, lo), hi) or the
+// median of the three. When lo > hi is possible the two may differ:
+// indeterminate if they do for the reference operands, else E grows by the
+// largest possible difference.
+func fClamp(x, lo, hi fv) (fv, fstatus) {
+	v := math.Min(math.Max(x.v, lo.v), hi.v)
+	med := math.Max(math.Min(x.v, lo.v), math.Min(math.Max(x.v, lo.v), hi.v))
+	e := math.Max(x.e, math.Max(lo.e, hi.e))
+	if v != med {
+		return fv{v, e}, fsAmbiguous
+	}
+	if lo.e+hi.e > 0 && lo.v+lo.e > hi.v-hi.e {
+		e += lo.e + hi.e
+	}
+	return fv{v, e}, fsOK
+}
+
+func fFloor(a fv) fv { return fMono(math.Floor, a) }
+func fCeil(a fv) fv  { return fMono(math.Ceil, a) }
+func fTrunc(a fv) fv { return fMono(math.Trunc, a) }
+
+// fRound rounds half to even (WGSL #round-builtin).
+func fRound(a fv) fv { return fMono(math.RoundToEven, a) }
+
+// fFract is x - floor(x) (WGSL #fract-builtin, inherited).
+func fFract(a fv) fv { return fSub(a, fFloor(a)) }
+
+// fSign is sign(x) (WGSL #sign-builtin): indeterminate when the sign may
+// change within the interval.
+func fSign(a fv) (fv, fstatus) {
+	v := 0.0
+	switch {
+	case a.v > 0:
+		v = 1
+	case a.v < 0:
+		v = -1
+	}
+	if a.e > 0 && math.Abs(a.v) <= a.e {
+		return fv{v, 0}, fsAmbiguous
+	}
+	return fv{v, 0}, fsOK
+}
+
+// fStep is step(edge, x): 1.0 if edge ≤ x, else 0.0 (WGSL #step-builtin).
+func fStep(edge, x fv) (fv, fstatus) {
+	le, st := fLe(edge, x)
+	if le {
+		return fv{1, 0}, st
+	}
+	return fv{0, 0}, st
+}
+
+// fInverseSqrt is 2 ULP on (0, +∞) (WGSL #inverseSqrt-builtin).
+func fInverseSqrt(a fv) (fv, fstatus) {
+	if a.v-a.e <= 0 {
+		if a.v == 0 && a.e == 0 {
+			return fv{math.Inf(1), 0}, fsOverflow
+		}
+		return fv{r32(1 / math.Sqrt(a.v)), 0}, fsDomain
+	}
+	return fMonoULP(func(x float64) float64 { return 1 / math.Sqrt(x) }, a, 2), fsOK
+}
+
+// fSqrt is inherited from 1.0 / inverseSqrt(x) (WGSL #sqrt-builtin). The
+// reference value is the correctly rounded square root; sqrt(0) is 0
+// exactly (the inherited expression would divide by infinity there, but
+// every implementation returns 0 and WGSL allows better accuracy).
+func fSqrt(a fv) (fv, fstatus) {
+	v := r32(math.Sqrt(a.v))
+	switch {
+	case a.v < 0 || a.v-a.e < 0:
+		return fv{v, 0}, fsDomain
+	case a.v == 0 && a.e == 0:
+		return fv{0, 0}, fsOK
+	case a.v-a.e == 0:
+		// The interval reaches 0: any result in [0, sqrt(x+E)] plus
+		// the inherited bound at its top.
+		hi := math.Sqrt(a.v + a.e)
+		return fv{v, hi + 5*ulp(hi)}, fsOK
+	}
+	y, st := fInverseSqrt(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	r, st := fDiv(fv{1, 0}, y)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fExp and fExp2 are 3 + 2|x| ULP (WGSL #concrete-float-accuracy).
+func fExp(a fv) fv  { return fMonoULP(math.Exp, a, 3+2*(math.Abs(a.v)+a.e)) }
+func fExp2(a fv) fv { return fMonoULP(math.Exp2, a, 3+2*(math.Abs(a.v)+a.e)) }
+
+// fLogBase is log or log2: absolute 2^-21 on [0.5, 2], 3 ULP elsewhere,
+// domain (0, +∞) (log 0 is -∞, an overflow).
+func fLogBase(f func(float64) float64, a fv) (fv, fstatus) {
+	x := f(a.v)
+	switch {
+	case a.v == 0 && a.e == 0:
+		return fv{math.Inf(-1), 0}, fsOverflow
+	case a.v-a.e <= 0:
+		return fv{r32(x), 0}, fsDomain
+	}
+	prop := 0.0
+	if a.e > 0 {
+		prop = math.Max(math.Abs(f(a.v+a.e)-x), math.Abs(x-f(a.v-a.e)))
+	}
+	lo, hi := a.v-a.e, a.v+a.e
+	abs := absBound(x, prop, 0x1p-21)
+	rel := fv{r32(x), prop + 3*ulp(math.Abs(x)+prop)}
+	switch {
+	case lo >= 0.5 && hi <= 2:
+		return abs, fsOK
+	case hi < 0.5 || lo > 2:
+		return rel, fsOK
+	}
+	return fv{abs.v, math.Max(abs.e, rel.e)}, fsOK
+}
+
+func fLog(a fv) (fv, fstatus)  { return fLogBase(math.Log, a) }
+func fLog2(a fv) (fv, fstatus) { return fLogBase(math.Log2, a) }
+
+// fSinCos is sin or cos: absolute 2^-11 on [-π, π] (WGSL
+// #concrete-float-accuracy); |sin'| and |cos'| ≤ 1 propagate E unchanged.
+func fSinCos(f func(float64) float64, a fv) (fv, fstatus) {
+	x := f(a.v)
+	if math.Abs(a.v)+a.e > math.Pi {
+		return fv{r32(x), 0}, fsDomain
+	}
+	return absBound(x, math.Min(a.e, 2), 0x1p-11), fsOK
+}
+
+func fSin(a fv) (fv, fstatus) { return fSinCos(math.Sin, a) }
+func fCos(a fv) (fv, fstatus) { return fSinCos(math.Cos, a) }
+
+// fTan is inherited from sin(x) / cos(x).
+func fTan(a fv) (fv, fstatus) {
+	v := r32(math.Tan(a.v))
+	s, st := fSin(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	c, st := fCos(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	q, st := fDiv(s, c)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	return fv{v, q.e + math.Abs(v-q.v)}, fsOK
+}
+
+// fAsinAcos is asin or acos: the worse of an absolute bound and the bound
+// inherited from atan2(x, sqrt(1 - x*x)) (asin) or atan2(sqrt(1 - x*x), x)
+// (acos). Where the inherited expression has no bound (atan2's x operand
+// outside [2^-126, 2^126], e.g. asin(±1), acos(0)), neither has the builtin.
+func fAsinAcos(a fv, acos bool) (fv, fstatus) {
+	f, bound := math.Asin, 6.81e-5
+	if acos {
+		f, bound = math.Acos, 6.77e-5
+	}
+	x := f(a.v)
+	if math.Abs(a.v)+a.e > 1 {
+		return fv{r32(x), 0}, fsDomain
+	}
+	prop := 0.0
+	if a.e > 0 {
+		prop = math.Max(math.Abs(f(math.Min(a.v+a.e, 1))-x), math.Abs(x-f(math.Max(a.v-a.e, -1))))
+	}
+	abs := absBound(x, prop, bound)
+	s, st := fSqrt(fSub(fv{1, 0}, fMul(a, a)))
+	if st != fsOK {
+		return abs, st
+	}
+	var t fv
+	if acos {
+		t, st = fAtan2(s, a)
+	} else {
+		t, st = fAtan2(a, s)
+	}
+	if st != fsOK {
+		return abs, st
+	}
+	return fv{abs.v, math.Max(abs.e, t.e+math.Abs(abs.v-t.v))}, fsOK
+}
+
+// fAtan is 4096 ULP.
+func fAtan(a fv) fv { return fMonoULP(math.Atan, a, 4096) }
+
+// fAtan2 is atan2(y, x): 4096 ULP for |x| in [2^-126, 2^126] and y finite
+// and not subnormal (zero is accepted: the spec's "normal" excludes the
+// subnormals its note warns about). Where x may be negative and y may be
+// zero, the result may jump between -π and π (WGSL also lets an
+// implementation ignore the sign of a zero): ambiguous.
+func fAtan2(y, x fv) (fv, fstatus) {
+	r := math.Atan2(y.v, x.v)
+	ax, ay := math.Abs(x.v), math.Abs(y.v)
+	switch {
+	case ax-x.e < minNormal || ax+x.e > 0x1p126:
+		return fv{r32(r), 0}, fsDomain
+	case y.e == 0 && y.v != 0 && ay < minNormal, y.e > 0 && ay-y.e < minNormal:
+		return fv{r32(r), 0}, fsDomain
+	}
+	if x.v-x.e < 0 && ay <= y.e {
+		return fv{r32(r), 0}, fsAmbiguous
+	}
+	prop := 0.0
+	if x.e > 0 || y.e > 0 {
+		dx := ax - x.e
+		dy := math.Max(0, ay-y.e)
+		d2 := float64(dx*dx) + float64(dy*dy)
+		prop = (float64((ax+x.e)*y.e) + float64((ay+y.e)*x.e)) / d2
+	}
+	return fv{r32(r), prop + 4096*ulp(math.Abs(r)+prop)}, fsOK
+}
+
+// fPow is inherited from exp2(y * log2(x)) (WGSL #pow-builtin); its domain
+// excludes x < 0, and x = 0 makes log2 infinite.
+func fPow(x, y fv) (fv, fstatus) {
+	v := r32(math.Pow(x.v, y.v))
+	l, st := fLog2(x)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	r := fExp2(fMul(y, l))
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// quantum returns the value of the lowest set bit of the f32 value v ≠ 0.
+func quantum(v float64) float64 {
+	b := math.Float32bits(float32(v))
+	exp := int((b >> 23) & 0xff)
+	mant := b & 0x7fffff
+	e := -149
+	if exp != 0 {
+		mant |= 1 << 23
+		e = exp - 150
+	}
+	return math.Ldexp(1, e+bits.TrailingZeros32(mant))
+}
+
+// fSum adds terms (each an f32 result) in any order, as an implementation
+// may reassociate (WGSL #reassociation-and-fusion): exact when every term
+// is exact and every partial sum in any order fits 24 bits above the
+// smallest term's lowest bit; otherwise each addition may round by 1 ULP
+// of the sum of magnitudes, which also bounds every partial sum (so a
+// possible overflow of any partial sum is detected too).
+func fSum(ts []fv) (fv, fstatus) {
+	s, mag, prop := 0.0, 0.0, 0.0
+	exact := true
+	q := math.Inf(1)
+	for _, t := range ts {
+		s += t.v
+		mag += math.Abs(t.v)
+		prop += t.e
+		if t.e > 0 {
+			exact = false
+		}
+		if t.v != 0 {
+			q = math.Min(q, quantum(t.v))
+		}
+	}
+	if mag+prop > maxF32 {
+		return fv{r32(s), 0}, fsOverflow
+	}
+	if exact && (mag == 0 || mag/q < 0x1p24) {
+		return fv{r32(s), 0}, fsOK
+	}
+	return fv{r32(s), prop + float64(len(ts)-1)*ulp(mag+prop)}, fsOK
+}
+
+// fDot is inherited from the sum of x[i] * y[i] (WGSL #dot-builtin).
+func fDot(x, y []fv, tmp []fv) (fv, fstatus) {
+	tmp = tmp[:len(x)]
+	for i := range x {
+		tmp[i] = fMul(x[i], y[i])
+	}
+	return fSum(tmp)
+}
+
+// fLength is inherited from sqrt(dot(x, x)) (sqrt(x*x) for a scalar); the
+// reference value is the correctly rounded Euclidean length.
+func fLength(x []fv, tmp []fv) (fv, fstatus) {
+	ss := 0.0
+	for _, c := range x {
+		ss += float64(c.v * c.v)
+	}
+	v := r32(math.Sqrt(ss))
+	d, st := fDot(x, x, tmp)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	r, st := fSqrt(d)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fNormalize is inherited from x / length(x); the zero vector is outside
+// its domain (WGSL #normalize-builtin).
+func fNormalize(x, out, tmp []fv) fstatus {
+	l, st := fLength(x, tmp)
+	ss := 0.0
+	for _, c := range x {
+		ss += float64(c.v * c.v)
+	}
+	n := math.Sqrt(ss)
+	for i, c := range x {
+		out[i] = fv{r32(c.v / n), 0}
+	}
+	if st != fsOK {
+		return st
+	}
+	for i, c := range x {
+		q, st := fDiv(c, l)
+		if st != fsOK {
+			return st
+		}
+		out[i].e = q.e + math.Abs(out[i].v-q.v)
+	}
+	return fsOK
+}
+
+// fCross is inherited from x[i] * y[j] - x[j] * y[i] (WGSL #cross-builtin).
+func fCross(x, y, out []fv) {
+	for i := 0; i < 3; i++ {
+		j, k := (i+1)%3, (i+2)%3
+		out[i] = fSub(fMul(x[j], y[k]), fMul(x[k], y[j]))
+	}
+}
+
+// fMix is inherited from x * (1.0 - z) + y * z (WGSL #mix-builtin).
+func fMix(x, y, z fv) fv {
+	r := fAdd(fMul(x, fSub(fv{1, 0}, z)), fMul(y, z))
+	v := r32(float64(x.v*(1-z.v)) + float64(y.v*z.v))
+	return fv{v, r.e + math.Abs(v-r.v)}
+}
+
+// fSmoothstep is inherited from t * t * (3.0 - 2.0 * t) with
+// t = clamp((x - e0) / (e1 - e0), 0.0, 1.0) (WGSL #smoothstep-builtin);
+// e0 = e1 divides by zero, which is indeterminate.
+func fSmoothstep(e0, e1, x fv) (fv, fstatus) {
+	tp := math.Min(math.Max((x.v-e0.v)/(e1.v-e0.v), 0), 1)
+	v := r32(float64(tp*tp) * (3 - float64(2*tp)))
+	q, st := fDiv(fSub(x, e0), fSub(e1, e0))
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	t := fv{math.Min(math.Max(q.v, 0), 1), q.e}
+	r := fMul(fMul(t, t), fSub(fv{3, 0}, fMul(fv{2, 0}, t)))
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fFma is inherited from x * y + z (WGSL #fma-builtin): the reference
+// evaluates it unfused (an implementation may fuse; the bound covers both).
+func fFma(x, y, z fv) fv { return fAdd(fMul(x, y), z) }
+
+// Comparisons are exact (WGSL #concrete-float-accuracy, "Correct result")
+// but ambiguous when the outcome differs within the operands' intervals.
+
+func fLt(a, b fv) (bool, fstatus) {
+	switch {
+	case a.v+a.e < b.v-b.e:
+		return true, fsOK
+	case a.v-a.e >= b.v+b.e:
+		return false, fsOK
+	}
+	return a.v < b.v, fsAmbiguous
+}
+
+func fLe(a, b fv) (bool, fstatus) {
+	switch {
+	case a.v+a.e <= b.v-b.e:
+		return true, fsOK
+	case a.v-a.e > b.v+b.e:
+		return false, fsOK
+	}
+	return a.v <= b.v, fsAmbiguous
+}
+
+func fEq(a, b fv) (bool, fstatus) {
+	switch {
+	case a.e == 0 && b.e == 0:
+		return a.v == b.v, fsOK
+	case math.Abs(a.v-b.v) > a.e+b.e:
+		return false, fsOK
+	}
+	return a.v == b.v, fsAmbiguous
+}
+
+// f2i converts a real to i32 (WGSL #floating-point-conversion): truncate,
+// then clamp to the i32 values exactly representable in f32,
+// [-2^31, 2147483520]. NaN has no defined result (callers mark it
+// indeterminate); it maps to 0 here.
+func f2i(x float64) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= 2147483520:
+		return 2147483520
+	case x <= -2147483648:
+		return math.MinInt32
+	}
+	return int32(math.Trunc(x))
+}
+
+// f2u converts a real to u32: truncate, then clamp to [0, 4294967040].
+func f2u(x float64) uint32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= 4294967040:
+		return 4294967040
+	case x <= 0:
+		return 0
+	}
+	return uint32(math.Trunc(x))
+}

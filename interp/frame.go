@@ -1,0 +1,117 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// slot is one leaf scalar of a value during execution. Every value lives
+// in a contiguous range of slots in the frame (vectors component by
+// component, arrays element by element, structs field by field: the order
+// of ir.Type.ComponentTypes).
+//
+// why encodes the leaf's status: 0 means exact and determinate; > 0 means
+// determinate but inexact (an f32 with err > 0), why naming the first
+// operation that made it so; < 0 means indeterminate, -why naming the
+// reason. Integer and bool leaves are never inexact, so their why is ≤ 0.
+// err is the absolute error bound of an f32 leaf (0 for other types).
+type slot struct {
+	bits uint32
+	why  int32
+	err  float64
+}
+
+// ctl is the outcome of executing a statement.
+type ctl uint8
+
+const (
+	cNext     ctl = iota // continue with the next statement
+	cBreak               // leave the innermost loop or switch
+	cContinue            // go to the innermost loop's continuing block
+	cReturn              // leave the function (its result is in its ret slots)
+	cAbort               // stop the invocation (frame.stop is set)
+)
+
+type (
+	exprFn func(fr *frame)
+	stmtFn func(fr *frame) ctl
+)
+
+// frame is the state of one invocation: every slot of the program (one
+// static region per function — WGSL has no recursion — plus constants,
+// globals and temporaries), the step counter and the stop state. A frame
+// is reused for every invocation of a Run.
+type frame struct {
+	s     []slot
+	steps int64
+	limit int64
+	// stop is set when the invocation must end early: err holds a failure,
+	// or poison names the branch whose indeterminate condition made the
+	// rest of the invocation indeterminate. Once stop is set, limit is -1
+	// so that the next statement's step check unwinds the invocation.
+	stop   bool
+	err    *ir.Error
+	poison int32 // reason id of the poisoning branch
+	cause  int32 // why of its condition
+	ops    int64 // executed operations (benchmarks only; see compileOpts.countOps)
+	// scratch for f32 kernels over whole vectors (dot, cross, …), so that
+	// calling them through a function value allocates nothing.
+	fin, fin2   [12]fv
+	fout, fout2 [4]fv
+	p           *Program
+}
+
+// fail stops the invocation with a positioned error.
+func (fr *frame) fail(pos ir.Pos, format string, args ...any) {
+	if fr.stop {
+		return
+	}
+	fr.err = &ir.Error{File: fr.p.file, Pos: pos, Pass: "interp", Msg: fmt.Sprintf(format, args...)}
+	fr.stop = true
+	fr.limit = -1
+}
+
+// overLimit is called when the step counter passes the limit: either the
+// invocation already stopped (limit is -1), or it ran out of steps.
+func (fr *frame) overLimit(pos ir.Pos) ctl {
+	if !fr.stop {
+		fr.fail(pos, "step limit of %d exceeded (the kernel may not terminate)", fr.limit)
+	}
+	return cAbort
+}
+
+// poisonAll stops the invocation because a branch at reason site r
+// depends on an indeterminate condition whose why is cause: from here on
+// every output of the invocation is indeterminate.
+func (fr *frame) poisonAll(r, cause int32) ctl {
+	if !fr.stop {
+		fr.poison, fr.cause = r, cause
+		fr.stop = true
+		fr.limit = -1
+	}
+	return cAbort
+}
+
+// firstWhy merges the status of two integer or bool operands: the first
+// indeterminate one wins (integer leaves are never merely inexact).
+func firstWhy(a, b int32) int32 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// mergeWhy merges the status of f32 operands: the first indeterminate
+// reason, else the first inexact reason.
+func mergeWhy(a, b int32) int32 {
+	switch {
+	case a < 0:
+		return a
+	case b < 0:
+		return b
+	case a != 0:
+		return a
+	}
+	return b
+}

@@ -1,0 +1,308 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// DefaultMaxSteps is the step limit per invocation when Options.MaxSteps
+// is 0: 10,000,000 steps, where a step is one executed statement or one
+// loop iteration (expressions are not counted). At the interpreter's
+// speed that is well under a second per invocation.
+const DefaultMaxSteps = 10_000_000
+
+// Options tunes a Run.
+type Options struct {
+	// MaxSteps bounds the steps (statements executed plus loop
+	// iterations) of each invocation; 0 means DefaultMaxSteps. An
+	// invocation that exceeds it stops with Invocation.Err set.
+	MaxSteps int64
+}
+
+// Program is a kernel compiled for repeated execution: compile once, run
+// many invocations. A Program is immutable and safe for concurrent Runs.
+type Program struct {
+	file    string
+	abi     *ir.KernelABI
+	kernel  *fnInfo
+	params  []varInfo // the kernel's parameters, in order
+	argWhy  []int32   // per parameter: the reason for a non-finite f32 argument
+	outs    []varInfo // slot ranges of the ABI outputs, in order
+	image   []slot    // every slot's initial contents (constants, global initializers)
+	globLo  int32     // globals occupy image[globLo:globHi]
+	globHi  int32
+	reasons []reason
+	frames  sync.Pool
+}
+
+// Invocation is the outcome of one invocation of a kernel.
+type Invocation struct {
+	// Outputs holds one Output per ABI output ("ret", then the private
+	// globals the kernel uses), in ABI().Outputs order; nil when Err is set.
+	Outputs []Output
+	// Err is a per-invocation failure, an *ir.Error: the step limit was
+	// exceeded ("interp: step limit of N exceeded (the kernel may not
+	// terminate)"), or the kernel executed an operation the reference
+	// cannot execute (derivative, barrier and subgroup builtins).
+	Err error
+}
+
+// Output is the value of one ABI output of one invocation.
+type Output struct {
+	Value ir.Value
+	// Indeterminate and Tolerance have one entry per leaf scalar of Value,
+	// in ir.Type.ComponentTypes order; both are nil when every leaf is
+	// exact and determinate. Indeterminate[i] reports that WGSL leaves leaf
+	// i indeterminate (any value of its type is conforming). Tolerance[i]
+	// is, for an f32 leaf, the absolute error bound WGSL grants a
+	// conforming implementation relative to Value (0: must match exactly,
+	// modulo subnormal flushing and the sign of zero); it is 0 for other
+	// types.
+	Indeterminate []bool
+	Tolerance     []float64
+	// Why is the first reason a leaf is indeterminate or inexact, with the
+	// position of the operation responsible ("3:14: f32 overflow …"); empty
+	// when every leaf is exact and determinate.
+	Why string
+}
+
+// Compile compiles kernel, a function of m, for execution. m must pass
+// ir.Verify (Compile runs it and returns its errors). Compile fails for
+// an unknown kernel and for recursion, which WGSL forbids. Errors are
+// *ir.Error (or Verify's ir.ErrorList).
+func Compile(m *ir.Module, kernel string) (*Program, error) {
+	return compile(m, kernel, compileOpts{})
+}
+
+// Run compiles kernel and runs it once per element of args; see
+// Program.Run.
+func Run(m *ir.Module, kernel string, args [][]ir.Value, opts Options) ([]Invocation, error) {
+	p, err := Compile(m, kernel)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(args, opts)
+}
+
+// ABI returns the kernel's ABI, ir.NewKernelABI(m, kernel): its outputs
+// are "ret" (for a non-void kernel) then the private globals the kernel's
+// call graph uses, which is the order of Invocation.Outputs.
+func (p *Program) ABI() *ir.KernelABI { return p.abi }
+
+// Run executes the kernel once per invocation: args[i][j] is parameter j
+// of invocation i. Each invocation starts with every private global at its
+// initializer (or zero). Run fails, before executing anything, only when
+// an argument's shape or type does not match its parameter; failures of a
+// single invocation are reported in its Invocation.Err.
+func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
+	for i, inv := range args {
+		if len(inv) != len(p.params) {
+			return nil, &ir.Error{File: p.file, Pos: p.kernel.f.Pos, Pass: "interp",
+				Msg: fmt.Sprintf("invocation %d: %d arguments for the %d parameters of %s", i, len(inv), len(p.params), p.abi.Kernel)}
+		}
+		for j, v := range inv {
+			if err := checkValue(v, p.params[j].t); err != nil {
+				prm := p.kernel.f.Params[j]
+				return nil, &ir.Error{File: p.file, Pos: prm.Pos, Pass: "interp",
+					Msg: fmt.Sprintf("invocation %d: argument %s: %v", i, prm.Name, err)}
+			}
+		}
+	}
+	limit := opts.MaxSteps
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	fr := p.getFrame()
+	defer p.frames.Put(fr)
+	out := make([]Invocation, len(args))
+	for i, inv := range args {
+		p.invoke(fr, inv, limit)
+		out[i] = p.collect(fr)
+	}
+	return out, nil
+}
+
+func (p *Program) getFrame() *frame {
+	if fr, ok := p.frames.Get().(*frame); ok {
+		return fr
+	}
+	fr := &frame{s: make([]slot, len(p.image)), p: p}
+	copy(fr.s, p.image)
+	return fr
+}
+
+// invoke runs one invocation in fr.
+func (p *Program) invoke(fr *frame, args []ir.Value, limit int64) {
+	copy(fr.s[p.globLo:p.globHi], p.image[p.globLo:p.globHi])
+	k := p.kernel
+	clear(fr.s[k.ret : k.ret+k.retN])
+	fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause = 0, limit, false, nil, 0, 0
+	for j, v := range args {
+		p.store(fr.s, p.params[j].base, v, p.argWhy[j])
+	}
+	k.body(fr)
+}
+
+// store writes v's leaves into s from base; non-finite f32 leaves are
+// marked indeterminate with reason why.
+func (p *Program) store(s []slot, base int32, v ir.Value, why int32) int32 {
+	switch v.Type.Kind {
+	case ir.KindBool:
+		b := uint32(0)
+		if v.Bits != 0 {
+			b = 1
+		}
+		s[base] = slot{bits: b}
+		return base + 1
+	case ir.KindI32, ir.KindU32:
+		s[base] = slot{bits: v.Bits}
+		return base + 1
+	case ir.KindF32:
+		if v.Bits&0x7f800000 == 0x7f800000 {
+			s[base] = slot{bits: v.Bits, why: -why}
+		} else {
+			s[base] = slot{bits: v.Bits}
+		}
+		return base + 1
+	}
+	for _, e := range v.Elems {
+		base = p.store(s, base, e, why)
+	}
+	return base
+}
+
+// checkValue reports whether v is a well-formed value of type t.
+func checkValue(v ir.Value, t *ir.Type) error {
+	if v.Type == nil || !ir.Identical(v.Type, t) {
+		return fmt.Errorf("has type %v, want %v", v.Type, t)
+	}
+	var rec func(v ir.Value, t *ir.Type) error
+	rec = func(v ir.Value, t *ir.Type) error {
+		switch t.Kind {
+		case ir.KindVec, ir.KindArray:
+			if len(v.Elems) != t.Len {
+				return fmt.Errorf("value of %v has %d components", t, len(v.Elems))
+			}
+			for _, e := range v.Elems {
+				if err := rec(e, t.Elem); err != nil {
+					return err
+				}
+			}
+		case ir.KindStruct:
+			if len(v.Elems) != len(t.Struct.Fields) {
+				return fmt.Errorf("value of %v has %d members", t, len(v.Elems))
+			}
+			for i, e := range v.Elems {
+				if err := rec(e, t.Struct.Fields[i].Type); err != nil {
+					return err
+				}
+			}
+		case ir.KindVoid:
+			return fmt.Errorf("void value")
+		default:
+			if len(v.Elems) != 0 {
+				return fmt.Errorf("scalar %v with components", t)
+			}
+		}
+		return nil
+	}
+	return rec(v, t)
+}
+
+// collect converts the frame's outputs after an invocation.
+func (p *Program) collect(fr *frame) Invocation {
+	if fr.err != nil {
+		return Invocation{Err: fr.err}
+	}
+	outs := make([]Output, len(p.outs))
+	for i, o := range p.outs {
+		outs[i] = p.output(fr, o)
+	}
+	return Invocation{Outputs: outs}
+}
+
+func (p *Program) output(fr *frame, o varInfo) Output {
+	s := fr.s[o.base : o.base+o.n]
+	var out Output
+	pos := 0
+	out.Value = buildValue(o.t, s, &pos)
+	first := int32(0)
+	if fr.poison != 0 {
+		out.Indeterminate = make([]bool, len(s))
+		out.Tolerance = make([]float64, len(s))
+		for i := range s {
+			out.Indeterminate[i] = true
+			out.Tolerance[i] = s[i].err
+		}
+		out.Why = p.reasonText(fr.poison)
+		if c := p.reasonText(fr.cause); c != "" {
+			out.Why += " (because " + c + ")"
+		}
+		return out
+	}
+	for i := range s {
+		if s[i].why == 0 {
+			continue
+		}
+		if out.Indeterminate == nil {
+			out.Indeterminate = make([]bool, len(s))
+			out.Tolerance = make([]float64, len(s))
+		}
+		out.Indeterminate[i] = s[i].why < 0
+		out.Tolerance[i] = s[i].err
+		if first == 0 {
+			first = s[i].why
+		}
+	}
+	if first != 0 {
+		out.Why = p.reasonText(first)
+	}
+	return out
+}
+
+func buildValue(t *ir.Type, s []slot, pos *int) ir.Value {
+	switch t.Kind {
+	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+		v := ir.Value{Type: t, Bits: s[*pos].bits}
+		*pos++
+		return v
+	case ir.KindVec, ir.KindArray:
+		es := make([]ir.Value, t.Len)
+		for i := range es {
+			es[i] = buildValue(t.Elem, s, pos)
+		}
+		return ir.Value{Type: t, Elems: es}
+	case ir.KindStruct:
+		es := make([]ir.Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = buildValue(f.Type, s, pos)
+		}
+		return ir.Value{Type: t, Elems: es}
+	}
+	return ir.Value{Type: t}
+}
+
+// String formats an output for diagnostics: the value, then any
+// indeterminate leaves and tolerances.
+func (o Output) String() string {
+	var b strings.Builder
+	b.WriteString(o.Value.String())
+	for i, ind := range o.Indeterminate {
+		switch {
+		case ind:
+			fmt.Fprintf(&b, " [%d]=indeterminate", i)
+		case o.Tolerance[i] > 0:
+			fmt.Fprintf(&b, " [%d]±%g", i, o.Tolerance[i])
+		}
+	}
+	if o.Why != "" {
+		b.WriteString(" (" + o.Why + ")")
+	}
+	return b.String()
+}
+
+var _ = math.MaxFloat32

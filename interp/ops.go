@@ -1,0 +1,425 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Integer operators (WGSL #arithmetic-expr, #bit-expr, #comparison-expr).
+// i32 and u32 share their bit patterns; signedness is in the kernel.
+
+func addU(a, b uint32) uint32 { return a + b }
+func subU(a, b uint32) uint32 { return a - b }
+func mulU(a, b uint32) uint32 { return a * b }
+func andU(a, b uint32) uint32 { return a & b }
+func orU(a, b uint32) uint32  { return a | b }
+func xorU(a, b uint32) uint32 { return a ^ b }
+
+// divI is i32 division: x / 0 = x and MIN / -1 = MIN; otherwise
+// truncating (WGSL #arithmetic-expr).
+func divI(a, b uint32) uint32 {
+	x, y := int32(a), int32(b)
+	if y == 0 || (x == math.MinInt32 && y == -1) {
+		return a
+	}
+	return uint32(x / y)
+}
+
+// remI is i32 remainder: x % 0 = 0 and MIN % -1 = 0; otherwise the
+// remainder of truncating division (sign of the dividend).
+func remI(a, b uint32) uint32 {
+	x, y := int32(a), int32(b)
+	if y == 0 || (x == math.MinInt32 && y == -1) {
+		return 0
+	}
+	return uint32(x % y)
+}
+
+// divU is u32 division with x / 0 = x.
+func divU(a, b uint32) uint32 {
+	if b == 0 {
+		return a
+	}
+	return a / b
+}
+
+// remU is u32 remainder with x % 0 = 0.
+func remU(a, b uint32) uint32 {
+	if b == 0 {
+		return 0
+	}
+	return a % b
+}
+
+// Shifts take the count modulo 32 (WGSL #bit-expr); >> is arithmetic on
+// i32, logical on u32.
+func shlU(a, b uint32) uint32 { return a << (b & 31) }
+func shrU(a, b uint32) uint32 { return a >> (b & 31) }
+func shrI(a, b uint32) uint32 { return uint32(int32(a) >> (b & 31)) }
+
+func eqU(a, b uint32) bool { return a == b }
+func neU(a, b uint32) bool { return a != b }
+func ltU(a, b uint32) bool { return a < b }
+func leU(a, b uint32) bool { return a <= b }
+func gtU(a, b uint32) bool { return a > b }
+func geU(a, b uint32) bool { return a >= b }
+func ltI(a, b uint32) bool { return int32(a) < int32(b) }
+func leI(a, b uint32) bool { return int32(a) <= int32(b) }
+func gtI(a, b uint32) bool { return int32(a) > int32(b) }
+func geI(a, b uint32) bool { return int32(a) >= int32(b) }
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// intKernel returns the kernel of an integer (or, for & | ^, bool)
+// arithmetic, bitwise or shift operator.
+func intKernel(op ir.BinaryOp, signed bool) func(a, b uint32) uint32 {
+	switch op {
+	case ir.OpAdd:
+		return addU
+	case ir.OpSub:
+		return subU
+	case ir.OpMul:
+		return mulU
+	case ir.OpDiv:
+		if signed {
+			return divI
+		}
+		return divU
+	case ir.OpRem:
+		if signed {
+			return remI
+		}
+		return remU
+	case ir.OpAnd:
+		return andU
+	case ir.OpOr:
+		return orU
+	case ir.OpXor:
+		return xorU
+	case ir.OpShl:
+		return shlU
+	case ir.OpShr:
+		if signed {
+			return shrI
+		}
+		return shrU
+	}
+	return nil
+}
+
+// intCompare returns the kernel of a comparison of integer or bool bits.
+func intCompare(op ir.BinaryOp, signed bool) func(a, b uint32) bool {
+	switch op {
+	case ir.OpEq:
+		return eqU
+	case ir.OpNe:
+		return neU
+	case ir.OpLt:
+		if signed {
+			return ltI
+		}
+		return ltU
+	case ir.OpLe:
+		if signed {
+			return leI
+		}
+		return leU
+	case ir.OpGt:
+		if signed {
+			return gtI
+		}
+		return gtU
+	case ir.OpGe:
+		if signed {
+			return geI
+		}
+		return geU
+	}
+	return nil
+}
+
+// binary compiles x op y for a non-short-circuit operator; node is the
+// expression the operation is reported as (the Binary, or the compound
+// assignment it was built from).
+func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) cexpr {
+	var xt, yt, rt *ir.Type
+	var pos ir.Pos
+	switch e := node.(type) {
+	case *ir.Binary:
+		xt, yt, rt, pos = e.X.Type(), e.Y.Type(), e.T, e.Pos
+	case *ir.Assign:
+		xt, yt, pos = e.LHS.Type(), e.RHS.Type(), e.Pos
+		rt = xt
+	}
+	n := int32(rt.Width())
+	sx, sy := int32(0), int32(0)
+	if xt.Kind == ir.KindVec {
+		sx = 1
+	}
+	if yt.Kind == ir.KindVec {
+		sy = 1
+	}
+	d := c.pickDst(dst, n, true, x, y)
+	elem := xt.Scalar()
+	cls := op.Info().Class
+	var fn exprFn
+	switch {
+	case elem.Kind == ir.KindF32 && (cls == ir.ClassEquality || cls == ir.ClassOrder):
+		fn = c.f32Compare(c.site(pos, node, "correct result"), op, x, y, sx, sy, n, d)
+	case elem.Kind == ir.KindF32:
+		fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
+	case cls == ir.ClassEquality || cls == ir.ClassOrder:
+		fn = intCmp(intCompare(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
+	default:
+		fn = intBin(op, intKernel(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops || y.stops}
+}
+
+// intBin applies an integer kernel lane by lane (a scalar operand of a
+// vector operation has stride 0: it is broadcast).
+func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d int32) exprFn {
+	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	if n == 1 {
+		// The common scalar operators, without the kernel call.
+		switch op {
+		case ir.OpAdd:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits + b.bits, why: firstWhy(a.why, b.why)}
+			}
+		case ir.OpSub:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits - b.bits, why: firstWhy(a.why, b.why)}
+			}
+		case ir.OpMul:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits * b.bits, why: firstWhy(a.why, b.why)}
+			}
+		case ir.OpAnd:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
+			}
+		case ir.OpXor:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
+			}
+		}
+		return func(fr *frame) {
+			run2(fr, xf, yf)
+			s := fr.s
+			a, b := &s[xl], &s[yl]
+			s[d] = slot{bits: k(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		}
+	}
+	return func(fr *frame) {
+		run2(fr, xf, yf)
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			a, b := s[xl+i*sx], s[yl+i*sy]
+			s[d+i] = slot{bits: k(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		}
+	}
+}
+
+func intCmp(k func(a, b uint32) bool, x, y cexpr, sx, sy, n, d int32) exprFn {
+	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	if n == 1 {
+		return func(fr *frame) {
+			run2(fr, xf, yf)
+			s := fr.s
+			a, b := &s[xl], &s[yl]
+			s[d] = slot{bits: b2u(k(a.bits, b.bits)), why: firstWhy(a.why, b.why)}
+		}
+	}
+	return func(fr *frame) {
+		run2(fr, xf, yf)
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			a, b := s[xl+i*sx], s[yl+i*sy]
+			s[d+i] = slot{bits: b2u(k(a.bits, b.bits)), why: firstWhy(a.why, b.why)}
+		}
+	}
+}
+
+// unary compiles -x, !x and ~x (WGSL #arithmetic-expr, #logical-expr,
+// #bit-expr): integer negation wraps (-MIN = MIN); f32 negation flips the
+// sign bit (exact).
+func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
+	n := int32(e.T.Width())
+	d := c.pickDst(dst, n, true, x)
+	xf, xl := x.fn, x.loc
+	var k func(uint32) uint32
+	switch {
+	case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
+		k = func(b uint32) uint32 { return b ^ 0x80000000 }
+	case e.Op == ir.OpNeg:
+		k = func(b uint32) uint32 { return -b }
+	case e.Op == ir.OpNot:
+		k = func(b uint32) uint32 { return b ^ 1 }
+	default:
+		k = func(b uint32) uint32 { return ^b }
+	}
+	fn := func(fr *frame) {
+		if xf != nil {
+			xf(fr)
+		}
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			a := s[xl+i]
+			a.bits = k(a.bits)
+			s[d+i] = a
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+}
+
+// convert compiles a value conversion T(x) between scalar or vector types
+// of one width (WGSL #conversion-expr, #floating-point-conversion).
+func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
+	from, to := e.X.Type().Scalar().Kind, e.T.Scalar().Kind
+	if from == to || (from != ir.KindBool && from != ir.KindF32 && to != ir.KindBool && to != ir.KindF32) {
+		// Same type, or i32 <-> u32: the bits are kept.
+		return x
+	}
+	n := int32(e.T.Width())
+	d := c.pickDst(dst, n, true, x)
+	site := c.site(e.Pos, e, "conversion")
+	var k func(a slot) slot
+	switch {
+	case from == ir.KindBool && to == ir.KindF32:
+		k = func(a slot) slot { return slot{bits: a.bits * 0x3f800000, why: a.why} }
+	case from == ir.KindBool:
+		k = func(a slot) slot { return a }
+	case to == ir.KindBool && from == ir.KindF32:
+		k = func(a slot) slot {
+			v := f32of(a.bits)
+			r := slot{bits: b2u(v != 0), why: a.why}
+			if a.why >= 0 && (isSubnormal(a.bits) || (a.err > 0 && math.Abs(v) <= a.err)) {
+				r.why = -(site + int32(fsAmbiguous))
+			}
+			if r.why > 0 {
+				r.why = 0
+			}
+			return r
+		}
+	case to == ir.KindBool:
+		k = func(a slot) slot { return slot{bits: b2u(a.bits != 0), why: a.why} }
+	case from == ir.KindF32:
+		signed := to == ir.KindI32
+		k = func(a slot) slot { return f2int(site, a, signed) }
+	default: // i32 or u32 to f32: correctly rounded
+		signed := from == ir.KindI32
+		k = func(a slot) slot {
+			var x float64
+			if signed {
+				x = float64(int32(a.bits))
+			} else {
+				x = float64(a.bits)
+			}
+			v := float32(x)
+			r := slot{bits: math.Float32bits(v), why: a.why}
+			if float64(v) != x && a.why == 0 {
+				r.why, r.err = site, ulp(x)
+			}
+			return r
+		}
+	}
+	xf, xl := x.fn, x.loc
+	fn := func(fr *frame) {
+		if xf != nil {
+			xf(fr)
+		}
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			s[d+i] = k(s[xl+i])
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+}
+
+// f2int converts an f32 slot to i32 or u32 (WGSL
+// #floating-point-conversion): truncate and saturate; indeterminate for
+// NaN and when the result may change within the value's error bound.
+func f2int(site int32, a slot, signed bool) slot {
+	v := f32of(a.bits)
+	conv := func(x float64) uint32 {
+		if signed {
+			return uint32(f2i(x))
+		}
+		return f2u(x)
+	}
+	r := slot{bits: conv(v)}
+	switch {
+	case a.why < 0:
+		r.why = a.why
+	case v != v:
+		r.why = -(site + int32(fsOverflow))
+	case a.err > 0 && (conv(v-a.err) != r.bits || conv(v+a.err) != r.bits):
+		r.why = -(site + int32(fsAmbiguous))
+	}
+	return r
+}
+
+// bitcast compiles bitcast<T>(x) (WGSL #bitcast-builtin): the bits are
+// kept. WGSL may flush a subnormal f32 produced or consumed by a bitcast,
+// so an f32 source that is subnormal or inexact gives an indeterminate
+// integer, and an integer whose bits are an f32 infinity or NaN gives an
+// indeterminate f32 (finite math assumption).
+func (c *compiler) bitcast(e *ir.Bitcast, x cexpr, dst int32) cexpr {
+	from, to := e.X.Type().Scalar().Kind, e.T.Scalar().Kind
+	if (from == ir.KindF32) == (to == ir.KindF32) {
+		return x
+	}
+	n := int32(e.T.Width())
+	d := c.pickDst(dst, n, true, x)
+	var k func(a slot) slot
+	if from == ir.KindF32 {
+		bad := -c.addReason(e.Pos, rBitcast, e, "the f32 source is subnormal (WGSL may flush it) or inexact")
+		k = func(a slot) slot {
+			if a.why >= 0 && (isSubnormal(a.bits) || a.err > 0) {
+				return slot{bits: a.bits, why: bad}
+			}
+			return slot{bits: a.bits, why: min(a.why, 0)}
+		}
+	} else {
+		bad := -c.addReason(e.Pos, rBitcast, e, "the result is an f32 infinity or NaN (finite math assumption)")
+		k = func(a slot) slot {
+			if a.why == 0 && nonFinite(a.bits) {
+				return slot{bits: a.bits, why: bad}
+			}
+			return a
+		}
+	}
+	xf, xl := x.fn, x.loc
+	fn := func(fr *frame) {
+		if xf != nil {
+			xf(fr)
+		}
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			s[d+i] = k(s[xl+i])
+		}
+	}
+	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+}

@@ -1,0 +1,262 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// f32 kernels of one, two and three scalar operands, and comparisons.
+type (
+	fk1   func(a fv) (fv, fstatus)
+	fk2   func(a, b fv) (fv, fstatus)
+	fk3   func(a, b, c fv) (fv, fstatus)
+	fcmpk func(a, b fv) (bool, fstatus)
+)
+
+func fvOf(s slot) fv { return fv{f32of(s.bits), s.err} }
+
+// flushed is s with a subnormal value replaced by a zero of its sign.
+func flushed(s slot) fv {
+	if isSubnormal(s.bits) {
+		return fv{math.Copysign(0, f32of(s.bits)), s.err}
+	}
+	return fvOf(s)
+}
+
+// same reports whether two results agree once subnormals count as zero.
+func same(a, b float64) bool { return a == b || (zeroish(a) && zeroish(b)) }
+
+// finish turns a kernel's result into a slot. site is the operation's
+// reason block, in the first inexact reason among the operands (0 if
+// none). The result is indeterminate when the kernel says so, or when it
+// could overflow: |v| + E beyond the largest f32, or non-finite (WGSL
+// #differences-from-ieee754, finite math assumption).
+func finish(site int32, r fv, st fstatus, in int32) slot {
+	b := math.Float32bits(float32(r.v))
+	switch {
+	case st != fsOK:
+		return slot{bits: b, why: -(site + int32(st))}
+	case !(math.Abs(r.v)+r.e <= maxF32):
+		return slot{bits: b, why: -(site + int32(fsOverflow))}
+	case r.e == 0:
+		return slot{bits: b}
+	case in > 0:
+		return slot{bits: b, why: in, err: r.e}
+	}
+	return slot{bits: b, why: site, err: r.e}
+}
+
+// eval1, eval2 and eval3 run a kernel on operand slots: indeterminate
+// operands give an indeterminate result; a subnormal operand is also
+// tried flushed to zero, every combination, and a different outcome makes
+// the result indeterminate (WGSL #differences-from-ieee754: inputs of these
+// operations may be flushed).
+func eval1(site int32, k fk1, x slot) slot {
+	r, st := k(fvOf(x))
+	if x.why < 0 {
+		return slot{bits: math.Float32bits(float32(r.v)), why: x.why}
+	}
+	if st == fsOK && isSubnormal(x.bits) {
+		if r2, st2 := k(flushed(x)); st2 != fsOK || !same(r.v, r2.v) {
+			st = fsSubnormal
+		}
+	}
+	return finish(site, r, st, x.why)
+}
+
+func eval2(site int32, k fk2, x, y slot) slot {
+	r, st := k(fvOf(x), fvOf(y))
+	if w := mergeWhy(x.why, y.why); w < 0 {
+		return slot{bits: math.Float32bits(float32(r.v)), why: w}
+	}
+	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits)) {
+		xs := []slot{x, y}
+		for mask := 1; mask < 4; mask++ {
+			if a, b, ok := flushPick2(xs, mask); ok {
+				if r2, st2 := k(a, b); st2 != fsOK || !same(r.v, r2.v) {
+					st = fsSubnormal
+					break
+				}
+			}
+		}
+	}
+	return finish(site, r, st, mergeWhy(x.why, y.why))
+}
+
+// flushPick2 flushes the operands selected by mask; ok is false when the
+// mask selects an operand that is not subnormal (a duplicate combination).
+func flushPick2(xs []slot, mask int) (fv, fv, bool) {
+	var out [2]fv
+	for i := range out {
+		if mask&(1<<i) != 0 {
+			if !isSubnormal(xs[i].bits) {
+				return fv{}, fv{}, false
+			}
+			out[i] = flushed(xs[i])
+		} else {
+			out[i] = fvOf(xs[i])
+		}
+	}
+	return out[0], out[1], true
+}
+
+func eval3(site int32, k fk3, x, y, z slot) slot {
+	r, st := k(fvOf(x), fvOf(y), fvOf(z))
+	if w := mergeWhy(mergeWhy(x.why, y.why), z.why); w < 0 {
+		return slot{bits: math.Float32bits(float32(r.v)), why: w}
+	}
+	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits) || isSubnormal(z.bits)) {
+		xs := [3]slot{x, y, z}
+	masks:
+		for mask := 1; mask < 8; mask++ {
+			var in [3]fv
+			for i := range xs {
+				if mask&(1<<i) != 0 {
+					if !isSubnormal(xs[i].bits) {
+						continue masks
+					}
+					in[i] = flushed(xs[i])
+				} else {
+					in[i] = fvOf(xs[i])
+				}
+			}
+			if r2, st2 := k(in[0], in[1], in[2]); st2 != fsOK || !same(r.v, r2.v) {
+				st = fsSubnormal
+				break
+			}
+		}
+	}
+	return finish(site, r, st, mergeWhy(mergeWhy(x.why, y.why), z.why))
+}
+
+// evalCmp runs a comparison kernel: the result is exact unless an operand
+// is indeterminate, or the outcome is ambiguous within the operands'
+// bounds or under flushing of a subnormal operand.
+func evalCmp(site int32, k fcmpk, x, y slot) slot {
+	r, st := k(fvOf(x), fvOf(y))
+	if w := mergeWhy(x.why, y.why); w < 0 {
+		return slot{bits: b2u(r), why: w}
+	}
+	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits)) {
+		xs := []slot{x, y}
+		for mask := 1; mask < 4; mask++ {
+			if a, b, ok := flushPick2(xs, mask); ok {
+				if r2, st2 := k(a, b); st2 != fsOK || r2 != r {
+					st = fsSubnormal
+					break
+				}
+			}
+		}
+	}
+	if st != fsOK {
+		return slot{bits: b2u(r), why: -(site + int32(st))}
+	}
+	return slot{bits: b2u(r)}
+}
+
+func kAdd(a, b fv) (fv, fstatus) { return fAdd(a, b), fsOK }
+func kSub(a, b fv) (fv, fstatus) { return fSub(a, b), fsOK }
+func kMul(a, b fv) (fv, fstatus) { return fMul(a, b), fsOK }
+
+func cmpKernel(op ir.BinaryOp) fcmpk {
+	switch op {
+	case ir.OpEq:
+		return fEq
+	case ir.OpNe:
+		return func(a, b fv) (bool, fstatus) { r, st := fEq(a, b); return !r, st }
+	case ir.OpLt:
+		return fLt
+	case ir.OpLe:
+		return fLe
+	case ir.OpGt:
+		return func(a, b fv) (bool, fstatus) { return fLt(b, a) }
+	}
+	return func(a, b fv) (bool, fstatus) { return fLe(b, a) }
+}
+
+func (c *compiler) f32Compare(site int32, op ir.BinaryOp, x, y cexpr, sx, sy, n, d int32) exprFn {
+	k := cmpKernel(op)
+	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	return func(fr *frame) {
+		run2(fr, xf, yf)
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			a, b := s[xl+i*sx], s[yl+i*sy]
+			if a.why|b.why == 0 && a.err == 0 && b.err == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+				// Exact operands: the comparison is exact.
+				r, _ := k(fvOf(a), fvOf(b))
+				s[d+i] = slot{bits: b2u(r)}
+				continue
+			}
+			s[d+i] = evalCmp(site, k, a, b)
+		}
+	}
+}
+
+// f32Arith compiles + - * / % on f32 operands. + - and * have a fast
+// path for exact, normal operands whose exact result is a finite f32.
+func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr, sx, sy, n, d int32) exprFn {
+	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	var k fk2
+	acc := "correctly rounded"
+	switch op {
+	case ir.OpAdd:
+		k = kAdd
+	case ir.OpSub:
+		k = kSub
+	case ir.OpMul:
+		k = kMul
+	case ir.OpDiv:
+		k, acc = fDiv, "2.5 ULP for |y| in [2^-126, 2^126]"
+	default:
+		k, acc = fRem, "inherited from x - y * trunc(x / y)"
+	}
+	site := c.site(pos, node, acc)
+	switch op {
+	case ir.OpAdd, ir.OpSub:
+		neg := op == ir.OpSub
+		return func(fr *frame) {
+			run2(fr, xf, yf)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				a, b := s[xl+i*sx], s[yl+i*sy]
+				if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+					u, v := f32of(a.bits), f32of(b.bits)
+					if neg {
+						v = -v
+					}
+					r := u + v
+					if r32(r) == r && math.Abs(r) <= maxF32 && twoSumExact(u, v, r) {
+						s[d+i] = slot{bits: math.Float32bits(float32(r))}
+						continue
+					}
+				}
+				s[d+i] = eval2(site, k, a, b)
+			}
+		}
+	case ir.OpMul:
+		return func(fr *frame) {
+			run2(fr, xf, yf)
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				a, b := s[xl+i*sx], s[yl+i*sy]
+				if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+					r := float64(f32of(a.bits) * f32of(b.bits))
+					if r32(r) == r && math.Abs(r) <= maxF32 {
+						s[d+i] = slot{bits: math.Float32bits(float32(r))}
+						continue
+					}
+				}
+				s[d+i] = eval2(site, k, a, b)
+			}
+		}
+	}
+	return func(fr *frame) {
+		run2(fr, xf, yf)
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			s[d+i] = eval2(site, k, s[xl+i*sx], s[yl+i*sy])
+		}
+	}
+}
