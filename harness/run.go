@@ -28,6 +28,10 @@ type Kernel struct {
 	// EntryPoint is the name of the @compute entry point, declared with
 	// @workgroup_size(64).
 	EntryPoint string
+	// Label names the dispatch for reports and for fault injection in
+	// worker processes (harness/worker matches it by prefix), e.g.
+	// "p5/original/wgsl". The harness itself ignores it.
+	Label string
 }
 
 // Dispatch is one run of a kernel: its input buffer contents and the sizes
