@@ -1,0 +1,95 @@
+package spirv
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+func firstError(t *testing.T, err error) *ir.Error {
+	t.Helper()
+	require.Error(t, err)
+	var list ir.ErrorList
+	if errors.As(err, &list) {
+		require.NotEmpty(t, list)
+		return list[0]
+	}
+	var e *ir.Error
+	require.True(t, errors.As(err, &e), "error %T is not an ir.Error/ErrorList: %v", err, err)
+	return e
+}
+
+// TestEmitErrors: what Emit refuses, with positioned errors of pass
+// "spirv" (or the verifier's own errors for IR that does not verify).
+func TestEmitErrors(t *testing.T) {
+	pos := ir.Pos{Line: 3, Col: 9}
+	dpdx := &ir.BuiltinCall{Pos: pos, Fn: ir.BDpdx, Args: []ir.Expr{f32(1)}, T: ir.F32}
+	barrier := &ir.BuiltinCall{Pos: ir.Pos{Line: 4, Col: 2}, Fn: ir.BWorkgroupBarrier, T: ir.Void}
+	subgroup := &ir.BuiltinCall{Pos: ir.Pos{Line: 5, Col: 7}, Fn: ir.BSubgroupAdd, Args: []ir.Expr{i32(1)}, T: ir.I32}
+	rec := &ir.Func{Pos: ir.Pos{Line: 1, Col: 1}, Name: "r", Params: params("x", ir.I32), Result: ir.I32}
+	rec.Body = blk(ret(callFn(rec, param("x", ir.I32))))
+	cases := []struct {
+		name    string
+		m       *ir.Module
+		kernel  string
+		opts    Options
+		pos     ir.Pos
+		pass    string
+		message string
+	}{
+		{"unknown kernel", module(fn("k", nil, ir.I32, ret(i32(1)))), "nope", Options{}, ir.Pos{}, pass, `no function "nope"`},
+		{"bad mode", module(fn("k", nil, ir.I32, ret(i32(1)))), "k", Options{Mode: "fast"}, ir.Pos{}, pass, `unknown emission mode "fast"`},
+		{"derivative", module(fn("k", nil, ir.F32, ret(dpdx))), "k", Options{}, pos, pass, "builtin dpdx is not supported"},
+		{"barrier", module(fn("k", nil, ir.Void, &ir.ExprStmt{X: barrier})), "k", Options{}, ir.Pos{Line: 4, Col: 2}, pass, "builtin workgroupBarrier is not supported"},
+		{"subgroup", module(fn("k", nil, ir.I32, ret(subgroup))), "k", Options{Mode: Raw}, ir.Pos{Line: 5, Col: 7}, pass, "builtin subgroupAdd is not supported"},
+		{"recursion", module(rec, fn("k", nil, ir.I32, ret(callFn(rec, i32(1))))), "k", Options{}, ir.Pos{Line: 1, Col: 1}, pass, "recursion is not allowed"},
+		{"invalid IR", module(fn("k", nil, ir.I32, ret(u32(1)))), "k", Options{}, ir.Pos{}, "verify", "return of u32"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			words, err := Emit(c.m, c.kernel, c.opts)
+			assert.Nil(t, words)
+			e := firstError(t, err)
+			assert.Equal(t, c.pos, e.Pos)
+			assert.Equal(t, c.pass, e.Pass)
+			assert.Equal(t, "test.wgsl", e.File)
+			assert.Contains(t, e.Msg, c.message)
+		})
+	}
+}
+
+// TestDebugNamesOff: without DebugNames the module has no OpName or
+// OpMemberName and is otherwise the same instruction stream.
+func TestDebugNamesOff(t *testing.T) {
+	m, _, _ := compositeModule()
+	on := emitValid(t, m, "k", Options{DebugNames: true})
+	off := emitValid(t, m, "k", Options{})
+	onText, err := Disassemble(on)
+	require.NoError(t, err)
+	offText, err := Disassemble(off)
+	require.NoError(t, err)
+	assert.NotContains(t, offText, "OpName")
+	assert.NotContains(t, offText, "OpMemberName")
+	var withoutNames []string
+	for _, op := range opcodeSequence(onText) {
+		if op != "OpName" && op != "OpMemberName" {
+			withoutNames = append(withoutNames, op)
+		}
+	}
+	assert.Equal(t, withoutNames, opcodeSequence(offText))
+}
+
+// TestEmitDeterministic: the same module emits the same words.
+func TestEmitDeterministic(t *testing.T) {
+	for _, c := range testCorpus()[:10] {
+		a, err := Emit(c.m, c.kernel, DefaultOptions())
+		require.NoError(t, err)
+		b, err := Emit(c.m, c.kernel, DefaultOptions())
+		require.NoError(t, err)
+		assert.Equal(t, a, b, c.name)
+	}
+}
