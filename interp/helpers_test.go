@@ -69,7 +69,7 @@ func conv(t *ir.Type, x ir.Expr) *ir.Convert {
 	return &ir.Convert{T: t, X: x}
 }
 func bitcast(t *ir.Type, x ir.Expr) *ir.Bitcast { return &ir.Bitcast{T: t, X: x} }
-func idx(x, i ir.Expr) *ir.Index               { return &ir.Index{X: x, Index: i, T: x.Type().Elem} }
+func idx(x, i ir.Expr) *ir.Index                { return &ir.Index{X: x, Index: i, T: x.Type().Elem} }
 func swz(x ir.Expr, comps ...uint8) *ir.Swizzle {
 	t := x.Type().Elem
 	if len(comps) > 1 {
@@ -104,8 +104,8 @@ func if_(c ir.Expr, then ...ir.Stmt) *ir.If { return ifElse(c, then, nil) }
 func loop(body, cont []ir.Stmt, breakIf ir.Expr) *ir.Loop {
 	return &ir.Loop{Body: block(body...), Continuing: block(cont...), BreakIf: breakIf}
 }
-func brk() *ir.Break           { return &ir.Break{} }
-func cont() *ir.Continue       { return &ir.Continue{} }
+func brk() *ir.Break              { return &ir.Break{} }
+func cont() *ir.Continue          { return &ir.Continue{} }
 func stmt(e ir.Expr) *ir.ExprStmt { return &ir.ExprStmt{X: e} }
 
 // forLoop is `for (var i: i32 = from; i < to; i++) { body }`.
