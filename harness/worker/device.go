@@ -1,0 +1,357 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// Subcommand is the hidden gpudiff subcommand that runs Serve; the default
+// Options.Command re-executes the running binary with it.
+const Subcommand = "__worker"
+
+// MarkerEnv is set to "1" in every worker's environment. A test binary that
+// is its own worker checks it in TestMain and calls Serve instead of
+// running tests.
+const MarkerEnv = "GPUDIFF_WORKER"
+
+// ExitServeError is the exit status of a worker whose Serve returned an
+// error (e.g. after a lost device).
+const ExitServeError = 4
+
+// Defaults of Options.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultMaxStarts = 3
+)
+
+// Options configures the workers of a Device. The zero value is ready to
+// use.
+type Options struct {
+	// Timeout bounds each dispatch, from sending it to the worker to its
+	// reply (compilation included), and each worker start (process start
+	// and opening the adapter). A worker that exceeds it is killed and the
+	// call returns a *TimeoutError. Zero means DefaultTimeout (30 s).
+	Timeout time.Duration
+	// Command starts a worker: the program and its arguments. Nil means
+	// the running binary (os.Executable) with the argument Subcommand.
+	// Whatever it runs must end up calling Serve on its stdin and stdout.
+	Command []string
+	// Env is added to the parent's environment for the worker ("KEY=value";
+	// later entries win): fault injection (FaultEnv), driver selection
+	// (VK_ICD_FILENAMES, MESA_*), logging (harness.LogEnv).
+	Env []string
+	// MaxStarts is how many workers in a row may die or time out before
+	// opening the adapter before the Device gives up (*StartError). Zero
+	// means DefaultMaxStarts (3).
+	MaxStarts int
+	// Stderr, when not nil, receives a copy of everything the workers
+	// write to stderr. Writes to it must not block for long.
+	Stderr io.Writer
+}
+
+// withDefaults fills in the zero fields of o.
+func (o Options) withDefaults() (Options, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxStarts <= 0 {
+		o.MaxStarts = DefaultMaxStarts
+	}
+	if len(o.Command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return o, fmt.Errorf("worker: finding the running binary to re-execute: %w", err)
+		}
+		o.Command = []string{exe, Subcommand}
+	}
+	return o, nil
+}
+
+// Device runs dispatches on one adapter in a worker process. It has the
+// methods of harness.Device that matter to callers (Info, Run, Close), so
+// code written against an interface of those runs in-process or isolated
+// alike.
+//
+// A Device is safe for concurrent use, but it runs one dispatch at a time:
+// concurrent Runs wait for each other, and Close waits for a Run in
+// progress. Devices of different adapters (or several of the same adapter)
+// are independent processes and run in parallel.
+type Device struct {
+	adapter string
+	opts    Options
+	env     []string
+	info    harness.AdapterInfo
+
+	mu       sync.Mutex
+	p        *proc  // the live worker; nil until the next Run starts one
+	nextID   uint64 // request ids, increasing across workers
+	starts   int    // worker processes started
+	failures int    // workers in a row that failed to start
+	gaveUp   *StartError
+	closed   bool
+}
+
+// Start starts a worker process for the named adapter (a short name as
+// harness.Adapters reports it) and opens the adapter in it, so Info is
+// known and the first Run pays no start-up cost. Workers that die or time
+// out while starting are retried up to opts.MaxStarts times.
+//
+// Errors: *harness.UnknownAdapterError when the worker finds no such
+// adapter; *harness.DeviceError when the adapter refuses a device; a
+// *StartError when MaxStarts workers in a row died or timed out first;
+// other errors when the worker command cannot be found.
+func Start(adapter string, opts Options) (*Device, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), opts.Env...)
+	env = append(env, MarkerEnv+"=1")
+	d := &Device{adapter: adapter, opts: opts, env: env}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.restart(context.Background()); err != nil {
+		var se *StartError
+		if errors.As(err, &se) && se.Attempts == 0 {
+			return nil, se.Err // the adapter itself failed to open in a healthy worker
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// Info describes the adapter, as the worker's harness.Device reports it.
+func (d *Device) Info() harness.AdapterInfo { return d.info }
+
+// Starts returns how many worker processes the Device has started: 1 plus
+// one for each restart after a crash, timeout or cancellation.
+func (d *Device) Starts() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.starts
+}
+
+// Run runs k with job in the worker, starting a fresh worker first when the
+// last one died, and returns the output buffer's job.OutputSize bytes.
+//
+// Errors, by type:
+//   - *harness.CompileError, *harness.DeviceError and the harness's other
+//     errors are the worker's harness.Device.Run errors, with the same
+//     types and fields (a DeviceError's Err keeps only its text). The
+//     worker stays up, except after a Broken DeviceError (below).
+//   - *CrashError: the worker died during the dispatch: a signal, an
+//     abort, an exit, a broken protocol stream, or a Broken DeviceError
+//     (a lost device, in CrashError.Err) after which it exits.
+//   - *TimeoutError: the dispatch took longer than Options.Timeout; the
+//     worker was killed. errors.Is(err, context.DeadlineExceeded) holds.
+//   - an error wrapping ctx.Err() when ctx ended first: the worker was
+//     killed, because a dispatch cannot be stopped any other way. A ctx
+//     already done on entry returns ctx.Err() and touches no worker.
+//   - *StartError when the replacement worker could not be started; the
+//     Device has given up and every later Run returns the same error.
+//   - an error for a closed Device.
+//
+// After a CrashError, TimeoutError or cancellation the next Run starts a
+// new worker; nothing else is lost.
+func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return nil, errors.New("worker: Run on a closed Device")
+	case d.gaveUp != nil:
+		return nil, d.gaveUp
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if d.p != nil && d.p.done() { // died while idle: nobody's dispatch
+		d.p = nil
+	}
+	if d.p == nil {
+		if err := d.restart(ctx); err != nil {
+			return nil, err
+		}
+	}
+	d.nextID++
+	req := request{ID: d.nextID, Op: opRun, Adapter: d.adapter, Kernel: k, Dispatch: job}
+	rep, err := d.exchange(ctx, req, OpDispatch)
+	if err != nil {
+		d.p = nil
+		return nil, err
+	}
+	if rep.Err != nil {
+		return nil, rep.Err.err()
+	}
+	if rep.Output == nil {
+		rep.Output = []byte{} // gob sends an empty slice as nil
+	}
+	return rep.Output, nil
+}
+
+// restart starts workers until one has opened the adapter, at most
+// MaxStarts in a row. A worker that opens the adapter resets the count.
+// When the count runs out it sets d.gaveUp. A healthy worker whose open
+// fails (unknown adapter, refused device) is final too: it returns a
+// *StartError with Attempts 0 and the open error. d.mu is held.
+func (d *Device) restart(ctx context.Context) error {
+	var last error
+	for d.failures < d.opts.MaxStarts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p, err := spawn(d.opts.Command, d.env, d.opts.Stderr)
+		if err != nil {
+			d.gaveUp = &StartError{Adapter: d.adapter, Attempts: d.failures, Err: err}
+			return d.gaveUp
+		}
+		d.starts++
+		d.p = p
+		d.nextID++
+		rep, err := d.exchange(ctx, request{ID: d.nextID, Op: opOpen, Adapter: d.adapter}, OpStart)
+		if err != nil {
+			d.p = nil
+			if ctx.Err() != nil {
+				return err // the caller gave up, not the worker
+			}
+			d.failures++
+			last = err
+			continue
+		}
+		if rep.Err != nil {
+			d.close()
+			d.gaveUp = &StartError{Adapter: d.adapter, Err: rep.Err.err()}
+			return d.gaveUp
+		}
+		if d.info.Name != "" && rep.Info.Name != d.info.Name {
+			d.close()
+			d.gaveUp = &StartError{Adapter: d.adapter,
+				Err: fmt.Errorf("worker: restarted worker opened %q, not %q", rep.Info.Name, d.info.Name)}
+			return d.gaveUp
+		}
+		d.info = rep.Info
+		d.failures = 0
+		return nil
+	}
+	d.gaveUp = &StartError{Adapter: d.adapter, Attempts: d.failures, Err: last}
+	return d.gaveUp
+}
+
+// exchange sends req to the live worker d.p and waits for its reply, the
+// worker's death, Options.Timeout, or the end of ctx, whichever comes
+// first. Any error means the worker is dead (and waited for); the caller
+// drops it. op is OpStart or OpDispatch, for the errors.
+func (d *Device) exchange(ctx context.Context, req request, op string) (reply, error) {
+	p := d.p
+	timer := time.NewTimer(d.opts.Timeout)
+	defer timer.Stop()
+	wrote := p.send(req)
+	for {
+		select {
+		case <-wrote:
+			// A failed write means the worker is gone or going: its
+			// stdout ends next, and that is reported below.
+			wrote = nil
+		case rep, ok := <-p.replies:
+			switch {
+			case !ok:
+				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, nil, p.readErr)
+			case rep.ID != req.ID:
+				p.kill()
+				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, nil,
+					fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID))
+			case rep.Err.broken():
+				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, rep.Err.err(), nil)
+			}
+			if wrote != nil {
+				<-wrote // the worker read the whole request: the write is over
+			}
+			return rep, nil
+		case <-timer.C:
+			p.kill()
+			return reply{}, &TimeoutError{Adapter: d.adapter, Op: op, Label: req.Kernel.Label,
+				After: d.opts.Timeout, StderrTail: tail(p.stderr.String())}
+		case <-ctx.Done():
+			p.kill()
+			return reply{}, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",
+				d.adapter, opText(op, req.Kernel.Label), ctx.Err())
+		}
+	}
+}
+
+// crashed waits for a dying worker to exit — killing it when the time
+// limit or ctx ends first — and describes its death. cause is the Broken
+// DeviceError it reported, if any; why says what the parent saw, if
+// anything beyond the exit.
+func (d *Device) crashed(ctx context.Context, p *proc, limit <-chan time.Time, op, label string, cause, why error) *CrashError {
+	select {
+	case <-p.exited:
+	case <-limit:
+		p.kill()
+		if why == nil {
+			why = errors.New("closed its output but did not exit within the time limit")
+		}
+	case <-ctx.Done():
+		p.kill()
+	}
+	status, signal := p.status()
+	if cause == nil {
+		whyText := ""
+		if why != nil {
+			whyText = why.Error()
+		}
+		cause = deathError(d.adapter, status, whyText)
+	}
+	return &CrashError{Adapter: d.adapter, Op: op, Label: label, Status: status, Signal: signal,
+		StderrTail: tail(p.stderr.String()), Err: cause}
+}
+
+// Close stops the worker: it closes the worker's stdin, so Serve closes its
+// devices and exits, and waits up to Options.Timeout for that before
+// killing the worker's process group. It waits for a Run in progress
+// first. It is safe to call more than once; the Device cannot be used
+// afterwards. When Close returns, the worker has been waited for (no
+// zombie, no process left in its group unless it had to be killed and
+// something in it escaped).
+//
+// The error reports a worker that did not exit cleanly (status not 0, or
+// killed after the time limit); the Device is closed either way.
+func (d *Device) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	return d.close()
+}
+
+// close stops d.p, if any, as Close describes. d.mu is held.
+func (d *Device) close() error {
+	p := d.p
+	d.p = nil
+	if p == nil {
+		return nil
+	}
+	p.stdin.Close()
+	timer := time.NewTimer(d.opts.Timeout)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+	case <-timer.C:
+		p.kill()
+		return fmt.Errorf("worker: %s: worker did not exit within %v of Close; killed", d.adapter, d.opts.Timeout)
+	}
+	if st := p.cmd.ProcessState; st == nil || !st.Success() {
+		status, _ := p.status()
+		return fmt.Errorf("worker: %s: worker exited uncleanly on Close (%s): %s", d.adapter, status, tail(p.stderr.String()))
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// CrashError is returned by Device.Run when the worker process died during
+// the dispatch — killed by a signal, aborted, exited, closed its end of the
+// protocol, or lost its device — and by Start (inside a *StartError) when
+// workers die before they have opened the adapter. The next Run starts a
+// fresh worker.
+type CrashError struct {
+	Adapter string // short adapter name (harness.AdapterInfo.Name)
+	Op      string // what the worker was doing: OpDispatch or OpStart
+	Label   string // the dispatch's Kernel.Label
+	// Status is the worker's exit as the os package words it: "exit status
+	// 2", "signal: aborted", "signal: killed".
+	Status string
+	// Signal is the fatal signal, "SIGSEGV", "SIGABRT", ...: the one that
+	// killed the process, or, when it exited, the one the Go runtime reported
+	// catching before it exited with status 2 (a segfault in C code, e.g. in
+	// the driver, ends that way). "" when no signal was involved.
+	Signal string
+	// StderrTail is the last 2 KiB (StderrTailSize) of the worker's stderr,
+	// cut at a line start. When the Go runtime reported a fatal signal, its
+	// dump of goroutine stacks and registers is replaced by the names of
+	// the functions on the crashing goroutine's stack, so the tail keeps
+	// what the driver printed before it crashed.
+	StderrTail string
+	// Err is the cause: the Broken *harness.DeviceError the worker replied
+	// with before exiting (a lost device), or else a Broken
+	// *harness.DeviceError with Op "worker" describing the death. Unwrap
+	// returns it, so callers that classify errors by *harness.DeviceError
+	// see every crash as a broken device.
+	Err error
+}
+
+func (e *CrashError) Error() string {
+	s := fmt.Sprintf("worker: %s: %s crashed the worker process (%s", e.Adapter, opText(e.Op, e.Label), e.Status)
+	if e.Signal != "" && !strings.HasPrefix(e.Status, "signal:") {
+		s += ", " + e.Signal
+	}
+	s += ")"
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns Err.
+func (e *CrashError) Unwrap() error { return e.Err }
+
+// TimeoutError is returned by Device.Run when a dispatch did not finish
+// within Options.Timeout, and by Start (inside a *StartError) when a worker
+// did not open the adapter within it. The worker was killed (its whole
+// process group, SIGKILL); the next Run starts a fresh one.
+// errors.Is(err, context.DeadlineExceeded) holds.
+type TimeoutError struct {
+	Adapter    string        // short adapter name
+	Op         string        // what the worker was doing: OpDispatch or OpStart
+	Label      string        // the dispatch's Kernel.Label
+	After      time.Duration // the time limit that passed (Options.Timeout), in nanoseconds as every Duration
+	StderrTail string        // as CrashError.StderrTail
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("worker: %s: %s timed out after %v (worker killed)", e.Adapter, opText(e.Op, e.Label), e.After)
+}
+
+// Unwrap returns context.DeadlineExceeded.
+func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// Values of CrashError.Op and TimeoutError.Op.
+const (
+	OpStart    = "start"    // starting the worker and opening the adapter in it
+	OpDispatch = "dispatch" // running a dispatch (Device.Run)
+)
+
+func opText(op, label string) string {
+	switch {
+	case op == OpStart:
+		return "starting the worker"
+	case label != "":
+		return fmt.Sprintf("dispatch %q", label)
+	}
+	return "dispatch"
+}
+
+// StartError is returned by Start, and by every Run after it, when
+// Options.MaxStarts workers in a row died (or timed out) before opening the
+// adapter. The Device has given up: Close it; a new Start tries again.
+type StartError struct {
+	Adapter  string
+	Attempts int   // workers started in a row without one opening the adapter
+	Err      error // the last attempt's *CrashError or *TimeoutError (or the error starting the process)
+}
+
+func (e *StartError) Error() string {
+	if e.Attempts == 0 {
+		return fmt.Sprintf("worker: %s: cannot start a worker: %v", e.Adapter, e.Err)
+	}
+	return fmt.Sprintf("worker: %s: giving up after %d workers in a row failed to start: %v", e.Adapter, e.Attempts, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *StartError) Unwrap() error { return e.Err }
+
+// StderrTailSize is the most bytes of a worker's stderr that CrashError and
+// TimeoutError carry.
+const StderrTailSize = 2048
+
+// signalNames names the signals that end workers.
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
+	syscall.SIGILL: "SIGILL", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP", syscall.SIGSYS: "SIGSYS",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT", syscall.SIGINT: "SIGINT",
+}
+
+func signalName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+var (
+	// goFatalSignal matches the header of the Go runtime's report of a
+	// fatal signal (runtime/signal_unix.go: "SIGSEGV: segmentation
+	// violation" then "PC=...").
+	goFatalSignal = regexp.MustCompile(`(?m)^(SIG[A-Z0-9]+): [^\n]*\nPC=`)
+	// goPanicSignal matches the signal line of a Go panic caused by a
+	// signal ("[signal SIGSEGV: segmentation violation code=...").
+	goPanicSignal = regexp.MustCompile(`(?m)^\[signal (SIG[A-Z0-9]+):`)
+)
+
+// reportedSignal returns the fatal signal the Go runtime reported in
+// stderr, or "".
+func reportedSignal(stderr string) string {
+	var name string
+	for _, re := range []*regexp.Regexp{goFatalSignal, goPanicSignal} {
+		if m := re.FindAllStringSubmatch(stderr, -1); len(m) > 0 {
+			name = m[len(m)-1][1]
+		}
+	}
+	return name
+}
+
+// condense replaces the goroutine and register dump of the last Go runtime
+// fatal-signal report in stderr by the function names of the first
+// (crashing) goroutine's stack.
+func condense(stderr string) string {
+	locs := goFatalSignal.FindAllStringIndex(stderr, -1)
+	if len(locs) == 0 {
+		return stderr
+	}
+	start := locs[len(locs)-1][0]
+	rest := stderr[start:]
+	header, dump, ok := strings.Cut(rest, "\n\n")
+	if !ok {
+		return stderr
+	}
+	var b strings.Builder
+	b.WriteString(stderr[:start])
+	b.WriteString(header)
+	b.WriteString("\n")
+	first, _, _ := strings.Cut(dump, "\n\n") // the crashing goroutine
+	lines := strings.Split(first, "\n")
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "goroutine ") {
+		b.WriteString("crashing goroutine, innermost call first:\n")
+		for _, l := range lines[1:] {
+			if l != "" && !strings.HasPrefix(l, "\t") {
+				b.WriteString("  " + l + "\n")
+			}
+		}
+	}
+	b.WriteString("[Go runtime's goroutine and register dump omitted]\n")
+	return b.String()
+}
+
+// tail returns the last StderrTailSize bytes of the condensed stderr,
+// starting at a line start when the cut falls inside a line.
+func tail(stderr string) string {
+	s := condense(stderr)
+	if len(s) <= StderrTailSize {
+		return s
+	}
+	s = s[len(s)-StderrTailSize:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// deathError is the cause a CrashError carries when the worker reported
+// none.
+func deathError(adapter, status, why string) *harness.DeviceError {
+	msg := "worker process died: " + status
+	if why != "" {
+		msg += " (" + why + ")"
+	}
+	return &harness.DeviceError{Adapter: adapter, Op: "worker", Message: msg, Broken: true}
+}
