@@ -72,6 +72,19 @@ func (g *generator) program() {
 		g.genRecursive()
 	}
 	g.genKernel()
+	// Helpers the kernel never reaches are dead weight: drop them, so
+	// the kernel is the module's only uncalled function.
+	live := map[string]bool{}
+	for _, f := range g.m.CallGraph(KernelName) {
+		live[f.Name] = true
+	}
+	fs := g.m.Funcs[:0]
+	for _, f := range g.m.Funcs {
+		if live[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	g.m.Funcs = fs
 }
 
 // ---- types ----

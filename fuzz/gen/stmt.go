@@ -59,6 +59,19 @@ func (c *fnGen) innermostLoop() *ctl {
 	return nil
 }
 
+// continueBlocked reports whether some enclosing loop updates its counter
+// at the end of its body: ir.BoundLoop rejects such a loop when any
+// continue precedes the update, even one inside a nested loop, so none may
+// be generated anywhere in its body.
+func (c *fnGen) continueBlocked() bool {
+	for _, x := range c.ctl {
+		if x.noContinue {
+			return true
+		}
+	}
+	return false
+}
+
 // stmt generates one statement (sometimes a declaration plus the
 // statement using it) and reports whether it is a jump.
 func (c *fnGen) stmt() ([]ir.Stmt, bool) {
@@ -84,7 +97,7 @@ func (c *fnGen) stmt() ([]ir.Stmt, bool) {
 	if len(c.ctl) > 0 && !atLoopTop {
 		ws[sBreak] = w.Break
 	}
-	if l := c.innermostLoop(); l != nil && !l.noContinue && c.depth > l.depth {
+	if l := c.innermostLoop(); l != nil && !c.continueBlocked() && c.depth > l.depth {
 		ws[sContinue] = w.Continue
 	}
 	var s ir.Stmt
