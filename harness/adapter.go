@@ -14,18 +14,25 @@ import (
 // AdapterInfo describes one WebGPU adapter found on this machine. It is plain
 // data: it can be printed, compared and sent to another process.
 type AdapterInfo struct {
-	// Name is the adapter's stable short name, "<backend>:<device-short>",
-	// e.g. "vulkan:llvmpipe", "vulkan:swiftshader", "gl:llvmpipe" or
-	// "vulkan:nvidia-rtx-4090": lower-case, dashes between words, without
-	// the parenthesised details of the device name. When two adapters would
-	// get the same name, the later ones in Adapters order get "#2", "#3", ...
+	// Name is the adapter's stable name,
+	// "<implementation>-<backend>:<device-short>", e.g.
+	// "wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe",
+	// "dawn-vulkan:swiftshader" or "wgpu-vulkan:nvidia-rtx-4090":
+	// lower-case, dashes between words, without the parenthesised details
+	// of the device name. When two adapters of one implementation would get
+	// the same name, the later ones in their Adapters order get "#2",
+	// "#3", ... The older short form without the implementation
+	// ("vulkan:llvmpipe") is an alias of wgpu's adapter (see Lookup).
 	Name string
 	// Implementation is the WebGPU implementation that drives the adapter:
-	// "wgpu" (wgpu-native). Another implementation (Dawn) will add its own
-	// adapters.
+	// "wgpu" (wgpu-native, in this process) or the name another
+	// implementation registered with RegisterImplementation ("dawn", from
+	// package harness/dawn).
 	Implementation string
-	// Backend is the native API under the implementation: "vulkan", "gl",
-	// "metal", "dx12", "dx11", or "unknown".
+	// Backend is the native API under the implementation: "vulkan", "gl"
+	// (OpenGL or, for wgpu, OpenGL ES), "gles" (OpenGL ES where the
+	// implementation offers both, as Dawn does), "metal", "dx12", "dx11", or
+	// "unknown".
 	Backend string
 	// Device is the device name as reported, e.g.
 	// "llvmpipe (LLVM 15.0.6, 256 bits)".
@@ -116,8 +123,18 @@ func wgpuInfo(in wgpu.AdapterInfo) AdapterInfo {
 	if info.Type == "" {
 		info.Type = "unknown"
 	}
-	info.Name = info.Backend + ":" + shortDevice(info.Device, info.VendorID)
+	info.Name = baseName(info)
 	return info
+}
+
+// baseName is the name of an adapter before duplicate suffixes:
+// "<implementation>-<backend>:<device-short>".
+func baseName(a AdapterInfo) string {
+	vendor := knownVendors[a.VendorID]
+	if vendor == "" {
+		vendor = strings.ToLower(a.Vendor)
+	}
+	return a.Implementation + "-" + a.Backend + ":" + shortDevice(a.Device, vendor)
 }
 
 var (
@@ -128,13 +145,25 @@ var (
 	noiseWords = map[string]bool{"device": true, "geforce": true, "corporation": true}
 )
 
-// shortDevice derives the device part of a short name: the reported device
-// name lower-cased, without parenthesised details and noise words, words
-// joined by dashes, prefixed by the vendor for known GPU vendors that the
-// name omits. "NVIDIA GeForce RTX 4090" → "nvidia-rtx-4090",
+// gpuVendors are the vendor names (values of knownVendors) that shortDevice
+// puts before a device name that omits them: vendors of GPUs, not of
+// software renderers (mesa, google).
+var gpuVendors = func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range knownVendors {
+		m[v] = v != "mesa" && v != "google"
+	}
+	return m
+}()
+
+// shortDevice derives the device part of a name: the reported device name
+// lower-cased, without parenthesised details and noise words, words joined
+// by dashes, prefixed by the vendor (a lower-case vendor name as in
+// knownVendors) for GPU vendors that the name omits.
+// "NVIDIA GeForce RTX 4090" → "nvidia-rtx-4090",
 // "SwiftShader Device (Subzero)" → "swiftshader",
 // "llvmpipe (LLVM 15.0.6, 256 bits)" → "llvmpipe".
-func shortDevice(device string, vendorID uint32) string {
+func shortDevice(device, vendor string) string {
 	s := parenthesised.ReplaceAllString(strings.ToLower(device), " ")
 	var words []string
 	for _, w := range strings.Fields(nonAlnum.ReplaceAllString(s, " ")) {
@@ -142,8 +171,8 @@ func shortDevice(device string, vendorID uint32) string {
 			words = append(words, w)
 		}
 	}
-	if v, ok := knownVendors[vendorID]; ok && v != "mesa" && v != "google" && len(words) > 0 && words[0] != v {
-		words = append([]string{v}, words...)
+	if gpuVendors[vendor] && len(words) > 0 && words[0] != vendor {
+		words = append([]string{vendor}, words...)
 	}
 	if len(words) == 0 {
 		return "unknown"
@@ -152,7 +181,7 @@ func shortDevice(device string, vendorID uint32) string {
 }
 
 // backendRank orders backends in Adapters: Vulkan first.
-var backendRank = map[string]int{"vulkan": 0, "metal": 1, "dx12": 2, "gl": 3, "dx11": 4}
+var backendRank = map[string]int{"vulkan": 0, "metal": 1, "dx12": 2, "gl": 3, "gles": 4, "dx11": 5}
 
 // typeRank orders adapter types within a backend: real GPUs first.
 var typeRank = map[string]int{"discrete-gpu": 0, "integrated-gpu": 1, "unknown": 2, "cpu": 3}
@@ -165,8 +194,8 @@ func rank(m map[string]int, k string) int {
 }
 
 // nameAdapters sorts infos into Adapters order — by backend (Vulkan first),
-// then type (GPUs before CPUs), then short name, then the order they were
-// found in — and gives duplicate names their "#n" suffixes. It returns the
+// then type (GPUs before CPUs), then name, then the order they were found
+// in — and gives duplicate names their "#n" suffixes. It returns the
 // permutation it applied: out[i] = in[perm[i]].
 func nameAdapters(infos []AdapterInfo) (out []AdapterInfo, perm []int) {
 	perm = make([]int, len(infos))
@@ -193,6 +222,24 @@ func nameAdapters(infos []AdapterInfo) (out []AdapterInfo, perm []int) {
 	return out, perm
 }
 
+// NameAdapters names and orders the adapters of one implementation the way
+// Adapters does for wgpu's, so every implementation's names follow one rule:
+// it returns a copy of infos with each Name set to
+// "<Implementation>-<Backend>:<device-short>" (derived from Device and
+// Vendor or VendorID), sorted by backend (Vulkan first), then type (GPUs
+// before CPUs), then name, then the order given, with "#2", "#3", ... after
+// repeated names. It is for packages that add an implementation (see
+// RegisterImplementation).
+func NameAdapters(infos []AdapterInfo) []AdapterInfo {
+	named := make([]AdapterInfo, len(infos))
+	for i, a := range infos {
+		a.Name = baseName(a)
+		named[i] = a
+	}
+	out, _ := nameAdapters(named)
+	return out
+}
+
 // errNoAdapters is returned when no WebGPU adapter is found at all.
 var errNoAdapters = errors.New("harness: no WebGPU adapters found (install mesa-vulkan-drivers and the other adapters with `make deps`)")
 
@@ -212,11 +259,12 @@ func enumerate() ([]AdapterInfo, []*wgpu.Adapter) {
 	return infos, adapters
 }
 
-// Adapters enumerates every adapter of every backend that WebGPU finds on
-// this machine, sorted in a stable order: by backend (Vulkan first, GL
+// Adapters enumerates every adapter of every backend that wgpu-native finds
+// on this machine, sorted in a stable order: by backend (Vulkan first, GL
 // last), then GPUs before CPUs, then by name. On a machine with no GPU and
-// `make deps` done that is vulkan:llvmpipe (lavapipe), vulkan:swiftshader
-// and gl:llvmpipe.
+// `make deps` done that is wgpu-vulkan:llvmpipe (lavapipe),
+// wgpu-vulkan:swiftshader and wgpu-gl:llvmpipe. AllAdapters adds the
+// adapters of other implementations (Dawn).
 //
 // The first call creates the process-wide WebGPU instance and, before that,
 // prepares the environment it needs (see setupEnv), changing only variables
@@ -235,17 +283,69 @@ func Adapters() ([]AdapterInfo, error) {
 	return infos, nil
 }
 
-// Select picks adapters from all (as returned by Adapters) by selector, in
-// the order of all and without duplicates. A selector is an exact short name
-// ("vulkan:llvmpipe"), a prefix of short names ("vulkan", "vulkan:swift",
-// "gl:"), or "all". An exact name selects only that adapter even when it is
-// also a prefix of others ("vulkan:llvmpipe" does not select
-// "vulkan:llvmpipe#2"). Names compare case-insensitively.
+// aliasImplementation is the implementation whose adapters the short names
+// without an implementation designate: before gpudiff named
+// implementations, every adapter was wgpu's.
+const aliasImplementation = implWGPU
+
+// matches returns the indexes of the adapters of all that name designates,
+// by the first rule that matches any (names compare case-insensitively):
 //
-// With no selectors it returns the first Vulkan adapter (lavapipe on a
-// machine without a GPU), or the first adapter when there is no Vulkan one.
-// A selector that matches nothing is an error listing the available names;
-// so is an empty all.
+//  1. name is an adapter's Name ("wgpu-vulkan:llvmpipe");
+//  2. name is the alias of an adapter: its Name without the leading
+//     "wgpu-" ("vulkan:llvmpipe" is "wgpu-vulkan:llvmpipe");
+//  3. name is a prefix of Names ("wgpu", "dawn", "dawn-vulkan",
+//     "wgpu-vulkan:swift");
+//  4. name is a prefix of aliases ("vulkan", "gl:", "vulkan:swift": wgpu's
+//     adapters only).
+//
+// An empty name matches nothing.
+func matches(all []AdapterInfo, name string) []int {
+	s := strings.ToLower(strings.TrimSpace(name))
+	if s == "" {
+		return nil
+	}
+	alias := aliasImplementation + "-" + s
+	rules := []func(n string) bool{
+		func(n string) bool { return n == s },
+		func(n string) bool { return n == alias },
+		func(n string) bool { return strings.HasPrefix(n, s) },
+		func(n string) bool { return strings.HasPrefix(n, alias) },
+	}
+	for _, rule := range rules {
+		var idx []int
+		for i, a := range all {
+			if rule(strings.ToLower(a.Name)) {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) > 0 {
+			return idx
+		}
+	}
+	return nil
+}
+
+// Select picks adapters from all (as returned by Adapters or AllAdapters)
+// by selector, in the order of all and without duplicates. A selector is
+// "all" (every adapter in all), or a name or prefix as Lookup takes it,
+// except that a prefix selects every adapter it matches:
+//
+//   - an exact name selects that adapter, even when it is also a prefix of
+//     others ("wgpu-vulkan:llvmpipe" does not select
+//     "wgpu-vulkan:llvmpipe#2");
+//   - an alias, a name without the "wgpu-" of wgpu's adapters, selects that
+//     wgpu adapter ("vulkan:llvmpipe" selects "wgpu-vulkan:llvmpipe", never
+//     Dawn's);
+//   - a prefix of names selects all it prefixes ("wgpu", "dawn",
+//     "dawn-vulkan", "wgpu-vulkan:swift");
+//   - otherwise a prefix of aliases selects those wgpu adapters ("vulkan"
+//     selects wgpu's Vulkan adapters, "gl:" wgpu's GL adapter).
+//
+// Names compare case-insensitively. With no selectors it returns the first
+// Vulkan adapter (wgpu's lavapipe on a machine without a GPU), or the first
+// adapter when there is no Vulkan one. A selector that matches nothing is an
+// *UnknownAdapterError listing the available names; so is an empty all.
 func Select(all []AdapterInfo, selectors []string) ([]AdapterInfo, error) {
 	if len(all) == 0 {
 		return nil, errNoAdapters
@@ -260,28 +360,18 @@ func Select(all []AdapterInfo, selectors []string) ([]AdapterInfo, error) {
 	}
 	picked := make([]bool, len(all))
 	for _, sel := range selectors {
-		s := strings.ToLower(strings.TrimSpace(sel))
-		matched := false
-		if s == "all" {
+		if strings.EqualFold(strings.TrimSpace(sel), "all") {
 			for i := range all {
 				picked[i] = true
 			}
 			continue
 		}
-		for i, a := range all {
-			if strings.ToLower(a.Name) == s {
-				picked[i], matched = true, true
-			}
-		}
-		if !matched && s != "" {
-			for i, a := range all {
-				if strings.HasPrefix(strings.ToLower(a.Name), s) {
-					picked[i], matched = true, true
-				}
-			}
-		}
-		if !matched {
+		idx := matches(all, sel)
+		if len(idx) == 0 {
 			return nil, &UnknownAdapterError{Selector: sel, Available: names(all)}
+		}
+		for _, i := range idx {
+			picked[i] = true
 		}
 	}
 	var out []AdapterInfo
@@ -293,6 +383,31 @@ func Select(all []AdapterInfo, selectors []string) ([]AdapterInfo, error) {
 	return out, nil
 }
 
+// Lookup returns the one adapter of all (as returned by Adapters or
+// AllAdapters) that name designates: the adapter with that Name; else the
+// wgpu adapter with that alias (the Name without its leading "wgpu-", the
+// short names gpudiff used before it named implementations:
+// "vulkan:llvmpipe" is "wgpu-vulkan:llvmpipe"); else the only adapter whose
+// Name, or the only wgpu adapter whose alias, starts with name
+// ("dawn-vulkan", "gl"). Names compare case-insensitively.
+//
+// A name that matches no adapter is an *UnknownAdapterError, a prefix that
+// matches several an *AmbiguousAdapterError listing them.
+func Lookup(all []AdapterInfo, name string) (AdapterInfo, error) {
+	idx := matches(all, name)
+	switch len(idx) {
+	case 0:
+		return AdapterInfo{}, &UnknownAdapterError{Selector: name, Available: names(all)}
+	case 1:
+		return all[idx[0]], nil
+	}
+	m := make([]string, len(idx))
+	for i, j := range idx {
+		m[i] = all[j].Name
+	}
+	return AdapterInfo{}, &AmbiguousAdapterError{Name: name, Matches: m}
+}
+
 func names(all []AdapterInfo) []string {
 	n := make([]string, len(all))
 	for i, a := range all {
@@ -301,14 +416,26 @@ func names(all []AdapterInfo) []string {
 	return n
 }
 
-// UnknownAdapterError is returned by Select and Open for a selector or name
-// that matches no adapter on this machine.
+// UnknownAdapterError is returned by Select, Lookup and Open for a selector
+// or name that matches no adapter on this machine.
 type UnknownAdapterError struct {
 	Selector  string   // as given
-	Available []string // short names of the adapters found, in Adapters order
+	Available []string // names of the adapters found, in Adapters order
 }
 
 func (e *UnknownAdapterError) Error() string {
 	return fmt.Sprintf("harness: no adapter matches %q; available: %s (missing adapters: `make deps`)",
 		e.Selector, strings.Join(e.Available, ", "))
+}
+
+// AmbiguousAdapterError is returned by Lookup and Open for a name that is a
+// prefix of several adapters' names and no adapter's full name.
+type AmbiguousAdapterError struct {
+	Name    string   // as given
+	Matches []string // names of the adapters it matches, in Adapters order
+}
+
+func (e *AmbiguousAdapterError) Error() string {
+	return fmt.Sprintf("harness: adapter name %q is ambiguous: it matches %s",
+		e.Name, strings.Join(e.Matches, ", "))
 }

@@ -33,28 +33,31 @@ type Device struct {
 	closed   bool
 }
 
-// Open opens the adapter with the given short name (AdapterInfo.Name, as
-// Adapters reports it) and requests a device with the adapter's own limits,
-// so storage buffers may be as large as the adapter allows (128 MiB on
-// lavapipe and llvmpipe-GL, 1 GiB on SwiftShader). An unknown name returns
-// *UnknownAdapterError; a device the adapter refuses returns *DeviceError.
+// Open opens the wgpu adapter that name designates (its AdapterInfo.Name as
+// Adapters reports it, or an alias or unambiguous prefix: see Lookup) and
+// requests a device with the adapter's own limits, so storage buffers may be
+// as large as the adapter allows (128 MiB on lavapipe and llvmpipe-GL, 1 GiB
+// on SwiftShader). An unknown name returns *UnknownAdapterError, an
+// ambiguous one *AmbiguousAdapterError; a device the adapter refuses returns
+// *DeviceError. OpenAny opens the adapters of every implementation.
 func Open(name string) (*Device, error) {
 	infos, adapters := enumerate()
+	want, err := Lookup(infos, name)
 	idx := -1
 	for i, info := range infos {
-		if info.Name == name {
+		if err == nil && info.Name == want.Name {
 			idx = i
 		} else {
 			adapters[i].Release()
 		}
 	}
-	if idx < 0 {
-		return nil, &UnknownAdapterError{Selector: name, Available: names(infos)}
+	if err != nil {
+		return nil, err
 	}
 	d := &Device{info: infos[idx], adapter: adapters[idx]}
 	fail := func(op string, err error) (*Device, error) {
 		d.Close()
-		return nil, &DeviceError{Adapter: name, Op: op, Message: stackMessage(err), Err: err}
+		return nil, &DeviceError{Adapter: d.info.Name, Op: op, Message: stackMessage(err), Err: err}
 	}
 
 	dev, sink, err := wgpuext.RequestDevice(d.adapter)

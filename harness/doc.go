@@ -3,7 +3,9 @@
 //
 // It owns the WebGPU side of gpudiff: the process-wide instance and the
 // environment it needs (see Adapters), adapter enumeration and naming
-// (AdapterInfo, Select), devices (Open), shader modules from WGSL text or
+// (AdapterInfo, Select, Lookup), devices (Open), the seam through which
+// other WebGPU implementations add their adapters (RegisterImplementation,
+// AllAdapters, OpenAny, Runner; package harness/dawn adds Dawn), shader modules from WGSL text or
 // SPIR-V words, buffers, dispatch and readback (Device.Run), and turning
 // every failure of the stack into an error value: *CompileError when the
 // stack rejects a kernel, *DeviceError when the device, dispatch or readback
@@ -25,7 +27,7 @@
 // process can later run them on the parent's behalf.
 //
 // Observed stack behaviour that callers must know: llvmpipe (both
-// vulkan:llvmpipe and gl:llvmpipe) silently stops looping after about 65535
+// wgpu-vulkan:llvmpipe and wgpu-gl:llvmpipe) silently stops looping after about 65535
 // loop iterations per invocation, all loops of the invocation together, and
 // carries on after the loop; kernels that iterate more get wrong results
 // there, not errors. SwiftShader has no such limit.

@@ -10,9 +10,9 @@ import (
 
 // The adapters every machine has after `make deps`, GPU or not.
 const (
-	lavapipe    = "vulkan:llvmpipe"
-	swiftshader = "vulkan:swiftshader"
-	glLLVMpipe  = "gl:llvmpipe"
+	lavapipe    = "wgpu-vulkan:llvmpipe"
+	swiftshader = "wgpu-vulkan:swiftshader"
+	glLLVMpipe  = "wgpu-gl:llvmpipe"
 )
 
 var cpuAdapters = []string{lavapipe, swiftshader, glLLVMpipe}
