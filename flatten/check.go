@@ -1,0 +1,260 @@
+package flatten
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// precheck finds every loud error that does not depend on predication,
+// before anything is built (issue item 7): recursion, a call of a function
+// outside the IR subset, a builtin outside the whitelist, an unbounded
+// loop, a type that cannot be selected at an inline boundary, and an
+// unroll count above MaxUnroll. The checks are syntactic over f's whole
+// call graph, so a refused construct is refused even where it is
+// statically dead. (Uniformity-dependent operations are refused during
+// lowering, where the predicate is known.)
+func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loop]*ir.LoopBound) {
+	c := &checker{m: m, opts: opts, white: map[string]bool{}, bounds: map[*ir.Loop]*ir.LoopBound{}}
+	for _, n := range opts.Whitelist {
+		c.white[n] = true
+	}
+	if cyc := m.FindCycle(f.Name); cyc != nil {
+		caller := m.Func(cyc[len(cyc)-2])
+		pos := caller.Pos
+		ir.Inspect(caller.Body, func(n ir.Node) bool {
+			if call, ok := n.(*ir.Call); ok && call.Func == cyc[len(cyc)-1] && pos == caller.Pos {
+				pos = call.Pos
+			}
+			return true
+		})
+		c.errorf(pos, "recursion %s cannot be inlined", strings.Join(cyc, " → "))
+		return c.errs, nil // the call graph walks below assume no cycle
+	}
+	for _, g := range m.CallGraph(f.Name) {
+		c.fn(g, g == f)
+	}
+	if len(c.errs) == 0 {
+		c.unrollCount(f)
+	}
+	return c.errs, c.bounds
+}
+
+type checker struct {
+	m      *ir.Module
+	opts   Options
+	white  map[string]bool
+	errs   ir.ErrorList
+	bounds map[*ir.Loop]*ir.LoopBound
+	memo   map[string]int64
+}
+
+func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
+	c.errs.Add(c.m.File, pos, "flatten", format, args...)
+}
+
+// selectable reports whether a predicated store of type t can be written
+// with WGSL select, which takes scalars and vectors only (WGSL
+// #select-builtin): scalars and vectors directly, arrays and structs
+// element by element.
+func selectable(t *ir.Type) bool {
+	switch {
+	case t == nil:
+		return false
+	case t.IsScalar(), t.Kind == ir.KindVec:
+		return true
+	case t.Kind == ir.KindArray:
+		return selectable(t.Elem)
+	case t.Kind == ir.KindStruct:
+		for _, fd := range t.Struct.Fields {
+			if !selectable(fd.Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (c *checker) fn(f *ir.Func, isRoot bool) {
+	if !isRoot {
+		for _, p := range f.Params {
+			if !selectable(p.T) {
+				c.errorf(p.Pos, "parameter %s of %s has type %v, which cannot be selected at an inline boundary", p.Name, f.Name, p.T)
+			}
+		}
+	}
+	if !f.Result.IsVoid() && !selectable(f.Result) {
+		c.errorf(f.Pos, "result of %s has type %v, which cannot be selected", f.Name, f.Result)
+	}
+	var walk func(n ir.Node)
+	walk = func(n ir.Node) {
+		switch x := n.(type) {
+		case *ir.Block:
+			for i, s := range x.Stmts {
+				if _, ok := s.(*ir.Loop); ok {
+					c.loop(x, i)
+				}
+			}
+		case *ir.Call:
+			if c.m.Func(x.Func) == nil {
+				why := "it is not in the module"
+				if o := c.m.OpaqueDecl(x.Func); o != nil && o.Reason != "" {
+					why = "it is outside the IR subset: " + o.Reason
+				} else if o != nil {
+					why = "it is outside the IR subset"
+				}
+				c.errorf(x.Pos, "call of %s cannot be inlined: %s", x.Func, why)
+			}
+		case *ir.BuiltinCall:
+			if name := x.Fn.String(); !c.white[name] {
+				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", name, builtinWhy(x.Fn))
+			}
+		case *ir.Decl:
+			if !selectable(x.T) {
+				c.errorf(x.Pos, "%s has type %v, which cannot be selected", x.Name, x.T)
+			}
+		}
+		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
+	}
+	walk(f.Body)
+}
+
+func builtinWhy(b ir.Builtin) string {
+	switch b.Info().Class {
+	case ir.ClassDerivative:
+		return "a derivative: needs uniform control flow in a fragment shader"
+	case ir.ClassBarrier:
+		return "a barrier: needs uniform control flow"
+	case ir.ClassSubgroup:
+		return "a subgroup operation: its result depends on the active invocations"
+	}
+	return "Options.Whitelist leaves it out"
+}
+
+func (c *checker) loop(b *ir.Block, i int) {
+	l := b.Stmts[i].(*ir.Loop)
+	lb, err := ir.BoundLoop(b, i)
+	if err != nil {
+		c.errorf(l.Pos, "unbounded loop: %v (flatten unrolls only loops whose trip count ir.BoundLoop proves)", err)
+		return
+	}
+	c.bounds[l] = lb
+}
+
+// Unroll count. Every loop is unrolled into as many copies of its body
+// (and continuing block) as its bound, ir.LoopBound.MaxEntries — the
+// number of times control can enter the body, which for
+// `for (var i = 0; i < 10; i++)` is 11: ten full iterations and the entry
+// whose exit test breaks. A loop nested in a loop is copied into every
+// copy of the outer one, and a callee's loops into every call site. The
+// unroll count is the sum over all loops of the copies they create:
+// for a loop at nesting depth d with bounds b1 (outermost) … bd (itself),
+// b1 × … × bd. With Options.MaxUnroll = M, a count above M is refused.
+
+// unrollCount refuses f when its unroll count is above MaxUnroll, naming
+// the count and positioned at the outermost statement that crosses the
+// limit.
+func (c *checker) unrollCount(f *ir.Func) {
+	c.memo = map[string]int64{}
+	total := c.blockCopies(f.Body)
+	if total <= int64(c.opts.MaxUnroll) {
+		return
+	}
+	pos := f.Pos
+	var run int64
+	var find func(b *ir.Block) bool
+	find = func(b *ir.Block) bool {
+		for i, s := range b.Stmts {
+			n := c.stmtCopies(b, i)
+			if run+n <= int64(c.opts.MaxUnroll) {
+				run += n
+				continue
+			}
+			switch x := s.(type) {
+			case *ir.If:
+				if c.exprCopies(x.Cond) == 0 && (find(x.Then) || find(x.Else)) {
+					return true
+				}
+			case *ir.Block:
+				if find(x) {
+					return true
+				}
+			}
+			pos = s.Position()
+			return true
+		}
+		return false
+	}
+	find(f.Body)
+	count := fmt.Sprint(total)
+	if total >= satMax {
+		count = fmt.Sprintf("more than %d", satMax)
+	}
+	c.errorf(pos, "unrolling needs %s loop-body copies, more than MaxUnroll %d (each loop's bound times the bounds of the loops around it, summed over every loop, inlined calls included)", count, c.opts.MaxUnroll)
+}
+
+const satMax = int64(1) << 40
+
+func sat(x int64) int64 { return min(x, satMax) }
+
+func satMul(a, b int64) int64 {
+	if a != 0 && b > satMax/a {
+		return satMax
+	}
+	return sat(a * b)
+}
+
+func (c *checker) blockCopies(b *ir.Block) int64 {
+	var n int64
+	for i := range b.Stmts {
+		n = sat(n + c.stmtCopies(b, i))
+	}
+	return n
+}
+
+func (c *checker) stmtCopies(b *ir.Block, i int) int64 {
+	switch s := b.Stmts[i].(type) {
+	case *ir.Loop:
+		per := int64(c.bounds[s].MaxEntries)
+		inner := sat(c.blockCopies(s.Body) + c.blockCopies(s.Continuing))
+		if s.BreakIf != nil {
+			inner = sat(inner + c.exprCopies(s.BreakIf))
+		}
+		return sat(per + satMul(per, inner))
+	case *ir.If:
+		return sat(c.exprCopies(s.Cond) + c.blockCopies(s.Then) + c.blockCopies(s.Else))
+	case *ir.Switch:
+		n := c.exprCopies(s.Selector)
+		for _, cs := range s.Cases {
+			n = sat(n + c.blockCopies(cs.Body))
+		}
+		return n
+	case *ir.Block:
+		return c.blockCopies(s)
+	}
+	return c.exprCopies(b.Stmts[i])
+}
+
+// exprCopies counts the copies the callees called in n create.
+func (c *checker) exprCopies(n ir.Node) int64 {
+	var total int64
+	ir.Inspect(n, func(x ir.Node) bool {
+		if call, ok := x.(*ir.Call); ok {
+			total = sat(total + c.funcCopies(call.Func))
+		}
+		return true
+	})
+	return total
+}
+
+func (c *checker) funcCopies(name string) int64 {
+	if n, ok := c.memo[name]; ok {
+		return n
+	}
+	c.memo[name] = 0
+	n := c.blockCopies(c.m.Func(name).Body)
+	c.memo[name] = n
+	return n
+}

@@ -1,0 +1,726 @@
+package flatten
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Constant evaluation of one IR node whose operands are literals.
+//
+// Folding must be exact under WGSL's rules (the reference is strict): a
+// fold may only replace an expression by the one value every conforming
+// implementation computes for it at run time. So:
+//
+//   - integer operations fold with WGSL's run-time rules (wrapping
+//     arithmetic, x / 0 = x is never reached because a constant zero
+//     divisor is a shader-creation error, WGSL #arithmetic-expr);
+//   - f32 operations fold only when the result is exactly representable
+//     (no rounding happened), finite and normal or zero, with normal or
+//     zero operands — so flush-to-zero, fused evaluation and rounding
+//     freedom (WGSL #floating-point-evaluation) cannot make the run-time
+//     value differ;
+//   - builtins fold only when WGSL specifies them exactly (WGSL
+//     #concrete-float-accuracy "correctly rounded" or integer/bool
+//     builtins), never sin, exp, sqrt and the other approximated ones.
+//
+// A const-expression WGSL rejects at shader creation (a zero divisor, a
+// shift by ≥ 32, an out-of-range index, a non-finite f32, clamp with
+// low > high, extractBits/insertBits with offset + count > 32,
+// smoothstep with equal edges) must never be produced by flatten; the
+// evaluator reports those as evalError so substitution can keep the
+// operand a run-time value instead (issue item 4e).
+
+// evalStatus is what evaluating one node with literal operands found.
+type evalStatus uint8
+
+const (
+	// evalOK: the node equals the returned value; it may be replaced by a
+	// literal.
+	evalOK evalStatus = iota
+	// evalKeep: a valid const-expression flatten leaves unfolded (an
+	// inexact but finite f32 result).
+	evalKeep
+	// evalUnknown: flatten cannot tell whether WGSL accepts the node as a
+	// const-expression (an approximated builtin); it is never created by
+	// substitution.
+	evalUnknown
+	// evalError: a shader-creation error if left as a const-expression.
+	evalError
+)
+
+// litVal returns e's value when e is a literal.
+func litVal(e ir.Expr) (ir.Value, bool) {
+	if l, ok := e.(*ir.Lit); ok {
+		return l.Val, true
+	}
+	return ir.Value{}, false
+}
+
+func isLit(e ir.Expr) bool { _, ok := e.(*ir.Lit); return ok }
+
+// allLit reports whether every child expression of e is a literal (true
+// for nodes without children other than Ident).
+func allLit(e ir.Expr) bool {
+	if _, ok := e.(*ir.Ident); ok {
+		return false
+	}
+	ok := true
+	ir.DoChildren(e, func(n ir.Node) bool {
+		if !isLit(n.(ir.Expr)) {
+			ok = false
+			return true
+		}
+		return false
+	})
+	return ok
+}
+
+// evalNode evaluates e, whose children are all literals.
+func evalNode(e ir.Expr) (ir.Value, evalStatus) {
+	switch x := e.(type) {
+	case *ir.Lit:
+		return x.Val, evalOK
+	case *ir.Unary:
+		v, _ := litVal(x.X)
+		return evalUnary(x.Op, v, x.T)
+	case *ir.Binary:
+		a, _ := litVal(x.X)
+		b, _ := litVal(x.Y)
+		return evalBinary(x.Op, a, b, x.T)
+	case *ir.Select:
+		f, _ := litVal(x.False)
+		t, _ := litVal(x.True)
+		c, _ := litVal(x.Cond)
+		if c.Type.Kind == ir.KindBool {
+			if c.Bool() {
+				return t, evalOK
+			}
+			return f, evalOK
+		}
+		out := make([]ir.Value, len(c.Elems))
+		for i, ci := range c.Elems {
+			if ci.Bool() {
+				out[i] = t.Elems[i]
+			} else {
+				out[i] = f.Elems[i]
+			}
+		}
+		return ir.CompositeVal(x.T, out...), evalOK
+	case *ir.Construct:
+		return evalConstruct(x)
+	case *ir.Convert:
+		v, _ := litVal(x.X)
+		return mapComps(x.T, func(i int, t *ir.Type) (ir.Value, evalStatus) { return convertScalar(comp(v, i), t) })
+	case *ir.Bitcast:
+		v, _ := litVal(x.X)
+		return mapComps(x.T, func(i int, t *ir.Type) (ir.Value, evalStatus) {
+			r := ir.ScalarVal(t, comp(v, i).Bits)
+			if t.Kind == ir.KindF32 && !normalOrZero(r.F32()) {
+				return ir.Value{}, evalError
+			}
+			return r, evalOK
+		})
+	case *ir.Index:
+		base, _ := litVal(x.X)
+		idx, _ := litVal(x.Index)
+		i := idx.Int64()
+		if i < 0 || i >= int64(len(base.Elems)) {
+			return ir.Value{}, evalError
+		}
+		return base.Elems[i], evalOK
+	case *ir.Member:
+		base, _ := litVal(x.X)
+		return base.Elems[x.Field], evalOK
+	case *ir.Swizzle:
+		base, _ := litVal(x.X)
+		if len(x.Comps) == 1 {
+			return base.Elems[x.Comps[0]], evalOK
+		}
+		out := make([]ir.Value, len(x.Comps))
+		for i, c := range x.Comps {
+			out[i] = base.Elems[c]
+		}
+		return ir.CompositeVal(x.T, out...), evalOK
+	case *ir.BuiltinCall:
+		args := make([]ir.Value, len(x.Args))
+		for i, a := range x.Args {
+			args[i], _ = litVal(a)
+		}
+		return evalBuiltin(x.Fn, args, x.T)
+	}
+	return ir.Value{}, evalUnknown
+}
+
+// comp returns component i of a scalar (i ignored) or vector value.
+func comp(v ir.Value, i int) ir.Value {
+	if v.Type.Kind == ir.KindVec {
+		return v.Elems[i]
+	}
+	return v
+}
+
+// mapComps builds a scalar or vector of type t component by component;
+// the worst status wins.
+func mapComps(t *ir.Type, f func(i int, scalar *ir.Type) (ir.Value, evalStatus)) (ir.Value, evalStatus) {
+	if t.Kind != ir.KindVec {
+		return f(0, t)
+	}
+	out := make([]ir.Value, t.Len)
+	worst := evalOK
+	for i := range out {
+		v, st := f(i, t.Elem)
+		if st > worst {
+			worst = st
+		}
+		if st >= evalUnknown {
+			return ir.Value{}, st
+		}
+		out[i] = v
+	}
+	return ir.CompositeVal(t, out...), worst
+}
+
+func evalConstruct(x *ir.Construct) (ir.Value, evalStatus) {
+	t := x.T
+	if len(x.Args) == 0 {
+		return ir.Zero(t), evalOK
+	}
+	vals := make([]ir.Value, len(x.Args))
+	for i, a := range x.Args {
+		vals[i], _ = litVal(a)
+	}
+	switch t.Kind {
+	case ir.KindVec:
+		var es []ir.Value
+		if len(vals) == 1 && vals[0].Type.IsScalar() {
+			for i := 0; i < t.Len; i++ {
+				es = append(es, vals[0])
+			}
+		} else {
+			for _, v := range vals {
+				if v.Type.Kind == ir.KindVec {
+					es = append(es, v.Elems...)
+				} else {
+					es = append(es, v)
+				}
+			}
+		}
+		return ir.CompositeVal(t, es...), evalOK
+	case ir.KindArray, ir.KindStruct:
+		return ir.CompositeVal(t, vals...), evalOK
+	}
+	return vals[0], evalOK // scalar identity constructor
+}
+
+// normalOrZero reports whether f is zero or a finite normal f32.
+func normalOrZero(f float32) bool {
+	a := math.Abs(float64(f))
+	return f == 0 || (a >= 0x1p-126 && a <= math.MaxFloat32)
+}
+
+// exactF32 returns the f32 result r of an operation whose exact real
+// result is exact, when r is that result exactly and normal or zero.
+func exactF32(r float32, exact *big.Float) (ir.Value, evalStatus) {
+	if math.IsNaN(float64(r)) || math.IsInf(float64(r), 0) {
+		return ir.Value{}, evalError
+	}
+	if !normalOrZero(r) {
+		return ir.Value{}, evalKeep
+	}
+	if exact != nil && exact.Cmp(big.NewFloat(float64(r))) != 0 {
+		return ir.Value{}, evalKeep
+	}
+	return ir.F32Val(r), evalOK
+}
+
+func bigF(f float32) *big.Float { return new(big.Float).SetPrec(1024).SetFloat64(float64(f)) }
+
+func evalUnary(op ir.UnaryOp, v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	return mapComps(t, func(i int, st *ir.Type) (ir.Value, evalStatus) {
+		c := comp(v, i)
+		switch op {
+		case ir.OpNeg:
+			if st.Kind == ir.KindF32 {
+				if !normalOrZero(c.F32()) {
+					return ir.Value{}, evalKeep
+				}
+				return ir.ScalarVal(st, c.Bits^0x80000000), evalOK
+			}
+			return ir.I32Val(-c.I32()), evalOK // wraps: -INT_MIN = INT_MIN
+		case ir.OpNot:
+			return ir.BoolVal(!c.Bool()), evalOK
+		case ir.OpCompl:
+			return ir.ScalarVal(st, ^c.Bits), evalOK
+		}
+		return ir.Value{}, evalUnknown
+	})
+}
+
+func evalBinary(op ir.BinaryOp, a, b ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	if op == ir.OpLogAnd {
+		return ir.BoolVal(a.Bool() && b.Bool()), evalOK
+	}
+	if op == ir.OpLogOr {
+		return ir.BoolVal(a.Bool() || b.Bool()), evalOK
+	}
+	operand := a.Type.Scalar()
+	return mapComps(t, func(i int, rt *ir.Type) (ir.Value, evalStatus) {
+		return scalarBinary(op, comp(a, i), comp(b, i), operand)
+	})
+}
+
+func scalarBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalStatus) {
+	switch op.Info().Class {
+	case ir.ClassEquality, ir.ClassOrder:
+		var lt, eq bool
+		switch st.Kind {
+		case ir.KindF32:
+			x, y := a.F32(), b.F32()
+			if !normalOrZero(x) || !normalOrZero(y) {
+				return ir.Value{}, evalKeep
+			}
+			lt, eq = x < y, x == y
+		case ir.KindI32:
+			lt, eq = a.I32() < b.I32(), a.Bits == b.Bits
+		default:
+			lt, eq = a.Bits < b.Bits, a.Bits == b.Bits
+		}
+		var r bool
+		switch op {
+		case ir.OpEq:
+			r = eq
+		case ir.OpNe:
+			r = !eq
+		case ir.OpLt:
+			r = lt
+		case ir.OpLe:
+			r = lt || eq
+		case ir.OpGt:
+			r = !lt && !eq
+		case ir.OpGe:
+			r = !lt
+		}
+		return ir.BoolVal(r), evalOK
+	}
+	switch st.Kind {
+	case ir.KindBool:
+		switch op {
+		case ir.OpAnd:
+			return ir.BoolVal(a.Bool() && b.Bool()), evalOK
+		case ir.OpOr:
+			return ir.BoolVal(a.Bool() || b.Bool()), evalOK
+		}
+	case ir.KindF32:
+		return f32Binary(op, a.F32(), b.F32())
+	case ir.KindI32, ir.KindU32:
+		return intBinary(op, a, b, st)
+	}
+	return ir.Value{}, evalUnknown
+}
+
+func f32Binary(op ir.BinaryOp, x, y float32) (ir.Value, evalStatus) {
+	if !normalOrZero(x) || !normalOrZero(y) {
+		return ir.Value{}, evalKeep
+	}
+	switch op {
+	case ir.OpAdd:
+		r := float32(x + y)
+		return exactF32(r, new(big.Float).SetPrec(1024).Add(bigF(x), bigF(y)))
+	case ir.OpSub:
+		r := float32(x - y)
+		return exactF32(r, new(big.Float).SetPrec(1024).Sub(bigF(x), bigF(y)))
+	case ir.OpMul:
+		r := float32(x * y)
+		return exactF32(r, new(big.Float).SetPrec(1024).Mul(bigF(x), bigF(y)))
+	case ir.OpDiv:
+		if y == 0 {
+			return ir.Value{}, evalError // non-finite or NaN
+		}
+		r := float32(x / y)
+		if math.IsInf(float64(r), 0) {
+			return ir.Value{}, evalError
+		}
+		// r is exact iff r*y == x exactly.
+		if new(big.Float).SetPrec(1024).Mul(bigF(r), bigF(y)).Cmp(bigF(x)) != 0 {
+			return ir.Value{}, evalKeep
+		}
+		return exactF32(r, nil)
+	}
+	return ir.Value{}, evalKeep // % on f32: not folded
+}
+
+func intBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalStatus) {
+	signed := st.Kind == ir.KindI32
+	x, y := a.Bits, b.Bits
+	mk := func(bits uint32) (ir.Value, evalStatus) { return ir.ScalarVal(st, bits), evalOK }
+	switch op {
+	case ir.OpAdd:
+		return mk(x + y)
+	case ir.OpSub:
+		return mk(x - y)
+	case ir.OpMul:
+		return mk(x * y)
+	case ir.OpDiv, ir.OpRem:
+		if y == 0 {
+			return ir.Value{}, evalError
+		}
+		if signed {
+			if int32(x) == math.MinInt32 && int32(y) == -1 {
+				return ir.Value{}, evalError
+			}
+			if op == ir.OpDiv {
+				return mk(uint32(int32(x) / int32(y)))
+			}
+			return mk(uint32(int32(x) % int32(y)))
+		}
+		if op == ir.OpDiv {
+			return mk(x / y)
+		}
+		return mk(x % y)
+	case ir.OpAnd:
+		return mk(x & y)
+	case ir.OpOr:
+		return mk(x | y)
+	case ir.OpXor:
+		return mk(x ^ y)
+	case ir.OpShl, ir.OpShr:
+		if y >= 32 {
+			return ir.Value{}, evalError
+		}
+		if op == ir.OpShl {
+			return mk(x << y)
+		}
+		if signed {
+			return mk(uint32(int32(x) >> y))
+		}
+		return mk(x >> y)
+	}
+	return ir.Value{}, evalUnknown
+}
+
+// convertScalar is the value conversion T(v) for scalars (WGSL
+// #conversion-builtin-functions, #scalar-floating-point-to-integral-conversion).
+func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	from := v.Type
+	switch t.Kind {
+	case ir.KindBool:
+		if from.Kind == ir.KindF32 {
+			if !normalOrZero(v.F32()) {
+				return ir.Value{}, evalKeep
+			}
+			return ir.BoolVal(v.F32() != 0), evalOK
+		}
+		return ir.BoolVal(v.Bits != 0), evalOK
+	case ir.KindI32, ir.KindU32:
+		switch from.Kind {
+		case ir.KindBool, ir.KindI32, ir.KindU32:
+			return ir.ScalarVal(t, v.Bits), evalOK // bool→0/1; i32↔u32 keep the bits
+		case ir.KindF32:
+			f := v.F32()
+			if !normalOrZero(f) {
+				return ir.Value{}, evalKeep
+			}
+			tr := math.Trunc(float64(f))
+			if t.Kind == ir.KindI32 {
+				tr = math.Max(-2147483648, math.Min(2147483520, tr))
+				return ir.I32Val(int32(tr)), evalOK
+			}
+			tr = math.Max(0, math.Min(4294967040, tr))
+			return ir.U32Val(uint32(tr)), evalOK
+		}
+	case ir.KindF32:
+		switch from.Kind {
+		case ir.KindBool:
+			if v.Bool() {
+				return ir.F32Val(1), evalOK
+			}
+			return ir.F32Val(0), evalOK
+		case ir.KindF32:
+			return v, evalOK
+		case ir.KindI32, ir.KindU32:
+			n := v.Int64()
+			f := float32(n)
+			if int64(f) != n {
+				return ir.Value{}, evalKeep // rounding direction is implementation-chosen
+			}
+			return ir.F32Val(f), evalOK
+		}
+	}
+	return ir.Value{}, evalUnknown
+}
+
+// evalBuiltin folds the builtins WGSL specifies exactly.
+func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	switch fn {
+	case ir.BAll, ir.BAny:
+		v := args[0]
+		if v.Type.Kind == ir.KindBool {
+			return v, evalOK
+		}
+		r := fn == ir.BAll
+		for _, e := range v.Elems {
+			if fn == ir.BAll {
+				r = r && e.Bool()
+			} else {
+				r = r || e.Bool()
+			}
+		}
+		return ir.BoolVal(r), evalOK
+	case ir.BDot:
+		if !args[0].Type.Elem.IsInteger() {
+			return ir.Value{}, evalUnknown
+		}
+		var s uint32
+		for i := range args[0].Elems {
+			s += args[0].Elems[i].Bits * args[1].Elems[i].Bits
+		}
+		return ir.ScalarVal(t, s), evalOK
+	}
+	return mapComps(t, func(i int, st *ir.Type) (ir.Value, evalStatus) {
+		cs := make([]ir.Value, len(args))
+		for j, a := range args {
+			cs[j] = comp(a, i)
+		}
+		return scalarBuiltin(fn, cs, st)
+	})
+}
+
+func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStatus) {
+	if st.Kind == ir.KindF32 {
+		fs := make([]float32, len(a))
+		for i, v := range a {
+			fs[i] = v.F32()
+			if !normalOrZero(fs[i]) {
+				return ir.Value{}, evalKeep
+			}
+		}
+		ok := func(f float64) (ir.Value, evalStatus) { return exactF32(float32(f), nil) }
+		switch fn {
+		case ir.BAbs:
+			return ok(math.Abs(float64(fs[0])))
+		case ir.BFloor:
+			return ok(math.Floor(float64(fs[0])))
+		case ir.BCeil:
+			return ok(math.Ceil(float64(fs[0])))
+		case ir.BTrunc:
+			return ok(math.Trunc(float64(fs[0])))
+		case ir.BRound:
+			return ok(math.RoundToEven(float64(fs[0])))
+		case ir.BSign:
+			switch {
+			case fs[0] > 0:
+				return ok(1)
+			case fs[0] < 0:
+				return ok(-1)
+			}
+			return ok(0)
+		case ir.BStep:
+			if fs[1] >= fs[0] {
+				return ok(1)
+			}
+			return ok(0)
+		case ir.BMin, ir.BMax:
+			if fs[0] == 0 && fs[1] == 0 && math.Signbit(float64(fs[0])) != math.Signbit(float64(fs[1])) {
+				return ir.Value{}, evalKeep // either zero may be returned
+			}
+			if fn == ir.BMin {
+				return ok(math.Min(float64(fs[0]), float64(fs[1])))
+			}
+			return ok(math.Max(float64(fs[0]), float64(fs[1])))
+		case ir.BClamp:
+			if fs[1] > fs[2] {
+				return ir.Value{}, evalError
+			}
+			if fs[1] == 0 || fs[2] == 0 || fs[0] == 0 {
+				return ir.Value{}, evalKeep // zero signs: min/max and median may differ
+			}
+			return ok(math.Min(math.Max(float64(fs[0]), float64(fs[1])), float64(fs[2])))
+		case ir.BSmoothstep:
+			if fs[0] == fs[1] {
+				return ir.Value{}, evalError
+			}
+		}
+		return ir.Value{}, evalUnknown
+	}
+	if st.Kind == ir.KindBool {
+		return ir.Value{}, evalUnknown
+	}
+	signed := st.Kind == ir.KindI32
+	mk := func(bits uint32) (ir.Value, evalStatus) { return ir.ScalarVal(st, bits), evalOK }
+	x := a[0].Bits
+	less := func(p, q uint32) bool {
+		if signed {
+			return int32(p) < int32(q)
+		}
+		return p < q
+	}
+	switch fn {
+	case ir.BAbs:
+		if signed && int32(x) < 0 {
+			return mk(-x) // abs(INT_MIN) = INT_MIN
+		}
+		return mk(x)
+	case ir.BMin:
+		if less(a[1].Bits, x) {
+			return mk(a[1].Bits)
+		}
+		return mk(x)
+	case ir.BMax:
+		if less(x, a[1].Bits) {
+			return mk(a[1].Bits)
+		}
+		return mk(x)
+	case ir.BClamp:
+		lo, hi := a[1].Bits, a[2].Bits
+		if less(hi, lo) {
+			return ir.Value{}, evalError
+		}
+		if less(x, lo) {
+			x = lo
+		}
+		if less(hi, x) {
+			x = hi
+		}
+		return mk(x)
+	case ir.BSign:
+		switch {
+		case int32(x) > 0:
+			return mk(1)
+		case int32(x) < 0:
+			return mk(math.MaxUint32)
+		}
+		return mk(0)
+	case ir.BCountOneBits:
+		return mk(uint32(bits.OnesCount32(x)))
+	case ir.BReverseBits:
+		return mk(bits.Reverse32(x))
+	case ir.BFirstTrailingBit:
+		if x == 0 {
+			return mk(math.MaxUint32)
+		}
+		return mk(uint32(bits.TrailingZeros32(x)))
+	case ir.BFirstLeadingBit:
+		v := x
+		if signed && int32(x) < 0 {
+			v = ^x
+		}
+		if v == 0 {
+			return mk(math.MaxUint32)
+		}
+		return mk(uint32(31 - bits.LeadingZeros32(v)))
+	case ir.BExtractBits:
+		o, c := a[1].Bits, a[2].Bits
+		if uint64(o)+uint64(c) > 32 {
+			return ir.Value{}, evalError
+		}
+		if c == 0 {
+			return mk(0)
+		}
+		v := x >> o
+		if c < 32 {
+			v &= 1<<c - 1
+			if signed && v&(1<<(c-1)) != 0 {
+				v |= ^uint32(0) << c
+			}
+		}
+		return mk(v)
+	case ir.BInsertBits:
+		nb, o, c := a[1].Bits, a[2].Bits, a[3].Bits
+		if uint64(o)+uint64(c) > 32 {
+			return ir.Value{}, evalError
+		}
+		if c == 0 {
+			return mk(x)
+		}
+		mask := uint32(math.MaxUint32)
+		if c < 32 {
+			mask = (1<<c - 1) << o
+		}
+		return mk(x&^mask | (nb<<o)&mask)
+	}
+	return ir.Value{}, evalUnknown
+}
+
+// constError reports whether e, as it stands, is a WGSL shader-creation
+// error because some of its operands are const-expressions (literals),
+// even though not all of them are: a constant zero divisor, a constant
+// shift count ≥ 32, a constant out-of-range index, clamp with constant
+// low > high, extractBits/insertBits with constant offset + count > 32,
+// smoothstep with equal constant edges (WGSL #arithmetic-expr,
+// #bit-expr, #clamp, #extractBits-unsigned-builtin, #insertBits-builtin,
+// #smoothstep-builtin).
+func constError(e ir.Expr) bool {
+	anyComp := func(v ir.Value, bad func(ir.Value) bool) bool {
+		if v.Type.Kind == ir.KindVec {
+			for _, c := range v.Elems {
+				if bad(c) {
+					return true
+				}
+			}
+			return false
+		}
+		return bad(v)
+	}
+	switch x := e.(type) {
+	case *ir.Binary:
+		y, ok := litVal(x.Y)
+		if !ok {
+			return false
+		}
+		switch x.Op {
+		case ir.OpDiv, ir.OpRem:
+			if x.T.Scalar().IsInteger() {
+				return anyComp(y, func(c ir.Value) bool { return c.Bits == 0 })
+			}
+		case ir.OpShl, ir.OpShr:
+			return anyComp(y, func(c ir.Value) bool { return c.Bits >= 32 })
+		}
+	case *ir.Index:
+		i, ok := litVal(x.Index)
+		return ok && (i.Int64() < 0 || i.Int64() >= int64(x.X.Type().Len))
+	case *ir.BuiltinCall:
+		switch x.Fn {
+		case ir.BClamp:
+			lo, ok1 := litVal(x.Args[1])
+			hi, ok2 := litVal(x.Args[2])
+			if ok1 && ok2 {
+				for i := 0; i < max(1, lo.Type.Width()); i++ {
+					l, h := comp(lo, i), comp(hi, i)
+					switch l.Type.Kind {
+					case ir.KindF32:
+						if l.F32() > h.F32() {
+							return true
+						}
+					case ir.KindI32:
+						if l.I32() > h.I32() {
+							return true
+						}
+					default:
+						if l.Bits > h.Bits {
+							return true
+						}
+					}
+				}
+			}
+		case ir.BExtractBits, ir.BInsertBits:
+			n := len(x.Args)
+			o, ok1 := litVal(x.Args[n-2])
+			c, ok2 := litVal(x.Args[n-1])
+			return ok1 && ok2 && uint64(o.Bits)+uint64(c.Bits) > 32
+		case ir.BSmoothstep:
+			e0, ok1 := litVal(x.Args[0])
+			e1, ok2 := litVal(x.Args[1])
+			if ok1 && ok2 {
+				for i := 0; i < max(1, e0.Type.Width()); i++ {
+					if comp(e0, i).F32() == comp(e1, i).F32() {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,74 @@
+package flatten
+
+import "github.com/gpudiff/gpudiff/ir"
+
+// dsePass is dead-store elimination, a backward liveness walk over the
+// straight-line body. A local is live at a point when a later statement
+// reads it before a whole-value assignment overwrites it. Private globals
+// are always live (they are the function's outputs), so stores to them
+// are kept. Removed:
+//
+//   - an assignment to a local that is not live after it (its value, a
+//     pure expression, is never read);
+//   - a let, or a var no kept statement mentions, that is not live after
+//     its declaration;
+//   - the initializer of a var that is not live after its declaration
+//     but is assigned later (the declaration stays, zero-initialized).
+func dsePass(p *pipe) bool {
+	stmts := p.stmts()
+	live := map[string]bool{}
+	mentioned := map[string]bool{}
+	keep := make([]bool, len(stmts))
+	changed := false
+	reads := func(s ir.Stmt) {
+		forEachRead(s, func(id *ir.Ident) {
+			live[id.Name] = true
+			mentioned[id.Name] = true
+		})
+	}
+	for i := len(stmts) - 1; i >= 0; i-- {
+		switch x := stmts[i].(type) {
+		case *ir.Assign:
+			r := ir.RootIdent(x.LHS)
+			if r.Ref != ir.RefGlobal && !live[r.Name] {
+				changed = true
+				continue
+			}
+			keep[i] = true
+			mentioned[r.Name] = true
+			if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal {
+				delete(live, r.Name)
+			}
+			reads(x)
+		case *ir.Decl:
+			switch {
+			case live[x.Name]:
+				keep[i] = true
+				delete(live, x.Name)
+				reads(x)
+			case x.Mutable && mentioned[x.Name]:
+				keep[i] = true
+				if x.Init != nil {
+					x.Init = nil
+					changed = true
+				}
+			default:
+				changed = true
+			}
+		default:
+			keep[i] = true
+			reads(x)
+		}
+	}
+	if changed {
+		out := stmts[:0]
+		for i, s := range stmts {
+			if keep[i] {
+				out = append(out, s)
+			}
+		}
+		clear(stmts[len(out):])
+		p.twin.Body.Stmts = out
+	}
+	return changed
+}

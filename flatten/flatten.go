@@ -1,0 +1,222 @@
+package flatten
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// DefaultMaxUnroll is the default Options.MaxUnroll.
+const DefaultMaxUnroll = 4096
+
+// Options configures Function and Module. The zero value is the default.
+type Options struct {
+	// Whitelist holds the simple names of the builtins that are kept as
+	// leaves (evaluated under every predicate, so they must be pure and
+	// total). A builtin call outside it is refused. nil means
+	// DefaultWhitelist(); an empty non-nil slice allows no builtin.
+	Whitelist []string
+	// MaxUnroll caps the total number of loop-body copies unrolling may
+	// create (see the package documentation, "Unroll count"); 0 means
+	// DefaultMaxUnroll.
+	MaxUnroll int
+	// Strict additionally fails when the finished twin still holds a
+	// residual the folds should have removed: a constant-condition select,
+	// an unfolded identity, an all-constant foldable call or operation, or
+	// !const (daslang-flatten §8.6 strict_fold). The error is a
+	// Kind Residual *Error listing each one.
+	Strict bool
+	// VerifyPasses runs ir.VerifyFunc on the twin after every pass of the
+	// pipeline (see passes.go), for tests and debugging. A failure is a
+	// Kind Internal *Error naming the pass. The finished twin is always
+	// verified once, whatever this says.
+	VerifyPasses bool
+}
+
+// DefaultWhitelist returns the names of the pure builtins of the WGSL
+// subset (ir.Builtins entries whose Pure reports true): the math, bit and
+// logic builtins. Derivatives, barriers and subgroup operations are not in
+// it.
+func DefaultWhitelist() []string {
+	var out []string
+	for b := ir.Builtin(1); int(b) < len(ir.Builtins); b++ {
+		if info := b.Info(); info.Name != "" && info.Pure() {
+			out = append(out, info.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Kind classifies a flatten failure.
+type Kind uint8
+
+const (
+	// Refused: the function uses a construct outside the flattenable
+	// subset (recursion, an unbounded loop, too many copies, a builtin
+	// outside the whitelist, a uniformity-dependent operation in
+	// non-uniform control flow, a call of a function outside the IR
+	// subset, a type that cannot be selected). The oracle's verdict is
+	// "flatten-rejected"; the CLI exits 2.
+	Refused Kind = iota + 1
+	// Residual: Options.Strict found residuals in the finished twin.
+	Residual
+	// Internal: flatten produced an invalid twin or failed an invariant —
+	// a bug in flatten, never the input's fault.
+	Internal
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Refused:
+		return "refused"
+	case Residual:
+		return "residual"
+	case Internal:
+		return "internal"
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Error is every error Function and Module return: a kind and the
+// positioned diagnostics (pass "flatten"), sorted by position, each
+// printing as "file:line:col: flatten: message".
+type Error struct {
+	Kind Kind
+	List ir.ErrorList
+}
+
+func (e *Error) Error() string { return e.List.Error() }
+
+// Unwrap returns the diagnostics as an ir.ErrorList.
+func (e *Error) Unwrap() error { return e.List }
+
+// IsRefusal reports whether err is (or wraps) a Kind Refused *Error: the
+// input is outside the subset, as opposed to a flatten bug or a strict-
+// mode residual.
+func IsRefusal(err error) bool {
+	var fe *Error
+	return errors.As(err, &fe) && fe.Kind == Refused
+}
+
+// TwinName returns the name Function gives the twin of name in m:
+// name_flat, or, when that is taken, the first free name_flat_1,
+// name_flat_2, … (ir.Namer).
+func TwinName(m *ir.Module, name string) string {
+	return ir.NewNamer(m, m.Funcs...).Fresh(name + "_flat")
+}
+
+// Function adds to m the flattened twin of the function called name and
+// returns it. The twin, named TwinName(m, name), has name's parameters and
+// result type and computes the same value and the same writes to private
+// globals in every invocation, with a body of declarations, assignments
+// and a single final return only (see the package documentation for the
+// exact shape and the legality rules). The original function and the rest
+// of m are left untouched.
+//
+// A function that is already branchless and call-free is returned as a
+// clone under the twin name: flattening is the identity on the flattened
+// form, so a twin flattens to itself.
+//
+// Errors are *Error values: Kind Refused for inputs outside the subset,
+// Kind Residual for strict-mode residuals, Kind Internal for flatten bugs.
+// On any error m is not changed.
+func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error) {
+	f := m.Func(name)
+	if f == nil {
+		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, "flatten", "no function %q in the module's subset", name)}}
+	}
+	twin, err = flattenFunc(m, f, TwinName(m, name), opts)
+	if err != nil {
+		return nil, err
+	}
+	m.Funcs = append(m.Funcs, twin)
+	return twin, nil
+}
+
+// Module adds the twin of every kernel of m (ir.Module.Kernels, as they
+// are on entry) and returns the twins in kernel order. It is atomic: when
+// any kernel fails, no twin is added and the error lists every kernel's
+// diagnostics (Kind is Internal if any failure is internal, else Residual
+// if any is, else Refused).
+func Module(m *ir.Module, opts Options) ([]*ir.Func, error) {
+	var twins []*ir.Func
+	var all ir.ErrorList
+	kind := Kind(0)
+	names := ir.NewNamer(m, m.Funcs...)
+	for _, k := range m.Kernels() {
+		twin, err := flattenFunc(m, m.Func(k), names.Fresh(k+"_flat"), opts)
+		if err != nil {
+			fe := err.(*Error)
+			all = append(all, fe.List...)
+			kind = max(kind, fe.Kind)
+			continue
+		}
+		twins = append(twins, twin)
+	}
+	if len(all) > 0 {
+		all.Sort()
+		return nil, &Error{Kind: kind, List: all}
+	}
+	m.Funcs = append(m.Funcs, twins...)
+	return twins, nil
+}
+
+// flattenFunc builds the twin of f without adding it to m.
+func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options) (twin *ir.Func, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalf(m, f.Pos, "panic flattening %s: %v\n%s", f.Name, r, firstLines(string(debug.Stack()), 12))
+			twin = nil
+		}
+	}()
+	opts = opts.withDefaults()
+	errs, bounds := precheck(m, f, opts)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, &Error{Kind: Refused, List: errs}
+	}
+	if isFlat(f) {
+		twin = ir.CloneFunc(f)
+		twin.Name = twinName
+		return twin, finalCheck(m, twin, "clone")
+	}
+	return runPipeline(m, f, twinName, opts, bounds)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Whitelist == nil {
+		o.Whitelist = DefaultWhitelist()
+	}
+	if o.MaxUnroll <= 0 {
+		o.MaxUnroll = DefaultMaxUnroll
+	}
+	return o
+}
+
+// finalCheck verifies the twin and its shape; a failure is internal.
+func finalCheck(m *ir.Module, twin *ir.Func, after string) error {
+	if err := ir.VerifyFunc(m, twin); err != nil {
+		return internalf(m, twin.Pos, "after %s: twin %s does not verify:\n%v", after, twin.Name, err)
+	}
+	if msg := shapeViolation(twin); msg != "" {
+		return internalf(m, twin.Pos, "after %s: twin %s is not flat: %s", after, twin.Name, msg)
+	}
+	return nil
+}
+
+func internalf(m *ir.Module, pos ir.Pos, format string, args ...any) *Error {
+	return &Error{Kind: Internal, List: ir.ErrorList{ir.Errorf(m.File, pos, "flatten", "internal error: "+format, args...)}}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}

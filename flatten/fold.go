@@ -1,0 +1,461 @@
+package flatten
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// The folds (issue item 5; daslang-flatten §8.2 "Constant folding"), each
+// exact under WGSL's rules — no fast-math fold that changes NaN, Inf,
+// signed zero or rounding:
+//
+//	x * 1, 1 * x, x / 1          → x      (int and f32, scalar and vector,
+//	                                         when x has the result type)
+//	x + 0, 0 + x, x - 0          → x      (integers; for f32 only x + -0.0
+//	                                         and x - 0.0, since -0 + 0 = +0)
+//	x * -1, -1 * x               → -x     (i32 and f32)
+//	x * 0, 0 * x                 → 0      (integer scalars only: for f32,
+//	                                         NaN * 0 and Inf * 0 are NaN)
+//	true && x, x && true, false || x, x || false → x
+//	false && x, x && false       → false  (x is pure in a twin)
+//	true || x, x || true         → true
+//	!!x, -(-x)                   → x
+//	select(f, t, true)           → t,  select(f, t, false) → f
+//	select(false, true, c)       → c   (c ? true : false)
+//	select(true, false, c)       → !c
+//	select(a, a, c)              → a
+//	select(f, t, !c)             → select(t, f, c)
+//	select(f, select(g, t, c), c) → select(f, t, c), and the mirror
+//	any node whose operands are all literals → its value (consteval.go:
+//	  constant constructors, !const, constant-argument exact builtins,
+//	  constant arithmetic), when the value is exact and representable
+//
+// Substituting constants for identifiers (loop counters in unrolled
+// copies, constant propagation) goes through the same walk: after a
+// node's operands are substituted and folded, a node that would become a
+// WGSL shader-creation error (constError, or a constant evaluation that
+// fails) gets its run-time operands back instead (issue item 4e).
+
+// folder rewrites expressions bottom-up with the fold rules, optionally
+// substituting constants for identifiers.
+type folder struct {
+	// lookup, when set, returns the constant value of an identifier read.
+	lookup func(*ir.Ident) (ir.Value, bool)
+	// record, when set, is told about every rule that fires (strict mode
+	// residual check).
+	record func(pos ir.Pos, rule string)
+	// changed is set when any rewrite happened.
+	changed bool
+}
+
+func (f *folder) fired(pos ir.Pos, rule string) {
+	f.changed = true
+	if f.record != nil {
+		f.record(pos, rule)
+	}
+}
+
+// children returns e's operand expressions in evaluation order.
+func children(e ir.Expr) []ir.Expr {
+	var out []ir.Expr
+	ir.DoChildren(e, func(n ir.Node) bool { out = append(out, n.(ir.Expr)); return false })
+	return out
+}
+
+// rebuild returns a shallow copy of e with operands kids (e is not
+// changed, so callers can fall back to it).
+func rebuild(e ir.Expr, kids []ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Unary:
+		y := *x
+		y.X = kids[0]
+		return &y
+	case *ir.Binary:
+		y := *x
+		y.X, y.Y = kids[0], kids[1]
+		return &y
+	case *ir.Select:
+		y := *x
+		y.False, y.True, y.Cond = kids[0], kids[1], kids[2]
+		return &y
+	case *ir.Call:
+		y := *x
+		y.Args = kids
+		return &y
+	case *ir.BuiltinCall:
+		y := *x
+		y.Args = kids
+		return &y
+	case *ir.Construct:
+		y := *x
+		y.Args = kids
+		return &y
+	case *ir.Convert:
+		y := *x
+		y.X = kids[0]
+		return &y
+	case *ir.Bitcast:
+		y := *x
+		y.X = kids[0]
+		return &y
+	case *ir.Index:
+		y := *x
+		y.X, y.Index = kids[0], kids[1]
+		return &y
+	case *ir.Member:
+		y := *x
+		y.X = kids[0]
+		return &y
+	case *ir.Swizzle:
+		y := *x
+		y.X = kids[0]
+		return &y
+	}
+	panic("flatten.rebuild: unexpected expression")
+}
+
+// expr returns e folded (and substituted). e itself is never modified.
+func (f *folder) expr(e ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Lit:
+		return x
+	case *ir.Ident:
+		if f.lookup != nil {
+			if v, ok := f.lookup(x); ok {
+				f.changed = true
+				return &ir.Lit{Pos: x.Pos, Val: v}
+			}
+		}
+		return x
+	}
+	orig := children(e)
+	kids := make([]ir.Expr, len(orig))
+	same, newLit := true, false
+	for i, c := range orig {
+		kids[i] = f.expr(c)
+		if kids[i] != c {
+			same = false
+			if isLit(kids[i]) && !isLit(c) {
+				newLit = true
+			}
+		}
+	}
+	n := e
+	if !same {
+		n = rebuild(e, kids)
+	}
+	r, bad := f.node(n)
+	if !bad || !newLit {
+		return r
+	}
+	// The node would be a shader-creation error with the constants its
+	// operands became: give those operands their run-time form back.
+	for i := range kids {
+		if isLit(kids[i]) && !isLit(orig[i]) {
+			kids[i] = orig[i]
+		}
+	}
+	r, _ = f.node(rebuild(e, kids))
+	return r
+}
+
+// node applies the rules at the root of n, whose operands are already
+// folded. bad reports that n, as given, is a const-expression WGSL
+// rejects (the caller may then restore run-time operands).
+func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
+	for range 8 {
+		if allLit(n) {
+			v, st := evalNode(n)
+			switch st {
+			case evalOK:
+				if !representable(v) {
+					return n, true
+				}
+				f.fired(n.Position(), "constant "+describeNode(n))
+				return &ir.Lit{Pos: n.Position(), Val: v}, false
+			case evalKeep:
+				return n, false
+			default:
+				return n, true
+			}
+		}
+		if constError(n) {
+			return n, true
+		}
+		m, rule := rewrite(n)
+		if m == nil {
+			return n, false
+		}
+		f.fired(n.Position(), rule)
+		n = m
+		if _, ok := n.(*ir.Lit); ok {
+			return n, false
+		}
+	}
+	return n, false
+}
+
+// representable reports whether v can be printed as a WGSL literal
+// (finite f32 components).
+func representable(v ir.Value) bool {
+	if v.Type.Kind == ir.KindF32 {
+		f := v.F32()
+		return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+	}
+	for _, e := range v.Elems {
+		if !representable(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func describeNode(n ir.Expr) string {
+	switch x := n.(type) {
+	case *ir.BuiltinCall:
+		return "call " + x.Fn.String() + "(…)"
+	case *ir.Construct:
+		return "constructor " + x.T.String() + "(…)"
+	case *ir.Unary:
+		if x.Op == ir.OpNot {
+			return "!const"
+		}
+		return "operation " + x.Op.String()
+	case *ir.Binary:
+		return "operation " + x.Op.String()
+	case *ir.Select:
+		return "constant-condition select"
+	}
+	return "expression"
+}
+
+// isSplat reports whether e is a literal whose every scalar component has
+// the given bits (after conversion to its type: 1, 0, -1, -0.0).
+func isSplat(e ir.Expr, want func(ir.Value) bool) bool {
+	v, ok := litVal(e)
+	if !ok || v.Type.Scalar() == nil {
+		return false
+	}
+	if v.Type.Kind == ir.KindVec {
+		for _, c := range v.Elems {
+			if !want(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return want(v)
+}
+
+func isOne(c ir.Value) bool {
+	switch c.Type.Kind {
+	case ir.KindF32:
+		return c.F32() == 1
+	case ir.KindI32, ir.KindU32:
+		return c.Bits == 1
+	}
+	return false
+}
+
+func isMinusOne(c ir.Value) bool {
+	switch c.Type.Kind {
+	case ir.KindF32:
+		return c.F32() == -1
+	case ir.KindI32:
+		return c.I32() == -1
+	}
+	return false
+}
+
+func isIntZero(c ir.Value) bool  { return c.Type.IsInteger() && c.Bits == 0 }
+func isPosZero(c ir.Value) bool  { return c.Type.Kind == ir.KindF32 && c.Bits == 0 }
+func isNegZero(c ir.Value) bool  { return c.Type.Kind == ir.KindF32 && c.Bits == 0x80000000 }
+func isBoolLit(e ir.Expr, b bool) bool {
+	v, ok := litVal(e)
+	return ok && v.Type.Kind == ir.KindBool && v.Bool() == b
+}
+
+// rewrite applies one algebraic rule at the root of n, returning the
+// replacement and the rule's name, or nil.
+func rewrite(n ir.Expr) (ir.Expr, string) {
+	switch x := n.(type) {
+	case *ir.Binary:
+		return rewriteBinary(x)
+	case *ir.Unary:
+		if in, ok := x.X.(*ir.Unary); ok && in.Op == x.Op {
+			return in.X, "double " + x.Op.String()
+		}
+	case *ir.Select:
+		return rewriteSelect(x)
+	}
+	return nil, ""
+}
+
+func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
+	keep := func(e ir.Expr) bool { return ir.Identical(e.Type(), x.T) }
+	switch x.Op {
+	case ir.OpMul:
+		for _, p := range [][2]ir.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			v, c := p[0], p[1]
+			switch {
+			case isSplat(c, isOne) && keep(v):
+				return v, "identity x*1"
+			case isSplat(c, isMinusOne) && keep(v):
+				return &ir.Unary{Pos: x.Pos, Op: ir.OpNeg, X: v, T: x.T}, "identity x*-1"
+			case x.T.IsInteger() && isSplat(c, isIntZero):
+				return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}, "identity x*0"
+			}
+		}
+	case ir.OpDiv:
+		if isSplat(x.Y, isOne) && keep(x.X) {
+			return x.X, "identity x/1"
+		}
+	case ir.OpAdd:
+		for _, p := range [][2]ir.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			if (isSplat(p[1], isIntZero) || isSplat(p[1], isNegZero)) && keep(p[0]) {
+				return p[0], "identity x+0"
+			}
+		}
+	case ir.OpSub:
+		if (isSplat(x.Y, isIntZero) || isSplat(x.Y, isPosZero)) && keep(x.X) {
+			return x.X, "identity x-0"
+		}
+	case ir.OpLogAnd:
+		switch {
+		case isBoolLit(x.X, true):
+			return x.Y, "true && x"
+		case isBoolLit(x.Y, true):
+			return x.X, "x && true"
+		case isBoolLit(x.X, false), isBoolLit(x.Y, false):
+			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(false)}, "false && x"
+		case exprEqual(x.X, x.Y):
+			return x.X, "x && x"
+		}
+	case ir.OpLogOr:
+		switch {
+		case isBoolLit(x.X, false):
+			return x.Y, "false || x"
+		case isBoolLit(x.Y, false):
+			return x.X, "x || false"
+		case isBoolLit(x.X, true), isBoolLit(x.Y, true):
+			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(true)}, "true || x"
+		case exprEqual(x.X, x.Y):
+			return x.X, "x || x"
+		}
+	}
+	return nil, ""
+}
+
+func rewriteSelect(x *ir.Select) (ir.Expr, string) {
+	if c, ok := litVal(x.Cond); ok {
+		if c.Type.Kind == ir.KindBool {
+			if c.Bool() {
+				return x.True, "constant-condition select"
+			}
+			return x.False, "constant-condition select"
+		}
+		all, none := true, true
+		for _, e := range c.Elems {
+			all = all && e.Bool()
+			none = none && !e.Bool()
+		}
+		if all {
+			return x.True, "constant-condition select"
+		}
+		if none {
+			return x.False, "constant-condition select"
+		}
+	}
+	if exprEqual(x.False, x.True) {
+		return x.True, "select(a, a, c)"
+	}
+	if isSplat(x.False, func(v ir.Value) bool { return v.Type.Kind == ir.KindBool && !v.Bool() }) &&
+		isSplat(x.True, func(v ir.Value) bool { return v.Type.Kind == ir.KindBool && v.Bool() }) &&
+		ir.Identical(x.Cond.Type(), x.T) {
+		return x.Cond, "c ? true : false"
+	}
+	if isSplat(x.False, func(v ir.Value) bool { return v.Type.Kind == ir.KindBool && v.Bool() }) &&
+		isSplat(x.True, func(v ir.Value) bool { return v.Type.Kind == ir.KindBool && !v.Bool() }) &&
+		ir.Identical(x.Cond.Type(), x.T) {
+		return &ir.Unary{Pos: x.Pos, Op: ir.OpNot, X: x.Cond, T: x.T}, "c ? false : true"
+	}
+	if u, ok := x.Cond.(*ir.Unary); ok && u.Op == ir.OpNot {
+		return &ir.Select{Pos: x.Pos, False: x.True, True: x.False, Cond: u.X, T: x.T}, "select of !c"
+	}
+	if in, ok := x.True.(*ir.Select); ok && exprEqual(in.Cond, x.Cond) {
+		return &ir.Select{Pos: x.Pos, False: x.False, True: in.True, Cond: x.Cond, T: x.T}, "nested select on one condition"
+	}
+	if in, ok := x.False.(*ir.Select); ok && exprEqual(in.Cond, x.Cond) {
+		return &ir.Select{Pos: x.Pos, False: in.False, True: x.True, Cond: x.Cond, T: x.T}, "nested select on one condition"
+	}
+	return nil, ""
+}
+
+// exprEqual reports whether a and b are the same expression (same shape,
+// operators, names and literal bits). Twin expressions are pure, so equal
+// expressions evaluated at one point have equal values.
+func exprEqual(a, b ir.Expr) bool {
+	if a == b {
+		return true
+	}
+	switch x := a.(type) {
+	case *ir.Lit:
+		y, ok := b.(*ir.Lit)
+		return ok && ir.Equal(x.Val, y.Val)
+	case *ir.Ident:
+		y, ok := b.(*ir.Ident)
+		return ok && x.Name == y.Name && x.Ref == y.Ref
+	case *ir.Unary:
+		y, ok := b.(*ir.Unary)
+		return ok && x.Op == y.Op && exprEqual(x.X, y.X)
+	case *ir.Binary:
+		y, ok := b.(*ir.Binary)
+		return ok && x.Op == y.Op && exprEqual(x.X, y.X) && exprEqual(x.Y, y.Y)
+	case *ir.Select:
+		y, ok := b.(*ir.Select)
+		return ok && exprEqual(x.False, y.False) && exprEqual(x.True, y.True) && exprEqual(x.Cond, y.Cond)
+	case *ir.BuiltinCall:
+		y, ok := b.(*ir.BuiltinCall)
+		return ok && x.Fn == y.Fn && exprsEqual(x.Args, y.Args)
+	case *ir.Construct:
+		y, ok := b.(*ir.Construct)
+		return ok && ir.Identical(x.T, y.T) && exprsEqual(x.Args, y.Args)
+	case *ir.Convert:
+		y, ok := b.(*ir.Convert)
+		return ok && ir.Identical(x.T, y.T) && exprEqual(x.X, y.X)
+	case *ir.Bitcast:
+		y, ok := b.(*ir.Bitcast)
+		return ok && ir.Identical(x.T, y.T) && exprEqual(x.X, y.X)
+	case *ir.Index:
+		y, ok := b.(*ir.Index)
+		return ok && exprEqual(x.X, y.X) && exprEqual(x.Index, y.Index)
+	case *ir.Member:
+		y, ok := b.(*ir.Member)
+		return ok && x.Field == y.Field && exprEqual(x.X, y.X)
+	case *ir.Swizzle:
+		y, ok := b.(*ir.Swizzle)
+		if !ok || len(x.Comps) != len(y.Comps) || !exprEqual(x.X, y.X) {
+			return false
+		}
+		for i := range x.Comps {
+			if x.Comps[i] != y.Comps[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func exprsEqual(a, b []ir.Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !exprEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,142 @@
+package flatten
+
+import (
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// The flatten pipeline, in order (cf. cmd/compile/internal/ssa/compile.go).
+//
+//	lower      predicated lowering: ifs and switches to selects under
+//	           hoisted conditions, returns to a live mask, calls inlined,
+//	           bounded loops unrolled with break/continue masks, dynamic
+//	           indexes on predicated paths guarded (lower.go, loop.go)
+//
+// then, repeated until a whole round changes nothing (at most maxRounds):
+//
+//	fold       exact algebraic identities and constant evaluation (fold.go)
+//	maskprop   mask constant propagation: a live/break/continue mask whose
+//	           value is a constant is replaced by it at its uses
+//	constprop  constant propagation: locals whose current value is a
+//	           literal (lets; vars between whole-value assignments)
+//	copyprop   copy propagation: a local defined as a copy of another name
+//	           is replaced by it, never across a (predicated or not)
+//	           redefinition of either
+//	forward    a temporary of flatten's used exactly once is replaced by
+//	           its definition at the use, when nothing it reads is assigned
+//	           in between
+//	dse        dead-store elimination: assignments and declarations whose
+//	           value is never read; pure expression statements
+//
+// and finally the shape check (no control flow, no call, one final
+// return) and, with Options.Strict, the residual check (residual.go).
+//
+// Ordering constraints: lower is first and alone (every later pass
+// assumes a straight-line body). fold runs before the propagations so
+// constant conditions are already literals when masks are propagated;
+// maskprop and constprop run before copyprop (a constant is better than a
+// copy); forward runs after the propagations (it only moves what they left
+// single-use) and before dse (which removes the definitions forward made
+// dead and the masks folds made unread). Each pass preserves the program
+// order of the remaining effects: the only effects in a twin are stores,
+// and no pass moves a read across a store to what it reads.
+var cleanup = []pass{
+	{"fold", foldPass},
+	{"maskprop", maskPropPass},
+	{"constprop", constPropPass},
+	{"copyprop", copyPropPass},
+	{"forward", forwardPass},
+	{"dse", dsePass},
+}
+
+const maxRounds = 16
+
+// pass is one step of the pipeline; run reports whether it changed the
+// twin.
+type pass struct {
+	name string
+	run  func(*pipe) bool
+}
+
+// pipe is the state the passes share.
+type pipe struct {
+	m    *ir.Module
+	twin *ir.Func
+	// info classifies the names flatten introduced; names not in it are
+	// the user's (renamed copies included).
+	info map[string]tempKind
+}
+
+func (p *pipe) stmts() []ir.Stmt { return p.twin.Body.Stmts }
+
+func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds map[*ir.Loop]*ir.LoopBound) (*ir.Func, error) {
+	namer := ir.NewNamer(m, m.Funcs...)
+	namer.Reserve(twinName)
+	l := &lowerer{
+		m: m, namer: namer,
+		info:   map[string]tempKind{},
+		consts: map[string]ir.Value{},
+		kept:   map[string]bool{},
+		bounds: bounds,
+	}
+	body := lowerFunc(l, f)
+	if len(l.errs) > 0 {
+		l.errs.Sort()
+		return nil, &Error{Kind: Refused, List: dedupe(l.errs)}
+	}
+	twin := &ir.Func{Pos: f.Pos, Name: twinName, Result: f.Result, Body: body}
+	for _, prm := range f.Params {
+		q := *prm
+		twin.Params = append(twin.Params, &q)
+	}
+	p := &pipe{m: m, twin: twin, info: l.info}
+	check := func(after string) error {
+		if !opts.VerifyPasses {
+			return nil
+		}
+		if err := ir.VerifyFunc(m, twin); err != nil {
+			return internalf(m, twin.Pos, "after pass %s: twin %s does not verify:\n%v", after, twin.Name, err)
+		}
+		return nil
+	}
+	if err := check("lower"); err != nil {
+		return nil, err
+	}
+	for round := 0; round < maxRounds; round++ {
+		changed := false
+		for _, ps := range cleanup {
+			if ps.run(p) {
+				changed = true
+				if err := check(ps.name); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	if err := finalCheck(m, twin, "cleanup"); err != nil {
+		return nil, err
+	}
+	if opts.Strict {
+		if errs := residuals(p); len(errs) > 0 {
+			return nil, &Error{Kind: Residual, List: errs}
+		}
+	}
+	return twin, nil
+}
+
+// dedupe drops repeated diagnostics (the same construct reached through
+// several unrolled copies or inlined calls), keeping the first of each
+// position and message.
+func dedupe(errs ir.ErrorList) ir.ErrorList {
+	seen := map[string]bool{}
+	var out ir.ErrorList
+	for _, e := range errs {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

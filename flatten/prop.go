@@ -1,0 +1,309 @@
+package flatten
+
+import (
+	"sort"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Cleanup passes over the twin's straight-line body. Straight-line code
+// makes each of them a single forward (or, for dse, backward) walk:
+// there are no merges, and program order is evaluation order.
+
+// editReads replaces every expression s reads with f(expression): a
+// declaration's initializer, an assignment's right-hand side and the
+// index operands of its left-hand side, an expression statement, a
+// return value. The root of an assignment's reference is never handed to
+// f. An index operand that f would turn into an out-of-range constant is
+// left as it was.
+func editReads(s ir.Stmt, f func(ir.Expr) ir.Expr) {
+	switch x := s.(type) {
+	case *ir.Decl:
+		if x.Init != nil {
+			x.Init = f(x.Init)
+		}
+	case *ir.Assign:
+		x.LHS = editRef(x.LHS, f)
+		x.RHS = f(x.RHS)
+	case *ir.ExprStmt:
+		x.X = f(x.X)
+	case *ir.Return:
+		if x.Value != nil {
+			x.Value = f(x.Value)
+		}
+	}
+}
+
+func editRef(e ir.Expr, f func(ir.Expr) ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Index:
+		x.X = editRef(x.X, f)
+		idx := f(x.Index)
+		if !constError(&ir.Index{X: x.X, Index: idx, T: x.T}) {
+			x.Index = idx
+		}
+	case *ir.Member:
+		x.X = editRef(x.X, f)
+	case *ir.Swizzle:
+		x.X = editRef(x.X, f)
+	}
+	return e
+}
+
+// forEachRead calls f for every identifier s reads (a compound
+// assignment also reads its left-hand side's root).
+func forEachRead(s ir.Stmt, f func(*ir.Ident)) {
+	visit := func(e ir.Expr) ir.Expr {
+		ir.Inspect(e, func(n ir.Node) bool {
+			if id, ok := n.(*ir.Ident); ok {
+				f(id)
+			}
+			return true
+		})
+		return e
+	}
+	editReads(s, visit)
+	if a, ok := s.(*ir.Assign); ok && a.Op != ir.OpNone {
+		f(ir.RootIdent(a.LHS))
+	}
+}
+
+// mapIdents returns e with every identifier id replaced by fn(id) (fn
+// returns id itself to keep it). e is not modified.
+func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Ident:
+		return fn(x)
+	case *ir.Lit:
+		return x
+	}
+	orig := children(e)
+	kids := make([]ir.Expr, len(orig))
+	same := true
+	for i, k := range orig {
+		kids[i] = mapIdents(k, fn)
+		same = same && kids[i] == k
+	}
+	if same {
+		return e
+	}
+	return rebuild(e, kids)
+}
+
+// foldPass applies the folds to every expression and drops statements
+// that do nothing: self-assignments (x = x, what a select with a false
+// condition folds to), compound assignments by an identity (x += 0) and
+// phony assignments of pure expressions.
+func foldPass(p *pipe) bool {
+	f := &folder{}
+	changed := false
+	body := p.twin.Body
+	out := body.Stmts[:0]
+	for _, s := range body.Stmts {
+		editReads(s, f.expr)
+		if noOp(s) {
+			changed = true
+			continue
+		}
+		out = append(out, s)
+	}
+	clear(body.Stmts[len(out):])
+	body.Stmts = out
+	return changed || f.changed
+}
+
+// noOp reports whether s has no effect.
+func noOp(s ir.Stmt) bool {
+	switch x := s.(type) {
+	case *ir.Assign:
+		if x.Op == ir.OpNone {
+			return exprEqual(x.LHS, x.RHS)
+		}
+		t, err := ir.BinaryResultType(x.Op, x.LHS.Type(), x.RHS.Type())
+		if err != nil {
+			return false
+		}
+		r, _ := rewriteBinary(&ir.Binary{Op: x.Op, X: x.LHS, Y: x.RHS, T: t})
+		return r == x.LHS
+	case *ir.ExprStmt:
+		bc, ok := x.X.(*ir.BuiltinCall)
+		return !ok || !bc.T.IsVoid()
+	}
+	return false
+}
+
+// propagatable reports whether constants of t are substituted at uses:
+// scalars and vectors. Array and struct constants are not (a run-time
+// index into a constant array is a portability hazard, and they are
+// large).
+func propagatable(t *ir.Type) bool { return t.IsScalar() || t.Kind == ir.KindVec }
+
+// propagate replaces reads of tracked locals whose current value is a
+// literal by that literal: lets with a literal initializer, and vars from
+// a declaration or whole-value assignment of a literal up to their next
+// assignment.
+func propagate(p *pipe, track func(name string) bool) bool {
+	env := map[string]ir.Value{}
+	f := &folder{lookup: func(id *ir.Ident) (ir.Value, bool) {
+		if id.Ref == ir.RefGlobal {
+			return ir.Value{}, false
+		}
+		v, ok := env[id.Name]
+		return v, ok
+	}}
+	for _, s := range p.stmts() {
+		editReads(s, f.expr)
+		switch x := s.(type) {
+		case *ir.Decl:
+			if !track(x.Name) || !propagatable(x.T) {
+				continue
+			}
+			if x.Init == nil {
+				if x.Mutable {
+					env[x.Name] = ir.Zero(x.T)
+				}
+			} else if v, ok := litVal(x.Init); ok {
+				env[x.Name] = v
+			}
+		case *ir.Assign:
+			r := ir.RootIdent(x.LHS)
+			delete(env, r.Name)
+			if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal && track(r.Name) && propagatable(r.T) {
+				if v, ok := litVal(x.RHS); ok {
+					env[r.Name] = v
+				}
+			}
+		}
+	}
+	return f.changed
+}
+
+// maskPropPass is mask constant propagation: only flatten's masks.
+func maskPropPass(p *pipe) bool {
+	return propagate(p, func(n string) bool { return p.info[n] == tempMask })
+}
+
+// constPropPass is constant propagation over every local.
+func constPropPass(p *pipe) bool {
+	return propagate(p, func(string) bool { return true })
+}
+
+// copyPropPass replaces reads of a local a defined as a copy of a name b
+// (let a = b, var a = b, a = b) by b, until a or b is assigned again —
+// predicated assignments included, so a copy is never propagated across
+// a predicated redefinition.
+func copyPropPass(p *pipe) bool {
+	env := map[string]*ir.Ident{}
+	users := map[string][]string{}
+	changed := false
+	kill := func(name string) {
+		delete(env, name)
+		for _, a := range users[name] {
+			if src := env[a]; src != nil && src.Name == name {
+				delete(env, a)
+			}
+		}
+		delete(users, name)
+	}
+	subst := func(e ir.Expr) ir.Expr {
+		return mapIdents(e, func(id *ir.Ident) ir.Expr {
+			if id.Ref == ir.RefGlobal {
+				return id
+			}
+			if src := env[id.Name]; src != nil {
+				changed = true
+				return &ir.Ident{Pos: id.Pos, Name: src.Name, T: src.T, Ref: src.Ref}
+			}
+			return id
+		})
+	}
+	record := func(a string, rhs ir.Expr) {
+		if src, ok := rhs.(*ir.Ident); ok && src.Name != a {
+			env[a] = src
+			users[src.Name] = append(users[src.Name], a)
+		}
+	}
+	for _, s := range p.stmts() {
+		editReads(s, subst)
+		switch x := s.(type) {
+		case *ir.Decl:
+			if x.Init != nil {
+				record(x.Name, x.Init)
+			}
+		case *ir.Assign:
+			r := ir.RootIdent(x.LHS)
+			kill(r.Name)
+			if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal {
+				record(r.Name, x.RHS)
+			}
+		}
+	}
+	return changed
+}
+
+// forwardPass replaces a let of flatten's that is read exactly once by
+// its initializer at the read, when no variable or global the
+// initializer reads is assigned between the let and the read. The
+// user's own lets are never forwarded, so their names stay in the twin.
+func forwardPass(p *pipe) bool {
+	stmts := p.stmts()
+	uses := map[string]int{}
+	useAt := map[string]int{}
+	writes := map[string][]int{}
+	for i, s := range stmts {
+		forEachRead(s, func(id *ir.Ident) {
+			uses[id.Name]++
+			useAt[id.Name] = i
+		})
+		if a, ok := s.(*ir.Assign); ok {
+			r := ir.RootIdent(a.LHS)
+			writes[r.Name] = append(writes[r.Name], i)
+		}
+	}
+	writtenBetween := func(name string, i, j int) bool {
+		ws := writes[name]
+		k := sort.SearchInts(ws, i+1)
+		return k < len(ws) && ws[k] < j
+	}
+	removed := make([]bool, len(stmts))
+	changed := false
+	for i, s := range stmts {
+		d, ok := s.(*ir.Decl)
+		if !ok || d.Mutable || d.Init == nil || p.info[d.Name] == 0 || p.info[d.Name] == tempRet || uses[d.Name] != 1 {
+			continue
+		}
+		j := useAt[d.Name]
+		safe := true
+		ir.Inspect(d.Init, func(n ir.Node) bool {
+			if id, ok := n.(*ir.Ident); ok && id.Ref.Mutable() && writtenBetween(id.Name, i, j) {
+				safe = false
+			}
+			return safe
+		})
+		if !safe {
+			continue
+		}
+		init := d.Init
+		editReads(stmts[j], func(e ir.Expr) ir.Expr {
+			return mapIdents(e, func(id *ir.Ident) ir.Expr {
+				if id.Name == d.Name && id.Ref == ir.RefLet {
+					return init
+				}
+				return id
+			})
+		})
+		removed[i] = true
+		changed = true
+	}
+	if changed {
+		out := stmts[:0]
+		for i, s := range stmts {
+			if !removed[i] {
+				out = append(out, s)
+			}
+		}
+		clear(stmts[len(out):])
+		p.twin.Body.Stmts = out
+	}
+	return changed
+}
