@@ -1,0 +1,518 @@
+package wgsl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Parse parses and checks a WGSL module. file is used only in positions of
+// errors and as the module's File.
+//
+// Every valid WGSL module parses (the whole grammar of WGSL #grammar).
+// Declarations inside the gpudiff subset become IR (ir.StructDecl,
+// ir.Global, ir.Func); everything else is kept as an ir.Opaque holding its
+// exact source text, with the reason it is outside the subset and where
+// (see the package documentation for the subset). Module-scope const,
+// alias and const_assert declarations are kept verbatim as Opaque too;
+// their values are substituted where subset code uses them.
+//
+// Invalid WGSL is an error: an ir.ErrorList sorted by position, at most
+// ten entries, each printed "file:line:col: parse: message" (syntax) or
+// "file:line:col: check: message" (WGSL's static rules: names, types,
+// const-expressions, behaviors, recursion, uniformity). Parse never
+// panics: an internal failure is reported as an "internal error".
+func Parse(file string, src []byte) (m *ir.Module, err error) {
+	diags := &diagList{file: file}
+	defer func() {
+		if r := recover(); r != nil {
+			m = nil
+			err = ir.ErrorList{&ir.Error{File: file, Pass: "check", Msg: fmt.Sprintf("internal error: %v", r)}}
+		}
+	}()
+	decls, ok := parseSource(src, diags)
+	if !ok || len(diags.list) > 0 {
+		diags.list.Sort()
+		return nil, diags.list.Err()
+	}
+	mc := &chkModule{file: file, src: src, diags: diags, byName: map[string]*chkDecl{}}
+	m = mc.run(decls)
+	if len(diags.list) > 0 {
+		diags.list.Sort()
+		return nil, diags.list
+	}
+	return m, nil
+}
+
+// chkModule checks one module.
+type chkModule struct {
+	file   string
+	src    []byte
+	diags  *diagList
+	decls  []*chkDecl
+	byName map[string]*chkDecl
+	// f16 is set by `enable f16;`.
+	f16 bool
+	// derivSeverity is the severity of the derivative_uniformity rule
+	// set by a global diagnostic directive ("error" by default).
+	derivSeverity string
+	// shadowed names a module-scope declaration that redeclares a
+	// predeclared name the canonical printer relies on.
+	shadowed string
+}
+
+// chkDecl is a module-scope declaration and what checking it produced.
+type chkDecl struct {
+	a      *astDecl
+	deps   []chkDep
+	broken bool // an error was reported in (or through) this declaration
+	// outside is why the declaration is outside the subset ("" if
+	// inside), at outsideOff.
+	outside    string
+	outsideOff int32
+	entry      bool
+
+	t        *chkType // struct, alias
+	c        *cVal    // const
+	glob     *ir.Global
+	fn       *ir.Func
+	params   []*chkType
+	result   *chkType
+	st       *ir.StructDecl
+	checked  bool
+	resolved bool
+}
+
+// chkDep is a reference from one declaration to another.
+type chkDep struct {
+	d    *chkDecl
+	off  int32
+	call bool
+}
+
+// errorf records a check error at off.
+func (mc *chkModule) errorf(off int32, format string, args ...any) {
+	mc.diags.add(off, "check", fmt.Sprintf(format, args...))
+}
+
+func (mc *chkModule) pos(off int32) ir.Pos { return mc.diags.pos(off) }
+
+func (mc *chkModule) run(decls []*astDecl) *ir.Module {
+	mc.derivSeverity = "error"
+	for _, a := range decls {
+		d := &chkDecl{a: a}
+		mc.decls = append(mc.decls, d)
+		switch a.kind {
+		case "enable":
+			for _, n := range a.names {
+				if n == "f16" {
+					mc.f16 = true
+				}
+			}
+		case "diagnostic":
+			mc.globalDiagnostic(a)
+		case "fn":
+			for _, at := range a.attrs {
+				if at.name == "compute" || at.name == "vertex" || at.name == "fragment" {
+					d.entry = true
+				}
+			}
+		}
+		if a.name == "" {
+			continue
+		}
+		if prev, dup := mc.byName[a.name]; dup {
+			mc.errorf(a.nameOff, "redeclaration of '%s' (first declared at %s)", a.name, mc.pos(prev.a.nameOff))
+			d.broken = true
+			continue
+		}
+		mc.byName[a.name] = d
+		if chkPrinterNames[a.name] && mc.shadowed == "" {
+			mc.shadowed = a.name
+		}
+	}
+	for _, d := range mc.decls {
+		r := &chkResolver{mc: mc, cur: d}
+		r.decl()
+	}
+	order := mc.sortDecls()
+	for _, d := range order {
+		mc.checkDecl(d)
+		if mc.diags.full() {
+			return nil
+		}
+	}
+	if len(mc.diags.list) > 0 {
+		return nil
+	}
+	m := mc.assemble()
+	if err := ir.Normalize(m); err != nil {
+		for _, e := range err.(ir.ErrorList) {
+			mc.diags.list = append(mc.diags.list, &ir.Error{File: mc.file, Pos: e.Pos, Pass: "check",
+				Msg: "internal error: normalized IR does not verify: " + e.Msg})
+		}
+		return nil
+	}
+	mc.checkUniformity(m)
+	return m
+}
+
+// globalDiagnostic records a global diagnostic directive
+// (WGSL #global-diagnostic-directive) for derivative_uniformity.
+func (mc *chkModule) globalDiagnostic(a *astDecl) {
+	if len(a.args) != 2 {
+		mc.errorf(a.kwOff, "diagnostic directive expects a severity and a rule name")
+		return
+	}
+	sev, ok := a.args[0].(*astIdentExpr)
+	if !ok || sev.hasTmpl {
+		mc.errorf(a.args[0].astOff(), "invalid diagnostic severity")
+		return
+	}
+	switch sev.name {
+	case "error", "warning", "info", "off":
+	default:
+		mc.errorf(sev.off, "unknown diagnostic severity '%s'", sev.name)
+		return
+	}
+	if rule, ok := a.args[1].(*astIdentExpr); ok && rule.name == "derivative_uniformity" {
+		mc.derivSeverity = sev.name
+	}
+}
+
+// sortDecls orders declarations so that each comes after those it
+// references, reporting cycles (WGSL #declaration-and-scope: "no cycles
+// can exist among the declarations"; recursion is such a cycle).
+func (mc *chkModule) sortDecls() []*chkDecl {
+	state := map[*chkDecl]int{}
+	var stack []*chkDecl
+	var order []*chkDecl
+	var visit func(d *chkDecl)
+	visit = func(d *chkDecl) {
+		state[d] = 1
+		stack = append(stack, d)
+		for _, dep := range d.deps {
+			switch state[dep.d] {
+			case 0:
+				visit(dep.d)
+			case 1:
+				i := len(stack) - 1
+				for stack[i] != dep.d {
+					i--
+				}
+				cyc := append(append([]*chkDecl{}, stack[i:]...), dep.d)
+				names := make([]string, len(cyc))
+				allFns := true
+				for j, c := range cyc {
+					names[j] = c.a.name
+					allFns = allFns && c.a.kind == "fn"
+					c.broken = true
+				}
+				if allFns {
+					mc.errorf(dep.off, "recursion is not allowed: %s", strings.Join(names, " -> "))
+				} else {
+					mc.errorf(dep.off, "cyclic dependency between module-scope declarations: %s", strings.Join(names, " -> "))
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[d] = 2
+		order = append(order, d)
+	}
+	for _, d := range mc.decls {
+		if state[d] == 0 {
+			visit(d)
+		}
+	}
+	return order
+}
+
+// assemble builds the ir module in source order.
+func (mc *chkModule) assemble() *ir.Module {
+	m := &ir.Module{File: mc.file}
+	for _, d := range mc.decls {
+		a := d.a
+		switch {
+		case d.st != nil:
+			m.Structs = append(m.Structs, d.st)
+		case d.glob != nil:
+			m.Globals = append(m.Globals, d.glob)
+		case d.fn != nil:
+			m.Funcs = append(m.Funcs, d.fn)
+		default:
+			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: string(mc.src[a.off:a.end]),
+				Reason: d.outside, ReasonPos: mc.pos(d.outsideOff), EntryPoint: d.entry}
+			if o.Reason == "" {
+				o.Reason = "module-scope " + a.kind + " (kept verbatim)"
+				o.ReasonPos = o.Pos
+			}
+			m.Opaque = append(m.Opaque, o)
+		}
+	}
+	return m
+}
+
+// ---- name resolution ----
+
+// chkResolver resolves every identifier of one declaration (including
+// those outside the subset): it reports undeclared identifiers and
+// redeclarations in one scope, and records which module-scope
+// declarations the declaration references.
+type chkResolver struct {
+	mc     *chkModule
+	cur    *chkDecl
+	scopes []map[string]int32
+	seen   map[*chkDecl]bool
+}
+
+func (r *chkResolver) errorf(off int32, format string, args ...any) {
+	r.mc.errorf(off, format, args...)
+	r.cur.broken = true
+}
+
+func (r *chkResolver) push() { r.scopes = append(r.scopes, map[string]int32{}) }
+func (r *chkResolver) pop()  { r.scopes = r.scopes[:len(r.scopes)-1] }
+
+func (r *chkResolver) declare(name string, off int32) {
+	top := r.scopes[len(r.scopes)-1]
+	if prev, dup := top[name]; dup {
+		r.errorf(off, "redeclaration of '%s' in the same scope (first declared at %s)", name, r.mc.pos(prev))
+		return
+	}
+	top[name] = off
+}
+
+// use resolves a name (WGSL #declaration-and-scope: innermost local
+// declaration, else module scope, else predeclared).
+func (r *chkResolver) use(name string, off int32, call bool) {
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if _, ok := r.scopes[i][name]; ok {
+			return
+		}
+	}
+	if d, ok := r.mc.byName[name]; ok {
+		if call && d.entry {
+			r.errorf(off, "entry point '%s' cannot be called (WGSL #function-restriction)", name)
+			return
+		}
+		if !r.seen[d] {
+			if r.seen == nil {
+				r.seen = map[*chkDecl]bool{}
+			}
+			r.seen[d] = true
+			r.cur.deps = append(r.cur.deps, chkDep{d: d, off: off, call: call})
+		}
+		return
+	}
+	if !chkIsPredeclared(name) {
+		r.errorf(off, "undeclared identifier '%s'", name)
+		return
+	}
+	if !r.mc.f16 && (name == "f16" || strings.HasSuffix(name, "h") && (chkIsMatrixName(name) || chkVecAliases[name].elem == "f16")) {
+		r.errorf(off, "'%s' requires the f16 extension ('enable f16;')", name)
+	}
+}
+
+func (r *chkResolver) typ(t *astIdentExpr) {
+	if t != nil {
+		r.expr(t)
+	}
+}
+
+func (r *chkResolver) attrs(as []*astAttr) {
+	for _, a := range as {
+		switch a.name {
+		case "builtin", "interpolate", "diagnostic":
+			continue // context-dependent names, not identifiers
+		}
+		for _, e := range a.args {
+			r.expr(e)
+		}
+	}
+}
+
+func (r *chkResolver) decl() {
+	a := r.cur.a
+	r.push()
+	defer r.pop()
+	r.attrs(a.attrs)
+	switch a.kind {
+	case "var", "const", "override":
+		for _, e := range a.tmpl {
+			r.expr(e)
+		}
+		r.typ(a.typ)
+		if a.init != nil {
+			r.expr(a.init)
+		}
+	case "alias":
+		r.typ(a.typ)
+	case "const_assert":
+		r.expr(a.init)
+	case "struct":
+		seen := map[string]bool{}
+		for _, m := range a.members {
+			r.attrs(m.attrs)
+			r.typ(m.typ)
+			if seen[m.name] {
+				r.errorf(m.off, "struct '%s' has two members named '%s'", a.name, m.name)
+			}
+			seen[m.name] = true
+		}
+	case "fn":
+		for _, p := range a.params {
+			r.attrs(p.attrs)
+			r.typ(p.typ)
+		}
+		r.attrs(a.retAttrs)
+		r.typ(a.ret)
+		for _, p := range a.params {
+			r.declare(p.name, p.off)
+		}
+		// Parameters and the body's top-level declarations share a scope.
+		r.stmts(a.body.stmts)
+	}
+}
+
+func (r *chkResolver) expr(e astExpr) {
+	switch x := e.(type) {
+	case *astIdentExpr:
+		r.use(x.name, x.off, false)
+		for _, t := range x.tmpl {
+			r.expr(t)
+		}
+	case *astCallExpr:
+		r.use(x.callee.name, x.callee.off, true)
+		for _, t := range x.callee.tmpl {
+			r.expr(t)
+		}
+		for _, a := range x.args {
+			r.expr(a)
+		}
+	case *astLitExpr:
+		if x.kind == lexFloatLit && strings.HasSuffix(x.text, "h") && !r.mc.f16 {
+			r.errorf(x.off, "f16 literal %s requires the f16 extension ('enable f16;')", x.text)
+		}
+	case *astParenExpr:
+		r.expr(x.x)
+	case *astUnaryExpr:
+		r.expr(x.x)
+	case *astBinaryExpr:
+		r.expr(x.x)
+		r.expr(x.y)
+	case *astIndexExpr:
+		r.expr(x.x)
+		r.expr(x.index)
+	case *astMemberExpr:
+		r.expr(x.x)
+	}
+}
+
+func (r *chkResolver) block(b *astBlock) {
+	r.attrs(b.attrs)
+	r.push()
+	r.stmts(b.stmts)
+	r.pop()
+}
+
+func (r *chkResolver) stmts(ss []astStmt) {
+	for _, s := range ss {
+		r.stmt(s)
+	}
+}
+
+func (r *chkResolver) stmt(s astStmt) {
+	switch x := s.(type) {
+	case *astBlock:
+		r.block(x)
+	case *astVarStmt:
+		for _, e := range x.tmpl {
+			r.expr(e)
+		}
+		r.typ(x.typ)
+		if x.init != nil {
+			r.expr(x.init)
+		}
+		r.declare(x.name, x.nameOff)
+	case *astAssignStmt:
+		if x.lhs != nil {
+			r.expr(x.lhs)
+		}
+		r.expr(x.rhs)
+	case *astIncDecStmt:
+		r.expr(x.lhs)
+	case *astCallStmt:
+		r.expr(x.call)
+	case *astIfStmt:
+		r.attrs(x.attrs)
+		r.expr(x.cond)
+		r.block(x.then)
+		if x.els != nil {
+			r.stmt(x.els)
+		}
+	case *astSwitchStmt:
+		r.attrs(x.attrs)
+		r.expr(x.sel)
+		r.attrs(x.bodyAttrs)
+		for _, c := range x.clauses {
+			for _, e := range c.sels {
+				if e != nil {
+					r.expr(e)
+				}
+			}
+			r.block(c.body)
+		}
+	case *astLoopStmt:
+		r.attrs(x.attrs)
+		r.attrs(x.bodyAttrs)
+		r.push()
+		r.stmts(x.body)
+		if x.cont != nil {
+			r.attrs(x.cont.attrs)
+			r.push()
+			r.stmts(x.cont.stmts)
+			if x.cont.breakIf != nil {
+				r.expr(x.cont.breakIf)
+			}
+			r.pop()
+		}
+		r.pop()
+	case *astForStmt:
+		r.attrs(x.attrs)
+		r.push()
+		if x.init != nil {
+			r.stmt(x.init)
+		}
+		if x.cond != nil {
+			r.expr(x.cond)
+		}
+		if x.update != nil {
+			r.stmt(x.update)
+		}
+		r.attrs(x.body.attrs)
+		r.stmts(x.body.stmts) // the body shares the initializer's scope
+		r.pop()
+	case *astWhileStmt:
+		r.attrs(x.attrs)
+		r.expr(x.cond)
+		r.block(x.body)
+	case *astReturnStmt:
+		if x.x != nil {
+			r.expr(x.x)
+		}
+	case *astConstAssertStmt:
+		r.expr(x.x)
+	}
+}
+
+// sortedKeys returns the keys of a set, sorted (for stable messages).
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

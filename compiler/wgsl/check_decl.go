@@ -1,0 +1,327 @@
+package wgsl
+
+import (
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Checking module-scope declarations and resolving types.
+
+// chkAbort unwinds the checking of one declaration after an error was
+// recorded. It never escapes the package.
+type chkAbort struct{}
+
+// chkOutside unwinds the checking of one declaration that uses a
+// construct outside the subset.
+type chkOutside struct {
+	off    int32
+	reason string
+}
+
+// chkLocal is a function-scope name.
+type chkLocal struct {
+	ref  ir.RefKind // RefParam, RefLet or RefVar; 0 for a const
+	t    *chkType
+	c    *cVal // const value
+	name string
+}
+
+// chkCtx checks one declaration: its expressions, and for a function its
+// statements, lowering them to IR.
+type chkCtx struct {
+	mc     *chkModule
+	d      *chkDecl
+	scopes []map[string]*chkLocal
+	result *chkType // function result type; nil at module scope
+	// flow is the stack of enclosing breakable constructs: 'l' loop,
+	// 's' switch, 'c' continuing block.
+	flow []byte
+	// noEval > 0 while checking an operand that is not evaluated (the
+	// right side of a short-circuited const && or ||): const-evaluation
+	// errors there are not errors (WGSL #const-expr).
+	noEval int
+}
+
+// errorf records an error and abandons the declaration.
+func (c *chkCtx) errorf(off int32, format string, args ...any) {
+	c.mc.errorf(off, format, args...)
+	panic(chkAbort{})
+}
+
+// outsidef abandons the declaration as outside the subset.
+func (c *chkCtx) outsidef(off int32, format string, args ...any) {
+	panic(chkOutside{off: off, reason: fmt.Sprintf(format, args...)})
+}
+
+func (c *chkCtx) pos(off int32) ir.Pos { return c.mc.pos(off) }
+
+func (c *chkCtx) push() { c.scopes = append(c.scopes, map[string]*chkLocal{}) }
+func (c *chkCtx) pop()  { c.scopes = c.scopes[:len(c.scopes)-1] }
+
+func (c *chkCtx) declare(name string, l *chkLocal) {
+	l.name = name
+	c.scopes[len(c.scopes)-1][name] = l
+}
+
+func (c *chkCtx) local(name string) *chkLocal {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		if l, ok := c.scopes[i][name]; ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// checkDecl checks one declaration whose dependencies were checked.
+func (mc *chkModule) checkDecl(d *chkDecl) {
+	if d.broken {
+		return
+	}
+	for _, dep := range d.deps {
+		if dep.d.broken {
+			d.broken = true // its error is already reported
+			return
+		}
+	}
+	c := &chkCtx{mc: mc, d: d}
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case chkAbort:
+			d.broken = true
+		case chkOutside:
+			d.outside, d.outsideOff = r.reason, r.off
+			d.st, d.glob, d.fn = nil, nil, nil
+		default:
+			panic(r)
+		}
+		if d.outside == "" && mc.shadowed != "" && (d.st != nil || d.glob != nil || d.fn != nil) {
+			d.outside = fmt.Sprintf("the module redeclares '%s', which the canonical printer uses", mc.shadowed)
+			d.outsideOff = d.a.off
+			d.st, d.glob, d.fn = nil, nil, nil
+		}
+	}()
+	a := d.a
+	switch a.kind {
+	case "struct":
+		c.structDecl()
+	case "alias":
+		d.t = c.resolveType(a.typ)
+	case "const":
+		op := c.expr(a.init)
+		if op.c == nil {
+			c.errorf(astExprStart(a.init), "the initializer of const '%s' must be a const-expression", a.name)
+		}
+		if a.typ != nil {
+			op = c.to(op, c.resolveType(a.typ), "initializer of const '"+a.name+"'")
+		}
+		d.c = op.c
+	case "override":
+		c.outsidef(a.kwOff, "override declaration")
+	case "var":
+		c.globalVar()
+	case "const_assert":
+		c.constAssert(a.init)
+	case "fn":
+		if d.entry {
+			for _, at := range a.attrs {
+				if at.name == "compute" || at.name == "vertex" || at.name == "fragment" {
+					c.outsidef(at.off, "entry point (@%s)", at.name)
+				}
+			}
+		}
+		c.function()
+	}
+}
+
+func (c *chkCtx) structDecl() {
+	a := c.d.a
+	st := &ir.StructDecl{Pos: c.pos(a.nameOff), Name: a.name}
+	for _, m := range a.members {
+		if len(m.attrs) > 0 {
+			c.outsidef(m.attrs[0].off, "struct member attribute @%s", m.attrs[0].name)
+		}
+		t := c.resolveType(m.typ)
+		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR()})
+	}
+	c.d.t = &chkType{k: ckStruct, st: st}
+	c.d.st = st
+}
+
+func (c *chkCtx) globalVar() {
+	a := c.d.a
+	if len(a.attrs) > 0 {
+		c.outsidef(a.attrs[0].off, "variable attribute @%s", a.attrs[0].name)
+	}
+	if !a.hasTmpl {
+		if a.typ != nil {
+			c.resolveType(a.typ) // a texture or sampler is outside the subset
+		}
+		c.errorf(a.kwOff, "module-scope var '%s' must specify an address space", a.name)
+	}
+	as, ok := a.tmpl[0].(*astIdentExpr)
+	if !ok || as.hasTmpl {
+		c.errorf(a.tmpl[0].astOff(), "expected an address space")
+	}
+	switch as.name {
+	case "private":
+	case "function":
+		c.errorf(as.off, "module-scope var '%s' cannot be in the function address space", a.name)
+	case "workgroup", "uniform", "storage", "handle", "immediate":
+		c.outsidef(as.off, "var<%s>", as.name)
+	default:
+		c.errorf(as.off, "unknown address space '%s'", as.name)
+	}
+	if len(a.tmpl) > 1 {
+		c.errorf(a.tmpl[1].astOff(), "an access mode may not be given for the private address space")
+	}
+	var t *chkType
+	if a.typ != nil {
+		t = c.resolveType(a.typ)
+	}
+	g := &ir.Global{Pos: c.pos(a.nameOff), Name: a.name}
+	if a.init != nil {
+		op := c.expr(a.init)
+		if op.c == nil {
+			c.errorf(astExprStart(a.init), "the initializer of module-scope var '%s' must be a const-expression", a.name)
+		}
+		if t == nil {
+			t = op.t.concretize()
+		}
+		op = c.to(op, t, "initializer of '"+a.name+"'")
+		g.Init = c.irOf(op)
+	} else if t == nil {
+		c.errorf(a.nameOff, "var '%s' needs a type or an initializer", a.name)
+	}
+	g.T = t.toIR()
+	c.d.glob = g
+}
+
+func (c *chkCtx) constAssert(e astExpr) {
+	op := c.expr(e)
+	if op.c == nil || op.t.k != ckBool {
+		c.errorf(astExprStart(e), "const_assert needs a bool const-expression, got %v", op.t)
+	}
+	if !op.c.b {
+		c.errorf(astExprStart(e), "const assertion failed")
+	}
+}
+
+func (c *chkCtx) function() {
+	a := c.d.a
+	if len(a.attrs) > 0 {
+		c.outsidef(a.attrs[0].off, "function attribute @%s", a.attrs[0].name)
+	}
+	f := &ir.Func{Pos: c.pos(a.kwOff), Name: a.name, Result: ir.Void}
+	c.push()
+	for _, p := range a.params {
+		if len(p.attrs) > 0 {
+			c.outsidef(p.attrs[0].off, "parameter attribute @%s", p.attrs[0].name)
+		}
+		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
+			c.outsidef(p.typ.off, "pointer parameter")
+		}
+		t := c.resolveType(p.typ)
+		c.d.params = append(c.d.params, t)
+		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR()})
+		c.declare(p.name, &chkLocal{ref: ir.RefParam, t: t})
+	}
+	c.result = chkVoid
+	if a.ret != nil {
+		if len(a.retAttrs) > 0 {
+			c.outsidef(a.retAttrs[0].off, "return type attribute @%s", a.retAttrs[0].name)
+		}
+		c.result = c.resolveType(a.ret)
+		f.Result = c.result.toIR()
+	}
+	f.Body = &ir.Block{Pos: c.pos(a.body.off), Stmts: c.stmtList(a.body.stmts)}
+	c.pop()
+	c.behaviors(f, a.body.end)
+	c.d.result = c.result
+	c.d.fn = f
+}
+
+// resolveType resolves a type specifier (WGSL #type-specifiers). A type
+// outside the subset abandons the declaration as outside the subset.
+func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
+	name := t.name
+	if c.local(name) != nil {
+		c.errorf(t.off, "'%s' is not a type", name)
+	}
+	if d, ok := c.mc.byName[name]; ok {
+		switch d.a.kind {
+		case "struct", "alias":
+			if t.hasTmpl {
+				c.errorf(t.off, "type '%s' does not take template arguments", name)
+			}
+			if d.outside != "" {
+				c.outsidef(t.off, "uses %s %s, which is outside the subset: %s", d.a.kind, name, d.outside)
+			}
+			if d.t == nil {
+				panic(chkAbort{})
+			}
+			return d.t
+		}
+		c.errorf(t.off, "'%s' is not a type", name)
+	}
+	if s, ok := chkScalarByName[name]; ok {
+		if t.hasTmpl {
+			c.errorf(t.off, "type '%s' does not take template arguments", name)
+		}
+		return s
+	}
+	if reason := chkOutsideTypeReason(name); reason != "" {
+		c.outsidef(t.off, "%s", reason)
+	}
+	if a, ok := chkVecAliases[name]; ok {
+		if t.hasTmpl {
+			c.errorf(t.off, "type '%s' does not take template arguments", name)
+		}
+		return chkVec(a.n, chkScalarByName[a.elem])
+	}
+	switch name {
+	case "vec2", "vec3", "vec4":
+		if len(t.tmpl) != 1 {
+			c.errorf(t.off, "%s needs one template argument, the component type", name)
+		}
+		elem := c.resolveType(c.typeArg(t.tmpl[0]))
+		if !elem.isScalar() {
+			c.errorf(t.tmpl[0].astOff(), "vector components must be scalars, not %v", elem)
+		}
+		return chkVec(int(name[3]-'0'), elem)
+	case "array":
+		switch len(t.tmpl) {
+		case 1:
+			c.outsidef(t.off, "runtime-sized array")
+		case 2:
+		default:
+			c.errorf(t.off, "array needs an element type and an element count")
+		}
+		elem := c.resolveType(c.typeArg(t.tmpl[0]))
+		n := c.expr(t.tmpl[1])
+		if n.c == nil || !n.t.isInt() || !n.t.isScalar() {
+			c.errorf(t.tmpl[1].astOff(), "array element count must be an integer const-expression")
+		}
+		if n.c.i <= 0 {
+			c.errorf(t.tmpl[1].astOff(), "array element count must be greater than 0, got %d", n.c.i)
+		}
+		if n.c.i > 1<<24 {
+			c.outsidef(t.tmpl[1].astOff(), "array of %d elements (too large)", n.c.i)
+		}
+		return chkArray(elem, int(n.c.i))
+	}
+	if chkIsPredeclared(name) {
+		c.errorf(t.off, "'%s' is not a type", name)
+	}
+	panic(chkAbort{}) // undeclared: reported by the resolver
+}
+
+// typeArg returns a template argument that must name a type.
+func (c *chkCtx) typeArg(e astExpr) *astIdentExpr {
+	id, ok := e.(*astIdentExpr)
+	if !ok {
+		c.errorf(e.astOff(), "expected a type")
+	}
+	return id
+}

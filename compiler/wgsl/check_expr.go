@@ -1,0 +1,964 @@
+package wgsl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Type checking, constant evaluation and lowering of expressions (WGSL
+// #expressions, #type-checking-section, #const-expr, #concretization).
+// Every const-expression becomes one ir.Lit of its concretized type where
+// a concrete value is needed; abstract values convert to the type their
+// context requires (WGSL #conversion-rank, #overload-resolution-section).
+
+// chkOp is a checked operand: a constant (c set, e nil) or a run-time
+// expression (e set, concrete type). ref marks a memory view rooted at a
+// var or private global that may be assigned.
+type chkOp struct {
+	t   *chkType
+	c   *cVal
+	e   ir.Expr
+	ref bool
+	off int32
+}
+
+func (c *chkCtx) constOp(v cVal, off int32) chkOp { return chkOp{t: v.t, c: &v, off: off} }
+
+// cvResult turns a const-evaluation result into an operand; an error is a
+// shader-creation error unless the operand is not evaluated.
+func (c *chkCtx) cvResult(off int32, v cVal, err error, t *chkType) chkOp {
+	if err != nil {
+		if c.noEval > 0 {
+			return c.constOp(cvZero(t), off)
+		}
+		c.errorf(off, "%v", err)
+	}
+	return c.constOp(v, off)
+}
+
+// irOf returns the ir expression of a concrete operand.
+func (c *chkCtx) irOf(op chkOp) ir.Expr {
+	if op.c != nil {
+		if op.t.isAbstract() {
+			panic(fmt.Sprintf("wgsl: irOf abstract operand of type %v", op.t))
+		}
+		return &ir.Lit{Pos: c.pos(op.off), Val: op.c.toIR()}
+	}
+	return op.e
+}
+
+// to converts op to type t (identity or a feasible automatic conversion of
+// an abstract constant), or reports "cannot use … as t in what".
+func (c *chkCtx) to(op chkOp, t *chkType, what string) chkOp {
+	if chkIdentical(op.t, t) {
+		return op
+	}
+	if op.c != nil && op.t.isAbstract() && chkAutoConvertible(op.t, t) {
+		v, err := cvAuto(*op.c, t)
+		r := c.cvResult(op.off, v, err, t)
+		return r
+	}
+	c.errorf(op.off, "cannot use a value of type %v as %v in %s", op.t, t, what)
+	return op
+}
+
+// concrete applies concretization (WGSL #concretization).
+func (c *chkCtx) concrete(op chkOp) chkOp {
+	if !op.t.isAbstract() {
+		return op
+	}
+	return c.to(op, op.t.concretize(), "concretization")
+}
+
+// value checks an expression that must produce a value (not void).
+func (c *chkCtx) value(e astExpr) chkOp {
+	op := c.expr(e)
+	if op.t.k == ckVoid {
+		c.errorf(astExprStart(e), "expression has no value")
+	}
+	return op
+}
+
+func (c *chkCtx) expr(e astExpr) chkOp {
+	switch x := e.(type) {
+	case *astLitExpr:
+		return c.literal(x)
+	case *astParenExpr:
+		op := c.expr(x.x)
+		op.off = x.off
+		return op
+	case *astIdentExpr:
+		return c.ident(x)
+	case *astCallExpr:
+		return c.call(x, false)
+	case *astUnaryExpr:
+		return c.unary(x)
+	case *astBinaryExpr:
+		return c.binary(x)
+	case *astIndexExpr:
+		return c.index(x)
+	case *astMemberExpr:
+		return c.member(x)
+	}
+	panic(fmt.Sprintf("wgsl: unknown expression %T", e))
+}
+
+func (c *chkCtx) literal(x *astLitExpr) chkOp {
+	if x.kind == lexKeyword {
+		return c.constOp(cvBool(x.text == "true"), x.off)
+	}
+	v, f16, err := cvLiteral(x.text, x.kind)
+	if f16 {
+		c.outsidef(x.off, "f16 literal %s", x.text)
+	}
+	if err != nil {
+		c.errorf(x.off, "%v", err)
+	}
+	return c.constOp(v, x.off)
+}
+
+func (c *chkCtx) ident(x *astIdentExpr) chkOp {
+	if l := c.local(x.name); l != nil {
+		if x.hasTmpl {
+			c.errorf(x.off, "'%s' does not take template arguments", x.name)
+		}
+		if l.ref == 0 {
+			return c.constOp(*l.c, x.off)
+		}
+		return chkOp{t: l.t, e: &ir.Ident{Pos: c.pos(x.off), Name: l.name, T: l.t.toIR(), Ref: l.ref},
+			ref: l.ref == ir.RefVar, off: x.off}
+	}
+	if d, ok := c.mc.byName[x.name]; ok {
+		kind := d.a.kind
+		switch kind {
+		case "const", "var":
+			if d.outside != "" {
+				c.outsidef(x.off, "uses %s %s, which is outside the subset: %s", kind, x.name, d.outside)
+			}
+			if x.hasTmpl {
+				c.errorf(x.off, "'%s' does not take template arguments", x.name)
+			}
+			if kind == "const" {
+				if d.c == nil {
+					panic(chkAbort{})
+				}
+				return c.constOp(*d.c, x.off)
+			}
+			if d.glob == nil {
+				panic(chkAbort{})
+			}
+			t := chkFromIR(d.glob.T)
+			return chkOp{t: t, e: &ir.Ident{Pos: c.pos(x.off), Name: x.name, T: d.glob.T, Ref: ir.RefGlobal},
+				ref: true, off: x.off}
+		case "override":
+			c.outsidef(x.off, "uses override %s", x.name)
+		case "fn":
+			c.errorf(x.off, "function '%s' cannot be used as a value", x.name)
+		}
+		c.errorf(x.off, "type '%s' cannot be used as a value", x.name)
+	}
+	if chkIsPredeclared(x.name) {
+		c.errorf(x.off, "'%s' cannot be used as a value", x.name)
+	}
+	panic(chkAbort{}) // undeclared: reported by the resolver
+}
+
+// ---- operators ----
+
+var chkBinaryOps = map[lexKind]ir.BinaryOp{
+	lexPlus: ir.OpAdd, lexMinus: ir.OpSub, lexStar: ir.OpMul, lexSlash: ir.OpDiv, lexPercent: ir.OpRem,
+	lexAnd: ir.OpAnd, lexOr: ir.OpOr, lexXor: ir.OpXor, lexShl: ir.OpShl, lexShr: ir.OpShr,
+	lexAndAnd: ir.OpLogAnd, lexOrOr: ir.OpLogOr, lexEqEq: ir.OpEq, lexNotEq: ir.OpNe,
+	lexLt: ir.OpLt, lexLe: ir.OpLe, lexGt: ir.OpGt, lexGe: ir.OpGe,
+	lexPlusAssign: ir.OpAdd, lexMinusAssign: ir.OpSub, lexStarAssign: ir.OpMul, lexSlashAssign: ir.OpDiv,
+	lexPercentAssgn: ir.OpRem, lexAndAssign: ir.OpAnd, lexOrAssign: ir.OpOr, lexXorAssign: ir.OpXor,
+	lexShlAssign: ir.OpShl, lexShrAssign: ir.OpShr,
+}
+
+func (c *chkCtx) unary(x *astUnaryExpr) chkOp {
+	switch x.op {
+	case lexAnd:
+		c.outsidef(x.off, "pointer (address-of operator '&')")
+	case lexStar:
+		c.outsidef(x.off, "pointer (indirection operator '*')")
+	}
+	a := c.value(x.x)
+	var op ir.UnaryOp
+	ok := false
+	l := a.t.leaf()
+	switch x.op {
+	case lexMinus:
+		op, ok = ir.OpNeg, l != nil && (l.k == ckAbsInt || l.k == ckAbsFloat || l.k == ckI32 || l.k == ckF32)
+	case lexBang:
+		op, ok = ir.OpNot, l != nil && l.k == ckBool
+	case lexTilde:
+		op, ok = ir.OpCompl, l != nil && l.isInt()
+	}
+	if !ok {
+		c.errorf(x.off, "operator %s is not defined for %v", lexSpelling[x.op], a.t)
+	}
+	if a.c != nil {
+		v, err := cvUnary(op, *a.c)
+		return c.cvResult(x.off, v, err, a.t)
+	}
+	return chkOp{t: a.t, e: &ir.Unary{Pos: c.pos(x.off), Op: op, X: a.e, T: a.t.toIR()}, off: x.off}
+}
+
+// chkUnifyLeaf returns the scalar type both a and b convert to, or nil.
+func chkUnifyLeaf(a, b *chkType) *chkType {
+	switch {
+	case a.k == b.k:
+		return a
+	case a.isAbstract() && !b.isAbstract():
+		if chkConvRank(a, b) >= 0 {
+			return b
+		}
+	case b.isAbstract() && !a.isAbstract():
+		if chkConvRank(b, a) >= 0 {
+			return a
+		}
+	case a.isAbstract() && b.isAbstract():
+		return chkAbsFloat
+	}
+	return nil
+}
+
+// chkBinaryType types x op y for operands with the same scalar type
+// (WGSL #arithmetic-expr, #comparison-expr, #bit-expr, #logical-expr).
+func chkBinaryType(op ir.BinaryOp, x, y *chkType) *chkType {
+	xs, ys := x.leaf(), y.leaf()
+	if xs == nil || ys == nil || xs.k != ys.k {
+		return nil
+	}
+	boolShaped := func(t *chkType) *chkType {
+		if t.k == ckVec {
+			return chkVec(t.n, chkBool)
+		}
+		return chkBool
+	}
+	switch op.Info().Class {
+	case ir.ClassArith:
+		if xs.k == ckBool {
+			return nil
+		}
+		switch {
+		case chkIdentical(x, y):
+			return x
+		case x.k == ckVec && y.isScalar():
+			return x
+		case x.isScalar() && y.k == ckVec:
+			return y
+		}
+	case ir.ClassBitwise:
+		if chkIdentical(x, y) && (xs.isInt() || xs.k == ckBool && op != ir.OpXor) {
+			return x
+		}
+	case ir.ClassLogical:
+		if x.k == ckBool && y.k == ckBool {
+			return chkBool
+		}
+	case ir.ClassEquality:
+		if chkIdentical(x, y) {
+			return boolShaped(x)
+		}
+	case ir.ClassOrder:
+		if chkIdentical(x, y) && xs.k != ckBool {
+			return boolShaped(x)
+		}
+	}
+	return nil
+}
+
+func (c *chkCtx) binary(x *astBinaryExpr) chkOp {
+	op := chkBinaryOps[x.op]
+	a := c.value(x.x)
+	var b chkOp
+	if (op == ir.OpLogAnd || op == ir.OpLogOr) && a.c != nil && a.t.k == ckBool && a.c.b == (op == ir.OpLogOr) {
+		c.noEval++
+		b = c.value(x.y)
+		c.noEval--
+	} else {
+		b = c.value(x.y)
+	}
+	return c.binaryOps(op, a, b, x.off)
+}
+
+// binaryOps types, evaluates or lowers a op b; off is the operator.
+func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
+	bad := func() chkOp {
+		c.errorf(off, "operator %s is not defined for %v and %v", op, a.t, b.t)
+		return a
+	}
+	al, bl := a.t.leaf(), b.t.leaf()
+	if al == nil || bl == nil {
+		return bad()
+	}
+	if op.Info().Class == ir.ClassShift {
+		if !al.isInt() || !bl.isInt() || a.t.width() != b.t.width() {
+			return bad()
+		}
+		b = c.to(b, b.t.withScalar(chkU32), "shift amount")
+		if a.c == nil || b.c == nil {
+			a = c.concrete(a)
+			if b.c != nil && !a.t.isAbstract() {
+				for _, s := range cvComponents(*b.c) {
+					if s.i >= 32 {
+						c.errorf(b.off, "shift amount %d is not less than the bit width 32 of %v", s.i, a.t.leaf())
+					}
+				}
+			}
+		}
+	} else {
+		leaf := chkUnifyLeaf(al, bl)
+		if leaf == nil {
+			return bad()
+		}
+		if (a.c == nil || b.c == nil) && leaf.isAbstract() {
+			leaf = leaf.concretize()
+		}
+		a = c.to(a, a.t.withScalar(leaf), "operand of "+op.String())
+		b = c.to(b, b.t.withScalar(leaf), "operand of "+op.String())
+	}
+	var rt *chkType
+	if op.Info().Class == ir.ClassShift {
+		rt = a.t
+	} else if rt = chkBinaryType(op, a.t, b.t); rt == nil {
+		return bad()
+	}
+	if a.c != nil && b.c != nil {
+		v, err := cvBinary(op, *a.c, *b.c, rt)
+		return c.cvResult(off, v, err, rt)
+	}
+	if (op == ir.OpDiv || op == ir.OpRem) && rt.leaf().isInt() && b.c != nil {
+		for _, s := range cvComponents(*b.c) {
+			if s.i == 0 {
+				c.errorf(b.off, "integer %s by zero", cvDivName(op))
+			}
+		}
+	}
+	return chkOp{t: rt, e: &ir.Binary{Pos: c.pos(off), Op: op, X: c.irOf(a), Y: c.irOf(b), T: rt.toIR()}, off: off}
+}
+
+// ---- access ----
+
+func (c *chkCtx) index(x *astIndexExpr) chkOp {
+	base := c.value(x.x)
+	if base.t.k != ckVec && base.t.k != ckArray {
+		c.errorf(x.off, "cannot index a value of type %v", base.t)
+	}
+	i := c.value(x.index)
+	if !i.t.isScalar() || !i.t.isInt() {
+		c.errorf(i.off, "index must be an integer, not %v", i.t)
+	}
+	if i.c != nil && (i.c.i < 0 || i.c.i >= int64(base.t.n)) {
+		c.errorf(i.off, "index %d is out of bounds for %v", i.c.i, base.t)
+	}
+	if base.c != nil && i.c != nil {
+		return c.constOp(base.c.el[i.c.i], x.off)
+	}
+	base = c.concrete(base)
+	i = c.concrete(i)
+	return chkOp{t: base.t.elem, e: &ir.Index{Pos: c.pos(x.off), X: c.irOf(base), Index: c.irOf(i), T: base.t.elem.toIR()},
+		ref: base.ref, off: x.off}
+}
+
+func (c *chkCtx) member(x *astMemberExpr) chkOp {
+	base := c.value(x.x)
+	switch base.t.k {
+	case ckStruct:
+		fi := base.t.st.FieldIndex(x.name)
+		if fi < 0 {
+			c.errorf(x.off, "struct %s has no member '%s'", base.t.st.Name, x.name)
+		}
+		ft := chkFromIR(base.t.st.Fields[fi].Type)
+		if base.c != nil {
+			return c.constOp(base.c.el[fi], x.off)
+		}
+		return chkOp{t: ft, e: &ir.Member{Pos: c.pos(x.off), X: base.e, Field: fi, T: ft.toIR()}, ref: base.ref, off: x.off}
+	case ckVec:
+		comps := chkSwizzle(x.name, base.t.n)
+		if comps == nil {
+			c.errorf(x.off, "invalid swizzle '%s' for %v", x.name, base.t)
+		}
+		t := base.t.elem
+		if len(comps) > 1 {
+			t = chkVec(len(comps), base.t.elem)
+		}
+		if base.c != nil {
+			if len(comps) == 1 {
+				return c.constOp(base.c.el[comps[0]], x.off)
+			}
+			el := make([]cVal, len(comps))
+			for i, k := range comps {
+				el[i] = base.c.el[k]
+			}
+			return c.constOp(cVal{t: t, el: el}, x.off)
+		}
+		return chkOp{t: t, e: &ir.Swizzle{Pos: c.pos(x.off), X: base.e, Comps: comps, T: t.toIR()},
+			ref: base.ref && len(comps) == 1, off: x.off}
+	}
+	c.errorf(x.off, "cannot access member '%s' of a value of type %v", x.name, base.t)
+	return base
+}
+
+// chkSwizzle decodes a swizzle name (WGSL #swizzle-names: 1 to 4 letters,
+// all from xyzw or all from rgba) for an n-component vector; nil if
+// invalid.
+func chkSwizzle(name string, n int) []uint8 {
+	if len(name) < 1 || len(name) > 4 {
+		return nil
+	}
+	set := "xyzw"
+	if strings.ContainsRune("rgba", rune(name[0])) {
+		set = "rgba"
+	}
+	out := make([]uint8, len(name))
+	for i := 0; i < len(name); i++ {
+		k := strings.IndexByte(set, name[i])
+		if k < 0 || k >= n {
+			return nil
+		}
+		out[i] = uint8(k)
+	}
+	return out
+}
+
+// ---- calls ----
+
+// call checks a call expression; stmt is set for a call statement (a void
+// result is allowed, a @must_use builtin is not).
+func (c *chkCtx) call(x *astCallExpr, stmt bool) chkOp {
+	id := x.callee
+	name := id.name
+	if c.local(name) != nil {
+		c.errorf(id.off, "'%s' is not a function", name)
+	}
+	if d, ok := c.mc.byName[name]; ok {
+		switch d.a.kind {
+		case "fn":
+			return c.userCall(x, d, stmt)
+		case "struct", "alias":
+			t := c.resolveType(id)
+			return c.mustUse(c.construct(t, c.args(x.args), id.off), stmt, name)
+		}
+		if d.a.kind == "override" {
+			c.outsidef(id.off, "uses override %s", name)
+		}
+		c.errorf(id.off, "'%s' is not a function", name)
+	}
+	switch {
+	case name == "bitcast":
+		return c.mustUse(c.bitcast(x), stmt, name)
+	case name == "select":
+		return c.mustUse(c.selectCall(x), stmt, name)
+	case chkIsPredeclaredType(name):
+		return c.mustUse(c.typeCall(id, x), stmt, name)
+	}
+	if b, ok := ir.LookupBuiltin(name); ok {
+		if id.hasTmpl {
+			c.errorf(id.off, "builtin '%s' does not take template arguments", name)
+		}
+		op := c.builtinCall(b, x)
+		if op.t.k != ckVoid {
+			return c.mustUse(op, stmt, name)
+		}
+		if !stmt {
+			c.errorf(id.off, "builtin '%s' does not return a value", name)
+		}
+		return op
+	}
+	if chkPredeclaredFuncs[name] {
+		c.outsidef(id.off, "builtin %s", name)
+	}
+	if chkIsPredeclared(name) {
+		c.errorf(id.off, "'%s' is not a function", name)
+	}
+	panic(chkAbort{})
+}
+
+// mustUse rejects a call statement of a @must_use builtin (every value
+// constructor and value-returning builtin is @must_use).
+func (c *chkCtx) mustUse(op chkOp, stmt bool, name string) chkOp {
+	if stmt {
+		c.errorf(op.off, "the result of '%s' must be used (@must_use)", name)
+	}
+	return op
+}
+
+func (c *chkCtx) args(es []astExpr) []chkOp {
+	out := make([]chkOp, len(es))
+	for i, e := range es {
+		out[i] = c.value(e)
+	}
+	return out
+}
+
+func (c *chkCtx) userCall(x *astCallExpr, d *chkDecl, stmt bool) chkOp {
+	id := x.callee
+	if d.outside != "" {
+		c.outsidef(id.off, "calls %s, which is outside the subset: %s", id.name, d.outside)
+	}
+	if d.fn == nil {
+		panic(chkAbort{})
+	}
+	if id.hasTmpl {
+		c.errorf(id.off, "function '%s' does not take template arguments", id.name)
+	}
+	args := c.args(x.args)
+	if len(args) != len(d.params) {
+		c.errorf(id.off, "function '%s' expects %d argument(s), got %d", id.name, len(d.params), len(args))
+	}
+	irArgs := make([]ir.Expr, len(args))
+	for i, a := range args {
+		irArgs[i] = c.irOf(c.to(a, d.params[i], fmt.Sprintf("argument %d of %s", i+1, id.name)))
+	}
+	if !stmt && d.result.k == ckVoid {
+		c.errorf(id.off, "function '%s' does not return a value", id.name)
+	}
+	return chkOp{t: d.result, e: &ir.Call{Pos: c.pos(id.off), Func: id.name, Args: irArgs, T: d.result.toIR()}, off: id.off}
+}
+
+// typeCall checks a value constructor or conversion named by a
+// predeclared type (WGSL #constructor-builtin-function).
+func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
+	name := id.name
+	if reason := chkOutsideTypeReason(name); reason != "" {
+		c.outsidef(id.off, "%s", reason)
+	}
+	switch name {
+	case "vec2", "vec3", "vec4":
+		if !id.hasTmpl {
+			return c.constructVecInferred(int(name[3]-'0'), c.args(x.args), id.off)
+		}
+	case "array":
+		if !id.hasTmpl {
+			return c.constructArrayInferred(c.args(x.args), id.off)
+		}
+		if len(id.tmpl) == 1 {
+			c.outsidef(id.off, "runtime-sized array")
+		}
+	}
+	t := c.resolveType(id)
+	return c.construct(t, c.args(x.args), id.off)
+}
+
+// construct checks T(args) for a known type T.
+func (c *chkCtx) construct(t *chkType, args []chkOp, off int32) chkOp {
+	if len(args) == 0 {
+		return c.constOp(cvZero(t), off)
+	}
+	allConst := true
+	for _, a := range args {
+		allConst = allConst && a.c != nil
+	}
+	switch t.k {
+	case ckBool, ckI32, ckU32, ckF32:
+		if len(args) != 1 {
+			c.errorf(off, "%v constructor expects 1 argument, got %d", t, len(args))
+		}
+		a := args[0]
+		if !a.t.isScalar() {
+			c.errorf(a.off, "cannot convert %v to %v", a.t, t)
+		}
+		return c.convertOp(a, t, off)
+	case ckVec:
+		if len(args) == 1 && args[0].t.isScalar() {
+			a := c.to(args[0], t.elem, "splat to "+t.String())
+			if a.c != nil {
+				return c.constOp(cvSplat(*a.c, t), off)
+			}
+			return chkOp{t: t, e: &ir.Construct{Pos: c.pos(off), T: t.toIR(), Args: []ir.Expr{a.e}}, off: off}
+		}
+		if len(args) == 1 && args[0].t.k == ckVec && args[0].t.n == t.n {
+			return c.convertOp(args[0], t, off)
+		}
+		n := 0
+		for i, a := range args {
+			if a.t.width() == 0 {
+				c.errorf(a.off, "%v constructor: argument of type %v", t, a.t)
+			}
+			args[i] = c.to(a, a.t.withScalar(t.elem), t.String()+" constructor")
+			n += a.t.width()
+		}
+		if n != t.n {
+			c.errorf(off, "%v constructor: the arguments supply %d components, want %d", t, n, t.n)
+		}
+		if allConst {
+			var el []cVal
+			for _, a := range args {
+				el = append(el, cvComponents(*a.c)...)
+			}
+			return c.constOp(cVal{t: t, el: el}, off)
+		}
+	case ckArray:
+		if len(args) != t.n {
+			c.errorf(off, "%v constructor expects %d arguments, got %d", t, t.n, len(args))
+		}
+		for i, a := range args {
+			args[i] = c.to(a, t.elem, t.String()+" constructor")
+		}
+		if allConst {
+			return c.constOp(c.composite(t, args), off)
+		}
+	case ckStruct:
+		fs := t.st.Fields
+		if len(args) != len(fs) {
+			c.errorf(off, "%v constructor expects %d arguments, got %d", t, len(fs), len(args))
+		}
+		for i, a := range args {
+			args[i] = c.to(a, chkFromIR(fs[i].Type), "member "+fs[i].Name+" of "+t.String())
+		}
+		if allConst {
+			return c.constOp(c.composite(t, args), off)
+		}
+	default:
+		c.errorf(off, "cannot construct a value of type %v", t)
+	}
+	if t.isAbstract() {
+		panic("wgsl: run-time construct of an abstract type")
+	}
+	irArgs := make([]ir.Expr, len(args))
+	for i, a := range args {
+		irArgs[i] = c.irOf(a)
+	}
+	return chkOp{t: t, e: &ir.Construct{Pos: c.pos(off), T: t.toIR(), Args: irArgs}, off: off}
+}
+
+func (c *chkCtx) composite(t *chkType, args []chkOp) cVal {
+	el := make([]cVal, len(args))
+	for i, a := range args {
+		el[i] = *a.c
+	}
+	return cVal{t: t, el: el}
+}
+
+// convertOp converts a scalar or vector to t of the same width (the
+// identity, or a value conversion: WGSL #i32-builtin, #vec3-builtin, …).
+func (c *chkCtx) convertOp(a chkOp, t *chkType, off int32) chkOp {
+	if chkIdentical(a.t, t) {
+		a.ref = false
+		return a
+	}
+	if a.c != nil {
+		v, err := cvConvert(*a.c, t)
+		return c.cvResult(off, v, err, t)
+	}
+	return chkOp{t: t, e: &ir.Convert{Pos: c.pos(off), T: t.toIR(), X: a.e}, off: off}
+}
+
+// commonLeaf returns the scalar type all operands convert to.
+func (c *chkCtx) commonLeaf(args []chkOp, off int32, what string) *chkType {
+	var leaf *chkType
+	for _, a := range args {
+		l := a.t.scalarOf()
+		if l == nil {
+			c.errorf(a.off, "%s: argument of type %v", what, a.t)
+		}
+		if leaf == nil {
+			leaf = l
+			continue
+		}
+		if leaf = chkUnifyLeaf(leaf, l); leaf == nil {
+			c.errorf(off, "%s: arguments have no common type (%s)", what, chkTypeList(args))
+		}
+	}
+	return leaf
+}
+
+func chkTypeList(args []chkOp) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.t.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// constructVecInferred checks vecN(args) with an inferred component type.
+func (c *chkCtx) constructVecInferred(n int, args []chkOp, off int32) chkOp {
+	if len(args) == 0 {
+		return c.constOp(cvZero(chkVec(n, chkAbsInt)), off)
+	}
+	if len(args) == 1 && args[0].t.k == ckVec && args[0].t.n == n {
+		a := args[0]
+		a.ref = false
+		return a
+	}
+	for _, a := range args {
+		if a.t.width() == 0 {
+			c.errorf(a.off, "vec%d constructor: argument of type %v", n, a.t)
+		}
+	}
+	return c.construct(chkVec(n, c.commonLeaf(args, off, fmt.Sprintf("vec%d constructor", n))), args, off)
+}
+
+// constructArrayInferred checks array(args) with an inferred element type
+// and count.
+func (c *chkCtx) constructArrayInferred(args []chkOp, off int32) chkOp {
+	if len(args) == 0 {
+		c.errorf(off, "array() needs an element type and count, or at least one element")
+	}
+	elem := args[0].t
+	for _, a := range args[1:] {
+		if !chkSameShape(elem, a.t) {
+			c.errorf(a.off, "array constructor: elements of types %v and %v", elem, a.t)
+		}
+	}
+	if elem.k != ckStruct {
+		elem = elem.withScalar(c.commonLeaf(args, off, "array constructor"))
+	}
+	return c.construct(chkArray(elem, len(args)), args, off)
+}
+
+// bitcast checks bitcast<T>(e) (WGSL #bitcast-builtin).
+func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
+	id := x.callee
+	if len(id.tmpl) != 1 {
+		c.errorf(id.off, "bitcast needs one template argument, the result type")
+	}
+	t := c.resolveType(c.typeArg(id.tmpl[0]))
+	if len(x.args) != 1 {
+		c.errorf(id.off, "bitcast expects 1 argument, got %d", len(x.args))
+	}
+	a := c.value(x.args[0])
+	switch l := a.t.leaf(); {
+	case l == nil:
+	case l.k == ckAbsInt:
+		a = c.to(a, a.t.withScalar(chkU32), "bitcast")
+	case l.k == ckAbsFloat:
+		a = c.to(a, a.t.withScalar(chkF32), "bitcast")
+	}
+	okLeaf := func(t *chkType) bool { l := t.leaf(); return l != nil && (l.k == ckI32 || l.k == ckU32 || l.k == ckF32) }
+	if !okLeaf(t) || !okLeaf(a.t) || t.width() != a.t.width() {
+		c.errorf(id.off, "no bitcast from %v to %v", a.t, t)
+	}
+	if a.c != nil {
+		comps := cvComponents(*a.c)
+		el := make([]cVal, len(comps))
+		for i, s := range comps {
+			v, err := cvFromBits(t.leaf(), cvBits(s))
+			el[i] = c.cvResult(id.off, v, err, t.leaf()).c.clone()
+		}
+		if t.isScalar() {
+			return c.constOp(el[0], id.off)
+		}
+		return c.constOp(cVal{t: t, el: el}, id.off)
+	}
+	return chkOp{t: t, e: &ir.Bitcast{Pos: c.pos(id.off), T: t.toIR(), X: a.e}, off: id.off}
+}
+
+func (v *cVal) clone() cVal { return *v }
+
+// selectCall checks select(f, t, cond) (WGSL #select-builtin).
+func (c *chkCtx) selectCall(x *astCallExpr) chkOp {
+	id := x.callee
+	if id.hasTmpl {
+		c.errorf(id.off, "select does not take template arguments")
+	}
+	args := c.args(x.args)
+	if len(args) != 3 {
+		c.errorf(id.off, "select expects 3 arguments, got %d", len(args))
+	}
+	f, t, cond := args[0], args[1], args[2]
+	if f.t.width() == 0 || !chkSameShape(f.t, t.t) {
+		c.errorf(id.off, "no overload of select(%s)", chkTypeList(args))
+	}
+	leaf := c.commonLeaf(args[:2], id.off, "select")
+	if (f.c == nil || t.c == nil || cond.c == nil) && leaf.isAbstract() {
+		leaf = leaf.concretize()
+	}
+	f = c.to(f, f.t.withScalar(leaf), "select")
+	t = c.to(t, t.t.withScalar(leaf), "select")
+	if cl := cond.t.leaf(); cl == nil || cl.k != ckBool || !(cond.t.isScalar() || cond.t.k == ckVec && f.t.k == ckVec && cond.t.n == f.t.n) {
+		c.errorf(cond.off, "select condition has type %v for operands of type %v", cond.t, f.t)
+	}
+	if f.c != nil && t.c != nil && cond.c != nil {
+		if cond.t.isScalar() {
+			if cond.c.b {
+				return c.constOp(*t.c, id.off)
+			}
+			return c.constOp(*f.c, id.off)
+		}
+		el := make([]cVal, f.t.n)
+		for i := range el {
+			el[i] = f.c.el[i]
+			if cond.c.el[i].b {
+				el[i] = t.c.el[i]
+			}
+		}
+		return c.constOp(cVal{t: f.t, el: el}, id.off)
+	}
+	return chkOp{t: f.t, e: &ir.Select{Pos: c.pos(id.off), False: c.irOf(f), True: c.irOf(t), Cond: c.irOf(cond), T: f.t.toIR()}, off: id.off}
+}
+
+// chkBuiltinAbstract lists which builtins have AbstractInt and
+// AbstractFloat overloads (WGSL "Numeric Built-in Functions").
+func chkBuiltinAbstract(b ir.Builtin) (absInt, absFloat bool) {
+	info := b.Info()
+	if info.Class != ir.ClassMath {
+		return false, false
+	}
+	switch b {
+	case ir.BAbs, ir.BMin, ir.BMax, ir.BClamp, ir.BSign, ir.BDot:
+		return true, true
+	}
+	return false, true
+}
+
+// chkFixedU32 lists the u32 parameters of builtins (offset and count of
+// extractBits and insertBits).
+func chkFixedU32(b ir.Builtin, i int) bool {
+	switch b {
+	case ir.BExtractBits:
+		return i >= 1
+	case ir.BInsertBits:
+		return i >= 2
+	}
+	return false
+}
+
+func chkProxy(t *chkType) *ir.Type {
+	switch t.k {
+	case ckAbsInt:
+		return ir.I32
+	case ckAbsFloat:
+		return ir.F32
+	case ckVec:
+		return ir.Vec(t.n, chkProxy(t.elem))
+	}
+	return t.toIR()
+}
+
+// builtinCall checks a call of a builtin of the ir table, resolving
+// overloads over abstract arguments in WGSL's preference order
+// (WGSL #overload-resolution-section): AbstractInt, i32, u32,
+// AbstractFloat, f32.
+func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
+	id := x.callee
+	info := b.Info()
+	args := c.args(x.args)
+	if len(args) != info.Args {
+		c.errorf(id.off, "%s expects %d argument(s), got %d", info.Name, info.Args, len(args))
+	}
+	absInt, absFloat := chkBuiltinAbstract(b)
+	allConst := true
+	var concrete *chkType
+	for i, a := range args {
+		allConst = allConst && a.c != nil
+		l := a.t.leaf()
+		if l == nil {
+			c.errorf(a.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
+		}
+		if !chkFixedU32(b, i) && !l.isAbstract() {
+			if concrete != nil && concrete.k != l.k {
+				c.errorf(id.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
+			}
+			concrete = l
+		}
+	}
+	cands := []*chkType{chkAbsInt, chkI32, chkU32, chkAbsFloat, chkF32}
+	if concrete != nil {
+		cands = []*chkType{concrete}
+	}
+	var pick, res *chkType
+	var lastErr error
+	for _, cand := range cands {
+		if cand.isAbstract() && (!allConst || !info.Pure() || cand.k == ckAbsInt && !absInt || cand.k == ckAbsFloat && !absFloat) {
+			continue
+		}
+		ok := true
+		proxies := make([]*ir.Type, len(args))
+		for i, a := range args {
+			l := a.t.leaf()
+			if chkFixedU32(b, i) {
+				if l.k != ckU32 && !(l.k == ckAbsInt && a.c != nil) {
+					ok = false
+				}
+				proxies[i] = chkProxy(a.t.withScalar(chkU32))
+				continue
+			}
+			if l.isAbstract() && chkConvRank(l, cand) < 0 {
+				ok = false
+			}
+			proxies[i] = chkProxy(a.t.withScalar(cand))
+		}
+		if !ok {
+			continue
+		}
+		rt, err := ir.BuiltinResultType(b, proxies)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		pick, res = cand, chkFromIR(rt)
+		if cand.isAbstract() && res.leaf() != nil && res.leaf().k == chkFromIR(chkProxy(cand)).k {
+			res = res.withScalar(cand)
+		}
+		break
+	}
+	if pick == nil {
+		if lastErr != nil {
+			c.errorf(id.off, "%v", lastErr)
+		}
+		c.errorf(id.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
+	}
+	for i, a := range args {
+		if chkFixedU32(b, i) {
+			args[i] = c.to(a, a.t.withScalar(chkU32), fmt.Sprintf("argument %d of %s", i+1, info.Name))
+		} else {
+			args[i] = c.to(a, a.t.withScalar(pick), fmt.Sprintf("argument %d of %s", i+1, info.Name))
+		}
+	}
+	if allConst && info.Pure() {
+		vals := make([]cVal, len(args))
+		for i, a := range args {
+			vals[i] = *a.c
+		}
+		v, err := cvBuiltin(b, vals, res)
+		return c.cvResult(id.off, v, err, res)
+	}
+	c.builtinConstArgs(b, args, id.off)
+	irArgs := make([]ir.Expr, len(args))
+	for i, a := range args {
+		irArgs[i] = c.irOf(a)
+	}
+	return chkOp{t: res, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: b, Args: irArgs, T: res.toIR()}, off: id.off}
+}
+
+// builtinConstArgs applies the shader-creation errors WGSL defines for
+// const arguments of a builtin whose call is not itself constant: clamp
+// with low > high, extractBits/insertBits with offset + count > 32,
+// smoothstep with equal edges.
+func (c *chkCtx) builtinConstArgs(b ir.Builtin, args []chkOp, off int32) {
+	pairs := func(i, j int, bad func(x, y cVal) bool, msg string) {
+		if args[i].c == nil || args[j].c == nil {
+			return
+		}
+		xs, ys := cvComponents(*args[i].c), cvComponents(*args[j].c)
+		for k := range xs {
+			y := ys[0]
+			if len(ys) > 1 {
+				y = ys[k]
+			}
+			if bad(xs[k], y) {
+				c.errorf(off, "%s: %s", b.Info().Name, msg)
+			}
+		}
+	}
+	switch b {
+	case ir.BClamp:
+		pairs(1, 2, func(x, y cVal) bool {
+			if x.t.isInt() {
+				return x.i > y.i
+			}
+			return x.f > y.f
+		}, "low is greater than high")
+	case ir.BExtractBits:
+		pairs(1, 2, func(x, y cVal) bool { return x.i+y.i > 32 }, "offset + count is greater than 32")
+	case ir.BInsertBits:
+		pairs(2, 3, func(x, y cVal) bool { return x.i+y.i > 32 }, "offset + count is greater than 32")
+	case ir.BSmoothstep:
+		pairs(0, 1, func(x, y cVal) bool { return x.f == y.f }, "edge0 equals edge1")
+	}
+}

@@ -1,0 +1,311 @@
+package wgsl
+
+import (
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// The checker's types: the subset's concrete types plus the abstract
+// numeric types AbstractInt and AbstractFloat (WGSL #abstract-types) and
+// vectors and arrays of them, which only const-expressions have. Types
+// outside the subset never become chkTypes: resolving one reports the
+// construct as outside the subset instead.
+
+type chkKind uint8
+
+const (
+	ckVoid chkKind = iota
+	ckBool
+	ckI32
+	ckU32
+	ckF32
+	ckAbsInt
+	ckAbsFloat
+	ckVec
+	ckArray
+	ckStruct
+)
+
+// chkType is a checker type. Scalars are the package singletons; compare
+// with chkIdentical.
+type chkType struct {
+	k    chkKind
+	elem *chkType
+	n    int
+	st   *ir.StructDecl
+}
+
+var (
+	chkVoid     = &chkType{k: ckVoid}
+	chkBool     = &chkType{k: ckBool}
+	chkI32      = &chkType{k: ckI32}
+	chkU32      = &chkType{k: ckU32}
+	chkF32      = &chkType{k: ckF32}
+	chkAbsInt   = &chkType{k: ckAbsInt}
+	chkAbsFloat = &chkType{k: ckAbsFloat}
+)
+
+func chkVec(n int, elem *chkType) *chkType  { return &chkType{k: ckVec, n: n, elem: elem} }
+func chkArray(elem *chkType, n int) *chkType { return &chkType{k: ckArray, n: n, elem: elem} }
+
+func (t *chkType) isScalar() bool { return t.k >= ckBool && t.k <= ckAbsFloat }
+func (t *chkType) isInt() bool    { return t.k == ckI32 || t.k == ckU32 || t.k == ckAbsInt }
+func (t *chkType) isFloat() bool  { return t.k == ckF32 || t.k == ckAbsFloat }
+
+// leaf returns the scalar type of a scalar or vector, else nil.
+func (t *chkType) leaf() *chkType {
+	switch {
+	case t.isScalar():
+		return t
+	case t.k == ckVec:
+		return t.elem
+	}
+	return nil
+}
+
+// width is 1 for scalars, N for vectors, 0 otherwise.
+func (t *chkType) width() int {
+	switch {
+	case t.isScalar():
+		return 1
+	case t.k == ckVec:
+		return t.n
+	}
+	return 0
+}
+
+// isAbstract reports whether t is or contains an abstract numeric type.
+func (t *chkType) isAbstract() bool {
+	switch t.k {
+	case ckAbsInt, ckAbsFloat:
+		return true
+	case ckVec, ckArray:
+		return t.elem.isAbstract()
+	}
+	return false
+}
+
+// scalarOf returns the innermost scalar of a scalar, vector or (nested)
+// array type, or nil for structs and void.
+func (t *chkType) scalarOf() *chkType {
+	for t.k == ckArray {
+		t = t.elem
+	}
+	return t.leaf()
+}
+
+// withScalar returns t with its innermost scalar replaced by s.
+func (t *chkType) withScalar(s *chkType) *chkType {
+	switch t.k {
+	case ckVec:
+		return chkVec(t.n, s)
+	case ckArray:
+		return chkArray(t.elem.withScalar(s), t.n)
+	}
+	return s
+}
+
+func chkIdentical(a, b *chkType) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.k != b.k {
+		return false
+	}
+	switch a.k {
+	case ckVec, ckArray:
+		return a.n == b.n && chkIdentical(a.elem, b.elem)
+	case ckStruct:
+		return a.st == b.st
+	}
+	return true
+}
+
+// chkSameShape reports whether a and b differ at most in their innermost
+// scalar type.
+func chkSameShape(a, b *chkType) bool {
+	if a.isScalar() && b.isScalar() {
+		return true
+	}
+	if a.k != b.k {
+		return false
+	}
+	switch a.k {
+	case ckVec:
+		return a.n == b.n
+	case ckArray:
+		return a.n == b.n && chkSameShape(a.elem, b.elem)
+	case ckStruct:
+		return a.st == b.st
+	}
+	return true
+}
+
+func (t *chkType) String() string {
+	switch t.k {
+	case ckVoid:
+		return "void"
+	case ckBool:
+		return "bool"
+	case ckI32:
+		return "i32"
+	case ckU32:
+		return "u32"
+	case ckF32:
+		return "f32"
+	case ckAbsInt:
+		return "AbstractInt"
+	case ckAbsFloat:
+		return "AbstractFloat"
+	case ckVec:
+		return fmt.Sprintf("vec%d<%s>", t.n, t.elem)
+	case ckArray:
+		return fmt.Sprintf("array<%s, %d>", t.elem, t.n)
+	case ckStruct:
+		return t.st.Name
+	}
+	return "?"
+}
+
+// toIR returns the ir type of a concrete t. It panics on an abstract type
+// (a broken invariant: callers concretize first).
+func (t *chkType) toIR() *ir.Type {
+	switch t.k {
+	case ckVoid:
+		return ir.Void
+	case ckBool:
+		return ir.Bool
+	case ckI32:
+		return ir.I32
+	case ckU32:
+		return ir.U32
+	case ckF32:
+		return ir.F32
+	case ckVec:
+		return ir.Vec(t.n, t.elem.toIR())
+	case ckArray:
+		return ir.ArrayOf(t.elem.toIR(), t.n)
+	case ckStruct:
+		return ir.StructType(t.st)
+	}
+	panic(fmt.Sprintf("wgsl: toIR of %v", t))
+}
+
+// chkFromIR returns the checker type of an ir type.
+func chkFromIR(t *ir.Type) *chkType {
+	switch t.Kind {
+	case ir.KindBool:
+		return chkBool
+	case ir.KindI32:
+		return chkI32
+	case ir.KindU32:
+		return chkU32
+	case ir.KindF32:
+		return chkF32
+	case ir.KindVec:
+		return chkVec(t.Len, chkFromIR(t.Elem))
+	case ir.KindArray:
+		return chkArray(chkFromIR(t.Elem), t.Len)
+	case ir.KindStruct:
+		return &chkType{k: ckStruct, st: t.Struct}
+	}
+	return chkVoid
+}
+
+// concretize returns the concretization of t (WGSL #concretization):
+// AbstractInt becomes i32 and AbstractFloat f32, inside vectors and arrays.
+func (t *chkType) concretize() *chkType {
+	switch t.k {
+	case ckAbsInt:
+		return chkI32
+	case ckAbsFloat:
+		return chkF32
+	case ckVec:
+		if t.elem.isAbstract() {
+			return chkVec(t.n, t.elem.concretize())
+		}
+	case ckArray:
+		if t.elem.isAbstract() {
+			return chkArray(t.elem.concretize(), t.n)
+		}
+	}
+	return t
+}
+
+// chkConvRank is WGSL's ConversionRank for scalars (WGSL #conversion-rank);
+// -1 means infeasible.
+func chkConvRank(from, to *chkType) int {
+	if from.k == to.k {
+		return 0
+	}
+	switch from.k {
+	case ckAbsFloat:
+		if to.k == ckF32 {
+			return 1
+		}
+	case ckAbsInt:
+		switch to.k {
+		case ckI32:
+			return 3
+		case ckU32:
+			return 4
+		case ckAbsFloat:
+			return 5
+		case ckF32:
+			return 6
+		}
+	}
+	return -1
+}
+
+// chkAutoConvertible reports whether a value of type from automatically
+// converts to type to (feasible automatic conversion, component-wise for
+// vectors and arrays).
+func chkAutoConvertible(from, to *chkType) bool {
+	if chkIdentical(from, to) {
+		return true
+	}
+	if !chkSameShape(from, to) || from.k == ckStruct {
+		return false
+	}
+	fs, ts := from.scalarOf(), to.scalarOf()
+	return fs != nil && ts != nil && chkConvRank(fs, ts) >= 0
+}
+
+// chkScalarByName maps the predeclared scalar type names of the subset.
+var chkScalarByName = map[string]*chkType{"bool": chkBool, "i32": chkI32, "u32": chkU32, "f32": chkF32}
+
+// chkVecAliases maps the predeclared vector aliases (WGSL #vector-types)
+// to their dimension and element type name.
+var chkVecAliases = func() map[string]struct {
+	n    int
+	elem string
+} {
+	m := map[string]struct {
+		n    int
+		elem string
+	}{}
+	for n := 2; n <= 4; n++ {
+		for suffix, elem := range map[string]string{"i": "i32", "u": "u32", "f": "f32", "h": "f16"} {
+			m[fmt.Sprintf("vec%d%s", n, suffix)] = struct {
+				n    int
+				elem string
+			}{n, elem}
+		}
+	}
+	return m
+}()
+
+// chkIsMatrixName reports whether name is a matrix type-generator or a
+// predeclared matrix alias (mat2x3, mat4x4f, mat3x2h).
+func chkIsMatrixName(name string) bool {
+	if len(name) < 6 || name[:3] != "mat" || name[4] != 'x' {
+		return false
+	}
+	c, r := name[3], name[5]
+	if c < '2' || c > '4' || r < '2' || r > '4' {
+		return false
+	}
+	return len(name) == 6 || len(name) == 7 && (name[6] == 'f' || name[6] == 'h')
+}

@@ -1,0 +1,618 @@
+package wgsl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Uniformity analysis (WGSL #uniformity), over the IR functions of the
+// subset, at workgroup scope and for the error severity only.
+//
+// What is checked, following the spec's graph construction
+// (#uniformity-function, #func-var-value-analysis, #uniformity-statements,
+// #uniformity-function-calls, #uniformity-expressions):
+//
+//   - Collective operations: workgroupBarrier, storageBarrier and
+//     textureBarrier require uniform control flow at their call site;
+//     derivative builtins too, unless a global
+//     `diagnostic(<not error>, derivative_uniformity)` directive lowers
+//     the severity; subgroup builtins too (subgroup_uniformity at error
+//     severity), and their results, like derivatives', may be non-uniform.
+//   - Sources of non-uniformity in subset code: reads of private globals
+//     (non-read-only module-scope variables) and results of the builtins
+//     above; parameters are tracked symbolically.
+//   - Control dependence through if, switch, loop, break-if and the left
+//     operand of && and ||, with the spec's rule that control flow becomes
+//     uniform again after a statement whose behavior is {Next}.
+//   - Function-scope variables flow-sensitively (assignments join at the
+//     end of if, switch and loop, with loop back edges); an assignment
+//     through an index, member or swizzle is partial.
+//   - Per function, the call-site tag (CallSiteRequiredToBeUniform), the
+//     function tag (ReturnValueMayBeNonUniform) and per parameter the
+//     parameter tag (ParameterRequiredToBeUniform) and parameter return
+//     tag, used when analyzing callers.
+//
+// Not checked: functions outside the subset (entry points, pointers,
+// textures, …), warning and info severities, diagnostic attributes on
+// statements or functions (those make the function outside the subset),
+// and the subgroup uniformity scope.
+
+// uniTags are the uniformity tags of a function.
+type uniTags struct {
+	callSite      bool // CallSiteRequiredToBeUniform.error
+	callSiteWhy   string
+	returnNonUnif bool   // ReturnValueMayBeNonUniform
+	paramRequired []bool // ParameterRequiredToBeUniform.error
+	paramWhy      []string
+	paramReturn   []bool // ParameterReturnContentsRequiredToBeUniform
+}
+
+// uniGraph is one function's uniformity graph.
+type uniGraph struct {
+	edges [][]int32
+	reqs  []uniReq
+	beh   map[ir.Stmt]chkBeh
+}
+
+const (
+	uniRequired = 0 // RequiredToBeUniform.error
+	uniMayBeNon = 1 // MayBeNonUniform
+	uniCFStart  = 2 // CF_start
+)
+
+// uniReq is an edge from RequiredToBeUniform.error with its explanation.
+type uniReq struct {
+	to  int32
+	pos ir.Pos
+	msg string
+	why string // what requires uniformity, for tags
+}
+
+func (g *uniGraph) node() int32 {
+	g.edges = append(g.edges, nil)
+	return int32(len(g.edges) - 1)
+}
+
+func (g *uniGraph) edge(from int32, to ...int32) {
+	g.edges[from] = append(g.edges[from], to...)
+}
+
+// uniAnalysis holds the tags of analyzed functions.
+type uniAnalysis struct {
+	m        *ir.Module
+	tags     map[string]*uniTags
+	derivErr bool
+	errs     ir.ErrorList
+}
+
+// uniAnalyze analyzes every function of m, callees first, and returns the
+// tags and the uniformity failures.
+func uniAnalyze(m *ir.Module, derivErr bool) *uniAnalysis {
+	u := &uniAnalysis{m: m, tags: map[string]*uniTags{}, derivErr: derivErr}
+	done := map[string]bool{}
+	for _, f := range m.Funcs {
+		for _, g := range m.CallGraph(f.Name) {
+			if !done[g.Name] {
+				done[g.Name] = true
+				u.fn(g)
+			}
+		}
+	}
+	u.errs.Sort()
+	return u
+}
+
+func (mc *chkModule) checkUniformity(m *ir.Module) {
+	u := uniAnalyze(m, mc.derivSeverity == "error")
+	for _, e := range u.errs {
+		if !mc.diags.full() {
+			mc.diags.list = append(mc.diags.list, e)
+		}
+	}
+}
+
+// uniState is the analysis state at a program point.
+type uniState struct {
+	cf   int32
+	vars map[string]int32
+}
+
+func (s uniState) copyVars() map[string]int32 {
+	m := make(map[string]int32, len(s.vars))
+	for k, v := range s.vars {
+		m[k] = v
+	}
+	return m
+}
+
+// uniFn analyzes one function.
+type uniFn struct {
+	u      *uniAnalysis
+	g      *uniGraph
+	f      *ir.Func
+	params map[string]int32
+	lets   map[string]int32
+	ret    int32
+	// loop/switch exits: variable states at breaks and continues of the
+	// innermost loop (or breaks of the innermost switch).
+	breaks    *[]map[string]int32
+	continues *[]map[string]int32
+}
+
+func (u *uniAnalysis) fn(f *ir.Func) {
+	g := &uniGraph{beh: map[ir.Stmt]chkBeh{}}
+	g.node() // RequiredToBeUniform.error
+	g.node() // MayBeNonUniform
+	g.node() // CF_start
+	w := &uniFn{u: u, g: g, f: f, params: map[string]int32{}, lets: map[string]int32{}, ret: -1}
+	for _, p := range f.Params {
+		w.params[p.Name] = g.node()
+	}
+	if !f.Result.IsVoid() {
+		w.ret = g.node()
+	}
+	w.block(f.Body, uniState{cf: uniCFStart, vars: map[string]int32{}})
+
+	t := &uniTags{paramRequired: make([]bool, len(f.Params)), paramWhy: make([]string, len(f.Params)),
+		paramReturn: make([]bool, len(f.Params))}
+	// Nodes from which MayBeNonUniform is reachable.
+	nonUnif := g.reachesNonUniform()
+	failed := false
+	for _, r := range g.reqs {
+		if nonUnif[r.to] {
+			u.errs = append(u.errs, &ir.Error{File: u.m.File, Pos: r.pos, Pass: "check", Msg: r.msg})
+			failed = true
+			break
+		}
+	}
+	if !failed {
+		for _, r := range g.reqs {
+			reach := g.reachable(r.to)
+			if reach[uniCFStart] && !t.callSite {
+				t.callSite, t.callSiteWhy = true, r.why
+			}
+			for i, p := range f.Params {
+				if reach[w.params[p.Name]] && !t.paramRequired[i] {
+					t.paramRequired[i], t.paramWhy[i] = true, r.why
+				}
+			}
+		}
+	}
+	if w.ret >= 0 {
+		reach := g.reachable(w.ret)
+		t.returnNonUnif = reach[uniMayBeNon]
+		for i, p := range f.Params {
+			t.paramReturn[i] = reach[w.params[p.Name]]
+		}
+	}
+	u.tags[f.Name] = t
+}
+
+// reachable returns the nodes reachable from n.
+func (g *uniGraph) reachable(n int32) map[int32]bool {
+	seen := map[int32]bool{n: true}
+	stack := []int32{n}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, y := range g.edges[x] {
+			if !seen[y] {
+				seen[y] = true
+				stack = append(stack, y)
+			}
+		}
+	}
+	return seen
+}
+
+// reachesNonUniform returns the set of nodes from which MayBeNonUniform
+// is reachable.
+func (g *uniGraph) reachesNonUniform() []bool {
+	rev := make([][]int32, len(g.edges))
+	for from, tos := range g.edges {
+		for _, to := range tos {
+			rev[to] = append(rev[to], int32(from))
+		}
+	}
+	out := make([]bool, len(g.edges))
+	out[uniMayBeNon] = true
+	stack := []int32{uniMayBeNon}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, y := range rev[x] {
+			if !out[y] {
+				out[y] = true
+				stack = append(stack, y)
+			}
+		}
+	}
+	return out
+}
+
+func (w *uniFn) beh(s ir.Stmt) chkBeh {
+	if b, ok := w.g.beh[s]; ok {
+		return b
+	}
+	b, _ := behOf(s, func(b *ir.Block) chkBeh {
+		return behSeq(b.Stmts, w.beh)
+	})
+	w.g.beh[s] = b
+	return b
+}
+
+// join makes a node for the value of each variable after control flow
+// merges from the given states.
+func (w *uniFn) join(states []map[string]int32) map[string]int32 {
+	out := map[string]int32{}
+	for _, st := range states {
+		for k, v := range st {
+			if n, ok := out[k]; ok {
+				if n != v {
+					j := w.g.node()
+					w.g.edge(j, n, v)
+					out[k] = j
+				}
+			} else {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+func (w *uniFn) block(b *ir.Block, st uniState) uniState {
+	for _, s := range b.Stmts {
+		st = w.stmt(s, st)
+		if w.beh(s)&behNext == 0 {
+			break
+		}
+	}
+	return st
+}
+
+func (w *uniFn) stmt(s ir.Stmt, st uniState) uniState {
+	g := w.g
+	switch x := s.(type) {
+	case *ir.Block:
+		return w.block(x, st)
+	case *ir.Decl:
+		if x.Mutable {
+			v := st.cf
+			if x.Init != nil {
+				v = w.expr(x.Init, st)
+			}
+			st.vars[x.Name] = v
+		} else {
+			w.lets[x.Name] = w.expr(x.Init, st)
+		}
+		return st
+	case *ir.Assign:
+		w.assign(x, st)
+		return st
+	case *ir.ExprStmt:
+		w.expr(x.X, st)
+		return st
+	case *ir.Return:
+		if x.Value != nil {
+			v := w.expr(x.Value, st)
+			if w.ret >= 0 {
+				g.edge(w.ret, v)
+			}
+		}
+		return st
+	case *ir.Break:
+		if w.breaks != nil {
+			*w.breaks = append(*w.breaks, st.copyVars())
+		}
+		return st
+	case *ir.Continue:
+		if w.continues != nil {
+			*w.continues = append(*w.continues, st.copyVars())
+		}
+		return st
+	case *ir.If:
+		v := w.expr(x.Cond, st)
+		s1 := w.block(x.Then, uniState{cf: v, vars: st.copyVars()})
+		s2 := w.block(x.Else, uniState{cf: v, vars: st.copyVars()})
+		var outs []map[string]int32
+		if w.beh(x.Then)&behNext != 0 {
+			outs = append(outs, s1.vars)
+		}
+		if w.beh(x.Else)&behNext != 0 {
+			outs = append(outs, s2.vars)
+		}
+		res := uniState{cf: st.cf, vars: w.join(outs)}
+		if w.beh(x) != behNext {
+			end := g.node()
+			g.edge(end, s1.cf, s2.cf)
+			res.cf = end
+		}
+		return res
+	case *ir.Switch:
+		v := w.expr(x.Selector, st)
+		var outs, breaks []map[string]int32
+		saved := w.breaks
+		w.breaks = &breaks
+		var cfs []int32
+		for _, cs := range x.Cases {
+			sc := w.block(cs.Body, uniState{cf: v, vars: st.copyVars()})
+			cfs = append(cfs, sc.cf)
+			if w.beh(cs.Body)&behNext != 0 {
+				outs = append(outs, sc.vars)
+			}
+		}
+		w.breaks = saved
+		res := uniState{cf: st.cf, vars: w.join(append(outs, breaks...))}
+		if w.beh(x) != behNext {
+			end := g.node()
+			g.edge(end, cfs...)
+			res.cf = end
+		}
+		return res
+	case *ir.Loop:
+		return w.loop(x, st)
+	}
+	return st
+}
+
+func (w *uniFn) loop(x *ir.Loop, st uniState) uniState {
+	g := w.g
+	b1 := w.beh(x.Body)
+	var breaks, continues []map[string]int32
+	savedB, savedC := w.breaks, w.continues
+	w.breaks, w.continues = &breaks, &continues
+	defer func() { w.breaks, w.continues = savedB, savedC }()
+
+	loops := b1&(behNext|behContinue) != 0
+	cfIn := st.cf
+	var head map[string]int32
+	if loops {
+		// CF' and a placeholder node per variable at the loop head; back
+		// edges are added once the continuing block is analyzed.
+		cfIn = g.node()
+		g.edge(cfIn, st.cf)
+		head = map[string]int32{}
+		for k, v := range st.vars {
+			n := g.node()
+			g.edge(n, v)
+			head[k] = n
+		}
+	} else {
+		head = st.copyVars()
+	}
+	s1 := w.block(x.Body, uniState{cf: cfIn, vars: head})
+	var contIn []map[string]int32
+	if b1&behNext != 0 {
+		contIn = append(contIn, s1.vars)
+	}
+	contIn = append(contIn, continues...)
+	s2 := w.block(x.Continuing, uniState{cf: s1.cf, vars: w.join(contIn)})
+	cfEnd := s2.cf
+	if x.BreakIf != nil {
+		v := w.expr(x.BreakIf, s2)
+		end := g.node()
+		g.edge(end, v)
+		cfEnd = end
+		breaks = append(breaks, s2.vars)
+	}
+	if loops {
+		g.edge(cfIn, cfEnd)
+		for k, n := range head {
+			if v, ok := s2.vars[k]; ok {
+				g.edge(n, v)
+			}
+		}
+	}
+	res := uniState{vars: w.join(breaks)}
+	switch {
+	case b1 == behBreak:
+		res.cf = st.cf
+	case b1&(behNext|behContinue) == 0:
+		res.cf = s1.cf
+	case b1&behReturn == 0:
+		res.cf = st.cf
+	default:
+		res.cf = cfIn
+	}
+	if len(breaks) == 0 {
+		res.vars = st.vars
+	}
+	return res
+}
+
+// assign applies an assignment's effect on a function-scope variable.
+func (w *uniFn) assign(x *ir.Assign, st uniState) {
+	g := w.g
+	root := ir.RootIdent(x.LHS)
+	rv := w.expr(x.RHS, st)
+	// Index operands of the reference.
+	var idx []int32
+	for e := x.LHS; ; {
+		switch r := e.(type) {
+		case *ir.Index:
+			idx = append(idx, w.expr(r.Index, st))
+			e = r.X
+			continue
+		case *ir.Member:
+			e = r.X
+			continue
+		case *ir.Swizzle:
+			e = r.X
+			continue
+		}
+		break
+	}
+	if root == nil || root.Ref != ir.RefVar {
+		return
+	}
+	n := g.node()
+	g.edge(n, rv)
+	g.edge(n, idx...)
+	if _, full := x.LHS.(*ir.Ident); !full || x.Op != ir.OpNone {
+		if prev, ok := st.vars[root.Name]; ok {
+			g.edge(n, prev)
+		}
+	}
+	st.vars[root.Name] = n
+}
+
+// expr returns the value node of e evaluated under st.cf.
+func (w *uniFn) expr(e ir.Expr, st uniState) int32 {
+	g := w.g
+	cf := st.cf
+	result := func(from ...int32) int32 {
+		n := g.node()
+		g.edge(n, cf)
+		g.edge(n, from...)
+		return n
+	}
+	switch x := e.(type) {
+	case *ir.Lit:
+		return cf
+	case *ir.Ident:
+		switch x.Ref {
+		case ir.RefParam:
+			return result(w.params[x.Name])
+		case ir.RefLet:
+			if n, ok := w.lets[x.Name]; ok {
+				return result(n)
+			}
+			return cf
+		case ir.RefVar:
+			if n, ok := st.vars[x.Name]; ok {
+				return result(n)
+			}
+			return cf
+		case ir.RefGlobal:
+			return uniMayBeNon
+		}
+	case *ir.Binary:
+		v1 := w.expr(x.X, st)
+		if x.Op == ir.OpLogAnd || x.Op == ir.OpLogOr {
+			return w.expr(x.Y, uniState{cf: v1, vars: st.vars})
+		}
+		return result(v1, w.expr(x.Y, st))
+	case *ir.Unary:
+		return result(w.expr(x.X, st))
+	case *ir.Member:
+		return result(w.expr(x.X, st))
+	case *ir.Swizzle:
+		return result(w.expr(x.X, st))
+	case *ir.Index:
+		return result(w.expr(x.X, st), w.expr(x.Index, st))
+	case *ir.Convert:
+		return result(w.expr(x.X, st))
+	case *ir.Bitcast:
+		return result(w.expr(x.X, st))
+	case *ir.Select:
+		return result(w.expr(x.False, st), w.expr(x.True, st), w.expr(x.Cond, st))
+	case *ir.Construct:
+		var args []int32
+		for _, a := range x.Args {
+			args = append(args, w.expr(a, st))
+		}
+		return result(args...)
+	case *ir.BuiltinCall:
+		return w.builtin(x, st)
+	case *ir.Call:
+		return w.call(x, st)
+	}
+	return cf
+}
+
+func (w *uniFn) builtin(x *ir.BuiltinCall, st uniState) int32 {
+	g := w.g
+	var args []int32
+	for _, a := range x.Args {
+		args = append(args, w.expr(a, st))
+	}
+	res := g.node()
+	g.edge(res, st.cf)
+	info := x.Fn.Info()
+	required := false
+	switch info.Class {
+	case ir.ClassBarrier:
+		required = true
+	case ir.ClassDerivative:
+		required = w.u.derivErr
+		g.edge(res, uniMayBeNon)
+	case ir.ClassSubgroup:
+		required = true
+		g.edge(res, uniMayBeNon)
+	default:
+		g.edge(res, args...)
+	}
+	if required {
+		g.edge(uniRequired, st.cf)
+		g.reqs = append(g.reqs, uniReq{to: st.cf, pos: x.Pos,
+			msg: fmt.Sprintf("%s must only be called from uniform control flow (WGSL #uniformity)", info.Name),
+			why: fmt.Sprintf("calls %s at %s", info.Name, x.Pos)})
+	}
+	return res
+}
+
+func (w *uniFn) call(x *ir.Call, st uniState) int32 {
+	g := w.g
+	var args []int32
+	for _, a := range x.Args {
+		args = append(args, w.expr(a, st))
+	}
+	res := g.node()
+	g.edge(res, st.cf)
+	t := w.u.tags[x.Func]
+	if t == nil {
+		return res
+	}
+	if t.callSite {
+		g.edge(uniRequired, st.cf)
+		g.reqs = append(g.reqs, uniReq{to: st.cf, pos: x.Pos,
+			msg: fmt.Sprintf("%s must only be called from uniform control flow: it %s (WGSL #uniformity)", x.Func, t.callSiteWhy),
+			why: fmt.Sprintf("calls %s at %s, which %s", x.Func, x.Pos, t.callSiteWhy)})
+	}
+	if t.returnNonUnif {
+		g.edge(res, uniMayBeNon)
+	}
+	for i, a := range args {
+		if i >= len(t.paramRequired) {
+			break
+		}
+		if t.paramRequired[i] {
+			g.edge(uniRequired, a)
+			g.reqs = append(g.reqs, uniReq{to: a, pos: x.Args[i].Position(),
+				msg: fmt.Sprintf("argument %d of %s must be a uniform value: %s (WGSL #uniformity)", i+1, x.Func, t.paramWhy[i]),
+				why: fmt.Sprintf("passes it to %s at %s, which %s", x.Func, x.Pos, t.paramWhy[i])})
+		}
+		if t.paramReturn[i] {
+			g.edge(res, a)
+		}
+	}
+	return res
+}
+
+// uniDerivErr reports whether derivative_uniformity is at error severity
+// in a module (no global diagnostic directive lowers it).
+func uniDerivErr(m *ir.Module) bool {
+	for _, o := range m.Opaque {
+		if o.Kind != "diagnostic" || !strings.Contains(o.Text, "derivative_uniformity") {
+			continue
+		}
+		inner := o.Text[strings.Index(o.Text, "(")+1:]
+		sev := strings.TrimSpace(strings.SplitN(inner, ",", 2)[0])
+		return sev == "error"
+	}
+	return true
+}
+
+// sortedTagNames lists analyzed functions (for stable iteration).
+func (u *uniAnalysis) sortedTagNames() []string {
+	out := make([]string, 0, len(u.tags))
+	for k := range u.tags {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

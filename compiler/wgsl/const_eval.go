@@ -1,0 +1,604 @@
+package wgsl
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Evaluation of operators and builtins on constants (WGSL #const-expr).
+// Abstract operands are evaluated in int64/float64, concrete ones in their
+// own type. Every outcome WGSL makes a shader-creation error is returned as
+// an error: integer division or remainder by zero, the most negative value
+// divided by -1, a shift by the bit width or more, overflow of AbstractInt,
+// a non-finite float result. Overflow of i32 and u32 arithmetic in a
+// const-expression is also an error, as in Tint and naga (WGSL
+// #integer-types defines wrapping, but both major implementations reject
+// it, and gpudiff must not emit what a WebGPU implementation rejects).
+
+// cvRound rounds a float result to the leaf type t (f32 or AbstractFloat)
+// and rejects non-finite values.
+func cvRound(x float64, t *chkType, what string) (cVal, error) {
+	if t.k == ckF32 {
+		f, err := cvF32(x, what)
+		return cvFloat(t, f), err
+	}
+	f, err := cvAbsFloat(x, what)
+	return cvFloat(t, f), err
+}
+
+// cvIntResult checks that an exact integer result fits type t.
+func cvIntResult(r int64, t *chkType, what string) (cVal, error) {
+	switch t.k {
+	case ckI32:
+		if r < math.MinInt32 || r > math.MaxInt32 {
+			return cVal{}, cvErrf("%s overflows i32 (result %d)", what, r)
+		}
+	case ckU32:
+		if r < 0 || r > math.MaxUint32 {
+			return cVal{}, cvErrf("%s overflows u32 (result %d)", what, r)
+		}
+	}
+	return cvInt(t, r), nil
+}
+
+// cvMap applies f component-wise: vector arguments contribute their i-th
+// component, scalar arguments themselves. res is the result type.
+func cvMap(args []cVal, res *chkType, f func(comp []cVal, t *chkType) (cVal, error)) (cVal, error) {
+	if res.k != ckVec {
+		return f(args, res)
+	}
+	el := make([]cVal, res.n)
+	comp := make([]cVal, len(args))
+	for i := range el {
+		for j, a := range args {
+			if a.t.k == ckVec {
+				comp[j] = a.el[i]
+			} else {
+				comp[j] = a
+			}
+		}
+		r, err := f(comp, res.elem)
+		if err != nil {
+			return cVal{}, err
+		}
+		el[i] = r
+	}
+	return cVal{t: res, el: el}, nil
+}
+
+// cvUnary evaluates -x, !x or ~x (WGSL #arithmetic-expr, #logical-expr,
+// #bit-expr).
+func cvUnary(op ir.UnaryOp, x cVal) (cVal, error) {
+	return cvMap([]cVal{x}, x.t, func(c []cVal, t *chkType) (cVal, error) {
+		a := c[0]
+		switch op {
+		case ir.OpNeg:
+			switch t.k {
+			case ckAbsInt:
+				if a.i == math.MinInt64 {
+					return cVal{}, cvErrf("negation of %d overflows AbstractInt", a.i)
+				}
+				return cvInt(t, -a.i), nil
+			case ckI32:
+				return cvInt(t, int64(-int32(a.i))), nil // -MIN is MIN (WGSL #arithmetic-expr)
+			case ckF32, ckAbsFloat:
+				return cvFloat(t, -a.f), nil
+			}
+		case ir.OpNot:
+			return cvBool(!a.b), nil
+		case ir.OpCompl:
+			switch t.k {
+			case ckAbsInt:
+				return cvInt(t, ^a.i), nil
+			case ckI32:
+				return cvInt(t, int64(^int32(a.i))), nil
+			case ckU32:
+				return cvInt(t, int64(^uint32(a.i))), nil
+			}
+		}
+		return cVal{}, cvErrf("operator %s is not defined for %v", op, t)
+	})
+}
+
+// cvBinary evaluates x op y for operands whose scalar types agree (the
+// checker converts abstract operands first); a scalar operand of an
+// arithmetic operator is splatted against a vector one. res is the result
+// type.
+func cvBinary(op ir.BinaryOp, x, y cVal, res *chkType) (cVal, error) {
+	return cvMap([]cVal{x, y}, res, func(c []cVal, t *chkType) (cVal, error) {
+		return cvScalarBinary(op, c[0], c[1])
+	})
+}
+
+func cvScalarBinary(op ir.BinaryOp, a, b cVal) (cVal, error) {
+	k := a.t
+	what := func() string { return a.String() + " " + op.String() + " " + b.String() }
+	switch op.Info().Class {
+	case ir.ClassArith:
+		switch {
+		case k.k == ckAbsInt:
+			return cvAbsIntArith(op, a.i, b.i, what)
+		case k.isInt():
+			switch op {
+			case ir.OpAdd:
+				return cvIntResult(a.i+b.i, k, what())
+			case ir.OpSub:
+				return cvIntResult(a.i-b.i, k, what())
+			case ir.OpMul:
+				return cvIntResult(a.i*b.i, k, what())
+			}
+			if b.i == 0 {
+				return cVal{}, cvErrf("integer %s by zero in %s", cvDivName(op), what())
+			}
+			if k.k == ckI32 && a.i == math.MinInt32 && b.i == -1 {
+				return cVal{}, cvErrf("%s overflows i32", what())
+			}
+			if op == ir.OpDiv {
+				return cvInt(k, a.i/b.i), nil
+			}
+			return cvInt(k, a.i%b.i), nil
+		case k.k == ckF32:
+			x, y := float32(a.f), float32(b.f)
+			var r float32
+			switch op {
+			case ir.OpAdd:
+				r = x + y
+			case ir.OpSub:
+				r = x - y
+			case ir.OpMul:
+				r = x * y
+			case ir.OpDiv:
+				r = x / y
+			case ir.OpRem:
+				r = float32(math.Mod(float64(x), float64(y)))
+			}
+			return cvRound(float64(r), k, what())
+		case k.k == ckAbsFloat:
+			var r float64
+			switch op {
+			case ir.OpAdd:
+				r = a.f + b.f
+			case ir.OpSub:
+				r = a.f - b.f
+			case ir.OpMul:
+				r = a.f * b.f
+			case ir.OpDiv:
+				r = a.f / b.f
+			case ir.OpRem:
+				r = math.Mod(a.f, b.f)
+			}
+			return cvRound(r, k, what())
+		}
+	case ir.ClassBitwise:
+		if k.k == ckBool {
+			if op == ir.OpAnd {
+				return cvBool(a.b && b.b), nil
+			}
+			return cvBool(a.b || b.b), nil
+		}
+		var r int64
+		switch op {
+		case ir.OpAnd:
+			r = a.i & b.i
+		case ir.OpOr:
+			r = a.i | b.i
+		case ir.OpXor:
+			r = a.i ^ b.i
+		}
+		if k.k == ckI32 {
+			r = int64(int32(r))
+		}
+		return cvInt(k, r), nil
+	case ir.ClassShift:
+		return cvShift(op, a, b)
+	case ir.ClassLogical:
+		if op == ir.OpLogAnd {
+			return cvBool(a.b && b.b), nil
+		}
+		return cvBool(a.b || b.b), nil
+	case ir.ClassEquality, ir.ClassOrder:
+		var cmp int
+		switch {
+		case k.k == ckBool:
+			if a.b != b.b {
+				cmp = 1
+			}
+		case k.isInt():
+			cmp = cvCmp(a.i < b.i, a.i > b.i)
+		default:
+			cmp = cvCmp(a.f < b.f, a.f > b.f)
+		}
+		switch op {
+		case ir.OpEq:
+			return cvBool(cmp == 0), nil
+		case ir.OpNe:
+			return cvBool(cmp != 0), nil
+		case ir.OpLt:
+			return cvBool(cmp < 0), nil
+		case ir.OpLe:
+			return cvBool(cmp <= 0), nil
+		case ir.OpGt:
+			return cvBool(cmp > 0), nil
+		case ir.OpGe:
+			return cvBool(cmp >= 0), nil
+		}
+	}
+	return cVal{}, cvErrf("operator %s is not defined for %v", op, k)
+}
+
+func cvCmp(lt, gt bool) int {
+	switch {
+	case lt:
+		return -1
+	case gt:
+		return 1
+	}
+	return 0
+}
+
+func cvDivName(op ir.BinaryOp) string {
+	if op == ir.OpDiv {
+		return "division"
+	}
+	return "remainder"
+}
+
+// cvAbsIntArith evaluates AbstractInt arithmetic, rejecting overflow.
+func cvAbsIntArith(op ir.BinaryOp, a, b int64, what func() string) (cVal, error) {
+	overflow := func() (cVal, error) { return cVal{}, cvErrf("%s overflows AbstractInt", what()) }
+	switch op {
+	case ir.OpAdd:
+		r := a + b
+		if (a >= 0) == (b >= 0) && (r >= 0) != (a >= 0) {
+			return overflow()
+		}
+		return cvInt(chkAbsInt, r), nil
+	case ir.OpSub:
+		r := a - b
+		if (a >= 0) != (b >= 0) && (r >= 0) != (a >= 0) {
+			return overflow()
+		}
+		return cvInt(chkAbsInt, r), nil
+	case ir.OpMul:
+		if a == 0 || b == 0 {
+			return cvInt(chkAbsInt, 0), nil
+		}
+		r := a * b
+		if r/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+			return overflow()
+		}
+		return cvInt(chkAbsInt, r), nil
+	}
+	if b == 0 {
+		return cVal{}, cvErrf("integer %s by zero in %s", cvDivName(op), what())
+	}
+	if a == math.MinInt64 && b == -1 {
+		return overflow()
+	}
+	if op == ir.OpDiv {
+		return cvInt(chkAbsInt, a/b), nil
+	}
+	return cvInt(chkAbsInt, a%b), nil
+}
+
+// cvShift evaluates e1 << e2 and e1 >> e2 (WGSL #bit-expr); e2 is u32.
+func cvShift(op ir.BinaryOp, a, b cVal) (cVal, error) {
+	n := b.i
+	switch a.t.k {
+	case ckAbsInt:
+		if op == ir.OpShl {
+			if n >= 64 {
+				return cVal{}, cvErrf("shift of AbstractInt %d by %d overflows", a.i, n)
+			}
+			if top := a.i >> (63 - n); top != 0 && top != -1 {
+				return cVal{}, cvErrf("%d << %d overflows AbstractInt", a.i, n)
+			}
+			return cvInt(a.t, a.i<<n), nil
+		}
+		if n >= 64 {
+			n = 63
+		}
+		return cvInt(a.t, a.i>>n), nil
+	case ckI32, ckU32:
+		if n >= 32 {
+			return cVal{}, cvErrf("shift amount %d is not less than the bit width 32 of %v", n, a.t)
+		}
+		x := uint32(a.i)
+		if op == ir.OpShl {
+			if a.t.k == ckI32 {
+				if top := int32(x) >> (31 - n); top != 0 && top != -1 {
+					return cVal{}, cvErrf("%d << %d overflows i32", int32(x), n)
+				}
+				return cvInt(a.t, int64(int32(x<<n))), nil
+			}
+			if n > 0 && x>>(32-n) != 0 {
+				return cVal{}, cvErrf("%du << %d overflows u32", x, n)
+			}
+			return cvInt(a.t, int64(x<<n)), nil
+		}
+		if a.t.k == ckI32 {
+			return cvInt(a.t, int64(int32(x)>>n)), nil
+		}
+		return cvInt(a.t, int64(x>>n)), nil
+	}
+	return cVal{}, cvErrf("shift of %v", a.t)
+}
+
+// ---- builtins ----
+
+// cvFloat1 applies a float function component-wise and rounds.
+func cvFloatMap(args []cVal, res *chkType, name string, f func(x []float64) float64) (cVal, error) {
+	return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+		xs := make([]float64, len(c))
+		for i, a := range c {
+			xs[i] = a.f
+		}
+		return cvRound(f(xs), t, name)
+	})
+}
+
+// cvBuiltin evaluates a call of a const builtin (WGSL "Built-in
+// Functions"; every subset builtin of class Math, Bits or Logic is
+// @const). Arguments have already been converted to the overload's
+// parameter types; res is the result type.
+func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
+	name := b.Info().Name
+	fl := func(f func(x []float64) float64) (cVal, error) { return cvFloatMap(args, res, name, f) }
+	f1 := func(f func(float64) float64) (cVal, error) {
+		return fl(func(x []float64) float64 { return f(x[0]) })
+	}
+	switch b {
+	case ir.BAbs:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			a := c[0]
+			switch t.k {
+			case ckAbsInt:
+				if a.i == math.MinInt64 {
+					return cVal{}, cvErrf("abs(%d) overflows AbstractInt", a.i)
+				}
+				if a.i < 0 {
+					return cvInt(t, -a.i), nil
+				}
+				return a, nil
+			case ckI32:
+				if a.i < 0 {
+					return cvInt(t, int64(-int32(a.i))), nil // abs(MIN) is MIN
+				}
+				return a, nil
+			case ckU32:
+				return a, nil
+			}
+			return cvFloat(t, math.Abs(a.f)), nil
+		})
+	case ir.BMin, ir.BMax:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			a, bb := c[0], c[1]
+			less := a.f < bb.f
+			if t.isInt() {
+				less = a.i < bb.i
+			}
+			if less == (b == ir.BMin) {
+				return a, nil
+			}
+			return bb, nil
+		})
+	case ir.BClamp:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			e, lo, hi := c[0], c[1], c[2]
+			if t.isInt() {
+				if lo.i > hi.i {
+					return cVal{}, cvErrf("clamp: low %s is greater than high %s", lo, hi)
+				}
+				return cvInt(t, min(max(e.i, lo.i), hi.i)), nil
+			}
+			if lo.f > hi.f {
+				return cVal{}, cvErrf("clamp: low %s is greater than high %s", lo, hi)
+			}
+			return cvFloat(t, math.Min(math.Max(e.f, lo.f), hi.f)), nil
+		})
+	case ir.BSign:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			a := c[0]
+			if t.isInt() {
+				return cvInt(t, int64(cvCmp(a.i < 0, a.i > 0))), nil
+			}
+			return cvFloat(t, float64(cvCmp(a.f < 0, a.f > 0))), nil
+		})
+	case ir.BFloor:
+		return f1(math.Floor)
+	case ir.BCeil:
+		return f1(math.Ceil)
+	case ir.BRound:
+		return f1(math.RoundToEven)
+	case ir.BTrunc:
+		return f1(math.Trunc)
+	case ir.BFract:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			x := c[0].f
+			if t.k == ckF32 {
+				return cvRound(float64(float32(x)-float32(math.Floor(x))), t, name)
+			}
+			return cvRound(x-math.Floor(x), t, name)
+		})
+	case ir.BSqrt:
+		return f1(math.Sqrt)
+	case ir.BInverseSqrt:
+		return f1(func(x float64) float64 { return 1 / math.Sqrt(x) })
+	case ir.BPow:
+		return fl(func(x []float64) float64 { return math.Pow(x[0], x[1]) })
+	case ir.BExp:
+		return f1(math.Exp)
+	case ir.BExp2:
+		return f1(math.Exp2)
+	case ir.BLog:
+		return f1(math.Log)
+	case ir.BLog2:
+		return f1(math.Log2)
+	case ir.BSin:
+		return f1(math.Sin)
+	case ir.BCos:
+		return f1(math.Cos)
+	case ir.BTan:
+		return f1(math.Tan)
+	case ir.BAsin:
+		return f1(math.Asin)
+	case ir.BAcos:
+		return f1(math.Acos)
+	case ir.BAtan:
+		return f1(math.Atan)
+	case ir.BAtan2:
+		return fl(func(x []float64) float64 { return math.Atan2(x[0], x[1]) })
+	case ir.BStep:
+		return fl(func(x []float64) float64 {
+			if x[1] >= x[0] {
+				return 1
+			}
+			return 0
+		})
+	case ir.BSmoothstep:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			e0, e1, x := c[0].f, c[1].f, c[2].f
+			if e0 == e1 {
+				return cVal{}, cvErrf("smoothstep: edge0 equals edge1 (%g)", e0)
+			}
+			s := math.Min(math.Max((x-e0)/(e1-e0), 0), 1)
+			return cvRound(s*s*(3-2*s), t, name)
+		})
+	case ir.BFma:
+		return fl(func(x []float64) float64 { return x[0]*x[1] + x[2] })
+	case ir.BMix:
+		return fl(func(x []float64) float64 { return x[0]*(1-x[2]) + x[1]*x[2] })
+	case ir.BDot:
+		return cvDot(args[0], args[1], res)
+	case ir.BCross:
+		a, c := args[0].el, args[1].el
+		comp := func(i, j int) float64 { return a[i].f*c[j].f - a[j].f*c[i].f }
+		xs := []float64{comp(1, 2), comp(2, 0), comp(0, 1)}
+		el := make([]cVal, 3)
+		for i, x := range xs {
+			r, err := cvRound(x, res.elem, name)
+			if err != nil {
+				return cVal{}, err
+			}
+			el[i] = r
+		}
+		return cVal{t: res, el: el}, nil
+	case ir.BLength:
+		return cvRound(cvNorm(args[0]), res, name)
+	case ir.BDistance:
+		d, err := cvBinary(ir.OpSub, args[0], args[1], args[0].t)
+		if err != nil {
+			return cVal{}, err
+		}
+		return cvRound(cvNorm(d), res, name)
+	case ir.BNormalize:
+		n := cvNorm(args[0])
+		if n == 0 {
+			return cVal{}, cvErrf("normalize of a zero vector")
+		}
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) { return cvRound(c[0].f/n, t, name) })
+	case ir.BCountOneBits, ir.BReverseBits, ir.BFirstLeadingBit, ir.BFirstTrailingBit:
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			x := uint32(c[0].i)
+			var r uint32
+			switch b {
+			case ir.BCountOneBits:
+				r = uint32(bits.OnesCount32(x))
+			case ir.BReverseBits:
+				r = bits.Reverse32(x)
+			case ir.BFirstTrailingBit:
+				r = math.MaxUint32
+				if x != 0 {
+					r = uint32(bits.TrailingZeros32(x))
+				}
+			case ir.BFirstLeadingBit:
+				if t.k == ckI32 && int32(x) < 0 {
+					x = ^x
+				}
+				r = math.MaxUint32
+				if x != 0 {
+					r = uint32(31 - bits.LeadingZeros32(x))
+				}
+			}
+			if t.k == ckI32 {
+				return cvInt(t, int64(int32(r))), nil
+			}
+			return cvInt(t, int64(r)), nil
+		})
+	case ir.BExtractBits, ir.BInsertBits:
+		no := 1
+		if b == ir.BInsertBits {
+			no = 2
+		}
+		off, cnt := args[no].i, args[no+1].i
+		if off+cnt > 32 {
+			return cVal{}, cvErrf("%s: offset %d + count %d is greater than 32", name, off, cnt)
+		}
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			x := uint32(c[0].i)
+			mask := uint32(0)
+			if cnt > 0 {
+				mask = uint32((uint64(1)<<uint(cnt) - 1) << uint(off))
+			}
+			var r uint32
+			if b == ir.BInsertBits {
+				r = x&^mask | (uint32(c[1].i)<<uint(off))&mask
+			} else {
+				r = (x & mask) >> uint(off)
+				if t.k == ckI32 && cnt > 0 && r&(1<<uint(cnt-1)) != 0 {
+					r |= ^uint32(0) << uint(cnt)
+				}
+			}
+			if t.k == ckI32 {
+				return cvInt(t, int64(int32(r))), nil
+			}
+			return cvInt(t, int64(r)), nil
+		})
+	case ir.BAll, ir.BAny:
+		want := b == ir.BAll
+		for _, c := range cvComponents(args[0]) {
+			if c.b != want {
+				return cvBool(!want), nil
+			}
+		}
+		return cvBool(want), nil
+	}
+	return cVal{}, cvErrf("%s is not a const function", name)
+}
+
+// cvDot is dot(x, y): the sum of component products, in the operand type.
+func cvDot(x, y cVal, res *chkType) (cVal, error) {
+	if res.isInt() {
+		acc := cvInt(res, 0)
+		for i := range x.el {
+			p, err := cvScalarBinary(ir.OpMul, x.el[i], y.el[i])
+			if err != nil {
+				return cVal{}, err
+			}
+			if acc, err = cvScalarBinary(ir.OpAdd, acc, p); err != nil {
+				return cVal{}, err
+			}
+		}
+		return acc, nil
+	}
+	sum := 0.0
+	for i := range x.el {
+		if res.k == ckF32 {
+			sum = float64(float32(sum) + float32(x.el[i].f)*float32(y.el[i].f))
+		} else {
+			sum += x.el[i].f * y.el[i].f
+		}
+	}
+	return cvRound(sum, res, "dot")
+}
+
+// cvNorm is the Euclidean length of a float scalar or vector.
+func cvNorm(v cVal) float64 {
+	s := 0.0
+	for _, c := range cvComponents(v) {
+		s += c.f * c.f
+	}
+	return math.Sqrt(s)
+}

@@ -1,0 +1,54 @@
+// Package wgsl is gpudiff's WGSL front end and back end: Parse turns WGSL
+// source into an ir.Module, Kernel picks the function under test, and
+// Emit (the emitter, emit*.go) turns IR back into WGSL with the kernel
+// entry-point wrapper.
+//
+// # Front end
+//
+// Parse accepts the whole WGSL grammar (current gpuweb main; WGSL
+// #grammar): directives, every declaration, statement and expression,
+// attributes, template lists (found with the spec's template list
+// discovery algorithm, WGSL #template-lists-sec), every literal form,
+// nested block comments, f16, matrices, atomics, pointers, textures,
+// samplers and runtime-sized arrays. It then checks WGSL's static rules and
+// lowers what is inside the gpudiff subset to IR:
+//
+//   - module-scope struct whose members have subset types and no
+//     attributes; private var whose initializer is a const-expression;
+//     const (evaluated; its uses become ir.Lit); alias (resolved);
+//   - fn without attributes whose parameter and result types are bool,
+//     i32, u32, f32, vecN of those, fixed-size arrays and subset structs,
+//     whose body uses only subset statements (let, var, const, assignment,
+//     compound assignment, ++ and --, if, switch, loop, for, while, break,
+//     break if, continue, return, blocks, calls, phony assignment) and
+//     expressions, and which calls only subset functions and the builtins
+//     of ir.Builtins (derivative, barrier and subgroup builtins included,
+//     so that later passes can refuse them precisely).
+//
+// Everything else is kept as an ir.Opaque with its exact source text, the
+// reason it is outside the subset and the position of the first construct
+// outside it; a function calling an opaque function is opaque too. Module
+// const, alias and const_assert declarations are also kept verbatim, so
+// that opaque code that uses them still prints.
+//
+// Const-expressions are evaluated at parse time (WGSL #const-expr):
+// abstract values in int64/float64, concrete ones in their own type, and
+// every const-expression in subset code becomes one ir.Lit of its
+// concretized type (WGSL #concretization). Shader-creation errors of
+// const-expressions (division by zero, overflow, out-of-range index, shift
+// by the bit width or more, non-finite float results) are reported.
+//
+// Checking covers names and scopes, types and overloads, assignment
+// targets, return types, statement behaviors (missing return, loops that
+// can never exit; WGSL #behaviors), break/continue placement, switch
+// rules, cycles among declarations (including recursion) and a subset of
+// the uniformity analysis (see check_uniformity.go for exactly what).
+// Opaque declarations are only parsed and name-resolved.
+//
+// The printed form of a parsed module round-trips: for every module M
+// Parse returns, ir.Print(Parse(ir.Print(M))) == ir.Print(M).
+//
+// The front end must never panic on any input (an internal failure
+// becomes an "internal error" diagnostic), never evaluate a program at
+// run time (that is interp), and never touch a GPU.
+package wgsl
