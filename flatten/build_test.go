@@ -60,7 +60,9 @@ func ret(e ir.Expr) *ir.Return { return &ir.Return{Value: e} }
 
 func set(lhs, rhs ir.Expr) *ir.Assign { return &ir.Assign{LHS: lhs, RHS: rhs} }
 
-func setOp(op ir.BinaryOp, lhs, rhs ir.Expr) *ir.Assign { return &ir.Assign{LHS: lhs, Op: op, RHS: rhs} }
+func setOp(op ir.BinaryOp, lhs, rhs ir.Expr) *ir.Assign {
+	return &ir.Assign{LHS: lhs, Op: op, RHS: rhs}
+}
 
 func varDecl(name string, t *ir.Type, init ir.Expr) *ir.Decl {
 	return &ir.Decl{Name: name, T: t, Init: init, Mutable: true}

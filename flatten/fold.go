@@ -268,9 +268,9 @@ func isMinusOne(c ir.Value) bool {
 	return false
 }
 
-func isIntZero(c ir.Value) bool  { return c.Type.IsInteger() && c.Bits == 0 }
-func isPosZero(c ir.Value) bool  { return c.Type.Kind == ir.KindF32 && c.Bits == 0 }
-func isNegZero(c ir.Value) bool  { return c.Type.Kind == ir.KindF32 && c.Bits == 0x80000000 }
+func isIntZero(c ir.Value) bool { return c.Type.IsInteger() && c.Bits == 0 }
+func isPosZero(c ir.Value) bool { return c.Type.Kind == ir.KindF32 && c.Bits == 0 }
+func isNegZero(c ir.Value) bool { return c.Type.Kind == ir.KindF32 && c.Bits == 0x80000000 }
 func isBoolLit(e ir.Expr, b bool) bool {
 	v, ok := litVal(e)
 	return ok && v.Type.Kind == ir.KindBool && v.Bool() == b

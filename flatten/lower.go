@@ -60,7 +60,7 @@ const (
 
 type frame struct {
 	fn      *ir.Func
-	root    bool                // the function being flattened (its names are kept)
+	root    bool                 // the function being flattened (its names are kept)
 	names   map[string]*ir.Ident // original parameter/local name → its twin identifier
 	live    ir.Expr
 	S       ir.Expr
