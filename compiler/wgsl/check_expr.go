@@ -729,7 +729,10 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 	case l.k == ckAbsFloat:
 		a = c.to(a, a.t.withScalar(chkF32), "bitcast")
 	}
-	okLeaf := func(t *chkType) bool { l := t.leaf(); return l != nil && (l.k == ckI32 || l.k == ckU32 || l.k == ckF32) }
+	okLeaf := func(t *chkType) bool {
+		l := t.leaf()
+		return l != nil && (l.k == ckI32 || l.k == ckU32 || l.k == ckF32)
+	}
 	if !okLeaf(t) || !okLeaf(a.t) || t.width() != a.t.width() {
 		c.errorf(id.off, "no bitcast from %v to %v", a.t, t)
 	}

@@ -46,7 +46,7 @@ var (
 	chkAbsFloat = &chkType{k: ckAbsFloat}
 )
 
-func chkVec(n int, elem *chkType) *chkType  { return &chkType{k: ckVec, n: n, elem: elem} }
+func chkVec(n int, elem *chkType) *chkType   { return &chkType{k: ckVec, n: n, elem: elem} }
 func chkArray(elem *chkType, n int) *chkType { return &chkType{k: ckArray, n: n, elem: elem} }
 
 func (t *chkType) isScalar() bool { return t.k >= ckBool && t.k <= ckAbsFloat }

@@ -31,7 +31,7 @@ func (e cvErr) Error() string { return string(e) }
 
 func cvErrf(format string, args ...any) error { return cvErr(fmt.Sprintf(format, args...)) }
 
-func cvInt(t *chkType, i int64) cVal    { return cVal{t: t, i: i} }
+func cvInt(t *chkType, i int64) cVal     { return cVal{t: t, i: i} }
 func cvFloat(t *chkType, f float64) cVal { return cVal{t: t, f: f} }
 func cvBool(b bool) cVal                 { return cVal{t: chkBool, b: b} }
 

@@ -96,4 +96,3 @@ type lexTok struct {
 	kind     lexKind
 	off, end int32
 }
-
