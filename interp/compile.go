@@ -44,6 +44,7 @@ type compiler struct {
 	funcs   map[string]*fnInfo
 	fn      *fnInfo
 	vars    map[string]varInfo
+	loopPos *ir.Pos // the innermost loop being compiled, if any
 	errs    ir.ErrorList
 }
 

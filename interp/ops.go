@@ -315,7 +315,11 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 		k = func(a slot) slot {
 			v := f32of(a.bits)
 			r := slot{bits: b2u(v != 0), why: a.why}
-			if a.why >= 0 && (isSubnormal(a.bits) || (a.err > 0 && math.Abs(v) <= a.err)) {
+			switch {
+			case a.why < 0:
+			case isSubnormal(a.bits):
+				r.why = -(site + int32(fsSubnormal))
+			case a.err > 0 && math.Abs(v) <= a.err:
 				r.why = -(site + int32(fsAmbiguous))
 			}
 			if r.why > 0 {

@@ -12,7 +12,13 @@ func (c *compiler) block(b *ir.Block) stmtFn {
 	for _, s := range b.Stmts {
 		if f := c.stmt(s); f != nil {
 			fns = append(fns, f)
-			poss = append(poss, s.Position())
+			// Running out of steps inside a loop is reported at the
+			// loop: that is where the kernel may not terminate.
+			pos := s.Position()
+			if c.loopPos != nil {
+				pos = *c.loopPos
+			}
+			poss = append(poss, pos)
 		}
 	}
 	if c.opts.countOps {
@@ -338,8 +344,11 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 // continuing (also after continue), then break-if. Each iteration is a
 // step.
 func (c *compiler) loop(s *ir.Loop) stmtFn {
+	outer := c.loopPos
+	c.loopPos = &s.Pos
 	body := c.stmt(s.Body)
 	cont := c.stmt(s.Continuing)
+	c.loopPos = outer
 	var breakIf func(fr *frame) (bool, ctl)
 	if s.BreakIf != nil {
 		breakIf, _ = c.cond(s.BreakIf, s)
