@@ -1,0 +1,198 @@
+package dawn
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// Implementation is the AdapterInfo.Implementation of Dawn's adapters and
+// the prefix of their names.
+const Implementation = "dawn"
+
+func init() {
+	harness.RegisterImplementation(harness.Implementation{
+		Name:     Implementation,
+		Adapters: Adapters,
+		Open: func(name string) (harness.Runner, error) {
+			d, err := Open(name)
+			if err != nil {
+				return nil, err // not a nil *Device in a non-nil Runner
+			}
+			return d, nil
+		},
+	})
+}
+
+// startTimeout bounds starting a worker and getting its first reply (node,
+// the npm package, Dawn's instance and adapter, the device): about 0.3 s
+// here.
+const startTimeout = 60 * time.Second
+
+// wireAdapter is an adapter as worker.mjs describes it.
+type wireAdapter struct {
+	Backend           string     `json:"backend"` // Dawn's backend name: "vulkan", "opengl", "opengles", ...
+	Name              string     `json:"name"`    // the adapter's name in Dawn's listing; "" for the default adapter
+	Vendor            string     `json:"vendor"`
+	Architecture      string     `json:"architecture"`
+	Device            string     `json:"device"`
+	Description       string     `json:"description"`
+	IsFallbackAdapter bool       `json:"isFallbackAdapter"`
+	FeatureLevel      string     `json:"featureLevel"` // "core" or "compatibility"
+	Limits            wireLimits `json:"limits"`
+}
+
+type wireLimits struct {
+	MaxStorageBufferBindingSize      uint64 `json:"maxStorageBufferBindingSize"`
+	MaxBufferSize                    uint64 `json:"maxBufferSize"`
+	MaxComputeWorkgroupsPerDimension uint64 `json:"maxComputeWorkgroupsPerDimension"`
+}
+
+// backendNames maps Dawn's backend names to AdapterInfo.Backend. Dawn has
+// both desktop OpenGL and OpenGL ES, so they get distinct names.
+var backendNames = map[string]string{
+	"vulkan": "vulkan", "metal": "metal", "d3d12": "dx12", "d3d11": "dx11",
+	"opengl": "gl", "opengles": "gles",
+}
+
+// cpuDevices matches device names of software renderers; Dawn reports no
+// adapter type, only whether an adapter is a fallback (SwiftShader is).
+var cpuDevices = regexp.MustCompile(`(?i)llvmpipe|lavapipe|softpipe|swiftshader|basic render driver`)
+
+// info converts what the worker reports, without the name.
+func (a wireAdapter) info() harness.AdapterInfo {
+	backend := backendNames[a.Backend]
+	if backend == "" {
+		backend = "unknown"
+	}
+	device := a.Name
+	if device == "" {
+		device = a.Device
+	}
+	vendor := strings.ToLower(a.Vendor)
+	if vendor == "" && strings.Contains(strings.ToLower(a.Description), "mesa") {
+		vendor = "mesa" // Dawn's GL backends report no vendor
+	}
+	if vendor == "" {
+		vendor = "unknown"
+	}
+	typ := "unknown"
+	if a.IsFallbackAdapter || cpuDevices.MatchString(device) {
+		typ = "cpu"
+	}
+	return harness.AdapterInfo{
+		Implementation: Implementation,
+		Backend:        backend,
+		Device:         device,
+		Vendor:         vendor,
+		Driver:         a.Description,
+		Type:           typ,
+	}
+}
+
+// adapter is a named Dawn adapter and what the worker needs to open it.
+type adapter struct {
+	info harness.AdapterInfo
+	wire wireAdapter
+}
+
+var cache struct {
+	sync.Mutex
+	adapters []adapter // nil until listed successfully
+}
+
+// Adapters lists the adapters Dawn offers on this machine, named and
+// ordered by harness.NameAdapters: on a machine with no GPU after `make
+// deps`, dawn-vulkan:swiftshader, dawn-gl:llvmpipe and dawn-gles:llvmpipe.
+// Every backend Dawn has on this platform is asked (Linux: Vulkan, OpenGL,
+// OpenGL ES), at WebGPU's core feature level or else in compatibility mode.
+//
+// The first successful call runs a node process (about 0.3 s here); later
+// calls return the same list. Errors wrap ErrNotInstalled when node or the
+// npm package is missing; finding no adapter is not an error.
+func Adapters() ([]harness.AdapterInfo, error) {
+	as, err := adapters()
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]harness.AdapterInfo, len(as))
+	for i, a := range as {
+		infos[i] = a.info
+	}
+	return infos, nil
+}
+
+func adapters() ([]adapter, error) {
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.adapters != nil {
+		return cache.adapters, nil
+	}
+	t, err := locate()
+	if err != nil {
+		return nil, err
+	}
+	as, err := list(t)
+	if err != nil {
+		return nil, err
+	}
+	cache.adapters = as
+	return as, nil
+}
+
+// list runs the worker in list mode and names what it reports.
+func list(t tools) ([]adapter, error) {
+	w, err := startWorker(t, "list")
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	var reply struct {
+		Adapters []wireAdapter `json:"adapters"`
+		Fatal    string        `json:"fatal"`
+	}
+	err = w.read(ctx, &reply)
+	if err != nil {
+		w.kill()
+		if err == errDied {
+			return nil, fmt.Errorf("dawn: listing adapters: %s", w.postMortem())
+		}
+		return nil, fmt.Errorf("dawn: listing adapters: %w", err)
+	}
+	w.stop()
+	if reply.Fatal != "" {
+		return nil, fmt.Errorf("dawn: listing adapters: %s", reply.Fatal)
+	}
+	unnamed := make([]harness.AdapterInfo, len(reply.Adapters))
+	for i, a := range reply.Adapters {
+		unnamed[i] = a.info()
+	}
+	// NameAdapters sorts stably; give each named info the first unused
+	// wire adapter that it came from.
+	named := harness.NameAdapters(unnamed)
+	used := make([]bool, len(unnamed))
+	out := make([]adapter, 0, len(named))
+	for _, n := range named {
+		bare := n
+		bare.Name = ""
+		i := -1
+		for j := range unnamed {
+			if !used[j] && unnamed[j] == bare {
+				i = j
+				break
+			}
+		}
+		used[i] = true
+		out = append(out, adapter{info: n, wire: reply.Adapters[i]})
+	}
+	if out == nil {
+		out = []adapter{} // listed: cache "none"
+	}
+	return out, nil
+}

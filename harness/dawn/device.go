@@ -1,0 +1,264 @@
+package dawn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// ErrNoSPIRV is returned by Device.Run for a kernel given as SPIR-V:
+// dawn.node's createShaderModule takes its code only as WGSL text (it turns
+// a Uint32Array into the string "119734787,65536,..." and Tint rejects
+// that). It is a limit of this implementation, not a verdict on the kernel.
+var ErrNoSPIRV = errors.New("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only)")
+
+// Device is one opened Dawn adapter: a node worker process with a device on
+// that adapter and the kernel ABI's bind group and pipeline layouts, reused
+// for many kernels. Its method set is harness.Device's (harness.Runner).
+//
+// Calls are serialized; still, use one Device per goroutine to run kernels
+// in parallel (each has its own process). Close it when done: it ends the
+// process.
+type Device struct {
+	info   harness.AdapterInfo
+	wire   wireAdapter
+	tools  tools
+	mu     sync.Mutex
+	w      *worker // nil between a dead or killed worker and the next Run
+	nextID uint64
+	starts int // workers started, for tests
+	closed bool
+}
+
+var _ harness.Runner = (*Device)(nil)
+
+// Open opens the Dawn adapter that name designates (its name as Adapters
+// reports it, or an unambiguous prefix such as "dawn-vulkan"; see
+// harness.Lookup) and starts its worker, which requests a device with the
+// adapter's own buffer limits (1 GiB storage bindings on SwiftShader, 128
+// MiB on llvmpipe-GL). Errors: *harness.UnknownAdapterError or
+// *harness.AmbiguousAdapterError for the name, an error wrapping
+// ErrNotInstalled when node or the npm package is missing,
+// *harness.DeviceError (Op "open") when the worker cannot get the device.
+func Open(name string) (*Device, error) {
+	as, err := adapters()
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]harness.AdapterInfo, len(as))
+	for i, a := range as {
+		infos[i] = a.info
+	}
+	info, err := harness.Lookup(infos, name)
+	if err != nil {
+		return nil, err
+	}
+	t, err := locate()
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{info: info, tools: t}
+	for _, a := range as {
+		if a.info.Name == info.Name {
+			d.wire = a.wire
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	if err := d.start(ctx); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Info describes the adapter this Device was opened on.
+func (d *Device) Info() harness.AdapterInfo { return d.info }
+
+// start starts a worker on d's adapter and waits for its device.
+func (d *Device) start(ctx context.Context) error {
+	w, err := startWorker(d.tools, "serve", d.wire.Backend, d.wire.Name, d.wire.FeatureLevel)
+	if err != nil {
+		return d.fail("open", err.Error(), err)
+	}
+	d.starts++
+	var reply struct {
+		Ready *wireAdapter `json:"ready"`
+		Fatal string       `json:"fatal"`
+	}
+	if err := w.read(ctx, &reply); err != nil {
+		w.kill()
+		if err == errDied {
+			return d.fail("open", w.postMortem(), nil)
+		}
+		return d.fail("open", "waiting for the worker's device: "+err.Error(), err)
+	}
+	if reply.Ready == nil {
+		w.stop()
+		return d.fail("open", reply.Fatal, nil)
+	}
+	d.wire.Limits = reply.Ready.Limits
+	d.w = w
+	return nil
+}
+
+func (d *Device) fail(op, msg string, err error) *harness.DeviceError {
+	return &harness.DeviceError{Adapter: d.info.Name, Op: op, Message: msg, Err: err}
+}
+
+// request is a Run as worker.mjs takes it.
+type request struct {
+	ID          uint64 `json:"id"`
+	WGSL        string `json:"wgsl"`
+	EntryPoint  string `json:"entryPoint"`
+	Input       []byte `json:"input"` // base64 in JSON
+	OutputSize  int    `json:"outputSize"`
+	Invocations int    `json:"invocations"`
+}
+
+// reply is worker.mjs's answer to a request.
+type reply struct {
+	ID     uint64 `json:"id"`
+	Output []byte `json:"output"` // base64 in JSON
+	Error  *struct {
+		Kind    string `json:"kind"` // "compile", "device" or "protocol"
+		Stage   string `json:"stage"`
+		Op      string `json:"op"`
+		Message string `json:"message"`
+		Broken  bool   `json:"broken"`
+	} `json:"error"`
+}
+
+// Run compiles k (WGSL only) with Tint, runs job on the device and returns
+// the output buffer's OutputSize bytes, as harness.Device.Run does: each Run
+// creates and destroys its own shader module, pipeline, buffers and bind
+// group; ceil(Invocations/64) workgroups are dispatched along x.
+//
+// Errors: *harness.CompileError when Dawn rejects the module (Stage
+// "shader-module", Tint's diagnostics with the quoted source) or the
+// pipeline (Stage "pipeline"), the worker staying up; *harness.DeviceError
+// when buffers, encoding, the device or the readback fail, the worker died
+// (Op "worker") or could not be restarted (Op "open"), or ctx ended (Op
+// "wait", wrapping ctx.Err()); ErrNoSPIRV for a SPIR-V kernel; other errors
+// for an invalid Kernel or Dispatch, a closed Device, or a ctx already done
+// on entry (ctx.Err()).
+//
+// When ctx ends before the reply, Run kills the worker process and returns
+// at once; the next Run starts a new worker. A worker that died or lost its
+// device is replaced the same way, so the Device stays usable.
+func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, errors.New("dawn: Run on a closed Device")
+	}
+	if err := d.checkRun(k, job); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if d.w == nil {
+		sctx, cancel := context.WithTimeout(ctx, startTimeout)
+		err := d.start(sctx)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
+	d.nextID++
+	req, err := json.Marshal(request{
+		ID: d.nextID, WGSL: k.WGSL, EntryPoint: k.EntryPoint,
+		Input: job.Input, OutputSize: job.OutputSize, Invocations: job.Invocations,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var rep reply
+	err = d.w.roundTrip(ctx, append(req, '\n'), &rep)
+	switch {
+	case err == errDied:
+		msg := d.w.postMortem()
+		d.w = nil
+		return nil, d.fail("worker", msg, nil)
+	case err != nil && ctx.Err() != nil:
+		pid := d.w.pid()
+		d.w.kill()
+		d.w = nil
+		return nil, d.fail("wait", fmt.Sprintf("no result when the context ended (%v): the worker (pid %d) was killed; the next Run starts a new one", ctx.Err(), pid), ctx.Err())
+	case err != nil:
+		d.w.kill()
+		d.w = nil
+		return nil, d.fail("worker", err.Error(), err)
+	case rep.ID != d.nextID:
+		d.w.kill()
+		d.w = nil
+		return nil, d.fail("worker", fmt.Sprintf("reply to request %d while waiting for %d", rep.ID, d.nextID), nil)
+	}
+	if e := rep.Error; e != nil {
+		switch e.Kind {
+		case "compile":
+			return nil, &harness.CompileError{Stage: e.Stage, Message: e.Message}
+		case "device":
+			if e.Broken { // the worker exits after a lost device
+				d.w.stop()
+				d.w = nil
+			}
+			return nil, d.fail(e.Op, e.Message, nil)
+		}
+		d.w.kill()
+		d.w = nil
+		return nil, d.fail("worker", e.Kind+": "+e.Message, nil)
+	}
+	if len(rep.Output) != job.OutputSize {
+		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), job.OutputSize), nil)
+	}
+	return rep.Output, nil
+}
+
+// checkRun validates k and job against the ABI and the adapter's limits.
+func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
+	switch {
+	case k.EntryPoint == "":
+		return errors.New("dawn: kernel has no entry point name")
+	case (k.WGSL == "") == (len(k.SPIRV) == 0):
+		return errors.New("dawn: kernel must have exactly one of WGSL and SPIRV")
+	case len(k.SPIRV) > 0:
+		return ErrNoSPIRV
+	case job.OutputSize < 0 || job.Invocations < 0:
+		return fmt.Errorf("dawn: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
+	}
+	l := d.wire.Limits
+	maxBinding := min(l.MaxStorageBufferBindingSize, l.MaxBufferSize)
+	for _, n := range []int{len(job.Input), job.OutputSize} {
+		if size := uint64(max(4, (n+3)&^3)); size > maxBinding {
+			return fmt.Errorf("dawn: buffer of %d bytes exceeds %s's storage binding limit of %d bytes", n, d.info.Name, maxBinding)
+		}
+	}
+	wg := (job.Invocations + harness.WorkgroupSize - 1) / harness.WorkgroupSize
+	if uint64(wg) > l.MaxComputeWorkgroupsPerDimension {
+		return fmt.Errorf("dawn: %d invocations need %d workgroups, over %s's limit of %d",
+			job.Invocations, wg, d.info.Name, l.MaxComputeWorkgroupsPerDimension)
+	}
+	return nil
+}
+
+// Close ends the worker process: it closes the worker's stdin, which makes
+// it destroy the device and exit, and kills it if it has not exited within
+// 5 s. It is safe to call more than once; the Device cannot be used
+// afterwards.
+func (d *Device) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.closed = true
+	if d.w != nil {
+		d.w.stop()
+		d.w = nil
+	}
+}

@@ -1,0 +1,46 @@
+// Package dawn runs gpudiff's compute kernels on Dawn, Chromium's WebGPU
+// implementation (its shader compiler is Tint), as a second implementation
+// beside the wgpu-native that package harness drives in-process.
+//
+// Dawn comes as the npm package webgpu (dawn.node, prebuilt), pinned in the
+// module root's package.json and installed by `make deps` (npm ci). Each
+// opened adapter is one node process running the embedded worker.mjs, which
+// speaks newline-delimited JSON: requests on its stdin, replies on file
+// descriptor 3 (Dawn and the drivers print warnings on stdout and stderr,
+// which the Go side keeps only to explain a worker that died). The process
+// is reused across Runs.
+//
+// Adapters lists what Dawn offers; Open opens one by name; *Device has the
+// method set of *harness.Device (harness.Runner), with the same error
+// contract: *harness.CompileError carries Tint's or Dawn's own message,
+// *harness.DeviceError everything after compilation. Importing the package
+// registers "dawn" with harness.RegisterImplementation, so
+// harness.AllAdapters and harness.OpenAny include Dawn's adapters.
+//
+// Adapter names follow harness's rule, "dawn-<backend>:<device-short>". On a
+// machine with no GPU after `make deps`: dawn-vulkan:swiftshader (Dawn
+// rejects Debian 12's lavapipe: "Vulkan shaderUniform*ArrayDynamicIndexing
+// required"), dawn-gl:llvmpipe (OpenGL 4.5) and dawn-gles:llvmpipe (OpenGL ES
+// 3.2); Dawn offers its GL backends only in WebGPU compatibility mode, which
+// the kernel ABI fits.
+//
+// What differs from wgpu:
+//   - WGSL only. dawn.node's createShaderModule takes its code as a string,
+//     so SPIR-V kernels return ErrNoSPIRV without starting any work.
+//   - A ctx that ends during a Run kills the worker process (the kernel
+//     cannot be stopped otherwise) and the next Run starts a new one, so a
+//     Device never becomes unusable: harness.DeviceError.Broken is always
+//     false here. A lost device or a worker that died is replaced the same
+//     way.
+//   - DeviceError.Op may also be "worker": the node process died or spoke
+//     out of turn.
+//
+// The worker's environment is the caller's plus, where unset,
+// VK_ADD_DRIVER_FILES=<Debian chromium's SwiftShader ICD> (as harness sets
+// it), NODEVICE_SELECT=1 and EGL_PLATFORM=surfaceless (Dawn's GL backends
+// over EGL without a display). NodeEnv and ModulesEnv override where node
+// and the npm package are found.
+//
+// It must never: print anything on its own, leave a node process running
+// after Close, or depend on another gpudiff package but harness.
+package dawn

@@ -1,0 +1,183 @@
+package dawn
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// workerSource is worker.mjs, run with `node --input-type=module -e`.
+//
+//go:embed worker.mjs
+var workerSource string
+
+// exitWait bounds how long a worker may take to exit after its stdin closes
+// (Close) or after it said it would exit (a lost device) before it is
+// killed.
+const exitWait = 5 * time.Second
+
+// worker is one node process running worker.mjs.
+type worker struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  <-chan []byte // reply lines from fd 3; closed at EOF
+	output *tail         // stdout and stderr, for post-mortems
+	exited chan struct{} // closed once the process has been waited for
+	err    error         // cmd.Wait's error, set before exited closes
+}
+
+// startWorker starts node on worker.mjs with args.
+func startWorker(t tools, args ...string) (*worker, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(t.node, append([]string{"--input-type=module", "-e", workerSource}, args...)...)
+	cmd.Env = workerEnv(t)
+	cmd.ExtraFiles = []*os.File{w} // fd 3
+	out := &tail{max: 16 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("dawn: starting %s: %w", t.node, err)
+	}
+	w.Close()
+	lines := make(chan []byte)
+	wk := &worker{cmd: cmd, stdin: stdin, lines: lines, output: out, exited: make(chan struct{})}
+	go func() {
+		defer close(lines)
+		defer r.Close()
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 && err == nil {
+				lines <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		wk.err = cmd.Wait()
+		close(wk.exited)
+	}()
+	return wk, nil
+}
+
+// pid is the worker's process id.
+func (w *worker) pid() int { return w.cmd.Process.Pid }
+
+// errDied is returned by read and roundTrip when the worker's reply channel
+// closed: the process exited or closed fd 3.
+var errDied = errors.New("worker died")
+
+// read waits for the next reply line and decodes it into v. It returns
+// ctx.Err() when ctx ends first and errDied when the worker is gone.
+func (w *worker) read(ctx context.Context, v any) error {
+	select {
+	case line, ok := <-w.lines:
+		if !ok {
+			return errDied
+		}
+		if err := json.Unmarshal(line, v); err != nil {
+			return fmt.Errorf("bad reply %.200q: %w", line, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// roundTrip sends one request line and decodes the reply into v. The write
+// runs on its own goroutine so that a worker that stops reading cannot block
+// past ctx; killing the worker ends it.
+func (w *worker) roundTrip(ctx context.Context, req []byte, v any) error {
+	written := make(chan error, 1)
+	go func() {
+		_, err := w.stdin.Write(req)
+		written <- err
+	}()
+	err := w.read(ctx, v)
+	if err == nil {
+		if werr := <-written; werr != nil {
+			return fmt.Errorf("writing the request: %w", werr)
+		}
+	}
+	return err
+}
+
+// kill ends the process at once and waits for it.
+func (w *worker) kill() {
+	w.cmd.Process.Kill()
+	<-w.exited
+}
+
+// stop closes the worker's stdin, which makes it exit, and kills it if it
+// has not exited within exitWait.
+func (w *worker) stop() {
+	w.stdin.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(exitWait):
+		w.kill()
+	}
+}
+
+// postMortem describes a worker that died: how it exited and the end of
+// what it printed.
+func (w *worker) postMortem() string {
+	select {
+	case <-w.exited:
+	case <-time.After(exitWait):
+		w.kill()
+	}
+	status := "exited normally"
+	if w.err != nil {
+		status = w.err.Error()
+	}
+	msg := fmt.Sprintf("node worker (pid %d) %s", w.pid(), status)
+	if out := strings.TrimSpace(w.output.String()); out != "" {
+		msg += "; its last output:\n" + out
+	}
+	return msg
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,317 @@
+// gpudiff's Dawn worker: runs compute kernels on one Dawn adapter through the
+// npm package `webgpu` (dawn.node) on behalf of the Go package harness/dawn.
+//
+// The Go side embeds this file and starts it as
+//
+//	node --input-type=module -e <this file> list
+//	node --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level>
+//
+// with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js. It
+// reads requests from stdin and writes replies to file descriptor 3, one JSON
+// object per line each way; stdout and stderr are left to Dawn and the
+// drivers, which print warnings there.
+//
+// list: replies {"adapters": [adapter...]} once and exits.
+// serve: opens a device on the named adapter and replies {"ready": adapter}
+// (or {"fatal": message} and exits), then answers each request
+//
+//	{"id", "wgsl", "entryPoint", "input" (base64), "outputSize", "invocations"}
+//
+// with {"id", "output" (base64)} or {"id", "error": {"kind", "stage", "op",
+// "message", "broken"}}: kind "compile" (stage "shader-module" or
+// "pipeline", the message is Tint's or Dawn's own) or "device" (op "buffer",
+// "bind-group", "encode", "readback" or "device"). A broken error means the
+// device is lost: the worker exits after replying. It exits when stdin closes.
+//
+// Kernel ABI (DESIGN.md): @group(0) @binding(0) read-only storage input,
+// @binding(1) read-write storage output, @workgroup_size(64), dispatched as
+// ceil(invocations/64) workgroups along x.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+const WORKGROUP_SIZE = 64;
+
+function send(msg) {
+  const line = Buffer.from(JSON.stringify(msg) + '\n');
+  for (let off = 0; off < line.length;) {
+    try {
+      off += fs.writeSync(3, line, off);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+    }
+  }
+}
+
+function errorText(e) {
+  return e && e.message !== undefined ? String(e.message) : String(e);
+}
+
+// dawnMessage trims what Dawn appends to a message about where it came from
+// (" - While calling [Device].CreateShaderModule(...)." and blank lines),
+// leaving the stack's own text: for WGSL, Tint's diagnostics with the quoted
+// source.
+function dawnMessage(msg) {
+  return msg.split('\n')
+    .filter((l) => !/^\s*- While /.test(l))
+    .join('\n')
+    .replace(/\s+$/, '');
+}
+
+let webgpu;
+try {
+  webgpu = await import(pathToFileURL(process.env.GPUDIFF_DAWN_WEBGPU).href);
+} catch (e) {
+  send({ fatal: `cannot load the npm package webgpu from ${process.env.GPUDIFF_DAWN_WEBGPU}: ${errorText(e)}` });
+  process.exit(1);
+}
+const { create, globals } = webgpu;
+Object.assign(globalThis, globals);
+
+// The Dawn backends worth asking for, per platform.
+const BACKENDS = {
+  linux: ['vulkan', 'opengl', 'opengles'],
+  darwin: ['metal'],
+  win32: ['d3d12', 'd3d11', 'vulkan'],
+}[process.platform] ?? ['vulkan', 'metal', 'd3d12', 'd3d11', 'opengl', 'opengles'];
+
+// requestAdapter asks an instance for an adapter at full WebGPU (core) and,
+// failing that, in compatibility mode, which is all Dawn's OpenGL and
+// OpenGL ES backends offer.
+async function requestAdapter(gpu) {
+  for (const featureLevel of ['core', 'compatibility']) {
+    const a = await gpu.requestAdapter({ featureLevel });
+    if (a) return { adapter: a, featureLevel };
+  }
+  return null;
+}
+
+// adapterNames lists the names of the adapters Dawn finds for backend. Dawn
+// has no enumeration API; dawn.node lists every adapter of the backend in the
+// error for an adapter name that matches none (its README's documented way).
+async function adapterNames(backend) {
+  const gpu = create([`backend=${backend}`, 'adapter=\u0001gpudiff-no-such-adapter']);
+  try {
+    await gpu.requestAdapter({ featureLevel: 'compatibility' });
+  } catch (e) {
+    const names = [];
+    for (const m of errorText(e).matchAll(/^ \* backend: '([^']*)', name: '(.*)'$/gm)) {
+      if (m[1] === backend) names.push(m[2]);
+    }
+    return names;
+  }
+  return [];
+}
+
+function describe(backend, name, found) {
+  const { adapter, featureLevel } = found;
+  const i = adapter.info;
+  return {
+    backend,
+    name,
+    vendor: i.vendor,
+    architecture: i.architecture,
+    device: i.device,
+    description: i.description,
+    isFallbackAdapter: !!i.isFallbackAdapter,
+    featureLevel,
+    limits: {
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: adapter.limits.maxComputeWorkgroupsPerDimension,
+    },
+  };
+}
+
+async function list() {
+  const out = [];
+  for (const backend of BACKENDS) {
+    let names;
+    try {
+      names = await adapterNames(backend);
+    } catch {
+      continue;
+    }
+    if (names.length === 0) {
+      // The listing was empty or not understood: take the default adapter.
+      let found = null;
+      try {
+        found = await requestAdapter(create([`backend=${backend}`]));
+      } catch {}
+      if (found) out.push(describe(backend, '', found));
+      continue;
+    }
+    for (const name of new Set(names)) {
+      let found = null;
+      try {
+        found = await requestAdapter(create([`backend=${backend}`, `adapter=${name}`]));
+      } catch {}
+      if (found) out.push(describe(backend, name, found));
+    }
+  }
+  send({ adapters: out });
+  process.exit(0);
+}
+
+async function serve(backend, name, featureLevel) {
+  const opts = [`backend=${backend}`];
+  if (name) opts.push(`adapter=${name}`);
+  const gpu = create(opts);
+  let adapter;
+  try {
+    adapter = await gpu.requestAdapter({ featureLevel });
+  } catch (e) {
+    send({ fatal: `requestAdapter: ${errorText(e)}` });
+    process.exit(1);
+  }
+  if (!adapter) {
+    send({ fatal: `no ${featureLevel} adapter named ${JSON.stringify(name)} on backend ${backend}` });
+    process.exit(1);
+  }
+  const info = describe(backend, name, { adapter, featureLevel });
+  let device;
+  try {
+    // The adapter's own buffer limits, as harness.Open requests.
+    device = await adapter.requestDevice({
+      requiredLimits: {
+        maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+        maxBufferSize: adapter.limits.maxBufferSize,
+      },
+    });
+  } catch (e) {
+    send({ fatal: `requestDevice: ${errorText(e)}` });
+    process.exit(1);
+  }
+
+  let lost = null; // the loss message once the device is lost
+  device.lost.then((l) => { lost = `device lost (${l.reason}): ${l.message}`; });
+  let uncaptured = [];
+  device.addEventListener('uncapturederror', (ev) => { uncaptured.push(errorText(ev.error)); });
+
+  const storage = (binding, type) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+  const bgl = device.createBindGroupLayout({
+    label: 'gpudiff kernel ABI',
+    entries: [storage(0, 'read-only-storage'), storage(1, 'storage')],
+  });
+  const layout = device.createPipelineLayout({ label: 'gpudiff kernel ABI', bindGroupLayouts: [bgl] });
+  send({ ready: info });
+
+  const scoped = async (filters, f) => {
+    for (const filter of filters) device.pushErrorScope(filter);
+    let value, thrown;
+    try {
+      value = f();
+    } catch (e) {
+      thrown = e;
+    }
+    let err = null;
+    for (let i = 0; i < filters.length; i++) {
+      const e = await device.popErrorScope();
+      err = err ?? e;
+    }
+    if (thrown) throw thrown;
+    return { value, err };
+  };
+  const compile = (stage, message) => ({ kind: 'compile', stage, message: dawnMessage(message) });
+  const failure = (op, message, broken = false) => ({ kind: 'device', op, message: dawnMessage(message), broken });
+  const size = (n) => Math.max(4, (n + 3) & ~3);
+
+  async function run(req) {
+    if (lost) return failure('device', lost, true);
+    uncaptured = [];
+
+    const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.wgsl }));
+    if (mod.err) return compile('shader-module', mod.err.message);
+    const pipe = await scoped(['internal', 'validation'], () => device.createComputePipeline({
+      layout, compute: { module: mod.value, entryPoint: req.entryPoint },
+    }));
+    if (pipe.err) return compile('pipeline', pipe.err.message);
+
+    const inputData = Buffer.from(req.input ?? '', 'base64');
+    const inSize = size(inputData.length), outSize = size(req.outputSize);
+    const buffers = [];
+    try {
+      const bufs = await scoped(['out-of-memory', 'validation'], () => {
+        const input = device.createBuffer({ label: 'input', size: inSize, usage: GPUBufferUsage.STORAGE, mappedAtCreation: true });
+        buffers.push(input);
+        new Uint8Array(input.getMappedRange()).set(inputData);
+        input.unmap();
+        const output = device.createBuffer({ label: 'output', size: outSize, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+        buffers.push(output);
+        const readback = device.createBuffer({ label: 'readback', size: outSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+        buffers.push(readback);
+        return { input, output, readback };
+      });
+      if (bufs.err) return failure('buffer', bufs.err.message);
+      const { input, output, readback } = bufs.value;
+
+      const bg = await scoped(['validation'], () => device.createBindGroup({
+        layout: bgl,
+        entries: [
+          { binding: 0, resource: { buffer: input, size: inSize } },
+          { binding: 1, resource: { buffer: output, size: outSize } },
+        ],
+      }));
+      if (bg.err) return failure('bind-group', bg.err.message);
+
+      const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
+        const encoder = device.createCommandEncoder();
+        const pass = encoder.beginComputePass();
+        pass.setPipeline(pipe.value);
+        pass.setBindGroup(0, bg.value);
+        pass.dispatchWorkgroups(Math.ceil(req.invocations / WORKGROUP_SIZE), 1, 1);
+        pass.end();
+        encoder.copyBufferToBuffer(output, 0, readback, 0, outSize);
+        device.queue.submit([encoder.finish()]);
+      });
+      if (enc.err) return failure('encode', enc.err.message);
+
+      try {
+        await readback.mapAsync(GPUMapMode.READ, 0, outSize);
+      } catch (e) {
+        if (lost) return failure('device', lost, true);
+        return failure('readback', errorText(e));
+      }
+      const out = Buffer.from(readback.getMappedRange(0, outSize)).subarray(0, req.outputSize).toString('base64');
+      readback.unmap();
+      if (lost) return failure('device', lost, true);
+      if (uncaptured.length > 0) return failure('device', uncaptured.join('\n'));
+      return { output: out };
+    } finally {
+      for (const b of buffers) b.destroy();
+    }
+  }
+
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim() === '') continue;
+    let req;
+    try {
+      req = JSON.parse(line);
+    } catch (e) {
+      send({ error: { kind: 'protocol', message: `bad request: ${errorText(e)}` } });
+      continue;
+    }
+    let reply;
+    try {
+      reply = await run(req);
+    } catch (e) {
+      reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
+    }
+    const broken = reply.kind === 'device' && reply.broken;
+    send(reply.output !== undefined ? { id: req.id, output: reply.output } : { id: req.id, error: reply });
+    if (broken) process.exit(2);
+  }
+  device.destroy();
+  process.exit(0);
+}
+
+const [mode, ...args] = process.argv.slice(1);
+if (mode === 'list') {
+  await list();
+} else if (mode === 'serve') {
+  await serve(args[0], args[1] ?? '', args[2] ?? 'core');
+} else {
+  send({ fatal: `unknown mode ${JSON.stringify(mode)}; want list or serve` });
+  process.exit(1);
+}
