@@ -12,10 +12,10 @@ import (
 // own type. Every outcome WGSL makes a shader-creation error is returned as
 // an error: integer division or remainder by zero, the most negative value
 // divided by -1, a shift by the bit width or more, overflow of AbstractInt,
-// a non-finite float result. Overflow of i32 and u32 arithmetic in a
-// const-expression is also an error, as in Tint and naga (WGSL
-// #integer-types defines wrapping, but both major implementations reject
-// it, and gpudiff must not emit what a WebGPU implementation rejects).
+// a non-finite float result, a left shift of a concrete integer that
+// changes its sign or loses set bits. Concrete i32 and u32 addition,
+// subtraction and multiplication wrap (WGSL #integer-types), as in Tint
+// and naga.
 
 // cvRound rounds a float result to the leaf type t (f32 or AbstractFloat)
 // and rejects non-finite values.
@@ -28,19 +28,12 @@ func cvRound(x float64, t *chkType, what string) (cVal, error) {
 	return cvFloat(t, f), err
 }
 
-// cvIntResult checks that an exact integer result fits type t.
-func cvIntResult(r int64, t *chkType, what string) (cVal, error) {
-	switch t.k {
-	case ckI32:
-		if r < math.MinInt32 || r > math.MaxInt32 {
-			return cVal{}, cvErrf("%s overflows i32 (result %d)", what, r)
-		}
-	case ckU32:
-		if r < 0 || r > math.MaxUint32 {
-			return cVal{}, cvErrf("%s overflows u32 (result %d)", what, r)
-		}
+// cvWrap reduces an exact integer result modulo 2^32 into i32 or u32.
+func cvWrap(r int64, t *chkType) cVal {
+	if t.k == ckI32 {
+		return cvInt(t, int64(int32(r)))
 	}
-	return cvInt(t, r), nil
+	return cvInt(t, int64(uint32(r)))
 }
 
 // cvMap applies f component-wise: vector arguments contribute their i-th
@@ -123,11 +116,11 @@ func cvScalarBinary(op ir.BinaryOp, a, b cVal) (cVal, error) {
 		case k.isInt():
 			switch op {
 			case ir.OpAdd:
-				return cvIntResult(a.i+b.i, k, what())
+				return cvWrap(a.i+b.i, k), nil
 			case ir.OpSub:
-				return cvIntResult(a.i-b.i, k, what())
+				return cvWrap(a.i-b.i, k), nil
 			case ir.OpMul:
-				return cvIntResult(a.i*b.i, k, what())
+				return cvWrap(a.i*b.i, k), nil
 			}
 			if b.i == 0 {
 				return cVal{}, cvErrf("integer %s by zero in %s", cvDivName(op), what())
