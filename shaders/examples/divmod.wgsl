@@ -6,7 +6,7 @@
 // magnitudes (abs(INT_MIN) = INT_MIN, whose bit pattern is 2^31).
 //
 // Exercises: i32 and u32 / and %, a struct result, bool != bool, &&, early
-// returns in helpers, a while loop, abs, bitcast between i32 and u32.
+// returns in helpers, a bounded for loop with a data-dependent exit, abs, bitcast between i32 and u32.
 
 struct DivMod {
     quot: i32,
@@ -34,10 +34,12 @@ fn floor_mod(a: i32, b: i32) -> i32 {
     return r;
 }
 
+// Euclid on u32 needs at most 46 steps (consecutive Fibonacci numbers below
+// 2^32 are the worst case), so a 48-step counter bounds the loop.
 fn gcd(a: u32, b: u32) -> u32 {
     var x = a;
     var y = b;
-    while (y != 0u) {
+    for (var k = 0; k < 48 && y != 0u; k++) {
         let t = x % y;
         x = y;
         y = t;
