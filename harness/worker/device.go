@@ -74,17 +74,16 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// Device runs dispatches on one adapter in a worker process. It has the
-// methods of harness.Device that matter to callers (Info, Run, Close), so
-// code written against an interface of those runs in-process or isolated
-// alike.
+// Device runs dispatches on one adapter in a worker process. It is a
+// harness.Runner (Info, Run, Close), so code written against that interface
+// runs in-process or isolated alike.
 //
 // A Device is safe for concurrent use, but it runs one dispatch at a time:
 // concurrent Runs wait for each other, and Close waits for a Run in
 // progress. Devices of different adapters (or several of the same adapter)
 // are independent processes and run in parallel.
 type Device struct {
-	adapter string
+	adapter string // as given to Start
 	opts    Options
 	env     []string
 	info    harness.AdapterInfo
@@ -98,13 +97,14 @@ type Device struct {
 	closed   bool
 }
 
-// Start starts a worker process for the named adapter (a short name as
-// harness.Adapters reports it) and opens the adapter in it, so Info is
+// Start starts a worker process for the named wgpu adapter (a name as
+// harness.Open accepts it: AdapterInfo.Name, an alias or an unambiguous
+// prefix) and opens the adapter in it, so Info is
 // known and the first Run pays no start-up cost. Workers that die or time
 // out while starting are retried up to opts.MaxStarts times.
 //
-// Errors: *harness.UnknownAdapterError when the worker finds no such
-// adapter; *harness.DeviceError when the adapter refuses a device; a
+// Errors: *harness.UnknownAdapterError or *harness.AmbiguousAdapterError
+// when the name designates no single adapter; *harness.DeviceError when the adapter refuses a device; a
 // *StartError when MaxStarts workers in a row died or timed out first;
 // other errors when the worker command cannot be found.
 func Start(adapter string, opts Options) (*Device, error) {
@@ -125,6 +125,17 @@ func Start(adapter string, opts Options) (*Device, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+var _ harness.Runner = (*Device)(nil)
+
+// name is the adapter's name for errors: AdapterInfo.Name once a worker
+// has opened it, else the name given to Start.
+func (d *Device) name() string {
+	if d.info.Name != "" {
+		return d.info.Name
+	}
+	return d.adapter
 }
 
 // Info describes the adapter, as the worker's harness.Device reports it.
@@ -209,7 +220,7 @@ func (d *Device) restart(ctx context.Context) error {
 		}
 		p, err := spawn(d.opts.Command, d.env, d.opts.Stderr)
 		if err != nil {
-			d.gaveUp = &StartError{Adapter: d.adapter, Attempts: d.failures, Err: err}
+			d.gaveUp = &StartError{Adapter: d.name(), Attempts: d.failures, Err: err}
 			return d.gaveUp
 		}
 		d.starts++
@@ -227,12 +238,12 @@ func (d *Device) restart(ctx context.Context) error {
 		}
 		if rep.Err != nil {
 			d.close()
-			d.gaveUp = &StartError{Adapter: d.adapter, Err: rep.Err.err()}
+			d.gaveUp = &StartError{Adapter: d.name(), Err: rep.Err.err()}
 			return d.gaveUp
 		}
 		if d.info.Name != "" && rep.Info.Name != d.info.Name {
 			d.close()
-			d.gaveUp = &StartError{Adapter: d.adapter,
+			d.gaveUp = &StartError{Adapter: d.name(),
 				Err: fmt.Errorf("worker: restarted worker opened %q, not %q", rep.Info.Name, d.info.Name)}
 			return d.gaveUp
 		}
@@ -240,7 +251,7 @@ func (d *Device) restart(ctx context.Context) error {
 		d.failures = 0
 		return nil
 	}
-	d.gaveUp = &StartError{Adapter: d.adapter, Attempts: d.failures, Err: last}
+	d.gaveUp = &StartError{Adapter: d.name(), Attempts: d.failures, Err: last}
 	return d.gaveUp
 }
 
@@ -276,12 +287,12 @@ func (d *Device) exchange(ctx context.Context, req request, op string) (reply, e
 			return rep, nil
 		case <-timer.C:
 			p.kill()
-			return reply{}, &TimeoutError{Adapter: d.adapter, Op: op, Label: req.Kernel.Label,
+			return reply{}, &TimeoutError{Adapter: d.name(), Op: op, Label: req.Kernel.Label,
 				After: d.opts.Timeout, StderrTail: tail(p.stderr.String())}
 		case <-ctx.Done():
 			p.kill()
 			return reply{}, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",
-				d.adapter, opText(op, req.Kernel.Label), ctx.Err())
+				d.name(), opText(op, req.Kernel.Label), ctx.Err())
 		}
 	}
 }
@@ -302,28 +313,29 @@ func (d *Device) crashed(ctx context.Context, p *proc, limit <-chan time.Time, o
 		p.kill()
 	}
 	status, signal := p.status()
-	if cause == nil {
-		whyText := ""
-		if why != nil {
-			whyText = why.Error()
-		}
-		cause = deathError(d.adapter, status, whyText)
+	detail := ""
+	if why != nil {
+		detail = why.Error()
 	}
-	return &CrashError{Adapter: d.adapter, Op: op, Label: label, Status: status, Signal: signal,
-		StderrTail: tail(p.stderr.String()), Err: cause}
+	if cause == nil {
+		cause = deathError(d.name(), status, detail)
+	}
+	return &CrashError{Adapter: d.name(), Op: op, Label: label, Status: status, Signal: signal,
+		StderrTail: tail(p.stderr.String()), Detail: detail, Err: cause}
 }
 
-// Close stops the worker: it closes the worker's stdin, so Serve closes its
-// devices and exits, and waits up to Options.Timeout for that before
+// Shutdown stops the worker: it closes the worker's stdin, so Serve closes
+// its devices and exits, and waits up to Options.Timeout for that before
 // killing the worker's process group. It waits for a Run in progress
-// first. It is safe to call more than once; the Device cannot be used
-// afterwards. When Close returns, the worker has been waited for (no
-// zombie, no process left in its group unless it had to be killed and
-// something in it escaped).
+// first. It is safe to call more than once (and with Close); the Device
+// cannot be used afterwards. When it returns, the worker has been waited
+// for: no zombie, and nothing left in its process group unless something
+// the worker started escaped it.
 //
-// The error reports a worker that did not exit cleanly (status not 0, or
-// killed after the time limit); the Device is closed either way.
-func (d *Device) Close() error {
+// The error reports a worker that did not exit cleanly (an exit status
+// other than 0, or killed after the time limit); the Device is closed
+// either way.
+func (d *Device) Shutdown() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -332,6 +344,10 @@ func (d *Device) Close() error {
 	d.closed = true
 	return d.close()
 }
+
+// Close is Shutdown without its error, the method harness.Runner asks
+// for.
+func (d *Device) Close() { _ = d.Shutdown() }
 
 // close stops d.p, if any, as Close describes. d.mu is held.
 func (d *Device) close() error {
@@ -347,11 +363,11 @@ func (d *Device) close() error {
 	case <-p.exited:
 	case <-timer.C:
 		p.kill()
-		return fmt.Errorf("worker: %s: worker did not exit within %v of Close; killed", d.adapter, d.opts.Timeout)
+		return fmt.Errorf("worker: %s: worker did not exit within %v of Close; killed", d.name(), d.opts.Timeout)
 	}
 	if st := p.cmd.ProcessState; st == nil || !st.Success() {
 		status, _ := p.status()
-		return fmt.Errorf("worker: %s: worker exited uncleanly on Close (%s): %s", d.adapter, status, tail(p.stderr.String()))
+		return fmt.Errorf("worker: %s: worker exited uncleanly on Close (%s): %s", d.name(), status, tail(p.stderr.String()))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // workers die before they have opened the adapter. The next Run starts a
 // fresh worker.
 type CrashError struct {
-	Adapter string // short adapter name (harness.AdapterInfo.Name)
+	Adapter string // the adapter's harness.AdapterInfo.Name (the name given to Start before it opened)
 	Op      string // what the worker was doing: OpDispatch or OpStart
 	Label   string // the dispatch's Kernel.Label
 	// Status is the worker's exit as the os package words it: "exit status
@@ -34,6 +35,10 @@ type CrashError struct {
 	// the functions on the crashing goroutine's stack, so the tail keeps
 	// what the driver printed before it crashed.
 	StderrTail string
+	// Detail is what the parent saw beyond the exit, if anything: a broken
+	// protocol stream, or a worker that closed its output and had to be
+	// killed.
+	Detail string
 	// Err is the cause: the Broken *harness.DeviceError the worker replied
 	// with before exiting (a lost device), or else a Broken
 	// *harness.DeviceError with Op "worker" describing the death. Unwrap
@@ -48,8 +53,12 @@ func (e *CrashError) Error() string {
 		s += ", " + e.Signal
 	}
 	s += ")"
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	var de *harness.DeviceError
+	if e.Err != nil && !(errors.As(e.Err, &de) && de.Op == opWorker) {
+		s += ": " + e.Err.Error() // what the worker reported
 	}
 	return s
 }
@@ -63,7 +72,7 @@ func (e *CrashError) Unwrap() error { return e.Err }
 // process group, SIGKILL); the next Run starts a fresh one.
 // errors.Is(err, context.DeadlineExceeded) holds.
 type TimeoutError struct {
-	Adapter    string        // short adapter name
+	Adapter    string        // as CrashError.Adapter
 	Op         string        // what the worker was doing: OpDispatch or OpStart
 	Label      string        // the dispatch's Kernel.Label
 	After      time.Duration // the time limit that passed (Options.Timeout), in nanoseconds as every Duration
@@ -139,6 +148,9 @@ var (
 	// goPanicSignal matches the signal line of a Go panic caused by a
 	// signal ("[signal SIGSEGV: segmentation violation code=...").
 	goPanicSignal = regexp.MustCompile(`(?m)^\[signal (SIG[A-Z0-9]+):`)
+	// goFrameArgs matches the argument list that ends a function line of a
+	// Go traceback: "(0x...", "({...", "(...)" or "()".
+	goFrameArgs = regexp.MustCompile(`\((0x|\{|\.\.\.|\))[^\n]*$`)
 )
 
 // reportedSignal returns the fatal signal the Go runtime reported in
@@ -177,6 +189,9 @@ func condense(stderr string) string {
 		b.WriteString("crashing goroutine, innermost call first:\n")
 		for _, l := range lines[1:] {
 			if l != "" && !strings.HasPrefix(l, "\t") {
+				if loc := goFrameArgs.FindStringIndex(l); loc != nil {
+					l = l[:loc[0]] // the function's name without its argument words
+				}
 				b.WriteString("  " + l + "\n")
 			}
 		}
@@ -199,12 +214,16 @@ func tail(stderr string) string {
 	return s
 }
 
+// opWorker is the DeviceError.Op of the cause a CrashError carries when
+// the worker reported none.
+const opWorker = "worker"
+
 // deathError is the cause a CrashError carries when the worker reported
 // none.
-func deathError(adapter, status, why string) *harness.DeviceError {
+func deathError(adapter, status, detail string) *harness.DeviceError {
 	msg := "worker process died: " + status
-	if why != "" {
-		msg += " (" + why + ")"
+	if detail != "" {
+		msg += ": " + detail
 	}
-	return &harness.DeviceError{Adapter: adapter, Op: "worker", Message: msg, Broken: true}
+	return &harness.DeviceError{Adapter: adapter, Op: opWorker, Message: msg, Broken: true}
 }

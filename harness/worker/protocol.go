@@ -22,7 +22,7 @@ const (
 type request struct {
 	ID       uint64
 	Op       string // opOpen or opRun
-	Adapter  string // short adapter name (harness.AdapterInfo.Name)
+	Adapter  string // adapter name as given to Start (harness.Open resolves it)
 	Kernel   harness.Kernel
 	Dispatch harness.Dispatch
 }
@@ -41,6 +41,7 @@ const (
 	kindCompile = "compile"         // *harness.CompileError
 	kindDevice  = "device"          // *harness.DeviceError
 	kindUnknown = "unknown-adapter" // *harness.UnknownAdapterError
+	kindAmbig   = "ambiguous"       // *harness.AmbiguousAdapterError
 	kindOther   = "other"           // anything else, as its text
 )
 
@@ -60,6 +61,9 @@ type wireError struct {
 	// *harness.UnknownAdapterError
 	Selector  string
 	Available []string
+	// *harness.AmbiguousAdapterError
+	Name    string
+	Matches []string
 }
 
 // toWire converts err for a reply; nil stays nil.
@@ -70,6 +74,7 @@ func toWire(err error) *wireError {
 	var ce *harness.CompileError
 	var de *harness.DeviceError
 	var ue *harness.UnknownAdapterError
+	var ae *harness.AmbiguousAdapterError
 	switch {
 	case errors.As(err, &ce):
 		return &wireError{Kind: kindCompile, Stage: ce.Stage, Message: ce.Message}
@@ -81,6 +86,8 @@ func toWire(err error) *wireError {
 		return w
 	case errors.As(err, &ue):
 		return &wireError{Kind: kindUnknown, Selector: ue.Selector, Available: ue.Available}
+	case errors.As(err, &ae):
+		return &wireError{Kind: kindAmbig, Name: ae.Name, Matches: ae.Matches}
 	}
 	return &wireError{Kind: kindOther, Message: err.Error()}
 }
@@ -102,6 +109,8 @@ func (w *wireError) err() error {
 		return de
 	case kindUnknown:
 		return &harness.UnknownAdapterError{Selector: w.Selector, Available: w.Available}
+	case kindAmbig:
+		return &harness.AmbiguousAdapterError{Name: w.Name, Matches: w.Matches}
 	}
 	return errors.New(w.Message)
 }
