@@ -273,6 +273,9 @@ func (d *Device) exchange(ctx context.Context, req request, op string) (reply, e
 		case rep, ok := <-p.replies:
 			switch {
 			case !ok:
+				if p.readErr != nil {
+					p.kill() // alive, but its stream is garbage
+				}
 				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, nil, p.readErr)
 			case rep.ID != req.ID:
 				p.kill()
