@@ -1,0 +1,204 @@
+package wgsl
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ptValidators returns the WGSL validators installed on this machine
+// (Tint's and naga's command-line tools), as functions returning whether
+// the module is accepted and the tool's message.
+func ptValidators(t *testing.T) map[string]func(src string) (bool, string) {
+	t.Helper()
+	out := map[string]func(string) (bool, string){}
+	dir := t.TempDir()
+	// useExit: the tool's exit status is meaningful (tint exits 1 for a
+	// valid module without an entry point, so only its output counts).
+	run := func(name string, useExit bool, args func(path string) []string) func(string) (bool, string) {
+		return func(src string) (bool, string) {
+			path := filepath.Join(dir, "m.wgsl")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := exec.Command(name, args(path)...).CombinedOutput()
+			msg := string(b)
+			return (err == nil || !useExit) && !strings.Contains(msg, "error"), msg
+		}
+	}
+	if _, err := exec.LookPath("tint"); err == nil {
+		out["tint"] = run("tint", false, func(p string) []string { return []string{"--format", "none", p} })
+	}
+	if _, err := exec.LookPath("naga"); err == nil {
+		out["naga"] = run("naga", true, func(p string) []string { return []string{p} })
+	}
+	return out
+}
+
+// TestErrors checks invalid modules against the exact position (derived
+// by hand, 1-based line and byte column) and a fragment of the message.
+// When Tint is installed it must reject each module too (an independent
+// implementation of the same rules; naga is not consulted: it implements
+// neither behavior analysis nor uniformity for functions that no entry
+// point calls), except where accepts says it knowingly does not.
+func TestErrors(t *testing.T) {
+	// accepts names a validator that knowingly accepts a module.
+	accepts := map[string]string{
+		// Tint implements the swizzle-assignment proposal; the spec
+		// (#component-reference-from-vector-memory-view) has single
+		// components only.
+		"assign to multi-component swizzle": "tint",
+	}
+	tests := []struct {
+		name, src string
+		pos, msg  string
+	}{
+		// syntax
+		{"missing semicolon", "fn f() { let x = 1 }", "1:20", "parse: expected ';' after statement, found '}'"},
+		{"missing parameter name", "fn f( { }", "1:7", "parse: expected parameter name, found '{'"},
+		{"unterminated block", "fn f() {", "1:9", "parse: expected '}' to end the block, found end of file"},
+		{"missing operand", "fn f() -> i32 { return 1 +; }", "1:27", "parse: expected an expression, found ';'"},
+		{"break if not last", "fn f() { loop { continuing { break if true; let x = 1; } } }", "1:45", "parse: 'break if' must be the last statement"},
+		{"reserved word", "fn f() { let class = 1; }", "1:14", `parse: "class" is a reserved word`},
+		// names and scopes
+		{"undeclared identifier", "fn f() -> i32 { return y; }", "1:24", "check: undeclared identifier 'y'"},
+		{"redeclaration in one scope", "fn f() { let a = 1; let a = 2; }", "1:25", "check: redeclaration of 'a' in the same scope"},
+		{"parameter and body share a scope", "fn f(a: i32) { var a = 1; }", "1:20", "check: redeclaration of 'a'"},
+		{"module-scope redeclaration", "fn f() {}\nfn f() {}", "2:4", "check: redeclaration of 'f'"},
+		{"f16 needs enable", "fn f(x: f16) {}", "1:9", "check: 'f16' requires the f16 extension"},
+		{"function as a value", "fn g() {} fn f() { let x = g; }", "1:28", "check: function 'g' cannot be used as a value"},
+		{"entry point called", "@compute @workgroup_size(1) fn main() {} fn f() { main(); }", "1:51", "check: entry point 'main' cannot be called"},
+		// types
+		{"binary operand types", "fn f(a: i32, b: f32) -> f32 { return a + b; }", "1:40", "check: operator + is not defined for i32 and f32"},
+		{"return type", "fn f() -> i32 { return 1.5; }", "1:24", "check: cannot use a value of type AbstractFloat as i32 in return value"},
+		{"if condition", "fn f(x: i32) { if (x) { } }", "1:19", "check: if condition must be bool, not i32"},
+		{"argument count", "fn g(a: i32) {} fn f() { g(); }", "1:26", "check: function 'g' expects 1 argument(s), got 0"},
+		{"unknown member", "struct S { a: i32 } fn f(s: S) -> i32 { return s.b; }", "1:50", "check: struct S has no member 'b'"},
+		{"swizzle out of range", "fn f(v: vec2<f32>) -> f32 { return v.z; }", "1:38", "check: invalid swizzle 'z' for vec2<f32>"},
+		{"must_use builtin", "fn f(x: f32) { abs(x); }", "1:16", "check: the result of 'abs' must be used"},
+		// assignment
+		{"assign to let", "fn f() { let x = 1; x = 2; }", "1:21", "check: cannot assign to let 'x'"},
+		{"assign to parameter", "fn f(p: i32) { p = 2; }", "1:16", "check: cannot assign to parameter 'p'"},
+		{"assign to multi-component swizzle", "fn f() { var v = vec2(1.0); v.xy = vec2(2.0); }", "1:31", "check: cannot assign to a multi-component swizzle"},
+		// behaviors and control flow
+		{"missing return", "fn f(x: i32) -> i32 { if (x > 0) { return 1; } }", "1:48", "check: missing return at end of function 'f'"},
+		{"loop never exits", "fn f() { loop { } }", "1:10", "check: this loop can never exit"},
+		{"break outside loop", "fn f() { break; }", "1:10", "check: break statement outside of a loop or switch"},
+		{"continue outside loop", "fn f(x: i32) { switch x { default { continue; } } }", "1:37", "check: continue statement outside of a loop"},
+		{"break in continuing", "fn f() { loop { continuing { break; } } }", "1:30", "check: a break may not exit a continuing block"},
+		{"return in continuing", "fn f() { loop { continuing { return; } } }", "1:30", "check: return is not allowed in a continuing block"},
+		{"continue skips a declaration the continuing uses", `fn f() {
+  var i = 0;
+  loop {
+    if (i == 1) { continue; }
+    let step = 1;
+    continuing { i += step; break if i > 4; }
+  }
+}`, "4:19", "check: continue skips the declaration of 'step'"},
+		{"duplicate case value", "fn f(x: i32) { switch x { case 1, 1 { } default { } } }", "1:35", "check: duplicate case value 1"},
+		{"switch without default", "fn f(x: i32) { switch x { case 1 { } } }", "1:16", "check: switch statement must have a default clause"},
+		{"direct recursion", "fn f() { f(); }", "1:10", "check: recursion is not allowed: f -> f"},
+		{"mutual recursion", "fn a() { b(); }\nfn b() { a(); }", "2:10", "check: recursion is not allowed: a -> b -> a"},
+		{"cyclic consts", "const a = b;\nconst b = a;", "2:11", "check: cyclic dependency between module-scope declarations: a -> b -> a"},
+		{"module var without address space", "var x: i32;", "1:1", "check: module-scope var 'x' must specify an address space"},
+		// const-expressions (shader-creation errors)
+		{"const division by zero", "const x = 1 / 0;", "1:13", "check: integer division by zero"},
+		{"division by a const zero", "fn f(a: i32) -> i32 { return a / 0; }", "1:34", "check: integer division by zero"},
+		{"i32 literal overflow", "fn f() -> i32 { return 2147483648i; }", "1:24", "check: literal 2147483648i cannot be represented as i32"},
+		{"abstract int does not fit i32", "fn f() { let x = 2147483648; }", "1:18", "check: value 2147483648 cannot be represented as i32"},
+		{"AbstractInt overflow", "const x = 9223372036854775807 + 1;", "1:31", "check: 9223372036854775807 + 1 overflows AbstractInt"},
+		{"const index out of range", "fn f() -> i32 { let a = array(1, 2); return a[2]; }", "1:47", "check: index 2 is out of bounds for array<i32, 2>"},
+		{"shift by the bit width", "fn f(a: u32) -> u32 { return a << 32u; }", "1:35", "check: shift amount 32 is not less than the bit width 32"},
+		{"f32 literal overflow", "const x = 1e39f;", "1:11", "check: literal 1e39f overflows f32"},
+		{"abstract float does not fit f32", "fn f() -> f32 { return 3e38 * 10.0; }", "1:29", "is outside the finite range of f32"},
+		{"f32 const overflow", "const x = 3e38f * 10.0f;", "1:17", "is outside the finite range of f32"},
+		{"const initializer not const", "fn f(x: i32) { const c = x; }", "1:26", "check: the initializer of const 'c' must be a const-expression"},
+		{"clamp with low > high", "fn f(x: i32) -> i32 { return clamp(x, 5, 2); }", "1:30", "check: clamp: low is greater than high"},
+		// uniformity
+		{"barrier under a private global", "var<private> g: i32;\nfn f() { if (g > 0) { workgroupBarrier(); } }", "2:23",
+			"check: workgroupBarrier must only be called from uniform control flow"},
+		{"non-uniform argument to a parameter that must be uniform",
+			"fn g(x: i32) { if (x > 0) { workgroupBarrier(); } }\nvar<private> p: i32;\nfn f() { g(p); }", "3:12",
+			"check: argument 1 of g must be a uniform value"},
+	}
+	validators := ptValidators(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("bad.wgsl", []byte(tc.src))
+			require.Error(t, err)
+			list, ok := err.(ir.ErrorList)
+			require.True(t, ok, "error is %T", err)
+			require.NotEmpty(t, list)
+			assert.Equal(t, "bad.wgsl:"+tc.pos+": ", list[0].Error()[:len("bad.wgsl:"+tc.pos+": ")], "position of %q", list[0].Error())
+			assert.Contains(t, list[0].Error(), tc.msg)
+			if v, ok := validators["tint"]; ok && accepts[tc.name] != "tint" {
+				accepted, msg := v(tc.src)
+				assert.False(t, accepted, "tint accepts this module: %s", msg)
+			}
+		})
+	}
+}
+
+// TestErrorsAreSortedAndBounded checks that independent errors are all
+// reported, sorted by position, and that at most maxErrors are.
+func TestErrorsAreSortedAndBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 20; i > 0; i-- {
+		b.WriteString("fn f")
+		b.WriteString(strings.Repeat("x", i))
+		b.WriteString("() -> i32 { return undeclared; }\n")
+	}
+	_, err := Parse("many.wgsl", []byte(b.String()))
+	require.Error(t, err)
+	list := err.(ir.ErrorList)
+	assert.Len(t, list, maxErrors)
+	for i := 1; i < len(list); i++ {
+		assert.Less(t, list[i-1].Pos.Line, list[i].Pos.Line)
+	}
+}
+
+// TestValidModulesAccepted checks modules that are easy to reject by
+// mistake (each valid per the spec section named).
+func TestValidModulesAccepted(t *testing.T) {
+	// rejects names a validator with a known bug on a module.
+	rejects := map[string]string{
+		// naga 30 rejects a function whose only return is inside a loop.
+		"loop with return exits": "naga",
+	}
+	tests := []struct{ name, src string }{
+		{"module-scope names are order independent (WGSL #declaration-and-scope)", "fn f() -> i32 { return g() + N; } fn g() -> i32 { return 1; } const N = 2;"},
+		{"local shadows module scope", "const x = 1; fn f() -> i32 { let x = 2.5; return i32(x); }"},
+		{"nested scope shadows", "fn f(x: i32) -> i32 { { let x = 1u; } return x; }"},
+		{"user function may shadow a builtin", "fn min(a: i32) -> i32 { return a; } fn f() -> i32 { return min(3); }"},
+		{"short-circuit guards evaluation (WGSL #const-expr)", "const b = false && (10i < i32(5 * 1000 * 1000 * 1000)); fn f() -> bool { return b; }"},
+		{"i32 minimum via unary minus", "fn f() -> i32 { let m = -2147483648; return m; }"},
+		{"wrapping i32 const arithmetic", "const w = 2147483647i + 1i; fn f() -> i32 { return w; }"},
+		{"u32 from large abstract int", "fn f() -> u32 { return u32(4 * 1000 * 1000 * 1000); }"},
+		{"infinite while(true) with break is fine", "fn f() { while true { break; } }"},
+		{"loop with return exits", "fn f() -> i32 { loop { return 1; } }"},
+		{"switch without break", "fn f(x: u32) -> u32 { switch x { case 1u: { return 2u; } default: { return 3u; } } }"},
+		{"trailing commas", "struct S { a: i32, } fn f(a: i32,) -> S { return S(a,); }"},
+		{"barrier in uniform control flow", "fn f() { workgroupBarrier(); }"},
+		{"uniform loop counter before a barrier", "fn f() { for (var i = 0; i < 4; i++) { workgroupBarrier(); } }"},
+		{"diagnostic filter lowers derivative uniformity", "diagnostic(off, derivative_uniformity);\nvar<private> g: f32;\nfn f() -> f32 { if (g > 0.0) { return dpdx(g); } return 0.0; }"},
+	}
+	validators := ptValidators(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("ok.wgsl", []byte(tc.src))
+			require.NoError(t, err)
+			for name, v := range validators {
+				if name != rejects[tc.name] {
+					accepted, msg := v(tc.src)
+					assert.True(t, accepted, "%s rejects this module: %s", name, msg)
+				}
+			}
+		})
+	}
+}
