@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -65,6 +66,23 @@ const pass = "spirv"
 // not pass ir.VerifyFunc, or a builtin without a SPIR-V lowering here
 // (derivatives, barriers and subgroup operations).
 func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
+	return emitModule(m, kernel, opts, allWorkarounds)
+}
+
+// workarounds are the stack quirks Emit avoids. Each avoids valid SPIR-V
+// that a stack under test mishandles; tests turn them off to show that the
+// quirk is still there.
+type workarounds struct {
+	// noDefaultLiterals leaves the values of the clause that also holds
+	// default out of OpSwitch (they reach the default target anyway):
+	// wgpu's SPIR-V front end (naga, v0.23) sends them to the next clause
+	// instead (TestSwitchDefaultLiteralsQuirk).
+	noDefaultLiterals bool
+}
+
+var allWorkarounds = workarounds{noDefaultLiterals: true}
+
+func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uint32, error) {
 	if opts.Mode == "" {
 		opts.Mode = Portable
 	}
@@ -76,7 +94,8 @@ func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "no function %q in module", kernel)}
 	}
 	if cyc := m.FindCycle(kernel); cyc != nil {
-		return nil, ir.ErrorList{ir.Errorf(m.File, m.Func(cyc[0]).Pos, pass, "recursion is not allowed: %v", cyc)}
+		return nil, ir.ErrorList{ir.Errorf(m.File, cyclePos(m, cyc), pass,
+			"recursion is not allowed (WGSL #function-calls: the call graph must be acyclic): %s", strings.Join(cyc, " → "))}
 	}
 	fns := m.CallGraph(kernel)
 	for _, fn := range fns {
@@ -99,6 +118,7 @@ func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 		funcs:    map[string]*funcInfo{},
 		globals:  map[string]uint32{},
 		consts:   map[uint32]ir.Value{},
+		work:     w,
 	}
 	e.header()
 	for _, fn := range fns {
@@ -135,6 +155,7 @@ type emitter struct {
 	funcs   map[string]*funcInfo
 	globals map[string]uint32 // private global name → OpVariable id
 	inits   []*ir.Global      // globals initialized at the start of the entry point
+	work    workarounds
 }
 
 // funcInfo is a declared user function.
@@ -373,4 +394,27 @@ func constValue(x ir.Expr) (ir.Value, bool) {
 		}
 	}
 	return ir.Value{}, false
+}
+
+// cyclePos returns the position of the call that closes the call cycle
+// cyc (from its second-to-last function to its last), or of the function
+// when that call has no position.
+func cyclePos(m *ir.Module, cyc []string) ir.Pos {
+	caller := m.Func(cyc[len(cyc)-2])
+	if c := firstCall(caller, cyc[len(cyc)-1]); c != nil && c.Pos.IsValid() {
+		return c.Pos
+	}
+	return caller.Pos
+}
+
+// firstCall returns the first call of callee in f, or nil.
+func firstCall(f *ir.Func, callee string) *ir.Call {
+	var found *ir.Call
+	ir.Inspect(f.Body, func(n ir.Node) bool {
+		if c, ok := n.(*ir.Call); ok && c.Func == callee && found == nil {
+			found = c
+		}
+		return found == nil
+	})
+	return found
 }

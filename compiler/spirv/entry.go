@@ -78,7 +78,7 @@ func (e *emitter) entryPoint(k *ir.Func) {
 	oob := f.op(opUGreaterThanEqual, boolT, i, n)
 	ret, body := b.id(), b.id()
 	f.inst(opSelectionMerge, body, selectionControlNone)
-	f.terminate(opBranchConditional, oob, ret, body)
+	f.branchCond(oob, ret, body)
 	f.label(ret)
 	f.terminate(opReturn)
 	f.label(body)

@@ -31,7 +31,7 @@ func TestEmitErrors(t *testing.T) {
 	barrier := &ir.BuiltinCall{Pos: ir.Pos{Line: 4, Col: 2}, Fn: ir.BWorkgroupBarrier, T: ir.Void}
 	subgroup := &ir.BuiltinCall{Pos: ir.Pos{Line: 5, Col: 7}, Fn: ir.BSubgroupAdd, Args: []ir.Expr{i32(1)}, T: ir.I32}
 	rec := &ir.Func{Pos: ir.Pos{Line: 1, Col: 1}, Name: "r", Params: params("x", ir.I32), Result: ir.I32}
-	rec.Body = blk(ret(callFn(rec, param("x", ir.I32))))
+	rec.Body = blk(ret(&ir.Call{Pos: ir.Pos{Line: 2, Col: 12}, Func: "r", Args: []ir.Expr{param("x", ir.I32)}, T: ir.I32}))
 	cases := []struct {
 		name    string
 		m       *ir.Module
@@ -46,7 +46,7 @@ func TestEmitErrors(t *testing.T) {
 		{"derivative", module(fn("k", nil, ir.F32, ret(dpdx))), "k", Options{}, pos, pass, "builtin dpdx is not supported"},
 		{"barrier", module(fn("k", nil, ir.Void, &ir.ExprStmt{X: barrier})), "k", Options{}, ir.Pos{Line: 4, Col: 2}, pass, "builtin workgroupBarrier is not supported"},
 		{"subgroup", module(fn("k", nil, ir.I32, ret(subgroup))), "k", Options{Mode: Raw}, ir.Pos{Line: 5, Col: 7}, pass, "builtin subgroupAdd is not supported"},
-		{"recursion", module(rec, fn("k", nil, ir.I32, ret(callFn(rec, i32(1))))), "k", Options{}, ir.Pos{Line: 1, Col: 1}, pass, "recursion is not allowed"},
+		{"recursion", module(rec, fn("k", nil, ir.I32, ret(callFn(rec, i32(1))))), "k", Options{}, ir.Pos{Line: 2, Col: 12}, pass, "recursion is not allowed"},
 		{"invalid IR", module(fn("k", nil, ir.I32, ret(u32(1)))), "k", Options{}, ir.Pos{}, "verify", "return of u32"},
 	}
 	for _, c := range cases {

@@ -254,9 +254,9 @@ func (f *fnEmitter) shortCircuit(x *ir.Binary) uint32 {
 	rhs, merge := f.b.id(), f.b.id()
 	f.inst(opSelectionMerge, merge, selectionControlNone)
 	if x.Op == ir.OpLogAnd {
-		f.terminate(opBranchConditional, l, rhs, merge)
+		f.branchCond(l, rhs, merge)
 	} else {
-		f.terminate(opBranchConditional, l, merge, rhs)
+		f.branchCond(l, merge, rhs)
 	}
 	f.label(rhs)
 	r := f.expr(x.Y)
@@ -333,8 +333,8 @@ func (f *fnEmitter) construct(x *ir.Construct) uint32 {
 		args[i] = f.expr(a)
 	}
 	switch {
-	case x.T.IsScalar():
-		return args[0]
+	case x.T.IsScalar(), len(args) == 1 && ir.Identical(x.Args[0].Type(), x.T):
+		return args[0] // T(x) of a T, e.g. vec2<i32>(v)
 	case x.T.Kind == ir.KindVec && len(args) == 1 && x.Args[0].Type().IsScalar():
 		return f.splat(x.T, args[0])
 	}

@@ -20,6 +20,7 @@ type fnEmitter struct {
 	targets []jumpTarget
 	demoted map[string]bool // lets that need a variable (see demotedLets)
 	named   map[uint32]bool // values a parameter or let already stands for
+	reached map[uint32]bool // labels some emitted branch targets
 }
 
 // binding is what a name stands for: a value (parameters, lets) or a
@@ -39,7 +40,7 @@ type jumpTarget struct {
 }
 
 func (e *emitter) newFn(result *ir.Type) *fnEmitter {
-	return &fnEmitter{e: e, b: e.b, result: result, vals: map[string]binding{}, named: map[uint32]bool{}}
+	return &fnEmitter{e: e, b: e.b, result: result, vals: map[string]binding{}, named: map[uint32]bool{}, reached: map[uint32]bool{}}
 }
 
 // op emits "%r = op typ operands…" into the current block and returns %r.
@@ -63,7 +64,27 @@ func (f *fnEmitter) label(id uint32) {
 func (f *fnEmitter) branch(target uint32) {
 	if f.cur != 0 {
 		f.inst(opBranch, target)
+		f.reached[target] = true
 		f.cur = 0
+	}
+}
+
+// branchCond ends the open block with OpBranchConditional.
+func (f *fnEmitter) branchCond(cond, t, e uint32) {
+	f.reached[t], f.reached[e] = true, true
+	f.terminate(opBranchConditional, cond, t, e)
+}
+
+// mergeBlock opens the merge block of a construct. When no branch reaches
+// it (every path through the construct jumped elsewhere), it is emitted as
+// a block holding only OpUnreachable, and the code after the construct is
+// dead: block skips it, so unreachable code never holds constructs of its
+// own (spirv-val cannot place unreachable constructs in their enclosing
+// loop, SPIR-V §2.11).
+func (f *fnEmitter) mergeBlock(merge uint32) {
+	f.label(merge)
+	if !f.reached[merge] {
+		f.terminate(opUnreachable)
 	}
 }
 
@@ -278,7 +299,7 @@ func (f *fnEmitter) ifStmt(s *ir.If) {
 		els = f.b.id()
 	}
 	f.inst(opSelectionMerge, merge, selectionControlNone)
-	f.terminate(opBranchConditional, cond, then, els)
+	f.branchCond(cond, then, els)
 	f.label(then)
 	f.block(s.Then)
 	f.branch(merge)
@@ -287,7 +308,7 @@ func (f *fnEmitter) ifStmt(s *ir.If) {
 		f.block(s.Else)
 		f.branch(merge)
 	}
-	f.label(merge)
+	f.mergeBlock(merge)
 }
 
 // loop emits a loop construct (SPIR-V §2.11): a header block holding only
@@ -308,20 +329,29 @@ func (f *fnEmitter) loop(s *ir.Loop) {
 	f.targets = f.targets[:len(f.targets)-1]
 	f.branch(cont)
 	f.label(cont)
+	if !f.reached[cont] {
+		// Nothing continues: the continue target only closes the loop.
+		f.branch(header)
+		f.mergeBlock(merge)
+		return
+	}
 	f.block(s.Continuing)
 	if f.cur != 0 {
 		if s.BreakIf != nil {
-			f.terminate(opBranchConditional, f.expr(s.BreakIf), merge, header)
+			f.branchCond(f.expr(s.BreakIf), merge, header)
 		} else {
-			f.terminate(opBranch, header)
+			f.branch(header)
 		}
 	}
-	f.label(merge)
+	f.mergeBlock(merge)
 }
 
 // switchStmt emits a switch construct: OpSelectionMerge, then OpSwitch
-// with one target block per case clause (a clause holding default and
-// values is one block for both), each falling out to the merge block.
+// with one target block per case clause, each falling out to the merge
+// block. The clause holding default is the default target; its values are
+// not listed (every value not listed reaches the default target, and
+// wgpu's SPIR-V front end mishandles literals that target the default
+// block: workarounds.noDefaultLiterals).
 func (f *fnEmitter) switchStmt(s *ir.Switch) {
 	sel := f.expr(s.Selector)
 	merge := f.b.id()
@@ -333,6 +363,9 @@ func (f *fnEmitter) switchStmt(s *ir.Switch) {
 		if c.Default {
 			def = labels[i]
 		}
+		if c.Default && f.e.work.noDefaultLiterals {
+			continue // its values reach the default target anyway
+		}
 		for _, v := range c.Values {
 			operands = append(operands, v.Bits, labels[i])
 		}
@@ -340,6 +373,9 @@ func (f *fnEmitter) switchStmt(s *ir.Switch) {
 	operands[1] = def
 	f.inst(opSelectionMerge, merge, selectionControlNone)
 	f.terminate(opSwitch, operands...)
+	for _, l := range labels {
+		f.reached[l] = true
+	}
 	f.targets = append(f.targets, jumpTarget{brk: merge})
 	for i, c := range s.Cases {
 		f.label(labels[i])
@@ -347,5 +383,5 @@ func (f *fnEmitter) switchStmt(s *ir.Switch) {
 		f.branch(merge)
 	}
 	f.targets = f.targets[:len(f.targets)-1]
-	f.label(merge)
+	f.mergeBlock(merge)
 }
