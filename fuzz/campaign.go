@@ -180,7 +180,8 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 	c := &Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
-	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten}
+	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten,
+		Label: fmt.Sprintf("p%d/", i)}
 	if p.OutsideSubset == "recursion" {
 		opts.Devices = nil // recursion is invalid WGSL: only the refusal path is exercised
 	}
@@ -211,13 +212,19 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 	first := findings[0]
 
 	// Shrink while the first finding (same class, same adapter) persists.
+	// Timeouts are not shrunk (each attempt would cost a full timeout);
+	// crashes get a small budget (each attempt restarts a worker).
 	small := c
-	if cfg.ShrinkAttempts >= 0 && first.Class != "error" {
+	if cfg.ShrinkAttempts >= 0 && first.Class != "error" && first.Class != "timeout" {
 		budget := cfg.ShrinkAttempts
 		if budget == 0 {
 			budget = 400
 		}
+		if first.Class == "crash" && budget > 30 {
+			budget = 30
+		}
 		sopts := opts
+		sopts.Label = fmt.Sprintf("s%d/", i) // shrinking runs are not program i's runs (fault injection)
 		if first.Class == "flatten" || first.Class == "flatten-refused" {
 			sopts.Devices = nil // the interpreter alone shows a flatten bug
 		}

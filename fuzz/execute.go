@@ -37,6 +37,10 @@ type Options struct {
 	Mode    wgsl.Mode // emission mode for WGSL and SPIR-V ("" = portable)
 	Flatten flatten.Options
 	Interp  interp.Options
+	// Label prefixes the label of every GPU dispatch (harness.Kernel.Label,
+	// used in reports and by worker fault injection): each dispatch is
+	// labelled Label + "<function>/<format>".
+	Label string
 }
 
 // Result is the outcome of Execute: the reference, every judged run and
@@ -112,7 +116,7 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 			if err != nil {
 				r.Failed, r.Message = oracle.Error, err.Error()
 			} else {
-				gpuRun(ctx, d, harness.Kernel{WGSL: src, EntryPoint: entry}, in, n, tabi, &r)
+				gpuRun(ctx, d, harness.Kernel{WGSL: src, EntryPoint: entry, Label: opts.Label + fn + "/wgsl"}, in, n, tabi, &r)
 			}
 			runs = append(runs, r)
 			if opts.SPIRV {
@@ -121,7 +125,7 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 				if err != nil {
 					r.Failed, r.Message = oracle.Error, err.Error()
 				} else {
-					gpuRun(ctx, d, harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint}, in, n, tabi, &r)
+					gpuRun(ctx, d, harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: opts.Label + fn + "/spirv"}, in, n, tabi, &r)
 				}
 				runs = append(runs, r)
 			}

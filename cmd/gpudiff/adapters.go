@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/spf13/cobra"
@@ -13,14 +15,23 @@ func newAdaptersCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "adapters",
-		Short: "List the WebGPU adapters found on this machine, with their stable short names",
+		Short: "List the WebGPU adapters found on this machine, with their stable names",
+		Long: `adapters lists every adapter of every WebGPU implementation found: wgpu-native's
+(named wgpu-<backend>:<device>, e.g. wgpu-vulkan:llvmpipe, with the short alias
+vulkan:llvmpipe) and Dawn's through its node binding (dawn-<backend>:<device>).
+--adapter flags elsewhere take a name, an alias, a prefix (vulkan, dawn) or all.`,
 		Example: `  gpudiff adapters
   gpudiff adapters --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			infos, err := harness.Adapters()
-			if err != nil {
+			infos, err := harness.AllAdapters()
+			if len(infos) == 0 {
 				return &exitError{code: exitUsage, msg: "gpudiff adapters: " + err.Error()}
+			}
+			if err != nil {
+				// An implementation that cannot run here (e.g. Dawn without
+				// its npm package): say why, list the others.
+				fmt.Fprintf(cmd.ErrOrStderr(), "gpudiff adapters: note: %v\n", err)
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
@@ -30,9 +41,13 @@ func newAdaptersCmd() *cobra.Command {
 			t := table.NewWriter()
 			t.SetOutputMirror(cmd.OutOrStdout())
 			t.SetStyle(table.StyleLight)
-			t.AppendHeader(table.Row{"name", "implementation", "backend", "device", "vendor", "type"})
+			t.AppendHeader(table.Row{"name", "alias", "implementation", "backend", "device", "vendor", "type"})
 			for _, a := range infos {
-				t.AppendRow(table.Row{a.Name, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type})
+				alias := ""
+				if a.Implementation == "wgpu" {
+					_, alias, _ = strings.Cut(a.Name, "wgpu-")
+				}
+				t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type})
 			}
 			t.Render()
 			return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -15,7 +16,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -31,6 +31,7 @@ type execFlags struct {
 	noGPU       bool
 	flat        bool
 	spirv       bool
+	timeout     time.Duration
 }
 
 func newExecCmd() *cobra.Command {
@@ -59,7 +60,7 @@ error (including a flatten refusal with --flat).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
-			return runExec(cmd.Context(), args[0], fl, cmd.OutOrStdout())
+			return runExec(cmd.Context(), args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -72,11 +73,12 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
 	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
+	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	return cmd
 }
 
-func runExec(ctx context.Context, path string, fl execFlags, stdout io.Writer) error {
+func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.Writer) error {
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
 		return usagef("gpudiff exec: --mode: %v", err)
@@ -125,22 +127,12 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout io.Writer) e
 	}
 	var devices []fuzz.Device
 	if !fl.noGPU {
-		all, err := harness.Adapters()
-		if err != nil {
-			return usagef("gpudiff exec: %v", err)
-		}
-		sel, err := harness.Select(all, fl.adapters)
+		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
 		if err != nil {
 			return usagef("gpudiff exec: --adapter: %v", err)
 		}
-		for _, a := range sel {
-			d, err := harness.Open(a.Name)
-			if err != nil {
-				return usagef("gpudiff exec: %v", err)
-			}
-			defer d.Close()
-			devices = append(devices, d)
-		}
+		defer closeAll()
+		devices = devs
 	}
 	c := newCase(m, f, args)
 	res, err := fuzz.Execute(ctx, c, fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode})

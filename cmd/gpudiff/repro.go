@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,7 @@ func newReproCmd() *cobra.Command {
 	var (
 		adapters []string
 		asJSON   bool
+		timeout  time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "repro CASE.wgsl",
@@ -41,15 +43,16 @@ Exit codes:
   gpudiff repro shaders/regress/case.wgsl --adapter all --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRepro(cmd.Context(), args[0], adapters, asJSON, cmd.OutOrStdout())
+			return runRepro(cmd.Context(), args[0], adapters, timeout, asJSON, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print exec's JSON object for the replay")
+	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "per-dispatch time limit")
 	return cmd
 }
 
-func runRepro(ctx context.Context, path string, sels []string, asJSON bool, stdout io.Writer) error {
+func runRepro(ctx context.Context, path string, sels []string, timeout time.Duration, asJSON bool, stdout io.Writer) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
@@ -62,7 +65,7 @@ func runRepro(ctx context.Context, path string, sels []string, asJSON bool, stdo
 	if err != nil {
 		return usagef("%s: case record: %v", path, err)
 	}
-	devs, closeAll, err := openDevices(sels)
+	devs, closeAll, err := openDevices(sels, timeout, os.Stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
 	}

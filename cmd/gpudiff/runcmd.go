@@ -21,7 +21,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -45,6 +44,7 @@ type runFlags struct {
 	shrinkMax   int
 	log         string
 	resume      string
+	timeout     time.Duration
 	changed     map[string]bool
 }
 
@@ -96,6 +96,7 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
 	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (negative: do not shrink)")
+	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
 	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash or kill -9): its header fixes seed, count, size, profile, shard, mode, invocations and SPIR-V")
 	return cmd
@@ -149,35 +150,6 @@ func readBaseline(path string) (map[string]bool, error) {
 	return out, nil
 }
 
-// openDevices opens the selected adapters; the caller closes them.
-func openDevices(sels []string) ([]fuzz.Device, func(), error) {
-	all, err := harness.Adapters()
-	if err != nil {
-		return nil, nil, err
-	}
-	sel, err := harness.Select(all, sels)
-	if err != nil {
-		return nil, nil, err
-	}
-	var devs []fuzz.Device
-	var closers []*harness.Device
-	closeAll := func() {
-		for _, d := range closers {
-			d.Close()
-		}
-	}
-	for _, a := range sel {
-		d, err := harness.Open(a.Name)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		closers = append(closers, d)
-		devs = append(devs, d)
-	}
-	return devs, closeAll, nil
-}
-
 func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) error {
 	var journal *fuzz.Journal
 	var prior []fuzz.ProgramRecord
@@ -223,7 +195,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	var names []string
 	if !fl.noGPU {
 		var closeAll func()
-		devs, closeAll, err = openDevices(fl.adapters)
+		devs, closeAll, err = openDevices(fl.adapters, fl.timeout, stderr)
 		if err != nil {
 			return usagef("gpudiff run: %v", err)
 		}

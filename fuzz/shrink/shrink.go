@@ -1,15 +1,327 @@
-// Package shrink minimizes failing cases (skeleton: the edits land next).
 package shrink
 
-import "github.com/gpudiff/gpudiff/ir"
+import (
+	"strings"
 
-// Case is a module, its kernel and the kernel's arguments per invocation
-// (Args[invocation][param]).
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Case is a failing (or to-be-checked) case: a module, the kernel under
+// test and the kernel's arguments, Args[invocation][param] (nil when the
+// caller derives arguments itself, as the gopter shrinker does).
 type Case struct {
 	Module *ir.Module
 	Kernel string
 	Args   [][]ir.Value
 }
 
-// Stream returns c's one-step smaller variants one at a time (none yet).
-func Stream(c Case) func() (Case, bool) { return func() (Case, bool) { return Case{}, false } }
+// Candidates returns c's one-step smaller variants, most aggressive
+// first (see Stream for the edits and what every candidate guarantees).
+// It is deterministic: equal cases give equal candidate lists.
+func Candidates(c Case) []Case {
+	var out []Case
+	next := Stream(c)
+	for {
+		cand, ok := next()
+		if !ok {
+			return out
+		}
+		out = append(out, cand)
+	}
+}
+
+// Stream returns c's one-step smaller variants one at a time, most
+// aggressive first, computing each only when asked (what gopter's
+// shrinker and Minimize want: most candidates are never needed). The
+// edits, in order:
+//
+//  1. keep one invocation (each in turn, the first first), then either
+//     half of them;
+//  2. empty a block (biggest first; a loop keeps its exit test and
+//     counter update, a function its final return);
+//  3. drop one statement (biggest first);
+//  4. replace an if by its then or its else arm;
+//  5. cut a bounded loop's trip count (move its counter's constant start
+//     towards the limit), or replace a loop by one copy of its body when
+//     nothing in the body breaks out of or continues it;
+//  6. inline a call of a helper called exactly once whose only return is
+//     its last statement;
+//  7. drop an unused parameter (with its column of Args when it is the
+//     kernel's, with the arguments at call sites otherwise);
+//  8. drop a struct member no expression reads or writes;
+//  9. replace an expression by a same-typed operand of it, by the
+//     constant 0 or 1, or by a parameter of the same type.
+//
+// After each edit, functions the kernel does not reach, globals no
+// function uses and structs no type mentions are dropped, and the module
+// is normalized (ir.Normalize). A candidate is offered only when it passes
+// ir.Verify, still has the kernel with arguments matching its parameters,
+// is strictly smaller (functions, then nodes, then loop trip counts, then
+// literal magnitudes, then invocations), has no more loops ir.BoundLoop
+// cannot bound, no recursion if c had none and no more const-expression or
+// indeterminacy hazards than c (see hazards). Edits never change the
+// inside of an unbounded loop or of a recursive function (see frozen), so
+// every candidate of a terminating case terminates.
+//
+// Candidates are not semantics-preserving (that is the point): a
+// candidate may compute anything, including values outside the exact
+// float domain; stillFails decides whether it keeps the failure.
+func Stream(c Case) func() (Case, bool) {
+	if c.Module == nil || c.Module.Func(c.Kernel) == nil {
+		return func() (Case, bool) { return Case{}, false }
+	}
+	base := newBaseline(c)
+	edits := plan(c)
+	i := 0
+	return func() (Case, bool) {
+		for i < len(edits) {
+			e := edits[i]
+			i++
+			if cand, ok := base.materialize(e); ok {
+				return cand, true
+			}
+		}
+		return Case{}, false
+	}
+}
+
+// Minimize shrinks c greedily: it takes the first candidate (Stream order)
+// for which stillFails holds and starts over from it, until no candidate
+// fails (a local minimum) or stillFails has been called maxAttempts times
+// (≤ 0: no limit). It returns the smallest case found, which is c itself
+// when no candidate fails: every case it returns other than c made
+// stillFails return true. c must fail; Minimize does not re-check it.
+// Candidates already rejected (same program text and arguments) are not
+// run again.
+func Minimize(c Case, stillFails func(Case) bool, maxAttempts int) Case {
+	cur := c
+	attempts := 0
+	tried := map[string]bool{}
+	for {
+		next := Stream(cur)
+		improved := false
+		for {
+			cand, ok := next()
+			if !ok {
+				break
+			}
+			key := fingerprint(cand)
+			if tried[key] {
+				continue
+			}
+			if maxAttempts > 0 && attempts >= maxAttempts {
+				return cur
+			}
+			attempts++
+			tried[key] = true
+			if stillFails(cand) {
+				cur = cand
+				improved = true
+				break
+			}
+		}
+		if !improved {
+			return cur
+		}
+	}
+}
+
+func fingerprint(c Case) string {
+	var b strings.Builder
+	b.WriteString(ir.Print(c.Module))
+	b.WriteString("\x00")
+	b.WriteString(c.Kernel)
+	for _, inv := range c.Args {
+		b.WriteString("\x00")
+		for _, v := range inv {
+			b.WriteString(v.String())
+			b.WriteString(",")
+		}
+	}
+	return ir.Hash(b.String())
+}
+
+// Stmts returns the number of statements of kernel's call graph: every
+// statement except blocks (so `if (c) { s; }` counts 2), in the kernel and
+// every function it reaches. It is the measure of "small" in acceptance
+// criteria (a shrunk case of ≤ 10 statements).
+func Stmts(m *ir.Module, kernel string) int {
+	n := 0
+	for _, f := range m.CallGraph(kernel) {
+		ir.Inspect(f.Body, func(x ir.Node) bool {
+			switch x.(type) {
+			case *ir.Block:
+				return true
+			case ir.Stmt:
+				n++
+				return true
+			case *ir.Case:
+				return true
+			}
+			return false
+		})
+	}
+	return n
+}
+
+// baseline is what candidates of one case are checked against.
+type baseline struct {
+	c         Case
+	size      measure
+	unbounded int
+	hazards   int
+	cyclic    bool
+}
+
+func newBaseline(c Case) *baseline {
+	return &baseline{
+		c:         c,
+		size:      measureOf(c),
+		unbounded: unbounded(c.Module, c.Kernel),
+		hazards:   hazards(c.Module, c.Kernel),
+		cyclic:    c.Module.FindCycle(c.Kernel) != nil,
+	}
+}
+
+// copyCase deep-copies c's module (ir.CloneModule) and the Args slices.
+func copyCase(c Case) Case {
+	d := Case{Module: ir.CloneModule(c.Module), Kernel: c.Kernel}
+	if c.Args != nil {
+		d.Args = make([][]ir.Value, len(c.Args))
+		for i, inv := range c.Args {
+			d.Args[i] = append([]ir.Value(nil), inv...)
+		}
+	}
+	return d
+}
+
+// materialize applies e to a copy of the baseline case and returns the
+// candidate when it is valid and strictly smaller.
+func (b *baseline) materialize(e edit) (cand Case, ok bool) {
+	defer func() {
+		// An edit that trips over an IR invariant is simply not a
+		// candidate; the shrinker must never take the campaign down.
+		if r := recover(); r != nil {
+			ok = false
+		}
+	}()
+	d := copyCase(b.c)
+	if !e.apply(&d) {
+		return Case{}, false
+	}
+	cleanup(d.Module, d.Kernel)
+	if err := ir.Normalize(d.Module); err != nil {
+		return Case{}, false
+	}
+	k := d.Module.Func(d.Kernel)
+	if k == nil || !argsFit(d.Args, k.Params) {
+		return Case{}, false
+	}
+	if !measureOf(d).less(b.size) {
+		return Case{}, false
+	}
+	if unbounded(d.Module, d.Kernel) > b.unbounded {
+		return Case{}, false
+	}
+	if !b.cyclic && d.Module.FindCycle(d.Kernel) != nil {
+		return Case{}, false
+	}
+	if hazards(d.Module, d.Kernel) > b.hazards {
+		return Case{}, false
+	}
+	return d, true
+}
+
+func argsFit(args [][]ir.Value, ps []*ir.Param) bool {
+	for _, inv := range args {
+		if len(inv) != len(ps) {
+			return false
+		}
+		for j, v := range inv {
+			if !ir.Identical(v.Type, ps[j].T) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cleanup drops what the kernel cannot observe: functions outside its
+// call graph, globals no remaining function uses, structs no remaining
+// type mentions. Opaque declarations stay.
+func cleanup(m *ir.Module, kernel string) {
+	live := map[string]bool{}
+	for _, f := range m.CallGraph(kernel) {
+		live[f.Name] = true
+	}
+	fs := m.Funcs[:0]
+	for _, f := range m.Funcs {
+		if live[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	m.Funcs = fs
+
+	usedG := map[string]bool{}
+	usedS := map[string]bool{}
+	var noteType func(t *ir.Type)
+	noteType = func(t *ir.Type) {
+		if t == nil {
+			return
+		}
+		switch t.Kind {
+		case ir.KindVec, ir.KindArray:
+			noteType(t.Elem)
+		case ir.KindStruct:
+			if !usedS[t.Struct.Name] {
+				usedS[t.Struct.Name] = true
+				for _, f := range t.Struct.Fields {
+					noteType(f.Type)
+				}
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		for _, p := range f.Params {
+			noteType(p.T)
+		}
+		noteType(f.Result)
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			switch x := n.(type) {
+			case *ir.Ident:
+				if x.Ref == ir.RefGlobal {
+					usedG[x.Name] = true
+				}
+			case *ir.Decl:
+				noteType(x.T)
+			}
+			if e, ok := n.(ir.Expr); ok {
+				noteType(e.Type())
+			}
+			return true
+		})
+	}
+	gs := m.Globals[:0]
+	for _, g := range m.Globals {
+		if usedG[g.Name] {
+			gs = append(gs, g)
+			noteType(g.T)
+		}
+	}
+	m.Globals = gs
+	ss := m.Structs[:0:0]
+	for _, s := range m.Structs {
+		if usedS[s.Name] {
+			ss = append(ss, s)
+		}
+	}
+	m.Structs = ss
+}
+
+// edit is one planned change, applied to a private copy of the case.
+type edit struct {
+	what  string
+	apply func(c *Case) bool
+}
+
+func (e edit) String() string { return e.what }
