@@ -1,0 +1,385 @@
+package shaders
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// The conformance kernels (shaders/conformance/): one WGSL runtime rule
+// each, with hand-derived expected values. Each kernel NAME is three files,
+// in the format of shaders/examples (see doc.go): NAME.wgsl, whose leading
+// comment has exactly one `// rule: ` line and one `// spec: ` line (the
+// driver-matrix tool parses them) followed by the derivation of the
+// expected values from the spec; NAME.inputs.json; NAME.expected.json. The
+// kernel function is named NAME.
+//
+// What the tests here prove:
+//   - TestConformanceFiles: the corpus is well formed, and every `spec:`
+//     line names a section of the WGSL spec by its real anchor and title,
+//     and quotes it verbatim (up to markup and "..." elisions).
+//   - TestConformanceInterp: the interpreter agrees with every hand-derived
+//     value bit-exactly, a cross-check of both.
+//   - TestConformancePortableLavapipe: gpudiff's portable WGSL and SPIR-V
+//     agree with every value on lavapipe; a difference is a gpudiff bug.
+//   - TestConformanceRawMatrix: raw WGSL and SPIR-V on every adapter, in
+//     worker processes; the differences are logged as the driver matrix,
+//     not asserted (stacks legitimately diverge there).
+
+const conformanceDir = "conformance"
+
+// Invocation counts a conformance kernel must stay within: a few edge
+// values and a couple of ordinary ones, so a driver engineer reads them all.
+const (
+	minConformanceInvocations = 4
+	maxConformanceInvocations = 16
+)
+
+// specEnv overrides where the WGSL spec source (wgsl-spec.bs) is read from.
+const specEnv = "GPUDIFF_WGSL_SPEC"
+
+// conformanceSpecPath is the WGSL spec source the `spec:` lines cite:
+// $GPUDIFF_WGSL_SPEC, else the shared reference copy beside the checkout.
+func conformanceSpecPath() string {
+	if p := os.Getenv(specEnv); p != "" {
+		return p
+	}
+	return filepath.Join("..", "..", "shared", "reference", "wgsl-spec.bs")
+}
+
+// confKernel is one conformance kernel, parsed, with its inputs and
+// expected outputs decoded with the parsed types.
+type confKernel struct {
+	name    string
+	src     []byte
+	rule    string // the `rule:` line's text
+	spec    string // the `spec:` line's text
+	m       *ir.Module
+	abi     *ir.KernelABI
+	params  []field
+	outputs []field
+	args    [][]ir.Value // args[i][j]: parameter j of invocation i
+	want    [][]ir.Value // want[i][j]: output j of invocation i
+	rawWant []byte       // NAME.expected.json as stored
+}
+
+func confPath(name, suffix string) string { return filepath.Join(conformanceDir, name+suffix) }
+
+// conformanceNames lists the stems of shaders/conformance/*.wgsl, sorted.
+func conformanceNames(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(conformanceDir, "*.wgsl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no conformance kernels in %s", conformanceDir)
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".wgsl"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// headerLines returns the leading `//` comment block of src, each line
+// without its `//` and one following space.
+func headerLines(src []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		out = append(out, strings.TrimPrefix(strings.TrimPrefix(line, "//"), " "))
+	}
+	return out
+}
+
+// ruleAndSpec returns the `rule:` and `spec:` lines of src's header. It
+// fails the test unless there is exactly one of each in the header and none
+// elsewhere in the file.
+func ruleAndSpec(t testing.TB, name string, src []byte) (rule, spec string) {
+	t.Helper()
+	var rules, specs []string
+	for _, l := range headerLines(src) {
+		if r, ok := strings.CutPrefix(l, "rule:"); ok {
+			rules = append(rules, strings.TrimSpace(r))
+		}
+		if s, ok := strings.CutPrefix(l, "spec:"); ok {
+			specs = append(specs, strings.TrimSpace(s))
+		}
+	}
+	require.Len(t, rules, 1, "%s.wgsl: the header must have exactly one `// rule: ` line", name)
+	require.Len(t, specs, 1, "%s.wgsl: the header must have exactly one `// spec: ` line", name)
+	all := regexp.MustCompile(`(?m)^\s*//\s*(rule|spec):`).FindAll(src, -1)
+	require.Len(t, all, 2, "%s.wgsl: `rule:` and `spec:` lines belong in the header only", name)
+	require.NotEmpty(t, rules[0], "%s.wgsl: empty rule", name)
+	return rules[0], specs[0]
+}
+
+// loadConformance reads, parses and decodes conformance kernel name.
+func loadConformance(t testing.TB, name string) *confKernel {
+	t.Helper()
+	k := &confKernel{name: name}
+	var err error
+	k.src, err = os.ReadFile(confPath(name, ".wgsl"))
+	require.NoError(t, err)
+	k.rule, k.spec = ruleAndSpec(t, name, k.src)
+	k.m, err = wgsl.Parse(confPath(name, ".wgsl"), k.src)
+	require.NoError(t, err)
+	kf, err := wgsl.Kernel(k.m, "")
+	require.NoError(t, err)
+	require.Equal(t, name, kf.Name, "the kernel of %s.wgsl must be named after the file", name)
+	k.abi, err = ir.NewKernelABI(k.m, name)
+	require.NoError(t, err)
+	for _, f := range k.abi.Inputs {
+		k.params = append(k.params, field{f.Name, f.T})
+	}
+	for _, f := range k.abi.Outputs {
+		k.outputs = append(k.outputs, field{f.Name, f.T})
+	}
+
+	raw, err := os.ReadFile(confPath(name, ".inputs.json"))
+	require.NoError(t, err)
+	var inputs map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &inputs), "%s.inputs.json", name)
+	require.ElementsMatch(t, fieldNames(k.params), slices.Collect(maps.Keys(inputs)),
+		"%s.inputs.json: keys must be exactly the kernel's parameters", name)
+	n := -1
+	for j, p := range k.params {
+		var vals []json.RawMessage
+		require.NoError(t, json.Unmarshal(inputs[p.name], &vals), "%s.inputs.json: %s", name, p.name)
+		if n < 0 {
+			n = len(vals)
+			k.args = make([][]ir.Value, n)
+			for i := range k.args {
+				k.args[i] = make([]ir.Value, len(k.params))
+			}
+		}
+		require.Len(t, vals, n, "%s.inputs.json: %s has %d values, %s has %d", name, p.name, len(vals), k.params[0].name, n)
+		for i, r := range vals {
+			v, err := ir.UnmarshalValue(p.t, r)
+			require.NoError(t, err, "%s.inputs.json: %s[%d]", name, p.name, i)
+			k.args[i][j] = v
+		}
+	}
+	require.GreaterOrEqual(t, n, minConformanceInvocations, "%s: too few invocations", name)
+	require.LessOrEqual(t, n, maxConformanceInvocations, "%s: too many invocations", name)
+
+	k.rawWant, err = os.ReadFile(confPath(name, ".expected.json"))
+	require.NoError(t, err)
+	var exp expectedFile
+	dec := json.NewDecoder(bytes.NewReader(k.rawWant))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&exp), "%s.expected.json", name)
+	require.Equal(t, name, exp.Kernel, "%s.expected.json: kernel", name)
+	require.Len(t, exp.Reference, n, "%s.expected.json: one reference per invocation", name)
+	// The example decoder does the per-invocation work (bare value or
+	// object keyed by output name).
+	ex := example{name: name, expected: exp}
+	for i := range n {
+		k.want = append(k.want, ex.decodeReference(t, i, k.outputs))
+	}
+	return k
+}
+
+// loadAllConformance loads every conformance kernel once per test binary.
+var (
+	confOnce    sync.Once
+	confKernels []*confKernel
+)
+
+func allConformance(t *testing.T) []*confKernel {
+	t.Helper()
+	confOnce.Do(func() {
+		for _, name := range conformanceNames(t) {
+			confKernels = append(confKernels, loadConformance(t, name))
+		}
+	})
+	require.NotEmpty(t, confKernels, "loading the conformance kernels failed in an earlier test")
+	return confKernels
+}
+
+// specLineRE parses a `spec:` line: `WGSL #anchor (Section Title)`,
+// optionally followed by `, "a quoted sentence"` in which "..." elides.
+var specLineRE = regexp.MustCompile(`^WGSL #([A-Za-z0-9_-]+) \((.+?)\)(?:, "(.+)")?$`)
+
+// specHeadingRE matches a Bikeshed section heading with its anchor.
+var specHeadingRE = regexp.MustCompile(`^#+ (.+?) #+ \{#([A-Za-z0-9_-]+)\}\s*$`)
+
+// specSection returns the title of the section anchored at anchor in the
+// spec source and its text up to the next heading, or ok false.
+func specSection(spec []string, anchor string) (title, text string, ok bool) {
+	for i, l := range spec {
+		m := specHeadingRE.FindStringSubmatch(l)
+		if m == nil || m[2] != anchor {
+			continue
+		}
+		var body []string
+		for _, b := range spec[i+1:] {
+			if strings.HasPrefix(b, "#") && specHeadingRE.MatchString(b) {
+				break
+			}
+			body = append(body, b)
+		}
+		return strings.ReplaceAll(m[1], "`", ""), strings.Join(body, "\n"), true
+	}
+	return "", "", false
+}
+
+var (
+	specLinkRE    = regexp.MustCompile(`\[\[#[^|\]]*\|([^\]]*)\]\]`) // [[#anchor|text]]
+	specDfnRE     = regexp.MustCompile(`\[=([^=\]]*?)=\]`)           // [=term=], [=a|b=], [=for/term=]
+	specTagRE     = regexp.MustCompile(`<[^>]*>`)
+	specSpaceRE   = regexp.MustCompile(`\s+`)
+	specBulletRE  = regexp.MustCompile(`(?m)^\s*\* `)
+	specEmphRE    = regexp.MustCompile("\\*([^*\\s`][^*`]*?)\\*")
+	specEntityMap = strings.NewReplacer("&nbsp;", " ", "&div;", "÷", "&times;", "×", "&minus;", "-",
+		"&le;", "≤", "&lt;", "<", "&gt;", ">", "&amp;", "&")
+)
+
+// specPlain turns Bikeshed source into the plain text a reader sees, close
+// enough to compare quoted sentences: links and definitions become their
+// text, tags, bullets, emphasis and variable bars go, <sup> becomes ^,
+// entities are decoded and white space collapses.
+func specPlain(s string) string {
+	s = specLinkRE.ReplaceAllString(s, "$1")
+	s = specDfnRE.ReplaceAllStringFunc(s, func(d string) string {
+		d = strings.TrimSuffix(strings.TrimPrefix(d, "[="), "=]")
+		if i := strings.LastIndex(d, "|"); i >= 0 {
+			d = d[i+1:]
+		}
+		if i := strings.LastIndex(d, "/"); i >= 0 {
+			d = d[i+1:]
+		}
+		return d
+	})
+	s = specBulletRE.ReplaceAllString(s, " ")
+	s = specEmphRE.ReplaceAllString(s, "$1")
+	s = strings.ReplaceAll(s, "<sup>", "^")
+	s = specTagRE.ReplaceAllString(s, "")
+	s = specEntityMap.Replace(s)
+	s = strings.NewReplacer("|", "", "`", "").Replace(s)
+	return strings.TrimSpace(specSpaceRE.ReplaceAllString(s, " "))
+}
+
+// TestConformanceFiles checks the corpus shape and every kernel's header:
+// its three files and nothing else; exactly one `rule:` and one `spec:`
+// line; the spec line names an anchor that exists in the WGSL spec
+// (`{#anchor}`), with that section's title, and any quoted sentence occurs
+// in that section (each "..."-separated piece, in order); the expected file
+// is in canonical form (one invocation per line, ir's JSON form).
+func TestConformanceFiles(t *testing.T) {
+	names := conformanceNames(t)
+	entries, err := os.ReadDir(conformanceDir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		stem, suffix, _ := strings.Cut(e.Name(), ".")
+		assert.Contains(t, names, stem, "%s belongs to no conformance kernel", e.Name())
+		assert.Contains(t, []string{"wgsl", "inputs.json", "expected.json"}, suffix, "unexpected file %s", e.Name())
+	}
+	specSrc, err := os.ReadFile(conformanceSpecPath())
+	if os.IsNotExist(err) {
+		t.Skipf("WGSL spec source not found at %s (set %s): cannot check citations", conformanceSpecPath(), specEnv)
+	}
+	require.NoError(t, err)
+	spec := strings.Split(string(specSrc), "\n")
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			k := loadConformance(t, name)
+			m := specLineRE.FindStringSubmatch(k.spec)
+			require.NotNil(t, m, "%s.wgsl: spec line %q is not `WGSL #anchor (Title)[, \"quote\"]`", name, k.spec)
+			title, text, ok := specSection(spec, m[1])
+			require.True(t, ok, "%s.wgsl: the WGSL spec has no section {#%s}", name, m[1])
+			assert.Equal(t, title, m[2], "%s.wgsl: the title of {#%s}", name, m[1])
+			if m[3] != "" {
+				plain := specPlain(text)
+				rest := plain
+				for _, piece := range strings.Split(m[3], "...") {
+					piece = strings.TrimSpace(piece)
+					i := strings.Index(rest, piece)
+					if !assert.GreaterOrEqual(t, i, 0, "%s.wgsl: %q does not occur (in order) in #%s, which reads:\n%s", name, piece, m[1], plain) {
+						break
+					}
+					rest = rest[i+len(piece):]
+				}
+			}
+			results := make([][]ir.Value, len(k.want))
+			copy(results, k.want)
+			assert.Equal(t, string(formatExpected(name, k.outputs, results)), string(k.rawWant),
+				"%s.expected.json is not in canonical form (one invocation per line)", name)
+		})
+	}
+}
+
+// TestConformanceInterp runs every conformance kernel in the reference
+// interpreter and checks each output against the hand-derived value
+// bit-exactly. Where the two disagree, one of them is wrong: read the spec
+// sentence the kernel cites. The one latitude is the sign of an f32 zero,
+// which WGSL lets implementations ignore (WGSL #differences-from-ieee754:
+// "Implementations may ignore the sign field of a floating point zero
+// value"), so the expected files cannot pin it; a differing sign is
+// logged. No leaf may be indeterminate: the kernels stay inside WGSL's
+// determinate domain.
+func TestConformanceInterp(t *testing.T) {
+	for _, k := range allConformance(t) {
+		t.Run(k.name, func(t *testing.T) {
+			invs, err := interp.Run(k.m, k.name, k.args, interp.Options{})
+			require.NoError(t, err)
+			require.Len(t, invs, len(k.args))
+			for i, inv := range invs {
+				require.NoError(t, inv.Err, "invocation %d (%s)", i, argString(k.args[i]))
+				require.Len(t, inv.Outputs, len(k.outputs))
+				for j, out := range inv.Outputs {
+					for l, ind := range out.Indeterminate {
+						assert.False(t, ind, "invocation %d (%s), output %s leaf %d is indeterminate: %s",
+							i, argString(k.args[i]), k.outputs[j].name, l, out.Why)
+					}
+					want := k.want[i][j]
+					if ir.Equal(want, out.Value) {
+						continue
+					}
+					if len(sameLeaves(want, out.Value, nil)) == 0 {
+						t.Logf("invocation %d (%s), output %s: interp %s, expected %s: only the sign of a zero differs (WGSL leaves it free)",
+							i, argString(k.args[i]), k.outputs[j].name, ir.MarshalValue(out.Value), ir.MarshalValue(want))
+						continue
+					}
+					t.Errorf("invocation %d (%s), output %s: interp %s, expected %s (rule: %s; spec: %s)",
+						i, argString(k.args[i]), k.outputs[j].name, ir.MarshalValue(out.Value), ir.MarshalValue(want), k.rule, k.spec)
+				}
+			}
+		})
+	}
+}
+
+// confDiffs compares the decoded outputs of a GPU run with the expected
+// values and returns one description per differing output, keyed by
+// invocation: integers and bools exactly, f32 bit-exactly up to the sign
+// of zero and subnormal flushing (sameLeaves with no tolerance: every
+// conformance value is exact).
+func (k *confKernel) confDiffs(got [][]ir.Value) []string {
+	var diffs []string
+	for i := range got {
+		for j := range k.outputs {
+			if d := sameLeaves(k.want[i][j], got[i][j], nil); len(d) > 0 {
+				diffs = append(diffs, fmt.Sprintf("invocation %d (%s), output %s: got %s, want %s",
+					i, argString(k.args[i]), k.outputs[j].name, ir.MarshalValue(got[i][j]), ir.MarshalValue(k.want[i][j])))
+			}
+		}
+	}
+	return diffs
+}
