@@ -151,9 +151,6 @@ func (c *chkCtx) structDecl() {
 
 func (c *chkCtx) globalVar() {
 	a := c.d.a
-	if len(a.attrs) > 0 {
-		c.outsidef(a.attrs[0].off, "variable attribute @%s", a.attrs[0].name)
-	}
 	if !a.hasTmpl {
 		if a.typ != nil {
 			c.resolveType(a.typ) // a texture or sampler is outside the subset
@@ -175,6 +172,9 @@ func (c *chkCtx) globalVar() {
 	}
 	if len(a.tmpl) > 1 {
 		c.errorf(a.tmpl[1].astOff(), "an access mode may not be given for the private address space")
+	}
+	if len(a.attrs) > 0 {
+		c.outsidef(a.attrs[0].off, "variable attribute @%s", a.attrs[0].name)
 	}
 	var t *chkType
 	if a.typ != nil {

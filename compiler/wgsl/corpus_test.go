@@ -1,0 +1,178 @@
+package wgsl
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ptOffset returns the byte offset of a 1-based line and byte column.
+func ptOffset(src string, p ir.Pos) int {
+	off := 0
+	for line := int32(1); line < p.Line; line++ {
+		off += strings.IndexByte(src[off:], '\n') + 1
+	}
+	return off + int(p.Col) - 1
+}
+
+// TestParseCorpus parses the hand-written realistic modules of
+// testdata/parse (compute and render pipelines with bindings, textures,
+// atomics, overrides, pointers, f16, diagnostics, const_assert, runtime
+// arrays, matrices). Each is first confirmed valid by every installed
+// independent validator. Then: it parses; each declaration lands where the
+// subset rules put it (expected lists written by hand); every opaque
+// declaration's Text is exactly the source at its position; every reason
+// position points at the construct the reason names.
+func TestParseCorpus(t *testing.T) {
+	type want struct {
+		funcs, structs, globals []string
+		opaque                  map[string]string // name (or kind for unnamed) → reason fragment
+	}
+	tests := map[string]want{
+		"particles_compute.wgsl": {
+			funcs:   []string{"wrap_coord", "clamp_speed", "next_random", "count_neighbours"},
+			structs: []string{"Particle", "SimParams"},
+			globals: []string{"rng_state"},
+			opaque: map[string]string{"diagnostic": "kept verbatim", "Particles": "atomic type",
+				"workgroup_size_x": "override declaration", "damping": "override declaration",
+				"max_speed": "kept verbatim", "const_assert": "kept verbatim", "params": "var<uniform>",
+				"particlesA": "var<storage>", "particlesB": "var<storage>", "tile": "var<workgroup>",
+				"main": "entry point (@compute)"},
+		},
+		"textured_quad.wgsl": {
+			funcs: []string{"srgb_to_linear", "luminance"},
+			opaque: map[string]string{"Uniforms": "matrix type", "VertexOutput": "struct member attribute @builtin",
+				"Color": "kept verbatim", "uniforms": "var<uniform>", "mySampler": "sampler type sampler",
+				"myTexture": "texture type texture_2d", "shadowMap": "texture type texture_depth_2d",
+				"shadowSampler": "sampler type sampler_comparison", "accumulate": "pointer parameter",
+				"vertex_main": "entry point (@vertex)", "fragment_main": "entry point (@fragment)"},
+		},
+		"half_precision.wgsl": {
+			funcs: []string{"blur3"},
+			opaque: map[string]string{"enable": "kept verbatim", "requires": "kept verbatim", "HalfData": "f16 type",
+				"data": "var<storage>", "outTex": "texture type texture_storage_2d", "rwTex": "texture type texture_storage_2d",
+				"half_pi": "f16 literal", "weights": "kept verbatim", "half_lerp": "f16 type", "to_half": "f16 type",
+				"main": "entry point (@compute)"},
+		},
+		"syntax_tour.wgsl": {
+			funcs:   []string{"templates", "literals", "statements", "swizzles", "pairs"},
+			structs: []string{"Pair"},
+			globals: []string{"state", "accum"},
+			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim", "Vec3": "kept verbatim",
+				"IntArray4": "kept verbatim", "Mat": "matrix type mat3x3f", "ints": "kept verbatim",
+				"typed_ints": "kept verbatim", "uints": "kept verbatim", "floats": "kept verbatim",
+				"halves": "f16 literal 0h", "t": "kept verbatim", "f": "kept verbatim", "big": "kept verbatim",
+				"neg_min": "kept verbatim", "count": "kept verbatim", "nested": "kept verbatim",
+				"const_assert": "kept verbatim", "matrices": "uses alias Mat, which is outside the subset: matrix type",
+				"half_sum": "f16 type", "must": "function attribute @must_use", "main": "entry point (@compute)"},
+		},
+		"subset_kernels.wgsl": {
+			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
+			structs: []string{"Ray", "Hit"},
+			globals: []string{"hits", "last_hit"},
+			opaque:  map[string]string{"EPS": "kept verbatim", "MAX_STEPS": "kept verbatim", "SPHERES": "kept verbatim"},
+		},
+	}
+	files, err := filepath.Glob("testdata/parse/*.wgsl")
+	require.NoError(t, err)
+	require.Len(t, files, len(tests), "every corpus file has an expectation")
+	validators := ptValidators(t)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			w, ok := tests[filepath.Base(path)]
+			require.True(t, ok)
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			src := string(b)
+			for name, v := range validators {
+				valid, msg := v(src)
+				require.True(t, valid, "the corpus module is invalid for %s: %s", name, msg)
+			}
+			m, err := Parse(path, b)
+			require.NoError(t, err)
+
+			var funcs, structs, globals []string
+			for _, f := range m.Funcs {
+				funcs = append(funcs, f.Name)
+			}
+			for _, s := range m.Structs {
+				structs = append(structs, s.Name)
+			}
+			for _, g := range m.Globals {
+				globals = append(globals, g.Name)
+			}
+			assert.Equal(t, w.funcs, funcs)
+			assert.Equal(t, w.structs, structs)
+			assert.Equal(t, w.globals, globals)
+
+			seen := map[string]bool{}
+			for _, o := range m.Opaque {
+				key := o.Name
+				if key == "" {
+					key = o.Kind
+				}
+				seen[key] = true
+				reason, ok := w.opaque[key]
+				if assert.True(t, ok, "unexpected opaque declaration %s (%s)", key, o.Reason) {
+					assert.Contains(t, o.Reason, reason, "reason of %s", key)
+				}
+				off := ptOffset(src, o.Pos)
+				require.LessOrEqual(t, off+len(o.Text), len(src))
+				assert.Equal(t, src[off:off+len(o.Text)], o.Text, "Text of %s is the exact source slice", key)
+				last := o.Text[len(o.Text)-1]
+				assert.True(t, last == ';' || last == '}', "Text of %s ends its declaration: %q", key, o.Text)
+				assert.Equal(t, o.Kind == "fn" && strings.HasPrefix(o.Reason, "entry point"), o.EntryPoint, key)
+				if !strings.Contains(o.Reason, "kept verbatim") {
+					r := ptOffset(src, o.ReasonPos)
+					assert.True(t, r >= off && r < off+len(o.Text), "reason position of %s is inside it", key)
+					assert.True(t, ptReasonMatches(src[r:], o.Reason), "reason position of %s points at %.20q, reason %q", key, src[r:], o.Reason)
+				}
+			}
+			var missing []string
+			for k := range w.opaque {
+				if !seen[k] {
+					missing = append(missing, k)
+				}
+			}
+			sort.Strings(missing)
+			assert.Empty(t, missing, "expected opaque declarations not found")
+		})
+	}
+}
+
+// ptReasonMatches reports whether the source at a reason position starts
+// with the construct the reason names.
+func ptReasonMatches(at, reason string) bool {
+	switch {
+	case strings.HasPrefix(reason, "entry point (@"):
+		stage := strings.TrimSuffix(strings.TrimPrefix(reason, "entry point ("), ")")
+		return strings.HasPrefix(at, stage)
+	case strings.HasPrefix(reason, "var<"):
+		return strings.HasPrefix(at, strings.TrimSuffix(strings.TrimPrefix(reason, "var<"), ">"))
+	case strings.HasPrefix(reason, "f16"):
+		return strings.HasPrefix(at, "f16") || strings.HasPrefix(at, "vec") || strings.HasPrefix(at, "mat") ||
+			strings.Contains(reason, "literal") && strings.HasPrefix(at, strings.TrimPrefix(reason, "f16 literal "))
+	case strings.HasPrefix(reason, "function attribute @"), strings.HasPrefix(reason, "struct member attribute @"):
+		return strings.HasPrefix(at, "@"+reason[strings.Index(reason, "@")+1:])
+	case reason == "override declaration":
+		return strings.HasPrefix(at, "override")
+	case reason == "pointer parameter":
+		return strings.HasPrefix(at, "ptr")
+	case reason == "atomic type":
+		return strings.HasPrefix(at, "atomic")
+	case strings.HasPrefix(reason, "matrix type "):
+		return strings.HasPrefix(at, "mat")
+	case strings.HasPrefix(reason, "texture type "), strings.HasPrefix(reason, "sampler type "):
+		return strings.HasPrefix(at, strings.Fields(reason)[2])
+	case strings.HasPrefix(reason, "uses alias "):
+		name := strings.TrimSuffix(strings.Fields(reason)[2], ",")
+		return strings.HasPrefix(at, name)
+	}
+	return false
+}
