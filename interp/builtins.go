@@ -373,6 +373,85 @@ var (
 	}
 )
 
+// Fast paths: the value of a builtin on exact, normal operands when it
+// is exact too (ok false sends the lane to the general kernel). They
+// agree with the general kernels on such operands.
+var (
+	f32Fast1 = map[ir.Builtin]func(x float64) (float64, bool){
+		ir.BAbs:   func(x float64) (float64, bool) { return math.Abs(x), true },
+		ir.BFloor: func(x float64) (float64, bool) { return math.Floor(x), true },
+		ir.BCeil:  func(x float64) (float64, bool) { return math.Ceil(x), true },
+		ir.BTrunc: func(x float64) (float64, bool) { return math.Trunc(x), true },
+		ir.BRound: func(x float64) (float64, bool) { return math.RoundToEven(x), true },
+		ir.BFract: func(x float64) (float64, bool) { r := x - math.Floor(x); return r, r32(r) == r },
+		ir.BSign: func(x float64) (float64, bool) {
+			switch {
+			case x > 0:
+				return 1, true
+			case x < 0:
+				return -1, true
+			}
+			return 0, true
+		},
+	}
+	f32Fast2 = map[ir.Builtin]func(x, y float64) (float64, bool){
+		ir.BMin: func(x, y float64) (float64, bool) {
+			if y < x {
+				return y, true
+			}
+			return x, true
+		},
+		ir.BMax: func(x, y float64) (float64, bool) {
+			if x < y {
+				return y, true
+			}
+			return x, true
+		},
+		ir.BStep: func(edge, x float64) (float64, bool) {
+			if edge <= x {
+				return 1, true
+			}
+			return 0, true
+		},
+	}
+	f32Fast3 = map[ir.Builtin]func(x, y, z float64) (float64, bool){
+		ir.BClamp: func(x, lo, hi float64) (float64, bool) {
+			if hi < lo {
+				return 0, false
+			}
+			if x < lo {
+				x = lo
+			}
+			if hi < x {
+				x = hi
+			}
+			return x, true
+		},
+		ir.BFma: func(x, y, z float64) (float64, bool) {
+			p := float64(x * y)
+			s := p + z
+			return s, r32(p) == p && r32(s) == s && twoSumExact(p, z, s)
+		},
+		ir.BMix: func(x, y, z float64) (float64, bool) {
+			a := 1 - z
+			p, q := float64(x*a), float64(y*z)
+			s := p + q
+			return s, r32(a) == a && r32(p) == p && r32(q) == q && r32(s) == s && twoSumExact(p, q, s)
+		},
+	}
+)
+
+// exactNormal reports whether a slot is an exact, determinate f32 that is
+// not subnormal.
+func exactNormal(x slot) bool { return x.why == 0 && !isSubnormal(x.bits) }
+
+func fastSlot(r float64, ok bool) (slot, bool) {
+	if ok && math.Abs(r) <= maxF32 {
+		return slot{bits: math.Float32bits(float32(r))}, true
+	}
+	return slot{}, false
+}
+
 // vk is an f32 kernel over whole vectors: in holds the operands' lanes
 // one operand after the other, out receives the result's lanes.
 type vk func(in, out []fv) fstatus
@@ -440,31 +519,64 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 	}
 	if k, ok := f32Unary[e.Fn]; ok {
 		a := ls[0]
+		fast := f32Fast1[e.Fn]
+		if fast == nil {
+			fast = func(float64) (float64, bool) { return 0, false }
+		}
 		return func(fr *frame) {
 			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
-				s[d+i] = eval1(site, k, s[a.loc+i*a.stride])
+				x := s[a.loc+i*a.stride]
+				if exactNormal(x) {
+					if r, ok := fastSlot(fast(f32of(x.bits))); ok {
+						s[d+i] = r
+						continue
+					}
+				}
+				s[d+i] = eval1(site, k, x)
 			}
 		}
 	}
 	if k, ok := f32Binary[e.Fn]; ok {
 		a, b := ls[0], ls[1]
+		fast := f32Fast2[e.Fn]
+		if fast == nil {
+			fast = func(float64, float64) (float64, bool) { return 0, false }
+		}
 		return func(fr *frame) {
 			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
-				s[d+i] = eval2(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride])
+				x, y := s[a.loc+i*a.stride], s[b.loc+i*b.stride]
+				if exactNormal(x) && exactNormal(y) {
+					if r, ok := fastSlot(fast(f32of(x.bits), f32of(y.bits))); ok {
+						s[d+i] = r
+						continue
+					}
+				}
+				s[d+i] = eval2(site, k, x, y)
 			}
 		}
 	}
 	if k, ok := f32Ternary[e.Fn]; ok {
 		a, b, cc := ls[0], ls[1], ls[2]
+		fast := f32Fast3[e.Fn]
+		if fast == nil {
+			fast = func(float64, float64, float64) (float64, bool) { return 0, false }
+		}
 		return func(fr *frame) {
 			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
-				s[d+i] = eval3(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[cc.loc+i*cc.stride])
+				x, y, z := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[cc.loc+i*cc.stride]
+				if exactNormal(x) && exactNormal(y) && exactNormal(z) {
+					if r, ok := fastSlot(fast(f32of(x.bits), f32of(y.bits), f32of(z.bits))); ok {
+						s[d+i] = r
+						continue
+					}
+				}
+				s[d+i] = eval3(site, k, x, y, z)
 			}
 		}
 	}

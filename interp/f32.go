@@ -212,6 +212,8 @@ func absBound(exact, prop, bound float64) fv {
 func fAbs(a fv) fv { return fv{math.Abs(a.v), a.e} }
 func fNeg(a fv) fv { return fv{-a.v, a.e} }
 
+// fMin and fMax are min and max as WGSL defines them (#min-float-builtin:
+// e2 if e2 < e1, else e1; max: e2 if e1 < e2, else e1).
 func fMin(a, b fv) fv {
 	v := a.v
 	if b.v < a.v {
@@ -233,8 +235,8 @@ func fMax(a, b fv) fv {
 // indeterminate if they do for the reference operands, else E grows by the
 // largest possible difference.
 func fClamp(x, lo, hi fv) (fv, fstatus) {
-	v := math.Min(math.Max(x.v, lo.v), hi.v)
-	med := math.Max(math.Min(x.v, lo.v), math.Min(math.Max(x.v, lo.v), hi.v))
+	v := fMin(fMax(x, lo), hi).v
+	med := fMax(fMin(x, lo), fMin(fMax(x, lo), hi)).v
 	e := math.Max(x.e, math.Max(lo.e, hi.e))
 	if v != med {
 		return fv{v, e}, fsAmbiguous

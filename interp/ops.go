@@ -175,7 +175,7 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	case elem.Kind == ir.KindF32:
 		fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
 	case cls == ir.ClassEquality || cls == ir.ClassOrder:
-		fn = intCmp(intCompare(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
+		fn = intCmp(op, elem.Kind == ir.KindI32, intCompare(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
 	default:
 		fn = intBin(op, intKernel(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
 	}
@@ -224,6 +224,20 @@ func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
 			}
+		case ir.OpOr:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits | b.bits, why: firstWhy(a.why, b.why)}
+			}
+		case ir.OpShl:
+			return func(fr *frame) {
+				run2(fr, xf, yf)
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				s[d] = slot{bits: a.bits << (b.bits & 31), why: firstWhy(a.why, b.why)}
+			}
 		}
 		return func(fr *frame) {
 			run2(fr, xf, yf)
@@ -242,14 +256,36 @@ func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d
 	}
 }
 
-func intCmp(k func(a, b uint32) bool, x, y cexpr, sx, sy, n, d int32) exprFn {
+// cmpBits compares integer or bool bits: signed comparisons flip the
+// sign bits (flip = 1<<31) and compare unsigned.
+func cmpBits(op ir.BinaryOp, a, b uint32) bool {
+	switch op {
+	case ir.OpEq:
+		return a == b
+	case ir.OpNe:
+		return a != b
+	case ir.OpLt:
+		return a < b
+	case ir.OpLe:
+		return a <= b
+	case ir.OpGt:
+		return a > b
+	}
+	return a >= b
+}
+
+func intCmp(op ir.BinaryOp, signed bool, k func(a, b uint32) bool, x, y cexpr, sx, sy, n, d int32) exprFn {
 	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
 	if n == 1 {
+		flip := uint32(0)
+		if signed {
+			flip = 1 << 31
+		}
 		return func(fr *frame) {
 			run2(fr, xf, yf)
 			s := fr.s
 			a, b := &s[xl], &s[yl]
-			s[d] = slot{bits: b2u(k(a.bits, b.bits)), why: firstWhy(a.why, b.why)}
+			s[d] = slot{bits: b2u(cmpBits(op, a.bits^flip, b.bits^flip)), why: firstWhy(a.why, b.why)}
 		}
 	}
 	return func(fr *frame) {

@@ -214,10 +214,16 @@ func (g *exprGen) expr(t *ir.Type, depth int) ir.Expr {
 			if t.IsScalar() {
 				return idx(g.expr(vecT(2+r.Intn(3), s), d), i)
 			}
-		case 10: // dot product
+		case 10: // dot product, length, distance
 			if t.IsScalar() {
 				vt := vecT(2+r.Intn(3), s)
-				return bi(ir.BDot, g.expr(vt, d), g.expr(vt, d))
+				switch {
+				case s.Kind != ir.KindF32 || r.Intn(3) == 0:
+					return bi(ir.BDot, g.expr(vt, d), g.expr(vt, d))
+				case r.Intn(2) == 0:
+					return bi(ir.BLength, g.expr(vt, d))
+				}
+				return bi(ir.BDistance, g.expr(vt, d), g.expr(vt, d))
 			}
 		default:
 			return g.leaf(t)

@@ -4,30 +4,56 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
+// cstmt is a compiled statement: a general statement, or (the common
+// case, run without a wrapper call) an expression evaluated for its
+// effect on its destination.
+type cstmt struct {
+	run   stmtFn
+	expr  exprFn
+	stops bool // expr may stop the invocation
+}
+
+// fn returns the statement as a stmtFn (nil for an empty statement).
+func (s cstmt) fn() stmtFn {
+	switch f, stops := s.expr, s.stops; {
+	case s.run != nil:
+		return s.run
+	case f == nil:
+		return nil
+	case stops:
+		return func(fr *frame) ctl { f(fr); return nextOrStop(fr) }
+	default:
+		return func(fr *frame) ctl { f(fr); return cNext }
+	}
+}
+
 // block compiles a block: each statement executed is one step (WGSL
 // #program-order: statements run in control flow order).
 func (c *compiler) block(b *ir.Block) stmtFn {
-	var fns []stmtFn
-	var poss []ir.Pos
+	type item struct {
+		cstmt
+		pos ir.Pos
+	}
+	var items []item
 	for _, s := range b.Stmts {
-		if f := c.stmt(s); f != nil {
-			fns = append(fns, f)
-			// Running out of steps inside a loop is reported at the
-			// loop: that is where the kernel may not terminate.
-			pos := s.Position()
-			if c.loopPos != nil {
-				pos = *c.loopPos
-			}
-			poss = append(poss, pos)
+		cs := c.stmt(s)
+		if cs.run == nil && cs.expr == nil {
+			continue
 		}
-	}
-	if c.opts.countOps {
-		for i, f := range fns {
-			fns[i] = func(fr *frame) ctl { fr.ops++; return f(fr) }
+		if c.opts.countOps {
+			f := cs.fn()
+			cs = cstmt{run: func(fr *frame) ctl { fr.ops++; return f(fr) }}
 		}
+		// Running out of steps inside a loop is reported at the loop:
+		// that is where the kernel may not terminate.
+		pos := s.Position()
+		if c.loopPos != nil {
+			pos = *c.loopPos
+		}
+		items = append(items, item{cs, pos})
 	}
-	if len(fns) == 1 {
-		f, pos := fns[0], poss[0]
+	if len(items) == 1 && items[0].run != nil {
+		f, pos := items[0].run, items[0].pos
 		return func(fr *frame) ctl {
 			fr.steps++
 			if fr.steps > fr.limit {
@@ -37,12 +63,20 @@ func (c *compiler) block(b *ir.Block) stmtFn {
 		}
 	}
 	return func(fr *frame) ctl {
-		for i, f := range fns {
+		for i := range items {
+			it := &items[i]
 			fr.steps++
 			if fr.steps > fr.limit {
-				return fr.overLimit(poss[i])
+				return fr.overLimit(it.pos)
 			}
-			if c := f(fr); c != cNext {
+			if it.expr != nil {
+				it.expr(fr)
+				if it.stops && fr.stop {
+					return cAbort
+				}
+				continue
+			}
+			if c := it.run(fr); c != cNext {
 				return c
 			}
 		}
@@ -58,54 +92,45 @@ func nextOrStop(fr *frame) ctl {
 }
 
 // exec runs an expression for its effect or its destination.
-func exec(ce cexpr) stmtFn {
-	f := ce.fn
-	switch {
-	case f == nil:
-		return nil
-	case ce.stops:
-		return func(fr *frame) ctl { f(fr); return nextOrStop(fr) }
-	}
-	return func(fr *frame) ctl { f(fr); return cNext }
-}
+func exec(ce cexpr) cstmt { return cstmt{expr: ce.fn, stops: ce.stops} }
 
-func (c *compiler) stmt(s ir.Stmt) stmtFn {
+func (c *compiler) stmt(s ir.Stmt) cstmt {
 	switch s := s.(type) {
 	case *ir.Block:
 		if len(s.Stmts) == 0 {
-			return nil
+			return cstmt{}
 		}
-		return c.block(s)
+		return cstmt{run: c.block(s)}
 	case *ir.Decl:
 		n := size(s.T)
 		base := c.alloc(n)
-		var f stmtFn
+		var cs cstmt
 		if s.Init == nil {
-			f = func(fr *frame) ctl { clear(fr.s[base : base+n]); return cNext }
+			cs = cstmt{expr: func(fr *frame) { clear(fr.s[base : base+n]) }}
 		} else {
-			f = exec(c.exprTo(s.Init, base))
+			cs = exec(c.exprTo(s.Init, base))
 		}
 		c.vars[s.Name] = varInfo{base: base, n: n, t: s.T}
-		return f
+		return cs
 	case *ir.Assign:
 		return c.assign(s)
 	case *ir.ExprStmt:
 		return exec(c.expr(s.X))
 	case *ir.If:
-		return c.ifStmt(s)
+		return cstmt{run: c.ifStmt(s)}
 	case *ir.Loop:
-		return c.loop(s)
+		return cstmt{run: c.loop(s)}
 	case *ir.Switch:
-		return c.switchStmt(s)
+		return cstmt{run: c.switchStmt(s)}
 	case *ir.Break:
-		return func(*frame) ctl { return cBreak }
+		return cstmt{run: func(*frame) ctl { return cBreak }}
 	case *ir.Continue:
-		return func(*frame) ctl { return cContinue }
+		return cstmt{run: func(*frame) ctl { return cContinue }}
 	case *ir.Return:
-		return c.ret(s)
+		return cstmt{run: c.ret(s)}
 	}
 	c.errorf(s.Position(), "unsupported statement %T", s)
-	return nil
+	return cstmt{}
 }
 
 func (c *compiler) ret(s *ir.Return) stmtFn {
@@ -212,7 +237,7 @@ func (c *compiler) ref(e ir.Expr) cref {
 // assign compiles r = e and r op= e (WGSL #simple-assignment-section,
 // #compound-assignment-sec): r is evaluated first, then e; r op= e is
 // r = r op e with r evaluated once and loaded before e is evaluated.
-func (c *compiler) assign(s *ir.Assign) stmtFn {
+func (c *compiler) assign(s *ir.Assign) cstmt {
 	r := c.ref(s.LHS)
 	n := size(s.LHS.Type())
 	call := c.hasCall(s.RHS)
@@ -220,7 +245,7 @@ func (c *compiler) assign(s *ir.Assign) stmtFn {
 		if r.fn == nil && !call {
 			return exec(c.exprTo(s.RHS, r.off))
 		}
-		return c.store(r, c.expr(s.RHS), n)
+		return cstmt{run: c.store(r, c.expr(s.RHS), n)}
 	}
 	if r.fn == nil {
 		x := cexpr{loc: r.off, n: n, global: r.root.global}
@@ -231,7 +256,7 @@ func (c *compiler) assign(s *ir.Assign) stmtFn {
 		if !call {
 			return exec(c.into(c.binary(s, s.Op, x, y, r.off), r.off))
 		}
-		return c.store(r, c.binary(s, s.Op, x, y, -1), n)
+		return cstmt{run: c.store(r, c.binary(s, s.Op, x, y, -1), n)}
 	}
 	// A run-time indexed reference: evaluate it, load through it, then
 	// evaluate e and store.
@@ -241,7 +266,7 @@ func (c *compiler) assign(s *ir.Assign) stmtFn {
 	refFn, root := r.fn, r.root
 	f, src := ce.fn, ce.loc
 	stops := r.stops || ce.stops
-	return func(fr *frame) ctl {
+	return cstmt{run: func(fr *frame) ctl {
 		off, bad := refFn(fr)
 		sl := fr.s
 		copy(sl[tmp:tmp+n], sl[off:off+n])
@@ -259,7 +284,7 @@ func (c *compiler) assign(s *ir.Assign) stmtFn {
 			markRoot(sl, root, bad)
 		}
 		return cNext
-	}
+	}}
 }
 
 // markRoot makes every leaf of a variable indeterminate: a store through
@@ -302,10 +327,38 @@ func (c *compiler) store(r cref, v cexpr, n int32) stmtFn {
 
 // cond compiles a control-flow condition; reading it when it is
 // indeterminate poisons the rest of the invocation.
-func (c *compiler) cond(e ir.Expr, site ir.Stmt) (func(fr *frame) (bool, ctl), int32) {
+func (c *compiler) cond(e ir.Expr, site ir.Stmt) func(fr *frame) (bool, ctl) {
+	return c.condExpr(e, c.addReason(site.Position(), rBranch, site, ""))
+}
+
+// condExpr compiles a condition without materializing its bool: a
+// negation, a short-circuit or a scalar comparison is branched on
+// directly.
+func (c *compiler) condExpr(e ir.Expr, r int32) func(fr *frame) (bool, ctl) {
+	switch e := e.(type) {
+	case *ir.Unary:
+		if e.Op == ir.OpNot {
+			inner := c.condExpr(e.X, r)
+			return func(fr *frame) (bool, ctl) { b, k := inner(fr); return !b, k }
+		}
+	case *ir.Binary:
+		switch cls := e.Op.Info().Class; {
+		case e.Op == ir.OpLogAnd || e.Op == ir.OpLogOr:
+			x, y := c.condExpr(e.X, r), c.condExpr(e.Y, r)
+			decide := e.Op == ir.OpLogOr
+			return func(fr *frame) (bool, ctl) {
+				b, k := x(fr)
+				if k != cNext || b == decide {
+					return b, k
+				}
+				return y(fr)
+			}
+		case (cls == ir.ClassEquality || cls == ir.ClassOrder) && e.X.Type().IsScalar():
+			return c.condCompare(e, r)
+		}
+	}
 	ce := c.expr(e)
 	f, l, stops := ce.fn, ce.loc, ce.stops
-	r := c.addReason(site.Position(), rBranch, site, "")
 	return func(fr *frame) (bool, ctl) {
 		if f != nil {
 			f(fr)
@@ -318,12 +371,70 @@ func (c *compiler) cond(e ir.Expr, site ir.Stmt) (func(fr *frame) (bool, ctl), i
 			return false, fr.poisonAll(r, v.why)
 		}
 		return v.bits != 0, cNext
-	}, r
+	}
+}
+
+// condCompare branches on a scalar comparison.
+func (c *compiler) condCompare(e *ir.Binary, r int32) func(fr *frame) (bool, ctl) {
+	ops := c.operands(e.X, e.Y)
+	xf, xl, yf, yl := ops[0].fn, ops[0].loc, ops[1].fn, ops[1].loc
+	stops := anyStops(ops...)
+	op := e.Op
+	kind := e.X.Type().Kind
+	if kind == ir.KindF32 {
+		site := c.site(e.Pos, e, "correct result")
+		k := cmpKernel(op)
+		return func(fr *frame) (bool, ctl) {
+			run2(fr, xf, yf)
+			if stops && fr.stop {
+				return false, cAbort
+			}
+			s := fr.s
+			a, b := s[xl], s[yl]
+			if exactNormal(a) && exactNormal(b) {
+				x, y := f32of(a.bits), f32of(b.bits)
+				switch op {
+				case ir.OpEq:
+					return x == y, cNext
+				case ir.OpNe:
+					return x != y, cNext
+				case ir.OpLt:
+					return x < y, cNext
+				case ir.OpLe:
+					return x <= y, cNext
+				case ir.OpGt:
+					return x > y, cNext
+				}
+				return x >= y, cNext
+			}
+			v := evalCmp(site, k, a, b)
+			if v.why < 0 {
+				return false, fr.poisonAll(r, v.why)
+			}
+			return v.bits != 0, cNext
+		}
+	}
+	flip := uint32(0)
+	if kind == ir.KindI32 {
+		flip = 1 << 31
+	}
+	return func(fr *frame) (bool, ctl) {
+		run2(fr, xf, yf)
+		if stops && fr.stop {
+			return false, cAbort
+		}
+		s := fr.s
+		a, b := &s[xl], &s[yl]
+		if w := firstWhy(a.why, b.why); w < 0 {
+			return false, fr.poisonAll(r, w)
+		}
+		return cmpBits(op, a.bits^flip, b.bits^flip), cNext
+	}
 }
 
 func (c *compiler) ifStmt(s *ir.If) stmtFn {
-	cond, _ := c.cond(s.Cond, s)
-	then, els := c.stmt(s.Then), c.stmt(s.Else)
+	cond := c.cond(s.Cond, s)
+	then, els := c.stmt(s.Then).fn(), c.stmt(s.Else).fn()
 	return func(fr *frame) ctl {
 		b, ctl := cond(fr)
 		switch {
@@ -346,12 +457,12 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 func (c *compiler) loop(s *ir.Loop) stmtFn {
 	outer := c.loopPos
 	c.loopPos = &s.Pos
-	body := c.stmt(s.Body)
-	cont := c.stmt(s.Continuing)
+	body := c.stmt(s.Body).fn()
+	cont := c.stmt(s.Continuing).fn()
 	c.loopPos = outer
 	var breakIf func(fr *frame) (bool, ctl)
 	if s.BreakIf != nil {
-		breakIf, _ = c.cond(s.BreakIf, s)
+		breakIf = c.cond(s.BreakIf, s)
 	}
 	pos := s.Pos
 	return func(fr *frame) ctl {
@@ -402,7 +513,7 @@ func (c *compiler) switchStmt(s *ir.Switch) stmtFn {
 	var arms []arm
 	var def stmtFn
 	for _, cs := range s.Cases {
-		body := c.stmt(cs.Body)
+		body := c.stmt(cs.Body).fn()
 		if body == nil {
 			body = func(*frame) ctl { return cNext }
 		}
