@@ -15,7 +15,7 @@ type site struct {
 	// pnode is the parent node in the planned (original) module.
 	pnode ir.Node
 	ord   int
-	size   int
+	size  int
 	// block and index: the innermost statement list around the node and
 	// the index of the statement holding it.
 	block ref
@@ -158,6 +158,38 @@ func plan(c Case) []edit {
 		add("drop a statement", func(d *Case) bool {
 			replaceChild(nodeAt(d.Module, s.parent), s.ord, nil)
 			return true
+		})
+	}
+	// 3b. keep only a statement's value: `_ = e`
+	for _, s := range stmts {
+		s := s
+		var val ir.Expr
+		switch x := s.n.(type) {
+		case *ir.Decl:
+			val = x.Init
+		case *ir.Assign:
+			val = x.RHS
+		case *ir.If:
+			val = x.Cond
+		case *ir.Switch:
+			val = x.Selector
+		}
+		if val == nil {
+			continue
+		}
+		add("replace a statement by a phony assignment of its value", func(d *Case) bool {
+			var v ir.Expr
+			switch x := nodeAt(d.Module, s.r).(type) {
+			case *ir.Decl:
+				v = x.Init
+			case *ir.Assign:
+				v = x.RHS
+			case *ir.If:
+				v = x.Cond
+			case *ir.Switch:
+				v = x.Selector
+			}
+			return splice(d, s, []ir.Stmt{&ir.ExprStmt{Pos: v.Position(), X: v}})
 		})
 	}
 	// 4. if → arm

@@ -39,8 +39,12 @@ func Candidates(c Case) []Case {
 //     half of them;
 //  2. empty a block (biggest first; a loop keeps its exit test and
 //     counter update, a function its final return);
-//  3. drop one statement (biggest first);
-//  4. replace an if by its then or its else arm;
+//  3. drop one statement (biggest first), or keep only its value as a
+//     phony assignment `_ = e` (declarations, assignments, if
+//     conditions, switch selectors);
+//  4. replace an if by its then or its else arm, a switch by one of its
+//     clauses (when nothing in it breaks out of the switch), drop a
+//     clause, unwrap a bare block;
 //  5. cut a bounded loop's trip count (move its counter's constant start
 //     towards the limit), or replace a loop by one copy of its body when
 //     nothing in the body breaks out of or continues it;
@@ -189,7 +193,7 @@ func copyCase(c Case) Case {
 	if c.Args != nil {
 		d.Args = make([][]ir.Value, len(c.Args))
 		for i, inv := range c.Args {
-			d.Args[i] = append([]ir.Value(nil), inv...)
+			d.Args[i] = append(make([]ir.Value, 0, len(inv)), inv...)
 		}
 	}
 	return d
