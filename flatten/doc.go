@@ -23,7 +23,10 @@
 //
 // The twin's body holds declarations (let and var), assignments and, for a
 // function with a result, one return as its last statement: no If, Loop,
-// Switch, Break, Continue or user call. Every conditional value is a WGSL
+// Switch, Break, Continue or user call. The twin mentions every private
+// global the original's call graph uses (a phony read `_ = g;` keeps one
+// it no longer needs), so ir.NewKernelABI gives both the same outputs, in
+// the same order. Every conditional value is a WGSL
 // select (WGSL #select-builtin) — never an arithmetic blend such as
 // c*a + (1-c)*b, which would leak a dead arm's NaN or Inf. Builtins in
 // Options.Whitelist stay as leaves.

@@ -139,17 +139,22 @@ func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error
 }
 
 // Module adds the twin of every kernel of m (ir.Module.Kernels, as they
-// are on entry) and returns the twins in kernel order. It is atomic: when
-// any kernel fails, no twin is added and the error lists every kernel's
-// diagnostics (Kind is Internal if any failure is internal, else Residual
-// if any is, else Refused).
-func Module(m *ir.Module, opts Options) ([]*ir.Func, error) {
+// are on entry) to m, appended to m.Funcs in kernel order, each named as
+// Function names it. It is atomic: when any kernel fails, no twin is added
+// and the error lists every kernel's diagnostics (Kind is Internal if any
+// failure is internal, else Residual if any is, else Refused).
+func Module(m *ir.Module, opts Options) error {
 	var twins []*ir.Func
 	var all ir.ErrorList
 	kind := Kind(0)
 	names := ir.NewNamer(m, m.Funcs...)
-	for _, k := range m.Kernels() {
-		twin, err := flattenFunc(m, m.Func(k), names.Fresh(k+"_flat"), opts)
+	kernels := m.Kernels()
+	twinNames := make([]string, len(kernels))
+	for i, k := range kernels {
+		twinNames[i] = names.Fresh(k + "_flat")
+	}
+	for i, k := range kernels {
+		twin, err := flattenFunc(m, m.Func(k), twinNames[i], opts, twinNames...)
 		if err != nil {
 			fe := err.(*Error)
 			all = append(all, fe.List...)
@@ -160,14 +165,15 @@ func Module(m *ir.Module, opts Options) ([]*ir.Func, error) {
 	}
 	if len(all) > 0 {
 		all.Sort()
-		return nil, &Error{Kind: kind, List: all}
+		return &Error{Kind: kind, List: all}
 	}
 	m.Funcs = append(m.Funcs, twins...)
-	return twins, nil
+	return nil
 }
 
-// flattenFunc builds the twin of f without adding it to m.
-func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options) (twin *ir.Func, err error) {
+// flattenFunc builds the twin of f without adding it to m. The
+// reserved names (other twins being built) are kept out of its locals.
+func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserved ...string) (twin *ir.Func, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = internalf(m, f.Pos, "panic flattening %s: %v\n%s", f.Name, r, firstLines(string(debug.Stack()), 12))
@@ -185,7 +191,7 @@ func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options) (twin 
 		twin.Name = twinName
 		return twin, finalCheck(m, twin, "clone")
 	}
-	return runPipeline(m, f, twinName, opts, bounds)
+	return runPipeline(m, f, twinName, opts, bounds, reserved)
 }
 
 func (o Options) withDefaults() Options {

@@ -42,19 +42,21 @@ import (
 type folder struct {
 	// lookup, when set, returns the constant value of an identifier read.
 	lookup func(*ir.Ident) (ir.Value, bool)
-	// record, when set, is told about every rule that fires (strict mode
-	// residual check).
-	record func(pos ir.Pos, rule string)
-	// changed is set when any rewrite happened.
-	changed bool
+	// events lists the rewrites done so far (rules that fired and
+	// substitutions); a rewrite undone to avoid a shader-creation error is
+	// removed again.
+	events []event
 }
 
-func (f *folder) fired(pos ir.Pos, rule string) {
-	f.changed = true
-	if f.record != nil {
-		f.record(pos, rule)
-	}
+type event struct {
+	n    ir.Expr // the node the rule rewrote (nil for a substitution)
+	rule string
 }
+
+// changed reports whether any rewrite happened.
+func (f *folder) changed() bool { return len(f.events) > 0 }
+
+func (f *folder) fired(n ir.Expr, rule string) { f.events = append(f.events, event{n, rule}) }
 
 // children returns e's operand expressions in evaluation order.
 func children(e ir.Expr) []ir.Expr {
@@ -123,7 +125,7 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 	case *ir.Ident:
 		if f.lookup != nil {
 			if v, ok := f.lookup(x); ok {
-				f.changed = true
+				f.fired(nil, "")
 				return &ir.Lit{Pos: x.Pos, Val: v}
 			}
 		}
@@ -131,9 +133,12 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 	}
 	orig := children(e)
 	kids := make([]ir.Expr, len(orig))
+	marks := make([]int, len(orig)+1) // events of kid i are events[marks[i]:marks[i+1]]
 	same, newLit := true, false
 	for i, c := range orig {
+		marks[i] = len(f.events)
 		kids[i] = f.expr(c)
+		marks[i+1] = len(f.events)
 		if kids[i] != c {
 			same = false
 			if isLit(kids[i]) && !isLit(c) {
@@ -150,12 +155,17 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 		return r
 	}
 	// The node would be a shader-creation error with the constants its
-	// operands became: give those operands their run-time form back.
+	// operands became: give those operands their run-time form back (and
+	// forget the rewrites made inside them).
+	kept := f.events[:marks[0]]
 	for i := range kids {
 		if isLit(kids[i]) && !isLit(orig[i]) {
 			kids[i] = orig[i]
+		} else {
+			kept = append(kept, f.events[marks[i]:marks[i+1]]...)
 		}
 	}
+	f.events = kept
 	r, _ = f.node(rebuild(e, kids))
 	return r
 }
@@ -172,7 +182,7 @@ func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
 				if !representable(v) {
 					return n, true
 				}
-				f.fired(n.Position(), "constant "+describeNode(n))
+				f.fired(n, "constant "+describeNode(n))
 				return &ir.Lit{Pos: n.Position(), Val: v}, false
 			case evalKeep:
 				return n, false
@@ -187,7 +197,7 @@ func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
 		if m == nil {
 			return n, false
 		}
-		f.fired(n.Position(), rule)
+		f.fired(n, rule)
 		n = m
 		if _, ok := n.(*ir.Lit); ok {
 			return n, false

@@ -366,17 +366,21 @@ func (l *lowerer) ret(s *ir.Return) {
 	l.narrow(&fr.live, nil, s.Pos)
 }
 
-// bindAlways binds e to a fresh let unless it is a literal or a
-// parameter: a return value must be evaluated where the return is.
+// bindAlways binds e to a fresh let unless it is a parameter: a value
+// (a return value, an operand evaluated before a call) must be evaluated
+// where the source evaluates it. A literal is bound too, and recorded as
+// the let's constant, so that it reaches its uses by substitution, which
+// keeps the let where the constant would make a WGSL const-expression
+// error (4e).
 func (l *lowerer) bindAlways(base string, e ir.Expr) ir.Expr {
-	if isLit(e) {
-		return e
-	}
 	if id, ok := e.(*ir.Ident); ok && id.Ref == ir.RefParam {
 		return e
 	}
 	name := l.fresh(base, tempValue)
 	l.emit(&ir.Decl{Pos: e.Position(), Name: name, T: e.Type(), Init: e})
+	if v, ok := litVal(e); ok {
+		l.consts[name] = v
+	}
 	return &ir.Ident{Pos: e.Position(), Name: name, T: e.Type(), Ref: ir.RefLet}
 }
 
@@ -496,23 +500,29 @@ func (l *lowerer) assign(s *ir.Assign) {
 		// right-hand side runs (the inlined callee may write it).
 		cur = l.bindAlways("cur", ir.CloneExpr(ref))
 	}
-	rhs := l.expr(s.RHS)
-	e := l.pred()
-	if s.Op != ir.OpNone {
-		if e == nil && cur == nil {
-			l.emit(&ir.Assign{Pos: s.Pos, LHS: ref, Op: s.Op, RHS: rhs})
-			return
-		}
-		if cur == nil {
-			cur = ir.CloneExpr(ref)
-		}
-		t, err := ir.BinaryResultType(s.Op, cur.Type(), rhs.Type())
-		if err != nil {
-			panic(err) // the input verified
-		}
-		rhs = l.finish(&ir.Binary{Pos: s.Pos, Op: s.Op, X: cur, Y: rhs, T: t})
+	if s.Op == ir.OpNone {
+		rhs := l.expr(s.RHS)
+		l.store(ref, rhs, l.pred(), s.Pos)
+		return
 	}
-	l.store(ref, rhs, e, s.Pos)
+	// ref op= rhs is folded as the whole ref op rhs, so a substituted
+	// constant never becomes a divisor or shift count WGSL rejects.
+	rhs := l.translate(s.RHS)
+	load := cur
+	if load == nil {
+		load = ir.CloneExpr(ref)
+	}
+	t, err := ir.BinaryResultType(s.Op, load.Type(), rhs.Type())
+	if err != nil {
+		panic(err) // the input verified
+	}
+	val := l.finish(&ir.Binary{Pos: s.Pos, Op: s.Op, X: load, Y: rhs, T: t})
+	e := l.pred()
+	if b, ok := val.(*ir.Binary); ok && e == nil && cur == nil && b.Op == s.Op && exprEqual(b.X, ref) {
+		l.emit(&ir.Assign{Pos: s.Pos, LHS: ref, Op: s.Op, RHS: b.Y})
+		return
+	}
+	l.store(ref, val, e, s.Pos)
 }
 
 func anyCall(es []ir.Expr) bool {
@@ -643,6 +653,10 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 		return l.call(x)
 	case *ir.BuiltinCall:
 		l.checkUniform(x)
+	case *ir.Index, *ir.Member, *ir.Swizzle:
+		if root := ir.RootIdent(e); root != nil && root.Ref.Mutable() {
+			return l.translateChain(e, root)
+		}
 	}
 	orig := children(e)
 	last := -1
@@ -659,6 +673,48 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 		}
 	}
 	return rebuild(e, kids)
+}
+
+// translateChain translates a load through a reference chain rooted at a
+// var or global (a[i].f[j]): a memory view, whose element is loaded only
+// after every index operand is evaluated, innermost first (WGSL
+// #memory-views). So the root is never bound early, and an index operand
+// that reads a global is bound before a later operand's call runs.
+func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
+	var chain []ir.Expr // innermost accessor first
+	for x := e; x != ir.Expr(root); {
+		chain = append([]ir.Expr{x}, chain...)
+		switch y := x.(type) {
+		case *ir.Index:
+			x = y.X
+		case *ir.Member:
+			x = y.X
+		case *ir.Swizzle:
+			x = y.X
+		}
+	}
+	last := -1
+	for k, x := range chain {
+		if ix, ok := x.(*ir.Index); ok && ir.HasCall(ix.Index) {
+			last = k
+		}
+	}
+	var base ir.Expr = l.ident(root)
+	for k, x := range chain {
+		switch y := x.(type) {
+		case *ir.Index:
+			idx := l.translate(y.Index)
+			if k < last && readsGlobal(idx) {
+				idx = l.bindAlways("v", l.finish(idx))
+			}
+			base = &ir.Index{Pos: y.Pos, X: base, Index: idx, T: y.T}
+		case *ir.Member:
+			base = &ir.Member{Pos: y.Pos, X: base, Field: y.Field, T: y.T}
+		case *ir.Swizzle:
+			base = &ir.Swizzle{Pos: y.Pos, X: base, Comps: append([]uint8(nil), y.Comps...), T: y.T}
+		}
+	}
+	return base
 }
 
 // checkUniform refuses a uniformity-dependent builtin (derivative,

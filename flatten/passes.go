@@ -68,9 +68,12 @@ type pipe struct {
 
 func (p *pipe) stmts() []ir.Stmt { return p.twin.Body.Stmts }
 
-func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds map[*ir.Loop]*ir.LoopBound) (*ir.Func, error) {
+func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds map[*ir.Loop]*ir.LoopBound, reserved []string) (*ir.Func, error) {
 	namer := ir.NewNamer(m, m.Funcs...)
 	namer.Reserve(twinName)
+	for _, r := range reserved {
+		namer.Reserve(r)
+	}
 	l := &lowerer{
 		m: m, namer: namer,
 		info:   map[string]tempKind{},
@@ -115,6 +118,7 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 			break
 		}
 	}
+	keepABI(m, f, twin)
 	if err := finalCheck(m, twin, "cleanup"); err != nil {
 		return nil, err
 	}
@@ -124,6 +128,40 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 		}
 	}
 	return twin, nil
+}
+
+// keepABI makes the twin mention every private global the original's call
+// graph uses, so both have the same kernel ABI (ir.NewKernelABI: "ret",
+// then the globals used, in module order) and their outputs line up. A
+// global the twin no longer mentions — it was only read, or written only
+// where the cleanup proved it dead — keeps its initial value in both, so
+// a phony read `_ = g;` before the final return is all it takes.
+func keepABI(m *ir.Module, f, twin *ir.Func) {
+	mentioned := map[string]bool{}
+	ir.Inspect(twin.Body, func(n ir.Node) bool {
+		if id, ok := n.(*ir.Ident); ok && id.Ref == ir.RefGlobal {
+			mentioned[id.Name] = true
+		}
+		return true
+	})
+	var keep []ir.Stmt
+	for _, g := range m.GlobalsUsed(f.Name) {
+		if !mentioned[g.Name] {
+			keep = append(keep, &ir.ExprStmt{Pos: f.Pos, X: &ir.Ident{Pos: f.Pos, Name: g.Name, T: g.T, Ref: ir.RefGlobal}})
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	stmts := twin.Body.Stmts
+	n := len(stmts)
+	if n > 0 {
+		if r, ok := stmts[n-1].(*ir.Return); ok {
+			twin.Body.Stmts = append(append(stmts[:n-1:n-1], keep...), r)
+			return
+		}
+	}
+	twin.Body.Stmts = append(stmts, keep...)
 }
 
 // dedupe drops repeated diagnostics (the same construct reached through

@@ -109,7 +109,7 @@ func foldPass(p *pipe) bool {
 	}
 	clear(body.Stmts[len(out):])
 	body.Stmts = out
-	return changed || f.changed
+	return changed || f.changed()
 }
 
 // noOp reports whether s has no effect.
@@ -126,6 +126,9 @@ func noOp(s ir.Stmt) bool {
 		r, _ := rewriteBinary(&ir.Binary{Op: x.Op, X: x.LHS, Y: x.RHS, T: t})
 		return r == x.LHS
 	case *ir.ExprStmt:
+		if id, ok := x.X.(*ir.Ident); ok && id.Ref == ir.RefGlobal {
+			return false // keepABI's phony read of a global
+		}
 		bc, ok := x.X.(*ir.BuiltinCall)
 		return !ok || !bc.T.IsVoid()
 	}
@@ -175,7 +178,7 @@ func propagate(p *pipe, track func(name string) bool) bool {
 			}
 		}
 	}
-	return f.changed
+	return f.changed()
 }
 
 // maskPropPass is mask constant propagation: only flatten's masks.
@@ -243,7 +246,9 @@ func copyPropPass(p *pipe) bool {
 
 // forwardPass replaces a let of flatten's that is read exactly once by
 // its initializer at the read, when no variable or global the
-// initializer reads is assigned between the let and the read. The
+// initializer reads is assigned between the let and the read. A
+// constant initializer (no identifier in it) is left to constprop, whose
+// substitution keeps operands that WGSL would reject as constants. The
 // user's own lets are never forwarded, so their names stay in the twin.
 func forwardPass(p *pipe) bool {
 	stmts := p.stmts()
@@ -271,6 +276,9 @@ func forwardPass(p *pipe) bool {
 		d, ok := s.(*ir.Decl)
 		if !ok || d.Mutable || d.Init == nil || p.info[d.Name] == 0 || p.info[d.Name] == tempRet || uses[d.Name] != 1 {
 			continue
+		}
+		if !ir.Any(d.Init, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) {
+			continue // a constant: constprop's business, with its 4e checks
 		}
 		j := useAt[d.Name]
 		safe := true

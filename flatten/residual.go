@@ -52,12 +52,13 @@ func shapeViolation(f *ir.Func) string {
 // positioned at the source expression it came from.
 func residuals(p *pipe) ir.ErrorList {
 	var errs ir.ErrorList
-	f := &folder{record: func(pos ir.Pos, rule string) {
-		errs.Add(p.m.File, pos, "flatten", "strict: residual %s the folds should have removed", rule)
-	}}
 	for _, s := range p.stmts() {
+		f := &folder{}
 		c := ir.CloneStmt(s)
 		editReads(c, f.expr)
+		for _, ev := range f.events {
+			errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s the folds should have removed: %s", ev.rule, ir.PrintExpr(ev.n))
+		}
 		if noOp(c) {
 			errs.Add(p.m.File, s.Position(), "flatten", "strict: residual statement without effect the folds should have removed")
 		}

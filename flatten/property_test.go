@@ -1,0 +1,200 @@
+package flatten_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// The oracle of flatten: for every invocation, interp(twin) agrees with
+// interp(original) on every leaf the original determines (fuzz/oracle's
+// comparison: bit-exact for integers and bools, within the WGSL tolerance
+// for f32, and a leaf the original determines may not be indeterminate in
+// the twin). The twin is checked by running it, never by reading the code
+// that built it.
+
+// sameBehaviour runs kernel and twin of m on args and returns a
+// description of the first invocation where they disagree, or "".
+func sameBehaviour(m *ir.Module, kernel, twin string, args [][]ir.Value) (string, error) {
+	ref, err := interp.Run(m, kernel, args, interp.Options{})
+	if err != nil {
+		return "", fmt.Errorf("interp original: %w", err)
+	}
+	got, err := interp.Run(m, twin, args, interp.Options{})
+	if err != nil {
+		return "", fmt.Errorf("interp twin: %w", err)
+	}
+	abi, err := ir.NewKernelABI(m, kernel)
+	if err != nil {
+		return "", err
+	}
+	var names []string
+	for _, o := range abi.Outputs {
+		names = append(names, o.Name)
+	}
+	for i := range ref {
+		if ref[i].Err != nil {
+			continue // the original cannot be run there (step limit): nothing to compare
+		}
+		if got[i].Err != nil {
+			return fmt.Sprintf("invocation %d %v: twin failed: %v", i, args[i], got[i].Err), nil
+		}
+		outcome, diffs := oracle.CompareInvocation(expected(ref[i].Outputs), expected(got[i].Outputs), names)
+		if outcome == oracle.Differ {
+			var b strings.Builder
+			fmt.Fprintf(&b, "invocation %d, args %v:", i, args[i])
+			for _, d := range diffs {
+				fmt.Fprintf(&b, " %s want %s got %s;", d.Path, d.Want, d.Got)
+			}
+			return b.String(), nil
+		}
+	}
+	return "", nil
+}
+
+func expected(outs []interp.Output) []oracle.Expected {
+	es := make([]oracle.Expected, len(outs))
+	for i, o := range outs {
+		es[i] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+	}
+	return es
+}
+
+// shaderFiles lists every .wgsl file under shaders/.
+func shaderFiles(t *testing.T) []string {
+	var files []string
+	err := filepath.WalkDir("../shaders", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wgsl") {
+			files = append(files, path)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	return files
+}
+
+// fileInputs reads the invocations of name.inputs.json beside a shader
+// ({"param": [v0, v1, …], …}), or returns nil when there is none.
+func fileInputs(t *testing.T, wgslPath string, f *ir.Func) [][]ir.Value {
+	raw, err := os.ReadFile(strings.TrimSuffix(wgslPath, ".wgsl") + ".inputs.json")
+	if err != nil {
+		return nil
+	}
+	var cols map[string][]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &cols), wgslPath)
+	n := -1
+	for _, p := range f.Params {
+		col, ok := cols[p.Name]
+		if !ok {
+			return nil // inputs for another kernel of the file
+		}
+		if n < 0 || len(col) < n {
+			n = len(col)
+		}
+	}
+	if n < 0 {
+		return nil
+	}
+	args := make([][]ir.Value, n)
+	for i := range args {
+		for _, p := range f.Params {
+			v, err := ir.UnmarshalValue(p.T, cols[p.Name][i])
+			require.NoError(t, err, "%s: %s[%d]", wgslPath, p.Name, i)
+			args[i] = append(args[i], v)
+		}
+	}
+	return args
+}
+
+// TestFlattenPreservesSemanticsOnShaders: for every kernel of every
+// shaders/ file, the twin agrees with the original on the file's inputs
+// and on 256 generated invocations (edge values first); kernels outside
+// the subset are refused with a positioned flatten error instead.
+func TestFlattenPreservesSemanticsOnShaders(t *testing.T) {
+	flattened := 0
+	for _, path := range shaderFiles(t) {
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		m, err := wgsl.Parse(filepath.Base(path), src)
+		if err != nil {
+			continue // refusal fixtures the front end already rejects, or files for other stages
+		}
+		for _, k := range m.Kernels() {
+			t.Run(filepath.Base(path)+"/"+k, func(t *testing.T) {
+				mm := ir.CloneModule(m)
+				opts := flatten.Options{VerifyPasses: true}
+				twin, err := flatten.Function(mm, k, opts)
+				if err != nil {
+					require.True(t, flatten.IsRefusal(err), "%v", err)
+					assert.Contains(t, err.Error(), ": flatten: ")
+					t.Logf("refused: %v", err)
+					return
+				}
+				flattened++
+				f := mm.Func(k)
+				args := append(fileInputs(t, path, f), gen.Inputs(7, f.Params, 256)...)
+				diff, err := sameBehaviour(mm, k, twin.Name, args)
+				require.NoError(t, err)
+				assert.Empty(t, diff, "twin:\n%s", ir.PrintFunc(twin))
+			})
+		}
+	}
+	assert.Greater(t, flattened, 10, "most corpus kernels are inside the subset")
+}
+
+// TestFlattenPreservesSemantics: on generated programs (fuzz/gen, default
+// profile), every program inside the subset flattens, and its twin agrees
+// with the original on 32 invocations; programs the generator placed
+// outside the subset are refused. 1,000 programs per run.
+func TestFlattenPreservesSemantics(t *testing.T) {
+	profile, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	params := gopter.DefaultTestParametersWithSeed(20240601)
+	params.MinSuccessfulTests = 1000
+	if testing.Short() {
+		params.MinSuccessfulTests = 100
+	}
+	props := gopter.NewProperties(params)
+	props.Property("interp(twin) == interp(original)", prop.ForAll(
+		func(p *gen.Program) string {
+			m := p.Module
+			twin, err := flatten.Function(m, p.Kernel, flatten.Options{Strict: true})
+			if p.OutsideSubset != "" {
+				if err == nil || !flatten.IsRefusal(err) {
+					return fmt.Sprintf("seed %d: %s program not refused: %v\n%s", p.Seed, p.OutsideSubset, err, ir.Print(m))
+				}
+				return ""
+			}
+			if err != nil {
+				return fmt.Sprintf("seed %d: %v\n%s", p.Seed, err, ir.Print(m))
+			}
+			args := gen.Inputs(p.Seed, m.Func(p.Kernel).Params, 32)
+			diff, err := sameBehaviour(m, p.Kernel, twin.Name, args)
+			if err != nil {
+				return fmt.Sprintf("seed %d: %v", p.Seed, err)
+			}
+			if diff != "" {
+				return fmt.Sprintf("seed %d: %s\noriginal:\n%s\ntwin:\n%s", p.Seed, diff, ir.ProgramText(m, p.Kernel), ir.PrintFunc(twin))
+			}
+			return ""
+		},
+		gen.Gen(gen.Config{Profile: profile}),
+	))
+	props.TestingRun(t)
+}
