@@ -27,13 +27,15 @@ func (s cstmt) fn() stmtFn {
 	}
 }
 
-// block compiles a block: each statement executed is one step (WGSL
-// #program-order: statements run in control flow order).
-func (c *compiler) block(b *ir.Block) stmtFn {
-	type item struct {
-		cstmt
-		pos ir.Pos
-	}
+// item is a compiled statement of a block with the position its step
+// limit is reported at.
+type item struct {
+	cstmt
+	pos ir.Pos
+}
+
+// items compiles the statements of a block.
+func (c *compiler) items(b *ir.Block) []item {
 	var items []item
 	for _, s := range b.Stmts {
 		cs := c.stmt(s)
@@ -52,36 +54,36 @@ func (c *compiler) block(b *ir.Block) stmtFn {
 		}
 		items = append(items, item{cs, pos})
 	}
-	if len(items) == 1 && items[0].run != nil {
-		f, pos := items[0].run, items[0].pos
-		return func(fr *frame) ctl {
-			fr.steps++
-			if fr.steps > fr.limit {
-				return fr.overLimit(pos)
+	return items
+}
+
+// execItems runs a block's statements: each statement executed is one
+// step (WGSL #program-order: statements run in control flow order).
+func execItems(fr *frame, items []item) ctl {
+	for i := range items {
+		it := &items[i]
+		fr.steps++
+		if fr.steps > fr.limit {
+			return fr.overLimit(it.pos)
+		}
+		if it.expr != nil {
+			it.expr(fr)
+			if it.stops && fr.stop {
+				return cAbort
 			}
-			return f(fr)
+			continue
+		}
+		if c := it.run(fr); c != cNext {
+			return c
 		}
 	}
-	return func(fr *frame) ctl {
-		for i := range items {
-			it := &items[i]
-			fr.steps++
-			if fr.steps > fr.limit {
-				return fr.overLimit(it.pos)
-			}
-			if it.expr != nil {
-				it.expr(fr)
-				if it.stops && fr.stop {
-					return cAbort
-				}
-				continue
-			}
-			if c := it.run(fr); c != cNext {
-				return c
-			}
-		}
-		return cNext
-	}
+	return cNext
+}
+
+// block compiles a block as one statement.
+func (c *compiler) block(b *ir.Block) stmtFn {
+	items := c.items(b)
+	return func(fr *frame) ctl { return execItems(fr, items) }
 }
 
 func nextOrStop(fr *frame) ctl {
@@ -328,24 +330,24 @@ func (c *compiler) store(r cref, v cexpr, n int32) stmtFn {
 // cond compiles a control-flow condition; reading it when it is
 // indeterminate poisons the rest of the invocation.
 func (c *compiler) cond(e ir.Expr, site ir.Stmt) func(fr *frame) (bool, ctl) {
-	return c.condExpr(e, c.addReason(site.Position(), rBranch, site, ""))
+	return c.condExpr(e, c.addReason(site.Position(), rBranch, site, ""), false)
 }
 
-// condExpr compiles a condition without materializing its bool: a
-// negation, a short-circuit or a scalar comparison is branched on
-// directly.
-func (c *compiler) condExpr(e ir.Expr, r int32) func(fr *frame) (bool, ctl) {
+// condExpr compiles a condition (negated when neg is set) without
+// materializing its bool: a negation, a short-circuit or a scalar
+// comparison is branched on directly.
+func (c *compiler) condExpr(e ir.Expr, r int32, neg bool) func(fr *frame) (bool, ctl) {
 	switch e := e.(type) {
 	case *ir.Unary:
 		if e.Op == ir.OpNot {
-			inner := c.condExpr(e.X, r)
-			return func(fr *frame) (bool, ctl) { b, k := inner(fr); return !b, k }
+			return c.condExpr(e.X, r, !neg)
 		}
 	case *ir.Binary:
 		switch cls := e.Op.Info().Class; {
 		case e.Op == ir.OpLogAnd || e.Op == ir.OpLogOr:
-			x, y := c.condExpr(e.X, r), c.condExpr(e.Y, r)
-			decide := e.Op == ir.OpLogOr
+			// !(x && y) is !x || !y, and !(x || y) is !x && !y.
+			x, y := c.condExpr(e.X, r, neg), c.condExpr(e.Y, r, neg)
+			decide := (e.Op == ir.OpLogOr) != neg
 			return func(fr *frame) (bool, ctl) {
 				b, k := x(fr)
 				if k != cNext || b == decide {
@@ -354,7 +356,7 @@ func (c *compiler) condExpr(e ir.Expr, r int32) func(fr *frame) (bool, ctl) {
 				return y(fr)
 			}
 		case (cls == ir.ClassEquality || cls == ir.ClassOrder) && e.X.Type().IsScalar():
-			return c.condCompare(e, r)
+			return c.condCompare(e, r, neg)
 		}
 	}
 	ce := c.expr(e)
@@ -370,20 +372,28 @@ func (c *compiler) condExpr(e ir.Expr, r int32) func(fr *frame) (bool, ctl) {
 		if v.why < 0 {
 			return false, fr.poisonAll(r, v.why)
 		}
-		return v.bits != 0, cNext
+		return (v.bits != 0) != neg, cNext
 	}
 }
 
-// condCompare branches on a scalar comparison.
-func (c *compiler) condCompare(e *ir.Binary, r int32) func(fr *frame) (bool, ctl) {
+// negated maps a comparison to its negation (on exact, non-NaN operands).
+var negated = map[ir.BinaryOp]ir.BinaryOp{
+	ir.OpEq: ir.OpNe, ir.OpNe: ir.OpEq, ir.OpLt: ir.OpGe, ir.OpGe: ir.OpLt, ir.OpLe: ir.OpGt, ir.OpGt: ir.OpLe,
+}
+
+// condCompare branches on a scalar comparison (negated when neg is set).
+func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) (bool, ctl) {
 	ops := c.operands(e.X, e.Y)
 	xf, xl, yf, yl := ops[0].fn, ops[0].loc, ops[1].fn, ops[1].loc
 	stops := anyStops(ops...)
 	op := e.Op
+	if neg {
+		op = negated[op] // the operands are finite whenever it matters
+	}
 	kind := e.X.Type().Kind
 	if kind == ir.KindF32 {
 		site := c.site(e.Pos, e, "correct result")
-		k := cmpKernel(op)
+		k := cmpKernel(e.Op)
 		return func(fr *frame) (bool, ctl) {
 			run2(fr, xf, yf)
 			if stops && fr.stop {
@@ -411,7 +421,7 @@ func (c *compiler) condCompare(e *ir.Binary, r int32) func(fr *frame) (bool, ctl
 			if v.why < 0 {
 				return false, fr.poisonAll(r, v.why)
 			}
-			return v.bits != 0, cNext
+			return (v.bits != 0) != neg, cNext
 		}
 	}
 	flip := uint32(0)
@@ -434,20 +444,32 @@ func (c *compiler) condCompare(e *ir.Binary, r int32) func(fr *frame) (bool, ctl
 
 func (c *compiler) ifStmt(s *ir.If) stmtFn {
 	cond := c.cond(s.Cond, s)
-	then, els := c.stmt(s.Then).fn(), c.stmt(s.Else).fn()
+	then, els := c.items(s.Then), c.items(s.Else)
+	if len(then) == 1 && len(els) == 0 && !c.opts.countOps {
+		if _, ok := s.Then.Stmts[0].(*ir.Break); ok {
+			// if (c) { break; }: the exit test of a lowered for or while.
+			return func(fr *frame) ctl {
+				b, ctl := cond(fr)
+				switch {
+				case ctl != cNext:
+					return ctl
+				case b:
+					fr.steps++ // the break statement
+					return cBreak
+				}
+				return cNext
+			}
+		}
+	}
 	return func(fr *frame) ctl {
 		b, ctl := cond(fr)
 		switch {
 		case ctl != cNext:
 			return ctl
 		case b:
-			if then != nil {
-				return then(fr)
-			}
-		case els != nil:
-			return els(fr)
+			return execItems(fr, then)
 		}
-		return cNext
+		return execItems(fr, els)
 	}
 }
 
@@ -457,8 +479,8 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 func (c *compiler) loop(s *ir.Loop) stmtFn {
 	outer := c.loopPos
 	c.loopPos = &s.Pos
-	body := c.stmt(s.Body).fn()
-	cont := c.stmt(s.Continuing).fn()
+	body := c.items(s.Body)
+	cont := c.items(s.Continuing)
 	c.loopPos = outer
 	var breakIf func(fr *frame) (bool, ctl)
 	if s.BreakIf != nil {
@@ -471,20 +493,16 @@ func (c *compiler) loop(s *ir.Loop) stmtFn {
 			if fr.steps > fr.limit {
 				return fr.overLimit(pos)
 			}
-			if body != nil {
-				switch body(fr) {
-				case cBreak:
-					return cNext
-				case cReturn:
-					return cReturn
-				case cAbort:
-					return cAbort
-				}
+			switch execItems(fr, body) {
+			case cBreak:
+				return cNext
+			case cReturn:
+				return cReturn
+			case cAbort:
+				return cAbort
 			}
-			if cont != nil {
-				if r := cont(fr); r == cAbort {
-					return cAbort
-				}
+			if len(cont) > 0 && execItems(fr, cont) == cAbort {
+				return cAbort
 			}
 			if breakIf != nil {
 				b, ctl := breakIf(fr)
