@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -17,7 +18,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -382,4 +385,78 @@ func (k *confKernel) confDiffs(got [][]ir.Value) []string {
 		}
 	}
 	return diffs
+}
+
+// confFormat is one way a kernel reaches a GPU: gpudiff's WGSL or its
+// SPIR-V, in one emission mode.
+type confFormat struct {
+	name string // "wgsl" or "spirv"
+	raw  bool
+}
+
+// kernel emits k in format f: the kernel ABI wrapper around k's call graph.
+func (k *confKernel) kernel(f confFormat) (harness.Kernel, error) {
+	label := k.name + "/" + f.name
+	if f.name == "spirv" {
+		mode := spirv.Portable
+		if f.raw {
+			mode = spirv.Raw
+		}
+		words, err := spirv.Emit(k.m, k.name, spirv.Options{Mode: mode})
+		if err != nil {
+			return harness.Kernel{}, err
+		}
+		return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, nil
+	}
+	mode := wgsl.Portable
+	if f.raw {
+		mode = wgsl.Raw
+	}
+	src, entry, err := wgsl.Emit(k.m, k.name, wgsl.EmitOptions{Mode: mode})
+	if err != nil {
+		return harness.Kernel{}, err
+	}
+	return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, nil
+}
+
+// run emits k in format f, runs it on r and decodes the outputs.
+func (k *confKernel) run(t *testing.T, r harness.Runner, f confFormat) ([][]ir.Value, harness.Kernel, error) {
+	t.Helper()
+	hk, err := k.kernel(f)
+	require.NoError(t, err, "emitting %s as %s", k.name, f.name)
+	in, err := k.abi.EncodeInputs(k.args)
+	require.NoError(t, err)
+	n := len(k.args)
+	out, err := r.Run(context.Background(), hk, harness.Dispatch{Input: in, OutputSize: n * k.abi.OutputStride, Invocations: n})
+	if err != nil {
+		return nil, hk, err
+	}
+	got, err := k.abi.DecodeOutputs(out, n)
+	require.NoError(t, err)
+	return got, hk, nil
+}
+
+// TestConformancePortableLavapipe runs every conformance kernel on lavapipe
+// as gpudiff's portable WGSL and as its portable SPIR-V and requires every
+// output to equal the hand-derived value. Portable mode spells WGSL's rules
+// out (guarded division, masked shift counts, clamped conversions, ...), so
+// a difference here is a bug in gpudiff's emitters (or a driver bug on
+// plain operations), never a spec gap.
+func TestConformancePortableLavapipe(t *testing.T) {
+	dev := lavapipeDevice(t)
+	for _, k := range allConformance(t) {
+		for _, f := range []confFormat{{name: "wgsl"}, {name: "spirv"}} {
+			t.Run(k.name+"/"+f.name, func(t *testing.T) {
+				got, hk, err := k.run(t, dev, f)
+				require.NoError(t, err, "portable %s of %s on lavapipe", f.name, k.name)
+				diffs := k.confDiffs(got)
+				for _, d := range diffs {
+					t.Errorf("%s (rule: %s)", d, k.rule)
+				}
+				if len(diffs) > 0 && hk.WGSL != "" {
+					t.Logf("emitted WGSL:\n%s", hk.WGSL)
+				}
+			})
+		}
+	}
 }
