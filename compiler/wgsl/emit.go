@@ -179,12 +179,10 @@ func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global) []*ir.StructDecl 
 
 // prepare writes the structs, globals, helpers and functions into body.
 func (e *emitter) prepare() {
-	if e.mode == Portable {
-		for i, f := range e.funcs {
-			g := ir.CloneFunc(f)
-			e.rewriteFunc(g)
-			e.funcs[i] = g
-		}
+	for i, f := range e.funcs {
+		g := ir.CloneFunc(f)
+		e.rewriteFunc(g)
+		e.funcs[i] = g
 	}
 	var parts []string
 	for _, s := range e.structs {

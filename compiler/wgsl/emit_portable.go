@@ -25,10 +25,21 @@ import (
 //   clamp(x, lo, hi)          min(max(x, lo), hi) (targets leave lo > hi undefined)
 //   extractBits, insertBits   offset and count clamped as WGSL specifies
 //   a[i] (run-time i)         a[min(u32(i), N - 1u)]: never out of bounds
+//   r op= e (e has a call)    r = r op (e): WGSL reads r before evaluating e
+//                             (#compound-assignment-sec expands to
+//                             e1 = e1 op (e2), left to right); naga in
+//                             wgpu-native v0.23 reads it after the call
 //
 // Literal operands that cannot hit a guarded case (a divisor literal with
 // no 0 or -1 component, a shift count literal below 32, a constant index)
 // are left alone to keep the output readable.
+//
+// One rewrite applies in both modes because it works around a front end,
+// not a semantic rule: naga (as in wgpu-native v0.23) rejects indexing an
+// array *value* (a let, a parameter, a constructor) with a run-time index
+// ("may only be indexed by a constant"), although WGSL allows it
+// (#array-access-expr). Such an index becomes a call of a helper that
+// copies the array into a function-scope var and indexes that.
 
 func (e *emitter) rewriteFunc(f *ir.Func) {
 	e.rewriteBlock(f.Body)
@@ -43,6 +54,10 @@ func (e *emitter) rewriteBlock(b *ir.Block) {
 }
 
 func (e *emitter) rewriteStmt(s ir.Stmt) []ir.Stmt {
+	if e.mode != Portable {
+		ir.EditChildren(s, e.rewriteNode)
+		return []ir.Stmt{s}
+	}
 	var pre []ir.Stmt
 	switch s := s.(type) {
 	case *ir.Block:
@@ -90,9 +105,17 @@ func (e *emitter) rewriteStmt(s ir.Stmt) []ir.Stmt {
 	}
 }
 
-// guardedCompound reports whether a compound assignment's operator needs
-// the division guard (and so must read its left-hand side as a value).
+// guardedCompound reports whether a compound assignment must be spelled
+// out as r = r op (e): its operator needs the division guard, or its
+// right-hand side calls a function that might write r after WGSL has read
+// it.
 func (e *emitter) guardedCompound(s *ir.Assign) bool {
+	if s.Op == ir.OpNone {
+		return false
+	}
+	if ir.HasCall(s.RHS) {
+		return true
+	}
 	return (s.Op == ir.OpDiv || s.Op == ir.OpRem) && s.LHS.Type().Scalar().IsInteger() && needsDivGuard(s.LHS.Type(), s.RHS)
 }
 
@@ -113,6 +136,56 @@ func (e *emitter) bindIndices(ref ir.Expr, pre *[]ir.Stmt) ir.Expr {
 	return ref
 }
 
+// rewriteNode rewrites raw-mode statements and expressions: only the
+// array-value index workaround applies.
+func (e *emitter) rewriteNode(n ir.Node) ir.Node {
+	switch n := n.(type) {
+	case *ir.Block:
+		for i, s := range n.Stmts {
+			ir.EditChildren(s, e.rewriteNode)
+			n.Stmts[i] = s
+		}
+		return n
+	case *ir.Case:
+		ir.EditChildren(n, e.rewriteNode)
+		return n
+	case ir.Expr:
+		ir.EditChildren(n, e.rewriteNode)
+		if ix, ok := n.(*ir.Index); ok {
+			return e.valueIndex(ix)
+		}
+		return n
+	}
+	ir.EditChildren(n, e.rewriteNode)
+	return n
+}
+
+// isReference reports whether e designates memory (a var or private global,
+// or a member/element of one), which naga may index dynamically.
+func isReference(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Ident:
+		return x.Ref == ir.RefVar || x.Ref == ir.RefGlobal
+	case *ir.Index:
+		return isReference(x.X)
+	case *ir.Member:
+		return isReference(x.X)
+	}
+	return false
+}
+
+// valueIndex turns a run-time index of an array value into a helper call.
+func (e *emitter) valueIndex(x *ir.Index) ir.Expr {
+	if _, isLit := x.Index.(*ir.Lit); isLit || x.X.Type().Kind != ir.KindArray || isReference(x.X) {
+		return x
+	}
+	t := x.X.Type()
+	name := e.helper("index:"+t.String()+":"+x.Index.Type().String(), "gpudiff_index", func(name string) string {
+		return fmt.Sprintf("fn %s(a: %s, i: %s) -> %s {\n  var v: %s = a;\n  return v[i];\n}\n", name, t, x.Index.Type(), t.Elem, t)
+	})
+	return &ir.Call{Pos: x.Pos, Func: name, Args: []ir.Expr{x.X, x.Index}, T: x.T}
+}
+
 func (e *emitter) rewriteExpr(x ir.Expr) ir.Expr {
 	if x == nil {
 		return nil
@@ -127,6 +200,7 @@ func (e *emitter) rewriteExpr(x ir.Expr) ir.Expr {
 		if _, isLit := x.Index.(*ir.Lit); !isLit {
 			x.Index = clampIndex(x.Index, x.X.Type().Len)
 		}
+		return e.valueIndex(x)
 	case *ir.BuiltinCall:
 		return e.rewriteBuiltin(x)
 	}

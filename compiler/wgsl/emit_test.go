@@ -170,3 +170,23 @@ func TestEmitRewritesOnlyWhatNeedsGuards(t *testing.T) {
 	assert.Contains(t, src, "return a / 4i;")
 	assert.False(t, strings.Contains(src, "gpudiff_div"), src)
 }
+
+// TestPortableCompoundAssignmentReadsFirst: WGSL expands `g ^= h()` to
+// `g = g ^ (h())`, evaluated left to right (#compound-assignment-sec,
+// #program-order), so g is read (3) before h sets it to 0 and returns 1:
+// 3 ^ 1 = 2. naga (wgpu-native v0.23) reads g after the call (0 ^ 1 = 1)
+// unless portable mode spells the expansion out.
+func TestPortableCompoundAssignmentReadsFirst(t *testing.T) {
+	g := func() *ir.Ident { return &ir.Ident{Name: "g", T: ir.I32, Ref: ir.RefGlobal} }
+	h := &ir.Func{Name: "h", Result: ir.I32, Body: ir.NewBlock(ir.Pos{},
+		&ir.Assign{LHS: g(), RHS: &ir.Lit{Val: ir.I32Val(0)}},
+		&ir.Return{Value: &ir.Lit{Val: ir.I32Val(1)}})}
+	k := &ir.Func{Name: "k", Params: []*ir.Param{{Name: "p", T: ir.I32}}, Result: ir.I32, Body: ir.NewBlock(ir.Pos{},
+		&ir.Assign{LHS: g(), Op: ir.OpXor, RHS: &ir.Call{Func: "h", T: ir.I32}},
+		&ir.Return{Value: g()})}
+	m := &ir.Module{Globals: []*ir.Global{{Name: "g", T: ir.I32, Init: &ir.Lit{Val: ir.I32Val(3)}}}, Funcs: []*ir.Func{h, k}}
+	require.NoError(t, ir.Verify(m))
+	got := runGPU(t, m, "k", Portable, [][]ir.Value{{ir.I32Val(0)}})
+	assert.Equal(t, int32(2), got[0][0].I32(), "ret")
+	assert.Equal(t, int32(2), got[0][1].I32(), "g")
+}
