@@ -73,6 +73,11 @@ func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 // that a stack under test mishandles; tests turn them off to show that the
 // quirk is still there.
 type workarounds struct {
+	// noUnreachable ends dead merge blocks with a return (of a null value
+	// in a non-void function) instead of OpUnreachable: wgpu+lavapipe
+	// lose the device creating the pipeline of some such modules
+	// (TestUnreachableMergeQuirk); SwiftShader runs them.
+	noUnreachable bool
 	// noDefaultLiterals leaves the values of the clause that also holds
 	// default out of OpSwitch (they reach the default target anyway):
 	// wgpu's SPIR-V front end (naga, v0.23) sends them to the next clause
@@ -80,7 +85,7 @@ type workarounds struct {
 	noDefaultLiterals bool
 }
 
-var allWorkarounds = workarounds{noDefaultLiterals: true}
+var allWorkarounds = workarounds{noUnreachable: true, noDefaultLiterals: true}
 
 func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uint32, error) {
 	if opts.Mode == "" {

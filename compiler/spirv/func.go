@@ -77,14 +77,28 @@ func (f *fnEmitter) branchCond(cond, t, e uint32) {
 
 // mergeBlock opens the merge block of a construct. When no branch reaches
 // it (every path through the construct jumped elsewhere), it is emitted as
-// a block holding only OpUnreachable, and the code after the construct is
-// dead: block skips it, so unreachable code never holds constructs of its
-// own (spirv-val cannot place unreachable constructs in their enclosing
-// loop, SPIR-V §2.11).
+// a dead end (deadEnd), and the code after the construct is dead: block
+// skips it, so unreachable code never holds constructs of its own
+// (spirv-val cannot place unreachable constructs in their enclosing loop,
+// SPIR-V §2.11).
 func (f *fnEmitter) mergeBlock(merge uint32) {
 	f.label(merge)
 	if !f.reached[merge] {
+		f.deadEnd()
+	}
+}
+
+// deadEnd terminates a block that no branch reaches: with a return (of a
+// null value in a non-void function; workarounds.noUnreachable), else
+// with OpUnreachable.
+func (f *fnEmitter) deadEnd() {
+	switch {
+	case !f.e.work.noUnreachable:
 		f.terminate(opUnreachable)
+	case f.result.IsVoid():
+		f.terminate(opReturn)
+	default:
+		f.terminate(opReturnValue, f.b.constNull(f.e.typeOf(f.result)))
 	}
 }
 

@@ -1,0 +1,150 @@
+package spirv
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// endlessLoopModule is a generated program (fuzz/gen, profile "calls",
+// seed 15, size 10) reduced by statement deletion while wgpu+lavapipe
+// kept losing the device creating its pipeline when its dead merge blocks
+// (the endless inner loop's, the outer loop's, the if's whose arms both
+// break) held OpUnreachable. spirv-val accepts it and SwiftShader runs it;
+// with dead merge blocks that return (workarounds.noUnreachable) lavapipe
+// runs it too.
+//
+//	fn kernel(p0: u32, p1: vec3<u32>, p2: i32) -> bool {
+//	  switch (~p1.z) {
+//	    case 0u, 4u, 7u: {}
+//	    case 5u, 100u, 9u: {
+//	      var i17: i32 = 2i;
+//	      loop {
+//	        {
+//	          var i18: u32 = 4u;
+//	          loop {
+//	            switch (i18) {
+//	              case 8u: {}
+//	              case 9u, 5u: {
+//	                if (bool(bitcast<i32>(p1[p1[2i] % 3u])) && true) { break; } else { break; }
+//	              }
+//	              default: {}
+//	            }
+//	          }
+//	        }
+//	        continuing { break if i17 >= 8i; }
+//	      }
+//	    }
+//	    case 8u: {}
+//	    case 6u, 1u, 3u: {}
+//	    default: {}
+//	  }
+//	  return all(vec2<bool>(bool(p1[min(p1.y / p1.z, 2u)])));
+//	}
+func endlessLoopModule() *ir.Module {
+	p1 := param("p1", v3u)
+	i17, i18 := local("i17", ir.I32), local("i18", ir.U32)
+	uvs := func(vs ...uint32) []ir.Value {
+		var out []ir.Value
+		for _, v := range vs {
+			out = append(out, uv(v))
+		}
+		return out
+	}
+	cond := bin(ir.OpLogAnd, conv(ir.Bool, bitcast(ir.I32, index(p1, bin(ir.OpRem, index(p1, i32(2)), u32(3))))), boolLit(true))
+	inner := switchOf(i18,
+		caseOf(uvs(8), false),
+		caseOf(uvs(9, 5), false, ifElse(cond, []ir.Stmt{brk()}, []ir.Stmt{brk()})),
+		caseOf(nil, true))
+	k := fn("kernel", params("p0", ir.U32, "p1", v3u, "p2", ir.I32), ir.Bool,
+		switchOf(un(ir.OpCompl, swz(p1, 2)),
+			caseOf(uvs(0, 4, 7), false),
+			caseOf(uvs(5, 100, 9), false,
+				varDecl("i17", ir.I32, i32(2)),
+				loop([]ir.Stmt{blk(varDecl("i18", ir.U32, u32(4)), loop([]ir.Stmt{inner}, nil, nil))},
+					nil, bin(ir.OpGe, i17, i32(8)))),
+			caseOf(uvs(8), false),
+			caseOf(uvs(6, 1, 3), false),
+			caseOf(nil, true)),
+		ret(bi(ir.BAll, cons(v2b, conv(ir.Bool, index(p1, bi(ir.BMin, bin(ir.OpDiv, swz(p1, 1), swz(p1, 2)), u32(2))))))))
+	return module(k)
+}
+
+// endlessLoopArgs: ~p1.z = 0x7FFFFFFF selects the default clause, so the
+// kernel returns all(vec2(bool(p1[min(0xFFFFFFFF / 0x80000000, 2)]))) =
+// bool(p1[1]) = true (by hand).
+func endlessLoopArgs() [][]ir.Value {
+	return [][]ir.Value{{uv(0), ir.CompositeVal(v3u, uv(1), uv(0xFFFFFFFF), uv(0x80000000)), iv(-1)}}
+}
+
+func TestEndlessLoopOnGPU(t *testing.T) {
+	got := runGPU(t, endlessLoopModule(), "kernel", DefaultOptions(), endlessLoopArgs())
+	assert.True(t, ir.Equal(bv(true), got[0][0]), "got %v", got[0][0])
+	emitValid(t, endlessLoopModule(), "kernel", Options{Mode: Raw})
+}
+
+// TestUnreachableMergeQuirk documents workarounds.noUnreachable: with
+// OpUnreachable in its dead merge blocks, endlessLoopModule is valid
+// (spirv-val) but wgpu+lavapipe lose the device creating its pipeline. It
+// runs on a device of its own. When this test fails, the stack compiles
+// such modules: the workaround may go.
+func TestUnreachableMergeQuirk(t *testing.T) {
+	m := endlessLoopModule()
+	words, err := emitModule(m, "kernel", DefaultOptions(), workarounds{noDefaultLiterals: true})
+	require.NoError(t, err)
+	requireValid(t, words)
+	require.Contains(t, must(Disassemble(words)), "OpUnreachable")
+	abi, err := ir.NewKernelABI(m, "kernel")
+	require.NoError(t, err)
+	in, err := abi.EncodeInputs(endlessLoopArgs())
+	require.NoError(t, err)
+	dev, err := harness.Open("vulkan:llvmpipe")
+	require.NoError(t, err, "lavapipe (Vulkan on llvmpipe) is needed: install mesa-vulkan-drivers (make deps)")
+	defer dev.Close()
+	_, err = dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
+		harness.Dispatch{Input: in, OutputSize: abi.OutputStride, Invocations: 1})
+	t.Logf("lavapipe with OpUnreachable merge blocks: %v", err)
+	assert.Error(t, err, "lavapipe now compiles OpUnreachable merge blocks: workarounds.noUnreachable may go")
+}
+
+// TestSwitchDefaultLiteralsQuirk documents workarounds.noDefaultLiterals:
+// OpSwitch %sel %default 6 %default 3 %default 2 %two is valid SPIR-V
+// (SPIR-V §3.52.17, OpSwitch: any target may repeat) that sends 6 and 3 to
+// the default clause, but wgpu's SPIR-V path sends them to %two, on
+// lavapipe and on SwiftShader alike — so the fault is in wgpu's SPIR-V
+// front end (naga), the part the two adapters share. When this test fails, the stack handles such literals: the workaround
+// may go.
+func TestSwitchDefaultLiteralsQuirk(t *testing.T) {
+	a := param("a", ir.I32)
+	m := module(fn("k", params("a", ir.I32), ir.I32,
+		varDecl("g", ir.I32, i32(0)),
+		switchOf(bin(ir.OpAnd, a, i32(7)),
+			caseOf([]ir.Value{iv(6), iv(3)}, true, ret(i32(10))),
+			caseOf([]ir.Value{iv(2)}, false, assignOp(ir.OpAdd, local("g", ir.I32), i32(1)))),
+		ret(local("g", ir.I32))))
+	args := args1(iv(6), iv(3), iv(2), iv(0))
+	want := []ir.Value{iv(10), iv(10), iv(1), iv(10)} // by hand: 6 and 3 take the default clause
+	checkGPU(t, DefaultOptions(), []gpuCase{{"with workaround", m, args, want}})
+
+	words, err := emitModule(m, "k", DefaultOptions(), workarounds{})
+	require.NoError(t, err)
+	requireValid(t, words)
+	require.Contains(t, must(Disassemble(words)), "OpSwitch %10 %12 6 %12 3 %12 2 %13")
+	abi, err := ir.NewKernelABI(m, "k")
+	require.NoError(t, err)
+	in, err := abi.EncodeInputs(args)
+	require.NoError(t, err)
+	out, err := gpu(t).Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
+		harness.Dispatch{Input: in, OutputSize: len(args) * abi.OutputStride, Invocations: len(args)})
+	require.NoError(t, err)
+	got, err := abi.DecodeOutputs(out, len(args))
+	require.NoError(t, err)
+	t.Logf("without the workaround: %v", got)
+	assert.False(t, ir.Equal(got[0][0], want[0]) && ir.Equal(got[1][0], want[1]),
+		"wgpu now sends default-clause literals to the default target: workarounds.noDefaultLiterals may go")
+}
