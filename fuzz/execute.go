@@ -127,6 +127,9 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 				} else {
 					gpuRun(ctx, d, harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: opts.Label + fn + "/spirv"}, in, n, tabi, &r)
 				}
+				if r.Failed == oracle.Unsupported {
+					continue // the implementation takes no SPIR-V: nothing was tested
+				}
 				runs = append(runs, r)
 			}
 		}
@@ -209,6 +212,8 @@ func FailureVerdict(err error) oracle.Verdict {
 	var ce *harness.CompileError
 	var de *harness.DeviceError
 	switch {
+	case errors.Is(err, harness.ErrUnsupported):
+		return oracle.Unsupported
 	case errors.As(err, &ce):
 		return oracle.CompileError
 	case errors.Is(err, context.DeadlineExceeded):

@@ -15,6 +15,9 @@ const (
 	Timeout         Verdict = "timeout"          // a dispatch exceeded its time limit
 	FlattenRejected Verdict = "flatten-rejected" // flatten refused a construct outside its subset (loud and expected)
 	Error           Verdict = "error"            // any other failure to produce outputs
+	// Unsupported marks a run the implementation cannot take at all (a
+	// format it does not accept); such runs are dropped, never judged.
+	Unsupported Verdict = "unsupported"
 )
 
 // Run is one execution of a function on one path: the interpreter
