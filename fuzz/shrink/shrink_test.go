@@ -174,7 +174,7 @@ func TestMinimizeStopsAtTheAttemptBudget(t *testing.T) {
 
 func TestCandidatesAreDeterministic(t *testing.T) {
 	for seed := uint64(0); seed < 5; seed++ {
-		p := gen.Generate(seed, gen.Config{})
+		p := gen.Generate(seed, gen.Config{Size: 15})
 		c := shrink.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(seed, p.Module.Func(p.Kernel).Params, 3)}
 		a, b := shrink.Candidates(c), shrink.Candidates(c)
 		require.Equal(t, len(a), len(b))
