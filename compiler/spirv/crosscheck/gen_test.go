@@ -44,7 +44,7 @@ func programName(p *gen.Program, cfgIndex int) string {
 type valJob struct {
 	name  string
 	words []uint32
-	prog  *gen.Program
+	text  string // the program, shown when the module is rejected
 }
 
 // validateAll runs spirv-val on every job with one worker per CPU and
@@ -72,7 +72,7 @@ func validateAll(t *testing.T, jobs []valJob) []string {
 				out, err := exec.Command(val, "--target-env", "vulkan1.1", path).CombinedOutput()
 				if err != nil {
 					mu.Lock()
-					bad = append(bad, fmt.Sprintf("%s: %s\n%s", jobs[i].name, strings.TrimSpace(string(out)), jobs[i].prog))
+					bad = append(bad, fmt.Sprintf("%s: %s\n%s", jobs[i].name, strings.TrimSpace(string(out)), jobs[i].text))
 					mu.Unlock()
 				}
 				os.Remove(path)
@@ -106,7 +106,7 @@ func TestGeneratedProgramsValidate(t *testing.T) {
 				continue
 			}
 			require.NoError(t, err, "%s:\n%s", programName(p, i), p)
-			jobs = append(jobs, valJob{name: fmt.Sprintf("%s %s", programName(p, i), o.Mode), words: words, prog: p})
+			jobs = append(jobs, valJob{name: fmt.Sprintf("%s %s", programName(p, i), o.Mode), words: words, text: p.String()})
 		}
 	}
 	bad := validateAll(t, jobs)
