@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -21,6 +22,8 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/dawn"
+	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -459,4 +462,235 @@ func TestConformancePortableLavapipe(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestMain lets this test binary serve as its own harness worker process
+// (harness/worker re-executes the running binary, with MarkerEnv set), so
+// that the raw-mode runs of TestConformanceRawMatrix happen in worker
+// processes: raw SPIR-V may be undefined (OpSDiv by zero, SClamp with
+// min > max, shifts by 32 or more), and a driver that crashes on it must
+// cost one dispatch, not the test process.
+func TestMain(m *testing.M) {
+	if os.Getenv(worker.MarkerEnv) == "1" {
+		if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "shaders test worker:", err)
+			os.Exit(worker.ExitServeError)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// confRawSkip lists kernels not to run in a raw format, with the reason.
+// Worker isolation makes crashes and hangs ordinary matrix cells, so this
+// stays empty unless a raw kernel harms the machine beyond its worker.
+var confRawSkip = map[string]string{}
+
+// Outcomes of one raw run (one cell of the matrix).
+const (
+	cellPass    = "pass"
+	cellDiff    = "DIFF"
+	cellCompile = "compile-error"
+	cellCrash   = "crash"
+	cellTimeout = "timeout"
+	cellNA      = "n/a"
+	cellSkip    = "skip"
+	cellError   = "error"
+)
+
+// cellMark is the one-character form of an outcome in the logged table.
+var cellMark = map[string]string{
+	cellPass: ".", cellDiff: "X", cellCompile: "C", cellCrash: "!", cellTimeout: "T",
+	cellNA: " ", cellSkip: "s", cellError: "E",
+}
+
+// rawCell is the outcome of one kernel in one raw format on one adapter.
+type rawCell struct {
+	outcome string
+	detail  []string // the differing invocations, or the error
+}
+
+// rawColumn is one adapter × format of the matrix.
+type rawColumn struct {
+	adapter harness.AdapterInfo
+	format  confFormat
+}
+
+func (c rawColumn) String() string { return c.adapter.Name + " " + c.format.name }
+
+// openRawRunner opens adapter a for raw runs: wgpu's adapters in a worker
+// process (harness/worker), other implementations' (Dawn's, already a node
+// process per device) through harness.OpenAny.
+func openRawRunner(a harness.AdapterInfo) (harness.Runner, error) {
+	if a.Implementation == "wgpu" {
+		return worker.Start(a.Name, worker.Options{})
+	}
+	return harness.OpenAny(a.Name)
+}
+
+// classifyRaw turns a run's error into a matrix outcome.
+func classifyRaw(err error) rawCell {
+	var ce *harness.CompileError
+	var crash *worker.CrashError
+	var timeout *worker.TimeoutError
+	var de *harness.DeviceError
+	switch {
+	case errors.Is(err, dawn.ErrNoSPIRV):
+		return rawCell{outcome: cellNA}
+	case errors.As(err, &ce):
+		return rawCell{outcome: cellCompile, detail: []string{firstLine(ce.Message)}}
+	case errors.As(err, &crash):
+		return rawCell{outcome: cellCrash, detail: []string{crash.Error()}}
+	case errors.As(err, &timeout):
+		return rawCell{outcome: cellTimeout, detail: []string{timeout.Error()}}
+	case errors.As(err, &de) && de.Op == "worker":
+		return rawCell{outcome: cellCrash, detail: []string{de.Error()}}
+	}
+	return rawCell{outcome: cellError, detail: []string{err.Error()}}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// TestConformanceRawMatrix runs every conformance kernel as raw WGSL and
+// raw SPIR-V (operators as written: the stack must implement WGSL's rules
+// itself) on every adapter this machine has, wgpu's (harness.Adapters) and
+// those of the other registered implementations (Dawn's), and logs the
+// driver matrix: which kernel diverges from its hand-derived values on which
+// adapter and format. Divergence is not a failure here: it is what the
+// matrix reports. What must hold is that every cell has an outcome about the
+// stack — a pass, a difference, a compile error, a crash or a timeout of
+// the worker — and none that implicates the test itself (an emitter error,
+// an invalid dispatch, an adapter that cannot be opened).
+func TestConformanceRawMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("raw matrix: every kernel on every adapter (skipped with -short)")
+	}
+	kernels := allConformance(t)
+	adapters, err := harness.AllAdapters()
+	if len(adapters) == 0 {
+		require.NoError(t, err)
+	}
+	if err != nil {
+		t.Logf("some implementation could not list its adapters: %v", err)
+	}
+	var cols []rawColumn
+	for _, a := range adapters {
+		for _, f := range []confFormat{{name: "wgsl", raw: true}, {name: "spirv", raw: true}} {
+			cols = append(cols, rawColumn{adapter: a, format: f})
+		}
+	}
+	// cells[c][k] is kernel k in column c. Each adapter runs in its own
+	// goroutine on its own runner (worker process or node process).
+	cells := make([][]rawCell, len(cols))
+	var wg sync.WaitGroup
+	for _, a := range adapters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := openRawRunner(a)
+			for c, col := range cols {
+				if col.adapter.Name != a.Name {
+					continue
+				}
+				cells[c] = make([]rawCell, len(kernels))
+				for i, k := range kernels {
+					cells[c][i] = rawRun(k, r, err, col.format)
+				}
+			}
+			if r != nil {
+				r.Close()
+			}
+		}()
+	}
+	wg.Wait()
+
+	// Drop columns with nothing to say (Dawn takes no SPIR-V).
+	var shown []int
+	for c := range cols {
+		for _, cell := range cells[c] {
+			if cell.outcome != cellNA {
+				shown = append(shown, c)
+				break
+			}
+		}
+	}
+	t.Logf("raw-mode driver matrix (%d kernels; . pass, X differs from the WGSL rule, C compile error, ! crash, T timeout, s skipped, E harness error):\n%s",
+		len(kernels), rawMatrixTable(kernels, cols, cells, shown))
+	var details strings.Builder
+	for _, c := range shown {
+		for i, cell := range cells[c] {
+			if cell.outcome == cellPass || cell.outcome == cellNA {
+				continue
+			}
+			fmt.Fprintf(&details, "%s on %s: %s (rule: %s)\n", kernels[i].name, cols[c], cell.outcome, kernels[i].rule)
+			for _, d := range cell.detail {
+				fmt.Fprintf(&details, "    %s\n", d)
+			}
+			assert.NotEqual(t, cellError, cell.outcome, "%s on %s: %v", kernels[i].name, cols[c], cell.detail)
+		}
+	}
+	if details.Len() > 0 {
+		t.Logf("divergences:\n%s", details.String())
+	}
+}
+
+// rawRun runs k in raw format f on r (opened with openErr) and classifies
+// the outcome.
+func rawRun(k *confKernel, r harness.Runner, openErr error, f confFormat) rawCell {
+	if why, ok := confRawSkip[k.name+"/"+f.name]; ok {
+		return rawCell{outcome: cellSkip, detail: []string{why}}
+	}
+	if openErr != nil {
+		return rawCell{outcome: cellError, detail: []string{"opening the adapter: " + openErr.Error()}}
+	}
+	hk, err := k.kernel(f)
+	if err != nil {
+		return rawCell{outcome: cellError, detail: []string{"emitting: " + err.Error()}}
+	}
+	in, err := k.abi.EncodeInputs(k.args)
+	if err != nil {
+		return rawCell{outcome: cellError, detail: []string{"encoding inputs: " + err.Error()}}
+	}
+	n := len(k.args)
+	out, err := r.Run(context.Background(), hk, harness.Dispatch{Input: in, OutputSize: n * k.abi.OutputStride, Invocations: n})
+	if err != nil {
+		return classifyRaw(err)
+	}
+	got, err := k.abi.DecodeOutputs(out, n)
+	if err != nil {
+		return rawCell{outcome: cellError, detail: []string{"decoding outputs: " + err.Error()}}
+	}
+	if diffs := k.confDiffs(got); len(diffs) > 0 {
+		return rawCell{outcome: cellDiff, detail: diffs}
+	}
+	return rawCell{outcome: cellPass}
+}
+
+// rawMatrixTable renders the matrix: a row per kernel, a column per shown
+// adapter × format, numbered and named in a legend above the rows.
+func rawMatrixTable(kernels []*confKernel, cols []rawColumn, cells [][]rawCell, shown []int) string {
+	var b strings.Builder
+	for j, c := range shown {
+		fmt.Fprintf(&b, "  [%d] %s\n", j+1, cols[c])
+	}
+	width := 0
+	for _, k := range kernels {
+		width = max(width, len(k.name))
+	}
+	fmt.Fprintf(&b, "  %-*s", width, "kernel")
+	for j := range shown {
+		fmt.Fprintf(&b, " %3d", j+1)
+	}
+	b.WriteString("\n")
+	for i, k := range kernels {
+		fmt.Fprintf(&b, "  %-*s", width, k.name)
+		for _, c := range shown {
+			fmt.Fprintf(&b, " %3s", cellMark[cells[c][i].outcome])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
