@@ -341,6 +341,8 @@ func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(false)}, "false && x"
 		case exprEqual(x.X, x.Y):
 			return x.X, "x && x"
+		case isNegation(x.X, x.Y) || isNegation(x.Y, x.X):
+			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(false)}, "x && !x"
 		}
 	case ir.OpLogOr:
 		switch {
@@ -352,6 +354,8 @@ func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(true)}, "true || x"
 		case exprEqual(x.X, x.Y):
 			return x.X, "x || x"
+		case isNegation(x.X, x.Y) || isNegation(x.Y, x.X):
+			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(true)}, "x || !x"
 		}
 	}
 	return nil, ""
@@ -400,6 +404,12 @@ func rewriteSelect(x *ir.Select) (ir.Expr, string) {
 		return &ir.Select{Pos: x.Pos, False: in.False, True: x.True, Cond: x.Cond, T: x.T}, "nested select on one condition"
 	}
 	return nil, ""
+}
+
+// isNegation reports whether b is !a.
+func isNegation(a, b ir.Expr) bool {
+	u, ok := b.(*ir.Unary)
+	return ok && u.Op == ir.OpNot && exprEqual(u.X, a)
 }
 
 // exprEqual reports whether a and b are the same expression (same shape,

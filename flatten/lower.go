@@ -43,6 +43,11 @@ type lowerer struct {
 	// already declared in the twin (the first declaration keeps its name,
 	// later ones — unrolled copies — get fresh names).
 	kept map[string]bool
+	// excludes maps a mask value to the conjunct lists it was narrowed by
+	// unconditionally (mask = old && !(c1 && … && cn) with the ci all the
+	// other conjuncts at that point): wherever all of some list are
+	// conjuncts again, the effective predicate is statically false.
+	excludes map[ir.Expr][][]ir.Expr
 	// pred caches the let bound for the last effective predicate built
 	// from more than one conjunct.
 	predKey []ir.Expr
@@ -170,14 +175,42 @@ func (l *lowerer) conjuncts(skip *ir.Expr) []ir.Expr {
 	return cs
 }
 
-// dead reports whether the current point is statically unreachable.
+// dead reports whether the current point is statically unreachable: a
+// mask is false, or a mask excludes a conjunction of the other current
+// conjuncts (the code after a jump taken under the current predicate).
 func (l *lowerer) dead() bool {
-	for _, c := range l.conjuncts(nil) {
+	cs := l.conjuncts(nil)
+	for _, c := range cs {
 		if isFalse(c) {
 			return true
 		}
 	}
+	for i, m := range cs {
+		for _, ex := range l.excludes[m] {
+			if containsAll(cs, ex, i) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// containsAll reports whether every element of sub is in set (by
+// identity), ignoring set[skip].
+func containsAll(set, sub []ir.Expr, skip int) bool {
+	for _, x := range sub {
+		found := false
+		for i, y := range set {
+			if i != skip && x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // uniform reports whether the effective predicate is statically true.
@@ -260,7 +293,14 @@ func (l *lowerer) narrow(mask *ir.Expr, extra ir.Expr, pos ir.Pos) {
 			}
 		}
 	}
+	ex := l.excludes[*mask]
+	if extra == nil {
+		ex = append(ex[:len(ex):len(ex)], cs)
+	}
 	*mask = l.bind(base, nm, tempMask)
+	if len(ex) > 0 {
+		l.excludes[*mask] = ex
+	}
 }
 
 // withS runs body with the structural predicate S && c.

@@ -76,10 +76,11 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 	}
 	l := &lowerer{
 		m: m, namer: namer,
-		info:   map[string]tempKind{},
-		consts: map[string]ir.Value{},
-		kept:   map[string]bool{},
-		bounds: bounds,
+		info:     map[string]tempKind{},
+		consts:   map[string]ir.Value{},
+		excludes: map[ir.Expr][][]ir.Expr{},
+		kept:     map[string]bool{},
+		bounds:   bounds,
 	}
 	body := lowerFunc(l, f)
 	if len(l.errs) > 0 {
