@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpudiff/gpudiff/harness"
@@ -89,10 +90,10 @@ type Device struct {
 	info    harness.AdapterInfo
 
 	mu       sync.Mutex
-	p        *proc  // the live worker; nil until the next Run starts one
-	nextID   uint64 // request ids, increasing across workers
-	starts   int    // worker processes started
-	failures int    // workers in a row that failed to start
+	p        *proc        // the live worker; nil until the next Run starts one
+	nextID   uint64       // request ids, increasing across workers
+	starts   atomic.Int64 // worker processes started
+	failures int          // workers in a row that failed to start
 	gaveUp   *StartError
 	closed   bool
 }
@@ -138,16 +139,15 @@ func (d *Device) name() string {
 	return d.adapter
 }
 
-// Info describes the adapter, as the worker's harness.Device reports it.
+// Info describes the adapter, as the worker's harness.Device reported it
+// when Start opened it. It does not wait for a Run in progress.
 func (d *Device) Info() harness.AdapterInfo { return d.info }
 
 // Starts returns how many worker processes the Device has started: 1 plus
-// one for each restart after a crash, timeout or cancellation.
-func (d *Device) Starts() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.starts
-}
+// one for each restart after a crash, timeout or cancellation, and one for
+// each worker that failed to start. It does not wait for a Run in
+// progress.
+func (d *Device) Starts() int { return int(d.starts.Load()) }
 
 // Run runs k with job in the worker, starting a fresh worker first when the
 // last one died, and returns the output buffer's job.OutputSize bytes.
@@ -223,7 +223,7 @@ func (d *Device) restart(ctx context.Context) error {
 			d.gaveUp = &StartError{Adapter: d.name(), Attempts: d.failures, Err: err}
 			return d.gaveUp
 		}
-		d.starts++
+		d.starts.Add(1)
 		d.p = p
 		d.nextID++
 		rep, err := d.exchange(ctx, request{ID: d.nextID, Op: opOpen, Adapter: d.adapter}, OpStart)
@@ -247,7 +247,9 @@ func (d *Device) restart(ctx context.Context) error {
 				Err: fmt.Errorf("worker: restarted worker opened %q, not %q", rep.Info.Name, d.info.Name)}
 			return d.gaveUp
 		}
-		d.info = rep.Info
+		if d.info.Name == "" {
+			d.info = rep.Info // in Start, before anyone can call Info
+		}
 		d.failures = 0
 		return nil
 	}

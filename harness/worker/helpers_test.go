@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(MarkerEnv) == "1" {
 		testWorkerMain()
 	}
+	if os.Getenv(parentEnv) == "1" {
+		testParentMain()
+	}
 	os.Exit(m.Run())
 }
 

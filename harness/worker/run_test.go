@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -9,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,7 +44,8 @@ func TestRunHandDerived(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, words(out), "SPIR-V words crossed the process boundary intact")
 
-	for _, n := range []int{1, 63, 64, 65, 200} {
+	// 1 Mi invocations: 4 MiB each way, far beyond a pipe's buffer.
+	for _, n := range []int{1, 63, 64, 65, 200, 1 << 20} {
 		runTriple(t, d, 1, n, fmt.Sprintf("hand/n=%d", n))
 	}
 	out, err = d.Run(context.Background(), tripler(1, "hand/empty"), harness.Dispatch{})
@@ -245,4 +249,64 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	}
 	_, err = a.Run(context.Background(), tripler(1, "closed"), harness.Dispatch{Input: le(1), OutputSize: 4, Invocations: 1})
 	assert.ErrorContains(t, err, "closed Device")
+}
+
+// parentEnv makes the test binary play a parent that starts a lavapipe
+// worker, sends it a dispatch that hangs in C (so the worker will not
+// notice its stdin closing), prints "worker <pid>" and waits to be killed;
+// see TestWorkerDiesWithItsParent.
+const parentEnv = "GPUDIFF_WORKER_TEST_PARENT"
+
+func testParentMain() {
+	d, err := Start(lavapipe, Options{Env: faultEnv("hang@")})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	fmt.Printf("worker %d\n", workerPid(d))
+	d.Run(context.Background(), tripler(1, "hang"), harness.Dispatch{Input: le(1), OutputSize: 4, Invocations: 1})
+	fmt.Println("error: the hung dispatch returned")
+	os.Exit(1)
+}
+
+// TestWorkerDiesWithItsParent: a parent killed with SIGKILL while its
+// worker hangs in C — so neither Close nor the end of the worker's stdin
+// can stop it — takes the worker with it, through the worker's
+// parent-death signal. This test process makes itself the child subreaper
+// for the while, so the orphaned worker becomes its child and can be
+// waited for.
+func TestWorkerDiesWithItsParent(t *testing.T) {
+	const prSetChildSubreaper = 36
+	_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	require.Zero(t, errno, "prctl(PR_SET_CHILD_SUBREAPER)")
+	defer syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 0, 0)
+
+	parent := exec.Command(os.Args[0])
+	parent.Env = append(os.Environ(), parentEnv+"=1")
+	out, err := parent.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, parent.Start())
+	var pid int
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	_, err = fmt.Sscanf(line, "worker %d", &pid)
+	require.NoError(t, err, "parent said %q", line)
+	require.False(t, processGone(pid), "the worker runs while its parent does")
+
+	require.NoError(t, parent.Process.Kill())
+	parent.Wait() // the worker is this process's child from here on
+	reaped := make(chan syscall.WaitStatus, 1)
+	go func() {
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+		reaped <- ws
+	}()
+	select {
+	case ws := <-reaped:
+		assert.True(t, ws.Signaled() && ws.Signal() == syscall.SIGKILL, "worker ended by SIGKILL, not %v", ws)
+	case <-time.After(30 * time.Second): // a bound for a broken build, not a measurement
+		syscall.Kill(pid, syscall.SIGKILL)
+		<-reaped
+		t.Errorf("worker %d outlived its killed parent", pid)
+	}
 }
