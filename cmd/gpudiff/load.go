@@ -85,8 +85,9 @@ func jsonPos(path string, data []byte, err error) string {
 	if off < 0 {
 		return path
 	}
+	// Offset counts the bytes read up to and including the offending one.
 	line, col := 1, 1
-	for i := int64(0); i < off && i < int64(len(data)); i++ {
+	for i := int64(0); i < off-1 && i < int64(len(data)); i++ {
 		if data[i] == '\n' {
 			line, col = line+1, 1
 		} else {

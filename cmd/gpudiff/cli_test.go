@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/harness/worker"
+)
+
+// TestMain lets this test binary serve as the gpudiff worker process that
+// harness/worker re-executes (os.Executable() __worker).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == worker.Subcommand {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	quietWayland()
+	os.Exit(m.Run())
+}
+
+// gpudiff runs the CLI in-process and returns its exit code and output.
+func gpudiff(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// repo returns a path relative to the repository root.
+func repo(rel string) string { return filepath.Join("..", "..", rel) }
+
+type execOut struct {
+	Kernel      string            `json:"kernel"`
+	Invocations int               `json:"invocations"`
+	Inputs      map[string][]any  `json:"inputs"`
+	Reference   []json.RawMessage `json:"reference"`
+	Runs        []struct {
+		Adapter    string            `json:"adapter"`
+		Function   string            `json:"function"`
+		Format     string            `json:"format"`
+		Mode       string            `json:"mode"`
+		Outputs    []json.RawMessage `json:"outputs"`
+		Mismatches []int             `json:"mismatches"`
+		Error      string            `json:"error"`
+	} `json:"runs"`
+	Verdict string `json:"verdict"`
+}
+
+func TestExecShadeJSON(t *testing.T) {
+	code, out, errOut := gpudiff(t, "exec", repo("shaders/examples/shade.wgsl"), "--json")
+	require.Equal(t, 0, code, errOut)
+	var res execOut
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	assert.Equal(t, "pass", res.Verdict)
+	assert.Equal(t, "shade", res.Kernel)
+	assert.Equal(t, 64, res.Invocations)
+	require.Len(t, res.Runs, 1)
+	r := res.Runs[0]
+	assert.Equal(t, "wgpu-vulkan:llvmpipe", r.Adapter)
+	assert.Equal(t, "wgsl", r.Format)
+	assert.Equal(t, "portable", r.Mode)
+	assert.Empty(t, r.Mismatches)
+	// shade(x) = x > 0.5 ? 2x : x, checked on the echoed inputs by hand.
+	for i, x := range res.Inputs["x"] {
+		f := x.(float64)
+		want := f
+		if f > 0.5 {
+			want = 2 * f
+		}
+		var got float64
+		require.NoError(t, json.Unmarshal(r.Outputs[i], &got))
+		assert.Equal(t, float32(want), float32(got), "invocation %d, x = %v", i, f)
+	}
+}
+
+// TestExecEveryShaderFlatSPIRV is issue 3 and 4's acceptance: every kernel
+// under shaders/ passes with its twin and gpudiff's SPIR-V on lavapipe.
+func TestExecEveryShaderFlatSPIRV(t *testing.T) {
+	files, _ := filepath.Glob(repo("shaders/*/*.wgsl"))
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		if strings.Contains(f, "/regress/") {
+			continue // regression cases replay their own recorded verdicts (shaders package)
+		}
+		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+			args := []string{"exec", f, "--flat", "--spirv", "--json"}
+			if in := strings.TrimSuffix(f, ".wgsl") + ".inputs.json"; fileExists(in) {
+				args = append(args, "--inputs", in)
+			}
+			code, out, errOut := gpudiff(t, args...)
+			var res execOut
+			require.NoError(t, json.Unmarshal([]byte(out), &res), "stdout: %s\nstderr: %s", out, errOut)
+			assert.Equal(t, "pass", res.Verdict, errOut)
+			assert.Equal(t, 0, code)
+			formats := map[string]bool{}
+			for _, r := range res.Runs {
+				formats[r.Adapter+"/"+r.Function+"/"+r.Format] = true
+			}
+			k := res.Kernel
+			for _, want := range []string{"interp/" + k + "_flat/ir", "wgpu-vulkan:llvmpipe/" + k + "/wgsl", "wgpu-vulkan:llvmpipe/" + k + "/spirv",
+				"wgpu-vulkan:llvmpipe/" + k + "_flat/wgsl", "wgpu-vulkan:llvmpipe/" + k + "_flat/spirv"} {
+				assert.True(t, formats[want], "missing run %s", want)
+			}
+		})
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func TestExecSyntaxErrorIsPositioned(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.wgsl")
+	// Line 2, column 18 is where the ';' is missing: `return x * 2.0` ends
+	// at column 17 and the '}' on line 3 follows.
+	require.NoError(t, os.WriteFile(bad, []byte("fn k(x: f32) -> f32 {\n  return x * 2.0\n}\n"), 0o644))
+	code, out, errOut := gpudiff(t, "exec", bad)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Regexp(t, "^"+regexp.QuoteMeta(bad)+`:(2:17|2:18|3:1): `, errOut)
+	assert.NotContains(t, errOut, "goroutine", "no panic trace")
+}
+
+func TestExecBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, json, want string
+	}{
+		{"syntax", `{"x": [1, 2,]}`, ":1:13: "},
+		{"unknown parameter", `{"y": [1]}`, `has no parameter "y"`},
+		{"not a number", `{"x": ["a"]}`, "x[0]"},
+		{"ragged", `{"x": 1}`, "want an array"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".json")
+			require.NoError(t, os.WriteFile(in, []byte(c.json), 0o644))
+			code, _, errOut := gpudiff(t, "exec", repo("shaders/examples/shade.wgsl"), "--inputs", in, "--no-gpu")
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, c.want)
+			assert.NotContains(t, errOut, "goroutine")
+		})
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"exec"},
+		{"exec", repo("shaders/examples/shade.wgsl"), "--mode", "fast"},
+		{"exec", repo("shaders/examples/shade.wgsl"), "--no-such-flag"},
+		{"exec", "does-not-exist.wgsl"},
+		{"exec", repo("shaders/examples/shade.wgsl"), "--kernel", "nope", "--no-gpu"},
+		{"run", "--shard", "3/2"},
+		{"frobnicate"},
+	} {
+		code, _, errOut := gpudiff(t, args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.NotEmpty(t, errOut, "%v", args)
+	}
+}
+
+func TestAdaptersListsTheSoftwareStacks(t *testing.T) {
+	code, out, errOut := gpudiff(t, "adapters", "--json")
+	require.Equal(t, 0, code, errOut)
+	var infos []struct{ Name, Implementation, Backend string }
+	require.NoError(t, json.Unmarshal([]byte(out), &infos))
+	names := map[string]bool{}
+	for _, a := range infos {
+		names[a.Name] = true
+	}
+	for _, want := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe"} {
+		assert.True(t, names[want], "%s missing (install with make deps); have %v", want, names)
+	}
+}
+
+func TestFlattenShadeIsOneSelect(t *testing.T) {
+	code, out, errOut := gpudiff(t, "flatten", repo("shaders/examples/shade.wgsl"))
+	require.Equal(t, 0, code, errOut)
+	// The reference text's §8.1 twin, with WGSL's typed literals.
+	assert.Contains(t, out, "fn shade_flat(x: f32) -> f32 {\n  return select(x, x * 2.0f, x > 0.5f);\n}\n")
+	assert.Contains(t, out, "fn shade(x: f32) -> f32 {", "the original stays")
+}
+
+func TestEmitSPIRVPassesSpirvVal(t *testing.T) {
+	val, err := exec.LookPath("spirv-val")
+	require.NoError(t, err, "spirv-val not found: install spirv-tools (make deps)")
+	for _, flat := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "s.spv")
+		args := []string{"emit", repo("shaders/examples/shade.wgsl"), "--format", "spirv", "-o", out}
+		if flat {
+			args = append(args, "--flat")
+		}
+		code, _, errOut := gpudiff(t, args...)
+		require.Equal(t, 0, code, errOut)
+		msg, err := exec.Command(val, "--target-env", "vulkan1.1", out).CombinedOutput()
+		assert.NoError(t, err, "flat=%v: %s", flat, msg)
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	digest := regexp.MustCompile(`digest ([0-9a-f]{16}) over 12 programs`)
+	var seen []string
+	for i := 0; i < 2; i++ {
+		code, out, errOut := gpudiff(t, "run", "--seed", "3", "--count", "12", "--no-gpu", "--corpus", t.TempDir())
+		require.Equal(t, 0, code, "%s\n%s", out, errOut)
+		m := digest.FindStringSubmatch(out)
+		require.NotNil(t, m, out)
+		seen = append(seen, m[1])
+	}
+	assert.Equal(t, seen[0], seen[1])
+	// A different seed generates different programs.
+	_, out, _ := gpudiff(t, "run", "--seed", "4", "--count", "12", "--no-gpu", "--corpus", t.TempDir())
+	m := digest.FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	assert.NotEqual(t, seen[0], m[1])
+}
