@@ -247,7 +247,7 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 			res = r
 		}
 	}
-	hash := ir.Hash(ir.ProgramText(small.Module, small.Kernel))
+	hash := ir.CanonicalHash(small.Module, small.Kernel)
 	rec.Signature = Signature(first, hash)
 	rec.Known = cfg.Baseline[rec.Signature]
 	if cfg.Corpus != "" && !saved[rec.Signature] {

@@ -129,3 +129,24 @@ func TestLayout(t *testing.T) {
 	assert.Equal(t, 16, ArrayStride(ArrayOf(Vec(3, F32), 2)))
 	assert.Equal(t, 8, SizeOf(Vec(2, U32)))
 }
+
+func TestCanonicalTextIgnoresNames(t *testing.T) {
+	a := shade()
+	b := shade()
+	b.Funcs[0].Name = "other"
+	b.Funcs[0].Params[0].Name = "y"
+	Inspect(b.Funcs[0].Body, func(n Node) bool {
+		if id, ok := n.(*Ident); ok {
+			id.Name = "y"
+		}
+		return true
+	})
+	assert.NotEqual(t, ProgramText(a, "shade"), ProgramText(b, "other"))
+	assert.Equal(t, CanonicalHash(a, "shade"), CanonicalHash(b, "other"))
+	assert.Contains(t, CanonicalText(a, "shade"), "fn n0(n1: f32) -> f32")
+	assert.Contains(t, CanonicalText(a, "shade"), "n1 * 2.0f", "literal suffixes untouched")
+	// A program that differs in structure differs canonically.
+	c := shade()
+	c.Funcs[0].Body.Stmts[0].(*If).Cond.(*Binary).Op = OpLt
+	assert.NotEqual(t, CanonicalHash(a, "shade"), CanonicalHash(c, "shade"))
+}
