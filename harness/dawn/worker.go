@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// workerSource is worker.mjs, run with `node --input-type=module -e`.
+// workerSource is worker.mjs, run with `node --expose-gc --input-type=module -e`.
 //
 //go:embed worker.mjs
 var workerSource string
@@ -41,7 +41,7 @@ func startWorker(t tools, args ...string) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(t.node, append([]string{"--input-type=module", "-e", workerSource}, args...)...)
+	cmd := exec.Command(t.node, append([]string{"--expose-gc", "--input-type=module", "-e", workerSource}, args...)...)
 	cmd.Env = workerEnv(t)
 	cmd.ExtraFiles = []*os.File{w} // fd 3
 	out := &tail{max: 16 << 10}

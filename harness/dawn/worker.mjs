@@ -3,8 +3,8 @@
 //
 // The Go side embeds this file and starts it as
 //
-//	node --input-type=module -e <this file> list
-//	node --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level>
+//	node --expose-gc --input-type=module -e <this file> list
+//	node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level>
 //
 // with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js. It
 // reads requests from stdin and writes replies to file descriptor 3, one JSON
@@ -282,6 +282,13 @@ async function serve(backend, name, featureLevel) {
     }
   }
 
+  // Each Run leaves a shader module and a pipeline to the garbage
+  // collector, which sees only their small JS wrappers, not the driver's
+  // compiled code behind them: collect every gcEvery Runs (node runs with
+  // --expose-gc), or the worker grows by hundreds of MiB before V8 bothers.
+  const gcEvery = 64;
+  let runs = 0;
+
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     if (line.trim() === '') continue;
@@ -298,6 +305,7 @@ async function serve(backend, name, featureLevel) {
     } catch (e) {
       reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
     }
+    if (++runs % gcEvery === 0 && globalThis.gc) globalThis.gc();
     const broken = reply.kind === 'device' && reply.broken;
     send(reply.output !== undefined ? { id: req.id, output: reply.output } : { id: req.id, error: reply });
     if (broken) process.exit(2);
