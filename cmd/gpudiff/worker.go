@@ -21,7 +21,7 @@ func newWorkerCmd() *cobra.Command {
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := worker.Serve(cmd.Context(), os.Stdin, os.Stdout, os.Stderr); err != nil {
-				return &exitError{code: worker.ExitServeError, msg: "gpudiff " + worker.Subcommand + ": " + err.Error()}
+				return &exitError{code: worker.ExitServeError, msg: err.Error()} // "gpudiff worker: ..."
 			}
 			return nil
 		},
