@@ -135,14 +135,13 @@ func why3(a, b, c int32) int32 { return firstWhy(firstWhy(a, b), c) }
 
 // intLanes builds a lane-wise closure for an integer kernel of 1 to 4
 // operands (exactly one of k1..k4 is set).
-func intLanes(fns []exprFn, ls []lanes, n, d int32,
+func intLanes(ls []lanes, n, d int32,
 	k1 func(uint32) uint32, k2 func(a, b uint32) uint32,
 	k3 func(a, b, c uint32) uint32, k4 func(a, b, c, e uint32) uint32) exprFn {
 	switch {
 	case k1 != nil:
 		a := ls[0]
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x := s[a.loc+i*a.stride]
@@ -152,7 +151,6 @@ func intLanes(fns []exprFn, ls []lanes, n, d int32,
 	case k2 != nil:
 		a, b := ls[0], ls[1]
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x, y := s[a.loc+i*a.stride], s[b.loc+i*b.stride]
@@ -162,7 +160,6 @@ func intLanes(fns []exprFn, ls []lanes, n, d int32,
 	case k3 != nil:
 		a, b, c := ls[0], ls[1], ls[2]
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x, y, z := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[c.loc+i*c.stride]
@@ -172,7 +169,6 @@ func intLanes(fns []exprFn, ls []lanes, n, d int32,
 	}
 	a, b, c, e := ls[0], ls[1], ls[2], ls[3]
 	return func(fr *frame) {
-		runAll(fr, fns)
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			x, y, z, w := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[c.loc+i*c.stride], s[e.loc+i*e.stride]
@@ -202,7 +198,6 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 		return c.unexecutable(e, info)
 	}
 	ops := c.operands(e.Args...)
-	fns := fnsOf(ops)
 	at := e.Args[0].Type()
 	n := int32(e.T.Width())
 	ls := make([]lanes, len(ops))
@@ -218,11 +213,11 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	var fn exprFn
 	switch s := at.Scalar().Kind; {
 	case e.Fn == ir.BAll || e.Fn == ir.BAny:
-		fn = allAny(fns, ops[0].loc, int32(at.Width()), e.Fn == ir.BAny, d)
+		fn = allAny(ops[0].loc, int32(at.Width()), e.Fn == ir.BAny, d)
 	case s == ir.KindF32:
-		fn = c.f32Builtin(e, info, ops, fns, ls, n, d)
+		fn = c.f32Builtin(e, info, ops, ls, n, d)
 	case e.Fn == ir.BDot:
-		fn = intDot(fns, ops[0].loc, ops[1].loc, int32(at.Width()), d)
+		fn = intDot(ops[0].loc, ops[1].loc, int32(at.Width()), d)
 	default:
 		signed := s == ir.KindI32
 		var (
@@ -276,9 +271,9 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 			c.errorf(e.Pos, "builtin %s is not defined for %v", info.Name, at)
 			return c.dummy(e.T, dst)
 		}
-		fn = intLanes(fns, ls, n, d, k1, k2, k3, k4)
+		fn = intLanes(ls, n, d, k1, k2, k3, k4)
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // unexecutable compiles a derivative, barrier or subgroup builtin: it
@@ -287,7 +282,6 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 // invocation with an error.
 func (c *compiler) unexecutable(e *ir.BuiltinCall, info *ir.BuiltinInfo) cexpr {
 	ops := c.operands(e.Args...)
-	fns := fnsOf(ops)
 	kind := map[ir.BuiltinClass]string{ir.ClassDerivative: "derivative", ir.ClassBarrier: "barrier", ir.ClassSubgroup: "subgroup"}[info.Class]
 	pos, name := e.Pos, info.Name
 	n := size(e.T)
@@ -296,15 +290,13 @@ func (c *compiler) unexecutable(e *ir.BuiltinCall, info *ir.BuiltinInfo) cexpr {
 		d = c.alloc(n)
 	}
 	fn := func(fr *frame) {
-		runAll(fr, fns)
 		fr.fail(pos, "%s is not executable by the reference (a %s builtin needs other invocations)", name, kind)
 	}
-	return cexpr{fn: fn, loc: d, n: n, stops: true}
+	return cexpr{code: seq(ops, fn), loc: d, n: n, stops: true}
 }
 
-func allAny(fns []exprFn, loc, n int32, any bool, d int32) exprFn {
+func allAny(loc, n int32, any bool, d int32) exprFn {
 	return func(fr *frame) {
-		runAll(fr, fns)
 		s := fr.s
 		r := slot{bits: b2u(!any)}
 		for i := int32(0); i < n; i++ {
@@ -321,9 +313,8 @@ func allAny(fns []exprFn, loc, n int32, any bool, d int32) exprFn {
 }
 
 // intDot is the wrapping sum of products of two integer vectors.
-func intDot(fns []exprFn, xl, yl, n, d int32) exprFn {
+func intDot(xl, yl, n, d int32) exprFn {
 	return func(fr *frame) {
-		runAll(fr, fns)
 		s := fr.s
 		var r slot
 		for i := int32(0); i < n; i++ {
@@ -498,7 +489,7 @@ func vkCross(in, out []fv) fstatus {
 	return fsOK
 }
 
-func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, fns []exprFn, ls []lanes, n, d int32) exprFn {
+func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, ls []lanes, n, d int32) exprFn {
 	site := c.site(e.Pos, e, accuracy(info))
 	w := e.Args[0].Type().Width()
 	var v vk
@@ -515,7 +506,7 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 		v = vkCross
 	}
 	if v != nil {
-		return vecKernel(site, v, ops, fns, n, d)
+		return vecKernel(site, v, ops, n, d)
 	}
 	if k, ok := f32Unary[e.Fn]; ok {
 		a := ls[0]
@@ -524,7 +515,6 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 			fast = func(float64) (float64, bool) { return 0, false }
 		}
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x := s[a.loc+i*a.stride]
@@ -545,7 +535,6 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 			fast = func(float64, float64) (float64, bool) { return 0, false }
 		}
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x, y := s[a.loc+i*a.stride], s[b.loc+i*b.stride]
@@ -559,6 +548,32 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 			}
 		}
 	}
+	if e.Fn == ir.BClamp {
+		// clamp on exact, normal lanes with low <= high: compared in f32.
+		a, b, cc := ls[0], ls[1], ls[2]
+		k := f32Ternary[ir.BClamp]
+		return func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				x, lo, hi := &s[a.loc+i*a.stride], &s[b.loc+i*b.stride], &s[cc.loc+i*cc.stride]
+				if x.why|lo.why|hi.why == 0 && !isSubnormal(x.bits) && !isSubnormal(lo.bits) && !isSubnormal(hi.bits) {
+					xv, lv, hv := math.Float32frombits(x.bits), math.Float32frombits(lo.bits), math.Float32frombits(hi.bits)
+					if lv <= hv {
+						r := x.bits
+						if xv < lv {
+							r, xv = lo.bits, lv
+						}
+						if hv < xv {
+							r = hi.bits
+						}
+						s[d+i] = slot{bits: r}
+						continue
+					}
+				}
+				s[d+i] = eval3(site, k, *x, *lo, *hi)
+			}
+		}
+	}
 	if k, ok := f32Ternary[e.Fn]; ok {
 		a, b, cc := ls[0], ls[1], ls[2]
 		fast := f32Fast3[e.Fn]
@@ -566,7 +581,6 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 			fast = func(float64, float64, float64) (float64, bool) { return 0, false }
 		}
 		return func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				x, y, z := s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[cc.loc+i*cc.stride]
@@ -586,7 +600,7 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 
 // vecKernel runs a whole-vector f32 kernel. Subnormal operands are tried
 // flushed all together and one at a time (not every combination).
-func vecKernel(site int32, k vk, ops []cexpr, fns []exprFn, n, d int32) exprFn {
+func vecKernel(site int32, k vk, ops []cexpr, n, d int32) exprFn {
 	type arg struct{ loc, n int32 }
 	args := make([]arg, len(ops))
 	inN := int32(0)
@@ -595,7 +609,6 @@ func vecKernel(site int32, k vk, ops []cexpr, fns []exprFn, n, d int32) exprFn {
 		inN += o.n
 	}
 	return func(fr *frame) {
-		runAll(fr, fns)
 		s := fr.s
 		in := fr.fin[:inN]
 		why, sub := int32(0), false

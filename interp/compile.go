@@ -207,12 +207,12 @@ func (c *compiler) globalInit(g *ir.Global) {
 	c.fn = &fnInfo{f: &ir.Func{Name: "<init " + g.Name + ">"}}
 	c.vars = map[string]varInfo{}
 	ce := c.exprTo(g.Init, info.base)
-	if ce.fn == nil {
+	if len(ce.code) == 0 {
 		return
 	}
 	fr := &frame{s: make([]slot, len(c.image)), limit: 1, p: c.p}
 	copy(fr.s, c.image)
-	ce.fn(fr)
+	ce.code.run(fr)
 	copy(c.image[info.base:info.base+info.n], fr.s[info.base:info.base+info.n])
 }
 

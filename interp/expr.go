@@ -4,13 +4,35 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// cexpr is a compiled expression: after fn runs (fn is nil when the value
-// is already in place: a constant, a variable, or a part of either), the
-// value is in slots [loc, loc+n).
+// code is compiled expression code: operations in evaluation order (each
+// operand's code before its operation: WGSL #program-order), each a leaf
+// closure that reads and writes slots. Flat code keeps every operation a
+// leaf call, which is markedly cheaper than a tree of nested closures.
+type code []exprFn
+
+// run executes code.
+func (cd code) run(fr *frame) {
+	for _, f := range cd {
+		f(fr)
+	}
+}
+
+// seq concatenates the code of operands, in order, and then ops.
+func seq(operands []cexpr, ops ...exprFn) code {
+	var out code
+	for _, o := range operands {
+		out = append(out, o.code...)
+	}
+	return append(out, ops...)
+}
+
+// cexpr is a compiled expression: after code runs (it is empty when the
+// value is already in place: a constant, a variable, or a part of either),
+// the value is in slots [loc, loc+n).
 type cexpr struct {
-	fn  exprFn
-	loc int32
-	n   int32
+	code code
+	loc  int32
+	n    int32
 	// global reports that the slots belong to a private global, which a
 	// user call evaluated later in the same expression may change.
 	global bool
@@ -39,7 +61,7 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 		ce = cexpr{loc: v.base, n: v.n, global: v.global}
 	case *ir.Member:
 		x := c.expr(e.X)
-		ce = cexpr{fn: x.fn, loc: x.loc + fieldOffset(e.X.Type(), e.Field), n: size(e.T), global: x.global, stops: x.stops}
+		ce = cexpr{code: x.code, loc: x.loc + fieldOffset(e.X.Type(), e.Field), n: size(e.T), global: x.global, stops: x.stops}
 	case *ir.Swizzle:
 		ce = c.swizzle(e, dst)
 	case *ir.Index:
@@ -86,19 +108,14 @@ func (c *compiler) into(ce cexpr, dst int32) cexpr {
 	if dst < 0 || ce.loc == dst {
 		return ce
 	}
-	fn, src, n := ce.fn, ce.loc, ce.n
+	src, n := ce.loc, ce.n
 	var cp exprFn
-	switch {
-	case fn == nil && n == 1:
+	if n == 1 {
 		cp = func(fr *frame) { fr.s[dst] = fr.s[src] }
-	case n == 1:
-		cp = func(fr *frame) { fn(fr); fr.s[dst] = fr.s[src] }
-	case fn == nil:
+	} else {
 		cp = func(fr *frame) { copy(fr.s[dst:dst+n], fr.s[src:src+n]) }
-	default:
-		cp = func(fr *frame) { fn(fr); copy(fr.s[dst:dst+n], fr.s[src:src+n]) }
 	}
-	return cexpr{fn: cp, loc: dst, n: n, stops: ce.stops}
+	return cexpr{code: seq([]cexpr{ce}, cp), loc: dst, n: n, stops: ce.stops}
 }
 
 // pickDst chooses where an operation of n result slots writes: dst when
@@ -151,6 +168,10 @@ func (c *compiler) operands(es ...ir.Expr) []cexpr {
 	return out
 }
 
+// emit is the code of an operation: its operands' code, then op (wrapped
+// for operation counting when enabled).
+func (c *compiler) emit(op exprFn, operands ...cexpr) code { return seq(operands, c.op(op)) }
+
 // op wraps a freshly built operation for operation counting.
 func (c *compiler) op(fn exprFn) exprFn {
 	if !c.opts.countOps {
@@ -168,39 +189,10 @@ func anyStops(ops ...cexpr) bool {
 	return false
 }
 
-// run1/run2/run3 evaluate operand closures in order (nil ones are values
-// already in place).
-func run2(fr *frame, a, b exprFn) {
-	if a != nil {
-		a(fr)
-	}
-	if b != nil {
-		b(fr)
-	}
-}
-
-func runAll(fr *frame, fns []exprFn) {
-	for _, f := range fns {
-		if f != nil {
-			f(fr)
-		}
-	}
-}
-
-func fnsOf(ops []cexpr) []exprFn {
-	var fns []exprFn
-	for _, o := range ops {
-		if o.fn != nil {
-			fns = append(fns, o.fn)
-		}
-	}
-	return fns
-}
-
 func (c *compiler) swizzle(e *ir.Swizzle, dst int32) cexpr {
 	x := c.expr(e.X)
 	if len(e.Comps) == 1 {
-		return cexpr{fn: x.fn, loc: x.loc + int32(e.Comps[0]), n: 1, global: x.global, stops: x.stops}
+		return cexpr{code: x.code, loc: x.loc + int32(e.Comps[0]), n: 1, global: x.global, stops: x.stops}
 	}
 	n := int32(len(e.Comps))
 	d := c.pickDst(dst, n, false, x)
@@ -208,17 +200,13 @@ func (c *compiler) swizzle(e *ir.Swizzle, dst int32) cexpr {
 	for i, k := range e.Comps {
 		comps[i] = x.loc + int32(k)
 	}
-	xf := x.fn
 	fn := func(fr *frame) {
-		if xf != nil {
-			xf(fr)
-		}
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			s[d+i] = s[comps[i]]
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
 }
 
 // clampIndex clamps a run-time index into [0, n) and reports whether it
@@ -248,19 +236,18 @@ func (c *compiler) index(e *ir.Index, dst int32) cexpr {
 	esz := size(e.T)
 	if lit, ok := e.Index.(*ir.Lit); ok {
 		k := int32(lit.Val.Int64())
-		return cexpr{fn: x.fn, loc: x.loc + k*esz, n: esz, global: x.global, stops: x.stops}
+		return cexpr{code: x.code, loc: x.loc + k*esz, n: esz, global: x.global, stops: x.stops}
 	}
 	idx := c.expr(e.Index)
 	d := dst
 	if d < 0 {
 		d = c.alloc(esz)
 	}
-	xf, xl, idf, il := x.fn, x.loc, idx.fn, idx.loc
+	xl, il := x.loc, idx.loc
 	ln := int32(e.X.Type().Len)
 	signed := e.Index.Type().Kind == ir.KindI32
 	oob := -c.addReason(e.Pos, rOOBRead, e, "")
 	fn := func(fr *frame) {
-		run2(fr, xf, idf)
 		s := fr.s
 		is := s[il]
 		k, ok := clampIndex(is.bits, signed, ln)
@@ -280,7 +267,7 @@ func (c *compiler) index(e *ir.Index, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: esz, stops: x.stops || idx.stops}
+	return cexpr{code: c.emit(fn, x, idx), loc: d, n: esz, stops: x.stops || idx.stops}
 }
 
 // logical compiles && and ||. The right operand runs only when the left
@@ -290,26 +277,21 @@ func (c *compiler) index(e *ir.Index, dst int32) cexpr {
 func (c *compiler) logical(e *ir.Binary, dst int32) cexpr {
 	x, y := c.expr(e.X), c.expr(e.Y)
 	d := c.pickDst(dst, 1, true, x, y)
-	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	xl, ycode, yl := x.loc, y.code, y.loc
 	decide := uint32(0) // && is decided by false
 	if e.Op == ir.OpLogOr {
 		decide = 1
 	}
 	fn := func(fr *frame) {
-		if xf != nil {
-			xf(fr)
-		}
 		a := fr.s[xl]
 		if a.why < 0 || a.bits == decide {
 			fr.s[d] = a
 			return
 		}
-		if yf != nil {
-			yf(fr)
-		}
+		ycode.run(fr)
 		fr.s[d] = fr.s[yl]
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: 1, stops: x.stops || y.stops}
+	return cexpr{code: c.emit(fn, x), loc: d, n: 1, stops: x.stops || y.stops}
 }
 
 // selectExpr compiles select(f, t, cond) (WGSL #select-builtin): all three
@@ -320,13 +302,11 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 	f, t, cd := ops[0], ops[1], ops[2]
 	n := size(e.T)
 	d := c.pickDst(dst, n, true, ops...)
-	fns := fnsOf(ops)
 	fl, tl, cl := f.loc, t.loc, cd.loc
 	var fn exprFn
 	switch {
 	case e.Cond.Type().Kind == ir.KindVec:
 		fn = func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				cv := s[cl+i]
@@ -343,7 +323,6 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 		}
 	case n == 1:
 		fn = func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			cv := s[cl]
 			src := fl
@@ -358,7 +337,6 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 		}
 	default:
 		fn = func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			cv := s[cl]
 			src := fl
@@ -373,7 +351,7 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // call compiles a user call: arguments left to right, copied into the
@@ -392,14 +370,12 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 	for i, o := range ops {
 		moves[i] = move{o.loc, callee.params[i].base, o.n}
 	}
-	fns := fnsOf(ops)
 	retN, ret := callee.retN, callee.ret
 	d := dst
 	if retN > 0 && d < 0 {
 		d = c.alloc(retN)
 	}
 	fn := func(fr *frame) {
-		runAll(fr, fns)
 		s := fr.s
 		for _, m := range moves {
 			if m.n == 1 {
@@ -417,7 +393,7 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 			copy(s[d:d+retN], s[ret:ret+retN])
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: retN, stops: true}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: retN, stops: true}
 }
 
 // construct compiles a value constructor (WGSL #value-constructor-builtin-function):
@@ -437,12 +413,10 @@ func (c *compiler) construct(e *ir.Construct, dst int32) cexpr {
 	}
 	ops := c.operands(e.Args...)
 	d := c.pickDst(dst, n, false, ops...)
-	fns := fnsOf(ops)
 	var fn exprFn
 	if splat {
 		src := ops[0].loc
 		fn = func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			v := s[src]
 			for i := int32(0); i < n; i++ {
@@ -456,7 +430,6 @@ func (c *compiler) construct(e *ir.Construct, dst int32) cexpr {
 			parts[i] = part{o.loc, o.n}
 		}
 		fn = func(fr *frame) {
-			runAll(fr, fns)
 			s := fr.s
 			at := d
 			for _, p := range parts {
@@ -469,7 +442,7 @@ func (c *compiler) construct(e *ir.Construct, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: anyStops(ops...)}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // foldConstruct evaluates a constructor whose arguments are all literals.

@@ -179,75 +179,66 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	default:
 		fn = intBin(op, intKernel(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops || y.stops}
+	return cexpr{code: c.emit(fn, x, y), loc: d, n: n, stops: x.stops || y.stops}
 }
 
 // intBin applies an integer kernel lane by lane (a scalar operand of a
 // vector operation has stride 0: it is broadcast).
 func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d int32) exprFn {
-	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	xl, yl := x.loc, y.loc
 	if n == 1 {
 		// The common scalar operators, without the kernel call.
 		switch op {
 		case ir.OpAdd:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits + b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpSub:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits - b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpMul:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits * b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpAnd:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpXor:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpOr:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits | b.bits, why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpShl:
 			return func(fr *frame) {
-				run2(fr, xf, yf)
 				s := fr.s
 				a, b := &s[xl], &s[yl]
 				s[d] = slot{bits: a.bits << (b.bits & 31), why: firstWhy(a.why, b.why)}
 			}
 		}
 		return func(fr *frame) {
-			run2(fr, xf, yf)
 			s := fr.s
 			a, b := &s[xl], &s[yl]
 			s[d] = slot{bits: k(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		}
 	}
 	return func(fr *frame) {
-		run2(fr, xf, yf)
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			a, b := s[xl+i*sx], s[yl+i*sy]
@@ -275,21 +266,19 @@ func cmpBits(op ir.BinaryOp, a, b uint32) bool {
 }
 
 func intCmp(op ir.BinaryOp, signed bool, k func(a, b uint32) bool, x, y cexpr, sx, sy, n, d int32) exprFn {
-	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	xl, yl := x.loc, y.loc
 	if n == 1 {
 		flip := uint32(0)
 		if signed {
 			flip = 1 << 31
 		}
 		return func(fr *frame) {
-			run2(fr, xf, yf)
 			s := fr.s
 			a, b := &s[xl], &s[yl]
 			s[d] = slot{bits: b2u(cmpBits(op, a.bits^flip, b.bits^flip)), why: firstWhy(a.why, b.why)}
 		}
 	}
 	return func(fr *frame) {
-		run2(fr, xf, yf)
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			a, b := s[xl+i*sx], s[yl+i*sy]
@@ -304,7 +293,7 @@ func intCmp(op ir.BinaryOp, signed bool, k func(a, b uint32) bool, x, y cexpr, s
 func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 	n := int32(e.T.Width())
 	d := c.pickDst(dst, n, true, x)
-	xf, xl := x.fn, x.loc
+	xl := x.loc
 	var k func(uint32) uint32
 	switch {
 	case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
@@ -317,9 +306,6 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 		k = func(b uint32) uint32 { return ^b }
 	}
 	fn := func(fr *frame) {
-		if xf != nil {
-			xf(fr)
-		}
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			a := s[xl+i]
@@ -327,7 +313,7 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 			s[d+i] = a
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
 }
 
 // convert compiles a value conversion T(x) between scalar or vector types
@@ -385,17 +371,14 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 			return r
 		}
 	}
-	xf, xl := x.fn, x.loc
+	xl := x.loc
 	fn := func(fr *frame) {
-		if xf != nil {
-			xf(fr)
-		}
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			s[d+i] = k(s[xl+i])
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
 }
 
 // f2int converts an f32 slot to i32 or u32 (WGSL
@@ -451,15 +434,12 @@ func (c *compiler) bitcast(e *ir.Bitcast, x cexpr, dst int32) cexpr {
 			return a
 		}
 	}
-	xf, xl := x.fn, x.loc
+	xl := x.loc
 	fn := func(fr *frame) {
-		if xf != nil {
-			xf(fr)
-		}
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			s[d+i] = k(s[xl+i])
 		}
 	}
-	return cexpr{fn: c.op(fn), loc: d, n: n, stops: x.stops}
+	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
 }

@@ -155,6 +155,20 @@ func evalCmp(site int32, k fcmpk, x, y slot) slot {
 	return slot{bits: b2u(r)}
 }
 
+// exactSum32 adds two finite f32 values (as bits) in float32 and reports
+// whether the sum is exact and finite. With |u| ≥ |v|, s - u is computed
+// exactly and equals v exactly when s is the exact sum (Dekker's
+// Fast2Sum, radix 2, round to nearest).
+func exactSum32(ub, vb uint32) (uint32, bool) {
+	u, v := math.Float32frombits(ub), math.Float32frombits(vb)
+	if ub&0x7fffffff < vb&0x7fffffff {
+		u, v = v, u
+	}
+	s := u + v
+	sb := math.Float32bits(s)
+	return sb, s-u == v && sb&0x7f800000 != 0x7f800000
+}
+
 func kAdd(a, b fv) (fv, fstatus) { return fAdd(a, b), fsOK }
 func kSub(a, b fv) (fv, fstatus) { return fSub(a, b), fsOK }
 func kMul(a, b fv) (fv, fstatus) { return fMul(a, b), fsOK }
@@ -177,9 +191,8 @@ func cmpKernel(op ir.BinaryOp) fcmpk {
 
 func (c *compiler) f32Compare(site int32, op ir.BinaryOp, x, y cexpr, sx, sy, n, d int32) exprFn {
 	k := cmpKernel(op)
-	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	xl, yl := x.loc, y.loc
 	return func(fr *frame) {
-		run2(fr, xf, yf)
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			a, b := s[xl+i*sx], s[yl+i*sy]
@@ -197,7 +210,7 @@ func (c *compiler) f32Compare(site int32, op ir.BinaryOp, x, y cexpr, sx, sy, n,
 // f32Arith compiles + - * / % on f32 operands. + - and * have a fast
 // path for exact, normal operands whose exact result is a finite f32.
 func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr, sx, sy, n, d int32) exprFn {
-	xf, xl, yf, yl := x.fn, x.loc, y.fn, y.loc
+	xl, yl := x.loc, y.loc
 	var k fk2
 	acc := "correctly rounded"
 	switch op {
@@ -215,29 +228,25 @@ func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 	site := c.site(pos, node, acc)
 	switch op {
 	case ir.OpAdd, ir.OpSub:
-		neg := op == ir.OpSub
+		neg := uint32(0)
+		if op == ir.OpSub {
+			neg = 1 << 31
+		}
 		return func(fr *frame) {
-			run2(fr, xf, yf)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
-				a, b := s[xl+i*sx], s[yl+i*sy]
+				a, b := &s[xl+i*sx], &s[yl+i*sy]
 				if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
-					u, v := f32of(a.bits), f32of(b.bits)
-					if neg {
-						v = -v
-					}
-					r := u + v
-					if r32(r) == r && math.Abs(r) <= maxF32 && twoSumExact(u, v, r) {
-						s[d+i] = slot{bits: math.Float32bits(float32(r))}
+					if r, ok := exactSum32(a.bits, b.bits^neg); ok {
+						s[d+i] = slot{bits: r}
 						continue
 					}
 				}
-				s[d+i] = eval2(site, k, a, b)
+				s[d+i] = eval2(site, k, *a, *b)
 			}
 		}
 	case ir.OpMul:
 		return func(fr *frame) {
-			run2(fr, xf, yf)
 			s := fr.s
 			for i := int32(0); i < n; i++ {
 				a, b := s[xl+i*sx], s[yl+i*sy]
@@ -253,7 +262,6 @@ func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 		}
 	}
 	return func(fr *frame) {
-		run2(fr, xf, yf)
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			s[d+i] = eval2(site, k, s[xl+i*sx], s[yl+i*sy])

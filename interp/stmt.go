@@ -9,26 +9,27 @@ import (
 // effect on its destination.
 type cstmt struct {
 	run   stmtFn
-	expr  exprFn
-	stops bool // expr may stop the invocation
+	code  code
+	stops bool // code may stop the invocation
 }
 
 // fn returns the statement as a stmtFn (nil for an empty statement).
 func (s cstmt) fn() stmtFn {
-	switch f, stops := s.expr, s.stops; {
+	switch cd, stops := s.code, s.stops; {
 	case s.run != nil:
 		return s.run
-	case f == nil:
+	case len(cd) == 0:
 		return nil
 	case stops:
-		return func(fr *frame) ctl { f(fr); return nextOrStop(fr) }
+		return func(fr *frame) ctl { cd.run(fr); return nextOrStop(fr) }
 	default:
-		return func(fr *frame) ctl { f(fr); return cNext }
+		return func(fr *frame) ctl { cd.run(fr); return cNext }
 	}
 }
 
-// item is a compiled statement of a block with the position its step
-// limit is reported at.
+// item is a compiled statement of a block. Consecutive statements that
+// are plain code (assignments, declarations, calls) are merged into one
+// item, ending after any whose code may stop the invocation.
 type item struct {
 	cstmt
 	pos ir.Pos
@@ -39,7 +40,7 @@ func (c *compiler) items(b *ir.Block) []item {
 	var items []item
 	for _, s := range b.Stmts {
 		cs := c.stmt(s)
-		if cs.run == nil && cs.expr == nil {
+		if cs.run == nil && len(cs.code) == 0 {
 			continue
 		}
 		if c.opts.countOps {
@@ -52,22 +53,34 @@ func (c *compiler) items(b *ir.Block) []item {
 		if c.loopPos != nil {
 			pos = *c.loopPos
 		}
+		if n := len(items); n > 0 && cs.run == nil && items[n-1].run == nil && !items[n-1].stops {
+			last := &items[n-1]
+			last.code = append(last.code[:len(last.code):len(last.code)], cs.code...)
+			last.stops = cs.stops
+			continue
+		}
 		items = append(items, item{cs, pos})
 	}
 	return items
 }
 
-// execItems runs a block's statements: each statement executed is one
-// step (WGSL #program-order: statements run in control flow order).
-func execItems(fr *frame, items []item) ctl {
+// execItems runs a block's statements. Steps are counted when the block
+// is entered, one per statement, whether or not a jump leaves it early
+// (the step limit is a termination bound, not an exact count).
+func execItems(fr *frame, items []item, nstmts int64) ctl {
+	fr.steps += nstmts
+	if fr.steps > fr.limit {
+		if len(items) == 0 {
+			return fr.overLimit(ir.Pos{})
+		}
+		return fr.overLimit(items[0].pos)
+	}
 	for i := range items {
 		it := &items[i]
-		fr.steps++
-		if fr.steps > fr.limit {
-			return fr.overLimit(it.pos)
-		}
-		if it.expr != nil {
-			it.expr(fr)
+		if it.run == nil {
+			for _, f := range it.code {
+				f(fr)
+			}
 			if it.stops && fr.stop {
 				return cAbort
 			}
@@ -82,8 +95,8 @@ func execItems(fr *frame, items []item) ctl {
 
 // block compiles a block as one statement.
 func (c *compiler) block(b *ir.Block) stmtFn {
-	items := c.items(b)
-	return func(fr *frame) ctl { return execItems(fr, items) }
+	items, n := c.items(b), int64(len(b.Stmts))
+	return func(fr *frame) ctl { return execItems(fr, items, n) }
 }
 
 func nextOrStop(fr *frame) ctl {
@@ -94,7 +107,7 @@ func nextOrStop(fr *frame) ctl {
 }
 
 // exec runs an expression for its effect or its destination.
-func exec(ce cexpr) cstmt { return cstmt{expr: ce.fn, stops: ce.stops} }
+func exec(ce cexpr) cstmt { return cstmt{code: ce.code, stops: ce.stops} }
 
 func (c *compiler) stmt(s ir.Stmt) cstmt {
 	switch s := s.(type) {
@@ -108,7 +121,7 @@ func (c *compiler) stmt(s ir.Stmt) cstmt {
 		base := c.alloc(n)
 		var cs cstmt
 		if s.Init == nil {
-			cs = cstmt{expr: func(fr *frame) { clear(fr.s[base : base+n]) }}
+			cs = cstmt{code: code{func(fr *frame) { clear(fr.s[base : base+n]) }}}
 		} else {
 			cs = exec(c.exprTo(s.Init, base))
 		}
@@ -141,20 +154,15 @@ func (c *compiler) ret(s *ir.Return) stmtFn {
 	}
 	ret, n := c.fn.ret, c.fn.retN
 	if !c.hasCall(s.Value) {
-		f := c.exprTo(s.Value, ret).fn
-		if f == nil {
-			return func(*frame) ctl { return cReturn }
-		}
-		return func(fr *frame) ctl { f(fr); return cReturn }
+		cd := c.exprTo(s.Value, ret).code
+		return func(fr *frame) ctl { cd.run(fr); return cReturn }
 	}
 	// A call may stop the invocation: compute into a temporary so that
 	// the result slots never hold a partial value.
 	ce := c.expr(s.Value)
-	f, src := ce.fn, ce.loc
+	cd, src := ce.code, ce.loc
 	return func(fr *frame) ctl {
-		if f != nil {
-			f(fr)
-		}
+		cd.run(fr)
 		if fr.stop {
 			return cAbort
 		}
@@ -211,7 +219,7 @@ func (c *compiler) ref(e ir.Expr) cref {
 		}
 		bad := -c.addReason(e.Pos, rOOBWrite, e, name)
 		prev, prevOff := r.fn, r.off
-		idf, il := idx.fn, idx.loc
+		idcode, il := idx.code, idx.loc
 		ln := int32(e.X.Type().Len)
 		signed := e.Index.Type().Kind == ir.KindI32
 		r.fn = func(fr *frame) (int32, int32) {
@@ -219,9 +227,7 @@ func (c *compiler) ref(e ir.Expr) cref {
 			if prev != nil {
 				off, b = prev(fr)
 			}
-			if idf != nil {
-				idf(fr)
-			}
+			idcode.run(fr)
 			is := fr.s[il]
 			k, ok := clampIndex(is.bits, signed, ln)
 			if !ok || is.why < 0 {
@@ -266,7 +272,7 @@ func (c *compiler) assign(s *ir.Assign) cstmt {
 	y := c.expr(s.RHS)
 	ce := c.binary(s, s.Op, cexpr{loc: tmp, n: n}, y, -1)
 	refFn, root := r.fn, r.root
-	f, src := ce.fn, ce.loc
+	cd, src := ce.code, ce.loc
 	stops := r.stops || ce.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := refFn(fr)
@@ -277,7 +283,7 @@ func (c *compiler) assign(s *ir.Assign) cstmt {
 				sl[i].why = bad
 			}
 		}
-		f(fr)
+		cd.run(fr)
 		if stops && fr.stop {
 			return cAbort
 		}
@@ -301,16 +307,14 @@ func markRoot(s []slot, root varInfo, why int32) {
 // store evaluates the reference, then the value, then stores.
 func (c *compiler) store(r cref, v cexpr, n int32) stmtFn {
 	refFn, off0, root := r.fn, r.off, r.root
-	f, src := v.fn, v.loc
+	cd, src := v.code, v.loc
 	stops := r.stops || v.stops
 	return func(fr *frame) ctl {
 		off, bad := off0, int32(0)
 		if refFn != nil {
 			off, bad = refFn(fr)
 		}
-		if f != nil {
-			f(fr)
-		}
+		cd.run(fr)
 		if stops && fr.stop {
 			return cAbort
 		}
@@ -360,13 +364,11 @@ func (c *compiler) condExpr(e ir.Expr, r int32, neg bool) func(fr *frame) (bool,
 		}
 	}
 	ce := c.expr(e)
-	f, l, stops := ce.fn, ce.loc, ce.stops
+	cd, l, stops := ce.code, ce.loc, ce.stops
 	return func(fr *frame) (bool, ctl) {
-		if f != nil {
-			f(fr)
-			if stops && fr.stop {
-				return false, cAbort
-			}
+		cd.run(fr)
+		if stops && fr.stop {
+			return false, cAbort
 		}
 		v := fr.s[l]
 		if v.why < 0 {
@@ -384,7 +386,7 @@ var negated = map[ir.BinaryOp]ir.BinaryOp{
 // condCompare branches on a scalar comparison (negated when neg is set).
 func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) (bool, ctl) {
 	ops := c.operands(e.X, e.Y)
-	xf, xl, yf, yl := ops[0].fn, ops[0].loc, ops[1].fn, ops[1].loc
+	pre, xl, yl := seq(ops), ops[0].loc, ops[1].loc
 	stops := anyStops(ops...)
 	op := e.Op
 	if neg {
@@ -395,7 +397,7 @@ func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) 
 		site := c.site(e.Pos, e, "correct result")
 		k := cmpKernel(e.Op)
 		return func(fr *frame) (bool, ctl) {
-			run2(fr, xf, yf)
+			pre.run(fr)
 			if stops && fr.stop {
 				return false, cAbort
 			}
@@ -429,7 +431,7 @@ func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) 
 		flip = 1 << 31
 	}
 	return func(fr *frame) (bool, ctl) {
-		run2(fr, xf, yf)
+		pre.run(fr)
 		if stops && fr.stop {
 			return false, cAbort
 		}
@@ -445,6 +447,7 @@ func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) 
 func (c *compiler) ifStmt(s *ir.If) stmtFn {
 	cond := c.cond(s.Cond, s)
 	then, els := c.items(s.Then), c.items(s.Else)
+	nt, ne := int64(len(s.Then.Stmts)), int64(len(s.Else.Stmts))
 	if len(then) == 1 && len(els) == 0 && !c.opts.countOps {
 		if _, ok := s.Then.Stmts[0].(*ir.Break); ok {
 			// if (c) { break; }: the exit test of a lowered for or while.
@@ -467,9 +470,9 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 		case ctl != cNext:
 			return ctl
 		case b:
-			return execItems(fr, then)
+			return execItems(fr, then, nt)
 		}
-		return execItems(fr, els)
+		return execItems(fr, els, ne)
 	}
 }
 
@@ -479,8 +482,8 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 func (c *compiler) loop(s *ir.Loop) stmtFn {
 	outer := c.loopPos
 	c.loopPos = &s.Pos
-	body := c.items(s.Body)
-	cont := c.items(s.Continuing)
+	body, nb := c.items(s.Body), int64(len(s.Body.Stmts))
+	cont, nc := c.items(s.Continuing), int64(len(s.Continuing.Stmts))
 	c.loopPos = outer
 	var breakIf func(fr *frame) (bool, ctl)
 	if s.BreakIf != nil {
@@ -493,7 +496,7 @@ func (c *compiler) loop(s *ir.Loop) stmtFn {
 			if fr.steps > fr.limit {
 				return fr.overLimit(pos)
 			}
-			switch execItems(fr, body) {
+			switch execItems(fr, body, nb) {
 			case cBreak:
 				return cNext
 			case cReturn:
@@ -501,7 +504,7 @@ func (c *compiler) loop(s *ir.Loop) stmtFn {
 			case cAbort:
 				return cAbort
 			}
-			if len(cont) > 0 && execItems(fr, cont) == cAbort {
+			if len(cont) > 0 && execItems(fr, cont, nc) == cAbort {
 				return cAbort
 			}
 			if breakIf != nil {
@@ -547,13 +550,11 @@ func (c *compiler) switchStmt(s *ir.Switch) stmtFn {
 	if def == nil {
 		def = func(*frame) ctl { return cNext }
 	}
-	f, stops := sel.fn, sel.stops
+	cd, stops := sel.code, sel.stops
 	return func(fr *frame) ctl {
-		if f != nil {
-			f(fr)
-			if stops && fr.stop {
-				return cAbort
-			}
+		cd.run(fr)
+		if stops && fr.stop {
+			return cAbort
 		}
 		v := fr.s[l]
 		if v.why < 0 {
