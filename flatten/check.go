@@ -35,6 +35,16 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 	for _, g := range m.CallGraph(f.Name) {
 		c.fn(g, g == f)
 	}
+	if isFlat(f) {
+		// Not lowered, so checkUniform never sees its builtins; its
+		// control flow is uniform throughout.
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] {
+				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
+			}
+			return true
+		})
+	}
 	if len(c.errs) == 0 {
 		c.unrollCount(f)
 	}
@@ -108,8 +118,10 @@ func (c *checker) fn(f *ir.Func, isRoot bool) {
 				c.errorf(x.Pos, "call of %s cannot be inlined: %s", x.Func, why)
 			}
 		case *ir.BuiltinCall:
-			if name := x.Fn.String(); !c.white[name] {
-				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", name, builtinWhy(x.Fn))
+			// Uniformity-dependent builtins are checked where they are
+			// lowered (lowerer.checkUniform), which knows the predicate.
+			if !uniformityDependent(x.Fn) && !c.white[x.Fn.String()] {
+				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
 			}
 		case *ir.Decl:
 			if !selectable(x.T) {
@@ -119,6 +131,17 @@ func (c *checker) fn(f *ir.Func, isRoot bool) {
 		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
 	}
 	walk(f.Body)
+}
+
+// uniformityDependent reports whether b's result or effect depends on
+// which invocations execute it: derivatives, barriers, subgroup
+// operations (WGSL #uniformity).
+func uniformityDependent(b ir.Builtin) bool {
+	switch b.Info().Class {
+	case ir.ClassDerivative, ir.ClassBarrier, ir.ClassSubgroup:
+		return true
+	}
+	return false
 }
 
 func builtinWhy(b ir.Builtin) string {

@@ -19,6 +19,9 @@ type Options struct {
 	// leaves (evaluated under every predicate, so they must be pure and
 	// total). A builtin call outside it is refused. nil means
 	// DefaultWhitelist(); an empty non-nil slice allows no builtin.
+	// Uniformity-dependent builtins (derivatives, barriers, subgroup
+	// operations) are refused in non-uniform control flow whatever the
+	// whitelist says, and kept elsewhere only when it has them.
 	Whitelist []string
 	// MaxUnroll caps the total number of loop-body copies unrolling may
 	// create (see the package documentation, "Unroll count"); 0 means
@@ -128,7 +131,14 @@ func TwinName(m *ir.Module, name string) string {
 func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error) {
 	f := m.Func(name)
 	if f == nil {
-		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, "flatten", "no function %q in the module's subset", name)}}
+		if o := m.OpaqueDecl(name); o != nil && o.Kind == "fn" {
+			pos := o.ReasonPos
+			if !pos.IsValid() {
+				pos = o.Pos
+			}
+			return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, pos, "flatten", "function %s is outside the IR subset: %s", name, o.Reason)}}
+		}
+		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, "flatten", "no function %q in the module", name)}}
 	}
 	twin, err = flattenFunc(m, f, TwinName(m, name), opts)
 	if err != nil {

@@ -761,14 +761,19 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 // barrier, subgroup operation) where the effective predicate is not
 // statically true: predication would run it in invocations the source
 // does not, or change which invocations take part (issue item 4f; WGSL
-// #uniformity). It reports whether the call may stay.
+// #uniformity). Where control is uniform it may stay when the whitelist
+// has it. It reports whether the call may stay.
 func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
-	switch x.Fn.Info().Class {
-	case ir.ClassDerivative, ir.ClassBarrier, ir.ClassSubgroup:
-		if !l.uniform() {
-			l.errorf(x.Pos, "%s in non-uniform control flow: predication would change its meaning (WGSL #uniformity)", x.Fn)
-			return false
-		}
+	if !uniformityDependent(x.Fn) {
+		return true
+	}
+	if !l.uniform() {
+		l.errorf(x.Pos, "%s in non-uniform control flow: predication would change its meaning (WGSL #uniformity)", x.Fn)
+		return false
+	}
+	if !l.white[x.Fn.String()] {
+		l.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
+		return false
 	}
 	return true
 }

@@ -74,8 +74,12 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 	for _, r := range reserved {
 		namer.Reserve(r)
 	}
+	white := map[string]bool{}
+	for _, w := range opts.Whitelist {
+		white[w] = true
+	}
 	l := &lowerer{
-		m: m, namer: namer,
+		m: m, namer: namer, white: white,
 		info:     map[string]tempKind{},
 		consts:   map[string]ir.Value{},
 		excludes: map[ir.Expr][][]ir.Expr{},
