@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -527,6 +528,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// rawRunTimeout bounds one raw run, compilation included, on any adapter.
+const rawRunTimeout = 60 * time.Second
+
 // confRawSkip lists kernels not to run in a raw format, with the reason.
 // Worker isolation makes crashes and hangs ordinary matrix cells, so this
 // stays empty unless a raw kernel harms the machine beyond its worker.
@@ -587,8 +591,8 @@ func classifyRaw(err error) rawCell {
 		return rawCell{outcome: cellCompile, detail: []string{firstLine(ce.Message)}}
 	case errors.As(err, &crash):
 		return rawCell{outcome: cellCrash, detail: []string{crash.Error()}}
-	case errors.As(err, &timeout):
-		return rawCell{outcome: cellTimeout, detail: []string{timeout.Error()}}
+	case errors.As(err, &timeout), errors.Is(err, context.DeadlineExceeded):
+		return rawCell{outcome: cellTimeout, detail: []string{err.Error()}}
 	case errors.As(err, &de) && de.Op == "worker":
 		return rawCell{outcome: cellCrash, detail: []string{de.Error()}}
 	}
@@ -701,7 +705,11 @@ func rawRun(k *confKernel, r harness.Runner, openErr error, f confFormat) rawCel
 		return rawCell{outcome: cellError, detail: []string{"encoding inputs: " + err.Error()}}
 	}
 	n := len(k.args)
-	out, err := r.Run(context.Background(), hk, harness.Dispatch{Input: in, OutputSize: n * k.abi.OutputStride, Invocations: n})
+	// wgpu's workers time out on their own (worker.DefaultTimeout); the
+	// deadline bounds Dawn's, which kills its node worker when it passes.
+	ctx, cancel := context.WithTimeout(context.Background(), rawRunTimeout)
+	defer cancel()
+	out, err := r.Run(ctx, hk, harness.Dispatch{Input: in, OutputSize: n * k.abi.OutputStride, Invocations: n})
 	if err != nil {
 		return classifyRaw(err)
 	}
