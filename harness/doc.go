@@ -36,5 +36,6 @@
 // failed queue submission or device poll (a lost device, a driver crash) as
 // fatal and aborts, and a kernel that never finishes can only be abandoned
 // (Run returns when its ctx ends; Close then leaks the device). Both are what
-// per-adapter worker processes are for.
+// per-adapter worker processes are for: package harness/worker runs Device.Run
+// in them.
 package harness

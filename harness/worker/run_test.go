@@ -2,6 +2,7 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -212,13 +213,17 @@ func TestConcurrentRunsOnOneDevice(t *testing.T) {
 
 // TestStdoutNoiseDoesNotBreakProtocol: a worker that writes to file
 // descriptor 1 during a dispatch (as a chatty driver might) still answers
-// correctly, because Serve moved the protocol off descriptor 1.
+// correctly, because Serve moved the protocol off descriptor 1 — the noise
+// arrives on the worker's stderr, which Options.Stderr receives a copy of.
 func TestStdoutNoiseDoesNotBreakProtocol(t *testing.T) {
-	d := startDevice(t, lavapipe, Options{Env: faultEnv("stdout@noisy/")})
+	var stderr bytes.Buffer
+	d := startDevice(t, lavapipe, Options{Env: faultEnv("stdout@noisy/"), Stderr: &stderr})
 	for i := range 3 {
 		runTriple(t, d, uint32(i), 70, fmt.Sprintf("noisy/%d", i))
 	}
 	assert.Equal(t, 1, d.Starts(), "no dispatch broke the stream")
+	require.NoError(t, d.Shutdown()) // the worker's stderr is complete once it has been waited for
+	assert.Equal(t, 3, bytes.Count(stderr.Bytes(), []byte("gpudiff worker: injected noise on file descriptor 1\n")), "stderr:\n%s", stderr.String())
 }
 
 // TestCloseLeavesNoProcess: after Close every worker the Devices started —
