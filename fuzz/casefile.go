@@ -18,8 +18,9 @@ import (
 // module (valid as is; any WebGPU tool accepts it once an entry point is
 // appended) followed by a block comment that starts with the marker
 // CaseMarker and holds the case's JSON record (CaseRecord). Inside the
-// JSON, "/*" and "*/" are written "\/*" and "*\/" so the comment cannot
-// end or nest early (WGSL block comments nest).
+// JSON, the '*' of any "/*" or "*/" is written \u002a so the comment can
+// neither end nor nest early (WGSL block comments nest); JSON readers
+// decode it as usual.
 //
 //	// gpudiff case 3f2a9c1d07e4 — mismatch (flatten)
 //	// replay: gpudiff repro THIS_FILE
@@ -137,7 +138,7 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	esc := strings.NewReplacer("/*", `\/*`, "*/", `*\/`).Replace(string(js))
+	esc := strings.NewReplacer("/*", `/\u002a`, "*/", `\u002a/`).Replace(string(js))
 	var b bytes.Buffer
 	short := rec.Hash
 	if len(short) > 12 {
@@ -208,7 +209,7 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 	if end < 0 {
 		return nil, nil, fmt.Errorf("%s:%s: unterminated case record comment", file, lineCol(src, i))
 	}
-	js := strings.NewReplacer(`\/*`, "/*", `*\/`, "*/").Replace(string(body[:end]))
+	js := string(body[:end])
 	var rec CaseRecord
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
