@@ -1,4 +1,4 @@
-// rule: u32 vector / scalar divides every lane by the scalar; a zero scalar leaves every lane
+// rule: u32 vector / scalar divides every lane by the scalar; a zero scalar leaves every lane unchanged
 // spec: WGSL #arithmetic-expr (Arithmetic Expressions), "ev / es: V ... ev / V(es)"
 //
 // Derivation (a / s = a / vec4<u32>(s), then x/0 = x per lane):
