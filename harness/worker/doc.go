@@ -11,8 +11,10 @@
 // encoding/gob stream per direction. A worker writes nothing else to
 // stdout: Serve points file descriptor 1 at stderr before it starts.
 //
-// The parent side is Device (Start, Info, Run, Close). Run classifies every
-// failure:
+// The parent side is Device (Start, Info, Run, Close or Shutdown), a
+// harness.Runner. Workers open wgpu adapters (harness.Open); Dawn's adapters
+// already run in a node process of their own (package harness/dawn). Run
+// classifies every failure:
 //
 //   - the stack rejected the kernel: *harness.CompileError, as the
 //     in-process harness returns it (same Stage, same naga message);
@@ -25,8 +27,8 @@
 //   - other *harness.DeviceError and harness errors pass through unchanged.
 //
 // After a crash, a timeout or a cancelled ctx the next Run starts a fresh
-// worker (paying the ~100 ms of opening the adapter again); nothing else is
-// lost. When Options.MaxStarts workers in a row die or time out before they
+// worker (a process start, a WebGPU instance and opening the adapter again:
+// see BenchmarkCrashRecovery); nothing else is lost. When Options.MaxStarts workers in a row die or time out before they
 // have opened the adapter, the Device gives up with a *StartError instead of
 // looping.
 //

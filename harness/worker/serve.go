@@ -14,7 +14,7 @@ import (
 )
 
 // Serve is the worker side: it reads requests from in, runs them on
-// harness.Devices that it opens on first use and keeps open, and writes one
+// harness.Devices (wgpu adapters) that it opens on first use and keeps open, and writes one
 // reply per request to out, until in ends (it then closes its devices and
 // returns nil) or ctx ends (it returns ctx.Err() without waiting for a
 // request in progress). The hidden "__worker" subcommand of gpudiff and
