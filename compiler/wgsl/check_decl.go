@@ -145,7 +145,11 @@ func (c *chkCtx) structDecl() {
 		t := c.resolveType(m.typ)
 		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR()})
 	}
-	c.d.t = &chkType{k: ckStruct, st: st}
+	t := &chkType{k: ckStruct, st: st}
+	if n := t.components(); n > chkMaxComponents {
+		c.outsidef(a.nameOff, "struct of %d scalar components, more than gpudiff's limit of %d", n, chkMaxComponents)
+	}
+	c.d.t = t
 	c.d.st = st
 }
 
@@ -306,8 +310,8 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		if n.c.i <= 0 {
 			c.errorf(t.tmpl[1].astOff(), "array element count must be greater than 0, got %d", n.c.i)
 		}
-		if n.c.i > 1<<24 {
-			c.outsidef(t.tmpl[1].astOff(), "array of %d elements (too large)", n.c.i)
+		if n.c.i > chkMaxComponents || int64(elem.components())*n.c.i > chkMaxComponents {
+			c.outsidef(t.off, "array of %d elements of %v, more than gpudiff's limit of %d scalar components", n.c.i, elem, chkMaxComponents)
 		}
 		return chkArray(elem, int(n.c.i))
 	}

@@ -192,6 +192,26 @@ func (t *chkType) toIR() *ir.Type {
 	panic(fmt.Sprintf("wgsl: toIR of %v", t))
 }
 
+// chkMaxComponents bounds the number of scalar components of a subset
+// type, which keeps constant values, zero values and kernel ABI records
+// small.
+const chkMaxComponents = 1 << 16
+
+// components returns the number of scalar components of t.
+func (t *chkType) components() int {
+	switch t.k {
+	case ckVec, ckArray:
+		return t.n * t.elem.components()
+	case ckStruct:
+		n := 0
+		for _, f := range t.st.Fields {
+			n += chkFromIR(f.Type).components()
+		}
+		return n
+	}
+	return 1
+}
+
 // chkFromIR returns the checker type of an ir type.
 func chkFromIR(t *ir.Type) *chkType {
 	switch t.Kind {
