@@ -340,3 +340,24 @@ func TestVoidKernelWritesGlobals(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint32(15), invs[0].Outputs[0].Value.U32())
 }
+
+func TestRunIsSafeForConcurrentUse(t *testing.T) {
+	p, err := Compile(benchKernel(), "k")
+	require.NoError(t, err)
+	_, args := benchInputs(32)
+	want, err := p.Run(args, Options{})
+	require.NoError(t, err)
+	done := make(chan []Invocation)
+	for g := 0; g < 4; g++ {
+		go func() {
+			got, _ := p.Run(args, Options{})
+			done <- got
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		got := <-done
+		for i := range want {
+			assert.True(t, ir.Equal(want[i].Outputs[0].Value, got[i].Outputs[0].Value))
+		}
+	}
+}

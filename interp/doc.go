@@ -75,15 +75,24 @@
 // Derivative, barrier and subgroup builtins need other invocations; an
 // invocation that executes one fails with Invocation.Err. They occur only
 // in flatten's refusal fixtures. Each invocation is limited to
-// Options.MaxSteps steps (statements executed plus loop iterations).
+// Options.MaxSteps steps (statements plus loop iterations, see
+// DefaultMaxSteps). Recursion, which WGSL forbids, is a compile error.
 //
 // # Speed
 //
 // Compile turns the kernel's call graph into closures once (in the style
-// of cel-go's planner) over a frame of typed slots: every function has a
-// static region (WGSL forbids recursion), every value of composite type is
-// a range of slots, and Run reuses one frame for all invocations, so the
-// interpreter allocates only the outputs it returns.
+// of cel-go's planner) over a frame of slots: every function has a static
+// region (WGSL forbids recursion), every value of composite type is a
+// range of slots, and Run reuses one frame for all invocations, so the
+// interpreter allocates only the outputs it returns. Expressions compile
+// to flat code — post-order lists of leaf closures, so that evaluation
+// order is the list order — and control flow to closures over those
+// lists. Operands that are variables or constants are read in place;
+// results are computed directly into the variable assigned when that
+// cannot clobber an operand; exact, normal f32 operands take fast paths
+// (Fast2Sum in float32 for + and -) that agree with the general
+// error-bound kernels. BenchmarkInterp compares a generated-like kernel
+// with the same kernel written in Go.
 //
 // interp depends only on ir. It must never depend on the WGSL front end,
 // the emitters, flatten or the harness, never touch a GPU, and never panic

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -197,4 +200,27 @@ func TestUlp(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, ulp(tc.x), "ulp(%g)", tc.x)
 	}
+}
+
+// TestExactSum32AgreesWithFloat64: the float32 Fast2Sum exactness test of
+// the + and - fast path says "exact" exactly when the float64 sum of the
+// two f32 values is an f32 (and finite).
+func TestExactSum32AgreesWithFloat64(t *testing.T) {
+	properties := gopter.NewProperties(nil)
+	properties.Property("exactSum32 agrees with float64 arithmetic", prop.ForAll(
+		func(a, b uint32, shift uint8) bool {
+			// Bias towards operands of nearby magnitude, where sums can be exact.
+			b = b&^0x7f800000 | (a&0x7f800000+uint32(shift%8)<<23)&0x7f800000
+			if nonFinite(a) || nonFinite(b) || isSubnormal(a) || isSubnormal(b) {
+				return true
+			}
+			u, v := float64(math.Float32frombits(a)), float64(math.Float32frombits(b))
+			s := u + v // exact in float64 for operands this close in magnitude
+			want := r32(s) == s && math.Abs(s) <= math.MaxFloat32 && twoSumExact(u, v, s)
+			r, ok := exactSum32(a, b)
+			return ok == want && (!ok || float64(math.Float32frombits(r)) == s)
+		},
+		gen.UInt32(), gen.UInt32(), gen.UInt8(),
+	))
+	properties.TestingRun(t)
 }

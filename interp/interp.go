@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 
@@ -10,16 +9,19 @@ import (
 )
 
 // DefaultMaxSteps is the step limit per invocation when Options.MaxSteps
-// is 0: 10,000,000 steps, where a step is one executed statement or one
-// loop iteration (expressions are not counted). At the interpreter's
-// speed that is well under a second per invocation.
+// is 0: 10,000,000 steps. Steps count statements and loop iterations: a
+// block counts all its statements when it is entered (also those a break,
+// continue or return then skips), a loop one step per iteration;
+// expressions are not counted. At the interpreter's speed 10,000,000 steps
+// take well under a second.
 const DefaultMaxSteps = 10_000_000
 
 // Options tunes a Run.
 type Options struct {
-	// MaxSteps bounds the steps (statements executed plus loop
-	// iterations) of each invocation; 0 means DefaultMaxSteps. An
-	// invocation that exceeds it stops with Invocation.Err set.
+	// MaxSteps bounds the steps (statements plus loop iterations, see
+	// DefaultMaxSteps) of each invocation; 0 means DefaultMaxSteps. An
+	// invocation that exceeds it stops with Invocation.Err set, positioned
+	// at the innermost loop running.
 	MaxSteps int64
 }
 
@@ -304,5 +306,3 @@ func (o Output) String() string {
 	}
 	return b.String()
 }
-
-var _ = math.MaxFloat32
