@@ -574,9 +574,14 @@ func (c rawColumn) String() string { return c.adapter.Name + " " + c.format.name
 // openRawRunner opens adapter a for raw runs: wgpu's adapters in a worker
 // process (harness/worker), other implementations' (Dawn's, already a node
 // process per device) through harness.OpenAny.
+// The Runner is nil exactly when the error is not.
 func openRawRunner(a harness.AdapterInfo) (harness.Runner, error) {
 	if a.Implementation == "wgpu" {
-		return worker.Start(a.Name, worker.Options{})
+		d, err := worker.Start(a.Name, worker.Options{})
+		if err != nil {
+			return nil, err // not a typed nil *worker.Device in the interface
+		}
+		return d, nil
 	}
 	return harness.OpenAny(a.Name)
 }
