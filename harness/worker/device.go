@@ -28,18 +28,25 @@ const ExitServeError = 4
 
 // Defaults of Options.
 const (
-	DefaultTimeout   = 30 * time.Second
-	DefaultMaxStarts = 3
+	DefaultTimeout      = 30 * time.Second
+	DefaultStartTimeout = 60 * time.Second
+	DefaultMaxStarts    = 3
 )
 
 // Options configures the workers of a Device. The zero value is ready to
 // use.
 type Options struct {
 	// Timeout bounds each dispatch, from sending it to the worker to its
-	// reply (compilation included), and each worker start (process start
-	// and opening the adapter). A worker that exceeds it is killed and the
-	// call returns a *TimeoutError. Zero means DefaultTimeout (30 s).
+	// reply (compilation included), and how long Close waits for a worker
+	// to exit. A worker that exceeds it is killed and Run returns a
+	// *TimeoutError. Zero means DefaultTimeout (30 s).
 	Timeout time.Duration
+	// StartTimeout bounds each worker start: the process start, the WebGPU
+	// instance and opening the adapter (about 0.1 s on an idle machine,
+	// seconds on a loaded one). A worker that exceeds it is killed and
+	// counts as a failed start (see MaxStarts). Zero means
+	// DefaultStartTimeout (60 s).
+	StartTimeout time.Duration
 	// Command starts a worker: the program and its arguments. Nil means
 	// the running binary (os.Executable) with the argument Subcommand.
 	// Whatever it runs must end up calling Serve on its stdin and stdout.
@@ -61,6 +68,9 @@ type Options struct {
 func (o Options) withDefaults() (Options, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
 	}
 	if o.MaxStarts <= 0 {
 		o.MaxStarts = DefaultMaxStarts
@@ -193,7 +203,7 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	}
 	d.nextID++
 	req := request{ID: d.nextID, Op: opRun, Adapter: d.adapter, Kernel: k, Dispatch: job}
-	rep, err := d.exchange(ctx, req, OpDispatch)
+	rep, err := d.exchange(ctx, req, OpDispatch, d.opts.Timeout)
 	if err != nil {
 		d.p = nil
 		return nil, err
@@ -226,7 +236,7 @@ func (d *Device) restart(ctx context.Context) error {
 		d.starts.Add(1)
 		d.p = p
 		d.nextID++
-		rep, err := d.exchange(ctx, request{ID: d.nextID, Op: opOpen, Adapter: d.adapter}, OpStart)
+		rep, err := d.exchange(ctx, request{ID: d.nextID, Op: opOpen, Adapter: d.adapter}, OpStart, d.opts.StartTimeout)
 		if err != nil {
 			d.p = nil
 			if ctx.Err() != nil {
@@ -258,12 +268,12 @@ func (d *Device) restart(ctx context.Context) error {
 }
 
 // exchange sends req to the live worker d.p and waits for its reply, the
-// worker's death, Options.Timeout, or the end of ctx, whichever comes
+// worker's death, the time limit, or the end of ctx, whichever comes
 // first. Any error means the worker is dead (and waited for); the caller
 // drops it. op is OpStart or OpDispatch, for the errors.
-func (d *Device) exchange(ctx context.Context, req request, op string) (reply, error) {
+func (d *Device) exchange(ctx context.Context, req request, op string, limit time.Duration) (reply, error) {
 	p := d.p
-	timer := time.NewTimer(d.opts.Timeout)
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	wrote := p.send(req)
 	for {
@@ -293,7 +303,7 @@ func (d *Device) exchange(ctx context.Context, req request, op string) (reply, e
 		case <-timer.C:
 			p.kill()
 			return reply{}, &TimeoutError{Adapter: d.name(), Op: op, Label: req.Kernel.Label,
-				After: d.opts.Timeout, StderrTail: tail(p.stderr.String())}
+				After: limit, StderrTail: tail(p.stderr.String())}
 		case <-ctx.Done():
 			p.kill()
 			return reply{}, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",

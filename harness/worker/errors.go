@@ -67,15 +67,15 @@ func (e *CrashError) Error() string {
 func (e *CrashError) Unwrap() error { return e.Err }
 
 // TimeoutError is returned by Device.Run when a dispatch did not finish
-// within Options.Timeout, and by Start (inside a *StartError) when a worker
-// did not open the adapter within it. The worker was killed (its whole
+// within Options.Timeout, and inside a *StartError when a worker did not
+// open the adapter within Options.StartTimeout. The worker was killed (its whole
 // process group, SIGKILL); the next Run starts a fresh one.
 // errors.Is(err, context.DeadlineExceeded) holds.
 type TimeoutError struct {
 	Adapter    string        // as CrashError.Adapter
 	Op         string        // what the worker was doing: OpDispatch or OpStart
 	Label      string        // the dispatch's Kernel.Label
-	After      time.Duration // the time limit that passed (Options.Timeout), in nanoseconds as every Duration
+	After      time.Duration // the time limit that passed (Options.Timeout or StartTimeout; a Duration counts nanoseconds)
 	StderrTail string        // as CrashError.StderrTail
 }
 

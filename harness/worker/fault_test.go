@@ -196,7 +196,7 @@ func TestRealDriverHangTimesOut(t *testing.T) {
 func TestCallerContextKillsWorker(t *testing.T) {
 	d := startDevice(t, lavapipe, Options{Env: faultEnv("hang@stuck")})
 	pid := workerPid(d)
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, err := d.Run(ctx, tripler(1, "stuck"), oneJob)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -264,6 +264,19 @@ func TestRestartsAreBounded(t *testing.T) {
 		assert.Same(t, se, se2, "the same StartError")
 		assert.Equal(t, 1+2, countLines(t, starts), "a Device that gave up starts no more workers")
 		assert.Empty(t, children(t))
+	})
+	t.Run("start-timeout", func(t *testing.T) {
+		starts := filepath.Join(t.TempDir(), "starts")
+		_, err := Start(lavapipe, Options{MaxStarts: 2, StartTimeout: time.Second, Env: []string{testModeEnv + "=hang:" + starts}})
+		var se *StartError
+		require.ErrorAs(t, err, &se)
+		assert.Equal(t, 2, se.Attempts)
+		var te *TimeoutError
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, OpStart, te.Op)
+		assert.Equal(t, time.Second, te.After)
+		assert.Equal(t, 2, countLines(t, starts))
+		assert.Empty(t, children(t), "hung workers were killed and waited for")
 	})
 	t.Run("bad-fault-spec", func(t *testing.T) {
 		_, err := Start(lavapipe, Options{Env: faultEnv("explode@x")})

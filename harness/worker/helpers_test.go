@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,7 +36,8 @@ func TestMain(m *testing.M) {
 //
 //   - "die:<file>": append a line to file, complain on stderr, exit 7;
 //   - "die-after-first:<file>": append a line to file; the first worker
-//     (the file had no lines) serves, every later one dies as above.
+//     (the file had no lines) serves, every later one dies as above;
+//   - "hang:<file>": append a line to file and sleep forever.
 const testModeEnv = "GPUDIFF_WORKER_TEST_MODE"
 
 // testWorkerMain runs this test binary as a worker and exits.
@@ -52,6 +54,11 @@ func testWorkerMain() {
 		}
 		fmt.Fprintf(f, "start %d pid %d\n", n+1, os.Getpid())
 		f.Close()
+		if kind == "hang" {
+			for {
+				time.Sleep(time.Hour)
+			}
+		}
 		if kind == "die" || (kind == "die-after-first" && n > 0) {
 			fmt.Fprintf(os.Stderr, "test worker: refusing to start (start %d)\n", n+1)
 			os.Exit(7)
