@@ -3,7 +3,6 @@ package spirv
 import (
 	"math"
 	"strconv"
-	"strings"
 )
 
 // builder assembles a compute-only SPIR-V module: it hands out result ids,
@@ -244,14 +243,4 @@ func (b *builder) words() []uint32 {
 		out = append(out, s...)
 	}
 	return out
-}
-
-// sanitizeName keeps debug names printable.
-func sanitizeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return '_'
-		}
-		return r
-	}, s)
 }

@@ -61,10 +61,12 @@ const pass = "spirv"
 //     when i >= OpArrayLength(output); otherwise it loads its arguments,
 //     calls the kernel and stores the result and the private globals.
 //
-// Errors are ir.ErrorList values of *ir.Error with pass "spirv", positioned
-// at the offending node: an unknown kernel, recursion, a function that does
-// not pass ir.VerifyFunc, or a builtin without a SPIR-V lowering here
-// (derivatives, barriers and subgroup operations).
+// m must pass ir.Verify; Emit runs it and returns its ErrorList (pass
+// "verify") unchanged. Emit's own errors are ir.ErrorList values of
+// *ir.Error with pass "spirv", positioned at the offending node: an
+// unknown mode or kernel, recursion (at the call that closes the cycle),
+// or a builtin without a SPIR-V lowering here (derivatives, barriers and
+// subgroup operations). Emit does not modify m.
 func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 	return emitModule(m, kernel, opts, allWorkarounds)
 }
@@ -102,12 +104,10 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 		return nil, ir.ErrorList{ir.Errorf(m.File, cyclePos(m, cyc), pass,
 			"recursion is not allowed (WGSL #function-calls: the call graph must be acyclic): %s", strings.Join(cyc, " → "))}
 	}
-	fns := m.CallGraph(kernel)
-	for _, fn := range fns {
-		if err := ir.VerifyFunc(m, fn); err != nil {
-			return nil, err
-		}
+	if err := ir.Verify(m); err != nil {
+		return nil, err
 	}
+	fns := m.CallGraph(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)
 	if err != nil {
 		return nil, ir.ErrorList{ir.Errorf(m.File, f.Pos, pass, "%v", err)}
