@@ -304,6 +304,11 @@ func rewrite(n ir.Expr) (ir.Expr, string) {
 
 func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 	keep := func(e ir.Expr) bool { return ir.Identical(e.Type(), x.T) }
+	if c := x.Op.Info().Class; (c == ir.ClassOrder || c == ir.ClassEquality) && x.X.Type().IsInteger() {
+		if v, ok := compareRanges(x.Op, x.X, x.Y); ok {
+			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(v)}, "comparison decided by operand ranges"
+		}
+	}
 	switch x.Op {
 	case ir.OpMul:
 		for _, p := range [][2]ir.Expr{{x.X, x.Y}, {x.Y, x.X}} {
@@ -332,6 +337,11 @@ func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 			return x.X, "identity x-0"
 		}
 	case ir.OpLogAnd:
+		if u, ok := x.Y.(*ir.Unary); ok && u.Op == ir.OpNot {
+			if rest, ok := dropConjunct(u.X, x.X); ok {
+				return &ir.Binary{Pos: x.Pos, Op: ir.OpLogAnd, X: x.X, Y: not(rest), T: ir.Bool}, "a && !(a && b)"
+			}
+		}
 		switch {
 		case isBoolLit(x.X, true):
 			return x.Y, "true && x"
@@ -404,6 +414,119 @@ func rewriteSelect(x *ir.Select) (ir.Expr, string) {
 		return &ir.Select{Pos: x.Pos, False: in.False, True: x.True, Cond: x.Cond, T: x.T}, "nested select on one condition"
 	}
 	return nil, ""
+}
+
+// dropConjunct returns the conjunction e (a && b && …) without its
+// conjunct a, when it has one and is not just a.
+func dropConjunct(e, a ir.Expr) (ir.Expr, bool) {
+	b, ok := e.(*ir.Binary)
+	if !ok || b.Op != ir.OpLogAnd {
+		return nil, false
+	}
+	if exprEqual(b.Y, a) {
+		return b.X, true
+	}
+	if exprEqual(b.X, a) {
+		return b.Y, true
+	}
+	if rest, ok := dropConjunct(b.X, a); ok {
+		return &ir.Binary{Pos: b.Pos, Op: ir.OpLogAnd, X: rest, Y: b.Y, T: ir.Bool}, true
+	}
+	return nil, false
+}
+
+// not returns !e, folding a negated negation or literal.
+func not(e ir.Expr) ir.Expr {
+	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNot {
+		return u.X
+	}
+	if v, ok := litVal(e); ok {
+		return &ir.Lit{Pos: e.Position(), Val: ir.BoolVal(!v.Bool())}
+	}
+	return &ir.Unary{Pos: e.Position(), Op: ir.OpNot, X: e, T: e.Type()}
+}
+
+// intRange returns bounds lo ≤ e ≤ hi of an integer scalar expression
+// (as int64; u32 values are nonnegative): exact for literals, derived
+// through min, max, clamp, & and % by a constant, else the type's range.
+func intRange(e ir.Expr) (lo, hi int64) {
+	t := e.Type()
+	tlo, thi := int64(math.MinInt32), int64(math.MaxInt32)
+	if t.Kind == ir.KindU32 {
+		tlo, thi = 0, math.MaxUint32
+	}
+	if v, ok := litVal(e); ok {
+		return v.Int64(), v.Int64()
+	}
+	switch x := e.(type) {
+	case *ir.BuiltinCall:
+		switch x.Fn {
+		case ir.BMin, ir.BMax:
+			alo, ahi := intRange(x.Args[0])
+			blo, bhi := intRange(x.Args[1])
+			if x.Fn == ir.BMin {
+				return min(alo, blo), min(ahi, bhi)
+			}
+			return max(alo, blo), max(ahi, bhi)
+		case ir.BClamp:
+			// clamp(e, l, h) = min(max(e, l), h) for integers.
+			llo, _ := intRange(x.Args[1])
+			_, hhi := intRange(x.Args[2])
+			_, lhi := intRange(x.Args[1])
+			hlo, _ := intRange(x.Args[2])
+			return min(llo, hlo), max(lhi, hhi)
+		}
+	case *ir.Binary:
+		if t.Kind == ir.KindU32 {
+			switch x.Op {
+			case ir.OpAnd:
+				_, ahi := intRange(x.X)
+				_, bhi := intRange(x.Y)
+				return 0, min(ahi, bhi)
+			case ir.OpRem:
+				if c, ok := litVal(x.Y); ok && c.Bits != 0 {
+					_, ahi := intRange(x.X)
+					return 0, min(ahi, int64(c.Bits)-1)
+				}
+			}
+		}
+	}
+	return tlo, thi
+}
+
+// compareRanges decides an integer comparison from its operands' ranges,
+// when every pair of values gives the same answer.
+func compareRanges(op ir.BinaryOp, a, b ir.Expr) (result, ok bool) {
+	if isLit(a) && isLit(b) {
+		return false, false // constant evaluation's business
+	}
+	alo, ahi := intRange(a)
+	blo, bhi := intRange(b)
+	switch op {
+	case ir.OpLt:
+		if ahi < blo {
+			return true, true
+		}
+		if alo >= bhi {
+			return false, true
+		}
+	case ir.OpLe:
+		if ahi <= blo {
+			return true, true
+		}
+		if alo > bhi {
+			return false, true
+		}
+	case ir.OpGt:
+		return compareRanges(ir.OpLt, b, a)
+	case ir.OpGe:
+		return compareRanges(ir.OpLe, b, a)
+	case ir.OpEq, ir.OpNe:
+		if ahi < blo || bhi < alo {
+			return op == ir.OpNe, true
+		}
+	}
+	return false, false
 }
 
 // isNegation reports whether b is !a.

@@ -253,16 +253,6 @@ func (l *lowerer) conj(cs []ir.Expr, cache bool) ir.Expr {
 	return v
 }
 
-func not(e ir.Expr) ir.Expr {
-	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNot {
-		return u.X
-	}
-	if v, ok := litVal(e); ok {
-		return boolLit(e.Position(), !v.Bool())
-	}
-	return &ir.Unary{Pos: e.Position(), Op: ir.OpNot, X: e, T: e.Type()}
-}
-
 // narrow turns off *mask wherever the rest of the effective predicate
 // holds (and, when extra is non-nil, extra holds): the lowering of
 // return (live mask), break (break mask), continue (continue mask) and

@@ -170,12 +170,29 @@ func propagate(p *pipe, track func(name string) bool) bool {
 			}
 		case *ir.Assign:
 			r := ir.RootIdent(x.LHS)
+			cur, known := env[r.Name]
 			delete(env, r.Name)
-			if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal && track(r.Name) && propagatable(r.T) {
-				if v, ok := litVal(x.RHS); ok {
-					env[r.Name] = v
-				}
+			if _, whole := x.LHS.(*ir.Ident); !whole || r.Ref == ir.RefGlobal || !track(r.Name) || !propagatable(r.T) {
+				continue
 			}
+			rhs, ok := litVal(x.RHS)
+			if !ok {
+				continue
+			}
+			if x.Op != ir.OpNone {
+				// v op= c with v known: v = (its value op c), when exact.
+				if !known {
+					continue
+				}
+				v, st := evalBinary(x.Op, cur, rhs, r.T)
+				if st != evalOK || !representable(v) {
+					continue
+				}
+				x.Op, x.RHS = ir.OpNone, &ir.Lit{Pos: x.RHS.Position(), Val: v}
+				f.fired(x.RHS, "constant compound assignment")
+				rhs = v
+			}
+			env[r.Name] = rhs
 		}
 	}
 	return f.changed()
