@@ -4,6 +4,8 @@
 // Derivation: each iteration runs the body (runs += 1), then continuing
 // (i += 1, then break if i >= n). n = 0: one run, i = 1 >= 0 -> 1;
 // n = 1 -> 1; n = 2 -> 2; n = 5 -> 5; n = 16 -> 16 (max(n, 1) runs).
+// The min(n, 64u) gives the loop a constant trip bound (so flatten can
+// unroll it); every input stays below 64.
 
 fn break_if_after_body(n: u32) -> u32 {
     var i = 0u;
@@ -12,7 +14,7 @@ fn break_if_after_body(n: u32) -> u32 {
         runs += 1u;
         continuing {
             i += 1u;
-            break if i >= n;
+            break if i >= min(n, 64u);
         }
     }
     return runs;
