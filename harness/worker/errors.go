@@ -24,10 +24,10 @@ type CrashError struct {
 	// Status is the worker's exit as the os package words it: "exit status
 	// 2", "signal: aborted", "signal: killed".
 	Status string
-	// Signal is the fatal signal, "SIGSEGV", "SIGABRT", ...: the one that
-	// killed the process, or, when it exited, the one the Go runtime reported
-	// catching before it exited with status 2 (a segfault in C code, e.g. in
-	// the driver, ends that way). "" when no signal was involved.
+	// Signal is the fatal signal, "SIGSEGV", "SIGABRT", ...: the one the
+	// Go runtime reported catching before it exited with status 2 (a
+	// segfault in C code, e.g. in the driver, ends that way), or else the
+	// one that killed the process. "" when no signal was involved.
 	Signal string
 	// StderrTail is the last 2 KiB (StderrTailSize) of the worker's stderr,
 	// cut at a line start. When the Go runtime reported a fatal signal, its
@@ -153,27 +153,27 @@ var (
 	goFrameArgs = regexp.MustCompile(`\((0x|\{|\.\.\.|\))[^\n]*$`)
 )
 
-// reportedSignal returns the fatal signal the Go runtime reported in
-// stderr, or "".
+// reportedSignal returns the fatal signal the Go runtime reported first in
+// stderr, or "". The first report is the cause: with GOTRACEBACK=crash the
+// runtime then signals every other thread (SIGQUIT) and reports those too.
 func reportedSignal(stderr string) string {
-	var name string
 	for _, re := range []*regexp.Regexp{goFatalSignal, goPanicSignal} {
-		if m := re.FindAllStringSubmatch(stderr, -1); len(m) > 0 {
-			name = m[len(m)-1][1]
+		if m := re.FindStringSubmatch(stderr); m != nil {
+			return m[1]
 		}
 	}
-	return name
+	return ""
 }
 
-// condense replaces the goroutine and register dump of the last Go runtime
-// fatal-signal report in stderr by the function names of the first
-// (crashing) goroutine's stack.
+// condense replaces everything after the header of the first Go runtime
+// fatal-signal report in stderr — the goroutine and register dumps — by
+// the function names of the crashing goroutine's stack.
 func condense(stderr string) string {
-	locs := goFatalSignal.FindAllStringIndex(stderr, -1)
-	if len(locs) == 0 {
+	loc := goFatalSignal.FindStringIndex(stderr)
+	if loc == nil {
 		return stderr
 	}
-	start := locs[len(locs)-1][0]
+	start := loc[0]
 	rest := stderr[start:]
 	header, dump, ok := strings.Cut(rest, "\n\n")
 	if !ok {
@@ -188,11 +188,8 @@ func condense(stderr string) string {
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "goroutine ") {
 		b.WriteString("crashing goroutine, innermost call first:\n")
 		for _, l := range lines[1:] {
-			if l != "" && !strings.HasPrefix(l, "\t") {
-				if loc := goFrameArgs.FindStringIndex(l); loc != nil {
-					l = l[:loc[0]] // the function's name without its argument words
-				}
-				b.WriteString("  " + l + "\n")
+			if loc := goFrameArgs.FindStringIndex(l); loc != nil && !strings.HasPrefix(l, "\t") {
+				b.WriteString("  " + l[:loc[0]] + "\n") // the function's name without its argument words
 			}
 		}
 	}

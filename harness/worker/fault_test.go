@@ -86,6 +86,19 @@ func TestCrashErrorTailIsCondensed(t *testing.T) {
 	assert.Equal(t, `worker: wgpu-vulkan:llvmpipe: dispatch "p0" crashed the worker process (exit status 2, SIGSEGV)`, crash.Error())
 }
 
+// TestCrashSignalWithGOTRACEBACKCrash: with GOTRACEBACK=crash the Go
+// runtime re-raises a fatal signal as SIGABRT; Signal still names the
+// segfault it reported.
+func TestCrashSignalWithGOTRACEBACKCrash(t *testing.T) {
+	d := startDevice(t, lavapipe, Options{Env: append(faultEnv("crash@"), "GOTRACEBACK=crash")})
+	_, err := d.Run(context.Background(), tripler(1, "p0"), oneJob)
+	var crash *CrashError
+	require.ErrorAs(t, err, &crash)
+	assert.True(t, strings.HasPrefix(crash.Status, "signal: aborted"), crash.Status)
+	assert.Equal(t, "SIGSEGV", crash.Signal)
+	assert.Contains(t, crash.StderrTail, "_Cfunc_gd_segfault")
+}
+
 // goReport is the shape of the Go runtime's report of a segfault in C code.
 const goReport = `SIGSEGV: segmentation violation
 PC=0x48b834 m=0 sigcode=1 addr=0x0

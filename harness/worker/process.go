@@ -32,8 +32,9 @@ type proc struct {
 }
 
 // stderrKeep is how many bytes of a worker's stderr the parent keeps; the
-// tails reported are cut from them.
-const stderrKeep = 64 << 10
+// tails reported are cut from them. It holds the first fatal-signal report
+// even after GOTRACEBACK=crash has dumped a few dozen threads after it.
+const stderrKeep = 256 << 10
 
 // ioDelay bounds how long the parent waits, after a worker exited, for its
 // stderr to end (a process the worker started could hold it open).
@@ -144,17 +145,21 @@ func (p *proc) done() bool {
 }
 
 // status describes how the worker ended; p must be done. signal is the
-// fatal signal, from the exit status or from the Go runtime's report in
-// stderr.
+// fatal signal: the one the Go runtime reported in stderr, if it did (with
+// GOTRACEBACK=crash it then dies by SIGABRT whatever the signal was), else
+// the one that ended the process, if any.
 func (p *proc) status() (status, signal string) {
 	st := p.cmd.ProcessState
 	if st == nil {
 		return "not waited for", ""
 	}
+	if signal = reportedSignal(p.stderr.String()); signal != "" {
+		return st.String(), signal
+	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return st.String(), signalName(ws.Signal())
 	}
-	return st.String(), reportedSignal(p.stderr.String())
+	return st.String(), ""
 }
 
 // spawner starts processes from one goroutine locked to its OS thread for
