@@ -203,3 +203,14 @@ func BenchmarkInterp(b *testing.B) {
 		_ = sink
 	})
 }
+
+// BenchmarkCompile measures Compile (ir.Verify included) of benchKernel.
+func BenchmarkCompile(b *testing.B) {
+	m := benchKernel()
+	b.ReportAllocs()
+	for n := 0; n < b.N; n++ {
+		if _, err := Compile(m, "k"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
