@@ -55,10 +55,14 @@
 // Integer-valued f32 arithmetic with magnitudes below 2^24 — the domain
 // the program generator keeps to — is exact: + - *, negation, abs, min,
 // max, clamp, floor, ceil, round, trunc, fract, sign, step, select,
-// comparisons, dot, cross, mix, fma and conversions all come out with a
-// zero bound. Division and the builtins WGSL specifies only to within some
-// ULP or an absolute error (sqrt, exp, sin, …) never do: WGSL grants them
-// a tolerance even when the exact result is representable.
+// comparisons, dot, cross, mix, fma, conversions and division by a power
+// of two all come out with a zero bound. Other divisions and the builtins
+// WGSL specifies only to within some ULP or an absolute error (sqrt, exp,
+// sin, …) never do: WGSL grants them a tolerance even when the exact
+// result is representable. (Division by a power of two is the one place
+// the reference is stricter than the letter of the spec, which grants
+// 2.5 ULP there too: every implementation divides by a power of two
+// exactly, and the generator's exact domain relies on floor(x / 4.0).)
 //
 // Known limitation: reassociation (#reassociation-and-fusion) is covered
 // only by the magnitude-based rounding terms (each addition of a dot
