@@ -372,10 +372,27 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 		}
 	}
 	xl := x.loc
-	fn := func(fr *frame) {
-		s := fr.s
-		for i := int32(0); i < n; i++ {
-			s[d+i] = k(s[xl+i])
+	var fn exprFn
+	switch {
+	case n == 1 && to == ir.KindF32 && from == ir.KindI32:
+		// The common f32(i) of a loop counter: exact below 2^24.
+		fn = func(fr *frame) {
+			s := fr.s
+			a := &s[xl]
+			if v := int32(a.bits); a.why == 0 && v >= -1<<24 && v <= 1<<24 {
+				s[d] = slot{bits: math.Float32bits(float32(v))}
+				return
+			}
+			s[d] = k(*a)
+		}
+	case n == 1:
+		fn = func(fr *frame) { fr.s[d] = k(fr.s[xl]) }
+	default:
+		fn = func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = k(s[xl+i])
+			}
 		}
 	}
 	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}

@@ -232,6 +232,19 @@ func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 		if op == ir.OpSub {
 			neg = 1 << 31
 		}
+		if n == 1 {
+			return func(fr *frame) {
+				s := fr.s
+				a, b := &s[xl], &s[yl]
+				if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+					if r, ok := exactSum32(a.bits, b.bits^neg); ok {
+						s[d] = slot{bits: r}
+						return
+					}
+				}
+				s[d] = eval2(site, k, *a, *b)
+			}
+		}
 		return func(fr *frame) {
 			s := fr.s
 			for i := int32(0); i < n; i++ {
