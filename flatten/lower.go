@@ -64,14 +64,15 @@ const (
 )
 
 type frame struct {
-	fn      *ir.Func
-	root    bool                 // the function being flattened (its names are kept)
-	names   map[string]*ir.Ident // original parameter/local name → its twin identifier
-	live    ir.Expr
-	S       ir.Expr
-	targets []*target
-	ret     ir.Expr // scalar/vector result: the current return value (nil: none yet)
-	retVar  *ir.Ident
+	fn       *ir.Func
+	root     bool                 // the function being flattened (its names are kept)
+	names    map[string]*ir.Ident // original parameter/local name → its twin identifier
+	live     ir.Expr
+	S        ir.Expr
+	targets  []*target
+	ret      ir.Expr // scalar/vector result: the current return value (nil: none yet)
+	retVar   *ir.Ident
+	returned bool // a return has been lowered
 }
 
 // target is an enclosing loop or switch: what break (and continue) narrow.
@@ -380,18 +381,23 @@ func (l *lowerer) ret(s *ir.Return) {
 	if s.Value != nil {
 		v := l.expr(s.Value)
 		e := l.pred()
+		// The first return of a frame stores unconditionally: every path
+		// of a function with a result ends in a return, whose store comes
+		// later in program order under a predicate that holds exactly
+		// where it runs and overrides this one, so the value stored here
+		// is only observed where this return is the one taken.
 		if fr.retVar != nil {
+			if !fr.returned {
+				e = nil
+			}
 			l.store(fr.retVar, v, e, s.Pos)
 		} else {
-			if e != nil {
-				prev := fr.ret
-				if prev == nil {
-					prev = &ir.Lit{Pos: s.Pos, Val: ir.Zero(fr.fn.Result)}
-				}
-				v = &ir.Select{Pos: s.Pos, False: prev, True: v, Cond: e, T: v.Type()}
+			if e != nil && fr.ret != nil {
+				v = &ir.Select{Pos: s.Pos, False: fr.ret, True: v, Cond: e, T: v.Type()}
 			}
 			fr.ret = l.bindAlways("ret", v)
 		}
+		fr.returned = true
 	}
 	l.narrow(&fr.live, nil, s.Pos)
 }

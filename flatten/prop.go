@@ -261,45 +261,79 @@ func copyPropPass(p *pipe) bool {
 	return changed
 }
 
-// forwardPass replaces a let of flatten's that is read exactly once by
-// its initializer at the read, when no variable or global the
-// initializer reads is assigned between the let and the read. A
-// constant initializer (no identifier in it) is left to constprop, whose
-// substitution keeps operands that WGSL would reject as constants. The
-// user's own lets are never forwarded, so their names stay in the twin.
+// forwardPass replaces a definition read exactly once by its value at
+// the read, when nothing the value reads is assigned in between:
+//
+//   - a let of flatten's (the user's own lets keep their names);
+//   - a whole-value store to a local var (v = e, or var v = e), when the
+//     one read of that value comes before v is next stored as a whole and
+//     no partial store to v (v.x = …) comes first.
+//
+// A constant value (no identifier in it) is left to constprop, whose
+// substitution keeps operands WGSL would reject as constants, and a value
+// deeper than maxForwardDepth stays put, so expressions stay shallow
+// enough for every WGSL compiler.
 func forwardPass(p *pipe) bool {
 	stmts := p.stmts()
-	uses := map[string]int{}
-	useAt := map[string]int{}
-	writes := map[string][]int{}
+	type write struct {
+		at    int
+		whole bool
+	}
+	reads := map[string][]int{} // statement index per read, in order
+	writes := map[string][]write{}
 	for i, s := range stmts {
-		forEachRead(s, func(id *ir.Ident) {
-			uses[id.Name]++
-			useAt[id.Name] = i
-		})
+		forEachRead(s, func(id *ir.Ident) { reads[id.Name] = append(reads[id.Name], i) })
 		if a, ok := s.(*ir.Assign); ok {
 			r := ir.RootIdent(a.LHS)
-			writes[r.Name] = append(writes[r.Name], i)
+			_, whole := a.LHS.(*ir.Ident)
+			writes[r.Name] = append(writes[r.Name], write{i, whole && a.Op == ir.OpNone})
 		}
 	}
 	writtenBetween := func(name string, i, j int) bool {
 		ws := writes[name]
-		k := sort.SearchInts(ws, i+1)
-		return k < len(ws) && ws[k] < j
+		k := sort.Search(len(ws), func(k int) bool { return ws[k].at > i })
+		return k < len(ws) && ws[k].at < j
 	}
 	removed := make([]bool, len(stmts))
 	changed := false
 	for i, s := range stmts {
-		d, ok := s.(*ir.Decl)
-		if !ok || d.Mutable || d.Init == nil || p.info[d.Name] == 0 || p.info[d.Name] == tempRet || uses[d.Name] != 1 {
+		var name string
+		var val ir.Expr
+		switch x := s.(type) {
+		case *ir.Decl:
+			if x.Init == nil || (!x.Mutable && p.info[x.Name] == 0) || p.info[x.Name] == tempRet {
+				continue
+			}
+			name, val = x.Name, x.Init
+		case *ir.Assign:
+			id, ok := x.LHS.(*ir.Ident)
+			if !ok || x.Op != ir.OpNone || id.Ref != ir.RefVar || p.info[id.Name] == tempRet {
+				continue
+			}
+			name, val = id.Name, x.RHS
+		default:
 			continue
 		}
-		if !ir.Any(d.Init, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) {
-			continue // a constant: constprop's business, with its 4e checks
+		if !ir.Any(val, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) || exprDepth(val) > maxForwardDepth {
+			continue
 		}
-		j := useAt[d.Name]
+		// The value lives until the next store to name: it must be whole.
+		end := len(stmts) - 1
+		ws := writes[name]
+		if k := sort.Search(len(ws), func(k int) bool { return ws[k].at > i }); k < len(ws) {
+			if !ws[k].whole {
+				continue
+			}
+			end = ws[k].at
+		}
+		rs := reads[name]
+		k := sort.SearchInts(rs, i+1)
+		if k >= len(rs) || rs[k] > end || (k+1 < len(rs) && rs[k+1] <= end) {
+			continue // not read, or read more than once
+		}
+		j := rs[k]
 		safe := true
-		ir.Inspect(d.Init, func(n ir.Node) bool {
+		ir.Inspect(val, func(n ir.Node) bool {
 			if id, ok := n.(*ir.Ident); ok && id.Ref.Mutable() && writtenBetween(id.Name, i, j) {
 				safe = false
 			}
@@ -308,16 +342,19 @@ func forwardPass(p *pipe) bool {
 		if !safe {
 			continue
 		}
-		init := d.Init
 		editReads(stmts[j], func(e ir.Expr) ir.Expr {
 			return mapIdents(e, func(id *ir.Ident) ir.Expr {
-				if id.Name == d.Name && id.Ref == ir.RefLet {
-					return init
+				if id.Name == name {
+					return val
 				}
 				return id
 			})
 		})
-		removed[i] = true
+		if d, ok := s.(*ir.Decl); ok && d.Mutable {
+			d.Init = nil
+		} else {
+			removed[i] = true
+		}
 		changed = true
 	}
 	if changed {
@@ -331,4 +368,16 @@ func forwardPass(p *pipe) bool {
 		p.twin.Body.Stmts = out
 	}
 	return changed
+}
+
+// maxForwardDepth bounds the depth of an expression forwardPass moves.
+const maxForwardDepth = 24
+
+func exprDepth(e ir.Expr) int {
+	d := 0
+	ir.DoChildren(e, func(n ir.Node) bool {
+		d = max(d, exprDepth(n.(ir.Expr)))
+		return false
+	})
+	return d + 1
 }

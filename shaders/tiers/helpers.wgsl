@@ -1,0 +1,34 @@
+// tier: helpers — user calls are inlined, transitively, under the caller's
+// predicate; a helper's early return masks only the helper.
+// expect: twice selects=0
+// expect: guarded selects=2
+
+fn dbl(x: i32) -> i32 {
+    return x * 2;
+}
+
+fn quad(x: i32) -> i32 {
+    return dbl(dbl(x));
+}
+
+// Straight-line helpers inline to straight-line code: no select at all.
+fn twice(x: i32) -> i32 {
+    return quad(x) + dbl(1);
+}
+
+fn safe_div(a: i32, b: i32) -> i32 {
+    if (b == 0) {
+        return 0;
+    }
+    return a / b;
+}
+
+// A helper with an early return called under a condition: its return
+// value is one select, the caller's assignment another.
+fn guarded(a: i32, b: i32, c: bool) -> i32 {
+    var r = a;
+    if (c) {
+        r = safe_div(a, b);
+    }
+    return r;
+}
