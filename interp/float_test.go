@@ -224,3 +224,31 @@ func TestExactSum32AgreesWithFloat64(t *testing.T) {
 	))
 	properties.TestingRun(t)
 }
+
+// TestExactMul32IsSound: whenever the float32 fast path calls a product
+// exact, the float64 product of the two f32 values (always exact) is that
+// f32 value.
+func TestExactMul32IsSound(t *testing.T) {
+	properties := gopter.NewProperties(nil)
+	properties.Property("exactMul32 is sound", prop.ForAll(
+		func(a, b uint32, lowZeros uint8) bool {
+			// Bias towards short significands, where products are exact.
+			z := uint32(lowZeros % 24)
+			a &^= 1<<z - 1
+			b &^= 1<<(23-z) - 1
+			if nonFinite(a) || nonFinite(b) || isSubnormal(a) || isSubnormal(b) {
+				return true
+			}
+			r, ok := exactMul32(a, b)
+			p := float64(math.Float32frombits(a)) * float64(math.Float32frombits(b))
+			return !ok || (float64(math.Float32frombits(r)) == p && math.Abs(p) <= math.MaxFloat32)
+		},
+		gen.UInt32(), gen.UInt32(), gen.UInt8(),
+	))
+	properties.TestingRun(t)
+	r, ok := exactMul32(math.Float32bits(3), math.Float32bits(-7))
+	assert.True(t, ok)
+	assert.Equal(t, float32(-21), math.Float32frombits(r))
+	_, ok = exactMul32(math.Float32bits(1+0x1p-12), math.Float32bits(1+0x1p-12))
+	assert.False(t, ok)
+}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -169,6 +170,23 @@ func exactSum32(ub, vb uint32) (uint32, bool) {
 	return sb, s-u == v && sb&0x7f800000 != 0x7f800000
 }
 
+// exactMul32 multiplies two finite, non-subnormal f32 values (as bits)
+// in float32 and reports whether the product is certainly exact: a zero
+// operand, or a normal product whose operands' significands (trailing
+// zeros dropped) have at most 24 significant bits together. (Some exact
+// products are not recognized; the general kernel handles them.)
+func exactMul32(ab, bb uint32) (uint32, bool) {
+	p := math.Float32frombits(ab) * math.Float32frombits(bb)
+	pb := math.Float32bits(p)
+	if e := pb & 0x7f800000; e == 0 || e == 0x7f800000 {
+		return pb, ab&0x7fffffff == 0 || bb&0x7fffffff == 0
+	}
+	return pb, sigBits(ab)+sigBits(bb) <= 24
+}
+
+// sigBits is the number of significant bits of a normal f32's significand.
+func sigBits(b uint32) int { return 24 - bits.TrailingZeros32(b&0x7fffff|0x800000) }
+
 func kAdd(a, b fv) (fv, fstatus) { return fAdd(a, b), fsOK }
 func kSub(a, b fv) (fv, fstatus) { return fSub(a, b), fsOK }
 func kMul(a, b fv) (fv, fstatus) { return fMul(a, b), fsOK }
@@ -262,15 +280,14 @@ func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 		return func(fr *frame) {
 			s := fr.s
 			for i := int32(0); i < n; i++ {
-				a, b := s[xl+i*sx], s[yl+i*sy]
+				a, b := &s[xl+i*sx], &s[yl+i*sy]
 				if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
-					r := float64(f32of(a.bits) * f32of(b.bits))
-					if r32(r) == r && math.Abs(r) <= maxF32 {
-						s[d+i] = slot{bits: math.Float32bits(float32(r))}
+					if r, ok := exactMul32(a.bits, b.bits); ok {
+						s[d+i] = slot{bits: r}
 						continue
 					}
 				}
-				s[d+i] = eval2(site, k, a, b)
+				s[d+i] = eval2(site, k, *a, *b)
 			}
 		}
 	}
