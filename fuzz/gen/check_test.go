@@ -320,6 +320,35 @@ func hazards(m *ir.Module) []string {
 	return out
 }
 
+// afterFinishedBlock lists statements that follow a bare block ending in a
+// jump: naga rejects them ("instructions after return"), though WGSL
+// allows unreachable code.
+func afterFinishedBlock(m *ir.Module) []string {
+	var finishes func(s ir.Stmt) bool
+	finishes = func(s ir.Stmt) bool {
+		if ir.IsJump(s) {
+			return true
+		}
+		b, ok := s.(*ir.Block)
+		return ok && len(b.Stmts) > 0 && finishes(b.Stmts[len(b.Stmts)-1])
+	}
+	var out []string
+	for _, f := range m.Funcs {
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			if b, ok := n.(*ir.Block); ok {
+				for i, s := range b.Stmts {
+					if finishes(s) && i < len(b.Stmts)-1 {
+						out = append(out, ir.PrintStmt(b.Stmts[i+1], 0))
+					}
+				}
+			}
+			_, isExpr := n.(ir.Expr)
+			return !isExpr
+		})
+	}
+	return out
+}
+
 // loopReport checks every loop of m with ir.BoundLoop and returns the
 // unbounded ones (printed) and the bounds.
 func loopReport(m *ir.Module) (unbounded []string, bounds []*ir.LoopBound) {

@@ -42,7 +42,9 @@ type fnGen struct {
 
 	scopes [][]*variable
 	ctl    []ctl
-	depth  int // statement nesting depth (0 = function body)
+	// bare holds the body depths of the enclosing bare blocks.
+	bare  []int
+	depth int // statement nesting depth (0 = function body)
 	// mult is the product of the trip counts of the enclosing loops: how
 	// many times a statement here runs per call.
 	mult int

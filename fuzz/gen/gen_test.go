@@ -74,11 +74,11 @@ func TestGeneratedProgramHashesArePinned(t *testing.T) {
 		hash    string
 	}{
 		{"default", 1, "ec5e31ed1d8f50d2"},
-		{"default", 42, "cc73d829ba9bda5c"},
-		{"control", 7, "f9259847e1f2a3e2"},
-		{"loops", 7, "5762a8d9fcffb523"},
+		{"default", 42, "23e70b4498bfd685"},
+		{"control", 7, "879623d76af9e2c9"},
+		{"loops", 7, "91ccc49e3620f0b9"},
 		{"calls", 7, "ad98081aab0724ab"},
-		{"data", 7, "44155cffa6ad614c"},
+		{"data", 7, "84248ca2a577bb7b"},
 		{"refusal", 3, "7f3a7c01bffd7395"},
 	}
 	for _, p := range pinned {
@@ -164,6 +164,7 @@ func TestGeneratedFloatsStayExact(t *testing.T) {
 func TestGeneratedProgramsHaveNoShaderCreationHazards(t *testing.T) {
 	forEachProgram(t, programsPerProfile, func(t *testing.T, p *Program) {
 		assert.Empty(t, hazards(p.Module))
+		assert.Empty(t, afterFinishedBlock(p.Module), "statements after a block that always jumps")
 	})
 }
 

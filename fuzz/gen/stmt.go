@@ -84,20 +84,25 @@ func (c *fnGen) stmt() ([]ir.Stmt, bool) {
 	if c.depth < c.g.nesting && c.budget > 0 {
 		ws[sIf], ws[sLoop], ws[sSwitch], ws[sBlock] = w.If, w.Loop, w.Switch, w.Block
 	}
-	// Returns, breaks and continues only inside an if, switch or block:
-	// never directly in a loop body (a WhileEnd counter update must stay
-	// reachable, and a loop whose body always jumps is degenerate).
-	atLoopTop := false
+	// Returns, breaks and continues only inside an if or switch: never
+	// directly in a loop body (a WhileEnd counter update must stay
+	// reachable, and a loop whose body always jumps is degenerate), nor
+	// directly in a bare block (naga rejects any statement after a block
+	// that ends in a jump: "instructions after return").
+	noJumpHere := false
 	if n := len(c.ctl); n > 0 && c.ctl[n-1].loop && c.depth == c.ctl[n-1].depth {
-		atLoopTop = true
+		noJumpHere = true
 	}
-	if c.depth > 0 && !atLoopTop {
+	if n := len(c.bare); n > 0 && c.bare[n-1] == c.depth {
+		noJumpHere = true
+	}
+	if c.depth > 0 && !noJumpHere {
 		ws[sReturn] = w.Return
 	}
-	if len(c.ctl) > 0 && !atLoopTop {
+	if len(c.ctl) > 0 && !noJumpHere {
 		ws[sBreak] = w.Break
 	}
-	if l := c.innermostLoop(); l != nil && !c.continueBlocked() && c.depth > l.depth {
+	if l := c.innermostLoop(); l != nil && !noJumpHere && !c.continueBlocked() && c.depth > l.depth {
 		ws[sContinue] = w.Continue
 	}
 	var s ir.Stmt
@@ -127,7 +132,9 @@ func (c *fnGen) stmt() ([]ir.Stmt, bool) {
 	case sContinue:
 		return []ir.Stmt{&ir.Continue{}}, true
 	case sBlock:
+		c.bare = append(c.bare, c.depth+1)
 		s = c.block()
+		c.bare = c.bare[:len(c.bare)-1]
 	}
 	if s == nil {
 		s = c.decl()

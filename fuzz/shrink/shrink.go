@@ -214,6 +214,9 @@ func (b *baseline) materialize(e edit) (cand Case, ok bool) {
 		return Case{}, false
 	}
 	cleanup(d.Module, d.Kernel)
+	for _, f := range d.Module.Funcs {
+		dropAfterFinishedBlocks(f.Body)
+	}
 	if err := ir.Normalize(d.Module); err != nil {
 		return Case{}, false
 	}
@@ -329,3 +332,33 @@ type edit struct {
 }
 
 func (e edit) String() string { return e.what }
+
+// finishes reports whether s always jumps: a break, continue or return,
+// or a bare block whose last statement finishes.
+func finishes(s ir.Stmt) bool {
+	if ir.IsJump(s) {
+		return true
+	}
+	b, ok := s.(*ir.Block)
+	return ok && len(b.Stmts) > 0 && finishes(b.Stmts[len(b.Stmts)-1])
+}
+
+// dropAfterFinishedBlocks removes the statements after a bare block that
+// always jumps (dead code ir.Normalize keeps, and that naga rejects:
+// "instructions after return"), in every block under n.
+func dropAfterFinishedBlocks(n ir.Node) {
+	if b, ok := n.(*ir.Block); ok {
+		for i, s := range b.Stmts {
+			if finishes(s) {
+				b.Stmts = b.Stmts[:i+1]
+				break
+			}
+		}
+	}
+	ir.DoChildren(n, func(c ir.Node) bool {
+		if _, isExpr := c.(ir.Expr); !isExpr {
+			dropAfterFinishedBlocks(c)
+		}
+		return false
+	})
+}
