@@ -14,8 +14,9 @@ import (
 // declaration's initializer, an assignment's right-hand side and the
 // index operands of its left-hand side, an expression statement, a
 // return value. The root of an assignment's reference is never handed to
-// f. An index operand that f would turn into an out-of-range constant is
-// left as it was.
+// f. An index operand that f would turn into an out-of-range constant,
+// and a compound assignment's operand that f would turn into a constant
+// zero divisor or too-wide shift count, are left as they were.
 func editReads(s ir.Stmt, f func(ir.Expr) ir.Expr) {
 	switch x := s.(type) {
 	case *ir.Decl:
@@ -24,7 +25,11 @@ func editReads(s ir.Stmt, f func(ir.Expr) ir.Expr) {
 		}
 	case *ir.Assign:
 		x.LHS = editRef(x.LHS, f)
-		x.RHS = f(x.RHS)
+		rhs := f(x.RHS)
+		if x.Op != ir.OpNone && isLit(rhs) && !isLit(x.RHS) && constError(&ir.Binary{Op: x.Op, X: x.LHS, Y: rhs, T: x.LHS.Type()}) {
+			rhs = x.RHS // lhs op= c would be a shader-creation error (4e)
+		}
+		x.RHS = rhs
 	case *ir.ExprStmt:
 		x.X = f(x.X)
 	case *ir.Return:

@@ -147,6 +147,8 @@ func TestFlattenPreservesSemanticsOnShaders(t *testing.T) {
 					return
 				}
 				flattened++
+				_, err = wgsl.Parse("twin.wgsl", []byte(ir.Print(mm)))
+				require.NoError(t, err, "the module with the twin is valid WGSL")
 				f := mm.Func(k)
 				args := append(fileInputs(t, path, f), gen.Inputs(7, f.Params, 256)...)
 				diff, err := sameBehaviour(mm, k, twin.Name, args)
@@ -161,7 +163,10 @@ func TestFlattenPreservesSemanticsOnShaders(t *testing.T) {
 // TestFlattenPreservesSemantics: on generated programs (fuzz/gen, default
 // profile), every program inside the subset flattens, and its twin agrees
 // with the original on 32 invocations; programs the generator placed
-// outside the subset are refused. 1,000 programs per run.
+// outside the subset are refused. When the original module prints as
+// valid WGSL, the module with the twin must too, for the front end (no
+// shader-creation error such as a constant zero divisor). 1,000 programs
+// per run.
 func TestFlattenPreservesSemantics(t *testing.T) {
 	profile, err := gen.LookupProfile("default")
 	require.NoError(t, err)
@@ -174,6 +179,8 @@ func TestFlattenPreservesSemantics(t *testing.T) {
 	props.Property("interp(twin) == interp(original)", prop.ForAll(
 		func(p *gen.Program) string {
 			m := p.Module
+			_, perr := wgsl.Parse("orig.wgsl", []byte(ir.Print(m)))
+			origValid := perr == nil // ir.Print is not always valid WGSL (a < b >> c after an identifier)
 			twin, err := flatten.Function(m, p.Kernel, flatten.Options{Strict: true})
 			if p.OutsideSubset != "" {
 				if err == nil || !flatten.IsRefusal(err) {
@@ -183,6 +190,9 @@ func TestFlattenPreservesSemantics(t *testing.T) {
 			}
 			if err != nil {
 				return fmt.Sprintf("seed %d: %v\n%s", p.Seed, err, ir.Print(m))
+			}
+			if _, err := wgsl.Parse("twin.wgsl", []byte(ir.Print(m))); err != nil && origValid {
+				return fmt.Sprintf("seed %d: the module with the twin is not valid WGSL: %v\ntwin:\n%s", p.Seed, err, ir.PrintFunc(twin))
 			}
 			args := gen.Inputs(p.Seed, m.Func(p.Kernel).Params, 32)
 			diff, err := sameBehaviour(m, p.Kernel, twin.Name, args)
