@@ -1,0 +1,89 @@
+package flatten_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// countStmts counts the statements of f's body (blocks not counted).
+func countStmts(f *ir.Func) int {
+	n := 0
+	ir.Inspect(f.Body, func(x ir.Node) bool {
+		if _, ok := x.(ir.Stmt); ok {
+			if _, isBlock := x.(*ir.Block); !isBlock {
+				n++
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// countNodes counts every IR node of f's body.
+func countNodes(f *ir.Func) int {
+	n := 0
+	ir.Inspect(f.Body, func(ir.Node) bool { n++; return true })
+	return n
+}
+
+// bigKernel builds one function of at least stmts statements, repeating a
+// shader-like pattern: accumulations, if/else with writes in both arms, a
+// write through a run-time index, a fixed loop, a switch, and an early
+// return under a data-dependent condition.
+func bigKernel(stmts int) *ir.Module {
+	x, k := prm("x", ir.F32), prm("k", ir.I32)
+	a := prm("a", ir.ArrayOf(ir.I32, 8))
+	s, t, c, hist := vr("s", ir.F32), vr("t", ir.F32), vr("c", ir.I32), vr("hist", ir.ArrayOf(ir.I32, 8))
+	body := []ir.Stmt{varDecl("s", ir.F32, lf(0)), varDecl("t", ir.F32, lf(1)), varDecl("c", ir.I32, li(0)),
+		varDecl("hist", ir.ArrayOf(ir.I32, 8), nil)}
+	f := fn("big", ir.F32, params("x", ir.F32, "k", ir.I32, "a", ir.ArrayOf(ir.I32, 8)))
+	for rep := 0; ; rep++ {
+		f.Body = blk(append(body, ret(bin(ir.OpAdd, s, t)))...)
+		if countStmts(f) >= stmts {
+			break
+		}
+		r := float32(rep%7) + 0.5
+		body = append(body,
+			set(s, bin(ir.OpAdd, s, bin(ir.OpMul, x, lf(r)))),
+			iff(bin(ir.OpGt, s, t),
+				blk(set(t, bin(ir.OpSub, s, t)), setOp(ir.OpAdd, c, li(1))),
+				set(t, builtin("max", t, lf(r)))),
+			setOp(ir.OpAdd, index(hist, bin(ir.OpAnd, bin(ir.OpAdd, k, c), li(7))), li(1)),
+			forLoop("i", ir.I32, li(0), li(2), setOp(ir.OpAdd, c, index(a, bin(ir.OpAdd, vr("i", ir.I32), li(int32(rep%6)))))),
+			&ir.Switch{Selector: bin(ir.OpAnd, c, li(3)), Cases: []*ir.Case{
+				{Values: []ir.Value{ir.I32Val(0)}, Body: blk(set(s, bin(ir.OpMul, s, lf(0.5))))},
+				{Values: []ir.Value{ir.I32Val(1)}, Body: blk(setOp(ir.OpSub, c, li(1)))},
+				{Default: true, Body: blk()},
+			}},
+			iff(bin(ir.OpGt, c, li(int32(1000+rep))), blk(ret(s))),
+		)
+	}
+	return module(f)
+}
+
+// BenchmarkFlatten10kStatements flattens one function of 10,000
+// statements and reports the output/input node ratio.
+func BenchmarkFlatten10kStatements(b *testing.B) {
+	m := bigKernel(10000)
+	require.NoError(b, ir.Normalize(m))
+	in := m.Func("big")
+	b.Logf("input: %d statements, %d nodes", countStmts(in), countNodes(in))
+	n := len(m.Funcs)
+	var twin *ir.Func
+	b.ResetTimer()
+	for b.Loop() {
+		var err error
+		twin, err = flatten.Function(m, "big", flatten.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Funcs = m.Funcs[:n]
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(countNodes(twin))/float64(countNodes(in)), "out/in-nodes")
+	b.Logf("twin: %d statements, %d nodes", countStmts(twin), countNodes(twin))
+}
