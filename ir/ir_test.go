@@ -150,3 +150,19 @@ func TestCanonicalTextIgnoresNames(t *testing.T) {
 	c.Funcs[0].Body.Stmts[0].(*If).Cond.(*Binary).Op = OpLt
 	assert.NotEqual(t, CanonicalHash(a, "shade"), CanonicalHash(c, "shade"))
 }
+
+// TestPrintAvoidsTemplateDiscovery: WGSL's template-list discovery
+// (#template-lists-sec) treats `ident <` … `>` as a template unless a
+// parenthesis, `;`, `&&` or `||` intervenes, so the printer must keep
+// `a < b >> c` and `f(a < b, c > d)` from reading as templates.
+func TestPrintAvoidsTemplateDiscovery(t *testing.T) {
+	a, b, c, d := id("a", I32, RefParam), id("b", I32, RefParam), id("c", U32, RefParam), id("d", I32, RefParam)
+	shr := &Binary{Op: OpShr, X: b, Y: c, T: I32}
+	lt := &Binary{Op: OpLt, X: a, Y: shr, T: Bool}
+	assert.Equal(t, "a < (b >> c)", PrintExpr(lt))
+	gt := &Binary{Op: OpGt, X: d, Y: a, T: Bool}
+	sel := &Select{False: &Binary{Op: OpLt, X: a, Y: b, T: Bool}, True: gt, Cond: lit(BoolVal(true)), T: Bool}
+	assert.Equal(t, "select((a < b), d > a, true)", PrintExpr(sel))
+	// Shift operands of > need no parentheses (no template can start there).
+	assert.Equal(t, "d > b >> c", PrintExpr(&Binary{Op: OpGt, X: d, Y: shr, T: Bool}))
+}

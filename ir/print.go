@@ -321,6 +321,11 @@ func needParens(parent *Binary, child Expr, right bool) bool {
 		return !(mult(c.Op) && !right)
 	case pc == ClassShift:
 		return true
+	case (parent.Op == OpLt || parent.Op == OpLe) && right:
+		// WGSL template-list discovery (#template-lists-sec) would read
+		// `a < b >> c` or `a < b > c`'s right side as closing a template
+		// `a<…>`: keep any compound right operand of < and <= parenthesized.
+		return true
 	case pc == ClassOrder || pc == ClassEquality:
 		// relational operands are shift expressions (incl. additive)
 		return !(cc == ClassArith || cc == ClassShift)
@@ -340,6 +345,14 @@ func (p *printer) args(es []Expr) {
 	for i, e := range es {
 		if i > 0 {
 			p.ws(", ")
+		}
+		// `f(a < b, c > d)` would be discovered as the template `a<b, c>`
+		// (WGSL #template-lists-sec): parenthesize < and <= arguments.
+		if b, ok := e.(*Binary); ok && (b.Op == OpLt || b.Op == OpLe) {
+			p.ws("(")
+			p.expr(e)
+			p.ws(")")
+			continue
 		}
 		p.expr(e)
 	}
