@@ -80,6 +80,12 @@ type workarounds struct {
 	// lose the device creating the pipeline of some such modules
 	// (TestUnreachableMergeQuirk); SwiftShader runs them.
 	noUnreachable bool
+	// foldConstructs turns a constructor whose arguments are all
+	// constants into a constant (OpConstantComposite) rather than an
+	// OpCompositeConstruct of constants: wgpu+lavapipe lose the device
+	// creating the pipeline when such an OpCompositeConstruct mixes scalar
+	// and vector constants (TestConstantConstructQuirk).
+	foldConstructs bool
 	// noDefaultLiterals leaves the values of the clause that also holds
 	// default out of OpSwitch (they reach the default target anyway):
 	// wgpu's SPIR-V front end (naga, v0.23) sends them to the next clause
@@ -87,7 +93,7 @@ type workarounds struct {
 	noDefaultLiterals bool
 }
 
-var allWorkarounds = workarounds{noUnreachable: true, noDefaultLiterals: true}
+var allWorkarounds = workarounds{noUnreachable: true, foldConstructs: true, noDefaultLiterals: true}
 
 func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uint32, error) {
 	if opts.Mode == "" {

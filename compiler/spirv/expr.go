@@ -335,10 +335,46 @@ func (f *fnEmitter) construct(x *ir.Construct) uint32 {
 	switch {
 	case x.T.IsScalar(), len(args) == 1 && ir.Identical(x.Args[0].Type(), x.T):
 		return args[0] // T(x) of a T, e.g. vec2<i32>(v)
-	case x.T.Kind == ir.KindVec && len(args) == 1 && x.Args[0].Type().IsScalar():
+	}
+	if e.work.foldConstructs {
+		if v, ok := e.foldConstruct(x.T, args); ok {
+			return e.constant(v)
+		}
+	}
+	if x.T.Kind == ir.KindVec && len(args) == 1 {
 		return f.splat(x.T, args[0])
 	}
 	return f.op(opCompositeConstruct, e.typeOf(x.T), args...)
+}
+
+// foldConstruct returns the value of constructor t(args) when every
+// argument id is a constant made by constant (a let bound to a literal, a
+// folded constructor, …): a vector from a splat or from scalar and vector
+// pieces, an array or a struct from its elements.
+func (e *emitter) foldConstruct(t *ir.Type, args []uint32) (ir.Value, bool) {
+	vals := make([]ir.Value, len(args))
+	for i, a := range args {
+		v, ok := e.consts[a]
+		if !ok {
+			return ir.Value{}, false
+		}
+		vals[i] = v
+	}
+	if t.Kind != ir.KindVec {
+		return ir.CompositeVal(t, vals...), true
+	}
+	var comps []ir.Value
+	for _, v := range vals {
+		if v.Type.Kind == ir.KindVec {
+			comps = append(comps, v.Elems...)
+		} else {
+			comps = append(comps, v)
+		}
+	}
+	for len(comps) < t.Len { // a splat
+		comps = append(comps, comps[0])
+	}
+	return ir.CompositeVal(t, comps...), true
 }
 
 // convert emits the value conversion of v from type from to type to, both

@@ -91,48 +91,96 @@ func TestEndlessLoopOnGPU(t *testing.T) {
 	emitValid(t, endlessLoopModule(), "kernel", Options{Mode: Raw})
 }
 
-// quirkChildEnv selects a test's child-process role (see
-// TestUnreachableMergeQuirk).
+// quirkChildEnv selects a test's child-process role (see losesDevice).
 const quirkChildEnv = "GPUDIFF_SPIRV_TEST_CHILD"
 
-// TestUnreachableMergeQuirk documents workarounds.noUnreachable: with
-// OpUnreachable in its dead merge blocks, endlessLoopModule is valid
-// (spirv-val) but wgpu+lavapipe lose the device creating its pipeline. A
-// lost device may abort wgpu-native (harness/doc.go), so the run happens in
-// a child process (this test binary, re-executed) on a device of its own.
-// When this test fails, the stack compiles such modules: the workaround may
-// go.
-func TestUnreachableMergeQuirk(t *testing.T) {
-	m := endlessLoopModule()
-	words, err := emitModule(m, "kernel", DefaultOptions(), workarounds{noDefaultLiterals: true})
-	require.NoError(t, err)
-	requireValid(t, words)
-	require.Contains(t, must(Disassemble(words)), "OpUnreachable")
-	if os.Getenv(quirkChildEnv) == "unreachable" {
-		abi, err := ir.NewKernelABI(m, "kernel")
+// losesDevice reports whether running words (emitted for kernel of m) on
+// lavapipe for args fails, as a lost device does. A lost device may abort
+// wgpu-native (harness/doc.go), so the run happens in a child process —
+// this test binary re-executed for test name — on a device of its own.
+// The child reports "quirk: accepted" or "quirk: rejected: <error>".
+func losesDevice(t *testing.T, m *ir.Module, kernel string, words []uint32, args [][]ir.Value) bool {
+	t.Helper()
+	if os.Getenv(quirkChildEnv) == t.Name() {
+		abi, err := ir.NewKernelABI(m, kernel)
 		require.NoError(t, err)
-		in, err := abi.EncodeInputs(endlessLoopArgs())
+		in, err := abi.EncodeInputs(args)
 		require.NoError(t, err)
 		dev, err := harness.Open("vulkan:llvmpipe")
 		require.NoError(t, err, "lavapipe (Vulkan on llvmpipe) is needed: install mesa-vulkan-drivers (make deps)")
 		defer dev.Close()
 		_, err = dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
-			harness.Dispatch{Input: in, OutputSize: abi.OutputStride, Invocations: 1})
+			harness.Dispatch{Input: in, OutputSize: len(args) * abi.OutputStride, Invocations: len(args)})
 		if err != nil {
-			t.Logf("unreachable-quirk: rejected: %s", strings.ReplaceAll(err.Error(), "\n", " "))
+			t.Logf("quirk: rejected: %s", strings.ReplaceAll(err.Error(), "\n", " "))
 		} else {
-			t.Logf("unreachable-quirk: accepted")
+			t.Logf("quirk: accepted")
 		}
-		return
+		t.SkipNow() // the child's verdict is its log; the parent asserts
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestUnreachableMergeQuirk$", "-test.v")
-	cmd.Env = append(os.Environ(), quirkChildEnv+"=unreachable")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
+	cmd.Env = append(os.Environ(), quirkChildEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
 	t.Logf("child (exit %v):\n%s", err, out)
-	assert.NotContains(t, string(out), "unreachable-quirk: accepted",
+	require.True(t, err != nil || strings.Contains(string(out), "quirk: "), "the child did not run the module")
+	return err != nil || strings.Contains(string(out), "quirk: rejected:")
+}
+
+// TestUnreachableMergeQuirk documents workarounds.noUnreachable: with
+// OpUnreachable in its dead merge blocks, endlessLoopModule is valid
+// (spirv-val) but wgpu+lavapipe lose the device creating its pipeline.
+// When this test fails, the stack compiles such modules: the workaround
+// may go.
+func TestUnreachableMergeQuirk(t *testing.T) {
+	m := endlessLoopModule()
+	w := allWorkarounds
+	w.noUnreachable = false
+	words, err := emitModule(m, "kernel", DefaultOptions(), w)
+	require.NoError(t, err)
+	requireValid(t, words)
+	require.Contains(t, must(Disassemble(words)), "OpUnreachable")
+	assert.True(t, losesDevice(t, m, "kernel", words, endlessLoopArgs()),
 		"lavapipe now compiles OpUnreachable merge blocks: workarounds.noUnreachable may go")
-	assert.True(t, err != nil || strings.Contains(string(out), "unreachable-quirk: rejected:"),
-		"the child neither failed nor reported the rejection")
+}
+
+// constantConstructModule is a generated program (fuzz/gen, profile
+// "calls", seed 12, size 10) reduced by statement deletion, then by hand,
+// while wgpu+lavapipe kept losing the device creating its pipeline:
+//
+//	fn k(p: u32) -> u32 {
+//	  let f = false;
+//	  if (all(vec4<bool>(f, false, vec2<bool>(true, true)))) { return 1u; }
+//	  return p;
+//	}
+//
+// Unfolded, the constructor is an OpCompositeConstruct whose operands are
+// all constants, scalars and a vector.
+func constantConstructModule() *ir.Module {
+	f := letRef("f", ir.Bool)
+	return module(fn("k", params("p", ir.U32), ir.U32,
+		letDecl("f", boolLit(false)),
+		ifThen(bi(ir.BAll, cons(v4b, f, boolLit(false), cons(v2b, boolLit(true), boolLit(true)))), ret(u32(1))),
+		ret(param("p", ir.U32))))
+}
+
+// TestConstantConstructQuirk documents workarounds.foldConstructs. With it
+// the kernel returns p (the vector is not all true); without it the module
+// is valid but wgpu+lavapipe lose the device. When the second half fails,
+// the stack compiles such constructors: folding is then an optimization,
+// not a workaround.
+func TestConstantConstructQuirk(t *testing.T) {
+	m := constantConstructModule()
+	if os.Getenv(quirkChildEnv) == "" {
+		checkGPU(t, DefaultOptions(), []gpuCase{{"folded", m, args1(uv(7)), []ir.Value{uv(7)}}})
+	}
+	w := allWorkarounds
+	w.foldConstructs = false
+	words, err := emitModule(m, "k", DefaultOptions(), w)
+	require.NoError(t, err)
+	requireValid(t, words)
+	require.Contains(t, must(Disassemble(words)), "OpCompositeConstruct")
+	assert.True(t, losesDevice(t, m, "k", words, args1(uv(7))),
+		"lavapipe now compiles OpCompositeConstruct of constants: workarounds.foldConstructs is an optimization only")
 }
 
 // TestSwitchDefaultLiteralsQuirk documents workarounds.noDefaultLiterals:
@@ -154,7 +202,7 @@ func TestSwitchDefaultLiteralsQuirk(t *testing.T) {
 	want := []ir.Value{iv(10), iv(10), iv(1), iv(10)} // by hand: 6 and 3 take the default clause
 	checkGPU(t, DefaultOptions(), []gpuCase{{"with workaround", m, args, want}})
 
-	words, err := emitModule(m, "k", DefaultOptions(), workarounds{})
+	words, err := emitModule(m, "k", DefaultOptions(), workarounds{noUnreachable: true, foldConstructs: true})
 	require.NoError(t, err)
 	requireValid(t, words)
 	require.Contains(t, must(Disassemble(words)), "OpSwitch %10 %12 6 %12 3 %12 2 %13")

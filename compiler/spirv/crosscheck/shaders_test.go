@@ -56,10 +56,19 @@ func loadShaders(t *testing.T) []*corpusShader {
 			require.NoError(t, json.Unmarshal(raw, &s.expected), stem+".expected.json")
 			s.hasExpected = true
 		}
-		k, err := wgsl.Kernel(s.m, s.expected.Kernel)
-		require.NoError(t, err, path)
-		s.kernel = k.Name
-		out = append(out, s)
+		// A file with expected outputs names its kernel; otherwise every
+		// kernel candidate of the module is emitted.
+		names := []string{s.expected.Kernel}
+		if !s.hasExpected {
+			names = s.m.Kernels()
+		}
+		for _, name := range names {
+			k, err := wgsl.Kernel(s.m, name)
+			require.NoError(t, err, path)
+			c := *s
+			c.kernel = k.Name
+			out = append(out, &c)
+		}
 		return nil
 	})
 	require.NoError(t, err, "walking %s", shadersDir)
@@ -113,8 +122,9 @@ func (s *corpusShader) expectedOutputs(t *testing.T, abi *ir.KernelABI, i int) [
 	return out
 }
 
-// TestShadersValidate emits the kernel of every shaders/**/*.wgsl in both
-// modes and requires spirv-val to accept each module.
+// TestShadersValidate emits the kernel of every shaders/**/*.wgsl (every
+// kernel candidate of a file without expected outputs) in both modes and
+// requires spirv-val to accept each module.
 func TestShadersValidate(t *testing.T) {
 	shaders := loadShaders(t)
 	var jobs []valJob
@@ -122,13 +132,13 @@ func TestShadersValidate(t *testing.T) {
 		for _, o := range bothModes {
 			words, err := spirv.Emit(s.m, s.kernel, o)
 			require.NoError(t, err, s.path)
-			jobs = append(jobs, valJob{name: s.path + " " + string(o.Mode), words: words, text: ir.Print(s.m)})
+			jobs = append(jobs, valJob{name: s.path + ":" + s.kernel + " " + string(o.Mode), words: words, text: ir.Print(s.m)})
 		}
 	}
 	for _, b := range validateAll(t, jobs) {
 		t.Errorf("spirv-val rejects %s", b)
 	}
-	t.Logf("%d shaders, %d modules validated", len(shaders), len(jobs))
+	t.Logf("%d shader kernels, %d modules validated", len(shaders), len(jobs))
 }
 
 // TestShadersOnGPU runs every shader that has inputs and expected outputs
