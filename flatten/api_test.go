@@ -1,0 +1,167 @@
+package flatten_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+func parse(t *testing.T, src string) *ir.Module {
+	t.Helper()
+	m, err := wgsl.Parse("test.wgsl", []byte(src))
+	require.NoError(t, err)
+	return m
+}
+
+// TestTwinName: the twin is name_flat, or the first free name_flat_N when
+// the module already uses that name.
+func TestTwinName(t *testing.T) {
+	m := parse(t, `
+fn shade_flat(x: f32) -> f32 { return x; }
+fn shade(x: f32) -> f32 {
+    if (x > 0.5) { return shade_flat(x) * 2.0; }
+    return x;
+}`)
+	twin, err := flatten.Function(m, "shade", flatten.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "shade_flat_1", twin.Name)
+	assert.Same(t, twin, m.Func("shade_flat_1"))
+	require.NoError(t, ir.Verify(m))
+}
+
+// TestNamesNeverCollide: the user's names are the very names flatten's
+// temporaries would take (live, ret, brk, cont, cond, p, sel, idx, val,
+// cur, v) and the helpers' locals repeat the kernel's; the twin still
+// verifies and agrees with the original.
+func TestNamesNeverCollide(t *testing.T) {
+	m := parse(t, `
+var<private> cur: i32;
+
+fn helper(live: i32, p: bool) -> i32 {
+    var ret = live;
+    if (p) {
+        cur += 1;
+        return ret * 2;
+    }
+    let cond = ret + 1;
+    return cond;
+}
+
+fn kernel(brk: i32, cont: bool) -> i32 {
+    var live = brk;
+    var idx: array<i32, 3>;
+    for (var sel = 0; sel < 3; sel++) {
+        let val = helper(live + sel, cont);
+        if (val > 10) {
+            break;
+        }
+        idx[u32(brk) % 3u] = val;
+        live += val;
+    }
+    let v = helper(live, !cont);
+    if (v == 7) {
+        return idx[0];
+    }
+    return v + idx[1];
+}`)
+	twin, err := flatten.Function(m, "kernel", flatten.Options{VerifyPasses: true, Strict: true})
+	require.NoError(t, err)
+	require.NoError(t, ir.Verify(m))
+	diff, err := sameBehaviour(m, "kernel", twin.Name, gen.Inputs(11, m.Func("kernel").Params, 300))
+	require.NoError(t, err)
+	assert.Empty(t, diff)
+}
+
+// TestModuleIsAtomic: flatten.Module adds a twin per kernel, or, when any
+// kernel is refused, none at all, listing every kernel's diagnostics.
+func TestModuleIsAtomic(t *testing.T) {
+	const ok = `
+fn a(x: i32) -> i32 { if (x > 0) { return x; } return -x; }
+fn b(x: f32) -> f32 { return x * 2.0; }
+`
+	m := parse(t, ok)
+	require.NoError(t, flatten.Module(m, flatten.Options{}))
+	assert.NotNil(t, m.Func("a_flat"))
+	assert.NotNil(t, m.Func("b_flat"))
+
+	m = parse(t, ok+`
+fn c(n: u32) -> u32 { var i = 0u; while (i < n) { i++; } return i; }
+fn d(n: u32) -> u32 { var i = 0u; loop { if (i * i > n) { break; } i++; } return i; }
+`)
+	before := ir.Print(m)
+	err := flatten.Module(m, flatten.Options{})
+	require.Error(t, err)
+	assert.True(t, flatten.IsRefusal(err))
+	var fe *flatten.Error
+	require.True(t, errors.As(err, &fe))
+	assert.Equal(t, flatten.Refused, fe.Kind)
+	require.Len(t, fe.List, 2, "both refused kernels are listed: %v", err)
+	assert.Contains(t, fe.List[0].Error(), "test.wgsl:5:35: flatten: unbounded loop")
+	assert.Contains(t, fe.List[1].Error(), "test.wgsl:6:35: flatten: unbounded loop")
+	var list ir.ErrorList
+	assert.True(t, errors.As(err, &list), "the diagnostics unwrap to an ir.ErrorList")
+	assert.Equal(t, before, ir.Print(m), "no twin added")
+}
+
+// TestMaxUnrollBoundary: a loop entered 9 times (8 iterations and the exit
+// test) needs exactly 9 copies, which MaxUnroll 9 allows.
+func TestMaxUnrollBoundary(t *testing.T) {
+	src := `fn s(x: i32) -> i32 { var s = 0; for (var i = 0; i < 8; i++) { s += x; } return s; }`
+	_, err := flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 9})
+	require.NoError(t, err)
+	_, err = flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 8})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unrolling needs 9 loop-body copies, more than MaxUnroll 8")
+}
+
+// TestEmptyWhitelist: with an empty (non-nil) whitelist every builtin is
+// refused; nil means the default, which keeps the pure builtins.
+func TestEmptyWhitelist(t *testing.T) {
+	src := `fn f(x: f32) -> f32 { if (x > 0.0) { return abs(x); } return x; }`
+	_, err := flatten.Function(parse(t, src), "f", flatten.Options{Whitelist: []string{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "test.wgsl:1:45: flatten: builtin abs is not in the whitelist")
+	_, err = flatten.Function(parse(t, src), "f", flatten.Options{})
+	require.NoError(t, err)
+	assert.Contains(t, flatten.DefaultWhitelist(), "abs")
+	assert.NotContains(t, flatten.DefaultWhitelist(), "dpdx")
+}
+
+// TestUnknownFunction: flattening a name the module lacks is a refusal,
+// not a panic.
+func TestUnknownFunction(t *testing.T) {
+	_, err := flatten.Function(parse(t, `fn f() -> i32 { return 1; }`), "g", flatten.Options{})
+	require.Error(t, err)
+	assert.True(t, flatten.IsRefusal(err))
+	assert.False(t, flatten.IsRefusal(errors.New("other")))
+}
+
+// TestTwinIsAFixedPoint: flattening a twin (branchless and call-free)
+// returns it unchanged apart from its name, and flattening leaves the
+// original function's text unchanged — on every generated program inside
+// the subset.
+func TestTwinIsAFixedPoint(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		p := gen.Generate(seed, gen.Config{OutsideSubset: -1})
+		before := ir.PrintFunc(p.Module.Func(p.Kernel))
+		twin, err := flatten.Function(p.Module, p.Kernel, flatten.Options{})
+		require.NoError(t, err, "seed %d", seed)
+		require.Equal(t, before, ir.PrintFunc(p.Module.Func(p.Kernel)), "seed %d: the original is untouched", seed)
+		again, err := flatten.Function(p.Module, twin.Name, flatten.Options{})
+		require.NoError(t, err, "seed %d", seed)
+		want := strings.Replace(ir.PrintFunc(twin), "fn "+twin.Name+"(", "fn "+again.Name+"(", 1)
+		require.Equal(t, want, ir.PrintFunc(again), "seed %d", seed)
+	}
+}
