@@ -397,6 +397,9 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 			if t.isInt() {
 				return cvInt(t, int64(cvCmp(a.i < 0, a.i > 0))), nil
 			}
+			if a.f == 0 {
+				return a, nil // sign(±0) is that zero, as in Tint
+			}
 			return cvFloat(t, float64(cvCmp(a.f < 0, a.f > 0))), nil
 		})
 	case ir.BFloor:
