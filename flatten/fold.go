@@ -182,7 +182,7 @@ func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
 				if !representable(v) {
 					return n, true
 				}
-				f.fired(n, "constant "+describeNode(n))
+				f.fired(n, describeNode(n))
 				return &ir.Lit{Pos: n.Position(), Val: v}, false
 			case evalKeep:
 				return n, false
@@ -221,23 +221,25 @@ func representable(v ir.Value) bool {
 	return true
 }
 
+// describeNode names the constant fold of an all-literal node, for
+// strict-mode residual reports.
 func describeNode(n ir.Expr) string {
 	switch x := n.(type) {
 	case *ir.BuiltinCall:
-		return "call " + x.Fn.String() + "(…)"
+		return "all-constant call " + x.Fn.String() + "(…)"
 	case *ir.Construct:
-		return "constructor " + x.T.String() + "(…)"
+		return "constant constructor " + x.T.String() + "(…)"
 	case *ir.Unary:
 		if x.Op == ir.OpNot {
 			return "!const"
 		}
-		return "operation " + x.Op.String()
+		return "constant operation " + x.Op.String()
 	case *ir.Binary:
-		return "operation " + x.Op.String()
+		return "constant operation " + x.Op.String()
 	case *ir.Select:
 		return "constant-condition select"
 	}
-	return "expression"
+	return "constant expression"
 }
 
 // isSplat reports whether e is a literal whose every scalar component has

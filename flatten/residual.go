@@ -2,6 +2,7 @@ package flatten
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -57,10 +58,12 @@ func residuals(p *pipe) ir.ErrorList {
 		c := ir.CloneStmt(s)
 		editReads(c, f.expr)
 		for _, ev := range f.events {
-			errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s the folds should have removed: %s", ev.rule, ir.PrintExpr(ev.n))
+			if ev.n != nil {
+				errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s left unfolded: %s", ev.rule, ir.PrintExpr(ev.n))
+			}
 		}
-		if noOp(c) {
-			errs.Add(p.m.File, s.Position(), "flatten", "strict: residual statement without effect the folds should have removed")
+		if noOp(s) {
+			errs.Add(p.m.File, s.Position(), "flatten", "strict: residual statement without effect left: %s", strings.TrimSpace(ir.PrintStmt(s, 0)))
 		}
 	}
 	errs.Sort()
