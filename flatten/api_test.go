@@ -165,3 +165,14 @@ func TestTwinIsAFixedPoint(t *testing.T) {
 		require.Equal(t, want, ir.PrintFunc(again), "seed %d", seed)
 	}
 }
+
+// TestOpaqueFunctionRefused: a function the front end kept outside the IR
+// subset (here: a pointer parameter) is refused by name, positioned at
+// the first construct outside the subset.
+func TestOpaqueFunctionRefused(t *testing.T) {
+	m := parse(t, "fn deref(p: ptr<function, i32>) -> i32 {\n  return *p;\n}\n")
+	_, err := flatten.Function(m, "deref", flatten.Options{})
+	require.Error(t, err)
+	assert.True(t, flatten.IsRefusal(err))
+	assert.Contains(t, err.Error(), "test.wgsl:1:13: flatten: function deref is outside the IR subset")
+}
