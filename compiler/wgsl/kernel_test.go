@@ -1,0 +1,46 @@
+package wgsl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestKernel(t *testing.T) {
+	tests := []struct {
+		name, src, kernel string
+		want              string // kernel name, or "" when an error is expected
+		err               string // error fragment, with position when positioned
+	}{
+		{"the only uncalled function", "fn h(x: i32) -> i32 { return x; } fn k(x: i32) -> i32 { return h(x) + 1; }", "", "k", ""},
+		{"named kernel", "fn a() -> i32 { return 1; } fn b() -> i32 { return 2; }", "b", "b", ""},
+		{"ambiguity lists the candidates", "fn b() -> i32 { return 1; } fn a() -> i32 { return 2; }", "", "", "ambiguous kernel: candidates are a, b"},
+		{"entry points are never candidates", "@compute @workgroup_size(1) fn main() {} fn k() -> u32 { return 1u; }", "", "k", ""},
+		{"a function an entry point calls is not a candidate",
+			"fn k() -> u32 { return 1u; } @compute @workgroup_size(1) fn main() { _ = k(); }", "", "", "no kernel"},
+		{"unknown name", "fn k() {}", "nope", "", "no function named nope"},
+		{"pointer parameter", "fn k(p: ptr<function, i32>) -> i32 {\n  return *p;\n}", "k", "",
+			"test.wgsl:1:9: check: kernel k is outside the gpudiff subset: pointer parameter"},
+		{"outside through a callee", "@group(0) @binding(0) var t: texture_2d<f32>;\nfn h() -> i32 { return i32(textureDimensions(t).x); }\nfn k() -> i32 {\n  return h();\n}", "", "",
+			"test.wgsl:4:10: check: kernel k is outside the gpudiff subset: calls h, which is outside the subset: builtin textureDimensions"},
+		{"an opaque uncalled function is a candidate", "fn k(p: ptr<function, i32>) {}\nfn h() -> i32 { return 1; }\nfn g() -> i32 { return h(); }", "", "",
+			"ambiguous kernel: candidates are g, k"},
+		{"kernel parameter must be uniform", "fn k(x: i32) {\n  if (x > 0) { workgroupBarrier(); }\n}", "", "",
+			"test.wgsl:1:6: check: kernel k: parameter x must be uniform (it calls workgroupBarrier at 2:16)"},
+		{"barrier in uniform control flow is fine", "fn k(x: i32) -> i32 { workgroupBarrier(); return x; }", "", "k", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ptParse(t, tc.src)
+			f, err := Kernel(m, tc.kernel)
+			if tc.want != "" {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, f.Name)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+		})
+	}
+}

@@ -1,0 +1,74 @@
+package wgsl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestUniformity checks the uniformity analysis (WGSL #uniformity) on
+// functions of the subset: each module is valid or invalid by the spec's
+// rules, and Tint (when installed) must agree.
+func TestUniformity(t *testing.T) {
+	const g = "var<private> g: i32;\nvar<private> gf: f32;\n"
+	tests := []struct {
+		name, body string
+		err        string // "" when valid
+	}{
+		{"control flow is uniform again after an if with behavior {Next}",
+			"fn f() { var x = 0; if (g > 0) { x = 1; } workgroupBarrier(); }", ""},
+		{"an early return under a non-uniform condition",
+			"fn f() { if (g > 0) { return; } workgroupBarrier(); }", "workgroupBarrier must only be called from uniform control flow"},
+		{"a variable assigned under non-uniform control flow",
+			"fn f() { var x = 0; if (g > 0) { x = 1; } if (x > 0) { workgroupBarrier(); } }", "workgroupBarrier must only be called"},
+		{"a full assignment makes a variable uniform again",
+			"fn f() { var x = g; x = 1; if (x > 0) { workgroupBarrier(); } }", ""},
+		{"a partial assignment keeps the old value's non-uniformity",
+			"fn f() { var v = vec2(g, 0); v.y = 1; if (v.y > 0) { workgroupBarrier(); } }", "workgroupBarrier must only be called"},
+		{"a loop carries non-uniformity to the next iteration",
+			"fn f() { var x = 0; for (var i = 0; i < 4; i++) { if (x > 0) { workgroupBarrier(); } x = g; } }", "workgroupBarrier must only be called"},
+		{"a uniform loop counter",
+			"fn f() { var i = 0; loop { if (i >= 4) { break; } workgroupBarrier(); i++; } }", ""},
+		{"a non-uniform return value",
+			"fn h() -> i32 { return g; }\nfn f() { if (h() > 0) { workgroupBarrier(); } }", "workgroupBarrier must only be called"},
+		{"a parameter passed through is uniform when the argument is",
+			"fn id(a: i32) -> i32 { return a; }\nfn f() { if (id(1) > 0) { workgroupBarrier(); } }", ""},
+		{"a parameter passed through carries non-uniformity",
+			"fn id(a: i32) -> i32 { return a; }\nfn f() { if (id(g) > 0) { workgroupBarrier(); } }", "workgroupBarrier must only be called"},
+		{"a callee that needs uniform control flow",
+			"fn b() { workgroupBarrier(); }\nfn f() { if (g > 0) { b(); } }", "b must only be called from uniform control flow"},
+		{"a non-uniform switch selector",
+			"fn f() { switch (g) { default: { workgroupBarrier(); } } }", "workgroupBarrier must only be called"},
+		{"the left operand of && controls the right",
+			"fn c() -> bool { workgroupBarrier(); return true; }\nfn f() -> bool { return g > 0 && c(); }", "c must only be called"},
+		{"derivatives need uniform control flow",
+			"fn f() -> f32 { if (gf > 0.0) { return dpdx(1.0); } return 0.0; }", "dpdx must only be called"},
+		{"a derivative result is non-uniform",
+			"fn f(x: f32) { if (dpdx(x) > 0.0) { storageBarrier(); } }", "storageBarrier must only be called"},
+		{"a non-uniform break-if",
+			"fn f() { var i = 0; loop { workgroupBarrier(); continuing { i++; break if i > g; } } }", "workgroupBarrier must only be called"},
+	}
+	validators := ptValidators(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := g + tc.body
+			_, err := Parse("u.wgsl", []byte(src))
+			tint, hasTint := validators["tint"]
+			if tc.err == "" {
+				require.NoError(t, err)
+				if hasTint {
+					ok, msg := tint(src)
+					assert.True(t, ok, "tint rejects: %s", msg)
+				}
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+			if hasTint {
+				ok, msg := tint(src)
+				assert.False(t, ok, "tint accepts: %s", msg)
+			}
+		})
+	}
+}
