@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+)
+
+type driversFlags struct {
+	corpora     []string
+	generated   int
+	seed        uint64
+	size        int
+	invocations int
+	mode        string
+	adapters    []string
+	baseline    string
+	html        string
+	json        string
+	junit       string
+	timeout     time.Duration
+	noTwin      bool
+	noSPIRV     bool
+}
+
+func newDriversCmd() *cobra.Command {
+	var fl driversFlags
+	cmd := &cobra.Command{
+		Use:   "drivers",
+		Short: "Run a corpus on every adapter and print the driver matrix: who disagrees with WGSL, with whom, on which rule",
+		Long: `drivers runs every case — each .wgsl of each --corpus directory (with
+NAME.inputs.json beside it; a case file carries its own inputs) and --generated
+programs — on every selected adapter, as the original kernel and its flattened
+twin, as WGSL and as gpudiff's own SPIR-V where the implementation takes SPIR-V
+(Dawn does not), and compares every invocation with the reference interpreter.
+
+It prints the matrix (case × adapter: agrees, differs, compile error, crash,
+timeout; each cell names the runs that do not agree, worst outcome first), the
+divergences per rule (the kernel's "// rule:" line; generated programs under
+"generated"), and every divergence with what it implicates, in one line:
+
+  compiler          another implementation agrees on the same driver, or the
+                    differing invocations execute an operation SPIR-V leaves
+                    undefined and WGSL defines (the compiler must guard it), or
+                    gpudiff's SPIR-V agrees on the adapter
+  driver            the same implementation agrees on another driver of the
+                    same API and nothing undefined is executed
+  driver-or-backend it agrees only through another API backend
+  spirv-path        gpudiff's SPIR-V differs where the WGSL path agrees
+  undefined-spirv   gpudiff's raw SPIR-V executes an undefined operation
+                    (not a stack bug)
+  flatten, reference, stack, harness (see 'gpudiff drivers' in README.md)
+
+The default mode is raw (operators as written): the stack under test must
+implement WGSL's rules itself.
+
+Divergences are keyed case/adapter/function/format, e.g.
+div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl. --baseline reads known
+keys from a previous --json report or a text file with one key per line;
+write one from a first run with --json known.json, then pass --baseline
+known.json.
+
+Exit codes: 0 no divergence outside the baseline; 1 a new divergence (each is
+named); 2 usage or input error.`,
+		Example: `  gpudiff drivers --corpus shaders/conformance
+  gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json
+  gpudiff drivers --corpus shaders/conformance --baseline known.json --junit drivers.xml
+  gpudiff drivers --generated 50 --seed 7 --adapter vulkan --mode portable`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDrivers(cmd.Context(), fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&fl.corpora, "corpus", nil, "directory of .wgsl kernels (with NAME.inputs.json) or case files; repeatable")
+	f.IntVar(&fl.generated, "generated", 0, "also run this many generated programs (program i of --seed, as 'gpudiff run' generates it)")
+	f.Uint64Var(&fl.seed, "seed", 1, "campaign seed of the generated programs")
+	f.IntVar(&fl.size, "size", 0, "size of the generated programs (default 30)")
+	f.IntVar(&fl.invocations, "invocations", 16, "invocations per generated program")
+	f.StringVar(&fl.mode, "mode", "raw", "emission mode: raw (operators as written: the stack must implement WGSL's rules) or portable")
+	f.StringArrayVar(&fl.adapters, "adapter", []string{"all"}, "adapter(s): short name, prefix, or all; repeatable")
+	f.StringVar(&fl.baseline, "baseline", "", "known divergences: a previous --json report, or one key case/adapter/function/format per line")
+	f.StringVar(&fl.html, "html", "", "write a self-contained HTML report to this file")
+	f.StringVar(&fl.json, "json", "", "write the matrix and every divergence as JSON to this file (usable as --baseline)")
+	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per case × adapter) to this file")
+	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit")
+	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the flattened twins")
+	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V (WGSL only)")
+	return cmd
+}
+
+func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) error {
+	mode, err := wgsl.ParseMode(fl.mode)
+	if err != nil {
+		return usagef("gpudiff drivers: --mode: %v", err)
+	}
+	if len(fl.corpora) == 0 && fl.generated <= 0 {
+		return usagef("gpudiff drivers: nothing to run: give --corpus DIR and/or --generated N")
+	}
+	if fl.generated < 0 || fl.size < 0 || fl.invocations < 1 {
+		return usagef("gpudiff drivers: --generated and --size must be ≥ 0 and --invocations ≥ 1")
+	}
+	var known map[string]bool
+	if fl.baseline != "" {
+		if known, err = drivers.ReadBaseline(fl.baseline); err != nil {
+			return usagef("gpudiff drivers: --baseline: %v", err)
+		}
+	}
+	var cases []*drivers.Case
+	seen := map[string]string{}
+	for _, dir := range fl.corpora {
+		cs, err := drivers.LoadCorpus(dir)
+		if err != nil {
+			return inputErr(err)
+		}
+		for _, c := range cs {
+			if prev, ok := seen[c.Name]; ok {
+				return usagef("gpudiff drivers: %s and %s have the same case name %q (keys must be unique)", prev, c.Path, c.Name)
+			}
+			seen[c.Name] = c.Path
+		}
+		cases = append(cases, cs...)
+	}
+	if fl.generated > 0 {
+		cases = append(cases, drivers.Generated(fl.seed, fl.generated, fl.invocations, gen.Config{Size: fl.size})...)
+	}
+	sels := fl.adapters
+	if len(sels) == 0 {
+		sels = []string{"all"}
+	}
+	devs, closeAll, err := openDevices(sels, fl.timeout, stderr)
+	if err != nil {
+		return usagef("gpudiff drivers: --adapter: %v", err)
+	}
+	defer closeAll()
+
+	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version()}
+	color := false
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(100*time.Millisecond))
+		opts.Progress = func(int, int) { _ = bar.Add(1) }
+		defer bar.Finish()
+	}
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		color = true
+	}
+	rep := drivers.Run(ctx, cases, devs, opts)
+	if ctx.Err() != nil {
+		return usagef("gpudiff drivers: interrupted")
+	}
+	if known != nil {
+		rep.ApplyBaseline(fl.baseline, known)
+	}
+	drivers.WriteText(stdout, rep, drivers.TextOptions{Color: color})
+	if known == nil && len(rep.Divergences) > 0 {
+		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
+	}
+	if fl.json != "" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := fuzz.WriteFileAtomic(fl.json, append(data, '\n')); err != nil {
+			return usagef("gpudiff drivers: --json: %v", err)
+		}
+	}
+	if fl.html != "" {
+		var b bytes.Buffer
+		if err := drivers.WriteHTML(&b, rep); err != nil {
+			return err
+		}
+		if err := fuzz.WriteFileAtomic(fl.html, b.Bytes()); err != nil {
+			return usagef("gpudiff drivers: --html: %v", err)
+		}
+	}
+	if fl.junit != "" {
+		var b bytes.Buffer
+		if err := drivers.WriteJUnit(&b, rep); err != nil {
+			return err
+		}
+		if err := fuzz.WriteFileAtomic(fl.junit, b.Bytes()); err != nil {
+			return usagef("gpudiff drivers: --junit: %v", err)
+		}
+	}
+	if len(rep.New()) > 0 {
+		return errFound
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package drivers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// GeneratedRule is the rule under which generated programs are grouped in
+// the per-rule summary.
+const GeneratedRule = "generated"
+
+// DefaultInvocations is the invocation count of a corpus kernel that has
+// neither an inputs file nor a case record (arguments from gen.Inputs with
+// seed 1, edge values first, as `gpudiff exec` does).
+const DefaultInvocations = 64
+
+// Case is one row of the driver matrix: a kernel with its arguments, and
+// what it tests.
+type Case struct {
+	// Name identifies the case in keys and reports: a corpus file's base
+	// name without .wgsl, or "gen-<index>-<hash8>" for a generated program.
+	Name string
+	// Path is the corpus file ("" for a generated program).
+	Path string
+	// Rule and Spec are the `// rule: ` and `// spec: ` header lines of a
+	// conformance kernel (shaders/conformance/README.md); "" when absent.
+	// Generated programs have Rule GeneratedRule.
+	Rule, Spec string
+	// Source is the WGSL text: the file as written, or ir.Print of a
+	// generated module.
+	Source string
+	// Case is the module, kernel and per-invocation arguments.
+	Case *fuzz.Case
+	// Seed locates a generated program (nil for corpus files).
+	Seed *fuzz.SeedInfo
+}
+
+// LoadCorpus reads every .wgsl file of dir, in name order: a case file
+// (fuzz.IsCase) carries its own kernel and inputs; another .wgsl file is
+// a kernel — the function named like the file if there is one, else the
+// module's only uncalled function (wgsl.Kernel) — with the arguments of
+// NAME.inputs.json beside it, or DefaultInvocations generated ones.
+// Errors are positioned (file:line:col: …) and name the file.
+func LoadCorpus(dir string) ([]*Case, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".wgsl") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no .wgsl files", dir)
+	}
+	var out []*Case
+	for _, n := range names {
+		c, err := LoadFile(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// LoadFile reads one corpus file (see LoadCorpus).
+func LoadFile(path string) (*Case, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".wgsl")
+	rule, spec := HeaderLines(src)
+	c := &Case{Name: keySafe(name), Path: path, Rule: rule, Spec: spec, Source: string(src)}
+	if fuzz.IsCase(src) {
+		fc, rec, err := fuzz.ParseCase(path, src)
+		if err != nil {
+			return nil, err
+		}
+		c.Case, c.Seed = fc, rec.Seed
+		return c, nil
+	}
+	m, err := wgsl.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	kernel := ""
+	if m.Func(name) != nil {
+		kernel = name
+	}
+	f, err := wgsl.Kernel(m, kernel)
+	if err != nil {
+		return nil, err
+	}
+	var args [][]ir.Value
+	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
+	data, err := os.ReadFile(in)
+	switch {
+	case err == nil:
+		var probe any
+		if err := json.Unmarshal(data, &probe); err != nil {
+			return nil, fmt.Errorf("%s: %v", in, err)
+		}
+		if args, err = fuzz.ParseInputs(in, data, f); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		args = gen.Inputs(1, f.Params, DefaultInvocations)
+	default:
+		return nil, err
+	}
+	c.Case = &fuzz.Case{Module: m, Kernel: f.Name, Args: args}
+	return c, nil
+}
+
+// HeaderLines returns the text of the first `// rule: ` and `// spec: `
+// lines of src's leading comment block (shaders/conformance/README.md).
+func HeaderLines(src []byte) (rule, spec string) {
+	for _, l := range strings.Split(string(src), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		body, ok := strings.CutPrefix(l, "//")
+		if !ok {
+			break // the header ends at the first line of code
+		}
+		body = strings.TrimSpace(body)
+		if r, ok := strings.CutPrefix(body, "rule:"); ok && rule == "" {
+			rule = strings.TrimSpace(r)
+		}
+		if s, ok := strings.CutPrefix(body, "spec:"); ok && spec == "" {
+			spec = strings.TrimSpace(s)
+		}
+	}
+	return rule, spec
+}
+
+// Generated returns programs 0..n-1 of campaign seed (program i is
+// gen.Generate(gen.ProgramSeed(seed, i), cfg), as `gpudiff run` generates
+// it), each with invocations arguments from gen.Inputs. Programs are kept
+// inside flatten's subset and valid WGSL (cfg.OutsideSubset is forced
+// negative): the matrix is about stacks, not about flatten's refusals.
+func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
+	cfg.OutsideSubset = -1
+	out := make([]*Case, 0, n)
+	for i := 0; i < n; i++ {
+		ps := gen.ProgramSeed(seed, i)
+		p := gen.Generate(ps, cfg)
+		f := p.Module.Func(p.Kernel)
+		hash := ir.Hash(ir.ProgramText(p.Module, p.Kernel))
+		size := cfg.Size
+		if size == 0 {
+			size = gen.DefaultSize
+		}
+		prof := cfg.Profile.Name
+		if prof == "" {
+			prof = "default"
+		}
+		out = append(out, &Case{
+			Name:   fmt.Sprintf("gen-%d-%s", i, hash[:8]),
+			Rule:   GeneratedRule,
+			Source: ir.Print(p.Module),
+			Case:   &fuzz.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)},
+			Seed:   &fuzz.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
+		})
+	}
+	return out
+}
+
+// keySafe makes a name usable as a key component (keys are
+// case/adapter/function/format).
+func keySafe(s string) string {
+	return strings.NewReplacer("/", "_", " ", "_").Replace(s)
+}

@@ -1,0 +1,25 @@
+// Package drivers builds gpudiff's driver matrix: one corpus (conformance
+// kernels, case files, generated programs) run on every adapter — as the
+// original kernel and its flattened twin, as WGSL and as gpudiff's own
+// SPIR-V where the implementation takes SPIR-V — each run judged against
+// the reference interpreter (fuzz.Execute), and every divergence
+// attributed to the component it implicates by comparing it with its
+// neighbours in the matrix (Attribute's classes): another WebGPU
+// implementation on the same driver (the shader compiler), the same
+// implementation on other drivers (the driver), gpudiff's SPIR-V against
+// the implementation's WGSL path on one adapter (the WGSL compiler or
+// gpudiff's emitter), and operations of gpudiff's raw SPIR-V that the
+// differing invocations execute where SPIR-V leaves the result undefined
+// (FindHazards: then the compiler that passed the operation on unguarded
+// is at fault, not the driver).
+//
+// It renders the matrix for a terminal (WriteText), as JSON (the Report
+// itself), JUnit XML (WriteJUnit) and a self-contained HTML report
+// (WriteHTML), and compares runs with a baseline of known divergences
+// (ReadBaseline, Report.ApplyBaseline), keyed case/adapter/function/format.
+//
+// drivers never opens adapters (the caller passes fuzz.Device values),
+// never decides semantics (interp), never changes the programs it runs
+// (its hazard probe instruments a copy for the interpreter only), and never
+// writes files itself except through the writers it is given.
+package drivers

@@ -1,0 +1,60 @@
+package drivers
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+)
+
+// WriteJUnit writes the matrix as JUnit XML: one test suite per adapter
+// ("gpudiff drivers <adapter>") and in it one test case per corpus case,
+// named after the case (class name "gpudiff.drivers.<adapter>"). A case
+// whose cell has a divergence outside the baseline fails, with each
+// divergence's label and attribution in the failure; a cell whose
+// divergences are all in the baseline is skipped ("known divergence").
+func WriteJUnit(w io.Writer, rep *Report) error {
+	byCell := map[string][]*Divergence{}
+	for _, d := range rep.Divergences {
+		byCell[d.Case+"\x00"+d.Adapter] = append(byCell[d.Case+"\x00"+d.Adapter], d)
+	}
+	var suites junit.Testsuites
+	for _, a := range rep.Adapters {
+		suite := junit.Testsuite{Name: "gpudiff drivers " + a.Name, Time: "0"}
+		for _, cr := range rep.Cases {
+			tc := junit.Testcase{Name: cr.Name, Classname: "gpudiff.drivers." + a.Name}
+			ds := byCell[cr.Name+"\x00"+a.Name]
+			var fresh, old []string
+			failType := ""
+			for _, d := range ds {
+				l := fmt.Sprintf("%s: %s → %s", d.Label(), d.Outcome, d.Line())
+				if d.Known {
+					old = append(old, l)
+				} else {
+					fresh = append(fresh, l)
+					if failType == "" {
+						failType = d.Class
+					}
+				}
+			}
+			switch {
+			case len(fresh) > 0:
+				msg := fresh[0]
+				if len(fresh) > 1 {
+					msg = fmt.Sprintf("%d new divergences; first: %s", len(fresh), fresh[0])
+				}
+				data := strings.Join(fresh, "\n")
+				if cr.Rule != "" {
+					data = "rule: " + cr.Rule + "\nspec: " + cr.Spec + "\n" + data
+				}
+				tc.Failure = &junit.Result{Message: msg, Type: failType, Data: data}
+			case len(old) > 0:
+				tc.Skipped = &junit.Result{Message: "known divergence: " + strings.Join(old, "; ")}
+			}
+			suite.AddTestcase(tc)
+		}
+		suites.AddSuite(suite)
+	}
+	return suites.WriteXML(w)
+}

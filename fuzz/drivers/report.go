@@ -1,0 +1,288 @@
+package drivers
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// Outcomes of one run and of one matrix cell, in the words the matrix
+// prints.
+const (
+	Agrees       = "agrees"        // every compared invocation agrees with the reference
+	Differs      = "differs"       // some determinate output differs from the reference
+	CompileError = "compile error" // the stack rejected the module
+	Crash        = "crash"         // the worker or device died
+	Timeout      = "timeout"       // the dispatch did not finish in time
+	Failed       = "error"         // gpudiff could not run it (setup, decoding)
+)
+
+// severity orders outcomes, worst first in a cell: a crash or a hang
+// hurts most, then a silently wrong result, then a refused module, then
+// gpudiff's own failure to run the case.
+var severity = map[string]int{Crash: 5, Timeout: 4, Differs: 3, CompileError: 2, Failed: 1, Agrees: 0}
+
+// Function kinds in keys: the kernel as written, or its flattened twin.
+const (
+	Original = "original"
+	Twin     = "twin"
+)
+
+// Adapter is one column of the matrix.
+type Adapter struct {
+	Name           string `json:"name"`           // harness.AdapterInfo.Name, e.g. "wgpu-vulkan:llvmpipe"
+	Implementation string `json:"implementation"` // "wgpu", "dawn", …
+	Backend        string `json:"backend"`        // "vulkan", "gl", "gles", …
+	Device         string `json:"device"`         // as reported
+	// Driver identifies the driver the adapter runs on: the backend's
+	// API family ("gles" counts as "gl") and the device's short name, e.g.
+	// "vulkan:swiftshader". Two implementations on one Driver run their
+	// own compilers' output on the same driver.
+	Driver string `json:"driver"`
+	// Compiler is the implementation's WGSL compiler: "naga" (wgpu),
+	// "Tint" (dawn), else "<implementation>'s compiler".
+	Compiler string `json:"compiler"`
+}
+
+// NewAdapter describes an adapter for the matrix.
+func NewAdapter(info harness.AdapterInfo) Adapter {
+	dev := info.Name
+	if i := strings.LastIndexByte(dev, ':'); i >= 0 {
+		dev = dev[i+1:]
+	}
+	if i := strings.IndexByte(dev, '#'); i >= 0 {
+		dev = dev[:i]
+	}
+	fam := info.Backend
+	if fam == "gles" {
+		fam = "gl"
+	}
+	comp := info.Implementation + "'s compiler"
+	switch info.Implementation {
+	case "wgpu":
+		comp = "naga"
+	case "dawn":
+		comp = "Tint"
+	}
+	return Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
+		Driver: fam + ":" + dev, Compiler: comp}
+}
+
+// backendFamily is the API family of a backend ("gles" is "gl").
+func (a Adapter) backendFamily() string {
+	if a.Backend == "gles" {
+		return "gl"
+	}
+	return a.Backend
+}
+
+// CompilerBackend names the part of the implementation's compiler that
+// writes code for this adapter's API, e.g. "naga's SPIR-V backend".
+func (a Adapter) CompilerBackend() string {
+	switch a.backendFamily() {
+	case "vulkan":
+		return a.Compiler + "'s SPIR-V backend"
+	case "gl":
+		return a.Compiler + "'s GLSL backend"
+	case "metal":
+		return a.Compiler + "'s MSL backend"
+	case "dx12", "dx11":
+		return a.Compiler + "'s HLSL backend"
+	}
+	return a.Compiler + "'s " + a.Backend + " backend"
+}
+
+// Report is a driver matrix: every case on every adapter, each cell's
+// runs, the divergences and their attribution.
+type Report struct {
+	Tool     string        `json:"tool"`
+	Mode     string        `json:"mode"` // emission mode: "raw" or "portable"
+	Flat     bool          `json:"flat"`
+	SPIRV    bool          `json:"spirv"`
+	Adapters []Adapter     `json:"adapters"`
+	Cases    []*CaseResult `json:"cases"`
+	// Divergences lists every run that does not agree with the reference,
+	// by case, then adapter, then function and format.
+	Divergences []*Divergence `json:"divergences"`
+	// Rules summarizes, per rule, the adapters that diverge.
+	Rules     []RuleSummary `json:"rules"`
+	Runs      int           `json:"runs"` // GPU runs judged
+	ElapsedMS int64         `json:"elapsed_ms"`
+	// Baseline is the baseline file the report was compared with ("" if
+	// none); Fixed lists its keys that no longer diverge.
+	Baseline string        `json:"baseline,omitempty"`
+	Fixed    []string      `json:"fixed,omitempty"`
+	Elapsed  time.Duration `json:"-"`
+}
+
+// CaseResult is one row: the case and its cells.
+type CaseResult struct {
+	Name        string            `json:"name"`
+	Path        string            `json:"path,omitempty"`
+	Kernel      string            `json:"kernel"`
+	Twin        string            `json:"twin,omitempty"`
+	Rule        string            `json:"rule,omitempty"`
+	Spec        string            `json:"spec,omitempty"`
+	Source      string            `json:"source"`
+	Seed        any               `json:"seed,omitempty"`
+	Invocations int               `json:"invocations"`
+	Params      []string          `json:"params"`
+	Inputs      json.RawMessage   `json:"inputs"`
+	Args        [][]string        `json:"-"` // [invocation][param], human form
+	Reference   []json.RawMessage `json:"reference"`
+	RefHuman    []string          `json:"-"`
+	// FlattenError is flatten's refusal, when the twin could not be made.
+	FlattenError string `json:"flatten_error,omitempty"`
+	// TwinInterp is the twin's run in the interpreter (nil without twin).
+	TwinInterp *RunResult `json:"twin_interp,omitempty"`
+	// Error is a setup failure of the whole case (no cells ran).
+	Error string  `json:"error,omitempty"`
+	Cells []*Cell `json:"cells"` // one per adapter, in Report.Adapters order
+	// Hazards are, per function kind, the operations of gpudiff's raw
+	// SPIR-V reached in their undefined domain (raw mode only).
+	Hazards map[string][]Hazard `json:"hazards,omitempty"`
+}
+
+// Cell is one case on one adapter: its runs aggregated.
+type Cell struct {
+	Adapter string `json:"adapter"`
+	// Outcome is the worst outcome of the cell's runs.
+	Outcome string `json:"outcome"`
+	// Text is the cell as printed: each outcome other than agrees, worst
+	// first, with the runs that have it, e.g. "differs (wgsl, spirv)".
+	Text string       `json:"text"`
+	Runs []*RunResult `json:"runs"`
+}
+
+// RunResult is one judged run: a function kind in a format on an adapter.
+type RunResult struct {
+	Function      string            `json:"function"` // Original or Twin
+	FunctionName  string            `json:"function_name"`
+	Format        string            `json:"format"` // "wgsl", "spirv" ("ir" for the interpreter)
+	Outcome       string            `json:"outcome"`
+	Mismatches    []int             `json:"mismatches"`
+	Indeterminate []int             `json:"indeterminate,omitempty"`
+	Outputs       []json.RawMessage `json:"outputs,omitempty"`
+	Human         []string          `json:"-"`
+	// Diffs holds, per differing invocation, its differing leaves as
+	// "path: reference X, got Y".
+	Diffs map[int][]string `json:"diffs,omitempty"`
+	Error string           `json:"error,omitempty"`
+}
+
+// Divergence is one run that does not agree with the reference, with its
+// attribution.
+type Divergence struct {
+	// Key identifies the divergence in baselines:
+	// case/adapter/function/format, e.g.
+	// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl".
+	Key          string `json:"key"`
+	Case         string `json:"case"`
+	Adapter      string `json:"adapter"`
+	Function     string `json:"function"` // Original or Twin
+	FunctionName string `json:"function_name"`
+	Format       string `json:"format"`
+	Outcome      string `json:"outcome"`
+	Rule         string `json:"rule,omitempty"`
+	Spec         string `json:"spec,omitempty"`
+	// Class is the attribution's stable identifier (see Attribute).
+	Class string `json:"class"`
+	// Culprit names the implicated component, e.g. "naga", "naga's GLSL
+	// backend", "driver vulkan:swiftshader"; Why says why, in one sentence.
+	Culprit string `json:"culprit"`
+	Why     string `json:"why"`
+	// Invocations are the differing invocations; Example shows the first.
+	Invocations []int    `json:"invocations,omitempty"`
+	Example     *Example `json:"example,omitempty"`
+	// SameAs lists the other adapters whose run of the same function and
+	// format has exactly the same outputs.
+	SameAs []string `json:"same_as,omitempty"`
+	// Message is the stack's own message for a run without outputs.
+	Message string `json:"message,omitempty"`
+	// Known reports that Key is in the baseline.
+	Known bool `json:"known,omitempty"`
+}
+
+// Example is one differing invocation, the minimal repro of a divergence
+// on its kernel: the arguments, the reference and what the run returned.
+type Example struct {
+	Invocation int      `json:"invocation"`
+	Args       string   `json:"args"`
+	Reference  string   `json:"reference"`
+	Got        string   `json:"got"`
+	Leaves     []string `json:"leaves,omitempty"`
+}
+
+// Line is the divergence's one-line attribution: "class: culprit — why".
+func (d *Divergence) Line() string { return d.Class + ": " + d.Culprit + " — " + d.Why }
+
+// Label is "case on adapter (format[, twin])", the form "new divergence"
+// messages use.
+func (d *Divergence) Label() string {
+	f := d.Format
+	if d.Function == Twin {
+		f += ", twin"
+	}
+	return fmt.Sprintf("%s on %s (%s)", d.Case, d.Adapter, f)
+}
+
+// Key builds a divergence key (see Divergence.Key).
+func Key(caseName, adapter, function, format string) string {
+	return caseName + "/" + adapter + "/" + function + "/" + format
+}
+
+// RuleSummary is one line of the per-rule summary.
+type RuleSummary struct {
+	Rule  string   `json:"rule"`
+	Spec  string   `json:"spec,omitempty"`
+	Cases []string `json:"cases"`
+	// Adapters maps each diverging adapter to its formats, e.g.
+	// "wgpu-vulkan:llvmpipe" → ["wgsl", "spirv"].
+	Adapters map[string][]string `json:"adapters"`
+	// Culprits lists the distinct attributions, "class: culprit".
+	Culprits []string `json:"culprits,omitempty"`
+}
+
+// New returns the divergences not in the baseline.
+func (r *Report) New() []*Divergence {
+	var out []*Divergence
+	for _, d := range r.Divergences {
+		if !d.Known {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ApplyBaseline marks the divergences whose keys are in known, and records
+// the known keys that no longer diverge (Fixed). name is the baseline's
+// file name for the report.
+func (r *Report) ApplyBaseline(name string, known map[string]bool) {
+	r.Baseline = name
+	seen := map[string]bool{}
+	for _, d := range r.Divergences {
+		d.Known = known[d.Key]
+		seen[d.Key] = true
+	}
+	r.Fixed = nil
+	for k := range known {
+		if !seen[k] {
+			r.Fixed = append(r.Fixed, k)
+		}
+	}
+	sort.Strings(r.Fixed)
+}
+
+// adapterIndex returns the index of the named adapter, or -1.
+func (r *Report) adapterIndex(name string) int {
+	for i, a := range r.Adapters {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,288 @@
+package drivers
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
+)
+
+// TextOptions configures WriteText.
+type TextOptions struct {
+	// Color marks cells with ANSI colors (for terminals).
+	Color bool
+}
+
+// WriteText prints the report for a terminal: the matrix (case × adapter),
+// the per-rule summary, every divergence with its attribution in one line,
+// grouped by case under its rule, spec citation and minimal repro, and a
+// closing summary with the new divergences and the baseline's fixed keys.
+func WriteText(w io.Writer, rep *Report, opts TextOptions) {
+	fmt.Fprintf(w, "gpudiff drivers: %d cases × %d adapters, mode %s, %s; %d runs in %s\n",
+		len(rep.Cases), len(rep.Adapters), rep.Mode, runKinds(rep), rep.Runs, rep.Elapsed.Round(100*time.Millisecond))
+	writeMatrix(w, rep, opts)
+	writeRules(w, rep)
+	writeDivergences(w, rep)
+	writeSummary(w, rep)
+}
+
+func runKinds(rep *Report) string {
+	fns := "original"
+	if rep.Flat {
+		fns = "original + twin"
+	}
+	formats := "WGSL"
+	if rep.SPIRV {
+		formats = "WGSL + gpudiff's SPIR-V where the implementation takes SPIR-V"
+	}
+	return fns + ", " + formats
+}
+
+// adapterHeader splits "wgpu-vulkan:llvmpipe" over two lines.
+func adapterHeader(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return name[:i] + "\n" + name[i+1:]
+	}
+	return name
+}
+
+// cellLines is a cell's text for the terminal: one outcome per line,
+// its runs on the next line when the line would be long.
+func cellLines(c *Cell) string {
+	var lines []string
+	for _, part := range strings.Split(c.Text, "; ") {
+		if len(part) > 16 {
+			if o, m, ok := strings.Cut(part, " ("); ok {
+				lines = append(lines, o, "("+m)
+				continue
+			}
+		}
+		lines = append(lines, part)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func colorFor(outcome string) text.Colors {
+	switch outcome {
+	case Agrees:
+		return text.Colors{text.FgGreen}
+	case Differs:
+		return text.Colors{text.FgRed, text.Bold}
+	case CompileError:
+		return text.Colors{text.FgYellow}
+	case Crash, Timeout:
+		return text.Colors{text.FgMagenta, text.Bold}
+	}
+	return text.Colors{text.FgHiBlack}
+}
+
+func writeMatrix(w io.Writer, rep *Report, opts TextOptions) {
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.Style().Options.SeparateRows = false
+	header := table.Row{"case"}
+	for _, a := range rep.Adapters {
+		header = append(header, adapterHeader(a.Name))
+	}
+	t.AppendHeader(header)
+	for _, cr := range rep.Cases {
+		row := table.Row{cr.Name}
+		for _, c := range cr.Cells {
+			s := cellLines(c)
+			if opts.Color {
+				s = colorFor(c.Outcome).Sprint(s)
+			}
+			row = append(row, s)
+		}
+		t.AppendRow(row)
+		if cr.diverges() {
+			t.AppendSeparator()
+		}
+	}
+	t.Render()
+}
+
+func writeRules(w io.Writer, rep *Report) {
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.SetTitle("divergences per rule")
+	t.AppendHeader(table.Row{"rule", "diverging adapters (formats)", "implicated"})
+	t.SetColumnConfigs([]table.ColumnConfig{
+		{Number: 1, WidthMax: 48, WidthMaxEnforcer: text.WrapSoft},
+		{Number: 2, WidthMax: 44, WidthMaxEnforcer: text.WrapSoft},
+		{Number: 3, WidthMax: 44, WidthMaxEnforcer: text.WrapSoft},
+	})
+	quiet := 0
+	for _, s := range rep.Rules {
+		if len(s.Adapters) == 0 {
+			quiet++
+			continue
+		}
+		var parts []string
+		for _, a := range rep.Adapters {
+			if fs, ok := s.Adapters[a.Name]; ok {
+				parts = append(parts, fmt.Sprintf("%s (%s)", a.Name, strings.Join(fs, ", ")))
+			}
+		}
+		t.AppendRow(table.Row{s.Rule, strings.Join(parts, "\n"), strings.Join(s.Culprits, "\n")})
+		t.AppendSeparator()
+	}
+	if len(rep.Rules) == quiet {
+		fmt.Fprintf(w, "every adapter agrees on all %d rules\n", quiet)
+		return
+	}
+	t.Render()
+	if quiet > 0 {
+		fmt.Fprintf(w, "every adapter agrees on the other %d rules\n", quiet)
+	}
+}
+
+// divLine groups the divergences of one adapter and format whose
+// attribution is the same for the original and the twin.
+type divLine struct {
+	ds []*Divergence
+}
+
+func groupLines(ds []*Divergence) []divLine {
+	var out []divLine
+	for _, d := range ds {
+		merged := false
+		for i := range out {
+			f := out[i].ds[0]
+			if f.Adapter == d.Adapter && f.Format == d.Format && f.Class == d.Class && f.Culprit == d.Culprit &&
+				f.Why == d.Why && f.Outcome == d.Outcome && f.Known == d.Known && equalInts(f.Invocations, d.Invocations) {
+				out[i].ds = append(out[i].ds, d)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, divLine{ds: []*Divergence{d}})
+		}
+	}
+	return out
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func writeDivergences(w io.Writer, rep *Report) {
+	byCase := map[string][]*Divergence{}
+	for _, d := range rep.Divergences {
+		byCase[d.Case] = append(byCase[d.Case], d)
+	}
+	if len(rep.Divergences) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\ndivergences (adapter format: outcome → implicated component: why)")
+	for _, cr := range rep.Cases {
+		ds := byCase[cr.Name]
+		if len(ds) == 0 {
+			continue
+		}
+		title := cr.Name
+		if cr.Rule != "" {
+			title += " — " + cr.Rule
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		if cr.Spec != "" {
+			fmt.Fprintf(w, "  spec: %s\n", cr.Spec)
+		}
+		where := cr.Path
+		if where == "" && cr.Seed != nil {
+			where = fmt.Sprintf("generated program (seed %+v)", cr.Seed)
+		}
+		fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
+		if i := firstDiffering(ds); i >= 0 {
+			fmt.Fprintf(w, "  minimal repro: invocation %d (%s), reference %s\n", i, argsText(cr, i), cr.RefHuman[i])
+		}
+		for _, l := range groupLines(ds) {
+			d := l.ds[0]
+			mark := ""
+			if rep.Baseline != "" {
+				mark = "NEW   "
+				if d.Known {
+					mark = "known "
+				}
+			}
+			fns := d.Function
+			if len(l.ds) > 1 {
+				fns = "original + twin"
+			}
+			what := d.Outcome
+			if d.Outcome == Differs && d.Example != nil {
+				what = fmt.Sprintf("differs in %d of %d (invocation %d: got %s", len(d.Invocations), cr.Invocations, d.Example.Invocation, d.Example.Got)
+				if len(d.SameAs) > 0 {
+					what += ", as " + strings.Join(d.SameAs, ", ")
+				}
+				what += ")"
+			}
+			fmt.Fprintf(w, "  %s%s %s (%s): %s → %s\n", mark, d.Adapter, d.Format, fns, what, d.Line())
+		}
+	}
+}
+
+// firstDiffering is the smallest invocation any of ds differs in, or -1.
+func firstDiffering(ds []*Divergence) int {
+	best := -1
+	for _, d := range ds {
+		if len(d.Invocations) > 0 && (best < 0 || d.Invocations[0] < best) {
+			best = d.Invocations[0]
+		}
+	}
+	return best
+}
+
+func writeSummary(w io.Writer, rep *Report) {
+	diverging := 0
+	for _, cr := range rep.Cases {
+		if cr.diverges() {
+			diverging++
+		}
+	}
+	newDs := rep.New()
+	fmt.Fprintf(w, "\n%d of %d cases diverge somewhere; %d divergences", diverging, len(rep.Cases), len(rep.Divergences))
+	if rep.Baseline != "" {
+		fmt.Fprintf(w, " (%d new, %d in baseline %s)", len(newDs), len(rep.Divergences)-len(newDs), rep.Baseline)
+	}
+	fmt.Fprintln(w)
+	classes := map[string]int{}
+	for _, d := range rep.Divergences {
+		classes[d.Class]++
+	}
+	if len(classes) > 0 {
+		var ks []string
+		for k := range classes {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		var parts []string
+		for _, k := range ks {
+			parts = append(parts, fmt.Sprintf("%s %d", k, classes[k]))
+		}
+		fmt.Fprintf(w, "by attribution: %s\n", strings.Join(parts, ", "))
+	}
+	if rep.Baseline != "" {
+		for _, d := range newDs {
+			fmt.Fprintf(w, "new divergence: %s\n", d.Label())
+		}
+		for _, k := range rep.Fixed {
+			fmt.Fprintf(w, "no longer diverges (in baseline): %s\n", k)
+		}
+	}
+}
