@@ -166,3 +166,23 @@ func TestPrintAvoidsTemplateDiscovery(t *testing.T) {
 	// Shift operands of > need no parentheses (no template can start there).
 	assert.Equal(t, "d > b >> c", PrintExpr(&Binary{Op: OpGt, X: d, Y: shr, T: Bool}))
 }
+
+// TestVerifyContinuingSeesBodyDeclarations: a loop's continuing block and
+// break-if may use the body's declarations (WGSL #continuing-statement).
+func TestVerifyContinuingSeesBodyDeclarations(t *testing.T) {
+	// fn f() -> i32 { var i: i32 = 0; loop { let step: i32 = 2; continuing { i += step; break if i > 5; } } return i; }
+	i := func() *Ident { return id("i", I32, RefVar) }
+	step := func() *Ident { return id("step", I32, RefLet) }
+	loop := &Loop{
+		Body:       NewBlock(Pos{}, &Decl{Name: "step", T: I32, Init: lit(I32Val(2))}),
+		Continuing: NewBlock(Pos{}, &Assign{LHS: i(), Op: OpAdd, RHS: step()}),
+		BreakIf:    &Binary{Op: OpGt, X: i(), Y: step(), T: Bool},
+	}
+	f := &Func{Name: "f", Result: I32, Body: NewBlock(Pos{},
+		&Decl{Name: "i", T: I32, Init: lit(I32Val(0)), Mutable: true}, loop, &Return{Value: i()})}
+	m := &Module{Funcs: []*Func{f}}
+	require.NoError(t, Verify(m))
+	// After the loop, the body's declaration is out of scope.
+	f.Body.Stmts[2] = &Return{Value: step()}
+	assert.Error(t, Verify(m))
+}

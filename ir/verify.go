@@ -211,6 +211,11 @@ func (v *verifier) block(b *Block, c ctx) behavior {
 	}
 	v.scopes = append(v.scopes, map[string]scopeEntry{})
 	defer func() { v.scopes = v.scopes[:len(v.scopes)-1] }()
+	return v.stmts(b, c)
+}
+
+// stmts checks b's statements in the current scope.
+func (v *verifier) stmts(b *Block, c ctx) behavior {
 	beh := behNext
 	for i, s := range b.Stmts {
 		if IsJump(s) && i != len(b.Stmts)-1 {
@@ -277,8 +282,11 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 		return v.block(s.Then, c) | v.block(s.Else, c)
 	case *Loop:
 		inner := ctx{inLoop: true, breakable: true}
-		body := v.block(s.Body, inner)
-		v.scopes = append(v.scopes, map[string]scopeEntry{}) // body declarations are visible in continuing
+		// The body's declarations stay in scope for the continuing block
+		// and the break-if (WGSL #continuing-statement), so the body's
+		// scope is popped only after them.
+		v.scopes = append(v.scopes, map[string]scopeEntry{})
+		body := v.stmts(s.Body, inner)
 		cont := v.block(s.Continuing, ctx{inLoop: true, inContinuing: true})
 		if cont&(behBreak|behContinue|behReturn) != 0 {
 			v.errorf(s.Pos, "continuing block may not break, continue or return (use break if)")
