@@ -10,7 +10,11 @@ BIN := bin/gpudiff
 #   libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri   wgpu's GL backend on llvmpipe (EGL, surfaceless)
 #   spirv-tools          spirv-val / spirv-as / spirv-dis
 #   spirv-headers        the machine-readable SPIR-V grammar
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri spirv-tools spirv-headers
+#   libegl-dev           libEGL.so, the unversioned name Dawn's GL backends load (harness/dawn)
+# and, outside apt's package list (checked by command: nodesource's nodejs
+# conflicts with Debian's npm package), node + npm for Dawn (Tint) through
+# its node binding, the npm package `webgpu` pinned in package-lock.json.
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers
 
 .PHONY: all deps build test vet run bench clean
 
@@ -27,6 +31,12 @@ deps:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "make deps: installing nodejs npm"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }
+	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 	@$(GO) mod download
 
 build:

@@ -14,7 +14,7 @@ import (
 // dawn.node's createShaderModule takes its code only as WGSL text (it turns
 // a Uint32Array into the string "119734787,65536,..." and Tint rejects
 // that). It is a limit of this implementation, not a verdict on the kernel.
-var ErrNoSPIRV = errors.New("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only)")
+var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only): %w", harness.ErrUnsupported)
 
 // Device is one opened Dawn adapter: a node worker process with a device on
 // that adapter and the kernel ABI's bind group and pipeline layouts, reused
