@@ -92,6 +92,9 @@ type uniAnalysis struct {
 // tags and the uniformity failures.
 func uniAnalyze(m *ir.Module, derivErr bool) *uniAnalysis {
 	u := &uniAnalysis{m: m, tags: map[string]*uniTags{}, derivErr: derivErr}
+	if !uniHasCollective(m) {
+		return u // nothing requires uniformity: no failure, no tags
+	}
 	done := map[string]bool{}
 	for _, f := range m.Funcs {
 		for _, g := range m.CallGraph(f.Name) {
@@ -103,6 +106,20 @@ func uniAnalyze(m *ir.Module, derivErr bool) *uniAnalysis {
 	}
 	u.errs.Sort()
 	return u
+}
+
+// uniHasCollective reports whether any function of m calls a builtin that
+// requires uniform control flow.
+func uniHasCollective(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if ir.Any(f.Body, func(n ir.Node) bool {
+			b, ok := n.(*ir.BuiltinCall)
+			return ok && !b.Fn.Info().Pure()
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 func (mc *chkModule) checkUniformity(m *ir.Module) {
@@ -247,7 +264,11 @@ func (w *uniFn) beh(s ir.Stmt) chkBeh {
 // join makes a node for the value of each variable after control flow
 // merges from the given states.
 func (w *uniFn) join(states []map[string]int32) map[string]int32 {
-	out := map[string]int32{}
+	n := 0
+	if len(states) > 0 {
+		n = len(states[0])
+	}
+	out := make(map[string]int32, n)
 	for _, st := range states {
 		for k, v := range st {
 			if n, ok := out[k]; ok {
@@ -265,11 +286,20 @@ func (w *uniFn) join(states []map[string]int32) map[string]int32 {
 }
 
 func (w *uniFn) block(b *ir.Block, st uniState) uniState {
+	var declared []string
 	for _, s := range b.Stmts {
+		if d, ok := s.(*ir.Decl); ok && d.Mutable {
+			declared = append(declared, d.Name)
+		}
 		st = w.stmt(s, st)
 		if w.beh(s)&behNext == 0 {
 			break
 		}
+	}
+	// Names are unique after Normalize: a variable leaving scope can be
+	// forgotten, which keeps the per-point state small.
+	for _, n := range declared {
+		delete(st.vars, n)
 	}
 	return st
 }

@@ -454,7 +454,7 @@ func (l *lexer) next() lexTok {
 		l.fatal = true
 		return lexTok{kind: lexEOF, off: int32(p), end: int32(p)}
 	}
-	for _, k := range lexPunct {
+	for _, k := range lexPunctByByte[c] {
 		sp := lexSpelling[k]
 		if p+len(sp) <= len(s) && string(s[p:p+len(sp)]) == sp {
 			l.pos = p + len(sp)

@@ -91,6 +91,16 @@ var lexPunct = func() []lexKind {
 	return out
 }()
 
+// lexPunctByByte lists, per first byte, the syntactic tokens that start
+// with it, longest first.
+var lexPunctByByte = func() (t [256][]lexKind) {
+	for _, k := range lexPunct {
+		c := lexSpelling[k][0]
+		t[c] = append(t[c], k)
+	}
+	return t
+}()
+
 // lexTok is one token: its kind and its byte span [off, end) in the source.
 type lexTok struct {
 	kind     lexKind
