@@ -116,7 +116,6 @@ func writeRules(w io.Writer, rep *Report) {
 	t.SetColumnConfigs([]table.ColumnConfig{
 		{Number: 1, WidthMax: 48, WidthMaxEnforcer: text.WrapSoft},
 		{Number: 2, WidthMax: 44, WidthMaxEnforcer: text.WrapSoft},
-		{Number: 3, WidthMax: 44, WidthMaxEnforcer: text.WrapSoft},
 	})
 	quiet := 0
 	for _, s := range rep.Rules {
