@@ -199,7 +199,9 @@ func (p *printer) stmt(s Stmt) {
 		p.expr(s.RHS)
 		p.ws(";\n")
 	case *ExprStmt:
-		if _, ok := s.X.(*Call); !ok {
+		// A call, or a void builtin call (a barrier), is a call statement;
+		// anything else is a phony assignment.
+		if _, ok := s.X.(*Call); !ok && !s.X.Type().IsVoid() {
 			p.ws("_ = ")
 		}
 		p.expr(s.X)
