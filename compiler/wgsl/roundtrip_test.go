@@ -100,3 +100,11 @@ fn f(n: i32, v: vec3<f32>) -> f32 {
 	assert.Contains(t, printed, "let x_1: f32 = 2.5f;")
 	assert.Contains(t, printed, "i32(-2147483648)")
 }
+
+// TestRoundTripOfVoidBuiltinCalls checks that a barrier statement prints as
+// a call statement (not as the invalid phony assignment of a void value).
+func TestRoundTripOfVoidBuiltinCalls(t *testing.T) {
+	m := ptParse(t, "fn f() { workgroupBarrier(); storageBarrier(); }")
+	printed := ptRoundTrip(t, "barrier.wgsl", m)
+	assert.Contains(t, printed, "\n  workgroupBarrier();\n")
+}
