@@ -58,11 +58,37 @@ func (f *folder) changed() bool { return len(f.events) > 0 }
 
 func (f *folder) fired(n ir.Expr, rule string) { f.events = append(f.events, event{n, rule}) }
 
-// children returns e's operand expressions in evaluation order.
+// children returns e's operand expressions in evaluation order (the
+// order of ir.DoChildren). The result may share e's argument slice; it
+// must not be modified.
 func children(e ir.Expr) []ir.Expr {
-	var out []ir.Expr
-	ir.DoChildren(e, func(n ir.Node) bool { out = append(out, n.(ir.Expr)); return false })
-	return out
+	switch x := e.(type) {
+	case *ir.Lit, *ir.Ident:
+		return nil
+	case *ir.Unary:
+		return []ir.Expr{x.X}
+	case *ir.Binary:
+		return []ir.Expr{x.X, x.Y}
+	case *ir.Select:
+		return []ir.Expr{x.False, x.True, x.Cond}
+	case *ir.Call:
+		return x.Args
+	case *ir.BuiltinCall:
+		return x.Args
+	case *ir.Construct:
+		return x.Args
+	case *ir.Convert:
+		return []ir.Expr{x.X}
+	case *ir.Bitcast:
+		return []ir.Expr{x.X}
+	case *ir.Index:
+		return []ir.Expr{x.X, x.Index}
+	case *ir.Member:
+		return []ir.Expr{x.X}
+	case *ir.Swizzle:
+		return []ir.Expr{x.X}
+	}
+	panic("flatten.children: unexpected expression")
 }
 
 // rebuild returns a shallow copy of e with operands kids (e is not

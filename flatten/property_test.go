@@ -160,51 +160,62 @@ func TestFlattenPreservesSemanticsOnShaders(t *testing.T) {
 	assert.Greater(t, flattened, 10, "most corpus kernels are inside the subset")
 }
 
-// TestFlattenPreservesSemantics: on generated programs (fuzz/gen, default
-// profile), every program inside the subset flattens, and its twin agrees
-// with the original on 32 invocations; programs the generator placed
-// outside the subset are refused. When the original module prints as
-// valid WGSL, the module with the twin must too, for the front end (no
-// shader-creation error such as a constant zero divisor). 1,000 programs
-// per run.
+// TestFlattenPreservesSemantics: on generated programs (fuzz/gen), every
+// program inside the subset flattens — ir.Verify passing after every pass
+// — and its twin agrees with the original on 32 invocations; programs the
+// generator placed outside the subset are refused. When the original
+// module prints as valid WGSL, the module with the twin must too, for the
+// front end (no shader-creation error such as a constant zero divisor).
+// 1,000 programs of the default profile per run, and 200 of each other
+// profile (control, loops, calls, data, refusal).
 func TestFlattenPreservesSemantics(t *testing.T) {
-	profile, err := gen.LookupProfile("default")
-	require.NoError(t, err)
-	params := gopter.DefaultTestParametersWithSeed(20240601)
-	params.MinSuccessfulTests = 1000
-	if testing.Short() {
-		params.MinSuccessfulTests = 100
+	for _, profile := range gen.Profiles() {
+		t.Run(profile.Name, func(t *testing.T) {
+			t.Parallel()
+			params := gopter.DefaultTestParametersWithSeed(20240601)
+			params.MinSuccessfulTests = 200
+			if profile.Name == "default" {
+				params.MinSuccessfulTests = 1000
+			}
+			if testing.Short() {
+				params.MinSuccessfulTests /= 10
+			}
+			props := gopter.NewProperties(params)
+			props.Property("interp(twin) == interp(original)", prop.ForAll(
+				func(p *gen.Program) string { return checkGenerated(p) },
+				gen.Gen(gen.Config{Profile: profile}),
+			))
+			props.TestingRun(t)
+		})
 	}
-	props := gopter.NewProperties(params)
-	props.Property("interp(twin) == interp(original)", prop.ForAll(
-		func(p *gen.Program) string {
-			m := p.Module
-			_, perr := wgsl.Parse("orig.wgsl", []byte(ir.Print(m)))
-			origValid := perr == nil // ir.Print is not always valid WGSL (a < b >> c after an identifier)
-			twin, err := flatten.Function(m, p.Kernel, flatten.Options{Strict: true})
-			if p.OutsideSubset != "" {
-				if err == nil || !flatten.IsRefusal(err) {
-					return fmt.Sprintf("seed %d: %s program not refused: %v\n%s", p.Seed, p.OutsideSubset, err, ir.Print(m))
-				}
-				return ""
-			}
-			if err != nil {
-				return fmt.Sprintf("seed %d: %v\n%s", p.Seed, err, ir.Print(m))
-			}
-			if _, err := wgsl.Parse("twin.wgsl", []byte(ir.Print(m))); err != nil && origValid {
-				return fmt.Sprintf("seed %d: the module with the twin is not valid WGSL: %v\ntwin:\n%s", p.Seed, err, ir.PrintFunc(twin))
-			}
-			args := gen.Inputs(p.Seed, m.Func(p.Kernel).Params, 32)
-			diff, err := sameBehaviour(m, p.Kernel, twin.Name, args)
-			if err != nil {
-				return fmt.Sprintf("seed %d: %v", p.Seed, err)
-			}
-			if diff != "" {
-				return fmt.Sprintf("seed %d: %s\noriginal:\n%s\ntwin:\n%s", p.Seed, diff, ir.ProgramText(m, p.Kernel), ir.PrintFunc(twin))
-			}
-			return ""
-		},
-		gen.Gen(gen.Config{Profile: profile}),
-	))
-	props.TestingRun(t)
+}
+
+// checkGenerated is the property on one generated program; "" means it
+// holds.
+func checkGenerated(p *gen.Program) string {
+	m := p.Module
+	_, perr := wgsl.Parse("orig.wgsl", []byte(ir.Print(m)))
+	origValid := perr == nil // ir.Print is not always valid WGSL (a < b >> c after an identifier)
+	twin, err := flatten.Function(m, p.Kernel, flatten.Options{Strict: true, VerifyPasses: true})
+	if p.OutsideSubset != "" {
+		if err == nil || !flatten.IsRefusal(err) {
+			return fmt.Sprintf("seed %d: %s program not refused: %v\n%s", p.Seed, p.OutsideSubset, err, ir.Print(m))
+		}
+		return ""
+	}
+	if err != nil {
+		return fmt.Sprintf("seed %d: %v\n%s", p.Seed, err, ir.Print(m))
+	}
+	if _, err := wgsl.Parse("twin.wgsl", []byte(ir.Print(m))); err != nil && origValid {
+		return fmt.Sprintf("seed %d: the module with the twin is not valid WGSL: %v\ntwin:\n%s", p.Seed, err, ir.PrintFunc(twin))
+	}
+	args := gen.Inputs(p.Seed, m.Func(p.Kernel).Params, 32)
+	diff, err := sameBehaviour(m, p.Kernel, twin.Name, args)
+	if err != nil {
+		return fmt.Sprintf("seed %d: %v", p.Seed, err)
+	}
+	if diff != "" {
+		return fmt.Sprintf("seed %d: %s\noriginal:\n%s\ntwin:\n%s", p.Seed, diff, ir.ProgramText(m, p.Kernel), ir.PrintFunc(twin))
+	}
+	return ""
 }
