@@ -334,16 +334,21 @@ func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class, culprit, why
 }
 
 func (at *attributor) compileError(a Adapter, r *RunResult) (class, culprit, why string) {
-	msg := firstLine(r.Error)
-	if r.Format == "spirv" {
-		return ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
-			"the stack rejects gpudiff's SPIR-V (spirv-val decides whether the module is valid): " + msg
-	}
+	msg := condense(r.Error)
 	compiles := func(x *RunResult) bool { return x != nil && (x.Outcome == Agrees || x.Outcome == Differs) }
-	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, "wgsl", compiles)
+	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, r.Format, compiles)
+	if r.Format == "spirv" && len(sameImpl) == 0 {
+		return ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
+			"the stack rejects gpudiff's SPIR-V everywhere (spirv-val decides whether the module is valid): " + msg
+	}
 	if len(sameImpl) > 0 {
+		what := "WGSL"
+		if r.Format == "spirv" {
+			what = "gpudiff's SPIR-V"
+		}
 		return ClassDriverOrBackend, fmt.Sprintf("%s or driver %s", a.CompilerBackend(), a.Driver),
-			fmt.Sprintf("%s compiles the same WGSL on %s, so its front end accepts it: %s", a.Implementation, names(sameImpl), msg)
+			fmt.Sprintf("%s compiles the same %s on %s, so its front end accepts it; the module %s writes for %s, or the driver's compiler, fails: %s",
+				a.Implementation, what, names(sameImpl), a.CompilerBackend(), a.Driver, msg)
 	}
 	others := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation }), r.Function, "wgsl", compiles)
 	if len(others) > 0 {
@@ -354,7 +359,7 @@ func (at *attributor) compileError(a Adapter, r *RunResult) (class, culprit, why
 }
 
 func (at *attributor) crashed(a Adapter, r *RunResult) (class, culprit, why string) {
-	msg := firstLine(r.Error)
+	msg := condense(r.Error)
 	what := "crashes"
 	if r.Outcome == Timeout {
 		what = "does not finish"
@@ -387,6 +392,22 @@ func subset(xs, ys []int) bool {
 		}
 	}
 	return len(xs) > 0
+}
+
+// condense shortens a stack's multi-line message for one line: its
+// non-empty lines joined with " | ", at most 300 bytes.
+func condense(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	out := strings.Join(parts, " | ")
+	if len(out) > 300 {
+		out = out[:300] + " …"
+	}
+	return out
 }
 
 func firstLine(s string) string {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
+
+	"github.com/gpudiff/gpudiff/fuzz"
 )
 
 // TextOptions configures WriteText.
@@ -203,8 +205,8 @@ func writeDivergences(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "  spec: %s\n", cr.Spec)
 		}
 		where := cr.Path
-		if where == "" && cr.Seed != nil {
-			where = fmt.Sprintf("generated program (seed %+v)", cr.Seed)
+		if si, ok := cr.Seed.(*fuzz.SeedInfo); ok && where == "" {
+			where = fmt.Sprintf("generated program %d of seed %d (program seed %#x, size %d, profile %s)", si.Index, si.Campaign, si.Program, si.Size, si.Profile)
 		}
 		fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
 		if i := firstDiffering(ds); i >= 0 {
