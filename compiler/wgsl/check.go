@@ -110,6 +110,9 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 				if n == "f16" {
 					mc.f16 = true
 				}
+				if !chkEnableExtensions[n] && !strings.HasPrefix(n, "chromium_") {
+					mc.errorf(a.kwOff, "unknown enable-extension '%s' (WGSL #enable-extensions-sec)", n)
+				}
 			}
 		case "diagnostic":
 			mc.globalDiagnostic(a)
@@ -321,8 +324,22 @@ func (r *chkResolver) typ(t *astIdentExpr) {
 	}
 }
 
+// chkAttributes are the attribute names of WGSL #attributes.
+var chkAttributes = chkSet(`align binding blend_src builtin const diagnostic group id interpolate
+invariant location must_use size workgroup_size vertex fragment compute subgroup_size`)
+
+// chkEnableExtensions are the enable-extension names of WGSL
+// #enable-extensions-sec (Tint's experimental chromium_* names are also
+// accepted).
+var chkEnableExtensions = chkSet(`f16 clip_distances dual_source_blending subgroups primitive_index
+subgroup_size_control`)
+
 func (r *chkResolver) attrs(as []*astAttr) {
 	for _, a := range as {
+		if !chkAttributes[a.name] {
+			r.errorf(a.off, "unknown attribute @%s", a.name)
+			continue
+		}
 		switch a.name {
 		case "builtin", "interpolate", "diagnostic":
 			continue // context-dependent names, not identifiers

@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -340,4 +341,28 @@ func TestPrivateGlobals(t *testing.T) {
 	assert.Equal(t, ir.U32Val(3), ptLit(t, m.Globals[0].Init))
 	assert.Nil(t, m.Globals[1].Init)
 	ptIdent(t, m.Func("f").Body.Stmts[1].(*ir.Return).Value, "g")
+}
+
+// TestNestingIsBounded checks that pathologically deep inputs are
+// positioned syntax errors, not deep recursion in later passes.
+func TestNestingIsBounded(t *testing.T) {
+	tests := map[string]string{
+		"parentheses":    "fn f() -> i32 { return " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "; }",
+		"operator chain": "fn f() -> i32 { return 1" + strings.Repeat(" + 1", 5000) + "; }",
+		"unary chain":    "fn f() -> i32 { return " + strings.Repeat("-", 5000) + "1; }",
+		"blocks":         "fn f() { " + strings.Repeat("{", 5000) + strings.Repeat("}", 5000) + " }",
+		"else if chain":  "fn f(x: i32) { if (x == 0) {}" + strings.Repeat(" else if (x == 1) {}", 5000) + " }",
+		"member chain":   "fn f(v: vec4<f32>) -> f32 { return v" + strings.Repeat(".xyzw", 5000) + ".x; }",
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse("deep.wgsl", []byte(src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "may nest at most 1000 levels deep")
+		})
+	}
+	t.Run("999 nested parentheses are fine", func(t *testing.T) {
+		src := "fn f() -> i32 { return " + strings.Repeat("(", 990) + "1" + strings.Repeat(")", 990) + "; }"
+		assert.Equal(t, ir.I32Val(1), ptLit(t, ptReturn(t, src)))
+	})
 }

@@ -37,7 +37,13 @@ func (d *diagList) full() bool { return len(d.list) >= maxErrors }
 // error; parseSource recovers it. It never escapes the package.
 type pBailout struct{}
 
+// pMaxDepth bounds the nesting of expressions and statements (counting
+// each operator of a left-associative chain as one level), so that every
+// later recursive pass over the tree has bounded depth.
+const pMaxDepth = 1000
+
 type parser struct {
+	depth   int
 	src     []byte
 	lx      *lexer
 	diags   *diagList
@@ -127,6 +133,14 @@ func (p *parser) ident(what string) (string, int32) {
 	t := p.tok
 	p.next()
 	return p.text(t), t.off
+}
+
+// deeper enters one nesting level.
+func (p *parser) deeper(off int32) {
+	p.depth++
+	if p.depth > pMaxDepth {
+		p.failf(off, "expressions and statements may nest at most %d levels deep", pMaxDepth)
+	}
 }
 
 // split replaces the current two-character token by its first character
@@ -414,11 +428,14 @@ func isBinaryOp(k lexKind) bool {
 // and does not chain comparisons or mix && with ||: such mixtures need
 // parentheses (WGSL #operator-precedence-associativity).
 func (p *parser) expr() astExpr {
+	p.deeper(p.tok.off)
+	defer func(d int) { p.depth = d }(p.depth - 1)
 	u := p.unary()
 	if k := p.tok.kind; isBitwiseOp(k) {
 		x := u
 		for p.tok.kind == k {
 			off := p.tok.off
+			p.deeper(off)
 			p.next()
 			x = &astBinaryExpr{off: off, op: k, x: x, y: p.unary()}
 		}
@@ -431,6 +448,7 @@ func (p *parser) expr() astExpr {
 	if k := p.tok.kind; k == lexAndAnd || k == lexOrOr {
 		for p.tok.kind == k {
 			off := p.tok.off
+			p.deeper(off)
 			p.next()
 			x = &astBinaryExpr{off: off, op: k, x: x, y: p.relationalFrom(p.unary())}
 		}
@@ -477,6 +495,7 @@ func (p *parser) shiftFrom(u astExpr) astExpr {
 			p.split(lexMinus)
 		}
 		k, off := p.tok.kind, p.tok.off
+		p.deeper(off)
 		p.next()
 		x = &astBinaryExpr{off: off, op: k, x: x, y: p.mulFrom(p.unary())}
 	}
@@ -490,6 +509,7 @@ func (p *parser) mulFrom(u astExpr) astExpr {
 	x := u
 	for isMulOp(p.tok.kind) {
 		k, off := p.tok.kind, p.tok.off
+		p.deeper(off)
 		p.next()
 		x = &astBinaryExpr{off: off, op: k, x: x, y: p.unary()}
 	}
@@ -507,6 +527,8 @@ func (p *parser) unary() astExpr {
 	switch k := p.tok.kind; k {
 	case lexMinus, lexBang, lexTilde, lexStar, lexAnd:
 		off := p.tok.off
+		p.deeper(off)
+		defer func(d int) { p.depth = d }(p.depth - 1)
 		p.next()
 		return &astUnaryExpr{off: off, op: k, x: p.unary()}
 	}
@@ -544,7 +566,13 @@ func (p *parser) primary() astExpr {
 
 // postfix parses component_or_swizzle_specifier*.
 func (p *parser) postfix(x astExpr) astExpr {
+	depth := p.depth
+	defer func() { p.depth = depth }()
 	for {
+		switch p.tok.kind {
+		case lexLBrack, lexDot:
+			p.deeper(p.tok.off)
+		}
 		switch p.tok.kind {
 		case lexLBrack:
 			off := p.tok.off
@@ -610,6 +638,8 @@ func (p *parser) block(attrs []*astAttr) *astBlock {
 func (p *parser) semi() { p.expect(lexSemi, "after statement") }
 
 func (p *parser) stmt() astStmt {
+	p.deeper(p.tok.off)
+	defer func(d int) { p.depth = d }(p.depth - 1)
 	switch p.tok.kind {
 	case lexSemi:
 		off := p.tok.off
@@ -773,6 +803,8 @@ func (p *parser) updatingOrCall() astStmt {
 }
 
 func (p *parser) ifStmt(attrs []*astAttr) *astIfStmt {
+	p.deeper(p.tok.off)
+	defer func(d int) { p.depth = d }(p.depth - 1)
 	s := &astIfStmt{off: p.tok.off, attrs: attrs}
 	p.next()
 	s.cond = p.expr()
