@@ -216,7 +216,7 @@ func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
 				return n, true
 			}
 		}
-		if constError(n) {
+		if constError(n) || constArrayIndexed(n) {
 			return n, true
 		}
 		m, rule := rewrite(n)
@@ -230,6 +230,15 @@ func (f *folder) node(n ir.Expr) (r ir.Expr, bad bool) {
 		}
 	}
 	return n, false
+}
+
+// constArrayIndexed reports an array constant indexed by a run-time
+// value: folding never creates one (WGSL compilers differ in how they
+// materialize a constant array for a dynamic index), so a substituted
+// array constant there gets its run-time form back.
+func constArrayIndexed(n ir.Expr) bool {
+	x, ok := n.(*ir.Index)
+	return ok && isLit(x.X) && x.X.Type().Kind == ir.KindArray && !isLit(x.Index)
 }
 
 // representable reports whether v can be printed as a WGSL literal

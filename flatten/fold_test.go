@@ -97,6 +97,7 @@ func TestFolds(t *testing.T) {
 		{"a zero divisor from a fold keeps its run-time form", tBin(ir.OpDiv, k, tBin(ir.OpMul, k, tI(0))), "k / (k * 0i)"},
 		{"constant index", &ir.Index{X: tLit(ir.CompositeVal(ir.ArrayOf(ir.I32, 2), ir.I32Val(4), ir.I32Val(5))), Index: tI(1), T: ir.I32}, "5i"},
 		{"dynamic index stays", &ir.Index{X: a, Index: k, T: ir.I32}, "a[k]"},
+		{"a constant array indexed at run time is not made a literal", &ir.Index{X: &ir.Construct{T: ir.ArrayOf(ir.I32, 2), Args: []ir.Expr{tI(4), tI(5)}}, Index: k, T: ir.I32}, "array<i32, 2>(4i, 5i)[k]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &folder{}
