@@ -23,9 +23,14 @@ type Options struct {
 	// operations) are refused in non-uniform control flow whatever the
 	// whitelist says, and kept elsewhere only when it has them.
 	Whitelist []string
-	// MaxUnroll caps the total number of loop-body copies unrolling may
-	// create (see the package documentation, "Unroll count"); 0 means
-	// DefaultMaxUnroll.
+	// MaxUnroll caps the unroll count: the total number of loop-body
+	// copies unrolling creates, 0 meaning DefaultMaxUnroll. A loop makes
+	// as many copies as its bound, ir.LoopBound.MaxEntries (the times
+	// control can enter its body: 11 for `for (var i = 0; i < 10; i++)`,
+	// ten iterations and the entry whose exit test breaks), in every copy
+	// of every loop around it and at every call site of its function; so
+	// a loop of bound 11 inside a loop of bound 11 counts 11 + 11 × 11 =
+	// 132. A function above the cap is refused with the count.
 	MaxUnroll int
 	// Strict additionally fails when the finished twin still holds a
 	// residual the folds should have removed: a constant-condition select,

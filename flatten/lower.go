@@ -82,11 +82,6 @@ type target struct {
 	cont ir.Expr
 }
 
-var (
-	litTrue  = ir.BoolVal(true)
-	litFalse = ir.BoolVal(false)
-)
-
 func boolLit(pos ir.Pos, b bool) *ir.Lit { return &ir.Lit{Pos: pos, Val: ir.BoolVal(b)} }
 
 // isFalse reports whether e is the literal false (a statically false mask).
