@@ -87,6 +87,7 @@ func writeMatrix(w io.Writer, rep *Report, opts TextOptions) {
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
 	t.Style().Options.SeparateRows = false
+	t.Style().Format.Header = text.FormatDefault // adapter names as they are
 	header := table.Row{"case"}
 	for _, a := range rep.Adapters {
 		header = append(header, adapterHeader(a.Name))
