@@ -55,9 +55,12 @@ type chkModule struct {
 	byName map[string]*chkDecl
 	// f16 is set by `enable f16;`.
 	f16 bool
-	// derivSeverity is the severity of the derivative_uniformity rule
-	// set by a global diagnostic directive ("error" by default).
-	derivSeverity string
+	// derivSeverity and subgroupSeverity are the severities of the
+	// derivative_uniformity and subgroup_uniformity rules set by global
+	// diagnostic directives ("error" by default).
+	derivSeverity, subgroupSeverity string
+	// subgroups is set by `enable subgroups;`.
+	subgroups bool
 	// shadowed names a module-scope declaration that redeclares a
 	// predeclared name the canonical printer relies on.
 	shadowed string
@@ -100,15 +103,18 @@ func (mc *chkModule) errorf(off int32, format string, args ...any) {
 func (mc *chkModule) pos(off int32) ir.Pos { return mc.diags.pos(off) }
 
 func (mc *chkModule) run(decls []*astDecl) *ir.Module {
-	mc.derivSeverity = "error"
+	mc.derivSeverity, mc.subgroupSeverity = "error", "error"
 	for _, a := range decls {
 		d := &chkDecl{a: a}
 		mc.decls = append(mc.decls, d)
 		switch a.kind {
 		case "enable":
 			for _, n := range a.names {
-				if n == "f16" {
+				switch n {
+				case "f16":
 					mc.f16 = true
+				case "subgroups":
+					mc.subgroups = true
 				}
 				if !chkEnableExtensions[n] && !strings.HasPrefix(n, "chromium_") {
 					mc.errorf(a.kwOff, "unknown enable-extension '%s' (WGSL #enable-extensions-sec)", n)
@@ -180,8 +186,13 @@ func (mc *chkModule) globalDiagnostic(a *astDecl) {
 		mc.errorf(sev.off, "unknown diagnostic severity '%s'", sev.name)
 		return
 	}
-	if rule, ok := a.args[1].(*astIdentExpr); ok && rule.name == "derivative_uniformity" {
-		mc.derivSeverity = sev.name
+	if rule, ok := a.args[1].(*astIdentExpr); ok {
+		switch rule.name {
+		case "derivative_uniformity":
+			mc.derivSeverity = sev.name
+		case "subgroup_uniformity":
+			mc.subgroupSeverity = sev.name
+		}
 	}
 }
 
@@ -312,6 +323,9 @@ func (r *chkResolver) use(name string, off int32, call bool) {
 	if !chkIsPredeclared(name) {
 		r.errorf(off, "undeclared identifier '%s'", name)
 		return
+	}
+	if !r.mc.subgroups && chkPredeclaredFuncs[name] && (strings.HasPrefix(name, "subgroup") || strings.HasPrefix(name, "quad")) {
+		r.errorf(off, "'%s' requires the subgroups extension ('enable subgroups;')", name)
 	}
 	if !r.mc.f16 && (name == "f16" || strings.HasSuffix(name, "h") && (chkIsMatrixName(name) || chkVecAliases[name].elem == "f16")) {
 		r.errorf(off, "'%s' requires the f16 extension ('enable f16;')", name)

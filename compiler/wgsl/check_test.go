@@ -73,6 +73,7 @@ func TestErrors(t *testing.T) {
 		{"module-scope redeclaration", "fn f() {}\nfn f() {}", "2:4", "check: redeclaration of 'f'"},
 		{"f16 needs enable", "fn f(x: f16) {}", "1:9", "check: 'f16' requires the f16 extension"},
 		{"function as a value", "fn g() {} fn f() { let x = g; }", "1:28", "check: function 'g' cannot be used as a value"},
+		{"subgroups needs enable", "fn f(x: i32) -> i32 { return subgroupAdd(x); }", "1:30", "check: 'subgroupAdd' requires the subgroups extension"},
 		{"unknown attribute", "@bar fn f() {}", "1:1", "check: unknown attribute @bar"},
 		{"unknown enable-extension", "enable f16, foo;", "1:1", "check: unknown enable-extension 'foo'"},
 		{"entry point called", "@compute @workgroup_size(1) fn main() {} fn f() { main(); }", "1:51", "check: entry point 'main' cannot be called"},

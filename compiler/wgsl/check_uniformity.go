@@ -2,7 +2,6 @@ package wgsl
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -19,8 +18,8 @@ import (
 //     textureBarrier require uniform control flow at their call site;
 //     derivative builtins too, unless a global
 //     `diagnostic(<not error>, derivative_uniformity)` directive lowers
-//     the severity; subgroup builtins too (subgroup_uniformity at error
-//     severity), and their results, like derivatives', may be non-uniform.
+//     the severity; subgroup builtins too (subgroup_uniformity, likewise),
+//     and their results, like derivatives', may be non-uniform.
 //   - Sources of non-uniformity in subset code: reads of private globals
 //     (non-read-only module-scope variables) and results of the builtins
 //     above; parameters are tracked symbolically.
@@ -84,14 +83,15 @@ func (g *uniGraph) edge(from int32, to ...int32) {
 type uniAnalysis struct {
 	m        *ir.Module
 	tags     map[string]*uniTags
-	derivErr bool
-	errs     ir.ErrorList
+	derivErr    bool
+	subgroupErr bool
+	errs        ir.ErrorList
 }
 
 // uniAnalyze analyzes every function of m, callees first, and returns the
 // tags and the uniformity failures.
-func uniAnalyze(m *ir.Module, derivErr bool) *uniAnalysis {
-	u := &uniAnalysis{m: m, tags: map[string]*uniTags{}, derivErr: derivErr}
+func uniAnalyze(m *ir.Module, derivErr, subgroupErr bool) *uniAnalysis {
+	u := &uniAnalysis{m: m, tags: map[string]*uniTags{}, derivErr: derivErr, subgroupErr: subgroupErr}
 	if !uniHasCollective(m) {
 		return u // nothing requires uniformity: no failure, no tags
 	}
@@ -123,7 +123,7 @@ func uniHasCollective(m *ir.Module) bool {
 }
 
 func (mc *chkModule) checkUniformity(m *ir.Module) {
-	u := uniAnalyze(m, mc.derivSeverity == "error")
+	u := uniAnalyze(m, mc.derivSeverity == "error", mc.subgroupSeverity == "error")
 	for _, e := range u.errs {
 		if !mc.diags.full() {
 			mc.diags.list = append(mc.diags.list, e)
@@ -571,7 +571,7 @@ func (w *uniFn) builtin(x *ir.BuiltinCall, st uniState) int32 {
 		required = w.u.derivErr
 		g.edge(res, uniMayBeNon)
 	case ir.ClassSubgroup:
-		required = true
+		required = w.u.subgroupErr
 		g.edge(res, uniMayBeNon)
 	default:
 		g.edge(res, args...)
@@ -623,11 +623,12 @@ func (w *uniFn) call(x *ir.Call, st uniState) int32 {
 	return res
 }
 
-// uniDerivErr reports whether derivative_uniformity is at error severity
-// in a module (no global diagnostic directive lowers it).
-func uniDerivErr(m *ir.Module) bool {
+// uniRuleIsError reports whether a uniformity triggering rule
+// (derivative_uniformity, subgroup_uniformity) is at error severity in a
+// module: no global diagnostic directive lowers it.
+func uniRuleIsError(m *ir.Module, rule string) bool {
 	for _, o := range m.Opaque {
-		if o.Kind != "diagnostic" || !strings.Contains(o.Text, "derivative_uniformity") {
+		if o.Kind != "diagnostic" || !strings.Contains(o.Text, rule) {
 			continue
 		}
 		inner := o.Text[strings.Index(o.Text, "(")+1:]
@@ -635,14 +636,4 @@ func uniDerivErr(m *ir.Module) bool {
 		return sev == "error"
 	}
 	return true
-}
-
-// sortedTagNames lists analyzed functions (for stable iteration).
-func (u *uniAnalysis) sortedTagNames() []string {
-	out := make([]string, 0, len(u.tags))
-	for k := range u.tags {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,7 +1,6 @@
 package wgsl
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -45,7 +44,7 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 		}
 		return fail(o.ReasonPos, "kernel %s is outside the gpudiff subset: %s", name, o.Reason)
 	}
-	u := uniAnalyze(m, uniDerivErr(m))
+	u := uniAnalyze(m, uniRuleIsError(m, "derivative_uniformity"), uniRuleIsError(m, "subgroup_uniformity"))
 	if len(u.errs) > 0 {
 		return nil, u.errs
 	}
@@ -115,13 +114,4 @@ func opaqueCallees(text string) map[string]bool {
 		})
 	}
 	return out
-}
-
-// describeKernel is a one-line summary used in tests and messages.
-func describeKernel(f *ir.Func) string {
-	parts := make([]string, len(f.Params))
-	for i, p := range f.Params {
-		parts[i] = p.Name + ": " + p.T.String()
-	}
-	return fmt.Sprintf("%s(%s) -> %v", f.Name, strings.Join(parts, ", "), f.Result)
 }

@@ -72,3 +72,21 @@ func TestUniformity(t *testing.T) {
 		})
 	}
 }
+
+// TestSubgroupUniformity checks subgroup builtins at the (default) error
+// severity of subgroup_uniformity, and a global diagnostic filter that
+// turns it off (WGSL #uniformity-function-calls, #global-diagnostic-directive).
+func TestSubgroupUniformity(t *testing.T) {
+	body := "var<private> g: i32;\nfn f() -> i32 { if (g > 0) { return subgroupAdd(1); } return 0; }\n"
+	_, err := Parse("s.wgsl", []byte("enable subgroups;\n"+body))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "s.wgsl:3:37: check: subgroupAdd must only be called from uniform control flow")
+	_, err = Parse("s.wgsl", []byte("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n"+body))
+	assert.NoError(t, err)
+	if tint, ok := ptValidators(t)["tint"]; ok {
+		accepted, _ := tint("enable subgroups;\n" + body)
+		assert.False(t, accepted)
+		accepted, msg := tint("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n" + body)
+		assert.True(t, accepted, msg)
+	}
+}
