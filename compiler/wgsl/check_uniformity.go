@@ -81,8 +81,8 @@ func (g *uniGraph) edge(from int32, to ...int32) {
 
 // uniAnalysis holds the tags of analyzed functions.
 type uniAnalysis struct {
-	m        *ir.Module
-	tags     map[string]*uniTags
+	m           *ir.Module
+	tags        map[string]*uniTags
 	derivErr    bool
 	subgroupErr bool
 	errs        ir.ErrorList
