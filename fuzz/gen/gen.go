@@ -17,8 +17,9 @@ const DefaultSize = 30
 //
 //   - the kernel's statement budget is s (every statement, nested or
 //     not, spends one);
-//   - there are min(Profile.Helpers, 1 + s/8) helpers, each with a budget
-//     of max(2, s/3) statements;
+//   - up to min(Profile.Helpers, 1 + s/8) helpers (those the kernel does
+//     not reach are dropped), each with a budget of max(2, s/3)
+//     statements;
 //   - statements nest at most min(Profile.Nesting, 1 + s/8) deep;
 //   - call chains below the kernel are at most min(Profile.CallDepth,
 //     1 + s/8) helpers long;
