@@ -588,7 +588,10 @@ func (l *lowerer) ref(e ir.Expr, rhsCalls bool) ir.Expr {
 			idx = l.fold(raw, false)
 		}
 		idx = l.guardIndex(l.guard(idx), x.X.Type().Len)
-		if id, ok := idx.(*ir.Ident); !isLit(idx) && !(ok && id.Ref != ir.RefGlobal && !rhsCalls) {
+		// Bind the index unless it is a literal or a name nothing can
+		// change before the store (only an inlined call can, and only a
+		// global).
+		if id, ok := idx.(*ir.Ident); !isLit(idx) && !(ok && (id.Ref != ir.RefGlobal || !rhsCalls)) {
 			idx = l.bindAlways("idx", idx)
 		}
 		return &ir.Index{Pos: x.Pos, X: base, Index: idx, T: x.T}

@@ -21,9 +21,9 @@ import (
 //	copyprop   copy propagation: a local defined as a copy of another name
 //	           is replaced by it, never across a (predicated or not)
 //	           redefinition of either
-//	forward    a temporary of flatten's used exactly once is replaced by
-//	           its definition at the use, when nothing it reads is assigned
-//	           in between
+//	forward    a value read exactly once — a let of flatten's, or a
+//	           whole-value store to a local var — is moved to its read,
+//	           when nothing it reads is assigned in between (depth-capped)
 //	dse        dead-store elimination: assignments and declarations whose
 //	           value is never read; pure expression statements
 //
