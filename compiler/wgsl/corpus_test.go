@@ -72,6 +72,17 @@ func TestParseCorpus(t *testing.T) {
 				"const_assert": "kept verbatim", "matrices": "uses alias Mat, which is outside the subset: matrix type",
 				"half_sum": "f16 type", "must": "function attribute @must_use", "main": "entry point (@compute)"},
 		},
+		"attributes_and_pointers.wgsl": {
+			funcs:   []string{"attenuate"},
+			globals: []string{"scratch"},
+			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
+				"Light": "struct member attribute @align", "Lights": "uses struct Light, which is outside the subset",
+				"FragOut": "struct member attribute @location", "gain": "override declaration",
+				"enable_fog": "override declaration", "lights": "var<uniform>", "counter": "var<storage>",
+				"flags": "var<storage>", "shared_max": "var<workgroup>", "scale_in_place": "pointer parameter",
+				"bump_private": "pointer parameter", "shade": "function attribute @diagnostic",
+				"fs_main": "entry point (@fragment)", "cs_main": "entry point (@compute)"},
+		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
 			structs: []string{"Ray", "Hit"},
@@ -91,6 +102,9 @@ func TestParseCorpus(t *testing.T) {
 			require.NoError(t, err)
 			src := string(b)
 			for name, v := range validators {
+				if ptValidatorGaps[filepath.Base(path)] == name {
+					continue
+				}
 				valid, msg := v(src)
 				require.True(t, valid, "the corpus module is invalid for %s: %s", name, msg)
 			}
@@ -146,6 +160,13 @@ func TestParseCorpus(t *testing.T) {
 	}
 }
 
+// ptValidatorGaps names, per corpus file, a validator that does not
+// implement something the file (validly) uses.
+var ptValidatorGaps = map[string]string{
+	// naga 30: "@diagnostic(…) attribute(s) not yet implemented".
+	"attributes_and_pointers.wgsl": "naga",
+}
+
 // ptReasonMatches reports whether the source at a reason position starts
 // with the construct the reason names.
 func ptReasonMatches(at, reason string) bool {
@@ -170,7 +191,7 @@ func ptReasonMatches(at, reason string) bool {
 		return strings.HasPrefix(at, "mat")
 	case strings.HasPrefix(reason, "texture type "), strings.HasPrefix(reason, "sampler type "):
 		return strings.HasPrefix(at, strings.Fields(reason)[2])
-	case strings.HasPrefix(reason, "uses alias "):
+	case strings.HasPrefix(reason, "uses alias "), strings.HasPrefix(reason, "uses struct "):
 		name := strings.TrimSuffix(strings.Fields(reason)[2], ",")
 		return strings.HasPrefix(at, name)
 	}

