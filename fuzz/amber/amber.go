@@ -376,7 +376,7 @@ func comparison(l leaf) string {
 	if tol == 0 {
 		return "EQ"
 	}
-	return "TOLERANCE " + FormatFloat(tol) + " EQ"
+	return "TOLERANCE " + formatDecimal(tol, 64) + " EQ"
 }
 
 // Value renders a leaf for Amber: decimal integers (bool as 0 or 1),
@@ -391,15 +391,20 @@ func Value(v ir.Value) string {
 	return strconv.FormatUint(uint64(v.Bits), 10)
 }
 
-// FormatFloat writes f (a float32 value, or a tolerance) as the shortest
-// decimal that reads back to the same float32 — for a tolerance, to the
-// same float64 — always with a '.', which Amber's tokenizer needs to read
-// a number as floating point.
+// FormatFloat writes an f32 value as the shortest decimal that reads back
+// to the same float32 (Amber converts EXPECT values of a float buffer to
+// float), always with a '.', which Amber's tokenizer needs to read a number
+// as floating point. A value that is not a float32 is written as the
+// shortest decimal of the float64. Tolerances are written exactly as
+// float64 (Amber compares in double), never rounded down.
 func FormatFloat(f float64) string {
-	bits := 32
-	if float64(float32(f)) != f {
-		bits = 64
+	if float64(float32(f)) == f {
+		return formatDecimal(f, 32)
 	}
+	return formatDecimal(f, 64)
+}
+
+func formatDecimal(f float64, bits int) string {
 	s := strconv.FormatFloat(f, 'g', -1, bits)
 	if strings.Contains(s, ".") {
 		return s
