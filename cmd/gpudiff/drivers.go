@@ -48,7 +48,9 @@ twin, as WGSL and as gpudiff's own SPIR-V where the implementation takes SPIR-V
 (Dawn does not), and compares every invocation with the reference interpreter.
 
 It prints the matrix (case × adapter: agrees, differs, compile error, crash,
-timeout; each cell names the runs that do not agree, worst outcome first), the
+timeout; each cell names the runs that do not agree, worst outcome first: a
+format alone means the original and its twin, "wgsl orig" or "spirv twin" one
+of them), the
 divergences per rule (the kernel's "// rule:" line; generated programs under
 "generated"), and every divergence with what it implicates, in one line:
 

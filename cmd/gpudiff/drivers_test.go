@@ -105,7 +105,7 @@ func TestDriversAcceptance(t *testing.T) {
 	for _, c := range rep.Cases {
 		for _, cell := range c.Cells {
 			// The same matrix: each cell's text, colored by its outcome.
-			assert.Contains(t, string(page), fmt.Sprintf(`<td class="cell %s"><a href="#cell-%s-`, outcomeCSS(cell.Outcome), c.Name))
+			assert.Contains(t, string(page), fmt.Sprintf(`<td class="cell %s"><a href="#cell-%s-`, driversOutcomeCSS(cell.Outcome), c.Name))
 		}
 	}
 	var suites struct {
@@ -119,7 +119,7 @@ func TestDriversAcceptance(t *testing.T) {
 	assert.Len(t, suites.Suites, len(rep.Adapters), "one suite per adapter, one test case per case")
 
 	code, out, errOut = gpudiffMine(t, "drivers", "--corpus", repo("shaders/conformance"), "--baseline", js)
-	assert.Equal(t, 0, code, "every divergence is in the baseline: %s\n%s", errOut, tail(out))
+	assert.Equal(t, 0, code, "every divergence is in the baseline: %s\n%s", errOut, driversTail(out))
 	assert.Contains(t, out, fmt.Sprintf("(0 new, %d in baseline", len(rep.Divergences)))
 
 	// A text baseline without one key.
@@ -135,10 +135,10 @@ func TestDriversAcceptance(t *testing.T) {
 	assert.Equal(t, 1, code)
 	label := fmt.Sprintf("%s on %s (%s", dropped.Case, dropped.Adapter, dropped.Format)
 	assert.Contains(t, out, "new divergence: "+label)
-	assert.Equal(t, 1, strings.Count(out, "new divergence: "), tail(out))
+	assert.Equal(t, 1, strings.Count(out, "new divergence: "), driversTail(out))
 }
 
-func outcomeCSS(o string) string {
+func driversOutcomeCSS(o string) string {
 	switch o {
 	case "agrees":
 		return "ok"
@@ -152,7 +152,7 @@ func outcomeCSS(o string) string {
 	return "fail"
 }
 
-func tail(s string) string {
+func driversTail(s string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > 12 {
 		lines = lines[len(lines)-12:]
