@@ -226,7 +226,7 @@ func (c *chkCtx) function() {
 		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
 			c.outsidef(p.typ.off, "pointer parameter")
 		}
-		t := c.resolveType(p.typ)
+		t := c.valueType(p.typ, "a parameter")
 		c.d.params = append(c.d.params, t)
 		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR()})
 		c.declare(p.name, &chkLocal{ref: ir.RefParam, t: t})
@@ -236,7 +236,7 @@ func (c *chkCtx) function() {
 		if len(a.retAttrs) > 0 {
 			c.outsidef(a.retAttrs[0].off, "return type attribute @%s", a.retAttrs[0].name)
 		}
-		c.result = c.resolveType(a.ret)
+		c.result = c.valueType(a.ret, "a function result")
 		f.Result = c.result.toIR()
 	}
 	f.Body = &ir.Block{Pos: c.pos(a.body.off), Stmts: c.stmtList(a.body.stmts)}
@@ -319,6 +319,17 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		c.errorf(t.off, "'%s' is not a type", name)
 	}
 	panic(chkAbort{}) // undeclared: reported by the resolver
+}
+
+// valueType resolves the type of a parameter, result, let or function-
+// scope var: runtime-sized arrays are only allowed in storage buffers
+// (WGSL #array-types), so one here is an error, not a construct outside
+// the subset.
+func (c *chkCtx) valueType(t *astIdentExpr, what string) *chkType {
+	if t.name == "array" && len(t.tmpl) == 1 && c.local("array") == nil && c.mc.byName["array"] == nil {
+		c.errorf(t.off, "%s cannot have a runtime-sized array type", what)
+	}
+	return c.resolveType(t)
 }
 
 // typeArg returns a template argument that must name a type.

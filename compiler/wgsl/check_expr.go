@@ -22,6 +22,8 @@ type chkOp struct {
 	e   ir.Expr
 	ref bool
 	off int32
+	// vcomp marks a component of a vector (swizzle or vector index).
+	vcomp bool
 }
 
 func (c *chkCtx) constOp(v cVal, off int32) chkOp { return chkOp{t: v.t, c: &v, off: off} }
@@ -178,13 +180,21 @@ var chkBinaryOps = map[lexKind]ir.BinaryOp{
 }
 
 func (c *chkCtx) unary(x *astUnaryExpr) chkOp {
+	a := c.value(x.x)
 	switch x.op {
 	case lexAnd:
+		if !a.ref {
+			c.errorf(x.off, "cannot take the address of a value of type %v that is not a variable reference", a.t)
+		}
+		if a.vcomp {
+			c.errorf(x.off, "cannot take the address of a vector component")
+		}
 		c.outsidef(x.off, "pointer (address-of operator '&')")
 	case lexStar:
-		c.outsidef(x.off, "pointer (indirection operator '*')")
+		// No subset expression has a pointer type (forming one makes the
+		// function outside the subset before this point).
+		c.errorf(x.off, "cannot dereference a value of type %v", a.t)
 	}
-	a := c.value(x.x)
 	var op ir.UnaryOp
 	ok := false
 	l := a.t.leaf()
@@ -361,7 +371,7 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	base = c.concrete(base)
 	i = c.concrete(i)
 	return chkOp{t: base.t.elem, e: &ir.Index{Pos: c.pos(x.off), X: c.irOf(base), Index: c.irOf(i), T: base.t.elem.toIR()},
-		ref: base.ref, off: x.off}
+		ref: base.ref, off: x.off, vcomp: base.t.k == ckVec}
 }
 
 func (c *chkCtx) member(x *astMemberExpr) chkOp {
@@ -397,7 +407,7 @@ func (c *chkCtx) member(x *astMemberExpr) chkOp {
 			return c.constOp(cVal{t: t, el: el}, x.off)
 		}
 		return chkOp{t: t, e: &ir.Swizzle{Pos: c.pos(x.off), X: base.e, Comps: comps, T: t.toIR()},
-			ref: base.ref && len(comps) == 1, off: x.off}
+			ref: base.ref && len(comps) == 1, off: x.off, vcomp: true}
 	}
 	c.errorf(x.off, "cannot access member '%s' of a value of type %v", x.name, base.t)
 	return base
@@ -537,7 +547,7 @@ func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
 			return c.constructArrayInferred(c.args(x.args), id.off)
 		}
 		if len(id.tmpl) == 1 {
-			c.outsidef(id.off, "runtime-sized array")
+			c.errorf(id.off, "cannot construct a runtime-sized array")
 		}
 	}
 	t := c.resolveType(id)

@@ -85,6 +85,11 @@ func TestErrors(t *testing.T) {
 		{"unknown member", "struct S { a: i32 } fn f(s: S) -> i32 { return s.b; }", "1:50", "check: struct S has no member 'b'"},
 		{"swizzle out of range", "fn f(v: vec2<f32>) -> f32 { return v.z; }", "1:38", "check: invalid swizzle 'z' for vec2<f32>"},
 		{"must_use builtin", "fn f(x: f32) { abs(x); }", "1:16", "check: the result of 'abs' must be used"},
+		// pointers
+		{"dereference of a value", "fn f(x: f32) -> f32 { return * x; }", "1:30", "check: cannot dereference a value of type f32"},
+		{"address of a value", "fn f(x: u32) -> u32 { return x << (& 31u); }", "1:36", "check: cannot take the address of a value of type u32"},
+		{"address of a vector component", "fn f() { var v = vec2(1.0); let p = &v.x; }", "1:37", "check: cannot take the address of a vector component"},
+		{"runtime-sized array let", "fn f() { let a: array<f32> = array<f32>(); }", "1:17", "check: a function-scope let cannot have a runtime-sized array type"},
 		// assignment
 		{"assign to let", "fn f() { let x = 1; x = 2; }", "1:21", "check: cannot assign to let 'x'"},
 		{"assign to parameter", "fn f(p: i32) { p = 2; }", "1:16", "check: cannot assign to parameter 'p'"},

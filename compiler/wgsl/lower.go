@@ -92,7 +92,7 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	var t *chkType
 	if x.typ != nil {
-		t = c.resolveType(x.typ)
+		t = c.valueType(x.typ, "a function-scope "+x.kw)
 	}
 	if x.kw == "var" && x.hasTmpl {
 		as, ok := x.tmpl[0].(*astIdentExpr)
