@@ -274,7 +274,9 @@ type astDecl struct {
 	ret      *astIdentExpr
 	body     *astBlock
 
-	// enable, requires: extension names; diagnostic: severity and rule
-	names []string
-	args  []astExpr
+	// enable, requires: extension names and their offsets; diagnostic:
+	// severity and rule
+	names    []string
+	nameOffs []int32
+	args     []astExpr
 }

@@ -109,7 +109,7 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 		mc.decls = append(mc.decls, d)
 		switch a.kind {
 		case "enable":
-			for _, n := range a.names {
+			for i, n := range a.names {
 				switch n {
 				case "f16":
 					mc.f16 = true
@@ -117,7 +117,7 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 					mc.subgroups = true
 				}
 				if !chkEnableExtensions[n] && !strings.HasPrefix(n, "chromium_") {
-					mc.errorf(a.kwOff, "unknown enable-extension '%s' (WGSL #enable-extensions-sec)", n)
+					mc.errorf(a.nameOffs[i], "unknown enable-extension '%s' (WGSL #enable-extensions-sec)", n)
 				}
 			}
 		case "diagnostic":
@@ -218,13 +218,21 @@ func (mc *chkModule) sortDecls() []*chkDecl {
 				}
 				cyc := append(append([]*chkDecl{}, stack[i:]...), dep.d)
 				names := make([]string, len(cyc))
-				allFns := true
+				allCalls := true
 				for j, c := range cyc {
 					names[j] = c.a.name
-					allFns = allFns && c.a.kind == "fn"
 					c.broken = true
+					if j+1 < len(cyc) {
+						isCall := false
+						for _, e := range c.deps {
+							if e.d == cyc[j+1] && e.call && c.a.kind == "fn" {
+								isCall = true
+							}
+						}
+						allCalls = allCalls && isCall
+					}
 				}
-				if allFns {
+				if allCalls {
 					mc.errorf(dep.off, "recursion is not allowed: %s", strings.Join(names, " -> "))
 				} else {
 					mc.errorf(dep.off, "cyclic dependency between module-scope declarations: %s", strings.Join(names, " -> "))

@@ -75,7 +75,8 @@ func TestErrors(t *testing.T) {
 		{"function as a value", "fn g() {} fn f() { let x = g; }", "1:28", "check: function 'g' cannot be used as a value"},
 		{"subgroups needs enable", "fn f(x: i32) -> i32 { return subgroupAdd(x); }", "1:30", "check: 'subgroupAdd' requires the subgroups extension"},
 		{"unknown attribute", "@bar fn f() {}", "1:1", "check: unknown attribute @bar"},
-		{"unknown enable-extension", "enable f16, foo;", "1:1", "check: unknown enable-extension 'foo'"},
+		{"unknown enable-extension", "enable f16, foo;", "1:13", "check: unknown enable-extension 'foo'"},
+		{"a function named like a type it uses is a cycle", "fn u32(x: u32) {}", "1:11", "check: cyclic dependency between module-scope declarations: u32 -> u32"},
 		{"entry point called", "@compute @workgroup_size(1) fn main() {} fn f() { main(); }", "1:51", "check: entry point 'main' cannot be called"},
 		// types
 		{"binary operand types", "fn f(a: i32, b: f32) -> f32 { return a + b; }", "1:40", "check: operator + is not defined for i32 and f32"},

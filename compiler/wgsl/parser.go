@@ -224,8 +224,9 @@ func (p *parser) directive(kw string) *astDecl {
 		d.args = p.argList("diagnostic")
 	} else {
 		for {
-			name, _ := p.ident("extension name")
+			name, off := p.ident("extension name")
 			d.names = append(d.names, name)
+			d.nameOffs = append(d.nameOffs, off)
 			if p.tok.kind != lexComma {
 				break
 			}
