@@ -11,19 +11,26 @@ import (
 // Parse parses and checks a WGSL module. file is used only in positions of
 // errors and as the module's File.
 //
-// Every valid WGSL module parses (the whole grammar of WGSL #grammar).
-// Declarations inside the gpudiff subset become IR (ir.StructDecl,
-// ir.Global, ir.Func); everything else is kept as an ir.Opaque holding its
-// exact source text, with the reason it is outside the subset and where
-// (see the package documentation for the subset). Module-scope const,
-// alias and const_assert declarations are kept verbatim as Opaque too;
-// their values are substituted where subset code uses them.
+// Every valid WGSL module parses: the whole grammar (WGSL #grammar,
+// #parsing), with template lists found by the spec's discovery algorithm
+// (WGSL #template-lists-sec). Declarations inside the gpudiff subset
+// become IR (ir.StructDecl, ir.Global, ir.Func), with const-expressions
+// evaluated (WGSL #const-expr) and concretized (WGSL #concretization),
+// for and while lowered to the one loop form, and ir.Normalize applied.
+// Everything else is kept as an ir.Opaque holding its exact source text,
+// the reason it is outside the subset and where (see the package
+// documentation). Module-scope const, alias and const_assert declarations
+// are kept verbatim as Opaque too; their values are substituted where
+// subset code uses them.
 //
 // Invalid WGSL is an error: an ir.ErrorList sorted by position, at most
 // ten entries, each printed "file:line:col: parse: message" (syntax) or
-// "file:line:col: check: message" (WGSL's static rules: names, types,
-// const-expressions, behaviors, recursion, uniformity). Parse never
-// panics: an internal failure is reported as an "internal error".
+// "file:line:col: check: message" (WGSL's static rules: names and scopes
+// (#declaration-and-scope), types and overloads (#type-checking-section),
+// const-expression shader-creation errors, statement behaviors
+// (#behaviors), cycles and recursion, uniformity (#uniformity)). Line and
+// column are 1-based, the column counted in bytes. Parse never panics: an
+// internal failure is reported as an "internal error".
 func Parse(file string, src []byte) (m *ir.Module, err error) {
 	diags := &diagList{file: file}
 	defer func() {

@@ -48,6 +48,24 @@
 // The printed form of a parsed module round-trips: for every module M
 // Parse returns, ir.Print(Parse(ir.Print(M))) == ir.Print(M).
 //
+// Limits and deviations, all deliberate:
+//
+//   - Identifiers use Go's Unicode categories for XID_Start and
+//     XID_Continue (letters, letter numbers, Other_ID_Start; plus marks,
+//     decimal digits, connector punctuation, Other_ID_Continue).
+//   - Expressions and statements nest at most 1000 levels (each operator
+//     of a left-associative chain counts as a level); a subset type has at
+//     most 65536 scalar components (larger ones are outside the subset).
+//   - An f32 remainder folds to the exact remainder (the interpreter's
+//     reference value); Tint folds the spec's formula x - y * trunc(x / y)
+//     with f32 roundings. Both are within WGSL's accuracy.
+//   - Where Tint departs from the spec, the spec wins: an empty statement
+//     after `break if`, and assignment to a multi-component swizzle, are
+//     errors.
+//   - Unknown attributes and enable-extensions are errors (Tint's
+//     experimental chromium_* extensions are accepted); requires names are
+//     not checked.
+//
 // The front end must never panic on any input (an internal failure
 // becomes an "internal error" diagnostic), never evaluate a program at
 // run time (that is interp), and never touch a GPU.
