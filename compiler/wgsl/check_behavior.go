@@ -96,14 +96,3 @@ func behOf(s ir.Stmt, block func(*ir.Block) chkBeh) (chkBeh, bool) {
 	}
 	return behNext, true
 }
-
-// irBehavior computes the behavior of a block of checked IR (used by the
-// uniformity analysis, after checking has proven every loop can exit).
-func irBehavior(b *ir.Block) chkBeh {
-	return behSeq(b.Stmts, irStmtBehavior)
-}
-
-func irStmtBehavior(s ir.Stmt) chkBeh {
-	b, _ := behOf(s, irBehavior)
-	return b
-}

@@ -75,24 +75,6 @@ func (v cVal) toIR() ir.Value {
 	panic(fmt.Sprintf("wgsl: toIR of constant of type %v", v.t))
 }
 
-// cvFromIR returns the constant of an ir value.
-func cvFromIR(v ir.Value) cVal {
-	t := chkFromIR(v.Type)
-	switch v.Type.Kind {
-	case ir.KindBool:
-		return cvBool(v.Bool())
-	case ir.KindI32, ir.KindU32:
-		return cvInt(t, v.Int64())
-	case ir.KindF32:
-		return cvFloat(t, float64(v.F32()))
-	}
-	el := make([]cVal, len(v.Elems))
-	for i, e := range v.Elems {
-		el[i] = cvFromIR(e)
-	}
-	return cVal{t: t, el: el}
-}
-
 // String prints a constant in WGSL-like notation for error messages.
 func (v cVal) String() string {
 	switch v.t.k {

@@ -118,13 +118,6 @@ func (p *parser) expect(k lexKind, where string) lexTok {
 	return t
 }
 
-func (p *parser) expectKw(word, where string) {
-	if !p.isKw(word) {
-		p.failf(p.tok.off, "expected '%s' %s, found %s", word, where, p.describe(p.tok))
-	}
-	p.next()
-}
-
 // ident consumes an identifier and returns its name and offset.
 func (p *parser) ident(what string) (string, int32) {
 	if p.tok.kind != lexIdent {
