@@ -68,7 +68,9 @@ type ProgramRecord struct {
 	ShrunkStmts int        `json:"shrunk_stmts,omitempty"`
 	Invocations int        `json:"invocations"`
 	Runs        []RunCount `json:"runs,omitempty"`
-	Millis      int64      `json:"ms"`
+	// Millis is the wall-clock time the program took; it is not journaled,
+	// so a resumed journal equals an uninterrupted one.
+	Millis int64 `json:"-"`
 }
 
 // RunCount counts one program's runs on one adapter.
@@ -183,7 +185,23 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten,
 		Label: fmt.Sprintf("p%d/", i)}
 	if p.OutsideSubset == "recursion" {
-		opts.Devices = nil // recursion is invalid WGSL: only the refusal path is exercised
+		// Recursion is invalid WGSL (the interpreter and every stack refuse
+		// it): only flatten's refusal path is exercised.
+		_, ferr := flatten.Function(ir.CloneModule(p.Module), p.Kernel, cfg.Flatten)
+		rec.Millis = time.Since(t0).Milliseconds()
+		if flatten.IsRefusal(ferr) {
+			rec.Verdict = string(oracle.FlattenRejected)
+			return rec
+		}
+		rec.Verdict = string(oracle.Error)
+		rec.Classes, rec.Adapters = []string{"flatten-refused"}, []string{"flatten"}
+		rec.Implicates = "flatten did not refuse a recursive program loudly"
+		if ferr != nil {
+			rec.Implicates += ": " + firstLine(ferr.Error())
+		}
+		rec.Signature = "flatten-refused/flatten/" + ir.CanonicalHash(p.Module, p.Kernel)[:16]
+		rec.Known = cfg.Baseline[rec.Signature]
+		return rec
 	}
 	res, err := Execute(ctx, c, opts)
 	if err != nil {
@@ -215,6 +233,7 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 	// Timeouts are not shrunk (each attempt would cost a full timeout);
 	// crashes get a small budget (each attempt restarts a worker).
 	small := c
+	rec.ShrunkStmts = rec.Stmts
 	if cfg.ShrinkAttempts >= 0 && first.Class != "error" && first.Class != "timeout" {
 		budget := cfg.ShrinkAttempts
 		if budget == 0 {

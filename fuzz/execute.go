@@ -10,6 +10,7 @@ import (
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -187,8 +188,15 @@ func gpuRun(ctx context.Context, d Device, k harness.Kernel, in []byte, n int, a
 	if err != nil {
 		r.Failed, r.Message = FailureVerdict(err), err.Error()
 		var ce *harness.CompileError
-		if errors.As(err, &ce) {
+		var crash *worker.CrashError
+		var to *worker.TimeoutError
+		switch {
+		case errors.As(err, &ce):
 			r.Message = ce.Message
+		case errors.As(err, &crash) && crash.StderrTail != "":
+			r.Message += "\nworker stderr (tail):\n" + crash.StderrTail
+		case errors.As(err, &to) && to.StderrTail != "":
+			r.Message += "\nworker stderr (tail):\n" + to.StderrTail
 		}
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -315,7 +316,12 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 		}
 		fmt.Fprintf(w, "%-5s #%d %s: %s", state, f.Index, f.Signature, f.Implicates)
 		if f.Case != "" {
-			fmt.Fprintf(w, "\n      case: %s/%s (shrunk %d → %d statements)", fl.corpus, f.Case, f.Stmts, f.ShrunkStmts)
+			fmt.Fprintf(w, "\n      case: %s", filepath.Join(fl.corpus, f.Case))
+			if f.ShrunkStmts < f.Stmts {
+				fmt.Fprintf(w, " (shrunk %d → %d statements)", f.Stmts, f.ShrunkStmts)
+			} else {
+				fmt.Fprintf(w, " (%d statements, not shrunk)", f.Stmts)
+			}
 		}
 		fmt.Fprintln(w)
 	}

@@ -387,7 +387,7 @@ func (e *emitter) convFunc(dir string, t *ir.Type) string {
 		}
 		fmt.Fprintf(&b, "  return %s(%s);\n", to, strings.Join(args, ", "))
 	case ir.KindArray:
-		fmt.Fprintf(&b, "  var gpudiff_a: %s = v;\n  var gpudiff_r: %s;\n", from, to)
+		fmt.Fprintf(&b, "  var gpudiff_a: %s = gpudiff_v;\n  var gpudiff_r: %s;\n", from, to)
 		fmt.Fprintf(&b, "  for (var gpudiff_j: u32 = 0u; gpudiff_j < %du; gpudiff_j += 1u) {\n    gpudiff_r[gpudiff_j] = %s;\n  }\n  return gpudiff_r;\n",
 			t.Len, conv("gpudiff_a[gpudiff_j]", t.Elem))
 	}

@@ -190,3 +190,26 @@ func TestPortableCompoundAssignmentReadsFirst(t *testing.T) {
 	assert.Equal(t, int32(2), got[0][0].I32(), "ret")
 	assert.Equal(t, int32(2), got[0][1].I32(), "g")
 }
+
+// TestBoolArrayCrossesAsU32: an array<bool, 3> argument and result go
+// through the u32 mirror conversion functions.
+func TestBoolArrayCrossesAsU32(t *testing.T) {
+	at := ir.ArrayOf(ir.Bool, 3)
+	// fn k(a: array<bool, 3>) -> array<bool, 3> { return array<bool, 3>(a[2], !a[0], a[1]); }
+	idx := func(i uint32) ir.Expr {
+		return &ir.Index{X: param("a", at), Index: &ir.Lit{Val: ir.U32Val(i)}, T: ir.Bool}
+	}
+	body := &ir.Return{Value: &ir.Construct{T: at, Args: []ir.Expr{idx(2), &ir.Unary{Op: ir.OpNot, X: idx(0), T: ir.Bool}, idx(1)}}}
+	m := &ir.Module{Funcs: []*ir.Func{{Name: "k", Params: []*ir.Param{{Name: "a", T: at}}, Result: at, Body: ir.NewBlock(ir.Pos{}, body)}}}
+	require.NoError(t, ir.Verify(m))
+	b := ir.BoolVal
+	arr := func(x, y, z bool) ir.Value { return ir.CompositeVal(at, b(x), b(y), b(z)) }
+	args := [][]ir.Value{{arr(true, false, false)}, {arr(false, true, true)}}
+	want := []ir.Value{arr(false, false, false), arr(true, true, true)}
+	for _, mode := range []Mode{Portable, Raw} {
+		got := runGPU(t, m, "k", mode, args)
+		for j := range want {
+			assert.True(t, ir.Equal(want[j], got[j][0]), "%s invocation %d: want %v, got %v", mode, j, want[j], got[j][0])
+		}
+	}
+}
