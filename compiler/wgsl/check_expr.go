@@ -751,7 +751,7 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 		el := make([]cVal, len(comps))
 		for i, s := range comps {
 			v, err := cvFromBits(t.leaf(), cvBits(s))
-			el[i] = c.cvResult(id.off, v, err, t.leaf()).c.clone()
+			el[i] = *c.cvResult(id.off, v, err, t.leaf()).c
 		}
 		if t.isScalar() {
 			return c.constOp(el[0], id.off)
@@ -760,8 +760,6 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 	}
 	return chkOp{t: t, e: &ir.Bitcast{Pos: c.pos(id.off), T: t.toIR(), X: a.e}, off: id.off}
 }
-
-func (v *cVal) clone() cVal { return *v }
 
 // selectCall checks select(f, t, cond) (WGSL #select-builtin).
 func (c *chkCtx) selectCall(x *astCallExpr) chkOp {

@@ -154,10 +154,9 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 			root = x.x
 			continue
 		case *astMemberExpr:
-			if _, isSwz := x.x.(*astMemberExpr); op.t != nil && len(x.name) > 1 && !isSwz {
-				if bt := c.value(x.x).t; bt.k == ckVec {
-					c.errorf(x.off, "cannot %s a multi-component swizzle", what)
-				}
+			// Re-checking the base is safe: it already checked once.
+			if len(x.name) > 1 && c.value(x.x).t.k == ckVec {
+				c.errorf(x.off, "cannot %s a multi-component swizzle", what)
 			}
 			root = x.x
 			continue
