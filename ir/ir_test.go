@@ -186,3 +186,32 @@ func TestVerifyContinuingSeesBodyDeclarations(t *testing.T) {
 	f.Body.Stmts[2] = &Return{Value: step()}
 	assert.Error(t, Verify(m))
 }
+
+func TestNormalizeDropsCodeAfterStatementsThatNeverComplete(t *testing.T) {
+	ret := func(v int32) Stmt { return &Return{Value: lit(I32Val(v))} }
+	x := func() *Ident { return id("x", I32, RefParam) }
+	cond := &Binary{Op: OpGt, X: x(), Y: lit(I32Val(0)), T: Bool}
+	// fn f(x: i32) -> i32 { { return 1; } return 2; }
+	f := &Func{Name: "f", Params: []*Param{{Name: "x", T: I32}}, Result: I32, Body: NewBlock(Pos{},
+		NewBlock(Pos{}, ret(1)), ret(2))}
+	// fn g(x: i32) -> i32 { if (x > 0) { return 1; } else { return 3; } return 2; }
+	g := &Func{Name: "g", Params: []*Param{{Name: "x", T: I32}}, Result: I32, Body: NewBlock(Pos{},
+		&If{Cond: cond, Then: NewBlock(Pos{}, ret(1)), Else: NewBlock(Pos{}, ret(3))}, ret(2))}
+	// fn h(x: i32) -> i32 { loop { if (x > 0) { break; } } return 2; }: the
+	// loop can break, so the return stays.
+	h := &Func{Name: "h", Params: []*Param{{Name: "x", T: I32}}, Result: I32, Body: NewBlock(Pos{},
+		&Loop{Body: NewBlock(Pos{}, &If{Cond: CloneExpr(cond), Then: NewBlock(Pos{}, &Break{}), Else: NewBlock(Pos{})}), Continuing: NewBlock(Pos{})},
+		ret(2))}
+	m := &Module{Funcs: []*Func{f, g, h}}
+	require.NoError(t, Normalize(m))
+	assert.Len(t, f.Body.Stmts, 1)
+	assert.Len(t, g.Body.Stmts, 1)
+	assert.Len(t, h.Body.Stmts, 2)
+}
+
+func TestPrintVoidBuiltinStatement(t *testing.T) {
+	s := &ExprStmt{X: &BuiltinCall{Fn: BWorkgroupBarrier, T: Void}}
+	assert.Equal(t, "workgroupBarrier();\n", PrintStmt(s, 0))
+	s = &ExprStmt{X: &BuiltinCall{Fn: BAbs, Args: []Expr{lit(I32Val(-1))}, T: I32}}
+	assert.Equal(t, "_ = abs(-1i);\n", PrintStmt(s, 0))
+}

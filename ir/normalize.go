@@ -131,17 +131,24 @@ func (r *renamer) expr(e Expr) {
 
 // ---- 2. dead code ----
 
+// dropDeadCode removes the statements of a block that follow one that
+// cannot complete normally: a jump, or a compound statement with no path
+// to its end (an if whose arms both jump, a loop without a break, a switch
+// whose every clause returns). WGSL permits such unreachable code, but
+// naga rejects it ("instructions after return"), and no pass wants it.
 func dropDeadCode(n Node) {
 	if b, ok := n.(*Block); ok {
 		for i, s := range b.Stmts {
-			if IsJump(s) {
+			dropDeadCode(s)
+			if !completes(s) {
 				for j := i + 1; j < len(b.Stmts); j++ {
 					b.Stmts[j] = nil
 				}
 				b.Stmts = b.Stmts[:i+1]
-				break
+				return
 			}
 		}
+		return
 	}
 	DoChildren(n, func(c Node) bool {
 		if _, isExpr := c.(Expr); !isExpr {
@@ -149,6 +156,57 @@ func dropDeadCode(n Node) {
 		}
 		return false
 	})
+}
+
+// completes reports whether control can reach the statement after s
+// (WGSL "Statement Behavior Analysis": s's behaviors include Next).
+func completes(s Stmt) bool {
+	switch s := s.(type) {
+	case *Break, *Continue, *Return:
+		return false
+	case *Block:
+		for _, t := range s.Stmts {
+			if !completes(t) {
+				return false
+			}
+		}
+		return true
+	case *If:
+		return completes(s.Then) || completes(s.Else)
+	case *Loop:
+		// A loop completes only through a break aimed at it or a break-if.
+		return s.BreakIf != nil || hasOwnBreak(s.Body)
+	case *Switch:
+		for _, c := range s.Cases {
+			if completes(c.Body) || hasOwnBreak(c.Body) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// hasOwnBreak reports whether n holds a break aimed at the loop or switch
+// whose body n is (not one inside a nested loop or switch).
+func hasOwnBreak(n Node) bool {
+	found := false
+	var walk func(Node)
+	walk = func(n Node) {
+		if found {
+			return
+		}
+		switch n.(type) {
+		case *Break:
+			found = true
+			return
+		case *Loop, *Switch, Expr:
+			return
+		}
+		DoChildren(n, func(c Node) bool { walk(c); return found })
+	}
+	walk(n)
+	return found
 }
 
 // ---- 3. effectful short-circuit lowering ----
