@@ -187,7 +187,7 @@ func TestVerifyContinuingSeesBodyDeclarations(t *testing.T) {
 	assert.Error(t, Verify(m))
 }
 
-func TestNormalizeDropsCodeAfterStatementsThatNeverComplete(t *testing.T) {
+func TestPruneUnreachable(t *testing.T) {
 	ret := func(v int32) Stmt { return &Return{Value: lit(I32Val(v))} }
 	x := func() *Ident { return id("x", I32, RefParam) }
 	cond := &Binary{Op: OpGt, X: x(), Y: lit(I32Val(0)), T: Bool}
@@ -204,6 +204,10 @@ func TestNormalizeDropsCodeAfterStatementsThatNeverComplete(t *testing.T) {
 		ret(2))}
 	m := &Module{Funcs: []*Func{f, g, h}}
 	require.NoError(t, Normalize(m))
+	assert.Len(t, f.Body.Stmts, 2, "Normalize drops code after jumps only")
+	for _, fn := range m.Funcs {
+		PruneUnreachable(fn.Body)
+	}
 	assert.Len(t, f.Body.Stmts, 1)
 	assert.Len(t, g.Body.Stmts, 1)
 	assert.Len(t, h.Body.Stmts, 2)

@@ -131,16 +131,41 @@ func (r *renamer) expr(e Expr) {
 
 // ---- 2. dead code ----
 
-// dropDeadCode removes the statements of a block that follow one that
-// cannot complete normally: a jump, or a compound statement with no path
-// to its end (an if whose arms both jump, a loop without a break, a switch
-// whose every clause returns). WGSL permits such unreachable code, but
-// naga rejects it ("instructions after return"), and no pass wants it.
+// dropDeadCode removes the statements that follow a break, continue or
+// return in the same block (DESIGN.md: code after a jump is dropped when the
+// IR is built). Code after a compound statement that cannot complete (see
+// CanComplete) is kept: it is legal WGSL and harmless to passes; emitters
+// for front ends that reject it prune it with PruneUnreachable.
 func dropDeadCode(n Node) {
 	if b, ok := n.(*Block); ok {
 		for i, s := range b.Stmts {
-			dropDeadCode(s)
-			if !completes(s) {
+			if IsJump(s) {
+				for j := i + 1; j < len(b.Stmts); j++ {
+					b.Stmts[j] = nil
+				}
+				b.Stmts = b.Stmts[:i+1]
+				break
+			}
+		}
+	}
+	DoChildren(n, func(c Node) bool {
+		if _, isExpr := c.(Expr); !isExpr {
+			dropDeadCode(c)
+		}
+		return false
+	})
+}
+
+// PruneUnreachable removes, in n and beneath it, the statements of each
+// block that follow one that cannot complete (CanComplete false): a jump,
+// or an if whose arms both jump, a loop without a break, a switch whose
+// every clause leaves the function or the loop. WGSL permits such
+// unreachable code; naga rejects it ("instructions after return").
+func PruneUnreachable(n Node) {
+	if b, ok := n.(*Block); ok {
+		for i, s := range b.Stmts {
+			PruneUnreachable(s)
+			if !CanComplete(s) {
 				for j := i + 1; j < len(b.Stmts); j++ {
 					b.Stmts[j] = nil
 				}
@@ -152,33 +177,33 @@ func dropDeadCode(n Node) {
 	}
 	DoChildren(n, func(c Node) bool {
 		if _, isExpr := c.(Expr); !isExpr {
-			dropDeadCode(c)
+			PruneUnreachable(c)
 		}
 		return false
 	})
 }
 
-// completes reports whether control can reach the statement after s
+// CanComplete reports whether control can reach the statement after s
 // (WGSL "Statement Behavior Analysis": s's behaviors include Next).
-func completes(s Stmt) bool {
+func CanComplete(s Stmt) bool {
 	switch s := s.(type) {
 	case *Break, *Continue, *Return:
 		return false
 	case *Block:
 		for _, t := range s.Stmts {
-			if !completes(t) {
+			if !CanComplete(t) {
 				return false
 			}
 		}
 		return true
 	case *If:
-		return completes(s.Then) || completes(s.Else)
+		return CanComplete(s.Then) || CanComplete(s.Else)
 	case *Loop:
 		// A loop completes only through a break aimed at it or a break-if.
 		return s.BreakIf != nil || hasOwnBreak(s.Body)
 	case *Switch:
 		for _, c := range s.Cases {
-			if completes(c.Body) || hasOwnBreak(c.Body) {
+			if CanComplete(c.Body) || hasOwnBreak(c.Body) {
 				return true
 			}
 		}

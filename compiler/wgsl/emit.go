@@ -181,6 +181,7 @@ func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global) []*ir.StructDecl 
 func (e *emitter) prepare() {
 	for i, f := range e.funcs {
 		g := ir.CloneFunc(f)
+		ir.PruneUnreachable(g.Body) // naga rejects statements after e.g. `{ return; }`
 		e.rewriteFunc(g)
 		e.funcs[i] = g
 	}
