@@ -43,17 +43,21 @@ func shapeOf(f *ir.Func) twinShape {
 	return s
 }
 
-// TestCapabilityTiers: every kernel of shaders/tiers/*.wgsl (one file per
-// capability: if/else, helpers, fixed loops, break/continue, switch,
-// bounded loops, vectors/structs/arrays, void+globals, calls in
-// conditions) flattens to a twin with no control flow and no call, one
+// TestCapabilityTiers: every kernel of shaders/tiers/TIER/*.wgsl (one
+// directory per capability: if/else, helpers, fixed loops, break/continue,
+// switch, bounded loops, vectors/structs/arrays, void+globals, calls in
+// conditions; one kernel per file) flattens to a twin with no control flow and no call, one
 // final return when it has a result, and — where the file's "expect:"
 // line gives one — exactly the hand-counted number of selects. (That the
 // twins compute what the originals do is TestFlattenPreservesSemanticsOnShaders.)
 func TestCapabilityTiers(t *testing.T) {
-	files, err := filepath.Glob("../shaders/tiers/*.wgsl")
+	files, err := filepath.Glob("../shaders/tiers/*/*.wgsl")
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(files), 9)
+	tiers := map[string]bool{}
+	for _, f := range files {
+		tiers[filepath.Base(filepath.Dir(f))] = true
+	}
+	require.GreaterOrEqual(t, len(tiers), 9, "one directory per capability tier")
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -83,7 +87,7 @@ func TestCapabilityTiers(t *testing.T) {
 		sort.Strings(sorted)
 		require.Equal(t, sorted, listed, "%s: expect: lines name every kernel", path)
 		for _, k := range kernels {
-			t.Run(strings.TrimSuffix(filepath.Base(path), ".wgsl")+"/"+k, func(t *testing.T) {
+			t.Run(filepath.Base(filepath.Dir(path))+"/"+k, func(t *testing.T) {
 				twin, err := flatten.Function(m, k, flatten.Options{Strict: true, VerifyPasses: true})
 				require.NoError(t, err)
 				s := shapeOf(twin)

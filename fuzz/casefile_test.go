@@ -96,6 +96,8 @@ func TestParseCaseRejectsWithPositions(t *testing.T) {
 // an error naming the file.
 func FuzzParseCase(f *testing.F) {
 	files, _ := filepath.Glob("../shaders/*/*.wgsl")
+	tiers, _ := filepath.Glob("../shaders/tiers/*/*.wgsl")
+	files = append(files, tiers...)
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)

@@ -86,12 +86,15 @@ func TestExecShadeJSON(t *testing.T) {
 // under shaders/ passes with its twin and gpudiff's SPIR-V on lavapipe.
 func TestExecEveryShaderFlatSPIRV(t *testing.T) {
 	files, _ := filepath.Glob(repo("shaders/*/*.wgsl"))
+	tiers, _ := filepath.Glob(repo("shaders/tiers/*/*.wgsl"))
+	files = append(files, tiers...)
 	require.NotEmpty(t, files)
 	for _, f := range files {
 		if strings.Contains(f, "/regress/") {
 			continue // regression cases replay their own recorded verdicts (shaders package)
 		}
-		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+		rel, _ := filepath.Rel(repo("shaders"), f)
+		t.Run(rel, func(t *testing.T) {
 			args := []string{"exec", f, "--flat", "--spirv", "--json"}
 			if in := strings.TrimSuffix(f, ".wgsl") + ".inputs.json"; fileExists(in) {
 				args = append(args, "--inputs", in)

@@ -3,8 +3,6 @@
 // global happens only where the source would call it) and in select arms
 // (evaluated unconditionally, as WGSL's select evaluates every operand).
 // expect: gate
-// expect: either
-// expect: both_arms
 
 var<private> probes: u32;
 
@@ -18,16 +16,4 @@ fn gate(a: i32, b: i32) -> i32 {
         return 1;
     }
     return 0;
-}
-
-fn either(a: i32, b: i32) -> i32 {
-    var r = 0;
-    if (a == 7 || probe(b)) {
-        r = 1;
-    }
-    return r;
-}
-
-fn both_arms(a: i32, b: i32) -> i32 {
-    return select(0, 1, probe(a)) + select(i32(probe(b)), 2, a > b);
 }

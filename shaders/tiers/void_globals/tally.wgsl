@@ -3,6 +3,7 @@
 // expect: tally selects=2
 
 var<private> pos_count: u32;
+
 var<private> neg_sum: i32;
 
 // Two writes under two exclusive conditions: two selects.
