@@ -26,6 +26,7 @@ import (
 // inlined callee, whose live mask is seeded with the caller's E at the
 // call: the callee never reads or narrows the caller's masks.
 type lowerer struct {
+	fault  string // FaultEnv's value (tests only)
 	m      *ir.Module
 	white  map[string]bool
 	namer  *ir.Namer
@@ -446,6 +447,9 @@ func (l *lowerer) ifStmt(s *ir.If) {
 		l.withS(c, func() { l.block(s.Then) })
 	}
 	if len(s.Else.Stmts) > 0 {
+		if l.fault == "retest-else" {
+			c = l.expr(ir.CloneExpr(s.Cond)) // the injected bug (FaultEnv)
+		}
 		l.withS(not(c), func() { l.block(s.Else) })
 	}
 }

@@ -79,7 +79,7 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 		white[w] = true
 	}
 	l := &lowerer{
-		m: m, namer: namer, white: white,
+		m: m, namer: namer, white: white, fault: fault(),
 		info:     map[string]tempKind{},
 		consts:   map[string]ir.Value{},
 		excludes: map[ir.Expr][][]ir.Expr{},

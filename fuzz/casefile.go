@@ -235,6 +235,14 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(f.Params) == 0 && len(args) == 0 {
+		// A kernel without parameters: the record's count alone says how
+		// many invocations there are.
+		args = make([][]ir.Value, rec.Invocations)
+		for i := range args {
+			args[i] = []ir.Value{}
+		}
+	}
 	if len(args) != rec.Invocations {
 		return nil, nil, fmt.Errorf("%s: case record: %d invocations but inputs for %d", file, rec.Invocations, len(args))
 	}

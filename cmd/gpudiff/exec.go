@@ -115,6 +115,14 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		if args, err = readInputs(fl.inputs, f); err != nil {
 			return err
 		}
+		if len(f.Params) == 0 {
+			// No parameter gives the count: --invocations (or 64) does.
+			n := fl.invocations
+			if n == 0 {
+				n = defaultInvocations
+			}
+			args = seededInputs(fl.seed, f, n)
+		}
 		if fl.invocations != 0 && fl.invocations != len(args) {
 			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), fl.inputs)
 		}

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
@@ -152,6 +153,9 @@ func readBaseline(path string) (map[string]bool, error) {
 }
 
 func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) error {
+	if f := os.Getenv(flatten.FaultEnv); f != "" {
+		fmt.Fprintf(stderr, "gpudiff run: warning: %s=%s breaks a flatten rule on purpose (testing only)\n", flatten.FaultEnv, f)
+	}
 	var journal *fuzz.Journal
 	var prior []fuzz.ProgramRecord
 	if fl.resume != "" {
