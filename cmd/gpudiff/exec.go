@@ -245,9 +245,20 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
+	// With many runs, only those that disagree or failed get a column; the
+	// agreeing ones are listed below the table.
+	var shown []int
+	for k, r := range res.Runs {
+		if len(res.Runs) <= 4 || r.Failed != "" || len(r.Mismatches) > 0 {
+			shown = append(shown, k)
+		}
+	}
 	header := table.Row{"#", "arguments (" + paramNames(f) + ")", "reference"}
-	for _, r := range res.Runs {
-		header = append(header, runLabel(r))
+	for _, k := range shown {
+		header = append(header, runLabel(res.Runs[k]))
+	}
+	if len(shown) < len(res.Runs) {
+		header = append(header, fmt.Sprintf("%d other runs", len(res.Runs)-len(shown)))
 	}
 	t.AppendHeader(header)
 	bad := make([]map[int]bool, len(res.Runs))
@@ -267,7 +278,8 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 			argStr[j] = oracle.Human(oracle.Expected{Value: a})
 		}
 		row := table.Row{i, strings.Join(argStr, ", "), humanOutputs(res.Reference[i], res.Names)}
-		for k, r := range res.Runs {
+		for _, k := range shown {
+			r := res.Runs[k]
 			switch {
 			case r.Failed != "":
 				row = append(row, string(r.Failed))
@@ -280,6 +292,9 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 			default:
 				row = append(row, humanOutputs(r.Outputs[i], res.Names))
 			}
+		}
+		if len(shown) < len(res.Runs) {
+			row = append(row, "agree")
 		}
 		t.AppendRow(row)
 	}
