@@ -32,6 +32,7 @@ type execFlags struct {
 	flat        bool
 	spirv       bool
 	timeout     time.Duration
+	saveCase    string
 }
 
 func newExecCmd() *cobra.Command {
@@ -74,6 +75,7 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
 	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
+	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	return cmd
 }
@@ -143,9 +145,16 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	res, err := fuzz.Execute(ctx, c, fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode})
+	opts := fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode}
+	res, err := fuzz.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
+	}
+	if fl.saveCase != "" {
+		rec := fuzz.NewRecord(c, res, opts, version())
+		if err := fuzz.WriteCase(fl.saveCase, c.Module, rec); err != nil {
+			return usagef("gpudiff exec: --save-case: %v", err)
+		}
 	}
 	if fl.asJSON {
 		if err := writeExecJSON(stdout, f, args, res); err != nil {

@@ -1,0 +1,64 @@
+package shaders
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness/worker"
+)
+
+// TestRegressions replays every case under shaders/regress (case files
+// saved from bugs gpudiff found in itself or worked around in a stack)
+// forever: the reference interpreter must still produce the recorded
+// reference, the twin must agree with it, and on lavapipe every recorded
+// path (WGSL and gpudiff's SPIR-V, original and twin, the recorded mode)
+// must agree — each case stays fixed.
+func TestRegressions(t *testing.T) {
+	files, err := filepath.Glob("regress/*.wgsl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	dev, err := worker.Start("wgpu-vulkan:llvmpipe", worker.Options{})
+	require.NoError(t, err, "lavapipe is needed: install mesa-vulkan-drivers (make deps)")
+	defer dev.Close()
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			c, rec, err := fuzz.ParseCase(path, src)
+			require.NoError(t, err)
+			mode, err := wgsl.ParseMode(rec.Mode)
+			require.NoError(t, err)
+
+			// Interpreter parts, no GPU: the recorded reference still holds.
+			res, err := fuzz.Execute(t.Context(), c, fuzz.Options{Flat: rec.Flat})
+			require.NoError(t, err)
+			require.Len(t, res.Reference, len(rec.Reference))
+			for i, want := range rec.Reference {
+				got := oracle.InvocationJSON(res.Reference[i], res.Names)
+				assert.JSONEq(t, string(want), string(bytes.TrimSpace(got)), "reference of invocation %d drifted", i)
+			}
+			assert.Equal(t, oracle.Pass, res.Verdict, "interp(twin): %v", fuzz.Attribute(res))
+
+			// GPU parts on lavapipe.
+			res, err = fuzz.Execute(t.Context(), c, fuzz.Options{Devices: []fuzz.Device{dev}, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode})
+			require.NoError(t, err)
+			assert.Equal(t, oracle.Pass, res.Verdict, "%v", fuzz.Attribute(res))
+			assert.Len(t, res.Runs, boolInt(rec.Flat)+(1+boolInt(rec.Flat))*(1+boolInt(rec.SPIRV)), "every recorded path ran")
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
