@@ -85,14 +85,11 @@ func TestExecShadeJSON(t *testing.T) {
 // TestExecEveryShaderFlatSPIRV is issue 3 and 4's acceptance: every kernel
 // under shaders/ passes with its twin and gpudiff's SPIR-V on lavapipe.
 func TestExecEveryShaderFlatSPIRV(t *testing.T) {
-	files, _ := filepath.Glob(repo("shaders/*/*.wgsl"))
+	files, _ := filepath.Glob(repo("shaders/*/*.wgsl")) // examples, conformance, regress (case files carry their inputs)
 	tiers, _ := filepath.Glob(repo("shaders/tiers/*/*.wgsl"))
 	files = append(files, tiers...)
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		if strings.Contains(f, "/regress/") {
-			continue // regression cases replay their own recorded verdicts (shaders package)
-		}
 		rel, _ := filepath.Rel(repo("shaders"), f)
 		t.Run(rel, func(t *testing.T) {
 			args := []string{"exec", f, "--flat", "--spirv", "--json"}
