@@ -144,8 +144,11 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		defer closeAll()
 		devices = devs
 	}
+	if err := checkKernelLimits(m, f, len(args)); err != nil {
+		return err
+	}
 	c := newCase(m, f, args)
-	opts := fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode}
+	opts := fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
 	res, err := fuzz.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)

@@ -38,6 +38,9 @@ exit code 2; nothing is printed then.`,
 			if err != nil {
 				return err
 			}
+			if maxUnroll == 0 {
+				maxUnroll = lim.Unroll
+			}
 			opts := flatten.Options{MaxUnroll: maxUnroll, Strict: strict}
 			if whitelist != "" {
 				opts.Whitelist = strings.Split(whitelist, ",")

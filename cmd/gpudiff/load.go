@@ -17,9 +17,9 @@ const defaultInvocations = 64
 // loadModule reads and parses a WGSL file (or the WGSL part of a case
 // file). Errors are positioned (file:line:col: …) and mean exit 2.
 func loadModule(path string) (*ir.Module, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, nil, usagef("gpudiff: %v", err)
+		return nil, nil, err
 	}
 	m, err := wgsl.Parse(path, src)
 	if err != nil {

@@ -53,9 +53,9 @@ Exit codes:
 }
 
 func runRepro(ctx context.Context, path string, sels []string, timeout time.Duration, asJSON bool, stdout io.Writer) error {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return usagef("gpudiff repro: %v", err)
+		return err
 	}
 	c, rec, err := fuzz.ParseCase(path, src)
 	if err != nil {
@@ -70,7 +70,10 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
-	opts := fuzz.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode}
+	if err := checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
+		return err
+	}
+	opts := fuzz.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
 	res, err := fuzz.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)

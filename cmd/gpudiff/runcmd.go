@@ -187,6 +187,9 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	if fl.count < 0 || fl.size < 0 || fl.invocations < 1 {
 		return usagef("gpudiff run: --count and --size must be ≥ 0 and --invocations ≥ 1")
 	}
+	if fl.invocations > lim.Invocations {
+		return usagef("gpudiff run: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
+	}
 	if fl.count == 0 && fl.duration == 0 {
 		fl.count = 200
 	}
@@ -225,7 +228,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	cfg := fuzz.CampaignConfig{
 		Seed: fl.seed, Count: fl.count, Duration: fl.duration,
 		Gen:         gen.Config{Size: fl.size, Profile: prof},
-		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV,
+		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV, Flatten: flattenOptions(),
 		Shard: shard, Shards: shards, Corpus: fl.corpus, Baseline: baseline,
 		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior,
 	}
