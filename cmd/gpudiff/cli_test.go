@@ -222,3 +222,27 @@ func TestRunIsDeterministic(t *testing.T) {
 	require.NotNil(t, m, out)
 	assert.NotEqual(t, seen[0], m[1])
 }
+
+// TestLimitsGiveClearErrors: every limit stops an input that exceeds it
+// with exit 2 and names the flag that raises it.
+func TestLimitsGiveClearErrors(t *testing.T) {
+	shade := repo("shaders/examples/shade.wgsl")
+	cases := []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"exec", shade, "--no-gpu", "--max-source-bytes", "100"}, "--max-source-bytes"},
+		{[]string{"exec", shade, "--no-gpu", "--invocations", "10", "--max-invocations", "9"}, "--max-invocations"},
+		{[]string{"exec", repo("shaders/examples/collatz.wgsl"), "--no-gpu", "--max-statements", "5"}, "--max-statements"},
+		{[]string{"exec", shade, "--no-gpu", "--invocations", "10", "--max-buffer-bytes", "39"}, "--max-buffer-bytes"},
+		{[]string{"run", "--no-gpu", "--count", "1", "--invocations", "10", "--max-invocations", "9"}, "--max-invocations"},
+	}
+	for _, c := range cases {
+		code, _, errOut := gpudiff(t, c.args...)
+		assert.Equal(t, 2, code, "%v: %s", c.args, errOut)
+		assert.Contains(t, errOut, c.flag, "%v", c.args)
+	}
+	// Raising a limit lets the same input through.
+	code, _, errOut := gpudiff(t, "exec", shade, "--no-gpu", "--invocations", "10", "--max-buffer-bytes", "40")
+	assert.Equal(t, 0, code, errOut)
+}
