@@ -16,7 +16,7 @@ BIN := bin/gpudiff
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers
 
-.PHONY: all deps build test vet run bench clean
+.PHONY: all deps build test vet run bench clean fuzz-smoke
 
 all: build
 
@@ -47,6 +47,16 @@ vet:
 
 test: deps vet
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# Each native fuzz target of untrusted input (and flatten's property) runs
+# briefly in CI; run them for longer by hand with FUZZTIME=10m.
+FUZZTIME ?= 30s
+fuzz-smoke:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./compiler/wgsl
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzztime $(FUZZTIME) ./fuzz
+	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzztime $(FUZZTIME) ./fuzz
+	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./fuzz
 
 # The main job on the default adapter (lavapipe): every example through exec
 # (interpreter vs GPU, original and twin), then a short campaign.
