@@ -7,9 +7,10 @@
 // other WebGPU implementations add their adapters (RegisterImplementation,
 // AllAdapters, OpenAny, Runner; package harness/dawn adds Dawn's), shader
 // modules from WGSL text or SPIR-V words, buffers, dispatch and readback
-// (Device.Run), and turning every failure of the stack into an error value:
-// *CompileError when the stack rejects a kernel, *DeviceError when the
-// device, dispatch or readback fails.
+// (Device.Run), the stack's verdict on a whole WGSL module without running
+// it (Device.CompileWGSL), and turning every failure of the stack into an
+// error value: *CompileError when the stack rejects a kernel,
+// *DeviceError when the device, dispatch or readback fails.
 //
 // The harness is byte-level. It serves the kernel ABI of DESIGN.md ("Kernel
 // ABI") without knowing any types: a compute entry point with

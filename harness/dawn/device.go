@@ -24,14 +24,17 @@ var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by da
 // in parallel (each has its own process). Close it when done: it ends the
 // process.
 type Device struct {
-	info   harness.AdapterInfo
-	wire   wireAdapter
-	tools  tools
-	mu     sync.Mutex
-	w      *worker // nil between a dead or killed worker and the next Run
-	nextID uint64
-	starts int // workers started, for tests
-	closed bool
+	info  harness.AdapterInfo
+	wire  wireAdapter
+	tools tools
+	// allFeatures makes the worker request every feature of the adapter
+	// (Validator's null device).
+	allFeatures bool
+	mu          sync.Mutex
+	w           *worker // nil between a dead or killed worker and the next Run
+	nextID      uint64
+	starts      int // workers started, for tests
+	closed      bool
 }
 
 var _ harness.Runner = (*Device)(nil)
@@ -80,7 +83,11 @@ func (d *Device) Info() harness.AdapterInfo { return d.info }
 
 // start starts a worker on d's adapter and waits for its device.
 func (d *Device) start(ctx context.Context) error {
-	w, err := startWorker(d.tools, "serve", d.wire.Backend, d.wire.Name, d.wire.FeatureLevel)
+	args := []string{"serve", d.wire.Backend, d.wire.Name, d.wire.FeatureLevel}
+	if d.allFeatures {
+		args = append(args, "all-features")
+	}
+	w, err := startWorker(d.tools, args...)
 	if err != nil {
 		return d.fail("open", err.Error(), err)
 	}
@@ -109,21 +116,24 @@ func (d *Device) fail(op, msg string, err error) *harness.DeviceError {
 	return &harness.DeviceError{Adapter: d.info.Name, Op: op, Message: msg, Err: err}
 }
 
-// request is a Run as worker.mjs takes it.
+// request is a Run, or a compile-only request (Compile set), as worker.mjs
+// takes it.
 type request struct {
-	ID          uint64 `json:"id"`
-	WGSL        string `json:"wgsl"`
-	EntryPoint  string `json:"entryPoint"`
-	Input       []byte `json:"input"` // base64 in JSON
-	OutputSize  int    `json:"outputSize"`
-	Invocations int    `json:"invocations"`
+	ID          uint64   `json:"id"`
+	WGSL        string   `json:"wgsl"`
+	EntryPoint  string   `json:"entryPoint"`
+	Input       []byte   `json:"input"` // base64 in JSON
+	OutputSize  int      `json:"outputSize"`
+	Invocations int      `json:"invocations"`
+	Compile     []string `json:"compile,omitempty"` // WGSL texts; the rest is then unused
 }
 
 // reply is worker.mjs's answer to a request.
 type reply struct {
-	ID     uint64 `json:"id"`
-	Output []byte `json:"output"` // base64 in JSON
-	Error  *struct {
+	ID       uint64    `json:"id"`
+	Output   []byte    `json:"output"`   // base64 in JSON
+	Compiled []*string `json:"compiled"` // per Compile text: nil, or Tint's message
+	Error    *struct {
 		Kind    string `json:"kind"` // "compile", "device" or "protocol"
 		Stage   string `json:"stage"`
 		Op      string `json:"op"`
@@ -161,6 +171,25 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rep, err := d.call(ctx, request{
+		WGSL: k.WGSL, EntryPoint: k.EntryPoint,
+		Input: job.Input, OutputSize: job.OutputSize, Invocations: job.Invocations,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Output) != job.OutputSize {
+		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), job.OutputSize), nil)
+	}
+	return rep.Output, nil
+}
+
+// call sends req (its ID assigned here) to the worker, starting one if
+// there is none, and returns the reply. Worker faults (death, ctx ending,
+// replies out of turn) are *harness.DeviceError and leave no worker, so
+// the next call starts one; an error the worker reports is returned as
+// *harness.CompileError or *harness.DeviceError. d.mu is held.
+func (d *Device) call(ctx context.Context, r request) (*reply, error) {
 	if d.w == nil {
 		sctx, cancel := context.WithTimeout(ctx, startTimeout)
 		err := d.start(sctx)
@@ -170,10 +199,8 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 		}
 	}
 	d.nextID++
-	req, err := json.Marshal(request{
-		ID: d.nextID, WGSL: k.WGSL, EntryPoint: k.EntryPoint,
-		Input: job.Input, OutputSize: job.OutputSize, Invocations: job.Invocations,
-	})
+	r.ID = d.nextID
+	req, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
@@ -213,10 +240,7 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 		d.w = nil
 		return nil, d.fail("worker", e.Kind+": "+e.Message, nil)
 	}
-	if len(rep.Output) != job.OutputSize {
-		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), job.OutputSize), nil)
-	}
-	return rep.Output, nil
+	return &rep, nil
 }
 
 // checkRun validates k and job against the ABI and the adapter's limits.

@@ -17,6 +17,11 @@
 // registers "dawn" with harness.RegisterImplementation, so
 // harness.AllAdapters and harness.OpenAny include Dawn's adapters.
 //
+// Device.CompileWGSL and Validator judge whole WGSL modules with Tint
+// without running them (Dawn's createShaderModule only). A Validator runs
+// on Dawn's null backend with every feature Dawn knows, so any
+// enable-extension can be checked; it cannot Run.
+//
 // Adapter names follow harness's rule, "dawn-<backend>:<device-short>". On a
 // machine with no GPU after `make deps`: dawn-vulkan:swiftshader (Dawn
 // rejects Debian 12's lavapipe: "Vulkan shaderUniform*ArrayDynamicIndexing

@@ -4,7 +4,7 @@
 // The Go side embeds this file and starts it as
 //
 //	node --expose-gc --input-type=module -e <this file> list
-//	node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level>
+//	node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level> [all-features]
 //
 // with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js. It
 // reads requests from stdin and writes replies to file descriptor 3, one JSON
@@ -22,6 +22,13 @@
 // "pipeline", the message is Tint's or Dawn's own) or "device" (op "buffer",
 // "bind-group", "encode", "readback" or "device"). A broken error means the
 // device is lost: the worker exits after replying. It exits when stdin closes.
+//
+// A compile-only request {"id", "compile": [wgsl...]} creates a shader
+// module from each text (Tint parses, resolves and validates it) and nothing
+// else; the reply is {"id", "compiled": [null or Tint's message, ...]}, in
+// order, or an error as above. With all-features, the device is requested
+// with every feature the adapter has (so enable f16, subgroups,
+// dual_source_blending, ... are allowed where the adapter offers them).
 //
 // Kernel ABI (DESIGN.md): @group(0) @binding(0) read-only storage input,
 // @binding(1) read-write storage output, @workgroup_size(64), dispatched as
@@ -153,7 +160,7 @@ async function list() {
   process.exit(0);
 }
 
-async function serve(backend, name, featureLevel) {
+async function serve(backend, name, featureLevel, allFeatures) {
   const opts = [`backend=${backend}`];
   if (name) opts.push(`adapter=${name}`);
   const gpu = create(opts);
@@ -173,6 +180,7 @@ async function serve(backend, name, featureLevel) {
   try {
     // The adapter's own buffer limits, as harness.Open requests.
     device = await adapter.requestDevice({
+      requiredFeatures: allFeatures ? [...adapter.features] : [],
       requiredLimits: {
         maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
         maxBufferSize: adapter.limits.maxBufferSize,
@@ -282,6 +290,19 @@ async function serve(backend, name, featureLevel) {
     }
   }
 
+  // compileAll creates a shader module from each WGSL text and returns
+  // Tint's message for each rejected one (null for an accepted one).
+  async function compileAll(codes) {
+    if (lost) return failure('device', lost, true);
+    const messages = [];
+    for (const code of codes) {
+      const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code }));
+      messages.push(mod.err ? dawnMessage(mod.err.message) : null);
+    }
+    if (lost) return failure('device', lost, true);
+    return { compiled: messages };
+  }
+
   // Each Run leaves a shader module and a pipeline to the garbage
   // collector, which sees only their small JS wrappers, not the driver's
   // compiled code behind them: collect every gcEvery Runs (node runs with
@@ -301,13 +322,17 @@ async function serve(backend, name, featureLevel) {
     }
     let reply;
     try {
-      reply = await run(req);
+      reply = Array.isArray(req.compile) ? await compileAll(req.compile) : await run(req);
     } catch (e) {
       reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
     }
-    if (++runs % gcEvery === 0 && globalThis.gc) globalThis.gc();
+    const before = runs;
+    runs += Array.isArray(req.compile) ? req.compile.length : 1;
+    if (Math.floor(runs / gcEvery) > Math.floor(before / gcEvery) && globalThis.gc) globalThis.gc();
     const broken = reply.kind === 'device' && reply.broken;
-    send(reply.output !== undefined ? { id: req.id, output: reply.output } : { id: req.id, error: reply });
+    send(reply.output !== undefined ? { id: req.id, output: reply.output }
+      : reply.compiled !== undefined ? { id: req.id, compiled: reply.compiled }
+        : { id: req.id, error: reply });
     if (broken) process.exit(2);
   }
   device.destroy();
@@ -318,7 +343,7 @@ const [mode, ...args] = process.argv.slice(1);
 if (mode === 'list') {
   await list();
 } else if (mode === 'serve') {
-  await serve(args[0], args[1] ?? '', args[2] ?? 'core');
+  await serve(args[0], args[1] ?? '', args[2] ?? 'core', args[3] === 'all-features');
 } else {
   send({ fatal: `unknown mode ${JSON.stringify(mode)}; want list or serve` });
   process.exit(1);
