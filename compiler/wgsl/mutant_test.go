@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestTokenMutantsAcceptedIffTintAccepts is a differential property over
@@ -14,12 +16,9 @@ import (
 // known deviations of Tint from the spec are excluded: it accepts an
 // empty statement after `break if` (the grammar's continuing block ends
 // with the break-if; naga agrees with gpudiff) and multi-component swizzle
-// assignment. Skipped when tint is not installed.
+// assignment. All mutants go to Tint in one request.
 func TestTokenMutantsAcceptedIffTintAccepts(t *testing.T) {
-	tint := ptValidators(t)["tint"]
-	if tint == nil {
-		t.Skip("tint is not installed")
-	}
+	tint := ptTintCheck(t)
 	files := []string{"testdata/parse/subset_kernels.wgsl"}
 	for _, f := range ptCorpusFiles(t) {
 		if strings.Contains(f, "shaders") && !strings.Contains(f, "tiers") {
@@ -27,6 +26,12 @@ func TestTokenMutantsAcceptedIffTintAccepts(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewSource(20240611))
+	type mutant struct {
+		src      string
+		lo, hi   int // the mutated region, with context
+		gpudiffE error
+	}
+	var muts []mutant
 	for iter := 0; iter < 300; iter++ {
 		b, err := os.ReadFile(files[rng.Intn(len(files))])
 		if err != nil {
@@ -49,15 +54,29 @@ func TestTokenMutantsAcceptedIffTintAccepts(t *testing.T) {
 			mut = src[:i.off] + src[j.off:j.end] + " " + src[i.off:]
 		}
 		_, perr := Parse("mutant.wgsl", []byte(mut))
-		ok, msg := tint(mut)
-		if (perr == nil) == ok {
+		muts = append(muts, mutant{mut, max(int(i.off)-80, 0), min(int(i.end)+80, len(mut)), perr})
+	}
+	srcs := make([]string, len(muts))
+	for i, m := range muts {
+		srcs[i] = m.src
+	}
+	verdicts := tint.check(t, srcs...)
+	rejected := 0
+	for i, m := range muts {
+		perr, terr := m.gpudiffE, verdicts[i]
+		if terr != nil {
+			rejected++
+		}
+		if (perr == nil) == (terr == nil) {
 			continue
 		}
 		if perr != nil && (strings.Contains(perr.Error(), "'break if' must be the last statement") ||
 			strings.Contains(perr.Error(), "multi-component swizzle")) {
 			continue
 		}
-		lo, hi := max(int(i.off)-80, 0), min(int(i.end)+80, len(mut))
-		t.Errorf("gpudiff error: %v; tint accepts: %v\nnear: %q\ntint: %.400s", perr, ok, mut[lo:hi], msg)
+		t.Errorf("gpudiff error: %v; tint error: %.400v\nnear: %q", perr, terr, m.src[m.lo:m.hi])
 	}
+	// Both kinds occur, or the property says little.
+	assert.Greater(t, rejected, 0, "mutants Tint rejects")
+	assert.Greater(t, len(muts)-rejected, 5, "mutants Tint accepts")
 }

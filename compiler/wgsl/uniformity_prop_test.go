@@ -1,17 +1,18 @@
 package wgsl_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
+	"github.com/stretchr/testify/require"
 )
 
 // ptInsertBarrier inserts `workgroupBarrier();` into the pick-th block of
@@ -39,13 +40,15 @@ func ptInsertBarrier(m *ir.Module, pick int) {
 // TestUniformityAgreesWithTint is a differential property: a
 // workgroupBarrier inserted anywhere in a generated program (loops,
 // switches, early returns, private globals, helper calls) is accepted by
-// gpudiff's uniformity analysis exactly when Tint accepts it. Skipped
-// when tint is not installed.
+// gpudiff's uniformity analysis exactly when Tint (a dawn.Validator)
+// accepts it.
 func TestUniformityAgreesWithTint(t *testing.T) {
-	if _, err := exec.LookPath("tint"); err != nil {
-		t.Skip("tint is not installed")
+	tint, err := dawn.OpenValidator()
+	if errors.Is(err, dawn.ErrNotInstalled) {
+		t.Fatalf("Tint (Dawn's node binding: node and the npm package webgpu) not found: run make deps (%v)", err)
 	}
-	dir := t.TempDir()
+	require.NoError(t, err)
+	defer tint.Close()
 	params := gopter.DefaultTestParametersWithSeed(99)
 	params.MinSuccessfulTests = 120
 	properties := gopter.NewProperties(params)
@@ -61,19 +64,12 @@ func TestUniformityAgreesWithTint(t *testing.T) {
 		ptInsertBarrier(m, pick)
 		src := ir.Print(m)
 		_, err := wgsl.Parse("u.wgsl", []byte(src))
-		path := filepath.Join(dir, "u.wgsl")
-		if werr := os.WriteFile(path, []byte(src), 0o644); werr != nil {
-			return werr.Error()
+		verdicts, werr := tint.CompileWGSL(context.Background(), src)
+		if werr != nil {
+			return "tint's worker: " + werr.Error()
 		}
-		out, _ := exec.Command("tint", "--format", "none", path).CombinedOutput()
-		tintOK := !strings.Contains(string(out), "error")
-		if (err == nil) != tintOK {
-			return "gpudiff: " + func() string {
-				if err != nil {
-					return err.Error()
-				}
-				return "accepts"
-			}() + "\ntint: " + string(out) + "\n" + src
+		if (err == nil) != (verdicts[0] == nil) {
+			return fmt.Sprintf("gpudiff: %v\ntint: %v\n%s", err, verdicts[0], src)
 		}
 		return ""
 	}, arb))

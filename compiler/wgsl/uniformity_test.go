@@ -9,7 +9,7 @@ import (
 
 // TestUniformity checks the uniformity analysis (WGSL #uniformity) on
 // functions of the subset: each module is valid or invalid by the spec's
-// rules, and Tint (when installed) must agree.
+// rules, and Tint must agree.
 func TestUniformity(t *testing.T) {
 	const g = "var<private> g: i32;\nvar<private> gf: f32;\n"
 	tests := []struct {
@@ -49,26 +49,20 @@ func TestUniformity(t *testing.T) {
 		{"a non-uniform break-if",
 			"fn f() { var i = 0; loop { workgroupBarrier(); continuing { i++; break if i > g; } } }", "workgroupBarrier must only be called"},
 	}
-	validators := ptValidators(t)
+	tint := ptTintCheck(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := g + tc.body
 			_, err := Parse("u.wgsl", []byte(src))
-			tint, hasTint := validators["tint"]
+			ok, msg := tint.accepts(t, src)
 			if tc.err == "" {
 				require.NoError(t, err)
-				if hasTint {
-					ok, msg := tint(src)
-					assert.True(t, ok, "tint rejects: %s", msg)
-				}
+				assert.True(t, ok, "tint rejects: %s", msg)
 				return
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.err)
-			if hasTint {
-				ok, msg := tint(src)
-				assert.False(t, ok, "tint accepts: %s", msg)
-			}
+			assert.False(t, ok, "tint accepts")
 		})
 	}
 }
@@ -83,10 +77,10 @@ func TestSubgroupUniformity(t *testing.T) {
 	assert.Contains(t, err.Error(), "s.wgsl:3:37: check: subgroupAdd must only be called from uniform control flow")
 	_, err = Parse("s.wgsl", []byte("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n"+body))
 	assert.NoError(t, err)
-	if tint, ok := ptValidators(t)["tint"]; ok {
-		accepted, _ := tint("enable subgroups;\n" + body)
-		assert.False(t, accepted)
-		accepted, msg := tint("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n" + body)
-		assert.True(t, accepted, msg)
-	}
+	tint := ptTintCheck(t)
+	accepted, msg := tint.accepts(t, "enable subgroups;\n"+body)
+	assert.False(t, accepted, "tint accepts a non-uniform subgroupAdd")
+	assert.Contains(t, msg, "'subgroupAdd' must only be called from subgroup uniform control flow")
+	accepted, msg = tint.accepts(t, "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n"+body)
+	assert.True(t, accepted, msg)
 }
