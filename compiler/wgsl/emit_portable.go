@@ -151,8 +151,11 @@ func (e *emitter) rewriteNode(n ir.Node) ir.Node {
 		return n
 	case ir.Expr:
 		ir.EditChildren(n, e.rewriteNode)
-		if ix, ok := n.(*ir.Index); ok {
-			return e.valueIndex(ix)
+		switch x := n.(type) {
+		case *ir.Index:
+			return e.valueIndex(x)
+		case *ir.Binary:
+			return foldIntLits(x)
 		}
 		return n
 	}
@@ -172,6 +175,83 @@ func isReference(e ir.Expr) bool {
 		return isReference(x.X)
 	}
 	return false
+}
+
+// foldIntLits folds an integer operation whose operands are both literals
+// into one literal, with WGSL's wrapping semantics (#arithmetic-expr,
+// #bit-expr: concrete i32/u32 + - * wrap; shifts by less than 32). WGSL
+// makes such an operation a const-expression; naga (wgpu-native v0.23)
+// rejects a const-expression that overflows where Tint wraps it, so the
+// emitter hands it the folded value. Other operations are returned as is.
+func foldIntLits(x *ir.Binary) ir.Expr {
+	a, okA := x.X.(*ir.Lit)
+	b, okB := x.Y.(*ir.Lit)
+	if !okA || !okB || !x.T.Scalar().IsInteger() {
+		return x
+	}
+	var fold func(u, v ir.Value) (ir.Value, bool)
+	fold = func(u, v ir.Value) (ir.Value, bool) {
+		if u.Type.Kind == ir.KindVec || v.Type.Kind == ir.KindVec {
+			t := u.Type
+			if t.Kind != ir.KindVec {
+				t = v.Type
+			}
+			es := make([]ir.Value, t.Len)
+			for i := range es {
+				ui, vi := u, v
+				if u.Type.Kind == ir.KindVec {
+					ui = u.Elems[i]
+				}
+				if v.Type.Kind == ir.KindVec {
+					vi = v.Elems[i]
+				}
+				e, ok := fold(ui, vi)
+				if !ok {
+					return ir.Value{}, false
+				}
+				es[i] = e
+			}
+			return ir.CompositeVal(x.T, es...), true
+		}
+		p, q := u.Bits, v.Bits
+		var r uint32
+		switch x.Op {
+		case ir.OpAdd:
+			r = p + q
+		case ir.OpSub:
+			r = p - q
+		case ir.OpMul:
+			r = p * q
+		case ir.OpAnd:
+			r = p & q
+		case ir.OpOr:
+			r = p | q
+		case ir.OpXor:
+			r = p ^ q
+		case ir.OpShl:
+			if q >= 32 {
+				return ir.Value{}, false
+			}
+			r = p << q
+		case ir.OpShr:
+			if q >= 32 {
+				return ir.Value{}, false
+			}
+			if u.Type.Kind == ir.KindI32 {
+				r = uint32(int32(p) >> q)
+			} else {
+				r = p >> q
+			}
+		default:
+			return ir.Value{}, false
+		}
+		return ir.ScalarVal(u.Type, r), true
+	}
+	v, ok := fold(a.Val, b.Val)
+	if !ok {
+		return x
+	}
+	return &ir.Lit{Pos: x.Pos, Val: v}
 }
 
 // valueIndex turns a run-time index of an array value into a helper call.
@@ -210,6 +290,9 @@ func (e *emitter) rewriteExpr(x ir.Expr) ir.Expr {
 // rewriteBinary applies the division and shift rules to an already
 // rewritten binary expression.
 func (e *emitter) rewriteBinary(x *ir.Binary) ir.Expr {
+	if f := foldIntLits(x); f != ir.Expr(x) {
+		return f
+	}
 	switch x.Op {
 	case ir.OpDiv, ir.OpRem:
 		if !x.T.Scalar().IsInteger() || !needsDivGuard(x.T, x.Y) {

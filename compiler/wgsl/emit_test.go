@@ -213,3 +213,21 @@ func TestBoolArrayCrossesAsU32(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitFoldsOverflowingIntegerLiterals: `2147483647i + 1i` is a WGSL
+// const-expression that wraps to INT_MIN (#arithmetic-expr); naga rejects
+// it as an overflow, so the emitter folds it (both modes) and the kernel
+// runs on lavapipe returning INT_MIN + a.
+func TestEmitFoldsOverflowingIntegerLiterals(t *testing.T) {
+	sum := &ir.Binary{Op: ir.OpAdd, X: &ir.Lit{Val: ir.I32Val(2147483647)}, Y: &ir.Lit{Val: ir.I32Val(1)}, T: ir.I32}
+	m := &ir.Module{Funcs: []*ir.Func{{Name: "k", Params: []*ir.Param{{Name: "a", T: ir.I32}}, Result: ir.I32,
+		Body: ir.NewBlock(ir.Pos{}, &ir.Return{Value: &ir.Binary{Op: ir.OpAdd, X: sum, Y: param("a", ir.I32), T: ir.I32}})}}}
+	require.NoError(t, ir.Verify(m))
+	for _, mode := range []Mode{Portable, Raw} {
+		src, _, err := Emit(m, "k", EmitOptions{Mode: mode})
+		require.NoError(t, err)
+		assert.Contains(t, src, "return i32(-2147483648) + a;", mode)
+		got := runGPU(t, m, "k", mode, [][]ir.Value{{ir.I32Val(5)}})
+		assert.Equal(t, int32(-2147483643), got[0][0].I32(), mode)
+	}
+}
