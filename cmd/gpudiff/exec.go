@@ -33,6 +33,7 @@ type execFlags struct {
 	spirv       bool
 	timeout     time.Duration
 	saveCase    string
+	allRows     bool
 }
 
 func newExecCmd() *cobra.Command {
@@ -75,6 +76,7 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
 	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
+	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	return cmd
@@ -164,7 +166,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 			return err
 		}
 	} else {
-		writeExecTable(stdout, f, args, res)
+		writeExecTable(stdout, f, args, res, fl.allRows)
 	}
 	if res.FlattenErr != nil {
 		return inputErr(res.FlattenErr)
@@ -253,7 +255,7 @@ func humanOutputs(outs []oracle.Expected, names []string) string {
 	return strings.Join(parts, " ")
 }
 
-func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result) {
+func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result, allRows bool) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -284,7 +286,20 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 			ind[k][i] = true
 		}
 	}
+	interesting := func(i int) bool {
+		for k := range res.Runs {
+			if bad[k][i] || ind[k][i] || res.Runs[k].Failed != "" {
+				return true
+			}
+		}
+		return false
+	}
+	hidden := 0
 	for i := range args {
+		if !allRows && len(args) > 16 && i >= 4 && !interesting(i) {
+			hidden++
+			continue
+		}
 		argStr := make([]string, len(args[i]))
 		for j, a := range args[i] {
 			argStr[j] = oracle.Human(oracle.Expected{Value: a})
@@ -311,6 +326,9 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 		t.AppendRow(row)
 	}
 	t.Render()
+	if hidden > 0 {
+		fmt.Fprintf(w, "(%d agreeing invocations not shown; --all-rows shows them)\n", hidden)
+	}
 	fmt.Fprintf(w, "kernel %s, %d invocations", f.Name, len(args))
 	if res.Twin != "" {
 		fmt.Fprintf(w, ", twin %s", res.Twin)

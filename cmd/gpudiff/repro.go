@@ -84,7 +84,7 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 			return err
 		}
 	} else {
-		writeExecTable(stdout, f, c.Args, res)
+		writeExecTable(stdout, f, c.Args, res, false)
 	}
 	now := fuzz.Attribute(res)
 	if res.FlattenErr != nil && rec.Flat {
