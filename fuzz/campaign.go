@@ -172,9 +172,38 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 	return sum, nil
 }
 
+// program is one program of a campaign between the stages of checking
+// it: generated and prepared (startProgram), run on the GPUs (the
+// pipeline's device stages, or Execute's), judged (finishProgram).
+type program struct {
+	i    int
+	t0   time.Time
+	p    *gen.Program
+	c    *Case
+	opts Options
+	rec  ProgramRecord
+	// done reports that rec is complete without GPU runs: recursion (only
+	// flatten's refusal is checked) or a program Execute cannot run.
+	done bool
+	x    *execution
+}
+
 // checkProgram generates, executes, judges and (on failure) shrinks and
-// saves program i.
+// saves program i, unpipelined.
 func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[string]bool) ProgramRecord {
+	pr := startProgram(cfg, i)
+	if pr.done {
+		return pr.rec
+	}
+	runs := make([][]oracle.Run, len(cfg.Devices))
+	for k, d := range pr.opts.Devices {
+		runs[k] = pr.x.deviceRuns(ctx, d)
+	}
+	return finishProgram(ctx, cfg, pr, pr.x.judge(runs), false, saved)
+}
+
+// startProgram generates program i and runs its interpreter stages.
+func startProgram(cfg CampaignConfig, i int) *program {
 	t0 := time.Now()
 	ps := gen.ProgramSeed(cfg.Seed, i)
 	p := gen.Generate(ps, cfg.Gen)
@@ -184,14 +213,17 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
 	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten,
 		Label: fmt.Sprintf("p%d/", i)}
+	pr := &program{i: i, t0: t0, p: p, c: c, opts: opts}
 	if p.OutsideSubset == "recursion" {
 		// Recursion is invalid WGSL (the interpreter and every stack refuse
 		// it): only flatten's refusal path is exercised.
 		_, ferr := flatten.Function(ir.CloneModule(p.Module), p.Kernel, cfg.Flatten)
 		rec.Millis = time.Since(t0).Milliseconds()
+		pr.done = true
 		if flatten.IsRefusal(ferr) {
 			rec.Verdict = string(oracle.FlattenRejected)
-			return rec
+			pr.rec = rec
+			return pr
 		}
 		rec.Verdict = string(oracle.Error)
 		rec.Classes, rec.Adapters = []string{"flatten-refused"}, []string{"flatten"}
@@ -201,19 +233,38 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 		}
 		rec.Signature = "flatten-refused/flatten/" + ir.CanonicalHash(p.Module, p.Kernel)[:16]
 		rec.Known = cfg.Baseline[rec.Signature]
-		return rec
+		pr.rec = rec
+		return pr
 	}
-	res, err := Execute(ctx, c, opts)
+	x, err := prepare(c, opts)
 	if err != nil {
 		rec.Verdict = string(oracle.Error)
 		rec.Classes = []string{"error"}
 		rec.Implicates = "gpudiff could not execute the generated program: " + err.Error()
 		rec.Signature = "error/" + rec.Hash[:12]
 		rec.Millis = time.Since(t0).Milliseconds()
-		return rec
+		pr.done = true
+		pr.rec = rec
+		return pr
+	}
+	pr.x = x
+	pr.rec = rec
+	return pr
+}
+
+// finishProgram judges a program's result and, on failure, shrinks and
+// saves it. batched reports that some GPU runs of res come from batch
+// modules (batch.go): a failure is then executed again unbatched before it
+// is recorded, so that its record is the unbatched one.
+func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Result, batched bool, saved map[string]bool) ProgramRecord {
+	p, c, opts, rec, i, t0 := pr.p, pr.c, pr.opts, pr.rec, pr.i, pr.t0
+	findings := classify(p, res)
+	if batched && len(findings) > 0 {
+		if r, err := Execute(ctx, c, opts); err == nil {
+			res, findings = r, classify(p, r)
+		}
 	}
 	countRuns(&rec, res)
-	findings := classify(p, res)
 	rec.Verdict = string(res.Verdict)
 	if res.FlattenErr != nil && p.OutsideSubset != "" && flatten.IsRefusal(res.FlattenErr) && res.Verdict != oracle.Mismatch {
 		rec.Verdict = string(oracle.FlattenRejected)
@@ -276,7 +327,7 @@ func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[stri
 		if _, err := os.Stat(path); err != nil {
 			r := NewRecord(small, res, opts, cfg.ToolVersion)
 			r.Signature = rec.Signature
-			r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: i, Program: ps, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+			r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: i, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 			if err := WriteCase(path, small.Module, r); err == nil {
 				rec.Case = name
 			}

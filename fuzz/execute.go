@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
@@ -63,6 +64,53 @@ type Result struct {
 // unknown kernel, arguments that do not fit the parameters); failures of
 // individual runs become their verdicts.
 func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
+	x, err := prepare(c, opts)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([][]oracle.Run, len(opts.Devices))
+	for k, d := range opts.Devices {
+		runs[k] = x.deviceRuns(ctx, d)
+	}
+	return x.judge(runs), nil
+}
+
+// execution is a case between Execute's stages: the reference and the
+// twin's interpreter run are done (prepare), the GPU runs are not
+// (deviceRuns, or a batch; see batch.go), nothing is judged yet (judge).
+// Its methods may be called from several goroutines once prepare returns.
+type execution struct {
+	c     *Case
+	opts  Options
+	mode  wgsl.Mode
+	res   *Result
+	mod   *ir.Module // c.Module, or its clone holding the twin
+	funcs []string   // the kernel, then the twin when there is one
+	tabis []*ir.KernelABI
+	runs  []oracle.Run // the twin's interpreter run, when there is one
+	in    []byte       // the encoded arguments
+	n     int
+	// kernels caches each function's emitted modules: [function][format].
+	kernels [][2]emitted
+}
+
+// emitted is one function's module in one format, emitted once.
+type emitted struct {
+	once sync.Once
+	k    harness.Kernel
+	err  error
+}
+
+const (
+	fmtWGSL  = 0
+	fmtSPIRV = 1
+)
+
+var formatNames = [2]string{"wgsl", "spirv"}
+
+// prepare runs the interpreter stages of Execute: the reference, flatten
+// and the twin's run, and encodes the arguments.
+func prepare(c *Case, opts Options) (*execution, error) {
 	abi, err := ir.NewKernelABI(c.Module, c.Kernel)
 	if err != nil {
 		return nil, err
@@ -81,65 +129,106 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 	if mode == "" {
 		mode = wgsl.Portable
 	}
-	var runs []oracle.Run
-	funcs := []string{c.Kernel}
-	mod := c.Module
+	x := &execution{c: c, opts: opts, mode: mode, res: res, mod: c.Module, funcs: []string{c.Kernel}}
 	if opts.Flat {
-		mod = ir.CloneModule(c.Module)
+		mod := ir.CloneModule(c.Module)
 		tw, ferr := flatten.Function(mod, c.Kernel, opts.Flatten)
 		if ferr != nil {
 			res.FlattenErr = ferr
-			mod = c.Module
 		} else {
+			x.mod = mod
 			res.Twin = tw.Name
-			funcs = append(funcs, tw.Name)
+			x.funcs = append(x.funcs, tw.Name)
 			outs, invErr, err := interpRun(mod, tw.Name, c.Args, opts.Interp)
 			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: "ir", Outputs: outs, InvocationErr: invErr}
 			if err != nil {
 				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
 			}
-			runs = append(runs, r)
+			x.runs = append(x.runs, r)
 		}
 	}
-	in, err := abi.EncodeInputs(c.Args)
-	if err != nil {
+	if x.in, err = abi.EncodeInputs(c.Args); err != nil {
 		return nil, err
 	}
-	n := len(c.Args)
-	for _, d := range opts.Devices {
-		for _, fn := range funcs {
-			tabi, err := ir.NewKernelABI(mod, fn)
-			if err != nil {
-				return nil, err
-			}
-			r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: "wgsl", Mode: string(mode)}
-			src, entry, err := wgsl.Emit(mod, fn, wgsl.EmitOptions{Mode: mode})
-			if err != nil {
-				r.Failed, r.Message = oracle.Error, err.Error()
-			} else {
-				gpuRun(ctx, d, harness.Kernel{WGSL: src, EntryPoint: entry, Label: opts.Label + fn + "/wgsl"}, in, n, tabi, &r)
-			}
-			runs = append(runs, r)
-			if opts.SPIRV {
-				r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: "spirv", Mode: string(mode)}
-				words, err := spirv.Emit(mod, fn, spirv.Options{Mode: spirv.Mode(mode)})
-				if err != nil {
-					r.Failed, r.Message = oracle.Error, err.Error()
-				} else {
-					gpuRun(ctx, d, harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: opts.Label + fn + "/spirv"}, in, n, tabi, &r)
-				}
-				if r.Failed == oracle.Unsupported {
-					continue // the implementation takes no SPIR-V: nothing was tested
-				}
+	x.n = len(c.Args)
+	for _, fn := range x.funcs {
+		tabi, err := ir.NewKernelABI(x.mod, fn)
+		if err != nil {
+			return nil, err
+		}
+		x.tabis = append(x.tabis, tabi)
+	}
+	x.kernels = make([][2]emitted, len(x.funcs))
+	return x, nil
+}
+
+// kernel returns function f's module in format (fmtWGSL or fmtSPIRV),
+// emitting it on first use.
+func (x *execution) kernel(f, format int) (harness.Kernel, error) {
+	e := &x.kernels[f][format]
+	e.once.Do(func() {
+		fn := x.funcs[f]
+		label := x.opts.Label + fn + "/" + formatNames[format]
+		if format == fmtWGSL {
+			src, entry, err := wgsl.Emit(x.mod, fn, wgsl.EmitOptions{Mode: x.mode})
+			e.k, e.err = harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
+			return
+		}
+		words, err := spirv.Emit(x.mod, fn, spirv.Options{Mode: spirv.Mode(x.mode)})
+		e.k, e.err = harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, err
+	})
+	return e.k, e.err
+}
+
+// formats returns the formats Execute runs.
+func (x *execution) formats() []int {
+	if x.opts.SPIRV {
+		return []int{fmtWGSL, fmtSPIRV}
+	}
+	return []int{fmtWGSL}
+}
+
+// run is function f's run in format on d, each in a module of its own;
+// ok is false for a run that is dropped (the implementation takes no
+// SPIR-V: nothing was tested).
+func (x *execution) run(ctx context.Context, d Device, f, format int) (oracle.Run, bool) {
+	r := oracle.Run{Adapter: d.Info().Name, Function: x.funcs[f], Format: formatNames[format], Mode: string(x.mode)}
+	k, err := x.kernel(f, format)
+	if err != nil {
+		r.Failed, r.Message = oracle.Error, err.Error()
+	} else {
+		gpuRun(ctx, d, k, x.in, x.n, x.tabis[f], &r)
+	}
+	return r, !(format == fmtSPIRV && r.Failed == oracle.Unsupported)
+}
+
+// deviceRuns runs every function in every format on d, in Execute's
+// order: per function, WGSL then SPIR-V.
+func (x *execution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
+	var runs []oracle.Run
+	for f := range x.funcs {
+		for _, format := range x.formats() {
+			if r, ok := x.run(ctx, d, f, format); ok {
 				runs = append(runs, r)
 			}
 		}
 	}
-	res.Runs, res.Verdict = oracle.Judge(ref, res.Names, runs)
+	return runs
+}
+
+// judge judges the twin's interpreter run and the GPU runs (one list per
+// device, in device order) against the reference.
+func (x *execution) judge(devRuns [][]oracle.Run) *Result {
+	runs := append([]oracle.Run(nil), x.runs...)
+	for _, rs := range devRuns {
+		runs = append(runs, rs...)
+	}
+	res := *x.res
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
-	return res, nil
+	return &res
 }
 
 // interpRun runs kernel in the interpreter and converts its invocations to
@@ -186,20 +275,30 @@ func interpRun(m *ir.Module, kernel string, args [][]ir.Value, opts interp.Optio
 func gpuRun(ctx context.Context, d Device, k harness.Kernel, in []byte, n int, abi *ir.KernelABI, r *oracle.Run) {
 	out, err := d.Run(ctx, k, harness.Dispatch{Input: in, OutputSize: n * abi.OutputStride, Invocations: n})
 	if err != nil {
-		r.Failed, r.Message = FailureVerdict(err), err.Error()
-		var ce *harness.CompileError
-		var crash *worker.CrashError
-		var to *worker.TimeoutError
-		switch {
-		case errors.As(err, &ce):
-			r.Message = ce.Message
-		case errors.As(err, &crash) && crash.StderrTail != "":
-			r.Message += "\nworker stderr (tail):\n" + crash.StderrTail
-		case errors.As(err, &to) && to.StderrTail != "":
-			r.Message += "\nworker stderr (tail):\n" + to.StderrTail
-		}
+		failRun(r, err)
 		return
 	}
+	decodeRun(out, n, abi, r)
+}
+
+// failRun records a dispatch's error as r's failure verdict and message.
+func failRun(r *oracle.Run, err error) {
+	r.Failed, r.Message = FailureVerdict(err), err.Error()
+	var ce *harness.CompileError
+	var crash *worker.CrashError
+	var to *worker.TimeoutError
+	switch {
+	case errors.As(err, &ce):
+		r.Message = ce.Message
+	case errors.As(err, &crash) && crash.StderrTail != "":
+		r.Message += "\nworker stderr (tail):\n" + crash.StderrTail
+	case errors.As(err, &to) && to.StderrTail != "":
+		r.Message += "\nworker stderr (tail):\n" + to.StderrTail
+	}
+}
+
+// decodeRun decodes n invocations' output records into r's outputs.
+func decodeRun(out []byte, n int, abi *ir.KernelABI, r *oracle.Run) {
 	vals, err := abi.DecodeOutputs(out, n)
 	if err != nil {
 		r.Failed, r.Message = oracle.Error, err.Error()
