@@ -3,6 +3,9 @@ package fuzz
 import (
 	"fmt"
 
+	"github.com/gpudiff/gpudiff/compiler/spirv"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -254,6 +257,16 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 		}
 	}
 	return bm, nil
+}
+
+// emit emits the batch module in format (fmtWGSL or fmtSPIRV).
+func (bm *batchModule) emit(format int, mode wgsl.Mode) (harness.Kernel, error) {
+	if format == fmtWGSL {
+		src, entry, err := wgsl.Emit(bm.mod, bm.kernel, wgsl.EmitOptions{Mode: mode})
+		return harness.Kernel{WGSL: src, EntryPoint: entry}, err
+	}
+	words, err := spirv.Emit(bm.mod, bm.kernel, spirv.Options{Mode: spirv.Mode(mode)})
+	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint}, err
 }
 
 // outputs extracts variant v's output records from the batch's output

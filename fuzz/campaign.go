@@ -49,6 +49,11 @@ type CampaignConfig struct {
 	// Prior holds records of programs already checked (from a journal
 	// being resumed): they are counted in the summary and not re-run.
 	Prior []ProgramRecord
+	// BatchPrograms is how many consecutive programs may share one shader
+	// module per format on a device (batch.go): 0 means
+	// DefaultBatchPrograms, 1 one module per function always. Each device
+	// batches only while batching is measured to be faster on it.
+	BatchPrograms int
 }
 
 // ProgramRecord is one checked program.
@@ -127,27 +132,13 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 			saved[r.Signature] = true
 		}
 	}
-	for k := 0; ; k++ {
-		i := cfg.Shard + k*cfg.Shards
-		if cfg.Count > 0 && i >= cfg.Count {
-			break
-		}
-		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
-			break
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		if cfg.Count == 0 && cfg.Duration == 0 {
-			break
-		}
-		rec, done := prior[i]
-		if !done {
-			rec = checkProgram(ctx, cfg, i, saved)
-			if ctx.Err() != nil {
-				break // interrupted mid-program: its record would be wrong
-			}
-		}
+	// Each device serves its pipeline stage and the shrinking of failures.
+	devs := make([]Device, len(cfg.Devices))
+	for k, d := range cfg.Devices {
+		devs[k] = &lockedDevice{d: d}
+	}
+	cfg.Devices = devs
+	runPipeline(ctx, cfg, start, prior, saved, func(rec ProgramRecord, fresh bool) bool {
 		sum.Programs++
 		sum.Invocations += rec.Invocations
 		sum.Verdicts[rec.Verdict]++
@@ -164,10 +155,11 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 			}
 			sum.Failures = append(sum.Failures, rec)
 		}
-		if cfg.OnProgram != nil && !done {
+		if cfg.OnProgram != nil && fresh {
 			cfg.OnProgram(rec)
 		}
-	}
+		return true
+	})
 	sum.Elapsed = time.Since(start)
 	return sum, nil
 }
@@ -186,20 +178,6 @@ type program struct {
 	// flatten's refusal is checked) or a program Execute cannot run.
 	done bool
 	x    *execution
-}
-
-// checkProgram generates, executes, judges and (on failure) shrinks and
-// saves program i, unpipelined.
-func checkProgram(ctx context.Context, cfg CampaignConfig, i int, saved map[string]bool) ProgramRecord {
-	pr := startProgram(cfg, i)
-	if pr.done {
-		return pr.rec
-	}
-	runs := make([][]oracle.Run, len(cfg.Devices))
-	for k, d := range pr.opts.Devices {
-		runs[k] = pr.x.deviceRuns(ctx, d)
-	}
-	return finishProgram(ctx, cfg, pr, pr.x.judge(runs), false, saved)
 }
 
 // startProgram generates program i and runs its interpreter stages.

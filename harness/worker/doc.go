@@ -45,7 +45,9 @@
 // runs. Its value is a comma-separated list of kind@prefix; a dispatch whose
 // Kernel.Label starts with prefix gets the fault of the first item that
 // matches ("crash@p5/" crashes every dispatch of program 5; "hang@" hangs
-// every dispatch). Kinds:
+// every dispatch). A label may list several labels separated by "|" (a
+// module batching several programs' kernels): it gets the fault of the
+// first item that matches any of them. Kinds:
 //
 //   - crash: write through a null pointer in C: a real SIGSEGV, which the
 //     Go runtime reports and turns into exit status 2.

@@ -76,11 +76,15 @@ func parseFaults(spec string) ([]fault, error) {
 }
 
 // matchFault returns the first of faults whose prefix the label starts
-// with, or nil.
+// with, or nil. A label may list the labels of several dispatches
+// separated by "|" (a module that batches several programs' kernels): a
+// fault matches it when it matches any of them.
 func matchFault(faults []fault, label string) *fault {
 	for i := range faults {
-		if strings.HasPrefix(label, faults[i].prefix) {
-			return &faults[i]
+		for _, l := range strings.Split(label, "|") {
+			if strings.HasPrefix(l, faults[i].prefix) {
+				return &faults[i]
+			}
 		}
 	}
 	return nil

@@ -1,0 +1,433 @@
+package fuzz
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// The pipelined campaign.
+//
+// RunCampaign checks programs in stages that overlap:
+//
+//	producer ─► prep (GOMAXPROCS goroutines: generate, interpret, flatten,
+//	            interpret the twin, encode)
+//	         ─► batcher (in index order: groups consecutive programs into
+//	            units of BatchPrograms, builds and emits their batch module)
+//	         ─► one goroutine per device (units in order; each device runs
+//	            ahead of the others as far as the window allows)
+//	         ─► collector (in index order: judge, shrink, save, record)
+//
+// so that while a device compiles program i's modules, the CPU stages of
+// programs i+1, … run, and devices of different adapters (worker processes)
+// compile at the same time. At most window programs are between the
+// producer and the collector. Records, OnProgram calls and the summary
+// come in index order and are exactly those of checking the programs one
+// after another: every stage is a stage of checkProgram, batched runs
+// count only when they agree with the reference, and a program with a
+// finding is executed again unbatched before it is recorded.
+
+// DefaultBatchPrograms is CampaignConfig.BatchPrograms when it is 0: three
+// programs per batch module (about six functions). On lavapipe, which runs
+// LLVM once per pipeline at its first dispatch, three programs per module
+// cost about 0.7 of three modules each; more cost more again (the merged
+// function grows past what LLVM handles in linear time).
+const DefaultBatchPrograms = 3
+
+// pipeJob is one program in the pipeline.
+type pipeJob struct {
+	i     int
+	prior *ProgramRecord // a record of a resumed journal: nothing to run
+	pr    *program       // set when ready is closed
+	ready chan struct{}  // prep is done
+	done  chan struct{}  // every device has run it (closed once)
+	// runs[k] are the runs on device k, in Execute's order.
+	runs    [][]oracle.Run
+	pending atomic.Int32 // devices still to run it
+	batched atomic.Bool  // some run came from a batch module
+	rerun   atomic.Bool  // a batched run disagreed: judge an unbatched Execute
+}
+
+func (j *pipeJob) deviceDone() {
+	if j.pending.Add(-1) == 0 {
+		close(j.done)
+	}
+}
+
+// unit is what the device stages run together: programs in order and,
+// when they can share one, their batch module.
+type unit struct {
+	jobs    []*pipeJob
+	bm      *batchModule // nil: each function in a module of its own
+	kernels [2]emitted   // the batch module in each format
+}
+
+// kernel returns the batch module in format, emitting it on first use.
+func (u *unit) kernel(format int, mode wgsl.Mode) (harness.Kernel, error) {
+	e := &u.kernels[format]
+	e.once.Do(func() {
+		labels := make([]string, len(u.bm.labels))
+		for i, l := range u.bm.labels {
+			labels[i] = l + "/" + formatNames[format]
+		}
+		e.k, e.err = u.bm.emit(format, mode)
+		e.k.Label = strings.Join(labels, "|")
+	})
+	return e.k, e.err
+}
+
+// lockedDevice serializes the runs of one device: its pipeline stage and
+// the shrinking of failures share it (harness.Device is not safe for
+// concurrent use).
+type lockedDevice struct {
+	mu sync.Mutex
+	d  Device
+}
+
+func (l *lockedDevice) Info() harness.AdapterInfo { return l.d.Info() }
+
+func (l *lockedDevice) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.d.Run(ctx, k, job)
+}
+
+// runPipeline checks the programs of cfg (whose Devices are already
+// locked) and hands each record to emit in index order; emit returns false
+// to stop. It returns when every stage has stopped.
+func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior map[int]ProgramRecord,
+	saved map[string]bool, emit func(rec ProgramRecord, fresh bool) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	k := cfg.BatchPrograms
+	if k == 0 {
+		k = DefaultBatchPrograms
+	}
+	if k < 1 {
+		k = 1
+	}
+	window := 4*k + 2*runtime.GOMAXPROCS(0)
+	slots := make(chan struct{}, window)
+	order := make(chan *pipeJob, window)   // producer → collector
+	work := make(chan *pipeJob, window)    // producer → prep
+	batchIn := make(chan *pipeJob, window) // producer → batcher (index order)
+	devIn := make([]chan *unit, len(cfg.Devices))
+	for d := range devIn {
+		devIn[d] = make(chan *unit, window)
+	}
+	var wg sync.WaitGroup
+
+	// Producer: the indices to check, in order, within the window.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(order)
+		defer close(work)
+		defer close(batchIn)
+		for n := 0; ; n++ {
+			i := cfg.Shard + n*cfg.Shards
+			if cfg.Count > 0 && i >= cfg.Count ||
+				cfg.Duration > 0 && time.Since(start) >= cfg.Duration ||
+				cfg.Count == 0 && cfg.Duration == 0 {
+				return
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			j := &pipeJob{i: i, ready: make(chan struct{}), done: make(chan struct{})}
+			if r, ok := prior[i]; ok {
+				j.prior = &r
+				close(j.ready)
+				close(j.done)
+			}
+			order <- j
+			batchIn <- j
+			if j.prior == nil {
+				work <- j
+			}
+		}
+	}()
+
+	// Prep: generate and interpret, in parallel.
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j.pr = startProgram(cfg, j.i)
+				close(j.ready)
+			}
+		}()
+	}
+
+	// Batcher: units of consecutive programs that run on the GPUs.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			for _, c := range devIn {
+				close(c)
+			}
+		}()
+		var group []*pipeJob
+		flush := func() {
+			if len(group) == 0 {
+				return
+			}
+			u := &unit{jobs: group}
+			if len(group) > 1 {
+				progs := make([]batchProgram, len(group))
+				for g, j := range group {
+					x := j.pr.x
+					progs[g] = batchProgram{mod: x.mod, funcs: x.funcs, abi: x.res.ABI, in: x.in, n: x.n, label: x.opts.Label}
+				}
+				if bm, err := buildBatch(progs); err == nil {
+					u.bm = bm
+				}
+			}
+			for _, c := range devIn {
+				c <- u
+			}
+			group = nil
+		}
+		for {
+			if len(batchIn) == 0 {
+				// The producer is waiting for the window (or done): a
+				// partial unit must go, or the collector would wait for
+				// it forever.
+				flush()
+			}
+			j, ok := <-batchIn
+			if !ok {
+				break
+			}
+			select {
+			case <-j.ready:
+			case <-ctx.Done():
+				return
+			}
+			if j.prior != nil {
+				continue
+			}
+			if j.pr.done || len(cfg.Devices) == 0 {
+				close(j.done)
+				continue
+			}
+			j.runs = make([][]oracle.Run, len(cfg.Devices))
+			j.pending.Store(int32(len(cfg.Devices)))
+			group = append(group, j)
+			if len(group) == k {
+				flush()
+			}
+		}
+		flush()
+	}()
+
+	// Devices: each runs the units in order.
+	for d, dev := range cfg.Devices {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := &batchTuner{}
+			for u := range devIn[d] {
+				if ctx.Err() != nil {
+					for _, j := range u.jobs {
+						j.deviceDone()
+					}
+					continue
+				}
+				runUnit(ctx, d, dev, u, t)
+			}
+		}()
+	}
+
+	// Collector: in index order.
+	stopped := false
+	for j := range order {
+		if stopped {
+			continue
+		}
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			stopped = true
+			cancel()
+			continue
+		}
+		var rec ProgramRecord
+		fresh := j.prior == nil
+		switch {
+		case !fresh:
+			rec = *j.prior
+		case j.pr.done:
+			rec = j.pr.rec
+		default:
+			res := j.pr.x.judge(j.runs)
+			if j.rerun.Load() {
+				if r, err := Execute(ctx, j.pr.c, j.pr.opts); err == nil {
+					res = r
+					j.batched.Store(false)
+				}
+			}
+			rec = finishProgram(ctx, cfg, j.pr, res, j.batched.Load(), saved)
+		}
+		if fresh && ctx.Err() != nil {
+			stopped = true // interrupted mid-program: its record would be wrong
+			cancel()
+			continue
+		}
+		<-slots
+		if !emit(rec, fresh) {
+			stopped = true
+			cancel()
+		}
+	}
+	cancel()
+	wg.Wait()
+}
+
+// runUnit runs every program of u on device d (index k), batched when the
+// tuner says batching pays on this device.
+func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
+	defer func() {
+		for _, j := range u.jobs {
+			j.deviceDone()
+		}
+	}()
+	batched := u.bm != nil && t.batch()
+	t0 := time.Now()
+	clean := true
+	// got[job][function][format]: the run, and whether it exists.
+	type slot struct {
+		r  oracle.Run
+		ok bool
+	}
+	got := make([][][2]slot, len(u.jobs))
+	for g, j := range u.jobs {
+		got[g] = make([][2]slot, len(j.pr.x.funcs))
+	}
+	formats := u.jobs[0].pr.x.formats()
+	variants := 0
+	for _, format := range formats {
+		if batched && runBatch(ctx, d, u, format, func(g, f int, r oracle.Run) { got[g][f][format] = slot{r, true} }) {
+			variants += len(u.bm.variants)
+			continue
+		}
+		if batched {
+			clean = false // a fallback: not a measurement of batching
+		}
+		for g, j := range u.jobs {
+			for f := range j.pr.x.funcs {
+				r, ok := j.pr.x.run(ctx, d, f, format)
+				got[g][f][format] = slot{r, ok}
+				variants++
+			}
+		}
+	}
+	if clean && variants > 0 {
+		t.observe(batched, time.Since(t0), variants)
+	}
+	for g, j := range u.jobs {
+		var runs []oracle.Run
+		for f := range j.pr.x.funcs {
+			for _, format := range formats {
+				if s := got[g][f][format]; s.ok {
+					runs = append(runs, s.r)
+				}
+			}
+		}
+		j.runs[k] = runs
+	}
+}
+
+// runBatch runs u's batch module in format on d and hands each function's
+// run to put. It returns false, having put nothing, when the batch has no
+// module in that format or its dispatch fails (a compile error, crash or
+// timeout says nothing about which program caused it): the caller then
+// runs each function in a module of its own. A function whose batched run
+// disagrees with the reference marks its program for an unbatched rerun.
+// A stack that takes no SPIR-V puts no SPIR-V runs, as Execute drops them.
+func runBatch(ctx context.Context, d Device, u *unit, format int, put func(g, f int, r oracle.Run)) bool {
+	x0 := u.jobs[0].pr.x
+	kern, err := u.kernel(format, x0.mode)
+	if err != nil {
+		return false
+	}
+	bm := u.bm
+	out, err := d.Run(ctx, kern, harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records})
+	if err != nil {
+		if format == fmtSPIRV && FailureVerdict(err) == oracle.Unsupported {
+			return true // the implementation takes no SPIR-V: nothing to run
+		}
+		return false
+	}
+	name := d.Info().Name
+	for v, bv := range bm.variants {
+		j := u.jobs[bv.prog]
+		x := j.pr.x
+		f := 0
+		for x.funcs[f] != bv.fn {
+			f++
+		}
+		r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
+		decodeRun(bm.outputs(v, out, x.n), x.n, x.tabis[f], &r)
+		if js, _ := oracle.Judge(x.res.Reference, x.res.Names, []oracle.Run{r}); js[0].Verdict != oracle.Pass {
+			j.rerun.Store(true)
+		}
+		j.batched.Store(true)
+		put(bv.prog, f, r)
+	}
+	return true
+}
+
+// batchTuner decides, per device, whether batch modules pay: it keeps a
+// moving average of the wall time per function run batched and unbatched,
+// tries each way first, then takes the cheaper one, trying the other
+// every 16th unit so that the averages follow the machine's load.
+// (lavapipe compiles a batch of three programs in about 0.7 of the time
+// of their own modules; SwiftShader takes longer for a batch.)
+type batchTuner struct {
+	cost  [2]float64 // seconds per function run: [unbatched, batched]
+	seen  [2]int
+	units int
+}
+
+func (t *batchTuner) batch() bool {
+	t.units++
+	switch {
+	case t.seen[1] < 2:
+		return true
+	case t.seen[0] < 2:
+		return false
+	}
+	better := t.cost[1] < t.cost[0]
+	if t.units%16 == 0 {
+		return !better
+	}
+	return better
+}
+
+func (t *batchTuner) observe(batched bool, d time.Duration, runs int) {
+	b := 0
+	if batched {
+		b = 1
+	}
+	c := d.Seconds() / float64(runs)
+	if t.seen[b] == 0 {
+		t.cost[b] = c
+	} else {
+		t.cost[b] += 0.3 * (c - t.cost[b])
+	}
+	t.seen[b]++
+}
