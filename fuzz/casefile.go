@@ -170,7 +170,9 @@ func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
 	return WriteFileAtomic(path, data)
 }
 
-// WriteFileAtomic writes data to path via a temporary file and rename.
+// WriteFileAtomic writes data to path (mode 0644) via a temporary file in
+// the same directory, fsync and rename: a reader sees the old file or the
+// whole new one, never a part, and a failure leaves nothing behind.
 func WriteFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -178,6 +180,9 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	name := tmp.Name()
 	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

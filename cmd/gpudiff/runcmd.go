@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -405,28 +406,11 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 		}
 		suites.AddSuite(suite)
 	}
-	f, err := os.CreateTemp(dirOf(fl.junit), ".junit*.xml")
-	if err != nil {
+	var b bytes.Buffer
+	if err := suites.WriteXML(&b); err != nil {
 		return err
 	}
-	werr := suites.WriteXML(f)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), fl.junit)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[:i]
-	}
-	return "."
+	return fuzz.WriteFileAtomic(fl.junit, b.Bytes())
 }
 
 // applyHeader takes a resumed campaign's identity from its journal header;
