@@ -52,7 +52,6 @@ type pipeJob struct {
 	runs    [][]oracle.Run
 	pending atomic.Int32 // devices still to run it
 	batched atomic.Bool  // some run came from a batch module
-	rerun   atomic.Bool  // a batched run disagreed: judge an unbatched Execute
 }
 
 func (j *pipeJob) deviceDone() {
@@ -274,12 +273,6 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			rec = j.pr.rec
 		default:
 			res := j.pr.x.judge(j.runs)
-			if j.rerun.Load() {
-				if r, err := Execute(ctx, j.pr.c, j.pr.opts); err == nil {
-					res = r
-					j.batched.Store(false)
-				}
-			}
 			rec = finishProgram(ctx, cfg, j.pr, res, j.batched.Load(), saved)
 		}
 		if fresh && ctx.Err() != nil {
@@ -355,9 +348,9 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 // run to put. It returns false, having put nothing, when the batch has no
 // module in that format or its dispatch fails (a compile error, crash or
 // timeout says nothing about which program caused it): the caller then
-// runs each function in a module of its own. A function whose batched run
-// disagrees with the reference marks its program for an unbatched rerun.
-// A stack that takes no SPIR-V puts no SPIR-V runs, as Execute drops them.
+// runs each function in a module of its own. (A batched run that
+// disagrees with the reference is a finding, and finishProgram executes
+// its program again unbatched.) A stack that takes no SPIR-V puts no SPIR-V runs, as Execute drops them.
 func runBatch(ctx context.Context, d Device, u *unit, format int, put func(g, f int, r oracle.Run)) bool {
 	x0 := u.jobs[0].pr.x
 	kern, err := u.kernel(format, x0.mode)
@@ -382,9 +375,6 @@ func runBatch(ctx context.Context, d Device, u *unit, format int, put func(g, f 
 		}
 		r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
 		decodeRun(bm.outputs(v, out, x.n), x.n, x.tabis[f], &r)
-		if js, _ := oracle.Judge(x.res.Reference, x.res.Names, []oracle.Run{r}); js[0].Verdict != oracle.Pass {
-			j.rerun.Store(true)
-		}
 		j.batched.Store(true)
 		put(bv.prog, f, r)
 	}

@@ -1,0 +1,200 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/worker"
+)
+
+// TestMain lets this test binary serve as its own harness worker process
+// (harness/worker re-executes the running binary with MarkerEnv set), so
+// campaigns run on worker devices as `gpudiff run` runs them.
+func TestMain(m *testing.M) {
+	if os.Getenv(worker.MarkerEnv) == "1" {
+		if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "fuzz test worker:", err)
+			os.Exit(worker.ExitServeError)
+		}
+		os.Exit(0)
+	}
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		// wgpu's Wayland probe complains without one (headless CI).
+		if dir, err := os.MkdirTemp("", "fuzz-xdg"); err == nil {
+			defer os.RemoveAll(dir)
+			os.Setenv("XDG_RUNTIME_DIR", dir)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// sequentialCampaign checks cfg's programs one after another, each stage
+// of a program before the next program starts, with nothing batched: the
+// campaign as it was before the pipeline, which the pipeline must equal.
+func sequentialCampaign(t testing.TB, cfg CampaignConfig) []ProgramRecord {
+	t.Helper()
+	if cfg.Invocations <= 0 {
+		cfg.Invocations = 16
+	}
+	saved := map[string]bool{}
+	var out []ProgramRecord
+	for i := 0; i < cfg.Count; i++ {
+		pr := startProgram(cfg, i)
+		if pr.done {
+			out = append(out, pr.rec)
+			continue
+		}
+		runs := make([][]oracle.Run, len(cfg.Devices))
+		for k, d := range cfg.Devices {
+			runs[k] = pr.x.deviceRuns(context.Background(), d)
+		}
+		out = append(out, finishProgram(context.Background(), cfg, pr, pr.x.judge(runs), false, saved))
+	}
+	return out
+}
+
+// pipelinedCampaign runs cfg through RunCampaign and returns its records.
+func pipelinedCampaign(t testing.TB, cfg CampaignConfig) ([]ProgramRecord, *Summary) {
+	t.Helper()
+	var recs []ProgramRecord
+	cfg.OnProgram = func(r ProgramRecord) { recs = append(recs, r) }
+	sum, err := RunCampaign(context.Background(), cfg)
+	require.NoError(t, err)
+	return recs, sum
+}
+
+func withoutTimes(recs []ProgramRecord) []ProgramRecord {
+	out := append([]ProgramRecord(nil), recs...)
+	for i := range out {
+		out[i].Millis = 0
+	}
+	return out
+}
+
+// faultyDevice wraps a device: a dispatch with a label (or, in a batch
+// module, any '|'-separated part of it) starting with reject is rejected
+// as a compile error, and one with a part starting with corrupt comes back
+// with every output byte flipped.
+type faultyDevice struct {
+	Device
+	reject, corrupt string
+	batches         atomic.Int32 // dispatches of batch modules seen
+}
+
+func (f *faultyDevice) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	parts := strings.Split(k.Label, "|")
+	if len(parts) > 1 {
+		f.batches.Add(1)
+	}
+	for _, p := range parts {
+		if f.reject != "" && strings.HasPrefix(p, f.reject) {
+			return nil, &harness.CompileError{Stage: harness.StageShaderModule, Message: "injected rejection of " + p}
+		}
+	}
+	out, err := f.Device.Run(ctx, k, job)
+	for _, p := range parts {
+		if err == nil && f.corrupt != "" && strings.HasPrefix(p, f.corrupt) {
+			for i := range out {
+				out[i] ^= 0xa5
+			}
+		}
+	}
+	return out, err
+}
+
+// TestPipelinedCampaignEqualsSequential: the pipelined, batched campaign
+// records exactly what checking the programs one by one, unbatched,
+// records — also when a stack rejects a batch (every program of it then
+// runs in modules of its own, and only the culprit gets the compile error)
+// and when a batch miscomputes (its programs are executed again
+// unbatched).
+func TestPipelinedCampaignEqualsSequential(t *testing.T) {
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer d.Close()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	for _, c := range []struct{ name, reject, corrupt string }{
+		{"clean", "", ""},
+		{"reject-p4", "p4/kernel/spirv", ""}, // the first units run batched (batchTuner)
+		{"corrupt-p1", "", "p1/kernel_flat/wgsl"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fd := &faultyDevice{Device: d, reject: c.reject, corrupt: c.corrupt}
+			cfg := CampaignConfig{Seed: 1, Count: 12, Gen: gen.Config{Profile: prof}, Devices: []Device{fd},
+				SPIRV: true, ShrinkAttempts: -1, ToolVersion: "test"}
+			want := sequentialCampaign(t, cfg)
+			fd.batches.Store(0)
+			got, sum := pipelinedCampaign(t, cfg)
+			assert.Equal(t, withoutTimes(want), withoutTimes(got))
+			assert.Equal(t, cfg.Count, sum.Programs)
+			assert.Positive(t, fd.batches.Load(), "some programs ran batched")
+			if c.reject != "" || c.corrupt != "" {
+				failed := map[int]bool{}
+				for _, r := range got {
+					if r.Signature != "" {
+						failed[r.Index] = true
+					}
+				}
+				assert.NotEmpty(t, failed, "the injected fault is found")
+				assert.Len(t, failed, 1, "only the culprit fails: %v", failed)
+			}
+		})
+	}
+}
+
+// TestPipelinedCampaignOnWorkersAttributesACrash: a worker crash during a
+// batch module costs only the program that causes it its verdict.
+func TestPipelinedCampaignOnWorkersAttributesACrash(t *testing.T) {
+	w, err := worker.Start("wgpu-vulkan:llvmpipe", worker.Options{Env: []string{worker.FaultEnv + "=crash@p5/"}, Timeout: 60 * time.Second})
+	require.NoError(t, err)
+	defer w.Close()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	cfg := CampaignConfig{Seed: 1, Count: 8, Gen: gen.Config{Profile: prof}, Devices: []Device{w},
+		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "test"}
+	got, sum := pipelinedCampaign(t, cfg)
+	require.Len(t, got, 8)
+	for _, r := range got {
+		if r.Index == 5 {
+			assert.Equal(t, string(oracle.Crash), r.Verdict)
+			assert.Equal(t, "crash", r.Classes[0])
+			continue
+		}
+		assert.Empty(t, r.Signature, "program %d: %s", r.Index, r.Implicates)
+	}
+	assert.Equal(t, 1, sum.New)
+}
+
+// TestPipelinedCampaignStopsWithTheContext: a cancelled campaign returns
+// promptly with the records of the programs it finished, in order.
+func TestPipelinedCampaignStopsWithTheContext(t *testing.T) {
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer d.Close()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	cfg := CampaignConfig{Seed: 2, Count: 1000, Gen: gen.Config{Profile: prof}, Devices: []Device{d}, SPIRV: true,
+		ShrinkAttempts: -1, OnProgram: func(r ProgramRecord) {
+			assert.Equal(t, n, r.Index)
+			if n++; n == 5 {
+				cancel()
+			}
+		}}
+	sum, err := RunCampaign(ctx, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 5, sum.Programs)
+}
