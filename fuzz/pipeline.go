@@ -383,7 +383,7 @@ func runBatch(ctx context.Context, d Device, u *unit, format int, put func(g, f 
 
 // batchTuner decides, per device, whether batch modules pay: it keeps a
 // moving average of the wall time per function run batched and unbatched,
-// tries each way first, then takes the cheaper one, trying the other
+// tries each way once first, then takes the cheaper one, trying the other
 // every 16th unit so that the averages follow the machine's load.
 // (lavapipe compiles a batch of three programs in about 0.7 of the time
 // of their own modules; SwiftShader takes longer for a batch.)
@@ -396,9 +396,9 @@ type batchTuner struct {
 func (t *batchTuner) batch() bool {
 	t.units++
 	switch {
-	case t.seen[1] < 2:
+	case t.seen[1] == 0:
 		return true
-	case t.seen[0] < 2:
+	case t.seen[0] == 0:
 		return false
 	}
 	better := t.cost[1] < t.cost[0]

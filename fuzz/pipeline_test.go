@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -28,6 +29,15 @@ func TestMain(m *testing.M) {
 			os.Exit(worker.ExitServeError)
 		}
 		os.Exit(0)
+	}
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		if _, set := os.LookupEnv("MESA_SHADER_CACHE_DISABLE"); !set {
+			// Benchmarks measure cold (BenchmarkGpudiff): campaign programs
+			// are always new. Set before any adapter is opened; workers
+			// inherit it.
+			os.Setenv("MESA_SHADER_CACHE_DISABLE", "true")
+		}
 	}
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {
 		// wgpu's Wayland probe complains without one (headless CI).

@@ -214,3 +214,12 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+func TestCountOpsCountsWhatTheBenchmarkCounts(t *testing.T) {
+	_, args := benchInputs(4)
+	n, err := CountOps(benchKernel(), "k", args)
+	require.NoError(t, err)
+	// Per invocation: 64 iterations of about 30 operations.
+	assert.Greater(t, n, int64(4*64*20))
+	assert.Less(t, n, int64(4*64*60))
+}

@@ -1,0 +1,427 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// BenchmarkGpudiff is `make bench`: one table of gpudiff's throughput
+// against the driver floor, measured side by side in one run, as ratios
+// (DESIGN.md "Measuring speed here"):
+//
+//	a. the driver floor per adapter: exactly the modules gpudiff submits for
+//	   the programs (original and twin, WGSL and SPIR-V, one module per
+//	   function and format, as Execute emits them), created, dispatched
+//	   and read back by harness.Device.RunBare in this process: programs/s;
+//	b. gpudiff end to end on the same programs per adapter — RunCampaign
+//	   (generate, interpret original and twin, flatten, emit, GPU original
+//	   and twin in WGSL and SPIR-V, judge) on a worker process, as `gpudiff
+//	   run` runs, without shrinking: programs/s, and (b)/(a);
+//	c. the campaign on two adapters at once against the two campaigns one
+//	   after the other: (time A + time B) / time A∥B;
+//	d. the interpreter: ns per executed IR operation (interp.CountOps) on a
+//	   generated-like kernel, and its ratio to the same kernel in Go, both
+//	   in thread CPU time, alternated;
+//	e. flatten: time and output growth of one function of 1,000 and 10,000
+//	   statements (flatten's own benchmark pattern).
+//
+// a, b and c run in rounds, alternating which goes first, and sum over
+// them, so that a shared machine's load drifts into all of them alike.
+// Shader caches: Mesa's on-disk cache makes a module compiled before ~8×
+// cheaper (campaign programs are always new); the benchmark turns it off
+// (MESA_SHADER_CACHE_DISABLE=true, set in TestMain unless the caller set
+// it) and says so in its output: cold. SwiftShader has no such cache.
+//
+// Environment: GPUDIFF_BENCH_PROGRAMS (default 40), GPUDIFF_BENCH_SEED (1),
+// GPUDIFF_BENCH_ROUNDS (2), GPUDIFF_BENCH_ADAPTERS (comma-separated,
+// default wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader; c uses the first
+// two).
+func BenchmarkGpudiff(b *testing.B) {
+	n := benchEnvInt("GPUDIFF_BENCH_PROGRAMS", 40)
+	seed := uint64(benchEnvInt("GPUDIFF_BENCH_SEED", 1))
+	rounds := benchEnvInt("GPUDIFF_BENCH_ROUNDS", 2)
+	adapters := strings.Split(benchEnv("GPUDIFF_BENCH_ADAPTERS", "wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader"), ",")
+	prof, err := gen.LookupProfile("default")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := CampaignConfig{Seed: seed, Count: n, Gen: gen.Config{Size: gen.DefaultSize, Profile: prof}, Invocations: 16,
+		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "bench"}
+	cache := "cold: MESA_SHADER_CACHE_DISABLE=" + os.Getenv("MESA_SHADER_CACHE_DISABLE") + ", every module compiled from scratch"
+	if os.Getenv("MESA_SHADER_CACHE_DISABLE") != "true" {
+		cache = "WARM: Mesa's shader cache is on (MESA_SHADER_CACHE_DISABLE is not true): repeated modules compile ~8× faster"
+	}
+
+	for range b.N {
+		// The modules gpudiff submits for the programs, one per function
+		// and format.
+		var kernels []harness.Kernel
+		var jobs []harness.Dispatch
+		for i := 0; i < n; i++ {
+			pr := startProgram(cfg, i)
+			if pr.done {
+				continue
+			}
+			x := pr.x
+			for f := range x.funcs {
+				for _, format := range x.formats() {
+					if k, err := x.kernel(f, format); err == nil {
+						kernels = append(kernels, k)
+						jobs = append(jobs, harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n})
+					}
+				}
+			}
+		}
+
+		devs := map[string]*harness.Device{}
+		workers := map[string]*worker.Device{}
+		for _, a := range adapters {
+			d, err := harness.Open(a)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Close()
+			devs[a] = d
+			w, err := worker.Start(a, worker.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close()
+			workers[a] = w
+		}
+		floor := map[string]time.Duration{}
+		e2e := map[string]time.Duration{}
+		var both time.Duration
+		rejected := map[string]int{}
+		campaign := func(ds ...Device) time.Duration {
+			c := cfg
+			c.Devices = ds
+			t0 := time.Now()
+			sum, err := RunCampaign(context.Background(), c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sum.Programs != n {
+				b.Fatalf("campaign checked %d programs, want %d", sum.Programs, n)
+			}
+			return time.Since(t0)
+		}
+		for r := 0; r < rounds; r++ {
+			for _, a := range adapters {
+				floorRun := func() {
+					t0 := time.Now()
+					_, errs := devs[a].RunBare(context.Background(), kernels, jobs)
+					floor[a] += time.Since(t0)
+					rejected[a] = 0
+					for _, err := range errs {
+						if err != nil {
+							rejected[a]++
+						}
+					}
+				}
+				if r%2 == 0 {
+					floorRun()
+					e2e[a] += campaign(workers[a])
+				} else {
+					e2e[a] += campaign(workers[a])
+					floorRun()
+				}
+			}
+			if len(adapters) >= 2 {
+				both += campaign(workers[adapters[0]], workers[adapters[1]])
+			}
+		}
+
+		interpNs, nativeNs, ops := benchInterp(b)
+		flat := benchFlatten(b)
+
+		t := table.NewWriter()
+		t.SetOutputMirror(os.Stdout)
+		t.SetStyle(table.StyleLight)
+		t.SetTitle(fmt.Sprintf("gpudiff bench — %s\n%d programs of seed %d (size %d, %d invocations), %d modules; %d rounds, interleaved; %d CPUs, load %s",
+			cache, n, seed, gen.DefaultSize, cfg.Invocations, len(kernels), rounds, runtime.NumCPU(), loadAverage()))
+		t.AppendHeader(table.Row{"", "measure", "value", "target", "met"})
+		rate := func(d time.Duration) float64 { return float64(n*rounds) / d.Seconds() }
+		for _, a := range adapters {
+			note := ""
+			if rejected[a] > 0 {
+				note = fmt.Sprintf(" (%d of %d modules rejected by the stack)", rejected[a], len(kernels))
+			}
+			t.AppendRow(table.Row{"a", "driver floor, " + a, fmt.Sprintf("%.2f programs/s%s", rate(floor[a]), note), "", ""})
+		}
+		for _, a := range adapters {
+			ratio := rate(e2e[a]) / rate(floor[a])
+			t.AppendRow(table.Row{"b", "gpudiff end to end, " + a,
+				fmt.Sprintf("%.2f programs/s; (b)/(a) = %.2f", rate(e2e[a]), ratio), "(b)/(a) ≥ 0.9", met(ratio >= 0.9)})
+		}
+		if len(adapters) >= 2 {
+			a0, a1 := adapters[0], adapters[1]
+			speedup := (e2e[a0] + e2e[a1]).Seconds() / both.Seconds()
+			t.AppendRow(table.Row{"c", "two adapters in parallel, " + a0 + " ∥ " + a1,
+				fmt.Sprintf("%.2f programs/s; (time %s + time %s) / time both = %.2f×", rate(both), short(a0), short(a1), speedup),
+				"≥ 1.7×", met(speedup >= 1.7)})
+		}
+		t.AppendRow(table.Row{"d", "interpreter, ns per IR operation (thread CPU time)",
+			fmt.Sprintf("%.2f ns/op, native Go %.3f ns/op: %.1f×  (%d ops per run)", interpNs, nativeNs, interpNs/nativeNs, ops),
+			"≤ 10×", met(interpNs/nativeNs <= 10)})
+		growth := flat[1].time.Seconds() / flat[0].time.Seconds()
+		stmtsRatio := float64(flat[1].in) / float64(flat[0].in)
+		perStmt := growth / stmtsRatio
+		t.AppendRow(table.Row{"e", "flatten, 1k and 10k statements",
+			fmt.Sprintf("%d stmts: %v → %d stmts; %d stmts: %v → %d stmts; time ×%.1f for ×%.1f statements (%.2f per statement), output ×%.2f / ×%.2f",
+				flat[0].in, flat[0].time.Round(time.Microsecond), flat[0].out, flat[1].in, flat[1].time.Round(time.Microsecond), flat[1].out,
+				growth, stmtsRatio, perStmt, float64(flat[0].out)/float64(flat[0].in), float64(flat[1].out)/float64(flat[1].in)),
+			"linear (time per statement ≤ 1.5× at 10k)", met(perStmt <= 1.5)})
+		t.Render()
+	}
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT MET"
+}
+
+func short(adapter string) string {
+	if i := strings.IndexByte(adapter, ':'); i >= 0 {
+		return adapter[i+1:]
+	}
+	return adapter
+}
+
+func benchEnv(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func benchEnvInt(key string, def int) int {
+	v, err := strconv.Atoi(benchEnv(key, strconv.Itoa(def)))
+	if err != nil || v < 1 {
+		return def
+	}
+	return v
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+// threadClock returns a clock of the calling thread's CPU time; the
+// goroutine stays locked to its thread until release.
+func threadClock() (now func() time.Duration, release func()) {
+	runtime.LockOSThread()
+	const clockThreadCPUTimeID = 3
+	now = func() time.Duration {
+		var ts syscall.Timespec
+		if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+			return time.Duration(time.Now().UnixNano())
+		}
+		return time.Duration(ts.Nano())
+	}
+	return now, runtime.UnlockOSThread
+}
+
+// benchInterpWGSL is interp's BenchmarkInterp kernel: a bounded loop with
+// branches, a continue, wrapping i32/u32 arithmetic, shifts, f32 and
+// vec4<f32> arithmetic in the exact domain, conversions and a builtin.
+const benchInterpWGSL = `
+fn k(a: i32, b: u32, c: f32, v: vec4<f32>) -> vec4<f32> {
+  var acc = a; var h = b; var f = c; var w = v;
+  for (var i = 0; i < 64; i++) {
+    if ((acc & 1) == 0) { acc = (acc >> 1u) + i; } else { acc = acc * 3 + 1; }
+    h = (h ^ (h << 13u)) * 5u + u32(i);
+    h = h ^ (h >> 7u);
+    if (f < 1000.0) { f = f + f32(i & 7); } else { f = f - 512.0; }
+    w = clamp(w * 2.0 - vec4<f32>(f32(i)), vec4<f32>(-4096.0), vec4<f32>(4096.0));
+    if (h % 3u == 0u) { continue; }
+    w.x = w.x + f32(acc & 15);
+  }
+  return w + vec4<f32>(f32(acc & 255), f32(h & 255u), f, 1.0);
+}
+`
+
+// benchInterpNative is benchInterpWGSL in Go.
+func benchInterpNative(a int32, b uint32, c float32, v [4]float32) [4]float32 {
+	acc, h, f, w := a, b, c, v
+	for i := int32(0); i < 64; i++ {
+		if acc&1 == 0 {
+			acc = acc>>1 + i
+		} else {
+			acc = acc*3 + 1
+		}
+		h = (h^(h<<13))*5 + uint32(i)
+		h ^= h >> 7
+		if f < 1000 {
+			f += float32(i & 7)
+		} else {
+			f -= 512
+		}
+		for j := range w {
+			w[j] = min(max(w[j]*2-float32(i), -4096), 4096)
+		}
+		if h%3 == 0 {
+			continue
+		}
+		w[0] += float32(acc & 15)
+	}
+	return [4]float32{w[0] + float32(acc&255), w[1] + float32(h&255), w[2] + f, w[3] + 1}
+}
+
+// benchInterp returns the interpreter's and native Go's thread CPU time
+// per IR operation on benchInterpWGSL (64 invocations per run, runs
+// alternated until about a second of interpreter time), and the operations
+// per run.
+func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
+	m, err := wgsl.Parse("bench.wgsl", []byte(benchInterpWGSL))
+	if err != nil {
+		b.Fatal(err)
+	}
+	type in struct {
+		a int32
+		b uint32
+		c float32
+		v [4]float32
+	}
+	r := rand.New(rand.NewSource(1))
+	var ins []in
+	var args [][]ir.Value
+	v4 := ir.Vec(4, ir.F32)
+	for k := 0; k < 64; k++ {
+		x := in{a: r.Int31() - 1<<30, b: r.Uint32(), c: float32(r.Intn(2000) - 1000)}
+		vs := make([]ir.Value, 4)
+		for j := range x.v {
+			x.v[j] = float32(r.Intn(8000) - 4000)
+			vs[j] = ir.F32Val(x.v[j])
+		}
+		ins = append(ins, x)
+		args = append(args, []ir.Value{ir.I32Val(x.a), ir.U32Val(x.b), ir.F32Val(x.c), ir.CompositeVal(v4, vs...)})
+	}
+	p, err := interp.Compile(m, "k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	invs, err := p.Run(args, interp.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for k, inv := range invs {
+		want := benchInterpNative(ins[k].a, ins[k].b, ins[k].c, ins[k].v)
+		for j := range want {
+			if inv.Err != nil || inv.Outputs[0].Value.Elems[j].F32() != want[j] {
+				b.Fatalf("interpreter and native Go disagree on invocation %d: %v vs %v", k, inv.Outputs[0], want)
+			}
+		}
+	}
+	if ops, err = interp.CountOps(m, "k", args); err != nil {
+		b.Fatal(err)
+	}
+	now, release := threadClock()
+	defer release()
+	var ti, tn time.Duration
+	var sink float32
+	iters := 0
+	for ; ti < time.Second || iters < 20; iters++ {
+		t0 := now()
+		if _, err := p.Run(args, interp.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := now()
+		for _, x := range ins {
+			r := benchInterpNative(x.a, x.b, x.c, x.v)
+			sink += r[0]
+		}
+		t2 := now()
+		ti += t1 - t0
+		tn += t2 - t1
+	}
+	_ = sink
+	per := float64(iters) * float64(ops)
+	return float64(ti.Nanoseconds()) / per, float64(tn.Nanoseconds()) / per, ops
+}
+
+type flatMeasure struct {
+	in, out int
+	time    time.Duration
+}
+
+// benchFlatten flattens one function of about 1,000 and of about 10,000
+// statements (the best of several runs each) and counts the statements
+// in and out.
+func benchFlatten(b *testing.B) [2]flatMeasure {
+	var out [2]flatMeasure
+	parse := func(reps int) *ir.Module {
+		m, err := wgsl.Parse("big.wgsl", []byte(bigKernelWGSL(reps)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	one, two := shrink.Stmts(parse(1), "big"), shrink.Stmts(parse(2), "big")
+	per, base := two-one, 2*one-two
+	for s, stmts := range []int{1000, 10000} {
+		m := parse((stmts - base + per/2) / per)
+		out[s].in = shrink.Stmts(m, "big")
+		for rep := 0; rep < 5-3*s; rep++ {
+			c := ir.CloneModule(m)
+			t0 := time.Now()
+			tw, err := flatten.Function(c, "big", flatten.Options{})
+			d := time.Since(t0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if out[s].time == 0 || d < out[s].time {
+				out[s].time = d
+			}
+			out[s].out = shrink.Stmts(c, tw.Name)
+		}
+	}
+	return out
+}
+
+// bigKernelWGSL is flatten's BenchmarkFlatten10kStatements pattern as
+// WGSL, repeated reps times:
+// accumulations, an if/else writing in both arms, a write through a
+// run-time index, a fixed loop, a switch, and an early return under a
+// data-dependent condition.
+func bigKernelWGSL(reps int) string {
+	var sb strings.Builder
+	sb.WriteString("fn big(x: f32, k: i32, a: array<i32, 8>) -> f32 {\n  var s = 0.0f; var t = 1.0f; var c = 0i; var hist: array<i32, 8>;\n")
+	for rep := 0; rep < reps; rep++ {
+		r := float32(rep%7) + 0.5
+		fmt.Fprintf(&sb, "  s = s + x * %gf;\n", r)
+		fmt.Fprintf(&sb, "  if (s > t) { t = s - t; c += 1i; } else { t = max(t, %gf); }\n", r)
+		sb.WriteString("  hist[(k + c) & 7i] += 1i;\n")
+		fmt.Fprintf(&sb, "  for (var i%d = 0i; i%d < 2i; i%d++) { c += a[i%d + %di]; }\n", rep, rep, rep, rep, rep%6)
+		sb.WriteString("  switch (c & 3i) { case 0i: { s = s * 0.5f; } case 1i: { c -= 1i; } default: { } }\n")
+		fmt.Fprintf(&sb, "  if (c > %di) { return s; }\n", 1000+rep)
+	}
+	sb.WriteString("  return s + t;\n}\n")
+	return sb.String()
+}
