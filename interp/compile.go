@@ -45,6 +45,8 @@ type compiler struct {
 	fn      *fnInfo
 	vars    map[string]varInfo
 	loopPos *ir.Pos // the innermost loop being compiled, if any
+	out     code    // the function being compiled
+	targets []*target
 	errs    ir.ErrorList
 }
 
@@ -231,7 +233,7 @@ func (c *compiler) function(f *ir.Func) {
 		info.retN = size(f.Result)
 		info.ret = c.alloc(info.retN)
 	}
-	info.body = c.block(f.Body)
+	info.body = c.body(f.Body)
 	c.funcs[f.Name] = info
 }
 

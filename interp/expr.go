@@ -4,26 +4,16 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// code is compiled expression code: operations in evaluation order (each
-// operand's code before its operation: WGSL #program-order), each a leaf
-// closure that reads and writes slots. Flat code keeps every operation a
-// leaf call, which is markedly cheaper than a tree of nested closures.
-type code []exprFn
-
-// run executes code.
-func (cd code) run(fr *frame) {
-	for _, f := range cd {
-		f(fr)
-	}
-}
-
 // seq concatenates the code of operands, in order, and then ops.
 func seq(operands []cexpr, ops ...exprFn) code {
 	var out code
 	for _, o := range operands {
 		out = append(out, o.code...)
 	}
-	return append(out, ops...)
+	for _, f := range ops {
+		out = append(out, fnInstr(f))
+	}
+	return out
 }
 
 // cexpr is a compiled expression: after code runs (it is empty when the
@@ -108,14 +98,11 @@ func (c *compiler) into(ce cexpr, dst int32) cexpr {
 	if dst < 0 || ce.loc == dst {
 		return ce
 	}
-	src, n := ce.loc, ce.n
-	var cp exprFn
-	if n == 1 {
-		cp = func(fr *frame) { fr.s[dst] = fr.s[src] }
-	} else {
-		cp = func(fr *frame) { copy(fr.s[dst:dst+n], fr.s[src:src+n]) }
+	cp := instr{op: opCopyN, a: ce.loc, d: dst, x: uint32(ce.n)}
+	if ce.n == 1 {
+		cp.op = opCopy1
 	}
-	return cexpr{code: seq([]cexpr{ce}, cp), loc: dst, n: n, stops: ce.stops}
+	return cexpr{code: append(seq([]cexpr{ce}), cp), loc: dst, n: ce.n, stops: ce.stops}
 }
 
 // pickDst chooses where an operation of n result slots writes: dst when
@@ -351,7 +338,11 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
+	in := instr{op: opFn, a: fl, b: tl, c: cl, d: d, fn: fn}
+	if n == 1 {
+		in.op = opSel
+	}
+	return cexpr{code: c.emitI(in, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // call compiles a user call: arguments left to right, copied into the

@@ -55,6 +55,7 @@ type frame struct {
 	poison int32 // reason id of the poisoning branch
 	cause  int32 // why of its condition
 	ops    int64 // executed operations (benchmarks only; see compileOpts.countOps)
+	cb     bool  // the outcome of an f32 condition's general case (opBrF)
 	// scratch for f32 kernels over whole vectors (dot, cross, …), so that
 	// calling them through a function value allocates nothing.
 	fin, fin2   [12]fv

@@ -38,7 +38,11 @@ type Program struct {
 	globLo  int32     // globals occupy image[globLo:globHi]
 	globHi  int32
 	reasons []reason
-	frames  sync.Pool
+	// positions are the step-limit positions of blocks and loops, tables
+	// the switch tables (value, target pairs, then the default target).
+	positions []ir.Pos
+	tables    [][]uint32
+	frames    sync.Pool
 }
 
 // Invocation is the outcome of one invocation of a kernel.

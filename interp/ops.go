@@ -168,19 +168,49 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	d := c.pickDst(dst, n, true, x, y)
 	elem := xt.Scalar()
 	cls := op.Info().Class
-	var fn exprFn
+	signed := elem.Kind == ir.KindI32
+	in := instr{a: x.loc, b: y.loc, d: d}
 	switch {
 	case elem.Kind == ir.KindF32 && (cls == ir.ClassEquality || cls == ir.ClassOrder):
-		fn = c.f32Compare(c.site(pos, node, "correct result"), op, x, y, sx, sy, n, d)
+		in.fn = c.f32Compare(c.site(pos, node, "correct result"), op, x, y, sx, sy, n, d)
+		in.op, in.x = opCmpF, uint32(op)
 	case elem.Kind == ir.KindF32:
-		fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
+		in.fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
+		switch op {
+		case ir.OpAdd:
+			in.op = opAddF
+		case ir.OpSub:
+			in.op, in.x = opAddF, 1<<31
+		case ir.OpMul:
+			in.op = opMulF
+		}
 	case cls == ir.ClassEquality || cls == ir.ClassOrder:
-		fn = intCmp(op, elem.Kind == ir.KindI32, intCompare(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
+		in.fn = intCmp(op, signed, intCompare(op, signed), x, y, sx, sy, n, d)
+		in.op = intCmpOps[op]
+		if signed {
+			in.x = 1 << 31
+		}
 	default:
-		fn = intBin(op, intKernel(op, elem.Kind == ir.KindI32), x, y, sx, sy, n, d)
+		in.fn = intBin(op, intKernel(op, signed), x, y, sx, sy, n, d)
+		in.op = intBinOps[op]
+		if signed {
+			in.op = intBinOpsI[op]
+		}
 	}
-	return cexpr{code: c.emit(fn, x, y), loc: d, n: n, stops: x.stops || y.stops}
+	if n != 1 {
+		in.op = opFn
+	}
+	return cexpr{code: c.emitI(in, x, y), loc: d, n: n, stops: x.stops || y.stops}
 }
+
+// Instructions of scalar integer operators (opFn where there is none).
+var (
+	intBinOps = map[ir.BinaryOp]opcode{ir.OpAdd: opAdd, ir.OpSub: opSub, ir.OpMul: opMul, ir.OpAnd: opAnd, ir.OpOr: opOr,
+		ir.OpXor: opXor, ir.OpShl: opShl, ir.OpShr: opShrU, ir.OpDiv: opDivU, ir.OpRem: opRemU}
+	intBinOpsI = map[ir.BinaryOp]opcode{ir.OpAdd: opAdd, ir.OpSub: opSub, ir.OpMul: opMul, ir.OpAnd: opAnd, ir.OpOr: opOr,
+		ir.OpXor: opXor, ir.OpShl: opShl, ir.OpShr: opShrI, ir.OpDiv: opDivI, ir.OpRem: opRemI}
+	intCmpOps = map[ir.BinaryOp]opcode{ir.OpEq: opEq, ir.OpNe: opNe, ir.OpLt: opLt, ir.OpLe: opLe, ir.OpGt: opGt, ir.OpGe: opGe}
+)
 
 // intBin applies an integer kernel lane by lane (a scalar operand of a
 // vector operation has stride 0: it is broadcast).
@@ -313,7 +343,20 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 			s[d+i] = a
 		}
 	}
-	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
+	in := instr{op: opFn, a: xl, d: d, fn: fn}
+	if n == 1 {
+		switch {
+		case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
+			in.op = opNegF
+		case e.Op == ir.OpNeg:
+			in.op = opNeg
+		case e.Op == ir.OpNot:
+			in.op = opNot
+		default:
+			in.op = opCompl
+		}
+	}
+	return cexpr{code: c.emitI(in, x), loc: d, n: n, stops: x.stops}
 }
 
 // convert compiles a value conversion T(x) between scalar or vector types
@@ -395,7 +438,11 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{code: c.emit(fn, x), loc: d, n: n, stops: x.stops}
+	in := instr{op: opFn, a: xl, d: d, fn: fn}
+	if n == 1 && to == ir.KindF32 && from == ir.KindI32 {
+		in.op = opI2F
+	}
+	return cexpr{code: c.emitI(in, x), loc: d, n: n, stops: x.stops}
 }
 
 // f2int converts an f32 slot to i32 or u32 (WGSL

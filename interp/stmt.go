@@ -4,171 +4,174 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// cstmt is a compiled statement: a general statement, or (the common
-// case, run without a wrapper call) an expression evaluated for its
-// effect on its destination.
+// Statements compile into the same flat code as expressions: a function
+// body is one code, in which control flow is jumps. A block starts with
+// opSteps, which counts all its statements when the block is entered
+// (also those a break, continue or return then skips: the step limit is a
+// termination bound, not an exact count) and stops the invocation at the
+// limit; a loop counts one step per iteration (opLoopStep); conditions
+// branch directly on comparisons (opBrInt, opBrF) or on a computed bool
+// (opBrBool), and an indeterminate condition poisons the rest of the
+// invocation; break, continue and the exits of if and switch are opJmp;
+// return is opRet. Statements whose code may stop the invocation (a user
+// call, an unexecutable builtin) are followed by opStop.
+
+// cstmt is a compiled simple statement: code evaluated for its effect on
+// its destination (stops: the code may stop the invocation), or run, a
+// closure (assignments through run-time indices).
 type cstmt struct {
 	run   stmtFn
 	code  code
-	stops bool // code may stop the invocation
-}
-
-// fn returns the statement as a stmtFn (nil for an empty statement).
-func (s cstmt) fn() stmtFn {
-	switch cd, stops := s.code, s.stops; {
-	case s.run != nil:
-		return s.run
-	case len(cd) == 0:
-		return nil
-	case stops:
-		return func(fr *frame) ctl { cd.run(fr); return nextOrStop(fr) }
-	default:
-		return func(fr *frame) ctl { cd.run(fr); return cNext }
-	}
-}
-
-// item is a compiled statement of a block. Consecutive statements that
-// are plain code (assignments, declarations, calls) are merged into one
-// item, ending after any whose code may stop the invocation.
-type item struct {
-	cstmt
-	pos ir.Pos
-}
-
-// items compiles the statements of a block.
-func (c *compiler) items(b *ir.Block) []item {
-	var items []item
-	for _, s := range b.Stmts {
-		cs := c.stmt(s)
-		if cs.run == nil && len(cs.code) == 0 {
-			continue
-		}
-		if c.opts.countOps {
-			f := cs.fn()
-			cs = cstmt{run: func(fr *frame) ctl { fr.ops++; return f(fr) }}
-		}
-		// Running out of steps inside a loop is reported at the loop:
-		// that is where the kernel may not terminate.
-		pos := s.Position()
-		if c.loopPos != nil {
-			pos = *c.loopPos
-		}
-		if n := len(items); n > 0 && cs.run == nil && items[n-1].run == nil && !items[n-1].stops {
-			last := &items[n-1]
-			last.code = append(last.code[:len(last.code):len(last.code)], cs.code...)
-			last.stops = cs.stops
-			continue
-		}
-		items = append(items, item{cs, pos})
-	}
-	return items
-}
-
-// execItems runs a block's statements. Steps are counted when the block
-// is entered, one per statement, whether or not a jump leaves it early
-// (the step limit is a termination bound, not an exact count).
-func execItems(fr *frame, items []item, nstmts int64) ctl {
-	fr.steps += nstmts
-	if fr.steps > fr.limit {
-		if len(items) == 0 {
-			return fr.overLimit(ir.Pos{})
-		}
-		return fr.overLimit(items[0].pos)
-	}
-	for i := range items {
-		it := &items[i]
-		if it.run == nil {
-			for _, f := range it.code {
-				f(fr)
-			}
-			if it.stops && fr.stop {
-				return cAbort
-			}
-			continue
-		}
-		if c := it.run(fr); c != cNext {
-			return c
-		}
-	}
-	return cNext
-}
-
-// block compiles a block as one statement.
-func (c *compiler) block(b *ir.Block) stmtFn {
-	items, n := c.items(b), int64(len(b.Stmts))
-	return func(fr *frame) ctl { return execItems(fr, items, n) }
-}
-
-func nextOrStop(fr *frame) ctl {
-	if fr.stop {
-		return cAbort
-	}
-	return cNext
+	stops bool
 }
 
 // exec runs an expression for its effect or its destination.
 func exec(ce cexpr) cstmt { return cstmt{code: ce.code, stops: ce.stops} }
 
-func (c *compiler) stmt(s ir.Stmt) cstmt {
+// target is an enclosing loop or switch: where break and continue go.
+type target struct {
+	loop   bool
+	breaks []int // opJmp instructions to patch with the exit
+	conts  []int // opJmp instructions to patch with the continuing block (loops)
+}
+
+// emit appends one instruction to the function being compiled and returns
+// its index.
+func (c *compiler) emitOp(in instr) int {
+	c.out = append(c.out, in)
+	return len(c.out) - 1
+}
+
+// patch makes the jumps at the given instructions go to instruction to.
+func (c *compiler) patch(at []int, to int) {
+	for _, i := range at {
+		c.out[i].d = int32(to)
+	}
+}
+
+// posIndex records a position for step-limit errors.
+func (c *compiler) posIndex(pos ir.Pos) int32 {
+	c.p.positions = append(c.p.positions, pos)
+	return int32(len(c.p.positions) - 1)
+}
+
+// body compiles a function body into one code.
+func (c *compiler) body(b *ir.Block) stmtFn {
+	out, targets := c.out, c.targets
+	c.out, c.targets = nil, nil
+	c.block(b)
+	prog := c.out
+	c.out, c.targets = out, targets
+	return prog.exec
+}
+
+// block compiles a block: opSteps, then its statements. Statements that
+// compile to nothing (an empty block, an expression statement of a
+// variable) are dropped; the step check reports the first statement that
+// is not (or the innermost loop, inside one).
+func (c *compiler) block(b *ir.Block) {
+	at := c.emitOp(instr{op: opSteps, x: uint32(len(b.Stmts))})
+	var pos ir.Pos
+	first := true
+	for _, s := range b.Stmts {
+		start := c.here()
+		if c.opts.countOps {
+			c.emitOp(instr{op: opCount})
+		}
+		c.stmt(s)
+		if c.opts.countOps && c.here() == start+1 {
+			c.out = c.out[:start] // nothing to count
+		}
+		if c.here() == start || !first {
+			continue
+		}
+		first = false
+		pos = s.Position()
+		if c.loopPos != nil {
+			pos = *c.loopPos
+		}
+	}
+	c.out[at].b = c.posIndex(pos)
+}
+
+func (c *compiler) here() int { return len(c.out) }
+
+// simple emits a simple statement.
+func (c *compiler) simple(cs cstmt) {
+	if cs.run != nil {
+		c.emitOp(instr{op: opStmt, st: cs.run})
+		return
+	}
+	c.out = append(c.out, cs.code...)
+	if cs.stops && len(cs.code) > 0 {
+		c.emitOp(instr{op: opStop})
+	}
+}
+
+func (c *compiler) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Block:
-		if len(s.Stmts) == 0 {
-			return cstmt{}
+		if len(s.Stmts) > 0 {
+			c.block(s)
 		}
-		return cstmt{run: c.block(s)}
 	case *ir.Decl:
 		n := size(s.T)
 		base := c.alloc(n)
-		var cs cstmt
 		if s.Init == nil {
-			cs = cstmt{code: code{func(fr *frame) { clear(fr.s[base : base+n]) }}}
+			c.emitOp(instr{op: opClear, d: base, x: uint32(n)})
 		} else {
-			cs = exec(c.exprTo(s.Init, base))
+			c.simple(exec(c.exprTo(s.Init, base)))
 		}
 		c.vars[s.Name] = varInfo{base: base, n: n, t: s.T}
-		return cs
 	case *ir.Assign:
-		return c.assign(s)
+		c.simple(c.assign(s))
 	case *ir.ExprStmt:
-		return exec(c.expr(s.X))
+		c.simple(exec(c.expr(s.X)))
 	case *ir.If:
-		return cstmt{run: c.ifStmt(s)}
+		c.ifStmt(s)
 	case *ir.Loop:
-		return cstmt{run: c.loop(s)}
+		c.loop(s)
 	case *ir.Switch:
-		return cstmt{run: c.switchStmt(s)}
+		c.switchStmt(s)
 	case *ir.Break:
-		return cstmt{run: func(*frame) ctl { return cBreak }}
+		t := c.targets[len(c.targets)-1]
+		t.breaks = append(t.breaks, c.emitOp(instr{op: opJmp}))
 	case *ir.Continue:
-		return cstmt{run: func(*frame) ctl { return cContinue }}
+		for i := len(c.targets) - 1; i >= 0; i-- {
+			if t := c.targets[i]; t.loop {
+				t.conts = append(t.conts, c.emitOp(instr{op: opJmp}))
+				break
+			}
+		}
 	case *ir.Return:
-		return cstmt{run: c.ret(s)}
+		c.ret(s)
+	default:
+		c.errorf(s.Position(), "unsupported statement %T", s)
 	}
-	c.errorf(s.Position(), "unsupported statement %T", s)
-	return cstmt{}
 }
 
-func (c *compiler) ret(s *ir.Return) stmtFn {
+func (c *compiler) ret(s *ir.Return) {
 	if s.Value == nil {
-		return func(*frame) ctl { return cReturn }
+		c.emitOp(instr{op: opRet})
+		return
 	}
 	ret, n := c.fn.ret, c.fn.retN
 	if !c.hasCall(s.Value) {
-		cd := c.exprTo(s.Value, ret).code
-		return func(fr *frame) ctl { cd.run(fr); return cReturn }
+		c.out = append(c.out, c.exprTo(s.Value, ret).code...)
+		c.emitOp(instr{op: opRet})
+		return
 	}
 	// A call may stop the invocation: compute into a temporary so that
 	// the result slots never hold a partial value.
 	ce := c.expr(s.Value)
-	cd, src := ce.code, ce.loc
-	return func(fr *frame) ctl {
-		cd.run(fr)
-		if fr.stop {
-			return cAbort
-		}
-		copy(fr.s[ret:ret+n], fr.s[src:src+n])
-		return cReturn
+	c.out = append(c.out, ce.code...)
+	c.emitOp(instr{op: opStop})
+	cp := instr{op: opCopyN, a: ce.loc, d: ret, x: uint32(n)}
+	if n == 1 {
+		cp.op = opCopy1
 	}
+	c.emitOp(cp)
+	c.emitOp(instr{op: opRet})
 }
 
 // cref is a compiled reference (the left-hand side of an assignment):
@@ -331,51 +334,46 @@ func (c *compiler) store(r cref, v cexpr, n int32) stmtFn {
 	}
 }
 
-// cond compiles a control-flow condition; reading it when it is
-// indeterminate poisons the rest of the invocation.
-func (c *compiler) cond(e ir.Expr, site ir.Stmt) func(fr *frame) (bool, ctl) {
-	return c.condExpr(e, c.addReason(site.Position(), rBranch, site, ""), false)
-}
-
-// condExpr compiles a condition (negated when neg is set) without
-// materializing its bool: a negation, a short-circuit or a scalar
-// comparison is branched on directly.
-func (c *compiler) condExpr(e ir.Expr, r int32, neg bool) func(fr *frame) (bool, ctl) {
+// jumpIf compiles a control-flow condition (negated when neg is set) into
+// code that jumps when its value is sense and falls through otherwise; it
+// returns the jumps to patch. A negation, a short-circuit or a scalar
+// comparison is branched on without materializing its bool. Reading an
+// indeterminate condition poisons the rest of the invocation (reason r).
+func (c *compiler) jumpIf(e ir.Expr, r int32, neg, sense bool) []int {
 	switch e := e.(type) {
 	case *ir.Unary:
 		if e.Op == ir.OpNot {
-			return c.condExpr(e.X, r, !neg)
+			return c.jumpIf(e.X, r, !neg, sense)
 		}
 	case *ir.Binary:
 		switch cls := e.Op.Info().Class; {
 		case e.Op == ir.OpLogAnd || e.Op == ir.OpLogOr:
 			// !(x && y) is !x || !y, and !(x || y) is !x && !y.
-			x, y := c.condExpr(e.X, r, neg), c.condExpr(e.Y, r, neg)
-			decide := (e.Op == ir.OpLogOr) != neg
-			return func(fr *frame) (bool, ctl) {
-				b, k := x(fr)
-				if k != cNext || b == decide {
-					return b, k
-				}
-				return y(fr)
+			if orLike := (e.Op == ir.OpLogOr) != neg; orLike == sense {
+				// x || y jumps when either is true; x && y when either
+				// is false.
+				return append(c.jumpIf(e.X, r, neg, sense), c.jumpIf(e.Y, r, neg, sense)...)
 			}
+			skip := c.jumpIf(e.X, r, neg, !sense)
+			out := c.jumpIf(e.Y, r, neg, sense)
+			c.patch(skip, c.here())
+			return out
 		case (cls == ir.ClassEquality || cls == ir.ClassOrder) && e.X.Type().IsScalar():
-			return c.condCompare(e, r, neg)
+			// Jump when the value is sense: when the value negated
+			// once more (for a true sense) is false.
+			return []int{c.branchCompare(e, r, neg != sense)}
 		}
 	}
 	ce := c.expr(e)
-	cd, l, stops := ce.code, ce.loc, ce.stops
-	return func(fr *frame) (bool, ctl) {
-		cd.run(fr)
-		if stops && fr.stop {
-			return false, cAbort
-		}
-		v := fr.s[l]
-		if v.why < 0 {
-			return false, fr.poisonAll(r, v.why)
-		}
-		return (v.bits != 0) != neg, cNext
+	c.out = append(c.out, ce.code...)
+	if ce.stops {
+		c.emitOp(instr{op: opStop})
 	}
+	x := uint32(0)
+	if neg != sense {
+		x = 1
+	}
+	return []int{c.emitOp(instr{op: opBrBool, a: ce.loc, c: r, x: x})}
 }
 
 // negated maps a comparison to its negation (on exact, non-NaN operands).
@@ -383,11 +381,15 @@ var negated = map[ir.BinaryOp]ir.BinaryOp{
 	ir.OpEq: ir.OpNe, ir.OpNe: ir.OpEq, ir.OpLt: ir.OpGe, ir.OpGe: ir.OpLt, ir.OpLe: ir.OpGt, ir.OpGt: ir.OpLe,
 }
 
-// condCompare branches on a scalar comparison (negated when neg is set).
-func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) (bool, ctl) {
+// branchCompare emits a scalar comparison (negated when neg is set) that
+// jumps when it is false, and returns the jump.
+func (c *compiler) branchCompare(e *ir.Binary, r int32, neg bool) int {
 	ops := c.operands(e.X, e.Y)
-	pre, xl, yl := seq(ops), ops[0].loc, ops[1].loc
-	stops := anyStops(ops...)
+	c.out = append(c.out, seq(ops)...)
+	if anyStops(ops...) {
+		c.emitOp(instr{op: opStop})
+	}
+	xl, yl := ops[0].loc, ops[1].loc
 	op := e.Op
 	if neg {
 		op = negated[op] // the operands are finite whenever it matters
@@ -396,185 +398,128 @@ func (c *compiler) condCompare(e *ir.Binary, r int32, neg bool) func(fr *frame) 
 	if kind == ir.KindF32 {
 		site := c.site(e.Pos, e, "correct result")
 		k := cmpKernel(e.Op)
-		return func(fr *frame) (bool, ctl) {
-			pre.run(fr)
-			if stops && fr.stop {
-				return false, cAbort
-			}
-			s := fr.s
-			a, b := s[xl], s[yl]
-			if exactNormal(a) && exactNormal(b) {
-				x, y := f32of(a.bits), f32of(b.bits)
-				switch op {
-				case ir.OpEq:
-					return x == y, cNext
-				case ir.OpNe:
-					return x != y, cNext
-				case ir.OpLt:
-					return x < y, cNext
-				case ir.OpLe:
-					return x <= y, cNext
-				case ir.OpGt:
-					return x > y, cNext
-				}
-				return x >= y, cNext
-			}
-			v := evalCmp(site, k, a, b)
+		slow := func(fr *frame) {
+			v := evalCmp(site, k, fr.s[xl], fr.s[yl])
 			if v.why < 0 {
-				return false, fr.poisonAll(r, v.why)
+				fr.poisonAll(r, v.why)
+				return
 			}
-			return (v.bits != 0) != neg, cNext
+			fr.cb = (v.bits != 0) != neg
 		}
+		return c.emitOp(instr{op: opBrF, a: xl, b: yl, c: r, x: uint32(op), fn: slow})
 	}
-	flip := uint32(0)
+	x := uint32(op)
 	if kind == ir.KindI32 {
-		flip = 1 << 31
+		x |= brSigned
 	}
-	return func(fr *frame) (bool, ctl) {
-		pre.run(fr)
-		if stops && fr.stop {
-			return false, cAbort
-		}
-		s := fr.s
-		a, b := &s[xl], &s[yl]
-		if w := firstWhy(a.why, b.why); w < 0 {
-			return false, fr.poisonAll(r, w)
-		}
-		return cmpBits(op, a.bits^flip, b.bits^flip), cNext
-	}
+	return c.emitOp(instr{op: opBrInt, a: xl, b: yl, c: r, x: x})
 }
 
-func (c *compiler) ifStmt(s *ir.If) stmtFn {
-	cond := c.cond(s.Cond, s)
-	then, els := c.items(s.Then), c.items(s.Else)
-	nt, ne := int64(len(s.Then.Stmts)), int64(len(s.Else.Stmts))
-	if len(then) == 1 && len(els) == 0 && !c.opts.countOps {
+// brSigned marks an opBrInt comparison of i32 operands.
+const brSigned = 1 << 16
+
+// ifStmt compiles if/else: the condition jumps to the else block when
+// false; the then block jumps over it.
+func (c *compiler) ifStmt(s *ir.If) {
+	r := c.addReason(s.Position(), rBranch, s, "")
+	if len(s.Then.Stmts) == 1 && !c.opts.countOps && c.emptyBlock(s.Else) {
 		if _, ok := s.Then.Stmts[0].(*ir.Break); ok {
-			// if (c) { break; }: the exit test of a lowered for or while.
-			return func(fr *frame) ctl {
-				b, ctl := cond(fr)
-				switch {
-				case ctl != cNext:
-					return ctl
-				case b:
-					fr.steps++ // the break statement
-					return cBreak
-				}
-				return cNext
-			}
+			// if (c) { break; }: the exit test of a lowered for or while
+			// counts the break statement only.
+			skip := c.jumpIf(s.Cond, r, false, false)
+			c.emitOp(instr{op: opAddSteps, x: 1})
+			c.stmt(s.Then.Stmts[0])
+			c.patch(skip, c.here())
+			return
 		}
 	}
-	return func(fr *frame) ctl {
-		b, ctl := cond(fr)
-		switch {
-		case ctl != cNext:
-			return ctl
-		case b:
-			return execItems(fr, then, nt)
-		}
-		return execItems(fr, els, ne)
+	toElse := c.jumpIf(s.Cond, r, false, false)
+	c.block(s.Then)
+	end := c.emitOp(instr{op: opJmp})
+	c.patch(toElse, c.here())
+	c.block(s.Else)
+	c.patch([]int{end}, c.here())
+}
+
+// emptyBlock reports whether b compiles to no statements (compiling it
+// aside and dropping the result).
+func (c *compiler) emptyBlock(b *ir.Block) bool {
+	if len(b.Stmts) == 0 {
+		return true
 	}
+	out, targets := c.out, c.targets
+	c.out = nil
+	c.targets = append([]*target(nil), targets...)
+	for i, t := range c.targets {
+		c.targets[i] = &target{loop: t.loop}
+	}
+	c.block(b)
+	empty := len(c.out) == 1 // opSteps alone
+	c.out, c.targets = out, targets
+	return empty
 }
 
 // loop compiles the one loop form (WGSL #loop-statement): body, then
 // continuing (also after continue), then break-if. Each iteration is a
 // step.
-func (c *compiler) loop(s *ir.Loop) stmtFn {
+func (c *compiler) loop(s *ir.Loop) {
 	outer := c.loopPos
 	c.loopPos = &s.Pos
-	body, nb := c.items(s.Body), int64(len(s.Body.Stmts))
-	cont, nc := c.items(s.Continuing), int64(len(s.Continuing.Stmts))
+	t := &target{loop: true}
+	c.targets = append(c.targets, t)
+	head := c.emitOp(instr{op: opLoopStep, b: c.posIndex(s.Pos)})
+	c.block(s.Body)
+	cont := c.here()
+	c.block(s.Continuing)
+	if c.here() == cont+1 {
+		c.out = c.out[:cont] // no statements: not entered
+	}
 	c.loopPos = outer
-	var breakIf func(fr *frame) (bool, ctl)
+	var exits []int
 	if s.BreakIf != nil {
-		breakIf = c.cond(s.BreakIf, s)
+		exits = c.jumpIf(s.BreakIf, c.addReason(s.Position(), rBranch, s, ""), false, true)
 	}
-	pos := s.Pos
-	return func(fr *frame) ctl {
-		for {
-			fr.steps++
-			if fr.steps > fr.limit {
-				return fr.overLimit(pos)
-			}
-			switch execItems(fr, body, nb) {
-			case cBreak:
-				return cNext
-			case cReturn:
-				return cReturn
-			case cAbort:
-				return cAbort
-			}
-			if len(cont) > 0 && execItems(fr, cont, nc) == cAbort {
-				return cAbort
-			}
-			if breakIf != nil {
-				b, ctl := breakIf(fr)
-				if ctl != cNext {
-					return ctl
-				}
-				if b {
-					return cNext
-				}
-			}
-		}
-	}
+	c.emitOp(instr{op: opJmp, d: int32(head)})
+	c.targets = c.targets[:len(c.targets)-1]
+	c.patch(t.conts, cont)
+	c.patch(append(exits, t.breaks...), c.here())
 }
 
 // switchStmt compiles a switch (WGSL #switch-statement): the first clause
 // holding the selector's value runs, else the default clause; no
 // fall-through.
-func (c *compiler) switchStmt(s *ir.Switch) stmtFn {
+func (c *compiler) switchStmt(s *ir.Switch) {
 	sel := c.expr(s.Selector)
-	l := sel.loc
+	c.out = append(c.out, sel.code...)
+	if sel.stops {
+		c.emitOp(instr{op: opStop})
+	}
 	r := c.addReason(s.Pos, rBranch, s, "")
-	type arm struct {
-		vals []uint32
-		body stmtFn
-	}
-	var arms []arm
-	var def stmtFn
+	tbl := int32(len(c.p.tables))
+	c.p.tables = append(c.p.tables, nil)
+	c.emitOp(instr{op: opSwitch, a: sel.loc, b: tbl, c: r})
+	t := &target{}
+	c.targets = append(c.targets, t)
+	var table []uint32
+	def := -1
 	for _, cs := range s.Cases {
-		body := c.stmt(cs.Body).fn()
-		if body == nil {
-			body = func(*frame) ctl { return cNext }
+		start := c.here()
+		if len(cs.Body.Stmts) > 0 {
+			c.block(cs.Body)
 		}
-		a := arm{body: body}
+		t.breaks = append(t.breaks, c.emitOp(instr{op: opJmp}))
 		for _, v := range cs.Values {
-			a.vals = append(a.vals, v.Bits)
+			table = append(table, v.Bits, uint32(start))
 		}
-		arms = append(arms, a)
 		if cs.Default {
-			def = body
+			def = start
 		}
 	}
-	if def == nil {
-		def = func(*frame) ctl { return cNext }
+	c.targets = c.targets[:len(c.targets)-1]
+	end := c.here()
+	if def < 0 {
+		def = end
 	}
-	cd, stops := sel.code, sel.stops
-	return func(fr *frame) ctl {
-		cd.run(fr)
-		if stops && fr.stop {
-			return cAbort
-		}
-		v := fr.s[l]
-		if v.why < 0 {
-			return fr.poisonAll(r, v.why)
-		}
-		body := def
-	find:
-		for _, a := range arms {
-			for _, x := range a.vals {
-				if x == v.bits {
-					body = a.body
-					break find
-				}
-			}
-		}
-		switch ctl := body(fr); ctl {
-		case cBreak:
-			return cNext
-		default:
-			return ctl
-		}
-	}
+	c.p.tables[tbl] = append(table, uint32(def))
+	c.patch(t.breaks, end)
 }

@@ -1,0 +1,339 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// code is compiled expression code: operations in evaluation order (each
+// operand's code before its operation: WGSL #program-order). The hot
+// scalar operations — copies, integer arithmetic and comparisons, f32
+// + - * and comparisons on exact normal operands, i32 → f32, scalar select
+// — are instructions that run's switch executes in place, on slots named
+// by index; everything else, and the general (inexact, indeterminate,
+// subnormal) cases of the hot f32 operations, is a closure (fn). Flat code
+// keeps every operation a leaf, and the switch spares the hot ones a call.
+type code []instr
+
+// instr is one operation of code: op reads slots a, b (and c) and writes
+// slot d; x is an immediate (a sign bit to flip, a comparison, a count);
+// fn is the operation itself for opFn, and the general path of an f32
+// instruction whose fast path does not apply.
+type instr struct {
+	op      opcode
+	x       uint32
+	a, b, c int32
+	d       int32
+	fn      exprFn
+	st      stmtFn // opStmt
+}
+
+type opcode uint8
+
+const (
+	opFn    opcode = iota // fn(fr)
+	opCopy1               // s[d] = s[a]
+	opCopyN               // s[d:d+x] = s[a:a+x]
+	opClear               // s[d:d+x] = zero
+	// Integer (and bool) operations on bits; why is the first
+	// indeterminate operand's.
+	opAdd
+	opSub
+	opMul
+	opAnd
+	opOr
+	opXor
+	opShl
+	opShrU
+	opShrI
+	opDivU
+	opDivI
+	opRemU
+	opRemI
+	opNeg   // -a (i32/u32)
+	opNot   // !a (bool)
+	opCompl // ~a
+	// Integer comparisons of a^x and b^x (x = 1<<31 for i32).
+	opEq
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+	// f32 on exact normal operands, else fn.
+	opAddF // a + (b ^ x): x = 1<<31 for subtraction
+	opMulF
+	opCmpF // comparison x (an ir.BinaryOp)
+	opI2F  // f32(i32), exact below 2^24
+	opNegF // -a (exact)
+	// Scalar select: s[c] ? s[b] : s[a], with the condition's
+	// indeterminacy.
+	opSel
+
+	// Statements (stmt.go). Jumps go to instruction d; c is the reason
+	// site of a branch; b indexes Program.positions or Program.tables.
+	opSteps    // steps += x; past the limit: stop at positions[b]
+	opAddSteps // steps += x, unchecked (the break of if (c) { break; })
+	opLoopStep // steps++; past the limit: stop at positions[b]
+	opStop     // return cAbort if the invocation has stopped
+	opStmt     // a statement closure: return its ctl unless cNext
+	opJmp      // go to d
+	opBrInt    // unless s[a] (x & 0xff) s[b], go to d; x&brSigned: i32
+	opBrF      // unless f32 s[a] (x) s[b], go to d; fn: the general case
+	opBrBool   // unless (s[a] != 0) != (x != 0), go to d
+	opSwitch   // go to the target of s[a] in tables[b]
+	opRet      // return cReturn
+	opCount    // ops++ (compileOpts.countOps)
+)
+
+// run executes expression code.
+func (cd code) run(fr *frame) { cd.exec(fr) }
+
+// exec executes code (a function body, or expression code) and returns
+// how it ended: cNext when it ran to its end, cReturn at a return, cAbort
+// when the invocation stopped.
+func (cd code) exec(fr *frame) ctl {
+	s := fr.s
+	for pc := 0; pc < len(cd); pc++ {
+		in := &cd[pc]
+		switch in.op {
+		case opFn:
+			in.fn(fr)
+		case opCopy1:
+			s[in.d] = s[in.a]
+		case opCopyN:
+			copy(s[in.d:in.d+int32(in.x)], s[in.a:in.a+int32(in.x)])
+		case opClear:
+			clear(s[in.d : in.d+int32(in.x)])
+		case opAdd:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits + b.bits, why: firstWhy(a.why, b.why)}
+		case opSub:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits - b.bits, why: firstWhy(a.why, b.why)}
+		case opMul:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits * b.bits, why: firstWhy(a.why, b.why)}
+		case opAnd:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
+		case opOr:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits | b.bits, why: firstWhy(a.why, b.why)}
+		case opXor:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
+		case opShl:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits << (b.bits & 31), why: firstWhy(a.why, b.why)}
+		case opShrU:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: a.bits >> (b.bits & 31), why: firstWhy(a.why, b.why)}
+		case opShrI:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: uint32(int32(a.bits) >> (b.bits & 31)), why: firstWhy(a.why, b.why)}
+		case opDivU:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: divU(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		case opDivI:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: divI(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		case opRemU:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: remU(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		case opRemI:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: remI(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+		case opNeg:
+			a := s[in.a]
+			a.bits = -a.bits
+			s[in.d] = a
+		case opNot:
+			a := s[in.a]
+			a.bits ^= 1
+			s[in.d] = a
+		case opCompl:
+			a := s[in.a]
+			a.bits = ^a.bits
+			s[in.d] = a
+		case opEq:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits == b.bits), why: firstWhy(a.why, b.why)}
+		case opNe:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits != b.bits), why: firstWhy(a.why, b.why)}
+		case opLt:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits^in.x < b.bits^in.x), why: firstWhy(a.why, b.why)}
+		case opLe:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits^in.x <= b.bits^in.x), why: firstWhy(a.why, b.why)}
+		case opGt:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits^in.x > b.bits^in.x), why: firstWhy(a.why, b.why)}
+		case opGe:
+			a, b := &s[in.a], &s[in.b]
+			s[in.d] = slot{bits: b2u(a.bits^in.x >= b.bits^in.x), why: firstWhy(a.why, b.why)}
+		case opAddF:
+			a, b := &s[in.a], &s[in.b]
+			if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+				if r, ok := exactSum32(a.bits, b.bits^in.x); ok {
+					s[in.d] = slot{bits: r}
+					continue
+				}
+			}
+			in.fn(fr)
+		case opMulF:
+			a, b := &s[in.a], &s[in.b]
+			if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+				if r, ok := exactMul32(a.bits, b.bits); ok {
+					s[in.d] = slot{bits: r}
+					continue
+				}
+			}
+			in.fn(fr)
+		case opCmpF:
+			a, b := &s[in.a], &s[in.b]
+			if a.why|b.why == 0 && a.err == 0 && b.err == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
+				s[in.d] = slot{bits: b2u(cmpF32(in.x, a.bits, b.bits))}
+				continue
+			}
+			in.fn(fr)
+		case opI2F:
+			a := &s[in.a]
+			if v := int32(a.bits); a.why == 0 && v >= -1<<24 && v <= 1<<24 {
+				s[in.d] = slot{bits: math.Float32bits(float32(v))}
+				continue
+			}
+			in.fn(fr)
+		case opNegF:
+			a := s[in.a]
+			a.bits ^= 0x80000000
+			s[in.d] = a
+		case opSel:
+			cv := s[in.c]
+			src := in.a
+			if cv.bits != 0 {
+				src = in.b
+			}
+			r := s[src]
+			if cv.why < 0 {
+				r.why = cv.why
+			}
+			s[in.d] = r
+		case opSteps:
+			fr.steps += int64(in.x)
+			if fr.steps > fr.limit {
+				return fr.overLimit(fr.p.positions[in.b])
+			}
+		case opAddSteps:
+			fr.steps += int64(in.x)
+		case opLoopStep:
+			fr.steps++
+			if fr.steps > fr.limit {
+				return fr.overLimit(fr.p.positions[in.b])
+			}
+		case opStop:
+			if fr.stop {
+				return cAbort
+			}
+		case opStmt:
+			if k := in.st(fr); k != cNext {
+				return k
+			}
+		case opJmp:
+			pc = int(in.d) - 1
+		case opBrInt:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			flip := uint32(0)
+			if in.x&brSigned != 0 {
+				flip = 1 << 31
+			}
+			if !cmpBits(ir.BinaryOp(in.x&0xff), a.bits^flip, b.bits^flip) {
+				pc = int(in.d) - 1
+			}
+		case opBrF:
+			a, b := &s[in.a], &s[in.b]
+			if exactNormal(*a) && exactNormal(*b) {
+				if !cmpF32(in.x, a.bits, b.bits) {
+					pc = int(in.d) - 1
+				}
+				continue
+			}
+			in.fn(fr)
+			if fr.stop {
+				return cAbort
+			}
+			if !fr.cb {
+				pc = int(in.d) - 1
+			}
+		case opBrBool:
+			v := &s[in.a]
+			if v.why < 0 {
+				return fr.poisonAll(in.c, v.why)
+			}
+			if (v.bits != 0) == (in.x != 0) {
+				pc = int(in.d) - 1
+			}
+		case opSwitch:
+			v := &s[in.a]
+			if v.why < 0 {
+				return fr.poisonAll(in.c, v.why)
+			}
+			tbl := fr.p.tables[in.b]
+			to := tbl[len(tbl)-1]
+			for i := 0; i+1 < len(tbl); i += 2 {
+				if tbl[i] == v.bits {
+					to = tbl[i+1]
+					break
+				}
+			}
+			pc = int(to) - 1
+		case opRet:
+			return cReturn
+		case opCount:
+			fr.ops++
+		}
+	}
+	return cNext
+}
+
+// fnInstr is the instruction that calls fn.
+func fnInstr(fn exprFn) instr { return instr{op: opFn, fn: fn} }
+
+// cmpF32 compares two finite f32 values (as bits) with comparison op (an
+// ir.BinaryOp).
+func cmpF32(op uint32, a, b uint32) bool {
+	x, y := math.Float32frombits(a), math.Float32frombits(b)
+	switch ir.BinaryOp(op) {
+	case ir.OpEq:
+		return x == y
+	case ir.OpNe:
+		return x != y
+	case ir.OpLt:
+		return x < y
+	case ir.OpLe:
+		return x <= y
+	case ir.OpGt:
+		return x > y
+	}
+	return x >= y
+}
+
+// emitI is the code of a hot operation: its operands' code, then in (or,
+// when operations are counted, in.fn, which computes the same, wrapped for
+// counting).
+func (c *compiler) emitI(in instr, operands ...cexpr) code {
+	if c.opts.countOps {
+		return seq(operands, c.op(in.fn))
+	}
+	var out code
+	for _, o := range operands {
+		out = append(out, o.code...)
+	}
+	return append(out, in)
+}
