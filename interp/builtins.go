@@ -273,7 +273,12 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 		}
 		fn = intLanes(ls, n, d, k1, k2, k3, k4)
 	}
-	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
+	in := instr{op: opFn, d: d, fn: fn}
+	if e.Fn == ir.BClamp && at.Scalar().Kind == ir.KindF32 {
+		in.op, in.a, in.b, in.c = opClampFV, ls[0].loc, ls[1].loc, ls[2].loc
+		in.x = laneBits(n, ls[0].stride, ls[1].stride, ls[2].stride)
+	}
+	return cexpr{code: c.emitI(in, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // unexecutable compiles a derivative, barrier or subgroup builtin: it

@@ -70,16 +70,29 @@ const (
 	// Scalar select: s[c] ? s[b] : s[a], with the condition's
 	// indeterminacy.
 	opSel
+	// Lane-wise f32 on x&7 lanes; operand k's stride (0: a broadcast
+	// scalar) is bit 3+k of x. When any lane is not exact and normal, fn
+	// computes them all.
+	opAddFV   // a + (b ^ x&1<<31)
+	opMulFV   // a * b
+	opClampFV // clamp(a, b, c)
+	opSplat   // s[d:d+x] = s[a]
 
 	// Statements (stmt.go). Jumps go to instruction d; c is the reason
 	// site of a branch; b indexes Program.positions or Program.tables.
 	opSteps    // steps += x; past the limit: stop at positions[b]
 	opAddSteps // steps += x, unchecked (the break of if (c) { break; })
 	opLoopStep // steps++; past the limit: stop at positions[b]
+	opLoopBack // steps++ (checked as opLoopStep), then go to d
 	opStop     // return cAbort if the invocation has stopped
 	opStmt     // a statement closure: return its ctl unless cNext
 	opJmp      // go to d
-	opBrInt    // unless s[a] (x & 0xff) s[b], go to d; x&brSigned: i32
+	opBrEq     // unless s[a]^x == s[b]^x, go to d (x = 1<<31 for i32)
+	opBrNe     // likewise !=
+	opBrLt     // <
+	opBrLe     // <=
+	opBrGt     // >
+	opBrGe     // >=
 	opBrF      // unless f32 s[a] (x) s[b], go to d; fn: the general case
 	opBrBool   // unless (s[a] != 0) != (x != 0), go to d
 	opSwitch   // go to the target of s[a] in tables[b]
@@ -222,6 +235,66 @@ func (cd code) exec(fr *frame) ctl {
 				r.why = cv.why
 			}
 			s[in.d] = r
+		case opAddFV:
+			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
+			neg := in.x & (1 << 31)
+			var r [4]uint32
+			ok := true
+			for i := int32(0); i < n && ok; i++ {
+				a, b := &s[in.a+i*sa], &s[in.b+i*sb]
+				ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
+				if ok {
+					r[i], ok = exactSum32(a.bits, b.bits^neg)
+				}
+			}
+			if !ok {
+				in.fn(fr)
+				continue
+			}
+			for i := int32(0); i < n; i++ {
+				s[in.d+i] = slot{bits: r[i]}
+			}
+		case opMulFV:
+			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
+			var r [4]uint32
+			ok := true
+			for i := int32(0); i < n && ok; i++ {
+				a, b := &s[in.a+i*sa], &s[in.b+i*sb]
+				ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
+				if ok {
+					r[i], ok = exactMul32(a.bits, b.bits)
+				}
+			}
+			if !ok {
+				in.fn(fr)
+				continue
+			}
+			for i := int32(0); i < n; i++ {
+				s[in.d+i] = slot{bits: r[i]}
+			}
+		case opClampFV:
+			n, sa, sb, sc := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1), int32(in.x>>5&1)
+			var r [4]uint32
+			ok := true
+			for i := int32(0); i < n && ok; i++ {
+				x, lo, hi := &s[in.a+i*sa], &s[in.b+i*sb], &s[in.c+i*sc]
+				ok = x.why|lo.why|hi.why == 0 && !isSubnormal(x.bits) && !isSubnormal(lo.bits) && !isSubnormal(hi.bits)
+				if ok {
+					r[i], ok = clampF32(x.bits, lo.bits, hi.bits)
+				}
+			}
+			if !ok {
+				in.fn(fr)
+				continue
+			}
+			for i := int32(0); i < n; i++ {
+				s[in.d+i] = slot{bits: r[i]}
+			}
+		case opSplat:
+			v := s[in.a]
+			for i := in.d; i < in.d+int32(in.x); i++ {
+				s[i] = v
+			}
 		case opSteps:
 			fr.steps += int64(in.x)
 			if fr.steps > fr.limit {
@@ -234,6 +307,12 @@ func (cd code) exec(fr *frame) ctl {
 			if fr.steps > fr.limit {
 				return fr.overLimit(fr.p.positions[in.b])
 			}
+		case opLoopBack:
+			fr.steps++
+			if fr.steps > fr.limit {
+				return fr.overLimit(fr.p.positions[in.b])
+			}
+			pc = int(in.d) - 1
 		case opStop:
 			if fr.stop {
 				return cAbort
@@ -244,16 +323,52 @@ func (cd code) exec(fr *frame) ctl {
 			}
 		case opJmp:
 			pc = int(in.d) - 1
-		case opBrInt:
+		case opBrEq:
 			a, b := &s[in.a], &s[in.b]
 			if w := firstWhy(a.why, b.why); w < 0 {
 				return fr.poisonAll(in.c, w)
 			}
-			flip := uint32(0)
-			if in.x&brSigned != 0 {
-				flip = 1 << 31
+			if a.bits != b.bits {
+				pc = int(in.d) - 1
 			}
-			if !cmpBits(ir.BinaryOp(in.x&0xff), a.bits^flip, b.bits^flip) {
+		case opBrNe:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			if a.bits == b.bits {
+				pc = int(in.d) - 1
+			}
+		case opBrLt:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			if !(a.bits^in.x < b.bits^in.x) {
+				pc = int(in.d) - 1
+			}
+		case opBrLe:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			if !(a.bits^in.x <= b.bits^in.x) {
+				pc = int(in.d) - 1
+			}
+		case opBrGt:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			if !(a.bits^in.x > b.bits^in.x) {
+				pc = int(in.d) - 1
+			}
+		case opBrGe:
+			a, b := &s[in.a], &s[in.b]
+			if w := firstWhy(a.why, b.why); w < 0 {
+				return fr.poisonAll(in.c, w)
+			}
+			if !(a.bits^in.x >= b.bits^in.x) {
 				pc = int(in.d) - 1
 			}
 		case opBrF:
@@ -336,4 +451,31 @@ func (c *compiler) emitI(in instr, operands ...cexpr) code {
 		out = append(out, o.code...)
 	}
 	return append(out, in)
+}
+
+// clampF32 is clamp(x, lo, hi) of exact, normal f32 values (as bits)
+// compared in f32; ok is false when lo > hi (the general kernel decides).
+func clampF32(x, lo, hi uint32) (uint32, bool) {
+	xv, lv, hv := math.Float32frombits(x), math.Float32frombits(lo), math.Float32frombits(hi)
+	if !(lv <= hv) {
+		return 0, false
+	}
+	r := x
+	if xv < lv {
+		r, xv = lo, lv
+	}
+	if hv < xv {
+		r = hi
+	}
+	return r, true
+}
+
+// laneBits encodes lane strides for the lane-wise instructions: n lanes,
+// operand k's stride in bit 3+k.
+func laneBits(n int32, strides ...int32) uint32 {
+	x := uint32(n)
+	for k, st := range strides {
+		x |= uint32(st) << (3 + k)
+	}
+	return x
 }

@@ -433,7 +433,11 @@ func (c *compiler) construct(e *ir.Construct, dst int32) cexpr {
 			}
 		}
 	}
-	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: anyStops(ops...)}
+	in := instr{op: opFn, fn: fn}
+	if splat {
+		in.op, in.a, in.d, in.x = opSplat, ops[0].loc, d, uint32(n)
+	}
+	return cexpr{code: c.emitI(in, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
 
 // foldConstruct evaluates a constructor whose arguments are all literals.

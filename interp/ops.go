@@ -176,13 +176,19 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 		in.op, in.x = opCmpF, uint32(op)
 	case elem.Kind == ir.KindF32:
 		in.fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
-		switch op {
-		case ir.OpAdd:
+		switch {
+		case op == ir.OpAdd && n == 1:
 			in.op = opAddF
-		case ir.OpSub:
+		case op == ir.OpSub && n == 1:
 			in.op, in.x = opAddF, 1<<31
-		case ir.OpMul:
+		case op == ir.OpMul && n == 1:
 			in.op = opMulF
+		case op == ir.OpAdd:
+			in.op, in.x = opAddFV, laneBits(n, sx, sy)
+		case op == ir.OpSub:
+			in.op, in.x = opAddFV, laneBits(n, sx, sy)|1<<31
+		case op == ir.OpMul:
+			in.op, in.x = opMulFV, laneBits(n, sx, sy)
 		}
 	case cls == ir.ClassEquality || cls == ir.ClassOrder:
 		in.fn = intCmp(op, signed, intCompare(op, signed), x, y, sx, sy, n, d)
@@ -197,7 +203,7 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 			in.op = intBinOpsI[op]
 		}
 	}
-	if n != 1 {
+	if n != 1 && in.op != opAddFV && in.op != opMulFV {
 		in.op = opFn
 	}
 	return cexpr{code: c.emitI(in, x, y), loc: d, n: n, stops: x.stops || y.stops}

@@ -408,15 +408,15 @@ func (c *compiler) branchCompare(e *ir.Binary, r int32, neg bool) int {
 		}
 		return c.emitOp(instr{op: opBrF, a: xl, b: yl, c: r, x: uint32(op), fn: slow})
 	}
-	x := uint32(op)
+	x := uint32(0)
 	if kind == ir.KindI32 {
-		x |= brSigned
+		x = 1 << 31
 	}
-	return c.emitOp(instr{op: opBrInt, a: xl, b: yl, c: r, x: x})
+	return c.emitOp(instr{op: brOps[op], a: xl, b: yl, c: r, x: x})
 }
 
-// brSigned marks an opBrInt comparison of i32 operands.
-const brSigned = 1 << 16
+// brOps are the branches on integer comparisons.
+var brOps = map[ir.BinaryOp]opcode{ir.OpEq: opBrEq, ir.OpNe: opBrNe, ir.OpLt: opBrLt, ir.OpLe: opBrLe, ir.OpGt: opBrGt, ir.OpGe: opBrGe}
 
 // ifStmt compiles if/else: the condition jumps to the else block when
 // false; the then block jumps over it.
@@ -435,6 +435,13 @@ func (c *compiler) ifStmt(s *ir.If) {
 	}
 	toElse := c.jumpIf(s.Cond, r, false, false)
 	c.block(s.Then)
+	if len(s.Else.Stmts) == 0 {
+		// An empty block counts no steps: nothing to run. (Its step
+		// check could only stop an invocation that has stopped, and
+		// every stop returns at once.)
+		c.patch(toElse, c.here())
+		return
+	}
 	end := c.emitOp(instr{op: opJmp})
 	c.patch(toElse, c.here())
 	c.block(s.Else)
@@ -479,7 +486,8 @@ func (c *compiler) loop(s *ir.Loop) {
 	if s.BreakIf != nil {
 		exits = c.jumpIf(s.BreakIf, c.addReason(s.Position(), rBranch, s, ""), false, true)
 	}
-	c.emitOp(instr{op: opJmp, d: int32(head)})
+	// The back edge counts the next iteration's step itself.
+	c.emitOp(instr{op: opLoopBack, b: c.out[head].b, d: int32(head + 1)})
 	c.targets = c.targets[:len(c.targets)-1]
 	c.patch(t.conts, cont)
 	c.patch(append(exits, t.breaks...), c.here())
