@@ -236,6 +236,26 @@ func (cd code) exec(fr *frame) ctl {
 			}
 			s[in.d] = r
 		case opAddFV:
+			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
+				x := (*[4]slot)(s[in.a : in.a+4])
+				sb := int32(in.x >> 4 & 1)
+				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+				if x[0].why|x[1].why|x[2].why|x[3].why|b0.why|b1.why|b2.why|b3.why == 0 &&
+					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(b0.bits, b1.bits, b2.bits, b3.bits) {
+					neg := in.x & (1 << 31)
+					r0, ok0 := exactSum32(x[0].bits, b0.bits^neg)
+					r1, ok1 := exactSum32(x[1].bits, b1.bits^neg)
+					r2, ok2 := exactSum32(x[2].bits, b2.bits^neg)
+					r3, ok3 := exactSum32(x[3].bits, b3.bits^neg)
+					if ok0 && ok1 && ok2 && ok3 {
+						d := (*[4]slot)(s[in.d : in.d+4])
+						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
+						continue
+					}
+				}
+				in.fn(fr)
+				continue
+			}
 			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
 			neg := in.x & (1 << 31)
 			var r [4]uint32
@@ -255,6 +275,25 @@ func (cd code) exec(fr *frame) ctl {
 				s[in.d+i] = slot{bits: r[i]}
 			}
 		case opMulFV:
+			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
+				x := (*[4]slot)(s[in.a : in.a+4])
+				sb := int32(in.x >> 4 & 1)
+				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+				if x[0].why|x[1].why|x[2].why|x[3].why|b0.why|b1.why|b2.why|b3.why == 0 &&
+					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(b0.bits, b1.bits, b2.bits, b3.bits) {
+					r0, ok0 := exactMul32(x[0].bits, b0.bits)
+					r1, ok1 := exactMul32(x[1].bits, b1.bits)
+					r2, ok2 := exactMul32(x[2].bits, b2.bits)
+					r3, ok3 := exactMul32(x[3].bits, b3.bits)
+					if ok0 && ok1 && ok2 && ok3 {
+						d := (*[4]slot)(s[in.d : in.d+4])
+						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
+						continue
+					}
+				}
+				in.fn(fr)
+				continue
+			}
 			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
 			var r [4]uint32
 			ok := true
@@ -273,6 +312,24 @@ func (cd code) exec(fr *frame) ctl {
 				s[in.d+i] = slot{bits: r[i]}
 			}
 		case opClampFV:
+			if in.x&0x3f == 4|7<<3 { // four lanes, all vectors
+				x, lo, hi := (*[4]slot)(s[in.a:in.a+4]), (*[4]slot)(s[in.b:in.b+4]), (*[4]slot)(s[in.c:in.c+4])
+				if x[0].why|x[1].why|x[2].why|x[3].why|lo[0].why|lo[1].why|lo[2].why|lo[3].why|hi[0].why|hi[1].why|hi[2].why|hi[3].why == 0 &&
+					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(lo[0].bits, lo[1].bits, lo[2].bits, lo[3].bits) &&
+					normal4(hi[0].bits, hi[1].bits, hi[2].bits, hi[3].bits) {
+					r0, ok0 := clampF32(x[0].bits, lo[0].bits, hi[0].bits)
+					r1, ok1 := clampF32(x[1].bits, lo[1].bits, hi[1].bits)
+					r2, ok2 := clampF32(x[2].bits, lo[2].bits, hi[2].bits)
+					r3, ok3 := clampF32(x[3].bits, lo[3].bits, hi[3].bits)
+					if ok0 && ok1 && ok2 && ok3 {
+						d := (*[4]slot)(s[in.d : in.d+4])
+						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
+						continue
+					}
+				}
+				in.fn(fr)
+				continue
+			}
 			n, sa, sb, sc := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1), int32(in.x>>5&1)
 			var r [4]uint32
 			ok := true
@@ -478,4 +535,11 @@ func laneBits(n int32, strides ...int32) uint32 {
 		x |= uint32(st) << (3 + k)
 	}
 	return x
+}
+
+// normal4 reports whether none of four f32 values (as bits) is
+// subnormal.
+func normal4(a, b, c, d uint32) bool {
+	return (a&0x7f800000 != 0 || a&0x7fffff == 0) && (b&0x7f800000 != 0 || b&0x7fffff == 0) &&
+		(c&0x7f800000 != 0 || c&0x7fffff == 0) && (d&0x7f800000 != 0 || d&0x7fffff == 0)
 }

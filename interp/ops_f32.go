@@ -176,12 +176,12 @@ func exactSum32(ub, vb uint32) (uint32, bool) {
 // zeros dropped) have at most 24 significant bits together. (Some exact
 // products are not recognized; the general kernel handles them.)
 func exactMul32(ab, bb uint32) (uint32, bool) {
-	p := math.Float32frombits(ab) * math.Float32frombits(bb)
-	pb := math.Float32bits(p)
+	pb := math.Float32bits(math.Float32frombits(ab) * math.Float32frombits(bb))
 	if e := pb & 0x7f800000; e == 0 || e == 0x7f800000 {
 		return pb, ab&0x7fffffff == 0 || bb&0x7fffffff == 0
 	}
-	return pb, sigBits(ab)+sigBits(bb) <= 24
+	// sigBits(ab)+sigBits(bb) <= 24
+	return pb, bits.TrailingZeros32(ab|0x800000)+bits.TrailingZeros32(bb|0x800000) >= 24
 }
 
 // sigBits is the number of significant bits of a normal f32's significand.

@@ -435,13 +435,6 @@ func (c *compiler) ifStmt(s *ir.If) {
 	}
 	toElse := c.jumpIf(s.Cond, r, false, false)
 	c.block(s.Then)
-	if len(s.Else.Stmts) == 0 {
-		// An empty block counts no steps: nothing to run. (Its step
-		// check could only stop an invocation that has stopped, and
-		// every stop returns at once.)
-		c.patch(toElse, c.here())
-		return
-	}
 	end := c.emitOp(instr{op: opJmp})
 	c.patch(toElse, c.here())
 	c.block(s.Else)
