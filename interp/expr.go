@@ -62,7 +62,11 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 		if e.Op == ir.OpLogAnd || e.Op == ir.OpLogOr {
 			ce = c.logical(e, dst)
 		} else {
-			ops := c.operands(e.X, e.Y)
+			x, y := e.X, e.Y
+			if !c.opts.countOps {
+				x, y = splatArg(x), splatArg(y) // read in place, broadcast
+			}
+			ops := c.operands(x, y)
 			ce = c.binary(e, e.Op, ops[0], ops[1], dst)
 		}
 	case *ir.Select:
@@ -82,6 +86,20 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 		return c.dummy(e.Type(), dst)
 	}
 	return c.into(ce, dst)
+}
+
+// splatArg returns the scalar of a vector splat T(x) of a run-time x,
+// which a lane-wise operation reads as a broadcast operand instead of
+// materializing the vector (the same slot in every lane); any other
+// operand as it is. (Operation counting keeps the splat: it is an
+// operation of the program.)
+func splatArg(e ir.Expr) ir.Expr {
+	if k, ok := e.(*ir.Construct); ok && k.T.Kind == ir.KindVec && len(k.Args) == 1 && k.Args[0].Type().IsScalar() {
+		if _, lit := k.Args[0].(*ir.Lit); !lit {
+			return k.Args[0]
+		}
+	}
+	return e
 }
 
 // dummy stands in for an expression that failed to compile.

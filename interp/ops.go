@@ -158,11 +158,11 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 		rt = xt
 	}
 	n := int32(rt.Width())
-	sx, sy := int32(0), int32(0)
-	if xt.Kind == ir.KindVec {
+	sx, sy := int32(0), int32(0) // lane strides: 0 broadcasts a scalar (or a splat's scalar: splatArg)
+	if xt.Kind == ir.KindVec && x.n > 1 {
 		sx = 1
 	}
-	if yt.Kind == ir.KindVec {
+	if yt.Kind == ir.KindVec && y.n > 1 {
 		sy = 1
 	}
 	d := c.pickDst(dst, n, true, x, y)
