@@ -98,6 +98,13 @@ func (l *lockedDevice) Run(ctx context.Context, k harness.Kernel, job harness.Di
 	return l.d.Run(ctx, k, job)
 }
 
+// RunAll runs the dispatches in order, holding the device throughout.
+func (l *lockedDevice) RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return runAll(ctx, l.d, ks, jobs)
+}
+
 // runPipeline checks the programs of cfg (whose Devices are already
 // locked) and hands each record to emit in index order; emit returns false
 // to stop. It returns when every stage has stopped.
@@ -122,6 +129,10 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		devIn[d] = make(chan *unit, window)
 	}
 	var wg sync.WaitGroup
+	tuners := make([]*batchTuner, len(cfg.Devices))
+	for d := range tuners {
+		tuners[d] = &batchTuner{}
+	}
 
 	// Producer: the indices to check, in order, within the window.
 	wg.Add(1)
@@ -193,6 +204,29 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 					u.bm = bm
 				}
 			}
+			// Emit ahead of the devices what they will run: the batch
+			// module where some device batches, each function's own
+			// modules where some device does not (or is still trying).
+			batch, own := false, u.bm == nil
+			for _, t := range tuners {
+				b, o := t.wants()
+				batch, own = batch || b, own || o
+			}
+			for _, j := range group {
+				x := j.pr.x
+				for f := range x.funcs {
+					for _, format := range x.formats() {
+						if own {
+							x.kernel(f, format)
+						}
+					}
+				}
+			}
+			if u.bm != nil && batch {
+				for _, format := range group[0].pr.x.formats() {
+					u.kernel(format, group[0].pr.x.mode)
+				}
+			}
 			for _, c := range devIn {
 				c <- u
 			}
@@ -236,9 +270,9 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := &batchTuner{}
+			t := tuners[d]
 			for u := range devIn[d] {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil { // drain: the batcher may still send
 					for _, j := range u.jobs {
 						j.deviceDone()
 					}
@@ -291,7 +325,10 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 }
 
 // runUnit runs every program of u on device d (index k), batched when the
-// tuner says batching pays on this device.
+// tuner says batching pays on this device: first the batch modules, then,
+// in modules of their own, every function whose format the batch did not
+// cover (all of them, unbatched). Each step's dispatches go to the device
+// together (runAll), so a worker runs them back to back.
 func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	defer func() {
 		for _, j := range u.jobs {
@@ -300,7 +337,6 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	}()
 	batched := u.bm != nil && t.batch()
 	t0 := time.Now()
-	clean := true
 	// got[job][function][format]: the run, and whether it exists.
 	type slot struct {
 		r  oracle.Run
@@ -311,25 +347,62 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 		got[g] = make([][2]slot, len(j.pr.x.funcs))
 	}
 	formats := u.jobs[0].pr.x.formats()
-	variants := 0
-	for _, format := range formats {
-		if batched && runBatch(ctx, d, u, format, func(g, f int, r oracle.Run) { got[g][f][format] = slot{r, true} }) {
-			variants += len(u.bm.variants)
-			continue
-		}
-		if batched {
-			clean = false // a fallback: not a measurement of batching
-		}
-		for g, j := range u.jobs {
-			for f := range j.pr.x.funcs {
-				r, ok := j.pr.x.run(ctx, d, f, format)
-				got[g][f][format] = slot{r, ok}
-				variants++
+	var covered [2]bool
+	if batched {
+		covered = runBatch(ctx, d, u, formats, func(g, f, format int, r oracle.Run) { got[g][f][format] = slot{r, true} })
+	}
+	clean := !batched || covered[fmtWGSL] && (len(formats) == 1 || covered[fmtSPIRV])
+
+	// Each function in a module of its own, as Execute runs it.
+	type item struct{ g, f, format int }
+	var items []item
+	var ks []harness.Kernel
+	var jobs []harness.Dispatch
+	name := d.Info().Name
+	for g, j := range u.jobs {
+		x := j.pr.x
+		for f := range x.funcs {
+			for _, format := range formats {
+				if covered[format] {
+					continue
+				}
+				kern, err := x.kernel(f, format)
+				if err != nil {
+					r := oracle.Run{Adapter: name, Function: x.funcs[f], Format: formatNames[format], Mode: string(x.mode),
+						Failed: oracle.Error, Message: err.Error()}
+					got[g][f][format] = slot{r, true}
+					continue
+				}
+				items = append(items, item{g, f, format})
+				ks = append(ks, kern)
+				jobs = append(jobs, harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n})
 			}
 		}
 	}
-	if clean && variants > 0 {
-		t.observe(batched, time.Since(t0), variants)
+	outs, errs := runAll(ctx, d, ks, jobs)
+	for i, it := range items {
+		x := u.jobs[it.g].pr.x
+		r := oracle.Run{Adapter: name, Function: x.funcs[it.f], Format: formatNames[it.format], Mode: string(x.mode)}
+		if errs[i] != nil {
+			failRun(&r, errs[i])
+		} else {
+			decodeRun(outs[i], x.n, x.tabis[it.f], &r)
+		}
+		got[it.g][it.f][it.format] = slot{r, !(it.format == fmtSPIRV && r.Failed == oracle.Unsupported)}
+	}
+	if clean {
+		runs := len(ks)
+		if batched {
+			runs = 0
+			for _, format := range formats {
+				if covered[format] {
+					runs += len(u.bm.variants)
+				}
+			}
+		}
+		if runs > 0 {
+			t.observe(batched, time.Since(t0), runs)
+		}
 	}
 	for g, j := range u.jobs {
 		var runs []oracle.Run
@@ -344,71 +417,126 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	}
 }
 
-// runBatch runs u's batch module in format on d and hands each function's
-// run to put. It returns false, having put nothing, when the batch has no
-// module in that format or its dispatch fails (a compile error, crash or
-// timeout says nothing about which program caused it): the caller then
-// runs each function in a module of its own. (A batched run that
-// disagrees with the reference is a finding, and finishProgram executes
-// its program again unbatched.) A stack that takes no SPIR-V puts no SPIR-V runs, as Execute drops them.
-func runBatch(ctx context.Context, d Device, u *unit, format int, put func(g, f int, r oracle.Run)) bool {
+// runBatch runs u's batch module in each format on d and hands each
+// function's run to put; it reports the formats it covered. A format is not
+// covered when the batch has no module in it or its dispatch fails (a
+// compile error, crash or timeout says nothing about which program caused
+// it): the caller then runs each function in a module of its own. (A
+// batched run that disagrees with the reference is a finding, and
+// finishProgram executes its program again unbatched.) A stack that takes
+// no SPIR-V covers SPIR-V with no runs, as Execute drops them.
+func runBatch(ctx context.Context, d Device, u *unit, formats []int, put func(g, f, format int, r oracle.Run)) (covered [2]bool) {
 	x0 := u.jobs[0].pr.x
-	kern, err := u.kernel(format, x0.mode)
-	if err != nil {
-		return false
-	}
 	bm := u.bm
-	out, err := d.Run(ctx, kern, harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records})
-	if err != nil {
-		if format == fmtSPIRV && FailureVerdict(err) == oracle.Unsupported {
-			return true // the implementation takes no SPIR-V: nothing to run
+	var fs []int
+	var ks []harness.Kernel
+	var jobs []harness.Dispatch
+	for _, format := range formats {
+		if kern, err := u.kernel(format, x0.mode); err == nil {
+			fs = append(fs, format)
+			ks = append(ks, kern)
+			jobs = append(jobs, harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records})
 		}
-		return false
 	}
+	outs, errs := runAll(ctx, d, ks, jobs)
 	name := d.Info().Name
-	for v, bv := range bm.variants {
-		j := u.jobs[bv.prog]
-		x := j.pr.x
-		f := 0
-		for x.funcs[f] != bv.fn {
-			f++
+	for i, format := range fs {
+		if err := errs[i]; err != nil {
+			covered[format] = format == fmtSPIRV && FailureVerdict(err) == oracle.Unsupported
+			continue
 		}
-		r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
-		decodeRun(bm.outputs(v, out, x.n), x.n, x.tabis[f], &r)
-		j.batched.Store(true)
-		put(bv.prog, f, r)
+		covered[format] = true
+		for v, bv := range bm.variants {
+			j := u.jobs[bv.prog]
+			x := j.pr.x
+			f := 0
+			for x.funcs[f] != bv.fn {
+				f++
+			}
+			r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
+			decodeRun(bm.outputs(v, outs[i], x.n), x.n, x.tabis[f], &r)
+			j.batched.Store(true)
+			put(bv.prog, f, format, r)
+		}
 	}
-	return true
+	return covered
+}
+
+// runAller is a Device that takes several dispatches at once and runs
+// them in order as Run would (worker.Device.RunAll).
+type runAller interface {
+	RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error)
+}
+
+// runAll runs ks[i] with jobs[i] on d in order: through RunAll when d has
+// it, else one Run after another.
+func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
+	if ra, ok := d.(runAller); ok {
+		return ra.RunAll(ctx, ks, jobs)
+	}
+	outs, errs := make([][]byte, len(ks)), make([]error, len(ks))
+	for i := range ks {
+		outs[i], errs[i] = d.Run(ctx, ks[i], jobs[i])
+	}
+	return outs, errs
 }
 
 // batchTuner decides, per device, whether batch modules pay: it keeps a
 // moving average of the wall time per function run batched and unbatched,
-// tries each way once first, then takes the cheaper one, trying the other
-// every 16th unit so that the averages follow the machine's load.
+// tries each way once first (after a first unit, unbatched, that warms
+// the device up and is not measured), then takes the cheaper one, trying
+// the other every 8th unit while the two are within 20% of each other and
+// every 32nd otherwise, so that the averages follow the machine's load.
 // (lavapipe compiles a batch of three programs in about 0.7 of the time
 // of their own modules; SwiftShader takes longer for a batch.)
 type batchTuner struct {
 	cost  [2]float64 // seconds per function run: [unbatched, batched]
 	seen  [2]int
 	units int
+	// wantBatch is the current preference once decided (the batcher
+	// reads them to emit ahead what the device will run).
+	wantBatch, decided atomic.Bool
+}
+
+// wants reports which modules the device is likely to run next: batch
+// modules, its own modules per function, or (undecided) both.
+func (t *batchTuner) wants() (batch, own bool) {
+	if !t.decided.Load() {
+		return true, true
+	}
+	b := t.wantBatch.Load()
+	return b, !b
 }
 
 func (t *batchTuner) batch() bool {
 	t.units++
 	switch {
+	case t.units == 1:
+		return false // a warm-up (not observed): the first dispatches of a device cost extra
 	case t.seen[1] == 0:
 		return true
 	case t.seen[0] == 0:
 		return false
 	}
 	better := t.cost[1] < t.cost[0]
-	if t.units%16 == 0 {
+	t.wantBatch.Store(better)
+	t.decided.Store(true)
+	// Try the other way again now and then: often while the two are
+	// close, rarely when the other is far behind.
+	every := 8
+	if r := t.cost[0] / t.cost[1]; r > 1.2 || r < 1/1.2 {
+		every = 32
+	}
+	if t.units%every == 0 {
 		return !better
 	}
 	return better
 }
 
 func (t *batchTuner) observe(batched bool, d time.Duration, runs int) {
+	if t.units == 1 {
+		return // the warm-up unit
+	}
 	b := 0
 	if batched {
 		b = 1

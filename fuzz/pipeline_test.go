@@ -137,8 +137,8 @@ func TestPipelinedCampaignEqualsSequential(t *testing.T) {
 	require.NoError(t, err)
 	for _, c := range []struct{ name, reject, corrupt string }{
 		{"clean", "", ""},
-		{"reject-p4", "p4/kernel/spirv", ""}, // the first units run batched (batchTuner)
-		{"corrupt-p1", "", "p1/kernel_flat/wgsl"},
+		{"reject-p4", "p4/kernel/spirv", ""}, // the second unit (p3–p5) runs batched (batchTuner)
+		{"corrupt-p5", "", "p5/kernel_flat/wgsl"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fd := &faultyDevice{Device: d, reject: c.reject, corrupt: c.corrupt}
