@@ -485,7 +485,7 @@ func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.D
 // moving average of the wall time per function run batched and unbatched,
 // tries each way once first (after a first unit, unbatched, that warms
 // the device up and is not measured), then takes the cheaper one, trying
-// the other every 8th unit while the two are within 20% of each other and
+// the other every 8th unit while the two are within 10% of each other and
 // every 32nd otherwise, so that the averages follow the machine's load.
 // (lavapipe compiles a batch of three programs in about 0.7 of the time
 // of their own modules; SwiftShader takes longer for a batch.)
@@ -524,7 +524,7 @@ func (t *batchTuner) batch() bool {
 	// Try the other way again now and then: often while the two are
 	// close, rarely when the other is far behind.
 	every := 8
-	if r := t.cost[0] / t.cost[1]; r > 1.2 || r < 1/1.2 {
+	if r := t.cost[0] / t.cost[1]; r > 1.1 || r < 1/1.1 {
 		every = 32
 	}
 	if t.units%every == 0 {
