@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -250,54 +251,120 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 	return enc.Finish(nil)
 }
 
-// wait blocks until the readback mapping completes, polling the device in
-// the driver. With a ctx that can end, the blocking poll runs on its own
-// goroutine (and OS thread), so Run returns as soon as ctx ends; the Device
-// is then broken, and the goroutine keeps polling until the GPU finishes and
-// then reports on d.inflight, which Close waits for.
+// Polling the device. wgpu-native v0.23 (wgpu-core 22) waits at most 5 s
+// (CLEANUP_WAIT_MS) in a blocking poll (wgpuDevicePoll with wait = true,
+// with or without a submission index), ignores the timeout, and then treats
+// the submission it waited for as complete: it calls the map callbacks —
+// the readback buffer is then read before the copy into it ran, all zeros
+// or a previous dispatch's bytes — and frees the submission's buffers, bind
+// group and pipeline while the driver still uses them, so the driver's
+// queue thread later writes into memory that new buffers reuse (wrong
+// outputs in later dispatches) or crashes the process (SIGSEGV on a driver
+// thread). Any dispatch that runs longer than 5 s does that: a long kernel,
+// or lavapipe compiling a large kernel (it compiles at dispatch time) on a
+// loaded machine. (wgpu issues #3601 and #4589, fixed in wgpu 25.)
+//
+// So the harness never blocks in wgpu-native: it polls without waiting,
+// which retires only the submissions whose fence has really signalled,
+// and sleeps between polls, pollDelayMin at first, doubling up to
+// pollDelayMax.
+var (
+	pollDelayMin = 20 * time.Microsecond
+	pollDelayMax = time.Millisecond
+)
+
+// wait returns once the readback mapping m has called back, polling the
+// device without blocking in the driver (see pollDelayMin). When ctx ends
+// first, it returns at once with a Broken *DeviceError; the device is then
+// broken, and a goroutine keeps polling until the GPU has finished all its
+// work and then reports on d.inflight, which Close waits for.
 func (d *Device) wait(ctx context.Context, m *wgpuext.Mapping) error {
-	if ctx.Done() == nil {
-		if err := d.pollUntilMapped(m); err != nil {
-			d.broken = err
-			return err
-		}
-		return nil
-	}
-	done := make(chan *DeviceError, 1)
-	go func() { done <- d.pollUntilMapped(m) }()
-	select {
-	case err := <-done:
+	p := &mapPoller{d: d, m: m, delay: pollDelayMin}
+	var timer *time.Timer
+	for {
+		mapped, _, err := p.poll()
 		if err != nil {
 			d.broken = err
 			return err
 		}
-		return nil
-	case <-ctx.Done():
-		d.inflight, d.pending = done, m // for Close
-		d.broken = &DeviceError{
-			Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
-			Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
+		if mapped {
+			return nil
 		}
-		return d.broken
+		if ctx.Done() == nil {
+			time.Sleep(p.next())
+			continue
+		}
+		if timer == nil {
+			timer = time.NewTimer(p.next())
+			defer timer.Stop()
+		} else {
+			timer.Reset(p.next())
+		}
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			inflight := make(chan *DeviceError, 1)
+			go func() { inflight <- p.drain() }()
+			d.inflight, d.pending = inflight, m // for Close
+			d.broken = &DeviceError{
+				Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
+				Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
+			}
+			return d.broken
+		}
 	}
 }
 
-// pollUntilMapped polls the device, blocking, until m's callback has run.
-// wgpu-native runs map callbacks inside the poll that finds the copy done,
-// so a queue that is empty twice without the callback means it will never
-// come: the returned error is Broken. It touches nothing but d.dev and m, so
-// it may outlive the Run that started it.
-func (d *Device) pollUntilMapped(m *wgpuext.Mapping) *DeviceError {
-	for idle := 0; !m.Done(); {
-		if d.dev.Poll(true, nil) {
-			idle++
-		}
-		if idle >= 2 && !m.Done() {
-			return &DeviceError{Adapter: d.info.Name, Op: "readback", Broken: true,
+// mapPoller polls a device until a readback mapping has called back. It
+// touches nothing but d.dev, d.info and m, so it may outlive the Run that
+// started it.
+type mapPoller struct {
+	d     *Device
+	m     *wgpuext.Mapping
+	idle  int           // polls that found the queue empty without the callback
+	delay time.Duration // the next sleep between polls
+}
+
+// poll polls the device once, without waiting, and reports whether m has
+// called back and whether the queue is empty (every submission retired:
+// the GPU has finished). wgpu-native runs map callbacks inside the poll
+// that finds the copy done, so a queue that is empty twice without the
+// callback means it will never come: the returned error is Broken.
+func (p *mapPoller) poll() (mapped, empty bool, err *DeviceError) {
+	empty = p.d.dev.Poll(false, nil)
+	if p.m.Done() {
+		return true, empty, nil
+	}
+	if empty {
+		p.idle++
+		if p.idle >= 2 {
+			return false, true, &DeviceError{Adapter: p.d.info.Name, Op: "readback", Broken: true,
 				Message: "the queue is idle but the output buffer never mapped"}
 		}
 	}
-	return nil
+	return false, empty, nil
+}
+
+// next returns the sleep before the next poll and doubles the one after
+// it, up to pollDelayMax.
+func (p *mapPoller) next() time.Duration {
+	d := p.delay
+	p.delay = min(2*p.delay, pollDelayMax)
+	return d
+}
+
+// drain polls until the GPU has finished all the device's work and m has
+// called back, or the queue went idle without the callback. The callback
+// alone does not mean the GPU is done: releasing the readback buffer, as a
+// Run that gave up does, makes wgpu-native call it at once with an error.
+func (p *mapPoller) drain() *DeviceError {
+	for {
+		mapped, empty, err := p.poll()
+		if err != nil || mapped && empty {
+			return err
+		}
+		time.Sleep(p.next())
+	}
 }
 
 // fail wraps an error of a step after compilation.
