@@ -92,6 +92,10 @@ type execution struct {
 	n     int
 	// kernels caches each function's emitted modules: [function][format].
 	kernels [][2]emitted
+	// work estimates what compiling one module of each function costs
+	// (IR nodes of its call graph, plus a module's fixed share): the
+	// unit batchTuner measures time in.
+	work int
 }
 
 // emitted is one function's module in one format, emitted once.
@@ -107,6 +111,11 @@ const (
 )
 
 var formatNames = [2]string{"wgsl", "spirv"}
+
+// moduleWork is a module's fixed share of compiling it, in IR nodes (the
+// ABI wrapper, and what a stack spends on any module: a small generated
+// function has a few hundred nodes).
+const moduleWork = 300
 
 // prepare runs the interpreter stages of Execute: the reference, flatten
 // and the twin's run, and encodes the arguments.
@@ -159,6 +168,12 @@ func prepare(c *Case, opts Options) (*execution, error) {
 		x.tabis = append(x.tabis, tabi)
 	}
 	x.kernels = make([][2]emitted, len(x.funcs))
+	for _, fn := range x.funcs {
+		x.work += moduleWork
+		for _, f := range x.mod.CallGraph(fn) {
+			ir.Inspect(f.Body, func(ir.Node) bool { x.work++; return true })
+		}
+	}
 	return x, nil
 }
 

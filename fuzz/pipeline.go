@@ -43,11 +43,12 @@ const DefaultBatchPrograms = 3
 
 // pipeJob is one program in the pipeline.
 type pipeJob struct {
-	i     int
-	prior *ProgramRecord // a record of a resumed journal: nothing to run
-	pr    *program       // set when ready is closed
-	ready chan struct{}  // prep is done
-	done  chan struct{}  // every device has run it (closed once)
+	i           int
+	outstanding *atomic.Int64  // the pipeline's count of programs on the devices
+	prior       *ProgramRecord // a record of a resumed journal: nothing to run
+	pr          *program       // set when ready is closed
+	ready       chan struct{}  // prep is done
+	done        chan struct{}  // every device has run it (closed once)
 	// runs[k] are the runs on device k, in Execute's order.
 	runs    [][]oracle.Run
 	pending atomic.Int32 // devices still to run it
@@ -56,6 +57,7 @@ type pipeJob struct {
 
 func (j *pipeJob) deviceDone() {
 	if j.pending.Add(-1) == 0 {
+		j.outstanding.Add(-1)
 		close(j.done)
 	}
 }
@@ -129,6 +131,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		devIn[d] = make(chan *unit, window)
 	}
 	var wg sync.WaitGroup
+	var outstanding atomic.Int64 // programs sent to the devices and not done on all of them
 	tuners := make([]*batchTuner, len(cfg.Devices))
 	for d := range tuners {
 		tuners[d] = &batchTuner{}
@@ -153,7 +156,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			case <-ctx.Done():
 				return
 			}
-			j := &pipeJob{i: i, ready: make(chan struct{}), done: make(chan struct{})}
+			j := &pipeJob{i: i, outstanding: &outstanding, ready: make(chan struct{}), done: make(chan struct{})}
 			if r, ok := prior[i]; ok {
 				j.prior = &r
 				close(j.ready)
@@ -227,19 +230,28 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 					u.kernel(format, group[0].pr.x.mode)
 				}
 			}
+			outstanding.Add(int64(len(group)))
 			for _, c := range devIn {
 				c <- u
 			}
 			group = nil
 		}
+		poll := time.NewTicker(2 * time.Millisecond)
+		defer poll.Stop()
 		for {
-			if len(batchIn) == 0 {
-				// The producer is waiting for the window (or done): a
-				// partial unit must go, or the collector would wait for
-				// it forever.
-				flush()
+			var j *pipeJob
+			ok := true
+			select {
+			case j, ok = <-batchIn:
+			case <-poll.C:
+				// A partial unit waits for more programs while the
+				// devices are busy; once they are idle it goes (the
+				// window may be full of programs waiting for it).
+				if outstanding.Load() == 0 {
+					flush()
+				}
+				continue
 			}
-			j, ok := <-batchIn
 			if !ok {
 				break
 			}
@@ -391,18 +403,13 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 		got[it.g][it.f][it.format] = slot{r, !(it.format == fmtSPIRV && r.Failed == oracle.Unsupported)}
 	}
 	if clean {
-		runs := len(ks)
-		if batched {
-			runs = 0
-			for _, format := range formats {
-				if covered[format] {
-					runs += len(u.bm.variants)
-				}
-			}
+		// The work done: every function's module in every format it
+		// ran in, batched or not.
+		work := 0
+		for _, j := range u.jobs {
+			work += j.pr.x.work * len(formats)
 		}
-		if runs > 0 {
-			t.observe(batched, time.Since(t0), runs)
-		}
+		t.observe(batched, time.Since(t0), work)
 	}
 	for g, j := range u.jobs {
 		var runs []oracle.Run
@@ -482,15 +489,17 @@ func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.D
 }
 
 // batchTuner decides, per device, whether batch modules pay: it keeps a
-// moving average of the wall time per function run batched and unbatched,
-// tries each way once first (after a first unit, unbatched, that warms
-// the device up and is not measured), then takes the cheaper one, trying
-// the other every 8th unit while the two are within 10% of each other and
-// every 32nd otherwise, so that the averages follow the machine's load.
-// (lavapipe compiles a batch of three programs in about 0.7 of the time
-// of their own modules; SwiftShader takes longer for a batch.)
+// moving average of the wall time per unit of work (execution.work: IR
+// nodes compiled, plus a share per module, so that big and small programs
+// compare) batched and unbatched. It tries each way twice first (after a
+// first unit, unbatched, that warms the device up and is not measured),
+// then takes the cheaper one, trying the other every 16th unit while the
+// two are within 10% of each other and every 32nd otherwise, so that the
+// averages follow the machine's load. (lavapipe compiles a batch of three
+// programs in about 0.7 of the time of their own modules; SwiftShader
+// takes longer for a batch.)
 type batchTuner struct {
-	cost  [2]float64 // seconds per function run: [unbatched, batched]
+	cost  [2]float64 // seconds per unit of work: [unbatched, batched]
 	seen  [2]int
 	units int
 	// wantBatch is the current preference once decided (the batcher
@@ -513,9 +522,9 @@ func (t *batchTuner) batch() bool {
 	switch {
 	case t.units == 1:
 		return false // a warm-up (not observed): the first dispatches of a device cost extra
-	case t.seen[1] == 0:
+	case t.seen[1] < 2 && t.seen[1] <= t.seen[0]:
 		return true
-	case t.seen[0] == 0:
+	case t.seen[0] < 2:
 		return false
 	}
 	better := t.cost[1] < t.cost[0]
@@ -523,7 +532,7 @@ func (t *batchTuner) batch() bool {
 	t.decided.Store(true)
 	// Try the other way again now and then: often while the two are
 	// close, rarely when the other is far behind.
-	every := 8
+	every := 16
 	if r := t.cost[0] / t.cost[1]; r > 1.1 || r < 1/1.1 {
 		every = 32
 	}
@@ -532,8 +541,7 @@ func (t *batchTuner) batch() bool {
 	}
 	return better
 }
-
-func (t *batchTuner) observe(batched bool, d time.Duration, runs int) {
+func (t *batchTuner) observe(batched bool, d time.Duration, work int) {
 	if t.units == 1 {
 		return // the warm-up unit
 	}
@@ -541,7 +549,7 @@ func (t *batchTuner) observe(batched bool, d time.Duration, runs int) {
 	if batched {
 		b = 1
 	}
-	c := d.Seconds() / float64(runs)
+	c := d.Seconds() / float64(work)
 	if t.seen[b] == 0 {
 		t.cost[b] = c
 	} else {
