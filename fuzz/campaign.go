@@ -110,6 +110,18 @@ func (s *Summary) ProgramsPerSecond() float64 {
 // reached (or ctx ends), shrinking and saving each new failure. It
 // returns the summary; an error only for setup problems (corpus not
 // writable).
+//
+// Programs are checked in a pipeline (pipeline.go): the interpreter stages
+// of later programs run while the devices compile earlier ones, every
+// device runs in its own goroutine (devices of different adapters, worker
+// processes, run in parallel), and a device runs several programs per
+// shader module where it measures that this pays (batch.go). Records,
+// OnProgram calls and the summary are those of checking the programs one
+// after another, in index order. A Duration is checked before each
+// program is started, so programs already in the pipeline (at most about
+// a dozen) finish after it. Devices must be safe for the pipeline and the
+// shrinking of failures to share (each is used by one goroutine at a
+// time).
 func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 	if cfg.Invocations <= 0 {
 		cfg.Invocations = 16
