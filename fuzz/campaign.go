@@ -119,9 +119,8 @@ func (s *Summary) ProgramsPerSecond() float64 {
 // OnProgram calls and the summary are those of checking the programs one
 // after another, in index order. A Duration is checked before each
 // program is started, so programs already in the pipeline (at most about
-// a dozen) finish after it. Devices must be safe for the pipeline and the
-// shrinking of failures to share (each is used by one goroutine at a
-// time).
+// a dozen) finish after it. The pipeline and the shrinking of failures
+// take turns on a device, so it need not be safe for concurrent use.
 func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 	if cfg.Invocations <= 0 {
 		cfg.Invocations = 16
