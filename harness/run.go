@@ -266,21 +266,21 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 //
 // So the harness never blocks in wgpu-native: it polls without waiting,
 // which retires only the submissions whose fence has really signalled,
-// and sleeps between polls, pollDelayMin at first, doubling up to
-// pollDelayMax.
+// and sleeps between polls (in C: wgpuext.Sleep), pollDelayMin at first,
+// doubling up to pollDelayMax.
 var (
 	pollDelayMin = 20 * time.Microsecond
-	pollDelayMax = time.Millisecond
+	pollDelayMax = 500 * time.Microsecond
 )
 
 // wait returns once the readback mapping m has called back, polling the
 // device without blocking in the driver (see pollDelayMin). When ctx ends
-// first, it returns at once with a Broken *DeviceError; the device is then
-// broken, and a goroutine keeps polling until the GPU has finished all its
-// work and then reports on d.inflight, which Close waits for.
+// first (it is checked between polls), it returns with a Broken
+// *DeviceError; the device is then broken, and a goroutine keeps polling
+// until the GPU has finished all its work and then reports on d.inflight,
+// which Close waits for.
 func (d *Device) wait(ctx context.Context, m *wgpuext.Mapping) error {
 	p := &mapPoller{d: d, m: m, delay: pollDelayMin}
-	var timer *time.Timer
 	for {
 		mapped, _, err := p.poll()
 		if err != nil {
@@ -290,28 +290,17 @@ func (d *Device) wait(ctx context.Context, m *wgpuext.Mapping) error {
 		if mapped {
 			return nil
 		}
-		if ctx.Done() == nil {
-			time.Sleep(p.next())
-			continue
-		}
-		if timer == nil {
-			timer = time.NewTimer(p.next())
-			defer timer.Stop()
-		} else {
-			timer.Reset(p.next())
-		}
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
+		if err := ctx.Err(); err != nil {
 			inflight := make(chan *DeviceError, 1)
 			go func() { inflight <- p.drain() }()
 			d.inflight, d.pending = inflight, m // for Close
 			d.broken = &DeviceError{
-				Adapter: d.info.Name, Op: "wait", Broken: true, Err: ctx.Err(),
-				Message: fmt.Sprintf("GPU work still running when the context ended: %v", ctx.Err()),
+				Adapter: d.info.Name, Op: "wait", Broken: true, Err: err,
+				Message: fmt.Sprintf("GPU work still running when the context ended: %v", err),
 			}
 			return d.broken
 		}
+		wgpuext.Sleep(p.next())
 	}
 }
 
@@ -363,7 +352,7 @@ func (p *mapPoller) drain() *DeviceError {
 		if err != nil || mapped && empty {
 			return err
 		}
-		time.Sleep(p.next())
+		wgpuext.Sleep(p.next())
 	}
 }
 

@@ -19,6 +19,8 @@
 //   - MapRead: the binding's Buffer.MapAsync hands wgpu-native a pointer to a
 //     Go variable that nothing keeps alive until the callback runs; here the
 //     callback state lives in C memory.
+//   - Sleep: a sub-millisecond sleep for the harness's polling loop (Go's
+//     time.Sleep rounds short sleeps up to about 1 ms in an idle process).
 //
 // # Reaching the binding's C handles
 //

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <time.h>
 #include "wgpuext.h"
 #include "_cgo_export.h"
 
@@ -154,6 +156,12 @@ void gd_buffer_map_read(WGPUDevice device, WGPUBuffer buffer, size_t size, gd_ma
 void gd_generate_report(WGPUInstance instance, WGPUGlobalReport *report) {
 	memset(report, 0, sizeof *report);
 	wgpuGenerateReport(instance, report);
+}
+
+void gd_sleep_ns(long long ns) {
+	struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
 }
 
 const char *gd_getenv(const char *name) {

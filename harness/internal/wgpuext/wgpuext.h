@@ -47,6 +47,10 @@ int gd_map_done(gd_map_state *state);
 // gd_generate_report fills *report (zeroed first) by wgpuGenerateReport.
 void gd_generate_report(WGPUInstance instance, WGPUGlobalReport *report);
 
+// gd_sleep_ns sleeps for ns nanoseconds (nanosleep(2), resumed after a
+// signal).
+void gd_sleep_ns(long long ns);
+
 // gd_getenv is getenv(3), for tests that check os.Setenv reaches C's environ.
 const char *gd_getenv(const char *name);
 
