@@ -33,6 +33,18 @@
 // carries on after the loop; kernels that iterate more get wrong results
 // there, not errors. SwiftShader has no such limit.
 //
+// wgpu-native v0.23 gives up a blocking device poll (wgpuDevicePoll with
+// wait) after 5 s and then treats the submission as complete: it maps the
+// readback buffer before the dispatch's copy into it (all zeros, or bytes
+// of an earlier dispatch) and recycles the command buffer and resources the
+// driver is still executing, so later dispatches go wrong too and the
+// process may die of SIGSEGV on a driver thread. A dispatch takes that long
+// when its kernel runs long, or when lavapipe, which compiles at dispatch
+// time, compiles a large kernel on a loaded machine. The harness therefore
+// never blocks in wgpu-native: Run polls the device without waiting and
+// sleeps between polls (run.go), so any dispatch may take as long as it
+// takes.
+//
 // What this package cannot catch in-process: wgpu-native v0.23 treats a
 // failed queue submission or device poll (a lost device, a driver crash) as
 // fatal and aborts, and a kernel that never finishes can only be abandoned

@@ -65,8 +65,8 @@ type Dispatch struct {
 // done on entry (ctx.Err()).
 //
 // ctx is checked on entry and bounds the wait for the GPU (compilation in the
-// stack cannot be interrupted). When ctx ends first, Run returns at once
-// with a *DeviceError wrapping ctx.Err(), and the Device is broken because
+// stack cannot be interrupted). When ctx ends first, Run returns within a
+// millisecond with a *DeviceError wrapping ctx.Err(), and the Device is broken because
 // the work is still in flight (see Close). A running kernel cannot be
 // stopped in-process: with a ctx that never ends, Run waits as long as the
 // kernel runs.
@@ -267,10 +267,14 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 // So the harness never blocks in wgpu-native: it polls without waiting,
 // which retires only the submissions whose fence has really signalled,
 // and sleeps between polls (in C: wgpuext.Sleep), pollDelayMin at first,
-// doubling up to pollDelayMax.
+// growing by half up to pollDelayMax. That costs a dispatch the time
+// between its end and the next poll, and every poll costs the driver some
+// tens of microseconds on a loaded 2-core machine (a wake-up among its
+// threads), so short dispatches are polled often and long ones (cold
+// compiles: tens of milliseconds) about once a millisecond.
 var (
 	pollDelayMin = 20 * time.Microsecond
-	pollDelayMax = 500 * time.Microsecond
+	pollDelayMax = time.Millisecond
 )
 
 // wait returns once the readback mapping m has called back, polling the
@@ -334,11 +338,11 @@ func (p *mapPoller) poll() (mapped, empty bool, err *DeviceError) {
 	return false, empty, nil
 }
 
-// next returns the sleep before the next poll and doubles the one after
-// it, up to pollDelayMax.
+// next returns the sleep before the next poll and grows the one after it
+// by half, up to pollDelayMax.
 func (p *mapPoller) next() time.Duration {
 	d := p.delay
-	p.delay = min(2*p.delay, pollDelayMax)
+	p.delay = min(p.delay*3/2, pollDelayMax)
 	return d
 }
 
