@@ -53,6 +53,7 @@ type pipeJob struct {
 	runs    [][]oracle.Run
 	pending atomic.Int32 // devices still to run it
 	batched atomic.Bool  // some run came from a batch module
+	skipped atomic.Bool  // a device did not run it (the campaign is ending)
 }
 
 func (j *pipeJob) deviceDone() {
@@ -132,6 +133,15 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 	}
 	var wg sync.WaitGroup
 	var outstanding atomic.Int64 // programs sent to the devices and not done on all of them
+	// halt is set when Duration has passed: no program is started after
+	// it (programs a device has started finish; the first one not started
+	// ends the campaign).
+	var halt atomic.Bool
+	halted := make(chan struct{})
+	if cfg.Duration > 0 {
+		t := time.AfterFunc(cfg.Duration-time.Since(start), func() { halt.Store(true); close(halted) })
+		defer t.Stop()
+	}
 	tuners := make([]*batchTuner, len(cfg.Devices))
 	for d := range tuners {
 		tuners[d] = &batchTuner{}
@@ -147,13 +157,15 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		for n := 0; ; n++ {
 			i := cfg.Shard + n*cfg.Shards
 			if cfg.Count > 0 && i >= cfg.Count ||
-				cfg.Duration > 0 && time.Since(start) >= cfg.Duration ||
+				cfg.Duration > 0 && (halt.Load() || time.Since(start) >= cfg.Duration) ||
 				cfg.Count == 0 && cfg.Duration == 0 {
 				return
 			}
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
+				return
+			case <-halted:
 				return
 			}
 			j := &pipeJob{i: i, outstanding: &outstanding, ready: make(chan struct{}), done: make(chan struct{})}
@@ -284,8 +296,9 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			defer wg.Done()
 			t := tuners[d]
 			for u := range devIn[d] {
-				if ctx.Err() != nil { // drain: the batcher may still send
+				if ctx.Err() != nil || halt.Load() { // drain: the batcher may still send
 					for _, j := range u.jobs {
+						j.skipped.Store(true)
 						j.deviceDone()
 					}
 					continue
@@ -310,6 +323,10 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			cancel()
 			continue
 		}
+		if j.skipped.Load() {
+			stopped = true // Duration has passed; what is running finishes
+			continue
+		}
 		var rec ProgramRecord
 		fresh := j.prior == nil
 		switch {
@@ -332,7 +349,6 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			cancel()
 		}
 	}
-	cancel()
 	wg.Wait()
 }
 

@@ -208,3 +208,26 @@ func TestPipelinedCampaignStopsWithTheContext(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, sum.Programs)
 }
+
+// TestPipelinedCampaignWithADurationRecordsAPrefix: a campaign bounded by
+// time records programs 0, 1, …, n-1 — those it started before the time
+// was up, each completely — and nothing after a program it did not start.
+func TestPipelinedCampaignWithADurationRecordsAPrefix(t *testing.T) {
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer d.Close()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	cfg := CampaignConfig{Seed: 3, Duration: 1500 * time.Millisecond, Gen: gen.Config{Profile: prof}, Devices: []Device{d},
+		SPIRV: true, ShrinkAttempts: -1}
+	got, sum := pipelinedCampaign(t, cfg)
+	require.NotEmpty(t, got)
+	for k, r := range got {
+		assert.Equal(t, k, r.Index)
+		if r.Verdict != string(oracle.FlattenRejected) && r.Outside != "recursion" {
+			assert.NotEmpty(t, r.Runs, "program %d ran", k)
+		}
+	}
+	assert.Equal(t, len(got), sum.Programs)
+	assert.Equal(t, sum.Indices[len(sum.Indices)-1], len(got)-1)
+}
