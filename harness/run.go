@@ -65,11 +65,11 @@ type Dispatch struct {
 // done on entry (ctx.Err()).
 //
 // ctx is checked on entry and bounds the wait for the GPU (compilation in the
-// stack cannot be interrupted). When ctx ends first, Run returns within a
-// millisecond with a *DeviceError wrapping ctx.Err(), and the Device is broken because
-// the work is still in flight (see Close). A running kernel cannot be
-// stopped in-process: with a ctx that never ends, Run waits as long as the
-// kernel runs.
+// stack cannot be interrupted). When ctx ends first, Run returns within
+// about a millisecond with a *DeviceError wrapping ctx.Err(), and the Device
+// is broken because the work is still in flight (see Close). A running
+// kernel cannot be stopped in-process: with a ctx that never ends, Run
+// waits as long as the kernel runs, however long that is.
 func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
 	if d.closed {
 		return nil, errors.New("harness: Run on a closed Device")
@@ -256,13 +256,14 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 // with or without a submission index), ignores the timeout, and then treats
 // the submission it waited for as complete: it calls the map callbacks —
 // the readback buffer is then read before the copy into it ran, all zeros
-// or a previous dispatch's bytes — and frees the submission's buffers, bind
-// group and pipeline while the driver still uses them, so the driver's
-// queue thread later writes into memory that new buffers reuse (wrong
-// outputs in later dispatches) or crashes the process (SIGSEGV on a driver
-// thread). Any dispatch that runs longer than 5 s does that: a long kernel,
-// or lavapipe compiling a large kernel (it compiles at dispatch time) on a
-// loaded machine. (wgpu issues #3601 and #4589, fixed in wgpu 25.)
+// or an earlier dispatch's bytes — recycles the submission's command buffer
+// and frees the resources it used that were already released, all while
+// the driver is still executing it. The driver's queue thread then writes
+// into memory that new buffers reuse (wrong outputs in later dispatches) or
+// crashes the process (SIGSEGV on a driver thread). Any dispatch that runs
+// longer than 5 s does that: a long kernel, or lavapipe compiling a large
+// kernel (it compiles at dispatch time) on a loaded machine. (wgpu issues
+// #3601 and #4589, fixed upstream by wgpu pull request #7030 in 2025.)
 //
 // So the harness never blocks in wgpu-native: it polls without waiting,
 // which retires only the submissions whose fence has really signalled,
