@@ -242,15 +242,24 @@ func startProgram(cfg CampaignConfig, i int) *program {
 }
 
 // finishProgram judges a program's result and, on failure, shrinks and
-// saves it. batched reports that some GPU runs of res come from batch
-// modules (batch.go): a failure is then executed again unbatched before it
-// is recorded, so that its record is the unbatched one.
-func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Result, batched bool, saved map[string]bool) ProgramRecord {
+// saves it. batched names the GPU runs of res that come from batch modules
+// (batch.go, by runName): when a finding rests on one of them, or a failure
+// would be saved from res without shrinking, the program is executed again
+// unbatched first, so that its record is the unbatched one.
+func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Result, batched map[string]bool, saved map[string]bool) ProgramRecord {
 	p, c, opts, rec, i, t0 := pr.p, pr.c, pr.opts, pr.rec, pr.i, pr.t0
 	findings := classify(p, res)
-	if batched && len(findings) > 0 {
-		if r, err := Execute(ctx, c, opts); err == nil {
-			res, findings = r, classify(p, r)
+	if len(batched) > 0 && len(findings) > 0 {
+		again := !shrinks(cfg, findings[0])
+		for _, fd := range findings {
+			for _, r := range fd.Runs {
+				again = again || batched[r]
+			}
+		}
+		if again {
+			if r, err := Execute(ctx, c, opts); err == nil {
+				res, findings = r, classify(p, r)
+			}
 		}
 	}
 	countRuns(&rec, res)
@@ -274,7 +283,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	// crashes get a small budget (each attempt restarts a worker).
 	small := c
 	rec.ShrunkStmts = rec.Stmts
-	if cfg.ShrinkAttempts >= 0 && first.Class != "error" && first.Class != "timeout" {
+	if shrinks(cfg, first) {
 		budget := cfg.ShrinkAttempts
 		if budget == 0 {
 			budget = 400
@@ -326,6 +335,11 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	}
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
+}
+
+// shrinks reports whether a failure whose first finding is f is shrunk.
+func shrinks(cfg CampaignConfig, f Finding) bool {
+	return cfg.ShrinkAttempts >= 0 && f.Class != "error" && f.Class != "timeout"
 }
 
 // classify attributes a result, adding the campaign's own expectations: a

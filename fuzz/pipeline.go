@@ -32,7 +32,8 @@ import (
 // come in index order and are exactly those of checking the programs one
 // after another: every stage is a stage of checkProgram, batched runs
 // count only when they agree with the reference, and a program with a
-// finding is executed again unbatched before it is recorded.
+// finding that rests on a batched run is executed again unbatched before
+// it is recorded.
 
 // DefaultBatchPrograms is CampaignConfig.BatchPrograms when it is 0: three
 // programs per batch module (about six functions). On lavapipe, which runs
@@ -52,8 +53,10 @@ type pipeJob struct {
 	// runs[k] are the runs on device k, in Execute's order.
 	runs    [][]oracle.Run
 	pending atomic.Int32 // devices still to run it
-	batched atomic.Bool  // some run came from a batch module
-	skipped atomic.Bool  // a device did not run it (the campaign is ending)
+	// batched[k] names the runs on device k that came from a batch
+	// module (runName).
+	batched [][]string
+	skipped atomic.Bool // a device did not run it (the campaign is ending)
 }
 
 func (j *pipeJob) deviceDone() {
@@ -259,7 +262,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 				// A partial unit waits for more programs while the
 				// devices are busy; once they are idle it goes (the
 				// window may be full of programs waiting for it).
-				if outstanding.Load() == 0 {
+				if outstanding.Load() == 0 && len(batchIn) == 0 {
 					flush()
 				}
 				continue
@@ -280,6 +283,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 				continue
 			}
 			j.runs = make([][]oracle.Run, len(cfg.Devices))
+			j.batched = make([][]string, len(cfg.Devices))
 			j.pending.Store(int32(len(cfg.Devices)))
 			group = append(group, j)
 			if len(group) == k {
@@ -336,7 +340,16 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			rec = j.pr.rec
 		default:
 			res := j.pr.x.judge(j.runs)
-			rec = finishProgram(ctx, cfg, j.pr, res, j.batched.Load(), saved)
+			var batched map[string]bool
+			for _, names := range j.batched {
+				for _, n := range names {
+					if batched == nil {
+						batched = map[string]bool{}
+					}
+					batched[n] = true
+				}
+			}
+			rec = finishProgram(ctx, cfg, j.pr, res, batched, saved)
 		}
 		if fresh && ctx.Err() != nil {
 			stopped = true // interrupted mid-program: its record would be wrong
@@ -377,9 +390,11 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	formats := u.jobs[0].pr.x.formats()
 	var covered [2]bool
 	if batched {
-		covered = runBatch(ctx, d, u, formats, func(g, f, format int, r oracle.Run) { got[g][f][format] = slot{r, true} })
+		covered = runBatch(ctx, d, u, formats, func(g, f, format int, r oracle.Run) {
+			got[g][f][format] = slot{r, true}
+			u.jobs[g].batched[k] = append(u.jobs[g].batched[k], runName(oracle.Judged{Run: r}))
+		})
 	}
-	clean := !batched || covered[fmtWGSL] && (len(formats) == 1 || covered[fmtSPIRV])
 
 	// Each function in a module of its own, as Execute runs it.
 	type item struct{ g, f, format int }
@@ -418,15 +433,14 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 		}
 		got[it.g][it.f][it.format] = slot{r, !(it.format == fmtSPIRV && r.Failed == oracle.Unsupported)}
 	}
-	if clean {
-		// The work done: every function's module in every format it
-		// ran in, batched or not.
-		work := 0
-		for _, j := range u.jobs {
-			work += j.pr.x.work * len(formats)
-		}
-		t.observe(batched, time.Since(t0), work)
+	// The work done: every function in every format, batched or not.
+	// A batch that falls back counts with what its fallback cost: that is
+	// what batching costs on a stack that often rejects or fails batches.
+	work := 0
+	for _, j := range u.jobs {
+		work += j.pr.x.work * len(formats)
 	}
+	t.observe(batched, time.Since(t0), work)
 	for g, j := range u.jobs {
 		var runs []oracle.Run
 		for f := range j.pr.x.funcs {
@@ -478,7 +492,6 @@ func runBatch(ctx context.Context, d Device, u *unit, formats []int, put func(g,
 			}
 			r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
 			decodeRun(bm.outputs(v, outs[i], x.n), x.n, x.tabis[f], &r)
-			j.batched.Store(true)
 			put(bv.prog, f, format, r)
 		}
 	}

@@ -69,7 +69,7 @@ func sequentialCampaign(t testing.TB, cfg CampaignConfig) []ProgramRecord {
 		for k, d := range cfg.Devices {
 			runs[k] = pr.x.deviceRuns(context.Background(), d)
 		}
-		out = append(out, finishProgram(context.Background(), cfg, pr, pr.x.judge(runs), false, saved))
+		out = append(out, finishProgram(context.Background(), cfg, pr, pr.x.judge(runs), nil, saved))
 	}
 	return out
 }
