@@ -207,12 +207,22 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			}
 		}()
 		var group []*pipeJob
+		units := 0
 		flush := func() {
 			if len(group) == 0 {
 				return
 			}
+			// What the devices will run: the batch module where some
+			// device batches, each function's own modules where some
+			// device does not (or is still trying both).
+			batch, own := false, false
+			for _, t := range tuners {
+				b, o := t.wants()
+				batch, own = batch || b, own || o
+			}
+			units++
 			u := &unit{jobs: group}
-			if len(group) > 1 {
+			if len(group) > 1 && (batch || units%16 == 0) { // every 16th: for the tuners to try batching again
 				progs := make([]batchProgram, len(group))
 				for g, j := range group {
 					x := j.pr.x
@@ -222,14 +232,8 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 					u.bm = bm
 				}
 			}
-			// Emit ahead of the devices what they will run: the batch
-			// module where some device batches, each function's own
-			// modules where some device does not (or is still trying).
-			batch, own := false, u.bm == nil
-			for _, t := range tuners {
-				b, o := t.wants()
-				batch, own = batch || b, own || o
-			}
+			// Emit it ahead of the devices.
+			own = own || u.bm == nil
 			for _, j := range group {
 				x := j.pr.x
 				for f := range x.funcs {
@@ -251,7 +255,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			}
 			group = nil
 		}
-		poll := time.NewTicker(2 * time.Millisecond)
+		poll := time.NewTicker(5 * time.Millisecond)
 		defer poll.Stop()
 		for {
 			var j *pipeJob
@@ -376,7 +380,7 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 			j.deviceDone()
 		}
 	}()
-	batched := u.bm != nil && t.batch()
+	batched := t.batch(u.bm != nil)
 	t0 := time.Now()
 	// got[job][function][format]: the run, and whether it exists.
 	type slot struct {
@@ -520,17 +524,21 @@ func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.D
 // batchTuner decides, per device, whether batch modules pay: it keeps a
 // moving average of the wall time per unit of work (execution.work: IR
 // nodes compiled, plus a share per module, so that big and small programs
-// compare) batched and unbatched. It tries each way twice first (after a
-// first unit, unbatched, that warms the device up and is not measured),
-// then takes the cheaper one, trying the other every 16th unit while the
-// two are within 10% of each other and every 32nd otherwise, so that the
-// averages follow the machine's load. (lavapipe compiles a batch of three
-// programs in about 0.7 of the time of their own modules; SwiftShader
-// takes longer for a batch.)
+// compare) batched and unbatched, a batch that fell back to modules of
+// their own counting with its fallback. It tries each way twice first
+// (after a first unit, unbatched, that warms the device up and is not
+// measured), then takes the cheaper one, trying the other again after 16
+// units while the two are within 10% of each other and after 32
+// otherwise, so that the averages follow the machine's load. The batcher
+// builds batch modules only while some device wants them (and for every
+// 16th unit, so that the others can try again). (lavapipe compiles a batch
+// of three programs in about 0.7 of the time of their own modules;
+// SwiftShader takes longer for a batch.)
 type batchTuner struct {
 	cost  [2]float64 // seconds per unit of work: [unbatched, batched]
 	seen  [2]int
-	units int
+	units int // units seen
+	tried int // the unit that last tried the worse way
 	// wantBatch is the current preference once decided (the batcher
 	// reads them to emit ahead what the device will run).
 	wantBatch, decided atomic.Bool
@@ -546,9 +554,13 @@ func (t *batchTuner) wants() (batch, own bool) {
 	return b, !b
 }
 
-func (t *batchTuner) batch() bool {
+// batch decides whether the device runs the next unit batched; offered
+// reports that the unit has a batch module.
+func (t *batchTuner) batch(offered bool) bool {
 	t.units++
 	switch {
+	case !offered:
+		return false
 	case t.units == 1:
 		return false // a warm-up (not observed): the first dispatches of a device cost extra
 	case t.seen[1] < 2 && t.seen[1] <= t.seen[0]:
@@ -565,11 +577,13 @@ func (t *batchTuner) batch() bool {
 	if r := t.cost[0] / t.cost[1]; r > 1.1 || r < 1/1.1 {
 		every = 32
 	}
-	if t.units%every == 0 {
+	if t.units-t.tried >= every {
+		t.tried = t.units
 		return !better
 	}
 	return better
 }
+
 func (t *batchTuner) observe(batched bool, d time.Duration, work int) {
 	if t.units == 1 {
 		return // the warm-up unit
