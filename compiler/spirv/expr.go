@@ -105,8 +105,10 @@ func (f *fnEmitter) splat(t *ir.Type, v uint32) uint32 {
 // Portable mode spells out WGSL's rules (WGSL #arithmetic-expr, #bit-expr):
 //   - integer / and %: the divisor is replaced by 1 where it is 0, and for
 //     i32 where (x, y) = (INT_MIN, -1); so x/0 = x, x%0 = 0,
-//     INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0; then OpSDiv/OpUDiv and
-//     OpSRem/OpUMod (WGSL % truncates, as OpSRem does; OpSMod floors);
+//     INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0; then OpSDiv/OpUDiv, OpUMod,
+//     and for i32 % the truncating remainder x - y * (x / y) (as OpSRem
+//     computes, but translated back ends leave OpSRem of negative operands
+//     undefined; OpSMod floors);
 //   - shifts: the count is masked with & 31 (taken modulo the bit width).
 //
 // Raw mode emits OpSDiv, OpSRem, OpShiftLeftLogical, … on the operands as
@@ -155,6 +157,14 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 		}
 		if op == ir.OpDiv {
 			return sel(opSDiv, opUDiv, opFDiv, 0)
+		}
+		if e.portable && k == ir.KindI32 {
+			// x - y * (x / y) with the guarded divisor: WGSL's truncating
+			// remainder, spelled with division because some backends
+			// translate OpSRem to a remainder that is undefined for negative
+			// operands (naga's GLSL output, WGSL #arithmetic-expr).
+			q := f.op(opSDiv, t, x, y)
+			return f.op(opISub, t, x, f.op(opIMul, t, q, y))
 		}
 		return sel(opSRem, opUMod, opFRem, 0)
 	case ir.OpAnd:
@@ -225,13 +235,16 @@ func (e *emitter) constBelow32(y uint32) bool {
 func (f *fnEmitter) safeDivisor(t *ir.Type, x, y uint32) uint32 {
 	e := f.e
 	bt := e.typeOf(ir.BoolShaped(t))
-	bad := f.op(opIEqual, bt, y, e.splatConst(t, 0))
+	// Selects only, no logical operators on booleans: naga's GLSL output
+	// turns OpLogicalOr on vectors into `||`, which GLSL rejects.
+	d := f.op(opSelect, e.typeOf(t), f.op(opIEqual, bt, y, e.splatConst(t, 0)), e.splatConst(t, 1), y)
 	if t.Scalar().Kind == ir.KindI32 {
-		isMin := f.op(opIEqual, bt, x, e.splatConst(t, 1<<31))
-		isNeg1 := f.op(opIEqual, bt, y, e.splatConst(t, math.MaxUint32))
-		bad = f.op(opLogicalOr, bt, bad, f.op(opLogicalAnd, bt, isMin, isNeg1))
+		// (x, y) == (INT_MIN, -1) exactly when (x ^ INT_MIN) | (y ^ -1) == 0.
+		it := e.typeOf(t)
+		both := f.op(opBitwiseOr, it, f.op(opBitwiseXor, it, x, e.splatConst(t, 1<<31)), f.op(opBitwiseXor, it, y, e.splatConst(t, math.MaxUint32)))
+		d = f.op(opSelect, it, f.op(opIEqual, bt, both, e.splatConst(t, 0)), e.splatConst(t, 1), d)
 	}
-	return f.op(opSelect, e.typeOf(t), bad, e.splatConst(t, 1), y)
+	return d
 }
 
 // shortCircuit emits x && y or x || y (WGSL "Logical Expressions": y is

@@ -17,7 +17,9 @@ import (
 //   a / b, a % b (i32, u32)   divisor replaced by 1 when b == 0, or when
 //                             a == INT_MIN and b == -1 (i32), giving
 //                             x/0 = x, x%0 = 0, INT_MIN/-1 = INT_MIN,
-//                             INT_MIN%-1 = 0  (WGSL #arithmetic-expr)
+//                             INT_MIN%-1 = 0  (WGSL #arithmetic-expr);
+//                             i32 % as a - d * (a / d) (GLSL back ends
+//                             leave % of negative operands undefined)
 //   a << b, a >> b            b & 31u            (WGSL #bit-expr)
 //   i32(f), u32(f)            clamp f to [-2^31, 2147483520] or
 //                             [0, 4294967040] first (#floating-point-conversion)
@@ -460,6 +462,12 @@ func (e *emitter) divHelper(op ir.BinaryOp, t *ir.Type) string {
 			cond = fmt.Sprintf("b == %s", litOf(t, ir.U32Val(0)))
 		}
 		one := litOf(t, ir.ScalarVal(t.Scalar(), 1))
+		if op == ir.OpRem && t.Scalar().Kind == ir.KindI32 {
+			// The truncating remainder through division: naga's GLSL
+			// output turns % into GLSL's, undefined for negative operands.
+			return fmt.Sprintf("fn %s(a: %s, b: %s) -> %s {\n  let d = select(b, %s, %s);\n  return a - d * (a / d);\n}\n",
+				name, t, t, t, one, cond)
+		}
 		return fmt.Sprintf("fn %s(a: %s, b: %s) -> %s {\n  return a %s select(b, %s, %s);\n}\n",
 			name, t, t, t, op, one, cond)
 	})
