@@ -39,6 +39,10 @@ type CampaignConfig struct {
 	// Baseline holds the signatures of known failures: they are reported
 	// but do not make the campaign fail.
 	Baseline map[string]bool
+	// Confirm re-executes a program whose first finding rests on GPU runs
+	// before shrinking it; a finding that does not come back is recorded
+	// as unconfirmed (flaky), saved unshrunk and not counted as new.
+	Confirm bool
 	// ShrinkAttempts bounds the candidate executions per failure (0:
 	// default 400; negative: do not shrink).
 	ShrinkAttempts int
@@ -66,6 +70,7 @@ type ProgramRecord struct {
 	Adapters    []string   `json:"adapters,omitempty"`   // adapters of the findings
 	Signature   string     `json:"signature,omitempty"`  // de-duplication key of the first finding
 	Known       bool       `json:"known,omitempty"`      // in the baseline
+	Flaky       bool       `json:"flaky,omitempty"`      // a GPU finding a second run did not confirm
 	Case        string     `json:"case,omitempty"`       // saved case file (relative to the corpus)
 	Implicates  string     `json:"implicates,omitempty"` // the first finding's explanation
 	Outside     string     `json:"outside_subset,omitempty"`
@@ -92,6 +97,7 @@ type Summary struct {
 	RunsPer     map[string]int // runs per adapter ("interp" included)
 	Verdicts    map[string]int
 	New, Known  int // failures not in / in the baseline
+	Flaky       int // GPU findings a second run did not confirm (saved, not counted as new)
 	Elapsed     time.Duration
 	Failures    []ProgramRecord
 	Hashes      []string // program hashes in check order (determinism checks)
@@ -159,9 +165,12 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 		sum.Hashes = append(sum.Hashes, rec.Hash)
 		sum.Indices = append(sum.Indices, rec.Index)
 		if rec.Signature != "" {
-			if rec.Known {
+			switch {
+			case rec.Known:
 				sum.Known++
-			} else {
+			case rec.Flaky:
+				sum.Flaky++
+			default:
 				sum.New++
 			}
 			sum.Failures = append(sum.Failures, rec)
@@ -278,6 +287,25 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	rec.Implicates = findings[0].Implicates
 	first := findings[0]
 
+	// A GPU finding must show up again before it is shrunk: a stack that
+	// answers differently for the same module is itself worth reporting,
+	// but as an unconfirmed (flaky) failure with what it first returned,
+	// not as a minimal case of something that does not reproduce.
+	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
+		r, err := Execute(ctx, c, opts)
+		if ctx.Err() != nil {
+			return rec
+		}
+		if err == nil && !hasFinding(classify(p, r), first) {
+			rec.Flaky = true
+			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
+			rec.Signature = "unconfirmed/" + Signature(first, ir.CanonicalHash(c.Module, c.Kernel))
+			rec.Case = saveCase(cfg, rec, first, c, res, opts, "unconfirmed-", saved)
+			rec.Millis = time.Since(t0).Milliseconds()
+			return rec
+		}
+	}
+
 	// Shrink while the first finding (same class, same adapter) persists.
 	// Timeouts are not shrunk (each attempt would cost a full timeout);
 	// crashes get a small budget (each attempt restarts a worker).
@@ -301,12 +329,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 			if err != nil {
 				return false
 			}
-			for _, fd := range classify(p, r) {
-				if fd.Class == first.Class && fd.Adapter == first.Adapter {
-					return true
-				}
-			}
-			return false
+			return hasFinding(classify(p, r), first)
 		}
 		out := shrink.Minimize(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget)
 		small = &Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
@@ -315,26 +338,60 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 			res = r
 		}
 	}
+	if ctx.Err() != nil {
+		return rec // interrupted: nothing half-judged is saved
+	}
 	hash := ir.CanonicalHash(small.Module, small.Kernel)
 	rec.Signature = Signature(first, hash)
 	rec.Known = cfg.Baseline[rec.Signature]
-	if cfg.Corpus != "" && !saved[rec.Signature] {
-		saved[rec.Signature] = true
-		name := CaseFileName(first, hash)
-		path := filepath.Join(cfg.Corpus, name)
-		if _, err := os.Stat(path); err != nil {
-			r := NewRecord(small, res, opts, cfg.ToolVersion)
-			r.Signature = rec.Signature
-			r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: i, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
-			if err := WriteCase(path, small.Module, r); err == nil {
-				rec.Case = name
-			}
-		} else {
-			rec.Case = name
-		}
-	}
+	rec.Case = saveCase(cfg, rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
+}
+
+// saveCase writes the failure's case file into the corpus once per
+// signature (atomically) and returns its name, "" when nothing is saved.
+func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res *Result, opts Options, prefix string, saved map[string]bool) string {
+	if cfg.Corpus == "" || saved[rec.Signature] {
+		return ""
+	}
+	saved[rec.Signature] = true
+	name := prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Kernel))
+	path := filepath.Join(cfg.Corpus, name)
+	if _, err := os.Stat(path); err == nil {
+		return name
+	}
+	r := NewRecord(c, res, opts, cfg.ToolVersion)
+	r.Signature = rec.Signature
+	r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+	if rec.Flaky {
+		r.Note = rec.Implicates
+	}
+	if err := WriteCase(path, c.Module, r); err != nil {
+		return ""
+	}
+	return name
+}
+
+// gpuClass reports whether a finding class rests on GPU runs (and so may
+// come from a flaky stack): everything but the interpreter-only flatten
+// classes and gpudiff's own errors.
+func gpuClass(class string) bool {
+	switch class {
+	case "flatten", "flatten-refused", "error":
+		return false
+	}
+	return true
+}
+
+// hasFinding reports whether fs holds a finding of f's class on f's adapter.
+func hasFinding(fs []Finding, f Finding) bool {
+	for _, g := range fs {
+		if g.Class == f.Class && g.Adapter == f.Adapter {
+			return true
+		}
+	}
+	return false
 }
 
 // shrinks reports whether a failure whose first finding is f is shrunk.

@@ -231,3 +231,54 @@ func TestPipelinedCampaignWithADurationRecordsAPrefix(t *testing.T) {
 	assert.Equal(t, len(got), sum.Programs)
 	assert.Equal(t, sum.Indices[len(sum.Indices)-1], len(got)-1)
 }
+
+// onceCorrupt flips the output bits of the first dispatch whose label has
+// the given prefix, and of no later one: a stack that answers wrongly once.
+type onceCorrupt struct {
+	Device
+	prefix string
+	done   atomic.Bool
+}
+
+func (o *onceCorrupt) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	out, err := o.Device.Run(ctx, k, job)
+	if err == nil && strings.HasPrefix(k.Label, o.prefix) && o.done.CompareAndSwap(false, true) {
+		for i := range out {
+			out[i] ^= 0x5a
+		}
+	}
+	return out, err
+}
+
+// TestCampaignConfirmsGPUFindings: a GPU finding that a second run of the
+// same modules does not confirm is recorded as unconfirmed (flaky): saved
+// unshrunk with the first run's outputs, not counted as a new failure;
+// without confirmation the same wrong answer counts as new.
+func TestCampaignConfirmsGPUFindings(t *testing.T) {
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer d.Close()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	run := func(confirm bool) *Summary {
+		oc := &onceCorrupt{Device: d, prefix: "p2/kernel/wgsl"}
+		cfg := CampaignConfig{Seed: 1, Count: 4, Gen: gen.Config{Profile: prof}, Devices: []Device{oc},
+			ShrinkAttempts: -1, Corpus: t.TempDir(), ToolVersion: "test", Confirm: confirm, BatchPrograms: 1}
+		sum, err := RunCampaign(t.Context(), cfg)
+		require.NoError(t, err)
+		return sum
+	}
+	sum := run(true)
+	assert.Zero(t, sum.New)
+	assert.Equal(t, 1, sum.Flaky)
+	require.Len(t, sum.Failures, 1)
+	f := sum.Failures[0]
+	assert.Equal(t, 2, f.Index)
+	assert.True(t, f.Flaky)
+	assert.Contains(t, f.Signature, "unconfirmed/")
+	assert.Contains(t, f.Case, "unconfirmed-")
+
+	sum = run(false)
+	assert.Equal(t, 1, sum.New)
+	assert.Zero(t, sum.Flaky)
+}

@@ -231,7 +231,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		Gen:         gen.Config{Size: fl.size, Profile: prof},
 		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV, Flatten: flattenOptions(),
 		Shard: shard, Shards: shards, Corpus: fl.corpus, Baseline: baseline,
-		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior,
+		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior, Confirm: true,
 	}
 	total := fl.count
 	if total > 0 {
@@ -309,6 +309,9 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	}
 	t.AppendRow(table.Row{"new failures", s.New})
 	t.AppendRow(table.Row{"known failures", s.Known})
+	if s.Flaky > 0 {
+		t.AppendRow(table.Row{"unconfirmed (flaky) failures", s.Flaky})
+	}
 	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
 	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
 	t.AppendRow(table.Row{"program digest", digest(s.Hashes)})
@@ -319,8 +322,11 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	}
 	for _, f := range s.Failures {
 		state := "NEW"
-		if f.Known {
+		switch {
+		case f.Known:
 			state = "known"
+		case f.Flaky:
+			state = "flaky"
 		}
 		fmt.Fprintf(w, "%-5s #%d %s: %s", state, f.Index, f.Signature, f.Implicates)
 		if f.Case != "" {
@@ -349,6 +355,7 @@ type reportJSON struct {
 	RunsPer     map[string]int       `json:"runs_per_adapter"`
 	Verdicts    map[string]int       `json:"verdicts"`
 	New         int                  `json:"new_failures"`
+	Flaky       int                  `json:"unconfirmed_failures"`
 	Known       int                  `json:"known_failures"`
 	PerSecond   float64              `json:"programs_per_second"`
 	ElapsedMS   int64                `json:"elapsed_ms"`
@@ -363,7 +370,7 @@ func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	}
 	r := reportJSON{Tool: "gpudiff " + version(), Seed: fl.seed, Count: fl.count, Shard: shard, Size: fl.size,
 		Profile: fl.profile, Mode: fl.mode, Adapters: adapters, Programs: s.Programs, Invocations: s.Invocations,
-		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, PerSecond: s.ProgramsPerSecond(),
+		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
 		ElapsedMS: s.Elapsed.Milliseconds(), Digest: digest(s.Hashes), Failures: s.Failures}
 	if r.Adapters == nil {
 		r.Adapters = []string{}
