@@ -16,7 +16,7 @@ BIN := bin/gpudiff
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers
 
-.PHONY: all deps build test vet run bench clean fuzz-smoke
+.PHONY: all deps build test vet run bench bench-all clean fuzz-smoke
 
 all: build
 
@@ -67,8 +67,15 @@ run: deps build
 	./$(BIN) run --seed 1 --count 200 || rc=$$?; \
 	exit $$rc
 
+# The throughput table (issue 8): driver floor vs gpudiff end to end per
+# adapter, two adapters in parallel, interpreter ns/op vs native Go, flatten
+# growth — one run, cold (Mesa's disk shader cache off). `make bench-all`
+# runs every package's micro-benchmarks too.
 bench: deps
-	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x ./...
+	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff$$' -benchtime 1x -timeout 30m ./fuzz/
+
+bench-all: deps
+	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
 
 clean:
 	rm -rf bin

@@ -51,6 +51,12 @@ func Attribute(res *Result) []Finding {
 	orig, twin := res.ABI.Kernel, res.Twin
 	bad := func(r oracle.Judged) bool { return r.Verdict == oracle.Mismatch }
 
+	// 0. The reference itself did not finish some invocation: nothing
+	// can be judged there.
+	if inv := referenceFailures(res); len(inv) > 0 {
+		out = append(out, Finding{Class: "error", Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
+			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])})
+	}
 	// 1. The twin in the interpreter: a flatten bug, no GPU involved.
 	if r, ok := byKey[key{"interp", twin, "ir"}]; twin != "" && ok && bad(r) {
 		out = append(out, Finding{Class: "flatten", Adapter: "interp", Runs: []string{runName(r)}, Invocations: r.Mismatches,
@@ -152,4 +158,16 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// referenceFailures lists the invocations the reference interpreter could
+// not finish.
+func referenceFailures(res *Result) []int {
+	var inv []int
+	for i, e := range res.ReferenceErr {
+		if e != "" {
+			inv = append(inv, i)
+		}
+	}
+	return inv
 }

@@ -54,6 +54,11 @@ type Result struct {
 	Twin      string              // the twin's name when flattened
 	Runs      []oracle.Judged
 	Verdict   oracle.Verdict
+	// ReferenceErr[i], when non-empty, is why the reference interpreter
+	// could not finish invocation i (its step limit, interp.Options.
+	// MaxSteps); nil when every invocation finished. A reference error
+	// makes Verdict Error: nothing can be judged against that invocation.
+	ReferenceErr []string
 	// FlattenErr is flatten's refusal or failure when Flat was requested
 	// (the twin's runs are then absent and Verdict is FlattenRejected).
 	FlattenErr error
@@ -128,11 +133,11 @@ func prepare(c *Case, opts Options) (*execution, error) {
 	for _, o := range abi.Outputs {
 		res.Names = append(res.Names, o.Name)
 	}
-	ref, _, err := interpRun(c.Module, c.Kernel, c.Args, opts.Interp)
+	ref, refErr, err := interpRun(c.Module, c.Kernel, c.Args, opts.Interp)
 	if err != nil {
 		return nil, err
 	}
-	res.Reference = ref
+	res.Reference, res.ReferenceErr = ref, refErr
 
 	mode := opts.Mode
 	if mode == "" {
@@ -242,6 +247,9 @@ func (x *execution) judge(devRuns [][]oracle.Run) *Result {
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
+	}
+	if res.ReferenceErr != nil {
+		res.Verdict = oracle.Error
 	}
 	return &res
 }

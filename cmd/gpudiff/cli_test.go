@@ -246,3 +246,43 @@ func TestLimitsGiveClearErrors(t *testing.T) {
 	code, _, errOut := gpudiff(t, "exec", shade, "--no-gpu", "--invocations", "10", "--max-buffer-bytes", "40")
 	assert.Equal(t, 0, code, errOut)
 }
+
+// An invocation the reference cannot finish within --max-steps is not
+// silently "indeterminate": exec names it and says error (exit 2). The
+// loop runs n iterations, at least one step each, so n = 5000 exceeds a
+// 2,000-step limit and n = 3 does not.
+func TestExecReferenceStepLimitIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "count.wgsl")
+	require.NoError(t, os.WriteFile(src, []byte("fn k(n: u32) -> u32 {\n  var i: u32 = 0u;\n  loop {\n    if (i == n) { break; }\n    i = i + 1u;\n  }\n  return i;\n}\n"), 0o644))
+	in := filepath.Join(dir, "in.json")
+	require.NoError(t, os.WriteFile(in, []byte(`{"n": [3, 5000]}`), 0o644))
+
+	code, out, errOut := gpudiff(t, "exec", src, "--no-gpu", "--inputs", in, "--max-steps", "2000", "--json")
+	require.Equal(t, 2, code, errOut)
+	var got struct {
+		Reference       []json.RawMessage `json:"reference"`
+		ReferenceErrors []struct {
+			Invocation int    `json:"invocation"`
+			Error      string `json:"error"`
+		} `json:"reference_errors"`
+		Verdict string `json:"verdict"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	assert.Equal(t, "error", got.Verdict)
+	require.Len(t, got.ReferenceErrors, 1)
+	assert.Equal(t, 1, got.ReferenceErrors[0].Invocation)
+	assert.Contains(t, got.ReferenceErrors[0].Error, "step limit of 2000")
+	assert.Contains(t, got.ReferenceErrors[0].Error, "count.wgsl:3:3")
+	assert.JSONEq(t, "3", string(got.Reference[0]))
+
+	// The table says the same in words.
+	code, out, _ = gpudiff(t, "exec", src, "--no-gpu", "--inputs", in, "--max-steps", "2000")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out, "invocation 1 did not finish")
+
+	// With room for 5000 iterations the reference finishes and exec passes.
+	code, out, errOut = gpudiff(t, "exec", src, "--no-gpu", "--inputs", in, "--max-steps", "1000000", "--json")
+	assert.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "reference_errors")
+}

@@ -219,14 +219,28 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result)
 		}
 		runs = append(runs, rj)
 	}
+	type refErr struct {
+		Invocation int    `json:"invocation"`
+		Error      string `json:"error"`
+	}
+	var refErrs []refErr
+	for i, e := range res.ReferenceErr {
+		if e != "" {
+			refErrs = append(refErrs, refErr{i, e})
+		}
+	}
 	obj := struct {
 		Kernel      string            `json:"kernel"`
 		Invocations int               `json:"invocations"`
 		Inputs      json.RawMessage   `json:"inputs"`
 		Reference   []json.RawMessage `json:"reference"`
-		Runs        []runJSON         `json:"runs"`
-		Verdict     string            `json:"verdict"`
-	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, runs, execVerdict(res.Verdict)}
+		// ReferenceErrors are the invocations the reference interpreter
+		// could not finish (step limit); their reference outputs are
+		// indeterminate and the verdict is "error".
+		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
+		Runs            []runJSON `json:"runs"`
+		Verdict         string    `json:"verdict"`
+	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)
@@ -357,6 +371,11 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 	}
 	if res.FlattenErr != nil {
 		fmt.Fprintf(w, "  flatten refused: %v\n", firstLine(res.FlattenErr.Error()))
+	}
+	for i, e := range res.ReferenceErr {
+		if e != "" {
+			fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(e))
+		}
 	}
 	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))
 }
