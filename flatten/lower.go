@@ -48,7 +48,7 @@ type lowerer struct {
 	// unconditionally (mask = old && !(c1 && … && cn) with the ci all the
 	// other conjuncts at that point): wherever all of some list are
 	// conjuncts again, the effective predicate is statically false.
-	excludes map[ir.Expr][][]ir.Expr
+	excludes map[ir.Expr]*exclusions
 	// pred caches the let bound for the last effective predicate built
 	// from more than one conjunct.
 	predKey []ir.Expr
@@ -183,13 +183,46 @@ func (l *lowerer) dead() bool {
 		}
 	}
 	for i, m := range cs {
-		for _, ex := range l.excludes[m] {
-			if containsAll(cs, ex, i) {
-				return true
+		x := l.excludes[m]
+		if x == nil {
+			continue
+		}
+		for j, c := range cs {
+			if j == i {
+				continue
+			}
+			for _, ex := range x.byLast[c] {
+				if containsAll(cs, ex, i) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// exclusions are the conjunct lists a mask's lineage was narrowed by,
+// indexed by each list's last conjunct (the innermost: usually the
+// structural predicate of the jump's if, which is never a conjunct again
+// once that if is lowered), so dead() looks only at lists that can match
+// the current conjuncts: O(conjuncts²) per statement, not O(jumps so far)
+// — a function with thousands of early returns stays linear.
+//
+// One exclusions value is shared by a mask and every mask narrowed from
+// it (a mask is never current again once narrowed, so nothing needs the
+// old value's smaller set). A callee's live mask may start as the
+// caller's mask and add to the caller's set; those lists hold only the
+// callee's own conjuncts, which are never conjuncts in the caller, so
+// they never match there. An empty list is never added: narrowing by the
+// empty conjunction makes the mask the literal false, which dead() sees
+// directly.
+type exclusions struct {
+	byLast map[ir.Expr][][]ir.Expr
+}
+
+func (x *exclusions) add(cs []ir.Expr) {
+	last := cs[len(cs)-1]
+	x.byLast[last] = append(x.byLast[last], cs)
 }
 
 // containsAll reports whether every element of sub is in set (by
@@ -281,11 +314,14 @@ func (l *lowerer) narrow(mask *ir.Expr, extra ir.Expr, pos ir.Pos) {
 		}
 	}
 	ex := l.excludes[*mask]
-	if extra == nil {
-		ex = append(ex[:len(ex):len(ex)], cs)
+	if extra == nil && len(cs) > 0 {
+		if ex == nil {
+			ex = &exclusions{byLast: map[ir.Expr][][]ir.Expr{}}
+		}
+		ex.add(cs)
 	}
 	*mask = l.bind(base, nm, tempMask)
-	if len(ex) > 0 {
+	if ex != nil {
 		l.excludes[*mask] = ex
 	}
 }

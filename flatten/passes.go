@@ -82,7 +82,7 @@ func runPipeline(m *ir.Module, f *ir.Func, twinName string, opts Options, bounds
 		m: m, namer: namer, white: white, fault: fault(),
 		info:     map[string]tempKind{},
 		consts:   map[string]ir.Value{},
-		excludes: map[ir.Expr][][]ir.Expr{},
+		excludes: map[ir.Expr]*exclusions{},
 		kept:     map[string]bool{},
 		bounds:   bounds,
 	}

@@ -186,8 +186,9 @@ func BenchmarkGpudiff(b *testing.B) {
 		stmtsX := float64(flat[1].in) / float64(flat[0].in)
 		grow0, grow1 := float64(flat[0].out)/float64(flat[0].in), float64(flat[1].out)/float64(flat[1].in)
 		t.AppendRow(table.Row{"e", "flatten, 1k → 10k statements",
-			fmt.Sprintf("time ×%.1f (%v → %v) for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
-				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond), stmtsX, grow0, grow1),
+			fmt.Sprintf("time ×%.1f (%v → %v), allocations ×%.1f, for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
+				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond),
+				float64(flat[1].allocs)/float64(flat[0].allocs), stmtsX, grow0, grow1),
 			"linear", met(timeX/stmtsX <= 1.5 && grow1 <= 1.25*grow0)})
 		t.SetCaption(strings.Join([]string{
 			fmt.Sprintf("%d programs of seed %d (size %d, %d invocations each; %d shader modules, original and twin in WGSL and SPIR-V), %d rounds alternating which goes first;",
@@ -197,7 +198,7 @@ func BenchmarkGpudiff(b *testing.B) {
 			"b: RunCampaign on a worker process (gpudiff run's path) without shrinking: pipelined, programs batched per module where the device measures that it pays;",
 			fmt.Sprintf("c: (time of b on %s + time of b on %s) / time of one campaign on both;", short(adapters[0]), short(adapters[min(1, len(adapters)-1)])),
 			fmt.Sprintf("d: thread CPU time, interp's BenchmarkInterp kernel, %d operations per run of 64 invocations (interp.CountOps);", ops),
-			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k.",
+			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; allocations count the work independently of CPU caches (the 10k twin's working set outgrows them).",
 				flat[0].in, flat[0].out, flat[1].in, flat[1].out),
 		}, "\n"))
 		t.Render()
@@ -377,6 +378,7 @@ func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
 type flatMeasure struct {
 	in, out int
 	time    time.Duration
+	allocs  uint64 // heap allocations of one run (runtime.MemStats.Mallocs)
 }
 
 // benchFlatten flattens one function of about 1,000 and of about 10,000
@@ -398,9 +400,13 @@ func benchFlatten(b *testing.B) [2]flatMeasure {
 		out[s].in = shrink.Stmts(m, "big")
 		for rep := 0; rep < 5-3*s; rep++ {
 			c := ir.CloneModule(m)
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
 			t0 := time.Now()
 			tw, err := flatten.Function(c, "big", flatten.Options{})
 			d := time.Since(t0)
+			runtime.ReadMemStats(&ms1)
+			out[s].allocs = ms1.Mallocs - ms0.Mallocs
 			if err != nil {
 				b.Fatal(err)
 			}
