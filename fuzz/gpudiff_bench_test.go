@@ -52,12 +52,12 @@ import (
 // (MESA_SHADER_CACHE_DISABLE=true, set in TestMain unless the caller set
 // it) and says so in its output: cold. SwiftShader has no such cache.
 //
-// Environment: GPUDIFF_BENCH_PROGRAMS (default 60), GPUDIFF_BENCH_SEED (1),
+// Environment: GPUDIFF_BENCH_PROGRAMS (default 150: the batch tuner's first units try both ways, which a nightly run amortizes over thousands), GPUDIFF_BENCH_SEED (1),
 // GPUDIFF_BENCH_ROUNDS (2), GPUDIFF_BENCH_ADAPTERS (comma-separated,
 // default wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader; c uses the first
 // two).
 func BenchmarkGpudiff(b *testing.B) {
-	n := benchEnvInt("GPUDIFF_BENCH_PROGRAMS", 60)
+	n := benchEnvInt("GPUDIFF_BENCH_PROGRAMS", 150)
 	seed := uint64(benchEnvInt("GPUDIFF_BENCH_SEED", 1))
 	rounds := benchEnvInt("GPUDIFF_BENCH_ROUNDS", 2)
 	adapters := strings.Split(benchEnv("GPUDIFF_BENCH_ADAPTERS", "wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader"), ",")

@@ -158,9 +158,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		color = true
-	}
+	color = colorOut(stdout)
 	rep := drivers.Run(ctx, cases, devs, opts)
 	if ctx.Err() != nil {
 		return usagef("gpudiff drivers: interrupted")

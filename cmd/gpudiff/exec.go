@@ -327,7 +327,11 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 			case i >= len(r.Outputs):
 				row = append(row, "-")
 			case bad[k][i]:
-				row = append(row, text.FgRed.Sprint("≠ "+humanOutputs(r.Outputs[i], res.Names)))
+				cell := "≠ " + humanOutputs(r.Outputs[i], res.Names)
+				if colorOut(w) {
+					cell = text.FgRed.Sprint(cell)
+				}
+				row = append(row, cell)
 			case ind[k][i]:
 				row = append(row, "~ "+humanOutputs(r.Outputs[i], res.Names))
 			default:

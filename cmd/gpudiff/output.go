@@ -2,6 +2,9 @@ package main
 
 import (
 	"io"
+	"os"
+
+	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/fuzz"
 )
@@ -17,4 +20,14 @@ func writeOutput(w io.Writer, path string, data []byte) error {
 		return usagef("gpudiff: %v", err)
 	}
 	return nil
+}
+
+// colorOut reports whether w takes ANSI colours: a terminal, and the user
+// has not set NO_COLOR (https://no-color.org).
+func colorOut(w io.Writer) bool {
+	if v := os.Getenv("NO_COLOR"); v != "" && v != "0" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
