@@ -55,7 +55,7 @@ import (
 // Environment: GPUDIFF_BENCH_PROGRAMS (default 150: the batch tuner's first units try both ways, which a nightly run amortizes over thousands), GPUDIFF_BENCH_SEED (1),
 // GPUDIFF_BENCH_ROUNDS (2), GPUDIFF_BENCH_ADAPTERS (comma-separated,
 // default wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader; c uses the first
-// two).
+// two), GPUDIFF_BENCH_BATCH (CampaignConfig.BatchPrograms: 0 the default, 1 never batch).
 func BenchmarkGpudiff(b *testing.B) {
 	n := benchEnvInt("GPUDIFF_BENCH_PROGRAMS", 150)
 	seed := uint64(benchEnvInt("GPUDIFF_BENCH_SEED", 1))
@@ -66,7 +66,7 @@ func BenchmarkGpudiff(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := CampaignConfig{Seed: seed, Count: n, Gen: gen.Config{Size: gen.DefaultSize, Profile: prof}, Invocations: 16,
-		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "bench"}
+		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "bench", BatchPrograms: benchEnvInt("GPUDIFF_BENCH_BATCH", 0)}
 	cache := "cold: MESA_SHADER_CACHE_DISABLE=" + os.Getenv("MESA_SHADER_CACHE_DISABLE") + ", every module compiled from scratch"
 	if os.Getenv("MESA_SHADER_CACHE_DISABLE") != "true" {
 		cache = "WARM: Mesa's shader cache is on (MESA_SHADER_CACHE_DISABLE is not true): repeated modules compile ~8× faster"
@@ -112,6 +112,7 @@ func BenchmarkGpudiff(b *testing.B) {
 		floor := map[string]time.Duration{}
 		e2e := map[string]time.Duration{}
 		var both time.Duration
+		var bothBusy, bothTotal uint64 // CPU ticks while both ran (/proc/stat)
 		rejected := map[string]int{}
 		campaign := func(ds ...Device) time.Duration {
 			c := cfg
@@ -148,7 +149,11 @@ func BenchmarkGpudiff(b *testing.B) {
 				}
 			}
 			if len(adapters) >= 2 {
+				b0, t0 := cpuTicks()
 				both += campaign(workers[adapters[0]], workers[adapters[1]])
+				b1, t1 := cpuTicks()
+				bothBusy += b1 - b0
+				bothTotal += t1 - t0
 			}
 		}
 
@@ -190,13 +195,14 @@ func BenchmarkGpudiff(b *testing.B) {
 				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond),
 				float64(flat[1].allocs)/float64(flat[0].allocs), stmtsX, grow0, grow1),
 			"linear", met(timeX/stmtsX <= 1.5 && grow1 <= 1.25*grow0)})
-		t.SetCaption(strings.Join([]string{
+		t.SetCaption("%s", strings.Join([]string{
 			fmt.Sprintf("%d programs of seed %d (size %d, %d invocations each; %d shader modules, original and twin in WGSL and SPIR-V), %d rounds alternating which goes first;",
 				n, seed, gen.DefaultSize, cfg.Invocations, len(kernels), rounds),
 			fmt.Sprintf("%d CPUs, load average %s (a shared machine: compare the ratios, not the rates, across runs).", runtime.NumCPU(), loadAverage()),
 			"a: harness.Device.RunBare in this process, one module per function and format, buffers reused;",
 			"b: RunCampaign on a worker process (gpudiff run's path) without shrinking: pipelined, programs batched per module where the device measures that it pays;",
-			fmt.Sprintf("c: (time of b on %s + time of b on %s) / time of one campaign on both;", short(adapters[0]), short(adapters[min(1, len(adapters)-1)])),
+			fmt.Sprintf("c: (time of b on %s + time of b on %s) / time of one campaign on both; the machine's CPUs were %.0f%% busy during it (/proc/stat, every process);",
+				short(adapters[0]), short(adapters[min(1, len(adapters)-1)]), 100*float64(bothBusy)/float64(max(bothTotal, 1))),
 			fmt.Sprintf("d: thread CPU time, interp's BenchmarkInterp kernel, %d operations per run of 64 invocations (interp.CountOps);", ops),
 			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; allocations count the work independently of CPU caches (the 10k twin's working set outgrows them).",
 				flat[0].in, flat[0].out, flat[1].in, flat[1].out),
@@ -232,6 +238,25 @@ func benchEnvInt(key string, def int) int {
 		return def
 	}
 	return v
+}
+
+// cpuTicks reads the machine's busy and total CPU time from /proc/stat
+// (clock ticks, all CPUs): busy is everything but idle and iowait.
+func cpuTicks() (busy, total uint64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	for i, v := range f[1:] {
+		x, _ := strconv.ParseUint(v, 10, 64)
+		total += x
+		if i != 3 && i != 4 { // idle, iowait
+			busy += x
+		}
+	}
+	return busy, total
 }
 
 func loadAverage() string {
