@@ -182,8 +182,11 @@ func BenchmarkGpudiff(b *testing.B) {
 		if len(adapters) >= 2 {
 			a0, a1 := adapters[0], adapters[1]
 			speedup = (e2e[a0] + e2e[a1]).Seconds() / both.Seconds()
+			// Even with a core per adapter, the pair ends when the slower
+			// campaign does: (A + B) / max(A, B) is the most it can be.
+			bound := (e2e[a0] + e2e[a1]).Seconds() / max(e2e[a0], e2e[a1]).Seconds()
 			t.AppendRow(table.Row{"c", "two adapters in parallel, " + short(a0) + " ∥ " + short(a1),
-				fmt.Sprintf("%.2f programs/s = %.2f× one after the other", rate(both), speedup), "≥ 1.7×", met(speedup >= 1.7)})
+				fmt.Sprintf("%.2f programs/s = %.2f× one after the other (at most %.2f× for these two)", rate(both), speedup, bound), "≥ 1.7×", met(speedup >= 1.7)})
 		}
 		t.AppendRow(table.Row{"d", "interpreter, per executed IR operation",
 			fmt.Sprintf("%.2f ns = %.1f× native Go (%.3f ns)", interpNs, interpNs/nativeNs, nativeNs), "≤ 10×", met(interpNs/nativeNs <= 10)})
