@@ -85,16 +85,12 @@ func TestExecShadeJSON(t *testing.T) {
 // TestExecEveryShaderFlatSPIRV is issue 3 and 4's acceptance: every kernel
 // under shaders/ passes with its twin and gpudiff's SPIR-V on lavapipe.
 func TestExecEveryShaderFlatSPIRV(t *testing.T) {
-	// examples, conformance, regress (case files carry their inputs), not
-	// findings (stack bugs that fail on lavapipe by design: TestFindings).
+	// examples, conformance, regress (case files carry their inputs).
 	files, _ := filepath.Glob(repo("shaders/*/*.wgsl"))
 	tiers, _ := filepath.Glob(repo("shaders/tiers/*/*.wgsl"))
 	files = append(files, tiers...)
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		if filepath.Base(filepath.Dir(f)) == "findings" {
-			continue
-		}
 		rel, _ := filepath.Rel(repo("shaders"), f)
 		t.Run(rel, func(t *testing.T) {
 			args := []string{"exec", f, "--flat", "--spirv", "--json"}
