@@ -24,9 +24,10 @@ var findings = map[string]struct {
 	implicates  string
 	twinEscapes bool
 }{
-	"lavapipe_loop_exit_wrap.wgsl":      {[]string{`2`}, "wgpu-vulkan:llvmpipe", true},
-	"lavapipe_switch_in_loop.wgsl":      {[]string{`{"ret": 0, "g0": 1}`}, "wgpu-vulkan:llvmpipe", true},
-	"wgpu_gl_first_leading_bit_or.wgsl": {[]string{`4294967295`, `4294967295`, `4294967295`, `4294967295`}, "wgpu-gl:llvmpipe", false},
+	"lavapipe_loop_exit_wrap.wgsl":                  {[]string{`2`}, "wgpu-vulkan:llvmpipe", true},
+	"lavapipe_switch_in_loop.wgsl":                  {[]string{`{"ret": 0, "g0": 1}`}, "wgpu-vulkan:llvmpipe", true},
+	"swiftshader_zero_init_i32_vector_compare.wgsl": {[]string{`1`}, "wgpu-vulkan:swiftshader", false},
+	"wgpu_gl_first_leading_bit_or.wgsl":             {[]string{`4294967295`, `4294967295`, `4294967295`, `4294967295`}, "wgpu-gl:llvmpipe", false},
 }
 
 // TestFindings checks the stack bugs kept under findings/ (top level):
