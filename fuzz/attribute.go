@@ -80,7 +80,23 @@ func Attribute(res *Result) []Finding {
 		r := byKey[key{a, orig, "wgsl"}]
 		why := "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong"
 		sp, hasSP := byKey[key{a, orig, "spirv"}]
+		peerOK := agreeingPeers(a, adapters, func(b string) bool {
+			r, ok := byKey[key{b, orig, "wgsl"}]
+			return ok && r.Failed == "" && !bad(r)
+		})
+		driver, oneDriver := sharedDriver(stackBad)
 		switch {
+		case len(peerOK) > 0:
+			impl, _ := splitAdapter(a)
+			verb := "runs"
+			if len(peerOK) > 1 {
+				verb = "run"
+			}
+			why = fmt.Sprintf("vendor divergence, compiler: %s's WGSL compiler (%s) is implicated — %s %s their own translation of the same WGSL correctly on the same driver (%s)",
+				impl, compilerOf(impl), strings.Join(peerOK, ", "), verb, driverOf(a))
+		case oneDriver && len(stackBad) > 1 && len(stackBad) < len(adapters) && allOnDriverBad(driver, adapters, stackBad):
+			why = fmt.Sprintf("vendor divergence, driver: every implementation on driver %s (%s) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler",
+				driver, strings.Join(stackBad, ", "))
 		case len(adapters) > 1 && len(stackBad) == 1:
 			why = fmt.Sprintf("vendor divergence: only %s disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated", a)
 		case len(adapters) > 1 && len(stackBad) == len(adapters):
@@ -89,6 +105,8 @@ func Attribute(res *Result) []Finding {
 		if hasSP && sp.Failed == "" {
 			if !bad(sp) {
 				why += "; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler"
+			} else if impl, _ := splitAdapter(a); impl == "wgpu" {
+				why += "; gpudiff's own SPIR-V disagrees too — which points at the driver or the interpreter, though wgpu translates SPIR-V through naga as well"
 			} else {
 				why += "; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter"
 			}
@@ -170,4 +188,78 @@ func referenceFailures(res *Result) []int {
 		}
 	}
 	return inv
+}
+
+// splitAdapter splits an adapter name "implementation-backend:device"
+// (harness.AdapterInfo.Name, e.g. "dawn-vulkan:swiftshader") into the
+// implementation ("dawn") and the rest ("vulkan:swiftshader").
+func splitAdapter(a string) (impl, rest string) {
+	impl, rest, ok := strings.Cut(a, "-")
+	if !ok {
+		return "", a
+	}
+	return impl, rest
+}
+
+// driverOf names the driver an adapter runs on: its backend's API family
+// ("gles" counts as "gl") and device, e.g. "vulkan:swiftshader". Two
+// implementations on one driver run their own compilers' output on it.
+func driverOf(a string) string {
+	_, rest := splitAdapter(a)
+	if strings.HasPrefix(rest, "gles:") {
+		rest = "gl:" + strings.TrimPrefix(rest, "gles:")
+	}
+	return rest
+}
+
+// compilerOf names an implementation's WGSL compiler.
+func compilerOf(impl string) string {
+	switch impl {
+	case "wgpu":
+		return "naga"
+	case "dawn":
+		return "Tint"
+	}
+	return impl + "'s compiler"
+}
+
+// agreeingPeers lists the adapters of another implementation on a's
+// driver whose run agrees.
+func agreeingPeers(a string, adapters []string, agrees func(string) bool) []string {
+	impl, _ := splitAdapter(a)
+	var out []string
+	for _, b := range adapters {
+		if bi, _ := splitAdapter(b); b != a && bi != impl && driverOf(b) == driverOf(a) && agrees(b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// sharedDriver reports the driver when every adapter in as runs on one.
+func sharedDriver(as []string) (string, bool) {
+	if len(as) == 0 {
+		return "", false
+	}
+	d := driverOf(as[0])
+	for _, a := range as[1:] {
+		if driverOf(a) != d {
+			return "", false
+		}
+	}
+	return d, true
+}
+
+// allOnDriverBad reports whether every adapter on driver is among bad.
+func allOnDriverBad(driver string, adapters, bad []string) bool {
+	isBad := map[string]bool{}
+	for _, b := range bad {
+		isBad[b] = true
+	}
+	for _, a := range adapters {
+		if driverOf(a) == driver && !isBad[a] {
+			return false
+		}
+	}
+	return true
 }
