@@ -27,6 +27,9 @@ type Finding struct {
 	Implicates string
 	// Invocations are the disagreeing invocations (first run).
 	Invocations []int
+	// Message is the stack's own words for a failure class (the
+	// compile error, the crash), else "".
+	Message string
 }
 
 func runName(r oracle.Judged) string {
@@ -66,7 +69,7 @@ func Attribute(res *Result) []Finding {
 	for _, r := range res.Runs {
 		if r.Failed != "" {
 			out = append(out, Finding{Class: string(r.Failed), Adapter: r.Adapter, Runs: []string{runName(r)},
-				Implicates: failureImplicates(r)})
+				Implicates: failureImplicates(r), Message: r.Message})
 		}
 	}
 	// 2. GPU(original) vs reference, per adapter; 5. vendor divergence.
@@ -162,13 +165,59 @@ func classRank(c string) int {
 func failureImplicates(r oracle.Judged) string {
 	switch r.Failed {
 	case oracle.CompileError:
-		return fmt.Sprintf("the stack rejected gpudiff's %s for %s (gpudiff's emitter if the module is invalid, else the stack's compiler): %s", r.Format, r.Function, firstLine(r.Message))
+		return fmt.Sprintf("the stack rejected gpudiff's %s for %s (gpudiff's emitter if the module is invalid, else the stack's compiler): %s", r.Format, r.Function, errorLine(r.Message))
 	case oracle.Crash:
 		return "the stack crashed or lost the device running this kernel: " + firstLine(r.Message)
 	case oracle.Timeout:
 		return "the dispatch did not finish in time (driver hang or miscompiled loop): " + firstLine(r.Message)
 	}
 	return firstLine(r.Message)
+}
+
+// errorLine picks the line of a stack's error message that says what is
+// wrong, past wgpu's wrapper lines ("Validation Error", "Caused by:",
+// "In wgpuDeviceCreate…", "note: label = …"): e.g. "Internal error:
+// 0:31(18): error: LHS of `||' must be scalar boolean" from wgpu's GL
+// backend. It is the first line when no other qualifies.
+func errorLine(msg string) string {
+	first := ""
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if first == "" {
+			first = l
+		}
+		low := strings.ToLower(l)
+		if low == "validation error" || strings.HasPrefix(low, "caused by") || strings.HasPrefix(low, "in wgpu") ||
+			strings.HasPrefix(low, "note: label") {
+			continue
+		}
+		return l
+	}
+	return first
+}
+
+// messageKey is what identifies a stack's error across programs: its
+// errorLine with every run of digits (source positions, generated names,
+// vector sizes) replaced by "N". Failures of one bug on different
+// programs share it.
+func messageKey(msg string) string {
+	var b strings.Builder
+	inDigits := false
+	for _, r := range errorLine(msg) {
+		if r >= '0' && r <= '9' {
+			if !inDigits {
+				b.WriteByte('N')
+			}
+			inDigits = true
+			continue
+		}
+		inDigits = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func firstLine(s string) string {

@@ -58,3 +58,35 @@ func TestAttributeStackByDriverAndCompiler(t *testing.T) {
 		})
 	}
 }
+
+// One stack bug met by two programs is one compile-error signature: the
+// error line is found past wgpu's wrapper lines and its positions and
+// generated numbers do not count; another error, or another format, is
+// another signature.
+func TestCompileErrorSignatureIgnoresPositions(t *testing.T) {
+	wrap := func(line string) string {
+		return "Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline\n    " + line + "\n0:31(2): error: value of type bool cannot be assigned to variable of type bvec4"
+	}
+	a := Finding{Class: "compile-error", Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe kernel spirv"},
+		Message: wrap("Internal error: 0:31(18): error: LHS of `||' must be scalar boolean")}
+	b := a
+	b.Message = wrap("Internal error: 0:256(49): error: LHS of `||' must be scalar boolean")
+	other := a
+	other.Message = wrap("Internal error: 0:31(18): error: LHS of `&&' must be scalar boolean")
+	wgslRun := a
+	wgslRun.Runs = []string{"wgpu-gl:llvmpipe kernel wgsl"}
+
+	assert.Equal(t, "Internal error: 0:31(18): error: LHS of `||' must be scalar boolean", errorLine(a.Message))
+	assert.Equal(t, "Internal error: N:N(N): error: LHS of `||' must be scalar boolean", messageKey(a.Message))
+	sa, sb := Signature(a, "0123456789abcdef0123"), Signature(b, "fedcba98765432100000")
+	assert.Equal(t, sa, sb)
+	assert.Regexp(t, `^compile-error/wgpu-gl:llvmpipe/spirv/m[0-9a-f]{16}$`, sa)
+	assert.NotEqual(t, sa, Signature(other, "0123456789abcdef0123"))
+	assert.NotEqual(t, sa, Signature(wgslRun, "0123456789abcdef0123"))
+	// A mismatch keeps the program hash.
+	m := Finding{Class: "stack", Adapter: "wgpu-gl:llvmpipe"}
+	assert.Equal(t, "stack/wgpu-gl:llvmpipe/0123456789abcdef", Signature(m, "0123456789abcdef0123"))
+	// Shrinking keeps a compile error only while it is the same error.
+	assert.True(t, hasFinding([]Finding{b}, a))
+	assert.False(t, hasFinding([]Finding{other}, a))
+}

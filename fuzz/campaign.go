@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,6 +73,7 @@ type ProgramRecord struct {
 	Known       bool       `json:"known,omitempty"`      // in the baseline
 	Flaky       bool       `json:"flaky,omitempty"`      // a GPU finding a second run did not confirm
 	Case        string     `json:"case,omitempty"`       // saved case file (relative to the corpus)
+	CaseError   string     `json:"case_error,omitempty"` // why the case file could not be written
 	Implicates  string     `json:"implicates,omitempty"` // the first finding's explanation
 	Outside     string     `json:"outside_subset,omitempty"`
 	Stmts       int        `json:"stmts"`
@@ -300,10 +302,19 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 			rec.Flaky = true
 			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
 			rec.Signature = "unconfirmed/" + Signature(first, ir.CanonicalHash(c.Module, c.Kernel))
-			rec.Case = saveCase(cfg, rec, first, c, res, opts, "unconfirmed-", saved)
+			rec.Case, rec.CaseError = saveCase(cfg, rec, first, c, res, opts, "unconfirmed-", saved)
 			rec.Millis = time.Since(t0).Milliseconds()
 			return rec
 		}
+	}
+
+	// A compile error whose stack error is already known, or was already
+	// found (and shrunk, and saved) in this campaign, is the same bug
+	// again: record it, do not shrink or save it twice.
+	if sig, ok := messageSignature(first); ok && (cfg.Baseline[sig] || saved[sig]) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, cfg.Baseline[sig], rec.Stmts
+		rec.Millis = time.Since(t0).Milliseconds()
+		return rec
 	}
 
 	// Shrink while the first finding (same class, same adapter) persists.
@@ -344,22 +355,28 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	hash := ir.CanonicalHash(small.Module, small.Kernel)
 	rec.Signature = Signature(first, hash)
 	rec.Known = cfg.Baseline[rec.Signature]
-	rec.Case = saveCase(cfg, rec, first, small, res, opts, "", saved)
+	rec.Case, rec.CaseError = saveCase(cfg, rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
 }
 
 // saveCase writes the failure's case file into the corpus once per
-// signature (atomically) and returns its name, "" when nothing is saved.
-func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res *Result, opts Options, prefix string, saved map[string]bool) string {
-	if cfg.Corpus == "" || saved[rec.Signature] {
-		return ""
+// signature (atomically) and returns its name, "" when nothing is saved;
+// failed says why a case that should have been written was not.
+func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res *Result, opts Options, prefix string, saved map[string]bool) (name, failed string) {
+	// saved also marks what was handled without a corpus: the same
+	// compile error is not shrunk twice either way.
+	if saved[rec.Signature] {
+		return "", ""
 	}
 	saved[rec.Signature] = true
-	name := prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Kernel))
+	if cfg.Corpus == "" {
+		return "", ""
+	}
+	name = prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Kernel))
 	path := filepath.Join(cfg.Corpus, name)
 	if _, err := os.Stat(path); err == nil {
-		return name
+		return name, ""
 	}
 	r := NewRecord(c, res, opts, cfg.ToolVersion)
 	r.Signature = rec.Signature
@@ -368,9 +385,9 @@ func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res
 		r.Note = rec.Implicates
 	}
 	if err := WriteCase(path, c.Module, r); err != nil {
-		return ""
+		return "", err.Error()
 	}
-	return name
+	return name, ""
 }
 
 // gpuClass reports whether a finding class rests on GPU runs (and so may
@@ -385,9 +402,12 @@ func gpuClass(class string) bool {
 }
 
 // hasFinding reports whether fs holds a finding of f's class on f's adapter.
+// A compile error must also be the same error (messageKey): shrinking must
+// not wander from one rejection to another.
 func hasFinding(fs []Finding, f Finding) bool {
 	for _, g := range fs {
-		if g.Class == f.Class && g.Adapter == f.Adapter {
+		if g.Class == f.Class && g.Adapter == f.Adapter &&
+			(f.Class != string(oracle.CompileError) || messageKey(g.Message) == messageKey(f.Message)) {
 			return true
 		}
 	}
@@ -426,9 +446,29 @@ func countRuns(rec *ProgramRecord, res *Result) {
 }
 
 // Signature is the de-duplication key of a failure: the finding's class,
-// its adapter and the shrunk program's hash.
+// its adapter and the shrunk program's hash — except for a compile error,
+// where it is the class, the adapter, the rejected format and a hash of
+// the stack's error (messageKey), so that one compiler bug met by many
+// programs is one known failure for a baseline.
 func Signature(f Finding, hash string) string {
+	if k, ok := messageSignature(f); ok {
+		return k
+	}
 	return fmt.Sprintf("%s/%s/%s", f.Class, f.Adapter, hash[:16])
+}
+
+// messageSignature is Signature for a compile error with a message.
+func messageSignature(f Finding) (string, bool) {
+	if f.Class != string(oracle.CompileError) || f.Message == "" {
+		return "", false
+	}
+	format := ""
+	if len(f.Runs) > 0 {
+		fs := strings.Fields(f.Runs[0])
+		format = fs[len(fs)-1]
+	}
+	sum := sha256.Sum256([]byte(messageKey(f.Message)))
+	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, format, sum[:8]), true
 }
 
 // CaseFileName is the corpus file name of a failure.

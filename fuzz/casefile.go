@@ -167,6 +167,11 @@ func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
 	if err != nil {
 		return err
 	}
+	// A case nobody can replay is worse than none: read it back first, as
+	// repro will, and write nothing when that fails.
+	if _, _, err := ParseCase(filepath.Base(path), data); err != nil {
+		return fmt.Errorf("case for %s does not read back (a gpudiff bug; nothing written): %w", filepath.Base(path), err)
+	}
 	return WriteFileAtomic(path, data)
 }
 

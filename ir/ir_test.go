@@ -219,3 +219,37 @@ func TestPrintVoidBuiltinStatement(t *testing.T) {
 	s = &ExprStmt{X: &BuiltinCall{Fn: BAbs, Args: []Expr{lit(I32Val(-1))}, T: I32}}
 	assert.Equal(t, "_ = abs(-1i);\n", PrintStmt(s, 0))
 }
+
+// A compound assignment is x = x op y (WGSL #compound-assignment): a
+// constant zero divisor or a constant shift count ≥ 32 in it is the same
+// shader-creation error as in the binary expression — the shrinker once
+// saved `g %= 0u;` in a dead switch case, which the WGSL front end then
+// refused to read back.
+func TestVerifyRejectsConstantOperandsOfCompoundAssignment(t *testing.T) {
+	for _, c := range []struct {
+		op   BinaryOp
+		rhs  Value
+		want string
+	}{
+		{OpRem, U32Val(0), "constant zero divisor"},
+		{OpDiv, I32Val(0), "constant zero divisor"},
+		{OpShl, U32Val(32), "shift count ≥ 32"},
+		{OpRem, U32Val(3), ""},
+		{OpShr, U32Val(31), ""},
+	} {
+		typ := c.rhs.Type
+		if c.op == OpShl || c.op == OpShr {
+			typ = I32
+		}
+		f := &Func{Name: "k", Params: []*Param{{Name: "x", T: typ}}, Result: typ, Body: NewBlock(Pos{},
+			&Decl{Name: "v", T: typ, Init: id("x", typ, RefParam), Mutable: true},
+			&Assign{Op: c.op, LHS: id("v", typ, RefVar), RHS: lit(c.rhs)},
+			&Return{Value: id("v", typ, RefVar)})}
+		err := Verify(&Module{Funcs: []*Func{f}})
+		if c.want == "" {
+			assert.NoError(t, err, "%s= %v", c.op, c.rhs)
+		} else if assert.Error(t, err, "%s= %v", c.op, c.rhs) {
+			assert.Contains(t, err.Error(), c.want)
+		}
+	}
+}

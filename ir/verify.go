@@ -267,6 +267,8 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 				v.errorf(s.Pos, "%v", err)
 			} else if !Identical(t, lt) {
 				v.errorf(s.Pos, "%s= result %v does not fit %v", s.Op, t, lt)
+			} else {
+				v.constRHS(s.Pos, s.Op, t, s.RHS) // x op= y is x = x op y (WGSL #compound-assignment)
 			}
 		}
 		return behNext
@@ -487,17 +489,7 @@ func (v *verifier) expr(e Expr) {
 		} else {
 			v.want(e, e.T, t)
 		}
-		// WGSL shader-creation errors a runtime operand does not excuse
-		// (WGSL #arithmetic-expr, #bit-expr): a const-expression zero
-		// integer divisor, a const-expression shift count ≥ 32.
-		if lit, ok := e.Y.(*Lit); ok {
-			switch {
-			case (e.Op == OpDiv || e.Op == OpRem) && e.T.Scalar().IsInteger() && anyScalarZero(lit.Val):
-				v.errorf(e.Pos, "constant zero divisor in %s (a WGSL shader-creation error)", e.Op)
-			case (e.Op == OpShl || e.Op == OpShr) && anyScalarAtLeast(lit.Val, 32):
-				v.errorf(e.Pos, "constant shift count ≥ 32 (a WGSL shader-creation error)")
-			}
-		}
+		v.constRHS(e.Pos, e.Op, e.T, e.Y)
 		if (e.Op == OpLogAnd || e.Op == OpLogOr) && HasCall(e.Y) {
 			v.errorf(e.Pos, "%s with a call in its right operand must be lowered to if (Normalize)", e.Op)
 		}
@@ -721,4 +713,21 @@ func anyScalarAtLeast(v Value, n uint32) bool {
 		}
 	}
 	return false
+}
+
+// constRHS reports the WGSL shader-creation errors a runtime left operand
+// does not excuse (WGSL #arithmetic-expr, #bit-expr), for x op y and for
+// x op= y: a const-expression zero integer divisor, a const-expression
+// shift count ≥ 32. t is the operation's result type.
+func (v *verifier) constRHS(pos Pos, op BinaryOp, t *Type, y Expr) {
+	lit, ok := y.(*Lit)
+	if !ok {
+		return
+	}
+	switch {
+	case (op == OpDiv || op == OpRem) && t.Scalar().IsInteger() && anyScalarZero(lit.Val):
+		v.errorf(pos, "constant zero divisor in %s (a WGSL shader-creation error)", op)
+	case (op == OpShl || op == OpShr) && anyScalarAtLeast(lit.Val, 32):
+		v.errorf(pos, "constant shift count ≥ 32 (a WGSL shader-creation error)")
+	}
 }

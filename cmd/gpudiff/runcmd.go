@@ -337,6 +337,9 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 				fmt.Fprintf(w, " (%d statements, not shrunk)", f.Stmts)
 			}
 		}
+		if f.CaseError != "" {
+			fmt.Fprintf(w, "\n      case NOT saved: %s", f.CaseError)
+		}
 		fmt.Fprintln(w)
 	}
 }

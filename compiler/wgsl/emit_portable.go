@@ -118,7 +118,7 @@ func (e *emitter) guardedCompound(s *ir.Assign) bool {
 	if ir.HasCall(s.RHS) {
 		return true
 	}
-	return (s.Op == ir.OpDiv || s.Op == ir.OpRem) && s.LHS.Type().Scalar().IsInteger() && needsDivGuard(s.LHS.Type(), s.RHS)
+	return (s.Op == ir.OpDiv || s.Op == ir.OpRem) && s.LHS.Type().Scalar().IsInteger() && needsDivHelper(s.Op, s.LHS.Type(), s.RHS)
 }
 
 func (e *emitter) bindIndices(ref ir.Expr, pre *[]ir.Stmt) ir.Expr {
@@ -297,7 +297,7 @@ func (e *emitter) rewriteBinary(x *ir.Binary) ir.Expr {
 	}
 	switch x.Op {
 	case ir.OpDiv, ir.OpRem:
-		if !x.T.Scalar().IsInteger() || !needsDivGuard(x.T, x.Y) {
+		if !x.T.Scalar().IsInteger() || !needsDivHelper(x.Op, x.T, x.Y) {
 			return x
 		}
 		a, b := splat(x.X, x.T), splat(x.Y, x.T)
@@ -307,6 +307,15 @@ func (e *emitter) rewriteBinary(x *ir.Binary) ir.Expr {
 		x.Y = e.maskShift(x.Y)
 	}
 	return x
+}
+
+// needsDivHelper reports whether an integer division or remainder goes
+// through its helper: the divisor may be 0 (or -1 for i32), or it is an
+// i32 remainder, which the helper spells as a - d * (a / d) whatever the
+// divisor (naga's GLSL output turns % into GLSL's, undefined for negative
+// operands, even for a constant divisor such as x % -4i).
+func needsDivHelper(op ir.BinaryOp, t *ir.Type, y ir.Expr) bool {
+	return needsDivGuard(t, y) || (op == ir.OpRem && t.Scalar().Kind == ir.KindI32)
 }
 
 // needsDivGuard reports whether divisor y (of a t-typed division) can be
@@ -409,8 +418,14 @@ func (e *emitter) rewriteConvert(x *ir.Convert) ir.Expr {
 func (e *emitter) rewriteBuiltin(x *ir.BuiltinCall) ir.Expr {
 	switch x.Fn {
 	case ir.BAbs:
-		if x.T.Scalar().Kind == ir.KindI32 {
+		switch x.T.Scalar().Kind {
+		case ir.KindI32:
 			return &ir.Call{Pos: x.Pos, Func: e.absHelper(x.T), Args: x.Args, T: x.T}
+		case ir.KindU32:
+			// abs of a u32 is the value itself (WGSL §17.5.1), as
+			// gpudiff's SPIR-V spells it; naga's GLSL output computes a
+			// signed abs (abs(4294967295u) = 1 on wgpu-gl).
+			return x.Args[0]
 		}
 	case ir.BClamp:
 		mx := &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMax, Args: []ir.Expr{x.Args[0], x.Args[1]}, T: x.T}
