@@ -149,7 +149,8 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	}
 	defer closeAll()
 
-	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version()}
+	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
+		Interp: interpOptions(), Flatten: flattenOptions()}
 	color := false
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),

@@ -18,6 +18,7 @@ import (
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/interp"
 )
 
 // TestMain lets this test binary serve as its own harness worker process
@@ -357,4 +358,30 @@ func TestHeaderLines(t *testing.T) {
 	assert.Equal(t, "WGSL #a (A)", spec)
 	rule, _ = HeaderLines([]byte("fn k() {}\n// rule: after code\n"))
 	assert.Equal(t, "", rule)
+}
+
+// A case whose reference cannot finish within the step limit is not a
+// matrix of agreement: it fails as a whole, attributed to gpudiff (class
+// harness), naming the invocation. The loop runs n iterations, at least
+// one step each: n = 5000 cannot finish in 2,000 steps, n = 3 can.
+func TestReferenceStepLimitFailsTheCase(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "count.wgsl"), []byte("fn count(n: u32) -> u32 {\n  var i: u32 = 0u;\n  loop {\n    if (i == n) { break; }\n    i = i + 1u;\n  }\n  return i;\n}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "count.inputs.json"), []byte(`{"n": [3, 5000]}`), 0o644))
+	cases, err := LoadCorpus(dir)
+	require.NoError(t, err)
+	d, err := worker.Start("wgpu-vulkan:llvmpipe", worker.Options{})
+	require.NoError(t, err, "lavapipe is needed: install mesa-vulkan-drivers (make deps)")
+	defer d.Close()
+
+	rep := Run(context.Background(), cases, []fuzz.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 2000}})
+	require.Len(t, rep.Cases, 1)
+	assert.Contains(t, rep.Cases[0].Error, "could not finish invocation 1")
+	assert.Contains(t, rep.Cases[0].Error, "step limit of 2000")
+	require.NotEmpty(t, rep.Divergences)
+	assert.Equal(t, ClassHarness, rep.Divergences[0].Class)
+
+	rep = Run(context.Background(), cases, []fuzz.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 1_000_000}})
+	assert.Empty(t, rep.Cases[0].Error)
+	assert.Empty(t, rep.Divergences)
 }

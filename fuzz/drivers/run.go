@@ -15,6 +15,7 @@ import (
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/dawn"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -34,6 +35,10 @@ type Options struct {
 	// Progress, when set, is called after each case finishes on an
 	// adapter (from the adapter's goroutine, serialized).
 	Progress func(done, total int)
+	// Interp and Flatten are the reference interpreter's and flatten's
+	// options (limits: steps per invocation, unroll copies).
+	Interp  interp.Options
+	Flatten flatten.Options
 }
 
 // Run executes every case on every device — original and twin, as WGSL and
@@ -77,7 +82,7 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 					continue
 				}
 				res, err := fuzz.Execute(ctx, c.Case, fuzz.Options{Devices: []fuzz.Device{dev}, Flat: !opts.NoTwin,
-					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/"})
+					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten})
 				results[i][a] = slot{res, err}
 				if opts.Progress != nil {
 					mu.Lock()
@@ -185,6 +190,13 @@ func (cr *CaseResult) setReference(c *Case, res *fuzz.Result) {
 	cr.Twin = res.Twin
 	if res.FlattenErr != nil {
 		cr.FlattenError = res.FlattenErr.Error()
+	}
+	for i, e := range res.ReferenceErr {
+		if e != "" && cr.Error == "" {
+			// Nothing can be judged against an unfinished reference: the
+			// case fails as a whole (class harness), it does not pass.
+			cr.Error = fmt.Sprintf("the reference interpreter could not finish invocation %d: %s; --max-steps raises the limit", i, e)
+		}
 	}
 	for _, r := range res.Reference {
 		cr.Reference = append(cr.Reference, oracle.InvocationJSON(r, res.Names))
