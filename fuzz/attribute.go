@@ -56,9 +56,10 @@ func Attribute(res *Result) []Finding {
 
 	// 0. The reference itself did not finish some invocation: nothing
 	// can be judged there.
+	// Nothing else can be judged against it: this is the only finding.
 	if inv := referenceFailures(res); len(inv) > 0 {
-		out = append(out, Finding{Class: "error", Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
-			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])})
+		return []Finding{{Class: "error", Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
+			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])}}
 	}
 	// 1. The twin in the interpreter: a flatten bug, no GPU involved.
 	if r, ok := byKey[key{"interp", twin, "ir"}]; twin != "" && ok && bad(r) {

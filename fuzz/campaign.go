@@ -15,6 +15,7 @@ import (
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -32,6 +33,7 @@ type CampaignConfig struct {
 	Mode        wgsl.Mode
 	SPIRV       bool
 	Flatten     flatten.Options
+	Interp      interp.Options // the reference interpreter's limits (steps per invocation)
 	// Shard and Shards split the program indices: this run checks the
 	// indices i with i % Shards == Shard (Shards 0 or 1: all).
 	Shard, Shards int
@@ -211,7 +213,7 @@ func startProgram(cfg CampaignConfig, i int) *program {
 	c := &Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
-	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten,
+	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
 		Label: fmt.Sprintf("p%d/", i)}
 	pr := &program{i: i, t0: t0, p: p, c: c, opts: opts}
 	if p.OutsideSubset == "recursion" {

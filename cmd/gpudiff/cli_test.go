@@ -287,3 +287,13 @@ func TestExecReferenceStepLimitIsAnError(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 	assert.NotContains(t, out, "reference_errors")
 }
+
+// --max-steps reaches the campaign's reference interpreter: with 5 steps
+// no generated program (dozens of statements) can finish, and each is an
+// error naming the limit, not a pass and not a flatten failure.
+func TestRunHonoursMaxSteps(t *testing.T) {
+	code, out, errOut := gpudiff(t, "run", "--no-gpu", "--count", "2", "--max-steps", "5")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "step limit of 5")
+	assert.NotContains(t, out, "flatten/interp")
+}

@@ -229,7 +229,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	cfg := fuzz.CampaignConfig{
 		Seed: fl.seed, Count: fl.count, Duration: fl.duration,
 		Gen:         gen.Config{Size: fl.size, Profile: prof},
-		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV, Flatten: flattenOptions(),
+		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV, Flatten: flattenOptions(), Interp: interpOptions(),
 		Shard: shard, Shards: shards, Corpus: fl.corpus, Baseline: baseline,
 		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior, Confirm: true,
 	}
