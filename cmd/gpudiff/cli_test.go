@@ -237,6 +237,8 @@ func TestLimitsGiveClearErrors(t *testing.T) {
 		{[]string{"exec", repo("shaders/examples/collatz.wgsl"), "--no-gpu", "--max-statements", "5"}, "--max-statements"},
 		{[]string{"exec", shade, "--no-gpu", "--invocations", "10", "--max-buffer-bytes", "39"}, "--max-buffer-bytes"},
 		{[]string{"run", "--no-gpu", "--count", "1", "--invocations", "10", "--max-invocations", "9"}, "--max-invocations"},
+		{[]string{"drivers", "--corpus", repo("shaders/conformance"), "--max-statements", "3"}, "--max-statements"},
+		{[]string{"drivers", "--corpus", repo("shaders/conformance"), "--max-source-bytes", "100"}, "--max-source-bytes"},
 	}
 	for _, c := range cases {
 		code, _, errOut := gpudiff(t, c.args...)

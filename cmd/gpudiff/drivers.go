@@ -133,6 +133,13 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 				return usagef("gpudiff drivers: %s and %s have the same case name %q (keys must be unique)", prev, c.Path, c.Name)
 			}
 			seen[c.Name] = c.Path
+			// The same limits as exec and repro, per corpus file.
+			if n := int64(len(c.Source)); n > lim.SourceBytes {
+				return usagef("%s: %d bytes of source, over the limit of %d (raise it with --max-source-bytes)", c.Path, n, lim.SourceBytes)
+			}
+			if err := checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
+				return err
+			}
 		}
 		cases = append(cases, cs...)
 	}
