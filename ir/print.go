@@ -349,8 +349,9 @@ func (p *printer) args(es []Expr) {
 			p.ws(", ")
 		}
 		// `f(a < b, c > d)` would be discovered as the template `a<b, c>`
-		// (WGSL #template-lists-sec): parenthesize < and <= arguments.
-		if b, ok := e.(*Binary); ok && (b.Op == OpLt || b.Op == OpLe) {
+		// (WGSL #template-lists-sec), and so would `f(x && a < b, c >= d)`:
+		// parenthesize an argument with a < or <= among its operators.
+		if hasLess(e) {
 			p.ws("(")
 			p.expr(e)
 			p.ws(")")
@@ -359,6 +360,18 @@ func (p *printer) args(es []Expr) {
 		p.expr(e)
 	}
 	p.ws(")")
+}
+
+// hasLess reports whether e is a binary expression with a < or <= among
+// the binary operators of its tree (operands the printer may leave without
+// parentheses; a unary operand and every other expression bring their own
+// brackets).
+func hasLess(e Expr) bool {
+	b, ok := e.(*Binary)
+	if !ok {
+		return false
+	}
+	return b.Op == OpLt || b.Op == OpLe || hasLess(b.X) || hasLess(b.Y)
 }
 
 // postfixOperand prints e as the operand of a postfix accessor.

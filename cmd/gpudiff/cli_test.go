@@ -294,7 +294,7 @@ func TestExecReferenceStepLimitIsAnError(t *testing.T) {
 // no generated program (dozens of statements) can finish, and each is an
 // error naming the limit, not a pass and not a flatten failure.
 func TestRunHonoursMaxSteps(t *testing.T) {
-	code, out, errOut := gpudiff(t, "run", "--no-gpu", "--count", "2", "--max-steps", "5")
+	code, out, errOut := gpudiff(t, "run", "--no-gpu", "--count", "2", "--max-steps", "5", "--corpus", t.TempDir())
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, "step limit of 5")
 	assert.NotContains(t, out, "flatten/interp")

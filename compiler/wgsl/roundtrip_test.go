@@ -107,3 +107,18 @@ func TestRoundTripOfVoidBuiltinCalls(t *testing.T) {
 	printed := ptRoundTrip(t, "barrier.wgsl", m)
 	assert.Contains(t, printed, "\n  workgroupBarrier();\n")
 }
+
+// TestRoundTripOfLessInsideCallArguments: WGSL template-list discovery
+// (#template-lists-sec) reads `select(p && i < j, a >= b, c)` as the
+// template `i<j, a>` followed by `= b` — Tint and this parser both reject
+// that text (a campaign met it: seed 8, program 73). An argument with a <
+// anywhere among its operators must print parenthesized.
+func TestRoundTripOfLessInsideCallArguments(t *testing.T) {
+	m := ptParse(t, `
+fn f(p: u32, i: i32, c: bool) -> bool {
+  return select((p == p && i < i), p + 16u >= p, c) || any(vec2<bool>((i < 2 || c), (i <= 3) != c));
+}
+`)
+	printed := ptRoundTrip(t, "less.wgsl", m)
+	assert.Contains(t, printed, "select((p == p && i < i), p + 16u >= p, c)")
+}
