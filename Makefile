@@ -49,14 +49,15 @@ test: deps vet
 	$(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz-smoke
 
-# Each native fuzz target of untrusted input (and flatten's property) runs
-# briefly in CI; run them for longer by hand with FUZZTIME=10m.
+# Each native fuzz target of untrusted input (and flatten's and the printer's
+# properties) runs briefly in CI; run them longer by hand with FUZZTIME=10m.
 FUZZTIME ?= 30s
 fuzz-smoke:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./compiler/wgsl
 	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzztime $(FUZZTIME) ./fuzz
 	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzztime $(FUZZTIME) ./fuzz
 	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./fuzz
+	$(GO) test -run '^$$' -fuzz '^FuzzWGSLRoundTrip$$' -fuzztime $(FUZZTIME) ./fuzz
 
 # The main job on the default adapter (lavapipe): every example through exec
 # (interpreter vs GPU, original and twin), then a short campaign.
