@@ -527,9 +527,9 @@ func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.D
 // compare) batched and unbatched, a batch that fell back to modules of
 // their own counting with its fallback. It tries each way twice first
 // (after a first unit, unbatched, that warms the device up and is not
-// measured), then takes the cheaper one, trying the other again after 16
-// units while the two are within 10% of each other and after 32
-// otherwise, so that the averages follow the machine's load. The batcher
+// measured; one each when one way costs over 1.5 times the other), then
+// takes the cheaper one, trying the other again now and then (interval)
+// so that the averages follow the machine's load. The batcher
 // builds batch modules only while some device wants them (and for every
 // 16th unit, so that the others can try again). (lavapipe compiles a batch
 // of three programs in about 0.7 of the time of their own modules;
@@ -539,6 +539,12 @@ type batchTuner struct {
 	seen  [2]int
 	units int // units seen
 	tried int // the unit that last tried the worse way
+	// interval is how many units pass between tries of the worse way: 16
+	// while the two are within 10% of each other, else 32, doubled by
+	// every try that leaves the preference standing (at most 256), back to
+	// the base when the preference flips — a nightly run's steady state
+	// spends ever less on the slower way.
+	interval int
 	// wantBatch is the current preference once decided (the batcher
 	// reads them to emit ahead what the device will run).
 	wantBatch, decided atomic.Bool
@@ -554,6 +560,17 @@ func (t *batchTuner) wants() (batch, own bool) {
 	return b, !b
 }
 
+// clear reports whether one way already costs over 1.5 times the other:
+// then one sample of each decides (SwiftShader compiles a batch of three
+// programs far slower than their own modules).
+func (t *batchTuner) clear() bool {
+	if t.seen[0] == 0 || t.seen[1] == 0 {
+		return false
+	}
+	r := t.cost[0] / t.cost[1]
+	return r > 1.5 || r < 1/1.5
+}
+
 // batch decides whether the device runs the next unit batched; offered
 // reports that the unit has a batch module.
 func (t *batchTuner) batch(offered bool) bool {
@@ -563,21 +580,29 @@ func (t *batchTuner) batch(offered bool) bool {
 		return false
 	case t.units == 1:
 		return false // a warm-up (not observed): the first dispatches of a device cost extra
-	case t.seen[1] < 2 && t.seen[1] <= t.seen[0]:
+	case !t.clear() && t.seen[1] < 2 && t.seen[1] <= t.seen[0]:
 		return true
-	case t.seen[0] < 2:
+	case !t.clear() && t.seen[0] < 2:
 		return false
 	}
 	better := t.cost[1] < t.cost[0]
+	if t.decided.Load() && better != t.wantBatch.Load() {
+		t.interval = 0 // the preference flipped: watch closely again
+	}
 	t.wantBatch.Store(better)
 	t.decided.Store(true)
 	// Try the other way again now and then: often while the two are
-	// close, rarely when the other is far behind.
-	every := 16
+	// close, rarely when the other is far behind, ever more rarely while
+	// the tries confirm the choice.
+	base := 16
 	if r := t.cost[0] / t.cost[1]; r > 1.1 || r < 1/1.1 {
-		every = 32
+		base = 32
 	}
-	if t.units-t.tried >= every {
+	t.interval = max(t.interval, base)
+	if t.units-t.tried >= t.interval {
+		if t.tried > 0 {
+			t.interval = min(2*t.interval, 256)
+		}
 		t.tried = t.units
 		return !better
 	}

@@ -282,3 +282,40 @@ func TestCampaignConfirmsGPUFindings(t *testing.T) {
 	assert.Equal(t, 1, sum.New)
 	assert.Zero(t, sum.Flaky)
 }
+
+// The batch tuner settles on the cheaper way and spends ever less on the
+// other: with a batch costing twice a unit's own modules (SwiftShader's
+// case), one batched sample decides, and over 1,000 units the retries of
+// the slower way are a handful (intervals 32, 64, 128, 256, 256, …); with
+// batches at 0.7 (lavapipe's case) it batches, and retries unbatched as
+// rarely.
+func TestBatchTunerSettles(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		batchCost   float64
+		wantBatch   bool
+		maxOtherWay int
+	}{
+		{"batch slower", 2.0, false, 8},
+		{"batch faster", 0.7, true, 9},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var tu batchTuner
+			other := 0
+			for u := 0; u < 1000; u++ {
+				b := tu.batch(true)
+				cost := 1.0
+				if b {
+					cost = c.batchCost
+				}
+				if u >= 4 && b != c.wantBatch {
+					other++
+				}
+				tu.observe(b, time.Duration(cost*float64(time.Millisecond)), 1)
+			}
+			assert.Equal(t, c.wantBatch, tu.wantBatch.Load())
+			assert.LessOrEqual(t, other, c.maxOtherWay, "units run the slower way after the first four")
+			assert.Positive(t, other, "the slower way is still tried now and then")
+		})
+	}
+}
