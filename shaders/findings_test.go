@@ -2,14 +2,12 @@ package shaders
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness/worker"
@@ -57,12 +55,7 @@ func TestFindings(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fd, ok := findings[name]
 			require.True(t, ok, "no hand-derived reference for %s", name)
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			c, rec, err := fuzz.ParseCase(path, src)
-			require.NoError(t, err)
-			mode, err := wgsl.ParseMode(rec.Mode)
-			require.NoError(t, err)
+			c, _, mode := readCase(t, path)
 			res, err := fuzz.Execute(t.Context(), c, fuzz.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
 			require.NoError(t, err)
 			require.Len(t, res.Reference, len(fd.reference))

@@ -30,12 +30,7 @@ func TestRegressions(t *testing.T) {
 	defer dev.Close()
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			c, rec, err := fuzz.ParseCase(path, src)
-			require.NoError(t, err)
-			mode, err := wgsl.ParseMode(rec.Mode)
-			require.NoError(t, err)
+			c, rec, mode := readCase(t, path)
 
 			// Interpreter parts, no GPU: the recorded reference still holds.
 			res, err := fuzz.Execute(t.Context(), c, fuzz.Options{Flat: rec.Flat})
@@ -61,4 +56,16 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// readCase reads a case file and its recorded emission mode.
+func readCase(t *testing.T, path string) (*fuzz.Case, *fuzz.CaseRecord, wgsl.Mode) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	c, rec, err := fuzz.ParseCase(path, src)
+	require.NoError(t, err)
+	mode, err := wgsl.ParseMode(rec.Mode)
+	require.NoError(t, err)
+	return c, rec, mode
 }
