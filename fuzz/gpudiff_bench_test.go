@@ -163,7 +163,6 @@ func BenchmarkGpudiff(b *testing.B) {
 			}
 		}
 
-
 		t := table.NewWriter()
 		t.SetOutputMirror(os.Stdout)
 		t.SetStyle(table.StyleLight)
