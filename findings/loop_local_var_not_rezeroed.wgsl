@@ -279,8 +279,7 @@ fn kernel() -> i32 {
       "Implicates": "vendor divergence, compiler: wgpu's WGSL compiler (naga) is implicated — dawn-gl:llvmpipe, dawn-gles:llvmpipe run their own translation of the same WGSL correctly on the same driver (gl:llvmpipe); gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
       "Invocations": [
         0
-      ],
-      "Message": ""
+      ]
     },
     {
       "Class": "stack",
@@ -291,8 +290,7 @@ fn kernel() -> i32 {
       "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
       "Invocations": [
         0
-      ],
-      "Message": ""
+      ]
     },
     {
       "Class": "stack",
@@ -303,8 +301,7 @@ fn kernel() -> i32 {
       "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
       "Invocations": [
         0
-      ],
-      "Message": ""
+      ]
     },
     {
       "Class": "stack",
@@ -315,8 +312,7 @@ fn kernel() -> i32 {
       "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong",
       "Invocations": [
         0
-      ],
-      "Message": ""
+      ]
     }
   ],
   "hash": "36704387d0601facdc3e0e8a9cd5a8f01ac1394cbefc323a024403aa8d2d5855",

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness"
 )
 
 // Finding is one attributed disagreement (DESIGN.md "The oracle and its
@@ -27,9 +28,11 @@ type Finding struct {
 	Implicates string
 	// Invocations are the disagreeing invocations (first run).
 	Invocations []int
-	// Message is the stack's own words for a failure class (the
-	// compile error, the crash), else "".
-	Message string
+	// Message and Format are the stack's own words for a failure class
+	// (the compile error, the crash) and the format of the failed run
+	// ("wgsl", "spirv"), else "". Case files keep them in their runs.
+	Message string `json:"-"`
+	Format  string `json:"-"`
 }
 
 func runName(r oracle.Judged) string {
@@ -54,10 +57,9 @@ func Attribute(res *Result) []Finding {
 	orig, twin := res.ABI.Kernel, res.Twin
 	bad := func(r oracle.Judged) bool { return r.Verdict == oracle.Mismatch }
 
-	// 0. The reference itself did not finish some invocation: nothing
-	// can be judged there.
-	// Nothing else can be judged against it: this is the only finding.
-	if inv := referenceFailures(res); len(inv) > 0 {
+	// 0. The reference itself did not finish some invocation: nothing can
+	// be judged against it, so this is the only finding.
+	if inv := res.Unfinished(); len(inv) > 0 {
 		return []Finding{{Class: "error", Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
 			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])}}
 	}
@@ -70,7 +72,7 @@ func Attribute(res *Result) []Finding {
 	for _, r := range res.Runs {
 		if r.Failed != "" {
 			out = append(out, Finding{Class: string(r.Failed), Adapter: r.Adapter, Runs: []string{runName(r)},
-				Implicates: failureImplicates(r), Message: r.Message})
+				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format})
 		}
 	}
 	// 2. GPU(original) vs reference, per adapter; 5. vendor divergence.
@@ -91,13 +93,13 @@ func Attribute(res *Result) []Finding {
 		driver, oneDriver := sharedDriver(stackBad)
 		switch {
 		case len(peerOK) > 0:
-			impl, _ := splitAdapter(a)
+			impl := implOf(a)
 			verb := "runs"
 			if len(peerOK) > 1 {
 				verb = "run"
 			}
 			why = fmt.Sprintf("vendor divergence, compiler: %s's WGSL compiler (%s) is implicated — %s %s their own translation of the same WGSL correctly on the same driver (%s)",
-				impl, compilerOf(impl), strings.Join(peerOK, ", "), verb, driverOf(a))
+				impl, harness.CompilerOf(impl), strings.Join(peerOK, ", "), verb, harness.DriverOf(a))
 		case oneDriver && len(stackBad) > 1 && len(stackBad) < len(adapters) && allOnDriverBad(driver, adapters, stackBad):
 			why = fmt.Sprintf("vendor divergence, driver: every implementation on driver %s (%s) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler",
 				driver, strings.Join(stackBad, ", "))
@@ -109,7 +111,7 @@ func Attribute(res *Result) []Finding {
 		if hasSP && sp.Failed == "" {
 			if !bad(sp) {
 				why += "; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler"
-			} else if impl, _ := splitAdapter(a); impl == "wgpu" {
+			} else if implOf(a) == "wgpu" {
 				why += "; gpudiff's own SPIR-V disagrees too — which points at the driver or the interpreter, though wgpu translates SPIR-V through naga as well"
 			} else {
 				why += "; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter"
@@ -228,58 +230,20 @@ func firstLine(s string) string {
 	return s
 }
 
-// referenceFailures lists the invocations the reference interpreter could
-// not finish.
-func referenceFailures(res *Result) []int {
-	var inv []int
-	for i, e := range res.ReferenceErr {
-		if e != "" {
-			inv = append(inv, i)
-		}
-	}
-	return inv
-}
-
-// splitAdapter splits an adapter name "implementation-backend:device"
-// (harness.AdapterInfo.Name, e.g. "dawn-vulkan:swiftshader") into the
-// implementation ("dawn") and the rest ("vulkan:swiftshader").
-func splitAdapter(a string) (impl, rest string) {
-	impl, rest, ok := strings.Cut(a, "-")
-	if !ok {
-		return "", a
-	}
-	return impl, rest
-}
-
-// driverOf names the driver an adapter runs on: its backend's API family
-// ("gles" counts as "gl") and device, e.g. "vulkan:swiftshader". Two
-// implementations on one driver run their own compilers' output on it.
-func driverOf(a string) string {
-	_, rest := splitAdapter(a)
-	if strings.HasPrefix(rest, "gles:") {
-		rest = "gl:" + strings.TrimPrefix(rest, "gles:")
-	}
-	return rest
-}
-
-// compilerOf names an implementation's WGSL compiler.
-func compilerOf(impl string) string {
-	switch impl {
-	case "wgpu":
-		return "naga"
-	case "dawn":
-		return "Tint"
-	}
-	return impl + "'s compiler"
+// implOf is the implementation part of an adapter name ("" for another
+// form of name).
+func implOf(a string) string {
+	impl, _, _, _ := harness.NameParts(a)
+	return impl
 }
 
 // agreeingPeers lists the adapters of another implementation on a's
 // driver whose run agrees.
 func agreeingPeers(a string, adapters []string, agrees func(string) bool) []string {
-	impl, _ := splitAdapter(a)
+	impl := implOf(a)
 	var out []string
 	for _, b := range adapters {
-		if bi, _ := splitAdapter(b); b != a && bi != impl && driverOf(b) == driverOf(a) && agrees(b) {
+		if b != a && implOf(b) != impl && harness.DriverOf(b) == harness.DriverOf(a) && agrees(b) {
 			out = append(out, b)
 		}
 	}
@@ -291,9 +255,9 @@ func sharedDriver(as []string) (string, bool) {
 	if len(as) == 0 {
 		return "", false
 	}
-	d := driverOf(as[0])
+	d := harness.DriverOf(as[0])
 	for _, a := range as[1:] {
-		if driverOf(a) != d {
+		if harness.DriverOf(a) != d {
 			return "", false
 		}
 	}
@@ -307,7 +271,7 @@ func allOnDriverBad(driver string, adapters, bad []string) bool {
 		isBad[b] = true
 	}
 	for _, a := range adapters {
-		if driverOf(a) == driver && !isBad[a] {
+		if harness.DriverOf(a) == driver && !isBad[a] {
 			return false
 		}
 	}

@@ -67,14 +67,14 @@ func TestCompileErrorSignatureIgnoresPositions(t *testing.T) {
 	wrap := func(line string) string {
 		return "Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline\n    " + line + "\n0:31(2): error: value of type bool cannot be assigned to variable of type bvec4"
 	}
-	a := Finding{Class: "compile-error", Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe kernel spirv"},
+	a := Finding{Class: "compile-error", Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe kernel spirv"}, Format: "spirv",
 		Message: wrap("Internal error: 0:31(18): error: LHS of `||' must be scalar boolean")}
 	b := a
 	b.Message = wrap("Internal error: 0:256(49): error: LHS of `||' must be scalar boolean")
 	other := a
 	other.Message = wrap("Internal error: 0:31(18): error: LHS of `&&' must be scalar boolean")
 	wgslRun := a
-	wgslRun.Runs = []string{"wgpu-gl:llvmpipe kernel wgsl"}
+	wgslRun.Runs, wgslRun.Format = []string{"wgpu-gl:llvmpipe kernel wgsl"}, "wgsl"
 
 	assert.Equal(t, "Internal error: 0:31(18): error: LHS of `||' must be scalar boolean", errorLine(a.Message))
 	assert.Equal(t, "Internal error: N:N(N): error: LHS of `||' must be scalar boolean", messageKey(a.Message))

@@ -464,13 +464,8 @@ func messageSignature(f Finding) (string, bool) {
 	if f.Class != string(oracle.CompileError) || f.Message == "" {
 		return "", false
 	}
-	format := ""
-	if len(f.Runs) > 0 {
-		fs := strings.Fields(f.Runs[0])
-		format = fs[len(fs)-1]
-	}
 	sum := sha256.Sum256([]byte(messageKey(f.Message)))
-	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, format, sum[:8]), true
+	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, f.Format, sum[:8]), true
 }
 
 // CaseFileName is the corpus file name of a failure.

@@ -358,3 +358,15 @@ func FailureVerdict(err error) oracle.Verdict {
 func (r *Result) String() string {
 	return fmt.Sprintf("%s: %s (%d runs)", r.ABI.Kernel, r.Verdict, len(r.Runs))
 }
+
+// Unfinished lists the invocations the reference interpreter could not
+// finish (ReferenceErr), in order.
+func (r *Result) Unfinished() []int {
+	var inv []int
+	for i, e := range r.ReferenceErr {
+		if e != "" {
+			inv = append(inv, i)
+		}
+	}
+	return inv
+}

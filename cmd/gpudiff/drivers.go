@@ -134,8 +134,8 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 			}
 			seen[c.Name] = c.Path
 			// The same limits as exec and repro, per corpus file.
-			if n := int64(len(c.Source)); n > lim.SourceBytes {
-				return usagef("%s: %d bytes of source, over the limit of %d (raise it with --max-source-bytes)", c.Path, n, lim.SourceBytes)
+			if err := checkSourceSize(c.Path, int64(len(c.Source))); err != nil {
+				return err
 			}
 			if err := checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
 				return err
@@ -158,7 +158,6 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
 		Interp: interpOptions(), Flatten: flattenOptions()}
-	color := false
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
 			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),
@@ -166,7 +165,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	color = colorOut(stdout)
+	color := colorOut(stdout)
 	rep := drivers.Run(ctx, cases, devs, opts)
 	if ctx.Err() != nil {
 		return usagef("gpudiff drivers: interrupted")

@@ -224,10 +224,8 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result)
 		Error      string `json:"error"`
 	}
 	var refErrs []refErr
-	for i, e := range res.ReferenceErr {
-		if e != "" {
-			refErrs = append(refErrs, refErr{i, e})
-		}
+	for _, i := range res.Unfinished() {
+		refErrs = append(refErrs, refErr{i, res.ReferenceErr[i]})
 	}
 	obj := struct {
 		Kernel      string            `json:"kernel"`
@@ -309,6 +307,7 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 		return false
 	}
 	hidden := 0
+	color := colorOut(w)
 	for i := range args {
 		if !allRows && len(args) > 16 && i >= 4 && !interesting(i) {
 			hidden++
@@ -328,7 +327,7 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 				row = append(row, "-")
 			case bad[k][i]:
 				cell := "≠ " + humanOutputs(r.Outputs[i], res.Names)
-				if colorOut(w) {
+				if color {
 					cell = text.FgRed.Sprint(cell)
 				}
 				row = append(row, cell)
@@ -376,10 +375,8 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 	if res.FlattenErr != nil {
 		fmt.Fprintf(w, "  flatten refused: %v\n", firstLine(res.FlattenErr.Error()))
 	}
-	for i, e := range res.ReferenceErr {
-		if e != "" {
-			fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(e))
-		}
+	for _, i := range res.Unfinished() {
+		fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(res.ReferenceErr[i]))
 	}
 	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))
 }

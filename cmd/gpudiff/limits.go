@@ -47,14 +47,23 @@ func addLimitFlags(root *cobra.Command) {
 	f.Int64Var(&lim.BufferBytes, "max-buffer-bytes", defaultLimits.BufferBytes, "limit: bytes of one input or output storage buffer")
 }
 
+// checkSourceSize checks n bytes of the source file path against the
+// source-size limit.
+func checkSourceSize(path string, n int64) error {
+	if n > lim.SourceBytes {
+		return usagef("%s: %d bytes exceeds the source limit of %d bytes (raise it with --max-source-bytes)", path, n, lim.SourceBytes)
+	}
+	return nil
+}
+
 // readSource reads a source file within the source-size limit.
 func readSource(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, usagef("gpudiff: %v", err)
 	}
-	if st.Size() > lim.SourceBytes {
-		return nil, usagef("%s: %d bytes exceeds the source limit of %d bytes (raise it with --max-source-bytes)", path, st.Size(), lim.SourceBytes)
+	if err := checkSourceSize(path, st.Size()); err != nil {
+		return nil, err
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {

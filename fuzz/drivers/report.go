@@ -50,35 +50,25 @@ type Adapter struct {
 
 // NewAdapter describes an adapter for the matrix.
 func NewAdapter(info harness.AdapterInfo) Adapter {
-	dev := info.Name
-	if i := strings.LastIndexByte(dev, ':'); i >= 0 {
-		dev = dev[i+1:]
-	}
-	if i := strings.IndexByte(dev, '#'); i >= 0 {
-		dev = dev[:i]
-	}
-	fam := info.Backend
-	if fam == "gles" {
-		fam = "gl"
-	}
-	comp := info.Implementation + "'s compiler"
-	switch info.Implementation {
-	case "wgpu":
-		comp = "naga"
-	case "dawn":
-		comp = "Tint"
-	}
 	return Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
-		Driver: fam + ":" + dev, Compiler: comp}
+		Driver: harness.BackendFamily(info.Backend) + ":" + deviceOf(info.Name), Compiler: harness.CompilerOf(info.Implementation)}
+}
+
+// deviceOf is the device part of an adapter name (after the last ':',
+// without "#n").
+func deviceOf(name string) string {
+	if _, _, dev, ok := harness.NameParts(name); ok {
+		return dev
+	}
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	dev, _, _ := strings.Cut(name, "#")
+	return dev
 }
 
 // backendFamily is the API family of a backend ("gles" is "gl").
-func (a Adapter) backendFamily() string {
-	if a.Backend == "gles" {
-		return "gl"
-	}
-	return a.Backend
-}
+func (a Adapter) backendFamily() string { return harness.BackendFamily(a.Backend) }
 
 // CompilerBackend names the part of the implementation's compiler that
 // writes code for this adapter's API, e.g. "naga's SPIR-V backend".

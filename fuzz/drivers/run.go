@@ -191,12 +191,10 @@ func (cr *CaseResult) setReference(c *Case, res *fuzz.Result) {
 	if res.FlattenErr != nil {
 		cr.FlattenError = res.FlattenErr.Error()
 	}
-	for i, e := range res.ReferenceErr {
-		if e != "" && cr.Error == "" {
-			// Nothing can be judged against an unfinished reference: the
-			// case fails as a whole (class harness), it does not pass.
-			cr.Error = fmt.Sprintf("the reference interpreter could not finish invocation %d: %s; --max-steps raises the limit", i, e)
-		}
+	if inv := res.Unfinished(); len(inv) > 0 && cr.Error == "" {
+		// Nothing can be judged against an unfinished reference: the case
+		// fails as a whole (class harness), it does not pass.
+		cr.Error = fmt.Sprintf("the reference interpreter could not finish invocation %d: %s; --max-steps raises the limit", inv[0], res.ReferenceErr[inv[0]])
 	}
 	for _, r := range res.Reference {
 		cr.Reference = append(cr.Reference, oracle.InvocationJSON(r, res.Names))
