@@ -9,10 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/internal/benchkit"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -273,73 +272,12 @@ func loadAverage() string {
 	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
-// threadClock returns a clock of the calling thread's CPU time; the
-// goroutine stays locked to its thread until release.
-func threadClock() (now func() time.Duration, release func()) {
-	runtime.LockOSThread()
-	const clockThreadCPUTimeID = 3
-	now = func() time.Duration {
-		var ts syscall.Timespec
-		if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-			return time.Duration(time.Now().UnixNano())
-		}
-		return time.Duration(ts.Nano())
-	}
-	return now, runtime.UnlockOSThread
-}
-
-// benchInterpWGSL is interp's BenchmarkInterp kernel: a bounded loop with
-// branches, a continue, wrapping i32/u32 arithmetic, shifts, f32 and
-// vec4<f32> arithmetic in the exact domain, conversions and a builtin.
-const benchInterpWGSL = `
-fn k(a: i32, b: u32, c: f32, v: vec4<f32>) -> vec4<f32> {
-  var acc = a; var h = b; var f = c; var w = v;
-  for (var i = 0; i < 64; i++) {
-    if ((acc & 1) == 0) { acc = (acc >> 1u) + i; } else { acc = acc * 3 + 1; }
-    h = (h ^ (h << 13u)) * 5u + u32(i);
-    h = h ^ (h >> 7u);
-    if (f < 1000.0) { f = f + f32(i & 7); } else { f = f - 512.0; }
-    w = clamp(w * 2.0 - vec4<f32>(f32(i)), vec4<f32>(-4096.0), vec4<f32>(4096.0));
-    if (h % 3u == 0u) { continue; }
-    w.x = w.x + f32(acc & 15);
-  }
-  return w + vec4<f32>(f32(acc & 255), f32(h & 255u), f, 1.0);
-}
-`
-
-// benchInterpNative is benchInterpWGSL in Go.
-func benchInterpNative(a int32, b uint32, c float32, v [4]float32) [4]float32 {
-	acc, h, f, w := a, b, c, v
-	for i := int32(0); i < 64; i++ {
-		if acc&1 == 0 {
-			acc = acc>>1 + i
-		} else {
-			acc = acc*3 + 1
-		}
-		h = (h^(h<<13))*5 + uint32(i)
-		h ^= h >> 7
-		if f < 1000 {
-			f += float32(i & 7)
-		} else {
-			f -= 512
-		}
-		for j := range w {
-			w[j] = min(max(w[j]*2-float32(i), -4096), 4096)
-		}
-		if h%3 == 0 {
-			continue
-		}
-		w[0] += float32(acc & 15)
-	}
-	return [4]float32{w[0] + float32(acc&255), w[1] + float32(h&255), w[2] + f, w[3] + 1}
-}
-
 // benchInterp returns the interpreter's and native Go's thread CPU time
-// per IR operation on benchInterpWGSL (64 invocations per run, runs
+// per IR operation on benchkit.KernelWGSL (64 invocations per run, runs
 // alternated until about a second of interpreter time; the median run of
 // each), and the operations per run.
 func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
-	m, err := wgsl.Parse("bench.wgsl", []byte(benchInterpWGSL))
+	m, err := wgsl.Parse("bench.wgsl", []byte(benchkit.KernelWGSL))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -372,7 +310,7 @@ func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
 		b.Fatal(err)
 	}
 	for k, inv := range invs {
-		want := benchInterpNative(ins[k].a, ins[k].b, ins[k].c, ins[k].v)
+		want := benchkit.Native(ins[k].a, ins[k].b, ins[k].c, ins[k].v)
 		for j := range want {
 			if inv.Err != nil || inv.Outputs[0].Value.Elems[j].F32() != want[j] {
 				b.Fatalf("interpreter and native Go disagree on invocation %d: %v vs %v", k, inv.Outputs[0], want)
@@ -382,7 +320,7 @@ func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
 	if ops, err = interp.CountOps(m, "k", args); err != nil {
 		b.Fatal(err)
 	}
-	now, release := threadClock()
+	now, release := benchkit.ThreadClock()
 	defer release()
 	var ti time.Duration
 	var its, nts []time.Duration
@@ -394,7 +332,7 @@ func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
 		}
 		t1 := now()
 		for _, x := range ins {
-			r := benchInterpNative(x.a, x.b, x.c, x.v)
+			r := benchkit.Native(x.a, x.b, x.c, x.v)
 			sink += r[0]
 		}
 		t2 := now()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpudiff/gpudiff/internal/benchkit"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,33 +61,6 @@ func benchKernel() *ir.Module {
 	return module(nil, fn("k", []P{{"a", tI32}, {"b", tU32}, {"c", tF32}, {"v", v4}}, v4, stmts...))
 }
 
-// benchNative is benchKernel written in Go.
-func benchNative(a int32, b uint32, c float32, v [4]float32) [4]float32 {
-	acc, h, f, w := a, b, c, v
-	for i := int32(0); i < 64; i++ {
-		if acc&1 == 0 {
-			acc = acc>>1 + i
-		} else {
-			acc = acc*3 + 1
-		}
-		h = (h^(h<<13))*5 + uint32(i)
-		h ^= h >> 7
-		if f < 1000 {
-			f += float32(i & 7)
-		} else {
-			f -= 512
-		}
-		for j := range w {
-			w[j] = min(max(w[j]*2-float32(i), -4096), 4096)
-		}
-		if h%3 == 0 {
-			continue
-		}
-		w[0] += float32(acc & 15)
-	}
-	return [4]float32{w[0] + float32(acc&255), w[1] + float32(h&255), w[2] + f, w[3] + 1}
-}
-
 type benchInput struct {
 	a int32
 	b uint32
@@ -119,7 +93,7 @@ func TestBenchKernelMatchesNativeGo(t *testing.T) {
 		require.NoError(t, inv.Err)
 		o := inv.Outputs[0]
 		require.True(t, exact(o), desc(o))
-		want := benchNative(ins[k].a, ins[k].b, ins[k].c, ins[k].v)
+		want := benchkit.Native(ins[k].a, ins[k].b, ins[k].c, ins[k].v)
 		for j := range want {
 			assert.Equal(t, want[j], o.Value.Elems[j].F32(), "invocation %d lane %d", k, j)
 		}
@@ -166,7 +140,7 @@ func BenchmarkInterp(b *testing.B) {
 	b.Run("ratio", func(b *testing.B) {
 		p, err := Compile(m, "k")
 		require.NoError(b, err)
-		now, release := threadClock()
+		now, release := benchkit.ThreadClock()
 		defer release()
 		var ti, tn time.Duration
 		var sink float32
@@ -177,7 +151,7 @@ func BenchmarkInterp(b *testing.B) {
 			}
 			t1 := now()
 			for _, in := range ins {
-				r := benchNative(in.a, in.b, in.c, in.v)
+				r := benchkit.Native(in.a, in.b, in.c, in.v)
 				sink += r[0]
 			}
 			t2 := now()
@@ -193,7 +167,7 @@ func BenchmarkInterp(b *testing.B) {
 		var sink [4]float32
 		for n := 0; n < b.N; n++ {
 			for _, in := range ins {
-				r := benchNative(in.a, in.b, in.c, in.v)
+				r := benchkit.Native(in.a, in.b, in.c, in.v)
 				sink[0] += r[0]
 			}
 		}

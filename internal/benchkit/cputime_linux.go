@@ -1,4 +1,4 @@
-package interp
+package benchkit
 
 import (
 	"runtime"
@@ -7,10 +7,10 @@ import (
 	"unsafe"
 )
 
-// threadClock returns a clock of the calling thread's CPU time (the
+// ThreadClock returns a clock of the calling thread's CPU time (the
 // goroutine is locked to its thread until release is called), so that a
 // benchmark on a shared, loaded machine measures work rather than waiting.
-func threadClock() (now func() time.Duration, release func()) {
+func ThreadClock() (now func() time.Duration, release func()) {
 	runtime.LockOSThread()
 	const clockThreadCPUTimeID = 3
 	now = func() time.Duration {
