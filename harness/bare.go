@@ -110,17 +110,9 @@ func (d *Device) RunBare(ctx context.Context, ks []Kernel, jobs []Dispatch) ([][
 // runBare compiles k and dispatches it with bind group bg.
 func (d *Device) runBare(ctx context.Context, k Kernel, bg *wgpu.BindGroup, groups int,
 	outBuf, readBuf *wgpu.Buffer, outSize, want int) ([]byte, error) {
-	module, err := d.createModule(k)
+	pipeline, err := d.createPipeline(k)
 	if err != nil {
 		return nil, err
-	}
-	defer module.Release()
-	pipeline, err := d.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
-		Layout:  d.layout,
-		Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.EntryPoint},
-	})
-	if err != nil {
-		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
 	}
 	defer pipeline.Release()
 	cmd, err := d.encode(pipeline, bg, groups, outBuf, readBuf, outSize)

@@ -125,20 +125,31 @@ func bufferSize(n int) int { return max(4, (n+3)&^3) }
 
 func workgroups(invocations int) int { return (invocations + WorkgroupSize - 1) / WorkgroupSize }
 
-// run does the work of Run; every object it creates is released on return.
-func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
+// createPipeline compiles k into a compute pipeline of the kernel ABI's
+// layout (the shader module is released once the pipeline holds it).
+// Errors are *CompileError: StageShaderModule from createModule,
+// StagePipeline here.
+func (d *Device) createPipeline(k Kernel) (*wgpu.ComputePipeline, error) {
 	module, err := d.createModule(k)
 	if err != nil {
 		return nil, err
 	}
 	defer module.Release()
-
 	pipeline, err := d.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
 		Layout:  d.layout,
 		Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.EntryPoint},
 	})
 	if err != nil {
 		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
+	}
+	return pipeline, nil
+}
+
+// run does the work of Run; every object it creates is released on return.
+func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
+	pipeline, err := d.createPipeline(k)
+	if err != nil {
+		return nil, err
 	}
 	defer pipeline.Release()
 
