@@ -82,6 +82,7 @@ func Attribute(res *Result) []Finding {
 			stackBad = append(stackBad, a)
 		}
 	}
+	driver, oneDriver := sharedDriver(stackBad)
 	for _, a := range stackBad {
 		r := byKey[key{a, orig, "wgsl"}]
 		why := "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong"
@@ -90,7 +91,6 @@ func Attribute(res *Result) []Finding {
 			r, ok := byKey[key{b, orig, "wgsl"}]
 			return ok && r.Failed == "" && !bad(r)
 		})
-		driver, oneDriver := sharedDriver(stackBad)
 		switch {
 		case len(peerOK) > 0:
 			impl := implOf(a)
