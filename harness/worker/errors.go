@@ -22,7 +22,8 @@ type CrashError struct {
 	Op      string // what the worker was doing: OpDispatch or OpStart
 	Label   string // the dispatch's Kernel.Label
 	// Status is the worker's exit as the os package words it: "exit status
-	// 2", "signal: aborted", "signal: killed".
+	// 2", "signal: aborted", "signal: killed" (with GOTRACEBACK=crash a
+	// fatal signal ends as "signal: aborted" or "signal: quit").
 	Status string
 	// Signal is the fatal signal, "SIGSEGV", "SIGABRT", ...: the one the
 	// Go runtime reported catching before it exited with status 2 (a

@@ -87,14 +87,17 @@ func TestCrashErrorTailIsCondensed(t *testing.T) {
 }
 
 // TestCrashSignalWithGOTRACEBACKCrash: with GOTRACEBACK=crash the Go
-// runtime re-raises a fatal signal as SIGABRT; Signal still names the
-// segfault it reported.
+// runtime relays SIGQUIT through the process so every thread dumps its
+// stack, then re-raises the fatal signal as SIGABRT. The process ends by
+// whichever of the two lands first on a thread that cannot handle it (a
+// driver thread may take the SIGQUIT: about 1 run in 30 here), so the exit
+// status is either; Signal still names the segfault the runtime reported.
 func TestCrashSignalWithGOTRACEBACKCrash(t *testing.T) {
 	d := startDevice(t, lavapipe, Options{Env: append(faultEnv("crash@"), "GOTRACEBACK=crash")})
 	_, err := d.Run(context.Background(), tripler(1, "p0"), oneJob)
 	var crash *CrashError
 	require.ErrorAs(t, err, &crash)
-	assert.True(t, strings.HasPrefix(crash.Status, "signal: aborted"), crash.Status)
+	assert.Contains(t, []string{"signal: aborted", "signal: aborted (core dumped)", "signal: quit", "signal: quit (core dumped)"}, crash.Status)
 	assert.Equal(t, "SIGSEGV", crash.Signal)
 	assert.Contains(t, crash.StderrTail, "_Cfunc_gd_segfault")
 }

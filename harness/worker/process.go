@@ -146,7 +146,8 @@ func (p *proc) done() bool {
 
 // status describes how the worker ended; p must be done. signal is the
 // fatal signal: the one the Go runtime reported in stderr, if it did (with
-// GOTRACEBACK=crash it then dies by SIGABRT whatever the signal was), else
+// GOTRACEBACK=crash it then dies by SIGABRT, or by the SIGQUIT it relays
+// to dump every thread, whatever the signal was), else
 // the one that ended the process, if any.
 func (p *proc) status() (status, signal string) {
 	st := p.cmd.ProcessState
