@@ -109,7 +109,8 @@ func (f *fnEmitter) splat(t *ir.Type, v uint32) uint32 {
 //     and for i32 % the truncating remainder x - y * (x / y) (as OpSRem
 //     computes, but translated back ends leave OpSRem of negative operands
 //     undefined; OpSMod floors);
-//   - shifts: the count is masked with & 31 (taken modulo the bit width).
+//   - shifts: the count is masked with & 31 (taken modulo the bit width);
+//   - & and | of vecN<bool>: through vecN<u32> (see vectorLogic).
 //
 // Raw mode emits OpSDiv, OpSRem, OpShiftLeftLogical, … on the operands as
 // they are. f32 % is OpFRem in both (its sign follows the dividend, as
@@ -167,9 +168,13 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 			return f.op(opISub, t, x, f.op(opIMul, t, q, y))
 		}
 		return sel(opSRem, opUMod, opFRem, 0)
-	case ir.OpAnd:
-		return sel(opBitwiseAnd, opBitwiseAnd, 0, opLogicalAnd)
-	case ir.OpOr:
+	case ir.OpAnd, ir.OpOr:
+		if e.portable && k == ir.KindBool && rt.Kind == ir.KindVec {
+			return f.vectorLogic(op, rt, x, y)
+		}
+		if op == ir.OpAnd {
+			return sel(opBitwiseAnd, opBitwiseAnd, 0, opLogicalAnd)
+		}
 		return sel(opBitwiseOr, opBitwiseOr, 0, opLogicalOr)
 	case ir.OpXor:
 		return sel(opBitwiseXor, opBitwiseXor, 0, 0)
@@ -226,6 +231,28 @@ func (e *emitter) constBelow32(y uint32) bool {
 		}
 	}
 	return true
+}
+
+// vectorLogic emits x & y or x | y of two vecN<bool> x, y (rt; WGSL
+// #logical-expr: component-wise, both operands evaluated) for portable
+// mode without OpLogicalAnd/OpLogicalOr: each operand becomes a vecN<u32>
+// of 0/1 (OpSelect), they are combined with OpBitwiseAnd/OpBitwiseOr, and
+// OpINotEqual with zero turns the result back into booleans. naga's GLSL
+// output translates OpLogicalAnd/OpLogicalOr on vectors to && and ||,
+// which GLSL defines on scalars only (a compile error on wgpu's GL
+// backend); raw mode emits the logical instructions.
+func (f *fnEmitter) vectorLogic(op ir.BinaryOp, rt *ir.Type, x, y uint32) uint32 {
+	e := f.e
+	ut := ir.Vec(rt.Len, ir.U32)
+	u := e.typeOf(ut)
+	one, zero := e.splatConst(ut, 1), e.splatConst(ut, 0)
+	xu := f.op(opSelect, u, x, one, zero)
+	yu := f.op(opSelect, u, y, one, zero)
+	o := opBitwiseOr
+	if op == ir.OpAnd {
+		o = opBitwiseAnd
+	}
+	return f.op(opINotEqual, e.typeOf(rt), f.op(o, u, xu, yu), zero)
 }
 
 // safeDivisor returns y with 1 wherever y is 0 and, for i32, wherever

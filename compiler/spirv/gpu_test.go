@@ -216,3 +216,54 @@ func TestPortableEdgeCasesOnGPU(t *testing.T) {
 	}
 	checkGPU(t, DefaultOptions(), cases)
 }
+
+// TestPortableVectorLogicOnGL runs vecN<bool> & and | (WGSL
+// #logical-expr: component-wise) in portable mode on wgpu's GL backend,
+// where naga translates SPIR-V's OpLogicalAnd/OpLogicalOr on vectors to
+// GLSL && and ||, which GLSL defines on scalars only: the module does not
+// compile there (the raw module still uses them, which the test also
+// checks). Expected values are the truth tables, lane by lane.
+func TestPortableVectorLogicOnGL(t *testing.T) {
+	gl, err := harness.Open("gl:llvmpipe")
+	require.NoError(t, err, "wgpu's GL backend on llvmpipe is needed: install libegl-mesa0 and libgl1-mesa-dri (make deps)")
+	t.Cleanup(gl.Close)
+	v4b := ir.Vec(4, ir.Bool)
+	vb := func(x, y, z, w bool) ir.Value { return ir.CompositeVal(v4b, bv(x), bv(y), bv(z), bv(w)) }
+	// Lanes: (false, false), (false, true), (true, false), (true, true).
+	x, y := vb(false, false, true, true), vb(false, true, false, true)
+	for _, c := range []struct {
+		op    ir.BinaryOp
+		logic string
+		want  ir.Value
+	}{
+		{ir.OpAnd, "OpLogicalAnd", vb(false, false, false, true)},
+		{ir.OpOr, "OpLogicalOr", vb(false, true, true, true)},
+	} {
+		t.Run(c.logic, func(t *testing.T) {
+			m := binKernel(c.op, v4b, v4b)
+			raw, err := Disassemble(emitValid(t, m, "k", Options{Mode: Raw}))
+			require.NoError(t, err)
+			assert.Contains(t, raw, c.logic, "raw mode emits the operator as written")
+			words := emitValid(t, m, "k", DefaultOptions())
+			portable, err := Disassemble(words)
+			require.NoError(t, err)
+			assert.NotContains(t, portable, "OpLogical")
+
+			abi, err := ir.NewKernelABI(m, "k")
+			require.NoError(t, err)
+			args := [][]ir.Value{{x, y}, {y, x}}
+			in, err := abi.EncodeInputs(args)
+			require.NoError(t, err)
+			for _, dev := range []*harness.Device{gl, gpu(t)} {
+				out, err := dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
+					harness.Dispatch{Input: in, OutputSize: len(args) * abi.OutputStride, Invocations: len(args)})
+				require.NoError(t, err, "%s", dev.Info().Name)
+				got, err := abi.DecodeOutputs(out, len(args))
+				require.NoError(t, err)
+				for i := range args {
+					assert.True(t, ir.Equal(c.want, got[i][0]), "%s invocation %d: got %v, want %v", dev.Info().Name, i, got[i][0], c.want)
+				}
+			}
+		})
+	}
+}
