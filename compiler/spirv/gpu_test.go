@@ -225,7 +225,7 @@ func TestPortableEdgeCasesOnGPU(t *testing.T) {
 // checks). Expected values are the truth tables, lane by lane.
 func TestPortableVectorLogicOnGL(t *testing.T) {
 	gl, err := harness.Open("gl:llvmpipe")
-	require.NoError(t, err, "wgpu's GL backend on llvmpipe is needed: install libegl-mesa0 and libgl1-mesa-dri (make deps)")
+	require.NoError(t, err, "wgpu's GL backend on llvmpipe is needed: install libegl1, libgles2, libegl-mesa0 and libgl1-mesa-dri (make deps)")
 	t.Cleanup(gl.Close)
 	v4b := ir.Vec(4, ir.Bool)
 	vb := func(x, y, z, w bool) ir.Value { return ir.CompositeVal(v4b, bv(x), bv(y), bv(z), bv(w)) }
