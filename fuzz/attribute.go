@@ -172,7 +172,7 @@ func failureImplicates(r oracle.Judged) string {
 	case oracle.Crash:
 		return "the stack crashed or lost the device running this kernel: " + firstLine(r.Message)
 	case oracle.Timeout:
-		return "the dispatch did not finish in time (driver hang or miscompiled loop): " + firstLine(r.Message)
+		return "the dispatch did not finish in time (a driver hang, a miscompiled loop, or a shader compiler slower than --timeout: lavapipe compiles a kernel at its first dispatch, tens of seconds for a large flattened twin): " + firstLine(r.Message)
 	}
 	return firstLine(r.Message)
 }
