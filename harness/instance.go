@@ -48,6 +48,11 @@ func setupEnv() {
 	}
 }
 
+// LogEnabled reports whether LogEnv turns wgpu-native's logging on in this
+// process and in the worker processes it starts (they inherit the
+// environment).
+func LogEnabled() bool { return logLevel(os.Getenv(LogEnv)) != wgpu.LogLevelOff }
+
 // logLevel maps the value of LogEnv to a wgpu-native log level.
 func logLevel(v string) wgpu.LogLevel {
 	switch strings.ToLower(v) {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/gpudiff/gpudiff/fuzz"
@@ -47,10 +49,17 @@ func openDevices(sels []string, timeout time.Duration, warn io.Writer) ([]fuzz.D
 			d.Close()
 		}
 	}
+	var logMu sync.Mutex
 	for _, a := range sel {
 		var d device
 		if a.Implementation == "wgpu" {
-			d, err = worker.Start(a.Name, worker.Options{Timeout: timeout})
+			opts := worker.Options{Timeout: timeout}
+			if harness.LogEnabled() && warn != nil {
+				// wgpu-native logs to the worker's stderr, which the
+				// parent otherwise keeps only for crash reports.
+				opts.Stderr = &prefixWriter{mu: &logMu, w: warn, prefix: "[" + a.Name + "] "}
+			}
+			d, err = worker.Start(a.Name, opts)
 		} else {
 			d, err = harness.OpenAny(a.Name)
 		}
@@ -76,4 +85,38 @@ func wantsImplementation(sels []string, impl string) bool {
 		}
 	}
 	return false
+}
+
+// prefixWriter copies complete lines to w, each after prefix; writers that
+// share mu share w without interleaving inside a line (and one writer may
+// be used by several goroutines: a restarted worker's stderr and its
+// predecessor's). A last line without a newline is held until its newline
+// arrives.
+type prefixWriter struct {
+	mu      *sync.Mutex
+	w       io.Writer
+	prefix  string
+	partial []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.partial = append(p.partial, b...)
+	i := bytes.LastIndexByte(p.partial, '\n')
+	if i < 0 {
+		return len(b), nil
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(p.partial[:i+1], []byte("\n")) {
+		if len(line) > 0 {
+			out.WriteString(p.prefix)
+			out.Write(line)
+		}
+	}
+	p.partial = append(p.partial[:0], p.partial[i+1:]...)
+	if _, err := p.w.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
