@@ -39,9 +39,9 @@ type CampaignConfig struct {
 	Shard, Shards int
 	// Corpus is the directory failures are saved to ("" = not saved).
 	Corpus string
-	// Baseline holds the signatures of known failures: they are reported
-	// but do not make the campaign fail.
-	Baseline map[string]bool
+	// Baseline holds the known failures (signatures and patterns): they
+	// are reported but do not make the campaign fail. nil: none.
+	Baseline *Baseline
 	// Confirm re-executes a program whose first finding rests on GPU runs
 	// before shrinking it; a finding that does not come back is recorded
 	// as unconfirmed (flaky), saved unshrunk and not counted as new.
@@ -234,7 +234,7 @@ func startProgram(cfg CampaignConfig, i int) *program {
 			rec.Implicates += ": " + firstLine(ferr.Error())
 		}
 		rec.Signature = "flatten-refused/flatten/" + ir.CanonicalHash(p.Module, p.Kernel)[:16]
-		rec.Known = cfg.Baseline[rec.Signature]
+		rec.Known = cfg.Baseline.Known(rec.Signature)
 		pr.rec = rec
 		return pr
 	}
@@ -313,8 +313,8 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	// A compile error whose stack error is already known, or was already
 	// found (and shrunk, and saved) in this campaign, is the same bug
 	// again: record it, do not shrink or save it twice.
-	if sig, ok := messageSignature(first); ok && (cfg.Baseline[sig] || saved[sig]) {
-		rec.Signature, rec.Known, rec.ShrunkStmts = sig, cfg.Baseline[sig], rec.Stmts
+	if sig, ok := messageSignature(first); ok && (cfg.Baseline.Known(sig) || saved[sig]) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, cfg.Baseline.Known(sig), rec.Stmts
 		rec.Millis = time.Since(t0).Milliseconds()
 		return rec
 	}
@@ -356,7 +356,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	}
 	hash := ir.CanonicalHash(small.Module, small.Kernel)
 	rec.Signature = Signature(first, hash)
-	rec.Known = cfg.Baseline[rec.Signature]
+	rec.Known = cfg.Baseline.Known(rec.Signature)
 	rec.Case, rec.CaseError = saveCase(cfg, rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec

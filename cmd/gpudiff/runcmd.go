@@ -93,7 +93,7 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`
 	f.StringVar(&fl.report, "report", "", "write a JSON report (one record per failure) to this file")
 	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per program × adapter) to this file")
 	f.StringVar(&fl.shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
-	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature per line): they do not fail the run")
+	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
 	f.IntVar(&fl.invocations, "invocations", 16, "invocations per program")
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
@@ -126,31 +126,39 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
-// readBaseline loads known failure signatures from a previous JSON report
-// or a text file with one signature per line (# comments allowed).
-func readBaseline(path string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
+// readBaseline loads known failures from a previous JSON report (its
+// failures' signatures) or from a text file with one signature or
+// signature pattern per line (fuzz.Baseline; # starts a comment, on its
+// own line or after an entry).
+// Errors name the file and line of a malformed pattern.
+func readBaseline(file string) (*fuzz.Baseline, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bool{}
+	b := &fuzz.Baseline{}
 	var rep struct {
 		Failures []fuzz.ProgramRecord `json:"failures"`
 	}
 	if json.Unmarshal(data, &rep) == nil {
 		for _, f := range rep.Failures {
-			out[f.Signature] = true
+			if err := b.Add(f.Signature); err != nil {
+				return nil, fmt.Errorf("%s: %v", file, err)
+			}
 		}
-		return out, nil
+		return b, nil
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if l != "" && !strings.HasPrefix(l, "#") {
-			out[l] = true
+	for n := 1; sc.Scan(); n++ {
+		l, _, _ := strings.Cut(sc.Text(), "#") // signatures never hold '#'
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if err := b.Add(l); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, n, err)
 		}
 	}
-	return out, nil
+	return b, nil
 }
 
 func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) error {
@@ -194,7 +202,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	if fl.count == 0 && fl.duration == 0 {
 		fl.count = 200
 	}
-	var baseline map[string]bool
+	var baseline *fuzz.Baseline
 	if fl.baseline != "" {
 		if baseline, err = readBaseline(fl.baseline); err != nil {
 			return usagef("gpudiff run: --baseline: %v", err)

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/flatten"
+)
+
+// TestRunBaseline: with one flatten rule broken on purpose, `run --no-gpu`
+// finds flatten failures (exit 1); the same run with its own report as
+// --baseline, or with a text baseline whose pattern covers them, exits 0
+// and counts them known; a pattern for another class leaves them new; a
+// malformed pattern is a usage error naming the file and line.
+func TestRunBaseline(t *testing.T) {
+	t.Setenv(flatten.FaultEnv, "retest-else")
+	dir := t.TempDir()
+	report := filepath.Join(dir, "r.json")
+	args := []string{"run", "--seed", "1", "--count", "30", "--no-gpu", "--corpus", filepath.Join(dir, "cases")}
+
+	code, out, errOut := gpudiff(t, append(args, "--report", report)...)
+	require.Equal(t, 1, code, "the broken rule is found:\n%s\n%s", out, errOut)
+	var rep struct {
+		Failures []struct {
+			Signature string `json:"signature"`
+			Known     bool   `json:"known"`
+		} `json:"failures"`
+	}
+	data, err := os.ReadFile(report)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &rep))
+	require.NotEmpty(t, rep.Failures)
+	for _, f := range rep.Failures {
+		require.Regexp(t, `^flatten/interp/[0-9a-f]{16}$`, f.Signature)
+		assert.False(t, f.Known)
+	}
+
+	text := func(name, lines string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(lines), 0o644))
+		return p
+	}
+	for _, c := range []struct {
+		name, baseline string
+		code           int
+	}{
+		{"its own report", report, 0},
+		{"a pattern", text("pattern.txt", "# known.txt\nflatten/interp/*   # every flatten failure\n"), 0},
+		{"another class's pattern", text("other.txt", "vendor/*/*\n"), 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := gpudiff(t, append(args, "--baseline", c.baseline)...)
+			assert.Equal(t, c.code, code, "%s\n%s", out, errOut)
+			if c.code == 0 {
+				assert.Regexp(t, `known failures +│ `+"[1-9]", out)
+			}
+		})
+	}
+
+	bad := text("bad.txt", "flatten/interp/*\n\nvendor/[gl\n")
+	code, _, errOut = gpudiff(t, append(args, "--baseline", bad)...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, bad+`:3: malformed pattern "vendor/[gl"`)
+}
