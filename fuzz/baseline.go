@@ -53,6 +53,27 @@ func (b *Baseline) Known(sig string) bool {
 	return false
 }
 
+// KnowsEvery reports whether a pattern knows every signature that starts
+// with prefix + "/": a pattern prefix + "/*" (or one whose part before its
+// last "/*" matches prefix), such as "vendor/wgpu-gl:llvmpipe/*" for the
+// prefix "vendor/wgpu-gl:llvmpipe". A campaign need not shrink such a
+// failure to sign it.
+func (b *Baseline) KnowsEvery(prefix string) bool {
+	if b == nil {
+		return false
+	}
+	for _, p := range b.patterns {
+		head, ok := strings.CutSuffix(p, "/*")
+		if !ok {
+			continue
+		}
+		if m, _ := path.Match(head, prefix); m {
+			return true
+		}
+	}
+	return false
+}
+
 // Len returns the number of entries (signatures and patterns).
 func (b *Baseline) Len() int {
 	if b == nil {

@@ -19,17 +19,27 @@ func TestBaselineSignaturesAndPatterns(t *testing.T) {
 	require.NoError(t, b.Add("compile-error/*/spirv/*"))
 	assert.Equal(t, 3, b.Len())
 	for sig, known := range map[string]bool{
-		"flatten/interp/1c8f0105bf6fec4a":                     true,
-		"flatten/interp/5afd5427d045278b":                     false, // exact entries are exact
-		"vendor/wgpu-gl:llvmpipe/890a87ab8a1f73d7":            true,
-		"vendor/wgpu-vulkan:llvmpipe/890a87ab8a1f73d7":        false,
-		"spirv/wgpu-gl:llvmpipe/b0e6860dacd189e1":             false,
-		"compile-error/wgpu-gl:llvmpipe/spirv/m12ab":          true,
-		"compile-error/wgpu-gl:llvmpipe/wgsl/m12ab":           false,
+		"flatten/interp/1c8f0105bf6fec4a":                      true,
+		"flatten/interp/5afd5427d045278b":                      false, // exact entries are exact
+		"vendor/wgpu-gl:llvmpipe/890a87ab8a1f73d7":             true,
+		"vendor/wgpu-vulkan:llvmpipe/890a87ab8a1f73d7":         false,
+		"spirv/wgpu-gl:llvmpipe/b0e6860dacd189e1":              false,
+		"compile-error/wgpu-gl:llvmpipe/spirv/m12ab":           true,
+		"compile-error/wgpu-gl:llvmpipe/wgsl/m12ab":            false,
 		"unconfirmed/vendor/wgpu-gl:llvmpipe/890a87ab8a1f73d7": false, // * stops at '/'
 	} {
 		assert.Equal(t, known, b.Known(sig), sig)
 	}
+
+	for prefix, every := range map[string]bool{
+		"vendor/wgpu-gl:llvmpipe":        true,
+		"vendor/wgpu-vulkan:llvmpipe":    false,
+		"flatten/interp":                 false, // one exact signature is not every one
+		"compile-error/wgpu-gl:llvmpipe": false, // "compile-error/*/spirv/*" needs the format too
+	} {
+		assert.Equal(t, every, b.KnowsEvery(prefix), prefix)
+	}
+	assert.False(t, none.KnowsEvery("vendor/wgpu-gl:llvmpipe"))
 
 	err := b.Add("vendor/[wgpu")
 	assert.ErrorIs(t, err, path.ErrBadPattern)

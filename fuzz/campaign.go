@@ -319,6 +319,17 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 		return rec
 	}
 
+	// A failure that a baseline pattern knows whatever the program (e.g.
+	// "vendor/wgpu-gl:llvmpipe/*") is a known bug met again: no shrinking
+	// could make it new, so it is neither shrunk nor saved, and it is signed
+	// with the unshrunk program's hash.
+	if _, ok := messageSignature(first); !ok && cfg.Baseline.KnowsEvery(first.Class+"/"+first.Adapter) {
+		rec.Signature = Signature(first, ir.CanonicalHash(c.Module, c.Kernel))
+		rec.Known, rec.ShrunkStmts = true, rec.Stmts
+		rec.Millis = time.Since(t0).Milliseconds()
+		return rec
+	}
+
 	// Shrink while the first finding (same class, same adapter) persists.
 	// Timeouts are not shrunk (each attempt would cost a full timeout);
 	// crashes get a small budget (each attempt restarts a worker).

@@ -15,8 +15,10 @@ import (
 // TestRunBaseline: with one flatten rule broken on purpose, `run --no-gpu`
 // finds flatten failures (exit 1); the same run with its own report as
 // --baseline, or with a text baseline whose pattern covers them, exits 0
-// and counts them known; a pattern for another class leaves them new; a
-// malformed pattern is a usage error naming the file and line.
+// and counts them known (a pattern that knows every flatten failure also
+// spares their shrinking and case files); a pattern for another class
+// leaves them new; a malformed pattern is a usage error naming the file
+// and line.
 func TestRunBaseline(t *testing.T) {
 	t.Setenv(flatten.FaultEnv, "retest-else")
 	dir := t.TempDir()
@@ -48,17 +50,24 @@ func TestRunBaseline(t *testing.T) {
 	for _, c := range []struct {
 		name, baseline string
 		code           int
+		saved          bool // failures are shrunk and saved
 	}{
-		{"its own report", report, 0},
-		{"a pattern", text("pattern.txt", "# known.txt\nflatten/interp/*   # every flatten failure\n"), 0},
-		{"another class's pattern", text("other.txt", "vendor/*/*\n"), 1},
+		{"its own report", report, 0, true},
+		// flatten/interp/* knows every flatten failure whatever the
+		// program: they are not shrunk or saved.
+		{"a pattern", text("pattern.txt", "# known.txt\nflatten/interp/*   # every flatten failure\n"), 0, false},
+		{"another class's pattern", text("other.txt", "vendor/*/*\n"), 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := gpudiff(t, append(args, "--baseline", c.baseline)...)
+			corpus := t.TempDir()
+			code, out, errOut := gpudiff(t, "run", "--seed", "1", "--count", "30", "--no-gpu", "--corpus", corpus, "--baseline", c.baseline)
 			assert.Equal(t, c.code, code, "%s\n%s", out, errOut)
 			if c.code == 0 {
 				assert.Regexp(t, `known failures +│ `+"[1-9]", out)
 			}
+			cases, err := os.ReadDir(corpus)
+			require.NoError(t, err)
+			assert.Equal(t, c.saved, len(cases) > 0, "%d case files", len(cases))
 		})
 	}
 
