@@ -71,6 +71,13 @@ func TestRunBaseline(t *testing.T) {
 		})
 	}
 
+	// '#' inside an entry is not a comment: adapters may be named
+	// "wgpu-vulkan:llvmpipe#2".
+	b, err := readBaseline(text("hash.txt", "vendor/wgpu-vulkan:llvmpipe#2/*\t# the second lavapipe\n  # indented comment\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, b.Len())
+	assert.True(t, b.Known("vendor/wgpu-vulkan:llvmpipe#2/890a87ab8a1f73d7"))
+
 	bad := text("bad.txt", "flatten/interp/*\n\nvendor/[gl\n")
 	code, _, errOut = gpudiff(t, append(args, "--baseline", bad)...)
 	assert.Equal(t, 2, code)

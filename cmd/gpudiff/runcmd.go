@@ -128,8 +128,8 @@ func parseShard(s string) (int, int, error) {
 
 // readBaseline loads known failures from a previous JSON report (its
 // failures' signatures) or from a text file with one signature or
-// signature pattern per line (fuzz.Baseline; # starts a comment, on its
-// own line or after an entry).
+// signature pattern per line (fuzz.Baseline; a # that opens a line or
+// follows a blank starts a comment).
 // Errors name the file and line of a malformed pattern.
 func readBaseline(file string) (*fuzz.Baseline, error) {
 	data, err := os.ReadFile(file)
@@ -150,7 +150,15 @@ func readBaseline(file string) (*fuzz.Baseline, error) {
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	for n := 1; sc.Scan(); n++ {
-		l, _, _ := strings.Cut(sc.Text(), "#") // signatures never hold '#'
+		l := sc.Text()
+		for i := range len(l) {
+			// A comment: '#' opening the line or after a blank (an adapter
+			// name may hold '#': "wgpu-vulkan:llvmpipe#2").
+			if l[i] == '#' && (i == 0 || l[i-1] == ' ' || l[i-1] == '\t') {
+				l = l[:i]
+				break
+			}
+		}
 		if l = strings.TrimSpace(l); l == "" {
 			continue
 		}
