@@ -2,6 +2,7 @@ package flatten
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -58,19 +59,35 @@ func (f *folder) changed() bool { return len(f.events) > 0 }
 
 func (f *folder) fired(n ir.Expr, rule string) { f.events = append(f.events, event{n, rule}) }
 
+// operands holds an expression's operands without a heap allocation when
+// it has at most three (every kind but calls and constructors): children
+// and rebuild take slices of one that the caller keeps on its stack.
+type operands [3]ir.Expr
+
+// slots returns n operand slots: buf's when n fits, else a new slice.
+func (buf *operands) slots(n int) []ir.Expr {
+	if n <= len(buf) {
+		return buf[:n]
+	}
+	return make([]ir.Expr, n)
+}
+
 // children returns e's operand expressions in evaluation order (the
-// order of ir.DoChildren). The result may share e's argument slice; it
-// must not be modified.
-func children(e ir.Expr) []ir.Expr {
+// order of ir.DoChildren), in buf for the fixed-arity kinds. The result
+// may share e's argument slice; it must not be modified.
+func children(e ir.Expr, buf *operands) []ir.Expr {
 	switch x := e.(type) {
 	case *ir.Lit, *ir.Ident:
 		return nil
 	case *ir.Unary:
-		return []ir.Expr{x.X}
+		buf[0] = x.X
+		return buf[:1]
 	case *ir.Binary:
-		return []ir.Expr{x.X, x.Y}
+		buf[0], buf[1] = x.X, x.Y
+		return buf[:2]
 	case *ir.Select:
-		return []ir.Expr{x.False, x.True, x.Cond}
+		buf[0], buf[1], buf[2] = x.False, x.True, x.Cond
+		return buf[:3]
 	case *ir.Call:
 		return x.Args
 	case *ir.BuiltinCall:
@@ -78,21 +95,27 @@ func children(e ir.Expr) []ir.Expr {
 	case *ir.Construct:
 		return x.Args
 	case *ir.Convert:
-		return []ir.Expr{x.X}
+		buf[0] = x.X
+		return buf[:1]
 	case *ir.Bitcast:
-		return []ir.Expr{x.X}
+		buf[0] = x.X
+		return buf[:1]
 	case *ir.Index:
-		return []ir.Expr{x.X, x.Index}
+		buf[0], buf[1] = x.X, x.Index
+		return buf[:2]
 	case *ir.Member:
-		return []ir.Expr{x.X}
+		buf[0] = x.X
+		return buf[:1]
 	case *ir.Swizzle:
-		return []ir.Expr{x.X}
+		buf[0] = x.X
+		return buf[:1]
 	}
 	panic("flatten.children: unexpected expression")
 }
 
 // rebuild returns a shallow copy of e with operands kids (e is not
-// changed, so callers can fall back to it).
+// changed, so callers can fall back to it; kids is copied, so it may be
+// the caller's operands buffer).
 func rebuild(e ir.Expr, kids []ir.Expr) ir.Expr {
 	switch x := e.(type) {
 	case *ir.Unary:
@@ -109,15 +132,15 @@ func rebuild(e ir.Expr, kids []ir.Expr) ir.Expr {
 		return &y
 	case *ir.Call:
 		y := *x
-		y.Args = kids
+		y.Args = slices.Clone(kids)
 		return &y
 	case *ir.BuiltinCall:
 		y := *x
-		y.Args = kids
+		y.Args = slices.Clone(kids)
 		return &y
 	case *ir.Construct:
 		y := *x
-		y.Args = kids
+		y.Args = slices.Clone(kids)
 		return &y
 	case *ir.Convert:
 		y := *x
@@ -157,9 +180,16 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 		}
 		return x
 	}
-	orig := children(e)
-	kids := make([]ir.Expr, len(orig))
-	marks := make([]int, len(orig)+1) // events of kid i are events[marks[i]:marks[i+1]]
+	var ob, kb operands
+	var mb [len(operands{}) + 1]int
+	orig := children(e, &ob)
+	kids := kb.slots(len(orig))
+	var marks []int // events of kid i are events[marks[i]:marks[i+1]]
+	if n := len(orig) + 1; n <= len(mb) {
+		marks = mb[:n]
+	} else {
+		marks = make([]int, n)
+	}
 	same, newLit := true, false
 	for i, c := range orig {
 		marks[i] = len(f.events)

@@ -732,14 +732,15 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 			return l.translateChain(e, root)
 		}
 	}
-	orig := children(e)
+	var ob, kb operands
+	orig := children(e, &ob)
 	last := -1
 	for i, k := range orig {
 		if ir.HasCall(k) {
 			last = i
 		}
 	}
-	kids := make([]ir.Expr, len(orig))
+	kids := kb.slots(len(orig))
 	for i, k := range orig {
 		kids[i] = l.translate(k)
 		if i < last && readsGlobal(kids[i]) {
@@ -862,8 +863,9 @@ func (l *lowerer) guard(e ir.Expr) ir.Expr {
 		case *ir.Lit, *ir.Ident:
 			return e
 		}
-		orig := children(e)
-		kids := make([]ir.Expr, len(orig))
+		var ob, kb operands
+		orig := children(e, &ob)
+		kids := kb.slots(len(orig))
 		for i, k := range orig {
 			kids[i] = walk(k)
 		}

@@ -82,8 +82,9 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 	case *ir.Lit:
 		return x
 	}
-	orig := children(e)
-	kids := make([]ir.Expr, len(orig))
+	var ob, kb operands
+	orig := children(e, &ob)
+	kids := kb.slots(len(orig))
 	same := true
 	for i, k := range orig {
 		kids[i] = mapIdents(k, fn)
