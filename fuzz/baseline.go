@@ -1,8 +1,11 @@
 package fuzz
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -80,4 +83,62 @@ func (b *Baseline) Len() int {
 		return 0
 	}
 	return len(b.exact) + len(b.patterns)
+}
+
+// AddText adds the entries of a text baseline (data, read from the file
+// name): one signature or pattern per line; a '#' that opens a line or
+// follows a blank starts a comment ('#' inside an entry is kept: adapter
+// names may hold it, "wgpu-vulkan:llvmpipe#2"). check, when not nil, vets
+// each entry's shape. Errors are "name:line: message".
+func (b *Baseline) AddText(name string, data []byte, check func(entry string) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		for i := range len(l) {
+			if l[i] == '#' && (i == 0 || l[i-1] == ' ' || l[i-1] == '\t') {
+				l = l[:i]
+				break
+			}
+		}
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if check != nil {
+			if err := check(l); err != nil {
+				return fmt.Errorf("%s:%d: %v", name, n, err)
+			}
+		}
+		if err := b.Add(l); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
+}
+
+// Unmatched returns, sorted, the entries that know none of sigs: the
+// signatures and patterns of a baseline that a run no longer meets.
+func (b *Baseline) Unmatched(sigs []string) []string {
+	if b == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, s := range sigs {
+		seen[s] = true
+	}
+	var out []string
+	for e := range b.exact {
+		if !seen[e] {
+			out = append(out, e)
+		}
+	}
+	for _, p := range b.patterns {
+		if !slices.ContainsFunc(sigs, func(s string) bool { m, _ := path.Match(p, s); return m }) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -41,6 +41,11 @@ func TestBaselineSignaturesAndPatterns(t *testing.T) {
 	}
 	assert.False(t, none.KnowsEvery("vendor/wgpu-gl:llvmpipe"))
 
+	assert.Equal(t, []string{"compile-error/*/spirv/*", "flatten/interp/1c8f0105bf6fec4a"},
+		b.Unmatched([]string{"vendor/wgpu-gl:llvmpipe/890a87ab8a1f73d7", "compile-error/wgpu-gl:llvmpipe/wgsl/m12ab"}),
+		"entries no signature matches, sorted")
+	assert.Nil(t, none.Unmatched([]string{"x"}))
+
 	err := b.Add("vendor/[wgpu")
 	assert.ErrorIs(t, err, path.ErrBadPattern)
 	assert.Contains(t, err.Error(), `malformed pattern "vendor/[wgpu"`)

@@ -94,7 +94,7 @@ named); 2 usage or input error.`,
 	f.IntVar(&fl.invocations, "invocations", 16, "invocations per generated program")
 	f.StringVar(&fl.mode, "mode", "raw", "emission mode: raw (operators as written: the stack must implement WGSL's rules) or portable")
 	f.StringArrayVar(&fl.adapters, "adapter", []string{"all"}, "adapter(s): short name, prefix, or all; repeatable")
-	f.StringVar(&fl.baseline, "baseline", "", "known divergences: a previous --json report, or one key case/adapter/function/format per line")
+	f.StringVar(&fl.baseline, "baseline", "", "known divergences: a previous --json report, or one key case/adapter/function/format (or key pattern, e.g. */wgpu-gl:llvmpipe/*/spirv) per line")
 	f.StringVar(&fl.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&fl.json, "json", "", "write the matrix and every divergence as JSON to this file (usable as --baseline)")
 	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per case × adapter) to this file")
@@ -115,7 +115,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	if fl.generated < 0 || fl.size < 0 || fl.invocations < 1 {
 		return usagef("gpudiff drivers: --generated and --size must be ≥ 0 and --invocations ≥ 1")
 	}
-	var known map[string]bool
+	var known *fuzz.Baseline
 	if fl.baseline != "" {
 		if known, err = drivers.ReadBaseline(fl.baseline); err != nil {
 			return usagef("gpudiff drivers: --baseline: %v", err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -148,23 +147,8 @@ func readBaseline(file string) (*fuzz.Baseline, error) {
 		}
 		return b, nil
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		for i := range len(l) {
-			// A comment: '#' opening the line or after a blank (an adapter
-			// name may hold '#': "wgpu-vulkan:llvmpipe#2").
-			if l[i] == '#' && (i == 0 || l[i-1] == ' ' || l[i-1] == '\t') {
-				l = l[:i]
-				break
-			}
-		}
-		if l = strings.TrimSpace(l); l == "" {
-			continue
-		}
-		if err := b.Add(l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", file, n, err)
-		}
+	if err := b.AddText(file, data, nil); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

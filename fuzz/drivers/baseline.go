@@ -1,26 +1,32 @@
 package drivers
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/fuzz"
 )
 
 // ReadBaseline reads the keys of known divergences from path: either a
 // report written by --json (its "divergences"[].key; a JSON document is
 // recognised by its first non-blank byte, '{'), or a text file with one
 // key per line — case/adapter/function/format, e.g.
-// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl" — where blank
-// lines and lines starting with '#' are ignored.
-func ReadBaseline(path string) (map[string]bool, error) {
+// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl" — or one key
+// pattern (fuzz.Baseline: path.Match syntax, e.g.
+// "*/wgpu-gl:llvmpipe/*/spirv" for every SPIR-V divergence on wgpu-gl),
+// where blank lines and comments ('#' opening a line or after a blank)
+// are ignored. Errors: an unreadable file; a JSON report that does not
+// decode or has a divergence without a key; a text line that is not four
+// '/'-separated parts or is a malformed pattern ("path:line: ...").
+func ReadBaseline(path string) (*fuzz.Baseline, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	known := map[string]bool{}
+	known := &fuzz.Baseline{}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var rep struct {
 			Divergences []struct {
@@ -34,22 +40,20 @@ func ReadBaseline(path string) (map[string]bool, error) {
 			if d.Key == "" {
 				return nil, fmt.Errorf("%s: divergences[%d] has no key", path, i)
 			}
-			known[d.Key] = true
+			if err := known.Add(d.Key); err != nil {
+				return nil, fmt.Errorf("%s: divergences[%d]: %v", path, i, err)
+			}
 		}
 		return known, nil
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
+	err = known.AddText(path, data, func(l string) error {
 		if strings.Count(l, "/") != 3 {
-			return nil, fmt.Errorf("%s:%d: want a key case/adapter/function/format, got %q", path, line, l)
+			return fmt.Errorf("want a key case/adapter/function/format, got %q", l)
 		}
-		known[l] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return known, sc.Err()
+	return known, nil
 }

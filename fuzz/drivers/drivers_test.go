@@ -293,21 +293,39 @@ func TestConformanceReports(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	known, err := ReadBaseline(path)
 	require.NoError(t, err)
-	assert.Len(t, known, len(rep.Divergences), "a --json report is a baseline of every divergence")
+	assert.Equal(t, len(rep.Divergences), known.Len(), "a --json report is a baseline of every divergence")
+	for _, d := range rep.Divergences {
+		assert.True(t, known.Known(d.Key), d.Key)
+	}
 }
 
 func TestReadBaseline(t *testing.T) {
 	dir := t.TempDir()
 	txt := filepath.Join(dir, "known.txt")
-	require.NoError(t, os.WriteFile(txt, []byte("# known\n\ndiv_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl\n  rem/dawn-gl:llvmpipe/twin/spirv  \n"), 0o644))
+	require.NoError(t, os.WriteFile(txt, []byte("# known\n\ndiv_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl\n  rem/dawn-gl:llvmpipe/twin/spirv  # a comment\n*/wgpu-vulkan:llvmpipe#2/*/spirv\n"), 0o644))
 	known, err := ReadBaseline(txt)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]bool{"div_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl": true, "rem/dawn-gl:llvmpipe/twin/spirv": true}, known)
+	assert.Equal(t, 3, known.Len())
+	for key, want := range map[string]bool{
+		"div_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl":    true,
+		"rem/dawn-gl:llvmpipe/twin/spirv":                   true,
+		"rem/dawn-gl:llvmpipe/twin/wgsl":                    false,
+		"abs_int_min/wgpu-vulkan:llvmpipe#2/original/spirv": true, // the pattern
+		"abs_int_min/wgpu-vulkan:llvmpipe#2/original/wgsl":  false,
+		"abs_int_min/wgpu-vulkan:llvmpipe/original/spirv":   false,
+	} {
+		assert.Equal(t, want, known.Known(key), key)
+	}
 
 	bad := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(bad, []byte("# known\ndiv_by_zero_i32 on wgpu-gl:llvmpipe\n"), 0o644))
 	_, err = ReadBaseline(bad)
 	assert.ErrorContains(t, err, "bad.txt:2: want a key case/adapter/function/format")
+
+	badPattern := filepath.Join(dir, "badpattern.txt")
+	require.NoError(t, os.WriteFile(badPattern, []byte("[a/b/c/d\n"), 0o644))
+	_, err = ReadBaseline(badPattern)
+	assert.ErrorContains(t, err, `badpattern.txt:1: malformed pattern "[a/b/c/d"`)
 
 	js := filepath.Join(dir, "bad.json")
 	require.NoError(t, os.WriteFile(js, []byte(`{"divergences": [{"case": "x"}]}`), 0o644))
@@ -320,15 +338,25 @@ func TestApplyBaseline(t *testing.T) {
 		"wgpu-vulkan:llvmpipe original wgsl": bad0,
 		"wgpu-gl:llvmpipe original wgsl":     bad0,
 	})
-	rep.ApplyBaseline("known.txt", map[string]bool{"k/wgpu-gl:llvmpipe/original/wgsl": true, "gone/wgpu-gl:llvmpipe/original/wgsl": true})
+	known := &fuzz.Baseline{}
+	for _, k := range []string{"k/wgpu-gl:llvmpipe/original/wgsl", "gone/wgpu-gl:llvmpipe/original/wgsl", "*/dawn-gl:llvmpipe/*/*"} {
+		require.NoError(t, known.Add(k))
+	}
+	rep.ApplyBaseline("known.txt", known)
 	require.Len(t, rep.New(), 1)
 	assert.Equal(t, "k/wgpu-vulkan:llvmpipe/original/wgsl", rep.New()[0].Key)
-	assert.Equal(t, []string{"gone/wgpu-gl:llvmpipe/original/wgsl"}, rep.Fixed)
+	assert.Equal(t, []string{"*/dawn-gl:llvmpipe/*/*", "gone/wgpu-gl:llvmpipe/original/wgsl"}, rep.Fixed, "a key or a pattern no divergence matches")
 	var b bytes.Buffer
 	WriteText(&b, rep, TextOptions{})
 	assert.Contains(t, b.String(), "new divergence: k on wgpu-vulkan:llvmpipe (wgsl)\n")
 	assert.Contains(t, b.String(), "no longer diverges (in baseline): gone/wgpu-gl:llvmpipe/original/wgsl\n")
 	assert.Contains(t, b.String(), "(1 new, 1 in baseline known.txt)")
+
+	all := &fuzz.Baseline{}
+	require.NoError(t, all.Add("k/*/original/wgsl"))
+	rep.ApplyBaseline("all.txt", all)
+	assert.Empty(t, rep.New(), "one pattern knows both divergences")
+	assert.Empty(t, rep.Fixed)
 }
 
 func TestLoadCorpusPositionedErrors(t *testing.T) {

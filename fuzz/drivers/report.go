@@ -3,10 +3,10 @@ package drivers
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -248,23 +248,17 @@ func (r *Report) New() []*Divergence {
 	return out
 }
 
-// ApplyBaseline marks the divergences whose keys are in known, and records
-// the known keys that no longer diverge (Fixed). name is the baseline's
-// file name for the report.
-func (r *Report) ApplyBaseline(name string, known map[string]bool) {
+// ApplyBaseline marks the divergences whose keys known knows, and records
+// the entries (keys and patterns) that no divergence matches any more
+// (Fixed). name is the baseline's file name for the report.
+func (r *Report) ApplyBaseline(name string, known *fuzz.Baseline) {
 	r.Baseline = name
-	seen := map[string]bool{}
+	keys := make([]string, 0, len(r.Divergences))
 	for _, d := range r.Divergences {
-		d.Known = known[d.Key]
-		seen[d.Key] = true
+		d.Known = known.Known(d.Key)
+		keys = append(keys, d.Key)
 	}
-	r.Fixed = nil
-	for k := range known {
-		if !seen[k] {
-			r.Fixed = append(r.Fixed, k)
-		}
-	}
-	sort.Strings(r.Fixed)
+	r.Fixed = known.Unmatched(keys)
 }
 
 // adapterIndex returns the index of the named adapter, or -1.
