@@ -3,7 +3,6 @@ package drivers
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpudiff/gpudiff/fuzz"
@@ -51,20 +50,7 @@ type Adapter struct {
 // NewAdapter describes an adapter for the matrix.
 func NewAdapter(info harness.AdapterInfo) Adapter {
 	return Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
-		Driver: harness.BackendFamily(info.Backend) + ":" + deviceOf(info.Name), Compiler: harness.CompilerOf(info.Implementation)}
-}
-
-// deviceOf is the device part of an adapter name (after the last ':',
-// without "#n").
-func deviceOf(name string) string {
-	if _, _, dev, ok := harness.NameParts(name); ok {
-		return dev
-	}
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	dev, _, _ := strings.Cut(name, "#")
-	return dev
+		Driver: harness.DriverOf(info.Name), Compiler: harness.CompilerOf(info.Implementation)}
 }
 
 // backendFamily is the API family of a backend ("gles" is "gl").
