@@ -310,22 +310,18 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 		}
 	}
 
-	// A compile error whose stack error is already known, or was already
-	// found (and shrunk, and saved) in this campaign, is the same bug
-	// again: record it, do not shrink or save it twice.
-	if sig, ok := messageSignature(first); ok && (cfg.Baseline.Known(sig) || saved[sig]) {
-		rec.Signature, rec.Known, rec.ShrunkStmts = sig, cfg.Baseline.Known(sig), rec.Stmts
-		rec.Millis = time.Since(t0).Milliseconds()
-		return rec
+	// A known bug met again is recorded, not shrunk or saved: a compile
+	// error whose stack error is in the baseline or was already found (and
+	// shrunk, and saved) in this campaign; any other failure that a
+	// baseline pattern knows whatever the program ("vendor/wgpu-gl:
+	// llvmpipe/*"), signed with the unshrunk program's hash.
+	sig, byMessage := messageSignature(first)
+	known := byMessage && cfg.Baseline.Known(sig)
+	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
+		sig, known = Signature(first, ir.CanonicalHash(c.Module, c.Kernel)), true
 	}
-
-	// A failure that a baseline pattern knows whatever the program (e.g.
-	// "vendor/wgpu-gl:llvmpipe/*") is a known bug met again: no shrinking
-	// could make it new, so it is neither shrunk nor saved, and it is signed
-	// with the unshrunk program's hash.
-	if _, ok := messageSignature(first); !ok && cfg.Baseline.KnowsEvery(first.Class+"/"+first.Adapter) {
-		rec.Signature = Signature(first, ir.CanonicalHash(c.Module, c.Kernel))
-		rec.Known, rec.ShrunkStmts = true, rec.Stmts
+	if known || (byMessage && saved[sig]) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
 		rec.Millis = time.Since(t0).Milliseconds()
 		return rec
 	}
@@ -467,8 +463,12 @@ func Signature(f Finding, hash string) string {
 	if k, ok := messageSignature(f); ok {
 		return k
 	}
-	return fmt.Sprintf("%s/%s/%s", f.Class, f.Adapter, hash[:16])
+	return signaturePrefix(f) + "/" + hash[:16]
 }
+
+// signaturePrefix is the part of a program-hash signature that names the
+// finding, "class/adapter".
+func signaturePrefix(f Finding) string { return f.Class + "/" + f.Adapter }
 
 // messageSignature is Signature for a compile error with a message.
 func messageSignature(f Finding) (string, bool) {
