@@ -32,14 +32,20 @@ func gpu(t testing.TB) *harness.Device {
 // for the given arguments and returns the decoded output records.
 func runGPU(t testing.TB, m *ir.Module, kernel string, opts Options, args [][]ir.Value) [][]ir.Value {
 	t.Helper()
-	words := emitValid(t, m, kernel, opts)
+	return runOn(t, gpu(t), m, kernel, emitValid(t, m, kernel, opts), args)
+}
+
+// runOn runs words, the SPIR-V of m's kernel, on dev for the given
+// arguments and returns the decoded output records.
+func runOn(t testing.TB, dev *harness.Device, m *ir.Module, kernel string, words []uint32, args [][]ir.Value) [][]ir.Value {
+	t.Helper()
 	abi, err := ir.NewKernelABI(m, kernel)
 	require.NoError(t, err)
 	in, err := abi.EncodeInputs(args)
 	require.NoError(t, err)
-	out, err := gpu(t).Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
+	out, err := dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
 		harness.Dispatch{Input: in, OutputSize: len(args) * abi.OutputStride, Invocations: len(args)})
-	require.NoError(t, err)
+	require.NoError(t, err, "%s", dev.Info().Name)
 	vals, err := abi.DecodeOutputs(out, len(args))
 	require.NoError(t, err)
 	return vals
@@ -249,17 +255,9 @@ func TestPortableVectorLogicOnGL(t *testing.T) {
 			require.NoError(t, err)
 			assert.NotContains(t, portable, "OpLogical")
 
-			abi, err := ir.NewKernelABI(m, "k")
-			require.NoError(t, err)
 			args := [][]ir.Value{{x, y}, {y, x}}
-			in, err := abi.EncodeInputs(args)
-			require.NoError(t, err)
 			for _, dev := range []*harness.Device{gl, gpu(t)} {
-				out, err := dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint},
-					harness.Dispatch{Input: in, OutputSize: len(args) * abi.OutputStride, Invocations: len(args)})
-				require.NoError(t, err, "%s", dev.Info().Name)
-				got, err := abi.DecodeOutputs(out, len(args))
-				require.NoError(t, err)
+				got := runOn(t, dev, m, "k", words, args)
 				for i := range args {
 					assert.True(t, ir.Equal(c.want, got[i][0]), "%s invocation %d: got %v, want %v", dev.Info().Name, i, got[i][0], c.want)
 				}
