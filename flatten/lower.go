@@ -754,7 +754,10 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 // var or global (a[i].f[j]): a memory view, whose element is loaded only
 // after every index operand is evaluated, innermost first (WGSL
 // #memory-views). So the root is never bound early, and an index operand
-// that reads a global is bound before a later operand's call runs.
+// that reads a global is bound before a later operand's call runs. A
+// chain may stop being a memory view part way (g.yyy[h()]: the swizzle
+// is a value, loaded before h runs); from there on it is a value like
+// any other operand.
 func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 	var chain []ir.Expr // innermost accessor first
 	for x := e; x != ir.Expr(root); {
@@ -787,6 +790,14 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 			base = &ir.Member{Pos: y.Pos, X: base, Field: y.Field, T: y.T}
 		case *ir.Swizzle:
 			base = &ir.Swizzle{Pos: y.Pos, X: base, Comps: append([]uint8(nil), y.Comps...), T: y.T}
+		}
+		// Where the chain stops being a reference (ir.IsReference: a
+		// multi-component swizzle always yields a value, WGSL
+		// #vector-multi-component), the load rule applies here, in
+		// left-to-right order: a value read from a global is bound
+		// before a later index operand's call can write the global.
+		if k < last && !ir.IsReference(base) && readsGlobal(base) {
+			base = l.bindAlways("v", l.finish(base))
 		}
 	}
 	return base

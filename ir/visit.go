@@ -203,6 +203,35 @@ func HasCall(n Node) bool {
 	return Any(n, func(x Node) bool { _, ok := x.(*Call); return ok })
 }
 
+// IsReference reports whether e denotes a memory view rather than a
+// value (WGSL #memory-views, #forming-references-and-pointers): an
+// identifier of a var (function or private address space), or an Index,
+// a Member or a single-component Swizzle of a reference. A
+// multi-component swizzle always yields a value, even of a reference
+// (WGSL #vector-multi-component: the load rule is applied to its
+// operand), and so does every other expression. The distinction is when
+// the memory is read: a reference is loaded only where its value is
+// used, after every operand of the expression that forms it.
+func IsReference(e Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *Ident:
+			return x.Ref.Mutable()
+		case *Index:
+			e = x.X
+		case *Member:
+			e = x.X
+		case *Swizzle:
+			if len(x.Comps) != 1 {
+				return false
+			}
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
 // RootIdent returns the Ident at the root of a reference chain
 // (Index/Member/Swizzle of … of an Ident), or nil.
 func RootIdent(e Expr) *Ident {

@@ -238,10 +238,30 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result)
 		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
 		Runs            []runJSON `json:"runs"`
 		Verdict         string    `json:"verdict"`
-	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict)}
+		// Findings attribute every disagreement (fuzz.Attribute: what
+		// it implicates and why); empty when the verdict is pass.
+		Findings []findingJSON `json:"findings"`
+	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)
+}
+
+// findingJSON is one attributed disagreement in exec's JSON.
+type findingJSON struct {
+	Class       string   `json:"class"`
+	Adapter     string   `json:"adapter"`
+	Runs        []string `json:"runs"`
+	Implicates  string   `json:"implicates"`
+	Invocations []int    `json:"invocations"`
+}
+
+func execFindings(res *fuzz.Result) []findingJSON {
+	out := []findingJSON{}
+	for _, fd := range fuzz.Attribute(res) {
+		out = append(out, findingJSON{fd.Class, fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
+	}
+	return out
 }
 
 // runLabel names a run in table headers.
@@ -377,6 +397,9 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 	}
 	for _, i := range res.Unfinished() {
 		fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(res.ReferenceErr[i]))
+	}
+	for _, fd := range fuzz.Attribute(res) {
+		fmt.Fprintf(w, "  %s (%s): %s\n", fd.Class, fd.Adapter, fd.Implicates)
 	}
 	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))
 }
