@@ -3,6 +3,7 @@ package shaders
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/oracle"
+	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/harness/worker"
 )
 
@@ -24,7 +26,7 @@ var findings = map[string]struct {
 }{
 	"lavapipe_loop_exit_wrap.wgsl":                  {[]string{`2`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
 	"lavapipe_switch_in_loop.wgsl":                  {[]string{`{"ret": 0, "g0": 1}`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
-	"swiftshader_zero_init_i32_vector_compare.wgsl": {[]string{`1`}, onAdapter("wgpu-vulkan:swiftshader"), false},
+	"swiftshader_zero_init_i32_vector_compare.wgsl": {[]string{`1`}, onDriver("swiftshader"), false},
 	"wgpu_gl_first_leading_bit_or.wgsl":             {[]string{`4294967295`, `4294967295`, `4294967295`, `4294967295`}, onAdapter("wgpu-gl:llvmpipe"), false},
 	// Mesa's GLSL ES precision on naga's GLSL of gpudiff's SPIR-V: wgpu-gl,
 	// SPIR-V only (naga's WGSL path passes the literal through a variable).
@@ -33,6 +35,17 @@ var findings = map[string]struct {
 	// naga's WGSL front end: every wgpu adapter, WGSL only (gpudiff's
 	// SPIR-V re-zeroes the variable and passes).
 	"loop_local_var_not_rezeroed.wgsl": {[]string{`0`}, func(r oracle.Judged) bool { return r.Format == "wgsl" }, true},
+	// Tint's front end: every Dawn backend (a dynamically indexed swizzle
+	// of a reference is loaded after the index's call).
+	"tint_swizzle_value_after_call.wgsl": {[]string{
+		`{"ret": 0, "g": [0, 5, 0]}`, `{"ret": 1, "g": [1, 5, 1]}`,
+		`{"ret": -1, "g": [-1, 5, -1]}`, `{"ret": 7, "g": [7, 5, 7]}`,
+	}, func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "dawn-") }, true},
+}
+
+// onDriver implicates every adapter on a driver (wgpu's and Dawn's alike).
+func onDriver(device string) func(r oracle.Judged) bool {
+	return func(r oracle.Judged) bool { return strings.HasSuffix(r.Adapter, ":"+device) }
 }
 
 func onAdapter(name string) func(r oracle.Judged) bool {
@@ -41,7 +54,8 @@ func onAdapter(name string) func(r oracle.Judged) bool {
 
 // TestFindings checks the stack bugs kept under findings/ (top level):
 // the reference is the hand-derived one; every run the finding does not
-// implicate agrees (on lavapipe, SwiftShader and wgpu's GL backend); among
+// implicate agrees (on lavapipe, SwiftShader, wgpu's GL backend and Dawn on
+// SwiftShader); among
 // the implicated ones the twin agrees where predication sidesteps the bug.
 // Whether the implicated runs still get the original wrong is logged, not
 // asserted: a Mesa or wgpu update that fixes it should not break CI.
@@ -60,6 +74,11 @@ func TestFindings(t *testing.T) {
 		defer d.Close()
 		devs = append(devs, d)
 	}
+	// Dawn (Tint) on SwiftShader: the npm package `webgpu` (make deps).
+	dawnDev, err := dawn.Open("dawn-vulkan:swiftshader")
+	require.NoError(t, err, "dawn-vulkan:swiftshader is needed: run make deps (npm ci installs Dawn's node binding; chromium ships SwiftShader)")
+	defer dawnDev.Close()
+	devs = append(devs, dawnDev)
 	for _, path := range files {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
