@@ -358,13 +358,20 @@ func isBoolLit(e ir.Expr, b bool) bool {
 func rewrite(n ir.Expr) (ir.Expr, string) {
 	switch x := n.(type) {
 	case *ir.Binary:
-		return rewriteBinary(x)
+		if r, rule := rewriteBinary(x); r != nil {
+			return r, rule
+		}
 	case *ir.Unary:
 		if in, ok := x.X.(*ir.Unary); ok && in.Op == x.Op {
 			return in.X, "double " + x.Op.String()
 		}
 	case *ir.Select:
-		return rewriteSelect(x)
+		if r, rule := rewriteSelect(x); r != nil {
+			return r, rule
+		}
+	}
+	if r := rewriteBoolean(n); r != nil {
+		return r, "Boolean identity"
 	}
 	return nil, ""
 }
@@ -374,6 +381,31 @@ func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 	if c := x.Op.Info().Class; (c == ir.ClassOrder || c == ir.ClassEquality) && x.X.Type().IsInteger() {
 		if v, ok := compareRanges(x.Op, x.X, x.Y); ok {
 			return &ir.Lit{Pos: x.Pos, Val: ir.BoolVal(v)}, "comparison decided by operand ranges"
+		}
+	}
+	if (x.Op == ir.OpAnd || x.Op == ir.OpOr) && ir.Identical(x.T, ir.Bool) {
+		// On scalar bool, & and | are && and || without the short
+		// circuit, which a twin (no effects in an expression) never needs.
+		op := ir.OpLogAnd
+		if x.Op == ir.OpOr {
+			op = ir.OpLogOr
+		}
+		if r, rule := rewriteBinary(&ir.Binary{Pos: x.Pos, Op: op, X: x.X, Y: x.Y, T: x.T}); r != nil {
+			return r, rule
+		}
+	}
+	if (x.Op == ir.OpEq || x.Op == ir.OpNe) && ir.Identical(x.X.Type(), x.T) && x.T.Scalar().Kind == ir.KindBool {
+		// b == true is b, b == false is !b; != the other way round.
+		for _, p := range [][2]ir.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			v, c := p[0], p[1]
+			for _, lit := range []bool{true, false} {
+				if isSplat(c, func(cv ir.Value) bool { return cv.Bool() == lit }) {
+					if lit == (x.Op == ir.OpEq) {
+						return v, "b == true"
+					}
+					return &ir.Unary{Pos: x.Pos, Op: ir.OpNot, X: v, T: x.T}, "b == false"
+				}
+			}
 		}
 	}
 	switch x.Op {
@@ -479,6 +511,20 @@ func rewriteSelect(x *ir.Select) (ir.Expr, string) {
 	}
 	if in, ok := x.False.(*ir.Select); ok && exprEqual(in.Cond, x.Cond) {
 		return &ir.Select{Pos: x.Pos, False: in.False, True: x.True, Cond: x.Cond, T: x.T}, "nested select on one condition"
+	}
+	if ir.Identical(x.Cond.Type(), x.T) {
+		// Boolean selects whose condition is an arm: c ? b : c is c && b,
+		// c ? c : a is c || a (& and | lane-wise for vectors).
+		and, or := ir.OpLogAnd, ir.OpLogOr
+		if x.T.Kind == ir.KindVec {
+			and, or = ir.OpAnd, ir.OpOr
+		}
+		if exprEqual(x.False, x.Cond) {
+			return &ir.Binary{Pos: x.Pos, Op: and, X: x.Cond, Y: x.True, T: x.T}, "select(c, b, c)"
+		}
+		if exprEqual(x.True, x.Cond) {
+			return &ir.Binary{Pos: x.Pos, Op: or, X: x.Cond, Y: x.False, T: x.T}, "select(a, c, c)"
+		}
 	}
 	return nil, ""
 }

@@ -48,7 +48,7 @@ var cleanup = []pass{
 	{"dse", dsePass},
 }
 
-const maxRounds = 16
+const maxRounds = 64
 
 // pass is one step of the pipeline; run reports whether it changed the
 // twin.

@@ -57,8 +57,10 @@ func residuals(p *pipe) ir.ErrorList {
 		f := &folder{}
 		c := ir.CloneStmt(s)
 		editReads(c, f.expr)
+		at := map[ir.Pos]bool{} // a chain of rewrites at one node is one residual: its first rule
 		for _, ev := range f.events {
-			if ev.n != nil {
+			if ev.n != nil && !at[ev.n.Position()] {
+				at[ev.n.Position()] = true
 				errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s left unfolded: %s", ev.rule, ir.PrintExpr(ev.n))
 			}
 		}

@@ -40,3 +40,28 @@ func TestStrictListsResiduals(t *testing.T) {
 	}, got)
 	assert.Contains(t, ir.PrintFunc(twin), "var a: f32 = select(x, 1.0f, true);\n  a = a * 1.0f;\n", "the check does not change the twin")
 }
+
+// TestStrictListsBooleanResiduals: the Boolean residuals of issue 12 — a
+// store of a location's own value spelled as a select, and a mask that is
+// a contradiction hidden in a conjunction chain — fail the strict check.
+func TestStrictListsBooleanResiduals(t *testing.T) {
+	sc := &ir.Ident{Name: "sc_cond_1", T: ir.Bool, Ref: ir.RefVar}
+	g := &ir.Ident{Name: "g1", T: ir.Bool, Ref: ir.RefGlobal}
+	live := &ir.Ident{Name: "live_13", T: ir.Bool, Ref: ir.RefLet}
+	at := func(l, c int32) ir.Pos { return ir.Pos{Line: l, Col: c} }
+	twin := &ir.Func{Name: "f_flat", Result: ir.Void, Body: ir.NewBlock(ir.Pos{},
+		&ir.Decl{Pos: at(2, 3), Name: "sc_cond_1", T: ir.Bool, Mutable: true, Init: g},
+		&ir.Assign{Pos: at(3, 3), LHS: sc, RHS: &ir.Select{Pos: at(3, 15), False: sc, True: &ir.Lit{Val: ir.BoolVal(true)}, Cond: sc, T: ir.Bool}},
+		&ir.Decl{Pos: at(4, 3), Name: "p_26", T: ir.Bool, Init: &ir.Binary{Pos: at(4, 20), Op: ir.OpLogAnd,
+			X: &ir.Binary{Op: ir.OpLogAnd, X: live, Y: &ir.Unary{Op: ir.OpNot, X: g, T: ir.Bool}, T: ir.Bool}, Y: g, T: ir.Bool}},
+	)}
+	p := &pipe{m: &ir.Module{File: "t.wgsl"}, twin: twin}
+	var got []string
+	for _, e := range residuals(p) {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{
+		"t.wgsl:3:15: flatten: strict: residual select(c, b, c) left unfolded: select(sc_cond_1, true, sc_cond_1)",
+		"t.wgsl:4:20: flatten: strict: residual Boolean identity left unfolded: live_13 && !g1 && g1",
+	}, got)
+}
