@@ -2,7 +2,6 @@ package flatten
 
 import (
 	"math"
-	"slices"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -59,113 +58,6 @@ func (f *folder) changed() bool { return len(f.events) > 0 }
 
 func (f *folder) fired(n ir.Expr, rule string) { f.events = append(f.events, event{n, rule}) }
 
-// operands holds an expression's operands without a heap allocation when
-// it has at most three (every kind but calls and constructors): children
-// and rebuild take slices of one that the caller keeps on its stack.
-type operands [3]ir.Expr
-
-// slots returns n operand slots: buf's when n fits, else a new slice.
-func (buf *operands) slots(n int) []ir.Expr {
-	if n <= len(buf) {
-		return buf[:n]
-	}
-	return make([]ir.Expr, n)
-}
-
-// children returns e's operand expressions in evaluation order (the
-// order of ir.DoChildren), in buf for the fixed-arity kinds. The result
-// may share e's argument slice; it must not be modified.
-func children(e ir.Expr, buf *operands) []ir.Expr {
-	switch x := e.(type) {
-	case *ir.Lit, *ir.Ident:
-		return nil
-	case *ir.Unary:
-		buf[0] = x.X
-		return buf[:1]
-	case *ir.Binary:
-		buf[0], buf[1] = x.X, x.Y
-		return buf[:2]
-	case *ir.Select:
-		buf[0], buf[1], buf[2] = x.False, x.True, x.Cond
-		return buf[:3]
-	case *ir.Call:
-		return x.Args
-	case *ir.BuiltinCall:
-		return x.Args
-	case *ir.Construct:
-		return x.Args
-	case *ir.Convert:
-		buf[0] = x.X
-		return buf[:1]
-	case *ir.Bitcast:
-		buf[0] = x.X
-		return buf[:1]
-	case *ir.Index:
-		buf[0], buf[1] = x.X, x.Index
-		return buf[:2]
-	case *ir.Member:
-		buf[0] = x.X
-		return buf[:1]
-	case *ir.Swizzle:
-		buf[0] = x.X
-		return buf[:1]
-	}
-	panic("flatten.children: unexpected expression")
-}
-
-// rebuild returns a shallow copy of e with operands kids (e is not
-// changed, so callers can fall back to it; kids is copied, so it may be
-// the caller's operands buffer).
-func rebuild(e ir.Expr, kids []ir.Expr) ir.Expr {
-	switch x := e.(type) {
-	case *ir.Unary:
-		y := *x
-		y.X = kids[0]
-		return &y
-	case *ir.Binary:
-		y := *x
-		y.X, y.Y = kids[0], kids[1]
-		return &y
-	case *ir.Select:
-		y := *x
-		y.False, y.True, y.Cond = kids[0], kids[1], kids[2]
-		return &y
-	case *ir.Call:
-		y := *x
-		y.Args = slices.Clone(kids)
-		return &y
-	case *ir.BuiltinCall:
-		y := *x
-		y.Args = slices.Clone(kids)
-		return &y
-	case *ir.Construct:
-		y := *x
-		y.Args = slices.Clone(kids)
-		return &y
-	case *ir.Convert:
-		y := *x
-		y.X = kids[0]
-		return &y
-	case *ir.Bitcast:
-		y := *x
-		y.X = kids[0]
-		return &y
-	case *ir.Index:
-		y := *x
-		y.X, y.Index = kids[0], kids[1]
-		return &y
-	case *ir.Member:
-		y := *x
-		y.X = kids[0]
-		return &y
-	case *ir.Swizzle:
-		y := *x
-		y.X = kids[0]
-		return &y
-	}
-	panic("flatten.rebuild: unexpected expression")
-}
-
 // expr returns e folded (and substituted). e itself is never modified.
 func (f *folder) expr(e ir.Expr) ir.Expr {
 	switch x := e.(type) {
@@ -180,10 +72,10 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 		}
 		return x
 	}
-	var ob, kb operands
-	var mb [len(operands{}) + 1]int
-	orig := children(e, &ob)
-	kids := kb.slots(len(orig))
+	var ob, kb ir.Operands
+	var mb [len(ir.Operands{}) + 1]int
+	orig := ir.ExprOperands(e, &ob)
+	kids := kb.Slots(len(orig))
 	var marks []int // events of kid i are events[marks[i]:marks[i+1]]
 	if n := len(orig) + 1; n <= len(mb) {
 		marks = mb[:n]
@@ -204,7 +96,7 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 	}
 	n := e
 	if !same {
-		n = rebuild(e, kids)
+		n = ir.WithOperands(e, kids)
 	}
 	r, bad := f.node(n)
 	if !bad || !newLit {
@@ -222,7 +114,7 @@ func (f *folder) expr(e ir.Expr) ir.Expr {
 		}
 	}
 	f.events = kept
-	r, _ = f.node(rebuild(e, kids))
+	r, _ = f.node(ir.WithOperands(e, kids))
 	return r
 }
 

@@ -732,22 +732,22 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 			return l.translateChain(e, root)
 		}
 	}
-	var ob, kb operands
-	orig := children(e, &ob)
+	var ob, kb ir.Operands
+	orig := ir.ExprOperands(e, &ob)
 	last := -1
 	for i, k := range orig {
 		if ir.HasCall(k) {
 			last = i
 		}
 	}
-	kids := kb.slots(len(orig))
+	kids := kb.Slots(len(orig))
 	for i, k := range orig {
 		kids[i] = l.translate(k)
 		if i < last && readsGlobal(kids[i]) {
 			kids[i] = l.bindAlways("v", l.finish(kids[i]))
 		}
 	}
-	return rebuild(e, kids)
+	return ir.WithOperands(e, kids)
 }
 
 // translateChain translates a load through a reference chain rooted at a
@@ -874,16 +874,16 @@ func (l *lowerer) guard(e ir.Expr) ir.Expr {
 		case *ir.Lit, *ir.Ident:
 			return e
 		}
-		var ob, kb operands
-		orig := children(e, &ob)
-		kids := kb.slots(len(orig))
+		var ob, kb ir.Operands
+		orig := ir.ExprOperands(e, &ob)
+		kids := kb.Slots(len(orig))
 		for i, k := range orig {
 			kids[i] = walk(k)
 		}
 		if x, ok := e.(*ir.Index); ok {
 			kids[1] = l.guardIndex(kids[1], x.X.Type().Len)
 		}
-		return rebuild(e, kids)
+		return ir.WithOperands(e, kids)
 	}
 	return walk(e)
 }

@@ -82,9 +82,9 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 	case *ir.Lit:
 		return x
 	}
-	var ob, kb operands
-	orig := children(e, &ob)
-	kids := kb.slots(len(orig))
+	var ob, kb ir.Operands
+	orig := ir.ExprOperands(e, &ob)
+	kids := kb.Slots(len(orig))
 	same := true
 	for i, k := range orig {
 		kids[i] = mapIdents(k, fn)
@@ -93,7 +93,7 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 	if same {
 		return e
 	}
-	return rebuild(e, kids)
+	return ir.WithOperands(e, kids)
 }
 
 // foldPass applies the folds to every expression and drops statements

@@ -45,95 +45,10 @@ func CloneModule(m *Module) *Module {
 	return &n
 }
 
+// clone deep-copies n: a shallow copy (node_gen.go), then each child
+// cloned in its slot.
 func clone(n Node) Node {
-	var c Node
-	switch n := n.(type) {
-	case *Lit:
-		x := *n
-		x.Val = n.Val.Clone()
-		return &x
-	case *Ident:
-		x := *n
-		return &x
-	case *Unary:
-		x := *n
-		c = &x
-	case *Binary:
-		x := *n
-		c = &x
-	case *Select:
-		x := *n
-		c = &x
-	case *Call:
-		x := *n
-		x.Args = append([]Expr(nil), n.Args...)
-		c = &x
-	case *BuiltinCall:
-		x := *n
-		x.Args = append([]Expr(nil), n.Args...)
-		c = &x
-	case *Construct:
-		x := *n
-		x.Args = append([]Expr(nil), n.Args...)
-		c = &x
-	case *Convert:
-		x := *n
-		c = &x
-	case *Bitcast:
-		x := *n
-		c = &x
-	case *Index:
-		x := *n
-		c = &x
-	case *Member:
-		x := *n
-		c = &x
-	case *Swizzle:
-		x := *n
-		x.Comps = append([]uint8(nil), n.Comps...)
-		c = &x
-	case *Block:
-		x := *n
-		x.Stmts = append([]Stmt(nil), n.Stmts...)
-		c = &x
-	case *Decl:
-		x := *n
-		c = &x
-	case *Assign:
-		x := *n
-		c = &x
-	case *ExprStmt:
-		x := *n
-		c = &x
-	case *If:
-		x := *n
-		c = &x
-	case *Loop:
-		x := *n
-		c = &x
-	case *Switch:
-		x := *n
-		x.Cases = append([]*Case(nil), n.Cases...)
-		c = &x
-	case *Case:
-		x := *n
-		x.Values = make([]Value, len(n.Values))
-		for i, v := range n.Values {
-			x.Values[i] = v.Clone()
-		}
-		c = &x
-	case *Break:
-		x := *n
-		return &x
-	case *Continue:
-		x := *n
-		return &x
-	case *Return:
-		x := *n
-		c = &x
-	default:
-		panic("ir.clone: unknown node type")
-	}
+	c := shallowCopy(n)
 	EditChildren(c, clone)
 	return c
 }

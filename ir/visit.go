@@ -1,6 +1,12 @@
 package ir
 
 // Traversal helpers, in the style of cmd/compile/internal/ir/visit.go.
+// The per-node-type child lists (DoChildren, EditChildren, clone's copy,
+// ExprOperands, WithOperands) are generated from the node structs by
+// mknode.go into node_gen.go: a node's children are its Expr, Stmt,
+// *Block and *Case fields (and slices of them) in declaration order.
+//
+//go:generate go run mknode.go
 //
 // DoChildren calls a function on each immediate child of a node; it is the
 // building block: a visitor that wants to walk the whole tree calls
@@ -14,80 +20,6 @@ package ir
 // "Simple Assignment"), statements in program order. Lit and Ident have no
 // children. A nil optional child (Decl.Init, Return.Value, Loop.BreakIf,
 // Global.Init) is skipped.
-
-// DoChildren calls do(c) for each immediate child c of n, in evaluation
-// order, stopping at and returning true for the first call that returns
-// true.
-func DoChildren(n Node, do func(Node) bool) bool {
-	exprs := func(es []Expr) bool {
-		for _, e := range es {
-			if e != nil && do(e) {
-				return true
-			}
-		}
-		return false
-	}
-	switch n := n.(type) {
-	case *Lit, *Ident, *Break, *Continue:
-		return false
-	case *Unary:
-		return do(n.X)
-	case *Binary:
-		return do(n.X) || do(n.Y)
-	case *Select:
-		return do(n.False) || do(n.True) || do(n.Cond)
-	case *Call:
-		return exprs(n.Args)
-	case *BuiltinCall:
-		return exprs(n.Args)
-	case *Construct:
-		return exprs(n.Args)
-	case *Convert:
-		return do(n.X)
-	case *Bitcast:
-		return do(n.X)
-	case *Index:
-		return do(n.X) || do(n.Index)
-	case *Member:
-		return do(n.X)
-	case *Swizzle:
-		return do(n.X)
-	case *Block:
-		for _, s := range n.Stmts {
-			if do(s) {
-				return true
-			}
-		}
-		return false
-	case *Decl:
-		return n.Init != nil && do(n.Init)
-	case *Assign:
-		return do(n.LHS) || do(n.RHS)
-	case *ExprStmt:
-		return do(n.X)
-	case *If:
-		return do(n.Cond) || do(n.Then) || do(n.Else)
-	case *Loop:
-		return do(n.Body) || do(n.Continuing) || (n.BreakIf != nil && do(n.BreakIf))
-	case *Switch:
-		if do(n.Selector) {
-			return true
-		}
-		for _, c := range n.Cases {
-			if do(c) {
-				return true
-			}
-		}
-		return false
-	case *Case:
-		return do(n.Body)
-	case *Return:
-		return n.Value != nil && do(n.Value)
-	case *Func:
-		return do(n.Body)
-	}
-	panic("ir.DoChildren: unknown node type")
-}
 
 // Any reports whether n or any node beneath it satisfies cond, visiting in
 // pre-order and stopping at the first match.
@@ -110,92 +42,17 @@ func Inspect(n Node, f func(Node) bool) {
 	do(n)
 }
 
-// EditChildren replaces each immediate child c of n with edit(c), in
-// evaluation order. edit must return a node of a kind that fits the slot:
-// an Expr for an expression, a *Block for a block, a *Case for a case, a
-// Stmt for a statement in a block. Returning nil for a statement in a
-// block removes it.
-func EditChildren(n Node, edit func(Node) Node) {
-	ex := func(e Expr) Expr {
-		if e == nil {
-			return nil
-		}
-		return edit(e).(Expr)
+// Operands holds an expression's operands without a heap allocation when
+// it has at most three (every kind but calls and constructors): callers of
+// ExprOperands and WithOperands keep one on their stack.
+type Operands [3]Expr
+
+// Slots returns n operand slots: buf's when n fits, else a new slice.
+func (buf *Operands) Slots(n int) []Expr {
+	if n <= len(buf) {
+		return buf[:n]
 	}
-	exprs := func(es []Expr) {
-		for i, e := range es {
-			es[i] = ex(e)
-		}
-	}
-	blk := func(b *Block) *Block { return edit(b).(*Block) }
-	switch n := n.(type) {
-	case *Lit, *Ident, *Break, *Continue:
-	case *Unary:
-		n.X = ex(n.X)
-	case *Binary:
-		n.X = ex(n.X)
-		n.Y = ex(n.Y)
-	case *Select:
-		n.False = ex(n.False)
-		n.True = ex(n.True)
-		n.Cond = ex(n.Cond)
-	case *Call:
-		exprs(n.Args)
-	case *BuiltinCall:
-		exprs(n.Args)
-	case *Construct:
-		exprs(n.Args)
-	case *Convert:
-		n.X = ex(n.X)
-	case *Bitcast:
-		n.X = ex(n.X)
-	case *Index:
-		n.X = ex(n.X)
-		n.Index = ex(n.Index)
-	case *Member:
-		n.X = ex(n.X)
-	case *Swizzle:
-		n.X = ex(n.X)
-	case *Block:
-		out := n.Stmts[:0]
-		for _, s := range n.Stmts {
-			if r := edit(s); r != nil {
-				out = append(out, r.(Stmt))
-			}
-		}
-		for i := len(out); i < len(n.Stmts); i++ {
-			n.Stmts[i] = nil
-		}
-		n.Stmts = out
-	case *Decl:
-		n.Init = ex(n.Init)
-	case *Assign:
-		n.LHS = ex(n.LHS)
-		n.RHS = ex(n.RHS)
-	case *ExprStmt:
-		n.X = ex(n.X)
-	case *If:
-		n.Cond = ex(n.Cond)
-		n.Then = blk(n.Then)
-		n.Else = blk(n.Else)
-	case *Loop:
-		n.Body = blk(n.Body)
-		n.Continuing = blk(n.Continuing)
-		n.BreakIf = ex(n.BreakIf)
-	case *Switch:
-		n.Selector = ex(n.Selector)
-		for i, c := range n.Cases {
-			n.Cases[i] = edit(c).(*Case)
-		}
-	case *Case:
-		n.Body = blk(n.Body)
-	case *Return:
-		n.Value = ex(n.Value)
-	case *Func:
-		n.Body = blk(n.Body)
-	default:
-		panic("ir.EditChildren: unknown node type")
-	}
+	return make([]Expr, n)
 }
 
 // HasCall reports whether n contains a user function call.
