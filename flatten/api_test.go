@@ -176,3 +176,40 @@ func TestOpaqueFunctionRefused(t *testing.T) {
 	assert.True(t, flatten.IsRefusal(err))
 	assert.Contains(t, err.Error(), "test.wgsl:1:13: flatten: function deref is outside the IR subset")
 }
+
+// TestAfterPassSeesEachPass: Options.AfterPass is called after lower and
+// after every cleanup pass that changed the twin, in pipeline order
+// within a round, and the twin it saw last is the finished twin.
+func TestAfterPassSeesEachPass(t *testing.T) {
+	m, err := wgsl.Parse("t.wgsl", []byte(`fn k(x: i32) -> i32 {
+  var r = 0;
+  if (x > 0) { r = 1; }
+  return r;
+}
+`))
+	require.NoError(t, err)
+	var seen []string
+	var last string
+	twin, err := flatten.Function(m, "k", flatten.Options{AfterPass: func(pass string, twin *ir.Func) {
+		seen = append(seen, pass)
+		last = ir.PrintFunc(twin)
+	}})
+	require.NoError(t, err)
+	require.NotEmpty(t, seen)
+	assert.Equal(t, "lower", seen[0])
+	assert.Contains(t, seen, "dse", "the lowered twin's let ret = r; return ret; leaves a dead let")
+	order := map[string]int{}
+	for i, n := range flatten.PassNames() {
+		order[n] = i
+	}
+	rounds := 0
+	for i, n := range seen {
+		_, ok := order[n]
+		require.True(t, ok, "%s is a pass name", n)
+		if i > 1 && order[n] <= order[seen[i-1]] {
+			rounds++ // a new cleanup round
+		}
+	}
+	assert.Less(t, rounds, 64)
+	assert.Equal(t, ir.PrintFunc(twin), last)
+}

@@ -9,7 +9,8 @@
 // a live mask, inlining with a frame mask seeded from the caller's
 // predicate, unrolling with break/continue masks, compound assignment,
 // selects on every copyable type, void functions writing private globals,
-// and a cleanup/fold pipeline (passes.go shows it, in order). Beyond it:
+// and a cleanup/fold pipeline (passes.go: one row per pass, ordering
+// constraints checked at init). Beyond it:
 // calls in conditions and select arms, switch, loops with a proven bound
 // and a data-dependent exit, guards for dynamic indexes on dead paths, and
 // no WGSL compile-time error introduced by unrolling or propagation.

@@ -39,10 +39,28 @@ type Options struct {
 	// Kind Residual *Error listing each one.
 	Strict bool
 	// VerifyPasses runs ir.VerifyFunc on the twin after every pass of the
-	// pipeline (see passes.go), for tests and debugging. A failure is a
-	// Kind Internal *Error naming the pass. The finished twin is always
-	// verified once, whatever this says.
+	// pipeline (passes.go) that changed it, for debugging (`gpudiff flatten
+	// --verify-passes`); in a test binary (testing.Testing) it is always
+	// on. A failure is a Kind Internal *Error naming the pass. The
+	// finished twin is always verified once, whatever this says.
 	VerifyPasses bool
+	// AfterPass, when set, is called with the pass's name (PassNames) and
+	// the twin after every pass that changed it (the cleanup passes once
+	// per round that changed something), for `gpudiff flatten
+	// --dump-after PASS`. It must not modify the twin.
+	AfterPass func(pass string, twin *ir.Func)
+	// Fault breaks one flatten rule on purpose, to test the tools that
+	// must catch flatten bugs (the campaign, the shrinker, repro); "" in
+	// every real use. Faults:
+	//
+	//	retest-else  the else arm re-evaluates the if's condition after
+	//	             the then arm ran, instead of using the value hoisted
+	//	             before it (daslang-flatten §8.2's first rule): a then
+	//	             arm that writes a variable the condition reads now
+	//	             changes which arm's writes survive.
+	//
+	// The CLI sets it from the environment variable FaultEnv.
+	Fault string
 }
 
 // DefaultWhitelist returns the names of the pure builtins of the WGSL
@@ -195,18 +213,7 @@ func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserv
 			twin = nil
 		}
 	}()
-	opts = opts.withDefaults()
-	errs, bounds := precheck(m, f, opts)
-	if len(errs) > 0 {
-		errs.Sort()
-		return nil, &Error{Kind: Refused, List: errs}
-	}
-	if isFlat(f) {
-		twin = ir.CloneFunc(f)
-		twin.Name = twinName
-		return twin, finalCheck(m, twin, "clone")
-	}
-	return runPipeline(m, f, twinName, opts, bounds, reserved)
+	return runPipeline(&pipe{m: m, f: f, opts: opts.withDefaults(), twinName: twinName, reserved: reserved})
 }
 
 func (o Options) withDefaults() Options {

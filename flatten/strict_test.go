@@ -65,3 +65,22 @@ func TestStrictListsBooleanResiduals(t *testing.T) {
 		"t.wgsl:4:20: flatten: strict: residual Boolean identity left unfolded: live_13 && !g1 && g1",
 	}, got)
 }
+
+// TestPassOrderChecked: the pipeline table obeys its ordering constraints,
+// and the check rejects a table that breaks one, names an unknown pass,
+// or splits the cleanup rows.
+func TestPassOrderChecked(t *testing.T) {
+	assert.NoError(t, checkPassOrder(passes, passOrder))
+	assert.Equal(t, []string{"precheck", "lower", "fold", "maskprop", "constprop", "copyprop", "forward", "dse", "keepabi", "finalcheck", "strict"}, PassNames())
+
+	swapped := append([]pass(nil), passes...)
+	swapped[4], swapped[5] = swapped[5], swapped[4] // copyprop before constprop
+	assert.EqualError(t, checkPassOrder(swapped, passOrder), "flatten: pass constprop must run before copyprop: a constant is better than a copy")
+
+	unknown := append(append([]struct{ a, b, why string }(nil), passOrder...), struct{ a, b, why string }{"fold", "gvn", "x"})
+	assert.EqualError(t, checkPassOrder(passes, unknown), "flatten: ordering constraint fold < gvn names an unknown pass")
+
+	split := append([]pass(nil), passes...)
+	split[3], split[8] = split[8], split[3] // keepabi among the cleanup rows
+	assert.ErrorContains(t, checkPassOrder(split, nil), "is not contiguous with the other cleanup passes")
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +18,8 @@ func newFlattenCmd() *cobra.Command {
 		maxUnroll int
 		strict    bool
 		out       string
+		verify    bool
+		dumpAfter string
 	)
 	cmd := &cobra.Command{
 		Use:   "flatten FILE.wgsl",
@@ -31,7 +35,8 @@ Constructs outside flatten's subset (recursion, unbounded loops, unrolling past
 under non-uniform control flow) are refused with file:line:col: flatten: … and
 exit code 2; nothing is printed then.`,
 		Example: `  gpudiff flatten shaders/examples/shade.wgsl
-  gpudiff flatten kernel.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl`,
+  gpudiff flatten kernel.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
+  gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, _, err := loadModule(args[0])
@@ -41,7 +46,18 @@ exit code 2; nothing is printed then.`,
 			if maxUnroll == 0 {
 				maxUnroll = lim.Unroll
 			}
-			opts := flatten.Options{MaxUnroll: maxUnroll, Strict: strict}
+			opts := flatten.Options{MaxUnroll: maxUnroll, Strict: strict, VerifyPasses: verify}
+			if dumpAfter != "" {
+				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
+					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
+				}
+				stderr := cmd.ErrOrStderr()
+				opts.AfterPass = func(pass string, twin *ir.Func) {
+					if dumpAfter == "all" || pass == dumpAfter {
+						fmt.Fprintf(stderr, "// after %s:\n%s\n", pass, ir.PrintFunc(twin))
+					}
+				}
+			}
 			if whitelist != "" {
 				opts.Whitelist = strings.Split(whitelist, ",")
 			}
@@ -67,5 +83,7 @@ exit code 2; nothing is printed then.`,
 	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
 	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
+	f.BoolVar(&verify, "verify-passes", false, "verify the twin (ir.Verify) after every pass; a failure is an internal error naming the pass")
+	f.StringVar(&dumpAfter, "dump-after", "", "print the twin to standard error after each run of this pass that changed it, or after every pass with 'all' (passes: "+strings.Join(flatten.PassNames(), ", ")+")")
 	return cmd
 }
