@@ -16,7 +16,7 @@ BIN := bin/gpudiff
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers
 
-.PHONY: all deps build test vet run bench bench-all clean fuzz-smoke
+.PHONY: all deps build test vet lint run bench bench-all clean fuzz-smoke
 
 all: build
 
@@ -45,7 +45,14 @@ build:
 vet:
 	$(GO) vet ./...
 
-test: deps vet
+# gofmt, go.mod/go.sum as `go mod tidy` leaves them, and generated code
+# as its generator leaves it (TestNodeGenUpToDate checks ir/node_gen.go).
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
+	  if [ -n "$$unformatted" ]; then echo "make lint: gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
+	@$(GO) mod tidy -diff || { echo "make lint: go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+
+test: deps lint vet
 	$(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz-smoke
 

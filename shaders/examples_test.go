@@ -19,8 +19,11 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
+// update is the project's one golden flag: -update rewrites the stage
+// goldens (testdata/golden/*.txtar, TestStageGoldens) and
+// shaders/examples/*.expected.json from the native Go implementations.
 var update = flag.Bool("update", false,
-	"rewrite shaders/examples/*.expected.json from the native Go implementations")
+	"rewrite testdata/golden/*.txtar from the current stages and shaders/examples/*.expected.json from the native Go implementations")
 
 const examplesDir = "examples"
 
