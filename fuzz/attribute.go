@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Finding is one attributed disagreement (DESIGN.md "The oracle and its

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // A case file is one self-contained, human-readable reproduction: a WGSL

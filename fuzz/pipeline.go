@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // The pipelined campaign.

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/fuzz"
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // findings lists each finding under findings/: its reference per

@@ -11,8 +11,8 @@ import (
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // TestRegressions replays every case under shaders/regress (case files

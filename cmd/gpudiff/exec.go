@@ -15,8 +15,8 @@ import (
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
-	"github.com/gpudiff/gpudiff/fuzz/oracle"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 type execFlags struct {
