@@ -9,7 +9,7 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// Finding is one attributed disagreement (DESIGN.md "The oracle and its
+// Finding is one attributed disagreement (ARCHITECTURE.md "The oracle and its
 // verdicts"): which comparison failed, on which runs, and what it
 // implicates.
 type Finding struct {

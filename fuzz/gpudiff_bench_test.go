@@ -27,7 +27,7 @@ import (
 
 // BenchmarkGpudiff is `make bench`: one table of gpudiff's throughput
 // against the driver floor, measured side by side in one run, as ratios
-// (DESIGN.md "Measuring speed here"):
+// (ARCHITECTURE.md "Measuring speed here"):
 //
 //	a. the driver floor per adapter: exactly the modules gpudiff submits for
 //	   the programs (original and twin, WGSL and SPIR-V, one module per

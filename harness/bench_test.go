@@ -16,7 +16,7 @@ import (
 //   - unique: every iteration submits a program never seen before (the
 //     tripler with a fresh additive constant, seeded per process), so Mesa's
 //     on-disk shader cache cannot help: the cold cost campaigns pay. This is
-//     the base of the "driver floor" benchmark (DESIGN.md, "Measuring speed
+//     the base of the "driver floor" benchmark (ARCHITECTURE.md, "Measuring speed
 //     here").
 //   - repeated: the same program every iteration, warm in Mesa's cache.
 //

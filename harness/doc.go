@@ -12,7 +12,7 @@
 // error value: *CompileError when the stack rejects a kernel,
 // *DeviceError when the device, dispatch or readback fails.
 //
-// The harness is byte-level. It serves the kernel ABI of DESIGN.md ("Kernel
+// The harness is byte-level. It serves the kernel ABI of ARCHITECTURE.md ("Kernel
 // ABI") without knowing any types: a compute entry point with
 // @workgroup_size(64) reads one input record per invocation from the
 // read-only storage buffer at @group(0) @binding(0), writes one output record

@@ -12,7 +12,7 @@ import (
 	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
 )
 
-// Kernel ABI constants (DESIGN.md, "Kernel ABI").
+// Kernel ABI constants (ARCHITECTURE.md, "Kernel ABI").
 const (
 	// WorkgroupSize is the @workgroup_size every kernel entry point
 	// declares; Run dispatches ceil(invocations/WorkgroupSize) workgroups.

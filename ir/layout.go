@@ -99,7 +99,7 @@ type ABIField struct {
 }
 
 // KernelABI describes how a kernel's invocations cross the GPU boundary
-// (DESIGN.md "Kernel ABI"): the input storage buffer (group 0, binding 0,
+// (ARCHITECTURE.md "Kernel ABI"): the input storage buffer (group 0, binding 0,
 // read) holds one record per invocation with a member per parameter; the
 // output storage buffer (group 0, binding 1, read_write) holds one record
 // per invocation: the result as member "ret" (omitted for void kernels),

@@ -132,7 +132,7 @@ func (r *renamer) expr(e Expr) {
 // ---- 2. dead code ----
 
 // dropDeadCode removes the statements that follow a break, continue or
-// return in the same block (DESIGN.md: code after a jump is dropped when the
+// return in the same block (ARCHITECTURE.md: code after a jump is dropped when the
 // IR is built). Code after a compound statement that cannot complete (see
 // CanComplete) is kept: it is legal WGSL and harmless to passes; emitters
 // for front ends that reject it prune it with PruneUnreachable.

@@ -13,7 +13,7 @@ import (
 // TestVerifyRejects: each case parses a valid module (which must verify),
 // breaks one IR invariant by hand, and expects ir.Verify to name it,
 // positioned. The messages are the verifier's; each case's invariant is
-// DESIGN.md's "The IR" (unique names, a return on every path, typed
+// ARCHITECTURE.md's "The IR" (unique names, a return on every path, typed
 // operands, jumps only where structured control flow allows them).
 func TestVerifyRejects(t *testing.T) {
 	const src = `var<private> g: i32;

@@ -1,5 +1,5 @@
 // Package oracle decides whether observed outputs agree with the
-// reference, and what a disagreement implicates (DESIGN.md "The oracle and
+// reference, and what a disagreement implicates (ARCHITECTURE.md "The oracle and
 // its verdicts").
 //
 // The reference is the interpreter's run of the original kernel. Each

@@ -2,7 +2,7 @@ package oracle
 
 import "sort"
 
-// Verdict classifies a program or a run (DESIGN.md "The oracle and its
+// Verdict classifies a program or a run (ARCHITECTURE.md "The oracle and its
 // verdicts").
 type Verdict string
 

@@ -11,7 +11,7 @@ import (
 )
 
 // How the interpreter's and the GPU's outputs are compared with a golden
-// (DESIGN.md "Semantics"; WGSL "Differences from IEEE-754").
+// (ARCHITECTURE.md "Semantics"; WGSL "Differences from IEEE-754").
 
 // leaves flattens v into its scalars in ir.Type.ComponentTypes order.
 func leaves(v ir.Value) []ir.Value {

@@ -7,7 +7,7 @@ import (
 )
 
 // WGSL runtime semantics for the native kernels, written from the WGSL
-// specification (and DESIGN.md "Semantics"), not from the interpreter.
+// specification (and ARCHITECTURE.md "Semantics"), not from the interpreter.
 // Every helper names the spec section it implements.
 
 // divI32 is WGSL §8.7 i32 `/` at run time: truncating; x / 0 = x and

@@ -30,7 +30,7 @@
 // Select on arrays and structs, which OpSelect cannot take before SPIR-V
 // 1.4, is decomposed into leaves.
 //
-// Modes (DESIGN.md "Emission modes"): Portable spells out WGSL's run-time
+// Modes (ARCHITECTURE.md "Emission modes"): Portable spells out WGSL's run-time
 // rules where SPIR-V differs (see binary, convert, builtin and index for
 // each rule and its spec section); Raw emits the plain instructions, so the
 // stack under test owns those rules.

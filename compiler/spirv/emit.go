@@ -7,7 +7,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Mode selects how WGSL's run-time rules reach the SPIR-V (DESIGN.md,
+// Mode selects how WGSL's run-time rules reach the SPIR-V (ARCHITECTURE.md,
 // "Emission modes").
 type Mode string
 
@@ -48,7 +48,7 @@ const pass = "spirv"
 // Emit compiles kernel and the functions and private globals it uses into a
 // SPIR-V 1.3 module for the Vulkan 1.1 environment (words, magic number
 // first, host order). The module's GLCompute entry point EntryPoint
-// implements the kernel ABI (ir.KernelABI, DESIGN.md "Kernel ABI"):
+// implements the kernel ABI (ir.KernelABI, ARCHITECTURE.md "Kernel ABI"):
 //
 //   - descriptor set 0, binding 0: the input, a StorageBuffer Block struct
 //     holding a runtime array (ArrayStride = InputStride) of the input

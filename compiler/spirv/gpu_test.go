@@ -102,7 +102,7 @@ func checkGPU(t *testing.T, opts Options, cases []gpuCase) {
 // TestPortableEdgeCasesOnGPU runs portable-mode kernels on lavapipe for
 // the inputs where WGSL and plain SPIR-V differ. Expected values are read
 // by hand from the WGSL spec (#arithmetic-expr, #bit-expr,
-// #floating-point-conversion, the builtin sections) and DESIGN.md
+// #floating-point-conversion, the builtin sections) and ARCHITECTURE.md
 // "Semantics".
 func TestPortableEdgeCasesOnGPU(t *testing.T) {
 	i, u, f := iv, uv, fv

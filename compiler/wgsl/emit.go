@@ -9,7 +9,7 @@ import (
 )
 
 // Mode selects how the emitter spells operations whose WGSL meaning a
-// backend compiler or driver might not honour (DESIGN.md "Emission modes").
+// backend compiler or driver might not honour (ARCHITECTURE.md "Emission modes").
 type Mode string
 
 const (
@@ -43,7 +43,7 @@ type EmitOptions struct {
 }
 
 // Emit returns a WGSL module that runs kernel under the kernel ABI
-// (ir.KernelABI, DESIGN.md "Kernel ABI"), and the name of its compute
+// (ir.KernelABI, ARCHITECTURE.md "Kernel ABI"), and the name of its compute
 // entry point. The module holds the structs, private globals and functions
 // of kernel's call graph (opaque declarations are left out), the helper
 // functions portable mode needs, the ABI record structs, the two storage

@@ -6,7 +6,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Kernel returns the kernel function to test in m (DESIGN.md "Kernel
+// Kernel returns the kernel function to test in m (ARCHITECTURE.md "Kernel
 // ABI"): the function named name when name is non-empty, else the only
 // function that is not an entry point and that no other function (IR or
 // opaque, entry points included) calls.

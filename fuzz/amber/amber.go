@@ -242,7 +242,7 @@ func Export(c *fuzz.Case, opts Options) (*Script, error) {
 	b.WriteString("\nEND\n\n")
 
 	// Input: the exact bytes of the kernel ABI, one line per invocation.
-	fmt.Fprintf(&b, "# %s: %d input records of %d bytes (little-endian words; kernel ABI, DESIGN.md)\n", InputBuffer, n, abi.InputStride)
+	fmt.Fprintf(&b, "# %s: %d input records of %d bytes (little-endian words; kernel ABI, ARCHITECTURE.md)\n", InputBuffer, n, abi.InputStride)
 	fmt.Fprintf(&b, "BUFFER %s DATA_TYPE uint32 DATA\n", InputBuffer)
 	f := c.Module.Func(c.Kernel)
 	for i := 0; i < n; i++ {

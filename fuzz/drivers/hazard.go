@@ -14,7 +14,7 @@ import (
 
 // Hazard is one operation of a kernel whose raw-mode SPIR-V instruction
 // SPIR-V leaves undefined for the operands some invocations give it, while
-// WGSL defines the result (DESIGN.md "Emission modes": raw mode emits the
+// WGSL defines the result (ARCHITECTURE.md "Emission modes": raw mode emits the
 // plain instruction and leaves WGSL's rule to the stack). A driver that
 // returns "wrong" values for such an instruction is not at fault: the
 // compiler that emitted it unguarded is.
