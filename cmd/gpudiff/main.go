@@ -1,6 +1,3 @@
-// Command gpudiff is a GPU execution harness and differential tester: it
-// proves on real GPU stacks that predication preserves semantics. See
-// README.md for the subcommands, the case-file format and the exit codes.
 package main
 
 import (

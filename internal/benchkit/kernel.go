@@ -1,7 +1,8 @@
 // Package benchkit holds what the interpreter's benchmarks share with
 // gpudiff's throughput table (fuzz's BenchmarkGpudiff, `make bench`): the
 // interpreter benchmark kernel, as WGSL and written in Go, and a clock of
-// the calling thread's CPU time. It is internal to gpudiff's tests.
+// the calling thread's CPU time. It is internal to gpudiff's tests and
+// must never be imported by non-test code.
 package benchkit
 
 // KernelWGSL is the interpreter benchmark kernel: a bounded loop with
