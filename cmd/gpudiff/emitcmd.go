@@ -56,7 +56,7 @@ as written.`,
 			}
 			name := f.Name
 			if flat {
-				tw, err := flatten.Function(m, name, flatten.Options{})
+				tw, err := flatten.Function(m, name, flattenOptions())
 				if err != nil {
 					return inputErr(err)
 				}

@@ -162,7 +162,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		}
 	}
 	if fl.asJSON {
-		if err := writeExecJSON(stdout, f, args, res); err != nil {
+		if err := writeExecJSON(stdout, f, args, res, nil); err != nil {
 			return err
 		}
 	} else {
@@ -204,7 +204,10 @@ type runJSON struct {
 	Error         string            `json:"error"`
 }
 
-func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result) error {
+// writeExecJSON prints exec's JSON object (README "exec --json"): one
+// document on w. repro, when non-nil, is repro's outcome, carried in the
+// same document so that `repro --json` prints nothing else.
+func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result, repro *reproJSON) error {
 	ref := make([]json.RawMessage, len(res.Reference))
 	for i, r := range res.Reference {
 		ref[i] = oracle.InvocationJSON(r, res.Names)
@@ -241,7 +244,9 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result)
 		// Findings attribute every disagreement (fuzz.Attribute: what
 		// it implicates and why); empty when the verdict is pass.
 		Findings []findingJSON `json:"findings"`
-	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res)}
+		// Repro is repro's judgement of the replay (repro --json only).
+		Repro *reproJSON `json:"repro,omitempty"`
+	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res), repro}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)

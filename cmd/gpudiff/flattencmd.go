@@ -14,7 +14,6 @@ import (
 func newFlattenCmd() *cobra.Command {
 	var (
 		kernel    string
-		whitelist string
 		maxUnroll int
 		strict    bool
 		out       string
@@ -46,7 +45,8 @@ exit code 2; nothing is printed then.`,
 			if maxUnroll == 0 {
 				maxUnroll = lim.Unroll
 			}
-			opts := flatten.Options{MaxUnroll: maxUnroll, Strict: strict, VerifyPasses: verify}
+			opts := flattenOptions()
+			opts.MaxUnroll, opts.Strict, opts.VerifyPasses = maxUnroll, strict, verify
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
 					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
@@ -57,9 +57,6 @@ exit code 2; nothing is printed then.`,
 						fmt.Fprintf(stderr, "// after %s:\n%s\n", pass, ir.PrintFunc(twin))
 					}
 				}
-			}
-			if whitelist != "" {
-				opts.Whitelist = strings.Split(whitelist, ",")
 			}
 			if maxUnroll < 0 {
 				return usagef("gpudiff flatten: --max-unroll must be ≥ 0")
@@ -79,7 +76,6 @@ exit code 2; nothing is printed then.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&kernel, "kernel", "", "flatten only this function (default: every kernel)")
-	f.StringVar(&whitelist, "whitelist", "", "comma-separated builtin names kept as leaves (default: the pure math builtins of the subset)")
 	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
 	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")

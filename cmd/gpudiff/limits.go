@@ -99,5 +99,7 @@ func checkKernelLimits(m *ir.Module, f *ir.Func, n int) error {
 }
 
 // interpOptions and flattenOptions carry the limits into the passes.
-func interpOptions() interp.Options   { return interp.Options{MaxSteps: lim.Steps} }
-func flattenOptions() flatten.Options { return flatten.Options{MaxUnroll: lim.Unroll} }
+func interpOptions() interp.Options { return interp.Options{MaxSteps: lim.Steps} }
+func flattenOptions() flatten.Options {
+	return flatten.Options{MaxUnroll: lim.Unroll, Whitelist: whitelist.Whitelist()}
+}

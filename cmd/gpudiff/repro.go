@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,7 +42,7 @@ Exit codes:
   gpudiff repro shaders/regress/case.wgsl --adapter all --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRepro(cmd.Context(), args[0], adapters, timeout, asJSON, cmd.OutOrStdout())
+			return runRepro(cmd.Context(), args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
@@ -52,7 +51,7 @@ Exit codes:
 	return cmd
 }
 
-func runRepro(ctx context.Context, path string, sels []string, timeout time.Duration, asJSON bool, stdout io.Writer) error {
+func runRepro(ctx context.Context, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
 	src, err := readSource(path)
 	if err != nil {
 		return err
@@ -65,7 +64,7 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 	if err != nil {
 		return usagef("%s: case record: %v", path, err)
 	}
-	devs, closeAll, err := openDevices(sels, timeout, os.Stderr)
+	devs, closeAll, err := openDevices(sels, timeout, stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
 	}
@@ -78,36 +77,70 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 	if err != nil {
 		return inputErr(err)
 	}
-	f := c.Module.Func(c.Kernel)
-	if asJSON {
-		if err := writeExecJSON(stdout, f, c.Args, res); err != nil {
-			return err
-		}
-	} else {
-		writeExecTable(stdout, f, c.Args, res, false)
-	}
 	now := fuzz.Attribute(res)
 	if res.FlattenErr != nil && rec.Flat {
 		now = append([]fuzz.Finding{{Class: "flatten-refused", Adapter: "flatten"}}, now...)
 	}
+	out := judgeRepro(rec, now)
+	f := c.Module.Func(c.Kernel)
+	if asJSON {
+		if err := writeExecJSON(stdout, f, c.Args, res, &out); err != nil {
+			return err
+		}
+	} else {
+		writeExecTable(stdout, f, c.Args, res, false)
+		fmt.Fprintln(stdout, out.Message)
+	}
+	if out.code == reproFixed {
+		return nil
+	}
+	return &exitError{code: out.code}
+}
+
+// reproJSON is repro's judgement of a replay, the "repro" member of
+// `repro --json`'s one document.
+type reproJSON struct {
+	// Outcome is "fixed" (exit 0), "reproduces" (exit 1) or "different"
+	// (exit 4).
+	Outcome string `json:"outcome"`
+	// Recorded lists the case file's recorded classes (or its verdict
+	// when it records no finding); Now the classes found by the replay.
+	Recorded []string `json:"recorded"`
+	Now      []string `json:"now"`
+	// Message is the line repro prints under its table.
+	Message string `json:"message"`
+	code    int
+}
+
+// judgeRepro compares the replay's findings now with the case record:
+// the recorded failure reproduces when a finding of a recorded class
+// family (classFamily) occurs again.
+func judgeRepro(rec *fuzz.CaseRecord, now []fuzz.Finding) reproJSON {
 	recorded := map[string]bool{}
+	out := reproJSON{Recorded: []string{}, Now: []string{}}
 	for _, fd := range rec.Findings {
 		recorded[classFamily(fd.Class)] = true
+		out.Recorded = append(out.Recorded, fd.Class)
 	}
 	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
 		recorded[rec.Verdict] = true
+		out.Recorded = append(out.Recorded, rec.Verdict)
+	}
+	for _, fd := range now {
+		out.Now = append(out.Now, fd.Class)
 	}
 	switch {
 	case len(now) == 0:
-		fmt.Fprintf(stdout, "repro: the recorded failure (%s) no longer reproduces: every run agrees\n", classes(rec.Findings, rec.Verdict))
-		return nil
+		out.Outcome, out.code = "fixed", reproFixed
+		out.Message = fmt.Sprintf("repro: the recorded failure (%s) no longer reproduces: every run agrees", classes(rec.Findings, rec.Verdict))
 	case anyRecorded(now, recorded):
-		fmt.Fprintf(stdout, "repro: REPRODUCES: %s — %s\n", now[0].Class, now[0].Implicates)
-		return &exitError{code: reproStill}
+		out.Outcome, out.code = "reproduces", reproStill
+		out.Message = fmt.Sprintf("repro: REPRODUCES: %s — %s", now[0].Class, now[0].Implicates)
 	default:
-		fmt.Fprintf(stdout, "repro: fails differently: recorded %s, now %s — %s\n", classes(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
-		return &exitError{code: reproDifferent}
+		out.Outcome, out.code = "different", reproDifferent
+		out.Message = fmt.Sprintf("repro: fails differently: recorded %s, now %s — %s", classes(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
 	}
+	return out
 }
 
 // classFamily maps a finding class onto the disagreement it names,

@@ -101,6 +101,7 @@ error (source errors are printed file:line:col: message); 3 internal error.`,
 		return usagef("gpudiff %s: %v\nRun 'gpudiff %s --help' for usage.", c.Name(), err, c.Name())
 	})
 	addLimitFlags(root)
+	addFlattenFlags(root)
 	root.AddCommand(newAdaptersCmd(), newExecCmd(), newFlattenCmd(), newEmitCmd(), newRunCmd(), newReproCmd(), newDriversCmd(), newAmberCmd(), newWorkerCmd())
 	return root
 }

@@ -132,7 +132,7 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 	}
 	for i, cr := range rep.Cases {
 		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.diverges() {
-			cr.Hazards = caseHazards(cases[i])
+			cr.Hazards = caseHazards(cases[i], opts.Flatten)
 		}
 		rep.Divergences = append(rep.Divergences, attributeCase(rep, cr)...)
 	}
@@ -341,16 +341,17 @@ func (cr *CaseResult) diverges() bool {
 	return false
 }
 
-// caseHazards finds the raw-SPIR-V hazards of the kernel and of its twin.
-// A failure of the analysis leaves the kind out (the attribution then
-// does without).
-func caseHazards(c *Case) map[string][]Hazard {
+// caseHazards finds the raw-SPIR-V hazards of the kernel and of its twin
+// (flattened with the run's options, so the twin analysed is the twin
+// run). A failure of the analysis leaves the kind out (the attribution
+// then does without).
+func caseHazards(c *Case, fo flatten.Options) map[string][]Hazard {
 	out := map[string][]Hazard{}
 	if hz, err := FindHazards(c.Case.Module, c.Case.Kernel, c.Case.Args); err == nil {
 		out[Original] = hz
 	}
 	m := ir.CloneModule(c.Case.Module)
-	if tw, err := flatten.Function(m, c.Case.Kernel, flatten.Options{}); err == nil {
+	if tw, err := flatten.Function(m, c.Case.Kernel, fo); err == nil {
 		if hz, err := FindHazards(m, tw.Name, c.Case.Args); err == nil {
 			out[Twin] = hz
 		}
