@@ -13,6 +13,10 @@
 //     the loop forms in loop.go), helpers form a call DAG (a helper only
 //     calls helpers generated before it), and the estimated dynamic cost
 //     is capped (MaxCost);
+//   - within flatten's caps: the kernel's unroll count (loop-body copies,
+//     inlined calls included) stays within Config.MaxUnroll, flatten's
+//     Options.MaxUnroll (unroll.go), so flatten never refuses an
+//     in-subset program for its size;
 //   - free of WGSL shader-creation errors: no operator, builtin or
 //     conversion has only const-expression operands, constant divisors are
 //     non-zero, constant shift counts < 32, constant indices in range;

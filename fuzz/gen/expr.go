@@ -323,6 +323,9 @@ func (c *fnGen) callBool(d int) ir.Expr {
 		return nil
 	}
 	call := c.call(c.pickCallee(hs))
+	if call == nil {
+		return nil
+	}
 	if call.T.Kind == ir.KindBool {
 		return call
 	}

@@ -52,6 +52,9 @@ type fnGen struct {
 	budget int
 	// cost is the estimated dynamic statement count so far.
 	cost int
+	// copies is the function's unroll count so far (unroll.go): it only
+	// grows, and never past g.maxUnroll.
+	copies int
 	// maxCalleeDepth: only helpers with depth ≤ maxCalleeDepth may be
 	// called; calleeDepth is the deepest one called so far.
 	maxCalleeDepth, calleeDepth int
@@ -156,7 +159,8 @@ func (c *fnGen) globalWrite() ir.Stmt {
 
 // callees returns the helpers a call here may target: result type t
 // (nil: any result, including void), call depth within bounds and cost
-// within MaxCost at the current loop multiplier.
+// within MaxCost at the current loop multiplier. (The unroll cap is
+// checked by call, once a callee is picked: see unroll.go.)
 func (c *fnGen) callees(t *ir.Type) []*helper {
 	if c.noCalls > 0 {
 		return nil
@@ -187,8 +191,15 @@ func (c *fnGen) pickCallee(hs []*helper) *helper {
 	return hs[c.r.weighted(ws...)]
 }
 
-// call builds a call of h with generated arguments and accounts for it.
+// call builds a call of h with generated arguments and accounts for it;
+// nil when h's unroll count does not fit the cap here. The count is
+// reserved before the arguments are generated, so calls inside them are
+// checked against it.
 func (c *fnGen) call(h *helper) *ir.Call {
+	if !c.copiesFit(h.copies) {
+		return nil
+	}
+	c.addCopies(h.copies)
 	args := make([]ir.Expr, len(h.f.Params))
 	for i, p := range h.f.Params {
 		args[i] = c.expr(p.T, c.g.exprDepth-1)
@@ -204,5 +215,8 @@ func (c *fnGen) callExpr(t *ir.Type) ir.Expr {
 	if len(hs) == 0 || t.IsVoid() {
 		return nil
 	}
-	return c.call(c.pickCallee(hs))
+	if call := c.call(c.pickCallee(hs)); call != nil {
+		return call
+	}
+	return nil
 }

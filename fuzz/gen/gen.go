@@ -37,6 +37,12 @@ type Config struct {
 	// outside flatten's subset: 0 means the profile's share (0.03 for
 	// "default"), a negative value means never.
 	OutsideSubset float64
+	// MaxUnroll is the unroll cap of the flatten.Options the programs
+	// will be flattened with (flatten.Options.MaxUnroll: loop-body
+	// copies, inlined calls included); 0 means DefaultMaxUnroll. Every
+	// in-subset program's unroll count stays within it (unroll.go), so
+	// flatten never refuses one for its size.
+	MaxUnroll int
 }
 
 // MaxCost caps a program's estimated statements executed per invocation.
@@ -89,6 +95,9 @@ func (c Config) normalized() Config {
 	}
 	if c.OutsideSubset == 0 {
 		c.OutsideSubset = c.Profile.OutsideSubset
+	}
+	if c.MaxUnroll <= 0 {
+		c.MaxUnroll = DefaultMaxUnroll
 	}
 	return c
 }

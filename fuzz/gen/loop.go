@@ -41,6 +41,8 @@ type loopHeader struct {
 	noContinue bool
 }
 
+// loop generates a counter loop of a form the profile picks, with its
+// body; nil when the unroll cap leaves no room for a loop here.
 func (c *fnGen) loop() []ir.Stmt {
 	w := c.g.prof.Loop
 	form := c.r.weighted(w.For, w.ForMin, w.WhileTop, w.WhileEnd, w.BreakIf)
@@ -56,12 +58,25 @@ func (c *fnGen) loop() []ir.Stmt {
 	if maxT > 0 && !c.r.chance(10) {
 		trips = c.r.between(1, maxT)
 	}
+	// The unroll cap (unroll.go): the loop creates c.mult copies per
+	// entry of its body, at most trips+1 entries. Clamping after the
+	// draw leaves every program that fits the cap as it was.
+	room := c.copiesRoom()
+	if room < 1 {
+		return nil
+	}
+	trips = min(trips, room-1)
 	h := c.loopHeader(form, t, trips)
 	hb := &ir.Block{Stmts: []ir.Stmt{h.decl, h.loop}}
 	lb, err := ir.BoundLoop(hb, 1)
 	if err != nil {
 		panic(fmt.Sprintf("gen: generated loop is not bounded (generator bug): %v\n%s", err, ir.PrintStmt(hb, 0)))
 	}
+	if !c.copiesFit(lb.MaxEntries) {
+		panic(fmt.Sprintf("gen: loop of %d entries at multiplier %d exceeds the unroll cap %d (generator bug)\n%s",
+			lb.MaxEntries, c.mult, c.g.maxUnroll, ir.PrintStmt(hb, 0)))
+	}
+	c.addCopies(lb.MaxEntries)
 	wrap := form != lBreakIf && c.r.chance(40)
 	if wrap {
 		c.push()

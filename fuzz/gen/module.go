@@ -20,6 +20,9 @@ type generator struct {
 	nesting, callDepth         int
 	exprDepth                  int
 	nHelpers                   int
+	// maxUnroll is flatten's unroll cap the program must stay within
+	// (Config.MaxUnroll, see unroll.go).
+	maxUnroll int
 
 	helpers []*helper
 	// outside is the outside-subset construct this program carries.
@@ -36,6 +39,9 @@ type helper struct {
 	depth int
 	// cost is f's estimated dynamic statement count per call.
 	cost int
+	// copies is f's unroll count: the loop-body copies flattening f
+	// creates, its callees' included (see unroll.go).
+	copies int
 }
 
 func newGenerator(r *chooser, cfg Config) *generator {
@@ -48,6 +54,7 @@ func newGenerator(r *chooser, cfg Config) *generator {
 	g.callDepth = max(0, min(p.CallDepth, 1+s/8))
 	g.exprDepth = max(1, min(p.ExprDepth, 1+s/10))
 	g.nHelpers = max(0, min(p.Helpers, 1+s/8))
+	g.maxUnroll = cfg.MaxUnroll
 	return g
 }
 
@@ -199,6 +206,7 @@ func (g *generator) genHelper(i int) {
 	c.body()
 	h.depth = 1 + c.calleeDepth
 	h.cost = max(1, c.cost)
+	h.copies = c.copies
 	g.m.Funcs = append(g.m.Funcs, f)
 	g.helpers = append(g.helpers, h)
 }

@@ -120,7 +120,9 @@ func (c *fnGen) stmt() ([]ir.Stmt, bool) {
 	case sIf:
 		s = c.ifStmt()
 	case sLoop:
-		return c.loop(), false
+		if ss := c.loop(); ss != nil {
+			return ss, false
+		}
 	case sSwitch:
 		s = c.switchStmt()
 	case sCall:
@@ -337,6 +339,9 @@ func (c *fnGen) callStmt() ir.Stmt {
 		hs = void
 	}
 	call := c.call(c.pickCallee(hs))
+	if call == nil {
+		return nil
+	}
 	if call.T.IsVoid() {
 		c.wroteGlobal = true
 	}
