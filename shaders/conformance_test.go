@@ -24,6 +24,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/dawn"
+	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
@@ -645,19 +646,15 @@ type rawColumn struct {
 
 func (c rawColumn) String() string { return c.adapter.Name + " " + c.format.name }
 
-// openRawRunner opens adapter a for raw runs: wgpu's adapters in a worker
-// process (harness/worker), other implementations' (Dawn's, already a node
-// process per device) through harness.OpenAny.
-// The Runner is nil exactly when the error is not.
+// openRawRunner opens adapter a for raw runs as gpudiff does
+// (harness/devices: wgpu's adapters in a worker process, Dawn's through
+// harness.OpenAny). The Runner is nil exactly when the error is not.
 func openRawRunner(a harness.AdapterInfo) (harness.Runner, error) {
-	if a.Implementation == "wgpu" {
-		d, err := worker.Start(a.Name, worker.Options{})
-		if err != nil {
-			return nil, err // not a typed nil *worker.Device in the interface
-		}
-		return d, nil
+	set, err := devices.Open([]string{a.Name}, devices.Options{})
+	if err != nil {
+		return nil, err
 	}
-	return harness.OpenAny(a.Name)
+	return set[0], nil
 }
 
 // classifyRaw turns a run's error into a matrix outcome.

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,25 +9,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/harness"
 )
-
-// TestPrefixWriter: complete lines come out prefixed, whatever the write
-// boundaries; a line without its newline waits for it.
-func TestPrefixWriter(t *testing.T) {
-	var out bytes.Buffer
-	var mu sync.Mutex
-	a := &prefixWriter{mu: &mu, w: &out, prefix: "[a] "}
-	b := &prefixWriter{mu: &mu, w: &out, prefix: "[b] "}
-	for _, s := range []string{"one\ntw", "o\n", "thr"} {
-		n, err := a.Write([]byte(s))
-		require.NoError(t, err)
-		assert.Equal(t, len(s), n)
-	}
-	_, err := b.Write([]byte("x\n\ny\n"))
-	require.NoError(t, err)
-	_, err = a.Write([]byte("ee\n"))
-	require.NoError(t, err)
-	assert.Equal(t, "[a] one\n[a] two\n[b] x\n[b] \n[b] y\n[a] three\n", out.String())
-}
 
 // TestWGPULogReachesStderr: with GPUDIFF_WGPU_LOG=debug, wgpu-native's log
 // in the worker process reaches gpudiff's stderr, each line prefixed with

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/fuzz"
-	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/interp"
 )
@@ -64,25 +64,14 @@ func conformanceReport(t *testing.T) *Report {
 	confOnce.Do(func() {
 		cases, err := LoadCorpus(conformanceDir)
 		require.NoError(t, err)
-		all, err := harness.AllAdapters()
-		require.NotEmpty(t, all, "%v", err)
-		var devs []fuzz.Device
-		var closers []func()
-		for _, a := range all {
-			var d harness.Runner
-			if a.Implementation == "wgpu" {
-				d, err = worker.Start(a.Name, worker.Options{})
-			} else {
-				d, err = harness.OpenAny(a.Name)
-			}
-			require.NoError(t, err, a.Name)
-			closers = append(closers, d.Close)
-			devs = append(devs, d)
+		set, err := devices.Open([]string{"all"}, devices.Options{})
+		require.NoError(t, err)
+		defer set.Close()
+		devs := make([]fuzz.Device, len(set))
+		for i, d := range set {
+			devs[i] = d
 		}
 		confRep = Run(context.Background(), cases, devs, Options{Tool: "test"})
-		for _, c := range closers {
-			c()
-		}
 	})
 	require.NotNil(t, confRep, "an earlier test failed to build the report")
 	return confRep

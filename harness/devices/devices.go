@@ -1,0 +1,144 @@
+// Package devices opens the adapters a user selects the way gpudiff runs
+// them: each wgpu adapter behind an isolated worker process
+// (harness/worker), every other implementation's (Dawn's, harness/dawn,
+// already a node process per device) through harness.OpenAny. It is the
+// one rule for opening adapters, used by the CLI and by every test that
+// runs kernels on the machine's adapters.
+//
+// It must never: decide which adapters a command should use (callers pass
+// the user's selectors), retry a device that failed to open, or print
+// anything except to the writer it is given.
+package devices
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
+	_ "github.com/gpudiff/gpudiff/harness/dawn" // registers Dawn (Tint) adapters when its npm package is installed
+	"github.com/gpudiff/gpudiff/harness/worker"
+)
+
+// Options configures Open.
+type Options struct {
+	// Timeout bounds each dispatch on a wgpu adapter, compilation
+	// included; 0 means worker's default (30 s).
+	Timeout time.Duration
+	// Warn receives warnings (an implementation the selectors name that
+	// cannot list its adapters) and, when harness.LogEnabled, wgpu-native's
+	// log lines from the workers, each prefixed with "[adapter] ". Nil
+	// discards both.
+	Warn io.Writer
+}
+
+// Set is the opened devices, in the order harness.Select returns their
+// adapters. Close closes them all.
+type Set []harness.Runner
+
+// Close closes every device of s.
+func (s Set) Close() {
+	for _, d := range s {
+		d.Close()
+	}
+}
+
+// Open opens the adapters that sels select (harness.Select's rules: a
+// name, an alias, a prefix or "all"; none selects the first Vulkan
+// adapter, a GPU before a CPU adapter). An implementation that cannot list
+// its adapters (Dawn without its npm package) is skipped, with a warning
+// when the selectors could name one of its adapters. Errors: no adapter at
+// all (harness.AllAdapters' error), a selector that matches nothing
+// (harness.Select's error), or a device that fails to open ("NAME: …";
+// the devices opened before it are closed).
+func Open(sels []string, o Options) (Set, error) {
+	all, err := harness.AllAdapters()
+	if len(all) == 0 {
+		return nil, err
+	}
+	if err != nil && o.Warn != nil {
+		var ie *harness.ImplementationError
+		if errors.As(err, &ie) && wantsImplementation(sels, ie.Implementation) {
+			fmt.Fprintf(o.Warn, "gpudiff: warning: %v\n", err)
+		}
+	}
+	sel, err := harness.Select(all, sels)
+	if err != nil {
+		return nil, err
+	}
+	var opened Set
+	var logMu sync.Mutex
+	for _, a := range sel {
+		var d harness.Runner
+		if a.Implementation == "wgpu" {
+			wo := worker.Options{Timeout: o.Timeout}
+			if harness.LogEnabled() && o.Warn != nil {
+				// wgpu-native logs to the worker's stderr, which the
+				// parent otherwise keeps only for crash reports.
+				wo.Stderr = &prefixWriter{mu: &logMu, w: o.Warn, prefix: "[" + a.Name + "] "}
+			}
+			var wd *worker.Device
+			wd, err = worker.Start(a.Name, wo)
+			if err == nil {
+				d = wd // not a typed nil *worker.Device in the interface
+			}
+		} else {
+			d, err = harness.OpenAny(a.Name)
+		}
+		if err != nil {
+			opened.Close()
+			return nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		opened = append(opened, d)
+	}
+	return opened, nil
+}
+
+// wantsImplementation reports whether the selectors could name an adapter
+// of impl (so a failure to list it deserves a warning).
+func wantsImplementation(sels []string, impl string) bool {
+	for _, s := range sels {
+		if s == "all" || strings.HasPrefix(s, impl) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixWriter copies complete lines to w, each after prefix; writers that
+// share mu share w without interleaving inside a line (and one writer may
+// be used by several goroutines: a restarted worker's stderr and its
+// predecessor's). A last line without a newline is held until its newline
+// arrives.
+type prefixWriter struct {
+	mu      *sync.Mutex
+	w       io.Writer
+	prefix  string
+	partial []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.partial = append(p.partial, b...)
+	i := bytes.LastIndexByte(p.partial, '\n')
+	if i < 0 {
+		return len(b), nil
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(p.partial[:i+1], []byte("\n")) {
+		if len(line) > 0 {
+			out.WriteString(p.prefix)
+			out.Write(line)
+		}
+	}
+	p.partial = append(p.partial[:0], p.partial[i+1:]...)
+	if _, err := p.w.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
