@@ -3,9 +3,9 @@ package flatten
 import (
 	"math"
 	"math/big"
-	"math/bits"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Constant evaluation of one IR node whose operands are literals.
@@ -14,9 +14,10 @@ import (
 // fold may only replace an expression by the one value every conforming
 // implementation computes for it at run time. So:
 //
-//   - integer operations fold with WGSL's run-time rules (wrapping
-//     arithmetic, x / 0 = x is never reached because a constant zero
-//     divisor is a shader-creation error, WGSL #arithmetic-expr);
+//   - integer operations and builtins fold with WGSL's run-time rules,
+//     the values of ir/wgslsem (wrapping arithmetic; x / 0 = x is never
+//     reached because a constant zero divisor is a shader-creation error,
+//     wgslsem.Fault, WGSL #arithmetic-expr);
 //   - f32 operations fold only when the result is exactly representable
 //     (no rounding happened), finite and normal or zero, with normal or
 //     zero operands — so flush-to-zero, fused evaluation and rounding
@@ -249,7 +250,7 @@ func evalUnary(op ir.UnaryOp, v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 				}
 				return ir.ScalarVal(st, c.Bits^0x80000000), evalOK
 			}
-			return ir.I32Val(-c.I32()), evalOK // wraps: -INT_MIN = INT_MIN
+			return ir.I32Val(wgslsem.Neg(c.I32())), evalOK // -INT_MIN = INT_MIN
 		case ir.OpNot:
 			return ir.BoolVal(!c.Bool()), evalOK
 		case ir.OpCompl:
@@ -352,34 +353,37 @@ func f32Binary(op ir.BinaryOp, x, y float32) (ir.Value, evalStatus) {
 	return ir.Value{}, evalKeep // % on f32: not folded
 }
 
+// intBinary folds an i32 or u32 operator with wgslsem's values. A
+// wgslsem.Fault (zero divisor, MIN / -1, shift count ≥ 32) is evalError:
+// the expression must stay a run-time one.
 func intBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalStatus) {
 	signed := st.Kind == ir.KindI32
 	x, y := a.Bits, b.Bits
 	mk := func(bits uint32) (ir.Value, evalStatus) { return ir.ScalarVal(st, bits), evalOK }
 	switch op {
 	case ir.OpAdd:
-		return mk(x + y)
+		return mk(wgslsem.Add(x, y))
 	case ir.OpSub:
-		return mk(x - y)
+		return mk(wgslsem.Sub(x, y))
 	case ir.OpMul:
-		return mk(x * y)
+		return mk(wgslsem.Mul(x, y))
 	case ir.OpDiv, ir.OpRem:
-		if y == 0 {
-			return ir.Value{}, evalError
-		}
 		if signed {
-			if int32(x) == math.MinInt32 && int32(y) == -1 {
+			if wgslsem.DivFaultI32(int32(x), int32(y)) != wgslsem.NoFault {
 				return ir.Value{}, evalError
 			}
 			if op == ir.OpDiv {
-				return mk(uint32(int32(x) / int32(y)))
+				return mk(uint32(wgslsem.DivI32(int32(x), int32(y))))
 			}
-			return mk(uint32(int32(x) % int32(y)))
+			return mk(uint32(wgslsem.RemI32(int32(x), int32(y))))
+		}
+		if wgslsem.DivFaultU32(x, y) != wgslsem.NoFault {
+			return ir.Value{}, evalError
 		}
 		if op == ir.OpDiv {
-			return mk(x / y)
+			return mk(wgslsem.DivU32(x, y))
 		}
-		return mk(x % y)
+		return mk(wgslsem.RemU32(x, y))
 	case ir.OpAnd:
 		return mk(x & y)
 	case ir.OpOr:
@@ -387,16 +391,16 @@ func intBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalStatus
 	case ir.OpXor:
 		return mk(x ^ y)
 	case ir.OpShl, ir.OpShr:
-		if y >= 32 {
+		if wgslsem.ShiftFault(y) != wgslsem.NoFault {
 			return ir.Value{}, evalError
 		}
 		if op == ir.OpShl {
-			return mk(x << y)
+			return mk(wgslsem.Shl(x, y))
 		}
 		if signed {
-			return mk(uint32(int32(x) >> y))
+			return mk(uint32(wgslsem.Shr(int32(x), y)))
 		}
-		return mk(x >> y)
+		return mk(wgslsem.Shr(x, y))
 	}
 	return ir.Value{}, evalUnknown
 }
@@ -423,13 +427,10 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 			if !normalOrZero(f) {
 				return ir.Value{}, evalKeep
 			}
-			tr := math.Trunc(float64(f))
 			if t.Kind == ir.KindI32 {
-				tr = math.Max(-2147483648, math.Min(2147483520, tr))
-				return ir.I32Val(int32(tr)), evalOK
+				return ir.I32Val(wgslsem.F32ToI32(float64(f))), evalOK
 			}
-			tr = math.Max(0, math.Min(4294967040, tr))
-			return ir.U32Val(uint32(tr)), evalOK
+			return ir.U32Val(wgslsem.F32ToU32(float64(f))), evalOK
 		}
 	case ir.KindF32:
 		switch from.Kind {
@@ -473,11 +474,11 @@ func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStat
 		if !args[0].Type.Elem.IsInteger() {
 			return ir.Value{}, evalUnknown
 		}
-		var s uint32
-		for i := range args[0].Elems {
-			s += args[0].Elems[i].Bits * args[1].Elems[i].Bits
+		x, y := make([]uint32, len(args[0].Elems)), make([]uint32, len(args[1].Elems))
+		for i := range x {
+			x[i], y[i] = args[0].Elems[i].Bits, args[1].Elems[i].Bits
 		}
-		return ir.ScalarVal(t, s), evalOK
+		return ir.ScalarVal(t, wgslsem.Dot(x, y)), evalOK // the bits are the same for i32 and u32
 	}
 	return mapComps(t, func(i int, st *ir.Type) (ir.Value, evalStatus) {
 		cs := make([]ir.Value, len(args))
@@ -508,7 +509,7 @@ func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStat
 		case ir.BTrunc:
 			return ok(math.Trunc(float64(fs[0])))
 		case ir.BRound:
-			return ok(math.RoundToEven(float64(fs[0])))
+			return ok(wgslsem.Round(float64(fs[0])))
 		case ir.BSign:
 			switch {
 			case fs[0] > 0:
@@ -518,10 +519,7 @@ func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStat
 			}
 			return ok(0)
 		case ir.BStep:
-			if fs[1] >= fs[0] {
-				return ok(1)
-			}
-			return ok(0)
+			return ok(wgslsem.Step(float64(fs[0]), float64(fs[1])))
 		case ir.BMin, ir.BMax:
 			if fs[0] == 0 && fs[1] == 0 && math.Signbit(float64(fs[0])) != math.Signbit(float64(fs[1])) {
 				return ir.Value{}, evalKeep // either zero may be returned
@@ -531,7 +529,7 @@ func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStat
 			}
 			return ok(math.Max(float64(fs[0]), float64(fs[1])))
 		case ir.BClamp:
-			if fs[1] > fs[2] {
+			if wgslsem.ClampFault(fs[1], fs[2]) != wgslsem.NoFault {
 				return ir.Value{}, evalError
 			}
 			if fs[1] == 0 || fs[2] == 0 || fs[0] == 0 {
@@ -548,98 +546,89 @@ func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStat
 	if st.Kind == ir.KindBool {
 		return ir.Value{}, evalUnknown
 	}
-	signed := st.Kind == ir.KindI32
+	if st.Kind == ir.KindI32 {
+		return intBuiltin(fn, a, st, i32Builtins)
+	}
+	return intBuiltin(fn, a, st, u32Builtins)
+}
+
+// intBuiltins is the integer builtins flatten folds, on the bits of one
+// component: the values are wgslsem's, and a const-expression that WGSL
+// rejects (clamp with low > high, extractBits/insertBits with
+// offset + count > 32) is reported as a wgslsem.Fault.
+type intBuiltins struct {
+	k1    map[ir.Builtin]func(e uint32) uint32
+	k2    map[ir.Builtin]func(e1, e2 uint32) uint32
+	clamp func(e, low, high uint32) (uint32, wgslsem.Fault)
+	ext   func(e, offset, count uint32) uint32
+}
+
+var (
+	i32Builtins = intBuiltins{
+		k1: map[ir.Builtin]func(uint32) uint32{
+			ir.BAbs:              func(e uint32) uint32 { return uint32(wgslsem.Abs(int32(e))) },
+			ir.BSign:             func(e uint32) uint32 { return uint32(wgslsem.Sign(int32(e))) },
+			ir.BCountOneBits:     wgslsem.CountOneBits[uint32],
+			ir.BReverseBits:      wgslsem.ReverseBits[uint32],
+			ir.BFirstTrailingBit: wgslsem.FirstTrailingBit[uint32],
+			ir.BFirstLeadingBit:  func(e uint32) uint32 { return uint32(wgslsem.FirstLeadingBitI32(int32(e))) },
+		},
+		k2: map[ir.Builtin]func(uint32, uint32) uint32{
+			ir.BMin: func(e1, e2 uint32) uint32 { return uint32(wgslsem.Min(int32(e1), int32(e2))) },
+			ir.BMax: func(e1, e2 uint32) uint32 { return uint32(wgslsem.Max(int32(e1), int32(e2))) },
+		},
+		clamp: func(e, low, high uint32) (uint32, wgslsem.Fault) {
+			l, h := int32(low), int32(high)
+			return uint32(wgslsem.Clamp(int32(e), l, h)), wgslsem.ClampFault(l, h)
+		},
+		ext: func(e, offset, count uint32) uint32 { return uint32(wgslsem.ExtractBitsI32(int32(e), offset, count)) },
+	}
+	u32Builtins = intBuiltins{
+		k1: map[ir.Builtin]func(uint32) uint32{
+			ir.BAbs:              wgslsem.Abs[uint32],
+			ir.BCountOneBits:     wgslsem.CountOneBits[uint32],
+			ir.BReverseBits:      wgslsem.ReverseBits[uint32],
+			ir.BFirstTrailingBit: wgslsem.FirstTrailingBit[uint32],
+			ir.BFirstLeadingBit:  wgslsem.FirstLeadingBitU32,
+		},
+		k2: map[ir.Builtin]func(uint32, uint32) uint32{
+			ir.BMin: wgslsem.Min[uint32],
+			ir.BMax: wgslsem.Max[uint32],
+		},
+		clamp: func(e, low, high uint32) (uint32, wgslsem.Fault) {
+			return wgslsem.Clamp(e, low, high), wgslsem.ClampFault(low, high)
+		},
+		ext: wgslsem.ExtractBitsU32,
+	}
+)
+
+// intBuiltin folds integer builtin fn on the scalar components a of type
+// st with the kernels of one signedness.
+func intBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type, ks intBuiltins) (ir.Value, evalStatus) {
 	mk := func(bits uint32) (ir.Value, evalStatus) { return ir.ScalarVal(st, bits), evalOK }
-	x := a[0].Bits
-	less := func(p, q uint32) bool {
-		if signed {
-			return int32(p) < int32(q)
-		}
-		return p < q
+	if k, ok := ks.k1[fn]; ok {
+		return mk(k(a[0].Bits))
+	}
+	if k, ok := ks.k2[fn]; ok {
+		return mk(k(a[0].Bits, a[1].Bits))
 	}
 	switch fn {
-	case ir.BAbs:
-		if signed && int32(x) < 0 {
-			return mk(-x) // abs(INT_MIN) = INT_MIN
-		}
-		return mk(x)
-	case ir.BMin:
-		if less(a[1].Bits, x) {
-			return mk(a[1].Bits)
-		}
-		return mk(x)
-	case ir.BMax:
-		if less(x, a[1].Bits) {
-			return mk(a[1].Bits)
-		}
-		return mk(x)
 	case ir.BClamp:
-		lo, hi := a[1].Bits, a[2].Bits
-		if less(hi, lo) {
+		r, f := ks.clamp(a[0].Bits, a[1].Bits, a[2].Bits)
+		if f != wgslsem.NoFault {
 			return ir.Value{}, evalError
 		}
-		if less(x, lo) {
-			x = lo
-		}
-		if less(hi, x) {
-			x = hi
-		}
-		return mk(x)
-	case ir.BSign:
-		switch {
-		case int32(x) > 0:
-			return mk(1)
-		case int32(x) < 0:
-			return mk(math.MaxUint32)
-		}
-		return mk(0)
-	case ir.BCountOneBits:
-		return mk(uint32(bits.OnesCount32(x)))
-	case ir.BReverseBits:
-		return mk(bits.Reverse32(x))
-	case ir.BFirstTrailingBit:
-		if x == 0 {
-			return mk(math.MaxUint32)
-		}
-		return mk(uint32(bits.TrailingZeros32(x)))
-	case ir.BFirstLeadingBit:
-		v := x
-		if signed && int32(x) < 0 {
-			v = ^x
-		}
-		if v == 0 {
-			return mk(math.MaxUint32)
-		}
-		return mk(uint32(31 - bits.LeadingZeros32(v)))
+		return mk(r)
 	case ir.BExtractBits:
-		o, c := a[1].Bits, a[2].Bits
-		if uint64(o)+uint64(c) > 32 {
+		if wgslsem.BitRangeFault(a[1].Bits, a[2].Bits) != wgslsem.NoFault {
 			return ir.Value{}, evalError
 		}
-		if c == 0 {
-			return mk(0)
-		}
-		v := x >> o
-		if c < 32 {
-			v &= 1<<c - 1
-			if signed && v&(1<<(c-1)) != 0 {
-				v |= ^uint32(0) << c
-			}
-		}
-		return mk(v)
+		return mk(ks.ext(a[0].Bits, a[1].Bits, a[2].Bits))
 	case ir.BInsertBits:
-		nb, o, c := a[1].Bits, a[2].Bits, a[3].Bits
-		if uint64(o)+uint64(c) > 32 {
+		if wgslsem.BitRangeFault(a[2].Bits, a[3].Bits) != wgslsem.NoFault {
 			return ir.Value{}, evalError
 		}
-		if c == 0 {
-			return mk(x)
-		}
-		mask := uint32(math.MaxUint32)
-		if c < 32 {
-			mask = (1<<c - 1) << o
-		}
-		return mk(x&^mask | (nb<<o)&mask)
+		return mk(wgslsem.InsertBits(a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits))
 	}
 	return ir.Value{}, evalUnknown
 }
@@ -676,7 +665,7 @@ func constError(e ir.Expr) bool {
 				return anyComp(y, func(c ir.Value) bool { return c.Bits == 0 })
 			}
 		case ir.OpShl, ir.OpShr:
-			return anyComp(y, func(c ir.Value) bool { return c.Bits >= 32 })
+			return anyComp(y, func(c ir.Value) bool { return wgslsem.ShiftFault(c.Bits) != wgslsem.NoFault })
 		}
 	case *ir.Index:
 		i, ok := litVal(x.Index)
@@ -689,19 +678,15 @@ func constError(e ir.Expr) bool {
 			if ok1 && ok2 {
 				for i := 0; i < max(1, lo.Type.Width()); i++ {
 					l, h := comp(lo, i), comp(hi, i)
+					f := wgslsem.ClampFault(l.Bits, h.Bits)
 					switch l.Type.Kind {
 					case ir.KindF32:
-						if l.F32() > h.F32() {
-							return true
-						}
+						f = wgslsem.ClampFault(l.F32(), h.F32())
 					case ir.KindI32:
-						if l.I32() > h.I32() {
-							return true
-						}
-					default:
-						if l.Bits > h.Bits {
-							return true
-						}
+						f = wgslsem.ClampFault(l.I32(), h.I32())
+					}
+					if f != wgslsem.NoFault {
+						return true
 					}
 				}
 			}
@@ -709,7 +694,7 @@ func constError(e ir.Expr) bool {
 			n := len(x.Args)
 			o, ok1 := litVal(x.Args[n-2])
 			c, ok2 := litVal(x.Args[n-1])
-			return ok1 && ok2 && uint64(o.Bits)+uint64(c.Bits) > 32
+			return ok1 && ok2 && wgslsem.BitRangeFault(o.Bits, c.Bits) != wgslsem.NoFault
 		case ir.BSmoothstep:
 			e0, ok1 := litVal(x.Args[0])
 			e1, ok2 := litVal(x.Args[1])

@@ -3,121 +3,25 @@ package interp
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
-// Integer builtins (WGSL "Built-in Functions"), on the bits of one lane.
+// Integer builtin kernels on the bits of one lane: the values are
+// wgslsem's (WGSL §17.5 Numeric Built-in Functions); i32 lanes are
+// converted to int32 where the sign matters.
 
-func absI(a uint32) uint32 {
-	if int32(a) < 0 {
-		return -a // abs(MIN) = MIN
-	}
-	return a
-}
-
-func signI(a uint32) uint32 {
-	switch x := int32(a); {
-	case x > 0:
-		return 1
-	case x < 0:
-		return math.MaxUint32 // -1
-	}
-	return 0
-}
-
-func minI(a, b uint32) uint32 {
-	if int32(b) < int32(a) {
-		return b
-	}
-	return a
-}
-
-func maxI(a, b uint32) uint32 {
-	if int32(a) < int32(b) {
-		return b
-	}
-	return a
-}
-
-// clampI and clampU are min(max(e, low), high) (WGSL #clamp).
-func clampI(e, lo, hi uint32) uint32 { return minI(maxI(e, lo), hi) }
-func clampU(e, lo, hi uint32) uint32 { return min(max(e, lo), hi) }
-
-func countOneBits(a uint32) uint32 { return uint32(bits.OnesCount32(a)) }
-func reverseBits(a uint32) uint32  { return bits.Reverse32(a) }
-
-// firstLeadingBitU is the position of the most significant 1 bit, or
-// 0xFFFFFFFF for 0 (WGSL #firstLeadingBit-unsigned-builtin).
-func firstLeadingBitU(a uint32) uint32 {
-	if a == 0 {
-		return math.MaxUint32
-	}
-	return uint32(31 - bits.LeadingZeros32(a))
-}
-
-// firstLeadingBitI is -1 for 0 and -1, else the position of the most
-// significant bit that differs from the sign bit (WGSL
-// #firstLeadingBit-signed-builtin).
+func absI(a uint32) uint32           { return uint32(wgslsem.Abs(int32(a))) }
+func signI(a uint32) uint32          { return uint32(wgslsem.Sign(int32(a))) }
+func minI(a, b uint32) uint32        { return uint32(wgslsem.Min(int32(a), int32(b))) }
+func maxI(a, b uint32) uint32        { return uint32(wgslsem.Max(int32(a), int32(b))) }
+func clampI(e, lo, hi uint32) uint32 { return uint32(wgslsem.Clamp(int32(e), int32(lo), int32(hi))) }
 func firstLeadingBitI(a uint32) uint32 {
-	if int32(a) < 0 {
-		a = ^a
-	}
-	return firstLeadingBitU(a) // ^(-1) = 0 gives -1 too
+	return uint32(wgslsem.FirstLeadingBitI32(int32(a)))
 }
-
-// firstTrailingBit is the position of the least significant 1 bit, or
-// all ones for 0 (WGSL #firstTrailingBit-builtin).
-func firstTrailingBit(a uint32) uint32 {
-	if a == 0 {
-		return math.MaxUint32
-	}
-	return uint32(bits.TrailingZeros32(a))
-}
-
-// bitRange clamps an offset and count as WGSL #extractBits-signed-builtin
-// and #insertBits-builtin do: o = min(offset, 32), c = min(count, 32 - o).
-func bitRange(offset, count uint32) (o, c uint32) {
-	o = min(offset, 32)
-	c = min(count, 32-o)
-	return o, c
-}
-
-func lowMask(c uint32) uint32 {
-	if c >= 32 {
-		return math.MaxUint32
-	}
-	return 1<<c - 1
-}
-
-// extractBitsU copies bits o..o+c-1 of e to bits 0..c-1; 0 when c is 0.
-func extractBitsU(e, offset, count uint32) uint32 {
-	o, c := bitRange(offset, count)
-	if c == 0 {
-		return 0
-	}
-	return (e >> o) & lowMask(c) // o < 32 here since c > 0
-}
-
-// extractBitsI is extractBitsU sign-extended from bit c-1.
 func extractBitsI(e, offset, count uint32) uint32 {
-	_, c := bitRange(offset, count)
-	v := extractBitsU(e, offset, count)
-	if c == 0 || c == 32 {
-		return v
-	}
-	return uint32(int32(v<<(32-c)) >> (32 - c))
-}
-
-// insertBits replaces bits o..o+c-1 of e with bits 0..c-1 of newbits.
-func insertBits(e, newbits, offset, count uint32) uint32 {
-	o, c := bitRange(offset, count)
-	if c == 0 {
-		return e
-	}
-	m := lowMask(c) << o
-	return (e &^ m) | ((newbits << o) & m)
+	return uint32(wgslsem.ExtractBitsI32(int32(e), offset, count))
 }
 
 // lanes is a compiled operand read lane by lane: stride 0 broadcasts a
@@ -228,45 +132,45 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 		)
 		switch e.Fn {
 		case ir.BAbs:
-			k1 = func(a uint32) uint32 { return a }
+			k1 = wgslsem.Abs[uint32]
 			if signed {
 				k1 = absI
 			}
 		case ir.BSign:
 			k1 = signI
 		case ir.BCountOneBits:
-			k1 = countOneBits
+			k1 = wgslsem.CountOneBits[uint32]
 		case ir.BReverseBits:
-			k1 = reverseBits
+			k1 = wgslsem.ReverseBits[uint32]
 		case ir.BFirstLeadingBit:
-			k1 = firstLeadingBitU
+			k1 = wgslsem.FirstLeadingBitU32
 			if signed {
 				k1 = firstLeadingBitI
 			}
 		case ir.BFirstTrailingBit:
-			k1 = firstTrailingBit
+			k1 = wgslsem.FirstTrailingBit[uint32]
 		case ir.BMin:
-			k2 = func(a, b uint32) uint32 { return min(a, b) }
+			k2 = wgslsem.Min[uint32]
 			if signed {
 				k2 = minI
 			}
 		case ir.BMax:
-			k2 = func(a, b uint32) uint32 { return max(a, b) }
+			k2 = wgslsem.Max[uint32]
 			if signed {
 				k2 = maxI
 			}
 		case ir.BClamp:
-			k3 = clampU
+			k3 = wgslsem.Clamp[uint32]
 			if signed {
 				k3 = clampI
 			}
 		case ir.BExtractBits:
-			k3 = extractBitsU
+			k3 = wgslsem.ExtractBitsU32
 			if signed {
 				k3 = extractBitsI
 			}
 		case ir.BInsertBits:
-			k4 = insertBits
+			k4 = wgslsem.InsertBits[uint32]
 		default:
 			c.errorf(e.Pos, "builtin %s is not defined for %v", info.Name, at)
 			return c.dummy(e.T, dst)
@@ -317,14 +221,16 @@ func allAny(loc, n int32, any bool, d int32) exprFn {
 	}
 }
 
-// intDot is the wrapping sum of products of two integer vectors.
+// intDot is dot of two integer vectors (WGSL §17.5.20): the wrapping sum
+// of products, as wgslsem.Dot computes it (the bits are the same for i32
+// and u32).
 func intDot(xl, yl, n, d int32) exprFn {
 	return func(fr *frame) {
 		s := fr.s
 		var r slot
 		for i := int32(0); i < n; i++ {
 			x, y := s[xl+i], s[yl+i]
-			r.bits += x.bits * y.bits
+			r.bits = wgslsem.Add(r.bits, wgslsem.Mul(x.bits, y.bits))
 			r.why = why3(r.why, x.why, y.why)
 		}
 		s[d] = r
@@ -378,7 +284,7 @@ var (
 		ir.BFloor: func(x float64) (float64, bool) { return math.Floor(x), true },
 		ir.BCeil:  func(x float64) (float64, bool) { return math.Ceil(x), true },
 		ir.BTrunc: func(x float64) (float64, bool) { return math.Trunc(x), true },
-		ir.BRound: func(x float64) (float64, bool) { return math.RoundToEven(x), true },
+		ir.BRound: func(x float64) (float64, bool) { return wgslsem.Round(x), true },
 		ir.BFract: func(x float64) (float64, bool) { r := x - math.Floor(x); return r, r32(r) == r },
 		ir.BSign: func(x float64) (float64, bool) {
 			switch {
@@ -403,12 +309,7 @@ var (
 			}
 			return x, true
 		},
-		ir.BStep: func(edge, x float64) (float64, bool) {
-			if edge <= x {
-				return 1, true
-			}
-			return 0, true
-		},
+		ir.BStep: func(edge, x float64) (float64, bool) { return wgslsem.Step(edge, x), true },
 	}
 	f32Fast3 = map[ir.Builtin]func(x, y, z float64) (float64, bool){
 		ir.BClamp: func(x, lo, hi float64) (float64, bool) {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // code is compiled expression code: operations in evaluation order (each
@@ -121,13 +122,13 @@ func (cd code) exec(fr *frame) ctl {
 			clear(s[in.d : in.d+int32(in.x)])
 		case opAdd:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits + b.bits, why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.Add(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opSub:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits - b.bits, why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.Sub(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opMul:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits * b.bits, why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.Mul(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opAnd:
 			a, b := &s[in.a], &s[in.b]
 			s[in.d] = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
@@ -139,28 +140,28 @@ func (cd code) exec(fr *frame) ctl {
 			s[in.d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
 		case opShl:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits << (b.bits & 31), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.Shl(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opShrU:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits >> (b.bits & 31), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.Shr(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opShrI:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: uint32(int32(a.bits) >> (b.bits & 31)), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: uint32(wgslsem.Shr(int32(a.bits), b.bits)), why: firstWhy(a.why, b.why)}
 		case opDivU:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: divU(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.DivU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opDivI:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: divI(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: uint32(wgslsem.DivI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
 		case opRemU:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: remU(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: wgslsem.RemU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opRemI:
 			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: remI(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			s[in.d] = slot{bits: uint32(wgslsem.RemI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
 		case opNeg:
 			a := s[in.a]
-			a.bits = -a.bits
+			a.bits = uint32(wgslsem.Neg(int32(a.bits)))
 			s[in.d] = a
 		case opNot:
 			a := s[in.a]

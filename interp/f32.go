@@ -3,6 +3,8 @@ package interp
 import (
 	"math"
 	"math/bits"
+
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // f32 values and their error bounds (WGSL #floating-point-accuracy,
@@ -251,8 +253,8 @@ func fFloor(a fv) fv { return fMono(math.Floor, a) }
 func fCeil(a fv) fv  { return fMono(math.Ceil, a) }
 func fTrunc(a fv) fv { return fMono(math.Trunc, a) }
 
-// fRound rounds half to even (WGSL #round-builtin).
-func fRound(a fv) fv { return fMono(math.RoundToEven, a) }
+// fRound rounds half to even (WGSL #round-builtin, wgslsem.Round).
+func fRound(a fv) fv { return fMono(wgslsem.Round, a) }
 
 // fFract is x - floor(x) (WGSL #fract-builtin, inherited).
 func fFract(a fv) fv { return fSub(a, fFloor(a)) }
@@ -622,33 +624,4 @@ func fEq(a, b fv) (bool, fstatus) {
 		return false, fsOK
 	}
 	return a.v == b.v, fsAmbiguous
-}
-
-// f2i converts a real to i32 (WGSL #floating-point-conversion): truncate,
-// then clamp to the i32 values exactly representable in f32,
-// [-2^31, 2147483520]. NaN has no defined result (callers mark it
-// indeterminate); it maps to 0 here.
-func f2i(x float64) int32 {
-	switch {
-	case x != x:
-		return 0
-	case x >= 2147483520:
-		return 2147483520
-	case x <= -2147483648:
-		return math.MinInt32
-	}
-	return int32(math.Trunc(x))
-}
-
-// f2u converts a real to u32: truncate, then clamp to [0, 4294967040].
-func f2u(x float64) uint32 {
-	switch {
-	case x != x:
-		return 0
-	case x >= 4294967040:
-		return 4294967040
-	case x <= 0:
-		return 0
-	}
-	return uint32(math.Trunc(x))
 }

@@ -4,59 +4,22 @@ import (
 	"math"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Integer operators (WGSL #arithmetic-expr, #bit-expr, #comparison-expr).
-// i32 and u32 share their bit patterns; signedness is in the kernel.
+// i32 and u32 share their bit patterns; signedness is in the kernel. The
+// values are wgslsem's: wrapping + - *, x / 0 = x, x % 0 = 0,
+// MIN / -1 = MIN, MIN % -1 = 0, shift counts modulo 32, >> arithmetic on
+// i32 and logical on u32.
 
-func addU(a, b uint32) uint32 { return a + b }
-func subU(a, b uint32) uint32 { return a - b }
-func mulU(a, b uint32) uint32 { return a * b }
 func andU(a, b uint32) uint32 { return a & b }
 func orU(a, b uint32) uint32  { return a | b }
 func xorU(a, b uint32) uint32 { return a ^ b }
 
-// divI is i32 division: x / 0 = x and MIN / -1 = MIN; otherwise
-// truncating (WGSL #arithmetic-expr).
-func divI(a, b uint32) uint32 {
-	x, y := int32(a), int32(b)
-	if y == 0 || (x == math.MinInt32 && y == -1) {
-		return a
-	}
-	return uint32(x / y)
-}
-
-// remI is i32 remainder: x % 0 = 0 and MIN % -1 = 0; otherwise the
-// remainder of truncating division (sign of the dividend).
-func remI(a, b uint32) uint32 {
-	x, y := int32(a), int32(b)
-	if y == 0 || (x == math.MinInt32 && y == -1) {
-		return 0
-	}
-	return uint32(x % y)
-}
-
-// divU is u32 division with x / 0 = x.
-func divU(a, b uint32) uint32 {
-	if b == 0 {
-		return a
-	}
-	return a / b
-}
-
-// remU is u32 remainder with x % 0 = 0.
-func remU(a, b uint32) uint32 {
-	if b == 0 {
-		return 0
-	}
-	return a % b
-}
-
-// Shifts take the count modulo 32 (WGSL #bit-expr); >> is arithmetic on
-// i32, logical on u32.
-func shlU(a, b uint32) uint32 { return a << (b & 31) }
-func shrU(a, b uint32) uint32 { return a >> (b & 31) }
-func shrI(a, b uint32) uint32 { return uint32(int32(a) >> (b & 31)) }
+func divI(a, b uint32) uint32 { return uint32(wgslsem.DivI32(int32(a), int32(b))) }
+func remI(a, b uint32) uint32 { return uint32(wgslsem.RemI32(int32(a), int32(b))) }
+func shrI(a, b uint32) uint32 { return uint32(wgslsem.Shr(int32(a), b)) }
 
 func eqU(a, b uint32) bool { return a == b }
 func neU(a, b uint32) bool { return a != b }
@@ -81,21 +44,21 @@ func b2u(b bool) uint32 {
 func intKernel(op ir.BinaryOp, signed bool) func(a, b uint32) uint32 {
 	switch op {
 	case ir.OpAdd:
-		return addU
+		return wgslsem.Add[uint32]
 	case ir.OpSub:
-		return subU
+		return wgslsem.Sub[uint32]
 	case ir.OpMul:
-		return mulU
+		return wgslsem.Mul[uint32]
 	case ir.OpDiv:
 		if signed {
 			return divI
 		}
-		return divU
+		return wgslsem.DivU32
 	case ir.OpRem:
 		if signed {
 			return remI
 		}
-		return remU
+		return wgslsem.RemU32
 	case ir.OpAnd:
 		return andU
 	case ir.OpOr:
@@ -103,12 +66,12 @@ func intKernel(op ir.BinaryOp, signed bool) func(a, b uint32) uint32 {
 	case ir.OpXor:
 		return xorU
 	case ir.OpShl:
-		return shlU
+		return wgslsem.Shl[uint32]
 	case ir.OpShr:
 		if signed {
 			return shrI
 		}
-		return shrU
+		return wgslsem.Shr[uint32]
 	}
 	return nil
 }
@@ -229,19 +192,19 @@ func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d
 			return func(fr *frame) {
 				s := fr.s
 				a, b := &s[xl], &s[yl]
-				s[d] = slot{bits: a.bits + b.bits, why: firstWhy(a.why, b.why)}
+				s[d] = slot{bits: wgslsem.Add(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpSub:
 			return func(fr *frame) {
 				s := fr.s
 				a, b := &s[xl], &s[yl]
-				s[d] = slot{bits: a.bits - b.bits, why: firstWhy(a.why, b.why)}
+				s[d] = slot{bits: wgslsem.Sub(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpMul:
 			return func(fr *frame) {
 				s := fr.s
 				a, b := &s[xl], &s[yl]
-				s[d] = slot{bits: a.bits * b.bits, why: firstWhy(a.why, b.why)}
+				s[d] = slot{bits: wgslsem.Mul(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 			}
 		case ir.OpAnd:
 			return func(fr *frame) {
@@ -265,7 +228,7 @@ func intBin(op ir.BinaryOp, k func(a, b uint32) uint32, x, y cexpr, sx, sy, n, d
 			return func(fr *frame) {
 				s := fr.s
 				a, b := &s[xl], &s[yl]
-				s[d] = slot{bits: a.bits << (b.bits & 31), why: firstWhy(a.why, b.why)}
+				s[d] = slot{bits: wgslsem.Shl(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 			}
 		}
 		return func(fr *frame) {
@@ -335,7 +298,7 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 	case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
 		k = func(b uint32) uint32 { return b ^ 0x80000000 }
 	case e.Op == ir.OpNeg:
-		k = func(b uint32) uint32 { return -b }
+		k = func(b uint32) uint32 { return uint32(wgslsem.Neg(int32(b))) }
 	case e.Op == ir.OpNot:
 		k = func(b uint32) uint32 { return b ^ 1 }
 	default:
@@ -458,9 +421,9 @@ func f2int(site int32, a slot, signed bool) slot {
 	v := f32of(a.bits)
 	conv := func(x float64) uint32 {
 		if signed {
-			return uint32(f2i(x))
+			return uint32(wgslsem.F32ToI32(x))
 		}
-		return f2u(x)
+		return wgslsem.F32ToU32(x)
 	}
 	r := slot{bits: conv(v)}
 	switch {
