@@ -11,12 +11,15 @@ import (
 
 // Baseline is the set of known failures a campaign reports without failing
 // (CampaignConfig.Baseline). An entry is a failure signature
-// (ProgramRecord.Signature, e.g. "vendor/wgpu-gl:llvmpipe/890a87ab8a1f73d7")
-// or a pattern over signatures in path.Match syntax, where * stands for
-// any run of characters other than '/': "vendor/wgpu-gl:llvmpipe/*" knows
-// every vendor divergence signed on wgpu-gl, whatever program met it —
-// the way to baseline one stack bug that many different programs shrink
-// to. A nil *Baseline knows nothing.
+// (ProgramRecord.Signature, "class/adapter/form" or a compile error's
+// "compile-error/adapter/format/mHASH", see Signature; e.g.
+// "vendor/wgpu-gl:llvmpipe/add.u32+countOneBits.u32") or a pattern over
+// signatures in path.Match syntax, where * stands for any run of
+// characters other than '/': "vendor/wgpu-gl:llvmpipe/*" knows every
+// vendor divergence signed on wgpu-gl, whatever program met it, and
+// "vendor/wgpu-gl:llvmpipe/*countOneBits*" every one whose form has that
+// builtin — the way to baseline one stack bug whose shrunk programs keep
+// different operations around it. A nil *Baseline knows nothing.
 type Baseline struct {
 	exact    map[string]bool
 	patterns []string

@@ -2,12 +2,10 @@ package fuzz
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
@@ -233,7 +231,7 @@ func startProgram(cfg CampaignConfig, i int) *program {
 		if ferr != nil {
 			rec.Implicates += ": " + firstLine(ferr.Error())
 		}
-		rec.Signature = "flatten-refused/flatten/" + ir.CanonicalHash(p.Module, p.Kernel)[:16]
+		rec.Signature = Signature(Finding{Class: "flatten-refused", Adapter: "flatten"}, p.Module, p.Kernel)
 		rec.Known = cfg.Baseline.Known(rec.Signature)
 		pr.rec = rec
 		return pr
@@ -243,7 +241,7 @@ func startProgram(cfg CampaignConfig, i int) *program {
 		rec.Verdict = string(oracle.Error)
 		rec.Classes = []string{"error"}
 		rec.Implicates = "gpudiff could not execute the generated program: " + err.Error()
-		rec.Signature = "error/" + rec.Hash[:12]
+		rec.Signature = errorSignature(err)
 		rec.Millis = time.Since(t0).Milliseconds()
 		pr.done = true
 		pr.rec = rec
@@ -303,7 +301,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 		if err == nil && !hasFinding(classify(p, r), first) {
 			rec.Flaky = true
 			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
-			rec.Signature = "unconfirmed/" + Signature(first, ir.CanonicalHash(c.Module, c.Kernel))
+			rec.Signature = "unconfirmed/" + Signature(first, c.Module, c.Kernel)
 			rec.Case, rec.CaseError = saveCase(cfg, rec, first, c, res, opts, "unconfirmed-", saved)
 			rec.Millis = time.Since(t0).Milliseconds()
 			return rec
@@ -314,11 +312,11 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	// error whose stack error is in the baseline or was already found (and
 	// shrunk, and saved) in this campaign; any other failure that a
 	// baseline pattern knows whatever the program ("vendor/wgpu-gl:
-	// llvmpipe/*"), signed with the unshrunk program's hash.
+	// llvmpipe/*"), signed with the unshrunk program's form.
 	sig, byMessage := messageSignature(first)
 	known := byMessage && cfg.Baseline.Known(sig)
 	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
-		sig, known = Signature(first, ir.CanonicalHash(c.Module, c.Kernel)), true
+		sig, known = Signature(first, c.Module, c.Kernel), true
 	}
 	if known || (byMessage && saved[sig]) {
 		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
@@ -361,8 +359,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	if ctx.Err() != nil {
 		return rec // interrupted: nothing half-judged is saved
 	}
-	hash := ir.CanonicalHash(small.Module, small.Kernel)
-	rec.Signature = Signature(first, hash)
+	rec.Signature = Signature(first, small.Module, small.Kernel)
 	rec.Known = cfg.Baseline.Known(rec.Signature)
 	rec.Case, rec.CaseError = saveCase(cfg, rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
@@ -452,37 +449,6 @@ func countRuns(rec *ProgramRecord, res *Result) {
 	for _, a := range order {
 		rec.Runs = append(rec.Runs, RunCount{Adapter: a, Runs: n[a]})
 	}
-}
-
-// Signature is the de-duplication key of a failure: the finding's class,
-// its adapter and the shrunk program's hash — except for a compile error,
-// where it is the class, the adapter, the rejected format and a hash of
-// the stack's error (messageKey), so that one compiler bug met by many
-// programs is one known failure for a baseline.
-func Signature(f Finding, hash string) string {
-	if k, ok := messageSignature(f); ok {
-		return k
-	}
-	return signaturePrefix(f) + "/" + hash[:16]
-}
-
-// signaturePrefix is the part of a program-hash signature that names the
-// finding, "class/adapter".
-func signaturePrefix(f Finding) string { return f.Class + "/" + f.Adapter }
-
-// messageSignature is Signature for a compile error with a message.
-func messageSignature(f Finding) (string, bool) {
-	if f.Class != string(oracle.CompileError) || f.Message == "" {
-		return "", false
-	}
-	sum := sha256.Sum256([]byte(messageKey(f.Message)))
-	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, f.Format, sum[:8]), true
-}
-
-// CaseFileName is the corpus file name of a failure.
-func CaseFileName(f Finding, hash string) string {
-	a := strings.NewReplacer(":", "-", "/", "-", "#", "").Replace(f.Adapter)
-	return fmt.Sprintf("%s-%s-%s.wgsl", f.Class, a, hash[:12])
 }
 
 // SortedKeys returns m's keys in order.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,15 +34,33 @@ func TestRunBaseline(t *testing.T) {
 			Signature string `json:"signature"`
 			Known     bool   `json:"known"`
 		} `json:"failures"`
+		NewBugs int `json:"new_bugs"`
+		Bugs    []struct {
+			Signature string `json:"signature"`
+			Programs  []int  `json:"programs"`
+		} `json:"bugs"`
 	}
 	data, err := os.ReadFile(report)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &rep))
 	require.NotEmpty(t, rep.Failures)
 	for _, f := range rep.Failures {
-		require.Regexp(t, `^flatten/interp/[0-9a-f]{16}$`, f.Signature)
+		require.Regexp(t, `^flatten/interp/if\+else(\+[a-z]+)*$`, f.Signature) // the construct, not the program
 		assert.False(t, f.Known)
 	}
+	// One line per bug: the report, the summary and the exit message
+	// count bugs and the programs that met them.
+	require.Len(t, rep.Bugs, rep.NewBugs)
+	programs := 0
+	for _, b := range rep.Bugs {
+		programs += len(b.Programs)
+		assert.Equal(t, 1, strings.Count(out, "NEW   "+b.Signature+":"), "each bug once:\n%s", out)
+	}
+	assert.Equal(t, len(rep.Failures), programs)
+	assert.Less(t, rep.NewBugs, len(rep.Failures), "%d failures are fewer bugs", len(rep.Failures))
+	phrase := fmt.Sprintf("%d new bug%s in %d programs", rep.NewBugs, map[bool]string{true: "", false: "s"}[rep.NewBugs == 1], programs)
+	assert.Contains(t, errOut, "gpudiff run: "+phrase)
+	assert.Regexp(t, `new bugs +│ `+fmt.Sprintf("%d in %d programs", rep.NewBugs, programs), out)
 
 	text := func(name, lines string) string {
 		p := filepath.Join(dir, name)
@@ -63,7 +83,7 @@ func TestRunBaseline(t *testing.T) {
 			code, out, errOut := gpudiff(t, "run", "--seed", "1", "--count", "30", "--no-gpu", "--corpus", corpus, "--baseline", c.baseline)
 			assert.Equal(t, c.code, code, "%s\n%s", out, errOut)
 			if c.code == 0 {
-				assert.Regexp(t, `known failures +│ `+"[1-9]", out)
+				assert.Regexp(t, `known bugs +│ `+"[1-9]", out)
 			}
 			cases, err := os.ReadDir(corpus)
 			require.NoError(t, err)

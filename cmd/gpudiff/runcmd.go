@@ -283,7 +283,8 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		}
 	}
 	if sum.New > 0 {
-		return errFound
+		n, programs := fuzz.BugCount(fuzz.Bugs(sum.Failures), "new")
+		return &exitError{code: exitFound, msg: "gpudiff run: " + fuzz.CountPhrase(n, programs, "new")}
 	}
 	return nil
 }
@@ -307,10 +308,15 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	for _, v := range fuzz.SortedKeys(s.Verdicts) {
 		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
 	}
-	t.AppendRow(table.Row{"new failures", s.New})
-	t.AppendRow(table.Row{"known failures", s.Known})
+	bugs := fuzz.Bugs(s.Failures)
+	bugRow := func(state string) string {
+		n, programs := fuzz.BugCount(bugs, state)
+		return fmt.Sprintf("%d in %d %s", n, programs, map[bool]string{true: "program", false: "programs"}[programs == 1])
+	}
+	t.AppendRow(table.Row{"new bugs", bugRow("new")})
+	t.AppendRow(table.Row{"known bugs", bugRow("known")})
 	if s.Flaky > 0 {
-		t.AppendRow(table.Row{"unconfirmed (flaky) failures", s.Flaky})
+		t.AppendRow(table.Row{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
 	}
 	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
 	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
@@ -320,27 +326,36 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 		first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
 		fmt.Fprintf(w, "program hashes: first %s … last %s (digest %s over %d programs)\n", first[:12], last[:12], digest(s.Hashes), len(s.Hashes))
 	}
-	for _, f := range s.Failures {
-		state := "NEW"
-		switch {
-		case f.Known:
-			state = "known"
-		case f.Flaky:
-			state = "flaky"
-		}
-		fmt.Fprintf(w, "%-5s #%d %s: %s", state, f.Index, f.Signature, f.Implicates)
-		if f.Case != "" {
-			fmt.Fprintf(w, "\n      case: %s", filepath.Join(fl.corpus, f.Case))
-			if f.ShrunkStmts < f.Stmts {
-				fmt.Fprintf(w, " (shrunk %d → %d statements)", f.Stmts, f.ShrunkStmts)
-			} else {
-				fmt.Fprintf(w, " (%d statements, not shrunk)", f.Stmts)
+	printBugs(w, fl.corpus, bugs)
+}
+
+// printBugs writes one entry per bug (fuzz.Bugs): its state, signature and
+// explanation, the programs that met it (index and derived seed), and its
+// case file.
+func printBugs(w io.Writer, corpus string, bugs []fuzz.Bug) {
+	for _, b := range bugs {
+		state := map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]
+		fmt.Fprintf(w, "%-5s %s: %s\n", state, b.Signature, b.Implicates)
+		fmt.Fprintf(w, "      %d %s:", len(b.Programs), map[bool]string{true: "program", false: "programs"}[len(b.Programs) == 1])
+		for k, i := range b.Programs {
+			if k == 8 && len(b.Programs) > 9 {
+				fmt.Fprintf(w, " … (%d more in --report)", len(b.Programs)-k)
+				break
 			}
-		}
-		if f.CaseError != "" {
-			fmt.Fprintf(w, "\n      case NOT saved: %s", f.CaseError)
+			fmt.Fprintf(w, " #%d (seed %#x)", i, b.Seeds[k])
 		}
 		fmt.Fprintln(w)
+		if b.Case != "" {
+			fmt.Fprintf(w, "      case: %s (#%d, ", filepath.Join(corpus, b.Case), b.CaseIndex)
+			if b.ShrunkStmts < b.Stmts {
+				fmt.Fprintf(w, "shrunk %d → %d statements)\n", b.Stmts, b.ShrunkStmts)
+			} else {
+				fmt.Fprintf(w, "%d statements, not shrunk)\n", b.Stmts)
+			}
+		}
+		if b.CaseError != "" {
+			fmt.Fprintf(w, "      case NOT saved: %s\n", b.CaseError)
+		}
 	}
 }
 
@@ -363,7 +378,13 @@ type reportJSON struct {
 	PerSecond   float64              `json:"programs_per_second"`
 	ElapsedMS   int64                `json:"elapsed_ms"`
 	Digest      string               `json:"program_digest"`
-	Failures    []fuzz.ProgramRecord `json:"failures"`
+	Failures    []fuzz.ProgramRecord `json:"failures"` // one per failed program
+	// NewBugs, KnownBugs and FlakyBugs count signatures (fuzz.Bugs), where
+	// new_failures and the others count programs.
+	NewBugs   int        `json:"new_bugs"`
+	KnownBugs int        `json:"known_bugs"`
+	FlakyBugs int        `json:"unconfirmed_bugs"`
+	Bugs      []fuzz.Bug `json:"bugs"` // one per signature, with its programs
 }
 
 func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
@@ -381,6 +402,13 @@ func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	if r.Failures == nil {
 		r.Failures = []fuzz.ProgramRecord{}
 	}
+	r.Bugs = fuzz.Bugs(s.Failures)
+	if r.Bugs == nil {
+		r.Bugs = []fuzz.Bug{}
+	}
+	r.NewBugs, _ = fuzz.BugCount(r.Bugs, "new")
+	r.KnownBugs, _ = fuzz.BugCount(r.Bugs, "known")
+	r.FlakyBugs, _ = fuzz.BugCount(r.Bugs, "unconfirmed")
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
@@ -393,9 +421,19 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	for _, f := range s.Failures {
 		failed[f.Index] = f
 	}
+	bugs := map[string]fuzz.Bug{}
+	all := fuzz.Bugs(s.Failures)
+	for _, b := range all {
+		bugs[b.Signature] = b
+	}
 	var suites junit.Testsuites
 	for _, a := range append([]string{"interp"}, adapters...) {
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
+		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
+			n, programs := fuzz.BugCount(all, state)
+			suite.AddProperty(state+"_bugs", fuzz.CountPhrase(n, programs, state))
+		}
+		inSuite := map[string]bool{} // bugs that have their test case in this suite
 		for k, i := range s.Indices {
 			tc := junit.Testcase{Name: fmt.Sprintf("program-%d-%s", i, s.Hashes[k][:12]), Classname: "gpudiff." + a}
 			if f, ok := failed[i]; ok {
@@ -403,16 +441,29 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 					if fa != a && !(a == "interp" && (fa == "flatten" || fa == "interp")) {
 						continue
 					}
+					// One test case per bug, named by its signature (stable
+					// across runs), listing every program that met it.
+					if inSuite[f.Signature] {
+						tc.Name = ""
+						break
+					}
+					inSuite[f.Signature] = true
+					bug := bugs[f.Signature]
+					tc.Name = f.Signature
+					data := junitBugData(fl.corpus, bug)
 					if f.Known {
-						tc.Skipped = &junit.Result{Message: "known failure " + f.Signature}
+						tc.Skipped = &junit.Result{Message: "known bug " + f.Signature, Data: data}
 					} else {
-						tc.Failure = &junit.Result{Message: f.Classes[j] + ": " + f.Implicates, Type: f.Classes[j],
-							Data: "signature " + f.Signature + "\ncase " + f.Case}
+						tc.Failure = &junit.Result{Message: fmt.Sprintf("%s: %s (%d %s)", f.Classes[j], f.Implicates,
+							len(bug.Programs), map[bool]string{true: "program", false: "programs"}[len(bug.Programs) == 1]),
+							Type: f.Classes[j], Data: data}
 					}
 					break
 				}
 			}
-			suite.AddTestcase(tc)
+			if tc.Name != "" {
+				suite.AddTestcase(tc)
+			}
 		}
 		suites.AddSuite(suite)
 	}
@@ -421,6 +472,20 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 		return err
 	}
 	return fuzz.WriteFileAtomic(fl.junit, b.Bytes())
+}
+
+// junitBugData is the body of a bug's JUnit result: its signature, its
+// programs with their derived seeds, and its case file.
+func junitBugData(corpus string, b fuzz.Bug) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "signature %s\n", b.Signature)
+	for k, i := range b.Programs {
+		fmt.Fprintf(&sb, "program #%d seed %#x\n", i, b.Seeds[k])
+	}
+	if b.Case != "" {
+		fmt.Fprintf(&sb, "case %s (#%d)\n", filepath.Join(corpus, b.Case), b.CaseIndex)
+	}
+	return sb.String()
 }
 
 // applyHeader takes a resumed campaign's identity from its journal header;

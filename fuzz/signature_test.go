@@ -1,0 +1,182 @@
+package fuzz
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// faultCampaign runs count programs of seed with flatten's options fo and
+// no GPU, and returns its failures' distinct signatures.
+func faultCampaign(t *testing.T, seed uint64, count int, fo flatten.Options) (sigs map[string]int, failures int) {
+	t.Helper()
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	sum, err := RunCampaign(t.Context(), CampaignConfig{Seed: seed, Count: count, Gen: gen.Config{Profile: prof}, Flatten: fo})
+	require.NoError(t, err)
+	sigs = map[string]int{}
+	for _, f := range sum.Failures {
+		sigs[f.Signature]++
+	}
+	return sigs, len(sum.Failures)
+}
+
+// TestOneFlattenFaultFewSignatures: the programs of a campaign that meet
+// one injected flatten fault (retest-else: the else arm re-tests the
+// condition) shrink to different programs — other operators, types,
+// calls, returns — yet collapse to at most three signatures per campaign,
+// each naming the construct the fault lives in; over several seeds.
+func TestOneFlattenFaultFewSignatures(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			sigs, failures := faultCampaign(t, seed, 150, flatten.Options{Fault: "retest-else"})
+			require.GreaterOrEqual(t, failures, 4, "the fault is met by several programs")
+			assert.LessOrEqual(t, len(sigs), 3, "one bug, few signatures: %v", sigs)
+			for s := range sigs {
+				assert.True(t, strings.HasPrefix(s, "flatten/interp/if+else"), "%s names the broken construct", s)
+			}
+		})
+	}
+}
+
+// TestDistinctFaultsDistinctSignatures: a second, different flatten fault
+// — an empty builtin whitelist, which makes flatten refuse programs inside
+// its subset — met by the same programs signs no failure the way the
+// retest-else fault does.
+func TestDistinctFaultsDistinctSignatures(t *testing.T) {
+	retest, n1 := faultCampaign(t, 1, 60, flatten.Options{Fault: "retest-else"})
+	refuse, n2 := faultCampaign(t, 1, 60, flatten.Options{Whitelist: []string{}})
+	require.NotZero(t, n1)
+	require.NotZero(t, n2)
+	for s := range refuse {
+		assert.NotContains(t, retest, s)
+		assert.True(t, strings.HasPrefix(s, "flatten-refused/flatten/"), s)
+	}
+}
+
+func parseKernel(t *testing.T, src string) (*ir.Module, string) {
+	t.Helper()
+	m, err := wgsl.Parse("t.wgsl", []byte(src))
+	require.NoError(t, err)
+	return m, "kernel"
+}
+
+// TestSignatureNormalizes: two programs of one bug that differ in names,
+// constants, operators, types and incidental calls and returns sign
+// alike for a flatten finding; a program of another construct (a loop
+// with continue), another class or another adapter signs differently;
+// for a stack class the operations count, so two builtins are two bugs.
+func TestSignatureNormalizes(t *testing.T) {
+	a, ka := parseKernel(t, `
+var<private> g1: i32;
+fn h1() -> i32 { g1 -= 1i; return 0i; }
+fn kernel() -> array<bool, 4> {
+  if (h1() != g1) {
+  } else {
+    return array<bool, 4>(false, false, false, false);
+  }
+  return array<bool, 4>(false, false, false, false);
+}`)
+	b, kb := parseKernel(t, `
+var<private> g0: f32;
+fn kernel(p: u32) -> bool {
+  if (any(vec3<f32>(g0) >= vec3<f32>(0.0f, 1.0f, 2.0f))) {
+    g0 = -4.0f * g0;
+  } else {
+    g0 = 0.0f;
+  }
+  return p > 3u;
+}`)
+	loop, kl := parseKernel(t, `
+fn kernel(p: i32) -> i32 {
+  var s: i32;
+  for (var i = 0i; i < 4i; i++) {
+    if (i == p) { continue; }
+    s += i;
+  }
+  return s;
+}`)
+	flat := Finding{Class: "flatten", Adapter: "interp"}
+	sa, sb := Signature(flat, a, ka), Signature(flat, b, kb)
+	assert.Equal(t, sa, sb)
+	assert.Equal(t, "flatten/interp/if+else", sa) // the scheme's documented example
+	assert.NotEqual(t, sa, Signature(flat, loop, kl))
+	assert.Equal(t, "flatten/interp/if+loop+break+continue", Signature(flat, loop, kl))
+
+	vendor := Finding{Class: "vendor", Adapter: "wgpu-gl:llvmpipe"}
+	assert.NotEqual(t, sa, Signature(vendor, a, ka), "another class")
+	assert.NotEqual(t, Signature(vendor, a, ka), Signature(Finding{Class: "vendor", Adapter: "wgpu-vulkan:llvmpipe"}, a, ka), "another adapter")
+	assert.NotEqual(t, Signature(vendor, a, ka), Signature(vendor, b, kb), "a stack class keeps the operations")
+
+	ones, k1 := parseKernel(t, "fn kernel(x: u32) -> u32 { return countOneBits(x + 7u); }")
+	ones2, k2 := parseKernel(t, "fn kernel(y: u32) -> u32 { let z = y + 1234u; return countOneBits(z); }")
+	msb, k3 := parseKernel(t, "fn kernel(x: u32) -> u32 { return firstLeadingBit(x + 7u); }")
+	assert.Equal(t, Signature(vendor, ones, k1), Signature(vendor, ones2, k2))
+	assert.Equal(t, "vendor/wgpu-gl:llvmpipe/add.u32+countOneBits.u32", Signature(vendor, ones, k1))
+	assert.NotEqual(t, Signature(vendor, ones, k1), Signature(vendor, msb, k3))
+	id, ki := parseKernel(t, "fn kernel(x: u32) -> u32 { return x; }")
+	assert.Equal(t, "vendor/wgpu-gl:llvmpipe/straight", Signature(vendor, id, ki))
+}
+
+// TestSignatureShape: every form signature is "class/adapter/FORM" with
+// FORM one path segment free of pattern metacharacters, so a baseline
+// entry is an exact signature and "class/adapter/*" knows them all —
+// over generated programs, unshrunk (their forms are the longest).
+func TestSignatureShape(t *testing.T) {
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	b := &Baseline{}
+	require.NoError(t, b.Add("vendor/wgpu-gl:llvmpipe/*"))
+	for i := range 40 {
+		p := gen.Generate(gen.ProgramSeed(7, i), gen.Config{Profile: prof})
+		for _, class := range []string{"flatten", "vendor"} {
+			s := Signature(Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"}, p.Module, p.Kernel)
+			parts := strings.Split(s, "/")
+			require.Len(t, parts, 3, s)
+			assert.False(t, strings.ContainsAny(parts[2], "*?[\\# "), s)
+			assert.LessOrEqual(t, len(parts[2]), 128, s)
+			ok, _ := path.Match("*/wgpu-gl:llvmpipe/*", s)
+			assert.True(t, ok, s)
+			assert.Equal(t, class == "vendor", b.Known(s), s)
+			assert.Equal(t, class == "vendor", b.KnowsEvery(signaturePrefix(Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"})))
+		}
+	}
+	for op := ir.OpAdd; op <= ir.OpGe; op++ {
+		assert.NotEmpty(t, binaryNames[op], "a name for %v", op)
+	}
+}
+
+// TestBugsGroupPrograms: records group into one bug per signature in the
+// order of first appearance, with every program and seed, the case of the
+// program that saved one, and the state; the phrase counts both.
+func TestBugsGroupPrograms(t *testing.T) {
+	recs := []ProgramRecord{
+		{Index: 2, Seed: 20, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}, Case: "a.wgsl", Stmts: 80, ShrunkStmts: 5},
+		{Index: 4, Seed: 40, Signature: "vendor/wgpu-gl:llvmpipe/straight", Known: true, Classes: []string{"vendor"}, Adapters: []string{"wgpu-gl:llvmpipe"}},
+		{Index: 7, Seed: 70, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}, Stmts: 60, ShrunkStmts: 4},
+		{Index: 9, Seed: 90, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}},
+	}
+	bugs := Bugs(recs)
+	require.Len(t, bugs, 2)
+	assert.Equal(t, []int{2, 7, 9}, bugs[0].Programs)
+	assert.Equal(t, []uint64{20, 70, 90}, bugs[0].Seeds)
+	assert.Equal(t, "a.wgsl", bugs[0].Case)
+	assert.Equal(t, 2, bugs[0].CaseIndex)
+	assert.Equal(t, "new", bugs[0].State)
+	assert.Equal(t, "known", bugs[1].State)
+	n, programs := BugCount(bugs, "new")
+	assert.Equal(t, "1 new bug in 3 programs", CountPhrase(n, programs, "new"))
+	n, programs = BugCount(bugs, "known")
+	assert.Equal(t, "1 known bug in 1 program", CountPhrase(n, programs, "known"))
+	n, programs = BugCount(nil, "new")
+	assert.Equal(t, "0 new bugs in 0 programs", CountPhrase(n, programs, "new"))
+}
