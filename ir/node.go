@@ -253,7 +253,10 @@ type If struct {
 
 // Loop is the one loop form (WGSL §9.4.4 loop): Body runs, then
 // Continuing (never nil, possibly empty), then the loop exits if BreakIf
-// (may be nil) holds, else repeats. Continue jumps to Continuing.
+// (may be nil) holds, else repeats. Continue jumps to Continuing. Body's
+// declarations are in scope in Continuing and BreakIf, and Continuing's
+// in BreakIf, the continuing block's last statement (WGSL
+// #continuing-statement).
 // WGSL for and while lower to Loop with a leading `if (!cond) { break; }`.
 type Loop struct {
 	Pos        Pos

@@ -98,12 +98,18 @@ func (r *renamer) stmt(s Stmt) {
 		r.block(s.Then)
 		r.block(s.Else)
 	case *Loop:
+		// The body's declarations are in scope in the continuing block,
+		// and the break-if is the continuing block's last statement, so
+		// it sees the continuing block's declarations too (WGSL
+		// #continuing-statement).
 		r.push()
 		r.blockStmts(s.Body)
-		r.block(s.Continuing)
+		r.push()
+		r.blockStmts(s.Continuing)
 		if s.BreakIf != nil {
 			r.expr(s.BreakIf)
 		}
+		r.pop()
 		r.pop()
 	case *Switch:
 		r.expr(s.Selector)
@@ -376,6 +382,16 @@ func (l *scLowerer) expr(e Expr, pre *[]Stmt) Expr {
 		}
 	}
 	for i := 0; i < last; i++ {
+		if _, ok := e.(*Index); ok && i == 0 && IsReference(kids[0]) {
+			// The base of an index is a memory view, not a value: its
+			// element is loaded only after the index operand (and its
+			// hoisted call) is evaluated (WGSL #memory-views, the load
+			// rule). Only the view's own index operands are values
+			// evaluated now, before the call: g[u32(c && f())] with f
+			// writing g reads f's write, as it does in WGSL.
+			kids[0] = l.ref(kids[0], pre)
+			continue
+		}
 		kids[i] = l.expr(kids[i], pre)
 		if observesEffects(kids[i]) {
 			kids[i] = l.bind(kids[i], pre)

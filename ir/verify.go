@@ -285,18 +285,25 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 	case *Loop:
 		inner := ctx{inLoop: true, breakable: true}
 		// The body's declarations stay in scope for the continuing block
-		// and the break-if (WGSL #continuing-statement), so the body's
-		// scope is popped only after them.
+		// and the break-if, and the break-if, the continuing block's last
+		// statement, sees the continuing block's declarations too (WGSL
+		// #continuing-statement): both scopes are popped after it.
 		v.scopes = append(v.scopes, map[string]scopeEntry{})
 		body := v.stmts(s.Body, inner)
-		cont := v.block(s.Continuing, ctx{inLoop: true, inContinuing: true})
+		v.scopes = append(v.scopes, map[string]scopeEntry{})
+		cont := behNext
+		if s.Continuing == nil {
+			v.errorf(s.Pos, "nil block")
+		} else {
+			cont = v.stmts(s.Continuing, ctx{inLoop: true, inContinuing: true})
+		}
 		if cont&(behBreak|behContinue|behReturn) != 0 {
 			v.errorf(s.Pos, "continuing block may not break, continue or return (use break if)")
 		}
 		if s.BreakIf != nil {
 			v.cond(s.BreakIf, "break-if condition")
 		}
-		v.scopes = v.scopes[:len(v.scopes)-1]
+		v.scopes = v.scopes[:len(v.scopes)-2]
 		var beh behavior
 		if body&behReturn != 0 {
 			beh |= behReturn
