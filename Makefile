@@ -39,8 +39,10 @@ deps:
 	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 	@$(GO) mod download
 
+# -buildvcs=auto: stamp the commit into the binary (gpudiff --version, the
+# tool field of reports and case files) even where GOFLAGS turns it off.
 build:
-	$(GO) build -o $(BIN) ./cmd/gpudiff
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/gpudiff
 
 vet:
 	$(GO) vet ./...

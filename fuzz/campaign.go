@@ -23,8 +23,12 @@ import (
 type CampaignConfig struct {
 	Seed     uint64        // campaign seed: program i is gen.Generate(gen.ProgramSeed(Seed, i), Gen)
 	Count    int           // number of programs across all shards (0: until Duration ends)
-	Duration time.Duration // wall-clock budget (0: Count decides)
+	Duration time.Duration // wall-clock budget of the whole campaign, Spent included (0: Count decides)
 	Gen      gen.Config
+	// Spent is the wall-clock time earlier runs of a resumed campaign
+	// already took (JournalProgress): it counts against Duration and is
+	// included in Summary.Elapsed.
+	Spent time.Duration
 	// Invocations per program (default 16).
 	Invocations int
 	Devices     []Device
@@ -104,6 +108,10 @@ type Summary struct {
 	Failures    []ProgramRecord
 	Hashes      []string // program hashes in check order (determinism checks)
 	Indices     []int    // program indices, same order
+	// Interrupted reports that ctx ended (Ctrl-C, SIGTERM) before the
+	// campaign did: the summary covers the programs checked until then,
+	// each recorded in full; a program interrupted mid-check has no record.
+	Interrupted bool
 }
 
 // ProgramsPerSecond is the campaign's end-to-end throughput.
@@ -115,9 +123,11 @@ func (s *Summary) ProgramsPerSecond() float64 {
 }
 
 // RunCampaign generates and checks programs until Count or Duration is
-// reached (or ctx ends), shrinking and saving each new failure. It
-// returns the summary; an error only for setup problems (corpus not
-// writable).
+// reached (or ctx ends: Summary.Interrupted), shrinking and saving each new
+// failure. It returns the summary; an error only for setup problems
+// (corpus not writable). Prior records are always part of the summary; a
+// resumed Duration campaign checks new programs only while Spent plus this
+// run's time is under Duration.
 //
 // Programs are checked in a pipeline (pipeline.go): the interpreter stages
 // of later programs run while the devices compile earlier ones, every
@@ -142,7 +152,7 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 		}
 	}
 	sum := &Summary{Seed: cfg.Seed, RunsPer: map[string]int{}, Verdicts: map[string]int{}}
-	start := time.Now()
+	start := time.Now().Add(-cfg.Spent) // the campaign's start, earlier runs included
 	saved := map[string]bool{}
 	prior := map[int]ProgramRecord{}
 	for _, r := range cfg.Prior {
@@ -183,6 +193,7 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 		return true
 	})
 	sum.Elapsed = time.Since(start)
+	sum.Interrupted = ctx.Err() != nil
 	return sum, nil
 }
 

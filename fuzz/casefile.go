@@ -241,6 +241,12 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// A genuine record holds a reference value per invocation, so it
+	// cannot count more invocations than the file has bytes: a larger
+	// count is a corrupt record, refused before anything is allocated.
+	if rec.Invocations < 1 || rec.Invocations > len(src) {
+		return nil, nil, fmt.Errorf("%s: case record: %d invocations (want at least 1, and no more than the record can hold)", file, rec.Invocations)
+	}
 	args, err := ParseInputs(file+": inputs", rec.Inputs, f)
 	if err != nil {
 		return nil, nil, err
@@ -293,6 +299,9 @@ func ParseInputs(where string, raw json.RawMessage, f *ir.Func) ([][]ir.Value, e
 	}
 	if n < 0 {
 		n = 0
+	}
+	if n == 0 && len(f.Params) > 0 {
+		return nil, fmt.Errorf("%s: no invocations: the parameters' arrays are empty (give one value per invocation, at least one)", where)
 	}
 	args := make([][]ir.Value, n)
 	for i := range args {

@@ -159,8 +159,15 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		defer close(batchIn)
 		for n := 0; ; n++ {
 			i := cfg.Shard + n*cfg.Shards
+			// A resumed journal's records are part of the campaign
+			// whatever the time: Duration only stops new programs.
+			_, old := prior[i]
+			stop := halted
+			if old {
+				stop = nil
+			}
 			if cfg.Count > 0 && i >= cfg.Count ||
-				cfg.Duration > 0 && (halt.Load() || time.Since(start) >= cfg.Duration) ||
+				!old && cfg.Duration > 0 && (halt.Load() || time.Since(start) >= cfg.Duration) ||
 				cfg.Count == 0 && cfg.Duration == 0 {
 				return
 			}
@@ -168,7 +175,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 			case slots <- struct{}{}:
 			case <-ctx.Done():
 				return
-			case <-halted:
+			case <-stop:
 				return
 			}
 			j := &pipeJob{i: i, outstanding: &outstanding, ready: make(chan struct{}), done: make(chan struct{})}

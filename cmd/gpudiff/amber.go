@@ -127,6 +127,9 @@ func runAmber(path string, fl amberFlags, stdout io.Writer) error {
 		if fl.invocations < 1 {
 			return usagef("gpudiff export-amber: --invocations must be ≥ 1, got %d", fl.invocations)
 		}
+		if err := checkKernelLimits(m, f, fl.invocations); err != nil {
+			return err
+		}
 		args = seededInputs(fl.seed, f, fl.invocations)
 	}
 	if fl.only != "" {

@@ -32,6 +32,7 @@ type driversFlags struct {
 	json        string
 	junit       string
 	timeout     time.Duration
+	changed     map[string]bool // flags given on the command line
 	noTwin      bool
 	noSPIRV     bool
 }
@@ -83,6 +84,7 @@ named); 2 usage or input error.`,
   gpudiff drivers --generated 50 --seed 7 --adapter vulkan --mode portable`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			fl.changed = changedFlags(cmd)
 			return runDrivers(cmd.Context(), fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -114,6 +116,12 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	}
 	if fl.generated < 0 || fl.size < 0 || fl.invocations < 1 {
 		return usagef("gpudiff drivers: --generated and --size must be ≥ 0 and --invocations ≥ 1")
+	}
+	if err := checkFlags("drivers", fl.changed, intAtLeast("size", int64(fl.size), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+		return err
+	}
+	if fl.invocations > lim.Invocations {
+		return usagef("gpudiff drivers: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
 	}
 	var known *fuzz.Baseline
 	if fl.baseline != "" {

@@ -87,8 +87,8 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 	if err != nil {
 		return usagef("gpudiff exec: --mode: %v", err)
 	}
-	if fl.invocations < 0 {
-		return usagef("gpudiff exec: --invocations must be ≥ 0, got %d", fl.invocations)
+	if err := checkFlags("exec", fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+		return err
 	}
 	m, src, err := loadModule(path)
 	if err != nil {
@@ -106,6 +106,17 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	// seeded generates n arguments (0: the default count) once the limits
+	// allow n invocations: nothing is allocated for an impossible count.
+	seeded := func(n int) ([][]ir.Value, error) {
+		if n == 0 {
+			n = defaultInvocations
+		}
+		if err := checkKernelLimits(m, f, n); err != nil {
+			return nil, err
+		}
+		return seededInputs(fl.seed, f, n), nil
+	}
 	var args [][]ir.Value
 	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
 		// A case file carries its own inputs (and its recorded mode).
@@ -121,21 +132,18 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		}
 		if len(f.Params) == 0 {
 			// No parameter gives the count: --invocations (or 64) does.
-			n := fl.invocations
-			if n == 0 {
-				n = defaultInvocations
+			if args, err = seeded(fl.invocations); err != nil {
+				return err
 			}
-			args = seededInputs(fl.seed, f, n)
 		}
 		if fl.invocations != 0 && fl.invocations != len(args) {
 			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), fl.inputs)
 		}
-	} else {
-		n := fl.invocations
-		if n == 0 {
-			n = defaultInvocations
-		}
-		args = seededInputs(fl.seed, f, n)
+	} else if args, err = seeded(fl.invocations); err != nil {
+		return err
+	}
+	if err := checkKernelLimits(m, f, len(args)); err != nil {
+		return err
 	}
 	var devices []fuzz.Device
 	if !fl.noGPU {
@@ -145,9 +153,6 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		}
 		defer closeAll()
 		devices = devs
-	}
-	if err := checkKernelLimits(m, f, len(args)); err != nil {
-		return err
 	}
 	c := newCase(m, f, args)
 	opts := fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}

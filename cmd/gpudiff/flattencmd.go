@@ -42,6 +42,9 @@ exit code 2; nothing is printed then.`,
 			if err != nil {
 				return err
 			}
+			if err := checkFlags("flatten", changedFlags(cmd), intAtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
+				return err
+			}
 			if maxUnroll == 0 {
 				maxUnroll = lim.Unroll
 			}
@@ -57,9 +60,6 @@ exit code 2; nothing is printed then.`,
 						fmt.Fprintf(stderr, "// after %s:\n%s\n", pass, ir.PrintFunc(twin))
 					}
 				}
-			}
-			if maxUnroll < 0 {
-				return usagef("gpudiff flatten: --max-unroll must be ≥ 0")
 			}
 			if kernel != "" {
 				if _, err := pickKernel(m, kernel); err != nil {

@@ -9,11 +9,25 @@ import (
 	"syscall"
 )
 
+// main runs the command line. The first SIGINT or SIGTERM cancels the
+// command's context with an interruption as its cause: a campaign stops
+// after the programs being judged, writes its report marked interrupted
+// and exits 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once
+// with that status (the journal, fsynced per record, stays resumable).
 func main() {
 	quietWayland()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		cancel(interruption{s})
+		s = <-sigs
+		fmt.Fprintf(os.Stderr, "gpudiff: %v again: stopping now\n", interruption{s})
+		os.Exit(128 + int(s.(syscall.Signal)))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
 

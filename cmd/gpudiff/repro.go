@@ -42,6 +42,9 @@ Exit codes:
   gpudiff repro shaders/regress/case.wgsl --adapter all --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {
+				return err
+			}
 			return runRepro(cmd.Context(), args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -18,7 +19,50 @@ const (
 	exitFound    = 1 // some run disagrees (or a new failure in a campaign)
 	exitUsage    = 2 // usage, input or compile error (source errors as file:line:col: …)
 	exitInternal = 3 // a bug in gpudiff itself
+	// exitInterrupted is the status of a command stopped by SIGINT
+	// (Ctrl-C): 128 + the signal's number, the shell's convention; SIGTERM
+	// gives 143 (interruptCode).
+	exitInterrupted = 130
 )
+
+// interruption is the cancellation cause of the command's context when a
+// signal stopped it (main).
+type interruption struct{ sig os.Signal }
+
+func (i interruption) Error() string { return "interrupted by " + signalName(i.sig) }
+
+// signalName names the signals gpudiff handles as a shell user knows them.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// interruptCode is the exit status of a command whose context ctx ended:
+// 128 + the signal's number when a signal ended it (130 for SIGINT, 143
+// for SIGTERM), else exitInterrupted.
+func interruptCode(ctx context.Context) int {
+	var in interruption
+	if errors.As(context.Cause(ctx), &in) {
+		if s, ok := in.sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+	}
+	return exitInterrupted
+}
+
+// interruptedBy says what ended ctx, e.g. "interrupted by SIGTERM".
+func interruptedBy(ctx context.Context) string {
+	var in interruption
+	if errors.As(context.Cause(ctx), &in) {
+		return in.Error()
+	}
+	return "interrupted"
+}
 
 // exitError carries an exit code and a message already formatted for
 // the user.
@@ -41,12 +85,60 @@ func inputErr(err error) error { return &exitError{code: exitUsage, msg: err.Err
 // found is the error of a command that ran fine and found disagreements.
 var errFound = &exitError{code: exitFound}
 
-// version is the tool version recorded in reports and case files.
+// version identifies the gpudiff build that made a report, case file,
+// journal or Amber script: the module version when gpudiff was built from
+// a tagged release (v1.2.3), else "devel"; then, when the
+// build recorded its VCS state (go build in a git checkout stamps it),
+// "+" and the first 12 hex digits of the commit, the commit time (UTC,
+// RFC 3339) and " (modified)" when the work tree had uncommitted changes,
+// e.g. "devel+ca78898c1234 2026-01-02T15:04:05Z (modified)". Everything
+// that records a version calls this one function.
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	return versionOf(bi)
+}
+
+// versionOf is version for the build information bi.
+func versionOf(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, when string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	// Go stamps a build of an untagged commit with a pseudo-version
+	// (v0.0.0-20260102150405-ca78898c1234+dirty) that repeats what follows.
+	v = strings.TrimSuffix(v, "+dirty")
+	if strings.Contains(v, rev) {
+		v = "devel"
+	}
+	v += "+" + rev
+	if when != "" {
+		v += " " + when
+	}
+	if modified {
+		v += " (modified)"
+	}
+	return v
 }
 
 // run executes the gpudiff command line args and returns the exit code.
@@ -64,7 +156,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	root := newRoot(ctx, stdout, stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	code = report(root.ExecuteContext(ctx), stderr)
+	// A command a signal stopped never looks like a success or a finding
+	// (run reports the interruption itself, with its own message).
+	var in interruption
+	if errors.As(context.Cause(ctx), &in) && code < 128 && code != exitInternal {
+		fmt.Fprintf(stderr, "gpudiff: %v\n", in)
+		code = interruptCode(ctx)
+	}
+	return code
+}
+
+// report prints a command's error and returns its exit code.
+func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -90,10 +194,14 @@ reports every per-invocation disagreement, attributed to the component that
 caused it.
 
 Exit codes: 0 every run agrees; 1 a run disagrees; 2 usage, input or compile
-error (source errors are printed file:line:col: message); 3 internal error.`,
+error (source errors are printed file:line:col: message); 3 internal error;
+130 / 143 stopped by SIGINT (Ctrl-C) / SIGTERM.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			return checkLimitFlags()
+		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)

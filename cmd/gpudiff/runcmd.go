@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +26,8 @@ import (
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -157,54 +162,52 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	if f := os.Getenv(flatten.FaultEnv); f != "" {
 		fmt.Fprintf(stderr, "gpudiff run: warning: %s=%s breaks a flatten rule on purpose (testing only)\n", flatten.FaultEnv, f)
 	}
+	spec, err := campaignSpec(fl)
+	if err != nil {
+		return err
+	}
+	c := spec // the campaign: the command line's, or the resumed journal's
 	var journal *fuzz.Journal
 	var prior []fuzz.ProgramRecord
 	if fl.resume != "" {
 		if fl.log != "" {
 			return usagef("gpudiff run: --resume appends to its own journal; do not also give --log")
 		}
-		j, h, recs, err := fuzz.OpenJournal(fl.resume)
+		j, h, recs, _, err := fuzz.OpenJournal(fl.resume)
 		if err != nil {
 			return usagef("gpudiff run: --resume: %v", err)
 		}
 		defer j.Close()
 		journal, prior = j, recs
-		if err := applyHeader(&fl, h); err != nil {
+		if c, err = resumeHeader(fl.resume, fl.changed, spec, h); err != nil {
 			return err
 		}
+		if h.Tool != spec.Tool {
+			fmt.Fprintf(stderr, "gpudiff run: warning: the campaign began with gpudiff %s, this is %s: records of a different build may differ\n", h.Tool, spec.Tool)
+		}
 	}
-	mode, err := wgsl.ParseMode(fl.mode)
-	if err != nil {
-		return usagef("gpudiff run: --mode: %v", err)
-	}
-	shard, shards, err := parseShard(fl.shard)
-	if err != nil {
-		return usagef("gpudiff run: %v", err)
-	}
-	prof, err := gen.LookupProfile(fl.profile)
+	mode, _ := wgsl.ParseMode(c.Mode)
+	shard, shards, _ := parseShard(c.Shard)
+	prof, err := gen.LookupProfile(c.Profile)
 	if err != nil {
 		return usagef("gpudiff run: --profile: %v", err)
 	}
-	if fl.count < 0 || fl.size < 0 || fl.invocations < 1 {
-		return usagef("gpudiff run: --count and --size must be ≥ 0 and --invocations ≥ 1")
-	}
-	if fl.invocations > lim.Invocations {
-		return usagef("gpudiff run: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
-	}
-	if fl.count == 0 && fl.duration == 0 {
-		fl.count = 200
-	}
+	lim.Steps, lim.Unroll = c.MaxSteps, c.MaxUnrollCopies
+	whitelist = whitelistValue{names: c.Whitelist, set: c.Whitelist != nil}
 	var baseline *fuzz.Baseline
-	if fl.baseline != "" {
-		if baseline, err = readBaseline(fl.baseline); err != nil {
+	if c.Baseline != "" {
+		if sum, err := fileSHA256(c.Baseline); err != nil || sum != c.BaselineSHA256 {
+			return usagef("gpudiff run: --resume: the baseline %s is not the one the campaign began with (changed or gone since); give that one with --baseline, or begin a new campaign", c.Baseline)
+		}
+		if baseline, err = readBaseline(c.Baseline); err != nil {
 			return usagef("gpudiff run: --baseline: %v", err)
 		}
 	}
 	var devs []fuzz.Device
 	var names []string
-	if !fl.noGPU {
+	if !c.NoGPU {
 		var closeAll func()
-		devs, closeAll, err = openDevices(fl.adapters, fl.timeout, stderr)
+		devs, closeAll, err = openDevices(c.Adapters, time.Duration(c.Timeout), stderr)
 		if err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
@@ -212,28 +215,30 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		for _, d := range devs {
 			names = append(names, d.Info().Name)
 		}
+		if journal != nil && strings.Join(names, ",") != strings.Join(c.Adapters, ",") {
+			return usagef("gpudiff run: --resume: the campaign ran on %s, this machine gives %s", strings.Join(c.Adapters, ", "), strings.Join(names, ", "))
+		}
+		c.Adapters = names
 	}
 	if fl.log != "" {
-		h := fuzz.JournalHeader{Seed: fl.seed, Count: fl.count, Size: fl.size, Profile: prof.Name, Shard: shard, Shards: shards,
-			Mode: string(mode), Invocations: fl.invocations, SPIRV: !fl.noSPIRV, Adapters: names}
-		if h.Adapters == nil {
-			h.Adapters = []string{}
-		}
-		j, err := fuzz.CreateJournal(fl.log, h)
+		j, err := fuzz.CreateJournal(fl.log, c)
 		if err != nil {
 			return usagef("gpudiff run: --log: %v (use --resume to continue an existing journal)", err)
 		}
 		defer j.Close()
 		journal = j
 	}
+	// The renderers below read the campaign from fl.
+	fl.seed, fl.count, fl.duration, fl.size, fl.profile, fl.shard, fl.mode = c.Seed, c.Count, time.Duration(c.Duration), c.Size, c.Profile, c.Shard, c.Mode
+	fl.invocations, fl.noSPIRV, fl.noGPU, fl.corpus, fl.report, fl.junit, fl.baseline = c.Invocations, c.NoSPIRV, c.NoGPU, c.Corpus, c.Report, c.JUnit, c.Baseline
 	cfg := fuzz.CampaignConfig{
-		Seed: fl.seed, Count: fl.count, Duration: fl.duration,
-		Gen:         gen.Config{Size: fl.size, Profile: prof},
-		Invocations: fl.invocations, Devices: devs, Mode: mode, SPIRV: !fl.noSPIRV, Flatten: flattenOptions(), Interp: interpOptions(),
-		Shard: shard, Shards: shards, Corpus: fl.corpus, Baseline: baseline,
-		ShrinkAttempts: fl.shrinkMax, ToolVersion: version(), Prior: prior, Confirm: true,
+		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration),
+		Gen:         gen.Config{Size: c.Size, Profile: prof},
+		Invocations: c.Invocations, Devices: devs, Mode: mode, SPIRV: !c.NoSPIRV, Flatten: flattenOptions(), Interp: interpOptions(),
+		Shard: shard, Shards: shards, Corpus: c.Corpus, Baseline: baseline,
+		ShrinkAttempts: c.ShrinkAttempts, ToolVersion: version(), Prior: prior, Confirm: true,
 	}
-	total := fl.count
+	total := c.Count
 	if total > 0 {
 		total = (total - shard + shards - 1) / shards
 	} else {
@@ -258,12 +263,19 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 			lines = append(lines, fmt.Sprintf("  #%-6d seed %#016x  %s  %s %s", r.Index, r.Seed, r.Hash[:12], r.Verdict, strings.Join(r.Classes, ",")))
 		}
 	}
+	if journal != nil {
+		journal.Begin()
+		cfg.Spent = journal.Spent()
+	}
 	sum, err := fuzz.RunCampaign(ctx, cfg)
 	if bar != nil {
 		_ = bar.Finish()
 	}
 	if err != nil {
 		return usagef("gpudiff run: %v", err)
+	}
+	if journal != nil && journalErr == nil {
+		journalErr = journal.Finish(!sum.Interrupted, sum.Interrupted)
 	}
 	if journalErr != nil {
 		return usagef("gpudiff run: journal: %v", journalErr)
@@ -281,6 +293,17 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		if err := writeJUnit(fl, names, sum); err != nil {
 			return usagef("gpudiff run: --junit: %v", err)
 		}
+	}
+	if sum.Interrupted {
+		msg := fmt.Sprintf("gpudiff run: %s after %d programs: the campaign did not finish", interruptedBy(ctx), sum.Programs)
+		if journal != nil {
+			log := fl.log
+			if log == "" {
+				log = fl.resume
+			}
+			msg += "; continue it with: gpudiff run --resume " + log
+		}
+		return &exitError{code: interruptCode(ctx), msg: msg}
 	}
 	if sum.New > 0 {
 		n, programs := fuzz.BugCount(fuzz.Bugs(sum.Failures), "new")
@@ -300,6 +323,9 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
 	t.SetTitle(fmt.Sprintf("gpudiff run --seed %d: %d programs", fl.seed, s.Programs))
+	if s.Interrupted {
+		t.SetTitle(fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", fl.seed, s.Programs))
+	}
 	t.AppendRow(table.Row{"programs", s.Programs})
 	t.AppendRow(table.Row{"invocations", s.Invocations})
 	for _, a := range fuzz.SortedKeys(s.RunsPer) {
@@ -378,7 +404,9 @@ type reportJSON struct {
 	PerSecond   float64              `json:"programs_per_second"`
 	ElapsedMS   int64                `json:"elapsed_ms"`
 	Digest      string               `json:"program_digest"`
-	Failures    []fuzz.ProgramRecord `json:"failures"` // one per failed program
+	Duration    string               `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
+	Interrupted bool                 `json:"interrupted"`        // a signal stopped the campaign early
+	Failures    []fuzz.ProgramRecord `json:"failures"`           // one per failed program
 	// NewBugs, KnownBugs and FlakyBugs count signatures (fuzz.Bugs), where
 	// new_failures and the others count programs.
 	NewBugs   int        `json:"new_bugs"`
@@ -395,7 +423,10 @@ func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	r := reportJSON{Tool: "gpudiff " + version(), Seed: fl.seed, Count: fl.count, Shard: shard, Size: fl.size,
 		Profile: fl.profile, Mode: fl.mode, Adapters: adapters, Programs: s.Programs, Invocations: s.Invocations,
 		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
-		ElapsedMS: s.Elapsed.Milliseconds(), Digest: digest(s.Hashes), Failures: s.Failures}
+		ElapsedMS: s.Elapsed.Milliseconds(), Digest: digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
+	if fl.duration > 0 {
+		r.Duration = fl.duration.String()
+	}
 	if r.Adapters == nil {
 		r.Adapters = []string{}
 	}
@@ -465,6 +496,10 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 				suite.AddTestcase(tc)
 			}
 		}
+		if s.Interrupted { // a cancelled campaign must not read as green
+			suite.AddTestcase(junit.Testcase{Name: "campaign-interrupted", Classname: "gpudiff." + a,
+				Error: &junit.Result{Message: fmt.Sprintf("the campaign was interrupted after %d programs", s.Programs), Type: "interrupted"}})
+		}
 		suites.AddSuite(suite)
 	}
 	var b bytes.Buffer
@@ -488,29 +523,162 @@ func junitBugData(corpus string, b fuzz.Bug) string {
 	return sb.String()
 }
 
-// applyHeader takes a resumed campaign's identity from its journal header;
-// a flag given on the command line that contradicts it is an error.
-func applyHeader(fl *runFlags, h fuzz.JournalHeader) error {
-	shard := fmt.Sprintf("%d/%d", h.Shard, h.Shards)
-	type pair struct {
-		flag      string
-		have, hdr string
+// campaignSpec validates run's flags and returns the campaign they
+// describe, in the form its journal records: defaults written out (count
+// 200 without --duration, gen.DefaultSize, the shard as I/N), the
+// baseline's digest, and Adapters resolved to full names when --adapter is
+// given (nil otherwise: the devices opened decide). A numeric flag given a
+// value that cannot mean what it says (--count 0, --duration -5s,
+// --timeout 0s, --size 0) is exit 2 naming it.
+func campaignSpec(fl runFlags) (fuzz.JournalHeader, error) {
+	h := fuzz.JournalHeader{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: fuzz.JournalDuration(fl.duration),
+		Size: fl.size, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV, NoGPU: fl.noGPU, Timeout: fuzz.JournalDuration(fl.timeout),
+		MaxSteps: lim.Steps, MaxUnrollCopies: lim.Unroll, Whitelist: whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
+		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
+		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit}
+	mode, err := wgsl.ParseMode(fl.mode)
+	if err != nil {
+		return h, usagef("gpudiff run: --mode: %v", err)
 	}
-	checks := []pair{
-		{"seed", fmt.Sprint(fl.seed), fmt.Sprint(h.Seed)},
-		{"count", fmt.Sprint(fl.count), fmt.Sprint(h.Count)},
-		{"size", fmt.Sprint(fl.size), fmt.Sprint(h.Size)},
-		{"profile", fl.profile, h.Profile},
-		{"shard", fl.shard, shard},
-		{"mode", fl.mode, h.Mode},
-		{"invocations", fmt.Sprint(fl.invocations), fmt.Sprint(h.Invocations)},
+	h.Mode = string(mode)
+	shard, shards, err := parseShard(fl.shard)
+	if err != nil {
+		return h, usagef("gpudiff run: %v", err)
 	}
-	for _, c := range checks {
-		if fl.changed[c.flag] && c.have != c.hdr {
-			return usagef("gpudiff run: --%s %s contradicts the resumed journal (%s)", c.flag, c.have, c.hdr)
+	h.Shard = fmt.Sprintf("%d/%d", shard, shards)
+	prof, err := gen.LookupProfile(fl.profile)
+	if err != nil {
+		return h, usagef("gpudiff run: --profile: %v", err)
+	}
+	h.Profile = prof.Name
+	if err := checkFlags("run", fl.changed,
+		intAtLeast("count", int64(fl.count), 1), positiveDuration("duration", fl.duration),
+		intAtLeast("size", int64(fl.size), 1), intAtLeast("invocations", int64(fl.invocations), 1),
+		positiveDuration("timeout", fl.timeout)); err != nil {
+		return h, err
+	}
+	if fl.invocations > lim.Invocations {
+		return h, usagef("gpudiff run: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
+	}
+	if !fl.changed["count"] && !fl.changed["duration"] {
+		h.Count = 200
+	}
+	if h.Size == 0 {
+		h.Size = gen.DefaultSize
+	}
+	if h.ShrinkAttempts <= 0 {
+		h.ShrinkAttempts = -1 // 0 or negative: do not shrink
+	}
+	if fl.noGPU && fl.changed["adapter"] {
+		return h, usagef("gpudiff run: --no-gpu and --adapter contradict each other (--no-gpu runs the interpreter alone)")
+	}
+	if h.NoGPU {
+		h.Adapters = []string{}
+	} else if fl.changed["adapter"] {
+		if h.Adapters, err = adapterNames(fl.adapters); err != nil {
+			return h, usagef("gpudiff run: %v", err)
 		}
 	}
-	fl.seed, fl.count, fl.size, fl.profile, fl.shard, fl.mode, fl.invocations = h.Seed, h.Count, h.Size, h.Profile, shard, h.Mode, h.Invocations
-	fl.noSPIRV = !h.SPIRV
-	return nil
+	if h.Baseline != "" {
+		if h.BaselineSHA256, err = fileSHA256(h.Baseline); err != nil {
+			return h, usagef("gpudiff run: --baseline: %v", err)
+		}
+	}
+	return h, nil
+}
+
+// campaignOptions are the options a campaign journal records, each with
+// the run flag that sets it ($NAME: an environment variable) and the
+// header field that holds it. A resume takes every one from the journal;
+// one given on the command line must agree with it (exit 2 naming the
+// flag otherwise), except the outputs (where case files, the report and
+// the JUnit XML go), which a flag given on resume redirects.
+var campaignOptions = []struct {
+	flag   string
+	output bool
+	field  func(h *fuzz.JournalHeader) any // a pointer to the field
+}{
+	{"seed", false, func(h *fuzz.JournalHeader) any { return &h.Seed }},
+	{"count", false, func(h *fuzz.JournalHeader) any { return &h.Count }},
+	{"duration", false, func(h *fuzz.JournalHeader) any { return &h.Duration }},
+	{"size", false, func(h *fuzz.JournalHeader) any { return &h.Size }},
+	{"profile", false, func(h *fuzz.JournalHeader) any { return &h.Profile }},
+	{"shard", false, func(h *fuzz.JournalHeader) any { return &h.Shard }},
+	{"mode", false, func(h *fuzz.JournalHeader) any { return &h.Mode }},
+	{"invocations", false, func(h *fuzz.JournalHeader) any { return &h.Invocations }},
+	{"no-spirv", false, func(h *fuzz.JournalHeader) any { return &h.NoSPIRV }},
+	{"no-gpu", false, func(h *fuzz.JournalHeader) any { return &h.NoGPU }},
+	{"adapter", false, func(h *fuzz.JournalHeader) any { return &h.Adapters }},
+	{"timeout", false, func(h *fuzz.JournalHeader) any { return &h.Timeout }},
+	{"max-steps", false, func(h *fuzz.JournalHeader) any { return &h.MaxSteps }},
+	{"max-unroll-copies", false, func(h *fuzz.JournalHeader) any { return &h.MaxUnrollCopies }},
+	{"whitelist", false, func(h *fuzz.JournalHeader) any { return &h.Whitelist }},
+	{"shrink-attempts", false, func(h *fuzz.JournalHeader) any { return &h.ShrinkAttempts }},
+	{"baseline", false, func(h *fuzz.JournalHeader) any { return &h.BaselineSHA256 }},
+	{"baseline", true, func(h *fuzz.JournalHeader) any { return &h.Baseline }},
+	{"$" + flatten.FaultEnv, false, func(h *fuzz.JournalHeader) any { return &h.FlattenFault }},
+	{"$" + worker.FaultEnv, false, func(h *fuzz.JournalHeader) any { return &h.WorkerFault }},
+	{"corpus", true, func(h *fuzz.JournalHeader) any { return &h.Corpus }},
+	{"report", true, func(h *fuzz.JournalHeader) any { return &h.Report }},
+	{"junit", true, func(h *fuzz.JournalHeader) any { return &h.JUnit }},
+}
+
+// resumeHeader returns the campaign that resuming the journal at path,
+// whose header is h, continues: h, with the outputs given on the command
+// line (changed) taken from spec (campaignSpec). An option given whose
+// value differs from h's, or a fault-switch environment variable set
+// differently, is exit 2 naming it.
+func resumeHeader(path string, changed map[string]bool, spec, h fuzz.JournalHeader) (fuzz.JournalHeader, error) {
+	c := h
+	for _, o := range campaignOptions {
+		env, isEnv := strings.CutPrefix(o.flag, "$")
+		if !isEnv && !changed[o.flag] {
+			continue
+		}
+		give := reflect.ValueOf(o.field(&spec)).Elem()
+		if o.output {
+			reflect.ValueOf(o.field(&c)).Elem().Set(give)
+			continue
+		}
+		was := reflect.ValueOf(o.field(&h)).Elem()
+		g, _ := json.Marshal(give.Interface())
+		w, _ := json.Marshal(was.Interface())
+		if bytes.Equal(g, w) {
+			continue
+		}
+		if isEnv {
+			return c, usagef("gpudiff run: %s=%s contradicts the resumed journal %s, whose campaign ran with %s=%s", env, give, path, env, was)
+		}
+		return c, usagef("gpudiff run: --%s=%v contradicts the resumed journal %s, whose campaign has --%s=%v (resume without the flag to continue it as it began)",
+			o.flag, give, path, o.flag, was)
+	}
+	return c, nil
+}
+
+// adapterNames resolves --adapter selectors to the full names of the
+// adapters they pick, without opening them.
+func adapterNames(sels []string) ([]string, error) {
+	all, err := harness.AllAdapters()
+	if len(all) == 0 {
+		return nil, err
+	}
+	picked, err := harness.Select(all, sels)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(picked))
+	for i, a := range picked {
+		names[i] = a.Name
+	}
+	return names, nil
+}
+
+// fileSHA256 is the hex SHA-256 of a file's bytes.
+func fileSHA256(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
