@@ -1,8 +1,11 @@
 // Package gen generates random structured WGSL-subset programs as ir
 // modules, for differential testing of flatten, interp, the compilers and
-// the GPU stacks: gopter generators (Gen), a seed-addressed generator
-// (Generate, ProgramSeed), a byte-driven one for `go test -fuzz`
-// (FromBytes), and kernel arguments (Inputs).
+// the GPU stacks, and for anyone's property tests of their own compiler:
+// gopter generators with shrinkers (gopter.go: Programs, Functions,
+// Statements, Expressions, Arguments; CampaignParameters, the parameters
+// `gpudiff run` draws program i of a seed from), a seed-addressed
+// generator (Generate, ProgramSeed), a byte-driven one for `go test
+// -fuzz` (FromBytes), and kernel arguments (Inputs).
 //
 // Every generated program is, by construction (never by filtering):
 //
@@ -33,7 +36,8 @@
 //
 // gen must never: use a random source other than its own (math/rand,
 // time, map order), so that a seed names the same program on every machine
-// and Go version; emit a construct whose value a conforming WGSL
+// and Go version (math/rand appears only as the *rand.Rand type gopter's
+// parameters carry, over gen's own SplitMix64 in CampaignParameters); emit a construct whose value a conforming WGSL
 // implementation may choose (indeterminate values, float rounding, clamp
 // with low > high); or generate a program outside the subset without
 // saying so in Program.OutsideSubset.

@@ -132,7 +132,15 @@ func (c *fnGen) body() {
 	if c.kernel && c.g.outside != "" {
 		c.outsideAt = c.r.between(0, max(0, c.budget-1))
 	}
-	stmts := c.stmtList(c.budget)
+	var stmts []ir.Stmt
+	switch {
+	case c.kernel && c.g.shape.kind == shapeExpression:
+		// The body is the return alone.
+	case c.kernel && c.g.shape.kind == shapeStatement:
+		stmts = c.stmtList(1)
+	default:
+		stmts = c.stmtList(c.budget)
+	}
 	if c.outsideAt >= 0 {
 		stmts = append(stmts, c.outsideStmts()...)
 	}

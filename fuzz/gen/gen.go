@@ -3,9 +3,7 @@ package gen
 import (
 	"fmt"
 
-	"github.com/gpudiff/gpudiff/fuzz/shrink"
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/leanovate/gopter"
 )
 
 // DefaultSize is the Size used when Config.Size is 0.
@@ -121,38 +119,15 @@ func FromBytes(data []byte, cfg Config) *Program {
 }
 
 func generate(src source, cfg Config) *Program {
+	return generateShape(src, cfg, shape{})
+}
+
+func generateShape(src source, cfg Config, sh shape) *Program {
 	cfg = cfg.normalized()
-	g := newGenerator(&chooser{src: src}, cfg)
+	g := newGenerator(&chooser{src: src}, cfg, sh)
 	g.program()
 	if err := ir.Normalize(g.m); err != nil {
 		panic(fmt.Sprintf("gen: generated program does not verify (generator bug): %v\n%s", err, ir.Print(g.m)))
 	}
 	return &Program{Module: g.m, Kernel: KernelName, OutsideSubset: g.outside}
-}
-
-// Gen returns a gopter generator of *Program: each program is
-// Generate(seed, cfg) for a seed drawn from gopter's RNG (so gopter's seed
-// reproduces a run). Its shrinker walks shrink.Candidates (without
-// arguments: properties derive inputs with Inputs); shrunk programs keep
-// their Seed and count their steps in Shrunk.
-func Gen(cfg Config) gopter.Gen {
-	return func(params *gopter.GenParameters) *gopter.GenResult {
-		p := Generate(params.NextUint64(), cfg)
-		return gopter.NewGenResult(p, shrinkProgram)
-	}
-}
-
-func shrinkProgram(v interface{}) gopter.Shrink {
-	p := v.(*Program)
-	next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
-	return func() (interface{}, bool) {
-		c, ok := next()
-		if !ok {
-			return nil, false
-		}
-		q := *p
-		q.Module = c.Module
-		q.Shrunk++
-		return &q, true
-	}
 }

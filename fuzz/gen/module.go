@@ -10,10 +10,11 @@ import (
 // typing context every function sees (struct types, globals, the helpers
 // generated so far with their signatures, call depths and costs).
 type generator struct {
-	r    *chooser
-	cfg  Config
-	prof Profile
-	m    *ir.Module
+	r     *chooser
+	cfg   Config
+	prof  Profile
+	m     *ir.Module
+	shape shape
 
 	// Size-derived caps (see Config).
 	kernelBudget, helperBudget int
@@ -44,10 +45,26 @@ type helper struct {
 	copies int
 }
 
-func newGenerator(r *chooser, cfg Config) *generator {
+// shape is what one generation makes: a whole program (the zero shape,
+// what Generate and Programs make), or the narrower units Functions,
+// Statements and Expressions draw.
+type shape struct {
+	kind int
+	// t is the kernel's result type of an expression shape.
+	t *ir.Type
+}
+
+const (
+	shapeProgram = iota
+	shapeFunction
+	shapeStatement
+	shapeExpression
+)
+
+func newGenerator(r *chooser, cfg Config, sh shape) *generator {
 	s := cfg.Size
 	p := cfg.Profile
-	g := &generator{r: r, cfg: cfg, prof: p, m: &ir.Module{File: "gen.wgsl"}}
+	g := &generator{r: r, cfg: cfg, prof: p, m: &ir.Module{File: "gen.wgsl"}, shape: sh}
 	g.kernelBudget = s
 	g.helperBudget = max(2, s/3)
 	g.nesting = max(1, min(p.Nesting, 1+s/8))
@@ -55,11 +72,14 @@ func newGenerator(r *chooser, cfg Config) *generator {
 	g.exprDepth = max(1, min(p.ExprDepth, 1+s/10))
 	g.nHelpers = max(0, min(p.Helpers, 1+s/8))
 	g.maxUnroll = cfg.MaxUnroll
+	if sh.kind == shapeFunction {
+		g.nHelpers = 0
+	}
 	return g
 }
 
 func (g *generator) program() {
-	if share := g.cfg.OutsideSubset; share > 0 {
+	if share := g.cfg.OutsideSubset; share > 0 && g.shape.kind == shapeProgram {
 		// Integer threshold: no float arithmetic in decisions.
 		if g.r.intn(1_000_000) < int(share*1_000_000) {
 			if g.r.chance(50) {
@@ -213,7 +233,9 @@ func (g *generator) genHelper(i int) {
 
 func (g *generator) genKernel() {
 	f := &ir.Func{Name: KernelName, Params: g.params(g.prof.MaxParams + 1), Result: ir.Void}
-	if !g.r.chance(g.prof.VoidKernel) {
+	if g.shape.kind == shapeExpression {
+		f.Result = g.shape.t
+	} else if !g.r.chance(g.prof.VoidKernel) {
 		f.Result = g.valueType()
 	}
 	c := newFnGen(g, f, g.kernelBudget, g.callDepth)

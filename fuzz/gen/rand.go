@@ -20,9 +20,13 @@ type source interface {
 type splitmix struct{ s uint64 }
 
 func (r *splitmix) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
+	r.s += splitmixGamma
 	return mix64(r.s)
 }
+
+// splitmixGamma is SplitMix64's increment, the odd integer nearest
+// 2^64/φ.
+const splitmixGamma = 0x9e3779b97f4a7c15
 
 // mix64 is SplitMix64's output function: a bijective 64-bit finalizer.
 func mix64(z uint64) uint64 {
@@ -123,6 +127,13 @@ func (c *chooser) weighted(ws ...int) int {
 // seeded campaignSeed: a SplitMix64 mix of both, stable across releases
 // (campaign reports name programs by it) and well mixed, so neighbouring
 // indices and neighbouring campaign seeds give unrelated programs.
+//
+// It is the (index+1)-th output of a SplitMix64 stream started from the
+// campaign seed, which is how CampaignParameters draws it.
 func ProgramSeed(campaignSeed uint64, index int) uint64 {
-	return mix64(mix64(campaignSeed^0x6a09e667f3bcc908) + uint64(index)*0x9e3779b97f4a7c15)
+	return mix64(mix64(campaignSeed^programSeedKey) + uint64(index)*splitmixGamma)
 }
+
+// programSeedKey separates campaign streams from other uses of a seed
+// (the fractional bits of √2, SHA-512's first IV word).
+const programSeedKey = 0x6a09e667f3bcc908
