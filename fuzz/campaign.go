@@ -216,8 +216,15 @@ type program struct {
 // startProgram generates program i and runs its interpreter stages.
 func startProgram(cfg CampaignConfig, i int) *program {
 	t0 := time.Now()
-	ps := gen.ProgramSeed(cfg.Seed, i)
-	p := gen.Generate(ps, cfg.Gen)
+	// Program i is the public gopter generator's draw from the campaign's
+	// parameters for i, gen.Generate(gen.ProgramSeed(Seed, i), …), kept
+	// within the unroll cap flatten will check.
+	gcfg := cfg.Gen
+	if gcfg.MaxUnroll == 0 {
+		gcfg.MaxUnroll = cfg.Flatten.MaxUnroll
+	}
+	p := gen.Programs(gcfg)(gen.CampaignParameters(cfg.Seed, i)).Result.(*gen.Program)
+	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
 	c := &Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
