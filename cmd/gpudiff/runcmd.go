@@ -74,7 +74,9 @@ Program i of seed S is regenerated alone by its derived seed (in the report);
 --shard I/N checks only the programs i with i % N == I, so N machines split one
 seed without overlap.
 
-Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`,
+Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
+130 / 143 interrupted by SIGINT / SIGTERM (the report says "interrupted": true;
+continue with --resume LOG).`,
 		Example: `  gpudiff run --seed 1 --count 200
   gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml
   gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline known.json`,
@@ -87,8 +89,8 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&fl.seed, "seed", 1, "campaign seed: the same seed generates byte-identical programs on any machine")
-	f.IntVar(&fl.count, "count", 0, "number of programs (default 200 when --duration is not given)")
-	f.DurationVar(&fl.duration, "duration", 0, "run until this much wall-clock time has passed (e.g. 30m, 2h)")
+	f.IntVar(&fl.count, "count", 0, "number of programs, at least 1 (default 200 when --duration is not given)")
+	f.DurationVar(&fl.duration, "duration", 0, "run until this much wall-clock time has passed (e.g. 30m, 2h); a resumed campaign runs for what is left of it")
 	f.IntVar(&fl.size, "size", 0, "program size: drives statements, nesting and call depth (default 30)")
 	f.StringVar(&fl.profile, "profile", "default", "generator profile: "+strings.Join(profileNames(), ", "))
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter(s) to run on: short name, prefix, or all; repeatable (default: the first Vulkan adapter)")
@@ -102,10 +104,10 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error.`
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
-	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (negative: do not shrink)")
+	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
-	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash or kill -9): its header fixes seed, count, size, profile, shard, mode, invocations and SPIR-V")
+	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash, kill -9 or Ctrl-C): its header fixes every option that changes a result (no flag need be repeated; one that contradicts it is an error)")
 	return cmd
 }
 
