@@ -2,9 +2,9 @@ package wgsl
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Evaluation of operators and builtins on constants (WGSL #const-expr).
@@ -15,7 +15,10 @@ import (
 // a non-finite float result, a left shift of a concrete integer that
 // changes its sign or loses set bits. Concrete i32 and u32 addition,
 // subtraction and multiplication wrap (WGSL #integer-types), as in Tint
-// and naga.
+// and naga. The values of concrete integer operations and builtins, and
+// which const-expressions are shader-creation errors (wgslsem.Fault), are
+// ir/wgslsem's; this file adds AbstractInt/AbstractFloat, f32 rounding and
+// the error messages.
 
 // cvRound rounds a float result to the leaf type t (f32 or AbstractFloat)
 // and rejects non-finite values.
@@ -28,12 +31,13 @@ func cvRound(x float64, t *chkType, what string) (cVal, error) {
 	return cvFloat(t, f), err
 }
 
-// cvWrap reduces an exact integer result modulo 2^32 into i32 or u32.
-func cvWrap(r int64, t *chkType) cVal {
+// cvConcrete applies a wgslsem operation to i32 or u32 operands carried
+// as int64 (the int32 or uint32 value), by their type t.
+func cvConcrete(t *chkType, a, b int64, i32 func(x, y int32) int32, u32 func(x, y uint32) uint32) cVal {
 	if t.k == ckI32 {
-		return cvInt(t, int64(int32(r)))
+		return cvInt(t, int64(i32(int32(a), int32(b))))
 	}
-	return cvInt(t, int64(uint32(r)))
+	return cvInt(t, int64(u32(uint32(a), uint32(b))))
 }
 
 // cvMap applies f component-wise: vector arguments contribute their i-th
@@ -75,7 +79,7 @@ func cvUnary(op ir.UnaryOp, x cVal) (cVal, error) {
 				}
 				return cvInt(t, -a.i), nil
 			case ckI32:
-				return cvInt(t, int64(-int32(a.i))), nil // -MIN is MIN (WGSL #arithmetic-expr)
+				return cvInt(t, int64(wgslsem.Neg(int32(a.i)))), nil // -MIN is MIN (WGSL #arithmetic-expr)
 			case ckF32, ckAbsFloat:
 				return cvFloat(t, -a.f), nil
 			}
@@ -116,22 +120,26 @@ func cvScalarBinary(op ir.BinaryOp, a, b cVal) (cVal, error) {
 		case k.isInt():
 			switch op {
 			case ir.OpAdd:
-				return cvWrap(a.i+b.i, k), nil
+				return cvConcrete(k, a.i, b.i, wgslsem.Add[int32], wgslsem.Add[uint32]), nil
 			case ir.OpSub:
-				return cvWrap(a.i-b.i, k), nil
+				return cvConcrete(k, a.i, b.i, wgslsem.Sub[int32], wgslsem.Sub[uint32]), nil
 			case ir.OpMul:
-				return cvWrap(a.i*b.i, k), nil
+				return cvConcrete(k, a.i, b.i, wgslsem.Mul[int32], wgslsem.Mul[uint32]), nil
 			}
-			if b.i == 0 {
+			f := wgslsem.DivFaultU32(uint32(a.i), uint32(b.i))
+			if k.k == ckI32 {
+				f = wgslsem.DivFaultI32(int32(a.i), int32(b.i))
+			}
+			switch f {
+			case wgslsem.ZeroDivisor:
 				return cVal{}, cvErrf("integer %s by zero in %s", cvDivName(op), what())
-			}
-			if k.k == ckI32 && a.i == math.MinInt32 && b.i == -1 {
+			case wgslsem.DivOverflow:
 				return cVal{}, cvErrf("%s overflows i32", what())
 			}
 			if op == ir.OpDiv {
-				return cvInt(k, a.i/b.i), nil
+				return cvConcrete(k, a.i, b.i, wgslsem.DivI32, wgslsem.DivU32), nil
 			}
-			return cvInt(k, a.i%b.i), nil
+			return cvConcrete(k, a.i, b.i, wgslsem.RemI32, wgslsem.RemU32), nil
 		case k.k == ckF32:
 			x, y := float32(a.f), float32(b.f)
 			var r float32
@@ -295,26 +303,30 @@ func cvShift(op ir.BinaryOp, a, b cVal) (cVal, error) {
 		}
 		return cvInt(a.t, a.i>>n), nil
 	case ckI32, ckU32:
-		if n >= 32 {
+		e2 := uint32(n)
+		f := wgslsem.ShiftFault(e2)
+		if op == ir.OpShl && a.t.k == ckI32 {
+			f = wgslsem.ShlFaultI32(int32(a.i), e2)
+		} else if op == ir.OpShl {
+			f = wgslsem.ShlFaultU32(uint32(a.i), e2)
+		}
+		switch {
+		case f == wgslsem.ShiftCount:
 			return cVal{}, cvErrf("shift amount %d is not less than the bit width 32 of %v", n, a.t)
+		case f == wgslsem.ShiftOverflow && a.t.k == ckI32:
+			return cVal{}, cvErrf("%d << %d overflows i32", int32(a.i), n)
+		case f == wgslsem.ShiftOverflow:
+			return cVal{}, cvErrf("%du << %d overflows u32", uint32(a.i), n)
 		}
-		x := uint32(a.i)
-		if op == ir.OpShl {
-			if a.t.k == ckI32 {
-				if top := int32(x) >> (31 - n); top != 0 && top != -1 {
-					return cVal{}, cvErrf("%d << %d overflows i32", int32(x), n)
-				}
-				return cvInt(a.t, int64(int32(x<<n))), nil
-			}
-			if n > 0 && x>>(32-n) != 0 {
-				return cVal{}, cvErrf("%du << %d overflows u32", x, n)
-			}
-			return cvInt(a.t, int64(x<<n)), nil
+		switch {
+		case op == ir.OpShl && a.t.k == ckI32:
+			return cvInt(a.t, int64(wgslsem.Shl(int32(a.i), e2))), nil
+		case op == ir.OpShl:
+			return cvInt(a.t, int64(wgslsem.Shl(uint32(a.i), e2))), nil
+		case a.t.k == ckI32:
+			return cvInt(a.t, int64(wgslsem.Shr(int32(a.i), e2))), nil
 		}
-		if a.t.k == ckI32 {
-			return cvInt(a.t, int64(int32(x)>>n)), nil
-		}
-		return cvInt(a.t, int64(x>>n)), nil
+		return cvInt(a.t, int64(wgslsem.Shr(uint32(a.i), e2))), nil
 	}
 	return cVal{}, cvErrf("shift of %v", a.t)
 }
@@ -351,15 +363,9 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 				if a.i == math.MinInt64 {
 					return cVal{}, cvErrf("abs(%d) overflows AbstractInt", a.i)
 				}
-				if a.i < 0 {
-					return cvInt(t, -a.i), nil
-				}
-				return a, nil
+				return cvInt(t, wgslsem.Abs(a.i)), nil
 			case ckI32:
-				if a.i < 0 {
-					return cvInt(t, int64(-int32(a.i))), nil // abs(MIN) is MIN
-				}
-				return a, nil
+				return cvInt(t, int64(wgslsem.Abs(int32(a.i)))), nil // abs(MIN) is MIN
 			case ckU32:
 				return a, nil
 			}
@@ -368,11 +374,14 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 	case ir.BMin, ir.BMax:
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			a, bb := c[0], c[1]
-			less := a.f < bb.f
 			if t.isInt() {
-				less = a.i < bb.i
+				// i32, u32 and AbstractInt values keep their order as int64.
+				if b == ir.BMin {
+					return cvInt(t, wgslsem.Min(a.i, bb.i)), nil
+				}
+				return cvInt(t, wgslsem.Max(a.i, bb.i)), nil
 			}
-			if less == (b == ir.BMin) {
+			if (a.f < bb.f) == (b == ir.BMin) {
 				return a, nil
 			}
 			return bb, nil
@@ -381,12 +390,12 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			e, lo, hi := c[0], c[1], c[2]
 			if t.isInt() {
-				if lo.i > hi.i {
+				if wgslsem.ClampFault(lo.i, hi.i) != wgslsem.NoFault {
 					return cVal{}, cvErrf("clamp: low %s is greater than high %s", lo, hi)
 				}
-				return cvInt(t, min(max(e.i, lo.i), hi.i)), nil
+				return cvInt(t, wgslsem.Clamp(e.i, lo.i, hi.i)), nil
 			}
-			if lo.f > hi.f {
+			if wgslsem.ClampFault(lo.f, hi.f) != wgslsem.NoFault {
 				return cVal{}, cvErrf("clamp: low %s is greater than high %s", lo, hi)
 			}
 			return cvFloat(t, math.Min(math.Max(e.f, lo.f), hi.f)), nil
@@ -395,7 +404,7 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			a := c[0]
 			if t.isInt() {
-				return cvInt(t, int64(cvCmp(a.i < 0, a.i > 0))), nil
+				return cvInt(t, wgslsem.Sign(a.i)), nil // i32 and AbstractInt: the sign of the int64
 			}
 			if a.f == 0 {
 				return a, nil // sign(±0) is that zero, as in Tint
@@ -407,7 +416,7 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 	case ir.BCeil:
 		return f1(math.Ceil)
 	case ir.BRound:
-		return f1(math.RoundToEven)
+		return f1(wgslsem.Round)
 	case ir.BTrunc:
 		return f1(math.Trunc)
 	case ir.BFract:
@@ -447,12 +456,7 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 	case ir.BAtan2:
 		return fl(func(x []float64) float64 { return math.Atan2(x[0], x[1]) })
 	case ir.BStep:
-		return fl(func(x []float64) float64 {
-			if x[1] >= x[0] {
-				return 1
-			}
-			return 0
-		})
+		return fl(func(x []float64) float64 { return wgslsem.Step(x[0], x[1]) })
 	case ir.BSmoothstep:
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			e0, e1, x := c[0].f, c[1].f, c[2].f
@@ -497,60 +501,31 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) { return cvRound(c[0].f/n, t, name) })
 	case ir.BCountOneBits, ir.BReverseBits, ir.BFirstLeadingBit, ir.BFirstTrailingBit:
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
-			x := uint32(c[0].i)
-			var r uint32
-			switch b {
-			case ir.BCountOneBits:
-				r = uint32(bits.OnesCount32(x))
-			case ir.BReverseBits:
-				r = bits.Reverse32(x)
-			case ir.BFirstTrailingBit:
-				r = math.MaxUint32
-				if x != 0 {
-					r = uint32(bits.TrailingZeros32(x))
-				}
-			case ir.BFirstLeadingBit:
-				if t.k == ckI32 && int32(x) < 0 {
-					x = ^x
-				}
-				r = math.MaxUint32
-				if x != 0 {
-					r = uint32(31 - bits.LeadingZeros32(x))
-				}
-			}
 			if t.k == ckI32 {
-				return cvInt(t, int64(int32(r))), nil
+				return cvInt(t, int64(cvBits1[int32](b, int32(c[0].i), wgslsem.FirstLeadingBitI32))), nil
 			}
-			return cvInt(t, int64(r)), nil
+			return cvInt(t, int64(cvBits1[uint32](b, uint32(c[0].i), wgslsem.FirstLeadingBitU32))), nil
 		})
 	case ir.BExtractBits, ir.BInsertBits:
 		no := 1
 		if b == ir.BInsertBits {
 			no = 2
 		}
-		off, cnt := args[no].i, args[no+1].i
-		if off+cnt > 32 {
+		off, cnt := args[no].i, args[no+1].i // u32 values
+		if wgslsem.BitRangeFault(uint32(off), uint32(cnt)) != wgslsem.NoFault {
 			return cVal{}, cvErrf("%s: offset %d + count %d is greater than 32", name, off, cnt)
 		}
+		o, n := uint32(off), uint32(cnt)
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
-			x := uint32(c[0].i)
-			mask := uint32(0)
-			if cnt > 0 {
-				mask = uint32((uint64(1)<<uint(cnt) - 1) << uint(off))
+			switch {
+			case b == ir.BInsertBits && t.k == ckI32:
+				return cvInt(t, int64(wgslsem.InsertBits(int32(c[0].i), int32(c[1].i), o, n))), nil
+			case b == ir.BInsertBits:
+				return cvInt(t, int64(wgslsem.InsertBits(uint32(c[0].i), uint32(c[1].i), o, n))), nil
+			case t.k == ckI32:
+				return cvInt(t, int64(wgslsem.ExtractBitsI32(int32(c[0].i), o, n))), nil
 			}
-			var r uint32
-			if b == ir.BInsertBits {
-				r = x&^mask | (uint32(c[1].i)<<uint(off))&mask
-			} else {
-				r = (x & mask) >> uint(off)
-				if t.k == ckI32 && cnt > 0 && r&(1<<uint(cnt-1)) != 0 {
-					r |= ^uint32(0) << uint(cnt)
-				}
-			}
-			if t.k == ckI32 {
-				return cvInt(t, int64(int32(r))), nil
-			}
-			return cvInt(t, int64(r)), nil
+			return cvInt(t, int64(wgslsem.ExtractBitsU32(uint32(c[0].i), o, n))), nil
 		})
 	case ir.BAll, ir.BAny:
 		want := b == ir.BAll
@@ -562,6 +537,21 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		return cvBool(want), nil
 	}
 	return cVal{}, cvErrf("%s is not a const function", name)
+}
+
+// cvBits1 is the one-operand bit builtin b (countOneBits, reverseBits,
+// firstLeadingBit, firstTrailingBit) of e; firstLeading is the
+// firstLeadingBit of e's signedness.
+func cvBits1[T wgslsem.Concrete](b ir.Builtin, e T, firstLeading func(T) T) T {
+	switch b {
+	case ir.BCountOneBits:
+		return wgslsem.CountOneBits(e)
+	case ir.BReverseBits:
+		return wgslsem.ReverseBits(e)
+	case ir.BFirstTrailingBit:
+		return wgslsem.FirstTrailingBit(e)
+	}
+	return firstLeading(e)
 }
 
 // cvDot is dot(x, y): the sum of component products, in the operand type.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Constant values of const-expressions (WGSL #const-expr): AbstractInt in
@@ -228,18 +229,19 @@ func cvAuto(v cVal, to *chkType) (cVal, error) {
 
 // cvFloatToInt converts a float to an integer type by truncation and
 // clamping to the values representable in both types (WGSL
-// #floating-point-conversion). srcF32 selects the f32 clamp limits.
+// #floating-point-conversion): wgslsem.F32ToI32 and F32ToU32 for an f32
+// source (srcF32), the whole i32 or u32 range for AbstractFloat. x is
+// finite: a const-expression is never NaN or infinite.
 func cvFloatToInt(x float64, to *chkType, srcF32 bool) int64 {
+	switch {
+	case srcF32 && to.k == ckU32:
+		return int64(wgslsem.F32ToU32(x))
+	case srcF32:
+		return int64(wgslsem.F32ToI32(x))
+	}
 	lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
 	if to.k == ckU32 {
 		lo, hi = 0, math.MaxUint32
-	}
-	if srcF32 {
-		if to.k == ckU32 {
-			hi = 4294967040
-		} else {
-			hi = 2147483520
-		}
 	}
 	t := math.Trunc(x)
 	if t < lo {
