@@ -112,7 +112,7 @@ func TestResumeAfterKill9EndsWithTheUninterruptedRecords(t *testing.T) {
 		killAt int // records in the journal when the campaign is killed
 	}{
 		{"count no-gpu", []string{"--seed", "5", "--count", "400", "--no-gpu"}, 40},
-		{"duration no-gpu", []string{"--seed", "6", "--duration", "3s", "--no-gpu"}, 40},
+		{"duration no-gpu", []string{"--seed", "6", "--duration", "3s", "--no-gpu"}, 10},
 		// swiftshader is not the default adapter: a resume that lost the
 		// adapter list would run lavapipe and record other runs.
 		{"adapter", []string{"--seed", "7", "--count", "90", "--adapter", "vulkan:swiftshader", "--size", "8", "--invocations", "4"}, 8},
@@ -203,6 +203,7 @@ func TestResumeContradictionsExit2(t *testing.T) {
 		{[]string{"--max-steps", "99"}, "--max-steps=99"},
 		{[]string{"--shrink-attempts", "-1"}, "--shrink-attempts=-1"},
 		{[]string{"--mode", "raw"}, "--mode=raw"},
+		{[]string{"--whitelist", "abs"}, "--whitelist=[abs]"},
 	} {
 		code, _, errOut := gpudiff(t, append([]string{"run", "--resume", log}, c.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errOut)
@@ -228,6 +229,20 @@ func TestResumeContradictionsExit2(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &rep))
 	assert.Equal(t, 6, rep.Programs)
 	assert.False(t, rep.Interrupted)
+
+	// The baseline is part of the campaign: a resume reads the same file
+	// and refuses it once it changed.
+	known := filepath.Join(dir, "known.txt")
+	require.NoError(t, os.WriteFile(known, []byte("flatten/interp/*\n"), 0o644))
+	withBaseline := filepath.Join(dir, "b.jsonl")
+	code, out, errOut = gpudiff(t, "run", "--seed", "3", "--count", "2", "--no-gpu", "--baseline", known, "--log", withBaseline, "--corpus", filepath.Join(dir, "cases"))
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+	code, _, errOut = gpudiff(t, "run", "--resume", withBaseline)
+	assert.Equal(t, 0, code, errOut)
+	require.NoError(t, os.WriteFile(known, []byte("flatten/interp/*\nvendor/*\n"), 0o644))
+	code, _, errOut = gpudiff(t, "run", "--resume", withBaseline)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "the baseline "+known+" is not the one the campaign began with")
 
 	// A journal of the first format recorded too little to resume.
 	old := filepath.Join(dir, "old.jsonl")
