@@ -265,7 +265,7 @@ func (bm *batchModule) emit(format int, mode wgsl.Mode) (harness.Kernel, error) 
 		src, entry, err := wgsl.Emit(bm.mod, bm.kernel, wgsl.EmitOptions{Mode: mode})
 		return harness.Kernel{WGSL: src, EntryPoint: entry}, err
 	}
-	words, err := spirv.Emit(bm.mod, bm.kernel, spirv.Options{Mode: spirv.Mode(mode)})
+	words, err := spirv.Emit(bm.mod, bm.kernel, spirv.Options{Mode: mode})
 	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint}, err
 }
 

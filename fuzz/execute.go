@@ -194,7 +194,7 @@ func (x *execution) kernel(f, format int) (harness.Kernel, error) {
 			e.k, e.err = harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
 			return
 		}
-		words, err := spirv.Emit(x.mod, fn, spirv.Options{Mode: spirv.Mode(x.mode)})
+		words, err := spirv.Emit(x.mod, fn, spirv.Options{Mode: x.mode})
 		e.k, e.err = harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, err
 	})
 	return e.k, e.err

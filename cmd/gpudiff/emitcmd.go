@@ -71,7 +71,7 @@ as written.`,
 				}
 				data = []byte(src)
 			case "spirv", "spirv-asm":
-				words, err := spirv.Emit(m, name, spirv.Options{Mode: spirv.Mode(md)})
+				words, err := spirv.Emit(m, name, spirv.Options{Mode: md})
 				if err != nil {
 					return inputErr(err)
 				}

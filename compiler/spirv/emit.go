@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/compiler/emitmode"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Mode selects how WGSL's run-time rules reach the SPIR-V (ARCHITECTURE.md,
-// "Emission modes").
-type Mode string
+// Mode is the emission mode, shared with compiler/wgsl (emitmode.Mode;
+// ARCHITECTURE.md, "Emission modes").
+type Mode = emitmode.Mode
 
 const (
 	// Portable spells out every WGSL rule that SPIR-V or GLSL.std.450 does
@@ -17,11 +18,11 @@ const (
 	// shift counts, saturating float→int conversion, clamped indices,
 	// WGSL's clamp/abs/extractBits/insertBits), so any disagreement with
 	// the reference is a bug in gpudiff, the compiler or the driver.
-	Portable Mode = "portable"
+	Portable = emitmode.Portable
 	// Raw emits the plain SPIR-V opcodes (OpSDiv, unmasked shifts,
 	// unclamped OpConvertFToS and OpAccessChain, SAbs, FClamp, …): the
 	// stack under test owns WGSL's rules.
-	Raw Mode = "raw"
+	Raw = emitmode.Raw
 )
 
 // Options configures Emit. The zero value is valid: Portable mode without

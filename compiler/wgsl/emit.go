@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/compiler/emitmode"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Mode selects how the emitter spells operations whose WGSL meaning a
-// backend compiler or driver might not honour (ARCHITECTURE.md "Emission modes").
-type Mode string
+// Mode is the emission mode, shared with compiler/spirv (emitmode.Mode;
+// ARCHITECTURE.md "Emission modes").
+type Mode = emitmode.Mode
 
 const (
 	// Portable spells out WGSL's runtime rules with guards: integer
@@ -20,22 +21,14 @@ const (
 	// extractBits/insertBits operand clamping, and run-time indices
 	// clamped into bounds. A disagreement in this mode is a flatten,
 	// interpreter, compiler or driver bug, not a spec gap.
-	Portable Mode = "portable"
+	Portable = emitmode.Portable
 	// Raw emits operators as written: the stack under test must implement
 	// WGSL's rules itself (conformance and vendor comparison).
-	Raw Mode = "raw"
+	Raw = emitmode.Raw
 )
 
-// ParseMode parses "portable" or "raw" ("" means Portable).
-func ParseMode(s string) (Mode, error) {
-	switch Mode(s) {
-	case "", Portable:
-		return Portable, nil
-	case Raw:
-		return Raw, nil
-	}
-	return "", fmt.Errorf("unknown mode %q (want portable or raw)", s)
-}
+// ParseMode parses "portable" or "raw" ("" means Portable): emitmode.Parse.
+func ParseMode(s string) (Mode, error) { return emitmode.Parse(s) }
 
 // EmitOptions configures Emit.
 type EmitOptions struct {

@@ -264,7 +264,7 @@ func Export(c *fuzz.Case, opts Options) (*Script, error) {
 // module is emitted without debug names.
 func assembly(m *ir.Module, fn string, mode wgsl.Mode, dis Disassembler) (string, error) {
 	for _, names := range []bool{true, false} {
-		words, err := spirv.Emit(m, fn, spirv.Options{Mode: spirv.Mode(mode), DebugNames: names})
+		words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode, DebugNames: names})
 		if err != nil {
 			return "", err
 		}
