@@ -336,6 +336,10 @@ func (r *chkResolver) use(name string, off int32, call bool) {
 		return
 	}
 	if !chkIsPredeclared(name) {
+		if hint := chkNotWGSL[name]; hint != "" {
+			r.errorf(off, "undeclared identifier '%s': %s", name, hint)
+			return
+		}
 		r.errorf(off, "undeclared identifier '%s'", name)
 		return
 	}
@@ -345,6 +349,17 @@ func (r *chkResolver) use(name string, off int32, call bool) {
 	if !r.mc.f16 && (name == "f16" || strings.HasSuffix(name, "h") && (chkIsMatrixName(name) || chkVecAliases[name].elem == "f16")) {
 		r.errorf(off, "'%s' requires the f16 extension ('enable f16;')", name)
 	}
+}
+
+// chkNotWGSL explains names that other shading languages' front ends
+// (naga's extensions) predeclare but WGSL does not.
+var chkNotWGSL = map[string]string{
+	"f64":                    "64-bit floats are a naga extension, not WGSL (and outside gpudiff's subset)",
+	"i64":                    "64-bit integers are a naga extension, not WGSL (and outside gpudiff's subset)",
+	"u64":                    "64-bit integers are a naga extension, not WGSL (and outside gpudiff's subset)",
+	"push_constant":          "the push_constant address space is a naga extension, not WGSL (and outside gpudiff's subset)",
+	"acceleration_structure": "ray tracing types are a naga extension, not WGSL (and outside gpudiff's subset)",
+	"ray_query":              "ray tracing types are a naga extension, not WGSL (and outside gpudiff's subset)",
 }
 
 func (r *chkResolver) typ(t *astIdentExpr) {

@@ -118,6 +118,18 @@ func (p *parser) expect(k lexKind, where string) lexTok {
 	return t
 }
 
+// pSuffixError describes a numeric literal lit directly followed by the
+// letters suffix (WGSL #numeric-literals: the suffixes are i and u for
+// integers, f and h for floats).
+func pSuffixError(lit, suffix string) string {
+	msg := fmt.Sprintf("invalid numeric literal %s%s: %q is not a WGSL literal suffix (i, u, f, h)", lit, suffix, suffix)
+	switch suffix {
+	case "li", "lu", "lf":
+		msg += "; 64-bit literals (i64, u64, f64) are a naga extension outside WGSL and gpudiff's subset"
+	}
+	return msg
+}
+
 // ident consumes an identifier and returns its name and offset.
 func (p *parser) ident(what string) (string, int32) {
 	if p.tok.kind != lexIdent {
@@ -534,6 +546,11 @@ func (p *parser) primary() astExpr {
 	case lexIntLit, lexFloatLit:
 		t := p.tok
 		p.next()
+		if p.tok.kind == lexIdent && p.tok.off == t.end {
+			// WGSL tokenizes 1li as 1 and li, which never parses: say what
+			// the letters are instead of the generic "expected …".
+			p.failf(t.off, "%s", pSuffixError(p.text(t), p.text(p.tok)))
+		}
 		return &astLitExpr{off: t.off, end: t.end, kind: t.kind, text: p.text(t)}
 	case lexLParen:
 		off := p.tok.off
