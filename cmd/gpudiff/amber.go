@@ -53,9 +53,9 @@ Run it with: amber -v 1.1 case.amber
 the listed invocations (e.g. the ones a divergence names), for a smaller repro.
 
 Exit codes: 0 written; 2 usage or input error.`,
-		Example: `  gpudiff export-amber gpudiff-cases/stack-wgpu-vulkan-llvmpipe-3f2a9c1d07e4.wgsl -o case.amber
+		Example: `  gpudiff export-amber findings/lavapipe_loop_exit_wrap.wgsl -o case.amber
   gpudiff export-amber shaders/conformance/div_by_zero_i32.wgsl --mode raw --only 0 -o div0.amber
-  gpudiff export-amber kernel.wgsl --kernel tonemap --inputs inputs.json --flat -o tonemap_flat.amber`,
+  gpudiff export-amber shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --flat -o tonemap_flat.amber`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,13 +19,16 @@ import (
 )
 
 // TestMain lets this test binary serve as the gpudiff worker process that
-// harness/worker re-executes (os.Executable() __worker).
+// harness/worker re-executes (os.Executable() __worker), and as the
+// gpudiff command of testdata/script (testscript.Main copies the binary
+// onto the scripts' PATH as gpudiff and runs main when invoked by that
+// name; its workers re-execute that copy, which takes the first branch).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == worker.Subcommand {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	quietWayland()
-	os.Exit(m.Run())
+	testscript.Main(m, map[string]func(){"gpudiff": main})
 }
 
 // gpudiff runs the CLI in-process and returns its exit code and output.
@@ -62,7 +66,13 @@ func TestExecShadeJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
 	assert.Equal(t, "pass", res.Verdict)
 	assert.Equal(t, "shade", res.Kernel)
-	assert.Equal(t, 64, res.Invocations)
+	// The arguments are shade.inputs.json's, beside shade.wgsl.
+	var beside map[string][]any
+	data, err := os.ReadFile(repo("shaders/examples/shade.inputs.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &beside))
+	assert.Equal(t, len(beside["x"]), res.Invocations)
+	assert.Equal(t, beside["x"], res.Inputs["x"])
 	require.Len(t, res.Runs, 1)
 	r := res.Runs[0]
 	assert.Equal(t, "wgpu-vulkan:llvmpipe", r.Adapter)

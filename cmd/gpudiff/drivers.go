@@ -79,9 +79,9 @@ known.json.
 Exit codes: 0 no divergence outside the baseline; 1 a new divergence (each is
 named); 2 usage or input error.`,
 		Example: `  gpudiff drivers --corpus shaders/conformance
-  gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json
-  gpudiff drivers --corpus shaders/conformance --baseline known.json --junit drivers.xml
-  gpudiff drivers --generated 50 --seed 7 --adapter vulkan --mode portable`,
+  gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json --junit drivers.xml
+  gpudiff drivers --corpus shaders/conformance --baseline known.json
+  gpudiff drivers --corpus shaders/examples --generated 50 --seed 7 --adapter vulkan --mode portable`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = changedFlags(cmd)

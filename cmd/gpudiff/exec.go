@@ -47,17 +47,22 @@ every invocation's outputs with the reference.
 
 The kernel defaults to the only non-entry-point function no other function
 calls. Arguments come from --inputs (a JSON object mapping each parameter to an
-array with one value per invocation) or, without it, deterministically from
---seed, starting with edge values (0, ±1, INT_MIN, INT_MAX, integer-valued
-floats). --flat also flattens the kernel and runs the twin <kernel>_flat in the
-interpreter and on every adapter; --spirv also runs gpudiff's own SPIR-V.
+array with one value per invocation); without it, from NAME.inputs.json beside
+NAME.wgsl when there is one (the inputs drivers uses; not with --seed or
+--invocations, nor when --kernel names a function other than NAME); otherwise
+deterministically from --seed, starting with edge values (0, ±1, INT_MIN,
+INT_MAX, integer-valued floats). A case file replays its own inputs. --flat
+also flattens the kernel and runs the twin <kernel>_flat in the interpreter and
+on every adapter; --spirv also runs gpudiff's own SPIR-V.
 
 Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
 error (including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
   gpudiff exec shaders/examples/pcg_hash.wgsl --invocations 256 --seed 7 --json
-  gpudiff exec kernel.wgsl --kernel tonemap --inputs inputs.json --adapter all --flat --spirv
-  gpudiff exec kernel.wgsl --no-gpu --flat`,
+  gpudiff exec shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --adapter all --flat --spirv
+  gpudiff exec shaders/examples/tonemap.wgsl --no-gpu --flat
+  gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
+  gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
@@ -68,8 +73,8 @@ error (including a flatten refusal with --flat).`,
 	f := cmd.Flags()
 	f.StringVar(&fl.kernel, "kernel", "", "kernel function to run (default: the only function no other function calls)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
-	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values")
-	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given")
+	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
@@ -117,6 +122,11 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		}
 		return seededInputs(fl.seed, f, n), nil
 	}
+	inputs := fl.inputs
+	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") {
+		// NAME.inputs.json beside NAME.wgsl, as drivers reads it.
+		inputs = besideInputs(path, fl.kernel)
+	}
 	var args [][]ir.Value
 	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
 		// A case file carries its own inputs (and its recorded mode).
@@ -126,8 +136,8 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 				return usagef("%s: case record: %v", path, err)
 			}
 		}
-	} else if fl.inputs != "" {
-		if args, err = readInputs(fl.inputs, f); err != nil {
+	} else if inputs != "" {
+		if args, err = readInputs(inputs, f); err != nil {
 			return err
 		}
 		if len(f.Params) == 0 {
@@ -137,7 +147,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 			}
 		}
 		if fl.invocations != 0 && fl.invocations != len(args) {
-			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), fl.inputs)
+			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), inputs)
 		}
 	} else if args, err = seeded(fl.invocations); err != nil {
 		return err

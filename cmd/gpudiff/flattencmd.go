@@ -34,7 +34,7 @@ Constructs outside flatten's subset (recursion, unbounded loops, unrolling past
 under non-uniform control flow) are refused with file:line:col: flatten: … and
 exit code 2; nothing is printed then.`,
 		Example: `  gpudiff flatten shaders/examples/shade.wgsl
-  gpudiff flatten kernel.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
+  gpudiff flatten shaders/examples/tonemap.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
   gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz"
@@ -59,6 +61,22 @@ func readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
 		return nil, usagef("gpudiff: %v", err)
 	}
 	return parseInputs(path, data, f)
+}
+
+// besideInputs returns NAME.inputs.json beside the WGSL file NAME.wgsl when
+// it exists and kernel (--kernel, "" for the default) is the one it is
+// written for: the default kernel or the function NAME. It is "" otherwise.
+// drivers reads the same file for the same kernel (drivers.LoadFile).
+func besideInputs(path, kernel string) string {
+	stem := strings.TrimSuffix(path, ".wgsl")
+	if stem == path || (kernel != "" && kernel != filepath.Base(stem)) {
+		return ""
+	}
+	in := stem + ".inputs.json"
+	if st, err := os.Stat(in); err != nil || st.IsDir() {
+		return ""
+	}
+	return in
 }
 
 func parseInputs(path string, data []byte, f *ir.Func) ([][]ir.Value, error) {

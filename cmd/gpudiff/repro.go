@@ -38,8 +38,8 @@ Exit codes:
   1  it reproduces: a finding of the recorded class occurs again
   4  something fails, but differently from the record
   2  the case file is unreadable or invalid (file:line:col: …)`,
-		Example: `  gpudiff repro gpudiff-cases/flatten-interp-3f2a9c1d07e4.wgsl
-  gpudiff repro shaders/regress/case.wgsl --adapter all --json`,
+		Example: `  gpudiff repro findings/lavapipe_loop_exit_wrap.wgsl
+  gpudiff repro shaders/regress/value_array_index.wgsl --adapter all --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {

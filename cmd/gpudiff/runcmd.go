@@ -79,7 +79,7 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
 continue with --resume LOG).`,
 		Example: `  gpudiff run --seed 1 --count 200
   gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml
-  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline known.json`,
+  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = map[string]bool{}
