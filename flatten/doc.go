@@ -53,13 +53,7 @@
 //   - Uniformity-dependent operations (derivatives, barriers, subgroup
 //     operations) change meaning when more invocations evaluate them; they
 //     are refused unless P is statically true (WGSL #uniformity).
-//   - Evaluation order is kept: conditions are evaluated once, before
-//     either arm; an operand that reads a private global is evaluated
-//     (bound to a let) before a call to its right is inlined; a compound
-//     assignment loads its left-hand side before its right-hand side runs;
-//     select evaluates both arms, so calls in them run under the path
-//     predicate, as in the source (WGSL #select-builtin, "Program Order
-//     Within an Invocation").
+//   - Evaluation order is kept (see "Evaluation order" below).
 //   - Loops are unrolled only when ir.BoundLoop proves a bound N on body
 //     entries: N copies are then exact for every invocation. Anything
 //     without such a bound is refused, never truncated.
@@ -68,6 +62,69 @@
 //     zero divisor, a shift by ≥ 32, an out-of-range index, an overflow to
 //     Inf) keeps the run-time operand instead, and statically dead copies
 //     and arms are not emitted at all.
+//
+// # Evaluation order
+//
+// The twin is straight-line code whose only effects are stores: every
+// inlined call becomes stores to private globals at the point where the
+// source calls it. So the twin computes what the source does exactly when
+// every value is read at the point where WGSL evaluates it — before the
+// stores of any call WGSL evaluates later in the same statement, after
+// those of any call it evaluates earlier — and once. The rules (WGSL
+// #program-order: operands left to right; #memory-views: a reference is
+// loaded where its value is used; #vector-multi-component: a
+// multi-component swizzle is a value; #simple-assignment-section: the
+// reference, then the right-hand side, then the store;
+// #compound-assignment-sec: the reference once, loaded before the
+// right-hand side; #select-builtin: all three operands evaluated;
+// #logical-expr: the right operand of && and || only when needed) and
+// where they are kept:
+//
+//   - Operands, call arguments, constructor components, builtin arguments
+//     and select's f, t, cond are translated left to right; one that
+//     reads a private global (the only state a callee can write: there
+//     are no pointers) is bound to a let before a later operand's call
+//     is inlined (translate, call). Call results are lets or fresh vars
+//     nothing writes again. A value read only from lets, parameters and
+//     function-scope vars needs no binding: no call can change those.
+//   - A load through a reference chain rooted at a var or global (a[i].f[j])
+//     happens after all its index operands, innermost first; each index
+//     operand that reads a global is bound before a later one's call runs,
+//     and the chain is bound where it stops being a reference (g.yyy[h()]:
+//     translateChain, ir.IsReference).
+//   - An assignment evaluates its reference first: its index operands are
+//     bound before a later index operand's call or the right-hand side's
+//     (ref); a compound assignment binds the loaded value before its
+//     right-hand side's calls (assign); x++ is x += 1 (compiler/wgsl).
+//   - A predicated store lhs = select(lhs, v, P) reads lhs where the
+//     source's store happens: after everything the statement evaluated,
+//     before anything later. Array and struct values are bound first and
+//     stored leaf by leaf, so a value that reads the stored variable
+//     (s = S(s.b, s.a)) is taken whole before the first leaf is stored.
+//   - An if's condition and a switch's selector are evaluated once, before
+//     any arm; a loop's exit tests, continuing block and break-if are
+//     lowered afresh in every unrolled copy, in the source's order; a
+//     return value is bound where the return runs.
+//   - && and || whose right operand calls a function are lowered to an if
+//     when the IR is built (ir.Normalize), which binds the operands
+//     evaluated before them — but not a memory view that is the base of
+//     an index (g[u32(c && f())] loads g[…] after f), and an assignment's
+//     reference before its right-hand side.
+//   - The cleanup passes never move a read across a store to what it
+//     reads: constprop and copyprop forget a name at any store to it
+//     (predicated or partial), forward moves a value only when nothing it
+//     reads is stored in between, dse keeps every store to a global, and
+//     the folds rewrite single expressions, which have no effects.
+//
+// TestFlattenPreservesEvaluationOrder generates this shape: helpers that
+// write globals, called from inside indexes (of references and of
+// values), conditions, arguments, constructors, select operands,
+// assignment references, compound assignments, loop conditions and
+// effectful short-circuits, in programs that read the same globals. It
+// checks interp(twin) against interp(original), and the original against
+// the same program with each effectful short-circuit spelled as a helper
+// call (which ir.Normalize does not lower), so a lowering mistake that
+// the reference and the twin share is seen too.
 //
 // # Refusals
 //

@@ -3,6 +3,8 @@ package flatten_test
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +40,8 @@ const evalOrderHeader = `struct S { v: vec4<i32>, n: i32 }
 var<private> g: vec4<i32>;
 var<private> a: array<i32, 4>;
 var<private> s: S;
+var<private> gi: u32;
+var<private> m: array<vec2<i32>, 2>;
 `
 
 // evalOrderEffects are the stores a helper may do: to a whole global, a
@@ -45,6 +49,7 @@ var<private> s: S;
 var evalOrderEffects = []string{
 	"g.y = %s;", "g = vec4<i32>(%s);", "g.x += %s;", "a[1] = %s;", "a[%s & 3] = 9;",
 	"s.v.z = %s;", "s.n += %s;", "s = S(vec4<i32>(%s), 4);", "a = array<i32, 4>(%s, 1, 2, 3);",
+	"gi = u32(%s) & 1u;", "m[1].x = %s;", "m[gi] = vec2<i32>(%s);",
 }
 
 type evalOrderGen struct {
@@ -53,6 +58,13 @@ type evalOrderGen struct {
 	depth   int
 	param   string // the i32 parameter in scope
 	lets    int    // lets declared so far
+	// helperForm renders each short-circuit whose right operand calls a
+	// helper, c && b<i>(G), as a call sc<n>(c) of a function that does
+	// the same (if c { return b<i>(G); } return false;): the same
+	// evaluation in WGSL, with no effectful short-circuit left for
+	// ir.Normalize to lower. scFuncs collects those functions.
+	helperForm bool
+	scFuncs    []string
 }
 
 func (g *evalOrderGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
@@ -67,8 +79,29 @@ func (g *evalOrderGen) idx() string {
 	return g.pick(
 		fmt.Sprintf("(h%d(%s) & 1u)", g.r.Intn(g.helpers), g.i32()),
 		fmt.Sprintf("(u32(%s) & 1u)", g.i32()),
-		"1u", "(u32(x) & 1u)",
+		"1u", "(u32(x) & 1u)", "gi",
+		fmt.Sprintf("u32(%s)", g.cond()),
 	)
+}
+
+// global is an i32 expression that reads only globals and literals (valid
+// in the kernel and in a helper).
+func (g *evalOrderGen) global() string { return g.pick("g.x", "a[2]", "s.n", "m[gi].y", "3") }
+
+// sc is a short-circuit whose right operand calls a global-writing helper.
+func (g *evalOrderGen) sc(c string) string {
+	op := g.pick("&&", "||")
+	rhs := fmt.Sprintf("b%d(%s)", g.r.Intn(g.helpers), g.global())
+	if !g.helperForm {
+		return fmt.Sprintf("(%s %s %s)", c, op, rhs)
+	}
+	n := len(g.scFuncs)
+	if op == "&&" {
+		g.scFuncs = append(g.scFuncs, fmt.Sprintf("fn sc%d(c: bool) -> bool { if c { return %s; } return false; }\n", n, rhs))
+	} else {
+		g.scFuncs = append(g.scFuncs, fmt.Sprintf("fn sc%d(c: bool) -> bool { if !c { return %s; } return true; }\n", n, rhs))
+	}
+	return fmt.Sprintf("sc%d(%s)", n, c)
 }
 
 // i32 is an i32 expression that reads the globals and may call helpers.
@@ -78,7 +111,25 @@ func (g *evalOrderGen) i32() string {
 	}
 	g.depth++
 	defer func() { g.depth-- }()
-	switch g.r.Intn(15) {
+	switch g.r.Intn(20) {
+	case 15:
+		// m[i][j()] with a dynamic i and a call in j is left out: the
+		// interpreter copies m[i] before j's call runs (a load WGSL does
+		// after it; naga agrees with WGSL), which is interp's bug, not
+		// flatten's (reported with the sweep, issue 12).
+		i := g.pick("0u", "1u", g.idx())
+		if i == "0u" || i == "1u" {
+			return fmt.Sprintf("m[%s][%s]", i, g.idx())
+		}
+		return fmt.Sprintf("m[%s][%s]", i, g.pick("0u", "1u", "gi", "(u32(x) & 1u)"))
+	case 16:
+		return fmt.Sprintf("S(%s, %s).v[%s]", g.vec(), g.i32(), g.idx())
+	case 17:
+		return fmt.Sprintf("(a[gi] %s k%d(%s, %s))", g.pick("+", "-", "^"), g.r.Intn(g.helpers), g.i32(), g.i32())
+	case 18:
+		return fmt.Sprintf("k%d(%s, k%d(%s, %s))", g.r.Intn(g.helpers), g.i32(), g.r.Intn(g.helpers), g.i32(), g.i32())
+	case 19:
+		return fmt.Sprintf("select(%s, %s, %s)", g.i32(), g.i32(), g.sc(g.cond()))
 	case 0:
 		return fmt.Sprintf("g.%s[%s]", g.pick("yyy", "zw", "xy", "wzyx"), g.idx())
 	case 1:
@@ -125,7 +176,16 @@ func (g *evalOrderGen) vec() string {
 }
 
 func (g *evalOrderGen) cond() string {
-	switch g.r.Intn(3) {
+	if g.depth > 3 {
+		return fmt.Sprintf("(%s < %s)", g.i32(), g.i32())
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	switch g.r.Intn(5) {
+	case 3:
+		return g.sc(g.cond())
+	case 4:
+		return fmt.Sprintf("(%s == %s)", g.global(), g.i32())
 	case 0:
 		return fmt.Sprintf("(%s < %s)", g.i32(), g.i32())
 	case 1:
@@ -139,7 +199,19 @@ func (g *evalOrderGen) effect(arg string) string {
 }
 
 func (g *evalOrderGen) stmt() string {
-	switch g.r.Intn(12) {
+	switch g.r.Intn(16) {
+	case 12:
+		return fmt.Sprintf("for (var i = 0; i < 2 && %s; i++) { %s }", g.cond(), g.store())
+	case 13:
+		return fmt.Sprintf("m[%s][%s] %s %s;", g.idx(), g.idx(), g.pick("=", "+=", "-="), g.i32())
+	case 14:
+		lhs := g.pick("a[%s]", "m[%s].y", "t")
+		if strings.Contains(lhs, "%s") {
+			lhs = fmt.Sprintf(lhs, g.idx())
+		}
+		return lhs + g.pick("++;", "--;")
+	case 15:
+		return fmt.Sprintf("if %s { %s }", g.sc(g.cond()), g.store())
 	case 4:
 		return fmt.Sprintf("for (var i = 0; i < 2; i++) { if %s { break; } %s }", g.cond(), g.store())
 	case 5:
@@ -161,9 +233,9 @@ func (g *evalOrderGen) stmt() string {
 }
 
 func (g *evalOrderGen) store() string {
-	lhs := g.pick("t", "g.x", "g[%s]", "a[%s]", "s.v.w", "s.v[%s]", "s.n")
-	if strings.Contains(lhs, "%s") {
-		lhs = fmt.Sprintf(lhs, g.idx())
+	lhs := g.pick("t", "g.x", "g[%s]", "a[%s]", "s.v.w", "s.v[%s]", "s.n", "m[%s][%s]", "m[%s].x")
+	for strings.Contains(lhs, "%s") {
+		lhs = strings.Replace(lhs, "%s", g.idx(), 1)
 	}
 	return fmt.Sprintf("%s %s %s;", lhs, g.pick("=", "+=", "^="), g.i32())
 }
@@ -180,26 +252,55 @@ func (g *evalOrderGen) program() string {
 		fmt.Fprintf(&b, "fn h%d(p: i32) -> u32 { %s return u32(p + %s); }\n", i, g.effect("p"), g.i32())
 		fmt.Fprintf(&b, "fn k%d(p: i32, q: i32) -> i32 { %s return p - q + %s; }\n", i, g.effect("q"), g.i32())
 		fmt.Fprintf(&b, "fn v%d(p: i32) -> vec4<i32> { %s return g + vec4<i32>(p); }\n", i, g.effect("p"))
+		fmt.Fprintf(&b, "fn b%d(p: i32) -> bool { %s return (p & 1) == 0; }\n", i, g.effect("p"))
 	}
 	g.depth, g.param = 0, "x"
-	b.WriteString("fn kernel(x: i32) -> i32 {\n  g = vec4<i32>(x, x + 1, x + 2, x + 3);\n  a = array<i32, 4>(x, 10, 20, 30);\n  s = S(vec4<i32>(-x), 7);\n  var t = 0;\n")
+	b.WriteString("fn kernel(x: i32) -> i32 {\n  g = vec4<i32>(x, x + 1, x + 2, x + 3);\n  a = array<i32, 4>(x, 10, 20, 30);\n  s = S(vec4<i32>(-x), 7);\n  gi = u32(x) & 1u;\n  m = array<vec2<i32>, 2>(vec2<i32>(x, -x), vec2<i32>(40, 50));\n  var t = 0;\n")
 	for n := 1 + g.r.Intn(4); n > 0; n-- {
 		fmt.Fprintf(&b, "  %s\n", g.stmt())
 	}
 	fmt.Fprintf(&b, "  return t + %s;\n}\n", g.i32())
+	for _, f := range g.scFuncs {
+		b.WriteString(f)
+	}
 	return b.String()
+}
+
+// evalOrderCase is one generated program in two spellings: src, with
+// effectful short-circuits (c && b0(g.x)), and helperSrc, where each is a
+// call of an equivalent helper function instead (evalOrderGen.helperForm).
+type evalOrderCase struct {
+	src, helperSrc string
+}
+
+func evalOrderProgram(seed int64) evalOrderCase {
+	return evalOrderCase{
+		src:       (&evalOrderGen{r: rand.New(rand.NewSource(seed))}).program(),
+		helperSrc: (&evalOrderGen{r: rand.New(rand.NewSource(seed)), helperForm: true}).program(),
+	}
 }
 
 // evalOrderSources is a gopter generator of such WGSL modules.
 func evalOrderSources() gopter.Gen {
-	return gen.Int64().Map(func(seed int64) string {
-		return (&evalOrderGen{r: rand.New(rand.NewSource(seed))}).program()
-	})
+	return gen.Int64().Map(evalOrderProgram)
 }
 
-// checkEvalOrder flattens kernel in src and compares the twin with the
-// original in the interpreter; "" means they agree.
-func checkEvalOrder(src string) string {
+var evalOrderArgs = func() [][]ir.Value {
+	var args [][]ir.Value
+	for _, x := range []int32{0, 1, -1, 5, -7, 1 << 30, -1 << 31, 2147483647} {
+		args = append(args, []ir.Value{ir.I32Val(x)})
+	}
+	return args
+}()
+
+// checkEvalOrder flattens kernel in c.src and compares the twin with the
+// original in the interpreter, and, where c.src has effectful
+// short-circuits, compares the original with c.helperSrc: the first
+// checks flatten, the second ir.Normalize's short-circuit lowering, which
+// both the reference and the twin are built from, so only an independent
+// spelling of the same program can see it. "" means all agree.
+func checkEvalOrder(c evalOrderCase) string {
+	src := c.src
 	m, err := wgsl.Parse("evalorder.wgsl", []byte(src))
 	if err != nil {
 		return fmt.Sprintf("generated WGSL does not parse: %v\n%s", err, src)
@@ -208,16 +309,65 @@ func checkEvalOrder(src string) string {
 	if err != nil {
 		return fmt.Sprintf("flatten: %v\n%s", err, src)
 	}
-	var args [][]ir.Value
-	for _, x := range []int32{0, 1, -1, 5, -7, 1 << 30, -1 << 31, 2147483647} {
-		args = append(args, []ir.Value{ir.I32Val(x)})
-	}
-	diff, err := sameBehaviour(m, "kernel", twin.Name, args)
+	diff, err := sameBehaviour(m, "kernel", twin.Name, evalOrderArgs)
 	if err != nil {
 		return fmt.Sprintf("%v\n%s", err, src)
 	}
 	if diff != "" {
 		return fmt.Sprintf("%s\noriginal:\n%s\ntwin:\n%s", diff, src, ir.PrintFunc(twin))
+	}
+	if c.helperSrc == src {
+		return ""
+	}
+	mh, err := wgsl.Parse("evalorder_helpers.wgsl", []byte(c.helperSrc))
+	if err != nil {
+		return fmt.Sprintf("generated WGSL does not parse: %v\n%s", err, c.helperSrc)
+	}
+	if diff := sameModules(m, mh, "kernel", evalOrderArgs); diff != "" {
+		return fmt.Sprintf("short-circuit lowering: %s\nwith &&/||:\n%s\nwith helpers:\n%s\nnormalized:\n%s", diff, src, c.helperSrc, ir.PrintFunc(m.Func("kernel")))
+	}
+	return ""
+}
+
+// sameModules compares kernel's outputs in two modules, output by output
+// name, bit for bit (the programs compute on i32 and bool only).
+func sameModules(a, b *ir.Module, kernel string, args [][]ir.Value) string {
+	ra, err := interp.Run(a, kernel, args, interp.Options{})
+	if err != nil {
+		return err.Error()
+	}
+	rb, err := interp.Run(b, kernel, args, interp.Options{})
+	if err != nil {
+		return err.Error()
+	}
+	names := func(m *ir.Module) []string {
+		abi, err := ir.NewKernelABI(m, kernel)
+		if err != nil {
+			panic(err)
+		}
+		var ns []string
+		for _, o := range abi.Outputs {
+			ns = append(ns, o.Name)
+		}
+		return ns
+	}
+	na, nb := names(a), names(b)
+	for i := range ra {
+		if ra[i].Err != nil || rb[i].Err != nil {
+			if (ra[i].Err == nil) != (rb[i].Err == nil) {
+				return fmt.Sprintf("invocation %d: errors %v / %v", i, ra[i].Err, rb[i].Err)
+			}
+			continue
+		}
+		want := map[string]string{}
+		for k, o := range ra[i].Outputs {
+			want[na[k]] = o.Value.String()
+		}
+		for k, o := range rb[i].Outputs {
+			if w, ok := want[nb[k]]; ok && w != o.Value.String() {
+				return fmt.Sprintf("invocation %d %v: %s is %s with &&/||, %s with helpers", i, args[i], nb[k], w, o.Value.String())
+			}
+		}
 	}
 	return ""
 }
@@ -225,18 +375,37 @@ func checkEvalOrder(src string) string {
 // TestFlattenPreservesEvaluationOrder: interp(twin) == interp(original)
 // on programs whose statements call global-writing helpers from inside
 // indexes, conditions, arguments, constructors and compound assignments
-// that read the same globals. Before flatten bound multi-component
-// swizzles as values (the swizzle kernel of issue 12), this property
-// was falsified within its first 54 programs from every seed tried
-// (20240601 and 1 to 5).
+// that read the same globals, and interp(original) == interp(the same
+// program with its effectful short-circuits spelled as helper calls).
+// Before flatten bound multi-component swizzles as values (the swizzle
+// kernel of issue 12), this property was falsified within its first 54
+// programs from every seed tried (20240601 and 1 to 5); before the
+// evaluation-order sweep (flatten/doc.go "Evaluation order"), the
+// extended generator falsified it through g[u32(c && b())] (ir.Normalize
+// loaded g before b ran) after 7, 86, 76, 32, 34 and 20 programs from
+// seeds 20240601 and 1 to 5, and, with that fixed, through
+// m[gi][…h()…] = v (flatten's ref read gi after h wrote it) after 2098,
+// 827, 3790, 6267, 2941 and 2561 programs from the same seeds; the
+// default 500 programs are a smoke test, the long runs are by hand.
+//
+// EVALORDER_COUNT and EVALORDER_SEED run it longer, from another seed:
+//
+//	EVALORDER_COUNT=100000 EVALORDER_SEED=7 go test ./flatten -run PreservesEvaluationOrder
 func TestFlattenPreservesEvaluationOrder(t *testing.T) {
-	params := gopter.DefaultTestParametersWithSeed(20240601)
-	params.MinSuccessfulTests = 2000
+	seed := int64(20240601)
+	if v, err := strconv.ParseInt(os.Getenv("EVALORDER_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = 500 // about 2.5 s; EVALORDER_COUNT for long runs
 	if testing.Short() {
-		params.MinSuccessfulTests = 200
+		params.MinSuccessfulTests = 100
+	}
+	if n, err := strconv.Atoi(os.Getenv("EVALORDER_COUNT")); err == nil {
+		params.MinSuccessfulTests = n
 	}
 	props := gopter.NewProperties(params)
-	props.Property("interp(twin) == interp(original)", prop.ForAll(checkEvalOrder, evalOrderSources()))
+	props.Property("interp(twin) == interp(original) == interp(helper spelling)", prop.ForAll(checkEvalOrder, evalOrderSources()))
 	props.TestingRun(t)
 }
 

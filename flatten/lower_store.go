@@ -64,12 +64,22 @@ func readsGlobal(e ir.Expr) bool {
 // twin's variable, index operands are evaluated now (bound to lets, so
 // the store and the select read the same element) and, on a predicated
 // path, guarded so they stay in bounds where the path is dead.
-func (l *lowerer) ref(e ir.Expr, rhsCalls bool) ir.Expr {
+//
+// WGSL evaluates the reference before the right-hand side (WGSL
+// #simple-assignment-section: "Evaluates r, then evaluates e, then
+// writes"; #compound-assignment-sec: e1 is evaluated once), and the
+// reference's index operands innermost first (#program-order: operands
+// left to right). So an index operand is a value taken where it is
+// evaluated: laterCalls says whether anything evaluated after it — an
+// outer index operand of the same reference or the right-hand side —
+// inlines a call, which may write a global the index reads (a[gi][h()]
+// with h writing gi stores to the row gi had before h ran).
+func (l *lowerer) ref(e ir.Expr, laterCalls bool) ir.Expr {
 	switch x := e.(type) {
 	case *ir.Ident:
 		return l.ident(x)
 	case *ir.Index:
-		base := l.ref(x.X, rhsCalls)
+		base := l.ref(x.X, laterCalls || ir.HasCall(x.Index))
 		raw := l.translate(x.Index)
 		idx := l.fold(raw, true)
 		if constError(&ir.Index{X: base, Index: idx, T: x.T}) {
@@ -77,16 +87,16 @@ func (l *lowerer) ref(e ir.Expr, rhsCalls bool) ir.Expr {
 		}
 		idx = l.guardIndex(l.guard(idx), x.X.Type().Len)
 		// Bind the index unless it is a literal or a name nothing can
-		// change before the store (only an inlined call can, and only a
-		// global).
-		if id, ok := idx.(*ir.Ident); !isLit(idx) && !(ok && (id.Ref != ir.RefGlobal || !rhsCalls)) {
+		// change before the store (only an inlined call evaluated later
+		// can, and only a global).
+		if id, ok := idx.(*ir.Ident); !isLit(idx) && !(ok && (id.Ref != ir.RefGlobal || !laterCalls)) {
 			idx = l.bindAlways("idx", idx)
 		}
 		return &ir.Index{Pos: x.Pos, X: base, Index: idx, T: x.T}
 	case *ir.Member:
-		return &ir.Member{Pos: x.Pos, X: l.ref(x.X, rhsCalls), Field: x.Field, T: x.T}
+		return &ir.Member{Pos: x.Pos, X: l.ref(x.X, laterCalls), Field: x.Field, T: x.T}
 	case *ir.Swizzle:
-		return &ir.Swizzle{Pos: x.Pos, X: l.ref(x.X, rhsCalls), Comps: append([]uint8(nil), x.Comps...), T: x.T}
+		return &ir.Swizzle{Pos: x.Pos, X: l.ref(x.X, laterCalls), Comps: append([]uint8(nil), x.Comps...), T: x.T}
 	}
 	panic(fmt.Sprintf("flatten: %T is not a reference", e))
 }
