@@ -237,6 +237,9 @@ func clampIndex(bits uint32, signed bool, n int32) (int32, bool) {
 // selects slots statically. A run-time index out of bounds yields the
 // clamped element marked indeterminate (WGSL #array-access-expr).
 func (c *compiler) index(e *ir.Index, dst int32) cexpr {
+	if c.hasCall(e.Index) && dynamicRef(e.X) {
+		return c.indexThroughRef(e, dst)
+	}
 	x := c.expr(e.X)
 	esz := size(e.T)
 	if lit, ok := e.Index.(*ir.Lit); ok {
@@ -273,6 +276,75 @@ func (c *compiler) index(e *ir.Index, dst int32) cexpr {
 		}
 	}
 	return cexpr{code: c.emit(fn, x, idx), loc: d, n: esz, stops: x.stops || idx.stops}
+}
+
+// dynamicRef reports whether e is a reference chain (ir.IsReference)
+// with a run-time index in it: compiled as a value, such a chain copies
+// the element it designates when its code runs.
+func dynamicRef(e ir.Expr) bool {
+	if !ir.IsReference(e) {
+		return false
+	}
+	for {
+		switch x := e.(type) {
+		case *ir.Index:
+			if _, ok := x.Index.(*ir.Lit); !ok {
+				return true
+			}
+			e = x.X
+		case *ir.Member:
+			e = x.X
+		case *ir.Swizzle:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// indexThroughRef compiles x[i] where x is a memory view designated with
+// a run-time index (m[j][i], s[j].v[i]) and i contains a user call, which
+// may write the memory x designates. WGSL evaluates x's own index
+// operands first, then i, and loads only then, from the element x
+// designates (WGSL #memory-views: a reference is loaded where its value is
+// used, after every operand of the expression that forms it;
+// #program-order): so the element is read after the call, at the
+// location computed before it. Out-of-bounds indices, in x or i, make the
+// value read indeterminate (WGSL #array-access-expr).
+func (c *compiler) indexThroughRef(e *ir.Index, dst int32) cexpr {
+	r := c.refFor(e.X, rOOBRead)
+	idx := c.expr(e.Index)
+	esz := size(e.T)
+	d := dst
+	if d < 0 {
+		d = c.alloc(esz)
+	}
+	refFn, idcode, il := r.fn, idx.code, idx.loc
+	ln := int32(e.X.Type().Len)
+	signed := e.Index.Type().Kind == ir.KindI32
+	oob := -c.addReason(e.Pos, rOOBRead, e, "")
+	fn := func(fr *frame) {
+		base, bad := refFn(fr)
+		idcode.run(fr)
+		s := fr.s
+		is := s[il]
+		k, ok := clampIndex(is.bits, signed, ln)
+		src := base + k*esz
+		copy(s[d:d+esz], s[src:src+esz])
+		why := bad
+		if !ok {
+			why = oob
+		}
+		if is.why < 0 {
+			why = is.why
+		}
+		if why != 0 {
+			for j := int32(0); j < esz; j++ {
+				s[d+j].why = why
+			}
+		}
+	}
+	return cexpr{code: c.emit(fn), loc: d, n: esz, stops: r.stops || idx.stops}
 }
 
 // logical compiles && and ||. The right operand runs only when the left

@@ -195,8 +195,14 @@ func (r cref) plus(k int32) cref {
 }
 
 // ref compiles a reference chain rooted at a var or global, evaluating
-// index operands left to right (outermost first).
-func (c *compiler) ref(e ir.Expr) cref {
+// index operands left to right (outermost first), for a store: an
+// out-of-bounds index is an rOOBWrite.
+func (c *compiler) ref(e ir.Expr) cref { return c.refFor(e, rOOBWrite) }
+
+// refFor is ref with the reason an out-of-bounds or indeterminate index
+// gives (rOOBWrite for a store, rOOBRead for a load through the
+// reference).
+func (c *compiler) refFor(e ir.Expr, oob rkind) cref {
 	switch e := e.(type) {
 	case *ir.Ident:
 		v, ok := c.lookup(e)
@@ -206,11 +212,11 @@ func (c *compiler) ref(e ir.Expr) cref {
 		}
 		return cref{off: v.base, root: v}
 	case *ir.Member:
-		return c.ref(e.X).plus(fieldOffset(e.X.Type(), e.Field))
+		return c.refFor(e.X, oob).plus(fieldOffset(e.X.Type(), e.Field))
 	case *ir.Swizzle:
-		return c.ref(e.X).plus(int32(e.Comps[0]))
+		return c.refFor(e.X, oob).plus(int32(e.Comps[0]))
 	case *ir.Index:
-		r := c.ref(e.X)
+		r := c.refFor(e.X, oob)
 		esz := size(e.T)
 		if lit, ok := e.Index.(*ir.Lit); ok {
 			return r.plus(int32(lit.Val.Int64()) * esz)
@@ -220,7 +226,7 @@ func (c *compiler) ref(e ir.Expr) cref {
 		if id := ir.RootIdent(e); id != nil {
 			name = id.Name
 		}
-		bad := -c.addReason(e.Pos, rOOBWrite, e, name)
+		bad := -c.addReason(e.Pos, oob, e, name)
 		prev, prevOff := r.fn, r.off
 		idcode, il := idx.code, idx.loc
 		ln := int32(e.X.Type().Len)
