@@ -63,10 +63,10 @@ test: deps lint vet
 FUZZTIME ?= 30s
 fuzz-smoke:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./compiler/wgsl
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzztime $(FUZZTIME) ./fuzz
-	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzztime $(FUZZTIME) ./fuzz
-	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./fuzz
-	$(GO) test -run '^$$' -fuzz '^FuzzWGSLRoundTrip$$' -fuzztime $(FUZZTIME) ./fuzz
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzztime $(FUZZTIME) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzztime $(FUZZTIME) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzWGSLRoundTrip$$' -fuzztime $(FUZZTIME) ./check
 
 # The main job on the default adapter (lavapipe): every example through exec
 # (interpreter vs GPU, original and twin), then a short campaign.
@@ -82,7 +82,7 @@ run: deps build
 # growth — one run, cold (Mesa's disk shader cache off). `make bench-all`
 # runs every package's micro-benchmarks too.
 bench: deps
-	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff$$' -benchtime 1x -timeout 30m ./fuzz/
+	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff$$' -benchtime 1x -timeout 30m ./campaign/
 
 bench-all: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...

@@ -1,15 +1,12 @@
-// Package fuzz runs gpudiff's differential checks: it executes one case (a
-// module, its kernel and per-invocation arguments) on every path — the
-// reference interpreter on the original, the interpreter on the flattened
-// twin, and each GPU adapter on the original and the twin as WGSL and as
-// SPIR-V — judges every run against the reference (package oracle), and
-// attributes disagreements. Campaigns (generate, check, shrink, save) and
-// the case corpus build on it.
+// Package fuzz is the home of gpudiff's random programs and their
+// minimization; it holds no code of its own:
 //
-// Subpackages: gen (program generators), shrink (minimization), oracle
-// (comparison and verdicts).
+//   - fuzz/gen generates random structured WGSL-subset programs (gopter
+//     generators, a public import path);
+//   - fuzz/shrink minimizes failing cases.
 //
-// fuzz never decides semantics itself (that is interp), never transforms
-// programs (flatten, compiler/...), and reaches GPUs only through the
-// Device interface (harness, or isolated workers).
+// Checking one case is package check; campaigns (generate, check, shrink,
+// save, journal, baseline) are package campaign. fuzz/drivers (the driver
+// matrix) and fuzz/amber (Amber export) sit here until the reporting
+// package takes them.
 package fuzz

@@ -25,7 +25,7 @@ const (
 type Run struct {
 	Adapter  string // "interp" or an adapter name
 	Function string // the kernel or its _flat twin
-	Format   string // "ir" (interpreter), "wgsl" or "spirv"
+	Format   Format // FormatIR (interpreter), FormatWGSL or FormatSPIRV
 	Mode     string // "portable" or "raw" ("" for the interpreter)
 	// Outputs[i] are invocation i's outputs in ABI order. Interpreter runs
 	// fill Indeterminate/Tolerance/Why; GPU runs only Value.

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -63,7 +63,7 @@ func TestFindings(t *testing.T) {
 	files, err := filepath.Glob("../findings/*.wgsl")
 	require.NoError(t, err)
 	require.Len(t, files, len(findings), "every finding has a hand-derived reference here")
-	var devs []fuzz.Device
+	var devs []check.Device
 	for _, a := range []struct{ name, install string }{
 		{"wgpu-vulkan:llvmpipe", "install mesa-vulkan-drivers (make deps)"},
 		{"wgpu-vulkan:swiftshader", "install chromium, which ships SwiftShader's Vulkan ICD (make deps)"},
@@ -85,7 +85,7 @@ func TestFindings(t *testing.T) {
 			fd, ok := findings[name]
 			require.True(t, ok, "no hand-derived reference for %s", name)
 			c, _, mode := readCase(t, path)
-			res, err := fuzz.Execute(t.Context(), c, fuzz.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
+			res, err := check.Execute(t.Context(), c, check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
 			require.NoError(t, err)
 			require.Len(t, res.Reference, len(fd.reference))
 			for i, w := range fd.reference {
@@ -93,7 +93,7 @@ func TestFindings(t *testing.T) {
 			}
 			require.NotEmpty(t, res.Twin)
 			for _, r := range res.Runs {
-				label := r.Adapter + " " + r.Function + " " + r.Format
+				label := r.Adapter + " " + r.Function + " " + string(r.Format)
 				switch {
 				case !fd.implicates(r) || (r.Function == res.Twin && fd.twinEscapes):
 					assert.Equal(t, oracle.Pass, r.Verdict, "%s: %s %v", label, r.Message, r.Diffs)

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
@@ -180,7 +180,7 @@ func stageOutputs(t *testing.T, src, inputs []byte) map[string]string {
 		f := m.Func(k)
 		args := gen.Inputs(3, f.Params, 8)
 		if inputs != nil {
-			args, err = fuzz.ParseInputs("inputs.json", inputs, f)
+			args, err = check.ParseInputs("inputs.json", inputs, f)
 			require.NoError(t, err)
 		}
 		res, err := interp.Run(m, k, args, interp.Options{})

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -33,19 +33,19 @@ func TestRegressions(t *testing.T) {
 			c, rec, mode := readCase(t, path)
 
 			// Interpreter parts, no GPU: the recorded reference still holds.
-			res, err := fuzz.Execute(t.Context(), c, fuzz.Options{Flat: rec.Flat})
+			res, err := check.Execute(t.Context(), c, check.Options{Flat: rec.Flat})
 			require.NoError(t, err)
 			require.Len(t, res.Reference, len(rec.Reference))
 			for i, want := range rec.Reference {
 				got := oracle.InvocationJSON(res.Reference[i], res.Names)
 				assert.JSONEq(t, string(want), string(bytes.TrimSpace(got)), "reference of invocation %d drifted", i)
 			}
-			assert.Equal(t, oracle.Pass, res.Verdict, "interp(twin): %v", fuzz.Attribute(res))
+			assert.Equal(t, oracle.Pass, res.Verdict, "interp(twin): %v", check.Attribute(res))
 
 			// GPU parts on lavapipe.
-			res, err = fuzz.Execute(t.Context(), c, fuzz.Options{Devices: []fuzz.Device{dev}, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode})
+			res, err = check.Execute(t.Context(), c, check.Options{Devices: []check.Device{dev}, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode})
 			require.NoError(t, err)
-			assert.Equal(t, oracle.Pass, res.Verdict, "%v", fuzz.Attribute(res))
+			assert.Equal(t, oracle.Pass, res.Verdict, "%v", check.Attribute(res))
 			assert.Len(t, res.Runs, boolInt(rec.Flat)+(1+boolInt(rec.Flat))*(1+boolInt(rec.SPIRV)), "every recorded path ran")
 		})
 	}
@@ -59,11 +59,11 @@ func boolInt(b bool) int {
 }
 
 // readCase reads a case file and its recorded emission mode.
-func readCase(t *testing.T, path string) (*fuzz.Case, *fuzz.CaseRecord, wgsl.Mode) {
+func readCase(t *testing.T, path string) (*check.Case, *check.CaseRecord, wgsl.Mode) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	c, rec, err := fuzz.ParseCase(path, src)
+	c, rec, err := check.ParseCase(path, src)
 	require.NoError(t, err)
 	mode, err := wgsl.ParseMode(rec.Mode)
 	require.NoError(t, err)

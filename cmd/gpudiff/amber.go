@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/amber"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -86,7 +86,7 @@ func runAmber(path string, fl amberFlags, stdout io.Writer) error {
 	}
 	opts := amber.Options{Flat: fl.flat, Name: path, Tool: "gpudiff " + version(), Source: string(src)}
 	if saved != nil {
-		opts.Source = string(src[:bytes.LastIndex(src, []byte(fuzz.CaseMarker))])
+		opts.Source = string(src[:bytes.LastIndex(src, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
 	}
 	mode := wgsl.Portable

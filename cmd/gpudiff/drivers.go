@@ -13,8 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 )
@@ -123,7 +124,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	if fl.invocations > lim.Invocations {
 		return usagef("gpudiff drivers: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
 	}
-	var known *fuzz.Baseline
+	var known *campaign.Baseline
 	if fl.baseline != "" {
 		if known, err = drivers.ReadBaseline(fl.baseline); err != nil {
 			return usagef("gpudiff drivers: --baseline: %v", err)
@@ -190,7 +191,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
-		if err := fuzz.WriteFileAtomic(fl.json, append(data, '\n')); err != nil {
+		if err := check.WriteFileAtomic(fl.json, append(data, '\n')); err != nil {
 			return usagef("gpudiff drivers: --json: %v", err)
 		}
 	}
@@ -199,7 +200,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 		if err := drivers.WriteHTML(&b, rep); err != nil {
 			return err
 		}
-		if err := fuzz.WriteFileAtomic(fl.html, b.Bytes()); err != nil {
+		if err := check.WriteFileAtomic(fl.html, b.Bytes()); err != nil {
 			return usagef("gpudiff drivers: --html: %v", err)
 		}
 	}
@@ -208,7 +209,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 		if err := drivers.WriteJUnit(&b, rep); err != nil {
 			return err
 		}
-		if err := fuzz.WriteFileAtomic(fl.junit, b.Bytes()); err != nil {
+		if err := check.WriteFileAtomic(fl.junit, b.Bytes()); err != nil {
 			return usagef("gpudiff drivers: --junit: %v", err)
 		}
 	}

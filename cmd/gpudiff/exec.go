@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -155,7 +155,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 	if err := checkKernelLimits(m, f, len(args)); err != nil {
 		return err
 	}
-	var devices []fuzz.Device
+	var devices []check.Device
 	if !fl.noGPU {
 		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
 		if err != nil {
@@ -165,14 +165,14 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := fuzz.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
-	res, err := fuzz.Execute(ctx, c, opts)
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
+	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
 	}
 	if fl.saveCase != "" {
-		rec := fuzz.NewRecord(c, res, opts, version())
-		if err := fuzz.WriteCase(fl.saveCase, c.Module, rec); err != nil {
+		rec := check.NewRecord(c, res, opts, version())
+		if err := check.WriteCase(fl.saveCase, c.Module, rec); err != nil {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
@@ -222,14 +222,14 @@ type runJSON struct {
 // writeExecJSON prints exec's JSON object (README "exec --json"): one
 // document on w. repro, when non-nil, is repro's outcome, carried in the
 // same document so that `repro --json` prints nothing else.
-func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result, repro *reproJSON) error {
+func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, repro *reproJSON) error {
 	ref := make([]json.RawMessage, len(res.Reference))
 	for i, r := range res.Reference {
 		ref[i] = oracle.InvocationJSON(r, res.Names)
 	}
 	runs := make([]runJSON, 0, len(res.Runs))
 	for _, r := range res.Runs {
-		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Mode: r.Mode,
+		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Mode: r.Mode,
 			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
 			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
 		for _, o := range r.Outputs {
@@ -256,12 +256,12 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result,
 		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
 		Runs            []runJSON `json:"runs"`
 		Verdict         string    `json:"verdict"`
-		// Findings attribute every disagreement (fuzz.Attribute: what
+		// Findings attribute every disagreement (check.Attribute: what
 		// it implicates and why); empty when the verdict is pass.
 		Findings []findingJSON `json:"findings"`
 		// Repro is repro's judgement of the replay (repro --json only).
 		Repro *reproJSON `json:"repro,omitempty"`
-	}{f.Name, len(args), fuzz.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res), repro}
+	}{f.Name, len(args), check.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res), repro}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)
@@ -276,10 +276,10 @@ type findingJSON struct {
 	Invocations []int    `json:"invocations"`
 }
 
-func execFindings(res *fuzz.Result) []findingJSON {
+func execFindings(res *check.Result) []findingJSON {
 	out := []findingJSON{}
-	for _, fd := range fuzz.Attribute(res) {
-		out = append(out, findingJSON{fd.Class, fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
+	for _, fd := range check.Attribute(res) {
+		out = append(out, findingJSON{string(fd.Class), fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
 	}
 	return out
 }
@@ -287,8 +287,8 @@ func execFindings(res *fuzz.Result) []findingJSON {
 // runLabel names a run in table headers.
 func runLabel(r oracle.Judged) string {
 	l := r.Adapter
-	if r.Format != "ir" {
-		l += " " + r.Format
+	if r.Format != oracle.FormatIR {
+		l += " " + string(r.Format)
 	}
 	if strings.HasSuffix(r.Function, "_flat") || r.Adapter == "interp" {
 		l += "\n" + r.Function
@@ -307,7 +307,7 @@ func humanOutputs(outs []oracle.Expected, names []string) string {
 	return strings.Join(parts, " ")
 }
 
-func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result, allRows bool) {
+func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, allRows bool) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -418,7 +418,7 @@ func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *fuzz.Result
 	for _, i := range res.Unfinished() {
 		fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(res.ReferenceErr[i]))
 	}
-	for _, fd := range fuzz.Attribute(res) {
+	for _, fd := range check.Attribute(res) {
 		fmt.Fprintf(w, "  %s (%s): %s\n", fd.Class, fd.Adapter, fd.Implicates)
 	}
 	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))

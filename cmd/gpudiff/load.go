@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -31,11 +31,11 @@ func loadModule(path string) (*ir.Module, []byte, error) {
 }
 
 // loadCase reads a case file when src is one (nil otherwise).
-func loadCase(path string, src []byte) (*fuzz.Case, *fuzz.CaseRecord, error) {
-	if !fuzz.IsCase(src) {
+func loadCase(path string, src []byte) (*check.Case, *check.CaseRecord, error) {
+	if !check.IsCase(src) {
 		return nil, nil, nil
 	}
-	c, rec, err := fuzz.ParseCase(path, src)
+	c, rec, err := check.ParseCase(path, src)
 	if err != nil {
 		return nil, nil, inputErr(err)
 	}
@@ -84,7 +84,7 @@ func parseInputs(path string, data []byte, f *ir.Func) ([][]ir.Value, error) {
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, usagef("%s: %s", jsonPos(path, data, err), jsonMsg(err))
 	}
-	args, err := fuzz.ParseInputs(path, data, f)
+	args, err := check.ParseInputs(path, data, f)
 	if err != nil {
 		return nil, inputErr(err)
 	}
@@ -130,6 +130,6 @@ func seededInputs(seed uint64, f *ir.Func, n int) [][]ir.Value {
 }
 
 // newCase assembles the case exec runs.
-func newCase(m *ir.Module, f *ir.Func, args [][]ir.Value) *fuzz.Case {
-	return &fuzz.Case{Module: m, Kernel: f.Name, Args: args}
+func newCase(m *ir.Module, f *ir.Func, args [][]ir.Value) *check.Case {
+	return &check.Case{Module: m, Kernel: f.Name, Args: args}
 }

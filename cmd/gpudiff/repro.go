@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 )
 
 // Exit codes of repro (README "gpudiff repro").
@@ -59,7 +59,7 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 	if err != nil {
 		return err
 	}
-	c, rec, err := fuzz.ParseCase(path, src)
+	c, rec, err := check.ParseCase(path, src)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -75,14 +75,14 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 	if err := checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
 		return err
 	}
-	opts := fuzz.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
-	res, err := fuzz.Execute(ctx, c, opts)
+	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
+	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
 	}
-	now := fuzz.Attribute(res)
+	now := check.Attribute(res)
 	if res.FlattenErr != nil && rec.Flat {
-		now = append([]fuzz.Finding{{Class: "flatten-refused", Adapter: "flatten"}}, now...)
+		now = append([]check.Finding{{Class: "flatten-refused", Adapter: "flatten"}}, now...)
 	}
 	out := judgeRepro(rec, now)
 	f := c.Module.Func(c.Kernel)
@@ -118,19 +118,19 @@ type reproJSON struct {
 // judgeRepro compares the replay's findings now with the case record:
 // the recorded failure reproduces when a finding of a recorded class
 // family (classFamily) occurs again.
-func judgeRepro(rec *fuzz.CaseRecord, now []fuzz.Finding) reproJSON {
+func judgeRepro(rec *check.CaseRecord, now []check.Finding) reproJSON {
 	recorded := map[string]bool{}
 	out := reproJSON{Recorded: []string{}, Now: []string{}}
 	for _, fd := range rec.Findings {
 		recorded[classFamily(fd.Class)] = true
-		out.Recorded = append(out.Recorded, fd.Class)
+		out.Recorded = append(out.Recorded, string(fd.Class))
 	}
 	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
 		recorded[rec.Verdict] = true
 		out.Recorded = append(out.Recorded, rec.Verdict)
 	}
 	for _, fd := range now {
-		out.Now = append(out.Now, fd.Class)
+		out.Now = append(out.Now, string(fd.Class))
 	}
 	switch {
 	case len(now) == 0:
@@ -151,14 +151,14 @@ func judgeRepro(rec *fuzz.CaseRecord, now []fuzz.Finding) reproJSON {
 // GPU's original disagrees with the reference) seen next to other
 // adapters that agree, so a vendor case replayed on its adapter alone,
 // where it can only be called "stack", still reproduces.
-func classFamily(class string) string {
-	if class == "vendor" {
-		return "stack"
+func classFamily(class check.Class) string {
+	if class == check.ClassVendor {
+		return string(check.ClassStack)
 	}
-	return class
+	return string(class)
 }
 
-func anyRecorded(now []fuzz.Finding, recorded map[string]bool) bool {
+func anyRecorded(now []check.Finding, recorded map[string]bool) bool {
 	for _, f := range now {
 		if recorded[classFamily(f.Class)] {
 			return true
@@ -167,13 +167,13 @@ func anyRecorded(now []fuzz.Finding, recorded map[string]bool) bool {
 	return false
 }
 
-func classes(fs []fuzz.Finding, verdict string) string {
+func classes(fs []check.Finding, verdict string) string {
 	if len(fs) == 0 {
 		return verdict
 	}
-	s := fs[0].Class
+	s := string(fs[0].Class)
 	for _, f := range fs[1:] {
-		s += ", " + f.Class
+		s += ", " + string(f.Class)
 	}
 	return s
 }

@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gpudiff/gpudiff/fuzz"
 )
 
 // buildGpudiff builds the real gpudiff binary (with its VCS stamp, as
@@ -90,9 +89,9 @@ func waitRecords(t *testing.T, p *proc, path string, n int) {
 	}
 }
 
-func readJournal(t *testing.T, path string) (fuzz.JournalHeader, []fuzz.ProgramRecord, fuzz.JournalProgress) {
+func readJournal(t *testing.T, path string) (campaign.JournalHeader, []campaign.ProgramRecord, campaign.JournalProgress) {
 	t.Helper()
-	h, recs, prog, _, err := fuzz.ReadJournal(path)
+	h, recs, prog, _, err := campaign.ReadJournal(path)
 	require.NoError(t, err)
 	return h, recs, prog
 }

@@ -22,9 +22,10 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
@@ -134,17 +135,17 @@ func parseShard(s string) (int, int, error) {
 
 // readBaseline loads known failures from a previous JSON report (its
 // failures' signatures) or from a text file with one signature or
-// signature pattern per line (fuzz.Baseline; a # that opens a line or
+// signature pattern per line (campaign.Baseline; a # that opens a line or
 // follows a blank starts a comment).
 // Errors name the file and line of a malformed pattern.
-func readBaseline(file string) (*fuzz.Baseline, error) {
+func readBaseline(file string) (*campaign.Baseline, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	b := &fuzz.Baseline{}
+	b := &campaign.Baseline{}
 	var rep struct {
-		Failures []fuzz.ProgramRecord `json:"failures"`
+		Failures []campaign.ProgramRecord `json:"failures"`
 	}
 	if json.Unmarshal(data, &rep) == nil {
 		for _, f := range rep.Failures {
@@ -169,13 +170,13 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		return err
 	}
 	c := spec // the campaign: the command line's, or the resumed journal's
-	var journal *fuzz.Journal
-	var prior []fuzz.ProgramRecord
+	var journal *campaign.Journal
+	var prior []campaign.ProgramRecord
 	if fl.resume != "" {
 		if fl.log != "" {
 			return usagef("gpudiff run: --resume appends to its own journal; do not also give --log")
 		}
-		j, h, recs, _, err := fuzz.OpenJournal(fl.resume)
+		j, h, recs, _, err := campaign.OpenJournal(fl.resume)
 		if err != nil {
 			return usagef("gpudiff run: --resume: %v", err)
 		}
@@ -196,7 +197,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	}
 	lim.Steps, lim.Unroll = c.MaxSteps, c.MaxUnrollCopies
 	whitelist = whitelistValue{names: c.Whitelist, set: c.Whitelist != nil}
-	var baseline *fuzz.Baseline
+	var baseline *campaign.Baseline
 	if c.Baseline != "" {
 		if sum, err := fileSHA256(c.Baseline); err != nil || sum != c.BaselineSHA256 {
 			return usagef("gpudiff run: --resume: the baseline %s is not the one the campaign began with (changed or gone since); give that one with --baseline, or begin a new campaign", c.Baseline)
@@ -205,7 +206,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 			return usagef("gpudiff run: --baseline: %v", err)
 		}
 	}
-	var devs []fuzz.Device
+	var devs []check.Device
 	var names []string
 	if !c.NoGPU {
 		var closeAll func()
@@ -223,7 +224,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		c.Adapters = names
 	}
 	if fl.log != "" {
-		j, err := fuzz.CreateJournal(fl.log, c)
+		j, err := campaign.CreateJournal(fl.log, c)
 		if err != nil {
 			return usagef("gpudiff run: --log: %v (use --resume to continue an existing journal)", err)
 		}
@@ -233,7 +234,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	// The renderers below read the campaign from fl.
 	fl.seed, fl.count, fl.duration, fl.size, fl.profile, fl.shard, fl.mode = c.Seed, c.Count, time.Duration(c.Duration), c.Size, c.Profile, c.Shard, c.Mode
 	fl.invocations, fl.noSPIRV, fl.noGPU, fl.corpus, fl.report, fl.junit, fl.baseline = c.Invocations, c.NoSPIRV, c.NoGPU, c.Corpus, c.Report, c.JUnit, c.Baseline
-	cfg := fuzz.CampaignConfig{
+	cfg := campaign.Config{
 		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration),
 		Gen:         gen.Config{Size: c.Size, Profile: prof},
 		Invocations: c.Invocations, Devices: devs, Mode: mode, SPIRV: !c.NoSPIRV, Flatten: flattenOptions(), Interp: interpOptions(),
@@ -254,7 +255,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	}
 	var lines []string
 	var journalErr error
-	cfg.OnProgram = func(r fuzz.ProgramRecord) {
+	cfg.OnProgram = func(r campaign.ProgramRecord) {
 		if journal != nil && journalErr == nil {
 			journalErr = journal.Append(r)
 		}
@@ -262,14 +263,14 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 			_ = bar.Add(1)
 		}
 		if fl.verbose {
-			lines = append(lines, fmt.Sprintf("  #%-6d seed %#016x  %s  %s %s", r.Index, r.Seed, r.Hash[:12], r.Verdict, strings.Join(r.Classes, ",")))
+			lines = append(lines, fmt.Sprintf("  #%-6d seed %#016x  %s  %s %s", r.Index, r.Seed, r.Hash[:12], r.Verdict, check.JoinClasses(r.Classes, ",")))
 		}
 	}
 	if journal != nil {
 		journal.Begin()
 		cfg.Spent = journal.Spent()
 	}
-	sum, err := fuzz.RunCampaign(ctx, cfg)
+	sum, err := campaign.RunCampaign(ctx, cfg)
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -308,8 +309,8 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		return &exitError{code: interruptCode(ctx), msg: msg}
 	}
 	if sum.New > 0 {
-		n, programs := fuzz.BugCount(fuzz.Bugs(sum.Failures), "new")
-		return &exitError{code: exitFound, msg: "gpudiff run: " + fuzz.CountPhrase(n, programs, "new")}
+		n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
+		return &exitError{code: exitFound, msg: "gpudiff run: " + campaign.CountPhrase(n, programs, "new")}
 	}
 	return nil
 }
@@ -320,7 +321,7 @@ func digest(hashes []string) string {
 	return ir.Hash(strings.Join(hashes, "\n"))[:16]
 }
 
-func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) {
+func printSummary(w io.Writer, fl runFlags, adapters []string, s *campaign.Summary) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -330,15 +331,15 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	}
 	t.AppendRow(table.Row{"programs", s.Programs})
 	t.AppendRow(table.Row{"invocations", s.Invocations})
-	for _, a := range fuzz.SortedKeys(s.RunsPer) {
+	for _, a := range campaign.SortedKeys(s.RunsPer) {
 		t.AppendRow(table.Row{"runs on " + a, s.RunsPer[a]})
 	}
-	for _, v := range fuzz.SortedKeys(s.Verdicts) {
+	for _, v := range campaign.SortedKeys(s.Verdicts) {
 		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
 	}
-	bugs := fuzz.Bugs(s.Failures)
+	bugs := campaign.Bugs(s.Failures)
 	bugRow := func(state string) string {
-		n, programs := fuzz.BugCount(bugs, state)
+		n, programs := campaign.BugCount(bugs, state)
 		return fmt.Sprintf("%d in %d %s", n, programs, map[bool]string{true: "program", false: "programs"}[programs == 1])
 	}
 	t.AppendRow(table.Row{"new bugs", bugRow("new")})
@@ -357,10 +358,10 @@ func printSummary(w io.Writer, fl runFlags, adapters []string, s *fuzz.Summary) 
 	printBugs(w, fl.corpus, bugs)
 }
 
-// printBugs writes one entry per bug (fuzz.Bugs): its state, signature and
+// printBugs writes one entry per bug (campaign.Bugs): its state, signature and
 // explanation, the programs that met it (index and derived seed), and its
 // case file.
-func printBugs(w io.Writer, corpus string, bugs []fuzz.Bug) {
+func printBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
 	for _, b := range bugs {
 		state := map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]
 		fmt.Fprintf(w, "%-5s %s: %s\n", state, b.Signature, b.Implicates)
@@ -388,36 +389,36 @@ func printBugs(w io.Writer, corpus string, bugs []fuzz.Bug) {
 }
 
 type reportJSON struct {
-	Tool        string               `json:"tool"`
-	Seed        uint64               `json:"seed"`
-	Count       int                  `json:"count"`
-	Shard       string               `json:"shard"`
-	Size        int                  `json:"size"`
-	Profile     string               `json:"profile"`
-	Mode        string               `json:"mode"`
-	Adapters    []string             `json:"adapters"`
-	Programs    int                  `json:"programs"`
-	Invocations int                  `json:"invocations"`
-	RunsPer     map[string]int       `json:"runs_per_adapter"`
-	Verdicts    map[string]int       `json:"verdicts"`
-	New         int                  `json:"new_failures"`
-	Flaky       int                  `json:"unconfirmed_failures"`
-	Known       int                  `json:"known_failures"`
-	PerSecond   float64              `json:"programs_per_second"`
-	ElapsedMS   int64                `json:"elapsed_ms"`
-	Digest      string               `json:"program_digest"`
-	Duration    string               `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
-	Interrupted bool                 `json:"interrupted"`        // a signal stopped the campaign early
-	Failures    []fuzz.ProgramRecord `json:"failures"`           // one per failed program
-	// NewBugs, KnownBugs and FlakyBugs count signatures (fuzz.Bugs), where
+	Tool        string                   `json:"tool"`
+	Seed        uint64                   `json:"seed"`
+	Count       int                      `json:"count"`
+	Shard       string                   `json:"shard"`
+	Size        int                      `json:"size"`
+	Profile     string                   `json:"profile"`
+	Mode        string                   `json:"mode"`
+	Adapters    []string                 `json:"adapters"`
+	Programs    int                      `json:"programs"`
+	Invocations int                      `json:"invocations"`
+	RunsPer     map[string]int           `json:"runs_per_adapter"`
+	Verdicts    map[string]int           `json:"verdicts"`
+	New         int                      `json:"new_failures"`
+	Flaky       int                      `json:"unconfirmed_failures"`
+	Known       int                      `json:"known_failures"`
+	PerSecond   float64                  `json:"programs_per_second"`
+	ElapsedMS   int64                    `json:"elapsed_ms"`
+	Digest      string                   `json:"program_digest"`
+	Duration    string                   `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
+	Interrupted bool                     `json:"interrupted"`        // a signal stopped the campaign early
+	Failures    []campaign.ProgramRecord `json:"failures"`           // one per failed program
+	// NewBugs, KnownBugs and FlakyBugs count signatures (campaign.Bugs), where
 	// new_failures and the others count programs.
-	NewBugs   int        `json:"new_bugs"`
-	KnownBugs int        `json:"known_bugs"`
-	FlakyBugs int        `json:"unconfirmed_bugs"`
-	Bugs      []fuzz.Bug `json:"bugs"` // one per signature, with its programs
+	NewBugs   int            `json:"new_bugs"`
+	KnownBugs int            `json:"known_bugs"`
+	FlakyBugs int            `json:"unconfirmed_bugs"`
+	Bugs      []campaign.Bug `json:"bugs"` // one per signature, with its programs
 }
 
-func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
+func writeReport(fl runFlags, adapters []string, s *campaign.Summary) error {
 	shard := fl.shard
 	if shard == "" {
 		shard = "0/1"
@@ -433,29 +434,29 @@ func writeReport(fl runFlags, adapters []string, s *fuzz.Summary) error {
 		r.Adapters = []string{}
 	}
 	if r.Failures == nil {
-		r.Failures = []fuzz.ProgramRecord{}
+		r.Failures = []campaign.ProgramRecord{}
 	}
-	r.Bugs = fuzz.Bugs(s.Failures)
+	r.Bugs = campaign.Bugs(s.Failures)
 	if r.Bugs == nil {
-		r.Bugs = []fuzz.Bug{}
+		r.Bugs = []campaign.Bug{}
 	}
-	r.NewBugs, _ = fuzz.BugCount(r.Bugs, "new")
-	r.KnownBugs, _ = fuzz.BugCount(r.Bugs, "known")
-	r.FlakyBugs, _ = fuzz.BugCount(r.Bugs, "unconfirmed")
+	r.NewBugs, _ = campaign.BugCount(r.Bugs, "new")
+	r.KnownBugs, _ = campaign.BugCount(r.Bugs, "known")
+	r.FlakyBugs, _ = campaign.BugCount(r.Bugs, "unconfirmed")
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	return fuzz.WriteFileAtomic(fl.report, append(data, '\n'))
+	return check.WriteFileAtomic(fl.report, append(data, '\n'))
 }
 
-func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
-	failed := map[int]fuzz.ProgramRecord{}
+func writeJUnit(fl runFlags, adapters []string, s *campaign.Summary) error {
+	failed := map[int]campaign.ProgramRecord{}
 	for _, f := range s.Failures {
 		failed[f.Index] = f
 	}
-	bugs := map[string]fuzz.Bug{}
-	all := fuzz.Bugs(s.Failures)
+	bugs := map[string]campaign.Bug{}
+	all := campaign.Bugs(s.Failures)
 	for _, b := range all {
 		bugs[b.Signature] = b
 	}
@@ -463,8 +464,8 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	for _, a := range append([]string{"interp"}, adapters...) {
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
 		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
-			n, programs := fuzz.BugCount(all, state)
-			suite.AddProperty(state+"_bugs", fuzz.CountPhrase(n, programs, state))
+			n, programs := campaign.BugCount(all, state)
+			suite.AddProperty(state+"_bugs", campaign.CountPhrase(n, programs, state))
 		}
 		inSuite := map[string]bool{} // bugs that have their test case in this suite
 		for k, i := range s.Indices {
@@ -489,7 +490,7 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 					} else {
 						tc.Failure = &junit.Result{Message: fmt.Sprintf("%s: %s (%d %s)", f.Classes[j], f.Implicates,
 							len(bug.Programs), map[bool]string{true: "program", false: "programs"}[len(bug.Programs) == 1]),
-							Type: f.Classes[j], Data: data}
+							Type: string(f.Classes[j]), Data: data}
 					}
 					break
 				}
@@ -508,12 +509,12 @@ func writeJUnit(fl runFlags, adapters []string, s *fuzz.Summary) error {
 	if err := suites.WriteXML(&b); err != nil {
 		return err
 	}
-	return fuzz.WriteFileAtomic(fl.junit, b.Bytes())
+	return check.WriteFileAtomic(fl.junit, b.Bytes())
 }
 
 // junitBugData is the body of a bug's JUnit result: its signature, its
 // programs with their derived seeds, and its case file.
-func junitBugData(corpus string, b fuzz.Bug) string {
+func junitBugData(corpus string, b campaign.Bug) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "signature %s\n", b.Signature)
 	for k, i := range b.Programs {
@@ -532,9 +533,9 @@ func junitBugData(corpus string, b fuzz.Bug) string {
 // given (nil otherwise: the devices opened decide). A numeric flag given a
 // value that cannot mean what it says (--count 0, --duration -5s,
 // --timeout 0s, --size 0) is exit 2 naming it.
-func campaignSpec(fl runFlags) (fuzz.JournalHeader, error) {
-	h := fuzz.JournalHeader{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: fuzz.JournalDuration(fl.duration),
-		Size: fl.size, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV, NoGPU: fl.noGPU, Timeout: fuzz.JournalDuration(fl.timeout),
+func campaignSpec(fl runFlags) (campaign.JournalHeader, error) {
+	h := campaign.JournalHeader{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: campaign.JournalDuration(fl.duration),
+		Size: fl.size, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV, NoGPU: fl.noGPU, Timeout: campaign.JournalDuration(fl.timeout),
 		MaxSteps: lim.Steps, MaxUnrollCopies: lim.Unroll, Whitelist: whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
 		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
 		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit}
@@ -598,31 +599,31 @@ func campaignSpec(fl runFlags) (fuzz.JournalHeader, error) {
 var campaignOptions = []struct {
 	flag   string
 	output bool
-	field  func(h *fuzz.JournalHeader) any // a pointer to the field
+	field  func(h *campaign.JournalHeader) any // a pointer to the field
 }{
-	{"seed", false, func(h *fuzz.JournalHeader) any { return &h.Seed }},
-	{"count", false, func(h *fuzz.JournalHeader) any { return &h.Count }},
-	{"duration", false, func(h *fuzz.JournalHeader) any { return &h.Duration }},
-	{"size", false, func(h *fuzz.JournalHeader) any { return &h.Size }},
-	{"profile", false, func(h *fuzz.JournalHeader) any { return &h.Profile }},
-	{"shard", false, func(h *fuzz.JournalHeader) any { return &h.Shard }},
-	{"mode", false, func(h *fuzz.JournalHeader) any { return &h.Mode }},
-	{"invocations", false, func(h *fuzz.JournalHeader) any { return &h.Invocations }},
-	{"no-spirv", false, func(h *fuzz.JournalHeader) any { return &h.NoSPIRV }},
-	{"no-gpu", false, func(h *fuzz.JournalHeader) any { return &h.NoGPU }},
-	{"adapter", false, func(h *fuzz.JournalHeader) any { return &h.Adapters }},
-	{"timeout", false, func(h *fuzz.JournalHeader) any { return &h.Timeout }},
-	{"max-steps", false, func(h *fuzz.JournalHeader) any { return &h.MaxSteps }},
-	{"max-unroll-copies", false, func(h *fuzz.JournalHeader) any { return &h.MaxUnrollCopies }},
-	{"whitelist", false, func(h *fuzz.JournalHeader) any { return &h.Whitelist }},
-	{"shrink-attempts", false, func(h *fuzz.JournalHeader) any { return &h.ShrinkAttempts }},
-	{"baseline", false, func(h *fuzz.JournalHeader) any { return &h.BaselineSHA256 }},
-	{"baseline", true, func(h *fuzz.JournalHeader) any { return &h.Baseline }},
-	{"$" + flatten.FaultEnv, false, func(h *fuzz.JournalHeader) any { return &h.FlattenFault }},
-	{"$" + worker.FaultEnv, false, func(h *fuzz.JournalHeader) any { return &h.WorkerFault }},
-	{"corpus", true, func(h *fuzz.JournalHeader) any { return &h.Corpus }},
-	{"report", true, func(h *fuzz.JournalHeader) any { return &h.Report }},
-	{"junit", true, func(h *fuzz.JournalHeader) any { return &h.JUnit }},
+	{"seed", false, func(h *campaign.JournalHeader) any { return &h.Seed }},
+	{"count", false, func(h *campaign.JournalHeader) any { return &h.Count }},
+	{"duration", false, func(h *campaign.JournalHeader) any { return &h.Duration }},
+	{"size", false, func(h *campaign.JournalHeader) any { return &h.Size }},
+	{"profile", false, func(h *campaign.JournalHeader) any { return &h.Profile }},
+	{"shard", false, func(h *campaign.JournalHeader) any { return &h.Shard }},
+	{"mode", false, func(h *campaign.JournalHeader) any { return &h.Mode }},
+	{"invocations", false, func(h *campaign.JournalHeader) any { return &h.Invocations }},
+	{"no-spirv", false, func(h *campaign.JournalHeader) any { return &h.NoSPIRV }},
+	{"no-gpu", false, func(h *campaign.JournalHeader) any { return &h.NoGPU }},
+	{"adapter", false, func(h *campaign.JournalHeader) any { return &h.Adapters }},
+	{"timeout", false, func(h *campaign.JournalHeader) any { return &h.Timeout }},
+	{"max-steps", false, func(h *campaign.JournalHeader) any { return &h.MaxSteps }},
+	{"max-unroll-copies", false, func(h *campaign.JournalHeader) any { return &h.MaxUnrollCopies }},
+	{"whitelist", false, func(h *campaign.JournalHeader) any { return &h.Whitelist }},
+	{"shrink-attempts", false, func(h *campaign.JournalHeader) any { return &h.ShrinkAttempts }},
+	{"baseline", false, func(h *campaign.JournalHeader) any { return &h.BaselineSHA256 }},
+	{"baseline", true, func(h *campaign.JournalHeader) any { return &h.Baseline }},
+	{"$" + flatten.FaultEnv, false, func(h *campaign.JournalHeader) any { return &h.FlattenFault }},
+	{"$" + worker.FaultEnv, false, func(h *campaign.JournalHeader) any { return &h.WorkerFault }},
+	{"corpus", true, func(h *campaign.JournalHeader) any { return &h.Corpus }},
+	{"report", true, func(h *campaign.JournalHeader) any { return &h.Report }},
+	{"junit", true, func(h *campaign.JournalHeader) any { return &h.JUnit }},
 }
 
 // resumeHeader returns the campaign that resuming the journal at path,
@@ -630,7 +631,7 @@ var campaignOptions = []struct {
 // line (changed) taken from spec (campaignSpec). An option given whose
 // value differs from h's, or a fault-switch environment variable set
 // differently, is exit 2 naming it.
-func resumeHeader(path string, changed map[string]bool, spec, h fuzz.JournalHeader) (fuzz.JournalHeader, error) {
+func resumeHeader(path string, changed map[string]bool, spec, h campaign.JournalHeader) (campaign.JournalHeader, error) {
 	c := h
 	for _, o := range campaignOptions {
 		env, isEnv := strings.CutPrefix(o.flag, "$")

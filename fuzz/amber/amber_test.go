@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
@@ -327,7 +327,7 @@ func gpuFailures(t *testing.T, s *script, words []uint32, n int) []int {
 	return bad
 }
 
-func loadFile(t *testing.T, path, kernel string) (*fuzz.Case, string) {
+func loadFile(t *testing.T, path, kernel string) (*check.Case, string) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -338,21 +338,21 @@ func loadFile(t *testing.T, path, kernel string) (*fuzz.Case, string) {
 	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
 	var args [][]ir.Value
 	if data, err := os.ReadFile(in); err == nil {
-		args, err = fuzz.ParseInputs(in, data, f)
+		args, err = check.ParseInputs(in, data, f)
 		require.NoError(t, err)
 	} else {
 		args = gen.Inputs(1, f.Params, 16)
 	}
-	return &fuzz.Case{Module: m, Kernel: f.Name, Args: args}, string(src)
+	return &check.Case{Module: m, Kernel: f.Name, Args: args}, string(src)
 }
 
-func parseCase(t *testing.T, src string, args [][]ir.Value) *fuzz.Case {
+func parseCase(t *testing.T, src string, args [][]ir.Value) *check.Case {
 	t.Helper()
 	m, err := wgsl.Parse("t.wgsl", []byte(src))
 	require.NoError(t, err)
 	f, err := wgsl.Kernel(m, "")
 	require.NoError(t, err)
-	return &fuzz.Case{Module: m, Kernel: f.Name, Args: args}
+	return &check.Case{Module: m, Kernel: f.Name, Args: args}
 }
 
 // TestExportPortableMatchesLavapipe: for kernels whose outputs mix f32,
@@ -497,7 +497,7 @@ func TestExportNoENDInShader(t *testing.T) {
 func TestExportRecordsProvenance(t *testing.T) {
 	c := parseCase(t, "fn k(x: u32) -> bool { return x > 2u; }", [][]ir.Value{{ir.U32Val(1)}, {ir.U32Val(3)}})
 	sc, err := Export(c, Options{Mode: wgsl.Raw, Name: "cases/k.wgsl", Verdict: "mismatch", Tool: "gpudiff v1.2.3",
-		Seed: &fuzz.SeedInfo{Campaign: 7, Index: 3, Program: 0xabc, Size: 30, Profile: "default"}})
+		Seed: &check.SeedInfo{Campaign: 7, Index: 3, Program: 0xabc, Size: 30, Profile: "default"}})
 	require.NoError(t, err)
 	for _, want := range []string{
 		"# gpudiff case cases/k.wgsl: function k, 2 invocations, raw mode\n",

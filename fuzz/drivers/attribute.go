@@ -5,46 +5,18 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/check"
 )
 
-// Attribution classes (Divergence.Class). Each names what a divergence
-// implicates and is decided by comparing the run with its neighbours in
-// the matrix: the same function and format on the other adapters, the other
-// format on the same adapter, and the hazards of gpudiff's raw SPIR-V.
-const (
-	// ClassCompiler: the implementation's shader compiler (naga, Tint) —
-	// another implementation agrees on the same driver, or the differing
-	// invocations are exactly those that reach an operation SPIR-V leaves
-	// undefined where WGSL defines it (the compiler must guard it), or
-	// gpudiff's own SPIR-V of the same function agrees on the adapter, or
-	// the implementation differs on every driver while another agrees.
-	ClassCompiler = "compiler"
-	// ClassDriver: the driver — the same implementation (so the same
-	// compiler output, same backend API) agrees on another driver, and no
-	// undefined operation explains the difference.
-	ClassDriver = "driver"
-	// ClassDriverOrBackend: the driver or the implementation's backend for
-	// this API — the implementation agrees only on drivers of another API,
-	// whose code its compiler writes differently.
-	ClassDriverOrBackend = "driver-or-backend"
-	// ClassSPIRVPath: gpudiff's SPIR-V emitter or the implementation's
-	// SPIR-V front end — the WGSL of the same function agrees on the
-	// adapter, or the stack rejects gpudiff's SPIR-V.
-	ClassSPIRVPath = "spirv-path"
-	// ClassUndefinedSPIRV: not a stack bug — every differing invocation
-	// executes an instruction of gpudiff's raw SPIR-V in a domain SPIR-V
-	// leaves undefined, so any result is allowed (raw mode only).
-	ClassUndefinedSPIRV = "undefined-spirv"
-	// ClassFlatten: the twin already differs in the reference interpreter.
-	ClassFlatten = "flatten"
-	// ClassReference: every adapter differs — gpudiff's interpreter or WGSL
-	// emitter is the first suspect.
-	ClassReference = "reference"
-	// ClassStack: the comparisons do not separate compiler from driver.
-	ClassStack = "stack"
-	// ClassHarness: gpudiff could not run the case (setup or decoding).
-	ClassHarness = "harness"
-)
+// Attribution classes (Divergence.Class) are check's Class constants for
+// the matrix: check.ClassCompiler, check.ClassDriver, check.ClassDriverOrBackend,
+// check.ClassSPIRVPath, check.ClassUndefinedSPIRV, check.ClassFlatten, check.ClassReference,
+// check.ClassStack and check.ClassHarness, each documented there. Each names what a
+// divergence implicates and is decided by comparing the run with its
+// neighbours in the matrix: the same function and format on the other
+// adapters, the other format on the same adapter, and the hazards of
+// gpudiff's raw SPIR-V.
 
 // attributor answers questions about one case's row of the matrix.
 type attributor struct {
@@ -168,7 +140,7 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 		for _, a := range rep.Adapters {
 			out = append(out, &Divergence{Key: Key(cr.Name, a.Name, Original, "wgsl"), Case: cr.Name, Adapter: a.Name,
 				Function: Original, FunctionName: cr.Kernel, Format: "wgsl", Outcome: Failed, Rule: cr.Rule, Spec: cr.Spec,
-				Class: ClassHarness, Culprit: "gpudiff", Why: "the case could not be run: " + firstLine(cr.Error)})
+				Class: check.ClassHarness, Culprit: "gpudiff", Why: "the case could not be run: " + firstLine(cr.Error)})
 		}
 	}
 	return out
@@ -187,11 +159,11 @@ func argsText(cr *CaseResult, i int) string {
 
 // attribute decides what a run that does not agree implicates; see the
 // Class constants for the rules, applied in the order written here.
-func (at *attributor) attribute(a Adapter, r *RunResult) (class, culprit, why string) {
+func (at *attributor) attribute(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	switch r.Outcome {
 	case Differs:
 		if r.Function == Twin && differs(at.cr.TwinInterp) && subset(r.Mismatches, at.cr.TwinInterp.Mismatches) {
-			return ClassFlatten, "flatten", "the twin already differs from the original in the reference interpreter (no GPU involved)"
+			return check.ClassFlatten, "flatten", "the twin already differs from the original in the reference interpreter (no GPU involved)"
 		}
 		if r.Format == "spirv" {
 			return at.spirvDiffers(a, r)
@@ -202,7 +174,7 @@ func (at *attributor) attribute(a Adapter, r *RunResult) (class, culprit, why st
 	case Crash, Timeout:
 		class, culprit, why = at.crashed(a, r)
 	default:
-		return ClassHarness, "gpudiff", "gpudiff could not run or decode this run: " + firstLine(r.Error)
+		return check.ClassHarness, "gpudiff", "gpudiff could not run or decode this run: " + firstLine(r.Error)
 	}
 	if r.Function == Twin {
 		if o := at.run(a.Name, Original, r.Format); agrees(o) {
@@ -240,7 +212,7 @@ func (at *attributor) covered(r *RunResult) (bool, []Hazard) {
 	return HazardsCover(at.cr.Hazards[r.Function], r.Mismatches)
 }
 
-func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class, culprit, why string) {
+func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	comp := a.Compiler
 	cov, hz := at.covered(r)
 	undefined := ""
@@ -253,7 +225,7 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class, culprit, why 
 		if cov {
 			why += "; " + undefined + ": " + a.Compiler + " leaves it unguarded"
 		}
-		return ClassCompiler, comp, why
+		return check.ClassCompiler, comp, why
 	}
 	sameImpl := at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation && b.Driver != a.Driver })
 	implOK := at.withRun(sameImpl, r.Function, "wgsl", agrees)
@@ -262,14 +234,14 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class, culprit, why 
 		if len(implOK) > 0 {
 			why += fmt.Sprintf(" (%s %s to give WGSL's result)", names(implOK), verb(len(implOK), "happens", "happen"))
 		}
-		return ClassCompiler, comp, why
+		return check.ClassCompiler, comp, why
 	}
 	if sp := at.run(a.Name, r.Function, "spirv"); agrees(sp) {
 		why = "gpudiff's own SPIR-V of the same function agrees on this adapter, so the driver runs a correct translation correctly"
 		if a.Implementation == "wgpu" {
 			why += " (wgpu takes gpudiff's SPIR-V through naga's SPIR-V front end, which points at naga's WGSL front end)"
 		}
-		return ClassCompiler, comp, why
+		return check.ClassCompiler, comp, why
 	}
 	noHazard := "no differing invocation reaches an operation SPIR-V leaves undefined (checked on gpudiff's raw SPIR-V)"
 	if at.rep.Mode != "raw" {
@@ -284,29 +256,29 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class, culprit, why 
 		}
 	}
 	if len(sameAPI) > 0 {
-		return ClassDriver, "driver " + a.Driver,
+		return check.ClassDriver, "driver " + a.Driver,
 			fmt.Sprintf("%s agrees on %s (same %s backend, same compiler output), and %s", a.Implementation, names(sameAPI), a.Backend, noHazard)
 	}
 	if len(otherAPI) > 0 {
-		return ClassDriverOrBackend, fmt.Sprintf("driver %s or %s", a.Driver, a.CompilerBackend()),
+		return check.ClassDriverOrBackend, fmt.Sprintf("driver %s or %s", a.Driver, a.CompilerBackend()),
 			fmt.Sprintf("%s agrees only on %s, through another backend, and %s", a.Implementation, names(otherAPI), noHazard)
 	}
 	others := at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation })
 	if ok := at.withRun(others, r.Function, "wgsl", agrees); len(ok) > 0 {
-		return ClassCompiler, comp, fmt.Sprintf("%s differs on every driver it runs on while %s agrees on %s", a.Implementation, compilerNames(ok), names(ok))
+		return check.ClassCompiler, comp, fmt.Sprintf("%s differs on every driver it runs on while %s agrees on %s", a.Implementation, compilerNames(ok), names(ok))
 	}
 	all := at.adapters(a, func(Adapter) bool { return true })
 	if len(all) > 0 && len(at.withRun(all, r.Function, "wgsl", differs)) == len(all) {
-		return ClassReference, "gpudiff's interpreter or WGSL emitter",
+		return check.ClassReference, "gpudiff's interpreter or WGSL emitter",
 			"every adapter differs from the reference: gpudiff's interpreter or WGSL emitter is the first suspect, then a rule every compiler gets wrong"
 	}
-	return ClassStack, fmt.Sprintf("%s or driver %s", a.Compiler, a.Driver),
+	return check.ClassStack, fmt.Sprintf("%s or driver %s", a.Compiler, a.Driver),
 		"no adapter with the same compiler or the same driver agrees, and " + noHazard
 }
 
-func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class, culprit, why string) {
+func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	if cov, hz := at.covered(r); cov {
-		return ClassUndefinedSPIRV, "gpudiff's raw SPIR-V, not the stack",
+		return check.ClassUndefinedSPIRV, "gpudiff's raw SPIR-V, not the stack",
 			fmt.Sprintf("every differing invocation executes %s, undefined in SPIR-V, so any result is allowed (raw SPIR-V carries no WGSL rule; --mode portable tests this path)", hazardText(hz))
 	}
 	front := a.Compiler + "'s SPIR-V front end"
@@ -319,26 +291,26 @@ func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class, culprit, why
 		if ok := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, "spirv", agrees); len(ok) > 0 {
 			why += fmt.Sprintf("; gpudiff's SPIR-V agrees on %s, which points past the emitter at the SPIR-V path for %s", names(ok), a.Driver)
 		}
-		return ClassSPIRVPath, "gpudiff's SPIR-V emitter or " + front, why
+		return check.ClassSPIRVPath, "gpudiff's SPIR-V emitter or " + front, why
 	}
 	if differs(w) && sameOutputs(w, r) {
 		wc, wcul, wwhy := at.wgslDiffers(a, w)
-		if wc == ClassCompiler {
-			return ClassCompiler, a.CompilerBackend(),
+		if wc == check.ClassCompiler {
+			return check.ClassCompiler, a.CompilerBackend(),
 				"gpudiff's SPIR-V gives the same values as the WGSL path, so the part both front ends share is implicated: " + wwhy
 		}
 		return wc, wcul, "gpudiff's SPIR-V gives the same values as the WGSL path: " + wwhy
 	}
-	return ClassStack, "gpudiff's SPIR-V emitter, " + front + " or driver " + a.Driver,
+	return check.ClassStack, "gpudiff's SPIR-V emitter, " + front + " or driver " + a.Driver,
 		"gpudiff's SPIR-V differs, and the WGSL path of the same function does not give the same values"
 }
 
-func (at *attributor) compileError(a Adapter, r *RunResult) (class, culprit, why string) {
+func (at *attributor) compileError(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	msg := condense(r.Error)
 	compiles := func(x *RunResult) bool { return x != nil && (x.Outcome == Agrees || x.Outcome == Differs) }
 	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, r.Format, compiles)
 	if r.Format == "spirv" && len(sameImpl) == 0 {
-		return ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
+		return check.ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
 			"the stack rejects gpudiff's SPIR-V everywhere (spirv-val decides whether the module is valid): " + msg
 	}
 	if len(sameImpl) > 0 {
@@ -346,19 +318,19 @@ func (at *attributor) compileError(a Adapter, r *RunResult) (class, culprit, why
 		if r.Format == "spirv" {
 			what = "gpudiff's SPIR-V"
 		}
-		return ClassDriverOrBackend, fmt.Sprintf("%s or driver %s", a.CompilerBackend(), a.Driver),
+		return check.ClassDriverOrBackend, fmt.Sprintf("%s or driver %s", a.CompilerBackend(), a.Driver),
 			fmt.Sprintf("%s compiles the same %s on %s, so its front end accepts it; the module %s writes for %s, or the driver's compiler, fails: %s",
 				a.Implementation, what, names(sameImpl), a.CompilerBackend(), a.Driver, msg)
 	}
 	others := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation }), r.Function, "wgsl", compiles)
 	if len(others) > 0 {
-		return ClassCompiler, a.Compiler,
+		return check.ClassCompiler, a.Compiler,
 			fmt.Sprintf("it rejects WGSL that %s compiles (on %s): %s", compilerNames(others), names(others), msg)
 	}
-	return ClassReference, "gpudiff's WGSL emitter", "every stack rejects the module: gpudiff's WGSL emitter is the first suspect: " + msg
+	return check.ClassReference, "gpudiff's WGSL emitter", "every stack rejects the module: gpudiff's WGSL emitter is the first suspect: " + msg
 }
 
-func (at *attributor) crashed(a Adapter, r *RunResult) (class, culprit, why string) {
+func (at *attributor) crashed(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	msg := condense(r.Error)
 	what := "crashes"
 	if r.Outcome == Timeout {
@@ -369,15 +341,15 @@ func (at *attributor) crashed(a Adapter, r *RunResult) (class, culprit, why stri
 		return b.Implementation == a.Implementation && b.backendFamily() == a.backendFamily()
 	}), r.Function, r.Format, fine)
 	if len(sameAPI) > 0 {
-		return ClassDriver, "driver " + a.Driver,
+		return check.ClassDriver, "driver " + a.Driver,
 			fmt.Sprintf("it %s on code that %s runs to completion on %s: %s", what, a.Implementation, names(sameAPI), msg)
 	}
 	peers := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Driver == a.Driver }), r.Function, "wgsl", fine)
 	if len(peers) > 0 {
-		return ClassCompiler, a.Compiler,
+		return check.ClassCompiler, a.Compiler,
 			fmt.Sprintf("the same driver runs %s's translation to completion on %s, but %s's %s: %s", compilerNames(peers), names(peers), a.Compiler, what, msg)
 	}
-	return ClassStack, fmt.Sprintf("%s or driver %s", a.Compiler, a.Driver), fmt.Sprintf("it %s and no neighbour separates compiler from driver: %s", what, msg)
+	return check.ClassStack, fmt.Sprintf("%s or driver %s", a.Compiler, a.Driver), fmt.Sprintf("it %s and no neighbour separates compiler from driver: %s", what, msg)
 }
 
 // subset reports whether every element of xs is in ys.
@@ -447,7 +419,7 @@ func summarizeRules(rep *Report) []RuleSummary {
 				return formatRank(s.Adapters[d.Adapter][i]) < formatRank(s.Adapters[d.Adapter][j])
 			})
 		}
-		if c := d.Class + ": " + d.Culprit; !contains(s.Culprits, c) {
+		if c := string(d.Class) + ": " + d.Culprit; !contains(s.Culprits, c) {
 			s.Culprits = append(s.Culprits, c)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/campaign"
 )
 
 // ReadBaseline reads the keys of known divergences from path: either a
@@ -15,18 +15,18 @@ import (
 // recognised by its first non-blank byte, '{'), or a text file with one
 // key per line — case/adapter/function/format, e.g.
 // "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl" — or one key
-// pattern (fuzz.Baseline: path.Match syntax, e.g.
+// pattern (campaign.Baseline: path.Match syntax, e.g.
 // "*/wgpu-gl:llvmpipe/*/spirv" for every SPIR-V divergence on wgpu-gl),
 // where blank lines and comments ('#' opening a line or after a blank)
 // are ignored. Errors: an unreadable file; a JSON report that does not
 // decode or has a divergence without a key; a text line that is not four
 // '/'-separated parts or is a malformed pattern ("path:line: ...").
-func ReadBaseline(path string) (*fuzz.Baseline, error) {
+func ReadBaseline(path string) (*campaign.Baseline, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	known := &fuzz.Baseline{}
+	known := &campaign.Baseline{}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var rep struct {
 			Divergences []struct {

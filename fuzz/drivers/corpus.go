@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -41,13 +41,13 @@ type Case struct {
 	// generated module.
 	Source string
 	// Case is the module, kernel and per-invocation arguments.
-	Case *fuzz.Case
+	Case *check.Case
 	// Seed locates a generated program (nil for corpus files).
-	Seed *fuzz.SeedInfo
+	Seed *check.SeedInfo
 }
 
 // LoadCorpus reads every .wgsl file of dir, in name order: a case file
-// (fuzz.IsCase) carries its own kernel and inputs; another .wgsl file is
+// (check.IsCase) carries its own kernel and inputs; another .wgsl file is
 // a kernel — the function named like the file if there is one, else the
 // module's only uncalled function (wgsl.Kernel) — with the arguments of
 // NAME.inputs.json beside it, or DefaultInvocations generated ones.
@@ -87,8 +87,8 @@ func LoadFile(path string) (*Case, error) {
 	name := strings.TrimSuffix(filepath.Base(path), ".wgsl")
 	rule, spec := HeaderLines(src)
 	c := &Case{Name: keySafe(name), Path: path, Rule: rule, Spec: spec, Source: string(src)}
-	if fuzz.IsCase(src) {
-		fc, rec, err := fuzz.ParseCase(path, src)
+	if check.IsCase(src) {
+		fc, rec, err := check.ParseCase(path, src)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func LoadFile(path string) (*Case, error) {
 		if err := json.Unmarshal(data, &probe); err != nil {
 			return nil, fmt.Errorf("%s: %v", in, err)
 		}
-		if args, err = fuzz.ParseInputs(in, data, f); err != nil {
+		if args, err = check.ParseInputs(in, data, f); err != nil {
 			return nil, err
 		}
 	case errors.Is(err, fs.ErrNotExist):
@@ -124,7 +124,7 @@ func LoadFile(path string) (*Case, error) {
 	default:
 		return nil, err
 	}
-	c.Case = &fuzz.Case{Module: m, Kernel: f.Name, Args: args}
+	c.Case = &check.Case{Module: m, Kernel: f.Name, Args: args}
 	return c, nil
 }
 
@@ -176,8 +176,8 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 			Name:   fmt.Sprintf("gen-%d-%s", i, hash[:8]),
 			Rule:   GeneratedRule,
 			Source: ir.Print(p.Module),
-			Case:   &fuzz.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)},
-			Seed:   &fuzz.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
+			Case:   &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)},
+			Seed:   &check.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
 		})
 	}
 	return out

@@ -2,9 +2,9 @@
 // kernels, case files, generated programs) run on every adapter — as the
 // original kernel and its flattened twin, as WGSL and as gpudiff's own
 // SPIR-V where the implementation takes SPIR-V — each run judged against
-// the reference interpreter (fuzz.Execute), and every divergence
+// the reference interpreter (check.Execute), and every divergence
 // attributed to the component it implicates by comparing it with its
-// neighbours in the matrix (Attribute's classes): another WebGPU
+// neighbours in the matrix (its check.Class classes): another WebGPU
 // implementation on the same driver (the shader compiler), the same
 // implementation on other drivers (the driver), gpudiff's SPIR-V against
 // the implementation's WGSL path on one adapter (the WGSL compiler or
@@ -18,7 +18,7 @@
 // (WriteHTML), and compares runs with a baseline of known divergences
 // (ReadBaseline, Report.ApplyBaseline), keyed case/adapter/function/format.
 //
-// drivers never opens adapters (the caller passes fuzz.Device values),
+// drivers never opens adapters (the caller passes check.Device values),
 // never decides semantics (interp), never changes the programs it runs
 // (its hazard probe instruments a copy for the interpreter only), and never
 // writes files itself except through the writers it is given.

@@ -15,7 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/interp"
@@ -67,7 +68,7 @@ func conformanceReport(t *testing.T) *Report {
 		set, err := devices.Open([]string{"all"}, devices.Options{})
 		require.NoError(t, err)
 		defer set.Close()
-		devs := make([]fuzz.Device, len(set))
+		devs := make([]check.Device, len(set))
 		for i, d := range set {
 			devs[i] = d
 		}
@@ -185,22 +186,22 @@ func TestConformanceMatrix(t *testing.T) {
 	// undefined, which no driver is to blame for.
 	for _, d := range rep.Divergences {
 		if d.Format == "wgsl" && (d.Adapter == "wgpu-vulkan:swiftshader" || d.Adapter == "wgpu-gl:llvmpipe") {
-			assert.Equal(t, ClassCompiler, d.Class, d.Line())
+			assert.Equal(t, check.ClassCompiler, d.Class, d.Line())
 			assert.Equal(t, "naga", d.Culprit, d.Line())
 			assert.Contains(t, d.Why, "dawn-", d.Line())
 		}
 	}
 	d := byKey["rem_sign_of_dividend/wgpu-gl:llvmpipe/original/spirv"]
 	require.NotNil(t, d)
-	assert.Equal(t, ClassCompiler, d.Class, d.Line())
+	assert.Equal(t, check.ClassCompiler, d.Class, d.Line())
 	assert.Equal(t, "naga's GLSL backend", d.Culprit)
 	for _, k := range []string{"div_by_zero_i32/wgpu-vulkan:llvmpipe/original/spirv", "div_by_zero_u32/wgpu-gl:llvmpipe/twin/spirv"} {
 		d := byKey[k]
 		require.NotNil(t, d, k)
-		assert.Equal(t, ClassUndefinedSPIRV, d.Class, d.Line())
+		assert.Equal(t, check.ClassUndefinedSPIRV, d.Class, d.Line())
 	}
 	d = byKey["div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl"]
-	assert.Equal(t, ClassCompiler, d.Class, d.Line())
+	assert.Equal(t, check.ClassCompiler, d.Class, d.Line())
 	assert.Contains(t, d.Why, "OpSDiv with a zero divisor")
 	assert.Equal(t, Example{Invocation: 0, Args: "a = 7, b = 0", Reference: "7", Got: d.Example.Got, Leaves: d.Example.Leaves}, *d.Example)
 
@@ -327,7 +328,7 @@ func TestApplyBaseline(t *testing.T) {
 		"wgpu-vulkan:llvmpipe original wgsl": bad0,
 		"wgpu-gl:llvmpipe original wgsl":     bad0,
 	})
-	known := &fuzz.Baseline{}
+	known := &campaign.Baseline{}
 	for _, k := range []string{"k/wgpu-gl:llvmpipe/original/wgsl", "gone/wgpu-gl:llvmpipe/original/wgsl", "*/dawn-gl:llvmpipe/*/*"} {
 		require.NoError(t, known.Add(k))
 	}
@@ -341,7 +342,7 @@ func TestApplyBaseline(t *testing.T) {
 	assert.Contains(t, b.String(), "no longer diverges (in baseline): gone/wgpu-gl:llvmpipe/original/wgsl\n")
 	assert.Contains(t, b.String(), "(1 new, 1 in baseline known.txt)")
 
-	all := &fuzz.Baseline{}
+	all := &campaign.Baseline{}
 	require.NoError(t, all.Add("k/*/original/wgsl"))
 	rep.ApplyBaseline("all.txt", all)
 	assert.Empty(t, rep.New(), "one pattern knows both divergences")
@@ -391,14 +392,14 @@ func TestReferenceStepLimitFailsTheCase(t *testing.T) {
 	require.NoError(t, err, "lavapipe is needed: install mesa-vulkan-drivers (make deps)")
 	defer d.Close()
 
-	rep := Run(context.Background(), cases, []fuzz.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 2000}})
+	rep := Run(context.Background(), cases, []check.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 2000}})
 	require.Len(t, rep.Cases, 1)
 	assert.Contains(t, rep.Cases[0].Error, "could not finish invocation 1")
 	assert.Contains(t, rep.Cases[0].Error, "step limit of 2000")
 	require.NotEmpty(t, rep.Divergences)
-	assert.Equal(t, ClassHarness, rep.Divergences[0].Class)
+	assert.Equal(t, check.ClassHarness, rep.Divergences[0].Class)
 
-	rep = Run(context.Background(), cases, []fuzz.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 1_000_000}})
+	rep = Run(context.Background(), cases, []check.Device{d}, Options{Tool: "test", Interp: interp.Options{MaxSteps: 1_000_000}})
 	assert.Empty(t, rep.Cases[0].Error)
 	assert.Empty(t, rep.Divergences)
 }

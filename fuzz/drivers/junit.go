@@ -34,7 +34,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 				} else {
 					fresh = append(fresh, l)
 					if failType == "" {
-						failType = d.Class
+						failType = string(d.Class)
 					}
 				}
 			}

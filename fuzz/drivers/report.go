@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gpudiff/gpudiff/fuzz"
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -166,7 +167,7 @@ type Divergence struct {
 	Rule         string `json:"rule,omitempty"`
 	Spec         string `json:"spec,omitempty"`
 	// Class is the attribution's stable identifier (see Attribute).
-	Class string `json:"class"`
+	Class check.Class `json:"class"`
 	// Culprit names the implicated component, e.g. "naga", "naga's GLSL
 	// backend", "driver vulkan:swiftshader"; Why says why, in one sentence.
 	Culprit string `json:"culprit"`
@@ -194,7 +195,7 @@ type Example struct {
 }
 
 // Line is the divergence's one-line attribution: "class: culprit — why".
-func (d *Divergence) Line() string { return d.Class + ": " + d.Culprit + " — " + d.Why }
+func (d *Divergence) Line() string { return string(d.Class) + ": " + d.Culprit + " — " + d.Why }
 
 // Label is "case on adapter (format[, twin])", the form "new divergence"
 // messages use.
@@ -237,7 +238,7 @@ func (r *Report) New() []*Divergence {
 // ApplyBaseline marks the divergences whose keys known knows, and records
 // the entries (keys and patterns) that no divergence matches any more
 // (Fixed). name is the baseline's file name for the report.
-func (r *Report) ApplyBaseline(name string, known *fuzz.Baseline) {
+func (r *Report) ApplyBaseline(name string, known *campaign.Baseline) {
 	r.Baseline = name
 	keys := make([]string, 0, len(r.Divergences))
 	for _, d := range r.Divergences {

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
-	"github.com/gpudiff/gpudiff/fuzz"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/interp"
@@ -43,11 +43,11 @@ type Options struct {
 
 // Run executes every case on every device — original and twin, as WGSL and
 // as gpudiff's SPIR-V where the implementation accepts SPIR-V — judges each
-// run against the reference interpreter (fuzz.Execute) and attributes each
+// run against the reference interpreter (check.Execute) and attributes each
 // divergence. Each device runs in its own goroutine, one case after the
 // other (wgpu's adapters are worker processes, Dawn's node processes, so
 // the adapters run in parallel). Devices must be distinct adapters.
-func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *Report {
+func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) *Report {
 	start := time.Now()
 	if opts.Mode == "" {
 		opts.Mode = wgsl.Raw
@@ -61,7 +61,7 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 		rep.Adapters = append(rep.Adapters, NewAdapter(d.Info()))
 	}
 	type slot struct {
-		res *fuzz.Result
+		res *check.Result
 		err error
 	}
 	results := make([][]slot, len(cases)) // [case][adapter]
@@ -81,7 +81,7 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 					results[i][a] = slot{err: ctx.Err()}
 					continue
 				}
-				res, err := fuzz.Execute(ctx, c.Case, fuzz.Options{Devices: []fuzz.Device{dev}, Flat: !opts.NoTwin,
+				res, err := check.Execute(ctx, c.Case, check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
 					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten})
 				results[i][a] = slot{res, err}
 				if opts.Progress != nil {
@@ -97,7 +97,7 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 
 	for i, c := range cases {
 		cr := newCaseResult(c)
-		var res *fuzz.Result
+		var res *check.Result
 		for a := range devs {
 			s := results[i][a]
 			if s.err != nil {
@@ -145,9 +145,9 @@ func Run(ctx context.Context, cases []*Case, devs []fuzz.Device, opts Options) *
 // boundedDevice adapts a device for the matrix: a dispatch on an
 // implementation without its own time limit gets one, and a SPIR-V kernel
 // Dawn refuses (dawn.ErrNoSPIRV) is reported as harness.ErrUnsupported, so
-// fuzz.Execute drops the run instead of judging it.
+// check.Execute drops the run instead of judging it.
 type boundedDevice struct {
-	fuzz.Device
+	check.Device
 	timeout time.Duration
 }
 
@@ -174,7 +174,7 @@ func newCaseResult(c *Case) *CaseResult {
 	for _, p := range f.Params {
 		cr.Params = append(cr.Params, p.Name)
 	}
-	cr.Inputs = fuzz.InputsJSON(f, c.Case.Args)
+	cr.Inputs = check.InputsJSON(f, c.Case.Args)
 	for _, args := range c.Case.Args {
 		row := make([]string, len(args))
 		for j, a := range args {
@@ -186,7 +186,7 @@ func newCaseResult(c *Case) *CaseResult {
 }
 
 // setReference records the reference and the twin's interpreter run.
-func (cr *CaseResult) setReference(c *Case, res *fuzz.Result) {
+func (cr *CaseResult) setReference(c *Case, res *check.Result) {
 	cr.Twin = res.Twin
 	if res.FlattenErr != nil {
 		cr.FlattenError = res.FlattenErr.Error()
@@ -218,8 +218,8 @@ func humanOutputs(outs []oracle.Expected, names []string) string {
 	return strings.Join(parts, " ")
 }
 
-func newRunResult(r oracle.Judged, res *fuzz.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Outcome: outcomeOf(r),
+func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
+	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: string(r.Format), Outcome: outcomeOf(r),
 		Mismatches: append([]int{}, r.Mismatches...), Indeterminate: r.Indeterminate, Error: r.Message}
 	if r.Function != res.ABI.Kernel {
 		rr.Function = Twin

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
-
-	"github.com/gpudiff/gpudiff/fuzz"
 )
 
 // TextOptions configures WriteText.
@@ -206,7 +205,7 @@ func writeDivergences(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "  spec: %s\n", cr.Spec)
 		}
 		where := cr.Path
-		if si, ok := cr.Seed.(*fuzz.SeedInfo); ok && where == "" {
+		if si, ok := cr.Seed.(*check.SeedInfo); ok && where == "" {
 			where = fmt.Sprintf("generated program %d of seed %d (program seed %#x, size %d, profile %s)", si.Index, si.Campaign, si.Program, si.Size, si.Profile)
 		}
 		fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
@@ -265,7 +264,7 @@ func writeSummary(w io.Writer, rep *Report) {
 	fmt.Fprintln(w)
 	classes := map[string]int{}
 	for _, d := range rep.Divergences {
-		classes[d.Class]++
+		classes[string(d.Class)]++
 	}
 	if len(classes) > 0 {
 		var ks []string

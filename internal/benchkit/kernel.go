@@ -1,5 +1,5 @@
 // Package benchkit holds what the interpreter's benchmarks share with
-// gpudiff's throughput table (fuzz's BenchmarkGpudiff, `make bench`): the
+// gpudiff's throughput table (campaign's BenchmarkGpudiff, `make bench`): the
 // interpreter benchmark kernel, as WGSL and written in Go, and a clock of
 // the calling thread's CPU time. It is internal to gpudiff's tests and
 // must never be imported by non-test code.

@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 )
 
 // Baseline is the set of known failures a campaign reports without failing
-// (CampaignConfig.Baseline). An entry is a failure signature
+// (Config.Baseline). An entry is a failure signature
 // (ProgramRecord.Signature, "class/adapter/form" or a compile error's
 // "compile-error/adapter/format/mHASH", see Signature; e.g.
 // "vendor/wgpu-gl:llvmpipe/add.u32+countOneBits.u32") or a pattern over

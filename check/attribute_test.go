@@ -1,4 +1,4 @@
-package fuzz
+package check
 
 import (
 	"testing"
@@ -31,7 +31,7 @@ func TestAttributeStackByDriverAndCompiler(t *testing.T) {
 	cases := []struct {
 		name  string
 		res   *Result
-		class string
+		class Class
 		says  []string
 	}{
 		{"driver", res(judged("wgpu-vulkan:llvmpipe", true), judged("wgpu-vulkan:swiftshader", false), judged("dawn-vulkan:swiftshader", false)),
@@ -59,31 +59,18 @@ func TestAttributeStackByDriverAndCompiler(t *testing.T) {
 	}
 }
 
-// One stack bug met by two programs is one compile-error signature: the
-// error line is found past wgpu's wrapper lines and its positions and
-// generated numbers do not count; another error, or another format, is
-// another signature.
-func TestCompileErrorSignatureIgnoresPositions(t *testing.T) {
+// A stack's error is identified past wgpu's wrapper lines, and its
+// positions and generated numbers do not count (MessageKey); another
+// error is another key.
+func TestMessageKeyIgnoresPositions(t *testing.T) {
 	wrap := func(line string) string {
 		return "Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline\n    " + line + "\n0:31(2): error: value of type bool cannot be assigned to variable of type bvec4"
 	}
-	a := Finding{Class: "compile-error", Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe kernel spirv"}, Format: "spirv",
-		Message: wrap("Internal error: 0:31(18): error: LHS of `||' must be scalar boolean")}
-	b := a
-	b.Message = wrap("Internal error: 0:256(49): error: LHS of `||' must be scalar boolean")
-	other := a
-	other.Message = wrap("Internal error: 0:31(18): error: LHS of `&&' must be scalar boolean")
-	wgslRun := a
-	wgslRun.Runs, wgslRun.Format = []string{"wgpu-gl:llvmpipe kernel wgsl"}, "wgsl"
-
-	assert.Equal(t, "Internal error: 0:31(18): error: LHS of `||' must be scalar boolean", errorLine(a.Message))
-	assert.Equal(t, "Internal error: N:N(N): error: LHS of `||' must be scalar boolean", messageKey(a.Message))
-	sa, sb := Signature(a, nil, ""), Signature(b, nil, "")
-	assert.Equal(t, sa, sb)
-	assert.Regexp(t, `^compile-error/wgpu-gl:llvmpipe/spirv/m[0-9a-f]{16}$`, sa)
-	assert.NotEqual(t, sa, Signature(other, nil, ""))
-	assert.NotEqual(t, sa, Signature(wgslRun, nil, ""))
-	// Shrinking keeps a compile error only while it is the same error.
-	assert.True(t, hasFinding([]Finding{b}, a))
-	assert.False(t, hasFinding([]Finding{other}, a))
+	a := wrap("Internal error: 0:31(18): error: LHS of `||' must be scalar boolean")
+	b := wrap("Internal error: 0:256(49): error: LHS of `||' must be scalar boolean")
+	other := wrap("Internal error: 0:31(18): error: LHS of `&&' must be scalar boolean")
+	assert.Equal(t, "Internal error: 0:31(18): error: LHS of `||' must be scalar boolean", errorLine(a))
+	assert.Equal(t, "Internal error: N:N(N): error: LHS of `||' must be scalar boolean", MessageKey(a))
+	assert.Equal(t, MessageKey(a), MessageKey(b))
+	assert.NotEqual(t, MessageKey(a), MessageKey(other))
 }

@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
@@ -52,7 +53,7 @@ func TestMain(m *testing.M) {
 // sequentialCampaign checks cfg's programs one after another, each stage
 // of a program before the next program starts, with nothing batched: the
 // campaign as it was before the pipeline, which the pipeline must equal.
-func sequentialCampaign(t testing.TB, cfg CampaignConfig) []ProgramRecord {
+func sequentialCampaign(t testing.TB, cfg Config) []ProgramRecord {
 	t.Helper()
 	if cfg.Invocations <= 0 {
 		cfg.Invocations = 16
@@ -67,15 +68,15 @@ func sequentialCampaign(t testing.TB, cfg CampaignConfig) []ProgramRecord {
 		}
 		runs := make([][]oracle.Run, len(cfg.Devices))
 		for k, d := range cfg.Devices {
-			runs[k] = pr.x.deviceRuns(context.Background(), d)
+			runs[k] = pr.x.DeviceRuns(context.Background(), d)
 		}
-		out = append(out, finishProgram(context.Background(), cfg, pr, pr.x.judge(runs), nil, saved))
+		out = append(out, finishProgram(context.Background(), cfg, pr, pr.x.Judge(runs), nil, saved))
 	}
 	return out
 }
 
 // pipelinedCampaign runs cfg through RunCampaign and returns its records.
-func pipelinedCampaign(t testing.TB, cfg CampaignConfig) ([]ProgramRecord, *Summary) {
+func pipelinedCampaign(t testing.TB, cfg Config) ([]ProgramRecord, *Summary) {
 	t.Helper()
 	var recs []ProgramRecord
 	cfg.OnProgram = func(r ProgramRecord) { recs = append(recs, r) }
@@ -97,7 +98,7 @@ func withoutTimes(recs []ProgramRecord) []ProgramRecord {
 // as a compile error, and one with a part starting with corrupt comes back
 // with every output byte flipped.
 type faultyDevice struct {
-	Device
+	check.Device
 	reject, corrupt string
 	batches         atomic.Int32 // dispatches of batch modules seen
 }
@@ -142,7 +143,7 @@ func TestPipelinedCampaignEqualsSequential(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fd := &faultyDevice{Device: d, reject: c.reject, corrupt: c.corrupt}
-			cfg := CampaignConfig{Seed: 1, Count: 12, Gen: gen.Config{Profile: prof}, Devices: []Device{fd},
+			cfg := Config{Seed: 1, Count: 12, Gen: gen.Config{Profile: prof}, Devices: []check.Device{fd},
 				SPIRV: true, ShrinkAttempts: -1, ToolVersion: "test"}
 			want := sequentialCampaign(t, cfg)
 			fd.batches.Store(0)
@@ -172,14 +173,14 @@ func TestPipelinedCampaignOnWorkersAttributesACrash(t *testing.T) {
 	defer w.Close()
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
-	cfg := CampaignConfig{Seed: 1, Count: 8, Gen: gen.Config{Profile: prof}, Devices: []Device{w},
+	cfg := Config{Seed: 1, Count: 8, Gen: gen.Config{Profile: prof}, Devices: []check.Device{w},
 		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "test"}
 	got, sum := pipelinedCampaign(t, cfg)
 	require.Len(t, got, 8)
 	for _, r := range got {
 		if r.Index == 5 {
 			assert.Equal(t, string(oracle.Crash), r.Verdict)
-			assert.Equal(t, "crash", r.Classes[0])
+			assert.Equal(t, check.ClassCrash, r.Classes[0])
 			continue
 		}
 		assert.Empty(t, r.Signature, "program %d: %s", r.Index, r.Implicates)
@@ -197,7 +198,7 @@ func TestPipelinedCampaignStopsWithTheContext(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	cfg := CampaignConfig{Seed: 2, Count: 1000, Gen: gen.Config{Profile: prof}, Devices: []Device{d}, SPIRV: true,
+	cfg := Config{Seed: 2, Count: 1000, Gen: gen.Config{Profile: prof}, Devices: []check.Device{d}, SPIRV: true,
 		ShrinkAttempts: -1, OnProgram: func(r ProgramRecord) {
 			assert.Equal(t, n, r.Index)
 			if n++; n == 5 {
@@ -218,7 +219,7 @@ func TestPipelinedCampaignWithADurationRecordsAPrefix(t *testing.T) {
 	defer d.Close()
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
-	cfg := CampaignConfig{Seed: 3, Duration: 1500 * time.Millisecond, Gen: gen.Config{Profile: prof}, Devices: []Device{d},
+	cfg := Config{Seed: 3, Duration: 1500 * time.Millisecond, Gen: gen.Config{Profile: prof}, Devices: []check.Device{d},
 		SPIRV: true, ShrinkAttempts: -1}
 	got, sum := pipelinedCampaign(t, cfg)
 	require.NotEmpty(t, got)
@@ -235,7 +236,7 @@ func TestPipelinedCampaignWithADurationRecordsAPrefix(t *testing.T) {
 // onceCorrupt flips the output bits of the first dispatch whose label has
 // the given prefix, and of no later one: a stack that answers wrongly once.
 type onceCorrupt struct {
-	Device
+	check.Device
 	prefix string
 	done   atomic.Bool
 }
@@ -262,7 +263,7 @@ func TestCampaignConfirmsGPUFindings(t *testing.T) {
 	require.NoError(t, err)
 	run := func(confirm bool) *Summary {
 		oc := &onceCorrupt{Device: d, prefix: "p2/kernel/wgsl"}
-		cfg := CampaignConfig{Seed: 1, Count: 4, Gen: gen.Config{Profile: prof}, Devices: []Device{oc},
+		cfg := Config{Seed: 1, Count: 4, Gen: gen.Config{Profile: prof}, Devices: []check.Device{oc},
 			ShrinkAttempts: -1, Corpus: t.TempDir(), ToolVersion: "test", Confirm: confirm, BatchPrograms: 1}
 		sum, err := RunCampaign(t.Context(), cfg)
 		require.NoError(t, err)

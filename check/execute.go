@@ -1,4 +1,4 @@
-package fuzz
+package check
 
 import (
 	"context"
@@ -68,23 +68,30 @@ type Result struct {
 // interpreter's run of the original. Errors are setup failures (an
 // unknown kernel, arguments that do not fit the parameters); failures of
 // individual runs become their verdicts.
+//
+// Execute is its three stages in order: Prepare, DeviceRuns on every
+// device, Judge. A campaign runs the same stages, spread over a pipeline.
 func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
-	x, err := prepare(c, opts)
+	x, err := Prepare(c, opts)
 	if err != nil {
 		return nil, err
 	}
 	runs := make([][]oracle.Run, len(opts.Devices))
 	for k, d := range opts.Devices {
-		runs[k] = x.deviceRuns(ctx, d)
+		runs[k] = x.DeviceRuns(ctx, d)
 	}
-	return x.judge(runs), nil
+	return x.Judge(runs), nil
 }
 
-// execution is a case between Execute's stages: the reference and the
-// twin's interpreter run are done (prepare), the GPU runs are not
-// (deviceRuns, or a batch; see batch.go), nothing is judged yet (judge).
-// Its methods may be called from several goroutines once prepare returns.
-type execution struct {
+// Execution is a case between Execute's stages: the reference and the
+// twin's interpreter run are done (Prepare), the GPU runs are not
+// (DeviceRuns, or the same dispatches made by a caller: Functions,
+// Formats, Kernel, Dispatch, NewRun, Decode, FailRun), nothing is judged
+// yet (Judge). Its methods may be called from several goroutines once
+// Prepare returns; a caller that makes the dispatches itself (the
+// campaign's pipeline and its batches) builds each run with NewRun and
+// Decode or FailRun, exactly as DeviceRuns does.
+type Execution struct {
 	c     *Case
 	opts  Options
 	mode  wgsl.Mode
@@ -95,11 +102,11 @@ type execution struct {
 	runs  []oracle.Run // the twin's interpreter run, when there is one
 	in    []byte       // the encoded arguments
 	n     int
-	// kernels caches each function's emitted modules: [function][format].
+	// kernels caches each function's emitted modules: [function][format
+	// index: WGSL, SPIR-V].
 	kernels [][2]emitted
 	// work estimates what compiling one module of each function costs
-	// (IR nodes of its call graph, plus a module's fixed share): the
-	// unit batchTuner measures time in.
+	// (IR nodes of its call graph, plus a module's fixed share).
 	work int
 }
 
@@ -110,21 +117,26 @@ type emitted struct {
 	err  error
 }
 
-const (
-	fmtWGSL  = 0
-	fmtSPIRV = 1
-)
+// gpuFormats are the formats of GPU runs, in Execute's order; a format's
+// index here is its slot in Execution.kernels.
+var gpuFormats = [2]oracle.Format{oracle.FormatWGSL, oracle.FormatSPIRV}
 
-var formatNames = [2]string{"wgsl", "spirv"}
+// formatIndex is format's index in gpuFormats.
+func formatIndex(format oracle.Format) int {
+	if format == oracle.FormatSPIRV {
+		return 1
+	}
+	return 0
+}
 
 // moduleWork is a module's fixed share of compiling it, in IR nodes (the
 // ABI wrapper, and what a stack spends on any module: a small generated
 // function has a few hundred nodes).
 const moduleWork = 300
 
-// prepare runs the interpreter stages of Execute: the reference, flatten
-// and the twin's run, and encodes the arguments.
-func prepare(c *Case, opts Options) (*execution, error) {
+// Prepare runs the interpreter stages of Execute: the reference, flatten
+// and the twin's run, and encodes the arguments. Its errors are Execute's.
+func Prepare(c *Case, opts Options) (*Execution, error) {
 	abi, err := ir.NewKernelABI(c.Module, c.Kernel)
 	if err != nil {
 		return nil, err
@@ -143,7 +155,7 @@ func prepare(c *Case, opts Options) (*execution, error) {
 	if mode == "" {
 		mode = wgsl.Portable
 	}
-	x := &execution{c: c, opts: opts, mode: mode, res: res, mod: c.Module, funcs: []string{c.Kernel}}
+	x := &Execution{c: c, opts: opts, mode: mode, res: res, mod: c.Module, funcs: []string{c.Kernel}}
 	if opts.Flat {
 		mod := ir.CloneModule(c.Module)
 		tw, ferr := flatten.Function(mod, c.Kernel, opts.Flatten)
@@ -154,7 +166,7 @@ func prepare(c *Case, opts Options) (*execution, error) {
 			res.Twin = tw.Name
 			x.funcs = append(x.funcs, tw.Name)
 			outs, invErr, err := interpRun(mod, tw.Name, c.Args, opts.Interp)
-			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: "ir", Outputs: outs, InvocationErr: invErr}
+			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: oracle.FormatIR, Outputs: outs, InvocationErr: invErr}
 			if err != nil {
 				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
 			}
@@ -182,52 +194,119 @@ func prepare(c *Case, opts Options) (*execution, error) {
 	return x, nil
 }
 
-// kernel returns function f's module in format (fmtWGSL or fmtSPIRV),
-// emitting it on first use.
-func (x *execution) kernel(f, format int) (harness.Kernel, error) {
-	e := &x.kernels[f][format]
+// Module is the module the GPU runs are emitted from: the case's module,
+// or its clone holding the twin when the case was flattened. Callers must
+// not change it.
+func (x *Execution) Module() *ir.Module { return x.mod }
+
+// Functions are the functions the GPU runs run, by index f of the other
+// methods: the kernel (f = 0), then its twin when there is one.
+func (x *Execution) Functions() []string { return x.funcs }
+
+// ABI is function f's kernel ABI (ARCHITECTURE.md "Kernel ABI"); the
+// kernel and its twin share the input layout.
+func (x *Execution) ABI(f int) *ir.KernelABI { return x.tabis[f] }
+
+// Formats are the formats of the GPU runs, in Execute's order:
+// oracle.FormatWGSL, then oracle.FormatSPIRV when Options.SPIRV is set.
+func (x *Execution) Formats() []oracle.Format {
+	if x.opts.SPIRV {
+		return gpuFormats[:]
+	}
+	return gpuFormats[:1]
+}
+
+// Mode is the emission mode of the GPU runs (Options.Mode, portable when
+// unset).
+func (x *Execution) Mode() wgsl.Mode { return x.mode }
+
+// Label is the prefix of every dispatch label (Options.Label).
+func (x *Execution) Label() string { return x.opts.Label }
+
+// Inputs are the encoded arguments of every invocation (the kernel ABI's
+// input records), shared by the kernel and its twin.
+func (x *Execution) Inputs() []byte { return x.in }
+
+// Invocations is the number of invocations of each run.
+func (x *Execution) Invocations() int { return x.n }
+
+// Work estimates what compiling one module of every function costs: the
+// IR nodes of each function's call graph plus a fixed share per module
+// (the unit a campaign measures compile time in).
+func (x *Execution) Work() int { return x.work }
+
+// EmitKernel emits function fn of m as a kernel (ARCHITECTURE.md "Kernel
+// ABI") in format (oracle.FormatWGSL or oracle.FormatSPIRV) and mode,
+// labelled label: the one way every GPU run's module is made.
+func EmitKernel(m *ir.Module, fn string, format oracle.Format, mode wgsl.Mode, label string) (harness.Kernel, error) {
+	if format == oracle.FormatWGSL {
+		src, entry, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode})
+		return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
+	}
+	words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode})
+	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, err
+}
+
+// Kernel returns function f's module in format, emitting it on first use.
+// Its label is Label() + "<function>/<format>".
+func (x *Execution) Kernel(f int, format oracle.Format) (harness.Kernel, error) {
+	e := &x.kernels[f][formatIndex(format)]
 	e.once.Do(func() {
 		fn := x.funcs[f]
-		label := x.opts.Label + fn + "/" + formatNames[format]
-		if format == fmtWGSL {
-			src, entry, err := wgsl.Emit(x.mod, fn, wgsl.EmitOptions{Mode: x.mode})
-			e.k, e.err = harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
-			return
-		}
-		words, err := spirv.Emit(x.mod, fn, spirv.Options{Mode: x.mode})
-		e.k, e.err = harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, err
+		e.k, e.err = EmitKernel(x.mod, fn, format, x.mode, x.opts.Label+fn+"/"+string(format))
 	})
 	return e.k, e.err
 }
 
-// formats returns the formats Execute runs.
-func (x *execution) formats() []int {
-	if x.opts.SPIRV {
-		return []int{fmtWGSL, fmtSPIRV}
-	}
-	return []int{fmtWGSL}
+// Dispatch is function f's dispatch: every invocation, its inputs, and
+// room for its output records.
+func (x *Execution) Dispatch(f int) harness.Dispatch {
+	return harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n}
 }
 
-// run is function f's run in format on d, each in a module of its own;
-// ok is false for a run that is dropped (the implementation takes no
-// SPIR-V: nothing was tested).
-func (x *execution) run(ctx context.Context, d Device, f, format int) (oracle.Run, bool) {
-	r := oracle.Run{Adapter: d.Info().Name, Function: x.funcs[f], Format: formatNames[format], Mode: string(x.mode)}
-	k, err := x.kernel(f, format)
+// NewRun is the run of function f in format on the named adapter, before
+// anything is known of it: Decode or FailRun completes it.
+func (x *Execution) NewRun(adapter string, f int, format oracle.Format) oracle.Run {
+	return oracle.Run{Adapter: adapter, Function: x.funcs[f], Format: format, Mode: string(x.mode)}
+}
+
+// Decode decodes function f's output records, out (as its own dispatch
+// lays them out), into r's outputs; records that do not decode make r an
+// Error run.
+func (x *Execution) Decode(f int, out []byte, r *oracle.Run) {
+	decodeRun(out, x.n, x.tabis[f], r)
+}
+
+// Tested reports whether a GPU run counts: a SPIR-V run on an
+// implementation that takes no SPIR-V tested nothing and is dropped.
+func Tested(r oracle.Run) bool {
+	return !(r.Format == oracle.FormatSPIRV && r.Failed == oracle.Unsupported)
+}
+
+// run is function f's run in format on d, in a module of its own; ok is
+// false for a run that is dropped (Tested).
+func (x *Execution) run(ctx context.Context, d Device, f int, format oracle.Format) (oracle.Run, bool) {
+	r := x.NewRun(d.Info().Name, f, format)
+	k, err := x.Kernel(f, format)
 	if err != nil {
 		r.Failed, r.Message = oracle.Error, err.Error()
-	} else {
-		gpuRun(ctx, d, k, x.in, x.n, x.tabis[f], &r)
+		return r, true
 	}
-	return r, !(format == fmtSPIRV && r.Failed == oracle.Unsupported)
+	out, err := d.Run(ctx, k, x.Dispatch(f))
+	if err != nil {
+		FailRun(&r, err)
+	} else {
+		x.Decode(f, out, &r)
+	}
+	return r, Tested(r)
 }
 
-// deviceRuns runs every function in every format on d, in Execute's
-// order: per function, WGSL then SPIR-V.
-func (x *execution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
+// DeviceRuns runs every function in every format on d, each in a module
+// of its own, in Execute's order: per function, WGSL then SPIR-V.
+func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
 	var runs []oracle.Run
 	for f := range x.funcs {
-		for _, format := range x.formats() {
+		for _, format := range x.Formats() {
 			if r, ok := x.run(ctx, d, f, format); ok {
 				runs = append(runs, r)
 			}
@@ -236,9 +315,10 @@ func (x *execution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
 	return runs
 }
 
-// judge judges the twin's interpreter run and the GPU runs (one list per
-// device, in device order) against the reference.
-func (x *execution) judge(devRuns [][]oracle.Run) *Result {
+// Judge judges the twin's interpreter run and the GPU runs (one list per
+// device, in device order, each in DeviceRuns' order) against the
+// reference. It may be called more than once.
+func (x *Execution) Judge(devRuns [][]oracle.Run) *Result {
 	runs := append([]oracle.Run(nil), x.runs...)
 	for _, rs := range devRuns {
 		runs = append(runs, rs...)
@@ -293,19 +373,10 @@ func interpRun(m *ir.Module, kernel string, args [][]ir.Value, opts interp.Optio
 	return out, errs, nil
 }
 
-// gpuRun dispatches one kernel and decodes its outputs into r, or records
-// the failure verdict.
-func gpuRun(ctx context.Context, d Device, k harness.Kernel, in []byte, n int, abi *ir.KernelABI, r *oracle.Run) {
-	out, err := d.Run(ctx, k, harness.Dispatch{Input: in, OutputSize: n * abi.OutputStride, Invocations: n})
-	if err != nil {
-		failRun(r, err)
-		return
-	}
-	decodeRun(out, n, abi, r)
-}
-
-// failRun records a dispatch's error as r's failure verdict and message.
-func failRun(r *oracle.Run, err error) {
+// FailRun records a dispatch's error as r's failure verdict
+// (FailureVerdict) and message: the stack's own words for a compile
+// error, and a worker's stderr tail for a crash or a timeout.
+func FailRun(r *oracle.Run, err error) {
 	r.Failed, r.Message = FailureVerdict(err), err.Error()
 	var ce *harness.CompileError
 	var crash *worker.CrashError

@@ -1,13 +1,15 @@
-package fuzz
+package campaign
 
 import (
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -17,25 +19,30 @@ import (
 //
 // RunCampaign checks programs in stages that overlap:
 //
-//	producer ─► prep (GOMAXPROCS goroutines: generate, interpret, flatten,
-//	            interpret the twin, encode)
+//	producer ─► prep (GOMAXPROCS goroutines: generate, check.Prepare:
+//	            interpret, flatten, interpret the twin, encode)
 //	         ─► batcher (in index order: groups consecutive programs into
 //	            units of BatchPrograms, builds and emits their batch module)
 //	         ─► one goroutine per device (units in order; each device runs
-//	            ahead of the others as far as the window allows)
-//	         ─► collector (in index order: judge, shrink, save, record)
+//	            ahead of the others as far as the window allows; the runs
+//	            of Execution.Kernel, Dispatch, NewRun, Decode, FailRun)
+//	         ─► collector (in index order: Execution.Judge, shrink, save,
+//	            record)
+//
+// (pipeline.produce, prep, batch and batcher.flush, device and runUnit,
+// collect.)
 //
 // so that while a device compiles program i's modules, the CPU stages of
 // programs i+1, … run, and devices of different adapters (worker processes)
 // compile at the same time. At most window programs are between the
 // producer and the collector. Records, OnProgram calls and the summary
 // come in index order and are exactly those of checking the programs one
-// after another: every stage is a stage of checkProgram, batched runs
+// after another: every stage is a stage of check.Execute, batched runs
 // count only when they agree with the reference, and a program with a
 // finding that rests on a batched run is executed again unbatched before
 // it is recorded.
 
-// DefaultBatchPrograms is CampaignConfig.BatchPrograms when it is 0: three
+// DefaultBatchPrograms is Config.BatchPrograms when it is 0: three
 // programs per batch module (about six functions). On lavapipe, which runs
 // LLVM once per pipeline at its first dispatch, three programs per module
 // cost about 0.7 of three modules each; more cost more again (the merged
@@ -54,7 +61,7 @@ type pipeJob struct {
 	runs    [][]oracle.Run
 	pending atomic.Int32 // devices still to run it
 	// batched[k] names the runs on device k that came from a batch
-	// module (runName).
+	// module (check.RunName).
 	batched [][]string
 	skipped atomic.Bool // a device did not run it (the campaign is ending)
 }
@@ -71,19 +78,28 @@ func (j *pipeJob) deviceDone() {
 type unit struct {
 	jobs    []*pipeJob
 	bm      *batchModule // nil: each function in a module of its own
-	kernels [2]emitted   // the batch module in each format
+	formats []oracle.Format
+	kernels [2]emitted // the batch module in each of formats
 }
 
-// kernel returns the batch module in format, emitting it on first use.
-func (u *unit) kernel(format int, mode wgsl.Mode) (harness.Kernel, error) {
-	e := &u.kernels[format]
+// emitted is the batch module in one format, emitted once.
+type emitted struct {
+	once sync.Once
+	k    harness.Kernel
+	err  error
+}
+
+// kernel returns the batch module in formats[fi], emitting it on first
+// use; its label joins the labels its functions' own modules would have.
+func (u *unit) kernel(fi int, mode wgsl.Mode) (harness.Kernel, error) {
+	e := &u.kernels[fi]
 	e.once.Do(func() {
+		format := u.formats[fi]
 		labels := make([]string, len(u.bm.labels))
 		for i, l := range u.bm.labels {
-			labels[i] = l + "/" + formatNames[format]
+			labels[i] = l + "/" + string(format)
 		}
-		e.k, e.err = u.bm.emit(format, mode)
-		e.k.Label = strings.Join(labels, "|")
+		e.k, e.err = check.EmitKernel(u.bm.mod, u.bm.kernel, format, mode, strings.Join(labels, "|"))
 	})
 	return e.k, e.err
 }
@@ -93,7 +109,7 @@ func (u *unit) kernel(format int, mode wgsl.Mode) (harness.Kernel, error) {
 // concurrent use).
 type lockedDevice struct {
 	mu sync.Mutex
-	d  Device
+	d  check.Device
 }
 
 func (l *lockedDevice) Info() harness.AdapterInfo { return l.d.Info() }
@@ -111,10 +127,38 @@ func (l *lockedDevice) RunAll(ctx context.Context, ks []harness.Kernel, jobs []h
 	return runAll(ctx, l.d, ks, jobs)
 }
 
+// pipeline is one campaign's pipeline: its stages (produce, prep, batch,
+// device, collect) and the channels and state they share.
+type pipeline struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	cfg    Config
+	start  time.Time
+	prior  map[int]ProgramRecord
+	saved  map[string]bool
+	k      int           // programs per unit
+	slots  chan struct{} // the window: one slot per program between producer and collector
+	order  chan *pipeJob // producer → collector
+	work   chan *pipeJob // producer → prep
+	// batchIn carries every program, in index order, to the batcher.
+	batchIn chan *pipeJob
+	devIn   []chan *unit // batcher → each device
+	wg      sync.WaitGroup
+	// outstanding counts programs sent to the devices and not done on all
+	// of them.
+	outstanding atomic.Int64
+	// halt is set when Duration has passed: no program is started after
+	// it (programs a device has started finish; the first one not started
+	// ends the campaign).
+	halt   atomic.Bool
+	halted chan struct{}
+	tuners []*batchTuner
+}
+
 // runPipeline checks the programs of cfg (whose Devices are already
 // locked) and hands each record to emit in index order; emit returns false
 // to stop. It returns when every stage has stopped.
-func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior map[int]ProgramRecord,
+func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int]ProgramRecord,
 	saved map[string]bool, emit func(rec ProgramRecord, fresh bool) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -126,206 +170,222 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		k = 1
 	}
 	window := 4*k + 2*runtime.GOMAXPROCS(0)
-	slots := make(chan struct{}, window)
-	order := make(chan *pipeJob, window)   // producer → collector
-	work := make(chan *pipeJob, window)    // producer → prep
-	batchIn := make(chan *pipeJob, window) // producer → batcher (index order)
-	devIn := make([]chan *unit, len(cfg.Devices))
-	for d := range devIn {
-		devIn[d] = make(chan *unit, window)
+	pl := &pipeline{ctx: ctx, cancel: cancel, cfg: cfg, start: start, prior: prior, saved: saved, k: k,
+		slots: make(chan struct{}, window), order: make(chan *pipeJob, window), work: make(chan *pipeJob, window),
+		batchIn: make(chan *pipeJob, window), devIn: make([]chan *unit, len(cfg.Devices)),
+		halted: make(chan struct{}), tuners: make([]*batchTuner, len(cfg.Devices))}
+	for d := range pl.devIn {
+		pl.devIn[d] = make(chan *unit, window)
 	}
-	var wg sync.WaitGroup
-	var outstanding atomic.Int64 // programs sent to the devices and not done on all of them
-	// halt is set when Duration has passed: no program is started after
-	// it (programs a device has started finish; the first one not started
-	// ends the campaign).
-	var halt atomic.Bool
-	halted := make(chan struct{})
 	if cfg.Duration > 0 {
-		t := time.AfterFunc(cfg.Duration-time.Since(start), func() { halt.Store(true); close(halted) })
+		t := time.AfterFunc(cfg.Duration-time.Since(start), func() { pl.halt.Store(true); close(pl.halted) })
 		defer t.Stop()
 	}
-	tuners := make([]*batchTuner, len(cfg.Devices))
-	for d := range tuners {
-		tuners[d] = &batchTuner{}
+	for d := range pl.tuners {
+		pl.tuners[d] = &batchTuner{}
 	}
-
-	// Producer: the indices to check, in order, within the window.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(order)
-		defer close(work)
-		defer close(batchIn)
-		for n := 0; ; n++ {
-			i := cfg.Shard + n*cfg.Shards
-			// A resumed journal's records are part of the campaign
-			// whatever the time: Duration only stops new programs.
-			_, old := prior[i]
-			stop := halted
-			if old {
-				stop = nil
-			}
-			if cfg.Count > 0 && i >= cfg.Count ||
-				!old && cfg.Duration > 0 && (halt.Load() || time.Since(start) >= cfg.Duration) ||
-				cfg.Count == 0 && cfg.Duration == 0 {
-				return
-			}
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return
-			case <-stop:
-				return
-			}
-			j := &pipeJob{i: i, outstanding: &outstanding, ready: make(chan struct{}), done: make(chan struct{})}
-			if r, ok := prior[i]; ok {
-				j.prior = &r
-				close(j.ready)
-				close(j.done)
-			}
-			order <- j
-			batchIn <- j
-			if j.prior == nil {
-				work <- j
-			}
-		}
-	}()
-
-	// Prep: generate and interpret, in parallel.
+	pl.wg.Add(1)
+	go pl.produce()
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				j.pr = startProgram(cfg, j.i)
-				close(j.ready)
-			}
-		}()
+		pl.wg.Add(1)
+		go pl.prep()
 	}
-
-	// Batcher: units of consecutive programs that run on the GPUs.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer func() {
-			for _, c := range devIn {
-				close(c)
-			}
-		}()
-		var group []*pipeJob
-		units := 0
-		flush := func() {
-			if len(group) == 0 {
-				return
-			}
-			// What the devices will run: the batch module where some
-			// device batches, each function's own modules where some
-			// device does not (or is still trying both).
-			batch, own := false, false
-			for _, t := range tuners {
-				b, o := t.wants()
-				batch, own = batch || b, own || o
-			}
-			units++
-			u := &unit{jobs: group}
-			if len(group) > 1 && (batch || units%16 == 0) { // every 16th: for the tuners to try batching again
-				progs := make([]batchProgram, len(group))
-				for g, j := range group {
-					x := j.pr.x
-					progs[g] = batchProgram{mod: x.mod, funcs: x.funcs, abi: x.res.ABI, in: x.in, n: x.n, label: x.opts.Label}
-				}
-				if bm, err := buildBatch(progs); err == nil {
-					u.bm = bm
-				}
-			}
-			// Emit it ahead of the devices.
-			own = own || u.bm == nil
-			for _, j := range group {
-				x := j.pr.x
-				for f := range x.funcs {
-					for _, format := range x.formats() {
-						if own {
-							x.kernel(f, format)
-						}
-					}
-				}
-			}
-			if u.bm != nil && batch {
-				for _, format := range group[0].pr.x.formats() {
-					u.kernel(format, group[0].pr.x.mode)
-				}
-			}
-			outstanding.Add(int64(len(group)))
-			for _, c := range devIn {
-				c <- u
-			}
-			group = nil
-		}
-		poll := time.NewTicker(5 * time.Millisecond)
-		defer poll.Stop()
-		for {
-			var j *pipeJob
-			ok := true
-			select {
-			case j, ok = <-batchIn:
-			case <-poll.C:
-				// A partial unit waits for more programs while the
-				// devices are busy; once they are idle it goes (the
-				// window may be full of programs waiting for it).
-				if outstanding.Load() == 0 && len(batchIn) == 0 {
-					flush()
-				}
-				continue
-			}
-			if !ok {
-				break
-			}
-			select {
-			case <-j.ready:
-			case <-ctx.Done():
-				return
-			}
-			if j.prior != nil {
-				continue
-			}
-			if j.pr.done || len(cfg.Devices) == 0 {
-				close(j.done)
-				continue
-			}
-			j.runs = make([][]oracle.Run, len(cfg.Devices))
-			j.batched = make([][]string, len(cfg.Devices))
-			j.pending.Store(int32(len(cfg.Devices)))
-			group = append(group, j)
-			if len(group) == k {
-				flush()
-			}
-		}
-		flush()
-	}()
-
-	// Devices: each runs the units in order.
+	pl.wg.Add(1)
+	go pl.batch()
 	for d, dev := range cfg.Devices {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t := tuners[d]
-			for u := range devIn[d] {
-				if ctx.Err() != nil || halt.Load() { // drain: the batcher may still send
-					for _, j := range u.jobs {
-						j.skipped.Store(true)
-						j.deviceDone()
-					}
-					continue
-				}
-				runUnit(ctx, d, dev, u, t)
-			}
-		}()
+		pl.wg.Add(1)
+		go pl.device(d, dev)
 	}
+	pl.collect(emit)
+	pl.wg.Wait()
+}
 
-	// Collector: in index order.
+// produce is the producer: the indices to check, in order, within the
+// window.
+func (pl *pipeline) produce() {
+	defer pl.wg.Done()
+	defer close(pl.order)
+	defer close(pl.work)
+	defer close(pl.batchIn)
+	cfg := pl.cfg
+	for n := 0; ; n++ {
+		i := cfg.Shard + n*cfg.Shards
+		// A resumed journal's records are part of the campaign
+		// whatever the time: Duration only stops new programs.
+		_, old := pl.prior[i]
+		stop := pl.halted
+		if old {
+			stop = nil
+		}
+		if cfg.Count > 0 && i >= cfg.Count ||
+			!old && cfg.Duration > 0 && (pl.halt.Load() || time.Since(pl.start) >= cfg.Duration) ||
+			cfg.Count == 0 && cfg.Duration == 0 {
+			return
+		}
+		select {
+		case pl.slots <- struct{}{}:
+		case <-pl.ctx.Done():
+			return
+		case <-stop:
+			return
+		}
+		j := &pipeJob{i: i, outstanding: &pl.outstanding, ready: make(chan struct{}), done: make(chan struct{})}
+		if r, ok := pl.prior[i]; ok {
+			j.prior = &r
+			close(j.ready)
+			close(j.done)
+		}
+		pl.order <- j
+		pl.batchIn <- j
+		if j.prior == nil {
+			pl.work <- j
+		}
+	}
+}
+
+// prep generates and interprets programs (check.Prepare), one of
+// GOMAXPROCS goroutines.
+func (pl *pipeline) prep() {
+	defer pl.wg.Done()
+	for j := range pl.work {
+		j.pr = startProgram(pl.cfg, j.i)
+		close(j.ready)
+	}
+}
+
+// batch is the batcher: units of consecutive programs, in index order,
+// that run on the GPUs.
+func (pl *pipeline) batch() {
+	defer pl.wg.Done()
+	defer func() {
+		for _, c := range pl.devIn {
+			close(c)
+		}
+	}()
+	b := &batcher{pl: pl}
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		var j *pipeJob
+		ok := true
+		select {
+		case j, ok = <-pl.batchIn:
+		case <-poll.C:
+			// A partial unit waits for more programs while the
+			// devices are busy; once they are idle it goes (the
+			// window may be full of programs waiting for it).
+			if pl.outstanding.Load() == 0 && len(pl.batchIn) == 0 {
+				b.flush()
+			}
+			continue
+		}
+		if !ok {
+			break
+		}
+		select {
+		case <-j.ready:
+		case <-pl.ctx.Done():
+			return
+		}
+		if j.prior != nil {
+			continue
+		}
+		if j.pr.done || len(pl.cfg.Devices) == 0 {
+			close(j.done)
+			continue
+		}
+		j.runs = make([][]oracle.Run, len(pl.cfg.Devices))
+		j.batched = make([][]string, len(pl.cfg.Devices))
+		j.pending.Store(int32(len(pl.cfg.Devices)))
+		b.group = append(b.group, j)
+		if len(b.group) == pl.k {
+			b.flush()
+		}
+	}
+	b.flush()
+}
+
+// batcher is the batcher's state: the unit being gathered.
+type batcher struct {
+	pl    *pipeline
+	group []*pipeJob
+	units int
+}
+
+// flush sends the gathered programs to every device as one unit, with
+// their batch module when some device may run it, and emits ahead what
+// the devices will run.
+func (b *batcher) flush() {
+	pl, group := b.pl, b.group
+	if len(group) == 0 {
+		return
+	}
+	// What the devices will run: the batch module where some
+	// device batches, each function's own modules where some
+	// device does not (or is still trying both).
+	batch, own := false, false
+	for _, t := range pl.tuners {
+		bt, o := t.wants()
+		batch, own = batch || bt, own || o
+	}
+	b.units++
+	x0 := group[0].pr.x
+	u := &unit{jobs: group, formats: x0.Formats()}
+	if len(group) > 1 && (batch || b.units%16 == 0) { // every 16th: for the tuners to try batching again
+		progs := make([]batchProgram, len(group))
+		for g, j := range group {
+			progs[g] = programOf(j.pr.x)
+		}
+		if bm, err := buildBatch(progs); err == nil {
+			u.bm = bm
+		}
+	}
+	// Emit it ahead of the devices.
+	own = own || u.bm == nil
+	for _, j := range group {
+		x := j.pr.x
+		for f := range x.Functions() {
+			for _, format := range x.Formats() {
+				if own {
+					x.Kernel(f, format)
+				}
+			}
+		}
+	}
+	if u.bm != nil && batch {
+		for fi := range u.formats {
+			u.kernel(fi, x0.Mode())
+		}
+	}
+	pl.outstanding.Add(int64(len(group)))
+	for _, c := range pl.devIn {
+		c <- u
+	}
+	b.group = nil
+}
+
+// device is device d's stage: it runs the units in order.
+func (pl *pipeline) device(d int, dev check.Device) {
+	defer pl.wg.Done()
+	t := pl.tuners[d]
+	for u := range pl.devIn[d] {
+		if pl.ctx.Err() != nil || pl.halt.Load() { // drain: the batcher may still send
+			for _, j := range u.jobs {
+				j.skipped.Store(true)
+				j.deviceDone()
+			}
+			continue
+		}
+		runUnit(pl.ctx, d, dev, u, t)
+	}
+}
+
+// collect is the collector: in index order, it judges each program,
+// finishes it (shrink, save) and hands its record to emit.
+func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
+	ctx := pl.ctx
 	stopped := false
-	for j := range order {
+	for j := range pl.order {
 		if stopped {
 			continue
 		}
@@ -335,7 +395,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		}
 		if ctx.Err() != nil {
 			stopped = true
-			cancel()
+			pl.cancel()
 			continue
 		}
 		if j.skipped.Load() {
@@ -350,7 +410,7 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 		case j.pr.done:
 			rec = j.pr.rec
 		default:
-			res := j.pr.x.judge(j.runs)
+			res := j.pr.x.Judge(j.runs)
 			var batched map[string]bool
 			for _, names := range j.batched {
 				for _, n := range names {
@@ -360,28 +420,29 @@ func runPipeline(ctx context.Context, cfg CampaignConfig, start time.Time, prior
 					batched[n] = true
 				}
 			}
-			rec = finishProgram(ctx, cfg, j.pr, res, batched, saved)
+			rec = finishProgram(ctx, pl.cfg, j.pr, res, batched, pl.saved)
 		}
 		if fresh && ctx.Err() != nil {
 			stopped = true // interrupted mid-program: its record would be wrong
-			cancel()
+			pl.cancel()
 			continue
 		}
-		<-slots
+		<-pl.slots
 		if !emit(rec, fresh) {
 			stopped = true
-			cancel()
+			pl.cancel()
 		}
 	}
-	wg.Wait()
 }
 
 // runUnit runs every program of u on device d (index k), batched when the
 // tuner says batching pays on this device: first the batch modules, then,
 // in modules of their own, every function whose format the batch did not
 // cover (all of them, unbatched). Each step's dispatches go to the device
-// together (runAll), so a worker runs them back to back.
-func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
+// together (runAll), so a worker runs them back to back. Every run is
+// made with check's stages (Execution.Kernel, Dispatch, NewRun, Decode,
+// FailRun), as Execute makes it.
+func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner) {
 	defer func() {
 		for _, j := range u.jobs {
 			j.deviceDone()
@@ -389,74 +450,73 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	}()
 	batched := t.batch(u.bm != nil)
 	t0 := time.Now()
-	// got[job][function][format]: the run, and whether it exists.
+	// got[job][function][format index]: the run, and whether it exists.
 	type slot struct {
 		r  oracle.Run
 		ok bool
 	}
 	got := make([][][2]slot, len(u.jobs))
 	for g, j := range u.jobs {
-		got[g] = make([][2]slot, len(j.pr.x.funcs))
+		got[g] = make([][2]slot, len(j.pr.x.Functions()))
 	}
-	formats := u.jobs[0].pr.x.formats()
 	var covered [2]bool
 	if batched {
-		covered = runBatch(ctx, d, u, formats, func(g, f, format int, r oracle.Run) {
-			got[g][f][format] = slot{r, true}
-			u.jobs[g].batched[k] = append(u.jobs[g].batched[k], runName(oracle.Judged{Run: r}))
+		covered = runBatch(ctx, d, u, func(g, f, fi int, r oracle.Run) {
+			got[g][f][fi] = slot{r, true}
+			u.jobs[g].batched[k] = append(u.jobs[g].batched[k], check.RunName(r))
 		})
 	}
 
 	// Each function in a module of its own, as Execute runs it.
-	type item struct{ g, f, format int }
+	type item struct{ g, f, fi int }
 	var items []item
 	var ks []harness.Kernel
 	var jobs []harness.Dispatch
 	name := d.Info().Name
 	for g, j := range u.jobs {
 		x := j.pr.x
-		for f := range x.funcs {
-			for _, format := range formats {
-				if covered[format] {
+		for f := range x.Functions() {
+			for fi, format := range u.formats {
+				if covered[fi] {
 					continue
 				}
-				kern, err := x.kernel(f, format)
+				kern, err := x.Kernel(f, format)
 				if err != nil {
-					r := oracle.Run{Adapter: name, Function: x.funcs[f], Format: formatNames[format], Mode: string(x.mode),
-						Failed: oracle.Error, Message: err.Error()}
-					got[g][f][format] = slot{r, true}
+					r := x.NewRun(name, f, format)
+					r.Failed, r.Message = oracle.Error, err.Error()
+					got[g][f][fi] = slot{r, true}
 					continue
 				}
-				items = append(items, item{g, f, format})
+				items = append(items, item{g, f, fi})
 				ks = append(ks, kern)
-				jobs = append(jobs, harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n})
+				jobs = append(jobs, x.Dispatch(f))
 			}
 		}
 	}
 	outs, errs := runAll(ctx, d, ks, jobs)
 	for i, it := range items {
 		x := u.jobs[it.g].pr.x
-		r := oracle.Run{Adapter: name, Function: x.funcs[it.f], Format: formatNames[it.format], Mode: string(x.mode)}
+		r := x.NewRun(name, it.f, u.formats[it.fi])
 		if errs[i] != nil {
-			failRun(&r, errs[i])
+			check.FailRun(&r, errs[i])
 		} else {
-			decodeRun(outs[i], x.n, x.tabis[it.f], &r)
+			x.Decode(it.f, outs[i], &r)
 		}
-		got[it.g][it.f][it.format] = slot{r, !(it.format == fmtSPIRV && r.Failed == oracle.Unsupported)}
+		got[it.g][it.f][it.fi] = slot{r, check.Tested(r)}
 	}
 	// The work done: every function in every format, batched or not.
 	// A batch that falls back counts with what its fallback cost: that is
 	// what batching costs on a stack that often rejects or fails batches.
 	work := 0
 	for _, j := range u.jobs {
-		work += j.pr.x.work * len(formats)
+		work += j.pr.x.Work() * len(u.formats)
 	}
 	t.observe(batched, time.Since(t0), work)
 	for g, j := range u.jobs {
 		var runs []oracle.Run
-		for f := range j.pr.x.funcs {
-			for _, format := range formats {
-				if s := got[g][f][format]; s.ok {
+		for f := range j.pr.x.Functions() {
+			for fi := range u.formats {
+				if s := got[g][f][fi]; s.ok {
 					runs = append(runs, s.r)
 				}
 			}
@@ -465,45 +525,43 @@ func runUnit(ctx context.Context, k int, d Device, u *unit, t *batchTuner) {
 	}
 }
 
-// runBatch runs u's batch module in each format on d and hands each
-// function's run to put; it reports the formats it covered. A format is not
+// runBatch runs u's batch module in each of u's formats on d and hands
+// each function's run to put (g: the program, f: its function, fi: the
+// format's index); it reports the formats it covered. A format is not
 // covered when the batch has no module in it or its dispatch fails (a
 // compile error, crash or timeout says nothing about which program caused
 // it): the caller then runs each function in a module of its own. (A
 // batched run that disagrees with the reference is a finding, and
 // finishProgram executes its program again unbatched.) A stack that takes
 // no SPIR-V covers SPIR-V with no runs, as Execute drops them.
-func runBatch(ctx context.Context, d Device, u *unit, formats []int, put func(g, f, format int, r oracle.Run)) (covered [2]bool) {
+func runBatch(ctx context.Context, d check.Device, u *unit, put func(g, f, fi int, r oracle.Run)) (covered [2]bool) {
 	x0 := u.jobs[0].pr.x
 	bm := u.bm
-	var fs []int
+	var fis []int
 	var ks []harness.Kernel
 	var jobs []harness.Dispatch
-	for _, format := range formats {
-		if kern, err := u.kernel(format, x0.mode); err == nil {
-			fs = append(fs, format)
+	for fi := range u.formats {
+		if kern, err := u.kernel(fi, x0.Mode()); err == nil {
+			fis = append(fis, fi)
 			ks = append(ks, kern)
 			jobs = append(jobs, harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records})
 		}
 	}
 	outs, errs := runAll(ctx, d, ks, jobs)
 	name := d.Info().Name
-	for i, format := range fs {
+	for i, fi := range fis {
+		format := u.formats[fi]
 		if err := errs[i]; err != nil {
-			covered[format] = format == fmtSPIRV && FailureVerdict(err) == oracle.Unsupported
+			covered[fi] = format == oracle.FormatSPIRV && check.FailureVerdict(err) == oracle.Unsupported
 			continue
 		}
-		covered[format] = true
+		covered[fi] = true
 		for v, bv := range bm.variants {
-			j := u.jobs[bv.prog]
-			x := j.pr.x
-			f := 0
-			for x.funcs[f] != bv.fn {
-				f++
-			}
-			r := oracle.Run{Adapter: name, Function: bv.fn, Format: formatNames[format], Mode: string(x.mode)}
-			decodeRun(bm.outputs(v, outs[i], x.n), x.n, x.tabis[f], &r)
-			put(bv.prog, f, format, r)
+			x := u.jobs[bv.prog].pr.x
+			f := slices.Index(x.Functions(), bv.fn)
+			r := x.NewRun(name, f, format)
+			x.Decode(f, bm.outputs(v, outs[i], x.Invocations()), &r)
+			put(bv.prog, f, fi, r)
 		}
 	}
 	return covered
@@ -517,7 +575,7 @@ type runAller interface {
 
 // runAll runs ks[i] with jobs[i] on d in order: through RunAll when d has
 // it, else one Run after another.
-func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
+func runAll(ctx context.Context, d check.Device, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
 	if ra, ok := d.(runAller); ok {
 		return ra.RunAll(ctx, ks, jobs)
 	}
@@ -529,7 +587,7 @@ func runAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.D
 }
 
 // batchTuner decides, per device, whether batch modules pay: it keeps a
-// moving average of the wall time per unit of work (execution.work: IR
+// moving average of the wall time per unit of work (Execution.Work: IR
 // nodes compiled, plus a share per module, so that big and small programs
 // compare) batched and unbatched, a batch that fell back to modules of
 // their own counting with its fallback. It tries each way twice first

@@ -1,4 +1,4 @@
-package fuzz
+package check
 
 import (
 	"fmt"
@@ -14,12 +14,13 @@ import (
 // implicates.
 type Finding struct {
 	// Class is a stable identifier of the comparison that failed:
-	// "flatten" (interp(twin) vs reference), "stack" (GPU(original) vs
-	// reference), "predication" (GPU(twin) vs GPU(original) on one stack),
-	// "spirv" (our SPIR-V vs the stack's WGSL path, same function),
-	// "vendor" (one adapter disagrees where others agree), or the failure
-	// verdicts "compile-error", "crash", "timeout", "error".
-	Class string
+	// ClassFlatten (interp(twin) vs reference), ClassStack (GPU(original)
+	// vs reference), ClassPredication (GPU(twin) vs GPU(original) on one
+	// stack), ClassSPIRV (our SPIR-V vs the stack's WGSL path, same
+	// function), ClassVendor (one adapter disagrees where others agree),
+	// or the failure verdicts' classes (ClassCompileError, ClassCrash,
+	// ClassTimeout, ClassError; FailureClass).
+	Class Class
 	// Adapter is the adapter involved ("interp" for the flatten class).
 	Adapter string
 	// Runs names the runs that disagree ("adapter function format").
@@ -30,12 +31,15 @@ type Finding struct {
 	Invocations []int
 	// Message and Format are the stack's own words for a failure class
 	// (the compile error, the crash) and the format of the failed run
-	// ("wgsl", "spirv"), else "". Case files keep them in their runs.
-	Message string `json:"-"`
-	Format  string `json:"-"`
+	// (oracle.FormatWGSL, oracle.FormatSPIRV), else "". Case files keep
+	// them in their runs.
+	Message string        `json:"-"`
+	Format  oracle.Format `json:"-"`
 }
 
-func runName(r oracle.Judged) string {
+// RunName is how a finding names a run (Finding.Runs): "adapter function
+// format".
+func RunName(r oracle.Run) string {
 	return fmt.Sprintf("%s %s %s", r.Adapter, r.Function, r.Format)
 }
 
@@ -43,7 +47,10 @@ func runName(r oracle.Judged) string {
 // first. An empty list means nothing disagreed.
 func Attribute(res *Result) []Finding {
 	var out []Finding
-	type key struct{ adapter, function, format string }
+	type key struct {
+		adapter, function string
+		format            oracle.Format
+	}
 	byKey := map[key]oracle.Judged{}
 	var adapters []string
 	seen := map[string]bool{}
@@ -60,35 +67,35 @@ func Attribute(res *Result) []Finding {
 	// 0. The reference itself did not finish some invocation: nothing can
 	// be judged against it, so this is the only finding.
 	if inv := res.Unfinished(); len(inv) > 0 {
-		return []Finding{{Class: "error", Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
+		return []Finding{{Class: ClassError, Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
 			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])}}
 	}
 	// 1. The twin in the interpreter: a flatten bug, no GPU involved.
-	if r, ok := byKey[key{"interp", twin, "ir"}]; twin != "" && ok && bad(r) {
-		out = append(out, Finding{Class: "flatten", Adapter: "interp", Runs: []string{runName(r)}, Invocations: r.Mismatches,
+	if r, ok := byKey[key{"interp", twin, oracle.FormatIR}]; twin != "" && ok && bad(r) {
+		out = append(out, Finding{Class: ClassFlatten, Adapter: "interp", Runs: []string{RunName(r.Run)}, Invocations: r.Mismatches,
 			Implicates: "flatten: the twin disagrees with the original in the reference interpreter (no GPU involved)"})
 	}
 	// Failures (compile errors, crashes, timeouts) per run.
 	for _, r := range res.Runs {
 		if r.Failed != "" {
-			out = append(out, Finding{Class: string(r.Failed), Adapter: r.Adapter, Runs: []string{runName(r)},
+			out = append(out, Finding{Class: FailureClass(r.Failed), Adapter: r.Adapter, Runs: []string{RunName(r.Run)},
 				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format})
 		}
 	}
 	// 2. GPU(original) vs reference, per adapter; 5. vendor divergence.
 	var stackBad []string
 	for _, a := range adapters {
-		if r, ok := byKey[key{a, orig, "wgsl"}]; ok && bad(r) {
+		if r, ok := byKey[key{a, orig, oracle.FormatWGSL}]; ok && bad(r) {
 			stackBad = append(stackBad, a)
 		}
 	}
 	driver, oneDriver := sharedDriver(stackBad)
 	for _, a := range stackBad {
-		r := byKey[key{a, orig, "wgsl"}]
+		r := byKey[key{a, orig, oracle.FormatWGSL}]
 		why := "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong"
-		sp, hasSP := byKey[key{a, orig, "spirv"}]
+		sp, hasSP := byKey[key{a, orig, oracle.FormatSPIRV}]
 		peerOK := agreeingPeers(a, adapters, func(b string) bool {
-			r, ok := byKey[key{b, orig, "wgsl"}]
+			r, ok := byKey[key{b, orig, oracle.FormatWGSL}]
 			return ok && r.Failed == "" && !bad(r)
 		})
 		switch {
@@ -117,24 +124,24 @@ func Attribute(res *Result) []Finding {
 				why += "; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter"
 			}
 		}
-		class := "stack"
+		class := ClassStack
 		if strings.HasPrefix(why, "vendor") {
-			class = "vendor"
+			class = ClassVendor
 		}
-		out = append(out, Finding{Class: class, Adapter: a, Runs: []string{runName(r)}, Invocations: r.Mismatches, Implicates: why})
+		out = append(out, Finding{Class: class, Adapter: a, Runs: []string{RunName(r.Run)}, Invocations: r.Mismatches, Implicates: why})
 	}
 	// 3. GPU(twin) vs GPU(original) on the same stack.
 	if twin != "" {
 		for _, a := range adapters {
-			o, okO := byKey[key{a, orig, "wgsl"}]
-			t, okT := byKey[key{a, twin, "wgsl"}]
+			o, okO := byKey[key{a, orig, oracle.FormatWGSL}]
+			t, okT := byKey[key{a, twin, oracle.FormatWGSL}]
 			if okO && okT && !bad(o) && o.Failed == "" && bad(t) {
-				it, okI := byKey[key{"interp", twin, "ir"}]
+				it, okI := byKey[key{"interp", twin, oracle.FormatIR}]
 				why := "predication changed the result on this stack: the original agrees, the flattened twin does not"
 				if okI && !bad(it) {
 					why += ", while the twin agrees in the interpreter — the stack miscompiles the branchless form"
 				}
-				out = append(out, Finding{Class: "predication", Adapter: a, Runs: []string{runName(t)}, Invocations: t.Mismatches, Implicates: why})
+				out = append(out, Finding{Class: ClassPredication, Adapter: a, Runs: []string{RunName(t.Run)}, Invocations: t.Mismatches, Implicates: why})
 			}
 		}
 	}
@@ -144,25 +151,16 @@ func Attribute(res *Result) []Finding {
 			if fn == "" {
 				continue
 			}
-			w, okW := byKey[key{a, fn, "wgsl"}]
-			s, okS := byKey[key{a, fn, "spirv"}]
+			w, okW := byKey[key{a, fn, oracle.FormatWGSL}]
+			s, okS := byKey[key{a, fn, oracle.FormatSPIRV}]
 			if okW && okS && w.Failed == "" && s.Failed == "" && !bad(w) && bad(s) {
-				out = append(out, Finding{Class: "spirv", Adapter: a, Runs: []string{runName(s)}, Invocations: s.Mismatches,
+				out = append(out, Finding{Class: ClassSPIRV, Adapter: a, Runs: []string{RunName(s.Run)}, Invocations: s.Mismatches,
 					Implicates: "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter"})
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return classRank(out[i].Class) < classRank(out[j].Class) })
 	return out
-}
-
-func classRank(c string) int {
-	for i, k := range []string{"flatten", "predication", "spirv", "vendor", "stack", "compile-error", "crash", "timeout", "error"} {
-		if c == k {
-			return i
-		}
-	}
-	return 99
 }
 
 func failureImplicates(r oracle.Judged) string {
@@ -202,11 +200,12 @@ func errorLine(msg string) string {
 	return first
 }
 
-// messageKey is what identifies a stack's error across programs: its
-// errorLine with every run of digits (source positions, generated names,
-// vector sizes) replaced by "N". Failures of one bug on different
-// programs share it.
-func messageKey(msg string) string {
+// MessageKey is what identifies a stack's error across programs: the line
+// of msg that says what is wrong (past wgpu's wrapper lines) with every
+// run of digits (source positions, generated names, vector sizes)
+// replaced by "N". Failures of one bug on different programs share it
+// (the campaign's compile-error signatures and its shrinking use it).
+func MessageKey(msg string) string {
 	var b strings.Builder
 	inDigits := false
 	for _, r := range errorLine(msg) {

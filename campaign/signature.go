@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"crypto/sha256"
@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Signature is the de-duplication key of a failure: one bug met by many
@@ -30,7 +30,7 @@ import (
 // program's hash is not part of a signature: two shrunk programs that
 // meet one bug differ in names, constants, counts and in the incidental
 // statements the shrinker could not remove, and none of these count.
-func Signature(f Finding, m *ir.Module, kernel string) string {
+func Signature(f check.Finding, m *ir.Module, kernel string) string {
 	if k, ok := messageSignature(f); ok {
 		return k
 	}
@@ -39,14 +39,14 @@ func Signature(f Finding, m *ir.Module, kernel string) string {
 
 // signaturePrefix is the part of a form signature that names the finding,
 // "class/adapter".
-func signaturePrefix(f Finding) string { return f.Class + "/" + f.Adapter }
+func signaturePrefix(f check.Finding) string { return string(f.Class) + "/" + f.Adapter }
 
 // messageSignature is Signature for a compile error with a message.
-func messageSignature(f Finding) (string, bool) {
-	if f.Class != string(oracle.CompileError) || f.Message == "" {
+func messageSignature(f check.Finding) (string, bool) {
+	if f.Class != check.ClassCompileError || f.Message == "" {
 		return "", false
 	}
-	sum := sha256.Sum256([]byte(messageKey(f.Message)))
+	sum := sha256.Sum256([]byte(check.MessageKey(f.Message)))
 	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, f.Format, sum[:8]), true
 }
 
@@ -54,7 +54,7 @@ func messageSignature(f Finding) (string, bool) {
 // ':' and '/' as '-', '#' dropped) and the first 12 hex digits of hash,
 // the saved program's canonical hash, e.g.
 // "flatten-interp-3f2a9c1d07e4.wgsl".
-func CaseFileName(f Finding, hash string) string {
+func CaseFileName(f check.Finding, hash string) string {
 	a := strings.NewReplacer(":", "-", "/", "-", "#", "").Replace(f.Adapter)
 	return fmt.Sprintf("%s-%s-%s.wgsl", f.Class, a, hash[:12])
 }
@@ -96,7 +96,7 @@ func CaseFileName(f Finding, hash string) string {
 // programs gives one to three forms (the constructs its shrunk programs
 // cannot do without, plus a loop or switch some keep), and two flatten
 // bugs in the rule of one construct share a signature.
-func Form(class string, m *ir.Module, kernel string) string {
+func Form(class check.Class, m *ir.Module, kernel string) string {
 	form := strings.Join(formTokens(class, m, kernel), "+")
 	switch {
 	case form == "":
@@ -110,8 +110,8 @@ func Form(class string, m *ir.Module, kernel string) string {
 
 // formTokens returns Form's constructs in order: control constructs in
 // the order listed there, then operations sorted.
-func formTokens(class string, m *ir.Module, kernel string) []string {
-	ops := !flattenClass(class)
+func formTokens(class check.Class, m *ir.Module, kernel string) []string {
+	ops := !check.BlamesFlatten(class)
 	seen := map[string]bool{}
 	var control, other []string
 	add := func(list *[]string, tok string) {
@@ -189,9 +189,6 @@ func formTokens(class string, m *ir.Module, kernel string) []string {
 // branchOrder is the order of the branch constructs in a form.
 var branchOrder = map[string]int{"if": 0, "else": 1, "switch": 2, "loop": 3, "break": 4, "continue": 5}
 
-// flattenClass reports whether a finding class blames flatten.
-func flattenClass(class string) bool { return class == "flatten" || class == "flatten-refused" }
-
 // scalarName is the scalar type of t's values: t itself for a scalar, the
 // element type of a vector, the innermost element of an array, "struct"
 // for a struct.
@@ -216,7 +213,7 @@ var unaryNames = [...]string{ir.OpNeg: "neg", ir.OpNot: "not", ir.OpCompl: "comp
 // line with digit runs replaced by N, so that one gpudiff bug met by many
 // programs is one signature.
 func errorSignature(err error) string {
-	sum := sha256.Sum256([]byte(messageKey(err.Error())))
+	sum := sha256.Sum256([]byte(check.MessageKey(err.Error())))
 	return fmt.Sprintf("error/m%x", sum[:8])
 }
 
@@ -226,10 +223,10 @@ type Bug struct {
 	Signature string `json:"signature"`
 	// State is "new", "known" (in the baseline) or "unconfirmed" (a GPU
 	// finding a second run did not confirm), as its first program's record.
-	State      string `json:"state"`
-	Class      string `json:"class"`             // the first finding's class
-	Adapter    string `json:"adapter,omitempty"` // and adapter
-	Implicates string `json:"implicates"`        // the first program's explanation
+	State      string      `json:"state"`
+	Class      check.Class `json:"class"`             // the first finding's class
+	Adapter    string      `json:"adapter,omitempty"` // and adapter
+	Implicates string      `json:"implicates"`        // the first program's explanation
 	// Programs are the indices of the programs that met the bug, in
 	// campaign order, and Seeds their derived seeds (gen.ProgramSeed),
 	// same order: each regenerates alone.

@@ -1,11 +1,9 @@
-package fuzz
+package campaign
 
 import (
 	"fmt"
 
-	"github.com/gpudiff/gpudiff/compiler/spirv"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -84,6 +82,13 @@ type batchModule struct {
 // batchKernel is the name of the batch module's kernel.
 const batchKernel = "gpudiff_batch"
 
+// programOf is the batch program of a prepared case: check's accessors
+// give everything a batch needs (the module with the twin, the functions,
+// the kernel's ABI, the encoded inputs).
+func programOf(x *check.Execution) batchProgram {
+	return batchProgram{mod: x.Module(), funcs: x.Functions(), abi: x.ABI(0), in: x.Inputs(), n: x.Invocations(), label: x.Label()}
+}
+
 // buildBatch builds the batch module of progs. It fails (and the programs
 // are then run one module per function) when a program cannot take part:
 // opaque declarations, functions whose parameters differ from the
@@ -106,11 +111,6 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 	}
 	out := &ir.Module{File: "gpudiff-batch"}
 	bm := &batchModule{mod: out, kernel: namer.Fresh(batchKernel)}
-	type callee struct {
-		name   string
-		params []*ir.Param // the batch kernel's parameters passed to it
-		result *ir.Type
-	}
 	var calls []callee
 	var resultFields []ir.Field
 	kparams := []*ir.Param{{Name: namer.Fresh("sel"), T: ir.U32}}
@@ -189,7 +189,33 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 		}
 	}
 
-	// The batch kernel.
+	out.Funcs = append(out.Funcs, bm.kernelFunc(namer, kparams, calls, resultFields))
+	if err := ir.Verify(out); err != nil {
+		return nil, fmt.Errorf("batch: merged module does not verify: %w", err)
+	}
+	abi, err := ir.NewKernelABI(out, bm.kernel)
+	if err != nil {
+		return nil, err
+	}
+	bm.abi = abi
+
+	bm.encodeInputs(progs)
+	return bm, nil
+}
+
+// callee is one function the batch kernel calls: its name in the batch,
+// the batch kernel's parameters passed to it, and its result type.
+type callee struct {
+	name   string
+	params []*ir.Param
+	result *ir.Type
+}
+
+// kernelFunc builds the batch kernel: it declares the result struct
+// (resultFields, one per non-void variant) in bm.mod and switches on the
+// selector, kparams[0], calling calls[v] for variant v.
+func (bm *batchModule) kernelFunc(namer *ir.Namer, kparams []*ir.Param, calls []callee, resultFields []ir.Field) *ir.Func {
+	out := bm.mod
 	k := &ir.Func{Name: bm.kernel, Params: kparams, Result: ir.Void, Body: &ir.Block{}}
 	res := func() *ir.Ident { return nil }
 	if len(resultFields) > 0 {
@@ -218,16 +244,14 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 	if r := res(); r != nil {
 		k.Body.Stmts = append(k.Body.Stmts, &ir.Return{Value: r})
 	}
-	out.Funcs = append(out.Funcs, k)
-	if err := ir.Verify(out); err != nil {
-		return nil, fmt.Errorf("batch: merged module does not verify: %w", err)
-	}
-	abi, err := ir.NewKernelABI(out, bm.kernel)
-	if err != nil {
-		return nil, err
-	}
-	bm.abi = abi
+	return k
+}
 
+// encodeInputs lays out the batch's input buffer: each function's
+// invocations from a workgroup boundary, the padding records selecting
+// nothing, and every record holding its program's arguments.
+func (bm *batchModule) encodeInputs(progs []batchProgram) {
+	abi := bm.abi
 	// Inputs: each function's invocations from a workgroup boundary.
 	base := 0
 	for v := range bm.variants {
@@ -256,17 +280,6 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 			}
 		}
 	}
-	return bm, nil
-}
-
-// emit emits the batch module in format (fmtWGSL or fmtSPIRV).
-func (bm *batchModule) emit(format int, mode wgsl.Mode) (harness.Kernel, error) {
-	if format == fmtWGSL {
-		src, entry, err := wgsl.Emit(bm.mod, bm.kernel, wgsl.EmitOptions{Mode: mode})
-		return harness.Kernel{WGSL: src, EntryPoint: entry}, err
-	}
-	words, err := spirv.Emit(bm.mod, bm.kernel, spirv.Options{Mode: mode})
-	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint}, err
 }
 
 // outputs extracts variant v's output records from the batch's output

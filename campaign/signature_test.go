@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -21,7 +22,7 @@ func faultCampaign(t *testing.T, seed uint64, count int, fo flatten.Options) (si
 	t.Helper()
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
-	sum, err := RunCampaign(t.Context(), CampaignConfig{Seed: seed, Count: count, Gen: gen.Config{Profile: prof}, Flatten: fo})
+	sum, err := RunCampaign(t.Context(), Config{Seed: seed, Count: count, Gen: gen.Config{Profile: prof}, Flatten: fo})
 	require.NoError(t, err)
 	sigs = map[string]int{}
 	for _, f := range sum.Failures {
@@ -105,16 +106,16 @@ fn kernel(p: i32) -> i32 {
   }
   return s;
 }`)
-	flat := Finding{Class: "flatten", Adapter: "interp"}
+	flat := check.Finding{Class: "flatten", Adapter: "interp"}
 	sa, sb := Signature(flat, a, ka), Signature(flat, b, kb)
 	assert.Equal(t, sa, sb)
 	assert.Equal(t, "flatten/interp/if+else", sa) // the scheme's documented example
 	assert.NotEqual(t, sa, Signature(flat, loop, kl))
 	assert.Equal(t, "flatten/interp/if+loop+break+continue", Signature(flat, loop, kl))
 
-	vendor := Finding{Class: "vendor", Adapter: "wgpu-gl:llvmpipe"}
+	vendor := check.Finding{Class: "vendor", Adapter: "wgpu-gl:llvmpipe"}
 	assert.NotEqual(t, sa, Signature(vendor, a, ka), "another class")
-	assert.NotEqual(t, Signature(vendor, a, ka), Signature(Finding{Class: "vendor", Adapter: "wgpu-vulkan:llvmpipe"}, a, ka), "another adapter")
+	assert.NotEqual(t, Signature(vendor, a, ka), Signature(check.Finding{Class: "vendor", Adapter: "wgpu-vulkan:llvmpipe"}, a, ka), "another adapter")
 	assert.NotEqual(t, Signature(vendor, a, ka), Signature(vendor, b, kb), "a stack class keeps the operations")
 
 	ones, k1 := parseKernel(t, "fn kernel(x: u32) -> u32 { return countOneBits(x + 7u); }")
@@ -138,16 +139,16 @@ func TestSignatureShape(t *testing.T) {
 	require.NoError(t, b.Add("vendor/wgpu-gl:llvmpipe/*"))
 	for i := range 40 {
 		p := gen.Generate(gen.ProgramSeed(7, i), gen.Config{Profile: prof})
-		for _, class := range []string{"flatten", "vendor"} {
-			s := Signature(Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"}, p.Module, p.Kernel)
+		for _, class := range []check.Class{check.ClassFlatten, check.ClassVendor} {
+			s := Signature(check.Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"}, p.Module, p.Kernel)
 			parts := strings.Split(s, "/")
 			require.Len(t, parts, 3, s)
 			assert.False(t, strings.ContainsAny(parts[2], "*?[\\# "), s)
 			assert.LessOrEqual(t, len(parts[2]), 128, s)
 			ok, _ := path.Match("*/wgpu-gl:llvmpipe/*", s)
 			assert.True(t, ok, s)
-			assert.Equal(t, class == "vendor", b.Known(s), s)
-			assert.Equal(t, class == "vendor", b.KnowsEvery(signaturePrefix(Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"})))
+			assert.Equal(t, class == check.ClassVendor, b.Known(s), s)
+			assert.Equal(t, class == check.ClassVendor, b.KnowsEvery(signaturePrefix(check.Finding{Class: class, Adapter: "wgpu-gl:llvmpipe"})))
 		}
 	}
 	for op := ir.OpAdd; op <= ir.OpGe; op++ {
@@ -160,10 +161,10 @@ func TestSignatureShape(t *testing.T) {
 // program that saved one, and the state; the phrase counts both.
 func TestBugsGroupPrograms(t *testing.T) {
 	recs := []ProgramRecord{
-		{Index: 2, Seed: 20, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}, Case: "a.wgsl", Stmts: 80, ShrunkStmts: 5},
-		{Index: 4, Seed: 40, Signature: "vendor/wgpu-gl:llvmpipe/straight", Known: true, Classes: []string{"vendor"}, Adapters: []string{"wgpu-gl:llvmpipe"}},
-		{Index: 7, Seed: 70, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}, Stmts: 60, ShrunkStmts: 4},
-		{Index: 9, Seed: 90, Signature: "flatten/interp/if+else", Classes: []string{"flatten"}, Adapters: []string{"interp"}},
+		{Index: 2, Seed: 20, Signature: "flatten/interp/if+else", Classes: []check.Class{check.ClassFlatten}, Adapters: []string{"interp"}, Case: "a.wgsl", Stmts: 80, ShrunkStmts: 5},
+		{Index: 4, Seed: 40, Signature: "vendor/wgpu-gl:llvmpipe/straight", Known: true, Classes: []check.Class{check.ClassVendor}, Adapters: []string{"wgpu-gl:llvmpipe"}},
+		{Index: 7, Seed: 70, Signature: "flatten/interp/if+else", Classes: []check.Class{check.ClassFlatten}, Adapters: []string{"interp"}, Stmts: 60, ShrunkStmts: 4},
+		{Index: 9, Seed: 90, Signature: "flatten/interp/if+else", Classes: []check.Class{check.ClassFlatten}, Adapters: []string{"interp"}},
 	}
 	bugs := Bugs(recs)
 	require.Len(t, bugs, 2)
@@ -179,4 +180,31 @@ func TestBugsGroupPrograms(t *testing.T) {
 	assert.Equal(t, "1 known bug in 1 program", CountPhrase(n, programs, "known"))
 	n, programs = BugCount(nil, "new")
 	assert.Equal(t, "0 new bugs in 0 programs", CountPhrase(n, programs, "new"))
+}
+
+// One stack bug met by two programs is one compile-error signature: the
+// error line is found past wgpu's wrapper lines and its positions and
+// generated numbers do not count; another error, or another format, is
+// another signature.
+func TestCompileErrorSignatureIgnoresPositions(t *testing.T) {
+	wrap := func(line string) string {
+		return "Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline\n    " + line + "\n0:31(2): error: value of type bool cannot be assigned to variable of type bvec4"
+	}
+	a := check.Finding{Class: "compile-error", Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe kernel spirv"}, Format: "spirv",
+		Message: wrap("Internal error: 0:31(18): error: LHS of `||' must be scalar boolean")}
+	b := a
+	b.Message = wrap("Internal error: 0:256(49): error: LHS of `||' must be scalar boolean")
+	other := a
+	other.Message = wrap("Internal error: 0:31(18): error: LHS of `&&' must be scalar boolean")
+	wgslRun := a
+	wgslRun.Runs, wgslRun.Format = []string{"wgpu-gl:llvmpipe kernel wgsl"}, "wgsl"
+
+	sa, sb := Signature(a, nil, ""), Signature(b, nil, "")
+	assert.Equal(t, sa, sb)
+	assert.Regexp(t, `^compile-error/wgpu-gl:llvmpipe/spirv/m[0-9a-f]{16}$`, sa)
+	assert.NotEqual(t, sa, Signature(other, nil, ""))
+	assert.NotEqual(t, sa, Signature(wgslRun, nil, ""))
+	// Shrinking keeps a compile error only while it is the same error.
+	assert.True(t, hasFinding([]check.Finding{b}, a))
+	assert.False(t, hasFinding([]check.Finding{other}, a))
 }

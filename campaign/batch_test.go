@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"bytes"
@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/compiler/spirv"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // testBatchPrograms generates the first n programs of seed that reach the
@@ -59,7 +60,7 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 	for start := 0; start < len(progs); start += 3 {
 		bm, err := buildBatch(progs[start : start+3])
 		require.NoError(t, err)
-		for _, format := range []string{"wgsl", "spirv"} {
+		for _, format := range []oracle.Format{oracle.FormatWGSL, oracle.FormatSPIRV} {
 			k := kernelOf(t, bm.mod, bm.kernel, format)
 			job := harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records}
 			out, err := d.Run(context.Background(), k, job)
@@ -70,7 +71,7 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 				want, err := d.Run(context.Background(), kernelOf(t, p.mod, bv.fn, format),
 					harness.Dispatch{Input: p.in, OutputSize: p.n * bv.abi.OutputStride, Invocations: p.n})
 				require.NoError(t, err)
-				res, err := Execute(context.Background(), &Case{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}, Options{})
+				res, err := check.Execute(context.Background(), &check.Case{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}, check.Options{})
 				require.NoError(t, err)
 				for i := 0; i < p.n; i++ {
 					if determinate(res, i) {
@@ -84,18 +85,13 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 	}
 }
 
-func kernelOf(t testing.TB, m *ir.Module, fn, format string) harness.Kernel {
-	if format == "spirv" {
-		words, err := spirv.Emit(m, fn, spirv.Options{Mode: spirv.Portable})
-		require.NoError(t, err)
-		return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint}
-	}
-	src, entry, err := wgsl.Emit(m, fn, wgsl.EmitOptions{})
+func kernelOf(t testing.TB, m *ir.Module, fn string, format oracle.Format) harness.Kernel {
+	k, err := check.EmitKernel(m, fn, format, wgsl.Portable, "")
 	require.NoError(t, err)
-	return harness.Kernel{WGSL: src, EntryPoint: entry}
+	return k
 }
 
-func determinate(res *Result, i int) bool {
+func determinate(res *check.Result, i int) bool {
 	for _, e := range res.Reference[i] {
 		for _, ind := range e.Indeterminate {
 			if ind {

@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
@@ -21,7 +22,7 @@ import (
 func TestCampaignCatchesInjectedFlattenFault(t *testing.T) {
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
-	cfg := CampaignConfig{Seed: 1, Count: 80, Gen: gen.Config{Profile: prof}, Corpus: t.TempDir(), ToolVersion: "test"}
+	cfg := Config{Seed: 1, Count: 80, Gen: gen.Config{Profile: prof}, Corpus: t.TempDir(), ToolVersion: "test"}
 
 	clean, err := RunCampaign(t.Context(), cfg)
 	require.NoError(t, err)
@@ -33,24 +34,24 @@ func TestCampaignCatchesInjectedFlattenFault(t *testing.T) {
 	assert.Equal(t, clean.Hashes, broken.Hashes, "same seed, same programs")
 	require.NotEmpty(t, broken.Failures, "the broken rule must be caught")
 	f := broken.Failures[0]
-	assert.Equal(t, "flatten", f.Classes[0])
+	assert.Equal(t, check.ClassFlatten, f.Classes[0])
 	assert.LessOrEqual(t, f.ShrunkStmts, 10)
 	require.NotEmpty(t, f.Case)
 
 	path := filepath.Join(cfg.Corpus, f.Case)
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	c, rec, err := ParseCase(path, src)
+	c, rec, err := check.ParseCase(path, src)
 	require.NoError(t, err)
 	assert.Equal(t, f.Signature, rec.Signature)
 	assert.LessOrEqual(t, shrink.Stmts(c.Module, c.Kernel), 10)
-	replay := func() []Finding {
-		res, err := Execute(t.Context(), c, Options{Flat: rec.Flat})
+	replay := func() []check.Finding {
+		res, err := check.Execute(t.Context(), c, check.Options{Flat: rec.Flat})
 		require.NoError(t, err)
-		return Attribute(res)
+		return check.Attribute(res)
 	}
 	if fs := replay(); assert.NotEmpty(t, fs) {
-		assert.Equal(t, "flatten", fs[0].Class, "reproduces with the fault on")
+		assert.Equal(t, check.ClassFlatten, fs[0].Class, "reproduces with the fault on")
 	}
 	t.Setenv(flatten.FaultEnv, "")
 	assert.Empty(t, replay(), "passes once the rule is fixed")

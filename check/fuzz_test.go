@@ -1,4 +1,4 @@
-package fuzz
+package check
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ import (
 // for every input), so coverage guidance steers program shapes. Seeds are
 // committed under testdata/fuzz; `go test` runs them, and e.g.
 //
-//	go test -run '^$' -fuzz FuzzFlatten -fuzztime 60s ./fuzz
+//	go test -run '^$' -fuzz FuzzFlatten -fuzztime 60s ./check
 //
 // explores.
 

@@ -1,4 +1,4 @@
-package fuzz
+package check
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ type CaseRecord struct {
 type RunRecord struct {
 	Adapter    string            `json:"adapter"`
 	Function   string            `json:"function"`
-	Format     string            `json:"format"`
+	Format     oracle.Format     `json:"format"`
 	Mode       string            `json:"mode"`
 	Outputs    []json.RawMessage `json:"outputs"`
 	Mismatches []int             `json:"mismatches"`

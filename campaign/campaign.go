@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"context"
@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -17,10 +19,10 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// CampaignConfig configures a campaign: which programs (seed, count or
+// Config configures a campaign: which programs (seed, count or
 // duration, shard), how each is checked (devices, mode, SPIR-V) and what
 // happens to failures (shrinking, corpus, baseline).
-type CampaignConfig struct {
+type Config struct {
 	Seed     uint64        // campaign seed: program i is gen.Generate(gen.ProgramSeed(Seed, i), Gen)
 	Count    int           // number of programs across all shards (0: until Duration ends)
 	Duration time.Duration // wall-clock budget of the whole campaign, Spent included (0: Count decides)
@@ -31,7 +33,7 @@ type CampaignConfig struct {
 	Spent time.Duration
 	// Invocations per program (default 16).
 	Invocations int
-	Devices     []Device
+	Devices     []check.Device
 	Mode        wgsl.Mode
 	SPIRV       bool
 	Flatten     flatten.Options
@@ -67,23 +69,23 @@ type CampaignConfig struct {
 
 // ProgramRecord is one checked program.
 type ProgramRecord struct {
-	Index       int        `json:"index"`
-	Seed        uint64     `json:"seed"`
-	Hash        string     `json:"hash"`
-	Verdict     string     `json:"verdict"`
-	Classes     []string   `json:"classes,omitempty"`    // finding classes, most specific first
-	Adapters    []string   `json:"adapters,omitempty"`   // adapters of the findings
-	Signature   string     `json:"signature,omitempty"`  // de-duplication key of the first finding
-	Known       bool       `json:"known,omitempty"`      // in the baseline
-	Flaky       bool       `json:"flaky,omitempty"`      // a GPU finding a second run did not confirm
-	Case        string     `json:"case,omitempty"`       // saved case file (relative to the corpus)
-	CaseError   string     `json:"case_error,omitempty"` // why the case file could not be written
-	Implicates  string     `json:"implicates,omitempty"` // the first finding's explanation
-	Outside     string     `json:"outside_subset,omitempty"`
-	Stmts       int        `json:"stmts"`
-	ShrunkStmts int        `json:"shrunk_stmts,omitempty"`
-	Invocations int        `json:"invocations"`
-	Runs        []RunCount `json:"runs,omitempty"`
+	Index       int           `json:"index"`
+	Seed        uint64        `json:"seed"`
+	Hash        string        `json:"hash"`
+	Verdict     string        `json:"verdict"`
+	Classes     []check.Class `json:"classes,omitempty"`    // finding classes, most specific first
+	Adapters    []string      `json:"adapters,omitempty"`   // adapters of the findings
+	Signature   string        `json:"signature,omitempty"`  // de-duplication key of the first finding
+	Known       bool          `json:"known,omitempty"`      // in the baseline
+	Flaky       bool          `json:"flaky,omitempty"`      // a GPU finding a second run did not confirm
+	Case        string        `json:"case,omitempty"`       // saved case file (relative to the corpus)
+	CaseError   string        `json:"case_error,omitempty"` // why the case file could not be written
+	Implicates  string        `json:"implicates,omitempty"` // the first finding's explanation
+	Outside     string        `json:"outside_subset,omitempty"`
+	Stmts       int           `json:"stmts"`
+	ShrunkStmts int           `json:"shrunk_stmts,omitempty"`
+	Invocations int           `json:"invocations"`
+	Runs        []RunCount    `json:"runs,omitempty"`
 	// Millis is the wall-clock time the program took; it is not journaled,
 	// so a resumed journal equals an uninterrupted one.
 	Millis int64 `json:"-"`
@@ -139,7 +141,7 @@ func (s *Summary) ProgramsPerSecond() float64 {
 // program is started, so programs already in the pipeline (at most about
 // a dozen) finish after it. The pipeline and the shrinking of failures
 // take turns on a device, so it need not be safe for concurrent use.
-func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
+func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.Invocations <= 0 {
 		cfg.Invocations = 16
 	}
@@ -162,7 +164,7 @@ func RunCampaign(ctx context.Context, cfg CampaignConfig) (*Summary, error) {
 		}
 	}
 	// Each device serves its pipeline stage and the shrinking of failures.
-	devs := make([]Device, len(cfg.Devices))
+	devs := make([]check.Device, len(cfg.Devices))
 	for k, d := range cfg.Devices {
 		devs[k] = &lockedDevice{d: d}
 	}
@@ -204,17 +206,17 @@ type program struct {
 	i    int
 	t0   time.Time
 	p    *gen.Program
-	c    *Case
-	opts Options
+	c    *check.Case
+	opts check.Options
 	rec  ProgramRecord
 	// done reports that rec is complete without GPU runs: recursion (only
 	// flatten's refusal is checked) or a program Execute cannot run.
 	done bool
-	x    *execution
+	x    *check.Execution
 }
 
 // startProgram generates program i and runs its interpreter stages.
-func startProgram(cfg CampaignConfig, i int) *program {
+func startProgram(cfg Config, i int) *program {
 	t0 := time.Now()
 	// Program i is the public gopter generator's draw from the campaign's
 	// parameters for i, gen.Generate(gen.ProgramSeed(Seed, i), …), kept
@@ -226,10 +228,10 @@ func startProgram(cfg CampaignConfig, i int) *program {
 	p := gen.Programs(gcfg)(gen.CampaignParameters(cfg.Seed, i)).Result.(*gen.Program)
 	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
-	c := &Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
+	c := &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
-	opts := Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
+	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
 		Label: fmt.Sprintf("p%d/", i)}
 	pr := &program{i: i, t0: t0, p: p, c: c, opts: opts}
 	if p.OutsideSubset == "recursion" {
@@ -244,20 +246,20 @@ func startProgram(cfg CampaignConfig, i int) *program {
 			return pr
 		}
 		rec.Verdict = string(oracle.Error)
-		rec.Classes, rec.Adapters = []string{"flatten-refused"}, []string{"flatten"}
+		rec.Classes, rec.Adapters = []check.Class{check.ClassFlattenRefused}, []string{"flatten"}
 		rec.Implicates = "flatten did not refuse a recursive program loudly"
 		if ferr != nil {
 			rec.Implicates += ": " + firstLine(ferr.Error())
 		}
-		rec.Signature = Signature(Finding{Class: "flatten-refused", Adapter: "flatten"}, p.Module, p.Kernel)
+		rec.Signature = Signature(check.Finding{Class: check.ClassFlattenRefused, Adapter: "flatten"}, p.Module, p.Kernel)
 		rec.Known = cfg.Baseline.Known(rec.Signature)
 		pr.rec = rec
 		return pr
 	}
-	x, err := prepare(c, opts)
+	x, err := check.Prepare(c, opts)
 	if err != nil {
 		rec.Verdict = string(oracle.Error)
-		rec.Classes = []string{"error"}
+		rec.Classes = []check.Class{check.ClassError}
 		rec.Implicates = "gpudiff could not execute the generated program: " + err.Error()
 		rec.Signature = errorSignature(err)
 		rec.Millis = time.Since(t0).Milliseconds()
@@ -272,10 +274,10 @@ func startProgram(cfg CampaignConfig, i int) *program {
 
 // finishProgram judges a program's result and, on failure, shrinks and
 // saves it. batched names the GPU runs of res that come from batch modules
-// (batch.go, by runName): when a finding rests on one of them, or a failure
+// (batch.go, by check.RunName): when a finding rests on one of them, or a failure
 // would be saved from res without shrinking, the program is executed again
 // unbatched first, so that its record is the unbatched one.
-func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Result, batched map[string]bool, saved map[string]bool) ProgramRecord {
+func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Result, batched map[string]bool, saved map[string]bool) ProgramRecord {
 	p, c, opts, rec, i, t0 := pr.p, pr.c, pr.opts, pr.rec, pr.i, pr.t0
 	findings := classify(p, res)
 	if len(batched) > 0 && len(findings) > 0 {
@@ -286,7 +288,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 			}
 		}
 		if again {
-			if r, err := Execute(ctx, c, opts); err == nil {
+			if r, err := check.Execute(ctx, c, opts); err == nil {
 				res, findings = r, classify(p, r)
 			}
 		}
@@ -312,7 +314,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 	// but as an unconfirmed (flaky) failure with what it first returned,
 	// not as a minimal case of something that does not reproduce.
 	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
-		r, err := Execute(ctx, c, opts)
+		r, err := check.Execute(ctx, c, opts)
 		if ctx.Err() != nil {
 			return rec
 		}
@@ -352,25 +354,25 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 		if budget == 0 {
 			budget = 400
 		}
-		if first.Class == "crash" && budget > 30 {
+		if first.Class == check.ClassCrash && budget > 30 {
 			budget = 30
 		}
 		sopts := opts
 		sopts.Label = fmt.Sprintf("s%d/", i) // shrinking runs are not program i's runs (fault injection)
-		if first.Class == "flatten" || first.Class == "flatten-refused" {
+		if check.BlamesFlatten(first.Class) {
 			sopts.Devices = nil // the interpreter alone shows a flatten bug
 		}
 		still := func(sc shrink.Case) bool {
-			r, err := Execute(ctx, &Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
+			r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
 			if err != nil {
 				return false
 			}
 			return hasFinding(classify(p, r), first)
 		}
 		out := shrink.Minimize(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget)
-		small = &Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
+		small = &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
 		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Kernel)
-		if r, err := Execute(ctx, small, opts); err == nil {
+		if r, err := check.Execute(ctx, small, opts); err == nil {
 			res = r
 		}
 	}
@@ -387,7 +389,7 @@ func finishProgram(ctx context.Context, cfg CampaignConfig, pr *program, res *Re
 // saveCase writes the failure's case file into the corpus once per
 // signature (atomically) and returns its name, "" when nothing is saved;
 // failed says why a case that should have been written was not.
-func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res *Result, opts Options, prefix string, saved map[string]bool) (name, failed string) {
+func saveCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
 	// saved also marks what was handled without a corpus: the same
 	// compile error is not shrunk twice either way.
 	if saved[rec.Signature] {
@@ -402,13 +404,13 @@ func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res
 	if _, err := os.Stat(path); err == nil {
 		return name, ""
 	}
-	r := NewRecord(c, res, opts, cfg.ToolVersion)
+	r := check.NewRecord(c, res, opts, cfg.ToolVersion)
 	r.Signature = rec.Signature
-	r.Seed = &SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+	r.Seed = &check.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 	if rec.Flaky {
 		r.Note = rec.Implicates
 	}
-	if err := WriteCase(path, c.Module, r); err != nil {
+	if err := check.WriteCase(path, c.Module, r); err != nil {
 		return "", err.Error()
 	}
 	return name, ""
@@ -417,9 +419,9 @@ func saveCase(cfg CampaignConfig, rec ProgramRecord, first Finding, c *Case, res
 // gpuClass reports whether a finding class rests on GPU runs (and so may
 // come from a flaky stack): everything but the interpreter-only flatten
 // classes and gpudiff's own errors.
-func gpuClass(class string) bool {
+func gpuClass(class check.Class) bool {
 	switch class {
-	case "flatten", "flatten-refused", "error":
+	case check.ClassFlatten, check.ClassFlattenRefused, check.ClassError:
 		return false
 	}
 	return true
@@ -428,10 +430,10 @@ func gpuClass(class string) bool {
 // hasFinding reports whether fs holds a finding of f's class on f's adapter.
 // A compile error must also be the same error (messageKey): shrinking must
 // not wander from one rejection to another.
-func hasFinding(fs []Finding, f Finding) bool {
+func hasFinding(fs []check.Finding, f check.Finding) bool {
 	for _, g := range fs {
 		if g.Class == f.Class && g.Adapter == f.Adapter &&
-			(f.Class != string(oracle.CompileError) || messageKey(g.Message) == messageKey(f.Message)) {
+			(f.Class != check.ClassCompileError || check.MessageKey(g.Message) == check.MessageKey(f.Message)) {
 			return true
 		}
 	}
@@ -439,23 +441,23 @@ func hasFinding(fs []Finding, f Finding) bool {
 }
 
 // shrinks reports whether a failure whose first finding is f is shrunk.
-func shrinks(cfg CampaignConfig, f Finding) bool {
-	return cfg.ShrinkAttempts >= 0 && f.Class != "error" && f.Class != "timeout"
+func shrinks(cfg Config, f check.Finding) bool {
+	return cfg.ShrinkAttempts >= 0 && f.Class != check.ClassError && f.Class != check.ClassTimeout
 }
 
 // classify attributes a result, adding the campaign's own expectations: a
 // program inside the subset that flatten refuses is a failure; a program
 // outside it that flatten accepts is fine (flatten proved more).
-func classify(p *gen.Program, res *Result) []Finding {
-	fs := Attribute(res)
+func classify(p *gen.Program, res *check.Result) []check.Finding {
+	fs := check.Attribute(res)
 	if res.FlattenErr != nil && (p.OutsideSubset == "" || !flatten.IsRefusal(res.FlattenErr)) {
-		fs = append([]Finding{{Class: "flatten-refused", Adapter: "flatten",
+		fs = append([]check.Finding{{Class: check.ClassFlattenRefused, Adapter: "flatten",
 			Implicates: "flatten refused (or failed on) a program inside its subset: " + firstLine(res.FlattenErr.Error())}}, fs...)
 	}
 	return fs
 }
 
-func countRuns(rec *ProgramRecord, res *Result) {
+func countRuns(rec *ProgramRecord, res *check.Result) {
 	n := map[string]int{"interp": 1}
 	order := []string{"interp"}
 	for _, r := range res.Runs {
@@ -477,4 +479,12 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -55,7 +56,7 @@ import (
 // Environment: GPUDIFF_BENCH_PROGRAMS (default 150: the batch tuner's first units try both ways, which a nightly run amortizes over thousands), GPUDIFF_BENCH_SEED (1),
 // GPUDIFF_BENCH_ROUNDS (2), GPUDIFF_BENCH_ADAPTERS (comma-separated,
 // default wgpu-vulkan:llvmpipe,wgpu-vulkan:swiftshader; c uses the first
-// two), GPUDIFF_BENCH_BATCH (CampaignConfig.BatchPrograms: 0 the default, 1 never batch).
+// two), GPUDIFF_BENCH_BATCH (Config.BatchPrograms: 0 the default, 1 never batch).
 func BenchmarkGpudiff(b *testing.B) {
 	n := benchEnvInt("GPUDIFF_BENCH_PROGRAMS", 150)
 	seed := uint64(benchEnvInt("GPUDIFF_BENCH_SEED", 1))
@@ -65,7 +66,7 @@ func BenchmarkGpudiff(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := CampaignConfig{Seed: seed, Count: n, Gen: gen.Config{Size: gen.DefaultSize, Profile: prof}, Invocations: 16,
+	cfg := Config{Seed: seed, Count: n, Gen: gen.Config{Size: gen.DefaultSize, Profile: prof}, Invocations: 16,
 		SPIRV: true, ShrinkAttempts: -1, ToolVersion: "bench", BatchPrograms: benchEnvInt("GPUDIFF_BENCH_BATCH", 0)}
 	cache := "cold: MESA_SHADER_CACHE_DISABLE=" + os.Getenv("MESA_SHADER_CACHE_DISABLE") + ", every module compiled from scratch"
 	if os.Getenv("MESA_SHADER_CACHE_DISABLE") != "true" {
@@ -78,25 +79,7 @@ func BenchmarkGpudiff(b *testing.B) {
 		// sleep) share the cores with the measuring thread.
 		interpNs, nativeNs, ops := benchInterp(b)
 		flat := benchFlatten(b)
-		// The modules gpudiff submits for the programs, one per function
-		// and format.
-		var kernels []harness.Kernel
-		var jobs []harness.Dispatch
-		for i := 0; i < n; i++ {
-			pr := startProgram(cfg, i)
-			if pr.done {
-				continue
-			}
-			x := pr.x
-			for f := range x.funcs {
-				for _, format := range x.formats() {
-					if k, err := x.kernel(f, format); err == nil {
-						kernels = append(kernels, k)
-						jobs = append(jobs, harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n})
-					}
-				}
-			}
-		}
+		kernels, jobs := submittedModules(cfg, n)
 
 		devs := map[string]*harness.Device{}
 		workers := map[string]*worker.Device{}
@@ -119,7 +102,7 @@ func BenchmarkGpudiff(b *testing.B) {
 		var both time.Duration
 		var bothBusy, bothTotal uint64 // CPU ticks while both ran (/proc/stat)
 		rejected := map[string]int{}
-		campaign := func(ds ...Device) time.Duration {
+		campaign := func(ds ...check.Device) time.Duration {
 			c := cfg
 			c.Devices = ds
 			t0 := time.Now()
@@ -413,4 +396,27 @@ func bigKernelWGSL(reps int) string {
 	}
 	sb.WriteString("  return s + t;\n}\n")
 	return sb.String()
+}
+
+// submittedModules are the modules gpudiff submits for the first n
+// programs of cfg, one per function and format, with their dispatches.
+func submittedModules(cfg Config, n int) ([]harness.Kernel, []harness.Dispatch) {
+	var kernels []harness.Kernel
+	var jobs []harness.Dispatch
+	for i := 0; i < n; i++ {
+		pr := startProgram(cfg, i)
+		if pr.done {
+			continue
+		}
+		x := pr.x
+		for f := range x.Functions() {
+			for _, format := range x.Formats() {
+				if k, err := x.Kernel(f, format); err == nil {
+					kernels = append(kernels, k)
+					jobs = append(jobs, x.Dispatch(f))
+				}
+			}
+		}
+	}
+	return kernels, jobs
 }

@@ -1,0 +1,29 @@
+// Package campaign runs gpudiff's campaigns: it generates programs
+// (fuzz/gen), checks each with check's stages, shrinks every new failure
+// (fuzz/shrink), saves it as a case file into a corpus, de-duplicates
+// failures by signature (Signature, Form, Bugs), tells known ones from new
+// ones with a baseline (Baseline), and journals every program so an
+// interrupted campaign resumes exactly (Journal). RunCampaign is the
+// entry point; Summary and ProgramRecord are what it reports.
+//
+// Programs go through a pipeline (pipeline.go) whose stages are check's:
+// check.Prepare on the CPU, the dispatches of Execution.Kernel and
+// Execution.Dispatch on each device, check.Execution.Judge in the
+// collector — so a campaign's verdicts are Execute's.
+//
+// Batching (batch.go) lives here, not in check: it is a throughput
+// strategy of the campaign, not a different check. It merges several
+// prepared programs into one shader module using only check's exported
+// accessors (Execution.Module, Functions, ABI, Inputs, Invocations,
+// Label), emits it with check.EmitKernel and hands each function's output
+// records, laid out as its own dispatch lays them out, to
+// Execution.Decode; a per-device tuner decides whether it pays. A batched
+// run counts only when it agrees with the reference: a program with a
+// finding that rests on a batched run is executed again unbatched
+// (check.Execute), so records and case files are those of the unbatched
+// path.
+//
+// campaign never decides semantics (interp), never transforms programs
+// (flatten, compiler/...), never judges or attributes a run itself (check,
+// oracle), and reaches GPUs only through check.Device values it is given.
+package campaign

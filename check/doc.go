@@ -1,0 +1,34 @@
+// Package check is the single-case check, a stage of gpudiff's data flow
+// (ARCHITECTURE.md "Data flow"): it executes one case (a module, its
+// kernel and per-invocation arguments) on every path — the reference
+// interpreter on the original, the interpreter on the flattened twin, and
+// each GPU adapter on the original and the twin as WGSL and as SPIR-V —
+// judges every run against the reference (package oracle), attributes the
+// disagreements (Attribute, Finding, Class), and reads and writes case
+// files (ParseCase, WriteCase, NewRecord, ParseInputs, InputsJSON).
+//
+// Execute is the whole check. It is built from stages that callers who
+// schedule the GPU work themselves (the campaign's pipeline) use the same
+// way, so that there is one execution path:
+//
+//	Prepare(c, opts)            the reference, flatten, the twin's run,
+//	                            the encoded inputs: an *Execution
+//	x.Functions(), x.Formats()  what the GPU runs run (kernel, twin;
+//	                            WGSL, SPIR-V)
+//	x.Kernel(f, format)         a function's module, emitted once
+//	                            (EmitKernel: the one emission path)
+//	x.Dispatch(f)               its dispatch
+//	x.NewRun, x.Decode, FailRun a run's identity, its decoded output bytes
+//	                            or its failure verdict; Tested drops a
+//	                            SPIR-V run an implementation cannot take
+//	x.DeviceRuns(ctx, d)        all of one device's runs, in order
+//	x.Judge(runs)               the judged Result
+//
+// Execute = Prepare, DeviceRuns on every device, Judge.
+//
+// check never decides semantics itself (that is interp), never transforms
+// programs (flatten, compiler/...), reaches GPUs only through the Device
+// interface (harness, or isolated workers), never generates or shrinks
+// programs (fuzz/gen, fuzz/shrink) and knows nothing of campaigns
+// (package campaign).
+package check
