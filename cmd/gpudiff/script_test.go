@@ -25,7 +25,8 @@ import (
 // shaders/{examples,conformance,regress} and findings/: README's examples
 // name those repository-relative paths, so a script runs them as written,
 // and whatever they write (case files, reports, --save-case) stays in the
-// work directory. Besides testscript's own commands a script has
+// work directory ($REPO is the repository itself, to read, never to
+// write). Besides testscript's own commands a script has
 //
 //	exits CODE PROGRAM [ARGS...]
 //
@@ -86,8 +87,9 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 // example too slow or too machine-specific to run as written (a two-hour
 // campaign, --adapter all for a whole corpus) is covered by a script
 // comment line `# README: gpudiff ARGS` directly above the cheaper
-// variant the script runs instead; every such marker must name a current
-// example, so a marker cannot outlive its example.
+// variant the script runs instead (several such lines may share one
+// variant); every such marker must name a current example, so a marker
+// cannot outlive its example.
 func TestScriptsCoverREADMEExamples(t *testing.T) {
 	examples := readmeExamples(t, repo("README.md"))
 	require.NotEmpty(t, examples, "no gpudiff lines in README.md's sh blocks")
