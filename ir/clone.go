@@ -38,6 +38,7 @@ func CloneModule(m *Module) *Module {
 		h.Init = CloneExpr(g.Init)
 		n.Globals[i] = &h
 	}
+	n.Shared = append([]*SharedVar(nil), m.Shared...)
 	n.Funcs = make([]*Func, len(m.Funcs))
 	for i, f := range m.Funcs {
 		n.Funcs[i] = CloneFunc(f)

@@ -9,6 +9,7 @@ type Module struct {
 	File    string // source file name for diagnostics (relative, never a machine's absolute path when saved)
 	Structs []*StructDecl
 	Globals []*Global
+	Shared  []*SharedVar // var<workgroup>, var<storage>, var<uniform> (entry.go)
 	Funcs   []*Func
 	Opaque  []*Opaque
 }
@@ -22,21 +23,28 @@ type Global struct {
 	Init Expr
 }
 
-// Param is a function parameter.
+// Param is a function parameter. Builtin names the builtin value
+// (InvocationBuiltins) an entry point's parameter receives, else "".
 type Param struct {
-	Pos  Pos
-	Name string
-	T    *Type
+	Pos     Pos
+	Name    string
+	T       *Type
+	Builtin string
 }
 
 // Func is a user function of the subset. Result is Void for functions
-// without a return type.
+// without a return type. Stage is StageCompute for an @compute entry
+// point, whose WorkgroupSize is its @workgroup_size (each ≥ 1) and whose
+// parameters are builtin values (Param.Builtin, or a struct of them).
 type Func struct {
-	Pos    Pos
-	Name   string
-	Params []*Param
-	Result *Type
-	Body   *Block
+	Pos           Pos
+	Name          string
+	Params        []*Param
+	Result        *Type
+	Body          *Block
+	Stage         Stage
+	StagePos      Pos // the stage attribute (@compute)
+	WorkgroupSize [3]uint32
 }
 
 // Position returns the position of the fn keyword.
@@ -138,7 +146,7 @@ func (m *Module) Kernels() []string {
 	}
 	var out []string
 	for _, f := range m.Funcs {
-		if !called[f.Name] {
+		if !called[f.Name] && f.Stage == StageNone {
 			out = append(out, f.Name)
 		}
 	}

@@ -27,6 +27,7 @@ const (
 	RefLet                       // a let binding (immutable)
 	RefVar                       // a function-scope var (mutable)
 	RefGlobal                    // a module-scope var<private> (mutable)
+	RefShared                    // a module-scope SharedVar: workgroup, storage or uniform (Module.Shared)
 )
 
 func (k RefKind) String() string {
@@ -39,12 +40,18 @@ func (k RefKind) String() string {
 		return "var"
 	case RefGlobal:
 		return "global"
+	case RefShared:
+		return "shared var"
 	}
 	return "?"
 }
 
 // Mutable reports whether an Ident of this kind may be assigned.
-func (k RefKind) Mutable() bool { return k == RefVar || k == RefGlobal }
+func (k RefKind) Mutable() bool { return k == RefVar || k == RefGlobal || k == RefShared }
+
+// IsModuleScope reports whether the kind names a module-scope variable
+// (private or shared), which Normalize never renames.
+func (k RefKind) IsModuleScope() bool { return k == RefGlobal || k == RefShared }
 
 // ---- expressions ----
 

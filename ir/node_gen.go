@@ -8,6 +8,18 @@ package ir
 // true. A nil child (Decl.Init, Return.Value, Loop.BreakIf) is skipped.
 func DoChildren(n Node, do func(Node) bool) bool {
 	switch n := n.(type) {
+	case *ArrayLength:
+		if n.X != nil && do(n.X) {
+			return true
+		}
+		return false
+	case *Atomic:
+		for _, c := range n.Args {
+			if c != nil && do(c) {
+				return true
+			}
+		}
+		return false
 	case *Binary:
 		if n.X != nil && do(n.X) {
 			return true
@@ -172,6 +184,16 @@ func DoChildren(n Node, do func(Node) bool) bool {
 // statement in a block removes it. A nil child is skipped.
 func EditChildren(n Node, edit func(Node) Node) {
 	switch n := n.(type) {
+	case *ArrayLength:
+		if n.X != nil {
+			n.X = edit(n.X).(Expr)
+		}
+	case *Atomic:
+		for i, c := range n.Args {
+			if c != nil {
+				n.Args[i] = edit(c).(Expr)
+			}
+		}
 	case *Binary:
 		if n.X != nil {
 			n.X = edit(n.X).(Expr)
@@ -315,6 +337,13 @@ func EditChildren(n Node, edit func(Node) Node) {
 // clone, which then clones each child through EditChildren).
 func shallowCopy(n Node) Node {
 	switch n := n.(type) {
+	case *ArrayLength:
+		x := *n
+		return &x
+	case *Atomic:
+		x := *n
+		x.Args = append([]Expr(nil), n.Args...)
+		return &x
 	case *Binary:
 		x := *n
 		return &x
@@ -413,6 +442,11 @@ func shallowCopy(n Node) Node {
 // result may share e's argument slice: it must not be modified.
 func ExprOperands(e Expr, buf *Operands) []Expr {
 	switch x := e.(type) {
+	case *ArrayLength:
+		buf[0] = x.X
+		return buf[:1]
+	case *Atomic:
+		return x.Args
 	case *Binary:
 		buf[0] = x.X
 		buf[1] = x.Y
@@ -460,6 +494,14 @@ func ExprOperands(e Expr, buf *Operands) []Expr {
 // kids is copied, so it may be the caller's Operands buffer).
 func WithOperands(e Expr, kids []Expr) Expr {
 	switch x := e.(type) {
+	case *ArrayLength:
+		y := *x
+		y.X = kids[0]
+		return &y
+	case *Atomic:
+		y := *x
+		y.Args = append([]Expr(nil), kids...)
+		return &y
 	case *Binary:
 		y := *x
 		y.X = kids[0]

@@ -20,7 +20,7 @@ var allNodeTypes = []Node{
 	&Lit{}, &Ident{}, &Unary{}, &Binary{}, &Select{}, &Call{}, &BuiltinCall{}, &Construct{},
 	&Convert{}, &Bitcast{}, &Index{}, &Member{}, &Swizzle{},
 	&Block{}, &Decl{}, &Assign{}, &ExprStmt{}, &If{}, &Loop{}, &Switch{}, &Case{}, &Break{},
-	&Continue{}, &Return{}, &Func{},
+	&Continue{}, &Return{}, &Func{}, &Atomic{}, &ArrayLength{},
 }
 
 var (

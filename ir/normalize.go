@@ -126,7 +126,7 @@ func (r *renamer) stmt(s Stmt) {
 
 func (r *renamer) expr(e Expr) {
 	Inspect(e, func(n Node) bool {
-		if id, ok := n.(*Ident); ok && id.Ref != RefGlobal {
+		if id, ok := n.(*Ident); ok && !id.Ref.IsModuleScope() {
 			if nn, ok := r.resolve(id.Name); ok {
 				id.Name = nn
 			}
@@ -262,7 +262,9 @@ func observesEffects(e Expr) bool {
 		case *Call:
 			return true
 		case *Ident:
-			return x.Ref == RefGlobal
+			return x.Ref.IsModuleScope()
+		case *Atomic:
+			return true
 		}
 		return false
 	})

@@ -3,6 +3,7 @@ package ir
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 )
 
@@ -106,6 +107,12 @@ func (p *printer) module(m *Module) {
 			p.global(g)
 		}
 	}
+	if len(m.Shared) > 0 {
+		sep()
+		for _, g := range m.Shared {
+			p.ws(g.Decl() + "\n")
+		}
+	}
 	for _, o := range m.Opaque {
 		if !isDirective(o) {
 			sep()
@@ -122,7 +129,11 @@ func (p *printer) module(m *Module) {
 func (p *printer) structDecl(s *StructDecl) {
 	p.ws("struct " + s.Name + " {\n")
 	for _, f := range s.Fields {
-		p.ws("  " + f.Name + ": " + f.Type.String() + ",\n")
+		p.ws("  ")
+		if f.Builtin != "" {
+			p.ws("@builtin(" + f.Builtin + ") ")
+		}
+		p.ws(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	p.ws("}\n")
 }
@@ -137,10 +148,17 @@ func (p *printer) global(g *Global) {
 }
 
 func (p *printer) fn(f *Func) {
+	if f.Stage == StageCompute {
+		w := f.WorkgroupSize
+		p.ws(fmt.Sprintf("@compute @workgroup_size(%d, %d, %d)\n", w[0], w[1], w[2]))
+	}
 	p.ws("fn " + f.Name + "(")
 	for i, prm := range f.Params {
 		if i > 0 {
 			p.ws(", ")
+		}
+		if prm.Builtin != "" {
+			p.ws("@builtin(" + prm.Builtin + ") ")
 		}
 		p.ws(prm.Name + ": " + prm.T.String())
 	}
@@ -183,7 +201,11 @@ func (p *printer) stmt(s Stmt) {
 		} else {
 			p.ws("let ")
 		}
-		p.ws(s.Name + ": " + s.T.String())
+		if s.T.Kind == KindStruct && IsPredeclaredStruct(s.T.Struct) {
+			p.ws(s.Name) // a predeclared result struct has no WGSL spelling
+		} else {
+			p.ws(s.Name + ": " + s.T.String())
+		}
 		if s.Init != nil {
 			p.ws(" = ")
 			p.expr(s.Init)
@@ -201,7 +223,8 @@ func (p *printer) stmt(s Stmt) {
 	case *ExprStmt:
 		// A call, or a void builtin call (a barrier), is a call statement;
 		// anything else is a phony assignment.
-		if _, ok := s.X.(*Call); !ok && !s.X.Type().IsVoid() {
+		_, atomic := s.X.(*Atomic)
+		if _, ok := s.X.(*Call); !ok && !atomic && !s.X.Type().IsVoid() {
 			p.ws("_ = ")
 		}
 		p.expr(s.X)
@@ -394,6 +417,19 @@ func (p *printer) expr(e Expr) {
 		p.ws(e.Val.String())
 	case *Ident:
 		p.ws(e.Name)
+	case *Atomic:
+		p.ws(e.Op.String() + "(&")
+		for i, a := range e.Args {
+			if i > 0 {
+				p.ws(", ")
+			}
+			p.expr(a)
+		}
+		p.ws(")")
+	case *ArrayLength:
+		p.ws("arrayLength(&")
+		p.expr(e.X)
+		p.ws(")")
 	case *Unary:
 		p.ws(e.Op.String())
 		paren := false

@@ -17,6 +17,12 @@ const (
 	KindVec    // vecN<T>, N in 2..4, T a scalar
 	KindArray  // array<T, N>, N ≥ 1 (fixed size)
 	KindStruct // a named struct
+	// KindAtomic is atomic<T>, T i32 or u32 (Elem), only in storage
+	// (read_write) and workgroup variables (WGSL #atomic-types).
+	KindAtomic
+	// KindRuntimeArray is array<T> (Elem), only as a storage variable's
+	// type or its struct's last member (WGSL #array-types).
+	KindRuntimeArray
 )
 
 // Type is a concrete WGSL type of the subset: void (function results only),
@@ -108,8 +114,11 @@ func (t *Type) WithScalar(s *Type) *Type {
 }
 
 // IsConstructible reports whether values of t can be created, copied and
-// selected: every type of the subset except void is.
-func (t *Type) IsConstructible() bool { return t != nil && t.Kind != KindVoid }
+// selected: every type of the subset except void, atomics, runtime-sized
+// arrays and what contains them.
+func (t *Type) IsConstructible() bool {
+	return t != nil && t.Kind != KindVoid && !t.HasAtomic() && !t.HasRuntimeArray()
+}
 
 // Identical reports whether a and b denote the same type. Structs are
 // nominal: two struct types are identical when their declarations are the
@@ -127,6 +136,8 @@ func Identical(a, b *Type) bool {
 	switch a.Kind {
 	case KindVec, KindArray:
 		return a.Len == b.Len && Identical(a.Elem, b.Elem)
+	case KindAtomic, KindRuntimeArray:
+		return Identical(a.Elem, b.Elem)
 	case KindStruct:
 		return a.Struct == b.Struct || a.Struct.Name == b.Struct.Name
 	}
@@ -155,6 +166,10 @@ func (t *Type) String() string {
 		return fmt.Sprintf("array<%s, %d>", t.Elem, t.Len)
 	case KindStruct:
 		return t.Struct.Name
+	case KindAtomic:
+		return fmt.Sprintf("atomic<%s>", t.Elem)
+	case KindRuntimeArray:
+		return fmt.Sprintf("array<%s>", t.Elem)
 	}
 	return fmt.Sprintf("<bad type kind %d>", t.Kind)
 }
@@ -166,11 +181,14 @@ type StructDecl struct {
 	Fields []Field
 }
 
-// Field is one member of a struct.
+// Field is one member of a struct. Builtin names the builtin value
+// (InvocationBuiltins) the member receives when the struct is an entry
+// point's parameter type, else "".
 type Field struct {
-	Pos  Pos
-	Name string
-	Type *Type
+	Pos     Pos
+	Name    string
+	Type    *Type
+	Builtin string
 }
 
 // FieldIndex returns the index of the named field, or -1.
@@ -197,6 +215,8 @@ func (t *Type) ComponentTypes() []*Type {
 			for i := 0; i < t.Len; i++ {
 				out = append(out, t.Elem)
 			}
+		case KindAtomic:
+			out = append(out, t.Elem)
 		case KindArray:
 			for i := 0; i < t.Len; i++ {
 				rec(t.Elem)

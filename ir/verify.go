@@ -20,7 +20,13 @@ import "fmt"
 //   - no literal operand makes a WGSL shader-creation error (zero integer
 //     divisor, shift count ≥ 32, out-of-range constant index);
 //   - calls name existing functions with matching arguments, and a void
-//     call is only a statement.
+//     call is only a statement;
+//   - entry points and shared variables (entry.go): verifyEntry's rules
+//     (builtin parameters, workgroup size, atomics only in storage
+//     read_write and workgroup variables, runtime-sized arrays only in
+//     storage, stores only into writable variables, barriers only in code
+//     a compute entry point reaches when the module has entry points,
+//     entry points never called).
 //
 // Verify does not reject recursion (WGSL forbids it; the front end reports
 // it, and flatten refuses it with its own message).
@@ -77,6 +83,9 @@ func (v *verifier) moduleNames() {
 	for _, g := range v.m.Globals {
 		add(g.Pos, g.Name)
 	}
+	for _, g := range v.m.Shared {
+		add(g.Pos, g.Name)
+	}
 	for _, f := range v.m.Funcs {
 		add(f.Pos, f.Name)
 	}
@@ -120,6 +129,7 @@ func (v *verifier) module() {
 	for _, f := range v.m.Funcs {
 		v.fn(f)
 	}
+	v.entries()
 }
 
 func (v *verifier) checkType(pos Pos, t *Type) {
@@ -138,9 +148,15 @@ func (v *verifier) checkType(pos Pos, t *Type) {
 		}
 		v.checkType(pos, t.Elem)
 	case KindStruct:
-		if t.Struct == nil || v.m.Struct(t.Struct.Name) == nil {
+		if t.Struct == nil || v.m.Struct(t.Struct.Name) == nil && !IsPredeclaredStruct(t.Struct) {
 			v.errorf(pos, "unknown struct type %v", t)
 		}
+	case KindAtomic:
+		if !t.Elem.IsInteger() {
+			v.errorf(pos, "invalid atomic type %v", t)
+		}
+	case KindRuntimeArray:
+		v.checkType(pos, t.Elem)
 	}
 }
 
@@ -154,6 +170,7 @@ func (v *verifier) fn(f *Func) {
 	v.scopes = []map[string]scopeEntry{{}}
 	for _, p := range f.Params {
 		v.checkType(p.Pos, p.T)
+		v.valueType(p.Pos, p.T, "parameter "+p.Name)
 		v.declare(p.Pos, p.Name, RefParam, p.T)
 	}
 	if f.Result == nil {
@@ -235,6 +252,7 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 		return v.block(s, c)
 	case *Decl:
 		v.checkType(s.Pos, s.T)
+		v.valueType(s.Pos, s.T, s.Name)
 		if s.Init == nil {
 			if !s.Mutable {
 				v.errorf(s.Pos, "let %s has no initializer", s.Name)
@@ -256,6 +274,9 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 		v.expr(s.RHS)
 		v.checkRef(s.LHS)
 		lt, rt := s.LHS.Type(), s.RHS.Type()
+		if !lt.IsConstructible() {
+			v.errorf(s.Pos, "cannot assign to a reference of type %v (atomics are stored with atomicStore)", lt)
+		}
 		if s.Op == OpNone {
 			if !Identical(lt, rt) {
 				v.errorf(s.Pos, "cannot assign %v to %v", rt, lt)
@@ -402,6 +423,11 @@ func (v *verifier) checkRef(e Expr) {
 		if !x.Ref.Mutable() {
 			v.errorf(x.Pos, "cannot assign to %s %s", x.Ref, x.Name)
 		}
+		if x.Ref == RefShared {
+			if g := v.m.SharedVar(x.Name); g != nil && !g.Writable() {
+				v.errorf(x.Pos, "cannot store into %s, a read-only %s variable", x.Name, g.Space)
+			}
+		}
 	case *Index:
 		v.checkRef(x.X)
 	case *Member:
@@ -458,7 +484,18 @@ func (v *verifier) expr(e Expr) {
 	switch e := e.(type) {
 	case *Lit:
 		v.value(e.Pos, e.Val)
+	case *Atomic, *ArrayLength:
+		v.sharedExpr(e)
 	case *Ident:
+		if e.Ref == RefShared {
+			g := v.m.SharedVar(e.Name)
+			if g == nil {
+				v.errorf(e.Pos, "unknown shared var %s", e.Name)
+			} else {
+				v.want(e, e.T, g.T)
+			}
+			return
+		}
 		if e.Ref == RefGlobal {
 			g := v.m.Global(e.Name)
 			if g == nil {
@@ -554,14 +591,17 @@ func (v *verifier) expr(e Expr) {
 		v.expr(e.X)
 		v.expr(e.Index)
 		xt := e.X.Type()
-		if xt.Kind != KindArray && xt.Kind != KindVec {
+		if xt.Kind != KindArray && xt.Kind != KindVec && xt.Kind != KindRuntimeArray {
 			v.errorf(e.Pos, "index of non-array, non-vector %v", xt)
 			return
 		}
 		if !e.Index.Type().IsInteger() {
 			v.errorf(e.Pos, "index has type %v, want i32 or u32", e.Index.Type())
 		}
-		if lit, ok := e.Index.(*Lit); ok && (lit.Val.Int64() < 0 || lit.Val.Int64() >= int64(xt.Len)) {
+		if lit, ok := e.Index.(*Lit); ok && xt.Kind == KindRuntimeArray && lit.Val.Int64() < 0 {
+			v.errorf(e.Pos, "constant index %v out of bounds for %v", lit.Val, xt)
+		}
+		if lit, ok := e.Index.(*Lit); ok && xt.Kind != KindRuntimeArray && (lit.Val.Int64() < 0 || lit.Val.Int64() >= int64(xt.Len)) {
 			v.errorf(e.Pos, "constant index %v out of bounds for %v", lit.Val, xt)
 		}
 		v.want(e, e.T, xt.Elem)

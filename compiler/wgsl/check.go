@@ -87,6 +87,7 @@ type chkDecl struct {
 	t        *chkType // struct, alias
 	c        *cVal    // const
 	glob     *ir.Global
+	shared   *ir.SharedVar
 	fn       *ir.Func
 	params   []*chkType
 	result   *chkType
@@ -268,6 +269,8 @@ func (mc *chkModule) assemble() *ir.Module {
 			m.Structs = append(m.Structs, d.st)
 		case d.glob != nil:
 			m.Globals = append(m.Globals, d.glob)
+		case d.shared != nil:
+			m.Shared = append(m.Shared, d.shared)
 		case d.fn != nil:
 			m.Funcs = append(m.Funcs, d.fn)
 		default:

@@ -92,14 +92,14 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 			d.broken = true
 		case chkOutside:
 			d.outside, d.outsideOff = r.reason, r.off
-			d.st, d.glob, d.fn = nil, nil, nil
+			d.st, d.glob, d.fn, d.shared = nil, nil, nil, nil
 		default:
 			panic(r)
 		}
-		if d.outside == "" && mc.shadowed != "" && (d.st != nil || d.glob != nil || d.fn != nil) {
+		if d.outside == "" && mc.shadowed != "" && (d.st != nil || d.glob != nil || d.fn != nil || d.shared != nil) {
 			d.outside = fmt.Sprintf("the module redeclares '%s', which the canonical printer uses", mc.shadowed)
 			d.outsideOff = d.a.off
-			d.st, d.glob, d.fn = nil, nil, nil
+			d.st, d.glob, d.fn, d.shared = nil, nil, nil, nil
 		}
 	}()
 	a := d.a
@@ -126,7 +126,7 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 	case "fn":
 		if d.entry {
 			for _, at := range a.attrs {
-				if at.name == "compute" || at.name == "vertex" || at.name == "fragment" {
+				if at.name == "vertex" || at.name == "fragment" {
 					c.outsidef(at.off, "entry point (@%s)", at.name)
 				}
 			}
@@ -138,12 +138,19 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 func (c *chkCtx) structDecl() {
 	a := c.d.a
 	st := &ir.StructDecl{Pos: c.pos(a.nameOff), Name: a.name}
-	for _, m := range a.members {
-		if len(m.attrs) > 0 {
-			c.outsidef(m.attrs[0].off, "struct member attribute @%s", m.attrs[0].name)
+	for i, m := range a.members {
+		builtin := ""
+		for _, at := range m.attrs {
+			if at.name != "builtin" {
+				c.outsidef(at.off, "struct member attribute @%s", at.name)
+			}
+			builtin = c.builtinAttr(at)
 		}
 		t := c.resolveType(m.typ)
-		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR()})
+		if t.k == ckRuntimeArray && i != len(a.members)-1 {
+			c.errorf(m.typ.off, "a runtime-sized array must be the last member of a struct")
+		}
+		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin})
 	}
 	t := &chkType{k: ckStruct, st: st}
 	if n := t.components(); n > chkMaxComponents {
@@ -169,7 +176,10 @@ func (c *chkCtx) globalVar() {
 	case "private":
 	case "function":
 		c.errorf(as.off, "module-scope var '%s' cannot be in the function address space", a.name)
-	case "workgroup", "uniform", "storage", "handle", "immediate":
+	case "workgroup", "uniform", "storage":
+		c.sharedVar(as.name)
+		return
+	case "handle", "immediate":
 		c.outsidef(as.off, "var<%s>", as.name)
 	default:
 		c.errorf(as.off, "unknown address space '%s'", as.name)
@@ -214,21 +224,26 @@ func (c *chkCtx) constAssert(e astExpr) {
 
 func (c *chkCtx) function() {
 	a := c.d.a
-	if len(a.attrs) > 0 {
-		c.outsidef(a.attrs[0].off, "function attribute @%s", a.attrs[0].name)
-	}
 	f := &ir.Func{Pos: c.pos(a.kwOff), Name: a.name, Result: ir.Void}
+	c.entryAttrs(f)
 	c.push()
 	for _, p := range a.params {
-		if len(p.attrs) > 0 {
-			c.outsidef(p.attrs[0].off, "parameter attribute @%s", p.attrs[0].name)
+		builtin := ""
+		for _, at := range p.attrs {
+			if at.name != "builtin" || f.Stage == ir.StageNone {
+				c.outsidef(at.off, "parameter attribute @%s", at.name)
+			}
+			builtin = c.builtinAttr(at)
 		}
 		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
 			c.outsidef(p.typ.off, "pointer parameter")
 		}
 		t := c.valueType(p.typ, "a parameter")
+		if f.Stage != ir.StageNone {
+			c.entryParam(p, builtin, t)
+		}
 		c.d.params = append(c.d.params, t)
-		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR()})
+		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Builtin: builtin})
 		c.declare(p.name, &chkLocal{ref: ir.RefParam, t: t})
 	}
 	c.result = chkVoid
@@ -238,6 +253,9 @@ func (c *chkCtx) function() {
 		}
 		c.result = c.valueType(a.ret, "a function result")
 		f.Result = c.result.toIR()
+		if f.Stage == ir.StageCompute {
+			c.errorf(a.ret.off, "a compute entry point cannot return a value")
+		}
 	}
 	f.Body = &ir.Block{Pos: c.pos(a.body.off), Stmts: c.stmtList(a.body.stmts)}
 	c.pop()
@@ -285,6 +303,15 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		return chkVec(a.n, chkScalarByName[a.elem])
 	}
 	switch name {
+	case "atomic":
+		if len(t.tmpl) != 1 {
+			c.errorf(t.off, "atomic needs one template argument, i32 or u32")
+		}
+		elem := c.resolveType(c.typeArg(t.tmpl[0]))
+		if elem.k != ckI32 && elem.k != ckU32 {
+			c.errorf(t.tmpl[0].astOff(), "atomic<%v>: atomics hold i32 or u32 (WGSL #atomic-types)", elem)
+		}
+		return &chkType{k: ckAtomic, elem: elem}
 	case "vec2", "vec3", "vec4":
 		if len(t.tmpl) != 1 {
 			c.errorf(t.off, "%s needs one template argument, the component type", name)
@@ -297,12 +324,19 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 	case "array":
 		switch len(t.tmpl) {
 		case 1:
-			c.outsidef(t.off, "runtime-sized array")
+			elem := c.resolveType(c.typeArg(t.tmpl[0]))
+			if elem.k == ckRuntimeArray {
+				c.errorf(t.tmpl[0].astOff(), "array element type cannot be a runtime-sized array")
+			}
+			return &chkType{k: ckRuntimeArray, elem: elem}
 		case 2:
 		default:
 			c.errorf(t.off, "array needs an element type and an element count")
 		}
 		elem := c.resolveType(c.typeArg(t.tmpl[0]))
+		if elem.k == ckRuntimeArray {
+			c.errorf(t.tmpl[0].astOff(), "array element type cannot be a runtime-sized array")
+		}
 		n := c.expr(t.tmpl[1])
 		if n.c == nil || !n.t.isInt() || !n.t.isScalar() {
 			c.errorf(t.tmpl[1].astOff(), "array element count must be an integer const-expression")
@@ -329,7 +363,17 @@ func (c *chkCtx) valueType(t *astIdentExpr, what string) *chkType {
 	if t.name == "array" && len(t.tmpl) == 1 && c.local("array") == nil && c.mc.byName["array"] == nil {
 		c.errorf(t.off, "%s cannot have a runtime-sized array type", what)
 	}
-	return c.resolveType(t)
+	r := c.resolveType(t)
+	c.constructible(r, t.off, what)
+	return r
+}
+
+// constructible rejects a type values cannot have: one holding an atomic
+// or a runtime-sized array (WGSL #constructible-types).
+func (c *chkCtx) constructible(t *chkType, off int32, what string) {
+	if ir := t.toIRMaybe(); ir != nil && !ir.IsConstructible() {
+		c.errorf(off, "%s cannot have type %v: atomics and runtime-sized arrays live only in storage and workgroup variables", what, t)
+	}
 }
 
 // typeArg returns a template argument that must name a type.

@@ -148,6 +148,11 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 				}
 				return c.constOp(*d.c, x.off)
 			}
+			if d.shared != nil {
+				t := chkFromIR(d.shared.T)
+				return chkOp{t: t, e: &ir.Ident{Pos: c.pos(x.off), Name: x.name, T: d.shared.T, Ref: ir.RefShared},
+					ref: d.shared.Writable(), off: x.off}
+			}
 			if d.glob == nil {
 				panic(chkAbort{})
 			}
@@ -355,14 +360,17 @@ func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 
 func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	base := c.value(x.x)
-	if base.t.k != ckVec && base.t.k != ckArray {
+	if base.t.k != ckVec && base.t.k != ckArray && base.t.k != ckRuntimeArray {
 		c.errorf(x.off, "cannot index a value of type %v", base.t)
 	}
 	i := c.value(x.index)
 	if !i.t.isScalar() || !i.t.isInt() {
 		c.errorf(i.off, "index must be an integer, not %v", i.t)
 	}
-	if i.c != nil && (i.c.i < 0 || i.c.i >= int64(base.t.n)) {
+	if i.c != nil && base.t.k == ckRuntimeArray && i.c.i < 0 {
+		c.errorf(i.off, "index %d is out of bounds for %v", i.c.i, base.t)
+	}
+	if i.c != nil && base.t.k != ckRuntimeArray && (i.c.i < 0 || i.c.i >= int64(base.t.n)) {
 		c.errorf(i.off, "index %d is out of bounds for %v", i.c.i, base.t)
 	}
 	if base.c != nil && i.c != nil {
@@ -457,6 +465,9 @@ func (c *chkCtx) call(x *astCallExpr, stmt bool) chkOp {
 			c.outsidef(id.off, "uses override %s", name)
 		}
 		c.errorf(id.off, "'%s' is not a function", name)
+	}
+	if op, ok := c.sharedCall(x, stmt); ok {
+		return op
 	}
 	switch {
 	case name == "bitcast":

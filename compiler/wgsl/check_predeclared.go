@@ -77,8 +77,6 @@ func chkOutsideTypeReason(name string) string {
 		return "f16 type"
 	case chkIsMatrixName(name):
 		return "matrix type " + name
-	case name == "atomic":
-		return "atomic type"
 	case name == "ptr":
 		return "pointer type"
 	case name == "buffer":

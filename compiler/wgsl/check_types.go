@@ -25,6 +25,8 @@ const (
 	ckVec
 	ckArray
 	ckStruct
+	ckAtomic       // atomic<T> (elem i32 or u32): storage and workgroup variables only
+	ckRuntimeArray // array<T>: a storage variable's type or its struct's last member only
 )
 
 // chkType is a checker type. Scalars are the package singletons; compare
@@ -116,6 +118,8 @@ func chkIdentical(a, b *chkType) bool {
 	switch a.k {
 	case ckVec, ckArray:
 		return a.n == b.n && chkIdentical(a.elem, b.elem)
+	case ckAtomic, ckRuntimeArray:
+		return chkIdentical(a.elem, b.elem)
 	case ckStruct:
 		return a.st == b.st
 	}
@@ -164,6 +168,10 @@ func (t *chkType) String() string {
 		return fmt.Sprintf("array<%s, %d>", t.elem, t.n)
 	case ckStruct:
 		return t.st.Name
+	case ckAtomic:
+		return fmt.Sprintf("atomic<%s>", t.elem)
+	case ckRuntimeArray:
+		return fmt.Sprintf("array<%s>", t.elem)
 	}
 	return "?"
 }
@@ -188,6 +196,10 @@ func (t *chkType) toIR() *ir.Type {
 		return ir.ArrayOf(t.elem.toIR(), t.n)
 	case ckStruct:
 		return ir.StructType(t.st)
+	case ckAtomic:
+		return ir.AtomicOf(t.elem.toIR())
+	case ckRuntimeArray:
+		return ir.RuntimeArrayOf(t.elem.toIR())
 	}
 	panic(fmt.Sprintf("wgsl: toIR of %v", t))
 }
@@ -229,6 +241,10 @@ func chkFromIR(t *ir.Type) *chkType {
 		return chkArray(chkFromIR(t.Elem), t.Len)
 	case ir.KindStruct:
 		return &chkType{k: ckStruct, st: t.Struct}
+	case ir.KindAtomic:
+		return &chkType{k: ckAtomic, elem: chkFromIR(t.Elem)}
+	case ir.KindRuntimeArray:
+		return &chkType{k: ckRuntimeArray, elem: chkFromIR(t.Elem)}
 	}
 	return chkVoid
 }
@@ -328,4 +344,12 @@ func chkIsMatrixName(name string) bool {
 		return false
 	}
 	return len(name) == 6 || len(name) == 7 && (name[6] == 'f' || name[6] == 'h')
+}
+
+// toIRMaybe returns the ir type of t, or nil for void and abstract types.
+func (t *chkType) toIRMaybe() *ir.Type {
+	if t == nil || t.k == ckVoid || t.isAbstract() {
+		return nil
+	}
+	return t.toIR()
 }

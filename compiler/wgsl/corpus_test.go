@@ -38,18 +38,17 @@ func TestParseCorpus(t *testing.T) {
 	tests := map[string]want{
 		"particles_compute.wgsl": {
 			funcs:   []string{"wrap_coord", "clamp_speed", "next_random", "count_neighbours"},
-			structs: []string{"Particle", "SimParams"},
+			structs: []string{"Particle", "SimParams", "Particles"},
 			globals: []string{"rng_state"},
-			opaque: map[string]string{"diagnostic": "kept verbatim", "Particles": "atomic type",
+			opaque: map[string]string{"diagnostic": "kept verbatim",
 				"workgroup_size_x": "override declaration", "damping": "override declaration",
-				"max_speed": "kept verbatim", "const_assert": "kept verbatim", "params": "var<uniform>",
-				"particlesA": "var<storage>", "particlesB": "var<storage>", "tile": "var<workgroup>",
-				"main": "entry point (@compute)"},
+				"max_speed": "kept verbatim", "const_assert": "kept verbatim",
+				"main": "uses override workgroup_size_x"},
 		},
 		"textured_quad.wgsl": {
 			funcs: []string{"srgb_to_linear", "luminance"},
-			opaque: map[string]string{"Uniforms": "matrix type", "VertexOutput": "struct member attribute @builtin",
-				"Color": "kept verbatim", "uniforms": "var<uniform>", "mySampler": "sampler type sampler",
+			opaque: map[string]string{"Uniforms": "matrix type", "VertexOutput": "builtin value position",
+				"Color": "kept verbatim", "uniforms": "uses struct Uniforms, which is outside the subset: matrix type", "mySampler": "sampler type sampler",
 				"myTexture": "texture type texture_2d", "shadowMap": "texture type texture_depth_2d",
 				"shadowSampler": "sampler type sampler_comparison", "accumulate": "pointer parameter",
 				"vertex_main": "entry point (@vertex)", "fragment_main": "entry point (@fragment)"},
@@ -57,9 +56,9 @@ func TestParseCorpus(t *testing.T) {
 		"half_precision.wgsl": {
 			funcs: []string{"blur3"},
 			opaque: map[string]string{"enable": "kept verbatim", "requires": "kept verbatim", "HalfData": "f16 type",
-				"data": "var<storage>", "outTex": "texture type texture_storage_2d", "rwTex": "texture type texture_storage_2d",
+				"data": "uses struct HalfData", "outTex": "texture type texture_storage_2d", "rwTex": "texture type texture_storage_2d",
 				"half_pi": "f16 literal", "weights": "kept verbatim", "half_lerp": "f16 type", "to_half": "f16 type",
-				"main": "entry point (@compute)"},
+				"main": "f16 type"},
 		},
 		"syntax_tour.wgsl": {
 			funcs:   []string{"templates", "literals", "statements", "swizzles", "pairs"},
@@ -71,7 +70,7 @@ func TestParseCorpus(t *testing.T) {
 				"halves": "f16 literal 0h", "t": "kept verbatim", "f": "kept verbatim", "big": "kept verbatim",
 				"neg_min": "kept verbatim", "count": "kept verbatim", "nested": "kept verbatim",
 				"const_assert": "kept verbatim", "matrices": "uses alias Mat, which is outside the subset: matrix type",
-				"half_sum": "f16 type", "must": "function attribute @must_use", "main": "entry point (@compute)"},
+				"half_sum": "f16 type", "must": "function attribute @must_use", "main": "calls must, which is outside the subset: function attribute @must_use"},
 		},
 		"attributes_and_pointers.wgsl": {
 			funcs:   []string{"attenuate"},
@@ -79,10 +78,10 @@ func TestParseCorpus(t *testing.T) {
 			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
 				"Light": "struct member attribute @align", "Lights": "uses struct Light, which is outside the subset",
 				"FragOut": "struct member attribute @location", "gain": "override declaration",
-				"enable_fog": "override declaration", "lights": "var<uniform>", "counter": "var<storage>",
-				"flags": "var<storage>", "shared_max": "var<workgroup>", "scale_in_place": "pointer parameter",
+				"enable_fog": "override declaration", "lights": "uses struct Lights, which is outside the subset",
+				"scale_in_place": "pointer parameter",
 				"bump_private": "pointer parameter", "shade": "function attribute @diagnostic",
-				"fs_main": "entry point (@fragment)", "cs_main": "entry point (@compute)"},
+				"fs_main": "entry point (@fragment)", "cs_main": "calls bump_private, which is outside the subset: pointer parameter"},
 		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
@@ -141,7 +140,7 @@ func TestParseCorpus(t *testing.T) {
 				assert.Equal(t, src[off:off+len(o.Text)], o.Text, "Text of %s is the exact source slice", key)
 				last := o.Text[len(o.Text)-1]
 				assert.True(t, last == ';' || last == '}', "Text of %s ends its declaration: %q", key, o.Text)
-				assert.Equal(t, o.Kind == "fn" && strings.HasPrefix(o.Reason, "entry point"), o.EntryPoint, key)
+				assert.Equal(t, o.Kind == "fn" && stageOf(o) != o, o.EntryPoint, key)
 				if !strings.Contains(o.Reason, "kept verbatim") {
 					r := ptOffset(src, o.ReasonPos)
 					assert.True(t, r >= off && r < off+len(o.Text), "reason position of %s is inside it", key)
@@ -205,6 +204,12 @@ func ptReasonMatches(at, reason string) bool {
 	case strings.HasPrefix(reason, "matrix type "):
 		return strings.HasPrefix(at, "mat")
 	case strings.HasPrefix(reason, "texture type "), strings.HasPrefix(reason, "sampler type "):
+		return strings.HasPrefix(at, strings.Fields(reason)[2])
+	case strings.HasPrefix(reason, "uses override "):
+		return strings.HasPrefix(at, strings.Fields(reason)[2])
+	case strings.HasPrefix(reason, "calls "):
+		return strings.HasPrefix(at, strings.TrimSuffix(strings.Fields(reason)[1], ","))
+	case strings.HasPrefix(reason, "builtin value "):
 		return strings.HasPrefix(at, strings.Fields(reason)[2])
 	case strings.HasPrefix(reason, "uses alias "), strings.HasPrefix(reason, "uses struct "):
 		name := strings.TrimSuffix(strings.Fields(reason)[2], ",")

@@ -55,6 +55,14 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 		}
 	}
 	f := m.Func(name)
+	if f != nil && f.Stage != ir.StageNone {
+		return fail(f.StagePos, "kernel %s is a compute entry point: it runs as written (gpudiff exec --no-gpu --workgroups X,Y,Z), not as a function kernel", name)
+	}
+	if f != nil {
+		if err := functionKernelMemory(m, name); err != nil {
+			return nil, err
+		}
+	}
 	if f == nil {
 		o := m.OpaqueDecl(name)
 		if o == nil || o.Kind != "fn" {
@@ -81,8 +89,8 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 }
 
 // kernelModeToday says what gpudiff runs, for refusals of entry points.
-const kernelModeToday = "gpudiff runs function kernels today (a function that is neither an entry point nor called by another function, " +
-	"run once per invocation with arguments from --inputs or --seed); entry points as written are coming (issue 14)"
+const kernelModeToday = "gpudiff runs function kernels (a function that is neither an entry point nor called by another function, " +
+	"run once per invocation with arguments from --inputs or --seed) and @compute entry points as written (exec --no-gpu; issue 14)"
 
 // noKernel is Kernel's error for a module without a candidate: at the
 // first entry point (a module without a candidate has one, or declares no
@@ -93,9 +101,15 @@ func noKernel(m *ir.Module) ir.ErrorList {
 	var entry *ir.Opaque
 	for _, o := range m.Opaque {
 		if o.EntryPoint {
-			entry = o
+			entry = stageOf(o)
 			break
 		}
+	}
+	for _, f := range m.EntryPoints() {
+		if entry == nil || f.StagePos.Line < entry.ReasonPos.Line || f.StagePos.Line == entry.ReasonPos.Line && f.StagePos.Col < entry.ReasonPos.Col {
+			entry = &ir.Opaque{Name: f.Name, Reason: "entry point (@compute)", ReasonPos: f.StagePos}
+		}
+		break
 	}
 	var list ir.ErrorList
 	if entry == nil {
@@ -164,7 +178,7 @@ func kernelCandidates(m *ir.Module) []string {
 	}
 	cands := map[string]bool{}
 	for _, f := range m.Funcs {
-		if !called[f.Name] {
+		if !called[f.Name] && f.Stage == ir.StageNone {
 			cands[f.Name] = true
 		}
 	}
@@ -192,4 +206,103 @@ func opaqueCallees(text string) map[string]bool {
 		})
 	}
 	return out
+}
+
+// functionKernelMemory refuses a function kernel whose call graph uses
+// memory shared between invocations (a var<workgroup>, var<storage> or
+// var<uniform>, an atomic, arrayLength): a function kernel's invocations
+// are independent; only an entry point as written runs them together.
+func functionKernelMemory(m *ir.Module, name string) error {
+	for _, f := range m.CallGraph(name) {
+		var bad ir.Node
+		var what string
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			if bad != nil {
+				return false
+			}
+			switch x := n.(type) {
+			case *ir.Ident:
+				if x.Ref == ir.RefShared {
+					bad, what = x, "uses var<"+m.SharedVar(x.Name).Space.String()+"> "+x.Name
+				}
+			case *ir.Atomic:
+				bad, what = x, "calls "+x.Op.String()
+			case *ir.ArrayLength:
+				bad, what = x, "calls arrayLength"
+			}
+			return bad == nil
+		})
+		if bad != nil {
+			return ir.ErrorList{ir.Errorf(m.File, bad.Position(), "check",
+				"kernel %s %s, which only a compute entry point as written can use (a function kernel's invocations share no memory)", name, what)}
+		}
+	}
+	return nil
+}
+
+// IsEntryMode reports whether name (or, when name is empty, the module's
+// default choice) is a compute entry point run as written rather than a
+// function kernel: name names an entry point, or name is empty, the
+// module has no function-kernel candidate and it has a compute entry
+// point (../shared/DESIGN.md "Entry points as written (compute)").
+func IsEntryMode(m *ir.Module, name string) bool {
+	if name != "" {
+		f := m.Func(name)
+		return f != nil && f.Stage == ir.StageCompute
+	}
+	return len(kernelCandidates(m)) == 0 && len(m.EntryPoints()) > 0
+}
+
+// Entry returns the compute entry point to run as written: the one named
+// name, else the module's only one. Several without a name is an error
+// positioned at the first, listing them all (name one: --kernel).
+func Entry(m *ir.Module, name string) (*ir.Func, error) {
+	fail := func(pos ir.Pos, format string, args ...any) (*ir.Func, error) {
+		return nil, ir.ErrorList{ir.Errorf(m.File, pos, "check", format, args...)}
+	}
+	if name != "" {
+		f := m.Func(name)
+		if f == nil || f.Stage != ir.StageCompute {
+			if o := m.OpaqueDecl(name); o != nil && o.EntryPoint {
+				return fail(o.ReasonPos, "entry point %s is outside the gpudiff subset: %s", name, o.Reason)
+			}
+			return fail(ir.Pos{}, "no compute entry point named %s", name)
+		}
+		return f, nil
+	}
+	eps := m.EntryPoints()
+	switch len(eps) {
+	case 0:
+		return fail(ir.Pos{Line: 1, Col: 1}, "the module has no compute entry point inside the gpudiff subset")
+	case 1:
+		return eps[0], nil
+	}
+	listed := make([]string, len(eps))
+	for i, f := range eps {
+		listed[i] = f.Name + " (" + f.StagePos.String() + ")"
+	}
+	return fail(eps[0].StagePos, "ambiguous entry point: the module has %d compute entry points: %s (name one: --kernel)", len(eps), strings.Join(listed, ", "))
+}
+
+// stageOf describes an opaque entry point by its stage attribute: Reason
+// "entry point (@stage)" at the attribute, whatever else put it outside
+// the subset.
+func stageOf(o *ir.Opaque) *ir.Opaque {
+	for _, st := range []string{"@compute", "@vertex", "@fragment"} {
+		i := strings.Index(o.Text, st)
+		if i < 0 {
+			continue
+		}
+		pos := o.Pos
+		for _, r := range o.Text[:i] {
+			if r == '\n' {
+				pos.Line++
+				pos.Col = 1
+			} else {
+				pos.Col += int32(len(string(r)))
+			}
+		}
+		return &ir.Opaque{Name: o.Name, Reason: "entry point (" + st + ")", ReasonPos: pos}
+	}
+	return o
 }

@@ -118,6 +118,7 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	if t == nil {
 		c.errorf(x.nameOff, "var '%s' needs a type or an initializer", x.name)
 	}
+	c.constructible(t, x.nameOff, x.kw+" '"+x.name+"'")
 	switch x.kw {
 	case "const":
 		if init.c == nil {
@@ -183,9 +184,11 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 func (c *chkCtx) assign(x *astAssignStmt) ir.Stmt {
 	if x.lhs == nil {
 		op := c.concrete(c.value(x.rhs))
+		c.constructible(op.t, x.off, "a phony assignment's value")
 		return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(op)}
 	}
 	lhs := c.ref(x.lhs, "assign to")
+	c.constructible(lhs.t, x.off, "an assignment's left-hand side")
 	rhs := c.value(x.rhs)
 	if x.op == lexAssign {
 		rhs = c.to(rhs, lhs.t, "assignment")

@@ -1,0 +1,147 @@
+package ir
+
+import "fmt"
+
+// Verification of entry points, shared variables, atomics and
+// arrayLength (see entry.go and Verify).
+
+// valueType reports a type a value (parameter, local) cannot have.
+func (v *verifier) valueType(pos Pos, t *Type, what string) {
+	if t != nil && (t.HasAtomic() || t.HasRuntimeArray()) {
+		v.errorf(pos, "%s: type %v is only allowed in a storage or workgroup variable", what, t)
+	}
+}
+
+// sharedRoot returns the SharedVar at the root of the reference chain e,
+// or nil (reporting it) when e is not rooted at one.
+func (v *verifier) sharedRoot(e Expr, what string) *SharedVar {
+	id := RootIdent(e)
+	if id == nil || !IsReference(e) {
+		v.errorf(e.Position(), "%s: operand is not a reference", what)
+		return nil
+	}
+	if id.Ref != RefShared {
+		v.errorf(e.Position(), "%s: %s is a %s, not a storage or workgroup variable", what, id.Name, id.Ref)
+		return nil
+	}
+	return v.m.SharedVar(id.Name)
+}
+
+func (v *verifier) sharedExpr(e Expr) {
+	switch e := e.(type) {
+	case *Atomic:
+		if len(e.Args) == 0 {
+			v.errorf(e.Pos, "%s without a pointer operand", e.Op)
+			return
+		}
+		for _, a := range e.Args {
+			v.expr(a)
+		}
+		t := e.Ptr().Type()
+		if t.Kind != KindAtomic {
+			v.errorf(e.Pos, "%s of a reference of type %v, want atomic<i32> or atomic<u32>", e.Op, t)
+			return
+		}
+		g := v.sharedRoot(e.Ptr(), e.Op.String())
+		if g != nil && !(g.Space == SpaceWorkgroup || g.Space == SpaceStorage && g.Access == AccessReadWrite) {
+			v.errorf(e.Pos, "%s of %s: atomics live in storage (read_write) or workgroup variables", e.Op, g.Name)
+		}
+		if len(e.Args)-1 != e.Op.Operands() {
+			v.errorf(e.Pos, "%s expects %d operand(s) after the pointer, got %d", e.Op, e.Op.Operands(), len(e.Args)-1)
+		}
+		for _, a := range e.Args[1:] {
+			if !Identical(a.Type(), t.Elem) {
+				v.errorf(a.Position(), "%s operand has type %v, want %v", e.Op, a.Type(), t.Elem)
+			}
+		}
+		v.want(e, e.T, AtomicResultType(e.Op, t.Elem))
+	case *ArrayLength:
+		v.expr(e.X)
+		if e.X.Type().Kind != KindRuntimeArray {
+			v.errorf(e.Pos, "arrayLength of %v, want a runtime-sized array", e.X.Type())
+			return
+		}
+		if g := v.sharedRoot(e.X, "arrayLength"); g != nil && g.Space != SpaceStorage {
+			v.errorf(e.Pos, "arrayLength of %s, a %s variable", g.Name, g.Space)
+		}
+	}
+}
+
+// entries checks shared variables and entry points.
+func (v *verifier) entries() {
+	for _, g := range v.m.Shared {
+		v.checkType(g.Pos, g.T)
+		switch g.Space {
+		case SpaceWorkgroup:
+			if g.T.HasRuntimeArray() {
+				v.errorf(g.Pos, "var<workgroup> %s: runtime-sized array", g.Name)
+			}
+		case SpaceStorage:
+			if g.T.HasAtomic() && g.Access != AccessReadWrite {
+				v.errorf(g.Pos, "var<storage, read> %s holds atomics (they need read_write)", g.Name)
+			}
+		case SpaceUniform:
+			if g.T.HasAtomic() || g.T.HasRuntimeArray() {
+				v.errorf(g.Pos, "var<uniform> %s: type %v is not allowed in uniform", g.Name, g.T)
+			}
+		default:
+			v.errorf(g.Pos, "shared var %s has no address space", g.Name)
+		}
+		if g.Space != SpaceWorkgroup && (g.Group < 0 || g.Binding < 0) {
+			v.errorf(g.Pos, "%s needs @group and @binding", g.Name)
+		}
+	}
+	hasEntry := false
+	reach := map[string]bool{}
+	for _, f := range v.m.Funcs {
+		if f.Stage == StageNone {
+			continue
+		}
+		hasEntry = true
+		for _, c := range v.m.CallGraph(f.Name) {
+			reach[c.Name] = true
+		}
+		if !f.Result.IsVoid() {
+			v.errorf(f.Pos, "compute entry point %s returns a value", f.Name)
+		}
+		for i, n := range f.WorkgroupSize {
+			if n < 1 {
+				v.errorf(f.Pos, "entry point %s: workgroup size %d is %d, want ≥ 1", f.Name, i, n)
+			}
+		}
+		for _, p := range f.Params {
+			if p.Builtin != "" {
+				if want, ok := InvocationBuiltins[p.Builtin]; !ok || !Identical(want, p.T) {
+					v.errorf(p.Pos, "entry point %s: parameter %s: builtin %s of type %v", f.Name, p.Name, p.Builtin, p.T)
+				}
+				continue
+			}
+			if p.T.Kind != KindStruct {
+				v.errorf(p.Pos, "entry point %s: parameter %s is not a builtin value", f.Name, p.Name)
+				continue
+			}
+			for _, fl := range p.T.Struct.Fields {
+				if want, ok := InvocationBuiltins[fl.Builtin]; !ok || !Identical(want, fl.Type) {
+					v.errorf(p.Pos, "entry point %s: parameter %s: member %s is not a builtin value of its type", f.Name, p.Name, fl.Name)
+				}
+			}
+		}
+	}
+	for _, f := range v.m.Funcs {
+		Inspect(f.Body, func(n Node) bool {
+			switch x := n.(type) {
+			case *Call:
+				if g := v.m.Func(x.Func); g != nil && g.Stage != StageNone {
+					v.errorf(x.Pos, "in %s: call of entry point %s", f.Name, x.Func)
+				}
+			case *BuiltinCall:
+				if hasEntry && x.Fn.Info().Class == ClassBarrier && !reach[f.Name] {
+					v.errorf(x.Pos, "in %s: %s in a function no compute entry point calls", f.Name, x.Fn.Info().Name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+var _ = fmt.Sprintf
