@@ -99,6 +99,7 @@ const (
 	opSwitch   // go to the target of s[a] in tables[b]
 	opRet      // return cReturn
 	opCount    // ops++ (compileOpts.countOps)
+	opBarrier  // a barrier of an entry point's body (dispatch.go): fr.resume = pc+1, return cBarrier
 )
 
 // run executes expression code.
@@ -107,9 +108,13 @@ func (cd code) run(fr *frame) { cd.exec(fr) }
 // exec executes code (a function body, or expression code) and returns
 // how it ended: cNext when it ran to its end, cReturn at a return, cAbort
 // when the invocation stopped.
-func (cd code) exec(fr *frame) ctl {
+func (cd code) exec(fr *frame) ctl { return cd.execAt(fr, 0) }
+
+// execAt is exec starting at instruction pc (an entry point resuming
+// after a barrier).
+func (cd code) execAt(fr *frame, pc int) ctl {
 	s := fr.s
-	for pc := 0; pc < len(cd); pc++ {
+	for ; pc < len(cd); pc++ {
 		in := &cd[pc]
 		switch in.op {
 		case opFn:
@@ -468,6 +473,10 @@ func (cd code) exec(fr *frame) ctl {
 			pc = int(to) - 1
 		case opRet:
 			return cReturn
+		case opBarrier:
+			fr.resume = pc + 1
+			fr.barrier = in.x
+			return cBarrier
 		case opCount:
 			fr.ops++
 		}

@@ -48,6 +48,11 @@ type compiler struct {
 	out     code    // the function being compiled
 	targets []*target
 	errs    ir.ErrorList
+	// entry is set when compiling an entry point for a dispatch
+	// (dispatch.go): shared vars are its ids, barriers are opBarrier in
+	// the entry point's own body.
+	entry  *entryInfo
+	inBody bool // compiling the entry point's own body
 }
 
 func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
@@ -129,8 +134,10 @@ func size(t *ir.Type) int32 {
 			n += size(f.Type)
 		}
 		return n
+	case ir.KindAtomic:
+		return 1
 	}
-	return 0
+	return 0 // void, runtime-sized arrays (their length is the buffer's)
 }
 
 // fieldOffset returns the slot offset of field i of struct type t.

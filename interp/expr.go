@@ -39,6 +39,11 @@ func (c *compiler) exprTo(e ir.Expr, dst int32) cexpr { return c.compileExpr(e, 
 
 func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 	var ce cexpr
+	if c.entry != nil {
+		if ce, ok := c.sharedExpr(e, dst); ok {
+			return c.into(ce, dst)
+		}
+	}
 	switch e := e.(type) {
 	case *ir.Lit:
 		ce = cexpr{loc: c.constant(e.Pos, e, e.Val), n: size(e.Val.Type)}

@@ -31,6 +31,7 @@ const (
 	cContinue            // go to the innermost loop's continuing block
 	cReturn              // leave the function (its result is in its ret slots)
 	cAbort               // stop the invocation (frame.stop is set)
+	cBarrier             // an entry point reached a barrier (frame.resume, frame.barrier)
 )
 
 type (
@@ -61,6 +62,12 @@ type frame struct {
 	fin, fin2   [12]fv
 	fout, fout2 [4]fv
 	p           *Program
+	// Entry points (dispatch.go): where to resume after a barrier, which
+	// barrier (its instruction index + 1, bit 31 for storageBarrier), and
+	// the shared memory this invocation sees.
+	resume  int
+	barrier uint32
+	sh      *invShared
 }
 
 // fail stops the invocation with a positioned error.

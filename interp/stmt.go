@@ -124,8 +124,15 @@ func (c *compiler) stmt(s ir.Stmt) {
 		}
 		c.vars[s.Name] = varInfo{base: base, n: n, t: s.T}
 	case *ir.Assign:
+		if c.entry != nil && sharedRoot(s.LHS) {
+			c.simple(c.sharedAssign(s))
+			return
+		}
 		c.simple(c.assign(s))
 	case *ir.ExprStmt:
+		if c.entry != nil && c.barrierStmt(s) {
+			return
+		}
 		c.simple(exec(c.expr(s.X)))
 	case *ir.If:
 		c.ifStmt(s)

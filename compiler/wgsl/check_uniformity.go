@@ -167,6 +167,11 @@ func (u *uniAnalysis) fn(f *ir.Func) {
 	w := &uniFn{u: u, g: g, f: f, params: map[string]int32{}, lets: map[string]int32{}, ret: -1}
 	for _, p := range f.Params {
 		w.params[p.Name] = g.node()
+		if f.Stage != ir.StageNone && p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups" {
+			// An entry point's invocation builtins differ per invocation
+			// (WGSL #uniformity-entry-points; a struct of builtins too).
+			g.edge(w.params[p.Name], uniMayBeNon)
+		}
 	}
 	if !f.Result.IsVoid() {
 		w.ret = g.node()
@@ -519,7 +524,23 @@ func (w *uniFn) expr(e ir.Expr, st uniState) int32 {
 			return cf
 		case ir.RefGlobal:
 			return uniMayBeNon
+		case ir.RefShared:
+			// WGSL #uniformity-function-calls: reads of read-only storage
+			// and uniform variables are uniform; workgroup and read_write
+			// storage memory may differ per invocation.
+			if g := w.u.m.SharedVar(x.Name); g != nil && !g.Writable() {
+				return cf
+			}
+			return uniMayBeNon
 		}
+	case *ir.Atomic, *ir.ArrayLength:
+		for _, a := range ir.ExprOperands(x, &ir.Operands{}) {
+			w.expr(a, st)
+		}
+		if _, ok := x.(*ir.ArrayLength); ok {
+			return cf
+		}
+		return uniMayBeNon
 	case *ir.Binary:
 		v1 := w.expr(x.X, st)
 		if x.Op == ir.OpLogAnd || x.Op == ir.OpLogOr {

@@ -80,7 +80,7 @@ func TestParseCorpus(t *testing.T) {
 				"FragOut": "struct member attribute @location", "gain": "override declaration",
 				"enable_fog": "override declaration", "lights": "uses struct Lights, which is outside the subset",
 				"scale_in_place": "pointer parameter",
-				"bump_private": "pointer parameter", "shade": "function attribute @diagnostic",
+				"bump_private":   "pointer parameter", "shade": "function attribute @diagnostic",
 				"fs_main": "entry point (@fragment)", "cs_main": "calls bump_private, which is outside the subset: pointer parameter"},
 		},
 		"subset_kernels.wgsl": {

@@ -48,6 +48,9 @@ func loadShaders(t *testing.T) []*corpusShader {
 		rel, _ := filepath.Rel(shadersDir, path)
 		s.m, err = wgsl.Parse("shaders/"+rel, src)
 		require.NoError(t, err, path)
+		if wgsl.IsEntryMode(s.m, "") {
+			return nil // an entry point as written (shaders/compute): not a kernel case, no SPIR-V path yet (issue 14 item 3)
+		}
 		stem := strings.TrimSuffix(path, ".wgsl")
 		if raw, err := os.ReadFile(stem + ".inputs.json"); err == nil {
 			require.NoError(t, json.Unmarshal(raw, &s.inputs), stem+".inputs.json")

@@ -1,0 +1,835 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
+)
+
+// Dispatches of compute entry points as written (../shared/DESIGN.md
+// "Entry points as written (compute)").
+//
+// Every workgroup runs in turn; inside a workgroup, each invocation runs
+// to its next barrier (or its end), then the next invocation: the entry
+// point's body is one flat code (code.go), so an invocation stopped at a
+// barrier is its frame plus the instruction to resume at — no goroutine
+// per invocation, and the closure-compiled code keeps its speed. When
+// every invocation stopped, they must all be at the same barrier (or all
+// done); otherwise the barrier was reached by only some of them, which is
+// an error in the kernel (WGSL #uniformity), reported. Barriers in
+// functions the entry point calls are refused at compile time (the
+// reference resumes only the entry point's own body).
+//
+// Memory: private globals and locals are per invocation (the frame);
+// var<workgroup> memory is per workgroup (zeroed when it starts);
+// storage and uniform buffers are per dispatch. Every non-atomic access
+// to shared memory is checked for a data race (WGSL #memory-model): two
+// accesses to one location by different invocations, at least one a
+// write, neither ordered before the other by a barrier of the location's
+// address space in the same workgroup (invocations of different
+// workgroups are never ordered). A race makes the location (and the
+// value a racing read returns) indeterminate and is reported in
+// Result.Races. Atomics are sequentially consistent (they execute one at
+// a time, in the order the scheduler runs the invocations) and never
+// race: WGSL lets atomic types be accessed only through atomic builtins.
+// Known limitation: the race detector keeps, per location, the last
+// write and the last two reads by distinct invocations, so a race with
+// an older read can go unreported.
+
+// entryInfo is the compile-time state of an entry point.
+type entryInfo struct {
+	f      *ir.Func
+	ids    map[string]int // shared var name → index in Dispatch.vars
+	vars   []*ir.SharedVar
+	race   []int32 // per shared var: the reason id of a race on it
+	params []varInfo
+}
+
+// Dispatch is a compute entry point compiled for dispatches. It is
+// immutable; Run may be called concurrently.
+type Dispatch struct {
+	p     *Program
+	e     *entryInfo
+	body  code
+	entry *ir.Func
+}
+
+// invShared is the shared state an invocation sees: the memory of every
+// shared var (workgroup vars: its workgroup's), the race shadows, and
+// its identity.
+type invShared struct {
+	mem    [][]slot
+	shadow [][]access
+	inv    int32 // linear invocation index in the dispatch, + 1
+	wg     int32 // linear workgroup index
+	ep     *[2]uint32
+	races  *[]Race
+	d      *Dispatch
+}
+
+// access is a location's race shadow: its last write and last two reads
+// by distinct invocations.
+type access struct {
+	w, r1, r2 accessTag
+}
+
+type accessTag struct {
+	inv, wg int32 // inv 0: none
+	ep      uint32
+	pos     int32 // reason id of the access
+}
+
+// Race is a data race the dispatch found.
+type Race struct {
+	// Var is the shared variable; Slot the leaf's index in it (in
+	// ir.Type.ComponentTypes order, runtime-sized arrays by their given
+	// length).
+	Var  string
+	Slot int
+	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)".
+	A, B string
+}
+
+func (r Race) String() string {
+	return fmt.Sprintf("data race on %s (leaf %d): %s, and %s", r.Var, r.Slot, r.A, r.B)
+}
+
+// DispatchResult is the outcome of a dispatch.
+type DispatchResult struct {
+	// Buffers holds the final contents of every storage and uniform
+	// binding, by variable name, with per-leaf indeterminacy as in
+	// Output (a racing location is indeterminate).
+	Buffers map[string]Output
+	// Races lists the data races found, at most one per location, in the
+	// order found.
+	Races []Race
+}
+
+// CompileEntry compiles the compute entry point name of m for
+// dispatches. m must pass ir.Verify. Errors are *ir.Error or
+// ir.ErrorList: unknown or not a compute entry point, recursion, a
+// barrier in a function the entry point calls.
+func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
+	if m == nil {
+		return nil, &ir.Error{Pass: "interp", Msg: "nil module"}
+	}
+	f := m.Func(name)
+	if f == nil || f.Stage != ir.StageCompute {
+		return nil, &ir.Error{File: m.File, Pass: "interp", Msg: fmt.Sprintf("no compute entry point %q in the module", name)}
+	}
+	if err := ir.Verify(m); err != nil {
+		return nil, err
+	}
+	if cyc := m.FindCycle(name); cyc != nil {
+		return nil, &ir.Error{File: m.File, Pos: m.Func(cyc[0]).Pos, Pass: "interp",
+			Msg: fmt.Sprintf("recursion %s (WGSL forbids recursion)", strings.Join(cyc, " -> "))}
+	}
+	e := &entryInfo{f: f, ids: map[string]int{}}
+	c := &compiler{
+		p:       &Program{file: m.File},
+		m:       m,
+		consts:  map[string]int32{},
+		globals: map[string]varInfo{},
+		funcs:   map[string]*fnInfo{},
+		entry:   e,
+	}
+	for _, g := range m.Shared {
+		e.ids[g.Name] = len(e.vars)
+		e.vars = append(e.vars, g)
+		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
+	}
+	used := m.GlobalsUsed(name)
+	c.p.globLo = int32(len(c.image))
+	for _, g := range used {
+		n := size(g.T)
+		c.globals[g.Name] = varInfo{base: c.alloc(n), n: n, t: g.T, global: true}
+	}
+	c.p.globHi = int32(len(c.image))
+	for _, g := range used {
+		c.globalInit(g)
+	}
+	var body code
+	for _, fn := range m.CallGraph(name) {
+		if fn != f {
+			ir.Inspect(fn.Body, func(n ir.Node) bool {
+				if b, ok := n.(*ir.BuiltinCall); ok && b.Fn.Info().Class == ir.ClassBarrier {
+					c.errorf(b.Pos, "%s in %s, a function the entry point calls: the reference runs barriers only in the entry point's own body (inline the function)", b.Fn.Info().Name, fn.Name)
+				}
+				return true
+			})
+			c.function(fn)
+			continue
+		}
+		info := &fnInfo{f: fn}
+		c.fn = info
+		c.vars = map[string]varInfo{}
+		for _, prm := range fn.Params {
+			n := size(prm.T)
+			v := varInfo{base: c.alloc(n), n: n, t: prm.T}
+			info.params = append(info.params, v)
+			c.vars[prm.Name] = v
+		}
+		out, targets := c.out, c.targets
+		c.out, c.targets = nil, nil
+		c.inBody = true
+		c.block(fn.Body)
+		c.inBody = false
+		body = c.out
+		c.out, c.targets = out, targets
+		e.params = info.params
+		c.funcs[fn.Name] = info
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs.Err()
+	}
+	c.p.image = c.image
+	return &Dispatch{p: c.p, e: e, body: body, entry: f}, nil
+}
+
+// Entry returns the entry point.
+func (d *Dispatch) Entry() *ir.Func { return d.entry }
+
+// Vars returns the shared variables of the module, in module order (the
+// bindings Run takes and returns, and the workgroup variables).
+func (d *Dispatch) Vars() []*ir.SharedVar { return d.e.vars }
+
+// barrierStmt compiles a barrier statement of the entry point's body as
+// opBarrier; it reports false for any other statement.
+func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
+	b, ok := s.X.(*ir.BuiltinCall)
+	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier) || !c.inBody {
+		return false
+	}
+	x := uint32(c.here() + 1)
+	if b.Fn == ir.BStorageBarrier {
+		x |= 1 << 31
+	}
+	c.p.positions = append(c.p.positions, b.Pos)
+	c.emitOp(instr{op: opBarrier, x: x, b: int32(len(c.p.positions) - 1)})
+	return true
+}
+
+// sharedRoot reports whether e is a reference chain rooted at a shared var.
+func sharedRoot(e ir.Expr) bool {
+	id := ir.RootIdent(e)
+	return id != nil && id.Ref == ir.RefShared && ir.IsReference(e)
+}
+
+// sref is a compiled reference into a shared var: its id, a static slot
+// offset, or fn computing it (bad: an index was out of bounds or
+// indeterminate), and the number of slots it designates.
+type sref struct {
+	id    int
+	off   int32
+	fn    func(fr *frame) (off int32, bad bool)
+	n     int32
+	stops bool
+}
+
+func (r sref) at(fr *frame) (int32, bool) {
+	if r.fn == nil {
+		return r.off, false
+	}
+	return r.fn(fr)
+}
+
+// sharedRef compiles a reference chain rooted at a shared var.
+func (c *compiler) sharedRef(e ir.Expr) sref {
+	switch e := e.(type) {
+	case *ir.Ident:
+		return sref{id: c.entry.ids[e.Name], n: size(e.T)}
+	case *ir.Member:
+		r := c.sharedRef(e.X)
+		k := fieldOffset(e.X.Type(), e.Field)
+		r.n = size(e.T)
+		if r.fn == nil {
+			r.off += k
+			return r
+		}
+		f := r.fn
+		r.fn = func(fr *frame) (int32, bool) { o, b := f(fr); return o + k, b }
+		return r
+	case *ir.Swizzle:
+		r := c.sharedRef(e.X)
+		k := int32(e.Comps[0])
+		r.n = 1
+		if r.fn == nil {
+			r.off += k
+			return r
+		}
+		f := r.fn
+		r.fn = func(fr *frame) (int32, bool) { o, b := f(fr); return o + k, b }
+		return r
+	case *ir.Index:
+		r := c.sharedRef(e.X)
+		esz := size(e.T)
+		xt := e.X.Type()
+		idx := c.expr(e.Index)
+		prev, base, id := r.fn, r.off, r.id
+		idcode, il := idx.code, idx.loc
+		signed := e.Index.Type().Kind == ir.KindI32
+		ln := int32(xt.Len)
+		runtime := xt.Kind == ir.KindRuntimeArray
+		r.fn = func(fr *frame) (int32, bool) {
+			off, bad := base, false
+			if prev != nil {
+				off, bad = prev(fr)
+			}
+			idcode.run(fr)
+			n := ln
+			if runtime {
+				n = (int32(len(fr.sh.mem[id])) - off) / max(esz, 1)
+			}
+			if n <= 0 {
+				return off, true
+			}
+			is := fr.s[il]
+			k, ok := clampIndex(is.bits, signed, n)
+			return off + k*esz, bad || !ok || is.why < 0
+		}
+		r.n = esz
+		r.stops = r.stops || idx.stops
+		return r
+	}
+	c.errorf(e.Position(), "%T is not a reference", e)
+	return sref{}
+}
+
+// sharedExpr compiles a load from shared memory, an atomic or
+// arrayLength; ok is false for any other expression.
+func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
+	switch x := e.(type) {
+	case *ir.Atomic:
+		return c.atomic(x, dst), true
+	case *ir.ArrayLength:
+		r := c.sharedRef(x.X)
+		d := dst
+		if d < 0 {
+			d = c.alloc(1)
+		}
+		esz := size(x.X.Type().Elem)
+		id, off := r.id, r.off
+		fn := func(fr *frame) {
+			fr.s[d] = slot{bits: uint32((int32(len(fr.sh.mem[id])) - off) / max(esz, 1))}
+		}
+		return cexpr{code: c.emit(fn), loc: d, n: 1}, true
+	case *ir.Ident, *ir.Member, *ir.Index, *ir.Swizzle:
+		if !sharedRoot(e) {
+			return cexpr{}, false
+		}
+	default:
+		return cexpr{}, false
+	}
+	r := c.sharedRef(e)
+	n := r.n
+	d := dst
+	if d < 0 {
+		d = c.alloc(n)
+	}
+	oob := -c.addReason(e.Position(), rOOBRead, e, "")
+	race := c.entry.race[r.id]
+	posID := c.addReason(e.Position(), rOOBRead, e, "read")
+	id := r.id
+	fn := func(fr *frame) {
+		off, bad := r.at(fr)
+		mem := fr.sh.mem[id]
+		if off+n > int32(len(mem)) {
+			for j := int32(0); j < n; j++ {
+				fr.s[d+j] = slot{why: oob}
+			}
+			return
+		}
+		copy(fr.s[d:d+n], mem[off:off+n])
+		for j := int32(0); j < n; j++ {
+			if fr.sh.check(id, off+j, false, posID) {
+				fr.s[d+j].why = -race
+				mem[off+j].why = -race
+			}
+			if bad {
+				fr.s[d+j].why = oob
+			}
+		}
+	}
+	return cexpr{code: c.emit(fn), loc: d, n: n, stops: r.stops}, true
+}
+
+// sharedAssign compiles a store (or compound assignment) into shared
+// memory: the reference, then the value, then the store.
+func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
+	r := c.sharedRef(s.LHS)
+	n := r.n
+	var v cexpr
+	if s.Op == ir.OpNone {
+		v = c.expr(s.RHS)
+	} else {
+		// x op= y: load x (through the same reference: recompiling the
+		// chain re-evaluates only side-effect-free index operands, which
+		// ir.Normalize guarantees for compound assignments' targets), then y.
+		v = c.binary(s, s.Op, c.expr(s.LHS), c.expr(s.RHS), -1)
+	}
+	id := r.id
+	race := c.entry.race[id]
+	oob := -c.addReason(s.Pos, rOOBWrite, s, "")
+	posID := c.addReason(s.Pos, rOOBWrite, s, "write")
+	cd, src := v.code, v.loc
+	stops := r.stops || v.stops
+	return cstmt{run: func(fr *frame) ctl {
+		off, bad := r.at(fr)
+		cd.run(fr)
+		if stops && fr.stop {
+			return cAbort
+		}
+		mem := fr.sh.mem[id]
+		if off+n > int32(len(mem)) {
+			return cNext // an empty runtime-sized array: the store is dropped
+		}
+		copy(mem[off:off+n], fr.s[src:src+n])
+		for j := int32(0); j < n; j++ {
+			if fr.sh.check(id, off+j, true, posID) {
+				mem[off+j].why = -race
+			}
+			if bad {
+				mem[off+j].why = oob
+			}
+		}
+		return cNext
+	}}
+}
+
+// atomic compiles an atomic builtin (WGSL #atomic-builtin-functions).
+func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
+	r := c.sharedRef(e.Ptr())
+	ops := c.operands(e.Args[1:]...)
+	n := size(e.T)
+	d := dst
+	if d < 0 && n > 0 {
+		d = c.alloc(n)
+	}
+	if d < 0 {
+		d = c.alloc(1)
+	}
+	id := r.id
+	op := e.Op
+	signed := e.Ptr().Type().Elem.Kind == ir.KindI32
+	var a1, a2 int32 = -1, -1
+	if len(ops) > 0 {
+		a1 = ops[0].loc
+	}
+	if len(ops) > 1 {
+		a2 = ops[1].loc
+	}
+	fn := func(fr *frame) {
+		off, _ := r.at(fr)
+		mem := fr.sh.mem[id]
+		if off >= int32(len(mem)) {
+			return
+		}
+		old := mem[off]
+		var v slot
+		if a1 >= 0 {
+			v = fr.s[a1]
+		}
+		nw := old
+		why := firstWhy(old.why, v.why)
+		switch op {
+		case ir.AtomicStore, ir.AtomicExchange:
+			nw = v
+		case ir.AtomicAdd:
+			nw = slot{bits: wgslsem.Add(old.bits, v.bits), why: why}
+		case ir.AtomicSub:
+			nw = slot{bits: wgslsem.Sub(old.bits, v.bits), why: why}
+		case ir.AtomicAnd:
+			nw = slot{bits: old.bits & v.bits, why: why}
+		case ir.AtomicOr:
+			nw = slot{bits: old.bits | v.bits, why: why}
+		case ir.AtomicXor:
+			nw = slot{bits: old.bits ^ v.bits, why: why}
+		case ir.AtomicMax, ir.AtomicMin:
+			less := old.bits < v.bits
+			if signed {
+				less = int32(old.bits) < int32(v.bits)
+			}
+			if (op == ir.AtomicMax) == less {
+				nw = slot{bits: v.bits, why: why}
+			} else {
+				nw = slot{bits: old.bits, why: why}
+			}
+		case ir.AtomicCompareExchangeWeak:
+			// The reference never fails spuriously; a GPU may, so the
+			// exchanged member is compared as WGSL allows (DESIGN.md).
+			eq := old.bits == v.bits
+			if eq {
+				nw = fr.s[a2]
+			}
+			fr.s[d] = old
+			fr.s[d+1] = slot{bits: b2u(eq), why: firstWhy(old.why, v.why)}
+		}
+		if op != ir.AtomicLoad {
+			mem[off] = nw
+		}
+		if op != ir.AtomicStore && op != ir.AtomicCompareExchangeWeak {
+			fr.s[d] = old
+		}
+	}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: r.stops || anyStops(ops...)}
+}
+
+// check records an access to leaf off of shared var id and reports
+// whether it races with an earlier one.
+func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
+	shadow := sh.shadow[id]
+	if int(off) >= len(shadow) {
+		return false
+	}
+	a := &shadow[off]
+	space := 1 // storage barriers order storage and uniform memory
+	if sh.d.e.vars[id].Space == ir.SpaceWorkgroup {
+		space = 0
+	}
+	me := accessTag{inv: sh.inv, wg: sh.wg, ep: sh.ep[space], pos: pos}
+	ordered := func(t accessTag) bool {
+		return t.inv == 0 || t.inv == me.inv || t.wg == me.wg && t.ep < me.ep
+	}
+	var other *accessTag
+	if !ordered(a.w) {
+		other = &a.w
+	}
+	if write && other == nil {
+		if !ordered(a.r1) {
+			other = &a.r1
+		} else if !ordered(a.r2) {
+			other = &a.r2
+		}
+	}
+	raced := other != nil
+	if raced {
+		sh.report(id, off, *other, me, write, other == &a.w)
+	}
+	if write {
+		a.w = me
+		a.r1, a.r2 = accessTag{}, accessTag{}
+	} else if a.r1.inv != me.inv {
+		a.r2, a.r1 = a.r1, me
+	} else {
+		a.r1 = me
+	}
+	return raced
+}
+
+func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWrite bool) {
+	for _, r := range *sh.races {
+		if r.Var == sh.d.e.vars[id].Name && r.Slot == int(off) {
+			return
+		}
+	}
+	desc := func(t accessTag, w bool) string {
+		kind := "read"
+		if w {
+			kind = "write"
+		}
+		rs := sh.d.p.reasons[t.pos-1]
+		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", rs.pos, kind, t.inv-1, t.wg)
+	}
+	*sh.races = append(*sh.races, Race{Var: sh.d.e.vars[id].Name, Slot: int(off), A: desc(prev, prevWrite), B: desc(me, write)})
+}
+
+// Run dispatches workgroups[0] × workgroups[1] × workgroups[2]
+// workgroups. buffers gives the initial value of every storage and
+// uniform binding by variable name (a missing one starts at zero; a
+// runtime-sized array's length is the value's: an ir.Value of array type
+// whose Elems are the elements, see BufferValue). It fails, before
+// running anything, on a value of the wrong type; a failure of an
+// invocation (step limit, non-uniform barrier) is the error, positioned.
+func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
+	limit := opts.MaxSteps
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	file := d.p.file
+	mem := make([][]slot, len(d.e.vars))
+	shadow := make([][]access, len(d.e.vars))
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		v, ok := buffers[g.Name]
+		if !ok {
+			v = zeroShared(g.T)
+		}
+		if err := checkShared(v, g.T); err != nil {
+			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", g.Name, err)}
+		}
+		s := make([]slot, 0, 16)
+		s = flattenValue(v, s)
+		mem[i] = s
+		shadow[i] = make([]access, len(s))
+	}
+	for name := range buffers {
+		if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
+			return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: fmt.Sprintf("no storage or uniform binding named %s", name)}
+		}
+	}
+	ws := d.entry.WorkgroupSize
+	local := int(ws[0] * ws[1] * ws[2])
+	total := uint64(workgroups[0]) * uint64(workgroups[1]) * uint64(workgroups[2]) * uint64(local)
+	if total == 0 || total > 1<<26 {
+		return nil, &ir.Error{File: file, Pos: d.entry.StagePos, Pass: "interp", Msg: fmt.Sprintf("dispatch of %d invocations (want 1 to %d)", total, 1<<26)}
+	}
+	var races []Race
+	frames := make([]*frame, local)
+	shs := make([]invShared, local)
+	var ep [2]uint32
+	for i := range frames {
+		frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
+	}
+	wgMem := func() {
+		for i, g := range d.e.vars {
+			if g.Space == ir.SpaceWorkgroup {
+				n := size(g.T)
+				if len(mem[i]) == 0 {
+					mem[i] = make([]slot, n)
+					shadow[i] = make([]access, n)
+				} else {
+					clear(mem[i])
+					clear(shadow[i])
+				}
+			}
+		}
+	}
+	wgLinear := int32(0)
+	for wz := uint32(0); wz < workgroups[2]; wz++ {
+		for wy := uint32(0); wy < workgroups[1]; wy++ {
+			for wx := uint32(0); wx < workgroups[0]; wx++ {
+				wgMem()
+				ep = [2]uint32{}
+				for li := 0; li < local; li++ {
+					fr := frames[li]
+					copy(fr.s, d.p.image)
+					fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause = 0, limit, false, nil, 0, 0
+					fr.resume = 0
+					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
+					wid := [3]uint32{wx, wy, wz}
+					gid := [3]uint32{wx*ws[0] + lid[0], wy*ws[1] + lid[1], wz*ws[2] + lid[2]}
+					shs[li] = invShared{mem: mem, shadow: shadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d}
+					fr.sh = &shs[li]
+					vals := map[string][]uint32{
+						"local_invocation_id": lid[:], "workgroup_id": wid[:], "global_invocation_id": gid[:],
+						"num_workgroups": workgroups[:], "local_invocation_index": {uint32(li)},
+					}
+					for j, prm := range d.entry.Params {
+						base := d.e.params[j].base
+						if prm.Builtin != "" {
+							for k, b := range vals[prm.Builtin] {
+								fr.s[base+int32(k)] = slot{bits: b}
+							}
+							continue
+						}
+						for fi, f := range prm.T.Struct.Fields {
+							at := base + fieldOffset(prm.T, fi)
+							for k, b := range vals[f.Builtin] {
+								fr.s[at+int32(k)] = slot{bits: b}
+							}
+						}
+					}
+				}
+				if err := d.runWorkgroup(frames, &ep); err != nil {
+					return nil, err
+				}
+				wgLinear++
+			}
+		}
+	}
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: races}
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		res.Buffers[g.Name] = sharedOutput(d.p, g.T, mem[i])
+	}
+	return res, nil
+}
+
+// runWorkgroup runs one workgroup's invocations to completion, barrier
+// by barrier.
+func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32) error {
+	done := make([]bool, len(frames))
+	for {
+		var at uint32
+		atInv, doneInv := -1, -1
+		for i, fr := range frames {
+			if done[i] {
+				continue
+			}
+			k := d.body.execAt(fr, fr.resume)
+			if fr.err != nil {
+				return fr.err
+			}
+			if k == cBarrier {
+				if atInv < 0 {
+					at, atInv = fr.barrier, i
+				} else if fr.barrier != at {
+					return d.nonUniform(frames, atInv, i)
+				}
+				continue
+			}
+			done[i] = true
+			doneInv = i
+		}
+		if atInv < 0 {
+			return nil
+		}
+		if doneInv >= 0 {
+			return d.nonUniform(frames, atInv, doneInv)
+		}
+		if at&(1<<31) != 0 {
+			ep[1]++
+		} else {
+			ep[0]++
+		}
+	}
+}
+
+func (d *Dispatch) nonUniform(frames []*frame, a, b int) error {
+	fa := frames[a]
+	pos := d.p.positions[d.body[fa.resume-1].b]
+	other := "finished"
+	if fb := frames[b]; fb.resume > 0 && d.body[fb.resume-1].op == opBarrier && fb.barrier != fa.barrier {
+		other = "is at the barrier at " + d.p.positions[d.body[fb.resume-1].b].String()
+	}
+	return &ir.Error{File: d.p.file, Pos: pos, Pass: "interp", Msg: fmt.Sprintf(
+		"barrier reached by only some invocations of a workgroup: local invocation %d waits here while local invocation %d %s (WGSL #uniformity: a barrier must be in uniform control flow)", a, b, other)}
+}
+
+// zeroShared is the zero value of a binding type (a runtime-sized array
+// of length 0).
+func zeroShared(t *ir.Type) ir.Value {
+	switch t.Kind {
+	case ir.KindRuntimeArray:
+		return ir.Value{Type: t}
+	case ir.KindAtomic:
+		return ir.Zero(t.Elem)
+	case ir.KindStruct:
+		es := make([]ir.Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = zeroShared(f.Type)
+		}
+		return ir.Value{Type: t, Elems: es}
+	case ir.KindArray:
+		es := make([]ir.Value, t.Len)
+		for i := range es {
+			es[i] = zeroShared(t.Elem)
+		}
+		return ir.Value{Type: t, Elems: es}
+	}
+	return ir.Zero(t)
+}
+
+// checkShared checks v against a binding type: atomics take values of
+// their element type, runtime-sized arrays any number of elements.
+func checkShared(v ir.Value, t *ir.Type) error {
+	switch t.Kind {
+	case ir.KindAtomic:
+		return checkShared(v, t.Elem)
+	case ir.KindRuntimeArray, ir.KindArray:
+		if v.Type == nil || (v.Type.Kind != ir.KindRuntimeArray && v.Type.Kind != ir.KindArray) {
+			return fmt.Errorf("has type %v, want %v", v.Type, t)
+		}
+		if t.Kind == ir.KindArray && len(v.Elems) != t.Len {
+			return fmt.Errorf("value of %v has %d elements", t, len(v.Elems))
+		}
+		for _, e := range v.Elems {
+			if err := checkShared(e, t.Elem); err != nil {
+				return err
+			}
+		}
+		return nil
+	case ir.KindStruct:
+		if v.Type == nil || v.Type.Kind != ir.KindStruct || len(v.Elems) != len(t.Struct.Fields) {
+			return fmt.Errorf("has type %v, want %v", v.Type, t)
+		}
+		for i, f := range t.Struct.Fields {
+			if err := checkShared(v.Elems[i], f.Type); err != nil {
+				return fmt.Errorf("member %s: %v", f.Name, err)
+			}
+		}
+		return nil
+	}
+	return checkValue(v, t)
+}
+
+func flattenValue(v ir.Value, s []slot) []slot {
+	if v.Elems == nil && v.Type != nil && v.Type.IsScalar() {
+		b := v.Bits
+		if v.Type.Kind == ir.KindBool && b != 0 {
+			b = 1
+		}
+		return append(s, slot{bits: b})
+	}
+	for _, e := range v.Elems {
+		s = flattenValue(e, s)
+	}
+	return s
+}
+
+// sharedOutput converts a binding's final memory to an Output (atomics
+// as their element type, a runtime-sized array by its length).
+func sharedOutput(p *Program, t *ir.Type, mem []slot) Output {
+	pos := 0
+	v := buildShared(t, mem, &pos)
+	out := Output{Value: v}
+	for i := range mem {
+		if mem[i].why == 0 {
+			continue
+		}
+		if out.Indeterminate == nil {
+			out.Indeterminate = make([]bool, len(mem))
+			out.Tolerance = make([]float64, len(mem))
+		}
+		out.Indeterminate[i] = mem[i].why < 0
+		out.Tolerance[i] = mem[i].err
+		if out.Why == "" {
+			out.Why = p.reasonText(mem[i].why)
+		}
+	}
+	return out
+}
+
+func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
+	switch t.Kind {
+	case ir.KindAtomic:
+		return buildShared(t.Elem, s, pos)
+	case ir.KindRuntimeArray:
+		n := size(t.Elem)
+		var es []ir.Value
+		for n > 0 && *pos+int(n) <= len(s) {
+			es = append(es, buildShared(t.Elem, s, pos))
+		}
+		return ir.Value{Type: t, Elems: es}
+	case ir.KindArray:
+		es := make([]ir.Value, t.Len)
+		for i := range es {
+			es[i] = buildShared(t.Elem, s, pos)
+		}
+		return ir.Value{Type: t, Elems: es}
+	case ir.KindStruct:
+		es := make([]ir.Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = buildShared(f.Type, s, pos)
+		}
+		return ir.Value{Type: t, Elems: es}
+	}
+	return buildValue(t, s, pos)
+}
+
+// SortRaces orders races by variable and leaf (for stable reports).
+func SortRaces(rs []Race) {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].Var != rs[j].Var {
+			return rs[i].Var < rs[j].Var
+		}
+		return rs[i].Slot < rs[j].Slot
+	})
+}

@@ -1,0 +1,145 @@
+package shaders
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// computeValue converts a JSON array of numbers to a binding value of
+// type t (an array, runtime-sized or fixed, of i32/u32/f32 or their
+// atomics): the shapes the compute corpus uses.
+func computeValue(t *testing.T, typ *ir.Type, raw json.RawMessage) ir.Value {
+	var nums []float64
+	require.NoError(t, json.Unmarshal(raw, &nums))
+	elem := typ.Elem
+	if elem.Kind == ir.KindAtomic {
+		elem = elem.Elem
+	}
+	v := ir.Value{Type: typ}
+	for _, x := range nums {
+		var bits uint32
+		switch elem.Kind {
+		case ir.KindF32:
+			bits = math.Float32bits(float32(x))
+		case ir.KindI32:
+			bits = uint32(int32(x))
+		default:
+			bits = uint32(x)
+		}
+		v.Elems = append(v.Elems, ir.ScalarVal(elem, bits))
+	}
+	return v
+}
+
+// TestComputeShadersMatchHandDerivedExpectations runs every
+// shaders/compute/NAME.wgsl entry point in the reference dispatch with
+// NAME.inputs.json and checks the final read_write bindings and the
+// number of data races against NAME.expected.json, derived by hand
+// (each shader's comment says how).
+func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
+	files, err := filepath.Glob("compute/*.wgsl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".wgsl")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			m, err := wgsl.Parse(path, src)
+			require.NoError(t, err)
+			require.True(t, wgsl.IsEntryMode(m, ""))
+			f, err := wgsl.Entry(m, "")
+			require.NoError(t, err)
+			d, err := interp.CompileEntry(m, f.Name)
+			require.NoError(t, err)
+			var in map[string]json.RawMessage
+			b, err := os.ReadFile(strings.TrimSuffix(path, ".wgsl") + ".inputs.json")
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &in))
+			var wg [3]uint32
+			require.NoError(t, json.Unmarshal(in["workgroups"], &wg))
+			bufs := map[string]ir.Value{}
+			for _, g := range d.Vars() {
+				if raw, ok := in[g.Name]; ok {
+					bufs[g.Name] = computeValue(t, g.T, raw)
+				}
+			}
+			res, err := d.Run(bufs, wg, interp.Options{})
+			require.NoError(t, err)
+			var want map[string]json.RawMessage
+			b, err = os.ReadFile(strings.TrimSuffix(path, ".wgsl") + ".expected.json")
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &want))
+			var races int
+			require.NoError(t, json.Unmarshal(want["races"], &races))
+			assert.Len(t, res.Races, races, "%v", res.Races)
+			for k, raw := range want {
+				if k == "races" {
+					continue
+				}
+				out, ok := res.Buffers[k]
+				require.True(t, ok, k)
+				var elems []any
+				require.NoError(t, json.Unmarshal(raw, &elems))
+				require.Len(t, out.Value.Elems, len(elems), k)
+				for i, e := range elems {
+					if s, ok := e.(string); ok && s == "indeterminate" {
+						assert.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
+						continue
+					}
+					got := out.Value.Elems[i]
+					var g float64
+					switch got.Type.Kind {
+					case ir.KindF32:
+						g = float64(math.Float32frombits(got.Bits))
+					case ir.KindI32:
+						g = float64(int32(got.Bits))
+					default:
+						g = float64(got.Bits)
+					}
+					assert.Equal(t, e.(float64), g, "%s[%d]", k, i)
+					if out.Indeterminate != nil {
+						assert.False(t, out.Indeterminate[i], "%s[%d] determinate", k, i)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNonUniformBarrierIsAnError: a barrier reached by only some
+// invocations of a workgroup is an error, positioned at the barrier —
+// statically by the front end's uniformity analysis (WGSL #uniformity),
+// and at run time by the reference for IR that bypasses it (the uniform
+// condition params[0] > 0u replaced by li < 2u).
+func TestNonUniformBarrierIsAnError(t *testing.T) {
+	bad := "@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) li: u32) {\n  if (li < 2u) {\n    workgroupBarrier();\n  }\n}\n"
+	_, err := wgsl.Parse("bad.wgsl", []byte(bad))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bad.wgsl:4:5")
+
+	ok := "@group(0) @binding(0) var<storage, read> params: array<u32, 1>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) li: u32) {\n  if (params[0] > 0u) {\n    workgroupBarrier();\n  }\n}\n"
+	m, err := wgsl.Parse("nu.wgsl", []byte(ok))
+	require.NoError(t, err)
+	f := m.Func("main")
+	iff := f.Body.Stmts[0].(*ir.If)
+	iff.Cond = &ir.Binary{Pos: iff.Cond.Position(), Op: ir.OpLt, T: ir.Bool,
+		X: &ir.Ident{Name: "li", T: ir.U32, Ref: ir.RefParam}, Y: &ir.Lit{Val: ir.ScalarVal(ir.U32, 2)}}
+	d, err := interp.CompileEntry(m, "main")
+	require.NoError(t, err)
+	one := ir.Value{Type: ir.ArrayOf(ir.U32, 1), Elems: []ir.Value{ir.ScalarVal(ir.U32, 1)}}
+	_, err = d.Run(map[string]ir.Value{"params": one}, [3]uint32{1, 1, 1}, interp.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nu.wgsl:5:5: interp: barrier reached by only some invocations of a workgroup")
+}
