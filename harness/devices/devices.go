@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,12 @@ type Options struct {
 	// log lines from the workers, each prefixed with "[adapter] ". Nil
 	// discards both.
 	Warn io.Writer
+	// Jobs is the number of devices opened per adapter, each its own
+	// worker process (Dawn: its own node process) with its own device;
+	// several make that adapter's entry of the Set a *Pool. 0 or 1: one
+	// device per adapter, the adapter's own Runner. DefaultJobs is what
+	// `gpudiff run` uses when --jobs is not given.
+	Jobs int
 }
 
 // Set is the opened devices, in the order harness.Select returns their
@@ -54,7 +61,8 @@ func (s Set) Close() {
 // when the selectors could name one of its adapters. Errors: no adapter at
 // all (harness.AllAdapters' error), a selector that matches nothing
 // (harness.Select's error), or a device that fails to open ("NAME: …";
-// the devices opened before it are closed).
+// the devices opened before it are closed). With Options.Jobs > 1 each
+// adapter's entry is a *Pool of that many devices, opened at once.
 func Open(sels []string, o Options) (Set, error) {
 	all, err := harness.AllAdapters()
 	if len(all) == 0 {
@@ -72,30 +80,61 @@ func Open(sels []string, o Options) (Set, error) {
 	}
 	var opened Set
 	var logMu sync.Mutex
+	jobs := max(o.Jobs, 1)
 	for _, a := range sel {
-		var d harness.Runner
-		if a.Implementation == "wgpu" {
-			wo := worker.Options{Timeout: o.Timeout}
-			if harness.LogEnabled() && o.Warn != nil {
-				// wgpu-native logs to the worker's stderr, which the
-				// parent otherwise keeps only for crash reports.
-				wo.Stderr = &prefixWriter{mu: &logMu, w: o.Warn, prefix: "[" + a.Name + "] "}
+		// A wgpu adapter's members start at once (each is a worker
+		// process of its own); other implementations' one after another.
+		members := make([]harness.Runner, jobs)
+		errs := make([]error, jobs)
+		var wg sync.WaitGroup
+		for m := range members {
+			if a.Implementation != "wgpu" {
+				members[m], errs[m] = openOne(a, o, &logMu)
+				continue
 			}
-			var wd *worker.Device
-			wd, err = worker.Start(a.Name, wo)
-			if err == nil {
-				d = wd // not a typed nil *worker.Device in the interface
-			}
-		} else {
-			d, err = harness.OpenAny(a.Name)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				members[m], errs[m] = openOne(a, o, &logMu)
+			}()
 		}
-		if err != nil {
+		wg.Wait()
+		if i := slices.IndexFunc(errs, func(e error) bool { return e != nil }); i >= 0 {
+			err := errs[i]
+			for _, m := range members {
+				if m != nil {
+					m.Close()
+				}
+			}
 			opened.Close()
 			return nil, fmt.Errorf("%s: %w", a.Name, err)
 		}
-		opened = append(opened, d)
+		if jobs == 1 {
+			opened = append(opened, members[0])
+		} else {
+			opened = append(opened, NewPool(members))
+		}
 	}
 	return opened, nil
+}
+
+// openOne opens one device of adapter a: a worker process for a wgpu
+// adapter, harness.OpenAny for any other.
+func openOne(a harness.AdapterInfo, o Options, logMu *sync.Mutex) (harness.Runner, error) {
+	if a.Implementation != "wgpu" {
+		return harness.OpenAny(a.Name)
+	}
+	wo := worker.Options{Timeout: o.Timeout}
+	if harness.LogEnabled() && o.Warn != nil {
+		// wgpu-native logs to the worker's stderr, which the
+		// parent otherwise keeps only for crash reports.
+		wo.Stderr = &prefixWriter{mu: logMu, w: o.Warn, prefix: "[" + a.Name + "] "}
+	}
+	wd, err := worker.Start(a.Name, wo)
+	if err != nil {
+		return nil, err // not a typed nil *worker.Device in the interface
+	}
+	return wd, nil
 }
 
 // wantsImplementation reports whether the selectors could name an adapter
