@@ -362,22 +362,44 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	r := c.sharedRef(s.LHS)
 	n := r.n
 	var v cexpr
+	tmp := int32(-1) // x op= y: where x is loaded
 	if s.Op == ir.OpNone {
 		v = c.expr(s.RHS)
 	} else {
-		// x op= y: load x (through the same reference: recompiling the
-		// chain re-evaluates only side-effect-free index operands, which
-		// ir.Normalize guarantees for compound assignments' targets), then y.
-		v = c.binary(s, s.Op, c.expr(s.LHS), c.expr(s.RHS), -1)
+		// x op= y is x = x op y with the reference x evaluated once
+		// (WGSL #compound-assignment-sec): its index operands, calls
+		// included, run once; x is loaded through that one evaluation,
+		// before y is evaluated.
+		tmp = c.alloc(n)
+		v = c.binary(s, s.Op, cexpr{loc: tmp, n: n}, c.expr(s.RHS), -1)
 	}
 	id := r.id
 	race := c.entry.race[id]
 	oob := -c.addReason(s.Pos, rOOBWrite, s, "")
 	posID := c.addReason(s.Pos, rOOBWrite, s, "write")
+	loadOOB := -c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "")
+	loadID := c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "read")
 	cd, src := v.code, v.loc
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
+		if tmp >= 0 {
+			mem := fr.sh.mem[id]
+			for j := int32(0); j < n; j++ {
+				if off+n > int32(len(mem)) {
+					fr.s[tmp+j] = slot{why: loadOOB}
+					continue
+				}
+				fr.s[tmp+j] = mem[off+j]
+				if fr.sh.check(id, off+j, false, loadID) {
+					fr.s[tmp+j].why = -race
+					mem[off+j].why = -race
+				}
+				if bad {
+					fr.s[tmp+j].why = loadOOB
+				}
+			}
+		}
 		cd.run(fr)
 		if stops && fr.stop {
 			return cAbort
