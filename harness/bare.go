@@ -45,6 +45,9 @@ func (d *Device) RunBare(ctx context.Context, ks []Kernel, jobs []Dispatch) ([][
 	}
 	inMax, outMax := 4, 4
 	for i, job := range jobs {
+		if job.Buffers != nil {
+			return fail(0, errors.New("harness: RunBare takes kernel ABI dispatches only, not Buffers dispatches"))
+		}
 		if err := d.checkRun(ks[i], job); err != nil {
 			return fail(0, err)
 		}

@@ -51,6 +51,18 @@ type Dispatch struct {
 	// 64 × the adapter's maxComputeWorkgroupsPerDimension (65535 on the CPU
 	// adapters: 4,194,240 invocations).
 	Invocations int
+
+	// Buffers, when set, makes this a dispatch of a module as written
+	// (ARCHITECTURE.md "Entry points as written"; bindings.go) instead of
+	// the kernel ABI: one buffer per binding, each with its initial bytes,
+	// and Workgroups workgroups. Input, OutputSize and Invocations must
+	// then be zero, and Run returns the final bytes of every BindingStorage
+	// buffer, concatenated in Buffers order, each exactly len(Data) bytes.
+	Buffers []BufferBinding
+	// Workgroups is the dispatch size (X, Y, Z) of a Buffers dispatch;
+	// each at least 1 and at most the adapter's
+	// maxComputeWorkgroupsPerDimension.
+	Workgroups [3]uint32
 }
 
 // Run compiles k, runs job on the device and returns the output buffer's
@@ -86,7 +98,11 @@ func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 	if err := d.takeEvents(); err != nil {
 		return nil, err
 	}
-	out, err := d.run(ctx, k, job)
+	run := d.run
+	if job.Buffers != nil {
+		run = d.runBindings
+	}
+	out, err := run(ctx, k, job)
 	if evErr := d.takeEvents(); evErr != nil && (err == nil || d.broken != nil) {
 		err = evErr
 	}
@@ -105,6 +121,9 @@ func (d *Device) checkRun(k Kernel, job Dispatch) error {
 		return errors.New("harness: kernel must have exactly one of WGSL and SPIRV")
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("harness: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
+	}
+	if job.Buffers != nil || job.Workgroups != [3]uint32{} {
+		return d.checkBindings(job)
 	}
 	maxBinding := min(d.limits.MaxStorageBufferBindingSize, d.limits.MaxBufferSize)
 	for _, n := range []int{len(job.Input), job.OutputSize} {

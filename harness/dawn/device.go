@@ -16,6 +16,12 @@ import (
 // that). It is a limit of this implementation, not a verdict on the kernel.
 var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only): %w", harness.ErrUnsupported)
 
+// ErrNoBindings is returned by Run for a dispatch of a module as written
+// (harness.Dispatch.Buffers): the node worker speaks only the kernel ABI
+// (one input and one output buffer) so far. It wraps harness.ErrUnsupported,
+// so callers drop the run instead of judging it.
+var ErrNoBindings = fmt.Errorf("dawn: modules as written (entry points with their own bindings) are not supported by gpudiff's dawn.node worker yet (kernel ABI only): %w", harness.ErrUnsupported)
+
 // Device is one opened Dawn adapter: a node worker process with a device on
 // that adapter and the kernel ABI's bind group and pipeline layouts, reused
 // for many kernels. Its method set is harness.Device's (harness.Runner).
@@ -252,6 +258,8 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 		return errors.New("dawn: kernel must have exactly one of WGSL and SPIRV")
 	case len(k.SPIRV) > 0:
 		return ErrNoSPIRV
+	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+		return ErrNoBindings
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("dawn: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
 	}

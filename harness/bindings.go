@@ -1,0 +1,276 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/cogentcore/webgpu/wgpu"
+
+	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
+)
+
+// BindingKind is how a module as written declares a binding (WGSL
+// #address-spaces): var<storage, read>, var<storage, read_write> or
+// var<uniform>.
+type BindingKind uint8
+
+// The binding kinds of a Buffers dispatch.
+const (
+	BindingReadOnly BindingKind = iota + 1 // var<storage, read> (or var<storage>)
+	BindingStorage                         // var<storage, read_write>: read back after the dispatch
+	BindingUniform                         // var<uniform>
+)
+
+func (k BindingKind) String() string {
+	switch k {
+	case BindingReadOnly:
+		return "storage-read"
+	case BindingStorage:
+		return "storage-read_write"
+	case BindingUniform:
+		return "uniform"
+	}
+	return fmt.Sprintf("BindingKind(%d)", uint8(k))
+}
+
+// BufferBinding is one binding of a module as written: its @group and
+// @binding, its kind, and the buffer's initial bytes in the binding's
+// host-shareable layout (the caller encodes them; the harness never
+// decodes). The device buffer is len(Data) rounded up to a multiple of 4
+// (at least 4); the shader sees that size (arrayLength of a runtime-sized
+// array counts it).
+type BufferBinding struct {
+	Group, Binding uint32
+	Kind           BindingKind
+	Data           []byte
+}
+
+// checkBindings validates a Buffers dispatch against the device's limits.
+func (d *Device) checkBindings(job Dispatch) error {
+	return CheckBindings(job, d.info.Name, uint64(d.limits.MaxComputeWorkgroupsPerDimension),
+		min(d.limits.MaxStorageBufferBindingSize, d.limits.MaxBufferSize), uint64(d.limits.MaxUniformBufferBindingSize),
+		uint64(d.limits.MaxBindGroups))
+}
+
+// CheckBindings validates a Buffers dispatch (Dispatch.Buffers, Workgroups)
+// against an adapter's limits; implementations share it. It refuses a
+// dispatch that also sets the kernel ABI's fields, no buffers, two buffers
+// at one group and binding, an unknown kind, a workgroup count of 0 or over
+// maxWorkgroups, and a buffer over its kind's binding limit.
+func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxUniform, maxGroups uint64) error {
+	switch {
+	case len(job.Input) > 0 || job.OutputSize != 0 || job.Invocations != 0:
+		return errors.New("harness: a Buffers dispatch has no Input, OutputSize or Invocations")
+	case len(job.Buffers) == 0:
+		return errors.New("harness: a Buffers dispatch needs at least one buffer")
+	}
+	for i, n := range job.Workgroups {
+		if n == 0 || uint64(n) > maxWorkgroups {
+			return fmt.Errorf("harness: %d workgroups along %c, want 1 to %s's limit of %d", n, "xyz"[i], adapter, maxWorkgroups)
+		}
+	}
+	seen := map[[2]uint32]bool{}
+	for _, b := range job.Buffers {
+		key := [2]uint32{b.Group, b.Binding}
+		if seen[key] {
+			return fmt.Errorf("harness: two buffers at @group(%d) @binding(%d)", b.Group, b.Binding)
+		}
+		seen[key] = true
+		if uint64(b.Group) >= maxGroups {
+			return fmt.Errorf("harness: @group(%d) is over %s's limit of %d bind groups", b.Group, adapter, maxGroups)
+		}
+		limit := maxStorage
+		switch b.Kind {
+		case BindingReadOnly, BindingStorage:
+		case BindingUniform:
+			limit = maxUniform
+		default:
+			return fmt.Errorf("harness: @group(%d) @binding(%d) has kind %v", b.Group, b.Binding, b.Kind)
+		}
+		if uint64(bufferSize(len(b.Data))) > limit {
+			return fmt.Errorf("harness: %v buffer of %d bytes at @group(%d) @binding(%d) exceeds %s's binding limit of %d bytes",
+				b.Kind, len(b.Data), b.Group, b.Binding, adapter, limit)
+		}
+	}
+	return nil
+}
+
+// runBindings does the work of Run for a Buffers dispatch: a bind group
+// layout per group from the buffers' kinds (groups without buffers get an
+// empty one), the pipeline with that layout, one buffer per binding, the
+// dispatch, and one copy of every BindingStorage buffer into a single
+// readback buffer at 4-aligned offsets. Every object is released on return.
+func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
+	groups := 0
+	for _, b := range job.Buffers {
+		groups = max(groups, int(b.Group)+1)
+	}
+	entries := make([][]wgpu.BindGroupLayoutEntry, groups)
+	for _, b := range job.Buffers {
+		typ := map[BindingKind]wgpu.BufferBindingType{
+			BindingReadOnly: wgpu.BufferBindingTypeReadOnlyStorage,
+			BindingStorage:  wgpu.BufferBindingTypeStorage,
+			BindingUniform:  wgpu.BufferBindingTypeUniform,
+		}[b.Kind]
+		entries[b.Group] = append(entries[b.Group], wgpu.BindGroupLayoutEntry{
+			Binding: b.Binding, Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ},
+		})
+	}
+	bgls := make([]*wgpu.BindGroupLayout, groups)
+	defer func() {
+		for _, l := range bgls {
+			if l != nil {
+				l.Release()
+			}
+		}
+	}()
+	for g := range bgls {
+		sort.Slice(entries[g], func(i, j int) bool { return entries[g][i].Binding < entries[g][j].Binding })
+		l, err := d.dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Label: "module bindings", Entries: entries[g]})
+		if err != nil {
+			return nil, d.fail("bind-group", err)
+		}
+		bgls[g] = l
+	}
+	layout, err := d.dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{Label: "module bindings", BindGroupLayouts: bgls})
+	if err != nil {
+		return nil, d.fail("bind-group", err)
+	}
+	defer layout.Release()
+	module, err := d.createModule(k)
+	if err != nil {
+		return nil, err
+	}
+	defer module.Release()
+	pipeline, err := d.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
+		Layout:  layout,
+		Compute: wgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.EntryPoint},
+	})
+	if err != nil {
+		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
+	}
+	defer pipeline.Release()
+
+	bufs := make([]*wgpu.Buffer, len(job.Buffers))
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
+	groupEntries := make([][]wgpu.BindGroupEntry, groups)
+	offsets := make([]int, len(job.Buffers)) // in the readback buffer, BindingStorage only
+	readSize := 0
+	for i, b := range job.Buffers {
+		size := bufferSize(len(b.Data))
+		data := make([]byte, size)
+		copy(data, b.Data)
+		usage := wgpu.BufferUsageStorage
+		switch b.Kind {
+		case BindingStorage:
+			usage |= wgpu.BufferUsageCopySrc
+			offsets[i] = readSize
+			readSize += size
+		case BindingUniform:
+			usage = wgpu.BufferUsageUniform
+		}
+		buf, err := d.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{
+			Label: fmt.Sprintf("group %d binding %d", b.Group, b.Binding), Contents: data, Usage: usage,
+		})
+		if err != nil {
+			return nil, d.fail("buffer", err)
+		}
+		bufs[i] = buf
+		groupEntries[b.Group] = append(groupEntries[b.Group], wgpu.BindGroupEntry{Binding: b.Binding, Buffer: buf, Size: uint64(size)})
+	}
+	readSize = max(readSize, 4)
+	readBuf, err := d.dev.CreateBuffer(&wgpu.BufferDescriptor{
+		Label: "readback", Size: uint64(readSize), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst,
+	})
+	if err != nil {
+		return nil, d.fail("buffer", err)
+	}
+	defer readBuf.Release()
+	bindGroups := make([]*wgpu.BindGroup, groups)
+	defer func() {
+		for _, bg := range bindGroups {
+			if bg != nil {
+				bg.Release()
+			}
+		}
+	}()
+	for g := range bindGroups {
+		bg, err := d.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: bgls[g], Entries: groupEntries[g]})
+		if err != nil {
+			return nil, d.fail("bind-group", err)
+		}
+		bindGroups[g] = bg
+	}
+
+	cmd, err := d.encodeBindings(pipeline, bindGroups, job, bufs, offsets, readBuf)
+	if err != nil {
+		return nil, d.fail("encode", err)
+	}
+	defer cmd.Release()
+	d.queue.Submit(cmd)
+
+	mapping, err := wgpuext.MapRead(d.dev, readBuf, uint64(readSize))
+	if err != nil {
+		return nil, d.fail("readback", err)
+	}
+	if err := d.wait(ctx, mapping); err != nil {
+		return nil, err // mapping is not freed: its callback may still come
+	}
+	defer mapping.Free()
+	if err := mapping.Err(); err != nil {
+		return nil, d.fail("readback", err)
+	}
+	mapped := readBuf.GetMappedRange(0, uint(readSize))
+	var out []byte
+	for i, b := range job.Buffers {
+		if b.Kind == BindingStorage {
+			out = append(out, mapped[offsets[i]:offsets[i]+len(b.Data)]...)
+		}
+	}
+	if err := readBuf.Unmap(); err != nil {
+		return nil, d.fail("readback", err)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}
+
+// encodeBindings records the dispatch of a Buffers dispatch and the copies
+// of its BindingStorage buffers into readBuf.
+func (d *Device) encodeBindings(pipeline *wgpu.ComputePipeline, bindGroups []*wgpu.BindGroup, job Dispatch,
+	bufs []*wgpu.Buffer, offsets []int, readBuf *wgpu.Buffer) (*wgpu.CommandBuffer, error) {
+	enc, err := d.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	pass.SetPipeline(pipeline)
+	for g, bg := range bindGroups {
+		pass.SetBindGroup(uint32(g), bg, nil)
+	}
+	pass.DispatchWorkgroups(job.Workgroups[0], job.Workgroups[1], job.Workgroups[2])
+	err = pass.End()
+	pass.Release()
+	if err != nil {
+		return nil, err
+	}
+	for i, b := range job.Buffers {
+		if b.Kind != BindingStorage {
+			continue
+		}
+		if err := enc.CopyBufferToBuffer(bufs[i], 0, readBuf, uint64(offsets[i]), uint64(bufferSize(len(b.Data)))); err != nil {
+			return nil, err
+		}
+	}
+	return enc.Finish(nil)
+}
