@@ -35,9 +35,9 @@ import (
 // Result.Races. Atomics are sequentially consistent (they execute one at
 // a time, in the order the scheduler runs the invocations) and never
 // race: WGSL lets atomic types be accessed only through atomic builtins.
-// Known limitation: the race detector keeps, per location, the last
-// write and the last two reads by distinct invocations, so a race with
-// an older read can go unreported.
+// The race detector is exact with constant state per location (see
+// access): every racing pair of accesses to a location is noticed, and
+// the first is reported.
 
 // entryInfo is the compile-time state of an entry point.
 type entryInfo struct {
@@ -70,10 +70,84 @@ type invShared struct {
 	d      *Dispatch
 }
 
-// access is a location's race shadow: its last write and last two reads
-// by distinct invocations.
+// access is a location's race shadow: its last write w, and the reads
+// since that write summarized so that a later access learns exactly
+// whether some read is unordered with it. Workgroups run one after
+// another and a workgroup's epochs only grow, so a read is unordered with
+// a later access by invocation I of workgroup M at epoch E exactly when
+// the read is from another workgroup, or from M at epoch E by another
+// invocation. Hence it is enough to keep:
+//
+//   - ra: the first read of the newest (workgroup, epoch) seen, when
+//     every read since w is from one workgroup (older epochs of it are
+//     ordered before every later access of that workgroup, and ra stands
+//     for the workgroup towards other workgroups);
+//   - rb: a second read of ra's epoch by another invocation, or, when
+//     multi is set, a read from a workgroup other than ra's (then every
+//     later access has a read of another workgroup to race with).
+//
+// The last write suffices for writes: a write unordered with an
+// earlier one was reported when it happened, on this location.
 type access struct {
-	w, r1, r2 accessTag
+	w, ra, rb accessTag
+	multi     bool // reads since w come from two or more workgroups
+}
+
+// racingRead returns a read since the last write that is unordered with
+// an access by me, or nil.
+func (a *access) racingRead(me accessTag) *accessTag {
+	switch {
+	case a.ra.inv == 0:
+		return nil
+	case a.multi:
+		if a.ra.wg != me.wg {
+			return &a.ra
+		}
+		return &a.rb
+	case a.ra.wg != me.wg:
+		return &a.ra
+	case a.ra.ep < me.ep:
+		return nil
+	case a.ra.inv != me.inv:
+		return &a.ra
+	case a.rb.inv != 0:
+		return &a.rb
+	}
+	return nil
+}
+
+// observe checks an access by me (a write when write is set) against
+// the shadow and records it. It returns an earlier access the new one
+// races with (inv 0: none) and whether that access was a write.
+func (a *access) observe(me accessTag, write bool) (other accessTag, otherWrite bool) {
+	if a.w.inv != 0 && a.w.inv != me.inv && (a.w.wg != me.wg || a.w.ep >= me.ep) {
+		other, otherWrite = a.w, true
+	} else if write {
+		if r := a.racingRead(me); r != nil {
+			other = *r
+		}
+	}
+	if write {
+		*a = access{w: me}
+	} else {
+		a.addRead(me)
+	}
+	return other, otherWrite
+}
+
+// addRead records a read by me (after the race check).
+func (a *access) addRead(me accessTag) {
+	switch {
+	case a.ra.inv == 0:
+		a.ra = me
+	case a.multi:
+	case a.ra.wg != me.wg:
+		a.rb, a.multi = me, true
+	case a.ra.ep < me.ep:
+		a.ra, a.rb = me, accessTag{}
+	case a.ra.inv != me.inv && a.rb.inv == 0:
+		a.rb = me
+	}
 }
 
 type accessTag struct {
@@ -512,33 +586,11 @@ func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
 		space = 0
 	}
 	me := accessTag{inv: sh.inv, wg: sh.wg, ep: sh.ep[space], pos: pos}
-	ordered := func(t accessTag) bool {
-		return t.inv == 0 || t.inv == me.inv || t.wg == me.wg && t.ep < me.ep
+	other, otherWrite := a.observe(me, write)
+	if other.inv != 0 {
+		sh.report(id, off, other, me, write, otherWrite)
 	}
-	var other *accessTag
-	if !ordered(a.w) {
-		other = &a.w
-	}
-	if write && other == nil {
-		if !ordered(a.r1) {
-			other = &a.r1
-		} else if !ordered(a.r2) {
-			other = &a.r2
-		}
-	}
-	raced := other != nil
-	if raced {
-		sh.report(id, off, *other, me, write, other == &a.w)
-	}
-	if write {
-		a.w = me
-		a.r1, a.r2 = accessTag{}, accessTag{}
-	} else if a.r1.inv != me.inv {
-		a.r2, a.r1 = a.r1, me
-	} else {
-		a.r1 = me
-	}
-	return raced
+	return other.inv != 0
 }
 
 func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWrite bool) {
