@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -33,11 +34,16 @@ type Config struct {
 	Spent time.Duration
 	// Invocations per program (default 16).
 	Invocations int
-	Devices     []check.Device
-	Mode        wgsl.Mode
-	SPIRV       bool
-	Flatten     flatten.Options
-	Interp      interp.Options // the reference interpreter's limits (steps per invocation)
+	// Devices are the devices checked on, one per adapter. A device with
+	// a Jobs() int method (harness/devices.Pool: N worker processes of
+	// one adapter) runs that many programs at once, one per member, and
+	// shrinking evaluates that many candidates at once; records, case
+	// files and the summary do not depend on it.
+	Devices []check.Device
+	Mode    wgsl.Mode
+	SPIRV   bool
+	Flatten flatten.Options
+	Interp  interp.Options // the reference interpreter's limits (steps per invocation)
 	// Shard and Shards split the program indices: this run checks the
 	// indices i with i % Shards == Shard (Shards 0 or 1: all).
 	Shard, Shards int
@@ -163,10 +169,14 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 			saved[r.Signature] = true
 		}
 	}
-	// Each device serves its pipeline stage and the shrinking of failures.
+	// Each device serves its pipeline stage and the shrinking of failures;
+	// a pool's members serve one caller each already.
 	devs := make([]check.Device, len(cfg.Devices))
 	for k, d := range cfg.Devices {
-		devs[k] = &lockedDevice{d: d}
+		devs[k] = d
+		if _, ok := d.(jobber); !ok {
+			devs[k] = &lockedDevice{d: d}
+		}
 	}
 	cfg.Devices = devs
 	runPipeline(ctx, cfg, start, prior, saved, func(rec ProgramRecord, fresh bool) bool {
@@ -369,7 +379,10 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 			}
 			return hasFinding(classify(p, r), first)
 		}
-		out := shrink.Minimize(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget)
+		// Candidates are checked shrinkWorkers at a time; the first that
+		// still fails, in candidate order, wins: the result is the
+		// sequential one's (shrink.MinimizeParallel).
+		out := shrink.MinimizeParallel(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget, shrinkWorkers(sopts.Devices))
 		small = &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
 		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Kernel)
 		if r, err := check.Execute(ctx, small, opts); err == nil {
@@ -384,6 +397,21 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 	rec.Case, rec.CaseError = saveCase(cfg, rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
+}
+
+// shrinkWorkers is how many shrinking candidates are checked at once: as
+// many as the smallest pool among devs has members (each candidate runs
+// on every device, one dispatch at a time), or, with no device (a flatten
+// finding: the interpreter alone), one per CPU.
+func shrinkWorkers(devs []check.Device) int {
+	if len(devs) == 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	n := jobsOf(devs[0])
+	for _, d := range devs[1:] {
+		n = min(n, jobsOf(d))
+	}
+	return n
 }
 
 // saveCase writes the failure's case file into the corpus once per

@@ -23,9 +23,11 @@ import (
 //	            interpret, flatten, interpret the twin, encode)
 //	         ─► batcher (in index order: groups consecutive programs into
 //	            units of BatchPrograms, builds and emits their batch module)
-//	         ─► one goroutine per device (units in order; each device runs
-//	            ahead of the others as far as the window allows; the runs
-//	            of Execution.Kernel, Dispatch, NewRun, Decode, FailRun)
+//	         ─► Jobs goroutines per device (units in order; a pool of N
+//	            devices of one adapter, harness/devices.Pool, runs N units
+//	            at once, one per member; each device runs ahead of the
+//	            others as far as the window allows; the runs of
+//	            Execution.Kernel, Dispatch, NewRun, Decode, FailRun)
 //	         ─► collector (in index order: Execution.Judge, shrink, save,
 //	            record)
 //
@@ -104,9 +106,23 @@ func (u *unit) kernel(fi int, mode wgsl.Mode) (harness.Kernel, error) {
 	return e.k, e.err
 }
 
+// jobber is a device that serves several callers at once, each on a
+// device of its own (harness/devices.Pool: N worker processes of one
+// adapter).
+type jobber interface{ Jobs() int }
+
+// jobsOf is how many units device d runs at once: its Jobs, else 1.
+func jobsOf(d check.Device) int {
+	if j, ok := d.(jobber); ok {
+		return max(j.Jobs(), 1)
+	}
+	return 1
+}
+
 // lockedDevice serializes the runs of one device: its pipeline stage and
 // the shrinking of failures share it (harness.Device is not safe for
-// concurrent use).
+// concurrent use). A pool (jobber) is not wrapped: each of its members
+// serves one caller at a time already.
 type lockedDevice struct {
 	mu sync.Mutex
 	d  check.Device
@@ -152,7 +168,16 @@ type pipeline struct {
 	// ends the campaign).
 	halt   atomic.Bool
 	halted chan struct{}
+	// tuners has one batch tuner per device stage (a pool's members
+	// each their own: each is a process that warms up and measures).
 	tuners []*batchTuner
+	// jobs[d] is how many units device d runs at once (jobsOf); busy[d]
+	// how many it is running now. A device stage that finishes a unit
+	// sends on idle (without blocking), so that the batcher sends a
+	// partial unit to a device that has nothing to do.
+	jobs []int
+	busy []atomic.Int32
+	idle chan struct{}
 }
 
 // runPipeline checks the programs of cfg (whose Devices are already
@@ -169,11 +194,20 @@ func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int
 	if k < 1 {
 		k = 1
 	}
-	window := 4*k + 2*runtime.GOMAXPROCS(0)
-	pl := &pipeline{ctx: ctx, cancel: cancel, cfg: cfg, start: start, prior: prior, saved: saved, k: k,
+	// The window holds four units per device member (each member runs one
+	// while the next waits, emitted, in its channel) and a prep stage's
+	// worth per CPU.
+	jobs := make([]int, len(cfg.Devices))
+	most := 1
+	for d, dev := range cfg.Devices {
+		jobs[d] = jobsOf(dev)
+		most = max(most, jobs[d])
+	}
+	window := 4*k*most + 2*runtime.GOMAXPROCS(0)
+	pl := &pipeline{jobs: jobs, busy: make([]atomic.Int32, len(cfg.Devices)), idle: make(chan struct{}, 1), ctx: ctx, cancel: cancel, cfg: cfg, start: start, prior: prior, saved: saved, k: k,
 		slots: make(chan struct{}, window), order: make(chan *pipeJob, window), work: make(chan *pipeJob, window),
 		batchIn: make(chan *pipeJob, window), devIn: make([]chan *unit, len(cfg.Devices)),
-		halted: make(chan struct{}), tuners: make([]*batchTuner, len(cfg.Devices))}
+		halted: make(chan struct{})}
 	for d := range pl.devIn {
 		pl.devIn[d] = make(chan *unit, window)
 	}
@@ -181,8 +215,13 @@ func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int
 		t := time.AfterFunc(cfg.Duration-time.Since(start), func() { pl.halt.Store(true); close(pl.halted) })
 		defer t.Stop()
 	}
-	for d := range pl.tuners {
-		pl.tuners[d] = &batchTuner{}
+	tuners := make([][]*batchTuner, len(cfg.Devices))
+	for d := range tuners {
+		for range jobs[d] {
+			t := &batchTuner{}
+			tuners[d] = append(tuners[d], t)
+			pl.tuners = append(pl.tuners, t)
+		}
 	}
 	pl.wg.Add(1)
 	go pl.produce()
@@ -193,8 +232,10 @@ func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int
 	pl.wg.Add(1)
 	go pl.batch()
 	for d, dev := range cfg.Devices {
-		pl.wg.Add(1)
-		go pl.device(d, dev)
+		for m := range jobs[d] {
+			pl.wg.Add(1)
+			go pl.device(d, dev, tuners[d][m])
+		}
 	}
 	pl.collect(emit)
 	pl.wg.Wait()
@@ -263,29 +304,40 @@ func (pl *pipeline) batch() {
 		}
 	}()
 	b := &batcher{pl: pl}
-	poll := time.NewTicker(5 * time.Millisecond)
-	defer poll.Stop()
 	for {
+		// A partial unit waits for more programs while every device is
+		// busy; once one has nothing to do it goes (the window may be
+		// full of programs waiting for it). A device stage that finishes
+		// a unit wakes the batcher (idle): no polling.
+		if len(b.group) > 0 && len(pl.batchIn) == 0 && pl.someIdle() {
+			b.flush()
+		}
 		var j *pipeJob
 		ok := true
 		select {
 		case j, ok = <-pl.batchIn:
-		case <-poll.C:
-			// A partial unit waits for more programs while the
-			// devices are busy; once they are idle it goes (the
-			// window may be full of programs waiting for it).
-			if pl.outstanding.Load() == 0 && len(pl.batchIn) == 0 {
-				b.flush()
-			}
+		case <-pl.idle:
 			continue
+		case <-pl.ctx.Done():
+			return
 		}
 		if !ok {
 			break
 		}
-		select {
-		case <-j.ready:
-		case <-pl.ctx.Done():
-			return
+	wait:
+		for {
+			select {
+			case <-j.ready:
+				break wait
+			case <-pl.idle:
+				// The next program is still in prep: what is gathered
+				// goes to a device that has nothing to do.
+				if pl.someIdle() {
+					b.flush()
+				}
+			case <-pl.ctx.Done():
+				return
+			}
 		}
 		if j.prior != nil {
 			continue
@@ -303,6 +355,17 @@ func (pl *pipeline) batch() {
 		}
 	}
 	b.flush()
+}
+
+// someIdle reports whether some device has a member with no unit to run:
+// none running on it and none waiting in its channel.
+func (pl *pipeline) someIdle() bool {
+	for d := range pl.devIn {
+		if int(pl.busy[d].Load())+len(pl.devIn[d]) < pl.jobs[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // batcher is the batcher's state: the unit being gathered.
@@ -365,9 +428,8 @@ func (b *batcher) flush() {
 }
 
 // device is device d's stage: it runs the units in order.
-func (pl *pipeline) device(d int, dev check.Device) {
+func (pl *pipeline) device(d int, dev check.Device, t *batchTuner) {
 	defer pl.wg.Done()
-	t := pl.tuners[d]
 	for u := range pl.devIn[d] {
 		if pl.ctx.Err() != nil || pl.halt.Load() { // drain: the batcher may still send
 			for _, j := range u.jobs {
@@ -376,7 +438,13 @@ func (pl *pipeline) device(d int, dev check.Device) {
 			}
 			continue
 		}
+		pl.busy[d].Add(1)
 		runUnit(pl.ctx, d, dev, u, t)
+		pl.busy[d].Add(-1)
+		select {
+		case pl.idle <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package shrink
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -98,34 +99,85 @@ func Stream(c Case) func() (Case, bool) {
 // Candidates already rejected (same program text and arguments) are not
 // run again.
 func Minimize(c Case, stillFails func(Case) bool, maxAttempts int) Case {
+	return MinimizeParallel(c, stillFails, maxAttempts, 1)
+}
+
+// MinimizeParallel is Minimize with up to workers calls of stillFails at
+// once (stillFails must be safe for concurrent use and, for the result to
+// be Minimize's, deterministic): it evaluates the next workers untried
+// candidates of the Stream together and takes the first, in Stream order,
+// for which stillFails holds. Its result and the attempts it counts
+// against maxAttempts are Minimize's for any workers: an attempt counts
+// only when Minimize would have made it (the candidates after the first
+// success of a window are not counted, and their verdicts are kept for
+// when a later Stream offers them again), and a window never holds more
+// candidates than the attempts left.
+func MinimizeParallel(c Case, stillFails func(Case) bool, maxAttempts, workers int) Case {
+	workers = max(workers, 1)
 	cur := c
 	attempts := 0
 	tried := map[string]bool{}
+	known := map[string]bool{} // verdicts of candidates evaluated ahead, not yet counted
+	type item struct {
+		c   Case
+		key string
+		ok  bool
+	}
 	for {
 		next := Stream(cur)
 		improved := false
-		for {
-			cand, ok := next()
-			if !ok {
-				break
+		for !improved {
+			n := workers
+			if maxAttempts > 0 {
+				n = min(n, maxAttempts-attempts)
 			}
-			key := fingerprint(cand)
-			if tried[key] {
-				continue
+			var window []item
+			inWindow := map[string]bool{}
+			for len(window) < n {
+				cand, ok := next()
+				if !ok {
+					break
+				}
+				key := fingerprint(cand)
+				if tried[key] || inWindow[key] {
+					continue
+				}
+				inWindow[key] = true
+				window = append(window, item{c: cand, key: key})
 			}
-			if maxAttempts > 0 && attempts >= maxAttempts {
+			if len(window) == 0 {
+				// No candidate left, or no attempt left for the next one.
 				return cur
 			}
-			attempts++
-			tried[key] = true
-			if stillFails(cand) {
-				cur = cand
-				improved = true
-				break
+			var wg sync.WaitGroup
+			for w := range window {
+				if v, ok := known[window[w].key]; ok {
+					window[w].ok = v
+					continue
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					window[w].ok = stillFails(window[w].c)
+				}()
 			}
-		}
-		if !improved {
-			return cur
+			wg.Wait()
+			for _, it := range window {
+				if improved {
+					known[it.key] = it.ok
+					continue
+				}
+				attempts++
+				tried[it.key] = true
+				delete(known, it.key)
+				if it.ok {
+					cur = it.c
+					improved = true
+				}
+			}
+			if !improved && len(window) < n {
+				return cur // the Stream ran out
+			}
 		}
 	}
 }

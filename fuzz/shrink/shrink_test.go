@@ -1,6 +1,8 @@
 package shrink_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
@@ -170,6 +172,48 @@ func TestMinimizeStopsAtTheAttemptBudget(t *testing.T) {
 	out := shrink.Minimize(c, func(shrink.Case) bool { calls++; return false }, 7)
 	assert.Equal(t, 7, calls)
 	assert.Same(t, c.Module, out.Module, "nothing failed: the input comes back")
+}
+
+// TestMinimizeParallelIsMinimize: with 2, 3 or 5 candidates evaluated at
+// once, MinimizeParallel returns exactly Minimize's case (program text and
+// arguments) under an irregular predicate, for budgets from a handful of
+// attempts to none, so it counts attempts as Minimize does; with nothing
+// failing it calls the predicate exactly the budget's number of times.
+func TestMinimizeParallelIsMinimize(t *testing.T) {
+	pred := func(c shrink.Case) bool {
+		h := ir.Hash(ir.Print(c.Module) + fmt.Sprint(c.Args))
+		return h[0]%3 != 0 || h[1]%2 == 0
+	}
+	checked := 0
+	for seed := uint64(0); seed < 12; seed++ {
+		p := gen.Generate(seed, gen.Config{})
+		c := shrink.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(seed, p.Module.Func(p.Kernel).Params, 3)}
+		if !pred(c) {
+			continue
+		}
+		checked++
+		for _, budget := range []int{5, 13, 40, 0} {
+			want := shrink.Minimize(c, pred, budget)
+			for _, workers := range []int{2, 3, 5} {
+				got := shrink.MinimizeParallel(c, pred, budget, workers)
+				require.Equal(t, ir.Print(want.Module), ir.Print(got.Module), "seed %d budget %d workers %d", seed, budget, workers)
+				require.Equal(t, want.Args, got.Args, "seed %d budget %d workers %d", seed, budget, workers)
+			}
+		}
+	}
+	require.Greater(t, checked, 3)
+
+	p := gen.Generate(3, gen.Config{})
+	var mu sync.Mutex
+	calls := 0
+	out := shrink.MinimizeParallel(shrink.Case{Module: p.Module, Kernel: p.Kernel}, func(shrink.Case) bool {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return false
+	}, 7, 3)
+	assert.Equal(t, 7, calls)
+	assert.Same(t, p.Module, out.Module)
 }
 
 func TestCandidatesAreDeterministic(t *testing.T) {
