@@ -79,10 +79,11 @@ run: deps build
 
 # The throughput table (issue 8): driver floor vs gpudiff end to end per
 # adapter, two adapters in parallel, interpreter ns/op vs native Go, flatten
-# growth — one run, cold (Mesa's disk shader cache off). `make bench-all`
+# growth, and --jobs 2 vs --jobs 1 on lavapipe (BenchmarkGpudiffJobs, issue 15)
+# — one run, cold (Mesa's disk shader cache off). `make bench-all`
 # runs every package's micro-benchmarks too.
 bench: deps
-	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff$$' -benchtime 1x -timeout 30m ./campaign/
+	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff(Jobs)?$$' -benchtime 1x -timeout 30m ./campaign/
 
 bench-all: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
