@@ -6,7 +6,8 @@
 //   - fuzz/shrink minimizes failing cases.
 //
 // Checking one case is package check; campaigns (generate, check, shrink,
-// save, journal, baseline) are package campaign. fuzz/drivers (the driver
-// matrix) and fuzz/amber (Amber export) sit here until the reporting
-// package takes them.
+// save, journal, baseline) are package campaign. fuzz/drivers (running
+// the driver matrix and attributing its divergences) sits here for now;
+// rendering results (the matrix's text, HTML, JUnit and JSON, and the
+// Amber export) is package report.
 package fuzz

@@ -13,8 +13,8 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz/amber"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/report/amber"
 )
 
 type amberFlags struct {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +12,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/campaign"
-	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 type driversFlags struct {
@@ -182,35 +180,19 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	if known != nil {
 		rep.ApplyBaseline(fl.baseline, known)
 	}
-	drivers.WriteText(stdout, rep, drivers.TextOptions{Color: color})
+	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
 	}
-	if fl.json != "" {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
+	for _, out := range []struct {
+		flag, path string
+		render     func(io.Writer, *drivers.Report) error
+	}{{"json", fl.json, report.WriteDriversJSON}, {"html", fl.html, report.WriteDriversHTML}, {"junit", fl.junit, report.WriteDriversJUnit}} {
+		if out.path == "" {
+			continue
 		}
-		if err := check.WriteFileAtomic(fl.json, append(data, '\n')); err != nil {
-			return usagef("gpudiff drivers: --json: %v", err)
-		}
-	}
-	if fl.html != "" {
-		var b bytes.Buffer
-		if err := drivers.WriteHTML(&b, rep); err != nil {
-			return err
-		}
-		if err := check.WriteFileAtomic(fl.html, b.Bytes()); err != nil {
-			return usagef("gpudiff drivers: --html: %v", err)
-		}
-	}
-	if fl.junit != "" {
-		var b bytes.Buffer
-		if err := drivers.WriteJUnit(&b, rep); err != nil {
-			return err
-		}
-		if err := check.WriteFileAtomic(fl.junit, b.Bytes()); err != nil {
-			return usagef("gpudiff drivers: --junit: %v", err)
+		if err := writeFile(out.path, func(w io.Writer) error { return out.render(w, rep) }); err != nil {
+			return usagef("gpudiff drivers: --%s: %v", out.flag, err)
 		}
 	}
 	if len(rep.New()) > 0 {

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -17,6 +12,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 type execFlags struct {
@@ -177,11 +173,11 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		}
 	}
 	if fl.asJSON {
-		if err := writeExecJSON(stdout, f, args, res, nil); err != nil {
+		if err := report.WriteExecJSON(stdout, f, args, res, nil); err != nil {
 			return err
 		}
 	} else {
-		writeExecTable(stdout, f, args, res, fl.allRows)
+		report.WriteExecTable(stdout, f, args, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
 	}
 	if res.FlattenErr != nil {
 		return inputErr(res.FlattenErr)
@@ -196,257 +192,3 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 }
 
 func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
-
-// execVerdict maps the oracle's verdict onto exec's three (README).
-func execVerdict(v oracle.Verdict) string {
-	switch v {
-	case oracle.Pass:
-		return "pass"
-	case oracle.Mismatch:
-		return "mismatch"
-	}
-	return "error"
-}
-
-type runJSON struct {
-	Adapter       string            `json:"adapter"`
-	Function      string            `json:"function"`
-	Format        string            `json:"format"`
-	Mode          string            `json:"mode"`
-	Outputs       []json.RawMessage `json:"outputs"`
-	Mismatches    []int             `json:"mismatches"`
-	Indeterminate []int             `json:"indeterminate"`
-	Error         string            `json:"error"`
-}
-
-// writeExecJSON prints exec's JSON object (README "exec --json"): one
-// document on w. repro, when non-nil, is repro's outcome, carried in the
-// same document so that `repro --json` prints nothing else.
-func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, repro *reproJSON) error {
-	ref := make([]json.RawMessage, len(res.Reference))
-	for i, r := range res.Reference {
-		ref[i] = oracle.InvocationJSON(r, res.Names)
-	}
-	runs := make([]runJSON, 0, len(res.Runs))
-	for _, r := range res.Runs {
-		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Mode: r.Mode,
-			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
-			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
-		for _, o := range r.Outputs {
-			rj.Outputs = append(rj.Outputs, oracle.InvocationJSON(o, res.Names))
-		}
-		runs = append(runs, rj)
-	}
-	type refErr struct {
-		Invocation int    `json:"invocation"`
-		Error      string `json:"error"`
-	}
-	var refErrs []refErr
-	for _, i := range res.Unfinished() {
-		refErrs = append(refErrs, refErr{i, res.ReferenceErr[i]})
-	}
-	obj := struct {
-		Kernel      string            `json:"kernel"`
-		Invocations int               `json:"invocations"`
-		Inputs      json.RawMessage   `json:"inputs"`
-		Reference   []json.RawMessage `json:"reference"`
-		// ReferenceErrors are the invocations the reference interpreter
-		// could not finish (step limit); their reference outputs are
-		// indeterminate and the verdict is "error".
-		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
-		Runs            []runJSON `json:"runs"`
-		Verdict         string    `json:"verdict"`
-		// Findings attribute every disagreement (check.Attribute: what
-		// it implicates and why); empty when the verdict is pass.
-		Findings []findingJSON `json:"findings"`
-		// Repro is repro's judgement of the replay (repro --json only).
-		Repro *reproJSON `json:"repro,omitempty"`
-	}{f.Name, len(args), check.InputsJSON(f, args), ref, refErrs, runs, execVerdict(res.Verdict), execFindings(res), repro}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(obj)
-}
-
-// findingJSON is one attributed disagreement in exec's JSON.
-type findingJSON struct {
-	Class       string   `json:"class"`
-	Adapter     string   `json:"adapter"`
-	Runs        []string `json:"runs"`
-	Implicates  string   `json:"implicates"`
-	Invocations []int    `json:"invocations"`
-}
-
-func execFindings(res *check.Result) []findingJSON {
-	out := []findingJSON{}
-	for _, fd := range check.Attribute(res) {
-		out = append(out, findingJSON{string(fd.Class), fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
-	}
-	return out
-}
-
-// runLabel names a run in table headers.
-func runLabel(r oracle.Judged) string {
-	l := r.Adapter
-	if r.Format != oracle.FormatIR {
-		l += " " + string(r.Format)
-	}
-	if strings.HasSuffix(r.Function, "_flat") || r.Adapter == "interp" {
-		l += "\n" + r.Function
-	}
-	return l
-}
-
-func humanOutputs(outs []oracle.Expected, names []string) string {
-	parts := make([]string, len(outs))
-	for i, o := range outs {
-		parts[i] = oracle.Human(o)
-		if len(names) > 1 || names[0] != "ret" {
-			parts[i] = names[i] + "=" + parts[i]
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func writeExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, allRows bool) {
-	t := table.NewWriter()
-	t.SetOutputMirror(w)
-	t.SetStyle(table.StyleLight)
-	// With many runs, only those that disagree or failed get a column; the
-	// agreeing ones are listed below the table.
-	var shown []int
-	for k, r := range res.Runs {
-		if len(res.Runs) <= 4 || r.Failed != "" || len(r.Mismatches) > 0 {
-			shown = append(shown, k)
-		}
-	}
-	header := table.Row{"#", "arguments (" + paramNames(f) + ")", "reference"}
-	for _, k := range shown {
-		header = append(header, runLabel(res.Runs[k]))
-	}
-	if len(shown) < len(res.Runs) {
-		header = append(header, fmt.Sprintf("%d other runs", len(res.Runs)-len(shown)))
-	}
-	t.AppendHeader(header)
-	bad := make([]map[int]bool, len(res.Runs))
-	ind := make([]map[int]bool, len(res.Runs))
-	for k, r := range res.Runs {
-		bad[k], ind[k] = map[int]bool{}, map[int]bool{}
-		for _, i := range r.Mismatches {
-			bad[k][i] = true
-		}
-		for _, i := range r.Indeterminate {
-			ind[k][i] = true
-		}
-	}
-	interesting := func(i int) bool {
-		for k := range res.Runs {
-			if bad[k][i] || ind[k][i] || res.Runs[k].Failed != "" {
-				return true
-			}
-		}
-		return false
-	}
-	hidden := 0
-	color := colorOut(w)
-	for i := range args {
-		if !allRows && len(args) > 16 && i >= 4 && !interesting(i) {
-			hidden++
-			continue
-		}
-		argStr := make([]string, len(args[i]))
-		for j, a := range args[i] {
-			argStr[j] = oracle.Human(oracle.Expected{Value: a})
-		}
-		row := table.Row{i, strings.Join(argStr, ", "), humanOutputs(res.Reference[i], res.Names)}
-		for _, k := range shown {
-			r := res.Runs[k]
-			switch {
-			case r.Failed != "":
-				row = append(row, string(r.Failed))
-			case i >= len(r.Outputs):
-				row = append(row, "-")
-			case bad[k][i]:
-				cell := "≠ " + humanOutputs(r.Outputs[i], res.Names)
-				if color {
-					cell = text.FgRed.Sprint(cell)
-				}
-				row = append(row, cell)
-			case ind[k][i]:
-				row = append(row, "~ "+humanOutputs(r.Outputs[i], res.Names))
-			default:
-				row = append(row, humanOutputs(r.Outputs[i], res.Names))
-			}
-		}
-		if len(shown) < len(res.Runs) {
-			row = append(row, "agree")
-		}
-		t.AppendRow(row)
-	}
-	t.Render()
-	if hidden > 0 {
-		fmt.Fprintf(w, "(%d agreeing invocations not shown; --all-rows shows them)\n", hidden)
-	}
-	fmt.Fprintf(w, "kernel %s, %d invocations", f.Name, len(args))
-	if res.Twin != "" {
-		fmt.Fprintf(w, ", twin %s", res.Twin)
-	}
-	fmt.Fprintln(w)
-	for _, r := range res.Runs {
-		label := strings.ReplaceAll(runLabel(r), "\n", " ")
-		switch {
-		case r.Failed != "":
-			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
-		case len(r.Mismatches) > 0:
-			fmt.Fprintf(w, "  %s: %d of %d invocations disagree (%s)\n", label, len(r.Mismatches), len(args), intList(r.Mismatches, 10))
-			for _, i := range oracle.Sorted(r.Diffs) {
-				for _, d := range r.Diffs[i] {
-					fmt.Fprintf(w, "      invocation %d %s: reference %s, got %s\n", i, d.Path, d.Want, d.Got)
-				}
-				break
-			}
-		default:
-			fmt.Fprintf(w, "  %s: agrees", label)
-			if n := len(r.Indeterminate); n > 0 {
-				fmt.Fprintf(w, " (%d invocations indeterminate in the reference, not compared)", n)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	if res.FlattenErr != nil {
-		fmt.Fprintf(w, "  flatten refused: %v\n", firstLine(res.FlattenErr.Error()))
-	}
-	for _, i := range res.Unfinished() {
-		fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(res.ReferenceErr[i]))
-	}
-	for _, fd := range check.Attribute(res) {
-		fmt.Fprintf(w, "  %s (%s): %s\n", fd.Class, fd.Adapter, fd.Implicates)
-	}
-	fmt.Fprintf(w, "verdict: %s\n", execVerdict(res.Verdict))
-}
-
-func paramNames(f *ir.Func) string {
-	ns := make([]string, len(f.Params))
-	for i, p := range f.Params {
-		ns[i] = p.Name
-	}
-	return strings.Join(ns, ", ")
-}
-
-func intList(xs []int, max int) string {
-	var parts []string
-	for i, x := range xs {
-		if i == max {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, fmt.Sprint(x))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 
@@ -29,4 +30,15 @@ func colorOut(w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeFile renders into path atomically: render writes the whole file to
+// a buffer, which check.WriteFileAtomic then writes. A render or write
+// failure leaves no partial file behind.
+func writeFile(path string, render func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := render(&b); err != nil {
+		return err
+	}
+	return check.WriteFileAtomic(path, b.Bytes())
 }

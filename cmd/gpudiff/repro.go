@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 // Exit codes of repro (README "gpudiff repro").
@@ -80,100 +81,21 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 	if err != nil {
 		return inputErr(err)
 	}
-	now := check.Attribute(res)
-	if res.FlattenErr != nil && rec.Flat {
-		now = append([]check.Finding{{Class: "flatten-refused", Adapter: "flatten"}}, now...)
-	}
-	out := judgeRepro(rec, now)
+	out := check.JudgeReplay(rec, check.ReplayFindings(res, rec))
 	f := c.Module.Func(c.Kernel)
 	if asJSON {
-		if err := writeExecJSON(stdout, f, c.Args, res, &out); err != nil {
+		if err := report.WriteExecJSON(stdout, f, c.Args, res, &out); err != nil {
 			return err
 		}
 	} else {
-		writeExecTable(stdout, f, c.Args, res, false)
+		report.WriteExecTable(stdout, f, c.Args, res, report.ExecOptions{Color: colorOut(stdout)})
 		fmt.Fprintln(stdout, out.Message)
 	}
-	if out.code == reproFixed {
+	switch out.Outcome {
+	case check.ReplayFixed:
 		return nil
+	case check.ReplayReproduces:
+		return &exitError{code: reproStill}
 	}
-	return &exitError{code: out.code}
-}
-
-// reproJSON is repro's judgement of a replay, the "repro" member of
-// `repro --json`'s one document.
-type reproJSON struct {
-	// Outcome is "fixed" (exit 0), "reproduces" (exit 1) or "different"
-	// (exit 4).
-	Outcome string `json:"outcome"`
-	// Recorded lists the case file's recorded classes (or its verdict
-	// when it records no finding); Now the classes found by the replay.
-	Recorded []string `json:"recorded"`
-	Now      []string `json:"now"`
-	// Message is the line repro prints under its table.
-	Message string `json:"message"`
-	code    int
-}
-
-// judgeRepro compares the replay's findings now with the case record:
-// the recorded failure reproduces when a finding of a recorded class
-// family (classFamily) occurs again.
-func judgeRepro(rec *check.CaseRecord, now []check.Finding) reproJSON {
-	recorded := map[string]bool{}
-	out := reproJSON{Recorded: []string{}, Now: []string{}}
-	for _, fd := range rec.Findings {
-		recorded[classFamily(fd.Class)] = true
-		out.Recorded = append(out.Recorded, string(fd.Class))
-	}
-	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
-		recorded[rec.Verdict] = true
-		out.Recorded = append(out.Recorded, rec.Verdict)
-	}
-	for _, fd := range now {
-		out.Now = append(out.Now, string(fd.Class))
-	}
-	switch {
-	case len(now) == 0:
-		out.Outcome, out.code = "fixed", reproFixed
-		out.Message = fmt.Sprintf("repro: the recorded failure (%s) no longer reproduces: every run agrees", classes(rec.Findings, rec.Verdict))
-	case anyRecorded(now, recorded):
-		out.Outcome, out.code = "reproduces", reproStill
-		out.Message = fmt.Sprintf("repro: REPRODUCES: %s — %s", now[0].Class, now[0].Implicates)
-	default:
-		out.Outcome, out.code = "different", reproDifferent
-		out.Message = fmt.Sprintf("repro: fails differently: recorded %s, now %s — %s", classes(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
-	}
-	return out
-}
-
-// classFamily maps a finding class onto the disagreement it names,
-// independent of how many adapters took part: "vendor" is "stack" (the
-// GPU's original disagrees with the reference) seen next to other
-// adapters that agree, so a vendor case replayed on its adapter alone,
-// where it can only be called "stack", still reproduces.
-func classFamily(class check.Class) string {
-	if class == check.ClassVendor {
-		return string(check.ClassStack)
-	}
-	return string(class)
-}
-
-func anyRecorded(now []check.Finding, recorded map[string]bool) bool {
-	for _, f := range now {
-		if recorded[classFamily(f.Class)] {
-			return true
-		}
-	}
-	return false
-}
-
-func classes(fs []check.Finding, verdict string) string {
-	if len(fs) == 0 {
-		return verdict
-	}
-	s := string(fs[0].Class)
-	for _, f := range fs[1:] {
-		s += ", " + string(f.Class)
-	}
-	return s
+	return &exitError{code: reproDifferent}
 }

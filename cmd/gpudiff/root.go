@@ -156,7 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	root := newRoot(ctx, stdout, stderr)
 	root.SetArgs(args)
-	code = report(root.ExecuteContext(ctx), stderr)
+	code = exitCode(root.ExecuteContext(ctx), stderr)
 	// A command a signal stopped never looks like a success or a finding
 	// (run reports the interruption itself, with its own message).
 	var in interruption
@@ -167,8 +167,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	return code
 }
 
-// report prints a command's error and returns its exit code.
-func report(err error, stderr io.Writer) int {
+// exitCode prints a command's error and returns its exit code.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}

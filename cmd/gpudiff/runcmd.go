@@ -9,14 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/jstemmer/go-junit-report/v2/junit"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -29,7 +26,7 @@ import (
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
-	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 type runFlags struct {
@@ -231,9 +228,6 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		defer j.Close()
 		journal = j
 	}
-	// The renderers below read the campaign from fl.
-	fl.seed, fl.count, fl.duration, fl.size, fl.profile, fl.shard, fl.mode = c.Seed, c.Count, time.Duration(c.Duration), c.Size, c.Profile, c.Shard, c.Mode
-	fl.invocations, fl.noSPIRV, fl.noGPU, fl.corpus, fl.report, fl.junit, fl.baseline = c.Invocations, c.NoSPIRV, c.NoGPU, c.Corpus, c.Report, c.JUnit, c.Baseline
 	cfg := campaign.Config{
 		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration),
 		Gen:         gen.Config{Size: c.Size, Profile: prof},
@@ -286,14 +280,16 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	for _, l := range lines {
 		fmt.Fprintln(stdout, l)
 	}
-	printSummary(stdout, fl, names, sum)
-	if fl.report != "" {
-		if err := writeReport(fl, names, sum); err != nil {
+	info := report.Campaign{Tool: "gpudiff " + version(), Seed: c.Seed, Count: c.Count, Shard: c.Shard, Size: c.Size,
+		Profile: c.Profile, Mode: c.Mode, Duration: time.Duration(c.Duration), Adapters: names, Corpus: c.Corpus}
+	report.WriteCampaignSummary(stdout, info, sum)
+	if c.Report != "" {
+		if err := writeFile(c.Report, func(w io.Writer) error { return report.WriteCampaignJSON(w, info, sum) }); err != nil {
 			return usagef("gpudiff run: --report: %v", err)
 		}
 	}
-	if fl.junit != "" {
-		if err := writeJUnit(fl, names, sum); err != nil {
+	if c.JUnit != "" {
+		if err := writeFile(c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
 			return usagef("gpudiff run: --junit: %v", err)
 		}
 	}
@@ -313,217 +309,6 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 		return &exitError{code: exitFound, msg: "gpudiff run: " + campaign.CountPhrase(n, programs, "new")}
 	}
 	return nil
-}
-
-// digest hashes the program hashes in order: equal digests mean the same
-// programs were generated.
-func digest(hashes []string) string {
-	return ir.Hash(strings.Join(hashes, "\n"))[:16]
-}
-
-func printSummary(w io.Writer, fl runFlags, adapters []string, s *campaign.Summary) {
-	t := table.NewWriter()
-	t.SetOutputMirror(w)
-	t.SetStyle(table.StyleLight)
-	t.SetTitle(fmt.Sprintf("gpudiff run --seed %d: %d programs", fl.seed, s.Programs))
-	if s.Interrupted {
-		t.SetTitle(fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", fl.seed, s.Programs))
-	}
-	t.AppendRow(table.Row{"programs", s.Programs})
-	t.AppendRow(table.Row{"invocations", s.Invocations})
-	for _, a := range campaign.SortedKeys(s.RunsPer) {
-		t.AppendRow(table.Row{"runs on " + a, s.RunsPer[a]})
-	}
-	for _, v := range campaign.SortedKeys(s.Verdicts) {
-		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
-	}
-	bugs := campaign.Bugs(s.Failures)
-	bugRow := func(state string) string {
-		n, programs := campaign.BugCount(bugs, state)
-		return fmt.Sprintf("%d in %d %s", n, programs, map[bool]string{true: "program", false: "programs"}[programs == 1])
-	}
-	t.AppendRow(table.Row{"new bugs", bugRow("new")})
-	t.AppendRow(table.Row{"known bugs", bugRow("known")})
-	if s.Flaky > 0 {
-		t.AppendRow(table.Row{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
-	}
-	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
-	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
-	t.AppendRow(table.Row{"program digest", digest(s.Hashes)})
-	t.Render()
-	if len(s.Hashes) > 0 {
-		first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
-		fmt.Fprintf(w, "program hashes: first %s … last %s (digest %s over %d programs)\n", first[:12], last[:12], digest(s.Hashes), len(s.Hashes))
-	}
-	printBugs(w, fl.corpus, bugs)
-}
-
-// printBugs writes one entry per bug (campaign.Bugs): its state, signature and
-// explanation, the programs that met it (index and derived seed), and its
-// case file.
-func printBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
-	for _, b := range bugs {
-		state := map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]
-		fmt.Fprintf(w, "%-5s %s: %s\n", state, b.Signature, b.Implicates)
-		fmt.Fprintf(w, "      %d %s:", len(b.Programs), map[bool]string{true: "program", false: "programs"}[len(b.Programs) == 1])
-		for k, i := range b.Programs {
-			if k == 8 && len(b.Programs) > 9 {
-				fmt.Fprintf(w, " … (%d more in --report)", len(b.Programs)-k)
-				break
-			}
-			fmt.Fprintf(w, " #%d (seed %#x)", i, b.Seeds[k])
-		}
-		fmt.Fprintln(w)
-		if b.Case != "" {
-			fmt.Fprintf(w, "      case: %s (#%d, ", filepath.Join(corpus, b.Case), b.CaseIndex)
-			if b.ShrunkStmts < b.Stmts {
-				fmt.Fprintf(w, "shrunk %d → %d statements)\n", b.Stmts, b.ShrunkStmts)
-			} else {
-				fmt.Fprintf(w, "%d statements, not shrunk)\n", b.Stmts)
-			}
-		}
-		if b.CaseError != "" {
-			fmt.Fprintf(w, "      case NOT saved: %s\n", b.CaseError)
-		}
-	}
-}
-
-type reportJSON struct {
-	Tool        string                   `json:"tool"`
-	Seed        uint64                   `json:"seed"`
-	Count       int                      `json:"count"`
-	Shard       string                   `json:"shard"`
-	Size        int                      `json:"size"`
-	Profile     string                   `json:"profile"`
-	Mode        string                   `json:"mode"`
-	Adapters    []string                 `json:"adapters"`
-	Programs    int                      `json:"programs"`
-	Invocations int                      `json:"invocations"`
-	RunsPer     map[string]int           `json:"runs_per_adapter"`
-	Verdicts    map[string]int           `json:"verdicts"`
-	New         int                      `json:"new_failures"`
-	Flaky       int                      `json:"unconfirmed_failures"`
-	Known       int                      `json:"known_failures"`
-	PerSecond   float64                  `json:"programs_per_second"`
-	ElapsedMS   int64                    `json:"elapsed_ms"`
-	Digest      string                   `json:"program_digest"`
-	Duration    string                   `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
-	Interrupted bool                     `json:"interrupted"`        // a signal stopped the campaign early
-	Failures    []campaign.ProgramRecord `json:"failures"`           // one per failed program
-	// NewBugs, KnownBugs and FlakyBugs count signatures (campaign.Bugs), where
-	// new_failures and the others count programs.
-	NewBugs   int            `json:"new_bugs"`
-	KnownBugs int            `json:"known_bugs"`
-	FlakyBugs int            `json:"unconfirmed_bugs"`
-	Bugs      []campaign.Bug `json:"bugs"` // one per signature, with its programs
-}
-
-func writeReport(fl runFlags, adapters []string, s *campaign.Summary) error {
-	shard := fl.shard
-	if shard == "" {
-		shard = "0/1"
-	}
-	r := reportJSON{Tool: "gpudiff " + version(), Seed: fl.seed, Count: fl.count, Shard: shard, Size: fl.size,
-		Profile: fl.profile, Mode: fl.mode, Adapters: adapters, Programs: s.Programs, Invocations: s.Invocations,
-		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
-		ElapsedMS: s.Elapsed.Milliseconds(), Digest: digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
-	if fl.duration > 0 {
-		r.Duration = fl.duration.String()
-	}
-	if r.Adapters == nil {
-		r.Adapters = []string{}
-	}
-	if r.Failures == nil {
-		r.Failures = []campaign.ProgramRecord{}
-	}
-	r.Bugs = campaign.Bugs(s.Failures)
-	if r.Bugs == nil {
-		r.Bugs = []campaign.Bug{}
-	}
-	r.NewBugs, _ = campaign.BugCount(r.Bugs, "new")
-	r.KnownBugs, _ = campaign.BugCount(r.Bugs, "known")
-	r.FlakyBugs, _ = campaign.BugCount(r.Bugs, "unconfirmed")
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	return check.WriteFileAtomic(fl.report, append(data, '\n'))
-}
-
-func writeJUnit(fl runFlags, adapters []string, s *campaign.Summary) error {
-	failed := map[int]campaign.ProgramRecord{}
-	for _, f := range s.Failures {
-		failed[f.Index] = f
-	}
-	bugs := map[string]campaign.Bug{}
-	all := campaign.Bugs(s.Failures)
-	for _, b := range all {
-		bugs[b.Signature] = b
-	}
-	var suites junit.Testsuites
-	for _, a := range append([]string{"interp"}, adapters...) {
-		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
-		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
-			n, programs := campaign.BugCount(all, state)
-			suite.AddProperty(state+"_bugs", campaign.CountPhrase(n, programs, state))
-		}
-		inSuite := map[string]bool{} // bugs that have their test case in this suite
-		for k, i := range s.Indices {
-			tc := junit.Testcase{Name: fmt.Sprintf("program-%d-%s", i, s.Hashes[k][:12]), Classname: "gpudiff." + a}
-			if f, ok := failed[i]; ok {
-				for j, fa := range f.Adapters {
-					if fa != a && !(a == "interp" && (fa == "flatten" || fa == "interp")) {
-						continue
-					}
-					// One test case per bug, named by its signature (stable
-					// across runs), listing every program that met it.
-					if inSuite[f.Signature] {
-						tc.Name = ""
-						break
-					}
-					inSuite[f.Signature] = true
-					bug := bugs[f.Signature]
-					tc.Name = f.Signature
-					data := junitBugData(fl.corpus, bug)
-					if f.Known {
-						tc.Skipped = &junit.Result{Message: "known bug " + f.Signature, Data: data}
-					} else {
-						tc.Failure = &junit.Result{Message: fmt.Sprintf("%s: %s (%d %s)", f.Classes[j], f.Implicates,
-							len(bug.Programs), map[bool]string{true: "program", false: "programs"}[len(bug.Programs) == 1]),
-							Type: string(f.Classes[j]), Data: data}
-					}
-					break
-				}
-			}
-			if tc.Name != "" {
-				suite.AddTestcase(tc)
-			}
-		}
-		if s.Interrupted { // a cancelled campaign must not read as green
-			suite.AddTestcase(junit.Testcase{Name: "campaign-interrupted", Classname: "gpudiff." + a,
-				Error: &junit.Result{Message: fmt.Sprintf("the campaign was interrupted after %d programs", s.Programs), Type: "interrupted"}})
-		}
-		suites.AddSuite(suite)
-	}
-	var b bytes.Buffer
-	if err := suites.WriteXML(&b); err != nil {
-		return err
-	}
-	return check.WriteFileAtomic(fl.junit, b.Bytes())
-}
-
-// junitBugData is the body of a bug's JUnit result: its signature, its
-// programs with their derived seeds, and its case file.
-func junitBugData(corpus string, b campaign.Bug) string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "signature %s\n", b.Signature)
-	for k, i := range b.Programs {
-		fmt.Fprintf(&sb, "program #%d seed %#x\n", i, b.Seeds[k])
-	}
-	if b.Case != "" {
-		fmt.Fprintf(&sb, "case %s (#%d)\n", filepath.Join(corpus, b.Case), b.CaseIndex)
-	}
-	return sb.String()
 }
 
 // campaignSpec validates run's flags and returns the campaign they

@@ -3,10 +3,12 @@ package drivers
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Attribution classes (Divergence.Class) are check's Class constants for
@@ -25,7 +27,7 @@ type attributor struct {
 }
 
 // run returns the run of fn in format on the named adapter, or nil.
-func (at *attributor) run(adapter, fn, format string) *RunResult {
+func (at *attributor) run(adapter, fn string, format oracle.Format) *RunResult {
 	for _, c := range at.cr.Cells {
 		if c.Adapter != adapter {
 			continue
@@ -67,7 +69,7 @@ func (at *attributor) adapters(self Adapter, keep func(Adapter) bool) []Adapter 
 }
 
 // withRun filters adapters whose run of fn in format satisfies pred.
-func (at *attributor) withRun(as []Adapter, fn, format string, pred func(*RunResult) bool) []Adapter {
+func (at *attributor) withRun(as []Adapter, fn string, format oracle.Format, pred func(*RunResult) bool) []Adapter {
 	var out []Adapter
 	for _, a := range as {
 		if pred(at.run(a.Name, fn, format)) {
@@ -120,7 +122,7 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 				Rule: cr.Rule, Spec: cr.Spec, Invocations: r.Mismatches, Message: firstLine(r.Error)}
 			if len(r.Mismatches) > 0 {
 				i := r.Mismatches[0]
-				ex := &Example{Invocation: i, Args: argsText(cr, i), Reference: cr.RefHuman[i]}
+				ex := &Example{Invocation: i, Args: cr.ArgsText(i), Reference: cr.RefHuman[i]}
 				if i < len(r.Human) {
 					ex.Got = r.Human[i]
 				}
@@ -138,15 +140,17 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 	}
 	if cr.Error != "" {
 		for _, a := range rep.Adapters {
-			out = append(out, &Divergence{Key: Key(cr.Name, a.Name, Original, "wgsl"), Case: cr.Name, Adapter: a.Name,
-				Function: Original, FunctionName: cr.Kernel, Format: "wgsl", Outcome: Failed, Rule: cr.Rule, Spec: cr.Spec,
+			out = append(out, &Divergence{Key: Key(cr.Name, a.Name, Original, oracle.FormatWGSL), Case: cr.Name, Adapter: a.Name,
+				Function: Original, FunctionName: cr.Kernel, Format: oracle.FormatWGSL, Outcome: Failed, Rule: cr.Rule, Spec: cr.Spec,
 				Class: check.ClassHarness, Culprit: "gpudiff", Why: "the case could not be run: " + firstLine(cr.Error)})
 		}
 	}
 	return out
 }
 
-func argsText(cr *CaseResult, i int) string {
+// ArgsText is invocation i's arguments as "name = value, …" ("" when
+// the case has no invocation i).
+func (cr *CaseResult) ArgsText(i int) string {
 	if i >= len(cr.Args) {
 		return ""
 	}
@@ -165,7 +169,7 @@ func (at *attributor) attribute(a Adapter, r *RunResult) (class check.Class, cul
 		if r.Function == Twin && differs(at.cr.TwinInterp) && subset(r.Mismatches, at.cr.TwinInterp.Mismatches) {
 			return check.ClassFlatten, "flatten", "the twin already differs from the original in the reference interpreter (no GPU involved)"
 		}
-		if r.Format == "spirv" {
+		if r.Format == oracle.FormatSPIRV {
 			return at.spirvDiffers(a, r)
 		}
 		class, culprit, why = at.wgslDiffers(a, r)
@@ -309,13 +313,13 @@ func (at *attributor) compileError(a Adapter, r *RunResult) (class check.Class, 
 	msg := condense(r.Error)
 	compiles := func(x *RunResult) bool { return x != nil && (x.Outcome == Agrees || x.Outcome == Differs) }
 	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, r.Format, compiles)
-	if r.Format == "spirv" && len(sameImpl) == 0 {
+	if r.Format == oracle.FormatSPIRV && len(sameImpl) == 0 {
 		return check.ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
 			"the stack rejects gpudiff's SPIR-V everywhere (spirv-val decides whether the module is valid): " + msg
 	}
 	if len(sameImpl) > 0 {
 		what := "WGSL"
-		if r.Format == "spirv" {
+		if r.Format == oracle.FormatSPIRV {
 			what = "gpudiff's SPIR-V"
 		}
 		return check.ClassDriverOrBackend, fmt.Sprintf("%s or driver %s", a.CompilerBackend(), a.Driver),
@@ -402,7 +406,7 @@ func summarizeRules(rep *Report) []RuleSummary {
 		r := ruleOf(cr)
 		if _, ok := idx[r]; !ok {
 			idx[r] = len(out)
-			out = append(out, RuleSummary{Rule: r, Spec: cr.Spec, Adapters: map[string][]string{}})
+			out = append(out, RuleSummary{Rule: r, Spec: cr.Spec, Adapters: map[string][]oracle.Format{}})
 		}
 		s := &out[idx[r]]
 		s.Cases = append(s.Cases, cr.Name)
@@ -413,24 +417,15 @@ func summarizeRules(rep *Report) []RuleSummary {
 	}
 	for _, d := range rep.Divergences {
 		s := &out[idx[caseRule[d.Case]]]
-		if !contains(s.Adapters[d.Adapter], d.Format) {
+		if !slices.Contains(s.Adapters[d.Adapter], d.Format) {
 			s.Adapters[d.Adapter] = append(s.Adapters[d.Adapter], d.Format)
 			sort.Slice(s.Adapters[d.Adapter], func(i, j int) bool {
 				return formatRank(s.Adapters[d.Adapter][i]) < formatRank(s.Adapters[d.Adapter][j])
 			})
 		}
-		if c := string(d.Class) + ": " + d.Culprit; !contains(s.Culprits, c) {
+		if c := string(d.Class) + ": " + d.Culprit; !slices.Contains(s.Culprits, c) {
 			s.Culprits = append(s.Culprits, c)
 		}
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

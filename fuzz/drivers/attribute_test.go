@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // The attribution rules are decided on the matrix alone, so they are
@@ -49,7 +50,7 @@ func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[st
 	cr := &CaseResult{Name: "k", Kernel: "k", Invocations: 2, Params: []string{"a"},
 		Args: [][]string{{"1"}, {"0"}}, RefHuman: []string{"1", "0"}, Hazards: hz}
 	mk := func(fn, format string, x r) *RunResult {
-		rr := &RunResult{Function: fn, FunctionName: "k", Format: format, Outcome: x.outcome, Mismatches: x.mism, Error: x.err}
+		rr := &RunResult{Function: fn, FunctionName: "k", Format: oracle.Format(format), Outcome: x.outcome, Mismatches: x.mism, Error: x.err}
 		if x.out != "" {
 			var outs []json.RawMessage
 			require.NoError(t, json.Unmarshal([]byte(x.out), &outs))

@@ -13,13 +13,14 @@
 // (FindHazards: then the compiler that passed the operation on unguarded
 // is at fault, not the driver).
 //
-// It renders the matrix for a terminal (WriteText), as JSON (the Report
-// itself), JUnit XML (WriteJUnit) and a self-contained HTML report
-// (WriteHTML), and compares runs with a baseline of known divergences
-// (ReadBaseline, Report.ApplyBaseline), keyed case/adapter/function/format.
+// Its Report (with Adapter, CaseResult, Cell, RunResult, Divergence and
+// RuleSummary) is the matrix as data, the JSON document itself; package
+// report renders it (text, HTML, JUnit, JSON). drivers compares runs with
+// a baseline of known divergences (ReadBaseline, Report.ApplyBaseline),
+// keyed case/adapter/function/format.
 //
 // drivers never opens adapters (the caller passes check.Device values),
 // never decides semantics (interp), never changes the programs it runs
-// (its hazard probe instruments a copy for the interpreter only), and never
-// writes files itself except through the writers it is given.
+// (its hazard probe instruments a copy for the interpreter only), never
+// renders its results (package report) and never writes files.
 package drivers

@@ -8,6 +8,7 @@ import (
 	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Outcomes of one run and of one matrix cell, in the words the matrix
@@ -139,7 +140,7 @@ type Cell struct {
 type RunResult struct {
 	Function      string            `json:"function"` // Original or Twin
 	FunctionName  string            `json:"function_name"`
-	Format        string            `json:"format"` // "wgsl", "spirv" ("ir" for the interpreter)
+	Format        oracle.Format     `json:"format"` // oracle.FormatWGSL, FormatSPIRV (FormatIR for the interpreter)
 	Outcome       string            `json:"outcome"`
 	Mismatches    []int             `json:"mismatches"`
 	Indeterminate []int             `json:"indeterminate,omitempty"`
@@ -157,15 +158,15 @@ type Divergence struct {
 	// Key identifies the divergence in baselines:
 	// case/adapter/function/format, e.g.
 	// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl".
-	Key          string `json:"key"`
-	Case         string `json:"case"`
-	Adapter      string `json:"adapter"`
-	Function     string `json:"function"` // Original or Twin
-	FunctionName string `json:"function_name"`
-	Format       string `json:"format"`
-	Outcome      string `json:"outcome"`
-	Rule         string `json:"rule,omitempty"`
-	Spec         string `json:"spec,omitempty"`
+	Key          string        `json:"key"`
+	Case         string        `json:"case"`
+	Adapter      string        `json:"adapter"`
+	Function     string        `json:"function"` // Original or Twin
+	FunctionName string        `json:"function_name"`
+	Format       oracle.Format `json:"format"`
+	Outcome      string        `json:"outcome"`
+	Rule         string        `json:"rule,omitempty"`
+	Spec         string        `json:"spec,omitempty"`
 	// Class is the attribution's stable identifier (see Attribute).
 	Class check.Class `json:"class"`
 	// Culprit names the implicated component, e.g. "naga", "naga's GLSL
@@ -200,7 +201,7 @@ func (d *Divergence) Line() string { return string(d.Class) + ": " + d.Culprit +
 // Label is "case on adapter (format[, twin])", the form "new divergence"
 // messages use.
 func (d *Divergence) Label() string {
-	f := d.Format
+	f := string(d.Format)
 	if d.Function == Twin {
 		f += ", twin"
 	}
@@ -208,8 +209,8 @@ func (d *Divergence) Label() string {
 }
 
 // Key builds a divergence key (see Divergence.Key).
-func Key(caseName, adapter, function, format string) string {
-	return caseName + "/" + adapter + "/" + function + "/" + format
+func Key(caseName, adapter, function string, format oracle.Format) string {
+	return caseName + "/" + adapter + "/" + function + "/" + string(format)
 }
 
 // RuleSummary is one line of the per-rule summary.
@@ -219,7 +220,7 @@ type RuleSummary struct {
 	Cases []string `json:"cases"`
 	// Adapters maps each diverging adapter to its formats, e.g.
 	// "wgpu-vulkan:llvmpipe" → ["wgsl", "spirv"].
-	Adapters map[string][]string `json:"adapters"`
+	Adapters map[string][]oracle.Format `json:"adapters"`
 	// Culprits lists the distinct attributions, "class: culprit".
 	Culprits []string `json:"culprits,omitempty"`
 }

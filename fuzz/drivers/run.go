@@ -131,7 +131,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 		rep.Cases = append(rep.Cases, cr)
 	}
 	for i, cr := range rep.Cases {
-		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.diverges() {
+		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() {
 			cr.Hazards = caseHazards(cases[i], opts.Flatten)
 		}
 		rep.Divergences = append(rep.Divergences, attributeCase(rep, cr)...)
@@ -219,7 +219,7 @@ func humanOutputs(outs []oracle.Expected, names []string) string {
 }
 
 func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: string(r.Format), Outcome: outcomeOf(r),
+	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Outcome: outcomeOf(r),
 		Mismatches: append([]int{}, r.Mismatches...), Indeterminate: r.Indeterminate, Error: r.Message}
 	if r.Function != res.ABI.Kernel {
 		rr.Function = Twin
@@ -292,14 +292,14 @@ func (c *Cell) aggregate() {
 // the original and the twin are among rs (or the cell has no twin), else
 // "wgsl orig" / "wgsl twin".
 func runMarkers(rs, all []*RunResult) string {
-	has := map[string]map[string]bool{} // format → function kinds in rs
-	twins := map[string]bool{}          // formats with a twin run in the cell
+	has := map[oracle.Format]map[string]bool{} // format → function kinds in rs
+	twins := map[oracle.Format]bool{}          // formats with a twin run in the cell
 	for _, r := range all {
 		if r.Function == Twin {
 			twins[r.Format] = true
 		}
 	}
-	var formats []string
+	var formats []oracle.Format
 	for _, r := range rs {
 		if has[r.Format] == nil {
 			has[r.Format] = map[string]bool{}
@@ -312,27 +312,29 @@ func runMarkers(rs, all []*RunResult) string {
 	for _, f := range formats {
 		switch {
 		case has[f][Original] && (has[f][Twin] || !twins[f]):
-			parts = append(parts, f)
+			parts = append(parts, string(f))
 		case has[f][Original]:
-			parts = append(parts, f+" orig")
+			parts = append(parts, string(f)+" orig")
 		default:
-			parts = append(parts, f+" twin")
+			parts = append(parts, string(f)+" twin")
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-func formatRank(f string) int {
+func formatRank(f oracle.Format) int {
 	switch f {
-	case "wgsl":
+	case oracle.FormatWGSL:
 		return 0
-	case "spirv":
+	case oracle.FormatSPIRV:
 		return 1
 	}
 	return 2
 }
 
-func (cr *CaseResult) diverges() bool {
+// Diverges reports whether some cell of the row has an outcome other
+// than Agrees.
+func (cr *CaseResult) Diverges() bool {
 	for _, c := range cr.Cells {
 		if c.Outcome != Agrees {
 			return true

@@ -1,27 +1,30 @@
-package drivers
+package report
 
 import (
+	"fmt"
 	"html/template"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/fuzz/drivers"
 )
 
-// WriteHTML writes the report as one self-contained HTML page (inline CSS,
+// WriteDriversHTML writes the report as one self-contained HTML page (inline CSS,
 // no scripts, no external resources): the adapters, the matrix with one
 // colored cell per case × adapter linking to that case's details, the
 // per-rule summary, every divergence with its attribution, and per case
 // its WGSL source, rule and spec citation, and a table of every invocation
 // — arguments, reference, and each run's outputs, differing invocations
 // highlighted — with the attribution of each divergent run above it.
-func WriteHTML(w io.Writer, rep *Report) error {
+func WriteDriversHTML(w io.Writer, rep *drivers.Report) error {
 	return htmlTmpl.Execute(w, htmlView(rep))
 }
 
 type htmlCase struct {
-	*CaseResult
+	*drivers.CaseResult
 	ID          string
-	Divergences []*Divergence
+	Divergences []*drivers.Divergence
 	Runs        []htmlRun
 	Rows        []htmlRow
 	Open        bool
@@ -29,7 +32,7 @@ type htmlCase struct {
 
 type htmlRun struct {
 	Adapter string
-	*RunResult
+	*drivers.RunResult
 }
 
 type htmlRow struct {
@@ -46,16 +49,16 @@ type htmlCell struct {
 }
 
 type htmlPage struct {
-	*Report
+	*drivers.Report
 	Cases    []htmlCase
-	Diverged []RuleSummary
+	Diverged []drivers.RuleSummary
 	Quiet    int
 	New      int
 }
 
-func htmlView(rep *Report) htmlPage {
+func htmlView(rep *drivers.Report) htmlPage {
 	p := htmlPage{Report: rep, New: len(rep.New())}
-	byCase := map[string][]*Divergence{}
+	byCase := map[string][]*drivers.Divergence{}
 	for _, d := range rep.Divergences {
 		byCase[d.Case] = append(byCase[d.Case], d)
 	}
@@ -67,7 +70,7 @@ func htmlView(rep *Report) htmlPage {
 		}
 	}
 	for _, cr := range rep.Cases {
-		hc := htmlCase{CaseResult: cr, ID: caseID(cr.Name), Divergences: byCase[cr.Name], Open: cr.diverges()}
+		hc := htmlCase{CaseResult: cr, ID: caseID(cr.Name), Divergences: byCase[cr.Name], Open: cr.Diverges()}
 		if cr.TwinInterp != nil {
 			hc.Runs = append(hc.Runs, htmlRun{Adapter: "interp", RunResult: cr.TwinInterp})
 		}
@@ -77,14 +80,14 @@ func htmlView(rep *Report) htmlPage {
 			}
 		}
 		for i := 0; i < cr.Invocations; i++ {
-			row := htmlRow{Invocation: i, Args: argsText(cr, i)}
+			row := htmlRow{Invocation: i, Args: cr.ArgsText(i)}
 			if i < len(cr.RefHuman) {
 				row.Reference = cr.RefHuman[i]
 			}
 			for _, r := range hc.Runs {
 				cell := htmlCell{Class: "ok"}
 				switch {
-				case r.Outcome != Agrees && r.Outcome != Differs:
+				case r.Outcome != drivers.Agrees && r.Outcome != drivers.Differs:
 					cell.Text, cell.Class = r.Outcome, "fail"
 				case i < len(r.Human):
 					cell.Text = r.Human[i]
@@ -121,13 +124,13 @@ func idSafe(s string) string {
 
 func outcomeClass(o string) string {
 	switch o {
-	case Agrees:
+	case drivers.Agrees:
 		return "ok"
-	case Differs:
+	case drivers.Differs:
 		return "bad"
-	case CompileError:
+	case drivers.CompileError:
 		return "cerr"
-	case Crash, Timeout:
+	case drivers.Crash, drivers.Timeout:
 		return "crash"
 	}
 	return "fail"
@@ -139,8 +142,9 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"outcomeClass": outcomeClass,
 	"header":       func(name string) string { return strings.Replace(name, ":", " ", 1) },
 	"join":         strings.Join,
+	"joinFormats":  joinFormats,
 	"ints": func(xs []int) string {
-		return intList(xs, 12)
+		return countedList(xs, 12)
 	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
@@ -191,7 +195,7 @@ details { margin: .8em 0; border-top: 1px solid #ddd; padding-top: .4em; }
 {{if .Diverged}}<table>
 <tr><th>rule</th><th>cases</th><th>diverging adapters (formats)</th><th>implicated</th></tr>
 {{range .Diverged}}{{$s := .}}<tr><td>{{.Rule}}{{if .Spec}}<br><span class="muted">{{.Spec}}</span>{{end}}</td><td>{{range .Cases}}<a href="#{{caseID .}}">{{.}}</a> {{end}}</td>
-<td>{{range $a, $f := .Adapters}}<code>{{$a}}</code> ({{join $f ", "}})<br>{{end}}</td><td>{{range .Culprits}}{{.}}<br>{{end}}</td></tr>
+<td>{{range $a, $f := .Adapters}}<code>{{$a}}</code> ({{joinFormats $f}})<br>{{end}}</td><td>{{range .Culprits}}{{.}}<br>{{end}}</td></tr>
 {{end}}</table>{{end}}
 <p>Every adapter agrees on {{if .Diverged}}the other {{end}}{{.Quiet}} rules.</p>
 
@@ -223,3 +227,16 @@ details { margin: .8em 0; border-top: 1px solid #ddd; padding-top: .4em; }
 </body>
 </html>
 `))
+
+// countedList is xs as "1, 2, 3", cut after max with "… N in all".
+func countedList(xs []int, max int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("… %d in all", len(xs)))
+			break
+		}
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ", ")
+}

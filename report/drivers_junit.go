@@ -1,21 +1,23 @@
-package drivers
+package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/fuzz/drivers"
 	"github.com/jstemmer/go-junit-report/v2/junit"
 )
 
-// WriteJUnit writes the matrix as JUnit XML: one test suite per adapter
+// WriteDriversJUnit writes the matrix as JUnit XML: one test suite per adapter
 // ("gpudiff drivers <adapter>") and in it one test case per corpus case,
 // named after the case (class name "gpudiff.drivers.<adapter>"). A case
 // whose cell has a divergence outside the baseline fails, with each
 // divergence's label and attribution in the failure; a cell whose
 // divergences are all in the baseline is skipped ("known divergence").
-func WriteJUnit(w io.Writer, rep *Report) error {
-	byCell := map[string][]*Divergence{}
+func WriteDriversJUnit(w io.Writer, rep *drivers.Report) error {
+	byCell := map[string][]*drivers.Divergence{}
 	for _, d := range rep.Divergences {
 		byCell[d.Case+"\x00"+d.Adapter] = append(byCell[d.Case+"\x00"+d.Adapter], d)
 	}
@@ -57,4 +59,15 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		suites.AddSuite(suite)
 	}
 	return suites.WriteXML(w)
+}
+
+// WriteDriversJSON writes the matrix as indented JSON and a newline (the
+// Report's own fields; usable as drivers' --baseline). Errors are w's.
+func WriteDriversJSON(w io.Writer, rep *drivers.Report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }

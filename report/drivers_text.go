@@ -1,4 +1,4 @@
-package drivers
+package report
 
 import (
 	"fmt"
@@ -8,21 +8,23 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
 )
 
-// TextOptions configures WriteText.
-type TextOptions struct {
+// DriversTextOptions configures WriteDriversText.
+type DriversTextOptions struct {
 	// Color marks cells with ANSI colors (for terminals).
 	Color bool
 }
 
-// WriteText prints the report for a terminal: the matrix (case × adapter),
+// WriteDriversText prints the report for a terminal: the matrix (case × adapter),
 // the per-rule summary, every divergence with its attribution in one line,
 // grouped by case under its rule, spec citation and minimal repro, and a
 // closing summary with the new divergences and the baseline's fixed keys.
-func WriteText(w io.Writer, rep *Report, opts TextOptions) {
+func WriteDriversText(w io.Writer, rep *drivers.Report, opts DriversTextOptions) {
 	fmt.Fprintf(w, "gpudiff drivers: %d cases × %d adapters, mode %s, %s; %d runs in %s\n",
 		len(rep.Cases), len(rep.Adapters), rep.Mode, runKinds(rep), rep.Runs, rep.Elapsed.Round(100*time.Millisecond))
 	writeMatrix(w, rep, opts)
@@ -31,7 +33,7 @@ func WriteText(w io.Writer, rep *Report, opts TextOptions) {
 	writeSummary(w, rep)
 }
 
-func runKinds(rep *Report) string {
+func runKinds(rep *drivers.Report) string {
 	fns := "original"
 	if rep.Flat {
 		fns = "original + twin"
@@ -53,7 +55,7 @@ func adapterHeader(name string) string {
 
 // cellLines is a cell's text for the terminal: one outcome per line,
 // its runs on the next line when the line would be long.
-func cellLines(c *Cell) string {
+func cellLines(c *drivers.Cell) string {
 	var lines []string
 	for _, part := range strings.Split(c.Text, "; ") {
 		if len(part) > 16 {
@@ -69,19 +71,19 @@ func cellLines(c *Cell) string {
 
 func colorFor(outcome string) text.Colors {
 	switch outcome {
-	case Agrees:
+	case drivers.Agrees:
 		return text.Colors{text.FgGreen}
-	case Differs:
+	case drivers.Differs:
 		return text.Colors{text.FgRed, text.Bold}
-	case CompileError:
+	case drivers.CompileError:
 		return text.Colors{text.FgYellow}
-	case Crash, Timeout:
+	case drivers.Crash, drivers.Timeout:
 		return text.Colors{text.FgMagenta, text.Bold}
 	}
 	return text.Colors{text.FgHiBlack}
 }
 
-func writeMatrix(w io.Writer, rep *Report, opts TextOptions) {
+func writeMatrix(w io.Writer, rep *drivers.Report, opts DriversTextOptions) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -102,14 +104,14 @@ func writeMatrix(w io.Writer, rep *Report, opts TextOptions) {
 			row = append(row, s)
 		}
 		t.AppendRow(row)
-		if cr.diverges() {
+		if cr.Diverges() {
 			t.AppendSeparator()
 		}
 	}
 	t.Render()
 }
 
-func writeRules(w io.Writer, rep *Report) {
+func writeRules(w io.Writer, rep *drivers.Report) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -128,7 +130,7 @@ func writeRules(w io.Writer, rep *Report) {
 		var parts []string
 		for _, a := range rep.Adapters {
 			if fs, ok := s.Adapters[a.Name]; ok {
-				parts = append(parts, fmt.Sprintf("%s (%s)", a.Name, strings.Join(fs, ", ")))
+				parts = append(parts, fmt.Sprintf("%s (%s)", a.Name, joinFormats(fs)))
 			}
 		}
 		t.AppendRow(table.Row{s.Rule, strings.Join(parts, "\n"), strings.Join(s.Culprits, "\n")})
@@ -147,10 +149,10 @@ func writeRules(w io.Writer, rep *Report) {
 // divLine groups the divergences of one adapter and format whose
 // attribution is the same for the original and the twin.
 type divLine struct {
-	ds []*Divergence
+	ds []*drivers.Divergence
 }
 
-func groupLines(ds []*Divergence) []divLine {
+func groupLines(ds []*drivers.Divergence) []divLine {
 	var out []divLine
 	for _, d := range ds {
 		merged := false
@@ -164,7 +166,7 @@ func groupLines(ds []*Divergence) []divLine {
 			}
 		}
 		if !merged {
-			out = append(out, divLine{ds: []*Divergence{d}})
+			out = append(out, divLine{ds: []*drivers.Divergence{d}})
 		}
 	}
 	return out
@@ -182,8 +184,8 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-func writeDivergences(w io.Writer, rep *Report) {
-	byCase := map[string][]*Divergence{}
+func writeDivergences(w io.Writer, rep *drivers.Report) {
+	byCase := map[string][]*drivers.Divergence{}
 	for _, d := range rep.Divergences {
 		byCase[d.Case] = append(byCase[d.Case], d)
 	}
@@ -210,7 +212,7 @@ func writeDivergences(w io.Writer, rep *Report) {
 		}
 		fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
 		if i := firstDiffering(ds); i >= 0 {
-			fmt.Fprintf(w, "  minimal repro: invocation %d (%s), reference %s\n", i, argsText(cr, i), cr.RefHuman[i])
+			fmt.Fprintf(w, "  minimal repro: invocation %d (%s), reference %s\n", i, cr.ArgsText(i), cr.RefHuman[i])
 		}
 		for _, l := range groupLines(ds) {
 			d := l.ds[0]
@@ -226,7 +228,7 @@ func writeDivergences(w io.Writer, rep *Report) {
 				fns = "original + twin"
 			}
 			what := d.Outcome
-			if d.Outcome == Differs && d.Example != nil {
+			if d.Outcome == drivers.Differs && d.Example != nil {
 				what = fmt.Sprintf("differs in %d of %d (invocation %d: got %s", len(d.Invocations), cr.Invocations, d.Example.Invocation, d.Example.Got)
 				if len(d.SameAs) > 0 {
 					what += ", as " + strings.Join(d.SameAs, ", ")
@@ -239,7 +241,7 @@ func writeDivergences(w io.Writer, rep *Report) {
 }
 
 // firstDiffering is the smallest invocation any of ds differs in, or -1.
-func firstDiffering(ds []*Divergence) int {
+func firstDiffering(ds []*drivers.Divergence) int {
 	best := -1
 	for _, d := range ds {
 		if len(d.Invocations) > 0 && (best < 0 || d.Invocations[0] < best) {
@@ -249,10 +251,10 @@ func firstDiffering(ds []*Divergence) int {
 	return best
 }
 
-func writeSummary(w io.Writer, rep *Report) {
+func writeSummary(w io.Writer, rep *drivers.Report) {
 	diverging := 0
 	for _, cr := range rep.Cases {
-		if cr.diverges() {
+		if cr.Diverges() {
 			diverging++
 		}
 	}
@@ -286,4 +288,13 @@ func writeSummary(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "no longer diverges (in baseline): %s\n", k)
 		}
 	}
+}
+
+// joinFormats is "wgsl, spirv".
+func joinFormats(fs []oracle.Format) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
 }

@@ -32,6 +32,12 @@
 // amber never runs a GPU (tests cross-check exported scripts on lavapipe)
 // and never changes the case it is given.
 //
+// amber sits under report because a script is a way to hand a result to
+// someone else; unlike report's renderers it is a translation, not a
+// rendering: Export computes what the script states — the reference
+// (interp), the twin (flatten) and gpudiff's SPIR-V (compiler/spirv) — from
+// the case alone, without a device.
+//
 // amber owns the translation of a case (module, kernel, arguments and the
 // reference) into an Amber script. It must never run anything on a GPU,
 // decide a verdict, or change the case: the script states what the

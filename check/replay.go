@@ -1,0 +1,103 @@
+package check
+
+import "fmt"
+
+// Outcomes of replaying a case file (JudgeReplay; README "gpudiff repro").
+const (
+	ReplayFixed      = "fixed"      // every run agrees: the recorded failure no longer occurs
+	ReplayReproduces = "reproduces" // a finding of a recorded class family occurs again
+	ReplayDifferent  = "different"  // something fails, but not as recorded
+)
+
+// ReplayOutcome is the judgement of a case file's replay, the "repro"
+// member of `gpudiff repro --json`'s document.
+type ReplayOutcome struct {
+	// Outcome is ReplayFixed, ReplayReproduces or ReplayDifferent.
+	Outcome string `json:"outcome"`
+	// Recorded lists the case file's recorded classes (or its verdict
+	// when it records no finding); Now the classes found by the replay,
+	// in ReplayFindings' order.
+	Recorded []string `json:"recorded"`
+	Now      []string `json:"now"`
+	// Message is the one line that says so, e.g. "repro: REPRODUCES:
+	// stack — …".
+	Message string `json:"message"`
+}
+
+// ReplayFindings are the findings of a replay res of the case recorded
+// in rec: Attribute's, preceded by a ClassFlattenRefused finding (adapter
+// "flatten") when the record asks for the twin and flatten refused it.
+func ReplayFindings(res *Result, rec *CaseRecord) []Finding {
+	now := Attribute(res)
+	if res.FlattenErr != nil && rec.Flat {
+		now = append([]Finding{{Class: ClassFlattenRefused, Adapter: "flatten"}}, now...)
+	}
+	return now
+}
+
+// JudgeReplay compares the replay's findings now (ReplayFindings) with
+// the case record rec: no finding is ReplayFixed; a finding whose class
+// family (classFamily) the record has — or, for a record without
+// findings, whose class is its non-pass verdict — is ReplayReproduces;
+// any other is ReplayDifferent. The message names the first finding.
+func JudgeReplay(rec *CaseRecord, now []Finding) ReplayOutcome {
+	recorded := map[string]bool{}
+	out := ReplayOutcome{Recorded: []string{}, Now: []string{}}
+	for _, fd := range rec.Findings {
+		recorded[classFamily(fd.Class)] = true
+		out.Recorded = append(out.Recorded, string(fd.Class))
+	}
+	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
+		recorded[rec.Verdict] = true
+		out.Recorded = append(out.Recorded, rec.Verdict)
+	}
+	for _, fd := range now {
+		out.Now = append(out.Now, string(fd.Class))
+	}
+	switch {
+	case len(now) == 0:
+		out.Outcome = ReplayFixed
+		out.Message = fmt.Sprintf("repro: the recorded failure (%s) no longer reproduces: every run agrees", recordedClasses(rec.Findings, rec.Verdict))
+	case anyRecorded(now, recorded):
+		out.Outcome = ReplayReproduces
+		out.Message = fmt.Sprintf("repro: REPRODUCES: %s — %s", now[0].Class, now[0].Implicates)
+	default:
+		out.Outcome = ReplayDifferent
+		out.Message = fmt.Sprintf("repro: fails differently: recorded %s, now %s — %s", recordedClasses(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
+	}
+	return out
+}
+
+// classFamily maps a finding class onto the disagreement it names,
+// independent of how many adapters took part: "vendor" is "stack" (the
+// GPU's original disagrees with the reference) seen next to other
+// adapters that agree, so a vendor case replayed on its adapter alone,
+// where it can only be called "stack", still reproduces.
+func classFamily(class Class) string {
+	if class == ClassVendor {
+		return string(ClassStack)
+	}
+	return string(class)
+}
+
+func anyRecorded(now []Finding, recorded map[string]bool) bool {
+	for _, f := range now {
+		if recorded[classFamily(f.Class)] {
+			return true
+		}
+	}
+	return false
+}
+
+// recordedClasses is the record's classes, "a, b", or its verdict when it
+// records no finding.
+func recordedClasses(fs []Finding, verdict string) string {
+	if len(fs) == 0 {
+		return verdict
+	}
+	s := string(fs[0].Class)
+	for _, f := range fs[1:] {
+		s += ", " + string(f.Class)
+	}
+	return s
+}

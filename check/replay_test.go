@@ -1,0 +1,49 @@
+package check
+
+import (
+	"testing"
+
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestJudgeReplay: a replay reproduces when a finding of a recorded class
+// family occurs again (vendor recorded, stack now: the same disagreement
+// seen on one adapter), is fixed without findings, and is different
+// otherwise; a record without findings is matched by its verdict.
+func TestJudgeReplay(t *testing.T) {
+	vendor := &CaseRecord{Verdict: "mismatch", Findings: []Finding{{Class: ClassVendor}}}
+	stack := []Finding{{Class: ClassStack, Implicates: "the stack"}}
+	for _, tc := range []struct {
+		name    string
+		rec     *CaseRecord
+		now     []Finding
+		outcome string
+		message string
+	}{
+		{"vendor replayed alone is stack", vendor, stack, ReplayReproduces, "repro: REPRODUCES: stack — the stack"},
+		{"no finding", vendor, nil, ReplayFixed, "repro: the recorded failure (vendor) no longer reproduces: every run agrees"},
+		{"another class", vendor, []Finding{{Class: ClassSPIRV, Implicates: "gpudiff's SPIR-V"}}, ReplayDifferent,
+			"repro: fails differently: recorded vendor, now spirv — gpudiff's SPIR-V"},
+		{"stack recorded, vendor now", &CaseRecord{Findings: []Finding{{Class: ClassStack}}}, []Finding{{Class: ClassVendor}}, ReplayReproduces, "repro: REPRODUCES: vendor — "},
+		{"verdict only", &CaseRecord{Verdict: "timeout"}, []Finding{{Class: ClassTimeout}}, ReplayReproduces, "repro: REPRODUCES: timeout — "},
+		{"flatten recorded, flatten-refused now", &CaseRecord{Findings: []Finding{{Class: ClassFlatten}}}, []Finding{{Class: ClassFlattenRefused}}, ReplayDifferent,
+			"repro: fails differently: recorded flatten, now flatten-refused — "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := JudgeReplay(tc.rec, tc.now)
+			assert.Equal(t, tc.outcome, out.Outcome)
+			assert.Equal(t, tc.message, out.Message)
+			assert.Len(t, out.Now, len(tc.now))
+			assert.NotNil(t, out.Recorded)
+		})
+	}
+}
+
+// TestReplayFindingsPrependsFlattenRefusal: a record that asks for the
+// twin, replayed where flatten refuses, finds flatten-refused first.
+func TestReplayFindingsPrependsFlattenRefusal(t *testing.T) {
+	res := &Result{ABI: &ir.KernelABI{Kernel: "k"}, FlattenErr: assert.AnError}
+	assert.Equal(t, []Finding{{Class: ClassFlattenRefused, Adapter: "flatten"}}, ReplayFindings(res, &CaseRecord{Flat: true}))
+	assert.Empty(t, ReplayFindings(res, &CaseRecord{Flat: false}))
+}

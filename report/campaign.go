@@ -1,0 +1,263 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Digest hashes a campaign's program hashes in order (16 hex digits):
+// equal digests mean the same programs were generated.
+func Digest(hashes []string) string {
+	return ir.Hash(strings.Join(hashes, "\n"))[:16]
+}
+
+// Campaign is what a campaign's reports say about how it ran: the options
+// that describe it (in the form its journal records them) and the adapters
+// it ran on.
+type Campaign struct {
+	Tool     string        // "gpudiff <version>"
+	Seed     uint64        // campaign seed
+	Count    int           // programs asked for (0 for a Duration campaign)
+	Shard    string        // "I/N" ("" means "0/1")
+	Size     int           // generator size
+	Profile  string        // generator profile
+	Mode     string        // emission mode, "portable" or "raw"
+	Duration time.Duration // time budget (0 for a Count campaign)
+	Adapters []string      // full adapter names (none with --no-gpu)
+	Corpus   string        // directory the case files were saved in
+}
+
+// WriteCampaignSummary writes run's summary (README "gpudiff run"): a
+// table of the counts (programs, invocations, runs per adapter, verdicts,
+// new/known/unconfirmed bugs, programs/s, elapsed time, program digest),
+// the first and last program hashes, and one entry per bug (WriteBugs).
+func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.SetTitle(fmt.Sprintf("gpudiff run --seed %d: %d programs", c.Seed, s.Programs))
+	if s.Interrupted {
+		t.SetTitle(fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs))
+	}
+	t.AppendRow(table.Row{"programs", s.Programs})
+	t.AppendRow(table.Row{"invocations", s.Invocations})
+	for _, a := range campaign.SortedKeys(s.RunsPer) {
+		t.AppendRow(table.Row{"runs on " + a, s.RunsPer[a]})
+	}
+	for _, v := range campaign.SortedKeys(s.Verdicts) {
+		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
+	}
+	bugs := campaign.Bugs(s.Failures)
+	bugRow := func(state string) string {
+		n, programs := campaign.BugCount(bugs, state)
+		return fmt.Sprintf("%d in %d %s", n, programs, map[bool]string{true: "program", false: "programs"}[programs == 1])
+	}
+	t.AppendRow(table.Row{"new bugs", bugRow("new")})
+	t.AppendRow(table.Row{"known bugs", bugRow("known")})
+	if s.Flaky > 0 {
+		t.AppendRow(table.Row{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
+	}
+	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
+	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
+	t.AppendRow(table.Row{"program digest", Digest(s.Hashes)})
+	t.Render()
+	if len(s.Hashes) > 0 {
+		first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
+		fmt.Fprintf(w, "program hashes: first %s … last %s (digest %s over %d programs)\n", first[:12], last[:12], Digest(s.Hashes), len(s.Hashes))
+	}
+	WriteBugs(w, c.Corpus, bugs)
+}
+
+// WriteBugs writes one entry per bug (campaign.Bugs): its state, signature
+// and explanation, the programs that met it (index and derived seed; the
+// first 8 when there are more than 9), and its case file under corpus.
+func WriteBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
+	for _, b := range bugs {
+		state := map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]
+		fmt.Fprintf(w, "%-5s %s: %s\n", state, b.Signature, b.Implicates)
+		fmt.Fprintf(w, "      %d %s:", len(b.Programs), map[bool]string{true: "program", false: "programs"}[len(b.Programs) == 1])
+		for k, i := range b.Programs {
+			if k == 8 && len(b.Programs) > 9 {
+				fmt.Fprintf(w, " … (%d more in --report)", len(b.Programs)-k)
+				break
+			}
+			fmt.Fprintf(w, " #%d (seed %#x)", i, b.Seeds[k])
+		}
+		fmt.Fprintln(w)
+		if b.Case != "" {
+			fmt.Fprintf(w, "      case: %s (#%d, ", filepath.Join(corpus, b.Case), b.CaseIndex)
+			if b.ShrunkStmts < b.Stmts {
+				fmt.Fprintf(w, "shrunk %d → %d statements)\n", b.Stmts, b.ShrunkStmts)
+			} else {
+				fmt.Fprintf(w, "%d statements, not shrunk)\n", b.Stmts)
+			}
+		}
+		if b.CaseError != "" {
+			fmt.Fprintf(w, "      case NOT saved: %s\n", b.CaseError)
+		}
+	}
+}
+
+// CampaignReport is run's --report document (README "gpudiff run"): the
+// campaign, its counts, every failed program and every bug.
+type CampaignReport struct {
+	Tool        string                   `json:"tool"`
+	Seed        uint64                   `json:"seed"`
+	Count       int                      `json:"count"`
+	Shard       string                   `json:"shard"`
+	Size        int                      `json:"size"`
+	Profile     string                   `json:"profile"`
+	Mode        string                   `json:"mode"`
+	Adapters    []string                 `json:"adapters"`
+	Programs    int                      `json:"programs"`
+	Invocations int                      `json:"invocations"`
+	RunsPer     map[string]int           `json:"runs_per_adapter"`
+	Verdicts    map[string]int           `json:"verdicts"`
+	New         int                      `json:"new_failures"`
+	Flaky       int                      `json:"unconfirmed_failures"`
+	Known       int                      `json:"known_failures"`
+	PerSecond   float64                  `json:"programs_per_second"`
+	ElapsedMS   int64                    `json:"elapsed_ms"`
+	Digest      string                   `json:"program_digest"`
+	Duration    string                   `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
+	Interrupted bool                     `json:"interrupted"`        // a signal stopped the campaign early
+	Failures    []campaign.ProgramRecord `json:"failures"`           // one per failed program
+	// NewBugs, KnownBugs and FlakyBugs count signatures (campaign.Bugs), where
+	// new_failures and the others count programs.
+	NewBugs   int            `json:"new_bugs"`
+	KnownBugs int            `json:"known_bugs"`
+	FlakyBugs int            `json:"unconfirmed_bugs"`
+	Bugs      []campaign.Bug `json:"bugs"` // one per signature, with its programs
+}
+
+// NewCampaignReport is the report of campaign c with summary s; its lists
+// are empty, never null.
+func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
+	shard := c.Shard
+	if shard == "" {
+		shard = "0/1"
+	}
+	r := CampaignReport{Tool: c.Tool, Seed: c.Seed, Count: c.Count, Shard: shard, Size: c.Size,
+		Profile: c.Profile, Mode: c.Mode, Adapters: c.Adapters, Programs: s.Programs, Invocations: s.Invocations,
+		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
+		ElapsedMS: s.Elapsed.Milliseconds(), Digest: Digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
+	if c.Duration > 0 {
+		r.Duration = c.Duration.String()
+	}
+	if r.Adapters == nil {
+		r.Adapters = []string{}
+	}
+	if r.Failures == nil {
+		r.Failures = []campaign.ProgramRecord{}
+	}
+	r.Bugs = campaign.Bugs(s.Failures)
+	if r.Bugs == nil {
+		r.Bugs = []campaign.Bug{}
+	}
+	r.NewBugs, _ = campaign.BugCount(r.Bugs, "new")
+	r.KnownBugs, _ = campaign.BugCount(r.Bugs, "known")
+	r.FlakyBugs, _ = campaign.BugCount(r.Bugs, "unconfirmed")
+	return r
+}
+
+// WriteCampaignJSON writes NewCampaignReport(c, s) as indented JSON and a
+// newline. Errors are w's.
+func WriteCampaignJSON(w io.Writer, c Campaign, s *campaign.Summary) error {
+	data, err := json.MarshalIndent(NewCampaignReport(c, s), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// WriteCampaignJUnit writes the campaign as JUnit XML: one test suite per
+// adapter ("gpudiff/interp" first, for flatten's and the interpreter's
+// findings) with the campaign's new and known bug counts as properties, one
+// test case per program ("program-<index>-<hash>"), except that a failed
+// program's test case is its bug's — named by the signature, failed (new)
+// or skipped (known), listing the bug's programs and case file — once per
+// suite; an interrupted campaign adds an error test case
+// "campaign-interrupted" to every suite. Errors are w's.
+func WriteCampaignJUnit(w io.Writer, c Campaign, s *campaign.Summary) error {
+	adapters := c.Adapters
+	failed := map[int]campaign.ProgramRecord{}
+	for _, f := range s.Failures {
+		failed[f.Index] = f
+	}
+	bugs := map[string]campaign.Bug{}
+	all := campaign.Bugs(s.Failures)
+	for _, b := range all {
+		bugs[b.Signature] = b
+	}
+	var suites junit.Testsuites
+	for _, a := range append([]string{"interp"}, adapters...) {
+		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
+		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
+			n, programs := campaign.BugCount(all, state)
+			suite.AddProperty(state+"_bugs", campaign.CountPhrase(n, programs, state))
+		}
+		inSuite := map[string]bool{} // bugs that have their test case in this suite
+		for k, i := range s.Indices {
+			tc := junit.Testcase{Name: fmt.Sprintf("program-%d-%s", i, s.Hashes[k][:12]), Classname: "gpudiff." + a}
+			if f, ok := failed[i]; ok {
+				for j, fa := range f.Adapters {
+					if fa != a && !(a == "interp" && (fa == "flatten" || fa == "interp")) {
+						continue
+					}
+					// One test case per bug, named by its signature (stable
+					// across runs), listing every program that met it.
+					if inSuite[f.Signature] {
+						tc.Name = ""
+						break
+					}
+					inSuite[f.Signature] = true
+					bug := bugs[f.Signature]
+					tc.Name = f.Signature
+					data := junitBugData(c.Corpus, bug)
+					if f.Known {
+						tc.Skipped = &junit.Result{Message: "known bug " + f.Signature, Data: data}
+					} else {
+						tc.Failure = &junit.Result{Message: fmt.Sprintf("%s: %s (%d %s)", f.Classes[j], f.Implicates,
+							len(bug.Programs), map[bool]string{true: "program", false: "programs"}[len(bug.Programs) == 1]),
+							Type: string(f.Classes[j]), Data: data}
+					}
+					break
+				}
+			}
+			if tc.Name != "" {
+				suite.AddTestcase(tc)
+			}
+		}
+		if s.Interrupted { // a cancelled campaign must not read as green
+			suite.AddTestcase(junit.Testcase{Name: "campaign-interrupted", Classname: "gpudiff." + a,
+				Error: &junit.Result{Message: fmt.Sprintf("the campaign was interrupted after %d programs", s.Programs), Type: "interrupted"}})
+		}
+		suites.AddSuite(suite)
+	}
+	return suites.WriteXML(w)
+}
+
+// junitBugData is the body of a bug's JUnit result: its signature, its
+// programs with their derived seeds, and its case file.
+func junitBugData(corpus string, b campaign.Bug) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "signature %s\n", b.Signature)
+	for k, i := range b.Programs {
+		fmt.Fprintf(&sb, "program #%d seed %#x\n", i, b.Seeds[k])
+	}
+	if b.Case != "" {
+		fmt.Fprintf(&sb, "case %s (#%d)\n", filepath.Join(corpus, b.Case), b.CaseIndex)
+	}
+	return sb.String()
+}

@@ -1,0 +1,26 @@
+// Package report renders gpudiff's results, the last stage of its data flow
+// (ARCHITECTURE.md "Data flow"): it turns values the other stages produced
+// into what people and CI read.
+//
+//   - exec and repro (WriteExecTable, WriteExecJSON, ExecVerdict): one
+//     case's check.Result as a table per invocation or as exec's JSON
+//     document, with repro's check.ReplayOutcome;
+//   - campaigns (Campaign, WriteCampaignSummary, WriteBugs,
+//     CampaignReport/WriteCampaignJSON, WriteCampaignJUnit, Digest): a
+//     campaign.Summary as run's summary table and per-bug lines, its
+//     --report JSON and its JUnit XML;
+//   - the driver matrix (WriteDriversText, WriteDriversHTML,
+//     WriteDriversJUnit, WriteDriversJSON): a fuzz/drivers Report for a
+//     terminal, as one self-contained HTML page, as JUnit XML and as JSON;
+//   - report/amber: a case as an Amber script for driver engineers.
+//
+// Tables use go-pretty, JUnit go-junit-report's junit package; the HTML is
+// an html/template.
+//
+// Every renderer takes values and an io.Writer (or returns text) and
+// returns the writer's error. report never runs a case, opens an adapter,
+// judges or attributes a run (check, oracle, fuzz/drivers do), reads the
+// terminal or the environment (the caller says whether to colour), or
+// decides where a file goes or how it is written (the caller writes the
+// bytes, atomically, where the flags say).
+package report
