@@ -29,7 +29,7 @@ type amberFlags struct {
 	changed     map[string]bool
 }
 
-func newAmberCmd() *cobra.Command {
+func newAmberCmd(g *globalFlags) *cobra.Command {
 	var fl amberFlags
 	cmd := &cobra.Command{
 		Use:   "export-amber CASE",
@@ -60,7 +60,7 @@ Exit codes: 0 written; 2 usage or input error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
-			return runAmber(args[0], fl, cmd.OutOrStdout())
+			return runAmber(g, args[0], fl, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
@@ -75,8 +75,8 @@ Exit codes: 0 written; 2 usage or input error.`,
 	return cmd
 }
 
-func runAmber(path string, fl amberFlags, stdout io.Writer) error {
-	m, src, err := loadModule(path)
+func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) error {
+	m, src, err := g.loadModule(path)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func runAmber(path string, fl amberFlags, stdout io.Writer) error {
 		if fl.invocations < 1 {
 			return usagef("gpudiff export-amber: --invocations must be ≥ 1, got %d", fl.invocations)
 		}
-		if err := checkKernelLimits(m, f, fl.invocations); err != nil {
+		if err := g.checkKernelLimits(m, f, fl.invocations); err != nil {
 			return err
 		}
 		args = seededInputs(fl.seed, f, fl.invocations)

@@ -36,7 +36,7 @@ type driversFlags struct {
 	noSPIRV     bool
 }
 
-func newDriversCmd() *cobra.Command {
+func newDriversCmd(g *globalFlags) *cobra.Command {
 	var fl driversFlags
 	cmd := &cobra.Command{
 		Use:   "drivers",
@@ -84,7 +84,7 @@ named); 2 usage or input error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = changedFlags(cmd)
-			return runDrivers(cmd.Context(), fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runDrivers(cmd.Context(), g, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -105,7 +105,7 @@ named); 2 usage or input error.`,
 	return cmd
 }
 
-func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) error {
+func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, stderr io.Writer) error {
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
 		return usagef("gpudiff drivers: --mode: %v", err)
@@ -119,8 +119,8 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	if err := checkFlags("drivers", fl.changed, intAtLeast("size", int64(fl.size), 1), positiveDuration("timeout", fl.timeout)); err != nil {
 		return err
 	}
-	if fl.invocations > lim.Invocations {
-		return usagef("gpudiff drivers: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
+	if fl.invocations > g.lim.Invocations {
+		return usagef("gpudiff drivers: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, g.lim.Invocations)
 	}
 	var known *campaign.Baseline
 	if fl.baseline != "" {
@@ -141,10 +141,10 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 			}
 			seen[c.Name] = c.Path
 			// The same limits as exec and repro, per corpus file.
-			if err := checkSourceSize(c.Path, int64(len(c.Source))); err != nil {
+			if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil {
 				return err
 			}
-			if err := checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
+			if err := g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
 				return err
 			}
 		}
@@ -164,7 +164,7 @@ func runDrivers(ctx context.Context, fl driversFlags, stdout, stderr io.Writer) 
 	defer closeAll()
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
-		Interp: interpOptions(), Flatten: flattenOptions()}
+		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
 			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,33 +14,10 @@ import (
 )
 
 // gpudiffMine runs the CLI like gpudiff(t, …) for the drivers and
-// export-amber commands, registering them on the root when root.go does
-// not (yet) — so these tests run before and after the commands are wired
-// in.
+// export-amber commands (root.go wires them in).
 func gpudiffMine(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	root := newRoot(context.Background(), &out, &errb)
-	if c, _, err := root.Find(args[:1]); err == nil && c != root {
-		return gpudiff(t, args...)
-	}
-	root.AddCommand(newDriversCmd(), newAmberCmd())
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	var ee *exitError
-	switch {
-	case err == nil:
-		code = exitOK
-	case errors.As(err, &ee):
-		if ee.msg != "" {
-			fmt.Fprintln(&errb, strings.TrimRight(ee.msg, "\n"))
-		}
-		code = ee.code
-	default:
-		fmt.Fprintf(&errb, "gpudiff: %v\n", err)
-		code = exitUsage
-	}
-	return code, out.String(), errb.String()
+	return gpudiff(t, args...)
 }
 
 type driversJSON struct {

@@ -15,7 +15,7 @@ import (
 	"github.com/gpudiff/gpudiff/flatten"
 )
 
-func newEmitCmd() *cobra.Command {
+func newEmitCmd(g *globalFlags) *cobra.Command {
 	var (
 		kernel, format, mode, out string
 		flat                      bool
@@ -46,7 +46,7 @@ as written.`,
 			if err != nil {
 				return usagef("gpudiff emit: --mode: %v", err)
 			}
-			m, _, err := loadModule(args[0])
+			m, _, err := g.loadModule(args[0])
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ as written.`,
 			}
 			name := f.Name
 			if flat {
-				tw, err := flatten.Function(m, name, flattenOptions())
+				tw, err := flatten.Function(m, name, g.flattenOptions())
 				if err != nil {
 					return inputErr(err)
 				}

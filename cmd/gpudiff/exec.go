@@ -32,7 +32,7 @@ type execFlags struct {
 	allRows     bool
 }
 
-func newExecCmd() *cobra.Command {
+func newExecCmd(g *globalFlags) *cobra.Command {
 	var fl execFlags
 	cmd := &cobra.Command{
 		Use:   "exec FILE.wgsl",
@@ -63,7 +63,7 @@ error (including a flatten refusal with --flat).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
-			return runExec(cmd.Context(), args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -83,7 +83,7 @@ error (including a flatten refusal with --flat).`,
 	return cmd
 }
 
-func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.Writer) error {
+func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
 		return usagef("gpudiff exec: --mode: %v", err)
@@ -91,7 +91,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 	if err := checkFlags("exec", fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
 		return err
 	}
-	m, src, err := loadModule(path)
+	m, src, err := g.loadModule(path)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		if n == 0 {
 			n = defaultInvocations
 		}
-		if err := checkKernelLimits(m, f, n); err != nil {
+		if err := g.checkKernelLimits(m, f, n); err != nil {
 			return nil, err
 		}
 		return seededInputs(fl.seed, f, n), nil
@@ -148,7 +148,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 	} else if args, err = seeded(fl.invocations); err != nil {
 		return err
 	}
-	if err := checkKernelLimits(m, f, len(args)); err != nil {
+	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
 		return err
 	}
 	var devices []check.Device
@@ -161,7 +161,7 @@ func runExec(ctx context.Context, path string, fl execFlags, stdout, stderr io.W
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)

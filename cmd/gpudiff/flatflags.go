@@ -49,17 +49,13 @@ func (w *whitelistValue) Whitelist() []string {
 	return w.names
 }
 
-// whitelist holds the running command's --whitelist (set by the
-// persistent flag, read by flattenOptions).
-var whitelist whitelistValue
-
 // addFlattenFlags registers the flags that change how every subcommand
 // flattens (exec, run, drivers, repro, export-amber and flatten itself).
-func addFlattenFlags(root *cobra.Command) {
-	whitelist = whitelistValue{}
+// Its value is g.whitelist.
+func (g *globalFlags) addFlattenFlags(root *cobra.Command) {
 	root.PersistentFlags().AddFlag(&pflag.Flag{
 		Name:  "whitelist",
 		Usage: "comma-separated builtin names flatten keeps as leaves (default: the pure math, bit and logic builtins of the subset; an empty list allows none)",
-		Value: &whitelist,
+		Value: &g.whitelist,
 	})
 }

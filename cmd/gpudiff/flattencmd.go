@@ -11,7 +11,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-func newFlattenCmd() *cobra.Command {
+func newFlattenCmd(g *globalFlags) *cobra.Command {
 	var (
 		kernel    string
 		maxUnroll int
@@ -38,7 +38,7 @@ exit code 2; nothing is printed then.`,
   gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := loadModule(args[0])
+			m, _, err := g.loadModule(args[0])
 			if err != nil {
 				return err
 			}
@@ -46,9 +46,9 @@ exit code 2; nothing is printed then.`,
 				return err
 			}
 			if maxUnroll == 0 {
-				maxUnroll = lim.Unroll
+				maxUnroll = g.lim.Unroll
 			}
-			opts := flattenOptions()
+			opts := g.flattenOptions()
 			opts.MaxUnroll, opts.Strict, opts.VerifyPasses = maxUnroll, strict, verify
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {

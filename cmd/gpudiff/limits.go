@@ -36,11 +36,18 @@ var defaultLimits = limits{
 	BufferBytes: 64 << 20,
 }
 
-// lim holds the limits of the running command (set by the persistent
-// flags).
-var lim = defaultLimits
+// globalFlags are the values of the persistent flags every subcommand
+// shares: the limits and --whitelist. newRoot creates one per command
+// line and each subcommand captures it; a campaign resumed from its
+// journal sets them from the journal's header.
+type globalFlags struct {
+	lim       limits
+	whitelist whitelistValue
+}
 
-func addLimitFlags(root *cobra.Command) {
+// addLimitFlags registers the limit flags on root, bound to g.lim.
+func (g *globalFlags) addLimitFlags(root *cobra.Command) {
+	lim := &g.lim
 	f := root.PersistentFlags()
 	f.Int64Var(&lim.SourceBytes, "max-source-bytes", defaultLimits.SourceBytes, "limit: bytes of a WGSL or case file")
 	f.IntVar(&lim.Statements, "max-statements", defaultLimits.Statements, "limit: statements in the kernel's call graph")
@@ -52,20 +59,20 @@ func addLimitFlags(root *cobra.Command) {
 
 // checkSourceSize checks n bytes of the source file path against the
 // source-size limit.
-func checkSourceSize(path string, n int64) error {
-	if n > lim.SourceBytes {
-		return usagef("%s: %d bytes exceeds the source limit of %d bytes (raise it with --max-source-bytes)", path, n, lim.SourceBytes)
+func (g *globalFlags) checkSourceSize(path string, n int64) error {
+	if n > g.lim.SourceBytes {
+		return usagef("%s: %d bytes exceeds the source limit of %d bytes (raise it with --max-source-bytes)", path, n, g.lim.SourceBytes)
 	}
 	return nil
 }
 
 // readSource reads a source file within the source-size limit.
-func readSource(path string) ([]byte, error) {
+func (g *globalFlags) readSource(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, usagef("gpudiff: %v", err)
 	}
-	if err := checkSourceSize(path, st.Size()); err != nil {
+	if err := g.checkSourceSize(path, st.Size()); err != nil {
 		return nil, err
 	}
 	src, err := os.ReadFile(path)
@@ -77,7 +84,8 @@ func readSource(path string) ([]byte, error) {
 
 // checkKernelLimits checks the statement limit of kernel f in m and the
 // invocation and buffer limits of running it n times.
-func checkKernelLimits(m *ir.Module, f *ir.Func, n int) error {
+func (g *globalFlags) checkKernelLimits(m *ir.Module, f *ir.Func, n int) error {
+	lim := &g.lim
 	if s := shrink.Stmts(m, f.Name); s > lim.Statements {
 		return usagef("%s:%d:%d: kernel %s has %d statements in its call graph, over the limit of %d (raise it with --max-statements)",
 			m.File, f.Pos.Line, f.Pos.Col, f.Name, s, lim.Statements)
@@ -102,15 +110,16 @@ func checkKernelLimits(m *ir.Module, f *ir.Func, n int) error {
 }
 
 // interpOptions and flattenOptions carry the limits into the passes.
-func interpOptions() interp.Options { return interp.Options{MaxSteps: lim.Steps} }
-func flattenOptions() flatten.Options {
-	return flatten.Options{MaxUnroll: lim.Unroll, Whitelist: whitelist.Whitelist()}
+func (g *globalFlags) interpOptions() interp.Options { return interp.Options{MaxSteps: g.lim.Steps} }
+func (g *globalFlags) flattenOptions() flatten.Options {
+	return flatten.Options{MaxUnroll: g.lim.Unroll, Whitelist: g.whitelist.Whitelist()}
 }
 
 // checkLimitFlags refuses a limit that is zero or negative (exit 2 naming
 // its flag): no limit flag has a "no limit" spelling, and 0 must not
 // silently mean the default or nothing at all.
-func checkLimitFlags() error {
+func (g *globalFlags) checkLimitFlags() error {
+	lim := &g.lim
 	return checkFlags("", nil,
 		intAtLeast("max-source-bytes", lim.SourceBytes, 1), intAtLeast("max-statements", int64(lim.Statements), 1),
 		intAtLeast("max-invocations", int64(lim.Invocations), 1), intAtLeast("max-steps", lim.Steps, 1),

@@ -18,8 +18,8 @@ const defaultInvocations = 64
 
 // loadModule reads and parses a WGSL file (or the WGSL part of a case
 // file). Errors are positioned (file:line:col: …) and mean exit 2.
-func loadModule(path string) (*ir.Module, []byte, error) {
-	src, err := readSource(path)
+func (g *globalFlags) loadModule(path string) (*ir.Module, []byte, error) {
+	src, err := g.readSource(path)
 	if err != nil {
 		return nil, nil, err
 	}

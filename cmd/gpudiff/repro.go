@@ -20,7 +20,7 @@ const (
 	reproDifferent = 4 // something fails, but not as recorded
 )
 
-func newReproCmd() *cobra.Command {
+func newReproCmd(g *globalFlags) *cobra.Command {
 	var (
 		adapters []string
 		asJSON   bool
@@ -46,7 +46,7 @@ Exit codes:
 			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {
 				return err
 			}
-			return runRepro(cmd.Context(), args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRepro(cmd.Context(), g, args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
@@ -55,8 +55,8 @@ Exit codes:
 	return cmd
 }
 
-func runRepro(ctx context.Context, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
-	src, err := readSource(path)
+func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
+	src, err := g.readSource(path)
 	if err != nil {
 		return err
 	}
@@ -73,10 +73,10 @@ func runRepro(ctx context.Context, path string, sels []string, timeout time.Dura
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
-	if err := checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
+	if err := g.checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
 		return err
 	}
-	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: interpOptions(), Flatten: flattenOptions()}
+	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)

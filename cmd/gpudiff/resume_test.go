@@ -186,7 +186,7 @@ func TestResumeContradictionsExit2(t *testing.T) {
 	assert.Equal(t, 10, h.Size)
 	assert.Equal(t, "0/1", h.Shard)
 	assert.Equal(t, 30*time.Second, time.Duration(h.Timeout))
-	assert.Equal(t, lim.Steps, h.MaxSteps)
+	assert.Equal(t, defaultLimits.Steps, h.MaxSteps)
 
 	for _, c := range []struct {
 		args []string

@@ -184,7 +184,12 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitUsage
 }
 
+// newRoot builds the command tree of one command line. Its flag values
+// live in values it creates (the subcommands' flag structs and one
+// globalFlags that each subcommand captures), never in package variables,
+// so that run may be called many times in one process.
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+	g := &globalFlags{lim: defaultLimits}
 	root := &cobra.Command{
 		Use:   "gpudiff",
 		Short: "GPU execution harness and differential tester for predicated (flattened) shader code",
@@ -200,7 +205,7 @@ error (source errors are printed file:line:col: message); 3 internal error;
 		SilenceErrors: true,
 		Version:       version(),
 		PersistentPreRunE: func(*cobra.Command, []string) error {
-			return checkLimitFlags()
+			return g.checkLimitFlags()
 		},
 	}
 	root.SetOut(stdout)
@@ -208,8 +213,8 @@ error (source errors are printed file:line:col: message); 3 internal error;
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("gpudiff %s: %v\nRun 'gpudiff %s --help' for usage.", c.Name(), err, c.Name())
 	})
-	addLimitFlags(root)
-	addFlattenFlags(root)
-	root.AddCommand(newAdaptersCmd(), newExecCmd(), newFlattenCmd(), newEmitCmd(), newRunCmd(), newReproCmd(), newDriversCmd(), newAmberCmd(), newWorkerCmd())
+	g.addLimitFlags(root)
+	g.addFlattenFlags(root)
+	root.AddCommand(newAdaptersCmd(), newExecCmd(g), newFlattenCmd(g), newEmitCmd(g), newRunCmd(g), newReproCmd(g), newDriversCmd(g), newAmberCmd(g), newWorkerCmd())
 	return root
 }

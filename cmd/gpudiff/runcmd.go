@@ -53,7 +53,7 @@ type runFlags struct {
 	changed     map[string]bool
 }
 
-func newRunCmd() *cobra.Command {
+func newRunCmd(g *globalFlags) *cobra.Command {
 	var fl runFlags
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -82,7 +82,7 @@ continue with --resume LOG).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
-			return runCampaign(cmd.Context(), fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runCampaign(cmd.Context(), g, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -158,11 +158,11 @@ func readBaseline(file string) (*campaign.Baseline, error) {
 	return b, nil
 }
 
-func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) error {
+func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stderr io.Writer) error {
 	if f := os.Getenv(flatten.FaultEnv); f != "" {
 		fmt.Fprintf(stderr, "gpudiff run: warning: %s=%s breaks a flatten rule on purpose (testing only)\n", flatten.FaultEnv, f)
 	}
-	spec, err := campaignSpec(fl)
+	spec, err := campaignSpec(g, fl)
 	if err != nil {
 		return err
 	}
@@ -192,8 +192,8 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	if err != nil {
 		return usagef("gpudiff run: --profile: %v", err)
 	}
-	lim.Steps, lim.Unroll = c.MaxSteps, c.MaxUnrollCopies
-	whitelist = whitelistValue{names: c.Whitelist, set: c.Whitelist != nil}
+	g.lim.Steps, g.lim.Unroll = c.MaxSteps, c.MaxUnrollCopies
+	g.whitelist = whitelistValue{names: c.Whitelist, set: c.Whitelist != nil}
 	var baseline *campaign.Baseline
 	if c.Baseline != "" {
 		if sum, err := fileSHA256(c.Baseline); err != nil || sum != c.BaselineSHA256 {
@@ -231,7 +231,7 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 	cfg := campaign.Config{
 		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration),
 		Gen:         gen.Config{Size: c.Size, Profile: prof},
-		Invocations: c.Invocations, Devices: devs, Mode: mode, SPIRV: !c.NoSPIRV, Flatten: flattenOptions(), Interp: interpOptions(),
+		Invocations: c.Invocations, Devices: devs, Mode: mode, SPIRV: !c.NoSPIRV, Flatten: g.flattenOptions(), Interp: g.interpOptions(),
 		Shard: shard, Shards: shards, Corpus: c.Corpus, Baseline: baseline,
 		ShrinkAttempts: c.ShrinkAttempts, ToolVersion: version(), Prior: prior, Confirm: true,
 	}
@@ -318,10 +318,10 @@ func runCampaign(ctx context.Context, fl runFlags, stdout, stderr io.Writer) err
 // given (nil otherwise: the devices opened decide). A numeric flag given a
 // value that cannot mean what it says (--count 0, --duration -5s,
 // --timeout 0s, --size 0) is exit 2 naming it.
-func campaignSpec(fl runFlags) (campaign.JournalHeader, error) {
+func campaignSpec(g *globalFlags, fl runFlags) (campaign.JournalHeader, error) {
 	h := campaign.JournalHeader{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: campaign.JournalDuration(fl.duration),
 		Size: fl.size, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV, NoGPU: fl.noGPU, Timeout: campaign.JournalDuration(fl.timeout),
-		MaxSteps: lim.Steps, MaxUnrollCopies: lim.Unroll, Whitelist: whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
+		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
 		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
 		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit}
 	mode, err := wgsl.ParseMode(fl.mode)
@@ -345,8 +345,8 @@ func campaignSpec(fl runFlags) (campaign.JournalHeader, error) {
 		positiveDuration("timeout", fl.timeout)); err != nil {
 		return h, err
 	}
-	if fl.invocations > lim.Invocations {
-		return h, usagef("gpudiff run: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, lim.Invocations)
+	if fl.invocations > g.lim.Invocations {
+		return h, usagef("gpudiff run: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, g.lim.Invocations)
 	}
 	if !fl.changed["count"] && !fl.changed["duration"] {
 		h.Count = 200
