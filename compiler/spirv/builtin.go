@@ -47,6 +47,10 @@ var glslFloat = map[ir.Builtin]uint32{
 func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	e := f.e
 	info := x.Fn.Info()
+	if e.entry != nil && (x.Fn == ir.BWorkgroupBarrier || x.Fn == ir.BStorageBarrier) {
+		f.barrier(x.Fn)
+		return 0
+	}
 	if !info.Pure() {
 		e.errorf(x.Pos, "builtin %s is not supported by the SPIR-V backend (needs uniform control flow or a non-compute stage)", info.Name)
 		for _, a := range x.Args {

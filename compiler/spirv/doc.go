@@ -1,5 +1,6 @@
-// Package spirv compiles a kernel of the ir into a SPIR-V 1.3 binary module
-// for the Vulkan 1.1 environment (Emit) and disassembles SPIR-V binaries
+// Package spirv compiles a kernel of the ir — a function under the kernel
+// ABI, or a compute entry point as written — into a SPIR-V 1.3 binary
+// module for the Vulkan 1.1 environment (Emit) and disassembles SPIR-V binaries
 // into spirv-dis-style text (Disassemble).
 //
 // It owns, and never delegates to another compiler:
@@ -13,7 +14,9 @@
 //     committed, so building and testing never need the grammar);
 //   - the lowering of ir to SPIR-V (emit.go types, constants, globals;
 //     func.go statements and structured control flow; expr.go and
-//     builtin.go expressions; entry.go the kernel ABI entry point);
+//     builtin.go expressions; entry.go the kernel ABI entry point;
+//     shared.go and layout.go compute entry points as written, with
+//     their bindings, workgroup memory, barriers and atomics);
 //   - the disassembler (disasm.go), driven by the same tables.
 //
 // Lowering in brief. Functions take their parameters by value; lets are
@@ -29,6 +32,13 @@
 // is not emitted; a merge block nothing branches to is a dead end.
 // Select on arrays and structs, which OpSelect cannot take before SPIR-V
 // 1.4, is decomposed into leaves.
+//
+// An entry point as written keeps its own interface: builtins are Input
+// variables loaded at the top of the entry function; storage and
+// uniform bindings are Block structs in StorageBuffer/Uniform (values
+// cross them through their host-shareable mirrors, fromHost/toHost, as
+// the kernel ABI's buffers do); var<workgroup> is a Workgroup variable,
+// zeroed explicitly (Vulkan 1.1 has no Workgroup initializers).
 //
 // Modes (ARCHITECTURE.md "Emission modes"): Portable spells out WGSL's run-time
 // rules where SPIR-V differs (see binary, convert, builtin and index for

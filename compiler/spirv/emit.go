@@ -40,7 +40,8 @@ type Options struct {
 func DefaultOptions() Options { return Options{Mode: Portable, DebugNames: true} }
 
 // EntryPoint is the name of the GLCompute OpEntryPoint of every module
-// Emit returns.
+// Emit returns for a function kernel (the kernel ABI); a compute entry
+// point as written keeps its own name.
 const EntryPoint = "main"
 
 // pass is the pass name of every error this package reports.
@@ -62,12 +63,23 @@ const pass = "spirv"
 //     when i >= OpArrayLength(output); otherwise it loads its arguments,
 //     calls the kernel and stores the result and the private globals.
 //
+// When kernel names a compute entry point (ir.StageCompute), Emit
+// compiles it as written instead (ARCHITECTURE.md "Entry points as
+// written (compute)"; shared.go): OpEntryPoint GLCompute under the
+// entry point's own name with its builtin Input variables as interface,
+// LocalSize = its @workgroup_size, each var<storage>/var<uniform> it uses
+// a StorageBuffer/Uniform Block variable at DescriptorSet @group and
+// Binding @binding with WGSL's host-shareable layout, each var<workgroup>
+// a Workgroup variable zeroed by local invocation 0 before a barrier,
+// barriers as OpControlBarrier and atomics as OpAtomic*.
+//
 // m must pass ir.Verify; Emit runs it and returns its ErrorList (pass
 // "verify") unchanged. Emit's own errors are ir.ErrorList values of
 // *ir.Error with pass "spirv", positioned at the offending node: an
 // unknown mode or kernel, recursion (at the call that closes the cycle),
-// or a builtin without a SPIR-V lowering here (derivatives, barriers and
-// subgroup operations). Emit does not modify m.
+// or a builtin without a SPIR-V lowering here (derivatives, subgroup
+// operations, and barriers outside an entry point as written). Emit does
+// not modify m.
 func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 	return emitModule(m, kernel, opts, allWorkarounds)
 }
@@ -114,24 +126,16 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	if err := ir.Verify(m); err != nil {
 		return nil, err
 	}
+	if f.Stage == ir.StageCompute {
+		return emitEntry(m, f, opts, w)
+	}
 	fns := m.CallGraph(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)
 	if err != nil {
 		return nil, ir.ErrorList{ir.Errorf(m.File, f.Pos, pass, "%v", err)}
 	}
-	e := &emitter{
-		m:        m,
-		portable: opts.Mode == Portable,
-		b:        newBuilder(opts.DebugNames),
-		abi:      abi,
-		types:    map[*ir.Type]uint32{},
-		typeKey:  map[string]uint32{},
-		abiKey:   map[string]uint32{},
-		funcs:    map[string]*funcInfo{},
-		globals:  map[string]uint32{},
-		consts:   map[uint32]ir.Value{},
-		work:     w,
-	}
+	e := newEmitter(m, opts, w)
+	e.abi = abi
 	e.header()
 	for _, fn := range fns {
 		e.declareFunc(fn)
@@ -143,6 +147,57 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 		e.function(fn)
 	}
 	e.entryPoint(f)
+	if len(e.errs) > 0 {
+		e.errs.Sort()
+		return nil, e.errs
+	}
+	return e.b.words(), nil
+}
+
+func newEmitter(m *ir.Module, opts Options, w workarounds) *emitter {
+	return &emitter{
+		m:          m,
+		portable:   opts.Mode == Portable,
+		b:          newBuilder(opts.DebugNames),
+		types:      map[*ir.Type]uint32{},
+		typeKey:    map[string]uint32{},
+		abiKey:     map[string]uint32{},
+		funcs:      map[string]*funcInfo{},
+		globals:    map[string]uint32{},
+		consts:     map[uint32]ir.Value{},
+		shared:     map[string]*sharedVar{},
+		sharedByID: map[uint32]*sharedVar{},
+		builtins:   map[string]uint32{},
+		work:       w,
+	}
+}
+
+// emitEntry emits the compute entry point ep of m as written: the
+// functions it calls, the private globals and shared variables they use,
+// and ep itself as the GLCompute entry point (shared.go).
+func emitEntry(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uint32, error) {
+	e := newEmitter(m, opts, w)
+	e.entry = ep
+	e.header()
+	fns := m.CallGraph(ep.Name)
+	for _, fn := range fns {
+		if fn != ep {
+			e.declareFunc(fn)
+		}
+	}
+	for _, g := range m.GlobalsUsed(ep.Name) {
+		e.declareGlobal(g)
+	}
+	e.sharedOrder = sharedUsed(m, ep.Name)
+	for _, v := range e.sharedOrder {
+		e.declareShared(v)
+	}
+	for _, fn := range fns {
+		if fn != ep {
+			e.function(fn)
+		}
+	}
+	e.entryFunc(ep)
 	if len(e.errs) > 0 {
 		e.errs.Sort()
 		return nil, e.errs
@@ -168,6 +223,14 @@ type emitter struct {
 	globals map[string]uint32 // private global name → OpVariable id
 	inits   []*ir.Global      // globals initialized at the start of the entry point
 	work    workarounds
+
+	// Entry points as written (shared.go); entry is nil for a function kernel.
+	entry       *ir.Func
+	sharedOrder []*ir.SharedVar       // the shared variables the entry point uses, in declaration order
+	shared      map[string]*sharedVar // by name
+	sharedByID  map[uint32]*sharedVar // by OpVariable id
+	builtins    map[string]uint32     // builtin value name → its Input variable
+	iface       []uint32              // the entry point's interface (Input variables)
 }
 
 // funcInfo is a declared user function.
@@ -210,6 +273,10 @@ func (e *emitter) typeOf(t *ir.Type) uint32 {
 		id = b.typeFloat()
 	case ir.KindVec:
 		id = b.typeVector(e.typeOf(t.Elem), t.Len)
+	case ir.KindAtomic:
+		// SPIR-V has no atomic types: atomic instructions take a pointer
+		// to a 32-bit integer (SPIR-V §3.52.18, "Atomic Instructions").
+		id = e.typeOf(t.Elem)
 	case ir.KindArray, ir.KindStruct:
 		key := t.String()
 		if known, ok := e.typeKey[key]; ok {
@@ -238,11 +305,11 @@ func (e *emitter) typeOf(t *ir.Type) uint32 {
 }
 
 // abiType returns the host-shareable mirror of t used in the storage
-// buffers: bool becomes u32 (also inside vectors), arrays carry
-// ArrayStride = ir.ArrayStride and structs carry member Offsets =
-// ir.FieldOffsets (WGSL "Memory Layout"; SPIR-V §2.16.2, "Validation
-// Rules for Shader Capabilities", explicit layout). Scalars and vectors
-// without bool are the logical types.
+// buffers: bool becomes u32 (also inside vectors), atomic<T> is T, arrays
+// (fixed- and runtime-sized) carry ArrayStride = hostStride and structs
+// carry member Offsets = hostOffsets (layout.go; WGSL "Memory Layout";
+// SPIR-V §2.16.2, "Validation Rules for Shader Capabilities", explicit
+// layout). Scalars and vectors without bool are the logical types.
 func (e *emitter) abiType(t *ir.Type) uint32 {
 	switch t.Kind {
 	case ir.KindBool:
@@ -251,23 +318,29 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 		return e.typeOf(t)
 	case ir.KindVec:
 		return e.b.typeVector(e.abiType(t.Elem), t.Len)
+	case ir.KindAtomic:
+		return e.typeOf(t.Elem)
 	}
 	key := t.String()
 	if id, ok := e.abiKey[key]; ok {
 		return id
 	}
 	var id uint32
-	if t.Kind == ir.KindArray {
+	switch t.Kind {
+	case ir.KindArray:
 		id = e.b.typeArray("abi", e.abiType(t.Elem), t.Len)
-		e.b.decorate(id, decorationArrayStride, uint32(ir.ArrayStride(t)))
-	} else {
+		e.b.decorate(id, decorationArrayStride, uint32(hostStride(t)))
+	case ir.KindRuntimeArray:
+		id = e.b.typeRuntimeArray(e.abiType(t.Elem))
+		e.b.decorate(id, decorationArrayStride, uint32(hostStride(t)))
+	default:
 		members := make([]uint32, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
 			members[i] = e.abiType(f.Type)
 		}
 		id = e.b.typeStruct("", members...)
 		e.b.name(id, t.Struct.Name+"_host")
-		for i, off := range ir.FieldOffsets(t.Struct) {
+		for i, off := range hostOffsets(t.Struct) {
 			e.b.memberDecorate(id, i, decorationOffset, uint32(off))
 			e.b.memberName(id, i, t.Struct.Fields[i].Name)
 		}

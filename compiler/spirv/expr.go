@@ -17,6 +17,9 @@ func (f *fnEmitter) expr(x ir.Expr) uint32 {
 		if x.Ref == ir.RefGlobal {
 			return f.load(x.T, e.globals[x.Name])
 		}
+		if x.Ref == ir.RefShared {
+			return f.loadPlace(x)
+		}
 		bd, ok := f.vals[x.Name]
 		if !ok {
 			e.errorf(x.Pos, "%s %s is not bound", x.Ref, x.Name)
@@ -62,6 +65,10 @@ func (f *fnEmitter) expr(x ir.Expr) uint32 {
 		return f.op(opBitcast, e.typeOf(x.T), v)
 	case *ir.Index, *ir.Member, *ir.Swizzle:
 		return f.access(x)
+	case *ir.Atomic:
+		return f.atomic(x)
+	case *ir.ArrayLength:
+		return f.arrayLength(x)
 	}
 	e.errorf(x.Position(), "unsupported expression %T", x)
 	return 0
@@ -488,7 +495,7 @@ func (f *fnEmitter) access(x ir.Expr) uint32 {
 		return f.op(opVectorShuffle, e.typeOf(sw.T), ops...)
 	}
 	if f.isPlace(x) {
-		return f.load(x.Type(), f.ref(x))
+		return f.loadPlace(x)
 	}
 	t := e.typeOf(x.Type())
 	switch x := x.(type) {
@@ -521,7 +528,7 @@ func (f *fnEmitter) isPlace(x ir.Expr) bool {
 	for {
 		switch y := x.(type) {
 		case *ir.Ident:
-			if y.Ref == ir.RefGlobal {
+			if y.Ref == ir.RefGlobal || y.Ref == ir.RefShared {
 				return true
 			}
 			return f.vals[y.Name].ptr
@@ -544,12 +551,56 @@ func (f *fnEmitter) isPlace(x ir.Expr) bool {
 // Index/Member/one-component Swizzle chain rooted at one), evaluating the
 // indices from the root outwards.
 func (f *fnEmitter) ref(x ir.Expr) uint32 {
+	ptr, _, _ := f.refp(x)
+	return ptr
+}
+
+// refp is ref that also returns the pointer's storage class and pointee
+// type: the logical type of x, except in StorageBuffer and Uniform, where
+// it is x's host-shareable mirror (abiType) or, for a whole binding of
+// struct type, its Block struct.
+func (f *fnEmitter) refp(x ir.Expr) (ptr, class, pointee uint32) {
 	root, class, idx := f.chain(x)
 	if len(idx) == 0 {
-		return root
+		if sv := f.e.sharedByID[root]; sv != nil {
+			return root, class, sv.typ
+		}
+		return root, class, f.e.typeOf(x.Type())
 	}
-	ptr := f.b.typePointer(class, f.e.typeOf(x.Type()))
-	return f.op(opAccessChain, ptr, append([]uint32{root}, idx...)...)
+	pointee = f.e.typeOf(x.Type())
+	if hostClass(class) {
+		pointee = f.e.abiType(x.Type())
+	}
+	ptr = f.op(opAccessChain, f.b.typePointer(class, pointee), append([]uint32{root}, idx...)...)
+	return ptr, class, pointee
+}
+
+// loadPlace loads the value of the place x: an OpLoad through refp, and
+// in StorageBuffer and Uniform the conversion of the host-shareable
+// mirror to the logical type (fromHost; arrays and structs are rebuilt,
+// since their mirrors carry layout decorations and are other types).
+func (f *fnEmitter) loadPlace(x ir.Expr) uint32 {
+	ptr, class, pointee := f.refp(x)
+	if !hostClass(class) {
+		return f.op(opLoad, pointee, ptr)
+	}
+	return f.fromHost(f.op(opLoad, pointee, ptr), x.Type())
+}
+
+// storeTo stores v, a value of logical type t, through ptr of class and
+// pointee type pointee (from refp), converting it to the host-shareable
+// mirror in StorageBuffer and Uniform (toHost; a whole struct binding's
+// Block struct is built from the converted members).
+func (f *fnEmitter) storeTo(ptr, class, pointee uint32, v uint32, t *ir.Type) {
+	if hostClass(class) {
+		if t.Kind == ir.KindStruct && pointee != f.e.abiType(t) {
+			parts := f.leaves(v, t, func(x uint32, et *ir.Type) uint32 { return f.toHost(x, et) }, f.e.typeOf)
+			v = f.op(opCompositeConstruct, pointee, parts...)
+		} else {
+			v = f.toHost(v, t)
+		}
+	}
+	f.store(ptr, v)
 }
 
 func (f *fnEmitter) chain(x ir.Expr) (root, class uint32, idx []uint32) {
@@ -559,12 +610,25 @@ func (f *fnEmitter) chain(x ir.Expr) (root, class uint32, idx []uint32) {
 		if y.Ref == ir.RefGlobal {
 			return e.globals[y.Name], storageClassPrivate, nil
 		}
+		if y.Ref == ir.RefShared {
+			sv := e.shared[y.Name]
+			if sv == nil {
+				e.errorf(y.Pos, "%s is a shared variable, which only a compute entry point's call graph may use (ARCHITECTURE.md \"Kernel ABI\")", y.Name)
+				return 0, storageClassPrivate, nil
+			}
+			return sv.id, sv.class, append([]uint32(nil), sv.wrap...)
+		}
 		bd := f.vals[y.Name]
 		return bd.id, bd.class, nil
 	case *ir.Index:
 		root, class, idx = f.chain(y.X)
 		if lit, ok := y.Index.(*ir.Lit); ok {
 			return root, class, append(idx, e.b.constU32(lit.Val.Bits))
+		}
+		if y.X.Type().Kind == ir.KindRuntimeArray {
+			if sv := e.sharedByID[root]; sv != nil {
+				return root, class, append(idx, f.runtimeIndex(y.Index, sv))
+			}
 		}
 		return root, class, append(idx, f.index(y.Index, y.X.Type().Len))
 	case *ir.Member:

@@ -291,15 +291,18 @@ func (f *fnEmitter) isFresh(v uint32) bool {
 // (WGSL "Simple Assignment", "Compound Assignment": the reference is
 // evaluated once).
 func (f *fnEmitter) assign(s *ir.Assign) {
-	ptr := f.ref(s.LHS)
+	ptr, class, pointee := f.refp(s.LHS)
 	lt := s.LHS.Type()
 	if s.Op == ir.OpNone {
-		f.store(ptr, f.expr(s.RHS))
+		f.storeTo(ptr, class, pointee, f.expr(s.RHS), lt)
 		return
 	}
-	old := f.load(lt, ptr)
+	old := f.op(opLoad, pointee, ptr)
+	if hostClass(class) {
+		old = f.fromHost(old, lt)
+	}
 	rhs := f.expr(s.RHS)
-	f.store(ptr, f.binary(s.Pos, s.Op, old, lt, rhs, s.RHS.Type(), lt))
+	f.storeTo(ptr, class, pointee, f.binary(s.Pos, s.Op, old, lt, rhs, s.RHS.Type(), lt), lt)
 }
 
 // ifStmt emits a selection construct: OpSelectionMerge, then
