@@ -13,7 +13,14 @@ import (
 // processes) with timeout per dispatch, warnings and wgpu's log to warn,
 // and returns them as the campaign's devices with a function closing them.
 func openDevices(sels []string, timeout time.Duration, warn io.Writer) ([]check.Device, func(), error) {
-	set, err := devices.Open(sels, devices.Options{Timeout: timeout, Warn: warn})
+	return openDevicesJobs(sels, timeout, 1, warn)
+}
+
+// openDevicesJobs is openDevices with jobs devices (worker processes) per
+// adapter, each adapter's as one pool (devices.Options.Jobs;
+// devices.AutoJobs: DefaultJobs).
+func openDevicesJobs(sels []string, timeout time.Duration, jobs int, warn io.Writer) ([]check.Device, func(), error) {
+	set, err := devices.Open(sels, devices.Options{Timeout: timeout, Warn: warn, Jobs: jobs})
 	if err != nil {
 		return nil, nil, err
 	}

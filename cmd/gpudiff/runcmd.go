@@ -25,6 +25,7 @@ import (
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/report"
 )
@@ -50,6 +51,7 @@ type runFlags struct {
 	log         string
 	resume      string
 	timeout     time.Duration
+	jobs        int
 	changed     map[string]bool
 }
 
@@ -70,7 +72,10 @@ corpus as a replayable case file (see 'gpudiff repro').
 
 Program i of seed S is regenerated alone by its derived seed (in the report);
 --shard I/N checks only the programs i with i % N == I, so N machines split one
-seed without overlap.
+seed without overlap. --jobs N runs N worker processes (devices) per adapter,
+spreading programs and shrinking candidates over them; results, reports, case
+files and journals are the same for any N (not recorded in the journal: a
+resumed campaign may change it).
 
 Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
 130 / 143 interrupted by SIGINT / SIGTERM (the report says "interrupted": true;
@@ -104,6 +109,7 @@ continue with --resume LOG).`,
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
 	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
+	f.IntVar(&fl.jobs, "jobs", 0, "devices per adapter, each a worker process of its own: programs and shrink candidates are spread over them; results, reports, case files and journals are the same for any N, so a resumed campaign may change it (default: the number of CPUs, at most one per 256 MiB of available memory over all adapters)")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
 	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash, kill -9 or Ctrl-C): its header fixes every option that changes a result (no flag need be repeated; one that contradicts it is an error)")
 	return cmd
@@ -207,7 +213,11 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	var names []string
 	if !c.NoGPU {
 		var closeAll func()
-		devs, closeAll, err = openDevices(c.Adapters, time.Duration(c.Timeout), stderr)
+		jobs := fl.jobs
+		if !fl.changed["jobs"] {
+			jobs = devices.AutoJobs
+		}
+		devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, stderr)
 		if err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
@@ -341,7 +351,7 @@ func campaignSpec(g *globalFlags, fl runFlags) (campaign.JournalHeader, error) {
 	h.Profile = prof.Name
 	if err := checkFlags("run", fl.changed,
 		intAtLeast("count", int64(fl.count), 1), positiveDuration("duration", fl.duration),
-		intAtLeast("size", int64(fl.size), 1), intAtLeast("invocations", int64(fl.invocations), 1),
+		intAtLeast("size", int64(fl.size), 1), intAtLeast("invocations", int64(fl.invocations), 1), intAtLeast("jobs", int64(fl.jobs), 1),
 		positiveDuration("timeout", fl.timeout)); err != nil {
 		return h, err
 	}

@@ -38,10 +38,14 @@ type Options struct {
 	// Jobs is the number of devices opened per adapter, each its own
 	// worker process (Dawn: its own node process) with its own device;
 	// several make that adapter's entry of the Set a *Pool. 0 or 1: one
-	// device per adapter, the adapter's own Runner. DefaultJobs is what
-	// `gpudiff run` uses when --jobs is not given.
+	// device per adapter, the adapter's own Runner. AutoJobs:
+	// DefaultJobs for the number of adapters selected (what `gpudiff run`
+	// uses when --jobs is not given).
 	Jobs int
 }
+
+// AutoJobs as Options.Jobs opens DefaultJobs devices per adapter.
+const AutoJobs = -1
 
 // Set is the opened devices, in the order harness.Select returns their
 // adapters. Close closes them all.
@@ -81,6 +85,9 @@ func Open(sels []string, o Options) (Set, error) {
 	var opened Set
 	var logMu sync.Mutex
 	jobs := max(o.Jobs, 1)
+	if o.Jobs == AutoJobs {
+		jobs = DefaultJobs(len(sel))
+	}
 	for _, a := range sel {
 		// A wgpu adapter's members start at once (each is a worker
 		// process of its own); other implementations' one after another.
