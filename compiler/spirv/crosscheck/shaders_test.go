@@ -34,6 +34,12 @@ type corpusShader struct {
 		Reference []json.RawMessage `json:"reference"`
 	}
 	hasExpected bool
+	// entry marks a compute entry point as written (shaders/compute):
+	// kernel is the entry point, emitted as written (spirv.Emit); its
+	// inputs and expected outputs are bindings, not kernel-ABI records, so
+	// TestShadersOnGPU leaves it to compiler/spirv's
+	// TestComputeEntryPointsMatchReferenceOnLavapipe.
+	entry bool
 }
 
 func loadShaders(t *testing.T) []*corpusShader {
@@ -49,7 +55,11 @@ func loadShaders(t *testing.T) []*corpusShader {
 		s.m, err = wgsl.Parse("shaders/"+rel, src)
 		require.NoError(t, err, path)
 		if wgsl.IsEntryMode(s.m, "") {
-			return nil // an entry point as written (shaders/compute): not a kernel case, no SPIR-V path yet (issue 14 item 3)
+			ep, err := wgsl.Entry(s.m, "")
+			require.NoError(t, err, path)
+			s.kernel, s.entry = ep.Name, true
+			out = append(out, s)
+			return nil
 		}
 		stem := strings.TrimSuffix(path, ".wgsl")
 		if raw, err := os.ReadFile(stem + ".inputs.json"); err == nil {
@@ -126,8 +136,9 @@ func (s *corpusShader) expectedOutputs(t *testing.T, abi *ir.KernelABI, i int) [
 }
 
 // TestShadersValidate emits the kernel of every shaders/**/*.wgsl (every
-// kernel candidate of a file without expected outputs) in both modes and
-// requires spirv-val to accept each module.
+// kernel candidate of a file without expected outputs; the entry point
+// of a module as written) in both modes and requires spirv-val to accept
+// each module.
 func TestShadersValidate(t *testing.T) {
 	shaders := loadShaders(t)
 	var jobs []valJob
@@ -154,7 +165,7 @@ func TestShadersOnGPU(t *testing.T) {
 	dev := gpu(t)
 	ran := 0
 	for _, s := range loadShaders(t) {
-		if !s.hasExpected || s.inputs == nil && len(s.m.Func(s.kernel).Params) > 0 {
+		if s.entry || !s.hasExpected || s.inputs == nil && len(s.m.Func(s.kernel).Params) > 0 {
 			continue
 		}
 		t.Run(strings.TrimPrefix(s.path, shadersDir+"/"), func(t *testing.T) {
