@@ -510,6 +510,16 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	id := r.id
 	op := e.Op
 	signed := e.Ptr().Type().Elem.Kind == ir.KindI32
+	// The value a read-modify-write returns depends on which concurrent
+	// invocations' atomics ran before it, an order WGSL leaves open: it is
+	// indeterminate (DESIGN.md "Entry points as written"). The final value
+	// of the location is not: every RMW but exchange commutes. (Not
+	// flagged: atomicLoad concurrent with other invocations' atomic
+	// writes, and the final value after concurrent exchanges or stores.)
+	var order int32
+	if op != ir.AtomicLoad && op != ir.AtomicStore {
+		order = c.addReason(e.Pos, rAtomic, e, "")
+	}
 	var a1, a2 int32 = -1, -1
 	if len(ops) > 0 {
 		a1 = ops[0].loc
@@ -560,14 +570,17 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 			if eq {
 				nw = fr.s[a2]
 			}
-			fr.s[d] = old
-			fr.s[d+1] = slot{bits: b2u(eq), why: firstWhy(old.why, v.why)}
+			fr.s[d] = slot{bits: old.bits, why: -order}
+			fr.s[d+1] = slot{bits: b2u(eq), why: -order}
 		}
 		if op != ir.AtomicLoad {
 			mem[off] = nw
 		}
 		if op != ir.AtomicStore && op != ir.AtomicCompareExchangeWeak {
 			fr.s[d] = old
+			if order != 0 {
+				fr.s[d].why = -order
+			}
 		}
 	}
 	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: r.stops || anyStops(ops...)}

@@ -27,6 +27,7 @@ const (
 	rConst    // non-finite f32 literal
 	rBitcast  // bitcast to or from a value WGSL may flush or forbid
 	rConvert  // conversion of a subnormal or inexact f32 to bool
+	rAtomic   // the value an atomic read-modify-write returns (order-dependent)
 )
 
 // reason is a positioned cause, formatted only when an output needs it.
@@ -108,6 +109,8 @@ func (p *Program) reasonText(id int32) string {
 		msg = fmt.Sprintf("argument %s is not a finite f32 (finite math assumption, WGSL #differences-from-ieee754)", r.what)
 	case rBranch:
 		msg = fmt.Sprintf("%s depends on an indeterminate value, so the rest of the invocation is indeterminate", t)
+	case rAtomic:
+		msg = fmt.Sprintf("the value %s returns depends on the order of the atomic operations of concurrent invocations, which WGSL leaves unspecified (WGSL #atomic-rmw, #memory-model)", t)
 	case rConst:
 		msg = fmt.Sprintf("literal %s is not a finite f32", t)
 	case rBitcast:

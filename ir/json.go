@@ -50,7 +50,7 @@ func writeJSON(b *bytes.Buffer, v Value) {
 		default:
 			b.WriteString(FormatF32JSON(f))
 		}
-	case KindVec, KindArray:
+	case KindVec, KindArray, KindRuntimeArray:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -146,6 +146,22 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 			return fail("%s is not an f32", n)
 		}
 		return F32Val(float32(f)), nil
+	case KindAtomic:
+		return unmarshalAt(path, t.Elem, raw)
+	case KindRuntimeArray:
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+			return fail("want an array of %v elements for %v, got %s", t.Elem, t, short(raw))
+		}
+		v := Value{Type: t, Elems: make([]Value, len(items))}
+		for i, it := range items {
+			e, err := unmarshalAt(fmt.Sprintf("%s[%d]", path, i), t.Elem, it)
+			if err != nil {
+				return Value{}, err
+			}
+			v.Elems[i] = e
+		}
+		return v, nil
 	case KindVec, KindArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {

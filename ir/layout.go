@@ -11,11 +11,14 @@ import (
 // is that of the same type with every bool replaced by u32 — the same
 // size and alignment.
 
-// AlignOf returns the storage-buffer alignment of t in bytes.
+// AlignOf returns the storage-buffer alignment of t in bytes (an atomic
+// is its scalar's, a runtime-sized array its element's).
 func AlignOf(t *Type) int {
 	switch t.Kind {
-	case KindBool, KindI32, KindU32, KindF32:
+	case KindBool, KindI32, KindU32, KindF32, KindAtomic:
 		return 4
+	case KindRuntimeArray:
+		return AlignOf(t.Elem)
 	case KindVec:
 		if t.Len == 2 {
 			return 8
@@ -35,11 +38,15 @@ func AlignOf(t *Type) int {
 	panic(fmt.Sprintf("ir.AlignOf(%v)", t))
 }
 
-// SizeOf returns the storage-buffer size of t in bytes.
+// SizeOf returns the storage-buffer size of t in bytes. A runtime-sized
+// array counts 0 here (a struct ending in one: its fixed part); a binding's
+// size with the array's length is BindingSize's.
 func SizeOf(t *Type) int {
 	switch t.Kind {
-	case KindBool, KindI32, KindU32, KindF32:
+	case KindBool, KindI32, KindU32, KindF32, KindAtomic:
 		return 4
+	case KindRuntimeArray:
+		return 0
 	case KindVec:
 		return 4 * t.Len
 	case KindArray:

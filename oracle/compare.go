@@ -143,7 +143,7 @@ func leaves(v ir.Value, path string) []leaf {
 	var rec func(v ir.Value, path string)
 	rec = func(v ir.Value, path string) {
 		switch v.Type.Kind {
-		case ir.KindVec, ir.KindArray:
+		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
 			for i, e := range v.Elems {
 				rec(e, fmt.Sprintf("%s[%d]", path, i))
 			}

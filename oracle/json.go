@@ -25,7 +25,7 @@ func MarshalExpected(e Expected) []byte {
 
 func writeLeafJSON(b *bytes.Buffer, v ir.Value, indet func() bool) {
 	switch v.Type.Kind {
-	case ir.KindVec, ir.KindArray:
+	case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -85,7 +85,7 @@ func Human(e Expected) string {
 	var rec func(v ir.Value)
 	rec = func(v ir.Value) {
 		switch v.Type.Kind {
-		case ir.KindVec, ir.KindArray:
+		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
 			b.WriteByte('(')
 			for k, c := range v.Elems {
 				if k > 0 {

@@ -30,6 +30,7 @@ type execFlags struct {
 	timeout     time.Duration
 	saveCase    string
 	allRows     bool
+	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -51,6 +52,15 @@ INT_MAX, integer-valued floats). A case file replays its own inputs. --flat
 also flattens the kernel and runs the twin <kernel>_flat in the interpreter and
 on every adapter; --spirv also runs gpudiff's own SPIR-V.
 
+A module whose kernel is a @compute entry point (the only one, or --kernel
+NAME) runs as written: every storage and uniform binding is filled from
+--inputs (a JSON object keyed by binding variable name, plus an optional
+"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --seed (a
+runtime-sized array gets one element per invocation); --workgroups X[,Y[,Z]]
+sets the dispatch size; the final contents of every read_write storage binding
+are compared leaf by leaf (data races and the values atomics return are
+indeterminate, reported, never a mismatch).
+
 Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
 error (including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
@@ -58,7 +68,8 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --adapter all --flat --spirv
   gpudiff exec shaders/examples/tonemap.wgsl --no-gpu --flat
   gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
-  gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl`,
+  gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
+  gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
@@ -80,6 +91,7 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
 	return cmd
 }
 
@@ -98,6 +110,10 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	saved, rec, err := loadCase(path, src)
 	if err != nil {
 		return err
+	}
+	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
+		// A compute entry point as written: its bindings, its dispatch.
+		return runDispatch(ctx, g, path, m, fl, stdout, stderr)
 	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {

@@ -117,7 +117,7 @@ func newEmitter(m *ir.Module, kernel string, mode Mode) *emitter {
 
 // usedStructs returns the structs the functions and globals mention,
 // including through other structs, in module order.
-func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global) []*ir.StructDecl {
+func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global, extra ...*ir.Type) []*ir.StructDecl {
 	used := map[string]bool{}
 	var addType func(t *ir.Type)
 	addType = func(t *ir.Type) {
@@ -125,7 +125,7 @@ func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global) []*ir.StructDecl 
 			return
 		}
 		switch t.Kind {
-		case ir.KindVec, ir.KindArray:
+		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray, ir.KindAtomic:
 			addType(t.Elem)
 		case ir.KindStruct:
 			if used[t.Struct.Name] {
@@ -160,6 +160,9 @@ func usedStructs(m *ir.Module, fs []*ir.Func, gs []*ir.Global) []*ir.StructDecl 
 		if g.Init != nil {
 			visit(g.Init)
 		}
+	}
+	for _, t := range extra {
+		addType(t)
 	}
 	var out []*ir.StructDecl
 	for _, s := range m.Structs {

@@ -170,7 +170,7 @@ func (e *emitter) rewriteNode(n ir.Node) ir.Node {
 func isReference(e ir.Expr) bool {
 	switch x := e.(type) {
 	case *ir.Ident:
-		return x.Ref == ir.RefVar || x.Ref == ir.RefGlobal
+		return x.Ref == ir.RefVar || x.Ref == ir.RefGlobal || x.Ref == ir.RefShared
 	case *ir.Index:
 		return isReference(x.X)
 	case *ir.Member:
@@ -279,7 +279,11 @@ func (e *emitter) rewriteExpr(x ir.Expr) ir.Expr {
 	case *ir.Convert:
 		return e.rewriteConvert(x)
 	case *ir.Index:
-		if _, isLit := x.Index.(*ir.Lit); !isLit {
+		// A runtime-sized array's length is arrayLength's, not the
+		// type's: its index stays as written (WGSL's robust buffer access
+		// keeps an out-of-bounds one inside the buffer; the reference
+		// makes it indeterminate).
+		if _, isLit := x.Index.(*ir.Lit); !isLit && x.X.Type().Kind != ir.KindRuntimeArray {
 			x.Index = clampIndex(x.Index, x.X.Type().Len)
 		}
 		return e.valueIndex(x)

@@ -1,0 +1,253 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/gpudiff/gpudiff/compiler/spirv"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// Entry points as written (../shared/DESIGN.md "Entry points as written
+// (compute)"): the case is a module, its compute entry point, the dispatch
+// size and the initial value of every storage and uniform binding. The
+// reference is interp's dispatch; each GPU run gets one buffer per
+// binding (harness.Dispatch.Buffers, laid out by ir.BindingBytes) and its
+// read_write storage buffers are decoded back (ir.BindingValue) and
+// compared with the reference's final contents. To the oracle the whole
+// dispatch is one "invocation" whose outputs are the read_write bindings,
+// in module order, named by their variables, so a leaf is "out[17].pos[1]".
+
+// EntryCase is one module as written to check.
+type EntryCase struct {
+	Module     *ir.Module
+	Entry      string              // the @compute entry point
+	Workgroups [3]uint32           // the dispatch size, each ≥ 1
+	Buffers    map[string]ir.Value // initial value by binding name; a missing one starts zeroed
+}
+
+// EntryResult is the outcome of ExecuteEntry.
+type EntryResult struct {
+	// Names are the read_write storage bindings, in module order: the
+	// outputs compared. Reference[i] is binding Names[i]'s final contents
+	// in the reference, with its indeterminate leaves (races,
+	// order-dependent atomic results, out-of-bounds writes).
+	Names     []string
+	Reference []oracle.Expected
+	// Inputs are every storage and uniform binding's initial value, in
+	// module order (Bindings' order), as dispatched.
+	Inputs   []ir.Value
+	Bindings []*ir.SharedVar
+	Races    []interp.Race
+	Runs     []oracle.Judged
+	// Skipped are the runs an implementation or emitter cannot take yet
+	// (oracle.Unsupported: Dawn's worker, gpudiff's SPIR-V for entry
+	// points), with their reason; never judged.
+	Skipped []oracle.Run
+	Verdict oracle.Verdict
+}
+
+// ErrFlatEntry is ExecuteEntry's answer to Options.Flat: flatten does not
+// take entry points yet.
+var ErrFlatEntry = errors.New("flatten does not take entry points yet (issue 14 item 4): run without --flat")
+
+// ExecuteEntry dispatches c on the reference and on every device in
+// opts.Devices, as WGSL (the module as written, emitted by
+// wgsl.EmitEntry in opts.Mode) and, with opts.SPIRV, as gpudiff's SPIR-V
+// (spirv.EmitEntry; an emitter that cannot take the module makes that run
+// Skipped, not failed), and judges every run against the reference under
+// the oracle's float policy. Errors are setup failures, positioned where
+// the source is known: no such entry point, a binding value that does not
+// fit its type, a uniform type WGSL's layout constraints refuse, the
+// reference's own failure (non-uniform barrier, step limit), opts.Flat
+// (ErrFlatEntry).
+func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult, error) {
+	if opts.Flat {
+		return nil, ErrFlatEntry
+	}
+	d, err := interp.CompileEntry(c.Module, c.Entry)
+	if err != nil {
+		return nil, err
+	}
+	res := &EntryResult{}
+	for name := range c.Buffers {
+		if v := c.Module.SharedVar(name); v == nil || v.Space == ir.SpaceWorkgroup {
+			return nil, fmt.Errorf("%s has no storage or uniform binding named %q", c.Entry, name)
+		}
+	}
+	var bufs []harness.BufferBinding
+	for _, v := range c.Module.Shared {
+		if v.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		val, ok := c.Buffers[v.Name]
+		if !ok {
+			val = ZeroBinding(v.T)
+		}
+		if v.Space == ir.SpaceUniform {
+			if err := ir.CheckUniformLayout(v.T); err != nil {
+				return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: err.Error()}
+			}
+		}
+		data, err := ir.BindingBytes(v.T, val)
+		if err != nil {
+			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: %v", v.Name, err)}
+		}
+		bufs = append(bufs, harness.BufferBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: bindingKind(v), Data: data})
+		res.Bindings = append(res.Bindings, v)
+		res.Inputs = append(res.Inputs, val)
+		if bindingKind(v) == harness.BindingStorage {
+			res.Names = append(res.Names, v.Name)
+		}
+	}
+	inputs := map[string]ir.Value{}
+	for i, v := range res.Bindings {
+		inputs[v.Name] = res.Inputs[i]
+	}
+	ref, err := d.Run(inputs, c.Workgroups, opts.Interp)
+	if err != nil {
+		return nil, err
+	}
+	res.Races = ref.Races
+	for _, name := range res.Names {
+		o := ref.Buffers[name]
+		res.Reference = append(res.Reference, oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why})
+	}
+
+	mode := opts.Mode
+	if mode == "" {
+		mode = wgsl.Portable
+	}
+	formats := []oracle.Format{oracle.FormatWGSL}
+	if opts.SPIRV {
+		formats = append(formats, oracle.FormatSPIRV)
+	}
+	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups}
+	var runs []oracle.Run
+	for _, format := range formats {
+		k, kerr := EmitEntryKernel(c.Module, c.Entry, format, mode, opts.Label+c.Entry+"/"+string(format))
+		for _, dev := range opts.Devices {
+			r := oracle.Run{Adapter: dev.Info().Name, Function: c.Entry, Format: format, Mode: string(mode)}
+			switch {
+			case kerr != nil:
+				FailRun(&r, kerr)
+			default:
+				out, err := dev.Run(ctx, k, job)
+				if err != nil {
+					FailRun(&r, err)
+				} else {
+					decodeEntryRun(res, out, &r)
+				}
+			}
+			if r.Failed == oracle.Unsupported {
+				res.Skipped = append(res.Skipped, r)
+				continue
+			}
+			runs = append(runs, r)
+		}
+	}
+	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
+	return res, nil
+}
+
+// EmitEntryKernel emits entry point entry of m in format and mode: the one
+// emission path of modules as written. A SPIR-V emitter that does not
+// take entry points yet answers with an error wrapping
+// harness.ErrUnsupported, so the run is skipped, not failed.
+func EmitEntryKernel(m *ir.Module, entry string, format oracle.Format, mode wgsl.Mode, label string) (harness.Kernel, error) {
+	if format == oracle.FormatWGSL {
+		src, err := wgsl.EmitEntry(m, entry, wgsl.EmitOptions{Mode: mode})
+		return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
+	}
+	words, err := emitEntrySPIRV(m, entry, mode)
+	if err != nil {
+		return harness.Kernel{}, err
+	}
+	return harness.Kernel{SPIRV: words, EntryPoint: entry, Label: label}, nil
+}
+
+// emitEntrySPIRV emits the entry point as written in SPIR-V (spirv.Emit
+// compiles a compute entry point as written when kernel names one). It is
+// a variable so that an emitter without entry points can be switched off:
+// an error wrapping harness.ErrUnsupported makes the SPIR-V runs Skipped.
+var emitEntrySPIRV = func(m *ir.Module, entry string, mode wgsl.Mode) ([]uint32, error) {
+	return spirv.Emit(m, entry, spirv.Options{Mode: mode})
+}
+
+// decodeEntryRun splits a Buffers dispatch's output (the read_write
+// buffers, concatenated in binding order) and decodes each binding.
+func decodeEntryRun(res *EntryResult, out []byte, r *oracle.Run) {
+	var outs []oracle.Expected
+	off := 0
+	for i, v := range res.Bindings {
+		if bindingKind(v) != harness.BindingStorage {
+			continue
+		}
+		data, err := ir.BindingBytes(v.T, res.Inputs[i])
+		if err != nil || off+len(data) > len(out) {
+			r.Failed, r.Message = oracle.Error, fmt.Sprintf("read back %d bytes, fewer than the read_write bindings hold", len(out))
+			return
+		}
+		val, err := ir.BindingValue(v.T, out[off:off+len(data)])
+		if err != nil {
+			r.Failed, r.Message = oracle.Error, err.Error()
+			return
+		}
+		off += len(data)
+		outs = append(outs, oracle.Expected{Value: val})
+	}
+	r.Outputs = [][]oracle.Expected{outs}
+}
+
+func bindingKind(v *ir.SharedVar) harness.BindingKind {
+	switch {
+	case v.Space == ir.SpaceUniform:
+		return harness.BindingUniform
+	case v.Access == ir.AccessReadWrite:
+		return harness.BindingStorage
+	}
+	return harness.BindingReadOnly
+}
+
+// ZeroBinding is the zero value of binding type t in the reference's
+// shape (an atomic as its scalar, a runtime-sized array empty).
+func ZeroBinding(t *ir.Type) ir.Value {
+	switch t.Kind {
+	case ir.KindRuntimeArray:
+		return ir.Value{Type: t}
+	case ir.KindAtomic:
+		return ir.Zero(t.Elem)
+	case ir.KindStruct:
+		es := make([]ir.Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = ZeroBinding(f.Type)
+		}
+		return ir.Value{Type: t, Elems: es}
+	case ir.KindArray:
+		es := make([]ir.Value, t.Len)
+		for i := range es {
+			es[i] = ZeroBinding(t.Elem)
+		}
+		return ir.Value{Type: t, Elems: es}
+	}
+	return ir.Zero(t)
+}
+
+// RaceLeaves returns, per read_write binding name, the sorted leaf indices
+// the reference reported races on.
+func (r *EntryResult) RaceLeaves() map[string][]int {
+	out := map[string][]int{}
+	for _, rc := range r.Races {
+		out[rc.Var] = append(out[rc.Var], rc.Slot)
+	}
+	for _, s := range out {
+		sort.Ints(s)
+	}
+	return out
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+	"github.com/gpudiff/gpudiff/report"
+)
+
+// exec on a compute entry point as written (../shared/DESIGN.md "Entry
+// points as written (compute)"): the module's bindings are filled from
+// --inputs (a JSON object keyed by binding variable name, plus an optional
+// "workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --seed;
+// the dispatch is --workgroups X[,Y[,Z]] (default: the inputs' workgroups,
+// else 1); the outputs are the read_write storage bindings, compared leaf
+// by leaf with the reference dispatch.
+
+// runDispatch is exec for a module whose kernel is a compute entry point.
+func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module, fl execFlags, stdout, stderr io.Writer) error {
+	mode, err := wgsl.ParseMode(fl.mode)
+	if err != nil {
+		return usagef("gpudiff exec: --mode: %v", err)
+	}
+	if fl.changed["invocations"] {
+		return usagef("gpudiff exec: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]")
+	}
+	if fl.saveCase != "" {
+		return usagef("gpudiff exec: --save-case does not take entry points yet")
+	}
+	f, err := wgsl.Entry(m, fl.kernel)
+	if err != nil {
+		return inputErr(err)
+	}
+	if fl.flat {
+		return inputErr(fmt.Errorf("%s:%s: %v", m.File, f.StagePos, check.ErrFlatEntry))
+	}
+	wg := [3]uint32{1, 1, 1}
+	wgSet := fl.changed["workgroups"]
+	if wgSet {
+		if wg, err = parseWorkgroups(fl.workgroups); err != nil {
+			return usagef("gpudiff exec: --workgroups %s: %v", fl.workgroups, err)
+		}
+	}
+	inputs := fl.inputs
+	if inputs == "" && !fl.changed["seed"] {
+		inputs = besideInputs(path, fl.kernel)
+		if inputs != "" && fl.kernel != "" && fl.kernel != f.Name {
+			inputs = ""
+		}
+	}
+	var bufs map[string]ir.Value
+	if inputs != "" {
+		var fileWG *[3]uint32
+		if bufs, fileWG, err = readBindingInputs(inputs, m); err != nil {
+			return err
+		}
+		if fileWG != nil && !wgSet {
+			wg = *fileWG
+		}
+	} else {
+		bufs = seededBindings(fl.seed, m, f, wg)
+	}
+	var devices []check.Device
+	if !fl.noGPU {
+		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
+		if err != nil {
+			return usagef("gpudiff exec: --adapter: %v", err)
+		}
+		defer closeAll()
+		devices = devs
+	}
+	c := &check.EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs}
+	opts := check.Options{Devices: devices, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions()}
+	res, err := check.ExecuteEntry(ctx, c, opts)
+	if err != nil {
+		return inputErr(err)
+	}
+	if fl.asJSON {
+		if err := report.WriteDispatchJSON(stdout, c, res); err != nil {
+			return err
+		}
+	} else {
+		report.WriteDispatchTable(stdout, c, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	}
+	switch res.Verdict {
+	case oracle.Pass:
+		return nil
+	case oracle.Mismatch:
+		return errFound
+	}
+	return &exitError{code: exitUsage}
+}
+
+// parseWorkgroups parses X[,Y[,Z]] (missing ones are 1), each ≥ 1.
+func parseWorkgroups(s string) ([3]uint32, error) {
+	wg := [3]uint32{1, 1, 1}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return wg, fmt.Errorf("want X[,Y[,Z]], got %d numbers", len(parts))
+	}
+	for i, p := range parts {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil || n == 0 {
+			return wg, fmt.Errorf("%q is not a workgroup count (a whole number ≥ 1)", p)
+		}
+		wg[i] = uint32(n)
+	}
+	return wg, nil
+}
+
+// readBindingInputs reads an entry point's --inputs file: a JSON object
+// mapping storage and uniform binding names to their initial values (the
+// JSON form of ir values; a runtime-sized array takes the given length),
+// and optionally "workgroups": [X, Y, Z].
+func readBindingInputs(path string, m *ir.Module) (map[string]ir.Value, *[3]uint32, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usagef("gpudiff: %v", err)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		where := path
+		if err != nil {
+			where = jsonPos(path, data, err)
+		}
+		return nil, nil, usagef("%s: want a JSON object mapping binding names to their values", where)
+	}
+	var wg *[3]uint32
+	bufs := map[string]ir.Value{}
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		raw := obj[k]
+		if k == "workgroups" && m.SharedVar(k) == nil {
+			var w []uint32
+			if err := json.Unmarshal(raw, &w); err != nil || len(w) == 0 || len(w) > 3 {
+				return nil, nil, usagef("%s: workgroups: want [X] to [X, Y, Z], got %s", path, raw)
+			}
+			v := [3]uint32{1, 1, 1}
+			for i, n := range w {
+				if n == 0 {
+					return nil, nil, usagef("%s: workgroups: a count of 0", path)
+				}
+				v[i] = n
+			}
+			wg = &v
+			continue
+		}
+		g := m.SharedVar(k)
+		if g == nil || g.Space == ir.SpaceWorkgroup {
+			return nil, nil, usagef("%s: the module has no storage or uniform binding named %q (have %s)", path, k, strings.Join(bindingNames(m), ", "))
+		}
+		v, err := ir.UnmarshalValue(g.T, raw)
+		if err != nil {
+			return nil, nil, usagef("%s: %s%v", path, k, strings.TrimPrefix(err.Error(), "value"))
+		}
+		bufs[k] = v
+	}
+	return bufs, wg, nil
+}
+
+func bindingNames(m *ir.Module) []string {
+	var out []string
+	for _, v := range m.Shared {
+		if v.Space != ir.SpaceWorkgroup {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+// seededBindings fills every storage and uniform binding deterministically
+// from seed, with gen.Inputs' values (edge values first, then small
+// pseudo-random ones): the elements of an array are consecutive
+// "invocations" of one generated parameter, so they start with the edges.
+// A runtime-sized array gets one element per invocation of the dispatch.
+func seededBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
+	ws := f.WorkgroupSize
+	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
+	out := map[string]ir.Value{}
+	for i, v := range m.Shared {
+		if v.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		out[v.Name] = seedValue(seed+uint64(i)*0x9e3779b9, v.T, n)
+	}
+	return out
+}
+
+// seedValue generates a value of binding type t (runtime-sized arrays of
+// length n).
+func seedValue(seed uint64, t *ir.Type, n int) ir.Value {
+	switch t.Kind {
+	case ir.KindAtomic:
+		return seedValue(seed, t.Elem, n)
+	case ir.KindArray, ir.KindRuntimeArray:
+		count := t.Len
+		if t.Kind == ir.KindRuntimeArray {
+			count = n
+		}
+		v := ir.Value{Type: t, Elems: make([]ir.Value, count)}
+		if plain(t.Elem) {
+			rows := gen.Inputs(seed, []*ir.Param{{Name: "e", T: t.Elem}}, count)
+			for i, r := range rows {
+				v.Elems[i] = r[0]
+			}
+			return v
+		}
+		for i := range v.Elems {
+			v.Elems[i] = seedValue(seed+uint64(i)+1, t.Elem, n)
+		}
+		return v
+	case ir.KindStruct:
+		v := ir.Value{Type: t, Elems: make([]ir.Value, len(t.Struct.Fields))}
+		for i, fd := range t.Struct.Fields {
+			v.Elems[i] = seedValue(seed+uint64(i)*31+7, fd.Type, n)
+		}
+		return v
+	}
+	return gen.Inputs(seed, []*ir.Param{{Name: "x", T: t}}, 1)[0][0]
+}
+
+// plain reports whether t holds no atomics and no runtime-sized arrays
+// (gen.Inputs takes it as a parameter type).
+func plain(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KindAtomic, ir.KindRuntimeArray:
+		return false
+	case ir.KindArray, ir.KindVec:
+		return plain(t.Elem)
+	case ir.KindStruct:
+		for _, f := range t.Struct.Fields {
+			if !plain(f.Type) {
+				return false
+			}
+		}
+	}
+	return true
+}
