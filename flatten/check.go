@@ -15,8 +15,9 @@ import (
 // call graph, so a refused construct is refused even where it is
 // statically dead. (Uniformity-dependent operations are refused during
 // lowering, where the predicate is known.)
-func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loop]*ir.LoopBound) {
-	c := &checker{m: m, opts: opts, white: map[string]bool{}, bounds: map[*ir.Loop]*ir.LoopBound{}}
+func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loop]*ir.LoopBound, map[*ir.Loop][]ir.Value) {
+	c := &checker{m: m, opts: opts, white: map[string]bool{}, bounds: map[*ir.Loop]*ir.LoopBound{},
+		entry: f.Stage == ir.StageCompute, seqs: map[*ir.Loop][]ir.Value{}}
 	for _, n := range opts.Whitelist {
 		c.white[n] = true
 	}
@@ -30,7 +31,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 			return true
 		})
 		c.errorf(pos, "recursion %s cannot be inlined", strings.Join(cyc, " → "))
-		return c.errs, nil // the call graph walks below assume no cycle
+		return c.errs, nil, nil // the call graph walks below assume no cycle
 	}
 	for _, g := range m.CallGraph(f.Name) {
 		c.fn(g, g == f)
@@ -39,7 +40,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 		// Not lowered, so checkUniform never sees its builtins; its
 		// control flow is uniform throughout.
 		ir.Inspect(f.Body, func(n ir.Node) bool {
-			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] {
+			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] && !(c.entry && x.Fn.Info().Class == ir.ClassBarrier) {
 				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
 			}
 			return true
@@ -48,7 +49,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 	if len(c.errs) == 0 {
 		c.unrollCount(f)
 	}
-	return c.errs, c.bounds
+	return c.errs, c.bounds, c.seqs
 }
 
 type checker struct {
@@ -58,6 +59,8 @@ type checker struct {
 	errs   ir.ErrorList
 	bounds map[*ir.Loop]*ir.LoopBound
 	memo   map[string]int64
+	entry  bool                    // flattening a compute entry point
+	seqs   map[*ir.Loop][]ir.Value // loops bounded by evaluation (entry.go)
 }
 
 func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
@@ -159,6 +162,12 @@ func builtinWhy(b ir.Builtin) string {
 func (c *checker) loop(b *ir.Block, i int) {
 	l := b.Stmts[i].(*ir.Loop)
 	lb, err := ir.BoundLoop(b, i)
+	if err != nil && c.entry {
+		if elb, seq, ok := evalBound(b, i, c.opts.MaxUnroll); ok {
+			c.bounds[l], c.seqs[l] = elb, seq
+			return
+		}
+	}
 	if err != nil {
 		c.errorf(l.Pos, "unbounded loop: %v (flatten unrolls only loops whose trip count ir.BoundLoop proves)", err)
 		return

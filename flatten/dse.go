@@ -30,7 +30,7 @@ func dsePass(p *pipe) bool {
 		switch x := stmts[i].(type) {
 		case *ir.Assign:
 			r := ir.RootIdent(x.LHS)
-			if r.Ref != ir.RefGlobal && !live[r.Name] {
+			if !r.Ref.IsModuleScope() && !live[r.Name] {
 				changed = true
 				continue
 			}
@@ -42,7 +42,7 @@ func dsePass(p *pipe) bool {
 			reads(x)
 		case *ir.Decl:
 			switch {
-			case live[x.Name]:
+			case live[x.Name], x.Init != nil && p.info[x.Name] == tempShared:
 				keep[i] = true
 				delete(live, x.Name)
 				reads(x)
@@ -57,6 +57,9 @@ func dsePass(p *pipe) bool {
 			}
 		default:
 			keep[i] = true
+			if r := guardWrite(x); r != nil {
+				mentioned[r.Name] = true
+			}
 			reads(x)
 		}
 	}

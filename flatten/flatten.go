@@ -133,7 +133,18 @@ func IsRefusal(err error) bool {
 // name_flat, or, when that is taken, the first free name_flat_1,
 // name_flat_2, … (ir.Namer).
 func TwinName(m *ir.Module, name string) string {
-	return ir.NewNamer(m, m.Funcs...).Fresh(name + "_flat")
+	return newNamer(m).Fresh(name + "_flat")
+}
+
+// newNamer is ir.NewNamer over every function of m, with the names of
+// m's shared variables (var<workgroup>, var<storage>, var<uniform>)
+// reserved too: a twin or a temporary never shadows one.
+func newNamer(m *ir.Module) *ir.Namer {
+	n := ir.NewNamer(m, m.Funcs...)
+	for _, v := range m.Shared {
+		n.Reserve(v.Name)
+	}
+	return n
 }
 
 // Function adds to m the flattened twin of the function called name and
@@ -172,16 +183,17 @@ func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error
 }
 
 // Module adds the twin of every kernel of m (ir.Module.Kernels, as they
-// are on entry) to m, appended to m.Funcs in kernel order, each named as
-// Function names it. It is atomic: when any kernel fails, no twin is added
+// are on entry) and of every compute entry point (ir.Module.EntryPoints)
+// to m, appended to m.Funcs in declaration order, each named as Function
+// names it. It is atomic: when any kernel fails, no twin is added
 // and the error lists every kernel's diagnostics (Kind is Internal if any
 // failure is internal, else Residual if any is, else Refused).
 func Module(m *ir.Module, opts Options) error {
 	var twins []*ir.Func
 	var all ir.ErrorList
 	kind := Kind(0)
-	names := ir.NewNamer(m, m.Funcs...)
-	kernels := m.Kernels()
+	names := newNamer(m)
+	kernels := moduleKernels(m)
 	twinNames := make([]string, len(kernels))
 	for i, k := range kernels {
 		twinNames[i] = names.Fresh(k + "_flat")
@@ -204,6 +216,25 @@ func Module(m *ir.Module, opts Options) error {
 	return nil
 }
 
+// moduleKernels returns the kernels and the entry points of m, in
+// declaration order.
+func moduleKernels(m *ir.Module) []string {
+	want := map[string]bool{}
+	for _, k := range m.Kernels() {
+		want[k] = true
+	}
+	for _, f := range m.EntryPoints() {
+		want[f.Name] = true
+	}
+	var out []string
+	for _, f := range m.Funcs {
+		if want[f.Name] {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
 // flattenFunc builds the twin of f without adding it to m. The
 // reserved names (other twins being built) are kept out of its locals.
 func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserved ...string) (twin *ir.Func, err error) {
@@ -213,7 +244,7 @@ func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserv
 			twin = nil
 		}
 	}()
-	return runPipeline(&pipe{m: m, f: f, opts: opts.withDefaults(), twinName: twinName, reserved: reserved})
+	return runPipeline(&pipe{m: m, f: f, opts: opts.withDefaults(), twinName: twinName, reserved: reserved, entry: f.Stage == ir.StageCompute})
 }
 
 func (o Options) withDefaults() Options {

@@ -48,8 +48,13 @@ func (l *lowerer) loop(b *ir.Block, i int) {
 			}
 		}
 	}
+	seq := l.seqs[lp]
 	set := func(k int) {
 		if counter == "" {
+			return
+		}
+		if seq != nil {
+			l.consts[counter] = seq[min(k, len(seq)-1)]
 			return
 		}
 		v := lb.Start + int64(k)*lb.Step

@@ -51,6 +51,10 @@ type lowerer struct {
 	// from more than one conjunct.
 	predKey []ir.Expr
 	predVal ir.Expr
+	// entry: flattening a compute entry point (entry.go); seqs holds the
+	// counter values of loops bounded by evaluation.
+	entry bool
+	seqs  map[*ir.Loop][]ir.Value
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.
@@ -60,6 +64,7 @@ const (
 	tempValue tempKind = iota + 1 // hoisted conditions, predicates, return values, parameter and index temps
 	tempMask                      // live, break and continue masks
 	tempRet                       // a composite return variable
+	tempShared                    // the value of an access to shared memory: a load or an atomic (entry.go); never moved or removed
 )
 
 type frame struct {

@@ -35,8 +35,8 @@ func (l *lowerer) fold(e ir.Expr, subst bool) ir.Expr {
 }
 
 func (l *lowerer) ident(x *ir.Ident) *ir.Ident {
-	if x.Ref == ir.RefGlobal {
-		return &ir.Ident{Pos: x.Pos, Name: x.Name, T: x.T, Ref: ir.RefGlobal}
+	if x.Ref.IsModuleScope() {
+		return &ir.Ident{Pos: x.Pos, Name: x.Name, T: x.T, Ref: x.Ref}
 	}
 	tw, ok := l.fr.names[x.Name]
 	if !ok {
@@ -54,11 +54,18 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 	case *ir.Lit:
 		return &ir.Lit{Pos: x.Pos, Val: x.Val.Clone()}
 	case *ir.Ident:
+		if l.sharedWritable(x) {
+			return l.sharedLoad(l.ident(x))
+		}
 		return l.ident(x)
 	case *ir.Call:
 		return l.call(x)
 	case *ir.BuiltinCall:
 		l.checkUniform(x)
+	case *ir.Atomic:
+		return l.atomic(x, false)
+	case *ir.ArrayLength:
+		return &ir.ArrayLength{Pos: x.Pos, X: l.ref(x.X, false)}
 	case *ir.Index, *ir.Member, *ir.Swizzle:
 		if root := ir.RootIdent(e); root != nil && root.Ref.Mutable() {
 			return l.translateChain(e, root)
@@ -110,6 +117,7 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 		}
 	}
 	var base ir.Expr = l.ident(root)
+	shared := l.sharedWritable(root)
 	for k, x := range chain {
 		switch y := x.(type) {
 		case *ir.Index:
@@ -121,6 +129,9 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 		case *ir.Member:
 			base = &ir.Member{Pos: y.Pos, X: base, Field: y.Field, T: y.T}
 		case *ir.Swizzle:
+			if shared && len(y.Comps) != 1 && ir.IsReference(base) {
+				base = l.sharedLoad(base) // the memory view is loaded here (entry.go)
+			}
 			base = &ir.Swizzle{Pos: y.Pos, X: base, Comps: append([]uint8(nil), y.Comps...), T: y.T}
 		}
 		// Where the chain stops being a reference (ir.IsReference: a
@@ -131,6 +142,9 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 		if k < last && !ir.IsReference(base) && readsGlobal(base) {
 			base = l.bindAlways("v", l.finish(base))
 		}
+	}
+	if shared && ir.IsReference(base) {
+		base = l.sharedLoad(base)
 	}
 	return base
 }
@@ -144,6 +158,9 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
 	if !uniformityDependent(x.Fn) {
 		return true
+	}
+	if l.entry && x.Fn.Info().Class == ir.ClassBarrier {
+		return l.barrier(x)
 	}
 	if !l.uniform() {
 		l.errorf(x.Pos, "%s in non-uniform control flow: predication would change its meaning (WGSL #uniformity)", x.Fn)

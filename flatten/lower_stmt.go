@@ -131,6 +131,10 @@ func (l *lowerer) exprStmt(s *ir.ExprStmt) {
 		}
 		return
 	}
+	if a, ok := s.X.(*ir.Atomic); ok {
+		l.atomic(a, true)
+		return
+	}
 	// A call statement or a phony assignment: only the effects (inlined
 	// calls) matter; the value is dropped.
 	l.translate(s.X)

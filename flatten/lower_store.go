@@ -14,7 +14,11 @@ func (l *lowerer) assign(s *ir.Assign) {
 	rhsCalls := ir.HasCall(s.RHS)
 	ref := l.ref(s.LHS, rhsCalls)
 	var cur ir.Expr
-	if s.Op != ir.OpNone && rhsCalls && readsGlobal(ref) {
+	if s.Op != ir.OpNone && l.sharedWritable(ir.RootIdent(ref)) {
+		// A compound assignment to shared memory loads it where WGSL
+		// does, before the right-hand side, as an access (entry.go).
+		cur = l.sharedLoad(ir.CloneExpr(ref))
+	} else if s.Op != ir.OpNone && rhsCalls && readsGlobal(ref) {
 		// A compound assignment loads its left-hand side before the
 		// right-hand side runs (the inlined callee may write it).
 		cur = l.bindAlways("cur", ir.CloneExpr(ref))
@@ -85,7 +89,12 @@ func (l *lowerer) ref(e ir.Expr, laterCalls bool) ir.Expr {
 		if constError(&ir.Index{X: base, Index: idx, T: x.T}) {
 			idx = l.fold(raw, false)
 		}
-		idx = l.guardIndex(l.guard(idx), x.X.Type().Len)
+		idx = l.guard(idx)
+		if root := ir.RootIdent(x); root == nil || root.Ref != ir.RefShared {
+			// A shared access under a predicate is itself guarded
+			// (entry.go), so its own index needs no guard.
+			idx = l.guardIndex(idx, x.X.Type().Len)
+		}
 		// Bind the index unless it is a literal or a name nothing can
 		// change before the store (only an inlined call evaluated later
 		// can, and only a global).
@@ -105,6 +114,10 @@ func (l *lowerer) ref(e ir.Expr, laterCalls bool) ir.Expr {
 // statically true, else ref = select(ref, val, e) — element by element
 // for arrays and structs, which WGSL's select does not take.
 func (l *lowerer) store(ref, val, e ir.Expr, pos ir.Pos) {
+	if root := ir.RootIdent(ref); root != nil && root.Ref == ir.RefShared {
+		l.sharedStore(ref, val, e, pos)
+		return
+	}
 	if e == nil {
 		l.emit(&ir.Assign{Pos: pos, LHS: ref, RHS: val})
 		return

@@ -118,6 +118,8 @@ type pipe struct {
 	bounds   map[*ir.Loop]*ir.LoopBound // precheck's loop bounds, for lower
 	twin     *ir.Func
 	identity bool // f was already flat: the twin is its clone
+	entry    bool // f is a compute entry point (entry.go)
+	seqs     map[*ir.Loop][]ir.Value // precheck's counter sequences of loops bounded by evaluation (entry points)
 	// info classifies the names flatten introduced; names not in it are
 	// the user's (renamed copies included).
 	info map[string]tempKind
@@ -185,12 +187,12 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 }
 
 func precheckPass(p *pipe) (bool, error) {
-	errs, bounds := precheck(p.m, p.f, p.opts)
+	errs, bounds, seqs := precheck(p.m, p.f, p.opts)
 	if len(errs) > 0 {
 		errs.Sort()
 		return false, &Error{Kind: Refused, List: errs}
 	}
-	p.bounds = bounds
+	p.bounds, p.seqs = bounds, seqs
 	return false, nil
 }
 
@@ -202,7 +204,7 @@ func lowerPass(p *pipe) (bool, error) {
 		p.identity = true
 		return true, nil
 	}
-	namer := ir.NewNamer(m, m.Funcs...)
+	namer := newNamer(m)
 	namer.Reserve(p.twinName)
 	for _, r := range p.reserved {
 		namer.Reserve(r)
@@ -222,13 +224,16 @@ func lowerPass(p *pipe) (bool, error) {
 		excludes: map[ir.Expr]*exclusions{},
 		kept:     map[string]bool{},
 		bounds:   p.bounds,
+		entry:    p.entry,
+		seqs:     p.seqs,
 	}
 	body := lowerFunc(l, f)
 	if len(l.errs) > 0 {
 		l.errs.Sort()
 		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
 	}
-	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body}
+	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
+		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize}
 	for _, prm := range f.Params {
 		q := *prm
 		twin.Params = append(twin.Params, &q)

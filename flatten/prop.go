@@ -36,7 +36,21 @@ func editReads(s ir.Stmt, f func(ir.Expr) ir.Expr) {
 		if x.Value != nil {
 			x.Value = f(x.Value)
 		}
+	case *ir.If: // an entry point's guard (isGuard)
+		x.Cond = f(x.Cond)
+		editReads(guardInner(x), f)
 	}
+}
+
+// guardWrite returns the root of the variable a guard (isGuard) may
+// assign, or nil: a predicated, partial redefinition.
+func guardWrite(s ir.Stmt) *ir.Ident {
+	if x, ok := s.(*ir.If); ok {
+		if a, ok := guardInner(x).(*ir.Assign); ok {
+			return ir.RootIdent(a.LHS)
+		}
+	}
+	return nil
 }
 
 func editRef(e ir.Expr, f func(ir.Expr) ir.Expr) ir.Expr {
@@ -70,6 +84,11 @@ func forEachRead(s ir.Stmt, f func(*ir.Ident)) {
 	editReads(s, visit)
 	if a, ok := s.(*ir.Assign); ok && a.Op != ir.OpNone {
 		f(ir.RootIdent(a.LHS))
+	}
+	if x, ok := s.(*ir.If); ok {
+		if a, ok := guardInner(x).(*ir.Assign); ok && a.Op != ir.OpNone {
+			f(ir.RootIdent(a.LHS))
+		}
 	}
 }
 
@@ -111,6 +130,17 @@ func foldPass(p *pipe) bool {
 			changed = true
 			continue
 		}
+		if x, ok := s.(*ir.If); ok {
+			// A guard whose condition folded: the access as written, or
+			// none.
+			if v, ok := litVal(x.Cond); ok {
+				changed = true
+				if !v.Bool() {
+					continue
+				}
+				s = guardInner(x)
+			}
+		}
 		out = append(out, s)
 	}
 	clear(body.Stmts[len(out):])
@@ -134,6 +164,9 @@ func noOp(s ir.Stmt) bool {
 	case *ir.ExprStmt:
 		if id, ok := x.X.(*ir.Ident); ok && id.Ref == ir.RefGlobal {
 			return false // keepABI's phony read of a global
+		}
+		if _, ok := x.X.(*ir.Atomic); ok {
+			return false
 		}
 		bc, ok := x.X.(*ir.BuiltinCall)
 		return !ok || !bc.T.IsVoid()
@@ -162,6 +195,9 @@ func propagate(p *pipe, track func(name string) bool) bool {
 	}}
 	for _, s := range p.stmts() {
 		editReads(s, f.expr)
+		if r := guardWrite(s); r != nil {
+			delete(env, r.Name)
+		}
 		switch x := s.(type) {
 		case *ir.Decl:
 			if !track(x.Name) || !propagatable(x.T) {
@@ -233,7 +269,7 @@ func copyPropPass(p *pipe) bool {
 	}
 	subst := func(e ir.Expr) ir.Expr {
 		return mapIdents(e, func(id *ir.Ident) ir.Expr {
-			if id.Ref == ir.RefGlobal {
+			if id.Ref.IsModuleScope() {
 				return id
 			}
 			if src := env[id.Name]; src != nil {
@@ -244,13 +280,16 @@ func copyPropPass(p *pipe) bool {
 		})
 	}
 	record := func(a string, rhs ir.Expr) {
-		if src, ok := rhs.(*ir.Ident); ok && src.Name != a {
+		if src, ok := rhs.(*ir.Ident); ok && src.Name != a && src.Ref != ir.RefShared {
 			env[a] = src
 			users[src.Name] = append(users[src.Name], a)
 		}
 	}
 	for _, s := range p.stmts() {
 		editReads(s, subst)
+		if r := guardWrite(s); r != nil {
+			kill(r.Name)
+		}
 		switch x := s.(type) {
 		case *ir.Decl:
 			if x.Init != nil {
@@ -294,6 +333,9 @@ func forwardPass(p *pipe) bool {
 			_, whole := a.LHS.(*ir.Ident)
 			writes[r.Name] = append(writes[r.Name], write{i, whole && a.Op == ir.OpNone})
 		}
+		if r := guardWrite(s); r != nil {
+			writes[r.Name] = append(writes[r.Name], write{i, false})
+		}
 	}
 	writtenBetween := func(name string, i, j int) bool {
 		ws := writes[name]
@@ -307,7 +349,7 @@ func forwardPass(p *pipe) bool {
 		var val ir.Expr
 		switch x := s.(type) {
 		case *ir.Decl:
-			if x.Init == nil || (!x.Mutable && p.info[x.Name] == 0) || p.info[x.Name] == tempRet {
+			if x.Init == nil || (!x.Mutable && p.info[x.Name] == 0) || p.info[x.Name] == tempRet || p.info[x.Name] == tempShared {
 				continue
 			}
 			name, val = x.Name, x.Init
@@ -320,7 +362,7 @@ func forwardPass(p *pipe) bool {
 		default:
 			continue
 		}
-		if !ir.Any(val, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) || exprDepth(val) > maxForwardDepth {
+		if !ir.Any(val, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) || exprDepth(val) > maxForwardDepth || accessesShared(val) {
 			continue
 		}
 		// The value lives until the next store to name: it must be whole.
@@ -386,4 +428,18 @@ func exprDepth(e ir.Expr) int {
 		return false
 	})
 	return d + 1
+}
+
+// accessesShared reports whether e reads shared memory or runs an atomic:
+// such a value is never moved (doc.go "Entry points").
+func accessesShared(e ir.Expr) bool {
+	return ir.Any(e, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Atomic:
+			return true
+		case *ir.Ident:
+			return x.Ref == ir.RefShared
+		}
+		return false
+	})
 }

@@ -1,0 +1,378 @@
+package flatten
+
+// Compute entry points (doc.go "Entry points"): accesses to shared memory
+// guarded by the predicate, barriers kept where control is uniform, and
+// loops bounded by evaluating their counter.
+
+import (
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// sharedWritable reports whether id names a shared variable another
+// invocation may write: var<workgroup> or var<storage, read_write>.
+// Reads of read-only bindings (var<storage, read>, var<uniform>) are like
+// reads of private values: nothing writes them during a dispatch.
+func (l *lowerer) sharedWritable(id *ir.Ident) bool {
+	if id == nil || id.Ref != ir.RefShared {
+		return false
+	}
+	v := l.m.SharedVar(id.Name)
+	return v == nil || v.Writable()
+}
+
+// guarded emits `if (p) { s }`: the one form of control flow an entry
+// point's twin holds (isGuard). p is the effective predicate, neither nil
+// nor false.
+func (l *lowerer) guarded(p ir.Expr, s ir.Stmt) {
+	pos := s.Position()
+	l.emit(&ir.If{Pos: pos, Cond: ir.CloneExpr(p), Then: ir.NewBlock(pos, s), Else: ir.NewBlock(pos)})
+}
+
+// access binds the value of an access to shared memory, x (a load or an
+// atomic), where the source evaluates it: `let name = x;` where the
+// effective predicate is statically true, else `var name: T;
+// if (P) { name = x; }`, whose value where P is false (zero) is never
+// selected. A statically dead access is not emitted; its value is zero.
+func (l *lowerer) access(x ir.Expr, t *ir.Type) ir.Expr {
+	pos := x.Position()
+	p := l.pred()
+	if isFalse(p) {
+		return &ir.Lit{Pos: pos, Val: ir.Zero(t)}
+	}
+	name := l.fresh("ld", tempShared)
+	if p == nil {
+		l.emit(&ir.Decl{Pos: pos, Name: name, T: t, Init: x})
+		return &ir.Ident{Pos: pos, Name: name, T: t, Ref: ir.RefLet}
+	}
+	l.emit(&ir.Decl{Pos: pos, Name: name, T: t, Mutable: true})
+	l.guarded(p, &ir.Assign{Pos: pos, LHS: &ir.Ident{Pos: pos, Name: name, T: t, Ref: ir.RefVar}, RHS: x})
+	return &ir.Ident{Pos: pos, Name: name, T: t, Ref: ir.RefVar}
+}
+
+// sharedLoad loads the translated reference ref (rooted at a writable
+// shared variable) as an access.
+func (l *lowerer) sharedLoad(ref ir.Expr) ir.Expr {
+	return l.access(l.fold(ref, true), ref.Type())
+}
+
+// sharedStore stores val to the shared reference ref under the predicate
+// e: a plain store where e is statically true, else `if (e) { ref = val; }`
+// — never ref = select(ref, val, e), which would read and write back the
+// location in invocations the source keeps away from it.
+func (l *lowerer) sharedStore(ref, val, e ir.Expr, pos ir.Pos) {
+	switch {
+	case e == nil:
+		l.emit(&ir.Assign{Pos: pos, LHS: ref, RHS: val})
+	case isFalse(e):
+	default:
+		l.guarded(e, &ir.Assign{Pos: pos, LHS: ref, RHS: val})
+	}
+}
+
+// atomic lowers an atomic builtin: its pointer operand is a reference
+// (indexes evaluated, never loaded), its value operands are translated
+// left to right, and the atomic itself runs only under the predicate
+// (access). stmt: the value is unused (an expression statement).
+func (l *lowerer) atomic(x *ir.Atomic, stmt bool) ir.Expr {
+	args := make([]ir.Expr, len(x.Args))
+	args[0] = l.ref(x.Args[0], anyCall(x.Args[1:]))
+	for i, a := range x.Args[1:] {
+		args[i+1] = l.translate(a)
+		if readsGlobal(args[i+1]) && anyCall(x.Args[i+2:]) {
+			args[i+1] = l.bindAlways("v", l.finish(args[i+1]))
+		}
+	}
+	for i := range args[1:] {
+		args[i+1] = l.finish(args[i+1])
+	}
+	a := &ir.Atomic{Pos: x.Pos, Op: x.Op, Args: args, T: x.T}
+	if x.T.IsVoid() || stmt {
+		switch p := l.pred(); {
+		case p == nil:
+			l.emit(&ir.ExprStmt{Pos: x.Pos, X: a})
+		case isFalse(p):
+		default:
+			l.guarded(p, &ir.ExprStmt{Pos: x.Pos, X: a})
+		}
+		return nil
+	}
+	if x.Op == ir.AtomicCompareExchangeWeak && l.pred() != nil && !isFalse(l.pred()) {
+		l.errorf(x.Pos, "%s under a predicate: its result type (a predeclared struct) cannot be declared in WGSL, so flatten cannot guard it (assign its members to variables under a uniform condition, or make the condition statically true)", x.Op)
+		return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
+	}
+	return l.access(a, x.T)
+}
+
+// barrier keeps a barrier of an entry point where every invocation of a
+// workgroup reaches it exactly when the source's does: as written where
+// the effective predicate is statically true, as `if (P) { barrier; }`
+// where P is uniform (uniformPred), and nowhere where P is statically
+// false. A barrier under a non-uniform predicate is refused. It reports
+// false (the caller emits nothing itself).
+func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
+	p := l.pred()
+	b := &ir.ExprStmt{Pos: x.Pos, X: &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, T: x.T}}
+	switch {
+	case p == nil:
+		l.emit(b)
+	case isFalse(p):
+	case l.uniformPred(p):
+		l.guarded(p, b)
+	default:
+		l.errorf(x.Pos, "%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", x.Fn)
+	}
+	return false
+}
+
+// uniformPred reports whether p, read after the twin emitted so far, has
+// one value in all invocations of a workgroup. The twin is straight-line
+// code (its guards aside), so this is a forward data-flow over l.out: a
+// name is non-uniform once any of its definitions reads a non-uniform
+// value — an invocation builtin other than workgroup_id and
+// num_workgroups (a struct of builtins counts as non-uniform), a
+// writable shared variable, an atomic, or a non-uniform name — or is
+// guarded by a non-uniform predicate. It is conservative where WGSL's
+// analysis (compiler/wgsl) is precise: a name once non-uniform stays so.
+func (l *lowerer) uniformPred(p ir.Expr) bool {
+	non := map[string]bool{}
+	bad := func(e ir.Expr) bool {
+		return e != nil && ir.Any(e, func(n ir.Node) bool {
+			switch x := n.(type) {
+			case *ir.Atomic:
+				return true
+			case *ir.Ident:
+				switch x.Ref {
+				case ir.RefShared:
+					return l.sharedWritable(x)
+				case ir.RefParam:
+					return l.nonUniformParam(x.Name)
+				}
+				return non[x.Name]
+			}
+			return false
+		})
+	}
+	var def func(s ir.Stmt, guard bool)
+	def = func(s ir.Stmt, guard bool) {
+		switch x := s.(type) {
+		case *ir.Decl:
+			if guard || bad(x.Init) {
+				non[x.Name] = true
+			}
+		case *ir.Assign:
+			if r := ir.RootIdent(x.LHS); r != nil && (guard || bad(x.RHS) || bad(x.LHS)) {
+				non[r.Name] = true
+			}
+		case *ir.If:
+			g := guard || bad(x.Cond)
+			for _, t := range x.Then.Stmts {
+				def(t, g)
+			}
+			for _, t := range x.Else.Stmts {
+				def(t, g)
+			}
+		}
+	}
+	for _, s := range l.out {
+		def(s, false)
+	}
+	return !bad(p)
+}
+
+// nonUniformParam reports whether the entry point's parameter name may
+// differ between the invocations of a workgroup.
+func (l *lowerer) nonUniformParam(name string) bool {
+	for _, p := range l.fr.fn.Params {
+		if p.Name == name {
+			return p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups"
+		}
+	}
+	return true
+}
+
+// isGuard reports whether s is a guard of an entry point's twin:
+// `if (c) { s1 }` with an empty else and s1 an access to shared memory —
+// a barrier, an atomic statement, a store to a shared variable, or the
+// assignment of a load or an atomic to a local.
+func isGuard(s ir.Stmt) bool {
+	x, ok := s.(*ir.If)
+	if !ok || len(x.Else.Stmts) != 0 || len(x.Then.Stmts) != 1 {
+		return false
+	}
+	switch y := x.Then.Stmts[0].(type) {
+	case *ir.ExprStmt:
+		switch z := y.X.(type) {
+		case *ir.Atomic:
+			return true
+		case *ir.BuiltinCall:
+			return z.Fn.Info().Class == ir.ClassBarrier
+		}
+	case *ir.Assign:
+		r := ir.RootIdent(y.LHS)
+		if r == nil || y.Op != ir.OpNone {
+			return false
+		}
+		if r.Ref == ir.RefShared {
+			return true
+		}
+		if _, ok := y.LHS.(*ir.Ident); !ok {
+			return false
+		}
+		switch z := y.RHS.(type) {
+		case *ir.Atomic:
+			return true
+		default:
+			root := ir.RootIdent(z)
+			return root != nil && root.Ref == ir.RefShared && ir.IsReference(z)
+		}
+	}
+	return false
+}
+
+// guardInner returns the statement a guard guards.
+func guardInner(s *ir.If) ir.Stmt { return s.Then.Stmts[0] }
+
+// evalBound bounds the Loop at b.Stmts[i] of an entry point by
+// evaluating its counter: a var k set to a literal before the loop in
+// the same block (its declaration or the last top-level assignment
+// before the loop, nothing else assigning it there), updated in exactly
+// one statement of the loop, a top-level assignment of its continuing
+// block whose value reads only k and literals (k = k / 2u, k *= 2u,
+// k = k << 1u: the strides of reductions and scans, which ir.BoundLoop's
+// constant steps do not cover), and an exit test that reads only k and
+// literals: the body's first statement `if (E) { break; }` or the
+// break-if. The counter's values are then constants: the loop is entered
+// exactly as often as the evaluation says, in every invocation (other
+// exits only leave earlier). seq holds k's value at the entry of each
+// copy and one more. The evaluation stops after max entries.
+func evalBound(b *ir.Block, i, max int) (*ir.LoopBound, []ir.Value, bool) {
+	lp := b.Stmts[i].(*ir.Loop)
+	var exit ir.Expr
+	first := false
+	if n := len(lp.Body.Stmts); n > 0 {
+		if iff, ok := lp.Body.Stmts[0].(*ir.If); ok && len(iff.Else.Stmts) == 0 && len(iff.Then.Stmts) == 1 {
+			if _, ok := iff.Then.Stmts[0].(*ir.Break); ok {
+				exit, first = iff.Cond, true
+			}
+		}
+	}
+	if exit == nil {
+		exit = lp.BreakIf
+	}
+	if exit == nil {
+		return nil, nil, false
+	}
+	for _, s := range lp.Continuing.Stmts {
+		a, ok := s.(*ir.Assign)
+		if !ok {
+			continue
+		}
+		k, ok := a.LHS.(*ir.Ident)
+		if !ok || k.Ref != ir.RefVar || !k.T.IsInteger() {
+			continue
+		}
+		upd := a.RHS
+		if a.Op != ir.OpNone {
+			t, err := ir.BinaryResultType(a.Op, k.T, a.RHS.Type())
+			if err != nil {
+				continue
+			}
+			upd = &ir.Binary{Pos: a.Pos, Op: a.Op, X: k, Y: a.RHS, T: t}
+		}
+		if !onlyReads(upd, k.Name) || !onlyReads(exit, k.Name) || assignCount(lp, k.Name) != 1 {
+			continue
+		}
+		start, ok := startValue(b, i, k.Name)
+		if !ok {
+			continue
+		}
+		eval := func(e ir.Expr, v ir.Value) (ir.Value, bool) {
+			f := &folder{lookup: func(id *ir.Ident) (ir.Value, bool) {
+				if id.Name == k.Name && id.Ref == ir.RefVar {
+					return v, true
+				}
+				return ir.Value{}, false
+			}}
+			return litVal(f.expr(ir.CloneExpr(e)))
+		}
+		seq := []ir.Value{start}
+		v := start
+		for n := 1; n <= max; n++ {
+			test := v
+			if !first {
+				nv, ok := eval(upd, v)
+				if !ok {
+					break
+				}
+				test = nv
+			}
+			c, ok := eval(exit, test)
+			if !ok {
+				break
+			}
+			nv, ok := eval(upd, v)
+			if !ok {
+				break
+			}
+			if c.Bool() {
+				seq = append(seq, nv)
+				return &ir.LoopBound{MaxEntries: n, Counter: k.Name}, seq, true
+			}
+			v = nv
+			seq = append(seq, v)
+		}
+	}
+	return nil, nil, false
+}
+
+// onlyReads reports whether e reads no identifier but name.
+func onlyReads(e ir.Expr, name string) bool {
+	return !ir.Any(e, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Ident:
+			return x.Name != name
+		case *ir.Call, *ir.Atomic:
+			return true
+		}
+		return false
+	})
+}
+
+// assignCount counts the assignments to the local name in n.
+func assignCount(n ir.Node, name string) int {
+	c := 0
+	ir.Inspect(n, func(k ir.Node) bool {
+		if a, ok := k.(*ir.Assign); ok {
+			if r := ir.RootIdent(a.LHS); r != nil && r.Name == name {
+				c++
+			}
+		}
+		return true
+	})
+	return c
+}
+
+// startValue returns the literal name holds when the Loop at b.Stmts[i]
+// starts: its declaration's or a top-level whole assignment's, with no
+// other assignment to it in between.
+func startValue(b *ir.Block, i int, name string) (ir.Value, bool) {
+	for j := i - 1; j >= 0; j-- {
+		switch x := b.Stmts[j].(type) {
+		case *ir.Decl:
+			if x.Name == name {
+				if x.Init == nil {
+					return ir.Zero(x.T), true
+				}
+				return litVal(x.Init)
+			}
+		case *ir.Assign:
+			if id, ok := x.LHS.(*ir.Ident); ok && id.Name == name && x.Op == ir.OpNone {
+				return litVal(x.RHS)
+			}
+		}
+		if assignCount(b.Stmts[j], name) > 0 {
+			return ir.Value{}, false
+		}
+	}
+	return ir.Value{}, false
+}
