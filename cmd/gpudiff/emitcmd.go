@@ -50,11 +50,21 @@ as written.`,
 			if err != nil {
 				return err
 			}
-			f, err := pickKernel(m, kernel)
-			if err != nil {
-				return err
+			var name string
+			if wgsl.IsEntryMode(m, kernel) {
+				// A compute entry point is emitted as written (its own bindings).
+				f, err := wgsl.Entry(m, kernel)
+				if err != nil {
+					return inputErr(err)
+				}
+				name = f.Name
+			} else {
+				f, err := pickKernel(m, kernel)
+				if err != nil {
+					return err
+				}
+				name = f.Name
 			}
-			name := f.Name
 			if flat {
 				tw, err := flatten.Function(m, name, g.flattenOptions())
 				if err != nil {
