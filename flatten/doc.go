@@ -41,7 +41,9 @@
 //   - Every store becomes lhs = select(lhs, rhs, P): where P is false the
 //     location keeps its value. Stores are the only effects left in a
 //     subset function once its calls are inlined (private globals are per
-//     invocation; there are no pointers, atomics or storage writes).
+//     invocation; there are no pointers, atomics or storage writes). In
+//     an entry point, accesses to shared memory are guarded instead (see
+//     "Entry points").
 //   - The expressions evaluated under a false P must be total: WGSL's
 //     integer division and remainder are defined for a zero divisor at
 //     run time (WGSL #arithmetic-expr), shifts take their count modulo 32
@@ -126,6 +128,89 @@
 // call (which ir.Normalize does not lower), so a lowering mistake that
 // the reference and the twin share is seen too.
 //
+// # Entry points
+//
+// A @compute entry point (ir.Func.Stage) flattens to <entry>_flat, itself
+// a @compute entry point with the same workgroup size and builtin
+// parameters, which runs beside the original on the same bindings
+// (interp.CompileEntry, `exec --flat`). Everything per invocation —
+// locals, private globals, conditions, masks, reads of read-only
+// bindings (var<storage, read>, var<uniform>, which nothing writes during
+// a dispatch) — is predicated as above. What another invocation can
+// observe is not, because evaluating it under a false predicate is an
+// effect (WGSL #memory-model):
+//
+//   - Shared stores. buf[i] = select(buf[i], v, P) reads and writes back
+//     buf[i] where P is false: a write the source does not make, which
+//     races with the invocation that owns buf[i] (a lost update) and
+//     which the reference reports as a race. So a store to var<workgroup>
+//     or var<storage, read_write> stays a store, guarded:
+//     `if (P) { ref = v; }` (a plain store where P is statically true).
+//     Redirecting the store to a dummy location by selecting the address
+//     is not available: WGSL has no select on references, and the
+//     bindings have no scratch slot.
+//   - Shared loads. A load of writable shared memory under a false P may
+//     race with another invocation's write (the reference would make the
+//     location indeterminate), so it is bound where the source evaluates
+//     it: `let ld = ref;` where P is statically true, else
+//     `var ld: T; if (P) { ld = ref; }`, whose zero where P is false is
+//     never selected. A compound assignment to shared memory loads it
+//     that way before its right-hand side, then stores under the guard.
+//   - Atomics. An atomic's effect is visible to every invocation, so it
+//     runs only under P, the same way: an atomic statement as
+//     `if (P) { atomicOp(...); }`, a used result as a guarded assignment
+//     to a fresh var. atomicCompareExchangeWeak under a predicate is
+//     refused: its result is a predeclared struct WGSL cannot name in a
+//     var declaration.
+//   - Barriers. A barrier stays as written where the effective predicate
+//     is statically true (the top level of the body, loops unrolled by a
+//     constant counter, ifs whose condition folded); as
+//     `if (P) { barrier(); }` where P is uniform across the workgroup;
+//     and is dropped where P is statically false. Any other barrier is
+//     refused, positioned at it ("under non-uniform control flow"): the
+//     source reaches it in every invocation of a workgroup or in none
+//     (WGSL #uniformity), and a barrier the twin ran in only some would
+//     be an error. Nor can a barrier run unconditionally: an extra
+//     barrier orders accesses the source leaves unordered, which hides
+//     the source's races and changes the order of its atomics.
+//     Uniformity is a conservative forward data-flow over the twin
+//     (entry.go, uniformPred), not the front end's analysis, whose
+//     results do not reach the IR: a name is non-uniform once any of its
+//     definitions reads local_invocation_id, local_invocation_index,
+//     global_invocation_id (or a struct of builtins), writable shared
+//     memory, an atomic or a non-uniform name, or is made under a
+//     non-uniform guard; workgroup_id, num_workgroups, read-only bindings
+//     and literals are uniform. Barriers in callees are inlined under the
+//     same rule.
+//   - Loops with barriers are unrolled, never kept as loops, with the
+//     barrier copies in place: the copies of a loop with a constant trip
+//     count hold plain barriers, those of a loop with a uniform
+//     data-dependent exit (if (k >= params.n) { break; }) hold guards on
+//     the uniform break mask. Besides ir.BoundLoop's constant steps, an
+//     entry point's loop is bounded by evaluation (evalBound) when its
+//     counter starts at a literal, is updated once, in the continuing
+//     block, by an expression of itself and literals (k = k / 2u,
+//     k *= 2u: reduction and scan strides) and exits on a test of itself
+//     and literals; the counter's values are substituted per copy.
+//
+// So an entry point's twin is branchless except for guards: an if with an
+// empty else around exactly one access to shared memory or one barrier
+// (isGuard) — the exec mask a GPU applies to a predicated store, written
+// out. The cleanup passes read through guards, treat a guarded
+// assignment as a predicated redefinition, and never move, drop or
+// duplicate a shared access: loads and atomics live in lets and vars of
+// kind tempShared that forward never moves and dse never removes, copy
+// propagation never substitutes a shared variable, and a store to shared
+// memory is never dead. An entry point is always lowered (never taken as
+// its own twin), so every guard's condition is checked.
+// TestEntryTwinsAgreeInDispatch and TestEntryTwinsAgreeOnRandomBindings
+// run original and twin as whole dispatches in the reference and require
+// identical bindings, indeterminate leaves and races; the twins parse
+// back through the front end, uniformity analysis included.
+//
+// Not yet: a binding the twin no longer mentions (read only in code the
+// folds proved dead) is not kept alive in the twin's interface.
+//
 // # Refusals
 //
 // Kind Refused errors, positioned "file:line:col: flatten: message": a
@@ -133,8 +218,9 @@
 // above Options.MaxUnroll (the message gives the count; see check.go for
 // how copies are counted), a builtin outside the whitelist (in any
 // position: arguments, conditions, callees), a uniformity-dependent
-// builtin in non-uniform control flow, a call of a function outside the
-// IR subset, and a type that cannot be selected at an inline boundary
+// builtin in non-uniform control flow, a barrier of an entry point under
+// non-uniform control flow, atomicCompareExchangeWeak under a predicate
+// in an entry point, a call of a function outside the IR subset, and a type that cannot be selected at an inline boundary
 // (unreachable with the current IR types, all of which decompose into
 // scalars and vectors).
 //

@@ -61,10 +61,10 @@ type lowerer struct {
 type tempKind uint8
 
 const (
-	tempValue tempKind = iota + 1 // hoisted conditions, predicates, return values, parameter and index temps
-	tempMask                      // live, break and continue masks
-	tempRet                       // a composite return variable
-	tempShared                    // the value of an access to shared memory: a load or an atomic (entry.go); never moved or removed
+	tempValue  tempKind = iota + 1 // hoisted conditions, predicates, return values, parameter and index temps
+	tempMask                       // live, break and continue masks
+	tempRet                        // a composite return variable
+	tempShared                     // the value of an access to shared memory: a load or an atomic (entry.go); never moved or removed
 )
 
 type frame struct {

@@ -117,8 +117,8 @@ type pipe struct {
 	reserved []string
 	bounds   map[*ir.Loop]*ir.LoopBound // precheck's loop bounds, for lower
 	twin     *ir.Func
-	identity bool // f was already flat: the twin is its clone
-	entry    bool // f is a compute entry point (entry.go)
+	identity bool                    // f was already flat: the twin is its clone
+	entry    bool                    // f is a compute entry point (entry.go)
 	seqs     map[*ir.Loop][]ir.Value // precheck's counter sequences of loops bounded by evaluation (entry points)
 	// info classifies the names flatten introduced; names not in it are
 	// the user's (renamed copies included).
@@ -198,7 +198,9 @@ func precheckPass(p *pipe) (bool, error) {
 
 func lowerPass(p *pipe) (bool, error) {
 	m, f := p.m, p.f
-	if isFlat(f) {
+	// An entry point is always lowered: its guards' conditions must be
+	// checked (a barrier's for uniformity), which the clone would skip.
+	if isFlat(f) && !p.entry {
 		p.twin = ir.CloneFunc(f)
 		p.twin.Name = p.twinName
 		p.identity = true
