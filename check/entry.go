@@ -2,12 +2,12 @@ package check
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
@@ -51,11 +51,12 @@ type EntryResult struct {
 	// points), with their reason; never judged.
 	Skipped []oracle.Run
 	Verdict oracle.Verdict
+	// Twin is the flattened twin's name (<entry>_flat) with Options.Flat;
+	// FlattenErr is flatten's refusal instead (the twin's runs are then
+	// absent and Verdict is FlattenRejected).
+	Twin       string
+	FlattenErr error
 }
-
-// ErrFlatEntry is ExecuteEntry's answer to Options.Flat: flatten does not
-// take entry points yet.
-var ErrFlatEntry = errors.New("flatten does not take entry points yet (issue 14 item 4): run without --flat")
 
 // ExecuteEntry dispatches c on the reference and on every device in
 // opts.Devices, as WGSL (the module as written, emitted by
@@ -65,12 +66,14 @@ var ErrFlatEntry = errors.New("flatten does not take entry points yet (issue 14 
 // the oracle's float policy. Errors are setup failures, positioned where
 // the source is known: no such entry point, a binding value that does not
 // fit its type, a uniform type WGSL's layout constraints refuse, the
-// reference's own failure (non-uniform barrier, step limit), opts.Flat
-// (ErrFlatEntry).
+// reference's own failure (non-uniform barrier, step limit).
+//
+// With opts.Flat the entry point is flattened (flatten.Function: the twin
+// <entry>_flat is itself a compute entry point), the twin's dispatch runs
+// in the interpreter (run "interp <entry>_flat ir") and the twin runs on
+// every device beside the original, all judged against the original's
+// reference.
 func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult, error) {
-	if opts.Flat {
-		return nil, ErrFlatEntry
-	}
 	d, err := interp.CompileEntry(c.Module, c.Entry)
 	if err != nil {
 		return nil, err
@@ -128,32 +131,106 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	if opts.SPIRV {
 		formats = append(formats, oracle.FormatSPIRV)
 	}
-	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups}
 	var runs []oracle.Run
+	mod, funcs := c.Module, []string{c.Entry}
+	if opts.Flat {
+		tm := ir.CloneModule(c.Module)
+		if tw, ferr := flatten.Function(tm, c.Entry, opts.Flatten); ferr != nil {
+			res.FlattenErr = ferr
+		} else {
+			mod, res.Twin = tm, tw.Name
+			funcs = append(funcs, tw.Name)
+			runs = append(runs, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
+		}
+	}
+	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups}
 	for _, format := range formats {
-		k, kerr := EmitEntryKernel(c.Module, c.Entry, format, mode, opts.Label+c.Entry+"/"+string(format))
-		for _, dev := range opts.Devices {
-			r := oracle.Run{Adapter: dev.Info().Name, Function: c.Entry, Format: format, Mode: string(mode)}
-			switch {
-			case kerr != nil:
-				FailRun(&r, kerr)
-			default:
-				out, err := dev.Run(ctx, k, job)
-				if err != nil {
-					FailRun(&r, err)
-				} else {
-					decodeEntryRun(res, out, &r)
+		for _, fn := range funcs {
+			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
+			for _, dev := range opts.Devices {
+				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Mode: string(mode)}
+				switch {
+				case kerr != nil:
+					FailRun(&r, kerr)
+				case format == oracle.FormatSPIRV && dev.Info().Implementation == "wgpu" && usesAtomics(mod, fn):
+					r.Failed, r.Message = oracle.Unsupported, wgpuSPIRVAtomics
+				default:
+					out, err := dev.Run(ctx, k, job)
+					if err != nil {
+						FailRun(&r, err)
+					} else {
+						decodeEntryRun(res, out, &r)
+					}
 				}
+				if r.Failed == oracle.Unsupported {
+					res.Skipped = append(res.Skipped, r)
+					continue
+				}
+				runs = append(runs, r)
 			}
-			if r.Failed == oracle.Unsupported {
-				res.Skipped = append(res.Skipped, r)
-				continue
-			}
-			runs = append(runs, r)
 		}
 	}
 	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
+	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
+		res.Verdict = oracle.FlattenRejected
+	}
 	return res, nil
+}
+
+// twinReference dispatches the twin tw of module tm in the interpreter
+// with the original's bindings: the run "interp <tw> ir", whose outputs
+// (with the twin's own indeterminate leaves) are judged like any run.
+func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[string]ir.Value, wg [3]uint32, io interp.Options) oracle.Run {
+	r := oracle.Run{Adapter: "interp", Function: tw, Format: oracle.FormatIR}
+	d, err := interp.CompileEntry(tm, tw)
+	var out *interp.DispatchResult
+	if err == nil {
+		out, err = d.Run(inputs, wg, io)
+	}
+	if err != nil {
+		r.Failed, r.Message = oracle.Error, err.Error()
+		return r
+	}
+	outs := make([]oracle.Expected, len(res.Names))
+	for i, name := range res.Names {
+		o := out.Buffers[name]
+		outs[i] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+	}
+	r.Outputs = [][]oracle.Expected{outs}
+	return r
+}
+
+// wgpuSPIRVAtomics is why gpudiff's SPIR-V of an entry point with atomics
+// is not run on wgpu's adapters: wgpu-native v0.23 reads SPIR-V through
+// naga's SPIR-V front end, which has no atomic instructions ("unsupported
+// instruction AtomicIAdd", gfx-rs/wgpu#4489). The SPIR-V itself passes
+// spirv-val (compiler/spirv's TestComputeEntryPointsValidate), and
+// compiler/spirv's lavapipe test asserts the refusal, so it notices when
+// wgpu starts reading atomics.
+const wgpuSPIRVAtomics = "wgpu-native v0.23's SPIR-V front end (naga) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
+
+// usesAtomics reports whether fn, or a function it calls, uses an atomic
+// builtin.
+func usesAtomics(m *ir.Module, fn string) bool {
+	seen := map[string]bool{}
+	var walk func(name string) bool
+	walk = func(name string) bool {
+		f := m.Func(name)
+		if f == nil || seen[name] {
+			return false
+		}
+		seen[name] = true
+		return ir.Any(f.Body, func(n ir.Node) bool {
+			switch x := n.(type) {
+			case *ir.Atomic:
+				return true
+			case *ir.Call:
+				return walk(x.Func)
+			}
+			return false
+		})
+	}
+	return walk(fn)
 }
 
 // EmitEntryKernel emits entry point entry of m in format and mode: the one

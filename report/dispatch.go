@@ -17,10 +17,13 @@ import (
 // a table per read_write binding, or one JSON document.
 
 type dispatchRunJSON struct {
-	Adapter string                     `json:"adapter"`
-	Format  string                     `json:"format"`
-	Mode    string                     `json:"mode"`
-	Outputs map[string]json.RawMessage `json:"outputs"`
+	Adapter string `json:"adapter"`
+	// Function is the entry point run: the original, or its flattened
+	// twin <entry>_flat (exec --flat).
+	Function string                     `json:"function"`
+	Format   string                     `json:"format"`
+	Mode     string                     `json:"mode"`
+	Outputs  map[string]json.RawMessage `json:"outputs"`
 	// Mismatches are the differing leaves ("out[3].pos[1]"); Verdict the
 	// run's.
 	Mismatches []dispatchDiffJSON `json:"mismatches"`
@@ -53,7 +56,7 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 	}
 	runs := []dispatchRunJSON{}
 	for _, r := range res.Runs {
-		rj := dispatchRunJSON{Adapter: r.Adapter, Format: string(r.Format), Mode: r.Mode,
+		rj := dispatchRunJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Mode: r.Mode,
 			Outputs: map[string]json.RawMessage{}, Mismatches: []dispatchDiffJSON{}, Verdict: string(r.Verdict), Error: r.Message}
 		if len(r.Outputs) == 1 {
 			for i, o := range r.Outputs[0] {
@@ -66,16 +69,19 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 		runs = append(runs, rj)
 	}
 	type skipped struct {
-		Adapter string `json:"adapter"`
-		Format  string `json:"format"`
-		Reason  string `json:"reason"`
+		Adapter  string `json:"adapter"`
+		Function string `json:"function"`
+		Format   string `json:"format"`
+		Reason   string `json:"reason"`
 	}
 	skips := []skipped{}
 	for _, r := range res.Skipped {
-		skips = append(skips, skipped{r.Adapter, string(r.Format), r.Message})
+		skips = append(skips, skipped{r.Adapter, r.Function, string(r.Format), r.Message})
 	}
 	obj := struct {
-		Entry      string                     `json:"entry"`
+		Entry string `json:"entry"`
+		// Twin is the flattened twin's name with exec --flat.
+		Twin       string                     `json:"twin,omitempty"`
 		Workgroups [3]uint32                  `json:"workgroups"`
 		Bindings   map[string]json.RawMessage `json:"bindings"`
 		Reference  map[string]json.RawMessage `json:"reference"`
@@ -83,7 +89,7 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 		Runs       []dispatchRunJSON          `json:"runs"`
 		Skipped    []skipped                  `json:"skipped"`
 		Verdict    string                     `json:"verdict"`
-	}{c.Entry, c.Workgroups, inputs, ref, races, runs, skips, ExecVerdict(res.Verdict)}
+	}{c.Entry, res.Twin, c.Workgroups, inputs, ref, races, runs, skips, ExecVerdict(res.Verdict)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)
@@ -136,7 +142,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 		t.SetStyle(table.StyleLight)
 		header := table.Row{name, "reference"}
 		for _, r := range res.Runs {
-			header = append(header, r.Adapter+" "+string(r.Format))
+			header = append(header, dispatchRunLabel(c, r.Run))
 		}
 		t.AppendHeader(header)
 		hidden := 0
@@ -176,7 +182,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Entry, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
 		c.Module.Func(c.Entry).WorkgroupSize[0], c.Module.Func(c.Entry).WorkgroupSize[1], c.Module.Func(c.Entry).WorkgroupSize[2])
 	for _, r := range res.Runs {
-		label := r.Adapter + " " + string(r.Format)
+		label := dispatchRunLabel(c, r.Run)
 		switch {
 		case r.Failed != "":
 			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
@@ -194,9 +200,19 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 		fmt.Fprintf(w, "  race: %s\n", r)
 	}
 	for _, r := range res.Skipped {
-		fmt.Fprintf(w, "  %s %s: skipped: %s\n", r.Adapter, r.Format, firstLine(r.Message))
+		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
 	}
 	fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
+}
+
+// dispatchRunLabel names a run: its adapter and format, then the
+// function when it is the twin.
+func dispatchRunLabel(c *check.EntryCase, r oracle.Run) string {
+	label := r.Adapter + " " + string(r.Format)
+	if r.Function != c.Entry {
+		label += " " + r.Function
+	}
+	return label
 }
 
 type leafText struct {

@@ -42,9 +42,6 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if err != nil {
 		return inputErr(err)
 	}
-	if fl.flat {
-		return inputErr(fmt.Errorf("%s:%s: %v", m.File, f.StagePos, check.ErrFlatEntry))
-	}
 	wg := [3]uint32{1, 1, 1}
 	wgSet := fl.changed["workgroups"]
 	if wgSet {
@@ -81,7 +78,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 		devices = devs
 	}
 	c := &check.EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs}
-	opts := check.Options{Devices: devices, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.ExecuteEntry(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
@@ -92,6 +89,9 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 		}
 	} else {
 		report.WriteDispatchTable(stdout, c, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	}
+	if res.FlattenErr != nil {
+		return inputErr(res.FlattenErr)
 	}
 	switch res.Verdict {
 	case oracle.Pass:
