@@ -22,6 +22,9 @@ func NewNamer(m *Module, fs ...*Func) *Namer {
 		for _, g := range m.Globals {
 			n.used[g.Name] = true
 		}
+		for _, v := range m.Shared {
+			n.used[v.Name] = true
+		}
 		for _, f := range m.Funcs {
 			n.used[f.Name] = true
 		}
