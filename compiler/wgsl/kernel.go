@@ -126,6 +126,10 @@ func noKernel(m *ir.Module) ir.ErrorList {
 			break
 		}
 		switch {
+		case o.EntryPoint && strings.Contains(o.Text, "@compute") && o.Reason != "" && !strings.HasPrefix(o.Reason, "entry point ("):
+			// A compute entry point gpudiff would run as written, but for
+			// a construct outside the subset: name the construct.
+			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: @compute fn %s: %s", o.Name, o.Reason))
 		case o.EntryPoint:
 		case o.Kind == "enable":
 			list = append(list, ir.Errorf(m.File, o.Pos, "check", "also outside gpudiff's subset: %s (enable-extensions)", strings.TrimSuffix(o.Text, ";")))

@@ -68,6 +68,8 @@ var ptRefusalCases = []struct {
 			{"1:1", "check: also outside gpudiff's subset: enable f16 (enable-extensions)"},
 			{"2:30", "check: also outside gpudiff's subset: var t: texture type texture_2d"},
 			{"3:27", "check: also outside gpudiff's subset: fn size: builtin textureDimensions"},
+			// The entry point itself, at its call of size (column 45 of line 4).
+			{"4:45", "check: also outside gpudiff's subset: @compute fn main: calls size, which is outside the subset: builtin textureDimensions"},
 		}},
 	{"no function", "const n = 4;", "", true,
 		[]ptRefusal{{"1:1", "check: no kernel: the module declares no function; gpudiff runs a function kernel"}}},
