@@ -122,6 +122,30 @@ type Summary struct {
 	Interrupted bool
 }
 
+// add counts one program's record, the next in campaign order (RunCampaign,
+// MergeJournals: one rule for both).
+func (s *Summary) add(rec ProgramRecord) {
+	s.Programs++
+	s.Invocations += rec.Invocations
+	s.Verdicts[rec.Verdict]++
+	for _, rc := range rec.Runs {
+		s.RunsPer[rc.Adapter] += rc.Runs
+	}
+	s.Hashes = append(s.Hashes, rec.Hash)
+	s.Indices = append(s.Indices, rec.Index)
+	if rec.Signature != "" {
+		switch {
+		case rec.Known:
+			s.Known++
+		case rec.Flaky:
+			s.Flaky++
+		default:
+			s.New++
+		}
+		s.Failures = append(s.Failures, rec)
+	}
+}
+
 // ProgramsPerSecond is the campaign's end-to-end throughput.
 func (s *Summary) ProgramsPerSecond() float64 {
 	if s.Elapsed <= 0 {
@@ -180,25 +204,7 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	cfg.Devices = devs
 	runPipeline(ctx, cfg, start, prior, saved, func(rec ProgramRecord, fresh bool) bool {
-		sum.Programs++
-		sum.Invocations += rec.Invocations
-		sum.Verdicts[rec.Verdict]++
-		for _, rc := range rec.Runs {
-			sum.RunsPer[rc.Adapter] += rc.Runs
-		}
-		sum.Hashes = append(sum.Hashes, rec.Hash)
-		sum.Indices = append(sum.Indices, rec.Index)
-		if rec.Signature != "" {
-			switch {
-			case rec.Known:
-				sum.Known++
-			case rec.Flaky:
-				sum.Flaky++
-			default:
-				sum.New++
-			}
-			sum.Failures = append(sum.Failures, rec)
-		}
+		sum.add(rec)
 		if cfg.OnProgram != nil && fresh {
 			cfg.OnProgram(rec)
 		}

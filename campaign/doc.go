@@ -4,7 +4,10 @@
 // failures by signature (Signature, Form, Bugs), tells known ones from new
 // ones with a baseline (Baseline), and journals every program so an
 // interrupted campaign resumes exactly (Journal). RunCampaign is the
-// entry point; Summary and ProgramRecord are what it reports.
+// entry point; Summary and ProgramRecord are what it reports. A campaign
+// split over machines (Config.Shard) is put back together from its shards'
+// journals by MergeJournals (merge.go): the records, summary and case files
+// one machine running the whole campaign has.
 //
 // Programs go through a pipeline (pipeline.go) whose stages are check's:
 // check.Prepare on the CPU, the dispatches of Execution.Kernel and

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/report"
+)
+
+// mergeFlags are merge's outputs.
+type mergeFlags struct {
+	report, junit, corpus, log string
+}
+
+func newMergeCmd() *cobra.Command {
+	var fl mergeFlags
+	cmd := &cobra.Command{
+		Use:   "merge [--report OUT.json] [--junit OUT.xml] [--corpus DIR] [--log OUT.jsonl] SHARD.jsonl...",
+		Short: "Merge the journals of a campaign run in shards (--shard I/N) into the campaign one machine would have run",
+		Long: `merge reads the journals (--log) of every shard of a campaign split with
+'gpudiff run --shard I/N' and writes what one machine running the whole
+campaign writes: its summary on stdout, --report, --junit, the journal (--log)
+and the case files (--corpus), failures grouped by signature across shards,
+one case file per signature (the first program's, as one machine saves it).
+Timing fields aside (elapsed: the longest shard's), they are equal to a
+single run's.
+
+Every journal must be a shard of the same campaign (the same options, gpudiff
+version and shard count) and hold all its programs; every shard must be given
+once. A shard's case files are read from its corpus (a relative --corpus is
+looked up beside its journal first, then in the working directory).
+
+Exit codes: 0 no new bug; 1 new bugs; 2 a missing, repeated, unfinished or
+mismatched shard, or an unreadable journal or case file (naming the file).`,
+		Example: `  gpudiff merge --report nightly.json --junit nightly.xml --corpus nightly/cases shard-0.jsonl shard-1.jsonl`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("gpudiff merge: give the journals of every shard (written by gpudiff run --shard I/N --log FILE)\nRun 'gpudiff merge --help' for usage.")
+			}
+			return runMerge(fl, args, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.report, "report", "", "write the merged campaign's JSON report (run's --report) to this file")
+	f.StringVar(&fl.junit, "junit", "", "write the merged campaign's JUnit XML (run's --junit) to this file")
+	f.StringVar(&fl.corpus, "corpus", "", "copy the merged campaign's case files into this directory (one per signature)")
+	f.StringVar(&fl.log, "log", "", "write the merged campaign's journal (one record per program, in order) to this file")
+	return cmd
+}
+
+// runMerge merges the shard journals and writes the outputs, each
+// atomically, once every input has been checked (cases included).
+func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
+	m, err := campaign.MergeJournals(journals)
+	if err != nil {
+		return usagef("gpudiff merge: %v", err)
+	}
+	if fl.corpus != "" {
+		if err := m.CheckCases(); err != nil {
+			return usagef("gpudiff merge: %v", err)
+		}
+	}
+	h := m.Header
+	h.Corpus, h.Report, h.JUnit = fl.corpus, fl.report, fl.junit
+	sum := m.Summary
+	info := report.Campaign{Tool: "gpudiff " + h.Tool, Seed: h.Seed, Count: h.Count, Shard: h.Shard, Size: h.Size,
+		Profile: h.Profile, Mode: h.Mode, Duration: time.Duration(h.Duration), Adapters: h.Adapters, Corpus: fl.corpus}
+	if fl.corpus != "" {
+		if err := m.CopyCases(fl.corpus); err != nil {
+			return usagef("gpudiff merge: --corpus: %v", err)
+		}
+	}
+	if fl.log != "" {
+		data, err := campaign.EncodeJournal(h, m.Records, sum.Elapsed, sum.Interrupted)
+		if err == nil {
+			err = check.WriteFileAtomic(fl.log, data)
+		}
+		if err != nil {
+			return usagef("gpudiff merge: --log: %v", err)
+		}
+	}
+	if fl.report != "" {
+		if err := writeFile(fl.report, func(w io.Writer) error { return report.WriteCampaignJSON(w, info, sum) }); err != nil {
+			return usagef("gpudiff merge: --report: %v", err)
+		}
+	}
+	if fl.junit != "" {
+		if err := writeFile(fl.junit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
+			return usagef("gpudiff merge: --junit: %v", err)
+		}
+	}
+	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
+	report.WriteCampaignSummary(stdout, info, sum)
+	if sum.New > 0 {
+		n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
+		return &exitError{code: exitFound, msg: "gpudiff merge: " + campaign.CountPhrase(n, programs, "new")}
+	}
+	return nil
+}
+
+// shardList names the merged journals in shard order.
+func shardList(m *campaign.Merged) string {
+	s := ""
+	for k, sh := range m.Shards {
+		if k > 0 {
+			s += ", "
+		}
+		s += sh.Path
+	}
+	if len(s) > 200 {
+		s = fmt.Sprintf("%s … (%d journals)", s[:200], len(m.Shards))
+	}
+	return s
+}
