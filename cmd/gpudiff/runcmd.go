@@ -245,18 +245,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		Shard: shard, Shards: shards, Corpus: c.Corpus, Baseline: baseline,
 		ShrinkAttempts: c.ShrinkAttempts, ToolVersion: version(), Prior: prior, Confirm: true,
 	}
-	total := c.Count
-	if total > 0 {
-		total = (total - shard + shards - 1) / shards
-	} else {
-		total = -1
-	}
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"),
-			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-	}
+	bar := progressBar(stderr, c.Count, shard, shards)
 	var lines []string
 	var journalErr error
 	cfg.OnProgram = func(r campaign.ProgramRecord) {
@@ -292,16 +281,8 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	}
 	info := report.Campaign{Tool: "gpudiff " + version(), Seed: c.Seed, Count: c.Count, Shard: c.Shard, Size: c.Size,
 		Profile: c.Profile, Mode: c.Mode, Duration: time.Duration(c.Duration), Adapters: names, Corpus: c.Corpus}
-	report.WriteCampaignSummary(stdout, info, sum)
-	if c.Report != "" {
-		if err := writeFile(c.Report, func(w io.Writer) error { return report.WriteCampaignJSON(w, info, sum) }); err != nil {
-			return usagef("gpudiff run: --report: %v", err)
-		}
-	}
-	if c.JUnit != "" {
-		if err := writeFile(c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
-			return usagef("gpudiff run: --junit: %v", err)
-		}
+	if err := writeCampaignReports(stdout, c, info, sum); err != nil {
+		return err
 	}
 	if sum.Interrupted {
 		msg := fmt.Sprintf("gpudiff run: %s after %d programs: the campaign did not finish", interruptedBy(ctx), sum.Programs)
@@ -317,6 +298,40 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	if sum.New > 0 {
 		n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
 		return &exitError{code: exitFound, msg: "gpudiff run: " + campaign.CountPhrase(n, programs, "new")}
+	}
+	return nil
+}
+
+// progressBar is run's progress bar on a terminal stderr (nil
+// otherwise): the shard's share of count programs, or open-ended for a
+// --duration campaign (count 0).
+func progressBar(stderr io.Writer, count, shard, shards int) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	total := -1
+	if count > 0 {
+		total = (count - shard + shards - 1) / shards
+	}
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"),
+		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+}
+
+// writeCampaignReports prints the summary on stdout and writes the
+// --report and --junit files the campaign c names (atomically).
+func writeCampaignReports(stdout io.Writer, c campaign.JournalHeader, info report.Campaign, sum *campaign.Summary) error {
+	report.WriteCampaignSummary(stdout, info, sum)
+	if c.Report != "" {
+		if err := writeFile(c.Report, func(w io.Writer) error { return report.WriteCampaignJSON(w, info, sum) }); err != nil {
+			return usagef("gpudiff run: --report: %v", err)
+		}
+	}
+	if c.JUnit != "" {
+		if err := writeFile(c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
+			return usagef("gpudiff run: --junit: %v", err)
+		}
 	}
 	return nil
 }
