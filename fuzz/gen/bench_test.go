@@ -6,7 +6,7 @@ import "testing"
 // ir.Verify) at Size 30 for each profile; programs/s is the figure to
 // compare.
 func BenchmarkGenerate(b *testing.B) {
-	for _, prof := range Profiles() {
+	for _, prof := range kernelProfiles() {
 		b.Run(prof.Name, func(b *testing.B) {
 			stmts := 0
 			for i := 0; i < b.N; i++ {

@@ -34,6 +34,60 @@
 // depth-limited recursion — to exercise flatten's refusal path; the
 // Program says which.
 //
+// # Compute entry points
+//
+// The "compute" profile (Profile.Entry) makes every program a @compute
+// entry point as a shader author writes it (compute.go): a read-only
+// storage input, a read_write storage output, optionally a uniform
+// params struct and a storage array of atomic counters, var<workgroup>
+// tiles (1-D, or 2-D indexed by local_invocation_id) and workgroup
+// atomic counters, a 1-D or 2-D workgroup size of up to 64 invocations,
+// and a dispatch of up to 4×2 workgroups (Program.Workgroups; at most 256
+// invocations). Bindings(Seed, Module) fills the bindings. Each
+// invocation computes its value with the function kernels' statement and
+// expression generators (so everything above holds for it, early returns
+// excepted), and exchanges values with its workgroup through the tiles.
+// Such a program is race-free and its barriers uniform by construction,
+// by this discipline (DESIGN.md "Entry points as written": a race is two
+// accesses to one location between synchronization points, one a write,
+// not both atomic):
+//
+//   - barriers only at the top level of the entry point's body, or in the
+//     body of a loop whose trip count is a constant (the tree
+//     reduction's `for (var s = L/2; s > 0u; s /= 2u)`), and no early
+//     return anywhere in the entry point: every invocation of a
+//     workgroup reaches every barrier, in the same order (uniform control
+//     flow, WGSL #uniformity);
+//   - the generated per-invocation statements touch no shared memory:
+//     they see the builtins, lets holding loaded values, the accumulator
+//     and private globals; helpers never see shared memory;
+//   - writes to shared memory go to the invocation's own location only:
+//     tile[local_invocation_index] (or tile[lid.y][lid.x]) and
+//     out[gi], gi the invocation's linear index in the dispatch (unique:
+//     (wid.y·nwg.x + wid.x)·L + li, or gid.y·(X·nwg.x) + gid.x); the
+//     input is read-only, so any invocation may read any element;
+//   - phases alternate: a write phase (own slots written, and read only
+//     by their owner) ends with a barrier, then a read phase (any slot of
+//     the workgroup read: neighbours by (li + k) % L, L - 1 - li, li ^ m,
+//     or the 2-D analogues — always in range, no slot written) ends with
+//     a barrier, so no write phase overlaps a read of another's slot;
+//     the reduction's step s writes slots li < s and reads li + s ≥ s;
+//   - atomics: the counters are only ever accessed atomically; the
+//     read-modify-writes are add, sub, min, max, and, or, xor (commutative
+//     and associative: the final value does not depend on the order) with
+//     their returned value unused (its value is order-dependent: the
+//     reference marks it indeterminate); workgroup counters are loaded
+//     (atomicLoad) only in a read phase, after the barrier that follows
+//     their last read-modify-write, and storage counters never.
+//
+// TestComputeProgramsAreRaceFree checks it with the reference, whose race
+// detector is exact: no race, no non-uniform barrier, no indeterminate
+// output, flatten accepts the entry point and its twin agrees. Compute
+// programs never leave flatten's subset (the entry point's unroll count
+// is kept within Config.MaxUnroll as the kernel's is, the reduction's
+// copies included). Matrices come with ir's matrix types (TODO in
+// compute.go, issue 14).
+//
 // gen must never: use a random source other than its own (math/rand,
 // time, map order), so that a seed names the same program on every machine
 // and Go version (math/rand appears only as the *rand.Rand type gopter's

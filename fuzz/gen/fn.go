@@ -39,6 +39,9 @@ type fnGen struct {
 	f *ir.Func
 	// kernel marks the kernel (the outside-subset constructs go there).
 	kernel bool
+	// noReturn forbids early returns (a compute entry point's: a return
+	// before a barrier would leave it non-uniform).
+	noReturn bool
 
 	scopes [][]*variable
 	ctl    []ctl

@@ -76,7 +76,16 @@ type Program struct {
 	OutsideSubset string
 	// Shrunk counts the shrinking steps applied since generation.
 	Shrunk int
+	// Workgroups is the dispatch size of a compute entry point (the
+	// "compute" profile, Profile.Entry: Kernel is then the @compute entry
+	// point ComputeEntryName, its bindings' initial contents are
+	// Bindings(Seed, Module)); zero for function kernels.
+	Workgroups [3]uint32
 }
+
+// IsEntry reports whether p is a compute entry point (Profile.Entry)
+// rather than a function kernel.
+func (p *Program) IsEntry() bool { return p.Workgroups != [3]uint32{} }
 
 // String returns the program's canonical WGSL (ir.Print).
 func (p *Program) String() string { return ir.Print(p.Module) }
@@ -119,6 +128,9 @@ func FromBytes(data []byte, cfg Config) *Program {
 }
 
 func generate(src source, cfg Config) *Program {
+	if cfg.Profile.Entry {
+		return generateCompute(src, cfg)
+	}
 	return generateShape(src, cfg, shape{})
 }
 

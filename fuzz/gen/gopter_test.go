@@ -24,7 +24,7 @@ func draw(t testing.TB, g gopter.Gen, params *gopter.GenParameters) *Program {
 func TestCampaignDrawIsGenerateOfProgramSeed(t *testing.T) {
 	for _, s := range []uint64{0, 1, 11, 1 << 63, ^uint64(0)} {
 		for _, i := range []int{0, 1, 7, 199, 1 << 20} {
-			cfg := Config{Size: 1 + i%40, Profile: Profiles()[i%len(Profiles())]}
+			cfg := Config{Size: 1 + i%40, Profile: kernelProfiles()[i%len(kernelProfiles())]}
 			p := draw(t, Programs(cfg), CampaignParameters(s, i))
 			require.Equal(t, ProgramSeed(s, i), p.Seed, "seed %d index %d", s, i)
 			q := Generate(ProgramSeed(s, i), cfg)
@@ -72,7 +72,7 @@ func TestShapedProgramsAreTheirShapeAndInsideTheSubset(t *testing.T) {
 		t.Run(sh.name, func(t *testing.T) {
 			kinds := map[string]bool{}
 			for i := 0; i < 60; i++ {
-				cfg := Config{Size: 5 + i%30, Profile: Profiles()[i%len(Profiles())]}
+				cfg := Config{Size: 5 + i%30, Profile: kernelProfiles()[i%len(kernelProfiles())]}
 				p := draw(t, sh.gen(cfg), CampaignParameters(3, i))
 				again := draw(t, sh.gen(cfg), CampaignParameters(3, i))
 				require.Equal(t, p.String(), again.String(), "deterministic")

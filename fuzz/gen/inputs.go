@@ -94,3 +94,42 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 	}
 	return scalarValue(t, int64(r.between(-16, 16)))
 }
+
+// Bindings returns the initial contents of every storage and uniform
+// binding of m (a compute-profile program's module), by variable name, in
+// the shape check.EntryCase.Buffers and interp's dispatch take (an atomic
+// as its scalar). It is deterministic in (seed, the bindings' names and
+// types): element i of a top-level array is filled as Inputs fills
+// invocation i, so the first EdgeInvocations elements cover the edge
+// values of every scalar component and f32 values stay in the exact
+// domain. Workgroup variables start zeroed (WGSL #var-and-value) and are
+// not listed.
+func Bindings(seed uint64, m *ir.Module) map[string]ir.Value {
+	r := &chooser{src: &splitmix{s: mix64(seed ^ 0x13198a2e03707344)}}
+	out := map[string]ir.Value{}
+	for j, v := range m.Shared {
+		if v.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		if v.T.Kind == ir.KindArray {
+			es := make([]ir.Value, v.T.Len)
+			for i := range es {
+				comp := 0
+				es[i] = bindingLeaf(r, v.T.Elem, i, j, &comp)
+			}
+			out[v.Name] = ir.Value{Type: v.T, Elems: es}
+			continue
+		}
+		comp := 0
+		out[v.Name] = bindingLeaf(r, v.T, 0, j, &comp)
+	}
+	return out
+}
+
+// bindingLeaf is inputValue with atomics taken as their scalars.
+func bindingLeaf(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
+	if t.Kind == ir.KindAtomic {
+		t = t.Elem
+	}
+	return inputValue(r, t, inv, param, comp)
+}

@@ -21,7 +21,7 @@ func TestGeneratedProgramsRunExactlyInInterp(t *testing.T) {
 			require.GreaterOrEqual(t, ran, 1000, "programs run")
 		}
 	}()
-	for _, prof := range Profiles() {
+	for _, prof := range kernelProfiles() {
 		t.Run(prof.Name, func(t *testing.T) {
 			for seed := uint64(0); seed < perProfile; seed++ {
 				p := Generate(seed, Config{Profile: prof})

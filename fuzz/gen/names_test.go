@@ -16,7 +16,7 @@ func TestGeneratedNamesAreValidIdentifiers(t *testing.T) {
 		assert.False(t, ir.IsReservedWord(name), "reserved identifier %q", name)
 		assert.False(t, strings.HasPrefix(name, "__"), "identifier %q", name)
 	}
-	for _, prof := range Profiles() {
+	for _, prof := range kernelProfiles() {
 		for seed := uint64(0); seed < 200; seed++ {
 			m := Generate(seed, Config{Profile: prof}).Module
 			for _, s := range m.Structs {

@@ -45,6 +45,12 @@ type Profile struct {
 	// OutsideSubset is the share of programs deliberately outside
 	// flatten's subset when Config.OutsideSubset is 0.
 	OutsideSubset float64
+	// Entry makes every program a @compute entry point with bindings,
+	// workgroup memory, barriers and atomics, dispatched over several
+	// workgroups (compute.go; doc.go "Compute entry points") instead of
+	// a function kernel; the weights above drive its per-invocation
+	// statements. Such programs are never outside flatten's subset.
+	Entry bool
 }
 
 // StmtWeights weights statement kinds.
@@ -150,6 +156,14 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, multi-workgroup dispatches", func(p *Profile) {
+		p.Entry = true
+		p.OutsideSubset = 0
+		p.Helpers, p.CallDepth = 2, 2
+		p.Stmt.Loop = 3
+		p.MaxTrips = 4
+		p.Type.Struct, p.Type.Array = 3, 3
+	}),
 }
 
 // Profiles returns the named profiles, "default" first:
@@ -164,7 +178,11 @@ var profiles = []Profile{
 //   - data: vectors, structs (of vectors), arrays (of structs) and
 //     component/field/element writes;
 //   - refusal: half of the programs deliberately outside flatten's subset
-//     (unbounded loops, recursion), to exercise its refusal path.
+//     (unbounded loops, recursion), to exercise its refusal path;
+//   - compute: @compute entry points with storage and uniform bindings,
+//     var<workgroup> tiles, barriers, atomics and dispatches of several
+//     workgroups, race-free by construction (compute.go; doc.go
+//     "Compute entry points"); Program.Workgroups is the dispatch.
 //
 // The returned profiles are copies; editing them changes nothing global.
 func Profiles() []Profile { return append([]Profile(nil), profiles...) }

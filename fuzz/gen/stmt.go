@@ -96,7 +96,7 @@ func (c *fnGen) stmt() ([]ir.Stmt, bool) {
 	if n := len(c.bare); n > 0 && c.bare[n-1] == c.depth {
 		noJumpHere = true
 	}
-	if c.depth > 0 && !noJumpHere {
+	if c.depth > 0 && !noJumpHere && !c.noReturn {
 		ws[sReturn] = w.Return
 	}
 	if len(c.ctl) > 0 && !noJumpHere {

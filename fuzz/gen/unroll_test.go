@@ -46,7 +46,7 @@ func TestGeneratedProgramsStayInsideFlattenCaps(t *testing.T) {
 	}
 	t.Run("default caps", func(t *testing.T) {
 		checked := 0
-		for _, prof := range Profiles() {
+		for _, prof := range kernelProfiles() {
 			for size := 1; size <= 80; size++ {
 				if check(t, Config{Size: size, Profile: prof}, ProgramSeed(uint64(size), 0), flatten.Options{}) {
 					checked++
@@ -72,7 +72,7 @@ func TestGeneratedProgramsStayInsideFlattenCaps(t *testing.T) {
 	t.Run("small caps", func(t *testing.T) {
 		for _, cap := range []int{16, 100} {
 			loops := 0
-			for _, prof := range Profiles() {
+			for _, prof := range kernelProfiles() {
 				for size := 10; size <= 60; size += 10 {
 					for i := 0; i < 3; i++ {
 						cfg := Config{Size: size, Profile: prof, MaxUnroll: cap}
