@@ -21,7 +21,12 @@ import (
 // atomics): the shapes the compute corpus uses.
 func computeValue(t *testing.T, typ *ir.Type, raw json.RawMessage) ir.Value {
 	var nums []float64
-	require.NoError(t, json.Unmarshal(raw, &nums))
+	if typ.Elem == nil || json.Unmarshal(raw, &nums) != nil {
+		// Structs, arrays of vectors or structs: the JSON shape exec reads.
+		v, err := ir.UnmarshalValue(typ, raw)
+		require.NoError(t, err)
+		return v
+	}
 	elem := typ.Elem
 	if elem.Kind == ir.KindAtomic {
 		elem = elem.Elem
@@ -90,15 +95,15 @@ func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
 				}
 				out, ok := res.Buffers[k]
 				require.True(t, ok, k)
-				var elems []any
-				require.NoError(t, json.Unmarshal(raw, &elems))
-				require.Len(t, out.Value.Elems, len(elems), k)
+				elems := expectedLeaves(t, out.Value.Type, raw)
+				got := valueLeaves(out.Value, nil)
+				require.Len(t, got, len(elems), k)
 				for i, e := range elems {
 					if s, ok := e.(string); ok && s == "indeterminate" {
 						assert.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
 						continue
 					}
-					got := out.Value.Elems[i]
+					got := got[i]
 					var g float64
 					switch got.Type.Kind {
 					case ir.KindF32:
@@ -116,6 +121,50 @@ func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expectedLeaves flattens an expected binding value (the JSON shape of
+// typ, any leaf possibly "indeterminate") into its scalar leaves in
+// ir.Type.ComponentTypes order: struct members in declaration order.
+func expectedLeaves(t *testing.T, typ *ir.Type, raw json.RawMessage) []any {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []any{s}
+	}
+	switch typ.Kind {
+	case ir.KindAtomic:
+		return expectedLeaves(t, typ.Elem, raw)
+	case ir.KindStruct:
+		var obj map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(raw, &obj))
+		var out []any
+		for _, f := range typ.Struct.Fields {
+			out = append(out, expectedLeaves(t, f.Type, obj[f.Name])...)
+		}
+		return out
+	case ir.KindArray, ir.KindRuntimeArray, ir.KindVec:
+		var items []json.RawMessage
+		require.NoError(t, json.Unmarshal(raw, &items))
+		var out []any
+		for _, it := range items {
+			out = append(out, expectedLeaves(t, typ.Elem, it)...)
+		}
+		return out
+	}
+	var f float64
+	require.NoError(t, json.Unmarshal(raw, &f))
+	return []any{f}
+}
+
+// valueLeaves appends v's scalar leaves to out, in order.
+func valueLeaves(v ir.Value, out []ir.Value) []ir.Value {
+	if v.Elems == nil {
+		return append(out, v)
+	}
+	for _, e := range v.Elems {
+		out = valueLeaves(e, out)
+	}
+	return out
 }
 
 // TestNonUniformBarrierIsAnError: a barrier reached by only some

@@ -312,13 +312,22 @@ func readSpec(t *testing.T) []string {
 	return strings.Split(string(src), "\n")
 }
 
-// citedAnchors returns every anchor a conformance kernel or
-// TestCheckCitation cites, sorted.
+// citedAnchors returns every anchor a conformance kernel (shaders/conformance
+// and shaders/compute/conformance_*) or TestCheckCitation cites, sorted.
 func citedAnchors(t *testing.T) []string {
 	set := map[string]bool{"arithmetic-expr": true, "extractBits-signed-builtin": true, "integer-types": true, "bit-expr": true}
 	for _, name := range conformanceNames(t) {
 		k := loadConformance(t, name)
 		if m := specLineRE.FindStringSubmatch(k.spec); m != nil {
+			set[m[1]] = true
+		}
+	}
+	// The compute conformance kernels (shaders/compute/conformance_*).
+	for _, f := range computeConformanceFiles(t) {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		_, line := ruleAndSpec(t, strings.TrimSuffix(filepath.Base(f), ".wgsl"), src)
+		if m := specLineRE.FindStringSubmatch(line); m != nil {
 			set[m[1]] = true
 		}
 	}
