@@ -61,6 +61,11 @@ type Options struct {
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string
+	// OnDispatch, when set, is called once for every closed-set dispatch
+	// (ir.Dispatch) in the call graph of a function being lowered, with
+	// its candidates and those the tag-set analysis leaves
+	// (`gpudiff flatten --stats`). A function already flat has none.
+	OnDispatch func(DispatchStat)
 }
 
 // DefaultWhitelist returns the names of the pure builtins of the WGSL

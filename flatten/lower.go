@@ -55,6 +55,9 @@ type lowerer struct {
 	// counter values of loops bounded by evaluation.
 	entry bool
 	seqs  map[*ir.Loop][]ir.Value
+	// dispatch holds the tag sets of the dispatches the tag-set analysis
+	// narrows (dispatch.go).
+	dispatch map[*ir.Switch]ir.TagSet
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.

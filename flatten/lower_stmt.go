@@ -173,6 +173,10 @@ func (l *lowerer) switchStmt(s *ir.Switch) {
 		l.block(matchingCase(s, v).Body)
 		return
 	}
+	if set, ok := l.dispatch[s]; ok {
+		l.dispatchSwitch(s, sel, set) // dispatch.go
+		return
+	}
 	sel = l.bind("sel", sel, tempValue)
 	eq := func(v ir.Value, op ir.BinaryOp) ir.Expr {
 		return &ir.Binary{Pos: s.Pos, Op: op, X: sel, Y: &ir.Lit{Pos: s.Pos, Val: v}, T: ir.Bool}

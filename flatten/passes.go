@@ -21,7 +21,7 @@ import (
 // is the user's code as written).
 var passes = []pass{
 	{name: "precheck", run: precheckPass, doc: "refusals before any rewriting: recursion, unbounded loops, the unroll count, builtins outside the whitelist (check.go)"},
-	{name: "lower", run: lowerPass, doc: "predicated lowering: ifs and switches to selects under hoisted conditions, returns to a live mask, calls inlined, bounded loops unrolled with break/continue masks, dynamic indexes on predicated paths guarded (lower*.go, loop.go)"},
+	{name: "lower", run: lowerPass, doc: "predicated lowering: ifs and switches to selects under hoisted conditions, returns to a live mask, calls inlined (a dispatch's candidates only where the tag-set analysis leaves them, dispatch.go), bounded loops unrolled with break/continue masks, dynamic indexes on predicated paths guarded (lower*.go, loop.go)"},
 	{name: "fold", cleanup: true, run: cleanupPass(foldPass), doc: "exact algebraic and Boolean identities and constant evaluation (fold.go, boolfold.go, consteval.go)"},
 	{name: "maskprop", cleanup: true, run: cleanupPass(maskPropPass), doc: "mask constant propagation: a live/break/continue mask whose value is a constant is replaced by it at its uses"},
 	{name: "constprop", cleanup: true, run: cleanupPass(constPropPass), doc: "constant propagation: locals whose current value is a literal (lets; vars between whole-value assignments)"},
@@ -229,6 +229,8 @@ func lowerPass(p *pipe) (bool, error) {
 		entry:    p.entry,
 		seqs:     p.seqs,
 	}
+	narrowed, stats := narrowDispatches(m, f)
+	l.dispatch = narrowed
 	body := lowerFunc(l, f)
 	if len(l.errs) > 0 {
 		l.errs.Sort()
@@ -241,6 +243,11 @@ func lowerPass(p *pipe) (bool, error) {
 		twin.Params = append(twin.Params, &q)
 	}
 	p.twin, p.info = twin, l.info
+	if p.opts.OnDispatch != nil {
+		for _, st := range stats {
+			p.opts.OnDispatch(st)
+		}
+	}
 	return true, nil
 }
 

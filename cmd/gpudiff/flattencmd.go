@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -19,6 +20,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		out       string
 		verify    bool
 		dumpAfter string
+		stats     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "flatten FILE.wgsl",
@@ -35,7 +37,8 @@ under non-uniform control flow) are refused with file:line:col: flatten: … and
 exit code 2; nothing is printed then.`,
 		Example: `  gpudiff flatten shaders/examples/shade.wgsl
   gpudiff flatten shaders/examples/tonemap.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
-  gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower`,
+  gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower
+  gpudiff flatten shaders/dispatch/materials.wgsl --stats -o /dev/null`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, _, err := g.loadModule(args[0])
@@ -61,6 +64,10 @@ exit code 2; nothing is printed then.`,
 					}
 				}
 			}
+			var ds []flatten.DispatchStat
+			if stats {
+				opts.OnDispatch = func(st flatten.DispatchStat) { ds = append(ds, st) }
+			}
 			if kernel != "" {
 				if _, err := pickKernel(m, kernel); err != nil {
 					return err
@@ -71,6 +78,9 @@ exit code 2; nothing is printed then.`,
 			} else if err := flatten.Module(m, opts); err != nil {
 				return inputErr(err)
 			}
+			if stats {
+				writeDispatchStats(cmd.ErrOrStderr(), args[0], ds)
+			}
 			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
 		},
 	}
@@ -80,6 +90,24 @@ exit code 2; nothing is printed then.`,
 	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	f.BoolVar(&verify, "verify-passes", false, "verify the twin (ir.Verify) after every pass; a failure is an internal error naming the pass")
+	f.BoolVar(&stats, "stats", false, "print to standard error, per closed-set dispatch (a switch whose arms call same-signature functions with the same arguments), the candidates it declares and those the tag-set analysis prunes, then the totals")
 	f.StringVar(&dumpAfter, "dump-after", "", "print the twin to standard error after each run of this pass that changed it, or after every pass with 'all' (passes: "+strings.Join(flatten.PassNames(), ", ")+")")
 	return cmd
+}
+
+// writeDispatchStats prints one line per dispatch flatten met (the
+// kernel flattened, the dispatch's function and position, its tag set,
+// its candidates and the ones kept), then the totals:
+//
+//	dispatch materials: eval_brdf 20:3: tag {1u, 4u}: 6 candidates, 4 pruned, kept brdf_lambert brdf_mirror
+//	dispatches: 1, candidates: 6, pruned: 4
+func writeDispatchStats(w io.Writer, file string, ds []flatten.DispatchStat) {
+	seen, pruned := 0, 0
+	for _, d := range ds {
+		fmt.Fprintf(w, "dispatch %s: %s %d:%d: tag %v: %d candidates, %d pruned, kept %s\n",
+			d.Kernel, d.Func, d.Pos.Line, d.Pos.Col, d.Tag, len(d.Candidates), d.Pruned(), strings.Join(d.Kept, " "))
+		seen += len(d.Candidates)
+		pruned += d.Pruned()
+	}
+	fmt.Fprintf(w, "dispatches: %d, candidates: %d, pruned: %d\n", len(ds), seen, pruned)
 }
