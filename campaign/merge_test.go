@@ -26,7 +26,9 @@ func TestMergeJournalsKeepsOneMachinesCaseRule(t *testing.T) {
 		return ProgramRecord{Index: i, Hash: "h", Verdict: "error", Classes: []check.Class{class}, Adapters: []string{"a"},
 			Signature: sig, Case: c, Stmts: 30, ShrunkStmts: 5, Invocations: 16}
 	}
-	pass := func(i int) ProgramRecord { return ProgramRecord{Index: i, Hash: "h", Verdict: "pass", Stmts: 9, Invocations: 16} }
+	pass := func(i int) ProgramRecord {
+		return ProgramRecord{Index: i, Hash: "h", Verdict: "pass", Stmts: 9, Invocations: 16}
+	}
 	shards := [][]ProgramRecord{
 		{pass(0), fail(2, msg, "m-0.wgsl", check.ClassCompileError), fail(4, form, "f-4.wgsl", check.ClassFlatten)},
 		{fail(1, form, "f-1.wgsl", check.ClassFlatten), fail(3, msg, "m-3.wgsl", check.ClassCompileError), pass(5)},
