@@ -70,14 +70,14 @@ func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
 // selectable reports whether a predicated store of type t can be written
 // with WGSL select, which takes scalars and vectors only (WGSL
 // #select-builtin): scalars and vectors directly, arrays and structs
-// element by element.
+// element by element, matrices column by column.
 func selectable(t *ir.Type) bool {
 	switch {
 	case t == nil:
 		return false
 	case t.IsScalar(), t.Kind == ir.KindVec:
 		return true
-	case t.Kind == ir.KindArray:
+	case t.Kind == ir.KindArray, t.Kind == ir.KindMat:
 		return selectable(t.Elem)
 	case t.Kind == ir.KindStruct:
 		for _, fd := range t.Struct.Fields {

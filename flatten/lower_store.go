@@ -112,7 +112,8 @@ func (l *lowerer) ref(e ir.Expr, laterCalls bool) ir.Expr {
 
 // store emits ref = val under the predicate e: a plain store when e is
 // statically true, else ref = select(ref, val, e) — element by element
-// for arrays and structs, which WGSL's select does not take.
+// for arrays, matrices (column by column) and structs, which WGSL's select
+// does not take.
 func (l *lowerer) store(ref, val, e ir.Expr, pos ir.Pos) {
 	if root := ir.RootIdent(ref); root != nil && root.Ref == ir.RefShared {
 		l.sharedStore(ref, val, e, pos)
@@ -132,7 +133,9 @@ func (l *lowerer) store(ref, val, e ir.Expr, pos ir.Pos) {
 	leaves = func(r, v ir.Expr) {
 		t := r.Type()
 		switch t.Kind {
-		case ir.KindArray:
+		case ir.KindArray, ir.KindMat:
+			// A matrix is selected column by column: WGSL's select takes
+			// no matrices (#select-builtin).
 			for k := 0; k < t.Len; k++ {
 				i := &ir.Lit{Pos: pos, Val: ir.I32Val(int32(k))}
 				leaves(&ir.Index{Pos: pos, X: ir.CloneExpr(r), Index: i, T: t.Elem}, &ir.Index{Pos: pos, X: ir.CloneExpr(v), Index: i, T: t.Elem})

@@ -101,6 +101,9 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	case ir.ClassDerivative, ir.ClassBarrier, ir.ClassSubgroup:
 		return c.unexecutable(e, info)
 	}
+	if e.Fn == ir.BTranspose || e.Fn == ir.BDeterminant {
+		return c.matrixBuiltin(e, dst)
+	}
 	ops := c.operands(e.Args...)
 	at := e.Args[0].Type()
 	n := int32(e.T.Width())

@@ -126,7 +126,7 @@ func size(t *ir.Type) int32 {
 		return 1
 	case ir.KindVec:
 		return int32(t.Len)
-	case ir.KindArray:
+	case ir.KindArray, ir.KindMat:
 		return int32(t.Len) * size(t.Elem)
 	case ir.KindStruct:
 		n := int32(0)

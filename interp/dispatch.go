@@ -804,7 +804,7 @@ func zeroShared(t *ir.Type) ir.Value {
 			es[i] = zeroShared(f.Type)
 		}
 		return ir.Value{Type: t, Elems: es}
-	case ir.KindArray:
+	case ir.KindArray, ir.KindMat:
 		es := make([]ir.Value, t.Len)
 		for i := range es {
 			es[i] = zeroShared(t.Elem)
@@ -820,6 +820,8 @@ func checkShared(v ir.Value, t *ir.Type) error {
 	switch t.Kind {
 	case ir.KindAtomic:
 		return checkShared(v, t.Elem)
+	case ir.KindMat:
+		return checkValue(v, t)
 	case ir.KindRuntimeArray, ir.KindArray:
 		if v.Type == nil || (v.Type.Kind != ir.KindRuntimeArray && v.Type.Kind != ir.KindArray) {
 			return fmt.Errorf("has type %v, want %v", v.Type, t)
@@ -895,7 +897,7 @@ func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
 			es = append(es, buildShared(t.Elem, s, pos))
 		}
 		return ir.Value{Type: t, Elems: es}
-	case ir.KindArray:
+	case ir.KindArray, ir.KindMat:
 		es := make([]ir.Value, t.Len)
 		for i := range es {
 			es[i] = buildShared(t.Elem, s, pos)

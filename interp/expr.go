@@ -564,7 +564,7 @@ func foldConstruct(e *ir.Construct) (ir.Value, bool) {
 	var build func(t *ir.Type) ir.Value
 	build = func(t *ir.Type) ir.Value {
 		switch t.Kind {
-		case ir.KindVec, ir.KindArray:
+		case ir.KindVec, ir.KindArray, ir.KindMat:
 			es := make([]ir.Value, t.Len)
 			for i := range es {
 				es[i] = build(t.Elem)

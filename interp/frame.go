@@ -59,8 +59,8 @@ type frame struct {
 	cb     bool  // the outcome of an f32 condition's general case (opBrF)
 	// scratch for f32 kernels over whole vectors (dot, cross, …), so that
 	// calling them through a function value allocates nothing.
-	fin, fin2   [12]fv
-	fout, fout2 [4]fv
+	fin, fin2   [32]fv // two mat4x4 operands (matrix.go)
+	fout, fout2 [16]fv
 	p           *Program
 	// Entry points (dispatch.go): where to resume after a barrier, which
 	// barrier (its instruction index + 1, bit 31 for storageBarrier), and

@@ -189,7 +189,7 @@ func checkValue(v ir.Value, t *ir.Type) error {
 	var rec func(v ir.Value, t *ir.Type) error
 	rec = func(v ir.Value, t *ir.Type) error {
 		switch t.Kind {
-		case ir.KindVec, ir.KindArray:
+		case ir.KindVec, ir.KindArray, ir.KindMat:
 			if len(v.Elems) != t.Len {
 				return fmt.Errorf("value of %v has %d components", t, len(v.Elems))
 			}
@@ -276,7 +276,7 @@ func buildValue(t *ir.Type, s []slot, pos *int) ir.Value {
 		v := ir.Value{Type: t, Bits: s[*pos].bits}
 		*pos++
 		return v
-	case ir.KindVec, ir.KindArray:
+	case ir.KindVec, ir.KindArray, ir.KindMat:
 		es := make([]ir.Value, t.Len)
 		for i := range es {
 			es[i] = buildValue(t.Elem, s, pos)

@@ -120,6 +120,9 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 		xt, yt, pos = e.LHS.Type(), e.RHS.Type(), e.Pos
 		rt = xt
 	}
+	if xt.IsMat() || yt.IsMat() {
+		return c.matrixBinary(pos, node, op, xt, yt, rt, x, y, dst)
+	}
 	n := int32(rt.Width())
 	sx, sy := int32(0), int32(0) // lane strides: 0 broadcasts a scalar (or a splat's scalar: splatArg)
 	if xt.Kind == ir.KindVec && x.n > 1 {

@@ -77,6 +77,9 @@ const (
 	BSubgroupElect
 	BSubgroupBallot
 	BSubgroupShuffle
+	// Matrix builtins (appended so existing numbers stay).
+	BTranspose
+	BDeterminant
 	numBuiltins
 )
 
@@ -183,6 +186,8 @@ func init() {
 	def(BInsertBits, "insertBits", ClassBits, 4, x, 0, 0, "WGSL #insertBits-builtin", sigInsertBits)
 	def(BAll, "all", ClassLogic, 1, x, 0, 0, "WGSL #all-builtin", sigAllAny)
 	def(BAny, "any", ClassLogic, 1, x, 0, 0, "WGSL #any-builtin", sigAllAny)
+	def(BTranspose, "transpose", m, 1, x, 0, 0, "WGSL #transpose-builtin", sigTranspose)
+	def(BDeterminant, "determinant", m, 1, h, 0, 0, "WGSL #determinant-builtin: the cofactor expansion along the first column", sigDeterminant)
 
 	for _, d := range []struct {
 		b    Builtin
@@ -356,4 +361,20 @@ func sigFirstAny(a []*Type) (*Type, error) {
 		return nil, fmt.Errorf("needs a scalar or vector")
 	}
 	return a[0], nil
+}
+
+// sigTranspose types transpose(matCxR<f32>) -> matRxC<f32>.
+func sigTranspose(a []*Type) (*Type, error) {
+	if !a[0].IsMat() {
+		return nil, fmt.Errorf("needs matCxR<f32>")
+	}
+	return Mat(a[0].Rows(), a[0].Len), nil
+}
+
+// sigDeterminant types determinant(matCxC<f32>) -> f32.
+func sigDeterminant(a []*Type) (*Type, error) {
+	if !a[0].IsMat() || a[0].Len != a[0].Rows() {
+		return nil, fmt.Errorf("needs a square matCxC<f32>")
+	}
+	return F32, nil
 }

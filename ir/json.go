@@ -50,7 +50,7 @@ func writeJSON(b *bytes.Buffer, v Value) {
 		default:
 			b.WriteString(FormatF32JSON(f))
 		}
-	case KindVec, KindArray, KindRuntimeArray:
+	case KindVec, KindArray, KindRuntimeArray, KindMat:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -162,7 +162,7 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 			v.Elems[i] = e
 		}
 		return v, nil
-	case KindVec, KindArray:
+	case KindVec, KindArray, KindMat: // a matrix: an array of its columns
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return fail("want an array of %d components for %v, got %s", t.Len, t, short(raw))

@@ -24,7 +24,8 @@ func AlignOf(t *Type) int {
 			return 8
 		}
 		return 16
-	case KindArray:
+	case KindArray, KindMat:
+		// matCxR: AlignOf(vecR) (WGSL #alignment-and-size).
 		return AlignOf(t.Elem)
 	case KindStruct:
 		a := 1
@@ -49,7 +50,9 @@ func SizeOf(t *Type) int {
 		return 0
 	case KindVec:
 		return 4 * t.Len
-	case KindArray:
+	case KindArray, KindMat:
+		// matCxR: C * roundUp(AlignOf(vecR), SizeOf(vecR)), so a column
+		// of a mat3xR is padded to 16 bytes like an array<vec3, C> element.
 		return t.Len * ArrayStride(t)
 	case KindStruct:
 		offs := FieldOffsets(t.Struct)
@@ -59,7 +62,8 @@ func SizeOf(t *Type) int {
 	panic(fmt.Sprintf("ir.SizeOf(%v)", t))
 }
 
-// ArrayStride returns the element stride of the array type t in bytes:
+// ArrayStride returns the element stride of the array type t (or the
+// column stride, WGSL's and SPIR-V's MatrixStride, of the matrix type t) in bytes:
 // roundUp(AlignOf(elem), SizeOf(elem)).
 func ArrayStride(t *Type) int { return roundUp(AlignOf(t.Elem), SizeOf(t.Elem)) }
 
@@ -213,7 +217,7 @@ func encode(b []byte, v Value) {
 		for i, e := range v.Elems {
 			encode(b[4*i:], e)
 		}
-	case KindArray:
+	case KindArray, KindMat:
 		s := ArrayStride(t)
 		for i, e := range v.Elems {
 			encode(b[i*s:], e)
@@ -237,7 +241,7 @@ func decode(b []byte, t *Type) Value {
 			es[i] = decode(b[4*i:], t.Elem)
 		}
 		return CompositeVal(t, es...)
-	case KindArray:
+	case KindArray, KindMat:
 		s := ArrayStride(t)
 		es := make([]Value, t.Len)
 		for i := range es {

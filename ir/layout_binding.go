@@ -47,7 +47,7 @@ func bindingSize(t *Type, v Value, path string) (int, error) {
 			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
 		}
 		return 4, nil
-	case KindVec:
+	case KindVec, KindMat:
 		if v.Type == nil || !Identical(v.Type, t) {
 			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
 		}
@@ -93,7 +93,7 @@ func encodeBinding(b []byte, t *Type, v Value) {
 		for i, e := range v.Elems {
 			binary.LittleEndian.PutUint32(b[4*i:], e.Bits)
 		}
-	case KindArray, KindRuntimeArray:
+	case KindArray, KindRuntimeArray, KindMat:
 		s := ArrayStride(t)
 		for i, e := range v.Elems {
 			encodeBinding(b[i*s:], t.Elem, e)

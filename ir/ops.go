@@ -139,6 +139,12 @@ func BinaryResultType(op BinaryOp, x, y *Type) (*Type, error) {
 	bad := func() (*Type, error) {
 		return nil, fmt.Errorf("operator %s is not defined for %v and %v", op, x, y)
 	}
+	if x.IsMat() || y.IsMat() {
+		if t := MatrixResultType(op, x, y); t != nil {
+			return t, nil
+		}
+		return bad()
+	}
 	xs, ys := x.Scalar(), y.Scalar()
 	if xs == nil || ys == nil {
 		return bad()
@@ -178,4 +184,31 @@ func BinaryResultType(op BinaryOp, x, y *Type) (*Type, error) {
 		}
 	}
 	return bad()
+}
+
+// MatrixResultType types x op y where x or y is a matrix (WGSL
+// #matrix-arithmetic), or returns nil: matCxR ± matCxR is matCxR;
+// matCxR * f32 and f32 * matCxR are matCxR; matCxR * vecC is vecR;
+// vecR * matCxR is vecC; matKxR * matCxK is matCxR.
+func MatrixResultType(op BinaryOp, x, y *Type) *Type {
+	switch op {
+	case OpAdd, OpSub:
+		if x.IsMat() && Identical(x, y) {
+			return x
+		}
+	case OpMul:
+		switch {
+		case x.IsMat() && y.Kind == KindF32:
+			return x
+		case x.Kind == KindF32 && y.IsMat():
+			return y
+		case x.IsMat() && y.Kind == KindVec && y.Elem.Kind == KindF32 && y.Len == x.Len:
+			return x.Elem
+		case x.Kind == KindVec && x.Elem.Kind == KindF32 && y.IsMat() && x.Len == y.Rows():
+			return Vec(y.Len, F32)
+		case x.IsMat() && y.IsMat() && x.Len == y.Rows():
+			return Mat(y.Len, x.Rows())
+		}
+	}
+	return nil
 }

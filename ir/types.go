@@ -23,6 +23,12 @@ const (
 	// KindRuntimeArray is array<T> (Elem), only as a storage variable's
 	// type or its struct's last member (WGSL #array-types).
 	KindRuntimeArray
+	// KindMat is matCxR<f32> (WGSL #matrix-types): Len = C columns, each an
+	// Elem = vecR<f32>, column-major. It behaves as a composite of its
+	// columns (indexing, zero value, memory layout: WGSL #alignment-and-size
+	// gives it vecR's alignment and C * roundUp(align, sizeof(vecR)) bytes,
+	// exactly array<vecR<f32>, C>'s storage layout).
+	KindMat
 )
 
 // Type is a concrete WGSL type of the subset: void (function results only),
@@ -31,8 +37,8 @@ const (
 // the package-level singletons Bool, I32, U32 and F32.
 type Type struct {
 	Kind   Kind
-	Elem   *Type       // KindVec, KindArray: element type
-	Len    int         // KindVec: 2..4; KindArray: element count
+	Elem   *Type       // KindVec, KindArray: element type; KindMat: the column type vecR<f32>
+	Len    int         // KindVec: 2..4; KindArray: element count; KindMat: columns C (2..4)
 	Struct *StructDecl // KindStruct
 }
 
@@ -53,6 +59,21 @@ func Vec(n int, elem *Type) *Type {
 	}
 	return &Type{Kind: KindVec, Elem: elem, Len: n}
 }
+
+// Mat returns matCxR<f32>: c columns of vecR<f32> (WGSL #matrix-types).
+// It panics unless 2 ≤ c, r ≤ 4 (front ends check first).
+func Mat(c, r int) *Type {
+	if c < 2 || c > 4 || r < 2 || r > 4 {
+		panic(fmt.Sprintf("ir.Mat(%d, %d): invalid matrix type", c, r))
+	}
+	return &Type{Kind: KindMat, Elem: Vec(r, F32), Len: c}
+}
+
+// IsMat reports whether t is a matrix type.
+func (t *Type) IsMat() bool { return t != nil && t.Kind == KindMat }
+
+// Rows returns R of matCxR (the column vector's width).
+func (t *Type) Rows() int { return t.Elem.Len }
 
 // ArrayOf returns array<elem, n>; n must be ≥ 1.
 func ArrayOf(elem *Type, n int) *Type {
@@ -134,7 +155,7 @@ func Identical(a, b *Type) bool {
 		return false
 	}
 	switch a.Kind {
-	case KindVec, KindArray:
+	case KindVec, KindArray, KindMat:
 		return a.Len == b.Len && Identical(a.Elem, b.Elem)
 	case KindAtomic, KindRuntimeArray:
 		return Identical(a.Elem, b.Elem)
@@ -164,6 +185,8 @@ func (t *Type) String() string {
 		return fmt.Sprintf("vec%d<%s>", t.Len, t.Elem)
 	case KindArray:
 		return fmt.Sprintf("array<%s, %d>", t.Elem, t.Len)
+	case KindMat:
+		return fmt.Sprintf("mat%dx%d<f32>", t.Len, t.Elem.Len)
 	case KindStruct:
 		return t.Struct.Name
 	case KindAtomic:
@@ -217,7 +240,7 @@ func (t *Type) ComponentTypes() []*Type {
 			}
 		case KindAtomic:
 			out = append(out, t.Elem)
-		case KindArray:
+		case KindArray, KindMat:
 			for i := 0; i < t.Len; i++ {
 				rec(t.Elem)
 			}

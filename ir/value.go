@@ -43,7 +43,7 @@ func CompositeVal(t *Type, elems ...Value) Value { return Value{Type: t, Elems: 
 // Zero returns the zero value of t (WGSL §6.6 zero values).
 func Zero(t *Type) Value {
 	switch t.Kind {
-	case KindVec, KindArray:
+	case KindVec, KindArray, KindMat:
 		es := make([]Value, t.Len)
 		for i := range es {
 			es[i] = Zero(t.Elem)
@@ -142,7 +142,7 @@ func (v Value) write(b *strings.Builder) {
 		b.WriteByte('u')
 	case KindF32:
 		b.WriteString(FormatF32(v.F32()))
-	case KindVec, KindArray, KindStruct:
+	case KindVec, KindArray, KindStruct, KindMat:
 		b.WriteString(v.Type.String())
 		b.WriteByte('(')
 		for i, e := range v.Elems {

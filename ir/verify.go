@@ -147,6 +147,10 @@ func (v *verifier) checkType(pos Pos, t *Type) {
 			v.errorf(pos, "invalid array length in %v", t)
 		}
 		v.checkType(pos, t.Elem)
+	case KindMat:
+		if t.Len < 2 || t.Len > 4 || t.Elem == nil || t.Elem.Kind != KindVec || t.Elem.Elem.Kind != KindF32 || t.Elem.Len < 2 || t.Elem.Len > 4 {
+			v.errorf(pos, "invalid matrix type %v", t)
+		}
 	case KindStruct:
 		if t.Struct == nil || v.m.Struct(t.Struct.Name) == nil && !IsPredeclaredStruct(t.Struct) {
 			v.errorf(pos, "unknown struct type %v", t)
@@ -548,7 +552,9 @@ func (v *verifier) expr(e Expr) {
 		if !(ct.Kind == KindBool || (ct.Kind == KindVec && ct.Elem.Kind == KindBool && ft.Kind == KindVec && ft.Len == ct.Len)) {
 			v.errorf(e.Pos, "select condition has type %v for arms of %v", ct, ft)
 		}
-		if !ft.IsConstructible() {
+		if !ft.IsConstructible() || ft.Kind == KindMat {
+			// WGSL #select-builtin takes scalars and vectors; a matrix
+			// is selected column by column.
 			v.errorf(e.Pos, "select of %v", ft)
 		}
 		v.want(e, e.T, ft)
@@ -591,8 +597,8 @@ func (v *verifier) expr(e Expr) {
 		v.expr(e.X)
 		v.expr(e.Index)
 		xt := e.X.Type()
-		if xt.Kind != KindArray && xt.Kind != KindVec && xt.Kind != KindRuntimeArray {
-			v.errorf(e.Pos, "index of non-array, non-vector %v", xt)
+		if xt.Kind != KindArray && xt.Kind != KindVec && xt.Kind != KindRuntimeArray && xt.Kind != KindMat {
+			v.errorf(e.Pos, "index of non-array, non-vector, non-matrix %v", xt)
 			return
 		}
 		if !e.Index.Type().IsInteger() {
@@ -646,7 +652,7 @@ func (v *verifier) value(pos Pos, val Value) {
 		if val.Bits > 1 {
 			v.errorf(pos, "bool constant with bits %d", val.Bits)
 		}
-	case KindVec, KindArray:
+	case KindVec, KindArray, KindMat:
 		if len(val.Elems) != t.Len {
 			v.errorf(pos, "constant of %v has %d components", t, len(val.Elems))
 			return
@@ -704,7 +710,10 @@ func CheckConstruct(t *Type, args []Expr) error {
 			return fmt.Errorf("%v constructor: arguments supply %d components", t, n)
 		}
 		return nil
-	case KindArray:
+	case KindArray, KindMat:
+		// A matrix is constructed from its C columns in the IR (WGSL
+		// #matrix-builtin's scalar form is lowered to column vectors by
+		// the front end).
 		if len(args) != t.Len {
 			return fmt.Errorf("%v constructor: %d arguments", t, len(args))
 		}

@@ -142,6 +142,12 @@ func (b *builder) typeVector(elem uint32, n int) uint32 {
 	return b.global(b.key('v', elem, uint32(n)), opTypeVector, false, elem, uint32(n))
 }
 
+// typeMatrix returns OpTypeMatrix column n (SPIR-V §3.52.6: n columns
+// of the float vector type column).
+func (b *builder) typeMatrix(column uint32, n int) uint32 {
+	return b.global(b.key('m', column, uint32(n)), opTypeMatrix, false, column, uint32(n))
+}
+
 // typePointer returns OpTypePointer class elem.
 func (b *builder) typePointer(class, elem uint32) uint32 {
 	return b.global(b.key('p', class, elem), opTypePointer, false, class, elem)

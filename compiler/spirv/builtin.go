@@ -67,6 +67,12 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	}
 	t := e.typeOf(x.T)
 	at := x.Args[0].Type()
+	switch x.Fn {
+	case ir.BTranspose:
+		return f.op(opTranspose, t, args[0])
+	case ir.BDeterminant:
+		return f.glsl(glslDeterminant, t, args[0])
+	}
 	k := at.Scalar().Kind
 	pick := func(fl, s, u uint32) uint32 {
 		switch k {

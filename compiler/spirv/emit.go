@@ -273,6 +273,8 @@ func (e *emitter) typeOf(t *ir.Type) uint32 {
 		id = b.typeFloat()
 	case ir.KindVec:
 		id = b.typeVector(e.typeOf(t.Elem), t.Len)
+	case ir.KindMat:
+		id = b.typeMatrix(e.typeOf(t.Elem), t.Len)
 	case ir.KindAtomic:
 		// SPIR-V has no atomic types: atomic instructions take a pointer
 		// to a 32-bit integer (SPIR-V §3.52.18, "Atomic Instructions").
@@ -320,6 +322,10 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 		return e.b.typeVector(e.abiType(t.Elem), t.Len)
 	case ir.KindAtomic:
 		return e.typeOf(t.Elem)
+	case ir.KindMat:
+		// The logical matrix type: its layout (ColMajor, MatrixStride)
+		// is decorated on the struct member holding it (matrixLayout).
+		return e.typeOf(t)
 	}
 	key := t.String()
 	if id, ok := e.abiKey[key]; ok {
@@ -342,6 +348,7 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 		e.b.name(id, t.Struct.Name+"_host")
 		for i, off := range hostOffsets(t.Struct) {
 			e.b.memberDecorate(id, i, decorationOffset, uint32(off))
+			e.matrixLayout(id, i, t.Struct.Fields[i].Type)
 			e.b.memberName(id, i, t.Struct.Fields[i].Name)
 		}
 	}
@@ -502,4 +509,21 @@ func firstCall(f *ir.Func, callee string) *ir.Call {
 		return found == nil
 	})
 	return found
+}
+
+// matrixLayout decorates member i of the explicitly laid out struct type
+// st when its type t is a matrix or an array (of arrays) of matrices:
+// ColMajor and MatrixStride = the column stride of WGSL's layout,
+// roundUp(AlignOf(vecR), SizeOf(vecR)) — 8 for R = 2, 16 for R = 3 and 4
+// (WGSL #alignment-and-size; SPIR-V §2.16.2: a matrix in a Block needs
+// both, on the member that holds it, through arrays).
+func (e *emitter) matrixLayout(st uint32, i int, t *ir.Type) {
+	for t.Kind == ir.KindArray || t.Kind == ir.KindRuntimeArray {
+		t = t.Elem
+	}
+	if t.Kind != ir.KindMat {
+		return
+	}
+	e.b.memberDecorate(st, i, decorationColMajor)
+	e.b.memberDecorate(st, i, decorationMatrixStride, uint32(ir.ArrayStride(t)))
 }

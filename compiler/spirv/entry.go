@@ -29,6 +29,9 @@ func (e *emitter) abiBuffer(name string, fields []ir.ABIField, stride, binding i
 			b.memberName(rec, i, "pad")
 		}
 		b.memberDecorate(rec, i, decorationOffset, uint32(off))
+		if len(fields) > 0 {
+			e.matrixLayout(rec, i, fields[i].T)
+		}
 	}
 	arr := b.typeRuntimeArray(rec)
 	b.decorate(arr, decorationArrayStride, uint32(stride))

@@ -124,6 +124,9 @@ func (f *fnEmitter) splat(t *ir.Type, v uint32) uint32 {
 // WGSL's x - y * trunc(x / y)).
 func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y uint32, yt *ir.Type, rt *ir.Type) uint32 {
 	e := f.e
+	if xt.IsMat() || yt.IsMat() {
+		return f.matrixBinary(op, x, xt, y, yt, rt)
+	}
 	if op.Info().Class == ir.ClassArith && rt.Kind == ir.KindVec {
 		if xt.Kind != ir.KindVec {
 			x, xt = f.splat(rt, x), rt
@@ -656,4 +659,38 @@ func (f *fnEmitter) index(x ir.Expr, n int) uint32 {
 		v = f.op(opBitcast, u32, v)
 	}
 	return f.glsl(glslUMin, u32, v, f.b.constU32(uint32(n-1)))
+}
+
+// matrixBinary emits x op y where x or y is a matrix (WGSL
+// #matrix-arithmetic): + and - column by column (OpFAdd and OpFSub take
+// no matrices, SPIR-V §3.52.13), matrix * scalar and scalar * matrix
+// OpMatrixTimesScalar, matrix * vector OpMatrixTimesVector, vector *
+// matrix OpVectorTimesMatrix, matrix * matrix OpMatrixTimesMatrix.
+func (f *fnEmitter) matrixBinary(op ir.BinaryOp, x uint32, xt *ir.Type, y uint32, yt *ir.Type, rt *ir.Type) uint32 {
+	e := f.e
+	t := e.typeOf(rt)
+	switch {
+	case op == ir.OpAdd || op == ir.OpSub:
+		o := opFAdd
+		if op == ir.OpSub {
+			o = opFSub
+		}
+		ct := e.typeOf(rt.Elem)
+		cols := make([]uint32, rt.Len)
+		for i := range cols {
+			a := f.op(opCompositeExtract, ct, x, uint32(i))
+			b := f.op(opCompositeExtract, ct, y, uint32(i))
+			cols[i] = f.op(o, ct, a, b)
+		}
+		return f.op(opCompositeConstruct, t, cols...)
+	case yt.Kind == ir.KindF32:
+		return f.op(opMatrixTimesScalar, t, x, y)
+	case xt.Kind == ir.KindF32:
+		return f.op(opMatrixTimesScalar, t, y, x)
+	case yt.Kind == ir.KindVec:
+		return f.op(opMatrixTimesVector, t, x, y)
+	case xt.Kind == ir.KindVec:
+		return f.op(opVectorTimesMatrix, t, x, y)
+	}
+	return f.op(opMatrixTimesMatrix, t, x, y)
 }

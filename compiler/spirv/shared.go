@@ -100,6 +100,14 @@ func (e *emitter) declareShared(v *ir.SharedVar) {
 		sv.class = storageClassStorageBuffer
 		if v.Space == ir.SpaceUniform {
 			sv.class = storageClassUniform
+			if hasMatCx2(v.T) {
+				// WGSL lays out matCx2 with an 8-byte column stride in
+				// every address space; Vulkan's uniform layout without
+				// uniformBufferStandardLayout needs a multiple of 16
+				// (Vulkan §15.6.4), so Tint splits such matrices into
+				// vec2 members. gpudiff's SPIR-V does not yet.
+				e.errorf(v.Pos, "var<uniform> %s holds a matCx2<f32>, whose 8-byte column stride Vulkan's uniform layout does not allow (Tint splits it into vec2 columns); not supported by gpudiff's SPIR-V backend", v.Name)
+			}
 		}
 		var members []uint32
 		var offs []int
@@ -127,6 +135,11 @@ func (e *emitter) declareShared(v *ir.SharedVar) {
 		for i := range members {
 			b.memberName(sv.typ, i, names[i])
 			b.memberDecorate(sv.typ, i, decorationOffset, uint32(offs[i]))
+			if v.T.Kind == ir.KindStruct {
+				e.matrixLayout(sv.typ, i, v.T.Struct.Fields[i].Type)
+			} else {
+				e.matrixLayout(sv.typ, i, v.T)
+			}
 			if readOnly {
 				b.memberDecorate(sv.typ, i, decorationNonWritable)
 			}
@@ -388,4 +401,21 @@ func (f *fnEmitter) runtimeIndex(x ir.Expr, sv *sharedVar) uint32 {
 	}
 	n := f.op(opArrayLength, u32, sv.id, sv.rt)
 	return f.glsl(glslUMin, u32, v, f.op(opISub, u32, n, f.b.constU32(1)))
+}
+
+// hasMatCx2 reports whether t is or contains a matCx2<f32>.
+func hasMatCx2(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KindMat:
+		return t.Rows() == 2
+	case ir.KindArray, ir.KindRuntimeArray:
+		return hasMatCx2(t.Elem)
+	case ir.KindStruct:
+		for _, f := range t.Struct.Fields {
+			if hasMatCx2(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }

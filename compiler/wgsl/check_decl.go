@@ -118,7 +118,7 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 		}
 		d.c = op.c
 	case "override":
-		c.outsidef(a.kwOff, "override declaration")
+		c.overrideDecl()
 	case "var":
 		c.globalVar()
 	case "const_assert":
@@ -302,6 +302,9 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		}
 		return chkVec(a.n, chkScalarByName[a.elem])
 	}
+	if chkIsMatrixName(name) {
+		return c.matrixType(t)
+	}
 	switch name {
 	case "atomic":
 		if len(t.tmpl) != 1 {
@@ -383,4 +386,54 @@ func (c *chkCtx) typeArg(e astExpr) *astIdentExpr {
 		c.errorf(e.astOff(), "expected a type")
 	}
 	return id
+}
+
+// matrixType resolves matCxR<f32> or its alias matCxRf (WGSL
+// #matrix-types); a matrix of f16 is refused as outside the subset before
+// this, and other component types are errors.
+func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
+	name := t.name
+	cols, rows := int(name[3]-'0'), int(name[5]-'0')
+	if len(name) == 7 {
+		if t.hasTmpl {
+			c.errorf(t.off, "type '%s' does not take template arguments", name)
+		}
+		return chkMat(cols, rows)
+	}
+	if len(t.tmpl) != 1 {
+		c.errorf(t.off, "%s needs one template argument, the component type f32", name)
+	}
+	elem := c.resolveType(c.typeArg(t.tmpl[0]))
+	if elem.k != ckF32 {
+		c.errorf(t.tmpl[0].astOff(), "matrix components must be floating point (f32 in gpudiff's subset), not %v (WGSL #matrix-types)", elem)
+	}
+	return chkMat(cols, rows)
+}
+
+// overrideDecl checks an override declaration (WGSL #override-decls).
+// gpudiff creates every pipeline with no pipeline-overridable constant
+// supplied, so an override has its default value: the initializer is
+// evaluated as a const-expression and substituted at every use, as a
+// const's value is (the declaration is kept verbatim in the module's
+// text). An override without an initializer would need a value gpudiff
+// does not supply: it is refused, positioned. The initializer may use
+// other overrides (their defaults) and consts.
+func (c *chkCtx) overrideDecl() {
+	d, a := c.d, c.d.a
+	if a.init == nil {
+		c.outsidef(a.kwOff, "override %s has no default value (gpudiff runs every override with its default and supplies none)", a.name)
+	}
+	op := c.expr(a.init)
+	if op.c == nil {
+		c.errorf(astExprStart(a.init), "the initializer of override '%s' must be an override-expression of constants and overrides", a.name)
+	}
+	if a.typ != nil {
+		op = c.to(op, c.resolveType(a.typ), "initializer of override '"+a.name+"'")
+	} else {
+		op = c.concrete(op)
+	}
+	if !op.t.isScalar() {
+		c.errorf(astExprStart(a.init), "override '%s' has type %v; an override is a bool, i32, u32 or f32 scalar (WGSL #override-decls)", a.name, op.t)
+	}
+	d.c = op.c
 }

@@ -135,14 +135,15 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 	if d, ok := c.mc.byName[x.name]; ok {
 		kind := d.a.kind
 		switch kind {
-		case "const", "var":
+		case "const", "var", "override":
 			if d.outside != "" {
 				c.outsidef(x.off, "uses %s %s, which is outside the subset: %s", kind, x.name, d.outside)
 			}
 			if x.hasTmpl {
 				c.errorf(x.off, "'%s' does not take template arguments", x.name)
 			}
-			if kind == "const" {
+			if kind == "const" || kind == "override" {
+				// An override's value is its default (overrideDecl).
 				if d.c == nil {
 					panic(chkAbort{})
 				}
@@ -159,8 +160,6 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 			t := chkFromIR(d.glob.T)
 			return chkOp{t: t, e: &ir.Ident{Pos: c.pos(x.off), Name: x.name, T: d.glob.T, Ref: ir.RefGlobal},
 				ref: true, off: x.off}
-		case "override":
-			c.outsidef(x.off, "uses override %s", x.name)
 		case "fn":
 			c.errorf(x.off, "function '%s' cannot be used as a value", x.name)
 		}
@@ -306,6 +305,9 @@ func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 		c.errorf(off, "operator %s is not defined for %v and %v", op, a.t, b.t)
 		return a
 	}
+	if a.t.k == ckMat || b.t.k == ckMat {
+		return c.matrixBinary(op, a, b, off)
+	}
 	al, bl := a.t.leaf(), b.t.leaf()
 	if al == nil || bl == nil {
 		return bad()
@@ -360,7 +362,7 @@ func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 
 func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	base := c.value(x.x)
-	if base.t.k != ckVec && base.t.k != ckArray && base.t.k != ckRuntimeArray {
+	if base.t.k != ckVec && base.t.k != ckArray && base.t.k != ckRuntimeArray && base.t.k != ckMat {
 		c.errorf(x.off, "cannot index a value of type %v", base.t)
 	}
 	i := c.value(x.index)
@@ -461,9 +463,6 @@ func (c *chkCtx) call(x *astCallExpr, stmt bool) chkOp {
 			t := c.resolveType(id)
 			return c.mustUse(c.construct(t, c.args(x.args), id.off), stmt, name)
 		}
-		if d.a.kind == "override" {
-			c.outsidef(id.off, "uses override %s", name)
-		}
 		c.errorf(id.off, "'%s' is not a function", name)
 	}
 	if op, ok := c.sharedCall(x, stmt); ok {
@@ -560,6 +559,12 @@ func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
 		if len(id.tmpl) == 1 {
 			c.errorf(id.off, "cannot construct a runtime-sized array")
 		}
+	case "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4":
+		if !id.hasTmpl {
+			// matCxR(...) infers its component type, f32 in the subset
+			// (WGSL #matrix-builtin: AbstractFloat arguments concretize).
+			return c.construct(chkMat(int(name[3]-'0'), int(name[5]-'0')), c.args(x.args), id.off)
+		}
 	}
 	t := c.resolveType(id)
 	return c.construct(t, c.args(x.args), id.off)
@@ -623,6 +628,8 @@ func (c *chkCtx) construct(t *chkType, args []chkOp, off int32) chkOp {
 		if allConst {
 			return c.constOp(c.composite(t, args), off)
 		}
+	case ckMat:
+		return c.constructMatrix(t, args, off)
 	case ckStruct:
 		fs := t.st.Fields
 		if len(args) != len(fs) {
@@ -863,6 +870,15 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	if len(args) != info.Args {
 		c.errorf(id.off, "%s expects %d argument(s), got %d", info.Name, info.Args, len(args))
 	}
+	if b == ir.BTranspose || b == ir.BDeterminant {
+		// WGSL #transpose-builtin, #determinant-builtin: matrix
+		// arguments, evaluated at run time in the subset.
+		rt, err := ir.BuiltinResultType(b, []*ir.Type{args[0].t.toIRMaybe()})
+		if args[0].t.k != ckMat || err != nil {
+			c.errorf(id.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
+		}
+		return chkOp{t: chkFromIR(rt), e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: b, Args: []ir.Expr{c.irOf(args[0])}, T: rt}, off: id.off}
+	}
 	absInt, absFloat := chkBuiltinAbstract(b)
 	allConst := true
 	var concrete *chkType
@@ -983,4 +999,75 @@ func (c *chkCtx) builtinConstArgs(b ir.Builtin, args []chkOp, off int32) {
 	case ir.BSmoothstep:
 		pairs(0, 1, func(x, y cVal) bool { return x.f == y.f }, "edge0 equals edge1")
 	}
+}
+
+// constructMatrix checks matCxR<f32>(args) (WGSL #matrix-builtin): the
+// identity from a matrix of the same type, C column vectors vecR, or C*R
+// scalars in column-major order. Scalars are grouped into column vectors
+// here, so an IR matrix constructor always takes its C columns.
+func (c *chkCtx) constructMatrix(t *chkType, args []chkOp, off int32) chkOp {
+	cols, rows := t.n, t.elem.n
+	col := t.elem
+	if len(args) == 1 && chkIdentical(args[0].t, t) {
+		a := args[0]
+		a.ref = false
+		return a
+	}
+	var colOps []chkOp
+	switch {
+	case len(args) == cols && args[0].t.k == ckVec:
+		for _, a := range args {
+			if a.t.k != ckVec || a.t.n != rows {
+				c.errorf(a.off, "%v constructor: column of type %v, want %v", t, a.t, col)
+			}
+			colOps = append(colOps, c.to(a, col, t.String()+" constructor"))
+		}
+	case len(args) == cols*rows:
+		for i, a := range args {
+			if !a.t.isScalar() {
+				c.errorf(a.off, "%v constructor: argument of type %v, want f32", t, a.t)
+			}
+			args[i] = c.to(a, chkF32, t.String()+" constructor")
+		}
+		for k := 0; k < cols; k++ {
+			colOps = append(colOps, c.construct(col, args[k*rows:(k+1)*rows], args[k*rows].off))
+		}
+	default:
+		c.errorf(off, "%v constructor expects %d columns or %d scalars, got %d arguments", t, cols, cols*rows, len(args))
+	}
+	allConst := true
+	for _, a := range colOps {
+		allConst = allConst && a.c != nil
+	}
+	if allConst {
+		return c.constOp(c.composite(t, colOps), off)
+	}
+	irArgs := make([]ir.Expr, len(colOps))
+	for i, a := range colOps {
+		irArgs[i] = c.irOf(a)
+	}
+	return chkOp{t: t, e: &ir.Construct{Pos: c.pos(off), T: t.toIR(), Args: irArgs}, off: off}
+}
+
+// matrixBinary types and lowers x op y where x or y is a matrix (WGSL
+// #matrix-arithmetic): abstract operands become f32 (scalars and
+// vectors); the operation is always evaluated at run time, so matrix
+// arithmetic is not a const-expression in the subset.
+func (c *chkCtx) matrixBinary(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
+	f32ify := func(x chkOp) chkOp {
+		if x.t.isAbstract() && (x.t.isScalar() || x.t.k == ckVec) {
+			return c.to(x, x.t.withScalar(chkF32), "operand of "+op.String())
+		}
+		return x
+	}
+	a, b = f32ify(a), f32ify(b)
+	var rt *ir.Type
+	if !a.t.isAbstract() && !b.t.isAbstract() && a.t.k != ckVoid && b.t.k != ckVoid {
+		rt = ir.MatrixResultType(op, a.t.toIR(), b.t.toIR())
+	}
+	if rt == nil {
+		c.errorf(off, "operator %s is not defined for %v and %v", op, a.t, b.t)
+		return a
+	}
+	return chkOp{t: chkFromIR(rt), e: &ir.Binary{Pos: c.pos(off), Op: op, X: c.irOf(a), Y: c.irOf(b), T: rt}, off: off}
 }

@@ -75,8 +75,8 @@ func chkOutsideTypeReason(name string) string {
 	switch {
 	case name == "f16":
 		return "f16 type"
-	case chkIsMatrixName(name):
-		return "matrix type " + name
+	case chkIsMatrixName(name) && strings.HasSuffix(name, "h"):
+		return "f16 type"
 	case name == "ptr":
 		return "pointer type"
 	case name == "buffer":

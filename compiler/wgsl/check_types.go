@@ -27,6 +27,7 @@ const (
 	ckStruct
 	ckAtomic       // atomic<T> (elem i32 or u32): storage and workgroup variables only
 	ckRuntimeArray // array<T>: a storage variable's type or its struct's last member only
+	ckMat          // matCxR<f32>: n = C columns, elem = vecR<f32> (never abstract)
 )
 
 // chkType is a checker type. Scalars are the package singletons; compare
@@ -50,6 +51,9 @@ var (
 
 func chkVec(n int, elem *chkType) *chkType   { return &chkType{k: ckVec, n: n, elem: elem} }
 func chkArray(elem *chkType, n int) *chkType { return &chkType{k: ckArray, n: n, elem: elem} }
+
+// chkMat returns matCxR<f32> (WGSL #matrix-types).
+func chkMat(c, r int) *chkType { return &chkType{k: ckMat, n: c, elem: chkVec(r, chkF32)} }
 
 func (t *chkType) isScalar() bool { return t.k >= ckBool && t.k <= ckAbsFloat }
 func (t *chkType) isInt() bool    { return t.k == ckI32 || t.k == ckU32 || t.k == ckAbsInt }
@@ -116,7 +120,7 @@ func chkIdentical(a, b *chkType) bool {
 		return false
 	}
 	switch a.k {
-	case ckVec, ckArray:
+	case ckVec, ckArray, ckMat:
 		return a.n == b.n && chkIdentical(a.elem, b.elem)
 	case ckAtomic, ckRuntimeArray:
 		return chkIdentical(a.elem, b.elem)
@@ -138,7 +142,7 @@ func chkSameShape(a, b *chkType) bool {
 	switch a.k {
 	case ckVec:
 		return a.n == b.n
-	case ckArray:
+	case ckArray, ckMat:
 		return a.n == b.n && chkSameShape(a.elem, b.elem)
 	case ckStruct:
 		return a.st == b.st
@@ -166,6 +170,8 @@ func (t *chkType) String() string {
 		return fmt.Sprintf("vec%d<%s>", t.n, t.elem)
 	case ckArray:
 		return fmt.Sprintf("array<%s, %d>", t.elem, t.n)
+	case ckMat:
+		return fmt.Sprintf("mat%dx%d<f32>", t.n, t.elem.n)
 	case ckStruct:
 		return t.st.Name
 	case ckAtomic:
@@ -194,6 +200,8 @@ func (t *chkType) toIR() *ir.Type {
 		return ir.Vec(t.n, t.elem.toIR())
 	case ckArray:
 		return ir.ArrayOf(t.elem.toIR(), t.n)
+	case ckMat:
+		return ir.Mat(t.n, t.elem.n)
 	case ckStruct:
 		return ir.StructType(t.st)
 	case ckAtomic:
@@ -212,7 +220,7 @@ const chkMaxComponents = 1 << 16
 // components returns the number of scalar components of t.
 func (t *chkType) components() int {
 	switch t.k {
-	case ckVec, ckArray:
+	case ckVec, ckArray, ckMat:
 		return t.n * t.elem.components()
 	case ckStruct:
 		n := 0
@@ -239,6 +247,8 @@ func chkFromIR(t *ir.Type) *chkType {
 		return chkVec(t.Len, chkFromIR(t.Elem))
 	case ir.KindArray:
 		return chkArray(chkFromIR(t.Elem), t.Len)
+	case ir.KindMat:
+		return chkMat(t.Len, t.Rows())
 	case ir.KindStruct:
 		return &chkType{k: ckStruct, st: t.Struct}
 	case ir.KindAtomic:

@@ -39,7 +39,7 @@ func cvBool(b bool) cVal                 { return cVal{t: chkBool, b: b} }
 // cvZero returns the zero value of t (WGSL #zero-value-builtin-function).
 func cvZero(t *chkType) cVal {
 	switch t.k {
-	case ckVec, ckArray:
+	case ckVec, ckArray, ckMat:
 		el := make([]cVal, t.n)
 		for i := range el {
 			el[i] = cvZero(t.elem)
@@ -66,7 +66,7 @@ func (v cVal) toIR() ir.Value {
 		return ir.U32Val(uint32(v.i))
 	case ckF32:
 		return ir.F32Val(float32(v.f))
-	case ckVec, ckArray, ckStruct:
+	case ckVec, ckArray, ckStruct, ckMat:
 		el := make([]ir.Value, len(v.el))
 		for i, e := range v.el {
 			el[i] = e.toIR()

@@ -256,9 +256,11 @@ func foldIntLits(x *ir.Binary) ir.Expr {
 	return &ir.Lit{Pos: x.Pos, Val: v}
 }
 
-// valueIndex turns a run-time index of an array value into a helper call.
+// valueIndex turns a run-time index of an array or matrix value into a
+// helper call (naga, wgpu v0.23, indexes array and matrix values by
+// constants only).
 func (e *emitter) valueIndex(x *ir.Index) ir.Expr {
-	if _, isLit := x.Index.(*ir.Lit); isLit || x.X.Type().Kind != ir.KindArray || isReference(x.X) {
+	if k := x.X.Type().Kind; isConstIndex(x) || k != ir.KindArray && k != ir.KindMat || isReference(x.X) {
 		return x
 	}
 	t := x.X.Type()
@@ -507,4 +509,9 @@ func (e *emitter) bitsHelper(b ir.Builtin, t *ir.Type) string {
 		}
 		return fmt.Sprintf("fn %s(e: %s, newbits: %s, offset: u32, count: u32) -> %s {\n%s  return insertBits(e, newbits, o1, c1);\n}\n", name, t, t, t, clamp)
 	})
+}
+
+func isConstIndex(x *ir.Index) bool {
+	_, isLit := x.Index.(*ir.Lit)
+	return isLit
 }

@@ -171,8 +171,8 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 				case 0:
 					c.errorf(x.off, "cannot %s const '%s'", what, x.name)
 				}
-			} else if d, ok := c.mc.byName[x.name]; ok && d.a.kind == "const" {
-				c.errorf(x.off, "cannot %s const '%s'", what, x.name)
+			} else if d, ok := c.mc.byName[x.name]; ok && (d.a.kind == "const" || d.a.kind == "override") {
+				c.errorf(x.off, "cannot %s %s '%s'", what, d.a.kind, x.name)
 			}
 		}
 		break
