@@ -65,8 +65,12 @@ type computeGen struct {
 	l, n   int
 	// tile2 marks a 2-D tile array<array<T, X>, Y> indexed [lid.y][lid.x].
 	tile2 bool
-	// hist and wcnt are the atomic arrays' lengths (0: absent).
-	hist, wcnt int
+	// hist and wcnt are the atomic arrays' lengths (0: absent), histOp
+	// and wcntOp the one read-modify-write each array ever gets: one
+	// operation applied in any order gives one result, two different
+	// ones (max after add, add after max) do not.
+	hist, wcnt     int
+	histOp, wcntOp ir.AtomicOp
 	// wcntLoaded: the last phase read wcnt (atomicLoad), so its atomic
 	// read-modify-writes must wait for a barrier.
 	stmts []ir.Stmt
@@ -153,6 +157,7 @@ func (cg *computeGen) program() {
 	var hist, prm, tile, wcnt *ir.Ident
 	if r.chance(60) {
 		cg.hist = r.between(1, 8)
+		cg.histOp = cg.pickAtomicOp()
 		hist = add(&ir.SharedVar{Name: "hist", T: ir.ArrayOf(ir.AtomicOf(cg.at), cg.hist), Space: ir.SpaceStorage, Access: ir.AccessReadWrite, Group: 0, Binding: 2})
 	}
 	if r.chance(40) {
@@ -174,6 +179,7 @@ func (cg *computeGen) program() {
 	tile = add(&ir.SharedVar{Name: "tile", T: tt, Space: ir.SpaceWorkgroup, Access: ir.AccessRead, Group: -1, Binding: -1})
 	if r.chance(40) {
 		cg.wcnt = r.between(1, 4)
+		cg.wcntOp = cg.pickAtomicOp()
 		wcnt = add(&ir.SharedVar{Name: "wcnt", T: ir.ArrayOf(ir.AtomicOf(cg.at), cg.wcnt), Space: ir.SpaceWorkgroup, Access: ir.AccessRead, Group: -1, Binding: -1})
 	}
 
@@ -235,14 +241,14 @@ func (cg *computeGen) program() {
 	cg.computePhase(max(1, c.budget))
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: index(out, gi), RHS: cg.acc})
 	if hist != nil {
-		cg.atomicRMW(hist, cg.hist)
+		cg.atomicRMW(hist, cg.hist, cg.histOp)
 	}
 	if hist != nil && wcnt != nil && r.chance(70) {
-		// if (li < min(K, K2)) { atomicAdd(&hist[li], atomicLoad(&wcnt[li])); }
+		// if (li < min(K, K2)) { atomicOp(&hist[li], atomicLoad(&wcnt[li])); }
 		// — after the last barrier no invocation writes wcnt any more.
 		k := min(cg.hist, cg.wcnt)
 		load := &ir.Atomic{Op: ir.AtomicLoad, Args: []ir.Expr{index(wcnt, cg.li)}, T: cg.at}
-		add := &ir.Atomic{Op: ir.AtomicAdd, Args: []ir.Expr{index(hist, cg.li), load}, T: cg.at}
+		add := &ir.Atomic{Op: cg.histOp, Args: []ir.Expr{index(hist, cg.li), load}, T: cg.at}
 		cg.stmts = append(cg.stmts, &ir.If{Cond: bin(ir.OpLt, cg.li, u(uint32(k))),
 			Then: &ir.Block{Stmts: []ir.Stmt{&ir.ExprStmt{X: add}}}, Else: &ir.Block{}})
 	}
@@ -399,14 +405,19 @@ func (cg *computeGen) fromScalar(e ir.Expr) ir.Expr {
 	return s
 }
 
-// atomicRMW appends an order-independent atomic read-modify-write of
+// pickAtomicOp picks the read-modify-write an atomic array gets.
+func (cg *computeGen) pickAtomicOp() ir.AtomicOp {
+	ops := []ir.AtomicOp{ir.AtomicAdd, ir.AtomicSub, ir.AtomicMax, ir.AtomicMin, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor}
+	return ops[cg.g.r.weighted(6, 1, 2, 2, 1, 2, 1)]
+}
+
+// atomicRMW appends an order-independent atomic read-modify-write op of
 // arr[index from acc] with a value from acc, its result unused: the
 // final contents do not depend on the order of the invocations'
-// operations (add, sub, and, or, xor, min, max commute and associate).
-func (cg *computeGen) atomicRMW(arr *ir.Ident, k int) {
+// operations, since every operation on arr is op and add, sub, and, or,
+// xor, min and max each commute and associate with themselves.
+func (cg *computeGen) atomicRMW(arr *ir.Ident, k int, op ir.AtomicOp) {
 	r := cg.g.r
-	ops := []ir.AtomicOp{ir.AtomicAdd, ir.AtomicSub, ir.AtomicMax, ir.AtomicMin, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor}
-	op := ops[r.weighted(6, 1, 2, 2, 1, 2, 1)]
 	var idx ir.Expr = lit(ir.U32Val(0))
 	if k > 1 {
 		idx = bin(ir.OpRem, cg.scalarOf(ir.U32), lit(ir.U32Val(uint32(k))))
@@ -430,10 +441,10 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 	r := cg.g.r
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.own(tile), RHS: cg.acc})
 	if wcnt != nil && r.chance(70) {
-		cg.atomicRMW(wcnt, cg.wcnt)
+		cg.atomicRMW(wcnt, cg.wcnt, cg.wcntOp)
 	}
 	if hist != nil && r.chance(30) {
-		cg.atomicRMW(hist, cg.hist)
+		cg.atomicRMW(hist, cg.hist, cg.histOp)
 	}
 	cg.barrier()
 	for i, n := 0, r.between(1, 2); i < n; i++ {

@@ -72,10 +72,12 @@
 //     or the 2-D analogues — always in range, no slot written) ends with
 //     a barrier, so no write phase overlaps a read of another's slot;
 //     the reduction's step s writes slots li < s and reads li + s ≥ s;
-//   - atomics: the counters are only ever accessed atomically; the
-//     read-modify-writes are add, sub, min, max, and, or, xor (commutative
-//     and associative: the final value does not depend on the order) with
-//     their returned value unused (its value is order-dependent: the
+//   - atomics: the counters are only ever accessed atomically; each
+//     counter array gets one read-modify-write operation for its whole
+//     life, one of add, sub, min, max, and, or, xor (each commutes and
+//     associates with itself, so the final value does not depend on the
+//     order; two different ones, max after add, would), with its
+//     returned value unused (its value is order-dependent: the
 //     reference marks it indeterminate); workgroup counters are loaded
 //     (atomicLoad) only in a read phase, after the barrier that follows
 //     their last read-modify-write, and storage counters never.
