@@ -229,6 +229,9 @@ type program struct {
 	// flatten's refusal is checked) or a program Execute cannot run.
 	done bool
 	x    *check.Execution
+	// entry is set for a compute entry point (entry.go): checked with
+	// check.ExecuteEntry in the prep stage, never batched.
+	entry *entryProgram
 }
 
 // startProgram generates program i and runs its interpreter stages.
@@ -242,6 +245,9 @@ func startProgram(cfg Config, i int) *program {
 		gcfg.MaxUnroll = cfg.Flatten.MaxUnroll
 	}
 	p := gen.Programs(gcfg)(gen.CampaignParameters(cfg.Seed, i)).Result.(*gen.Program)
+	if p.IsEntry() {
+		return startEntry(cfg, i, t0, p)
+	}
 	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
 	c := &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}

@@ -290,6 +290,9 @@ func (pl *pipeline) prep() {
 	defer pl.wg.Done()
 	for j := range pl.work {
 		j.pr = startProgram(pl.cfg, j.i)
+		if j.pr.entry != nil {
+			j.pr.entry.run(pl.ctx) // an entry point is dispatched here, unbatched (entry.go)
+		}
 		close(j.ready)
 	}
 }
@@ -475,6 +478,8 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 		switch {
 		case !fresh:
 			rec = *j.prior
+		case j.pr.entry != nil:
+			rec = finishEntry(ctx, pl.cfg, j.pr, pl.saved)
 		case j.pr.done:
 			rec = j.pr.rec
 		default:

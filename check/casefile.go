@@ -35,22 +35,29 @@ const CaseFormat = "gpudiff-case/1"
 
 // CaseRecord is the JSON part of a case file.
 type CaseRecord struct {
-	Format      string            `json:"format"`
-	Kernel      string            `json:"kernel"`
-	Invocations int               `json:"invocations"`
-	Inputs      json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
-	Reference   []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
-	Runs        []RunRecord       `json:"runs"`      // observed runs (as recorded)
-	Verdict     string            `json:"verdict"`
-	Findings    []Finding         `json:"findings,omitempty"`
-	Signature   string            `json:"signature,omitempty"` // de-duplication key
-	Hash        string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
-	Mode        string            `json:"mode"`                // emission mode of the GPU runs
-	Flat        bool              `json:"flat"`                // whether the twin was run
-	SPIRV       bool              `json:"spirv"`
-	Seed        *SeedInfo         `json:"seed,omitempty"`
-	Tool        ToolInfo          `json:"tool"`
-	Note        string            `json:"note,omitempty"`
+	Format      string `json:"format"`
+	Kernel      string `json:"kernel"`
+	Invocations int    `json:"invocations"`
+	// Workgroups is set for a compute entry point's case (Kernel is the
+	// entry point): the dispatch size X, Y, Z. Inputs are then the
+	// initial value of every storage and uniform binding, {binding:
+	// value} (exec --inputs' form), Invocations is 1 and Reference and
+	// each run's outputs hold one "invocation": the whole dispatch's
+	// read_write bindings.
+	Workgroups []uint32          `json:"workgroups,omitempty"`
+	Inputs     json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference  []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs       []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict    string            `json:"verdict"`
+	Findings   []Finding         `json:"findings,omitempty"`
+	Signature  string            `json:"signature,omitempty"` // de-duplication key
+	Hash       string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode       string            `json:"mode"`                // emission mode of the GPU runs
+	Flat       bool              `json:"flat"`                // whether the twin was run
+	SPIRV      bool              `json:"spirv"`
+	Seed       *SeedInfo         `json:"seed,omitempty"`
+	Tool       ToolInfo          `json:"tool"`
+	Note       string            `json:"note,omitempty"`
 }
 
 // RunRecord is one recorded run, in exec's JSON shape.
@@ -152,7 +159,11 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	if len(rec.Findings) > 0 {
 		fmt.Fprintf(&b, "// %s\n", rec.Findings[0].Implicates)
 	}
-	fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)
+	if rec.IsEntry() {
+		fmt.Fprintf(&b, "// entry point %s, workgroups %v; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Workgroups)
+	} else {
+		fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)
+	}
 	b.WriteString(ir.Print(m))
 	b.WriteString("\n" + CaseMarker + "\n")
 	b.WriteString(esc)
@@ -169,7 +180,7 @@ func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
 	}
 	// A case nobody can replay is worse than none: read it back first, as
 	// repro will, and write nothing when that fails.
-	if _, _, err := ParseCase(filepath.Base(path), data); err != nil {
+	if _, _, _, err := ParseCaseFile(filepath.Base(path), data); err != nil {
 		return fmt.Errorf("case for %s does not read back (a gpudiff bug; nothing written): %w", filepath.Base(path), err)
 	}
 	return WriteFileAtomic(path, data)
@@ -205,11 +216,38 @@ func WriteFileAtomic(path string, data []byte) error {
 // IsCase reports whether src is a case file.
 func IsCase(src []byte) bool { return bytes.Contains(src, []byte(CaseMarker)) }
 
-// ParseCase reads a case file: the module (parsed as WGSL; the record's
-// comment is ignored by the parser) and its record, checked against the
-// module. Errors are positioned: file:line:col for the WGSL part and the
-// JSON record.
+// ParseCase reads a function kernel's case file: the module (parsed as
+// WGSL; the record's comment is ignored by the parser) and its record,
+// checked against the module. Errors are positioned: file:line:col for
+// the WGSL part and the JSON record. A compute entry point's case is
+// refused (ParseCaseFile reads both kinds).
 func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
+	c, ec, rec, err := ParseCaseFile(file, src)
+	if err == nil && ec != nil {
+		return nil, nil, fmt.Errorf("%s: the case of compute entry point %s (workgroups %v) is a dispatch, not a function kernel's case", file, ec.Entry, rec.Workgroups)
+	}
+	return c, rec, err
+}
+
+// IsEntry reports whether the record is a compute entry point's case.
+func (r *CaseRecord) IsEntry() bool { return len(r.Workgroups) > 0 }
+
+// ParseCaseFile reads a case file of either kind: a function kernel's
+// (the *Case) or a compute entry point's (the *EntryCase: its entry
+// point, workgroups and bindings); exactly one of them is non-nil on
+// success. Errors are positioned as ParseCase's.
+func ParseCaseFile(file string, src []byte) (*Case, *EntryCase, *CaseRecord, error) {
+	c, rec, err := parseCase(file, src)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ec, ok := c.(*EntryCase); ok {
+		return nil, ec, rec, nil
+	}
+	return c.(*Case), nil, rec, nil
+}
+
+func parseCase(file string, src []byte) (any, *CaseRecord, error) {
 	i := bytes.LastIndex(src, []byte(CaseMarker))
 	if i < 0 {
 		return nil, nil, fmt.Errorf("%s: not a gpudiff case file (no %q comment)", file, CaseMarker)
@@ -237,6 +275,13 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if rec.IsEntry() {
+		ec, err := parseEntryRecord(file, m, &rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ec, &rec, nil
+	}
 	f, err := wgsl.Kernel(m, rec.Kernel)
 	if err != nil {
 		return nil, nil, err
@@ -263,6 +308,111 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 		return nil, nil, fmt.Errorf("%s: case record: %d invocations but inputs for %d", file, rec.Invocations, len(args))
 	}
 	return &Case{Module: m, Kernel: f.Name, Args: args}, &rec, nil
+}
+
+// parseEntryRecord checks an entry point's record against its module and
+// builds the case: the entry point, 1 to 3 workgroup counts (each ≥ 1)
+// and the bindings' values.
+func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*EntryCase, error) {
+	f, err := wgsl.Entry(m, rec.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Workgroups) > 3 || rec.Invocations != 1 {
+		return nil, fmt.Errorf("%s: case record: an entry point's case has 1 to 3 workgroup counts and 1 invocation (the dispatch), got %v and %d", file, rec.Workgroups, rec.Invocations)
+	}
+	wg := [3]uint32{1, 1, 1}
+	for i, n := range rec.Workgroups {
+		if n == 0 {
+			return nil, fmt.Errorf("%s: case record: workgroups %v has a count of 0", file, rec.Workgroups)
+		}
+		wg[i] = n
+	}
+	bufs, err := ParseBindings(file+": inputs", rec.Inputs, m)
+	if err != nil {
+		return nil, err
+	}
+	return &EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs}, nil
+}
+
+// ParseBindings decodes {binding: value} for m's storage and uniform
+// bindings (a missing binding starts zeroed). where prefixes error
+// messages.
+func ParseBindings(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Value, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("%s: want a JSON object mapping binding names to values", where)
+	}
+	out := map[string]ir.Value{}
+	for _, v := range m.Shared {
+		r, ok := obj[v.Name]
+		if !ok {
+			continue
+		}
+		if v.Space == ir.SpaceWorkgroup {
+			return nil, fmt.Errorf("%s: %s is workgroup memory, not a binding", where, v.Name)
+		}
+		val, err := ir.UnmarshalValue(v.T, r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", where, v.Name, err)
+		}
+		out[v.Name] = val
+		delete(obj, v.Name)
+	}
+	for k := range obj {
+		return nil, fmt.Errorf("%s: the module has no storage or uniform binding named %q", where, k)
+	}
+	return out, nil
+}
+
+// BindingsJSON renders bindings as {binding: value} in the module's
+// declaration order (exec --inputs' form for entry points).
+func BindingsJSON(m *ir.Module, bufs map[string]ir.Value) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	for _, v := range m.Shared {
+		val, ok := bufs[v.Name]
+		if !ok || v.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+		name, _ := json.Marshal(v.Name)
+		b.Write(name)
+		b.WriteString(": ")
+		b.Write(ir.MarshalValue(val))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// NewEntryRecord builds the record of a compute entry point's case and
+// its result: the dispatch is one invocation whose outputs are the
+// read_write bindings (EntryResult.AsResult).
+func NewEntryRecord(c *EntryCase, res *EntryResult, opts Options, toolVersion string) *CaseRecord {
+	r := res.AsResult(c.Entry)
+	rec := &CaseRecord{
+		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],
+		Inputs: BindingsJSON(c.Module, c.Buffers), Verdict: string(res.Verdict), Findings: Attribute(r),
+		Hash: ir.Hash(ir.ProgramText(c.Module, c.Entry)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
+		Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
+	}
+	if rec.Mode == "" {
+		rec.Mode = string(wgsl.Portable)
+	}
+	rec.Reference = append(rec.Reference, oracle.InvocationJSON(res.Reference, res.Names))
+	for _, run := range res.Runs {
+		rr := RunRecord{Adapter: run.Adapter, Function: run.Function, Format: run.Format, Mode: run.Mode,
+			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, run.Mismatches...), Verdict: string(run.Verdict), Error: run.Message}
+		for _, o := range run.Outputs {
+			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
+		}
+		rec.Runs = append(rec.Runs, rr)
+	}
+	return rec
 }
 
 // ParseInputs decodes {param: [value per invocation]} for f's parameters

@@ -328,3 +328,19 @@ func (r *EntryResult) RaceLeaves() map[string][]int {
 	}
 	return out
 }
+
+// AsResult returns r in the shape of a function kernel's Result, so that
+// what judges and attributes those (Attribute, ReplayFindings) takes an
+// entry point's dispatch too: the kernel is entry, the whole dispatch
+// one invocation whose outputs are the read_write bindings.
+func (r *EntryResult) AsResult(entry string) *Result {
+	return &Result{ABI: &ir.KernelABI{Kernel: entry}, Names: r.Names, Reference: [][]oracle.Expected{r.Reference},
+		Twin: r.Twin, Runs: r.Runs, Verdict: r.Verdict, FlattenErr: r.FlattenErr}
+}
+
+// AttributeEntry turns an entry point's judged runs into findings, most
+// specific first, as Attribute does for function kernels (Finding.
+// Invocations is [0], the dispatch, when a run disagrees).
+func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
+	return Attribute(res.AsResult(c.Entry))
+}

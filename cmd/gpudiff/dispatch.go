@@ -26,8 +26,19 @@ import (
 // else 1); the outputs are the read_write storage bindings, compared leaf
 // by leaf with the reference dispatch.
 
-// runDispatch is exec for a module whose kernel is a compute entry point.
-func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module, fl execFlags, stdout, stderr io.Writer) error {
+// savedEntry is an entry point's case file: its recorded dispatch,
+// bindings and mode are exec's defaults.
+type savedEntry struct {
+	c   *check.EntryCase
+	rec *check.CaseRecord
+}
+
+// runDispatch is exec for a module whose kernel is a compute entry point
+// (saved, when non-nil, is the case file it comes from).
+func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module, saved *savedEntry, fl execFlags, stdout, stderr io.Writer) error {
+	if saved != nil && !fl.changed["mode"] {
+		fl.mode = saved.rec.Mode
+	}
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
 		return usagef("gpudiff exec: --mode: %v", err)
@@ -38,11 +49,18 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if fl.saveCase != "" {
 		return usagef("gpudiff exec: --save-case does not take entry points yet")
 	}
-	f, err := wgsl.Entry(m, fl.kernel)
+	kernel := fl.kernel
+	if saved != nil && kernel == "" {
+		kernel = saved.c.Entry
+	}
+	f, err := wgsl.Entry(m, kernel)
 	if err != nil {
 		return inputErr(err)
 	}
 	wg := [3]uint32{1, 1, 1}
+	if saved != nil {
+		wg = saved.c.Workgroups
+	}
 	wgSet := fl.changed["workgroups"]
 	if wgSet {
 		if wg, err = parseWorkgroups(fl.workgroups); err != nil {
@@ -50,7 +68,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 		}
 	}
 	inputs := fl.inputs
-	if inputs == "" && !fl.changed["seed"] {
+	if inputs == "" && !fl.changed["seed"] && saved == nil {
 		inputs = besideInputs(path, fl.kernel)
 		if inputs != "" && fl.kernel != "" && fl.kernel != f.Name {
 			inputs = ""
@@ -65,6 +83,8 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 		if fileWG != nil && !wgSet {
 			wg = *fileWG
 		}
+	} else if saved != nil && !fl.changed["seed"] {
+		bufs = saved.c.Buffers
 	} else {
 		bufs = seededBindings(fl.seed, m, f, wg)
 	}

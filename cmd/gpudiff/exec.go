@@ -107,13 +107,19 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	if err != nil {
 		return err
 	}
+	if check.IsCase(src) {
+		// A compute entry point's case file: its dispatch, bindings and mode.
+		if _, ec, rec, err := check.ParseCaseFile(path, src); err == nil && ec != nil {
+			return runDispatch(ctx, g, path, ec.Module, &savedEntry{ec, rec}, fl, stdout, stderr)
+		}
+	}
 	saved, rec, err := loadCase(path, src)
 	if err != nil {
 		return err
 	}
 	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
 		// A compute entry point as written: its bindings, its dispatch.
-		return runDispatch(ctx, g, path, m, fl, stdout, stderr)
+		return runDispatch(ctx, g, path, m, nil, fl, stdout, stderr)
 	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {

@@ -60,7 +60,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 	if err != nil {
 		return err
 	}
-	c, rec, err := check.ParseCase(path, src)
+	c, ec, rec, err := check.ParseCaseFile(path, src)
 	if err != nil {
 		return inputErr(err)
 	}
@@ -73,6 +73,9 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
+	if ec != nil {
+		return reproEntry(ctx, ec, rec, check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}, asJSON, stdout)
+	}
 	if err := g.checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
 		return err
 	}
@@ -89,6 +92,32 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		}
 	} else {
 		report.WriteExecTable(stdout, f, c.Args, res, report.ExecOptions{Color: colorOut(stdout)})
+		fmt.Fprintln(stdout, out.Message)
+	}
+	switch out.Outcome {
+	case check.ReplayFixed:
+		return nil
+	case check.ReplayReproduces:
+		return &exitError{code: reproStill}
+	}
+	return &exitError{code: reproDifferent}
+}
+
+// reproEntry replays a compute entry point's case: its dispatch with the
+// recorded bindings and workgroups (check.ExecuteEntry), judged against
+// the record as a function kernel's replay is.
+func reproEntry(ctx context.Context, ec *check.EntryCase, rec *check.CaseRecord, opts check.Options, asJSON bool, stdout io.Writer) error {
+	res, err := check.ExecuteEntry(ctx, ec, opts)
+	if err != nil {
+		return inputErr(err)
+	}
+	out := check.JudgeReplay(rec, check.ReplayFindings(res.AsResult(ec.Entry), rec))
+	if asJSON {
+		if err := report.WriteDispatchJSON(stdout, ec, res); err != nil {
+			return err
+		}
+	} else {
+		report.WriteDispatchTable(stdout, ec, res, report.ExecOptions{Color: colorOut(stdout)})
 		fmt.Fprintln(stdout, out.Message)
 	}
 	switch out.Outcome {

@@ -1,0 +1,233 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// Compute entry points in a campaign (the "compute" profile: gen.Program.
+// IsEntry). Such a program is a dispatch, checked with check.ExecuteEntry
+// (its bindings from gen.Bindings(seed), the generator's workgroups, the
+// twin with Flat, SPIR-V with Config.SPIRV, on every device), in the prep
+// stage: entry programs are never batched (batch.go merges function
+// kernels), and the device stages pass them by (program.done). The
+// collector judges them like kernels (check.AttributeEntry: the same
+// classes, signatures and bugs), shrinks a new failure with fuzz/shrink —
+// a candidate counts only when its reference dispatch still runs (no
+// non-uniform barrier) and reports no data race, so the shrunk case is as
+// race-free as the generated one — and saves it as an entry case file
+// (check.NewEntryRecord) that `gpudiff repro` replays.
+
+// entryProgram is an entry point between prep and the collector.
+type entryProgram struct {
+	c    *check.EntryCase
+	opts check.Options
+	res  *check.EntryResult
+	err  error // ExecuteEntry's setup failure: a gpudiff-side failure
+}
+
+// startEntry prepares program i, a compute entry point: its case, and a
+// record whose runs the prep stage makes (runEntry).
+func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
+	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module)}
+	f := p.Module.Func(p.Kernel)
+	inv := int(f.WorkgroupSize[0] * f.WorkgroupSize[1] * f.WorkgroupSize[2] * p.Workgroups[0] * p.Workgroups[1] * p.Workgroups[2])
+	rec := ProgramRecord{Index: i, Seed: p.Seed, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
+		Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: inv}
+	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
+		Label: fmt.Sprintf("p%d/", i)}
+	return &program{i: i, t0: t0, p: p, opts: opts, rec: rec, done: true, entry: &entryProgram{c: c, opts: opts}}
+}
+
+// runEntry dispatches the entry point on the reference and every device.
+func (e *entryProgram) run(ctx context.Context) {
+	e.res, e.err = check.ExecuteEntry(ctx, e.c, e.opts)
+}
+
+// classifyEntry attributes an entry point's result, adding the
+// campaign's expectations of generated entry points: they are inside
+// flatten's subset, and race-free (a race the reference reports is a
+// generator bug, a gpudiff-side failure).
+func classifyEntry(c *check.EntryCase, res *check.EntryResult) []check.Finding {
+	fs := check.AttributeEntry(c, res)
+	if res.FlattenErr != nil {
+		fs = append([]check.Finding{{Class: check.ClassFlattenRefused, Adapter: "flatten",
+			Implicates: "flatten refused (or failed on) a generated entry point, which is inside its subset: " + firstLine(res.FlattenErr.Error())}}, fs...)
+	}
+	if len(res.Races) > 0 {
+		fs = append([]check.Finding{{Class: check.ClassError, Adapter: "interp", Runs: []string{"interp " + c.Entry + " ir"},
+			Implicates: "the reference reports a data race in a generated entry point, which the compute profile makes race-free by construction (a generator bug): " + res.Races[0].String()}}, fs...)
+	}
+	return fs
+}
+
+// finishEntry is finishProgram for an entry point: judge, confirm, shrink
+// and save.
+func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]bool) ProgramRecord {
+	e, rec, t0 := pr.entry, pr.rec, pr.t0
+	defer func() { rec.Millis = time.Since(t0).Milliseconds() }()
+	if e.err != nil {
+		rec.Verdict = string(oracle.Error)
+		rec.Classes = []check.Class{check.ClassError}
+		rec.Implicates = "gpudiff could not execute the generated entry point: " + firstLine(e.err.Error())
+		rec.Signature = errorSignature(e.err)
+		return rec
+	}
+	res := e.res
+	findings := classifyEntry(e.c, res)
+	countRuns(&rec, res.AsResult(e.c.Entry))
+	rec.Verdict = string(res.Verdict)
+	if len(findings) == 0 {
+		return rec
+	}
+	for _, fd := range findings {
+		rec.Classes = append(rec.Classes, fd.Class)
+		rec.Adapters = append(rec.Adapters, fd.Adapter)
+	}
+	rec.Implicates = findings[0].Implicates
+	first := findings[0]
+
+	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
+		r, err := check.ExecuteEntry(ctx, e.c, e.opts)
+		if ctx.Err() != nil {
+			return rec
+		}
+		if err == nil && !hasFinding(classifyEntry(e.c, r), first) {
+			rec.Flaky = true
+			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
+			rec.Signature = "unconfirmed/" + Signature(first, e.c.Module, e.c.Entry)
+			rec.Case, rec.CaseError = saveEntryCase(cfg, rec, first, e.c, res, e.opts, "unconfirmed-", saved)
+			return rec
+		}
+	}
+
+	sig, byMessage := messageSignature(first)
+	known := byMessage && cfg.Baseline.Known(sig)
+	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
+		sig, known = Signature(first, e.c.Module, e.c.Entry), true
+	}
+	if known || (byMessage && saved[sig]) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
+		return rec
+	}
+
+	small := e.c
+	rec.ShrunkStmts = rec.Stmts
+	if shrinks(cfg, first) {
+		budget := cfg.ShrinkAttempts
+		if budget == 0 {
+			budget = 400
+		}
+		if first.Class == check.ClassCrash && budget > 30 {
+			budget = 30
+		}
+		sopts := e.opts
+		sopts.Label = fmt.Sprintf("s%d/", pr.i)
+		if check.BlamesFlatten(first.Class) {
+			sopts.Devices = nil
+		}
+		out := shrink.MinimizeParallel(shrink.Case{Module: e.c.Module, Kernel: e.c.Entry},
+			func(sc shrink.Case) bool { return entryStillFails(ctx, e.c, sc, sopts, first) }, budget, shrinkWorkers(sopts.Devices))
+		small = shrunkEntry(e.c, out)
+		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Entry)
+		if r, err := check.ExecuteEntry(ctx, small, e.opts); err == nil {
+			res = r
+		}
+	}
+	if ctx.Err() != nil {
+		return rec
+	}
+	rec.Signature = Signature(first, small.Module, small.Entry)
+	rec.Known = cfg.Baseline.Known(rec.Signature)
+	rec.Case, rec.CaseError = saveEntryCase(cfg, rec, first, small, res, e.opts, "", saved)
+	return rec
+}
+
+// shrunkEntry is the entry case of a shrinking candidate: the original's
+// workgroups, and the original's bindings that the candidate still
+// declares with the same type (a binding the shrinker dropped, or whose
+// struct lost a member, is left out; ExecuteEntry then refuses a value
+// that no longer fits rather than guessing one).
+func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
+	bufs := map[string]ir.Value{}
+	for name, v := range orig.Buffers {
+		if g := sc.Module.SharedVar(name); g != nil && g.Space != ir.SpaceWorkgroup && ir.Identical(g.T, orig.Module.SharedVar(name).T) {
+			bufs[name] = v
+		}
+	}
+	return &check.EntryCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
+}
+
+// entryStillFails is the shrinking predicate of an entry point: the
+// candidate keeps every barrier statement of the case, its reference
+// dispatch must run (a shrinking edit that leaves a barrier non-uniform
+// makes it fail) and report no data race (an edit that lets an
+// invocation write a slot another reads in the same phase makes one),
+// and the first finding must persist. Barriers are kept because the race
+// detector cannot see every hazard their removal makes: an atomicLoad in
+// the same phase as atomic read-modify-writes of the same counter is no
+// race (both atomic) but its value depends on the order of the
+// invocations, which the reference does not model (a shrunk case of
+// `atomicSub(&c, 1u); atomicAdd(&h, atomicLoad(&c));` that every stack
+// "disagrees" with is what dropping them gave).
+func entryStillFails(ctx context.Context, orig *check.EntryCase, sc shrink.Case, opts check.Options, first check.Finding) bool {
+	if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Entry) {
+		return false
+	}
+	c := shrunkEntry(orig, sc)
+	r, err := check.ExecuteEntry(ctx, c, opts)
+	if err != nil || len(r.Races) > 0 {
+		return false
+	}
+	return hasFinding(classifyEntry(c, r), first)
+}
+
+// saveEntryCase is saveCase for an entry point's case.
+func saveEntryCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.EntryCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
+	if saved[rec.Signature] {
+		return "", ""
+	}
+	saved[rec.Signature] = true
+	if cfg.Corpus == "" {
+		return "", ""
+	}
+	name = prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Entry))
+	path := filepath.Join(cfg.Corpus, name)
+	if _, err := os.Stat(path); err == nil {
+		return name, ""
+	}
+	r := check.NewEntryRecord(c, res, opts, cfg.ToolVersion)
+	r.Signature = rec.Signature
+	r.Seed = &check.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+	if rec.Flaky {
+		r.Note = rec.Implicates
+	}
+	if err := check.WriteCase(path, c.Module, r); err != nil {
+		return "", err.Error()
+	}
+	return name, ""
+}
+
+// barriers counts the barrier calls (workgroupBarrier, storageBarrier)
+// in entry and the functions it calls.
+func barriers(m *ir.Module, entry string) int {
+	n := 0
+	for _, f := range m.CallGraph(entry) {
+		ir.Inspect(f.Body, func(x ir.Node) bool {
+			if bc, ok := x.(*ir.BuiltinCall); ok && bc.Fn.Info().Class == ir.ClassBarrier {
+				n++
+			}
+			return true
+		})
+	}
+	return n
+}
