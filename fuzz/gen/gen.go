@@ -131,6 +131,9 @@ func generate(src source, cfg Config) *Program {
 	if cfg.Profile.Entry {
 		return generateCompute(src, cfg)
 	}
+	if cfg.Profile.Dispatch {
+		return generateDispatch(src, cfg)
+	}
 	return generateShape(src, cfg, shape{})
 }
 

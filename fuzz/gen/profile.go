@@ -51,6 +51,11 @@ type Profile struct {
 	// a function kernel; the weights above drive its per-invocation
 	// statements. Such programs are never outside flatten's subset.
 	Entry bool
+	// Dispatch makes every program interface-style code: a closed set of
+	// same-signature implementations called through a switch on a tag
+	// the kernel chooses by control flow (dispatch.go), for flatten's
+	// dispatch narrowing (issue 17).
+	Dispatch bool
 }
 
 // StmtWeights weights statement kinds.
@@ -164,6 +169,14 @@ var profiles = []Profile{
 		p.MaxTrips = 4
 		p.Type.Struct, p.Type.Array = 3, 3
 	}),
+	derive("dispatch", "interface-style dispatch: a switch on a tag over same-signature implementations, the tag chosen by control flow, helpers, struct fields, loops or an input", func(p *Profile) {
+		p.Dispatch = true
+		p.OutsideSubset = 0
+		p.Helpers, p.CallDepth = 2, 2
+		p.VoidHelper = 0
+		p.Stmt.Loop = 3
+		p.MaxTrips = 3
+	}),
 }
 
 // Profiles returns the named profiles, "default" first:
@@ -183,6 +196,9 @@ var profiles = []Profile{
 //     var<workgroup> tiles, barriers, atomics and dispatches of several
 //     workgroups, race-free by construction (compute.go; doc.go
 //     "Compute entry points"); Program.Workgroups is the dispatch.
+//   - dispatch: interface-style programs, a closed set of implementations
+//     behind a switch on a tag chosen by control flow, a helper, a
+//     struct field, a loop-carried value or an input (dispatch.go).
 //
 // The returned profiles are copies; editing them changes nothing global.
 func Profiles() []Profile { return append([]Profile(nil), profiles...) }
