@@ -21,9 +21,10 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// entryValue converts a JSON number or array of numbers to a binding
-// value of type typ (a scalar, or an array, fixed or runtime-sized, of
-// i32/u32/f32 or their atomics): the shapes the compute corpus uses.
+// entryValue converts a dispatch input to a binding
+// value of type typ: a scalar or an array of scalars or their atomics from
+// JSON numbers, anything else (structs, vectors, arrays of them) as exec
+// reads it (ir.UnmarshalValue).
 func entryValue(t *testing.T, typ *ir.Type, raw json.RawMessage) ir.Value {
 	scalar := func(elem *ir.Type, x float64) ir.Value {
 		if elem.Kind == ir.KindAtomic {
@@ -37,13 +38,19 @@ func entryValue(t *testing.T, typ *ir.Type, raw json.RawMessage) ir.Value {
 		}
 		return ir.ScalarVal(elem, uint32(x))
 	}
-	if typ.Kind != ir.KindArray && typ.Kind != ir.KindRuntimeArray {
-		var x float64
-		require.NoError(t, json.Unmarshal(raw, &x))
-		return scalar(typ, x)
-	}
 	var nums []float64
-	require.NoError(t, json.Unmarshal(raw, &nums))
+	if typ.Kind != ir.KindArray && typ.Kind != ir.KindRuntimeArray || json.Unmarshal(raw, &nums) != nil {
+		if typ.IsScalar() || typ.Kind == ir.KindAtomic {
+			var x float64
+			require.NoError(t, json.Unmarshal(raw, &x))
+			return scalar(typ, x)
+		}
+		// Structs, vectors, arrays of vectors or structs: the JSON shape
+		// exec reads (ir.UnmarshalValue).
+		v, err := ir.UnmarshalValue(typ, raw)
+		require.NoError(t, err)
+		return v
+	}
 	v := ir.Value{Type: typ}
 	for _, x := range nums {
 		v.Elems = append(v.Elems, scalar(typ.Elem, x))
