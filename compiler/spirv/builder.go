@@ -158,11 +158,28 @@ func (b *builder) typeFunction(ret uint32, params ...uint32) uint32 {
 	return b.global(b.key('f', append([]uint32{ret}, params...)...), opTypeFunction, false, append([]uint32{ret}, params...)...)
 }
 
-// typeArray returns OpTypeArray elem length; tag distinguishes arrays that
-// must stay distinct because they carry different decorations (an
-// aggregate type may be declared more than once, SPIR-V §2.8).
-func (b *builder) typeArray(tag string, elem uint32, n int) uint32 {
-	return b.global(tag+b.key('a', elem, uint32(n)), opTypeArray, false, elem, b.constU32(uint32(n)))
+// typeArray returns OpTypeArray elem length without decorations (the
+// logical array type; a laid-out one is typeStridedArray's, another id).
+func (b *builder) typeArray(elem uint32, n int) uint32 {
+	return b.global(b.key('a', elem, uint32(n)), opTypeArray, false, elem, b.constU32(uint32(n)))
+}
+
+// typeStridedArray returns OpTypeArray elem length decorated ArrayStride
+// stride, declared and decorated once per (elem, length, stride): several
+// IR types may produce one SPIR-V element type (atomic<u32>, bool and u32
+// are all a u32 in a buffer), and SPIR-V allows one ArrayStride per id
+// (spirv-val: "decorated with ArrayStride multiple times is not
+// allowed"). Arrays of one element and length with different strides
+// stay distinct types (an aggregate type may be declared more than once,
+// SPIR-V §2.8).
+func (b *builder) typeStridedArray(elem uint32, n, stride int) uint32 {
+	key := b.key('s', elem, uint32(n), uint32(stride))
+	if id, ok := b.dedup[key]; ok {
+		return id
+	}
+	id := b.global(key, opTypeArray, false, elem, b.constU32(uint32(n)))
+	b.decorate(id, decorationArrayStride, uint32(stride))
+	return id
 }
 
 // typeRuntimeArray returns a fresh OpTypeRuntimeArray elem (never shared:

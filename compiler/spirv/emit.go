@@ -286,7 +286,7 @@ func (e *emitter) typeOf(t *ir.Type) uint32 {
 			break
 		}
 		if t.Kind == ir.KindArray {
-			id = b.typeArray("", e.typeOf(t.Elem), t.Len)
+			id = b.typeArray(e.typeOf(t.Elem), t.Len)
 		} else {
 			members := make([]uint32, len(t.Struct.Fields))
 			for i, f := range t.Struct.Fields {
@@ -334,8 +334,10 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 	var id uint32
 	switch t.Kind {
 	case ir.KindArray:
-		id = e.b.typeArray("abi", e.abiType(t.Elem), t.Len)
-		e.b.decorate(id, decorationArrayStride, uint32(hostStride(t)))
+		// Keyed by the SPIR-V element, not by t: array<atomic<u32>, N>,
+		// array<bool, N> and array<u32, N> are one SPIR-V type, decorated
+		// once (typeStridedArray).
+		id = e.b.typeStridedArray(e.abiType(t.Elem), t.Len, hostStride(t))
 	case ir.KindRuntimeArray:
 		id = e.b.typeRuntimeArray(e.abiType(t.Elem))
 		e.b.decorate(id, decorationArrayStride, uint32(hostStride(t)))
