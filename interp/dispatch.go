@@ -449,7 +449,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	}
 	id := r.id
 	race := c.entry.race[id]
-	oob := -c.addReason(s.Pos, rOOBWrite, s, "")
+	oob := -c.addReason(s.Pos, rOOBWrite, s, c.entry.vars[id].Name)
 	posID := c.addReason(s.Pos, rOOBWrite, s, "write")
 	loadOOB := -c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "")
 	loadID := c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "read")
@@ -487,12 +487,24 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 			if fr.sh.check(id, off+j, true, posID) {
 				mem[off+j].why = -race
 			}
-			if bad {
-				mem[off+j].why = oob
-			}
+		}
+		if bad {
+			// A store through an invalid reference may land on any
+			// location of the variable's buffer, or nowhere (WGSL
+			// #out-of-bounds-access-sec "Invalid Store"): every leaf of
+			// the variable is indeterminate.
+			markAll(mem, oob)
 		}
 		return cNext
 	}}
+}
+
+// markAll makes every leaf of a shared variable's memory indeterminate
+// with reason why (< 0).
+func markAll(mem []slot, why int32) {
+	for i := range mem {
+		mem[i].why = why
+	}
 }
 
 // atomic compiles an atomic builtin (WGSL #atomic-builtin-functions).
@@ -527,10 +539,20 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	if len(ops) > 1 {
 		a2 = ops[1].loc
 	}
+	weak := c.addReason(e.Pos, rWeakCAS, e, "")
+	oob := -c.addReason(e.Pos, rOOBWrite, e, c.entry.vars[id].Name)
 	fn := func(fr *frame) {
-		off, _ := r.at(fr)
+		off, bad := r.at(fr)
 		mem := fr.sh.mem[id]
-		if off >= int32(len(mem)) {
+		if off >= int32(len(mem)) || bad {
+			// An atomic through an invalid reference may act on any
+			// location of the variable's buffer or not at all (WGSL
+			// #out-of-bounds-access-sec): the whole variable and the
+			// result are indeterminate.
+			markAll(mem, oob)
+			for j := int32(0); j < n; j++ {
+				fr.s[d+j] = slot{why: oob}
+			}
 			return
 		}
 		old := mem[off]
@@ -569,6 +591,11 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 			eq := old.bits == v.bits
 			if eq {
 				nw = fr.s[a2]
+				if nw.bits != old.bits {
+					// Equal, yet the weak exchange may fail spuriously and
+					// store nothing (WGSL #atomic-compare-exchange-weak).
+					nw.why = -weak
+				}
 			}
 			fr.s[d] = slot{bits: old.bits, why: -order}
 			fr.s[d+1] = slot{bits: b2u(eq), why: -order}

@@ -28,6 +28,7 @@ const (
 	rBitcast  // bitcast to or from a value WGSL may flush or forbid
 	rConvert  // conversion of a subnormal or inexact f32 to bool
 	rAtomic   // the value an atomic read-modify-write returns (order-dependent)
+	rWeakCAS  // a location atomicCompareExchangeWeak may or may not have stored to
 )
 
 // reason is a positioned cause, formatted only when an output needs it.
@@ -111,6 +112,8 @@ func (p *Program) reasonText(id int32) string {
 		msg = fmt.Sprintf("%s depends on an indeterminate value, so the rest of the invocation is indeterminate", t)
 	case rAtomic:
 		msg = fmt.Sprintf("the value %s returns depends on the order of the atomic operations of concurrent invocations, which WGSL leaves unspecified (WGSL #atomic-rmw, #memory-model)", t)
+	case rWeakCAS:
+		msg = fmt.Sprintf("%s compared equal, but atomicCompareExchangeWeak may fail spuriously and leave the old value: the location holds the old or the new value (WGSL #atomic-compare-exchange-weak)", t)
 	case rConst:
 		msg = fmt.Sprintf("literal %s is not a finite f32", t)
 	case rBitcast:

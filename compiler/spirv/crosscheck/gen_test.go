@@ -28,6 +28,12 @@ func generatedPrograms(perProfile int) []*gen.Program {
 	var out []*gen.Program
 	sizes := []int{10, 30, 60}
 	for _, p := range gen.Profiles() {
+		if p.Entry {
+			// Compute entry points have bindings, not kernel arguments:
+			// compiler/spirv's TestComputeEntryPoints* and fuzz/gen's
+			// compute tests run them.
+			continue
+		}
 		for i := 0; i < perProfile; i++ {
 			seed := uint64(i + 1)
 			out = append(out, gen.Generate(seed, gen.Config{Size: sizes[i%len(sizes)], Profile: p}))
