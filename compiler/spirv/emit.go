@@ -104,9 +104,25 @@ type workarounds struct {
 	// wgpu's SPIR-V front end (naga, v0.23) sends them to the next clause
 	// instead (TestSwitchDefaultLiteralsQuirk).
 	noDefaultLiterals bool
+	// barrierBlock opens a new block (OpBranch to it from the open one)
+	// before an OpControlBarrier that is not already the first
+	// instruction of its block: wgpu's SPIR-V front end (naga, v0.23)
+	// does not close its run of pending expressions at OpControlBarrier,
+	// so an OpLoad of workgroup or storage memory between the last
+	// statement and the barrier is evaluated after the barrier
+	// (gfx-rs/wgpu#8151, fixed by gfx-rs/wgpu#8215 after v0.23), where it
+	// can read what other invocations store in the next phase; it does
+	// close the run at every block's end. An unconditional branch to a
+	// block of the same construct is plain structured control flow
+	// (SPIR-V §2.11: the new block is dominated by, and inside, the
+	// construct of the one it follows; a loop header holds only
+	// OpLoopMerge and its branch, so no header is split). Every load
+	// before the barrier then stays before it on wgpu, lavapipe and
+	// SwiftShader alike (TestBarrierLoadQuirk).
+	barrierBlock bool
 }
 
-var allWorkarounds = workarounds{noUnreachable: true, foldConstructs: true, noDefaultLiterals: true}
+var allWorkarounds = workarounds{noUnreachable: true, foldConstructs: true, noDefaultLiterals: true, barrierBlock: true}
 
 func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uint32, error) {
 	if opts.Mode == "" {

@@ -14,6 +14,9 @@ type fnEmitter struct {
 	vars []uint32 // OpVariable instructions of the first block
 	code []uint32 // everything after them
 	cur  uint32   // label of the open block; 0 once it is terminated
+	// labelEnd is len(code) just after the open block's OpLabel: the
+	// block is still empty when len(code) == labelEnd.
+	labelEnd int
 
 	result  *ir.Type
 	vals    map[string]binding // names are unique per function (ir.Verify)
@@ -58,6 +61,7 @@ func (f *fnEmitter) inst(op opcode, operands ...uint32) { emit(&f.code, op, oper
 func (f *fnEmitter) label(id uint32) {
 	emit(&f.code, opLabel, id)
 	f.cur = id
+	f.labelEnd = len(f.code)
 }
 
 // branch ends the open block with OpBranch target, if a block is open.

@@ -2,14 +2,17 @@ package spirv
 
 import (
 	"context"
+	"encoding/binary"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -218,4 +221,76 @@ func TestSwitchDefaultLiteralsQuirk(t *testing.T) {
 	t.Logf("without the workaround: %v", got)
 	assert.False(t, ir.Equal(got[0][0], want[0]) && ir.Equal(got[1][0], want[1]),
 		"wgpu now sends default-clause literals to the default target: workarounds.noDefaultLiterals may go")
+}
+
+// barrierLoadSrc reads workgroup memory before a barrier and stores to it
+// after: every invocation loads tile[0] while it still holds 0 (workgroup
+// memory starts zeroed, WGSL #var-and-value, and nothing stores to it
+// before the first barrier: WGSL #sync-builtin-functions orders the load
+// before every invocation's store after that barrier), so out[li] = 0 +
+// 100 for all 16 invocations; tile[0] becomes 1 only in the next phase.
+const barrierLoadSrc = `@group(0) @binding(0) var<storage, read_write> out: array<u32, 16>;
+var<workgroup> tile: array<u32, 16>;
+
+@compute @workgroup_size(16)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let first = tile[0u];
+  workgroupBarrier();
+  tile[li] = li + 1u;
+  workgroupBarrier();
+  out[li] = first + 100u;
+}
+`
+
+// runBarrierLoad dispatches words (barrierLoadSrc's SPIR-V) on lavapipe
+// and returns out.
+func runBarrierLoad(t *testing.T, words []uint32) []uint32 {
+	t.Helper()
+	got, err := gpu(t).Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: "main"},
+		harness.Dispatch{Buffers: []harness.BufferBinding{{Group: 0, Binding: 0, Kind: harness.BindingStorage, Data: make([]byte, 64)}},
+			Workgroups: [3]uint32{1, 1, 1}})
+	require.NoError(t, err)
+	require.Len(t, got, 64)
+	out := make([]uint32, 16)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(got[4*i:])
+	}
+	return out
+}
+
+// TestBarrierLoadQuirk documents workarounds.barrierBlock. With it, the
+// OpControlBarrier after the load of tile[0] opens its own block and every
+// invocation gets 100 on lavapipe, in both modes. Without it the module is
+// valid and holds the load before the barrier, but wgpu's SPIR-V front end
+// (naga v0.23, gfx-rs/wgpu#8151) evaluates the load after the barrier,
+// just before tile[li] = li + 1: lavapipe runs the workgroup 8 invocations
+// at a time, switching at barriers, so invocations 8..15 read the 1 that
+// invocation 0 stored (SwiftShader, 4 at a time, goes wrong from
+// invocation 4). When the second half fails, naga keeps loads before
+// barriers: the workaround may go.
+func TestBarrierLoadQuirk(t *testing.T) {
+	m, err := wgsl.Parse("barrier_load.wgsl", []byte(barrierLoadSrc))
+	require.NoError(t, err)
+	want := make([]uint32, 16)
+	for i := range want {
+		want[i] = 100
+	}
+	for _, o := range bothModes {
+		words := emitValid(t, m, "main", o)
+		asm := must(Disassemble(words))
+		split := regexp.MustCompile(`OpLoad [^\n]*\n\s*OpBranch (%\d+)\n\s*(%\d+) = OpLabel\n\s*OpControlBarrier`).FindStringSubmatch(asm)
+		require.NotNil(t, split, "%s: the barrier after the load of tile[0] opens a block:\n%s", o.Mode, asm)
+		require.Equal(t, split[1], split[2], "%s: the branch goes to the barrier's block", o.Mode)
+		assert.Equal(t, want, runBarrierLoad(t, words), "%s mode, with the workaround", o.Mode)
+	}
+
+	w := allWorkarounds
+	w.barrierBlock = false
+	words, err := emitModule(m, "main", DefaultOptions(), w)
+	require.NoError(t, err)
+	requireValid(t, words)
+	require.Regexp(t, `OpLoad [^\n]*\n\s*OpControlBarrier`, must(Disassemble(words)), "without the workaround the load sits just before the barrier")
+	got := runBarrierLoad(t, words)
+	t.Logf("without the workaround: %v", got)
+	assert.NotEqual(t, want, got, "wgpu's SPIR-V front end now keeps loads before barriers: workarounds.barrierBlock may go")
 }

@@ -278,6 +278,11 @@ func (f *fnEmitter) barrier(fn ir.Builtin) {
 	if fn == ir.BStorageBarrier {
 		sem = semanticsAcquireRelease | semanticsUniformMemory
 	}
+	if f.e.work.barrierBlock && f.cur != 0 && len(f.code) != f.labelEnd {
+		next := f.b.id()
+		f.branch(next)
+		f.label(next)
+	}
 	wg := f.b.constU32(scopeWorkgroup)
 	f.inst(opControlBarrier, wg, wg, f.b.constU32(sem))
 }
