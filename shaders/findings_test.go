@@ -27,6 +27,7 @@ var findings = map[string]struct {
 	"lavapipe_loop_exit_wrap.wgsl":                  {[]string{`2`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
 	"lavapipe_switch_in_loop.wgsl":                  {[]string{`{"ret": 0, "g0": 1}`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
 	"swiftshader_zero_init_i32_vector_compare.wgsl": {[]string{`1`}, onDriver("swiftshader"), false},
+	"swiftshader_zero_init_bool_vector_not.wgsl":    {[]string{`{"ret": 1, "g": false}`}, onDriver("swiftshader"), false},
 	"wgpu_gl_first_leading_bit_or.wgsl":             {[]string{`4294967295`, `4294967295`, `4294967295`, `4294967295`}, onAdapter("wgpu-gl:llvmpipe"), false},
 	// Mesa's GLSL ES precision on naga's GLSL of gpudiff's SPIR-V: wgpu-gl,
 	// SPIR-V only (naga's WGSL path passes the literal through a variable).

@@ -2,7 +2,9 @@
 // the barrier that follows it (gfx-rs/wgpu#8151, fixed in later naga):
 // gpudiff's SPIR-V (portable and raw, original and twin) on SwiftShader
 // gives out = [37, 26, 17, 17, 26, 37, 50, 50]; naga's SPIR-V from the WGSL
-// and lavapipe (one SIMD group of 8) are right. See findings/README.md.
+// and lavapipe (one SIMD group of 8) are right. gpudiff's emitter now
+// avoids it (compiler/spirv workarounds.barrierBlock; TestBarrierLoadQuirk
+// shows it with the workaround off). See findings/README.md.
 // One workgroup of 8, three phases: each writes tile[li] = li*li + 1,
 // barrier, each reads the slot of invocation 7 - li and writes it to
 // tile[li] after a second barrier (the reads of phase two all happen
