@@ -161,6 +161,11 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 			return nil
 		}
 	}
+	for _, d := range mc.decls {
+		if d.entry {
+			mc.entryBindings(d)
+		}
+	}
 	if len(mc.diags.list) > 0 {
 		return nil
 	}
@@ -174,6 +179,39 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 	}
 	mc.checkUniformity(m)
 	return m
+}
+
+// entryBindings refuses two resource variables with the same @group and
+// @binding that one entry point uses (WGSL #resource-interface), through
+// the declarations it references, transitively.
+func (mc *chkModule) entryBindings(entry *chkDecl) {
+	seen := map[*chkDecl]bool{}
+	bound := map[[2]int]*chkDecl{}
+	var vars []*chkDecl
+	var visit func(d *chkDecl)
+	visit = func(d *chkDecl) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		if d.shared != nil && d.shared.Group >= 0 {
+			vars = append(vars, d)
+		}
+		for _, dep := range d.deps {
+			visit(dep.d)
+		}
+	}
+	visit(entry)
+	sort.Slice(vars, func(i, j int) bool { return vars[i].a.off < vars[j].a.off })
+	for _, v := range vars {
+		k := [2]int{v.shared.Group, v.shared.Binding}
+		if first := bound[k]; first != nil {
+			mc.errorf(v.a.nameOff, "entry point '%s' uses '%s' and '%s' (declared at %s), which have the same @group(%d) @binding(%d)",
+				entry.a.name, v.a.name, first.a.name, mc.pos(first.a.nameOff), k[0], k[1])
+			continue
+		}
+		bound[k] = v
+	}
 }
 
 // globalDiagnostic records a global diagnostic directive
@@ -381,10 +419,94 @@ invariant location must_use size workgroup_size vertex fragment compute subgroup
 var chkEnableExtensions = chkSet(`f16 clip_distances dual_source_blending subgroups primitive_index
 subgroup_size_control`)
 
+// chkBuiltinValues are the builtin value names of WGSL #builtin-values
+// (those of enable-extensions included).
+var chkBuiltinValues = chkSet(`vertex_index instance_index clip_distances position front_facing
+frag_depth primitive_index sample_index sample_mask local_invocation_id local_invocation_index
+global_invocation_id workgroup_id num_workgroups subgroup_invocation_id subgroup_size subgroup_id
+num_subgroups`)
+
+// chkAttrArity is how many arguments each attribute takes (WGSL
+// #attributes, whose grammar allows a trailing comma): min, max; 0, 0
+// for an attribute written without parentheses.
+var chkAttrArity = map[string][2]int{
+	"align": {1, 1}, "binding": {1, 1}, "blend_src": {1, 1}, "builtin": {1, 1}, "const": {0, 0},
+	"diagnostic": {2, 2}, "group": {1, 1}, "id": {1, 1}, "interpolate": {1, 2}, "invariant": {0, 0},
+	"location": {1, 1}, "must_use": {0, 0}, "size": {1, 1}, "workgroup_size": {1, 3}, "vertex": {0, 0},
+	"fragment": {0, 0}, "compute": {0, 0}, "subgroup_size": {1, 1},
+}
+
+// attrForm checks an attribute against its grammar rule (WGSL
+// #attributes): its argument count, and the names that builtin_attr,
+// interpolate_attr and diagnostic_attr take where others take
+// expressions. Whether the attribute applies where it is written, and
+// its expressions' values, are the checker's.
+func (r *chkResolver) attrForm(a *astAttr) bool {
+	ar := chkAttrArity[a.name]
+	switch {
+	case ar[1] == 0 && a.hasArgs:
+		r.errorf(a.off, "attribute @%s takes no arguments", a.name)
+		return false
+	case ar[1] > 0 && !a.hasArgs:
+		r.errorf(a.off, "attribute @%s needs arguments in parentheses", a.name)
+		return false
+	case len(a.args) > ar[1]:
+		r.errorf(astExprStart(a.args[ar[1]]), "too many arguments for attribute @%s (at most %d)", a.name, ar[1])
+		return false
+	case len(a.args) < ar[0]:
+		r.errorf(a.off, "attribute @%s needs %d argument(s), got %d", a.name, ar[0], len(a.args))
+		return false
+	}
+	name := func(i int, what string, set map[string]bool) bool {
+		id, ok := a.args[i].(*astIdentExpr)
+		if !ok || id.hasTmpl {
+			r.errorf(astExprStart(a.args[i]), "expected %s in attribute @%s", what, a.name)
+			return false
+		}
+		if set != nil && !set[id.name] {
+			r.errorf(id.off, "unknown %s '%s' in attribute @%s", what, id.name, a.name)
+			return false
+		}
+		return true
+	}
+	switch a.name {
+	case "builtin":
+		return name(0, "builtin value name", chkBuiltinValues)
+	case "interpolate":
+		if !name(0, "interpolation type name", chkSet(`perspective linear flat`)) {
+			return false
+		}
+		return len(a.args) < 2 || name(1, "interpolation sampling name", chkSet(`center centroid sample first either`))
+	case "diagnostic":
+		if !name(0, "diagnostic severity", chkSet(`error warning info off`)) {
+			return false
+		}
+		// diagnostic_rule_name: ident or ident '.' ident.
+		rule := a.args[1]
+		if m, ok := rule.(*astMemberExpr); ok {
+			rule = m.x
+		}
+		if id, ok := rule.(*astIdentExpr); !ok || id.hasTmpl {
+			r.errorf(astExprStart(a.args[1]), "expected a diagnostic rule name in attribute @diagnostic")
+			return false
+		}
+	}
+	return true
+}
+
 func (r *chkResolver) attrs(as []*astAttr) {
+	seen := map[string]bool{}
 	for _, a := range as {
 		if !chkAttributes[a.name] {
 			r.errorf(a.off, "unknown attribute @%s", a.name)
+			continue
+		}
+		if seen[a.name] && a.name != "diagnostic" {
+			r.errorf(a.off, "duplicate attribute @%s (WGSL #attributes: at most once per object)", a.name)
+			continue
+		}
+		seen[a.name] = true
+		if !r.attrForm(a) {
 			continue
 		}
 		switch a.name {

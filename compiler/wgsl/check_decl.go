@@ -25,6 +25,9 @@ type chkLocal struct {
 	t    *chkType
 	c    *cVal // const value
 	name string
+	// ptr is set for a let holding a pointer (outside the subset; see
+	// pointerUse).
+	ptr *chkPtr
 }
 
 // chkCtx checks one declaration: its expressions, and for a function its
@@ -41,6 +44,9 @@ type chkCtx struct {
 	// right side of a short-circuited const && or ||): const-evaluation
 	// errors there are not errors (WGSL #const-expr).
 	noEval int
+	// pending is the first construct outside the subset that the
+	// declaration is refused for once checked through (deferOutside).
+	pending *chkOutside
 }
 
 // errorf records an error and abandons the declaration.
@@ -86,7 +92,11 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 	}
 	c := &chkCtx{mc: mc, d: d}
 	defer func() {
-		switch r := recover().(type) {
+		r := recover()
+		if _, outside := r.(chkOutside); (r == nil || outside) && c.pending != nil {
+			r = *c.pending // an error abandons it; else its first outside construct is why
+		}
+		switch r := r.(type) {
 		case nil:
 		case chkAbort:
 			d.broken = true
@@ -103,6 +113,29 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 		}
 	}()
 	a := d.a
+	switch a.kind {
+	case "fn":
+		c.attrsApply(a.attrs, chkFuncAttrs, "a function")
+		c.attrsApply(a.retAttrs, chkIOAttrs, "a function's return type")
+	case "var":
+		c.attrsApply(a.attrs, chkSet(`group binding`), "a module-scope variable")
+	case "override":
+		c.attrsApply(a.attrs, chkSet(`id`), "an override declaration")
+	}
+	for _, m := range a.members {
+		c.attrsApply(m.attrs, chkMemberAttrs, "a structure member")
+	}
+	for _, p := range a.params {
+		c.attrsApply(p.attrs, chkParamAttrs, "a function parameter")
+	}
+	c.attrValues(a.attrs)
+	c.attrValues(a.retAttrs)
+	for _, m := range a.members {
+		c.attrValues(m.attrs)
+	}
+	for _, p := range a.params {
+		c.attrValues(p.attrs)
+	}
 	switch a.kind {
 	case "struct":
 		c.structDecl()
@@ -132,6 +165,56 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 			}
 		}
 		c.function()
+	}
+}
+
+// The attributes that apply to each kind of object (WGSL #attributes);
+// any other there is an error, never a construct outside the subset.
+var (
+	chkFuncAttrs   = chkSet(`compute vertex fragment workgroup_size must_use diagnostic`)
+	chkIOAttrs     = chkSet(`builtin location interpolate invariant blend_src`)
+	chkParamAttrs  = chkSet(`builtin location interpolate invariant`)
+	chkMemberAttrs = chkSet(`align size builtin location interpolate invariant blend_src`)
+)
+
+// attrsApply refuses an attribute that does not apply to what it is
+// written on.
+func (c *chkCtx) attrsApply(as []*astAttr, allowed map[string]bool, on string) {
+	for _, at := range as {
+		if !allowed[at.name] {
+			c.errorf(at.off, "attribute @%s does not apply to %s (WGSL #attributes)", at.name, on)
+		}
+	}
+}
+
+// attrValues checks the arguments of the attributes that take an integer
+// const-expression (WGSL #attributes) before any attribute makes the
+// declaration outside the subset: @location, @id, @blend_src, @group and
+// @binding take a non-negative one, @size a positive one and @align a
+// positive power of two. Grammar and arity are the resolver's
+// (attrForm); @workgroup_size, which may take override-expressions, is
+// entryAttrs'.
+func (c *chkCtx) attrValues(as []*astAttr) {
+	for _, at := range as {
+		switch at.name {
+		case "location", "id", "blend_src", "group", "binding", "size", "align":
+		default:
+			continue
+		}
+		e := at.args[0]
+		op := c.expr(e)
+		if op.c == nil || !op.t.isScalar() || !op.t.isInt() {
+			c.errorf(astExprStart(e), "@%s needs an integer const-expression, not %v", at.name, op.t)
+		}
+		v := op.c.i
+		switch {
+		case at.name == "size" && v < 1:
+			c.errorf(astExprStart(e), "@size needs a positive value, got %d", v)
+		case at.name == "align" && (v < 1 || v&(v-1) != 0):
+			c.errorf(astExprStart(e), "@align needs a positive power of two, got %d", v)
+		case v < 0:
+			c.errorf(astExprStart(e), "@%s needs a non-negative value, got %d", at.name, v)
+		}
 	}
 }
 
@@ -208,6 +291,7 @@ func (c *chkCtx) globalVar() {
 	} else if t == nil {
 		c.errorf(a.nameOff, "var '%s' needs a type or an initializer", a.name)
 	}
+	c.constructible(t, a.nameOff, "var<private> '"+a.name+"'")
 	g.T = t.toIR()
 	c.d.glob = g
 }
@@ -226,6 +310,7 @@ func (c *chkCtx) function() {
 	a := c.d.a
 	f := &ir.Func{Pos: c.pos(a.kwOff), Name: a.name, Result: ir.Void}
 	c.entryAttrs(f)
+	inputs := map[string]bool{}
 	c.push()
 	for _, p := range a.params {
 		builtin := ""
@@ -241,6 +326,19 @@ func (c *chkCtx) function() {
 		t := c.valueType(p.typ, "a parameter")
 		if f.Stage != ir.StageNone {
 			c.entryParam(p, builtin, t)
+			ins := []string{builtin}
+			if builtin == "" {
+				ins = ins[:0]
+				for _, fl := range t.st.Fields {
+					ins = append(ins, fl.Builtin)
+				}
+			}
+			for _, b := range ins {
+				if inputs[b] {
+					c.errorf(p.off, "@builtin(%s) appears more than once among the entry point's inputs (WGSL #builtin-inputs-outputs)", b)
+				}
+				inputs[b] = true
+			}
 		}
 		c.d.params = append(c.d.params, t)
 		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Builtin: builtin})

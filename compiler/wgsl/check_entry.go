@@ -166,7 +166,9 @@ func (c *chkCtx) entryAttrs(f *ir.Func) {
 			c.errorf(astExprStart(e), "@workgroup_size argument must be at least 1, got %d", op.c.i)
 		}
 		if op.c.i > 1024 {
-			c.errorf(astExprStart(e), "@workgroup_size argument %d is more than 1024", op.c.i)
+			// WGSL bounds it only at pipeline creation (the device's
+			// maxComputeWorkgroupSize limits), not in the shader.
+			c.outsidef(astExprStart(e), "@workgroup_size argument %d (gpudiff's reference allows at most 1024)", op.c.i)
 		}
 		f.WorkgroupSize[i] = uint32(op.c.i)
 		total *= op.c.i
@@ -249,16 +251,18 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 // arrayLength: e must be a memory view rooted at a storage or workgroup
 // variable. It returns e's operand (the reference).
 func (c *chkCtx) addrOf(e astExpr, fn string) chkOp {
-	for {
-		p, ok := e.(*astParenExpr)
-		if !ok {
-			break
+	e = chkUnparen(e)
+	if id, ok := e.(*astIdentExpr); ok {
+		if p := c.pointerUse(id); p != nil {
+			return p.view // a let holding a pointer: outside the subset
 		}
-		e = p.x
 	}
 	u, ok := e.(*astUnaryExpr)
 	if !ok || u.op != lexAnd {
 		c.errorf(astExprStart(e), "the first argument of %s must be a pointer (&variable)", fn)
+	}
+	if inner := c.pointer(u.x); inner != nil {
+		c.errorf(u.off, "cannot take the address of %s", inner.what)
 	}
 	op := c.expr(u.x)
 	if op.e == nil || !ir.IsReference(op.e) || op.vcomp {

@@ -129,6 +129,9 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 		if l.ref == 0 {
 			return c.constOp(*l.c, x.off)
 		}
+		if l.ptr != nil {
+			c.errorf(x.off, "let '%s' is %s, which cannot be used as a value here (WGSL #address-of-expr: no operator, conversion or value builtin takes a pointer)", x.name, l.ptr.what)
+		}
 		return chkOp{t: l.t, e: &ir.Ident{Pos: c.pos(x.off), Name: l.name, T: l.t.toIR(), Ref: l.ref},
 			ref: l.ref == ir.RefVar, off: x.off}
 	}
@@ -184,17 +187,20 @@ var chkBinaryOps = map[lexKind]ir.BinaryOp{
 }
 
 func (c *chkCtx) unary(x *astUnaryExpr) chkOp {
-	a := c.value(x.x)
 	switch x.op {
 	case lexAnd:
-		if !a.ref {
-			c.errorf(x.off, "cannot take the address of a value of type %v that is not a variable reference", a.t)
-		}
-		if a.vcomp {
-			c.errorf(x.off, "cannot take the address of a vector component")
-		}
-		c.outsidef(x.off, "pointer (address-of operator '&')")
+		// Reached only where a pointer is not allowed: the places that
+		// take one call pointerUse first.
+		c.errorf(x.off, "%s cannot be used as a value here (WGSL #address-of-expr: no operator, conversion or value builtin takes a pointer)", c.addrOfView(x).what)
 	case lexStar:
+		if p := c.pointerUse(x.x); p != nil {
+			v := p.view
+			v.off = x.off
+			return v
+		}
+	}
+	a := c.value(x.x)
+	if x.op == lexStar {
 		// No subset expression has a pointer type (forming one makes the
 		// function outside the subset before this point).
 		c.errorf(x.off, "cannot dereference a value of type %v", a.t)
@@ -218,6 +224,114 @@ func (c *chkCtx) unary(x *astUnaryExpr) chkOp {
 		return c.cvResult(x.off, v, err, a.t)
 	}
 	return chkOp{t: a.t, e: &ir.Unary{Pos: c.pos(x.off), Op: op, X: a.e, T: a.t.toIR()}, off: x.off}
+}
+
+// chkAddrOf returns e, parentheses removed, when it is an address-of
+// expression &x; else nil.
+func chkAddrOf(e astExpr) *astUnaryExpr {
+	if u, ok := chkUnparen(e).(*astUnaryExpr); ok && u.op == lexAnd {
+		return u
+	}
+	return nil
+}
+
+func chkUnparen(e astExpr) astExpr {
+	for {
+		p, ok := e.(*astParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.x
+	}
+}
+
+// chkPtr is a pointer the checker follows (WGSL #address-of-expr): the
+// memory view it points to, and how messages name it.
+type chkPtr struct {
+	view chkOp
+	what string // "a pointer (address-of operator '&', ptr<function, u32, read_write>)"
+	off  int32
+}
+
+// addrOfView checks the operand of &x (a memory view, not a vector
+// component) and returns the pointer &x forms.
+func (c *chkCtx) addrOfView(u *astUnaryExpr) *chkPtr {
+	if inner := c.pointer(u.x); inner != nil {
+		c.errorf(u.off, "cannot take the address of %s", inner.what)
+	}
+	a := c.value(u.x)
+	var root *ir.Ident
+	if a.e != nil {
+		root = ir.RootIdent(a.e)
+	}
+	if !a.ref && (root == nil || root.Ref != ir.RefShared) {
+		c.errorf(u.off, "cannot take the address of a value of type %v that is not a variable reference", a.t)
+	}
+	if a.vcomp {
+		c.errorf(u.off, "cannot take the address of a vector component")
+	}
+	space, access := "function", "read_write"
+	switch {
+	case root == nil:
+	case root.Ref == ir.RefGlobal:
+		space = "private"
+	case root.Ref == ir.RefShared:
+		if d := c.mc.byName[root.Name]; d != nil && d.shared != nil {
+			space = d.shared.Space.String()
+			if !d.shared.Writable() {
+				access = "read"
+			}
+		}
+	}
+	return &chkPtr{view: a, what: fmt.Sprintf("a pointer (address-of operator '&', ptr<%s, %v, %s>)", space, a.t, access), off: u.off}
+}
+
+// pointer returns the pointer e denotes when e is &x or names a let
+// holding a pointer; else nil.
+func (c *chkCtx) pointer(e astExpr) *chkPtr {
+	switch x := chkUnparen(e).(type) {
+	case *astUnaryExpr:
+		if x.op == lexAnd {
+			return c.addrOfView(x)
+		}
+	case *astIdentExpr:
+		if l := c.local(x.name); l != nil && l.ptr != nil {
+			p := *l.ptr
+			p.off = x.off
+			p.view.off = x.off
+			return &p
+		}
+	}
+	return nil
+}
+
+// pointerUse is called where WGSL allows a pointer (a let initializer, a
+// phony assignment, the operand of '*', the base of '.' or '[]'): it
+// returns the pointer e denotes, or nil. A pointer is valid WGSL outside
+// the subset; the declaration is refused as such once checked through
+// (deferOutside), so that its errors are still found.
+func (c *chkCtx) pointerUse(e astExpr) *chkPtr {
+	p := c.pointer(e)
+	if p != nil {
+		c.deferOutside(p.off, "pointer (address-of operator '&')")
+	}
+	return p
+}
+
+// deferOutside records that the declaration is outside the subset, its
+// first such construct winning; checkDecl refuses it at the end unless
+// an error abandons it first.
+func (c *chkCtx) deferOutside(off int32, reason string) {
+	if c.pending == nil {
+		c.pending = &chkOutside{off: off, reason: reason}
+	}
+}
+
+// noPointerOperand refuses a pointer as an operand of operator op.
+func (c *chkCtx) noPointerOperand(e astExpr, op ir.BinaryOp) {
+	if p := c.pointer(e); p != nil {
+		c.errorf(p.off, "operator %s is not defined for %s", op, p.what)
+	}
 }
 
 // chkUnifyLeaf returns the scalar type both a and b convert to, or nil.
@@ -287,7 +401,9 @@ func chkBinaryType(op ir.BinaryOp, x, y *chkType) *chkType {
 
 func (c *chkCtx) binary(x *astBinaryExpr) chkOp {
 	op := chkBinaryOps[x.op]
+	c.noPointerOperand(x.x, op)
 	a := c.value(x.x)
+	c.noPointerOperand(x.y, op)
 	var b chkOp
 	if (op == ir.OpLogAnd || op == ir.OpLogOr) && a.c != nil && a.t.k == ckBool && a.c.b == (op == ir.OpLogOr) {
 		c.noEval++
@@ -361,7 +477,12 @@ func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 // ---- access ----
 
 func (c *chkCtx) index(x *astIndexExpr) chkOp {
-	base := c.value(x.x)
+	var base chkOp
+	if p := c.pointerUse(x.x); p != nil {
+		base = p.view // WGSL #pointer-composite-access
+	} else {
+		base = c.value(x.x)
+	}
 	if base.t.k != ckVec && base.t.k != ckArray && base.t.k != ckRuntimeArray && base.t.k != ckMat {
 		c.errorf(x.off, "cannot index a value of type %v", base.t)
 	}
@@ -385,7 +506,12 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 }
 
 func (c *chkCtx) member(x *astMemberExpr) chkOp {
-	base := c.value(x.x)
+	var base chkOp
+	if p := c.pointerUse(x.x); p != nil {
+		base = p.view // WGSL #pointer-composite-access
+	} else {
+		base = c.value(x.x)
+	}
 	switch base.t.k {
 	case ckStruct:
 		fi := base.t.st.FieldIndex(x.name)

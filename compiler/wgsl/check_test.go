@@ -99,6 +99,56 @@ func TestErrors(t *testing.T) {
 		{"f32 const overflow", "const x = 3e38f * 10.0f;", "1:17", "is outside the finite range of f32"},
 		{"const initializer not const", "fn f(x: i32) { const c = x; }", "1:26", "check: the initializer of const 'c' must be a const-expression"},
 		{"clamp with low > high", "fn f(x: i32) -> i32 { return clamp(x, 5, 2); }", "1:30", "check: clamp: low is greater than high"},
+		// pointers: &x is a pointer (WGSL #address-of-expr), which no
+		// operator, conversion, value builtin or value parameter takes
+		{"address-of operand of ==", "fn f() -> bool { var k = 1u; let up = (&k) == 0u; return up; }", "1:40",
+			"check: operator == is not defined for a pointer (address-of operator '&', ptr<function, u32, read_write>)"},
+		{"address-of right operand of !=", "fn f() -> bool { var k = 1u; return 0u != &k; }", "1:43",
+			"check: operator != is not defined for a pointer (address-of operator '&', ptr<function, u32, read_write>)"},
+		{"address-of of a private global as an operand", "var<private> g: i32;\nfn f() -> i32 { return 1 + &g; }", "2:28",
+			"check: operator + is not defined for a pointer (address-of operator '&', ptr<private, i32, read_write>)"},
+		{"address-of as a builtin argument", "fn f() -> u32 { var k = 1u; return max(&k, 1u); }", "1:40",
+			"check: a pointer (address-of operator '&', ptr<function, u32, read_write>) cannot be used as a value here"},
+		{"address-of as a constructor argument", "fn f() -> u32 { var k = 1u; return vec2(&k, 1u).x; }", "1:41",
+			"check: a pointer (address-of operator '&', ptr<function, u32, read_write>) cannot be used as a value here"},
+		{"address-of as a var initializer", "fn f() { var k = 1u; var q = &k; }", "1:30",
+			"check: a pointer (address-of operator '&', ptr<function, u32, read_write>) cannot be used as a value here"},
+		{"address-of as an if condition", "fn f() { var k = true; if (&k) { } }", "1:28",
+			"check: a pointer (address-of operator '&', ptr<function, bool, read_write>) cannot be used as a value here"},
+		{"address-of as a value argument", "fn g(x: u32) -> u32 { return x; }\nfn f() -> u32 { var k = 1u; return g(&k); }", "2:38",
+			"check: a pointer (address-of operator '&', ptr<function, u32, read_write>) cannot be used as a value here"},
+		{"pointer let as an operand", "@group(0) @binding(0) var<storage> src: array<i32>;\nfn f() -> u32 { let n = (&src); return n - 1u; }", "2:40",
+			"check: operator - is not defined for a pointer (address-of operator '&', ptr<storage, array<i32>, read>)"},
+		{"pointer let as a value", "fn f() -> u32 { var k = 1u; let p = &k; return p; }", "1:48",
+			"check: let 'p' is a pointer (address-of operator '&', ptr<function, u32, read_write>), which cannot be used as a value here"},
+		{"error after a pointer let", "fn f() -> u32 { var k = 1u; let p = &k; *p = 2.5; return k; }", "1:46",
+			"check: cannot use a value of type AbstractFloat as u32 in assignment"},
+		{"address of a pointer", "fn f() { var k = 1u; let p = &(&k); }", "1:30", "check: cannot take the address of a pointer"},
+		// attributes (WGSL #attributes: each rule's arguments)
+		{"unknown builtin value", "@compute @workgroup_size(1) fn main(@builtin(local_invocation_id4u) lid: vec3<u32>) { }", "1:46",
+			"check: unknown builtin value name 'local_invocation_id4u' in attribute @builtin"},
+		{"builtin value not a name", "@compute @workgroup_size(1) fn main(@builtin(4u) lid: vec3<u32>) { }", "1:46",
+			"check: expected builtin value name in attribute @builtin"},
+		{"builtin with two arguments", "@compute @workgroup_size(1) fn main(@builtin(local_invocation_id, 4u) lid: vec3<u32>) { }", "1:67",
+			"check: too many arguments for attribute @builtin (at most 1)"},
+		{"compute with arguments", "@compute(1) @workgroup_size(1) fn main() { }", "1:1", "check: attribute @compute takes no arguments"},
+		{"group without arguments", "@group @binding(0) var<storage> b: array<u32>;", "1:1", "check: attribute @group needs arguments in parentheses"},
+		{"duplicate attribute", "@compute @compute @workgroup_size(1) fn main() { }", "1:10", "check: duplicate attribute @compute"},
+		{"negative location", "struct S { @location(-1) x: f32 }", "1:22", "check: @location needs a non-negative value, got -1"},
+		{"location not const", "var<private> n: u32;\nstruct S { @location(n) x: f32 }", "2:22", "check: @location needs an integer const-expression"},
+		{"align not a power of two", "struct S { @align(3) x: f32 }", "1:19", "check: @align needs a positive power of two, got 3"},
+		{"unknown interpolation type", "struct S { @location(0) @interpolate(cubic) x: f32 }", "1:38",
+			"check: unknown interpolation type name 'cubic' in attribute @interpolate"},
+		{"workgroup_size on a variable", "@workgroup_size(1) @binding(0) var<storage, read_write> out: array<u32, 2>;", "1:1",
+			"check: attribute @workgroup_size does not apply to a module-scope variable"},
+		{"private runtime-sized array", "var<private> g: array<bool,>;", "1:14", "check: var<private> 'g' cannot have type"},
+		{"one binding twice in an entry point", "@group(0) @binding(0) var<storage> a: array<u32>;\n" +
+			"@group(0) @binding(0) var<storage, read_write> b: array<u32>;\n@compute @workgroup_size(1) fn main() { b[0] = a[0]; }", "2:48",
+			"check: entry point 'main' uses 'b' and 'a' (declared at 1:36), which have the same @group(0) @binding(0)"},
+		{"one builtin twice among an entry point's inputs",
+			"@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) a: u32, @builtin(local_invocation_index) b: u32) { }", "1:78",
+			"check: @builtin(local_invocation_index) appears more than once among the entry point's inputs"},
+		{"statement attribute", "fn f() { @compute { } }", "1:10", "check: attribute @compute does not apply to a statement"},
 		// uniformity
 		{"barrier under a private global", "var<private> g: i32;\nfn f() { if (g > 0) { workgroupBarrier(); } }", "2:23",
 			"check: workgroupBarrier must only be called from uniform control flow"},
@@ -163,8 +213,15 @@ func TestValidModulesAccepted(t *testing.T) {
 		// and rejects concrete i32 overflow in a const-expression, which
 		// Tint (and the naga CLI 30) wrap.
 		"wrapping i32 const arithmetic": {ptNaga: "addition operation overflowed"},
+		// and has no pointer composite access (p.x, p[i] through a pointer).
+		"pointers where WGSL takes them (WGSL #address-of-expr)": {ptNaga: "the value accessed by a `.member` expression must not be a pointer"},
 	}
 	tests := []struct{ name, src string }{
+		{"one binding in two entry points (WGSL #resource-interface)", "@group(0) @binding(0) var<storage, read_write> a: array<u32, 4>;\n" +
+			"@group(0) @binding(0) var<storage, read_write> b: array<i32, 4>;\n" +
+			"@compute @workgroup_size(1) fn ea() { a[0] = 1u; }\n@compute @workgroup_size(1) fn eb() { b[0] = 1; }"},
+		{"pointers where WGSL takes them (WGSL #address-of-expr)", "fn f() -> u32 { var v = vec2u(1u, 2u); let p = &v; let q = p; _ = &v; " +
+			"(*q).x = 3u; return (*p).y + (&v).x + (&v)[1] + p.x + q[1]; }"},
 		{"module-scope names are order independent (WGSL #declaration-and-scope)", "fn f() -> i32 { return g() + N; } fn g() -> i32 { return 1; } const N = 2;"},
 		{"local shadows module scope", "const x = 1; fn f() -> i32 { let x = 2.5; return i32(x); }"},
 		{"nested scope shadows", "fn f(x: i32) -> i32 { { let x = 1u; } return x; }"},

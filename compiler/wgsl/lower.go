@@ -36,6 +36,11 @@ func (c *chkCtx) block(b *astBlock) *ir.Block {
 }
 
 func (c *chkCtx) noAttrs(as []*astAttr) {
+	for _, a := range as {
+		if a.name != "diagnostic" {
+			c.errorf(a.off, "attribute @%s does not apply to a statement (WGSL #attributes: only @diagnostic does)", a.name)
+		}
+	}
 	if len(as) > 0 {
 		c.outsidef(as[0].off, "statement attribute @%s", as[0].name)
 	}
@@ -105,6 +110,12 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	}
 	var init *chkOp
 	if x.init != nil {
+		if x.kw == "let" {
+			if p := c.pointerUse(x.init); p != nil {
+				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: p})
+				return nil
+			}
+		}
 		op := c.value(x.init)
 		if t == nil {
 			t = op.t
@@ -183,6 +194,9 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 
 func (c *chkCtx) assign(x *astAssignStmt) ir.Stmt {
 	if x.lhs == nil {
+		if p := c.pointerUse(x.rhs); p != nil {
+			return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(p.view)}
+		}
 		op := c.concrete(c.value(x.rhs))
 		c.constructible(op.t, x.off, "a phony assignment's value")
 		return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(op)}
