@@ -45,7 +45,7 @@ func TestParseCorpus(t *testing.T) {
 				"max_speed": "kept verbatim", "const_assert": "kept verbatim"},
 		},
 		"textured_quad.wgsl": {
-			funcs: []string{"srgb_to_linear", "luminance"},
+			funcs:   []string{"srgb_to_linear", "luminance"},
 			structs: []string{"Uniforms"},
 			opaque: map[string]string{"VertexOutput": "builtin value position",
 				"Color": "kept verbatim", "mySampler": "sampler type sampler",
@@ -70,7 +70,7 @@ func TestParseCorpus(t *testing.T) {
 				"halves": "f16 literal 0h", "t": "kept verbatim", "f": "kept verbatim", "big": "kept verbatim",
 				"neg_min": "kept verbatim", "count": "kept verbatim", "nested": "kept verbatim",
 				"const_assert": "kept verbatim",
-				"half_sum": "f16 type", "must": "function attribute @must_use", "main": "calls must, which is outside the subset: function attribute @must_use"},
+				"half_sum":     "f16 type", "must": "function attribute @must_use", "main": "calls must, which is outside the subset: function attribute @must_use"},
 		},
 		"attributes_and_pointers.wgsl": {
 			funcs:   []string{"attenuate"},
