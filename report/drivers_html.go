@@ -87,6 +87,8 @@ func htmlView(rep *drivers.Report) htmlPage {
 			for _, r := range hc.Runs {
 				cell := htmlCell{Class: "ok"}
 				switch {
+				case r.Outcome == drivers.Skipped:
+					cell.Text, cell.Class, cell.Title = r.Outcome, "skip", r.Error
 				case r.Outcome != drivers.Agrees && r.Outcome != drivers.Differs:
 					cell.Text, cell.Class = r.Outcome, "fail"
 				case i < len(r.Human):
@@ -210,7 +212,7 @@ details { margin: .8em 0; border-top: 1px solid #ddd; padding-top: .4em; }
 <details id="{{caseID .Name}}"{{if .Open}} open{{end}}>
 <summary><h3>{{.Name}}</h3>{{if .Rule}} — {{.Rule}}{{end}}</summary>
 {{if .Spec}}<p>spec: {{.Spec}}</p>{{end}}
-<p class="muted">{{if .Path}}<code>{{.Path}}</code>, {{end}}kernel <code>{{.Kernel}}</code>{{if .Twin}}, twin <code>{{.Twin}}</code>{{end}}, {{.Invocations}} invocations{{if .Seed}}, seed {{printf "%+v" .Seed}}{{end}}</p>
+<p class="muted">{{if .Path}}<code>{{.Path}}</code>, {{end}}{{if .Workgroups}}entry point <code>{{.Kernel}}</code>{{if .Twin}}, twin <code>{{.Twin}}</code>{{end}}, workgroups {{printf "%v" .Workgroups}} (row 0 is the dispatch, its arguments the bindings){{if .Races}}, {{.Races}} data races in the reference (not compared){{end}}{{else}}kernel <code>{{.Kernel}}</code>{{if .Twin}}, twin <code>{{.Twin}}</code>{{end}}, {{.Invocations}} invocations{{end}}{{if .Seed}}, seed {{printf "%+v" .Seed}}{{end}}</p>
 {{if .FlattenError}}<p>flatten refused: <code>{{.FlattenError}}</code></p>{{end}}
 {{if .Error}}<p class="bad">could not run: {{.Error}}</p>{{end}}
 {{range .Cells}}<div id="{{cellID $c.Name .Adapter}}"></div>{{end}}

@@ -53,12 +53,26 @@ func WriteDriversJUnit(w io.Writer, rep *drivers.Report) error {
 				tc.Failure = &junit.Result{Message: msg, Type: failType, Data: data}
 			case len(old) > 0:
 				tc.Skipped = &junit.Result{Message: "known divergence: " + strings.Join(old, "; ")}
+			default:
+				if c := cellOf(cr, a.Name); c != nil && c.Outcome == drivers.Skipped {
+					tc.Skipped = &junit.Result{Message: "not run here: " + c.Runs[0].Error}
+				}
 			}
 			suite.AddTestcase(tc)
 		}
 		suites.AddSuite(suite)
 	}
 	return suites.WriteXML(w)
+}
+
+// cellOf is the case's cell on the named adapter, or nil.
+func cellOf(cr *drivers.CaseResult, adapter string) *drivers.Cell {
+	for _, c := range cr.Cells {
+		if c.Adapter == adapter {
+			return c
+		}
+	}
+	return nil
 }
 
 // WriteDriversJSON writes the matrix as indented JSON and a newline (the

@@ -210,9 +210,16 @@ func writeDivergences(w io.Writer, rep *drivers.Report) {
 		if si, ok := cr.Seed.(*check.SeedInfo); ok && where == "" {
 			where = fmt.Sprintf("generated program %d of seed %d (program seed %#x, size %d, profile %s)", si.Index, si.Campaign, si.Program, si.Size, si.Profile)
 		}
-		fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
-		if i := firstDiffering(ds); i >= 0 {
-			fmt.Fprintf(w, "  minimal repro: invocation %d (%s), reference %s\n", i, cr.ArgsText(i), cr.RefHuman[i])
+		if cr.Workgroups != nil {
+			fmt.Fprintf(w, "  case: %s (entry point %s, workgroups %s; the dispatch is invocation 0)\n", where, cr.Kernel, workgroupsText(cr.Workgroups))
+			if firstDiffering(ds) >= 0 {
+				fmt.Fprintf(w, "  dispatch: bindings %s, reference %s\n", cr.ArgsText(0), cr.RefHuman[0])
+			}
+		} else {
+			fmt.Fprintf(w, "  case: %s (kernel %s, %d invocations)\n", where, cr.Kernel, cr.Invocations)
+			if i := firstDiffering(ds); i >= 0 {
+				fmt.Fprintf(w, "  minimal repro: invocation %d (%s), reference %s\n", i, cr.ArgsText(i), cr.RefHuman[i])
+			}
 		}
 		for _, l := range groupLines(ds) {
 			d := l.ds[0]
@@ -238,6 +245,15 @@ func writeDivergences(w io.Writer, rep *drivers.Report) {
 			fmt.Fprintf(w, "  %s%s %s (%s): %s → %s\n", mark, d.Adapter, d.Format, fns, what, d.Line())
 		}
 	}
+}
+
+// workgroupsText is a dispatch size, e.g. "2×1×1".
+func workgroupsText(wg []uint32) string {
+	parts := make([]string, len(wg))
+	for i, n := range wg {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, "×")
 }
 
 // firstDiffering is the smallest invocation any of ds differs in, or -1.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -23,6 +24,7 @@ type driversFlags struct {
 	generated   int
 	seed        uint64
 	size        int
+	profile     string
 	invocations int
 	mode        string
 	adapters    []string
@@ -46,6 +48,13 @@ NAME.inputs.json beside it; a case file carries its own inputs) and --generated
 programs — on every selected adapter, as the original kernel and its flattened
 twin, as WGSL and as gpudiff's own SPIR-V where the implementation takes SPIR-V
 (Dawn does not), and compares every invocation with the reference interpreter.
+A .wgsl whose kernel is a compute entry point as written (shaders/compute) is
+one dispatch: its bindings and "workgroups" from NAME.inputs.json (as exec
+reads them; without one, seeded bindings and one workgroup), its read_write
+bindings compared with the reference dispatch; so are entry-point case files
+and --generated programs of --profile compute. gpudiff's SPIR-V of an entry
+point with atomics is skipped on wgpu (its SPIR-V reader has no atomics): the
+cell says "skipped (spirv)".
 
 It prints the matrix (case × adapter: agrees, differs, compile error, crash,
 timeout; each cell names the runs that do not agree, worst outcome first: a
@@ -80,7 +89,8 @@ named); 2 usage or input error.`,
 		Example: `  gpudiff drivers --corpus shaders/conformance
   gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json --junit drivers.xml
   gpudiff drivers --corpus shaders/conformance --baseline known.json
-  gpudiff drivers --corpus shaders/examples --generated 50 --seed 7 --adapter vulkan --mode portable`,
+  gpudiff drivers --corpus shaders/examples --generated 50 --seed 7 --adapter vulkan --mode portable
+  gpudiff drivers --corpus shaders/compute --generated 20 --profile compute`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = changedFlags(cmd)
@@ -92,6 +102,7 @@ named); 2 usage or input error.`,
 	f.IntVar(&fl.generated, "generated", 0, "also run this many generated programs (program i of --seed, as 'gpudiff run' generates it)")
 	f.Uint64Var(&fl.seed, "seed", 1, "campaign seed of the generated programs")
 	f.IntVar(&fl.size, "size", 0, "size of the generated programs (default 30)")
+	f.StringVar(&fl.profile, "profile", "default", "generator profile of the generated programs: "+strings.Join(profileNames(), ", "))
 	f.IntVar(&fl.invocations, "invocations", 16, "invocations per generated program")
 	f.StringVar(&fl.mode, "mode", "raw", "emission mode: raw (operators as written: the stack must implement WGSL's rules) or portable")
 	f.StringArrayVar(&fl.adapters, "adapter", []string{"all"}, "adapter(s): short name, prefix, or all; repeatable")
@@ -122,6 +133,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if fl.invocations > g.lim.Invocations {
 		return usagef("gpudiff drivers: --invocations %d exceeds the limit of %d (raise it with --max-invocations)", fl.invocations, g.lim.Invocations)
 	}
+	prof, err := gen.LookupProfile(fl.profile)
+	if err != nil {
+		return usagef("gpudiff drivers: --profile: %v", err)
+	}
 	var known *campaign.Baseline
 	if fl.baseline != "" {
 		if known, err = drivers.ReadBaseline(fl.baseline); err != nil {
@@ -144,6 +159,9 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 			if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil {
 				return err
 			}
+			if c.Case == nil {
+				continue // an entry point's dispatch: exec's limits for dispatches (none beyond the source size)
+			}
 			if err := g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
 				return err
 			}
@@ -151,7 +169,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		cases = append(cases, cs...)
 	}
 	if fl.generated > 0 {
-		cases = append(cases, drivers.Generated(fl.seed, fl.generated, fl.invocations, gen.Config{Size: fl.size})...)
+		cases = append(cases, drivers.Generated(fl.seed, fl.generated, fl.invocations, gen.Config{Size: fl.size, Profile: prof})...)
 	}
 	sels := fl.adapters
 	if len(sels) == 0 {

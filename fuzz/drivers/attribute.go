@@ -114,7 +114,7 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 	for _, c := range cr.Cells {
 		a := rep.Adapters[rep.adapterIndex(c.Adapter)]
 		for _, r := range c.Runs {
-			if r.Outcome == Agrees {
+			if r.Outcome == Agrees || r.Outcome == Skipped {
 				continue
 			}
 			d := &Divergence{Key: Key(cr.Name, a.Name, r.Function, r.Format), Case: cr.Name, Adapter: a.Name,
@@ -248,8 +248,13 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, c
 		return check.ClassCompiler, comp, why
 	}
 	noHazard := "no differing invocation reaches an operation SPIR-V leaves undefined (checked on gpudiff's raw SPIR-V)"
-	if at.rep.Mode != "raw" {
+	switch {
+	case at.rep.Mode != "raw":
 		noHazard = "portable mode spells out WGSL's rules in the source"
+	case at.cr.Workgroups != nil:
+		// FindHazards probes a function kernel's invocations; an entry
+		// point's dispatch is not probed.
+		noHazard = "undefined SPIR-V operations are not probed in an entry point's dispatch (--mode portable rules them out)"
 	}
 	var sameAPI, otherAPI []Adapter
 	for _, b := range implOK {

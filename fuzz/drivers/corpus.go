@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,17 +41,26 @@ type Case struct {
 	// Source is the WGSL text: the file as written, or ir.Print of a
 	// generated module.
 	Source string
-	// Case is the module, kernel and per-invocation arguments.
+	// Case is the module, kernel and per-invocation arguments of a
+	// function kernel; nil for a compute entry point as written.
 	Case *check.Case
+	// Entry is a compute entry point as written (check.ExecuteEntry): the
+	// module, entry point, workgroups and bindings; nil for a function
+	// kernel. Exactly one of Case and Entry is set.
+	Entry *check.EntryCase
 	// Seed locates a generated program (nil for corpus files).
 	Seed *check.SeedInfo
 }
 
 // LoadCorpus reads every .wgsl file of dir, in name order: a case file
-// (check.IsCase) carries its own kernel and inputs; another .wgsl file is
-// a kernel — the function named like the file if there is one, else the
-// module's only uncalled function (wgsl.Kernel) — with the arguments of
-// NAME.inputs.json beside it, or DefaultInvocations generated ones.
+// (check.IsCase, of either kind: check.ParseCaseFile) carries its own
+// kernel or entry point and inputs; another .wgsl file is a kernel — the
+// function named like the file if there is one, else the module's only
+// uncalled function (wgsl.Kernel) — with the arguments of NAME.inputs.json
+// beside it, or DefaultInvocations generated ones; a module whose kernel
+// is a compute entry point (wgsl.IsEntryMode) is an entry case: its
+// bindings and "workgroups" from NAME.inputs.json (exec's form), or
+// SeedBindings and one workgroup without it.
 // Errors are positioned (file:line:col: …) and name the file.
 func LoadCorpus(dir string) ([]*Case, error) {
 	ents, err := os.ReadDir(dir)
@@ -88,11 +98,11 @@ func LoadFile(path string) (*Case, error) {
 	rule, spec := HeaderLines(src)
 	c := &Case{Name: keySafe(name), Path: path, Rule: rule, Spec: spec, Source: string(src)}
 	if check.IsCase(src) {
-		fc, rec, err := check.ParseCase(path, src)
+		fc, ec, rec, err := check.ParseCaseFile(path, src)
 		if err != nil {
 			return nil, err
 		}
-		c.Case, c.Seed = fc, rec.Seed
+		c.Case, c.Entry, c.Seed = fc, ec, rec.Seed
 		return c, nil
 	}
 	m, err := wgsl.Parse(path, src)
@@ -103,12 +113,18 @@ func LoadFile(path string) (*Case, error) {
 	if m.Func(name) != nil {
 		kernel = name
 	}
+	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
+	if wgsl.IsEntryMode(m, kernel) {
+		if c.Entry, err = loadEntry(m, kernel, in); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	f, err := wgsl.Kernel(m, kernel)
 	if err != nil {
 		return nil, err
 	}
 	var args [][]ir.Value
-	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
 	data, err := os.ReadFile(in)
 	switch {
 	case err == nil:
@@ -126,6 +142,111 @@ func LoadFile(path string) (*Case, error) {
 	}
 	c.Case = &check.Case{Module: m, Kernel: f.Name, Args: args}
 	return c, nil
+}
+
+// loadEntry builds the entry case of compute entry point kernel ("" for
+// the module's only one) with the bindings of the inputs file in (a JSON
+// object keyed by binding variable name, plus "workgroups": [X[, Y[, Z]]]
+// unless a binding has that name, as `gpudiff exec` reads it), or, when
+// in does not exist, SeedBindings(1, …) and one workgroup.
+func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
+	f, err := wgsl.Entry(m, kernel)
+	if err != nil {
+		return nil, err
+	}
+	ec := &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{1, 1, 1}}
+	data, err := os.ReadFile(in)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		ec.Buffers = SeedBindings(1, m, f, ec.Workgroups)
+		return ec, nil
+	case err != nil:
+		return nil, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("%s: want a JSON object mapping binding names to their values (and \"workgroups\": [X, Y, Z])", in)
+	}
+	if raw, ok := obj["workgroups"]; ok && m.SharedVar("workgroups") == nil {
+		var w []uint32
+		if err := json.Unmarshal(raw, &w); err != nil || len(w) == 0 || len(w) > 3 || slices.Contains(w, 0) {
+			return nil, fmt.Errorf("%s: workgroups: want [X] to [X, Y, Z], each ≥ 1, got %s", in, raw)
+		}
+		copy(ec.Workgroups[:], w)
+		delete(obj, "workgroups")
+	}
+	rest, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	if ec.Buffers, err = check.ParseBindings(in, rest, m); err != nil {
+		return nil, err
+	}
+	return ec, nil
+}
+
+// SeedBindings fills every storage and uniform binding of m for entry
+// point f deterministically from seed, as gen.Bindings does (edge values
+// first); a top-level runtime-sized array gets one element per invocation
+// of a dispatch of wg workgroups. A binding gen.Bindings cannot fill (an
+// atomic or a matrix inside a struct, a struct ending in a runtime-sized
+// array) starts zeroed (check.ZeroBinding, runtime-sized arrays empty).
+func SeedBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
+	ws := f.WorkgroupSize
+	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
+	// gen.Bindings takes fixed-size types: a runtime-sized array is
+	// generated as a fixed one of n elements, then given its type back.
+	sized := *m
+	sized.Shared = make([]*ir.SharedVar, len(m.Shared))
+	var zeroed []string
+	for i, v := range m.Shared {
+		sv := *v
+		top := v.T
+		if top.Kind == ir.KindArray || top.Kind == ir.KindRuntimeArray {
+			top = top.Elem
+		}
+		if top.Kind == ir.KindAtomic {
+			top = top.Elem
+		}
+		switch {
+		case v.Space == ir.SpaceWorkgroup:
+		case !plainType(top):
+			sv.T = ir.U32
+			zeroed = append(zeroed, v.Name)
+		case v.T.Kind == ir.KindRuntimeArray:
+			sv.T = ir.ArrayOf(v.T.Elem, max(n, 1))
+		}
+		sized.Shared[i] = &sv
+	}
+	out := gen.Bindings(seed, &sized)
+	for _, v := range m.Shared {
+		if val, ok := out[v.Name]; ok && v.T.Kind == ir.KindRuntimeArray {
+			out[v.Name] = ir.Value{Type: v.T, Elems: val.Elems}
+		}
+	}
+	for _, name := range zeroed {
+		out[name] = check.ZeroBinding(m.SharedVar(name).T)
+	}
+	return out
+}
+
+// plainType reports whether gen's input values cover t: scalars, vectors,
+// and fixed-size arrays and structs of them.
+func plainType(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+		return true
+	case ir.KindVec, ir.KindArray:
+		return plainType(t.Elem)
+	case ir.KindStruct:
+		for _, f := range t.Struct.Fields {
+			if !plainType(f.Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // HeaderLines returns the text of the first `// rule: ` and `// spec: `
@@ -153,7 +274,9 @@ func HeaderLines(src []byte) (rule, spec string) {
 
 // Generated returns programs 0..n-1 of campaign seed (program i is
 // gen.Generate(gen.ProgramSeed(seed, i), cfg), as `gpudiff run` generates
-// it), each with invocations arguments from gen.Inputs. Programs are kept
+// it), each with invocations arguments from gen.Inputs, or, for a compute
+// entry point (cfg.Profile "compute"), the generator's workgroups and the
+// bindings gen.Bindings(seed) as a campaign dispatches it. Programs are kept
 // inside flatten's subset and valid WGSL (cfg.OutsideSubset is forced
 // negative): the matrix is about stacks, not about flatten's refusals.
 func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
@@ -172,13 +295,20 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 		if prof == "" {
 			prof = "default"
 		}
-		out = append(out, &Case{
+		c := &Case{
 			Name:   fmt.Sprintf("gen-%d-%s", i, hash[:8]),
 			Rule:   GeneratedRule,
 			Source: ir.Print(p.Module),
-			Case:   &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)},
 			Seed:   &check.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
-		})
+		}
+		if p.IsEntry() {
+			// A compute entry point (the compute profile): the dispatch
+			// a campaign checks, its bindings gen.Bindings(seed).
+			c.Entry = &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module)}
+		} else {
+			c.Case = &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)}
+		}
+		out = append(out, c)
 	}
 	return out
 }

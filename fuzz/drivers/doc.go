@@ -13,6 +13,17 @@
 // (FindHazards: then the compiler that passed the operation on unguarded
 // is at fault, not the driver).
 //
+// A compute entry point as written (a corpus .wgsl whose kernel is one,
+// with NAME.inputs.json's bindings and workgroups or SeedBindings; an
+// entry case file; a generated program of the compute profile) is one
+// row too: check.ExecuteEntry dispatches it per adapter, and its result,
+// taken as one invocation (the dispatch) whose outputs are the read_write
+// bindings (EntryResult.AsResult), fills the cells and is attributed as a
+// kernel's is, except that undefined SPIR-V operations are not probed in
+// a dispatch. The runs an adapter cannot take (gpudiff's SPIR-V of atomics
+// on wgpu, Dawn's worker and entry points) stay in their cells as Skipped,
+// with the reason, never judged and never a divergence.
+//
 // Its Report (with Adapter, CaseResult, Cell, RunResult, Divergence and
 // RuleSummary) is the matrix as data, the JSON document itself; package
 // report renders it (text, HTML, JUnit, JSON). drivers compares runs with

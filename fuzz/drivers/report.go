@@ -20,12 +20,17 @@ const (
 	Crash        = "crash"         // the worker or device died
 	Timeout      = "timeout"       // the dispatch did not finish in time
 	Failed       = "error"         // gpudiff could not run it (setup, decoding)
+	// Skipped is a run gpudiff does not take on this adapter, with the
+	// documented reason (RunResult.Error), e.g. gpudiff's SPIR-V of an
+	// entry point with atomics on wgpu, whose SPIR-V reader has no atomics:
+	// shown in its cell, never judged, never a divergence.
+	Skipped = "skipped"
 )
 
 // severity orders outcomes, worst first in a cell: a crash or a hang
 // hurts most, then a silently wrong result, then a refused module, then
 // gpudiff's own failure to run the case.
-var severity = map[string]int{Crash: 5, Timeout: 4, Differs: 3, CompileError: 2, Failed: 1, Agrees: 0}
+var severity = map[string]int{Crash: 5, Timeout: 4, Differs: 3, CompileError: 2, Failed: 1, Agrees: 0, Skipped: -1}
 
 // Function kinds in keys: the kernel as written, or its flattened twin.
 const (
@@ -123,15 +128,25 @@ type CaseResult struct {
 	// Hazards are, per function kind, the operations of gpudiff's raw
 	// SPIR-V reached in their undefined domain (raw mode only).
 	Hazards map[string][]Hazard `json:"hazards,omitempty"`
+	// Workgroups is the dispatch size of a compute entry point as written
+	// (then Kernel is the entry point, the one invocation is the dispatch,
+	// Params are its storage and uniform bindings and Inputs their initial
+	// values keyed by name); absent for a function kernel.
+	Workgroups []uint32 `json:"workgroups,omitempty"`
+	// Races counts the data races the reference dispatch reported (their
+	// locations are indeterminate, not compared).
+	Races int `json:"races,omitempty"`
 }
 
 // Cell is one case on one adapter: its runs aggregated.
 type Cell struct {
 	Adapter string `json:"adapter"`
-	// Outcome is the worst outcome of the cell's runs.
+	// Outcome is the worst outcome of the cell's runs (Skipped when
+	// every run is).
 	Outcome string `json:"outcome"`
 	// Text is the cell as printed: each outcome other than agrees, worst
-	// first, with the runs that have it, e.g. "differs (wgsl, spirv)".
+	// first, with the runs that have it, e.g. "differs (wgsl, spirv)";
+	// then the skipped runs, e.g. "agrees; skipped (spirv)".
 	Text string       `json:"text"`
 	Runs []*RunResult `json:"runs"`
 }
@@ -140,8 +155,8 @@ type Cell struct {
 type RunResult struct {
 	Function      string            `json:"function"` // Original or Twin
 	FunctionName  string            `json:"function_name"`
-	Format        oracle.Format     `json:"format"` // oracle.FormatWGSL, FormatSPIRV (FormatIR for the interpreter)
-	Outcome       string            `json:"outcome"`
+	Format        oracle.Format     `json:"format"`  // oracle.FormatWGSL, FormatSPIRV (FormatIR for the interpreter)
+	Outcome       string            `json:"outcome"` // Agrees, Differs, …; Skipped: not judged, Error says why
 	Mismatches    []int             `json:"mismatches"`
 	Indeterminate []int             `json:"indeterminate,omitempty"`
 	Outputs       []json.RawMessage `json:"outputs,omitempty"`

@@ -60,10 +60,6 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 	for _, d := range devs {
 		rep.Adapters = append(rep.Adapters, NewAdapter(d.Info()))
 	}
-	type slot struct {
-		res *check.Result
-		err error
-	}
 	results := make([][]slot, len(cases)) // [case][adapter]
 	for i := range results {
 		results[i] = make([]slot, len(devs))
@@ -81,9 +77,14 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 					results[i][a] = slot{err: ctx.Err()}
 					continue
 				}
-				res, err := check.Execute(ctx, c.Case, check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
-					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten})
-				results[i][a] = slot{res, err}
+				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
+					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
+				if c.Entry != nil {
+					results[i][a] = runEntry(ctx, c.Entry, copts)
+				} else {
+					res, err := check.Execute(ctx, c.Case, copts)
+					results[i][a] = slot{res: res, err: err}
+				}
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
@@ -107,6 +108,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 			if res == nil {
 				res = s.res
 				cr.setReference(c, res)
+				cr.Races = s.races
 			}
 			cell := &Cell{Adapter: rep.Adapters[a].Name}
 			for _, r := range s.res.Runs {
@@ -115,6 +117,9 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				}
 				cell.Runs = append(cell.Runs, newRunResult(r, s.res))
 				rep.Runs++
+			}
+			for _, r := range s.skipped {
+				cell.Runs = append(cell.Runs, skippedRun(r, s.res))
 			}
 			cell.aggregate()
 			cr.Cells = append(cr.Cells, cell)
@@ -131,7 +136,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 		rep.Cases = append(rep.Cases, cr)
 	}
 	for i, cr := range rep.Cases {
-		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() {
+		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() && cases[i].Case != nil {
 			cr.Hazards = caseHazards(cases[i], opts.Flatten)
 		}
 		rep.Divergences = append(rep.Divergences, attributeCase(rep, cr)...)
@@ -140,6 +145,46 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 	rep.Elapsed = time.Since(start)
 	rep.ElapsedMS = rep.Elapsed.Milliseconds()
 	return rep
+}
+
+// slot is one case's outcome on one adapter.
+type slot struct {
+	res     *check.Result
+	skipped []oracle.Run // an entry point's runs not taken (EntryResult.Skipped)
+	races   int          // an entry point's data races in the reference
+	err     error
+}
+
+// runEntry dispatches a compute entry point as written on one adapter
+// (check.ExecuteEntry: original and twin, WGSL and gpudiff's SPIR-V, in
+// the run's mode; raw emits the module's operators as written). Its
+// result is taken in a function kernel's shape (EntryResult.AsResult:
+// one invocation, the dispatch, whose outputs are the read_write
+// bindings), so cells, divergences and attribution are a kernel's. The
+// runs check skips (oracle.Unsupported) are kept to be shown as skipped,
+// except SPIR-V on an implementation that takes no SPIR-V at all (Dawn),
+// which a function kernel's row leaves out too.
+func runEntry(ctx context.Context, c *check.EntryCase, opts check.Options) slot {
+	res, err := check.ExecuteEntry(ctx, c, opts)
+	if err != nil {
+		return slot{err: err}
+	}
+	s := slot{res: res.AsResult(c.Entry), races: len(res.Races)}
+	for _, r := range res.Skipped {
+		if !strings.Contains(r.Message, dawn.ErrNoSPIRV.Error()) {
+			s.skipped = append(s.skipped, r)
+		}
+	}
+	return s
+}
+
+// skippedRun is a run check did not take, with its reason (Error).
+func skippedRun(r oracle.Run, res *check.Result) *RunResult {
+	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Outcome: Skipped, Mismatches: []int{}, Error: r.Message}
+	if r.Function != res.ABI.Kernel {
+		rr.Function = Twin
+	}
+	return rr
 }
 
 // boundedDevice adapts a device for the matrix: a dispatch on an
@@ -165,6 +210,9 @@ func (d *boundedDevice) Run(ctx context.Context, k harness.Kernel, job harness.D
 }
 
 func newCaseResult(c *Case) *CaseResult {
+	if c.Entry != nil {
+		return newEntryCaseResult(c)
+	}
 	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: c.Case.Kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
 		Invocations: len(c.Case.Args)}
 	if c.Seed != nil {
@@ -182,6 +230,35 @@ func newCaseResult(c *Case) *CaseResult {
 		}
 		cr.Args = append(cr.Args, row)
 	}
+	return cr
+}
+
+// newEntryCaseResult is the row of a compute entry point: one
+// "invocation" (the dispatch) whose arguments are the bindings' initial
+// values (a binding without one starts zeroed, as ExecuteEntry fills it).
+func newEntryCaseResult(c *Case) *CaseResult {
+	e := c.Entry
+	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: e.Entry, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
+		Invocations: 1, Workgroups: append([]uint32{}, e.Workgroups[:]...), Params: []string{}}
+	if c.Seed != nil {
+		cr.Seed = c.Seed
+	}
+	full := map[string]ir.Value{}
+	row := []string{}
+	for _, v := range e.Module.Shared {
+		if v.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		val, ok := e.Buffers[v.Name]
+		if !ok {
+			val = check.ZeroBinding(v.T)
+		}
+		full[v.Name] = val
+		cr.Params = append(cr.Params, v.Name)
+		row = append(row, oracle.Human(oracle.Expected{Value: val}))
+	}
+	cr.Inputs = check.BindingsJSON(e.Module, full)
+	cr.Args = [][]string{row}
 	return cr
 }
 
@@ -256,34 +333,51 @@ func outcomeOf(r oracle.Judged) string {
 	return Failed
 }
 
-// aggregate sets the cell's outcome (worst first) and text.
+// aggregate sets the cell's outcome (worst first) and text. Skipped runs
+// do not count towards the outcome; the text names them last.
 func (c *Cell) aggregate() {
 	c.Outcome = Agrees
 	byOutcome := map[string][]*RunResult{}
+	ran := 0
 	for _, r := range c.Runs {
 		byOutcome[r.Outcome] = append(byOutcome[r.Outcome], r)
+		if r.Outcome == Skipped {
+			continue
+		}
+		ran++
 		if severity[r.Outcome] > severity[c.Outcome] {
 			c.Outcome = r.Outcome
 		}
 	}
-	if len(c.Runs) == 0 {
+	if ran == 0 {
 		c.Outcome, c.Text = Failed, "no runs"
+		if sk := byOutcome[Skipped]; len(sk) > 0 {
+			// Nothing this adapter can take (e.g. Dawn's worker and an
+			// entry point as written): skipped, not failed.
+			c.Outcome, c.Text = Skipped, fmt.Sprintf("%s (%s)", Skipped, runMarkers(sk, c.Runs))
+		}
 		return
 	}
 	var outs []string
 	for o := range byOutcome {
-		if o != Agrees {
+		if o != Agrees && o != Skipped {
 			outs = append(outs, o)
 		}
 	}
 	sort.Slice(outs, func(i, j int) bool { return severity[outs[i]] > severity[outs[j]] })
-	if len(outs) == 0 {
-		c.Text = Agrees
-		return
-	}
 	var parts []string
 	for _, o := range outs {
 		parts = append(parts, fmt.Sprintf("%s (%s)", o, runMarkers(byOutcome[o], c.Runs)))
+	}
+	if sk := byOutcome[Skipped]; len(sk) > 0 {
+		if len(parts) == 0 {
+			parts = append(parts, Agrees)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", Skipped, runMarkers(sk, c.Runs)))
+	}
+	if len(parts) == 0 {
+		c.Text = Agrees
+		return
 	}
 	c.Text = strings.Join(parts, "; ")
 }
@@ -333,10 +427,10 @@ func formatRank(f oracle.Format) int {
 }
 
 // Diverges reports whether some cell of the row has an outcome other
-// than Agrees.
+// than Agrees (a cell whose every run is Skipped does not diverge).
 func (cr *CaseResult) Diverges() bool {
 	for _, c := range cr.Cells {
-		if c.Outcome != Agrees {
+		if c.Outcome != Agrees && c.Outcome != Skipped {
 			return true
 		}
 	}

@@ -1,0 +1,216 @@
+package drivers
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/harness/devices"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+const computeDir = "../../shaders/compute"
+
+// entryCorpus copies a small entry-point corpus into a temporary
+// directory: histogram (atomics: gpudiff's SPIR-V is skipped on wgpu),
+// conformance_workgroup_barrier (no atomics: SPIR-V runs), each with its
+// NAME.inputs.json, and stencil_case.wgsl, an entry case file recorded
+// from stencil_1d (check.NewEntryRecord, read back by check.ParseCaseFile).
+// It returns the directory and, per case, the hand-derived expectation
+// (shaders/compute/NAME.expected.json without its "races" count).
+func entryCorpus(t *testing.T) (string, map[string]any) {
+	t.Helper()
+	dir := t.TempDir()
+	want := map[string]any{}
+	for _, name := range []string{"histogram", "conformance_workgroup_barrier"} {
+		for _, ext := range []string{".wgsl", ".inputs.json"} {
+			data, err := os.ReadFile(filepath.Join(computeDir, name+ext))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+ext), data, 0o644))
+		}
+		want[name] = expectedBindings(t, name)
+	}
+	c, err := LoadFile(filepath.Join(computeDir, "stencil_1d.wgsl"))
+	require.NoError(t, err)
+	require.NotNil(t, c.Entry)
+	res, err := check.ExecuteEntry(context.Background(), c.Entry, check.Options{Mode: wgsl.Raw})
+	require.NoError(t, err)
+	rec := check.NewEntryRecord(c.Entry, res, check.Options{Mode: wgsl.Raw}, "test")
+	require.NoError(t, check.WriteCase(filepath.Join(dir, "stencil_case.wgsl"), c.Entry.Module, rec))
+	want["stencil_case"] = expectedBindings(t, "stencil_1d")
+	return dir, want
+}
+
+func expectedBindings(t *testing.T, name string) any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(computeDir, name+".expected.json"))
+	require.NoError(t, err)
+	var e map[string]any
+	require.NoError(t, json.Unmarshal(data, &e))
+	require.EqualValues(t, 0, e["races"], name)
+	delete(e, "races")
+	return e
+}
+
+// TestLoadCorpusReadsEntryPoints: a .wgsl whose kernel is a compute entry
+// point becomes an entry case with NAME.inputs.json's bindings and
+// workgroups, an entry case file keeps its recorded dispatch, and a
+// function kernel's file stays a kernel case.
+func TestLoadCorpusReadsEntryPoints(t *testing.T) {
+	dir, _ := entryCorpus(t)
+	cases, err := LoadCorpus(dir)
+	require.NoError(t, err)
+	require.Len(t, cases, 3)
+	byName := map[string]*Case{}
+	for _, c := range cases {
+		require.Nil(t, c.Case, c.Name)
+		require.NotNil(t, c.Entry, c.Name)
+		byName[c.Name] = c
+	}
+	h := byName["histogram"].Entry
+	assert.Equal(t, "main", h.Entry)
+	assert.Equal(t, [3]uint32{2, 1, 1}, h.Workgroups)
+	assert.Len(t, h.Buffers["values"].Elems, 16)
+	assert.Equal(t, uint32(100), h.Buffers["bins"].Elems[0].Bits)
+	s := byName["stencil_case"].Entry
+	assert.Equal(t, [3]uint32{2, 1, 1}, s.Workgroups)
+	assert.Len(t, s.Buffers["src"].Elems, 16)
+	assert.Equal(t, int32(-3), int32(s.Buffers["src"].Elems[1].Bits))
+
+	k, err := LoadFile("../../shaders/examples/shade.wgsl")
+	require.NoError(t, err)
+	assert.NotNil(t, k.Case)
+	assert.Nil(t, k.Entry)
+
+	// A bad workgroups entry is refused, naming the file.
+	bad := filepath.Join(t.TempDir(), "histogram.wgsl")
+	src, err := os.ReadFile(filepath.Join(dir, "histogram.wgsl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bad, src, 0o644))
+	require.NoError(t, os.WriteFile(strings.TrimSuffix(bad, ".wgsl")+".inputs.json", []byte(`{"workgroups": [0], "values": [1]}`), 0o644))
+	_, err = LoadFile(bad)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "histogram.inputs.json: workgroups")
+}
+
+// TestSeedBindingsFillRuntimeArrays: without an inputs file, a runtime-
+// sized array gets one element per invocation of the dispatch, edge
+// values first, a fixed array its length, and the bindings are
+// deterministic in the seed.
+func TestSeedBindingsFillRuntimeArrays(t *testing.T) {
+	src := "@group(0) @binding(0) var<storage, read> a: array<i32>;\n" +
+		"@group(0) @binding(1) var<storage, read_write> b: array<atomic<u32>, 3>;\n" +
+		"@compute @workgroup_size(4, 2)\nfn main(@builtin(global_invocation_id) g: vec3<u32>) {\n" +
+		"  atomicAdd(&b[g.x % 3u], u32(a[g.y * 8u + g.x]));\n}\n"
+	m, err := wgsl.Parse("seed.wgsl", []byte(src))
+	require.NoError(t, err)
+	f, err := wgsl.Entry(m, "")
+	require.NoError(t, err)
+	bufs := SeedBindings(1, m, f, [3]uint32{2, 1, 1})
+	a := bufs["a"]
+	assert.Equal(t, ir.KindRuntimeArray, a.Type.Kind)
+	require.Len(t, a.Elems, 16)
+	var edges []int32
+	for _, e := range a.Elems[:4] {
+		edges = append(edges, int32(e.Bits))
+	}
+	assert.Subset(t, []int32{0, 1, -1, -2147483648, 2147483647, 2, -2}, edges)
+	assert.Len(t, bufs["b"].Elems, 3)
+	assert.Equal(t, check.BindingsJSON(m, bufs), check.BindingsJSON(m, SeedBindings(1, m, f, [3]uint32{2, 1, 1})))
+	assert.NotEqual(t, string(check.BindingsJSON(m, bufs)), string(check.BindingsJSON(m, SeedBindings(2, m, f, [3]uint32{2, 1, 1}))))
+	// ExecuteEntry takes them as they are.
+	_, err = check.ExecuteEntry(context.Background(), &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: bufs}, check.Options{})
+	require.NoError(t, err)
+}
+
+// TestEntryPointsMatrix runs the small entry corpus on this machine's wgpu
+// Vulkan adapters (lavapipe and SwiftShader) in raw mode: every case is one
+// dispatch; its reference and every agreeing run hold the hand-derived
+// values; gpudiff's SPIR-V of the atomic histogram is a visible skipped
+// run with the documented reason (never a divergence), while the other
+// cases' SPIR-V runs are judged; nothing diverges.
+func TestEntryPointsMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dispatches on the Vulkan adapters (skipped with -short)")
+	}
+	dir, want := entryCorpus(t)
+	cases, err := LoadCorpus(dir)
+	require.NoError(t, err)
+	set, err := devices.Open([]string{"wgpu-vulkan"}, devices.Options{})
+	require.NoError(t, err, "lavapipe and SwiftShader are needed (make deps)")
+	defer set.Close()
+	devs := make([]check.Device, len(set))
+	for i, d := range set {
+		devs[i] = d
+	}
+	require.GreaterOrEqual(t, len(devs), 2, "lavapipe and SwiftShader")
+	rep := Run(context.Background(), cases, devs, Options{Tool: "test"})
+	assert.Equal(t, "raw", rep.Mode)
+	require.Len(t, rep.Cases, 3)
+	for _, cr := range rep.Cases {
+		require.Empty(t, cr.Error, cr.Name)
+		assert.NotEmpty(t, cr.Workgroups, cr.Name)
+		assert.Equal(t, 1, cr.Invocations, cr.Name)
+		assert.Equal(t, "main_flat", cr.Twin, cr.Name)
+		require.Len(t, cr.Reference, 1)
+		assert.Equal(t, want[cr.Name], decode(t, cr.Reference[0]), "%s: reference", cr.Name)
+		require.NotNil(t, cr.TwinInterp, cr.Name)
+		assert.Equal(t, Agrees, cr.TwinInterp.Outcome, cr.Name)
+		atomics := cr.Name == "histogram"
+		for _, c := range cr.Cells {
+			assert.Equal(t, Agrees, c.Outcome, "%s on %s: %s", cr.Name, c.Adapter, c.Text)
+			kinds := map[string]string{}
+			for _, r := range c.Runs {
+				label := cr.Name + " on " + c.Adapter + " " + r.Function + " " + string(r.Format)
+				kinds[r.Function+" "+string(r.Format)] = r.Outcome
+				switch {
+				case r.Format == oracle.FormatSPIRV && atomics:
+					assert.Equal(t, Skipped, r.Outcome, label)
+					assert.Contains(t, r.Error, "gfx-rs/wgpu#4489", label)
+					assert.Empty(t, r.Outputs, label)
+				default:
+					require.Equal(t, Agrees, r.Outcome, "%s: %s", label, r.Error)
+					require.Len(t, r.Outputs, 1, label)
+					assert.Equal(t, want[cr.Name], decode(t, r.Outputs[0]), label)
+				}
+			}
+			assert.Len(t, kinds, 4, "%s on %s: original and twin, WGSL and SPIR-V", cr.Name, c.Adapter)
+			if atomics {
+				assert.Equal(t, "agrees; skipped (spirv)", c.Text)
+			} else {
+				assert.Equal(t, Agrees, c.Text)
+			}
+		}
+		assert.False(t, cr.Diverges(), cr.Name)
+	}
+	assert.Empty(t, rep.Divergences)
+	assert.Equal(t, 3*len(devs)*4-2*len(devs), rep.Runs, "the skipped runs are not counted as run")
+}
+
+// TestGeneratedComputePrograms: --generated with the compute profile
+// yields entry cases dispatched as a campaign dispatches them (the
+// generator's workgroups, gen.Bindings of the program seed).
+func TestGeneratedComputePrograms(t *testing.T) {
+	prof, err := gen.LookupProfile("compute")
+	require.NoError(t, err)
+	cs := Generated(3, 4, 16, gen.Config{Profile: prof})
+	require.Len(t, cs, 4)
+	for i, c := range cs {
+		require.Nil(t, c.Case)
+		require.NotNil(t, c.Entry)
+		p := gen.Generate(gen.ProgramSeed(3, i), gen.Config{Profile: prof, OutsideSubset: -1})
+		assert.Equal(t, p.Workgroups, c.Entry.Workgroups)
+		assert.Equal(t, check.BindingsJSON(p.Module, gen.Bindings(p.Seed, p.Module)), check.BindingsJSON(c.Entry.Module, c.Entry.Buffers))
+		assert.Equal(t, "compute", c.Seed.Profile)
+	}
+}
