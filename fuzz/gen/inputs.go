@@ -37,7 +37,7 @@ func Inputs(seed uint64, params []*ir.Param, n int) [][]ir.Value {
 
 func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 	switch t.Kind {
-	case ir.KindVec, ir.KindArray:
+	case ir.KindVec, ir.KindArray, ir.KindMat: // a matrix: its columns
 		es := make([]ir.Value, t.Len)
 		for i := range es {
 			es[i] = inputValue(r, t.Elem, inv, param, comp)
