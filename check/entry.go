@@ -91,7 +91,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		}
 		val, ok := c.Buffers[v.Name]
 		if !ok {
-			val = ZeroBinding(v.T)
+			val = ir.ZeroBinding(v.T)
 		}
 		if v.Space == ir.SpaceUniform {
 			if err := ir.CheckUniformLayout(v.T); err != nil {
@@ -290,30 +290,6 @@ func bindingKind(v *ir.SharedVar) harness.BindingKind {
 		return harness.BindingStorage
 	}
 	return harness.BindingReadOnly
-}
-
-// ZeroBinding is the zero value of binding type t in the reference's
-// shape (an atomic as its scalar, a runtime-sized array empty).
-func ZeroBinding(t *ir.Type) ir.Value {
-	switch t.Kind {
-	case ir.KindRuntimeArray:
-		return ir.Value{Type: t}
-	case ir.KindAtomic:
-		return ir.Zero(t.Elem)
-	case ir.KindStruct:
-		es := make([]ir.Value, len(t.Struct.Fields))
-		for i, f := range t.Struct.Fields {
-			es[i] = ZeroBinding(f.Type)
-		}
-		return ir.Value{Type: t, Elems: es}
-	case ir.KindArray:
-		es := make([]ir.Value, t.Len)
-		for i := range es {
-			es[i] = ZeroBinding(t.Elem)
-		}
-		return ir.Value{Type: t, Elems: es}
-	}
-	return ir.Zero(t)
 }
 
 // RaceLeaves returns, per read_write binding name, the sorted leaf indices

@@ -671,7 +671,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		}
 		v, ok := buffers[g.Name]
 		if !ok {
-			v = zeroShared(g.T)
+			v = ir.ZeroBinding(g.T)
 		}
 		if err := checkShared(v, g.T); err != nil {
 			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", g.Name, err)}
@@ -815,30 +815,6 @@ func (d *Dispatch) nonUniform(frames []*frame, a, b int) error {
 	}
 	return &ir.Error{File: d.p.file, Pos: pos, Pass: "interp", Msg: fmt.Sprintf(
 		"barrier reached by only some invocations of a workgroup: local invocation %d waits here while local invocation %d %s (WGSL #uniformity: a barrier must be in uniform control flow)", a, b, other)}
-}
-
-// zeroShared is the zero value of a binding type (a runtime-sized array
-// of length 0).
-func zeroShared(t *ir.Type) ir.Value {
-	switch t.Kind {
-	case ir.KindRuntimeArray:
-		return ir.Value{Type: t}
-	case ir.KindAtomic:
-		return ir.Zero(t.Elem)
-	case ir.KindStruct:
-		es := make([]ir.Value, len(t.Struct.Fields))
-		for i, f := range t.Struct.Fields {
-			es[i] = zeroShared(f.Type)
-		}
-		return ir.Value{Type: t, Elems: es}
-	case ir.KindArray, ir.KindMat:
-		es := make([]ir.Value, t.Len)
-		for i := range es {
-			es[i] = zeroShared(t.Elem)
-		}
-		return ir.Value{Type: t, Elems: es}
-	}
-	return ir.Zero(t)
 }
 
 // checkShared checks v against a binding type: atomics take values of

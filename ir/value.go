@@ -59,6 +59,33 @@ func Zero(t *Type) Value {
 	return Value{Type: t}
 }
 
+// ZeroBinding is the zero value of a storage, uniform or workgroup
+// variable's type t in the shape bindings are passed in (interp's
+// dispatch, check's entry cases, ir.BindingBytes): an atomic as its
+// scalar, a runtime-sized array empty (length 0), everything else as
+// Zero.
+func ZeroBinding(t *Type) Value {
+	switch t.Kind {
+	case KindRuntimeArray:
+		return Value{Type: t}
+	case KindAtomic:
+		return Zero(t.Elem)
+	case KindStruct:
+		es := make([]Value, len(t.Struct.Fields))
+		for i, f := range t.Struct.Fields {
+			es[i] = ZeroBinding(f.Type)
+		}
+		return Value{Type: t, Elems: es}
+	case KindArray, KindMat:
+		es := make([]Value, t.Len)
+		for i := range es {
+			es[i] = ZeroBinding(t.Elem)
+		}
+		return Value{Type: t, Elems: es}
+	}
+	return Zero(t)
+}
+
 // Bool returns a bool scalar's value.
 func (v Value) Bool() bool { return v.Bits != 0 }
 

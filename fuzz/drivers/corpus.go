@@ -190,7 +190,7 @@ func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
 // first); a top-level runtime-sized array gets one element per invocation
 // of a dispatch of wg workgroups. A binding gen.Bindings cannot fill (an
 // atomic or a matrix inside a struct, a struct ending in a runtime-sized
-// array) starts zeroed (check.ZeroBinding, runtime-sized arrays empty).
+// array) starts zeroed (ir.ZeroBinding, runtime-sized arrays empty).
 func SeedBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
 	ws := f.WorkgroupSize
 	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
@@ -225,7 +225,7 @@ func SeedBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[strin
 		}
 	}
 	for _, name := range zeroed {
-		out[name] = check.ZeroBinding(m.SharedVar(name).T)
+		out[name] = ir.ZeroBinding(m.SharedVar(name).T)
 	}
 	return out
 }

@@ -251,7 +251,7 @@ func newEntryCaseResult(c *Case) *CaseResult {
 		}
 		val, ok := e.Buffers[v.Name]
 		if !ok {
-			val = check.ZeroBinding(v.T)
+			val = ir.ZeroBinding(v.T)
 		}
 		full[v.Name] = val
 		cr.Params = append(cr.Params, v.Name)
