@@ -430,6 +430,14 @@ func shrinkWorkers(devs []check.Device) int {
 // signature (atomically) and returns its name, "" when nothing is saved;
 // failed says why a case that should have been written was not.
 func saveCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
+	return saveRecord(cfg, rec, first, c.Module, c.Kernel, prefix, saved, func() *check.CaseRecord {
+		return check.NewRecord(c, res, opts, cfg.ToolVersion)
+	})
+}
+
+// saveRecord is saveCase for the case of function fn of m, whose record
+// newRecord builds (only when the file is written).
+func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module, fn, prefix string, saved map[string]bool, newRecord func() *check.CaseRecord) (name, failed string) {
 	// saved also marks what was handled without a corpus: the same
 	// compile error is not shrunk twice either way.
 	if saved[rec.Signature] {
@@ -439,18 +447,18 @@ func saveCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.Case,
 	if cfg.Corpus == "" {
 		return "", ""
 	}
-	name = prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Kernel))
+	name = prefix + CaseFileName(first, ir.CanonicalHash(m, fn))
 	path := filepath.Join(cfg.Corpus, name)
 	if _, err := os.Stat(path); err == nil {
 		return name, ""
 	}
-	r := check.NewRecord(c, res, opts, cfg.ToolVersion)
+	r := newRecord()
 	r.Signature = rec.Signature
 	r.Seed = &check.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 	if rec.Flaky {
 		r.Note = rec.Implicates
 	}
-	if err := check.WriteCase(path, c.Module, r); err != nil {
+	if err := check.WriteCase(path, m, r); err != nil {
 		return "", err.Error()
 	}
 	return name, ""

@@ -3,8 +3,6 @@ package campaign
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
@@ -193,28 +191,9 @@ func entryStillFails(ctx context.Context, orig *check.EntryCase, sc shrink.Case,
 
 // saveEntryCase is saveCase for an entry point's case.
 func saveEntryCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.EntryCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
-	if saved[rec.Signature] {
-		return "", ""
-	}
-	saved[rec.Signature] = true
-	if cfg.Corpus == "" {
-		return "", ""
-	}
-	name = prefix + CaseFileName(first, ir.CanonicalHash(c.Module, c.Entry))
-	path := filepath.Join(cfg.Corpus, name)
-	if _, err := os.Stat(path); err == nil {
-		return name, ""
-	}
-	r := check.NewEntryRecord(c, res, opts, cfg.ToolVersion)
-	r.Signature = rec.Signature
-	r.Seed = &check.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
-	if rec.Flaky {
-		r.Note = rec.Implicates
-	}
-	if err := check.WriteCase(path, c.Module, r); err != nil {
-		return "", err.Error()
-	}
-	return name, ""
+	return saveRecord(cfg, rec, first, c.Module, c.Entry, prefix, saved, func() *check.CaseRecord {
+		return check.NewEntryRecord(c, res, opts, cfg.ToolVersion)
+	})
 }
 
 // barriers counts the barrier calls (workgroupBarrier, storageBarrier)
