@@ -13,8 +13,10 @@ require (
 	github.com/spf13/pflag v1.0.6
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
+	golang.org/x/image v0.24.0
 	golang.org/x/term v0.30.0
 	golang.org/x/tools v0.26.0
+	gonum.org/v1/plot v0.12.0
 )
 
 require (

@@ -103,6 +103,9 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if err != nil {
 		return inputErr(err)
 	}
+	if err := writePictures(fl.png, report.EntryPictures(res, c.Entry)); err != nil {
+		return err
+	}
 	if fl.asJSON {
 		if err := report.WriteDispatchJSON(stdout, c, res); err != nil {
 			return err

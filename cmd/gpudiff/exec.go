@@ -31,6 +31,7 @@ type execFlags struct {
 	saveCase    string
 	allRows     bool
 	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
+	png         string // directory of one PNG picture per run (pictures.go)
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -61,6 +62,12 @@ sets the dispatch size; the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
+--png DIR also writes one PNG per run, the reference's included, named
+ADAPTER-FUNCTION-FORMAT[-MODE].png: a near-square grid with one cell per
+invocation (an entry point: one row of cells per read_write binding), coloured
+by value on the reference's range, disagreeing cells framed in red,
+indeterminate ones hatched grey, with a legend.
+
 Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
 error (including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
@@ -69,6 +76,7 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec shaders/examples/tonemap.wgsl --no-gpu --flat
   gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
   gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
+  gpudiff exec shaders/examples/shade.wgsl --flat --spirv --png pictures
   gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -91,6 +99,7 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	f.StringVar(&fl.png, "png", "", "also write one PNG picture per run (the reference too) into this directory: outputs coloured by value, disagreeing cells marked, with a legend")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
 	return cmd
 }
@@ -101,6 +110,9 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 		return usagef("gpudiff exec: --mode: %v", err)
 	}
 	if err := checkFlags("exec", fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+		return err
+	}
+	if err := pictureDir(fl.png); err != nil {
 		return err
 	}
 	m, src, err := g.loadModule(path)
@@ -193,6 +205,9 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 		if err := check.WriteCase(fl.saveCase, c.Module, rec); err != nil {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
+	}
+	if err := writePictures(fl.png, report.ResultPictures(res)); err != nil {
+		return err
 	}
 	if fl.asJSON {
 		if err := report.WriteExecJSON(stdout, f, args, res, nil); err != nil {
