@@ -179,6 +179,10 @@ func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error
 		}
 		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, "flatten", "no function %q in the module", name)}}
 	}
+	if p := pointerParam(f); p != nil {
+		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, p.PtrPos, "flatten",
+			"function %s takes pointer parameter %s: a twin is a kernel, whose arguments are values (ARCHITECTURE.md \"Kernel ABI\"); its callers' twins inline it", name, p.Name)}}
+	}
 	twin, err = flattenFunc(m, f, TwinName(m, name), opts)
 	if err != nil {
 		return nil, err
@@ -221,6 +225,18 @@ func Module(m *ir.Module, opts Options) error {
 	return nil
 }
 
+// pointerParam returns f's first pointer parameter, or nil. A function
+// that takes one is never a kernel (Module skips it: it is flattened
+// where its callers inline it).
+func pointerParam(f *ir.Func) *ir.Param {
+	for _, p := range f.Params {
+		if p.Ptr != 0 {
+			return p
+		}
+	}
+	return nil
+}
+
 // moduleKernels returns the kernels and the entry points of m, in
 // declaration order.
 func moduleKernels(m *ir.Module) []string {
@@ -233,7 +249,7 @@ func moduleKernels(m *ir.Module) []string {
 	}
 	var out []string
 	for _, f := range m.Funcs {
-		if want[f.Name] {
+		if want[f.Name] && pointerParam(f) == nil {
 			out = append(out, f.Name)
 		}
 	}

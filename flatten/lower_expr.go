@@ -174,10 +174,23 @@ func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
 }
 
 // call inlines a user call and returns its value (nil for void).
+//
+// A pointer argument &R (ir.AddrOf) becomes the reference R with its
+// index operands evaluated and bound where the arguments are evaluated
+// (l.ref: WGSL order, before the callee's effects), passed by
+// copy-in/copy-out: `var p = R;` before the body, which uses p for *p,
+// and R = p after it (a predicated store, only when the callee writes
+// through p). The alias analysis the front end enforces (WGSL
+// #alias-analysis) makes this equivalent to passing the view (interp's
+// call does the same).
 func (l *lowerer) call(c *ir.Call) ir.Expr {
 	callee := l.m.Func(c.Func)
 	args := make([]ir.Expr, len(c.Args))
 	for i, a := range c.Args {
+		if ad, ok := a.(*ir.AddrOf); ok {
+			args[i] = l.pointerArg(ad)
+			continue
+		}
 		args[i] = l.translate(a)
 		if readsGlobal(args[i]) && anyCall(c.Args[i+1:]) {
 			args[i] = l.bindAlways("v", l.finish(args[i]))
@@ -185,7 +198,22 @@ func (l *lowerer) call(c *ir.Call) ir.Expr {
 	}
 	e := l.pred()
 	nf := &frame{fn: callee, names: map[string]*ir.Ident{}, live: e}
+	type copyOut struct {
+		ref ir.Expr
+		v   *ir.Ident
+	}
+	var outs []copyOut
 	for i, p := range callee.Params {
+		if p.Ptr != 0 {
+			name := l.fresh(p.Name, tempValue)
+			l.emit(&ir.Decl{Pos: c.Pos, Name: name, T: p.T, Init: ir.CloneExpr(args[i]), Mutable: true})
+			v := &ir.Ident{Pos: p.Pos, Name: name, T: p.T, Ref: ir.RefVar}
+			nf.names[p.Name] = v
+			if ir.WritesThrough(callee, p.Name) {
+				outs = append(outs, copyOut{args[i], v})
+			}
+			continue
+		}
 		a := l.finish(args[i])
 		name := l.fresh(p.Name, tempValue)
 		l.emit(&ir.Decl{Pos: c.Pos, Name: name, T: p.T, Init: a})
@@ -201,8 +229,15 @@ func (l *lowerer) call(c *ir.Call) ir.Expr {
 	var result ir.Expr
 	if !callee.Result.IsVoid() {
 		result = l.frameResult(c.Pos)
+		if len(outs) > 0 {
+			// The result is read before the copy-out's stores.
+			result = l.bindAlways("r", l.finish(ir.CloneExpr(result)))
+		}
 	}
 	l.fr = caller
+	for _, o := range outs {
+		l.store(o.ref, ir.CloneExpr(o.v), l.pred(), c.Pos)
+	}
 	if result == nil {
 		return nil
 	}
@@ -293,4 +328,28 @@ func inRange(e ir.Expr, n int) bool {
 		}
 	}
 	return false
+}
+
+// pointerArg translates the view of a pointer argument: the twin's root
+// and index operands bound to lets now, so that the copy-in, the
+// callee's effects and the copy-out all see one element (an index that
+// names a var the callee may write through another pointer argument is
+// bound too).
+func (l *lowerer) pointerArg(a *ir.AddrOf) ir.Expr {
+	ref := l.ref(a.X, true)
+	for e := ref; ; {
+		switch x := e.(type) {
+		case *ir.Index:
+			if id, ok := x.Index.(*ir.Ident); ok && id.Ref == ir.RefVar {
+				x.Index = l.bindAlways("idx", x.Index)
+			}
+			e = x.X
+			continue
+		case *ir.Member:
+			e = x.X
+			continue
+		}
+		break
+	}
+	return ref
 }

@@ -44,10 +44,14 @@ type compiler struct {
 	funcs   map[string]*fnInfo
 	fn      *fnInfo
 	vars    map[string]varInfo
-	loopPos *ir.Pos // the innermost loop being compiled, if any
-	out     code    // the function being compiled
-	targets []*target
-	errs    ir.ErrorList
+	// addressed holds the function's locals passed as pointer
+	// arguments (ir.AddrOf roots): a call may change them, so an operand
+	// read before a call is copied first, as for private globals.
+	addressed map[string]bool
+	loopPos   *ir.Pos // the innermost loop being compiled, if any
+	out       code    // the function being compiled
+	targets   []*target
+	errs      ir.ErrorList
 	// entry is set when compiling an entry point for a dispatch
 	// (dispatch.go): shared vars are its ids, barriers are opBarrier in
 	// the entry point's own body.
@@ -230,9 +234,10 @@ func (c *compiler) function(f *ir.Func) {
 	info := &fnInfo{f: f}
 	c.fn = info
 	c.vars = map[string]varInfo{}
+	c.addressed = addressedLocals(f)
 	for _, prm := range f.Params {
 		n := size(prm.T)
-		v := varInfo{base: c.alloc(n), n: n, t: prm.T}
+		v := varInfo{base: c.alloc(n), n: n, t: prm.T, global: prm.Ptr != 0}
 		info.params = append(info.params, v)
 		c.vars[prm.Name] = v
 	}
@@ -242,6 +247,24 @@ func (c *compiler) function(f *ir.Func) {
 	}
 	info.body = c.body(f.Body)
 	c.funcs[f.Name] = info
+}
+
+// addressedLocals returns the names of f's locals that f passes as
+// pointer arguments.
+func addressedLocals(f *ir.Func) map[string]bool {
+	var out map[string]bool
+	ir.Inspect(f.Body, func(n ir.Node) bool {
+		if a, ok := n.(*ir.AddrOf); ok {
+			if id := ir.RootIdent(a.X); id != nil && id.Ref == ir.RefVar {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[id.Name] = true
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // lookup returns the slots of an identifier.

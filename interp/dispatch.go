@@ -240,6 +240,7 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		info := &fnInfo{f: fn}
 		c.fn = info
 		c.vars = map[string]varInfo{}
+		c.addressed = addressedLocals(fn)
 		for _, prm := range fn.Params {
 			n := size(prm.T)
 			v := varInfo{base: c.alloc(n), n: n, t: prm.T}

@@ -444,17 +444,68 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 // callee's parameter slots, then the callee's body; its result is copied
 // out of the callee's result slots (the next call of the same function
 // reuses them).
+//
+// A pointer argument (ir.AddrOf) is evaluated where the arguments are, to
+// the view's offset and validity (its index operands then, in WGSL
+// order), and passed by copy-in/copy-out: the pointee is copied into the
+// parameter's slots before the body and back after it. The alias
+// analysis the front end enforces (WGSL #alias-analysis) makes this
+// equivalent to passing the view: while the callee runs, the pointee is
+// accessed through that parameter only, or only read. A view through an
+// invalid index (WGSL #out-of-bounds-access-sec) loads indeterminate
+// values, and a callee that writes through it makes the whole root
+// variable indeterminate, as a store through it would.
 func (c *compiler) call(e *ir.Call, dst int32) cexpr {
-	ops := c.operands(e.Args...)
 	callee := c.funcs[e.Func]
 	if callee == nil {
 		c.errorf(e.Pos, "call of %s, which is not compiled (recursion?)", e.Func)
 		return c.dummy(e.T, dst)
 	}
+	type view struct {
+		at, to, n int32 // the slot holding the offset and bad reason; the parameter's slots
+		root      varInfo
+		write     bool
+	}
+	var views []view
+	ops := make([]cexpr, len(e.Args))
+	for i, a := range e.Args {
+		ad, ok := a.(*ir.AddrOf)
+		if !ok {
+			ops[i] = c.expr(a)
+			continue
+		}
+		r := c.refFor(ad.X, rOOBRead)
+		at := c.alloc(1)
+		refFn, off := r.fn, r.off
+		fn := func(fr *frame) {
+			o, bad := off, int32(0)
+			if refFn != nil {
+				o, bad = refFn(fr)
+			}
+			fr.s[at] = slot{bits: uint32(o), why: bad}
+		}
+		ops[i] = cexpr{code: c.emit(fn), loc: at, n: 0, stops: r.stops}
+		views = append(views, view{at: at, to: callee.params[i].base, n: callee.params[i].n, root: r.root,
+			write: ir.WritesThrough(callee.f, callee.f.Params[i].Name)})
+	}
+	for i := range ops {
+		if !ops[i].global {
+			continue
+		}
+		for _, later := range e.Args[i+1:] {
+			if c.hasCall(later) {
+				ops[i] = c.into(ops[i], c.alloc(ops[i].n))
+				ops[i].global = false
+				break
+			}
+		}
+	}
 	type move struct{ from, to, n int32 }
-	moves := make([]move, len(ops))
+	var moves []move
 	for i, o := range ops {
-		moves[i] = move{o.loc, callee.params[i].base, o.n}
+		if _, ok := e.Args[i].(*ir.AddrOf); !ok {
+			moves = append(moves, move{o.loc, callee.params[i].base, o.n})
+		}
 	}
 	retN, ret := callee.retN, callee.ret
 	d := dst
@@ -470,8 +521,27 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 				copy(s[m.to:m.to+m.n], s[m.from:m.from+m.n])
 			}
 		}
+		for _, v := range views {
+			at := s[v.at]
+			copy(s[v.to:v.to+v.n], s[int32(at.bits):int32(at.bits)+v.n])
+			if at.why != 0 {
+				for j := v.to; j < v.to+v.n; j++ {
+					s[j].why = at.why
+				}
+			}
+		}
 		if callee.body(fr) == cAbort {
 			return
+		}
+		for _, v := range views {
+			at := s[v.at]
+			switch {
+			case !v.write:
+			case at.why == 0:
+				copy(s[int32(at.bits):int32(at.bits)+v.n], s[v.to:v.to+v.n])
+			default:
+				markRoot(s, v.root, at.why)
+			}
 		}
 		if retN == 1 {
 			s[d] = s[ret]

@@ -122,7 +122,7 @@ func (c *compiler) stmt(s ir.Stmt) {
 		} else {
 			c.simple(exec(c.exprTo(s.Init, base)))
 		}
-		c.vars[s.Name] = varInfo{base: base, n: n, t: s.T}
+		c.vars[s.Name] = varInfo{base: base, n: n, t: s.T, global: c.addressed[s.Name]}
 	case *ir.Assign:
 		if c.entry != nil && sharedRoot(s.LHS) {
 			c.simple(c.sharedAssign(s))

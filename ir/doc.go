@@ -17,6 +17,20 @@
 //     so no pass meets hidden control flow inside an expression;
 //   - every expression carries its concrete type (no abstract types).
 //
+// Pointer parameters (WGSL #ref-ptr-types, #function-calls): a parameter
+// ptr<function|private, T> is a Param with Ptr set and T the pointee type.
+// The body never holds the pointer as a value: an Ident with Ref RefPtr
+// names the memory view *p (a mutable reference of type T, printed
+// (*p)), so p.f, (*p)[i] and *p = v are the ordinary Member, Index and
+// Assign over it. The argument is an AddrOf (&R, R a reference chain into
+// a function var, a private global or another pointer parameter), which
+// appears nowhere else. Every stage runs the original as written (WGSL
+// and SPIR-V pass the pointer); the reference and flatten pass the view by
+// copy-in/copy-out, its index operands evaluated at the call, which the
+// front end's alias analysis (WGSL #alias-analysis) makes indistinguishable
+// from passing the view. Pointers in the workgroup, storage and uniform
+// spaces are outside the subset, and a kernel never takes a pointer.
+//
 // The package also owns what every pass shares: the operator and builtin
 // tables and their typing rules, the canonical printer (whose output is WGSL
 // and whose hash identifies a program), the traversal helpers, loop trip-count

@@ -25,6 +25,8 @@ const (
 	SpaceWorkgroup AddressSpace = iota + 1 // var<workgroup>: one copy per workgroup
 	SpaceStorage                           // var<storage, read|read_write>: one buffer per dispatch
 	SpaceUniform                           // var<uniform>: one read-only buffer per dispatch
+	SpaceFunction                          // ptr<function, T>: a pointer parameter's space only
+	SpacePrivate                           // ptr<private, T>: a pointer parameter's space only
 )
 
 func (s AddressSpace) String() string {
@@ -35,6 +37,10 @@ func (s AddressSpace) String() string {
 		return "storage"
 	case SpaceUniform:
 		return "uniform"
+	case SpaceFunction:
+		return "function"
+	case SpacePrivate:
+		return "private"
 	}
 	return "?"
 }

@@ -30,6 +30,15 @@ type Param struct {
 	Name    string
 	T       *Type
 	Builtin string
+	// Ptr is the address space of a pointer parameter
+	// ptr<function|private, T> (WGSL #ref-ptr-types), T being the
+	// pointee type; 0 for a value parameter. The body uses it only as
+	// the memory view *p (an Ident with Ref RefPtr); its argument is an
+	// AddrOf.
+	Ptr AddressSpace
+	// PtrPos is where a pointer parameter's type is written (refusals
+	// of a pointer where the kernel ABI needs a value point at it).
+	PtrPos Pos
 }
 
 // Func is a user function of the subset. Result is Void for functions

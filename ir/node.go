@@ -28,6 +28,11 @@ const (
 	RefVar                       // a function-scope var (mutable)
 	RefGlobal                    // a module-scope var<private> (mutable)
 	RefShared                    // a module-scope SharedVar: workgroup, storage or uniform (Module.Shared)
+	// RefPtr is a pointer parameter (Param.Ptr != 0) used as the memory
+	// view it points to: the Ident denotes *p, a reference of the
+	// pointee type T (WGSL #indirection), mutable (read_write access);
+	// the printer writes it (*p).
+	RefPtr
 )
 
 func (k RefKind) String() string {
@@ -42,12 +47,16 @@ func (k RefKind) String() string {
 		return "global"
 	case RefShared:
 		return "shared var"
+	case RefPtr:
+		return "pointer param"
 	}
 	return "?"
 }
 
 // Mutable reports whether an Ident of this kind may be assigned.
-func (k RefKind) Mutable() bool { return k == RefVar || k == RefGlobal || k == RefShared }
+func (k RefKind) Mutable() bool {
+	return k == RefVar || k == RefGlobal || k == RefShared || k == RefPtr
+}
 
 // IsModuleScope reports whether the kind names a module-scope variable
 // (private or shared), which Normalize never renames.
@@ -170,6 +179,19 @@ type Swizzle struct {
 	T     *Type
 }
 
+// AddrOf is &X as the argument of a pointer parameter (WGSL
+// #address-of-expr, #function-calls): X is a reference chain (Ident,
+// Index, Member) rooted at a function var, a private global or a pointer
+// parameter, and T is X's type, the pointee's. It appears only as a Call
+// argument whose parameter has Param.Ptr set; its index operands are
+// evaluated where the call evaluates its arguments (WGSL order), the
+// view itself is neither loaded nor copied.
+type AddrOf struct {
+	Pos Pos
+	X   Expr
+	T   *Type
+}
+
 func (e *Lit) Position() Pos         { return e.Pos }
 func (e *Ident) Position() Pos       { return e.Pos }
 func (e *Unary) Position() Pos       { return e.Pos }
@@ -183,6 +205,7 @@ func (e *Bitcast) Position() Pos     { return e.Pos }
 func (e *Index) Position() Pos       { return e.Pos }
 func (e *Member) Position() Pos      { return e.Pos }
 func (e *Swizzle) Position() Pos     { return e.Pos }
+func (e *AddrOf) Position() Pos      { return e.Pos }
 
 func (e *Lit) Type() *Type         { return e.Val.Type }
 func (e *Ident) Type() *Type       { return e.T }
@@ -197,6 +220,7 @@ func (e *Bitcast) Type() *Type     { return e.T }
 func (e *Index) Type() *Type       { return e.T }
 func (e *Member) Type() *Type      { return e.T }
 func (e *Swizzle) Type() *Type     { return e.T }
+func (e *AddrOf) Type() *Type      { return e.T }
 
 func (*Lit) exprNode()         {}
 func (*Ident) exprNode()       {}
@@ -211,6 +235,7 @@ func (*Bitcast) exprNode()     {}
 func (*Index) exprNode()       {}
 func (*Member) exprNode()      {}
 func (*Swizzle) exprNode()     {}
+func (*AddrOf) exprNode()      {}
 
 // ---- statements ----
 

@@ -8,6 +8,11 @@ package ir
 // true. A nil child (Decl.Init, Return.Value, Loop.BreakIf) is skipped.
 func DoChildren(n Node, do func(Node) bool) bool {
 	switch n := n.(type) {
+	case *AddrOf:
+		if n.X != nil && do(n.X) {
+			return true
+		}
+		return false
 	case *ArrayLength:
 		if n.X != nil && do(n.X) {
 			return true
@@ -184,6 +189,10 @@ func DoChildren(n Node, do func(Node) bool) bool {
 // statement in a block removes it. A nil child is skipped.
 func EditChildren(n Node, edit func(Node) Node) {
 	switch n := n.(type) {
+	case *AddrOf:
+		if n.X != nil {
+			n.X = edit(n.X).(Expr)
+		}
 	case *ArrayLength:
 		if n.X != nil {
 			n.X = edit(n.X).(Expr)
@@ -337,6 +346,9 @@ func EditChildren(n Node, edit func(Node) Node) {
 // clone, which then clones each child through EditChildren).
 func shallowCopy(n Node) Node {
 	switch n := n.(type) {
+	case *AddrOf:
+		x := *n
+		return &x
 	case *ArrayLength:
 		x := *n
 		return &x
@@ -442,6 +454,9 @@ func shallowCopy(n Node) Node {
 // result may share e's argument slice: it must not be modified.
 func ExprOperands(e Expr, buf *Operands) []Expr {
 	switch x := e.(type) {
+	case *AddrOf:
+		buf[0] = x.X
+		return buf[:1]
 	case *ArrayLength:
 		buf[0] = x.X
 		return buf[:1]
@@ -494,6 +509,10 @@ func ExprOperands(e Expr, buf *Operands) []Expr {
 // kids is copied, so it may be the caller's Operands buffer).
 func WithOperands(e Expr, kids []Expr) Expr {
 	switch x := e.(type) {
+	case *AddrOf:
+		y := *x
+		y.X = kids[0]
+		return &y
 	case *ArrayLength:
 		y := *x
 		y.X = kids[0]

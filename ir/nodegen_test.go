@@ -18,7 +18,7 @@ import (
 // shallowCopy knows exactly as many.
 var allNodeTypes = []Node{
 	&Lit{}, &Ident{}, &Unary{}, &Binary{}, &Select{}, &Call{}, &BuiltinCall{}, &Construct{},
-	&Convert{}, &Bitcast{}, &Index{}, &Member{}, &Swizzle{},
+	&Convert{}, &Bitcast{}, &Index{}, &Member{}, &Swizzle{}, &AddrOf{},
 	&Block{}, &Decl{}, &Assign{}, &ExprStmt{}, &If{}, &Loop{}, &Switch{}, &Case{}, &Break{},
 	&Continue{}, &Return{}, &Func{}, &Atomic{}, &ArrayLength{},
 }

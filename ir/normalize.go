@@ -394,6 +394,12 @@ func (l *scLowerer) expr(e Expr, pre *[]Stmt) Expr {
 			kids[0] = l.ref(kids[0], pre)
 			continue
 		}
+		if a, ok := kids[i].(*AddrOf); ok {
+			// A pointer argument is a memory view, never a value to
+			// bind: only its index operands are evaluated now.
+			a.X = l.ref(a.X, pre)
+			continue
+		}
 		kids[i] = l.expr(kids[i], pre)
 		if observesEffects(kids[i]) {
 			kids[i] = l.bind(kids[i], pre)

@@ -160,7 +160,11 @@ func (p *printer) fn(f *Func) {
 		if prm.Builtin != "" {
 			p.ws("@builtin(" + prm.Builtin + ") ")
 		}
-		p.ws(prm.Name + ": " + prm.T.String())
+		if prm.Ptr != 0 {
+			p.ws(prm.Name + ": ptr<" + prm.Ptr.String() + ", " + prm.T.String() + ">")
+		} else {
+			p.ws(prm.Name + ": " + prm.T.String())
+		}
 	}
 	p.ws(")")
 	if !f.Result.IsVoid() {
@@ -416,7 +420,14 @@ func (p *printer) expr(e Expr) {
 	case *Lit:
 		p.ws(e.Val.String())
 	case *Ident:
-		p.ws(e.Name)
+		if e.Ref == RefPtr {
+			p.ws("(*" + e.Name + ")")
+		} else {
+			p.ws(e.Name)
+		}
+	case *AddrOf:
+		p.ws("&")
+		p.expr(e.X)
 	case *Atomic:
 		p.ws(e.Op.String() + "(&")
 		for i, a := range e.Args {

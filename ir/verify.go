@@ -175,7 +175,17 @@ func (v *verifier) fn(f *Func) {
 	for _, p := range f.Params {
 		v.checkType(p.Pos, p.T)
 		v.valueType(p.Pos, p.T, "parameter "+p.Name)
-		v.declare(p.Pos, p.Name, RefParam, p.T)
+		switch p.Ptr {
+		case 0:
+			v.declare(p.Pos, p.Name, RefParam, p.T)
+		case SpaceFunction, SpacePrivate:
+			if f.Stage != StageNone {
+				v.errorf(p.Pos, "entry point parameter %s is a pointer", p.Name)
+			}
+			v.declare(p.Pos, p.Name, RefPtr, p.T)
+		default:
+			v.errorf(p.Pos, "pointer parameter %s in address space %v (function or private only)", p.Name, p.Ptr)
+		}
 	}
 	if f.Result == nil {
 		v.errorf(f.Pos, "nil result type (use ir.Void)")
@@ -420,6 +430,45 @@ func (v *verifier) cond(e Expr, what string) {
 	}
 }
 
+// addrOf checks &X passed for pointer parameter p (WGSL #function-calls:
+// the argument agrees with the parameter on address space and store
+// type): X is a reference chain rooted at a function var or pointer
+// parameter (function space) or a private global (private space).
+func (v *verifier) addrOf(a *AddrOf, p *Param) {
+	v.expr(a.X)
+	v.checkRef(a.X)
+	v.want(a, a.T, a.X.Type())
+	if _, ok := a.X.(*Swizzle); ok {
+		v.errorf(a.Pos, "address of a vector component")
+	}
+	root := RootIdent(a.X)
+	if root == nil {
+		v.errorf(a.Pos, "&%T is not a reference chain", a.X)
+		return
+	}
+	space := SpaceFunction
+	switch root.Ref {
+	case RefGlobal:
+		space = SpacePrivate
+	case RefShared:
+		space = 0
+		if g := v.m.SharedVar(root.Name); g != nil {
+			space = g.Space
+		}
+	case RefPtr:
+		if ent, ok := v.lookup(root.Name); ok && ent.kind == RefPtr {
+			for _, q := range v.f.Params {
+				if q.Name == root.Name {
+					space = q.Ptr
+				}
+			}
+		}
+	}
+	if space != p.Ptr {
+		v.errorf(a.Pos, "pointer argument in address space %v for parameter %s: ptr<%v, %v>", space, p.Name, p.Ptr, p.T)
+	}
+}
+
 // checkRef checks that e is an assignable reference.
 func (v *verifier) checkRef(e Expr) {
 	switch x := e.(type) {
@@ -453,10 +502,17 @@ func (v *verifier) want(e Expr, got, want *Type) {
 }
 
 func (v *verifier) call(c *Call, stmt bool) {
-	for _, a := range c.Args {
+	f := v.m.Func(c.Func)
+	for i, a := range c.Args {
+		if ad, ok := a.(*AddrOf); ok && f != nil && i < len(f.Params) && f.Params[i].Ptr != 0 {
+			v.addrOf(ad, f.Params[i])
+			continue
+		}
+		if f != nil && i < len(f.Params) && f.Params[i].Ptr != 0 {
+			v.errorf(a.Position(), "argument %d of %s is %T, want &reference for pointer parameter %s", i+1, c.Func, a, f.Params[i].Name)
+		}
 		v.expr(a)
 	}
-	f := v.m.Func(c.Func)
 	if f == nil {
 		if v.m.OpaqueDecl(c.Func) != nil {
 			v.errorf(c.Pos, "call of %s, which is outside the subset", c.Func)

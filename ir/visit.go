@@ -107,3 +107,20 @@ func RootIdent(e Expr) *Ident {
 		}
 	}
 }
+
+// WritesThrough reports whether f may write through its pointer parameter
+// name (Param.Ptr): an assignment or atomic rooted at it, or passing it on
+// as a pointer argument (WGSL #alias-analysis counts that as the
+// callee's access; this is the conservative side of it).
+func WritesThrough(f *Func, name string) bool {
+	return Any(f.Body, func(n Node) bool {
+		var root *Ident
+		switch x := n.(type) {
+		case *Assign:
+			root = RootIdent(x.LHS)
+		case *AddrOf:
+			root = RootIdent(x.X)
+		}
+		return root != nil && root.Ref == RefPtr && root.Name == name
+	})
+}

@@ -258,6 +258,26 @@ var natives = []native{
 				func() []ir.Value { return runGradient(t, float64(x)) })
 		},
 	},
+	{
+		name: "ptr_params", kernel: "ptr_params",
+		params:  []field{{"x", ir.I32}, {"y", ir.I32}},
+		outputs: []field{{"out_lo", ir.I32}, {"out_hi", ir.I32}, {"total", ir.I32}},
+		run: func(t testing.TB, a []ir.Value) []ir.Value {
+			lo, hi, total := nativePtrParams(a[0].I32(), a[1].I32())
+			return []ir.Value{i32v(lo), i32v(hi), i32v(total)}
+		},
+	},
+}
+
+// ptr_params: order x, y (swap through pointers when x > y); the struct
+// accumulator sums both (wrapping) and counts 2; total (private, starting
+// at 0) gets the sum, then the count.
+func nativePtrParams(x, y int32) (lo, hi, total int32) {
+	if x > y {
+		x, y = y, x
+	}
+	sum := x + y
+	return x, y, sum + 2
 }
 
 // shade (daslang-flatten §8.1): x * 2 above one half, x otherwise.

@@ -433,11 +433,24 @@ func (e *emitter) splatConst(t *ir.Type, bits uint32) uint32 {
 func (e *emitter) declareFunc(f *ir.Func) {
 	fi := &funcInfo{id: e.b.id(), result: e.typeOf(f.Result)}
 	for _, p := range f.Params {
+		if p.Ptr != 0 {
+			fi.params = append(fi.params, e.b.typePointer(ptrClass(p.Ptr), e.typeOf(p.T)))
+			continue
+		}
 		fi.params = append(fi.params, e.typeOf(p.T))
 	}
 	fi.typ = e.b.typeFunction(fi.result, fi.params...)
 	e.b.name(fi.id, f.Name)
 	e.funcs[f.Name] = fi
+}
+
+// ptrClass is the storage class of a pointer parameter's address space
+// (function or private).
+func ptrClass(s ir.AddressSpace) uint32 {
+	if s == ir.SpacePrivate {
+		return storageClassPrivate
+	}
+	return storageClassFunction
 }
 
 // declareGlobal emits a Private OpVariable for g (per invocation, as WGSL

@@ -44,13 +44,7 @@ func (f *fnEmitter) expr(x ir.Expr) uint32 {
 		c := f.expr(x.Cond)
 		return f.selectVal(x.T, c, x.Cond.Type(), tv, fv)
 	case *ir.Call:
-		fi := e.funcs[x.Func]
-		args := make([]uint32, 0, len(x.Args)+1)
-		args = append(args, fi.id)
-		for _, a := range x.Args {
-			args = append(args, f.expr(a))
-		}
-		return f.op(opFunctionCall, fi.result, args...)
+		return f.call(x)
 	case *ir.BuiltinCall:
 		return f.builtin(x)
 	case *ir.Construct:
@@ -693,4 +687,56 @@ func (f *fnEmitter) matrixBinary(op ir.BinaryOp, x uint32, xt *ir.Type, y uint32
 		return f.op(opVectorTimesMatrix, t, x, y)
 	}
 	return f.op(opMatrixTimesMatrix, t, x, y)
+}
+
+// call emits a user call. A pointer argument (ir.AddrOf) that is a whole
+// variable or pointer parameter is passed as it is; a view into one is
+// passed through a temporary of the parameter's storage class, loaded
+// before the call and stored back after it when the callee writes through
+// it: SPIR-V's logical addressing lets an OpFunctionCall pointer operand
+// be only a memory object declaration (SPIR-V §2.16.1, "Logical
+// addressing"; VariablePointers is not required). The access chain is
+// formed where the argument is evaluated (WGSL order), and the alias
+// analysis (WGSL #alias-analysis) makes the copy unobservable.
+func (f *fnEmitter) call(x *ir.Call) uint32 {
+	e := f.e
+	fi := e.funcs[x.Func]
+	callee := e.m.Func(x.Func)
+	args := make([]uint32, 0, len(x.Args)+1)
+	args = append(args, fi.id)
+	type copyOut struct {
+		ptr, tmp uint32
+		t        *ir.Type
+	}
+	var outs []copyOut
+	for i, a := range x.Args {
+		ad, ok := a.(*ir.AddrOf)
+		if !ok {
+			args = append(args, f.expr(a))
+			continue
+		}
+		root, class, idx := f.chain(ad.X)
+		if len(idx) == 0 {
+			args = append(args, root)
+			continue
+		}
+		pointee := e.typeOf(ad.T)
+		ptr := f.op(opAccessChain, e.b.typePointer(class, pointee), append([]uint32{root}, idx...)...)
+		var tmp uint32
+		if class == storageClassPrivate {
+			tmp = e.b.variable(e.b.typePointer(class, pointee), class, e.b.constNull(pointee))
+		} else {
+			tmp = f.newVar(ad.T, "ptr_arg")
+		}
+		f.store(tmp, f.op(opLoad, pointee, ptr))
+		args = append(args, tmp)
+		if callee != nil && ir.WritesThrough(callee, callee.Params[i].Name) {
+			outs = append(outs, copyOut{ptr, tmp, ad.T})
+		}
+	}
+	r := f.op(opFunctionCall, fi.result, args...)
+	for _, o := range outs {
+		f.store(o.ptr, f.load(o.t, o.tmp))
+	}
+	return r
 }

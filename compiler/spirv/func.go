@@ -164,6 +164,9 @@ func (e *emitter) function(fn *ir.Func) {
 		emit(&header, opFunctionParameter, fi.params[i], id)
 		e.b.name(id, p.Name)
 		f.vals[p.Name] = binding{id: id}
+		if p.Ptr != 0 {
+			f.vals[p.Name] = binding{id: id, ptr: true, class: ptrClass(p.Ptr)}
+		}
 		f.named[id] = true
 	}
 	entry := e.b.id()

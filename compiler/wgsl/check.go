@@ -91,6 +91,7 @@ type chkDecl struct {
 	fn       *ir.Func
 	params   []*chkType
 	result   *chkType
+	alias    *chkAlias // a function's accesses for the alias analysis (alias.go)
 	st       *ir.StructDecl
 	checked  bool
 	resolved bool

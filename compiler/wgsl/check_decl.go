@@ -26,7 +26,7 @@ type chkLocal struct {
 	c    *cVal // const value
 	name string
 	// ptr is set for a let holding a pointer (outside the subset; see
-	// pointerUse).
+	// pointerUse) and for a pointer parameter (ref RefPtr).
 	ptr *chkPtr
 }
 
@@ -321,7 +321,15 @@ func (c *chkCtx) function() {
 			builtin = c.builtinAttr(at)
 		}
 		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
-			c.outsidef(p.typ.off, "pointer parameter")
+			if f.Stage != ir.StageNone {
+				c.outsidef(p.typ.off, "pointer parameter")
+			}
+			space, t := c.ptrParamType(p.typ)
+			c.d.params = append(c.d.params, t)
+			f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Ptr: space, PtrPos: c.pos(p.typ.off)})
+			c.declare(p.name, &chkLocal{ref: ir.RefPtr, t: t, ptr: &chkPtr{param: true, space: space,
+				what: fmt.Sprintf("pointer parameter '%s' (ptr<%v, %v, read_write>)", p.name, space, t)}})
+			continue
 		}
 		t := c.valueType(p.typ, "a parameter")
 		if f.Stage != ir.StageNone {
@@ -359,7 +367,40 @@ func (c *chkCtx) function() {
 	c.pop()
 	c.behaviors(f, a.body.end)
 	c.d.result = c.result
+	c.d.alias = c.aliasSummary(f)
 	c.d.fn = f
+}
+
+// ptrParamType resolves a pointer parameter's type ptr<AS, T[, AM]>
+// (WGSL #ref-ptr-types): the function and private address spaces are in
+// the subset, whose access mode is always read_write and is not written
+// (WGSL #address-space: only storage pointers name one); workgroup,
+// storage and uniform pointer parameters are outside it.
+func (c *chkCtx) ptrParamType(t *astIdentExpr) (ir.AddressSpace, *chkType) {
+	if len(t.tmpl) < 2 || len(t.tmpl) > 3 {
+		c.errorf(t.off, "ptr needs an address space, a store type and an optional access mode")
+	}
+	as, ok := t.tmpl[0].(*astIdentExpr)
+	if !ok || as.hasTmpl {
+		c.errorf(t.tmpl[0].astOff(), "the first template argument of ptr must be an address space")
+	}
+	var space ir.AddressSpace
+	switch as.name {
+	case "function":
+		space = ir.SpaceFunction
+	case "private":
+		space = ir.SpacePrivate
+	case "workgroup", "storage", "uniform":
+		c.outsidef(as.off, "pointer parameter in the %s address space", as.name)
+	case "handle":
+		c.errorf(as.off, "address space 'handle' cannot be used in WGSL source")
+	default:
+		c.errorf(as.off, "unknown address space '%s'", as.name)
+	}
+	if len(t.tmpl) == 3 {
+		c.errorf(t.tmpl[2].astOff(), "only pointers in the storage address space may specify an access mode (WGSL #address-space)")
+	}
+	return space, c.valueType(c.typeArg(t.tmpl[1]), "a pointer parameter's store type")
 }
 
 // resolveType resolves a type specifier (WGSL #type-specifiers). A type

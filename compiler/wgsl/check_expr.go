@@ -129,6 +129,9 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 		if l.ref == 0 {
 			return c.constOp(*l.c, x.off)
 		}
+		if l.ptr != nil && l.ptr.param {
+			c.errorf(x.off, "%s cannot be used as a value here (WGSL #address-of-expr: no operator, conversion or value builtin takes a pointer; write *%s)", l.ptr.what, x.name)
+		}
 		if l.ptr != nil {
 			c.errorf(x.off, "let '%s' is %s, which cannot be used as a value here (WGSL #address-of-expr: no operator, conversion or value builtin takes a pointer)", x.name, l.ptr.what)
 		}
@@ -251,6 +254,11 @@ type chkPtr struct {
 	view chkOp
 	what string // "a pointer (address-of operator '&', ptr<function, u32, read_write>)"
 	off  int32
+	// space is the pointer's address space; param marks a pointer
+	// parameter (in the subset), whose view is a fresh RefPtr Ident at
+	// each use.
+	space ir.AddressSpace
+	param bool
 }
 
 // addrOfView checks the operand of &x (a memory view, not a vector
@@ -270,20 +278,24 @@ func (c *chkCtx) addrOfView(u *astUnaryExpr) *chkPtr {
 	if a.vcomp {
 		c.errorf(u.off, "cannot take the address of a vector component")
 	}
-	space, access := "function", "read_write"
+	space, access := ir.SpaceFunction, "read_write"
 	switch {
 	case root == nil:
 	case root.Ref == ir.RefGlobal:
-		space = "private"
+		space = ir.SpacePrivate
+	case root.Ref == ir.RefPtr:
+		if l := c.local(root.Name); l != nil && l.ptr != nil {
+			space = l.ptr.space
+		}
 	case root.Ref == ir.RefShared:
 		if d := c.mc.byName[root.Name]; d != nil && d.shared != nil {
-			space = d.shared.Space.String()
+			space = d.shared.Space
 			if !d.shared.Writable() {
 				access = "read"
 			}
 		}
 	}
-	return &chkPtr{view: a, what: fmt.Sprintf("a pointer (address-of operator '&', ptr<%s, %v, %s>)", space, a.t, access), off: u.off}
+	return &chkPtr{view: a, what: fmt.Sprintf("a pointer (address-of operator '&', ptr<%v, %v, %s>)", space, a.t, access), off: u.off, space: space}
 }
 
 // pointer returns the pointer e denotes when e is &x or names a let
@@ -295,6 +307,12 @@ func (c *chkCtx) pointer(e astExpr) *chkPtr {
 			return c.addrOfView(x)
 		}
 	case *astIdentExpr:
+		if l := c.local(x.name); l != nil && l.ptr != nil && l.ptr.param {
+			p := *l.ptr
+			p.off = x.off
+			p.view = chkOp{t: l.t, e: &ir.Ident{Pos: c.pos(x.off), Name: l.name, T: l.t.toIR(), Ref: ir.RefPtr}, ref: true, off: x.off}
+			return &p
+		}
 		if l := c.local(x.name); l != nil && l.ptr != nil {
 			p := *l.ptr
 			p.off = x.off
@@ -312,7 +330,7 @@ func (c *chkCtx) pointer(e astExpr) *chkPtr {
 // (deferOutside), so that its errors are still found.
 func (c *chkCtx) pointerUse(e astExpr) *chkPtr {
 	p := c.pointer(e)
-	if p != nil {
+	if p != nil && !p.param {
 		c.deferOutside(p.off, "pointer (address-of operator '&')")
 	}
 	return p
@@ -652,18 +670,39 @@ func (c *chkCtx) userCall(x *astCallExpr, d *chkDecl, stmt bool) chkOp {
 	if id.hasTmpl {
 		c.errorf(id.off, "function '%s' does not take template arguments", id.name)
 	}
-	args := c.args(x.args)
-	if len(args) != len(d.params) {
-		c.errorf(id.off, "function '%s' expects %d argument(s), got %d", id.name, len(d.params), len(args))
+	if len(x.args) != len(d.params) {
+		c.errorf(id.off, "function '%s' expects %d argument(s), got %d", id.name, len(d.params), len(x.args))
 	}
-	irArgs := make([]ir.Expr, len(args))
-	for i, a := range args {
-		irArgs[i] = c.irOf(c.to(a, d.params[i], fmt.Sprintf("argument %d of %s", i+1, id.name)))
+	irArgs := make([]ir.Expr, len(x.args))
+	for i, e := range x.args {
+		if prm := d.fn.Params[i]; prm.Ptr != 0 {
+			irArgs[i] = c.pointerArg(e, prm, i, id.name)
+			continue
+		}
+		irArgs[i] = c.irOf(c.to(c.value(e), d.params[i], fmt.Sprintf("argument %d of %s", i+1, id.name)))
 	}
+	c.aliasCall(x, d, irArgs)
 	if !stmt && d.result.k == ckVoid {
 		c.errorf(id.off, "function '%s' does not return a value", id.name)
 	}
 	return chkOp{t: d.result, e: &ir.Call{Pos: c.pos(id.off), Func: id.name, Args: irArgs, T: d.result.toIR()}, off: id.off}
+}
+
+// pointerArg checks argument i of a call of fn for pointer parameter prm
+// (WGSL #function-calls, #function-restriction: the argument agrees with
+// the parameter on address space, store type and access mode) and
+// returns it as &view.
+func (c *chkCtx) pointerArg(e astExpr, prm *ir.Param, i int, fn string) ir.Expr {
+	p := c.pointer(e)
+	want := fmt.Sprintf("ptr<%v, %v, read_write>", prm.Ptr, prm.T)
+	if p == nil {
+		a := c.value(e)
+		c.errorf(astExprStart(e), "argument %d of %s must be a pointer %s, not a value of type %v", i+1, fn, want, a.t)
+	}
+	if p.space != prm.Ptr || !ir.Identical(p.view.t.toIRMaybe(), prm.T) {
+		c.errorf(astExprStart(e), "argument %d of %s is %s, which does not match the parameter's %s (WGSL #function-restriction)", i+1, fn, p.what, want)
+	}
+	return &ir.AddrOf{Pos: c.pos(astExprStart(e)), X: c.irOf(p.view), T: prm.T}
 }
 
 // typeCall checks a value constructor or conversion named by a

@@ -522,7 +522,11 @@ func (w *uniFn) expr(e ir.Expr, st uniState) int32 {
 				return result(n)
 			}
 			return cf
-		case ir.RefGlobal:
+		case ir.RefGlobal, ir.RefPtr:
+			// A pointer parameter's pointee is taken as non-uniform: the
+			// analysis does not follow pointers (WGSL
+			// #uniformity-function-calls' pointer rules), the
+			// conservative side of them.
 			return uniMayBeNon
 		case ir.RefShared:
 			// WGSL #uniformity-function-calls: reads of read-only storage
@@ -571,6 +575,9 @@ func (w *uniFn) expr(e ir.Expr, st uniState) int32 {
 		return w.builtin(x, st)
 	case *ir.Call:
 		return w.call(x, st)
+	case *ir.AddrOf:
+		w.expr(x.X, st)
+		return cf
 	}
 	return cf
 }
@@ -580,6 +587,13 @@ func (w *uniFn) builtin(x *ir.BuiltinCall, st uniState) int32 {
 	var args []int32
 	for _, a := range x.Args {
 		args = append(args, w.expr(a, st))
+		if ad, ok := a.(*ir.AddrOf); ok {
+			// The callee may store a non-uniform value through the
+			// pointer (conservative: the pointer rules are not followed).
+			if root := ir.RootIdent(ad.X); root != nil && root.Ref == ir.RefVar && st.vars != nil {
+				st.vars[root.Name] = uniMayBeNon
+			}
+		}
 	}
 	res := g.node()
 	g.edge(res, st.cf)
@@ -611,6 +625,13 @@ func (w *uniFn) call(x *ir.Call, st uniState) int32 {
 	var args []int32
 	for _, a := range x.Args {
 		args = append(args, w.expr(a, st))
+		if ad, ok := a.(*ir.AddrOf); ok {
+			// The callee may store a non-uniform value through the
+			// pointer (conservative: the pointer rules are not followed).
+			if root := ir.RootIdent(ad.X); root != nil && root.Ref == ir.RefVar && st.vars != nil {
+				st.vars[root.Name] = uniMayBeNon
+			}
+		}
 	}
 	res := g.node()
 	g.edge(res, st.cf)

@@ -23,7 +23,13 @@
 //     break if, continue, return, blocks, calls, phony assignment) and
 //     expressions, and which calls only subset functions and the builtins
 //     of ir.Builtins (derivative, barrier and subgroup builtins included,
-//     so that later passes can refuse them precisely).
+//     so that later passes can refuse them precisely);
+//   - pointer parameters ptr<function, T> and ptr<private, T> (T a subset
+//     value type), used as *p, (*p).f, p.f, (*p)[i], p[i] and passed on,
+//     called with &x, &x.f, &a[i] (ir.AddrOf); calls are checked by the
+//     alias analysis (WGSL #alias-analysis, alias.go) and refused at the
+//     aliasing argument, as Tint does. Workgroup, storage and uniform
+//     pointer parameters and a let holding a pointer are outside.
 //
 // Everything else is kept as an ir.Opaque with its exact source text, the
 // reason it is outside the subset and the position of the first construct

@@ -73,6 +73,13 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 		}
 		return fail(o.ReasonPos, "kernel %s is outside the gpudiff subset: %s", name, o.Reason)
 	}
+	for _, p := range f.Params {
+		if p.Ptr != 0 {
+			// ARCHITECTURE.md "Kernel ABI": arguments are values read
+			// from a buffer per invocation.
+			return fail(p.PtrPos, "kernel %s is outside the gpudiff subset: pointer parameter", name)
+		}
+	}
 	u := uniAnalyze(m, uniRuleIsError(m, "derivative_uniformity"), uniRuleIsError(m, "subgroup_uniformity"))
 	if len(u.errs) > 0 {
 		return nil, u.errs

@@ -112,6 +112,9 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	if x.init != nil {
 		if x.kw == "let" {
 			if p := c.pointerUse(x.init); p != nil {
+				if p.param {
+					c.deferOutside(p.off, "pointer (a let of a pointer parameter)")
+				}
 				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: p})
 				return nil
 			}
