@@ -95,6 +95,19 @@ type ProgramRecord struct {
 	// Millis is the wall-clock time the program took; it is not journaled,
 	// so a resumed journal equals an uninterrupted one.
 	Millis int64 `json:"-"`
+	// Saved is the judged result the program's case file was written with
+	// (nil when this run saved none, and in records read from a journal),
+	// for reports that draw it; not journaled.
+	Saved *SavedResult `json:"-"`
+}
+
+// SavedResult is the judged result of a saved case: a function kernel's
+// Result, or an entry point's EntryResult with the entry point's name.
+type SavedResult struct {
+	Result *check.Result
+	Entry  *check.EntryResult
+	// EntryName is the entry point Entry is the result of.
+	EntryName string
 }
 
 // RunCount counts one program's runs on one adapter.
@@ -344,7 +357,7 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 			rec.Flaky = true
 			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
 			rec.Signature = "unconfirmed/" + Signature(first, c.Module, c.Kernel)
-			rec.Case, rec.CaseError = saveCase(cfg, rec, first, c, res, opts, "unconfirmed-", saved)
+			saveCase(cfg, &rec, first, c, res, opts, "unconfirmed-", saved)
 			rec.Millis = time.Since(t0).Milliseconds()
 			return rec
 		}
@@ -406,7 +419,7 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 	}
 	rec.Signature = Signature(first, small.Module, small.Kernel)
 	rec.Known = cfg.Baseline.Known(rec.Signature)
-	rec.Case, rec.CaseError = saveCase(cfg, rec, first, small, res, opts, "", saved)
+	saveCase(cfg, &rec, first, small, res, opts, "", saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
 }
@@ -427,12 +440,16 @@ func shrinkWorkers(devs []check.Device) int {
 }
 
 // saveCase writes the failure's case file into the corpus once per
-// signature (atomically) and returns its name, "" when nothing is saved;
-// failed says why a case that should have been written was not.
-func saveCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
-	return saveRecord(cfg, rec, first, c.Module, c.Kernel, prefix, saved, func() *check.CaseRecord {
+// signature (atomically) and records it in rec: Case its name ("" when
+// nothing is saved), CaseError why a case that should have been written
+// was not, and Saved the result it was written with.
+func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
+	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Kernel, prefix, saved, func() *check.CaseRecord {
 		return check.NewRecord(c, res, opts, cfg.ToolVersion)
 	})
+	if rec.Case != "" && res != nil {
+		rec.Saved = &SavedResult{Result: res}
+	}
 }
 
 // saveRecord is saveCase for the case of function fn of m, whose record

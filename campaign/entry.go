@@ -103,7 +103,7 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 			rec.Flaky = true
 			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
 			rec.Signature = "unconfirmed/" + Signature(first, e.c.Module, e.c.Entry)
-			rec.Case, rec.CaseError = saveEntryCase(cfg, rec, first, e.c, res, e.opts, "unconfirmed-", saved)
+			saveEntryCase(cfg, &rec, first, e.c, res, e.opts, "unconfirmed-", saved)
 			return rec
 		}
 	}
@@ -146,7 +146,7 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 	}
 	rec.Signature = Signature(first, small.Module, small.Entry)
 	rec.Known = cfg.Baseline.Known(rec.Signature)
-	rec.Case, rec.CaseError = saveEntryCase(cfg, rec, first, small, res, e.opts, "", saved)
+	saveEntryCase(cfg, &rec, first, small, res, e.opts, "", saved)
 	return rec
 }
 
@@ -190,10 +190,13 @@ func entryStillFails(ctx context.Context, orig *check.EntryCase, sc shrink.Case,
 }
 
 // saveEntryCase is saveCase for an entry point's case.
-func saveEntryCase(cfg Config, rec ProgramRecord, first check.Finding, c *check.EntryCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) (name, failed string) {
-	return saveRecord(cfg, rec, first, c.Module, c.Entry, prefix, saved, func() *check.CaseRecord {
+func saveEntryCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.EntryCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) {
+	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Entry, prefix, saved, func() *check.CaseRecord {
 		return check.NewEntryRecord(c, res, opts, cfg.ToolVersion)
 	})
+	if rec.Case != "" && res != nil {
+		rec.Saved = &SavedResult{Entry: res, EntryName: c.Entry}
+	}
 }
 
 // barriers counts the barrier calls (workgroupBarrier, storageBarrier)

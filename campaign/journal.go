@@ -80,6 +80,8 @@ type JournalHeader struct {
 	Corpus string `json:"corpus"`
 	Report string `json:"report"`
 	JUnit  string `json:"junit"`
+	// HTML is where the HTML page goes ("" none), like Report.
+	HTML string `json:"html,omitempty"`
 }
 
 // JournalFormat tags journal headers. Journals of the older format

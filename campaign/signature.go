@@ -241,6 +241,9 @@ type Bug struct {
 	CaseIndex   int    `json:"case_index"`
 	Stmts       int    `json:"stmts"`
 	ShrunkStmts int    `json:"shrunk_stmts,omitempty"`
+	// Saved is the result the case file was written with, when this run
+	// wrote it (ProgramRecord.Saved); not in the JSON report.
+	Saved *SavedResult `json:"-"`
 }
 
 // Bugs groups failure records (Summary.Failures, in campaign order) by
@@ -280,6 +283,9 @@ func Bugs(failures []ProgramRecord) []Bug {
 		b.Seeds = append(b.Seeds, r.Seed)
 		if b.Case == "" && r.Case != "" {
 			b.Case, b.CaseError, b.CaseIndex, b.Stmts, b.ShrunkStmts = r.Case, "", r.Index, r.Stmts, r.ShrunkStmts
+		}
+		if b.Saved == nil && r.Case == b.Case && r.Saved != nil {
+			b.Saved = r.Saved
 		}
 	}
 	return bugs

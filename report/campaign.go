@@ -49,33 +49,52 @@ func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
 	if s.Interrupted {
 		t.SetTitle(fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs))
 	}
-	t.AppendRow(table.Row{"programs", s.Programs})
-	t.AppendRow(table.Row{"invocations", s.Invocations})
+	for _, r := range campaignRows(s) {
+		t.AppendRow(table.Row{r.Name, r.Value})
+	}
+	t.Render()
+	if h := hashesLine(s); h != "" {
+		fmt.Fprintln(w, h)
+	}
+	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
+}
+
+// campaignRow is one row of a campaign's summary table.
+type campaignRow struct {
+	Name  string
+	Value any
+}
+
+// campaignRows are the rows of a campaign's summary table, the text
+// summary's and the HTML page's.
+func campaignRows(s *campaign.Summary) []campaignRow {
+	rows := []campaignRow{{"programs", s.Programs}, {"invocations", s.Invocations}}
 	for _, a := range campaign.SortedKeys(s.RunsPer) {
-		t.AppendRow(table.Row{"runs on " + a, s.RunsPer[a]})
+		rows = append(rows, campaignRow{"runs on " + a, s.RunsPer[a]})
 	}
 	for _, v := range campaign.SortedKeys(s.Verdicts) {
-		t.AppendRow(table.Row{"verdict " + v, s.Verdicts[v]})
+		rows = append(rows, campaignRow{"verdict " + v, s.Verdicts[v]})
 	}
 	bugs := campaign.Bugs(s.Failures)
 	bugRow := func(state string) string {
 		n, programs := campaign.BugCount(bugs, state)
 		return fmt.Sprintf("%d in %d %s", n, programs, map[bool]string{true: "program", false: "programs"}[programs == 1])
 	}
-	t.AppendRow(table.Row{"new bugs", bugRow("new")})
-	t.AppendRow(table.Row{"known bugs", bugRow("known")})
+	rows = append(rows, campaignRow{"new bugs", bugRow("new")}, campaignRow{"known bugs", bugRow("known")})
 	if s.Flaky > 0 {
-		t.AppendRow(table.Row{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
+		rows = append(rows, campaignRow{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
 	}
-	t.AppendRow(table.Row{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())})
-	t.AppendRow(table.Row{"elapsed", s.Elapsed.Round(time.Millisecond)})
-	t.AppendRow(table.Row{"program digest", Digest(s.Hashes)})
-	t.Render()
-	if len(s.Hashes) > 0 {
-		first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
-		fmt.Fprintf(w, "program hashes: first %s … last %s (digest %s over %d programs)\n", first[:12], last[:12], Digest(s.Hashes), len(s.Hashes))
+	return append(rows, campaignRow{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())},
+		campaignRow{"elapsed", s.Elapsed.Round(time.Millisecond)}, campaignRow{"program digest", Digest(s.Hashes)})
+}
+
+// hashesLine names the first and last program hashes ("" without programs).
+func hashesLine(s *campaign.Summary) string {
+	if len(s.Hashes) == 0 {
+		return ""
 	}
-	WriteBugs(w, c.Corpus, bugs)
+	first, last := s.Hashes[0], s.Hashes[len(s.Hashes)-1]
+	return fmt.Sprintf("program hashes: first %s … last %s (digest %s over %d programs)", first[:12], last[:12], Digest(s.Hashes), len(s.Hashes))
 }
 
 // WriteBugs writes one entry per bug (campaign.Bugs): its state, signature

@@ -6,9 +6,10 @@
 //     case's check.Result as a table per invocation or as exec's JSON
 //     document, with repro's check.ReplayOutcome;
 //   - campaigns (Campaign, WriteCampaignSummary, WriteBugs,
-//     CampaignReport/WriteCampaignJSON, WriteCampaignJUnit, Digest): a
-//     campaign.Summary as run's summary table and per-bug lines, its
-//     --report JSON and its JUnit XML;
+//     CampaignReport/WriteCampaignJSON, WriteCampaignJUnit,
+//     WriteCampaignHTML, Digest): a campaign.Summary as run's summary table
+//     and per-bug lines, its --report JSON, its JUnit XML and its --html
+//     page (each bug once, with pictures of its saved case);
 //   - the driver matrix (WriteDriversText, WriteDriversHTML,
 //     WriteDriversJUnit, WriteDriversJSON): a fuzz/drivers Report for a
 //     terminal, as one self-contained HTML page, as JUnit XML and as JSON;

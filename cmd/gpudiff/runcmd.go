@@ -41,6 +41,7 @@ type runFlags struct {
 	corpus      string
 	report      string
 	junit       string
+	html        string
 	shard       string
 	baseline    string
 	invocations int
@@ -81,7 +82,7 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
 130 / 143 interrupted by SIGINT / SIGTERM (the report says "interrupted": true;
 continue with --resume LOG).`,
 		Example: `  gpudiff run --seed 1 --count 200
-  gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml
+  gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml --html nightly.html
   gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -101,6 +102,7 @@ continue with --resume LOG).`,
 	f.StringVar(&fl.corpus, "corpus", "gpudiff-cases", "directory where shrunk failures are saved as case files")
 	f.StringVar(&fl.report, "report", "", "write a JSON report (one record per failure) to this file")
 	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per program × adapter) to this file")
+	f.StringVar(&fl.html, "html", "", "write a self-contained HTML page to this file: the summary, each bug once with its attribution, programs, case file, replay command and pictures of its case")
 	f.StringVar(&fl.shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
 	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
 	f.IntVar(&fl.invocations, "invocations", 16, "invocations per program")
@@ -320,7 +322,7 @@ func progressBar(stderr io.Writer, count, shard, shards int) *progressbar.Progre
 }
 
 // writeCampaignReports prints the summary on stdout and writes the
-// --report and --junit files the campaign c names (atomically).
+// --report, --junit and --html files the campaign c names (atomically).
 func writeCampaignReports(stdout io.Writer, c campaign.JournalHeader, info report.Campaign, sum *campaign.Summary) error {
 	report.WriteCampaignSummary(stdout, info, sum)
 	if c.Report != "" {
@@ -331,6 +333,11 @@ func writeCampaignReports(stdout io.Writer, c campaign.JournalHeader, info repor
 	if c.JUnit != "" {
 		if err := writeFile(c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
 			return usagef("gpudiff run: --junit: %v", err)
+		}
+	}
+	if c.HTML != "" {
+		if err := writeFile(c.HTML, func(w io.Writer) error { return report.WriteCampaignHTML(w, info, sum) }); err != nil {
+			return usagef("gpudiff run: --html: %v", err)
 		}
 	}
 	return nil
@@ -348,7 +355,7 @@ func campaignSpec(g *globalFlags, fl runFlags) (campaign.JournalHeader, error) {
 		Size: fl.size, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV, NoGPU: fl.noGPU, Timeout: campaign.JournalDuration(fl.timeout),
 		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
 		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
-		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit}
+		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit, HTML: fl.html}
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
 		return h, usagef("gpudiff run: --mode: %v", err)
@@ -404,8 +411,8 @@ func campaignSpec(g *globalFlags, fl runFlags) (campaign.JournalHeader, error) {
 // the run flag that sets it ($NAME: an environment variable) and the
 // header field that holds it. A resume takes every one from the journal;
 // one given on the command line must agree with it (exit 2 naming the
-// flag otherwise), except the outputs (where case files, the report and
-// the JUnit XML go), which a flag given on resume redirects.
+// flag otherwise), except the outputs (where case files, the report, the
+// JUnit XML and the HTML page go), which a flag given on resume redirects.
 var campaignOptions = []struct {
 	flag   string
 	output bool
@@ -434,6 +441,7 @@ var campaignOptions = []struct {
 	{"corpus", true, func(h *campaign.JournalHeader) any { return &h.Corpus }},
 	{"report", true, func(h *campaign.JournalHeader) any { return &h.Report }},
 	{"junit", true, func(h *campaign.JournalHeader) any { return &h.JUnit }},
+	{"html", true, func(h *campaign.JournalHeader) any { return &h.HTML }},
 }
 
 // resumeHeader returns the campaign that resuming the journal at path,
