@@ -455,6 +455,9 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 
 // evalBuiltin folds the builtins WGSL specifies exactly.
 func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	if fn.Info().Class == ir.ClassPack {
+		return ir.Value{}, evalUnknown // data packing: not folded
+	}
 	switch fn {
 	case ir.BAll, ir.BAny:
 		v := args[0]

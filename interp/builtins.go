@@ -104,6 +104,9 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	if e.Fn == ir.BTranspose || e.Fn == ir.BDeterminant {
 		return c.matrixBuiltin(e, dst)
 	}
+	if info.Class == ir.ClassPack {
+		return c.packBuiltin(e, dst)
+	}
 	ops := c.operands(e.Args...)
 	at := e.Args[0].Type()
 	n := int32(e.T.Width())

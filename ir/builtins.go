@@ -80,6 +80,21 @@ const (
 	// Matrix builtins (appended so existing numbers stay).
 	BTranspose
 	BDeterminant
+	// Data packing builtins (appended so existing numbers stay).
+	BPack4x8Snorm
+	BPack4x8Unorm
+	BPack2x16Snorm
+	BPack2x16Unorm
+	BPack4xI8
+	BPack4xU8
+	BPack4xI8Clamp
+	BPack4xU8Clamp
+	BUnpack4x8Snorm
+	BUnpack4x8Unorm
+	BUnpack2x16Snorm
+	BUnpack2x16Unorm
+	BUnpack4xI8
+	BUnpack4xU8
 	numBuiltins
 )
 
@@ -93,6 +108,7 @@ const (
 	ClassDerivative                         // dpdx & co: fragment-only, need uniform control flow
 	ClassBarrier                            // workgroupBarrier & co: need uniform control flow
 	ClassSubgroup                           // subgroup operations: results depend on the active invocations
+	ClassPack                               // data packing and unpacking (pure; no abstract overloads)
 )
 
 // Accuracy is how exactly an f32 builtin is specified (WGSL #concrete-float-accuracy,
@@ -125,7 +141,7 @@ type BuiltinInfo struct {
 // Pure reports whether a call has no effect and its result depends only
 // on its arguments (false for derivative, barrier and subgroup builtins).
 func (i *BuiltinInfo) Pure() bool {
-	return i.Class == ClassMath || i.Class == ClassBits || i.Class == ClassLogic
+	return i.Class == ClassMath || i.Class == ClassBits || i.Class == ClassLogic || i.Class == ClassPack
 }
 
 // Builtins is the builtin table.
@@ -188,6 +204,40 @@ func init() {
 	def(BAny, "any", ClassLogic, 1, x, 0, 0, "WGSL #any-builtin", sigAllAny)
 	def(BTranspose, "transpose", m, 1, x, 0, 0, "WGSL #transpose-builtin", sigTranspose)
 	def(BDeterminant, "determinant", m, 1, h, 0, 0, "WGSL #determinant-builtin: the cofactor expansion along the first column", sigDeterminant)
+	for _, d := range []struct {
+		b     Builtin
+		name  string
+		in    *Type
+		out   *Type
+		unorm bool // 3 ULP (the float unpacking)
+	}{
+		{BPack4x8Snorm, "pack4x8snorm", Vec(4, F32), U32, false},
+		{BPack4x8Unorm, "pack4x8unorm", Vec(4, F32), U32, false},
+		{BPack2x16Snorm, "pack2x16snorm", Vec(2, F32), U32, false},
+		{BPack2x16Unorm, "pack2x16unorm", Vec(2, F32), U32, false},
+		{BPack4xI8, "pack4xI8", Vec(4, I32), U32, false},
+		{BPack4xU8, "pack4xU8", Vec(4, U32), U32, false},
+		{BPack4xI8Clamp, "pack4xI8Clamp", Vec(4, I32), U32, false},
+		{BPack4xU8Clamp, "pack4xU8Clamp", Vec(4, U32), U32, false},
+		{BUnpack4x8Snorm, "unpack4x8snorm", U32, Vec(4, F32), true},
+		{BUnpack4x8Unorm, "unpack4x8unorm", U32, Vec(4, F32), true},
+		{BUnpack2x16Snorm, "unpack2x16snorm", U32, Vec(2, F32), true},
+		{BUnpack2x16Unorm, "unpack2x16unorm", U32, Vec(2, F32), true},
+		{BUnpack4xI8, "unpack4xI8", U32, Vec(4, I32), false},
+		{BUnpack4xU8, "unpack4xU8", U32, Vec(4, U32), false},
+	} {
+		d := d
+		acc, ulp, spec := x, 0.0, "WGSL #"+d.name+"-builtin: correctly rounded intermediate result value, correct result"
+		if d.unorm {
+			acc, ulp, spec = u, 3, "3 ULP"
+		}
+		def(d.b, d.name, ClassPack, 1, acc, ulp, 0, spec, func(a []*Type) (*Type, error) {
+			if !Identical(a[0], d.in) {
+				return nil, fmt.Errorf("%s expects %v, got %v", d.name, d.in, a[0])
+			}
+			return d.out, nil
+		})
+	}
 
 	for _, d := range []struct {
 		b    Builtin

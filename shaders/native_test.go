@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -267,6 +268,50 @@ var natives = []native{
 			return []ir.Value{i32v(lo), i32v(hi), i32v(total)}
 		},
 	},
+	{
+		name: "pack", kernel: "pack",
+		params: []field{{"a", vec4f}, {"w", ir.U32}},
+		outputs: []field{{"p8s", ir.U32}, {"p8u", ir.U32}, {"p16s", ir.U32}, {"p16u", ir.U32},
+			{"u8s", vec4f}, {"u8u", vec4f}, {"u16s", vec2f}, {"u16u", vec2f}},
+		run: func(t testing.TB, a []ir.Value) []ir.Value {
+			var e [4]float32
+			for i := range e {
+				e[i] = a[0].Elems[i].F32()
+			}
+			return nativePack(e, a[1].U32())
+		},
+	},
+}
+
+// pack: the spec's formulas written out (WGSL #pack4x8snorm-builtin …
+// #unpack4xU8-builtin): a normalized pack is ⌊0.5 + M·clamp(e)⌋ in
+// two's complement, M = 2^(bits-1) - 1 (snorm) or 2^bits - 1 (unorm), the
+// intermediate rounded once to float32; an unpack is v / M (snorm: at
+// least -1) rounded to float32.
+func nativePack(e [4]float32, w uint32) []ir.Value {
+	norm := func(x float32, m float64, lo float64) uint32 {
+		c := math.Min(1, math.Max(lo, float64(x)))
+		return uint32(int32(math.Floor(float64(float32(0.5 + m*c)))))
+	}
+	var p8s, p8u, p16s, p16u uint32
+	for i, x := range e {
+		p8s |= (norm(x, 127, -1) & 0xFF) << (8 * i)
+		p8u |= (norm(x, 255, 0) & 0xFF) << (8 * i)
+	}
+	p16s = norm(e[0], 32767, -1)&0xFFFF | norm(e[1], 32767, -1)<<16
+	p16u = norm(e[2], 65535, 0)&0xFFFF | norm(e[3], 65535, 0)<<16
+	u8s, u8u := make([]float32, 4), make([]float32, 4)
+	for i := range 4 {
+		b := w >> (8 * i) & 0xFF
+		s := int32(int8(b))
+		u8s[i] = float32(math.Max(float64(s)/127, -1))
+		u8u[i] = float32(float64(b) / 255)
+	}
+	h := [2]uint32{w & 0xFFFF, w >> 16}
+	u16s := []float32{float32(math.Max(float64(int16(h[0]))/32767, -1)), float32(math.Max(float64(int16(h[1]))/32767, -1))}
+	u16u := []float32{float32(float64(h[0]) / 65535), float32(float64(h[1]) / 65535)}
+	return []ir.Value{u32v(p8s), u32v(p8u), u32v(p16s), u32v(p16u),
+		vecF(u8s...), vecF(u8u...), vecF(u16s...), vecF(u16u...)}
 }
 
 // ptr_params: order x, y (swap through pointers when x > y); the struct

@@ -73,6 +73,9 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	case ir.BDeterminant:
 		return f.glsl(glslDeterminant, t, args[0])
 	}
+	if info.Class == ir.ClassPack {
+		return f.pack(x.Fn, t, args[0])
+	}
 	k := at.Scalar().Kind
 	pick := func(fl, s, u uint32) uint32 {
 		switch k {
@@ -175,4 +178,68 @@ func (f *fnEmitter) bitRange(offset, count uint32) (uint32, uint32) {
 	o := f.glsl(glslUMin, u32, offset, w)
 	c := f.glsl(glslUMin, u32, count, f.op(opISub, u32, w, o))
 	return o, c
+}
+
+// glslPack maps the float data packing builtins to their GLSL.std.450
+// instruction (what Tint and naga emit). GLSL's round leaves the direction
+// of a .5 tie to the implementation, where WGSL's ⌊0.5 + M × c⌋ rounds it
+// up: pack4x8snorm(-0.5) and pack2x16snorm(-0.5) are the only inputs where
+// the two readings differ (the reference follows WGSL).
+var glslPack = map[ir.Builtin]uint32{
+	ir.BPack4x8Snorm: glslPackSnorm4x8, ir.BPack4x8Unorm: glslPackUnorm4x8,
+	ir.BPack2x16Snorm: glslPackSnorm2x16, ir.BPack2x16Unorm: glslPackUnorm2x16,
+	ir.BUnpack4x8Snorm: glslUnpackSnorm4x8, ir.BUnpack4x8Unorm: glslUnpackUnorm4x8,
+	ir.BUnpack2x16Snorm: glslUnpackSnorm2x16, ir.BUnpack2x16Unorm: glslUnpackUnorm2x16,
+}
+
+// pack emits a data packing or unpacking builtin of a: the float ones as
+// GLSL.std.450 instructions; pack4xI8/U8 as the OR of each component's
+// low byte shifted into place (the Clamp forms first SClamp to
+// [-128, 127] / UMin with 255); unpack4xI8/U8 as OpBitFieldSExtract /
+// OpBitFieldUExtract of each byte.
+func (f *fnEmitter) pack(fn ir.Builtin, t, a uint32) uint32 {
+	if inst, ok := glslPack[fn]; ok {
+		return f.glsl(inst, t, a)
+	}
+	b := f.b
+	u32, i32 := f.e.typeOf(ir.U32), f.e.typeOf(ir.I32)
+	switch fn {
+	case ir.BUnpack4xI8, ir.BUnpack4xU8:
+		el := u32
+		src := a
+		ext := opBitFieldUExtract
+		if fn == ir.BUnpack4xI8 {
+			el, ext = i32, opBitFieldSExtract
+			src = f.op(opBitcast, i32, a)
+		}
+		var parts [4]uint32
+		for i := range parts {
+			parts[i] = f.op(ext, el, src, b.constU32(uint32(8*i)), b.constU32(8))
+		}
+		return f.op(opCompositeConstruct, t, parts[:]...)
+	}
+	signed := fn == ir.BPack4xI8 || fn == ir.BPack4xI8Clamp
+	var r uint32
+	for i := 0; i < 4; i++ {
+		var c uint32
+		if signed {
+			c = f.op(opCompositeExtract, i32, a, uint32(i))
+			if fn == ir.BPack4xI8Clamp {
+				c = f.glsl(glslSClamp, i32, c, b.constI32(-128), b.constI32(127))
+			}
+			c = f.op(opBitcast, u32, c)
+		} else {
+			c = f.op(opCompositeExtract, u32, a, uint32(i))
+			if fn == ir.BPack4xU8Clamp {
+				c = f.glsl(glslUMin, u32, c, b.constU32(255))
+			}
+		}
+		c = f.op(opBitwiseAnd, u32, c, b.constU32(0xFF))
+		if i > 0 {
+			c = f.op(opShiftLeftLogical, u32, c, b.constU32(uint32(8*i)))
+			c = f.op(opBitwiseOr, u32, r, c)
+		}
+		r = c
+	}
+	return r
 }

@@ -536,7 +536,49 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		}
 		return cvBool(want), nil
 	}
+	if b.Info().Class == ir.ClassPack {
+		return cvPack(b, args[0], res), nil
+	}
 	return cVal{}, cvErrf("%s is not a const function", name)
+}
+
+// cvPack is a data packing or unpacking builtin of a (WGSL
+// #pack-builtin-functions, #unpack-builtin-functions), with wgslsem's
+// values; the unpacked floats are the correctly rounded quotients.
+func cvPack(b ir.Builtin, a cVal, res *chkType) cVal {
+	cs := cvComponents(a)
+	switch b {
+	case ir.BPack4x8Snorm, ir.BPack4x8Unorm, ir.BPack2x16Snorm, ir.BPack2x16Unorm:
+		bits := 32 / len(cs)
+		signed := b == ir.BPack4x8Snorm || b == ir.BPack2x16Snorm
+		var r uint32
+		for i, c := range cs {
+			r |= wgslsem.PackNorm(float32(c.f), bits, signed) << (bits * i)
+		}
+		return cvInt(res, int64(r))
+	case ir.BPack4xI8, ir.BPack4xU8, ir.BPack4xI8Clamp, ir.BPack4xU8Clamp:
+		var in [4]uint32
+		for i, c := range cs {
+			in[i] = uint32(c.i)
+		}
+		signed := b == ir.BPack4xI8 || b == ir.BPack4xI8Clamp
+		return cvInt(res, int64(wgslsem.Pack4x8(in, signed, b == ir.BPack4xI8Clamp || b == ir.BPack4xU8Clamp)))
+	}
+	e := uint32(a.i)
+	el := make([]cVal, res.n)
+	for i := range el {
+		switch b {
+		case ir.BUnpack4xI8:
+			el[i] = cvInt(res.elem, int64(int32(wgslsem.Unpack4x8(e, i, true))))
+		case ir.BUnpack4xU8:
+			el[i] = cvInt(res.elem, int64(wgslsem.Unpack4x8(e, i, false)))
+		default:
+			bits := 32 / res.n
+			signed := b == ir.BUnpack4x8Snorm || b == ir.BUnpack2x16Snorm
+			el[i] = cvFloat(res.elem, float64(wgslsem.UnpackNorm(e>>(bits*i), bits, signed)))
+		}
+	}
+	return cVal{t: res, el: el}
 }
 
 // cvBits1 is the one-operand bit builtin b (countOneBits, reverseBits,

@@ -1,0 +1,107 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
+)
+
+// packBuiltin compiles a data packing or unpacking builtin (WGSL
+// #pack-builtin-functions, #unpack-builtin-functions); the values are
+// wgslsem's.
+//
+//   - pack4x8snorm/unorm, pack2x16snorm/unorm: "correctly rounded
+//     intermediate result value, correct result", so the packed word is
+//     WGSL's ⌊0.5 + M × c⌋; but what the stacks compile it to is
+//     GLSL.std.450's round(M × c) (Tint, naga), which differs where M × c
+//     rounds to f32 near a half (wgslsem.PackNormRange), so the word is
+//     indeterminate (ambiguous) where the two readings, at either end of a
+//     component's f32 error interval, differ;
+//   - unpack4x8snorm/unorm, unpack2x16snorm/unorm: the correctly rounded
+//     quotient with a 3 ULP bound (0 is exact);
+//   - pack4xI8/U8(Clamp), unpack4xI8/U8: exact integer operations.
+//
+// An indeterminate operand makes the result indeterminate.
+func (c *compiler) packBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
+	info := e.Fn.Info()
+	ops := c.operands(e.Args...)
+	a, inN := ops[0].loc, ops[0].n
+	n := size(e.T)
+	site := c.site(e.Pos, e, accuracy(info))
+	d := c.pickDst(dst, n, false, ops...)
+	var fn exprFn
+	switch e.Fn {
+	case ir.BPack4x8Snorm, ir.BPack4x8Unorm, ir.BPack2x16Snorm, ir.BPack2x16Unorm:
+		bits := 32 / int(inN)
+		signed := e.Fn == ir.BPack4x8Snorm || e.Fn == ir.BPack2x16Snorm
+		mask := uint32(1)<<bits - 1
+		fn = func(fr *frame) {
+			s := fr.s
+			var r uint32
+			why := int32(0)
+			for i := int32(0); i < inN; i++ {
+				x := s[a+i]
+				v := f32of(x.bits)
+				p := wgslsem.PackNormInt(v, bits, signed)
+				switch {
+				case x.why < 0:
+					why = firstWhy(why, x.why)
+				default:
+					lo, _ := wgslsem.PackNormRange(v-x.err, bits, signed)
+					_, hi := wgslsem.PackNormRange(v+x.err, bits, signed)
+					if lo != hi {
+						why = firstWhy(why, -(site + int32(fsAmbiguous)))
+					}
+				}
+				r |= uint32(p) & mask << (uint(bits) * uint(i))
+			}
+			s[d] = slot{bits: r, why: why}
+		}
+	case ir.BUnpack4x8Snorm, ir.BUnpack4x8Unorm, ir.BUnpack2x16Snorm, ir.BUnpack2x16Unorm:
+		bits := 32 / int(n)
+		signed := e.Fn == ir.BUnpack4x8Snorm || e.Fn == ir.BUnpack2x16Snorm
+		fn = func(fr *frame) {
+			s := fr.s
+			x := s[a]
+			for i := int32(0); i < n; i++ {
+				v := float64(wgslsem.UnpackNorm(x.bits>>(uint(bits)*uint(i)), bits, signed))
+				switch {
+				case x.why < 0:
+					s[d+i] = slot{bits: math.Float32bits(float32(v)), why: x.why}
+				case v == 0:
+					s[d+i] = slot{bits: math.Float32bits(float32(v))}
+				default:
+					s[d+i] = finish(site, fv{v, 3 * ulp(v)}, fsOK, 0)
+				}
+			}
+		}
+	case ir.BPack4xI8, ir.BPack4xU8, ir.BPack4xI8Clamp, ir.BPack4xU8Clamp:
+		signed := e.Fn == ir.BPack4xI8 || e.Fn == ir.BPack4xI8Clamp
+		clamp := e.Fn == ir.BPack4xI8Clamp || e.Fn == ir.BPack4xU8Clamp
+		fn = func(fr *frame) {
+			s := fr.s
+			var in [4]uint32
+			why := int32(0)
+			for i := range in {
+				x := s[a+int32(i)]
+				in[i] = x.bits
+				why = firstWhy(why, x.why)
+			}
+			s[d] = slot{bits: wgslsem.Pack4x8(in, signed, clamp), why: why}
+		}
+	case ir.BUnpack4xI8, ir.BUnpack4xU8:
+		signed := e.Fn == ir.BUnpack4xI8
+		fn = func(fr *frame) {
+			s := fr.s
+			x := s[a]
+			for i := int32(0); i < 4; i++ {
+				s[d+i] = slot{bits: wgslsem.Unpack4x8(x.bits, int(i), signed), why: x.why}
+			}
+		}
+	default:
+		c.errorf(e.Pos, "builtin %s has no reference implementation", info.Name)
+		return c.dummy(e.T, dst)
+	}
+	return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, ops...), loc: d, n: n, stops: anyStops(ops...)}
+}
