@@ -1,13 +1,16 @@
 package report
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // WriteDriversHTML writes the report as one self-contained HTML page (inline CSS,
@@ -16,7 +19,10 @@ import (
 // per-rule summary, every divergence with its attribution, and per case
 // its WGSL source, rule and spec citation, and a table of every invocation
 // — arguments, reference, and each run's outputs, differing invocations
-// highlighted — with the attribution of each divergent run above it.
+// highlighted — with the attribution of each divergent run above it,
+// next to it the picture of that run (RunPicture, EntryPicture) and, once
+// per case, the reference's, embedded as data: URIs; runs that agree are
+// not drawn, nor runs without outputs (a compile error, a crash).
 func WriteDriversHTML(w io.Writer, rep *drivers.Report) error {
 	return htmlTmpl.Execute(w, htmlView(rep))
 }
@@ -24,10 +30,18 @@ func WriteDriversHTML(w io.Writer, rep *drivers.Report) error {
 type htmlCase struct {
 	*drivers.CaseResult
 	ID          string
-	Divergences []*drivers.Divergence
+	Divergences []htmlDivergence
+	Reference   *campaignHTMLPicture // the reference's picture, when some divergence has one
 	Runs        []htmlRun
 	Rows        []htmlRow
 	Open        bool
+}
+
+// htmlDivergence is a divergence with the picture of its run (nil when
+// the run has no outputs or its result was not kept).
+type htmlDivergence struct {
+	*drivers.Divergence
+	Picture *campaignHTMLPicture
 }
 
 type htmlRun struct {
@@ -70,7 +84,8 @@ func htmlView(rep *drivers.Report) htmlPage {
 		}
 	}
 	for _, cr := range rep.Cases {
-		hc := htmlCase{CaseResult: cr, ID: caseID(cr.Name), Divergences: byCase[cr.Name], Open: cr.Diverges()}
+		hc := htmlCase{CaseResult: cr, ID: caseID(cr.Name), Open: cr.Diverges()}
+		hc.Divergences, hc.Reference = divergencePictures(cr, byCase[cr.Name])
 		if cr.TwinInterp != nil {
 			hc.Runs = append(hc.Runs, htmlRun{Adapter: "interp", RunResult: cr.TwinInterp})
 		}
@@ -107,6 +122,63 @@ func htmlView(rep *drivers.Report) htmlPage {
 		p.Cases = append(p.Cases, hc)
 	}
 	return p
+}
+
+// divergencePictures pairs each of the case's divergences with the
+// picture of its run, drawn from the result its adapter's cell kept, and
+// returns the reference's picture when some divergence has one.
+func divergencePictures(cr *drivers.CaseResult, ds []*drivers.Divergence) ([]htmlDivergence, *campaignHTMLPicture) {
+	var out []htmlDivergence
+	var ref *campaignHTMLPicture
+	for _, d := range ds {
+		hd := htmlDivergence{Divergence: d}
+		for _, c := range cr.Cells {
+			if c.Adapter != d.Adapter || c.Result == nil {
+				continue
+			}
+			k := divergentRun(c.Result, d)
+			if k < 0 || len(c.Result.Runs[k].Outputs) == 0 {
+				break
+			}
+			hd.Picture = runPicture(c.Result, c.Entry, cr.Kernel, k)
+			if ref == nil {
+				ref = runPicture(c.Result, c.Entry, cr.Kernel, -1)
+			}
+			break
+		}
+		out = append(out, hd)
+	}
+	return out, ref
+}
+
+// divergentRun is the index in res.Runs of d's run, or -1.
+func divergentRun(res *check.Result, d *drivers.Divergence) int {
+	for k, r := range res.Runs {
+		if r.Adapter != "interp" && r.Function == d.FunctionName && r.Format == d.Format {
+			return k
+		}
+	}
+	return -1
+}
+
+// runPicture draws run k of res (k < 0: the reference), an entry point's
+// run from entry when the case is one, as a data: URI.
+func runPicture(res *check.Result, entry *check.EntryResult, kernel string, k int) *campaignHTMLPicture {
+	var run oracle.Run
+	var png []byte
+	switch {
+	case entry != nil && k < 0:
+		run = oracle.Run{Adapter: "interp", Function: kernel, Format: oracle.FormatIR}
+		png = PNGBytes(EntryPicture(entry, kernel, k))
+	case entry != nil:
+		run, png = entry.Runs[k].Run, PNGBytes(EntryPicture(entry, kernel, k))
+	case k < 0:
+		run, png = ReferenceRun(res), PNGBytes(RunPicture(res, k))
+	default:
+		run, png = res.Runs[k].Run, PNGBytes(RunPicture(res, k))
+	}
+	return &campaignHTMLPicture{Label: RunLabel(run), File: PictureFile(run),
+		URI: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))}
 }
 
 func caseID(name string) string { return "case-" + idSafe(name) }
@@ -173,6 +245,9 @@ pre { background: #f7f7f7; border: 1px solid #ddd; padding: .5em; overflow-x: au
 details { margin: .8em 0; border-top: 1px solid #ddd; padding-top: .4em; }
 .scroll { overflow-x: auto; }
 .muted { color: #666; }
+figure { display: inline-block; margin: .2em .8em .4em 0; vertical-align: top; }
+figcaption { font-size: 12px; font-family: monospace; }
+img { image-rendering: pixelated; border: 1px solid #ddd; }
 </style>
 </head>
 <body>
@@ -216,7 +291,8 @@ details { margin: .8em 0; border-top: 1px solid #ddd; padding-top: .4em; }
 {{if .FlattenError}}<p>flatten refused: <code>{{.FlattenError}}</code></p>{{end}}
 {{if .Error}}<p class="bad">could not run: {{.Error}}</p>{{end}}
 {{range .Cells}}<div id="{{cellID $c.Name .Adapter}}"></div>{{end}}
-{{range .Divergences}}<div class="div"><code>{{.Adapter}}</code> {{.Format}} {{.Function}}: {{.Outcome}}{{if .Invocations}} in invocations {{ints .Invocations}}{{end}}{{if .SameAs}} (same outputs as {{join .SameAs ", "}}){{end}} → <span class="class">{{.Class}}</span>: {{.Culprit}} — {{.Why}}{{if .Message}}<br><code>{{.Message}}</code>{{end}}</div>
+{{with .Reference}}<figure><img src="{{.URI}}" alt="{{.Label}}"><figcaption>reference: {{.Label}}</figcaption></figure>
+{{end}}{{range .Divergences}}<div class="div"><code>{{.Adapter}}</code> {{.Format}} {{.Function}}: {{.Outcome}}{{if .Invocations}} in invocations {{ints .Invocations}}{{end}}{{if .SameAs}} (same outputs as {{join .SameAs ", "}}){{end}} → <span class="class">{{.Class}}</span>: {{.Culprit}} — {{.Why}}{{if .Message}}<br><code>{{.Message}}</code>{{end}}{{with .Picture}}<br><figure><img src="{{.URI}}" alt="{{.Label}}"><figcaption>{{.Label}}</figcaption></figure>{{end}}</div>
 {{end}}
 {{range $k, $hz := .Hazards}}{{range $hz}}<div class="muted">{{$k}}: gpudiff's raw SPIR-V executes {{.Op}} with {{.Domain}} at {{.Pos.Line}}:{{.Pos.Col}} in invocations {{ints .Invocations}}</div>{{end}}{{end}}
 <pre>{{.Source}}</pre>

@@ -149,6 +149,14 @@ type Cell struct {
 	// then the skipped runs, e.g. "agrees; skipped (spirv)".
 	Text string       `json:"text"`
 	Runs []*RunResult `json:"runs"`
+	// Result is the check.Result this adapter's runs were judged in (the
+	// reference, the twin's interpreter run and the adapter's runs);
+	// Entry is an entry point's check.EntryResult, whose AsResult Result
+	// is. Neither is in the JSON report: they are for pictures
+	// (report.ResultPictures, report.EntryPictures). Nil when the case
+	// did not run on the adapter.
+	Result *check.Result      `json:"-"`
+	Entry  *check.EntryResult `json:"-"`
 }
 
 // RunResult is one judged run: a function kind in a format on an adapter.

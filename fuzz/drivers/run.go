@@ -110,7 +110,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				cr.setReference(c, res)
 				cr.Races = s.races
 			}
-			cell := &Cell{Adapter: rep.Adapters[a].Name}
+			cell := &Cell{Adapter: rep.Adapters[a].Name, Result: s.res, Entry: s.entry}
 			for _, r := range s.res.Runs {
 				if r.Adapter == "interp" {
 					continue
@@ -150,8 +150,9 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 // slot is one case's outcome on one adapter.
 type slot struct {
 	res     *check.Result
-	skipped []oracle.Run // an entry point's runs not taken (EntryResult.Skipped)
-	races   int          // an entry point's data races in the reference
+	entry   *check.EntryResult // an entry point's result (res is its AsResult)
+	skipped []oracle.Run       // an entry point's runs not taken (EntryResult.Skipped)
+	races   int                // an entry point's data races in the reference
 	err     error
 }
 
@@ -169,7 +170,7 @@ func runEntry(ctx context.Context, c *check.EntryCase, opts check.Options) slot 
 	if err != nil {
 		return slot{err: err}
 	}
-	s := slot{res: res.AsResult(c.Entry), races: len(res.Races)}
+	s := slot{res: res.AsResult(c.Entry), entry: res, races: len(res.Races)}
 	for _, r := range res.Skipped {
 		if !strings.Contains(r.Message, dawn.ErrNoSPIRV.Error()) {
 			s.skipped = append(s.skipped, r)
