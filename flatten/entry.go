@@ -124,6 +124,20 @@ func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	return false
 }
 
+// uniformLoad keeps workgroupUniformLoad(&R) (a barrier, a load, a
+// barrier; WGSL #workgroupUniformLoad-builtin) as written where the
+// effective predicate is statically true: its reference's indices are
+// uniform (the front end checks them), so the twin's call is the
+// source's. Under any predicate it is refused, positioned (guarding it
+// would need an assignment form the subset does not take).
+func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
+	if l.pred() != nil {
+		l.errorf(x.Pos, "%s under a predicate: flatten keeps it only where control flow is statically uniform (it is a barrier; WGSL #workgroupUniformLoad-builtin)", x.Fn)
+		return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
+	}
+	return &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, Args: []ir.Expr{l.ref(x.Args[0], false)}, T: x.T}
+}
+
 // uniformPred reports whether p, read after the twin emitted so far, has
 // one value in all invocations of a workgroup. The twin is straight-line
 // code (its guards aside), so this is a forward data-flow over l.out: a
@@ -156,6 +170,10 @@ func (l *lowerer) uniformPred(p ir.Expr) bool {
 	def = func(s ir.Stmt, guard bool) {
 		switch x := s.(type) {
 		case *ir.Decl:
+			// workgroupUniformLoad's result is uniform (its indices are).
+			if b, ok := x.Init.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && !guard {
+				break
+			}
 			if guard || bad(x.Init) {
 				non[x.Name] = true
 			}

@@ -61,6 +61,9 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 	case *ir.Call:
 		return l.call(x)
 	case *ir.BuiltinCall:
+		if x.Fn == ir.BWorkgroupUniformLoad && l.entry {
+			return l.uniformLoad(x)
+		}
 		l.checkUniform(x)
 	case *ir.Atomic:
 		return l.atomic(x, false)

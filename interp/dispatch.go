@@ -278,13 +278,19 @@ func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
 	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier) || !c.inBody {
 		return false
 	}
+	c.barrier(b.Pos, b.Fn)
+	return true
+}
+
+// barrier emits opBarrier for a barrier builtin fn at pos (also the two
+// barriers of workgroupUniformLoad).
+func (c *compiler) barrier(pos ir.Pos, fn ir.Builtin) {
 	x := uint32(c.here() + 1)
-	if b.Fn == ir.BStorageBarrier {
+	if fn == ir.BStorageBarrier {
 		x |= 1 << 31
 	}
-	c.p.positions = append(c.p.positions, b.Pos)
+	c.p.positions = append(c.p.positions, pos)
 	c.emitOp(instr{op: opBarrier, x: x, b: int32(len(c.p.positions) - 1)})
-	return true
 }
 
 // sharedRoot reports whether e is a reference chain rooted at a shared var.

@@ -119,6 +119,11 @@ func (c *compiler) stmt(s ir.Stmt) {
 		base := c.alloc(n)
 		if s.Init == nil {
 			c.emitOp(instr{op: opClear, d: base, x: uint32(n)})
+		} else if b, ok := s.Init.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && c.entry != nil && c.inBody {
+			// workgroupUniformLoad(&R): barrier, load R, barrier.
+			c.barrier(b.Pos, ir.BWorkgroupBarrier)
+			c.simple(exec(c.exprTo(b.Args[0], base)))
+			c.barrier(b.Pos, ir.BWorkgroupBarrier)
 		} else {
 			c.simple(exec(c.exprTo(s.Init, base)))
 		}

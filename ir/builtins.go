@@ -95,6 +95,15 @@ const (
 	BUnpack2x16Unorm
 	BUnpack4xI8
 	BUnpack4xU8
+	// BWorkgroupUniformLoad is workgroupUniformLoad(&R) (WGSL
+	// #workgroupUniformLoad-builtin): Args[0] is the reference R (an
+	// Ident/Index/Member chain rooted at a workgroup SharedVar, written &R
+	// in WGSL, as an Atomic's pointer operand), T is R's type. It executes
+	// a workgroup barrier, loads R and returns the value, uniform across
+	// the workgroup; like a barrier it needs uniform control flow. The
+	// subset has it only as the initializer of a Decl of a compute entry
+	// point's body.
+	BWorkgroupUniformLoad
 	numBuiltins
 )
 
@@ -253,6 +262,12 @@ func init() {
 	}{{BWorkgroupBarrier, "workgroupBarrier"}, {BStorageBarrier, "storageBarrier"}, {BTextureBarrier, "textureBarrier"}} {
 		def(d.b, d.name, ClassBarrier, 0, x, 0, 0, "WGSL #sync-builtin-functions", func([]*Type) (*Type, error) { return Void, nil })
 	}
+	def(BWorkgroupUniformLoad, "workgroupUniformLoad", ClassBarrier, 1, x, 0, 0, "WGSL #workgroupUniformLoad-builtin", func(a []*Type) (*Type, error) {
+		if a[0].Kind == KindAtomic || a[0].Kind == KindRuntimeArray {
+			return nil, fmt.Errorf("workgroupUniformLoad of %v", a[0])
+		}
+		return a[0], nil
+	})
 	for _, d := range []struct {
 		b    Builtin
 		name string

@@ -481,7 +481,11 @@ func (p *printer) expr(e Expr) {
 		p.args(e.Args)
 	case *BuiltinCall:
 		p.ws(e.Fn.Info().Name)
-		p.args(e.Args)
+		if e.Fn == BWorkgroupUniformLoad {
+			p.args([]Expr{&AddrOf{Pos: e.Pos, X: e.Args[0], T: e.T}})
+		} else {
+			p.args(e.Args)
+		}
 	case *Construct:
 		p.ws(e.T.String())
 		p.args(e.Args)

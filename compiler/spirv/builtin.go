@@ -51,6 +51,13 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 		f.barrier(x.Fn)
 		return 0
 	}
+	if e.entry != nil && x.Fn == ir.BWorkgroupUniformLoad {
+		// OpControlBarrier; OpLoad; OpControlBarrier (Tint, naga).
+		f.barrier(ir.BWorkgroupBarrier)
+		v := f.expr(x.Args[0])
+		f.barrier(ir.BWorkgroupBarrier)
+		return v
+	}
 	if !info.Pure() {
 		e.errorf(x.Pos, "builtin %s is not supported by the SPIR-V backend (needs uniform control flow or a non-compute stage)", info.Name)
 		for _, a := range x.Args {

@@ -72,6 +72,9 @@ func TestComputeEntryPointsValidate(t *testing.T) {
 					if c, ok := n.(*ir.BuiltinCall); ok && (c.Fn == ir.BWorkgroupBarrier || c.Fn == ir.BStorageBarrier) {
 						barriers++
 					}
+					if c, ok := n.(*ir.BuiltinCall); ok && c.Fn == ir.BWorkgroupUniformLoad {
+						barriers += 2 // OpControlBarrier; OpLoad; OpControlBarrier
+					}
 					return true
 				})
 				if workgroup > 0 {

@@ -215,6 +215,9 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 		}
 		return c.mustUse(chkOp{t: chkU32, e: &ir.ArrayLength{Pos: c.pos(id.off), X: p.e}, off: id.off}, stmt, name), true
 	}
+	if name == "workgroupUniformLoad" && c.mc.byName[name] == nil {
+		return c.workgroupUniformLoad(x, stmt), true
+	}
 	op, ok := ir.LookupAtomic(name)
 	if !ok {
 		return chkOp{}, false
@@ -245,6 +248,36 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 		t = chkFromIR(rt)
 	}
 	return chkOp{t: t, e: &ir.Atomic{Pos: c.pos(id.off), Op: op, Args: args, T: rt}, off: id.off}, true
+}
+
+// workgroupUniformLoad checks workgroupUniformLoad(&R) (WGSL
+// #workgroupUniformLoad-builtin): R rooted at a var<workgroup> of a
+// constructible type; the subset takes the call only as the initializer
+// of a let or var of a compute entry point (c.wul), where the reference
+// and flatten run it as barrier, load, barrier. Its uniformity rules (a
+// uniform pointer, uniform control flow, a uniform result) are
+// check_uniformity's.
+func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
+	id := x.callee
+	const name = "workgroupUniformLoad"
+	if len(x.args) != 1 {
+		c.errorf(id.off, "%s expects 1 argument, got %d", name, len(x.args))
+	}
+	if !c.wul {
+		c.outsidef(id.off, "%s other than as the whole initializer of a let or var of a compute entry point", name)
+	}
+	c.wul = false
+	p := c.addrOf(x.args[0], name)
+	root := ir.RootIdent(p.e)
+	if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
+		c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>)", name)
+	}
+	if p.t.k == ckAtomic {
+		c.outsidef(id.off, "%s of an atomic", name)
+	}
+	c.constructible(p.t, astExprStart(x.args[0]), "the pointee of "+name)
+	t := p.t.toIR()
+	return c.mustUse(chkOp{t: p.t, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: ir.BWorkgroupUniformLoad, Args: []ir.Expr{p.e}, T: t}, off: id.off}, stmt, name)
 }
 
 // addrOf checks &e, the pointer argument of an atomic builtin or

@@ -602,6 +602,25 @@ func (w *uniFn) builtin(x *ir.BuiltinCall, st uniState) int32 {
 	switch info.Class {
 	case ir.ClassBarrier:
 		required = true
+		if x.Fn == ir.BWorkgroupUniformLoad {
+			// The pointer must be a uniform value: every index of &R
+			// (WGSL #workgroupUniformLoad-builtin); the result is uniform.
+			for r := x.Args[0]; r != nil; {
+				switch e := r.(type) {
+				case *ir.Index:
+					n := w.expr(e.Index, st)
+					g.edge(uniRequired, n)
+					g.reqs = append(g.reqs, uniReq{to: n, pos: e.Index.Position(),
+						msg: "the pointer argument of workgroupUniformLoad must be a uniform value: this index may differ between invocations (WGSL #uniformity)",
+						why: fmt.Sprintf("indexes the pointer of workgroupUniformLoad at %s", x.Pos)})
+					r = e.X
+				case *ir.Member:
+					r = e.X
+				default:
+					r = nil
+				}
+			}
+		}
 	case ir.ClassDerivative:
 		required = w.u.derivErr
 		g.edge(res, uniMayBeNon)

@@ -80,7 +80,7 @@ func TestParseCorpus(t *testing.T) {
 				"FragOut": "struct member attribute @location", "gain": "kept verbatim",
 				"enable_fog": "override enable_fog has no default value", "lights": "uses struct Lights, which is outside the subset",
 				"shade":   "function attribute @diagnostic",
-				"fs_main": "entry point (@fragment)", "cs_main": "builtin workgroupUniformLoad"},
+				"fs_main": "entry point (@fragment)", "cs_main": "statement attribute @diagnostic"},
 		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
@@ -192,7 +192,7 @@ func ptReasonMatches(at, reason string) bool {
 	case strings.HasPrefix(reason, "f16"):
 		return strings.HasPrefix(at, "f16") || strings.HasPrefix(at, "vec") || strings.HasPrefix(at, "mat") ||
 			strings.Contains(reason, "literal") && strings.HasPrefix(at, strings.TrimPrefix(reason, "f16 literal "))
-	case strings.HasPrefix(reason, "function attribute @"), strings.HasPrefix(reason, "struct member attribute @"):
+	case strings.HasPrefix(reason, "function attribute @"), strings.HasPrefix(reason, "struct member attribute @"), strings.HasPrefix(reason, "statement attribute @"):
 		return strings.HasPrefix(at, "@"+reason[strings.Index(reason, "@")+1:])
 	case reason == "override declaration", strings.HasPrefix(reason, "override "):
 		return strings.HasPrefix(at, "override")

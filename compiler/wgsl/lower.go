@@ -119,7 +119,11 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 				return nil
 			}
 		}
+		if call, ok := chkUnparen(x.init).(*astCallExpr); ok && call.callee.name == "workgroupUniformLoad" && c.d.entry && c.local(call.callee.name) == nil {
+			c.wul = true
+		}
 		op := c.value(x.init)
+		c.wul = false
 		if t == nil {
 			t = op.t
 			if x.kw != "const" {
