@@ -286,6 +286,9 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 func (c *chkCtx) addrOf(e astExpr, fn string) chkOp {
 	e = chkUnparen(e)
 	if id, ok := e.(*astIdentExpr); ok {
+		if p := c.pointer(id); p != nil && fn == "workgroupUniformLoad" && !p.param && stableWorkgroupView(p) {
+			return p.view // a let of a stable workgroup pointer (localDecl)
+		}
 		if p := c.pointerUse(id); p != nil {
 			return p.view // a let holding a pointer: outside the subset
 		}

@@ -94,6 +94,35 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 
 // localDecl checks let, var and const in a function (WGSL #let-decls,
 // #var-decls, #const-decls). A const has no IR: its uses become Lits.
+// stableWorkgroupView reports whether p, a let's pointer, is into
+// workgroup memory through indices that read no mutable memory and call
+// nothing: evaluating its view where the pointer is used gives the
+// location evaluating it at the let does, so the subset takes the let
+// (its one use it accepts is workgroupUniformLoad's argument, addrOf).
+func stableWorkgroupView(p *chkPtr) bool {
+	if p.space != ir.SpaceWorkgroup || p.view.e == nil {
+		return false
+	}
+	root := ir.RootIdent(p.view.e)
+	ok := root != nil
+	ir.Inspect(p.view.e, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Ident:
+			if x != root && x.Ref.Mutable() {
+				ok = false
+			}
+		case *ir.Call, *ir.Atomic:
+			ok = false
+		case *ir.BuiltinCall:
+			if !x.Fn.Info().Pure() {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
 func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	var t *chkType
 	if x.typ != nil {
@@ -111,9 +140,12 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	var init *chkOp
 	if x.init != nil {
 		if x.kw == "let" {
-			if p := c.pointerUse(x.init); p != nil {
-				if p.param {
+			if p := c.pointer(x.init); p != nil {
+				switch {
+				case p.param:
 					c.deferOutside(p.off, "pointer (a let of a pointer parameter)")
+				case !stableWorkgroupView(p):
+					c.deferOutside(p.off, "pointer (address-of operator '&')")
 				}
 				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: p})
 				return nil

@@ -39,9 +39,23 @@ func TestWorkgroupUniformLoad(t *testing.T) {
 		require.Error(t, err, c.body)
 		assert.Contains(t, err.Error(), c.want, c.body)
 	}
-	m, err = Parse("a.wgsl", []byte(head+"  o[li] = workgroupUniformLoad(&w) + 1u;\n}\n"))
+	for _, c := range []struct{ body, want string }{
+		{"  o[li] = workgroupUniformLoad(&w) + 1u;\n}\n", "a.wgsl:6:11: workgroupUniformLoad other than as the whole initializer of a let or var of a compute entry point"},
+		// A let pointer whose index reads a var: evaluated at the let in WGSL.
+		{"  var i = wid.x;\n  let p = &a[i];\n  let v = workgroupUniformLoad(p);\n  o[li] = v;\n}\n", "a.wgsl:7:11: pointer (address-of operator '&')"},
+		// A stable workgroup pointer let used other than by workgroupUniformLoad.
+		{"  let p = &a[wid.x];\n  *p = 1u;\n}\n", "a.wgsl:7:4: pointer (address-of operator '&')"},
+	} {
+		m, err = Parse("a.wgsl", []byte(head+c.body))
+		require.NoError(t, err, c.body)
+		o := m.OpaqueDecl("main")
+		require.NotNil(t, o, c.body)
+		assert.Equal(t, c.want, "a.wgsl:"+o.ReasonPos.String()+": "+o.Reason, c.body)
+	}
+	// naga's workgroup-uniform-load.wgsl: a let of a workgroup pointer with
+	// a uniform index, loaded, deciding a barrier.
+	m, err = Parse("a.wgsl", []byte(head+"  let p = &a[wid.x];\n  let v = workgroupUniformLoad(p);\n  if (v > 10u) {\n    workgroupBarrier();\n  }\n}\n"))
 	require.NoError(t, err)
-	o := m.OpaqueDecl("main")
-	require.NotNil(t, o)
-	assert.Equal(t, "a.wgsl:6:11: workgroupUniformLoad other than as the whole initializer of a let or var of a compute entry point", "a.wgsl:"+o.ReasonPos.String()+": "+o.Reason)
+	require.Nil(t, m.OpaqueDecl("main"))
+	assert.Contains(t, ir.PrintFunc(m.Func("main")), "workgroupUniformLoad(&a[wid.x])")
 }
