@@ -20,7 +20,13 @@ import (
 //     component's f32 error interval, differ;
 //   - unpack4x8snorm/unorm, unpack2x16snorm/unorm: the correctly rounded
 //     quotient with a 3 ULP bound (0 is exact);
-//   - pack4xI8/U8(Clamp), unpack4xI8/U8: exact integer operations.
+//   - pack4xI8/U8(Clamp), unpack4xI8/U8: exact integer operations;
+//   - pack2x16float: exact where both components are binary16 values
+//     (normal or zero); an inexact component (WGSL #floating-point-
+//     conversion allows either neighbour), one outside binary16's finite
+//     range, or a subnormal binary16 (which may be flushed) makes the word
+//     indeterminate; unpack2x16float: exact, indeterminate for an
+//     infinity, a NaN or a subnormal half.
 //
 // An indeterminate operand makes the result indeterminate.
 func (c *compiler) packBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
@@ -74,6 +80,45 @@ func (c *compiler) packBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 				default:
 					s[d+i] = finish(site, fv{v, 3 * ulp(v)}, fsOK, 0)
 				}
+			}
+		}
+	case ir.BPack2x16Float:
+		fn = func(fr *frame) {
+			s := fr.s
+			var r uint32
+			why := int32(0)
+			for i := int32(0); i < 2; i++ {
+				x := s[a+i]
+				h, exact, finite := wgslsem.F32ToF16(math.Float32frombits(x.bits))
+				switch {
+				case x.why < 0:
+					why = firstWhy(why, x.why)
+				case !finite:
+					why = firstWhy(why, -(site + int32(fsOverflow)))
+				case !exact || x.err > 0:
+					why = firstWhy(why, -(site + int32(fsAmbiguous)))
+				case h&0x7C00 == 0 && h&0x3FF != 0:
+					why = firstWhy(why, -(site + int32(fsSubnormal)))
+				}
+				r |= uint32(h) << (16 * uint(i))
+			}
+			s[d] = slot{bits: r, why: why}
+		}
+	case ir.BUnpack2x16Float:
+		fn = func(fr *frame) {
+			s := fr.s
+			x := s[a]
+			for i := int32(0); i < 2; i++ {
+				v, finite, sub := wgslsem.F16ToF32(uint16(x.bits >> (16 * uint(i))))
+				r := slot{bits: math.Float32bits(v), why: x.why}
+				switch {
+				case x.why < 0:
+				case !finite:
+					r.why = -(site + int32(fsOverflow))
+				case sub:
+					r.why = -(site + int32(fsSubnormal))
+				}
+				s[d+i] = r
 			}
 		}
 	case ir.BPack4xI8, ir.BPack4xU8, ir.BPack4xI8Clamp, ir.BPack4xU8Clamp:

@@ -60,6 +60,10 @@ func TestPackBuiltins(t *testing.T) {
 		{ir.BUnpack4x8Unorm, ir.U32Val(0xFF0000FF), f(1, 0, 0, 1)},
 		{ir.BUnpack2x16Unorm, ir.U32Val(0xFFFF0000), f(0, 1)},
 		{ir.BUnpack2x16Snorm, ir.U32Val(0x80007FFF), f(1, -1)},
+		// binary16: 1 = 0x3C00, -2 = 0xC000, 65504 = 0x7BFF, 2^-14 = 0x0400.
+		{ir.BPack2x16Float, f(1, -2), ir.U32Val(0xC0003C00)},
+		{ir.BPack2x16Float, f(65504, 0x1p-14), ir.U32Val(0x04007BFF)},
+		{ir.BUnpack2x16Float, ir.U32Val(0xC0003C00), f(1, -2)},
 	} {
 		rt, err := ir.BuiltinResultType(tc.fn, []*ir.Type{tc.arg.Type})
 		require.NoError(t, err, "%v", tc.fn)
@@ -67,6 +71,24 @@ func TestPackBuiltins(t *testing.T) {
 		o := retOf(t, exprKernel(e, P{"a", tc.arg.Type}), "k", tc.arg)
 		assert.True(t, ir.Equal(tc.want, o.Value), "%v(%s) = %s, want %s", tc.fn, ir.MarshalValue(tc.arg), ir.MarshalValue(o.Value), ir.MarshalValue(tc.want))
 		assert.False(t, indeterminate(o), "%v", tc.fn)
+	}
+}
+
+// TestPackHalfIndeterminate: pack2x16float of a value binary16 cannot
+// hold (0.1: either neighbour), beyond its finite range (65520) or a
+// binary16 subnormal (2^-20, which may be flushed) is indeterminate; so is
+// unpack2x16float of an infinity (0x7C00) or a subnormal half (0x0001).
+func TestPackHalfIndeterminate(t *testing.T) {
+	for _, x := range []float32{0.1, 65520, 0x1p-20} {
+		arg := ir.CompositeVal(ir.Vec(2, ir.F32), ir.F32Val(1), ir.F32Val(x))
+		e := &ir.BuiltinCall{Fn: ir.BPack2x16Float, Args: []ir.Expr{param("a", arg.Type)}, T: ir.U32}
+		o := retOf(t, exprKernel(e, P{"a", arg.Type}), "k", arg)
+		assert.True(t, indeterminate(o), "pack2x16float(1, %g) = %s, want indeterminate", x, ir.MarshalValue(o.Value))
+	}
+	for _, w := range []uint32{0x7C00, 0x0001} {
+		e := &ir.BuiltinCall{Fn: ir.BUnpack2x16Float, Args: []ir.Expr{param("a", ir.U32)}, T: ir.Vec(2, ir.F32)}
+		o := retOf(t, exprKernel(e, P{"a", ir.U32}), "k", ir.U32Val(w|0x3C000000))
+		assert.Equal(t, []bool{true, false}, o.Indeterminate, "unpack2x16float(%#x)", w|0x3C000000)
 	}
 }
 

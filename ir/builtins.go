@@ -104,6 +104,8 @@ const (
 	// subset has it only as the initializer of a Decl of a compute entry
 	// point's body.
 	BWorkgroupUniformLoad
+	BPack2x16Float
+	BUnpack2x16Float
 	numBuiltins
 )
 
@@ -234,11 +236,19 @@ func init() {
 		{BUnpack2x16Unorm, "unpack2x16unorm", U32, Vec(2, F32), true},
 		{BUnpack4xI8, "unpack4xI8", U32, Vec(4, I32), false},
 		{BUnpack4xU8, "unpack4xU8", U32, Vec(4, U32), false},
+		{BPack2x16Float, "pack2x16float", Vec(2, F32), U32, false},
+		{BUnpack2x16Float, "unpack2x16float", U32, Vec(2, F32), false},
 	} {
 		d := d
 		acc, ulp, spec := x, 0.0, "WGSL #"+d.name+"-builtin: correctly rounded intermediate result value, correct result"
 		if d.unorm {
 			acc, ulp, spec = u, 3, "3 ULP"
+		}
+		switch d.b {
+		case BPack2x16Float:
+			spec = "f32 to binary16: exact where representable, else either neighbour (WGSL #floating-point-conversion); subnormal binary16 may be flushed"
+		case BUnpack2x16Float:
+			spec = "binary16 to f32: exact (a subnormal binary16 may be flushed, an infinity or NaN is not finite)"
 		}
 		def(d.b, d.name, ClassPack, 1, acc, ulp, 0, spec, func(a []*Type) (*Type, error) {
 			if !Identical(a[0], d.in) {

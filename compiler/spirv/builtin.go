@@ -197,6 +197,7 @@ var glslPack = map[ir.Builtin]uint32{
 	ir.BPack2x16Snorm: glslPackSnorm2x16, ir.BPack2x16Unorm: glslPackUnorm2x16,
 	ir.BUnpack4x8Snorm: glslUnpackSnorm4x8, ir.BUnpack4x8Unorm: glslUnpackUnorm4x8,
 	ir.BUnpack2x16Snorm: glslUnpackSnorm2x16, ir.BUnpack2x16Unorm: glslUnpackUnorm2x16,
+	ir.BPack2x16Float: glslPackHalf2x16, ir.BUnpack2x16Float: glslUnpackHalf2x16,
 }
 
 // pack emits a data packing or unpacking builtin of a: the float ones as

@@ -536,10 +536,39 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		}
 		return cvBool(want), nil
 	}
+	if b == ir.BPack2x16Float || b == ir.BUnpack2x16Float {
+		return cvHalf(b, args[0], res)
+	}
 	if b.Info().Class == ir.ClassPack {
 		return cvPack(b, args[0], res), nil
 	}
 	return cVal{}, cvErrf("%s is not a const function", name)
+}
+
+// cvHalf is pack2x16float (each component rounded to binary16, ties to
+// even; one outside binary16's finite range is a shader-creation error)
+// or unpack2x16float (an infinity or NaN half is not a const value).
+func cvHalf(b ir.Builtin, a cVal, res *chkType) (cVal, error) {
+	if b == ir.BPack2x16Float {
+		var r uint32
+		for i, c := range cvComponents(a) {
+			h, _, finite := wgslsem.F32ToF16(float32(c.f))
+			if !finite {
+				return cVal{}, cvErrf("pack2x16float: %g is outside the finite range of f16", c.f)
+			}
+			r |= uint32(h) << (16 * i)
+		}
+		return cvInt(res, int64(r)), nil
+	}
+	el := make([]cVal, 2)
+	for i := range el {
+		v, finite, _ := wgslsem.F16ToF32(uint16(uint32(a.i) >> (16 * i)))
+		if !finite {
+			return cVal{}, cvErrf("unpack2x16float: half %d of %#x is not finite", i, uint32(a.i))
+		}
+		el[i] = cvFloat(res.elem, float64(v))
+	}
+	return cVal{t: res, el: el}, nil
 }
 
 // cvPack is a data packing or unpacking builtin of a (WGSL

@@ -100,3 +100,55 @@ func Unpack4x8(e uint32, i int, signed bool) uint32 {
 	}
 	return b
 }
+
+// F32ToF16 converts f to IEEE-754 binary16 bits, rounding to nearest
+// with ties to even (one of the two values WGSL's #floating-point-
+// conversion allows for an inexact value). exact reports that f is
+// representable; finite is false for NaN and outside binary16's finite
+// range [-65504, 65504] (pack2x16float's result is then indeterminate,
+// a const-expression a shader-creation error). Subnormal results are
+// kept (0x0001 is 2^-24).
+func F32ToF16(f float32) (h uint16, exact, finite bool) {
+	a := math.Abs(float64(f))
+	var sign uint16
+	if math.Signbit(float64(f)) {
+		sign = 0x8000
+	}
+	switch {
+	case math.IsNaN(a) || a > 65504:
+		return 0, false, false
+	case a < 0x1p-14:
+		q := a / 0x1p-24 // exact: a scaling by a power of two
+		r := math.RoundToEven(q)
+		return sign | uint16(r), r == q, true // r = 1024 is 2^-14, the least normal
+	}
+	_, e := math.Frexp(a) // a = m·2^e, m ∈ [0.5, 1)
+	e--                   // a ∈ [2^e, 2^(e+1))
+	q := a / math.Ldexp(1, e-10)
+	r := math.RoundToEven(q)
+	if r == 2048 {
+		r, e = 1024, e+1
+	}
+	return sign | uint16(e+15)<<10 | uint16(r-1024), r == q, true
+}
+
+// F16ToF32 is the value of binary16 bits h (every binary16 value is an
+// f32): finite is false for infinities and NaNs, subnormal true for a
+// nonzero value below 2^-14 (one an implementation may flush).
+func F16ToF32(h uint16) (f float32, finite, subnormal bool) {
+	e, m := int(h>>10&0x1F), float64(h&0x3FF)
+	var v float64
+	switch e {
+	case 31:
+		return 0, false, false
+	case 0:
+		v = m * 0x1p-24
+		subnormal = m != 0
+	default:
+		v = (1024 + m) * math.Ldexp(1, e-25)
+	}
+	if h&0x8000 != 0 {
+		v = -v
+	}
+	return float32(v), true, subnormal
+}

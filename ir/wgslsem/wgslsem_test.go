@@ -383,3 +383,39 @@ func TestRoundAndStep(t *testing.T) {
 	assert.Equal(t, 1.0, Step(-1, 0))
 	assert.Equal(t, 0.0, Step(math.NaN(), 0))
 }
+
+// TestF16Conversion: binary16 encodings derived by hand (1 = 0x3C00,
+// -2 = 0xC000, 65504 = 0x7BFF, 2^-14 = 0x0400, 2^-24 = 0x0001, 0.1 ≈
+// 0x2E66 rounded down from 0x2E66.66…) and ties to even.
+func TestF16Conversion(t *testing.T) {
+	for _, c := range []struct {
+		f     float32
+		h     uint16
+		exact bool
+	}{
+		{1, 0x3C00, true}, {-2, 0xC000, true}, {65504, 0x7BFF, true}, {0x1p-14, 0x0400, true},
+		{0x1p-24, 0x0001, true}, {0, 0, true}, {0.1, 0x2E66, false},
+		{1 + 0x1p-11, 0x3C00, false},          // tie: to even (mantissa 0)
+		{1 + 3*0x1p-11, 0x3C02, false},        // tie: to even (mantissa 2)
+		{0x1p-25, 0x0000, false},              // tie below the least subnormal: to 0
+		{2047.0 / 1024 * 32768, 0x7BFF, true}, // 65504
+	} {
+		h, exact, finite := F32ToF16(c.f)
+		if !finite || h != c.h || exact != c.exact {
+			t.Errorf("F32ToF16(%g) = %#04x, exact %v, finite %v; want %#04x, exact %v", c.f, h, exact, finite, c.h, c.exact)
+		}
+		if exact {
+			if f, ok, _ := F16ToF32(h); !ok || f != c.f {
+				t.Errorf("F16ToF32(%#04x) = %g, want %g", h, f, c.f)
+			}
+		}
+	}
+	for _, f := range []float32{65505, 65512, 1e6, float32(math.Inf(1))} { // beyond 65504: outside the finite range
+		if _, _, finite := F32ToF16(f); finite {
+			t.Errorf("F32ToF16(%g) is finite", f)
+		}
+	}
+	if _, ok, _ := F16ToF32(0x7C00); ok {
+		t.Error("F16ToF32(0x7C00) (infinity) is finite")
+	}
+}
