@@ -12,11 +12,14 @@
 //     page (each bug once, with pictures of its saved case);
 //   - the driver matrix (WriteDriversText, WriteDriversHTML,
 //     WriteDriversJUnit, WriteDriversJSON): a fuzz/drivers Report for a
-//     terminal, as one self-contained HTML page, as JUnit XML and as JSON;
+//     terminal, as one self-contained HTML page (each divergence beside
+//     its run's picture, the case's reference once), as JUnit XML and as
+//     JSON;
 //   - pictures (RunPicture, EntryPicture, ResultPictures, EntryPictures):
 //     a run's outputs as a PNG, a grid coloured by value (gonum's Kindlmann
 //     colour map) with disagreeing cells framed red, indeterminate ones
-//     hatched, and a legend (basicfont text); exec --png writes them;
+//     hatched, and a legend (basicfont text); exec --png writes them, the
+//     run and drivers HTML pages embed them;
 //   - report/amber: a case as an Amber script for driver engineers.
 //
 // Tables use go-pretty, JUnit go-junit-report's junit package; the HTML is
