@@ -86,7 +86,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	} else if saved != nil && !fl.changed["seed"] {
 		bufs = saved.c.Buffers
 	} else {
-		bufs = seededBindings(fl.seed, m, f, wg)
+		bufs = gen.EntryBindings(fl.seed, m, f, wg)
 	}
 	var devices []check.Device
 	if !fl.noGPU {
@@ -204,73 +204,4 @@ func bindingNames(m *ir.Module) []string {
 		}
 	}
 	return out
-}
-
-// seededBindings fills every storage and uniform binding deterministically
-// from seed, with gen.Inputs' values (edge values first, then small
-// pseudo-random ones): the elements of an array are consecutive
-// "invocations" of one generated parameter, so they start with the edges.
-// A runtime-sized array gets one element per invocation of the dispatch.
-func seededBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
-	ws := f.WorkgroupSize
-	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
-	out := map[string]ir.Value{}
-	for i, v := range m.Shared {
-		if v.Space == ir.SpaceWorkgroup {
-			continue
-		}
-		out[v.Name] = seedValue(seed+uint64(i)*0x9e3779b9, v.T, n)
-	}
-	return out
-}
-
-// seedValue generates a value of binding type t (runtime-sized arrays of
-// length n).
-func seedValue(seed uint64, t *ir.Type, n int) ir.Value {
-	switch t.Kind {
-	case ir.KindAtomic:
-		return seedValue(seed, t.Elem, n)
-	case ir.KindArray, ir.KindRuntimeArray:
-		count := t.Len
-		if t.Kind == ir.KindRuntimeArray {
-			count = n
-		}
-		v := ir.Value{Type: t, Elems: make([]ir.Value, count)}
-		if plain(t.Elem) {
-			rows := gen.Inputs(seed, []*ir.Param{{Name: "e", T: t.Elem}}, count)
-			for i, r := range rows {
-				v.Elems[i] = r[0]
-			}
-			return v
-		}
-		for i := range v.Elems {
-			v.Elems[i] = seedValue(seed+uint64(i)+1, t.Elem, n)
-		}
-		return v
-	case ir.KindStruct:
-		v := ir.Value{Type: t, Elems: make([]ir.Value, len(t.Struct.Fields))}
-		for i, fd := range t.Struct.Fields {
-			v.Elems[i] = seedValue(seed+uint64(i)*31+7, fd.Type, n)
-		}
-		return v
-	}
-	return gen.Inputs(seed, []*ir.Param{{Name: "x", T: t}}, 1)[0][0]
-}
-
-// plain reports whether t holds no atomics and no runtime-sized arrays
-// (gen.Inputs takes it as a parameter type).
-func plain(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KindAtomic, ir.KindRuntimeArray:
-		return false
-	case ir.KindArray, ir.KindVec:
-		return plain(t.Elem)
-	case ir.KindStruct:
-		for _, f := range t.Struct.Fields {
-			if !plain(f.Type) {
-				return false
-			}
-		}
-	}
-	return true
 }

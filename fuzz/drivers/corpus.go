@@ -60,7 +60,7 @@ type Case struct {
 // beside it, or DefaultInvocations generated ones; a module whose kernel
 // is a compute entry point (wgsl.IsEntryMode) is an entry case: its
 // bindings and "workgroups" from NAME.inputs.json (exec's form), or
-// SeedBindings and one workgroup without it.
+// gen.EntryBindings and one workgroup without it.
 // Errors are positioned (file:line:col: …) and name the file.
 func LoadCorpus(dir string) ([]*Case, error) {
 	ents, err := os.ReadDir(dir)
@@ -148,7 +148,7 @@ func LoadFile(path string) (*Case, error) {
 // the module's only one) with the bindings of the inputs file in (a JSON
 // object keyed by binding variable name, plus "workgroups": [X[, Y[, Z]]]
 // unless a binding has that name, as `gpudiff exec` reads it), or, when
-// in does not exist, SeedBindings(1, …) and one workgroup.
+// in does not exist, gen.EntryBindings(1, …) and one workgroup.
 func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
 	f, err := wgsl.Entry(m, kernel)
 	if err != nil {
@@ -158,7 +158,7 @@ func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
 	data, err := os.ReadFile(in)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		ec.Buffers = SeedBindings(1, m, f, ec.Workgroups)
+		ec.Buffers = gen.EntryBindings(1, m, f, ec.Workgroups)
 		return ec, nil
 	case err != nil:
 		return nil, err
@@ -183,70 +183,6 @@ func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
 		return nil, err
 	}
 	return ec, nil
-}
-
-// SeedBindings fills every storage and uniform binding of m for entry
-// point f deterministically from seed, as gen.Bindings does (edge values
-// first); a top-level runtime-sized array gets one element per invocation
-// of a dispatch of wg workgroups. A binding gen.Bindings cannot fill (an
-// atomic or a matrix inside a struct, a struct ending in a runtime-sized
-// array) starts zeroed (ir.ZeroBinding, runtime-sized arrays empty).
-func SeedBindings(seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
-	ws := f.WorkgroupSize
-	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
-	// gen.Bindings takes fixed-size types: a runtime-sized array is
-	// generated as a fixed one of n elements, then given its type back.
-	sized := *m
-	sized.Shared = make([]*ir.SharedVar, len(m.Shared))
-	var zeroed []string
-	for i, v := range m.Shared {
-		sv := *v
-		top := v.T
-		if top.Kind == ir.KindArray || top.Kind == ir.KindRuntimeArray {
-			top = top.Elem
-		}
-		if top.Kind == ir.KindAtomic {
-			top = top.Elem
-		}
-		switch {
-		case v.Space == ir.SpaceWorkgroup:
-		case !plainType(top):
-			sv.T = ir.U32
-			zeroed = append(zeroed, v.Name)
-		case v.T.Kind == ir.KindRuntimeArray:
-			sv.T = ir.ArrayOf(v.T.Elem, max(n, 1))
-		}
-		sized.Shared[i] = &sv
-	}
-	out := gen.Bindings(seed, &sized)
-	for _, v := range m.Shared {
-		if val, ok := out[v.Name]; ok && v.T.Kind == ir.KindRuntimeArray {
-			out[v.Name] = ir.Value{Type: v.T, Elems: val.Elems}
-		}
-	}
-	for _, name := range zeroed {
-		out[name] = ir.ZeroBinding(m.SharedVar(name).T)
-	}
-	return out
-}
-
-// plainType reports whether gen's input values cover t: scalars, vectors,
-// and fixed-size arrays and structs of them.
-func plainType(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
-		return true
-	case ir.KindVec, ir.KindArray:
-		return plainType(t.Elem)
-	case ir.KindStruct:
-		for _, f := range t.Struct.Fields {
-			if !plainType(f.Type) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // HeaderLines returns the text of the first `// rule: ` and `// spec: `

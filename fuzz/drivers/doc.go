@@ -14,7 +14,7 @@
 // is at fault, not the driver).
 //
 // A compute entry point as written (a corpus .wgsl whose kernel is one,
-// with NAME.inputs.json's bindings and workgroups or SeedBindings; an
+// with NAME.inputs.json's bindings and workgroups or gen.EntryBindings; an
 // entry case file; a generated program of the compute profile) is one
 // row too: check.ExecuteEntry dispatches it per adapter, and its result,
 // taken as one invocation (the dispatch) whose outputs are the read_write

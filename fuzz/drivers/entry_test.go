@@ -103,11 +103,11 @@ func TestLoadCorpusReadsEntryPoints(t *testing.T) {
 	assert.Contains(t, err.Error(), "histogram.inputs.json: workgroups")
 }
 
-// TestSeedBindingsFillRuntimeArrays: without an inputs file, a runtime-
+// TestEntryBindingsFillRuntimeArrays: without an inputs file, a runtime-
 // sized array gets one element per invocation of the dispatch, edge
 // values first, a fixed array its length, and the bindings are
 // deterministic in the seed.
-func TestSeedBindingsFillRuntimeArrays(t *testing.T) {
+func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	src := "@group(0) @binding(0) var<storage, read> a: array<i32>;\n" +
 		"@group(0) @binding(1) var<storage, read_write> b: array<atomic<u32>, 3>;\n" +
 		"@compute @workgroup_size(4, 2)\nfn main(@builtin(global_invocation_id) g: vec3<u32>) {\n" +
@@ -116,7 +116,7 @@ func TestSeedBindingsFillRuntimeArrays(t *testing.T) {
 	require.NoError(t, err)
 	f, err := wgsl.Entry(m, "")
 	require.NoError(t, err)
-	bufs := SeedBindings(1, m, f, [3]uint32{2, 1, 1})
+	bufs := gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})
 	a := bufs["a"]
 	assert.Equal(t, ir.KindRuntimeArray, a.Type.Kind)
 	require.Len(t, a.Elems, 16)
@@ -126,8 +126,8 @@ func TestSeedBindingsFillRuntimeArrays(t *testing.T) {
 	}
 	assert.Subset(t, []int32{0, 1, -1, -2147483648, 2147483647, 2, -2}, edges)
 	assert.Len(t, bufs["b"].Elems, 3)
-	assert.Equal(t, check.BindingsJSON(m, bufs), check.BindingsJSON(m, SeedBindings(1, m, f, [3]uint32{2, 1, 1})))
-	assert.NotEqual(t, string(check.BindingsJSON(m, bufs)), string(check.BindingsJSON(m, SeedBindings(2, m, f, [3]uint32{2, 1, 1}))))
+	assert.Equal(t, check.BindingsJSON(m, bufs), check.BindingsJSON(m, gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
+	assert.NotEqual(t, string(check.BindingsJSON(m, bufs)), string(check.BindingsJSON(m, gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1}))))
 	// ExecuteEntry takes them as they are.
 	_, err = check.ExecuteEntry(context.Background(), &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: bufs}, check.Options{})
 	require.NoError(t, err)
