@@ -337,11 +337,7 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 		rec.Millis = time.Since(t0).Milliseconds()
 		return rec
 	}
-	for _, fd := range findings {
-		rec.Classes = append(rec.Classes, fd.Class)
-		rec.Adapters = append(rec.Adapters, fd.Adapter)
-	}
-	rec.Implicates = findings[0].Implicates
+	rec.addFindings(findings)
 	first := findings[0]
 
 	// A GPU finding must show up again before it is shrunk: a stack that
@@ -479,6 +475,16 @@ func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module
 		return "", err.Error()
 	}
 	return name, ""
+}
+
+// addFindings records a program's findings (non-empty): their classes and
+// adapters in order, and what the first implicates.
+func (r *ProgramRecord) addFindings(fs []check.Finding) {
+	for _, fd := range fs {
+		r.Classes = append(r.Classes, fd.Class)
+		r.Adapters = append(r.Adapters, fd.Adapter)
+	}
+	r.Implicates = fs[0].Implicates
 }
 
 // gpuClass reports whether a finding class rests on GPU runs (and so may

@@ -87,11 +87,7 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 	if len(findings) == 0 {
 		return rec
 	}
-	for _, fd := range findings {
-		rec.Classes = append(rec.Classes, fd.Class)
-		rec.Adapters = append(rec.Adapters, fd.Adapter)
-	}
-	rec.Implicates = findings[0].Implicates
+	rec.addFindings(findings)
 	first := findings[0]
 
 	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -113,16 +112,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	} else {
 		report.WriteDispatchTable(stdout, c, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
 	}
-	if res.FlattenErr != nil {
-		return inputErr(res.FlattenErr)
-	}
-	switch res.Verdict {
-	case oracle.Pass:
-		return nil
-	case oracle.Mismatch:
-		return errFound
-	}
-	return &exitError{code: exitUsage}
+	return execExit(res.Verdict, res.FlattenErr)
 }
 
 // parseWorkgroups parses X[,Y[,Z]] (missing ones are 1), each ≥ 1.

@@ -216,10 +216,20 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	} else {
 		report.WriteExecTable(stdout, f, args, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
 	}
-	if res.FlattenErr != nil {
-		return inputErr(res.FlattenErr)
+	return execExit(res.Verdict, res.FlattenErr)
+}
+
+func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
+
+// execExit is exec's exit for a judged case (README "Exit codes"):
+// flatten's refusal is an input error (exit 2, its positioned message);
+// pass 0, mismatch 1, anything else (a run or the reference could not
+// produce outputs) 2.
+func execExit(v oracle.Verdict, flattenErr error) error {
+	if flattenErr != nil {
+		return inputErr(flattenErr)
 	}
-	switch res.Verdict {
+	switch v {
 	case oracle.Pass:
 		return nil
 	case oracle.Mismatch:
@@ -227,5 +237,3 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	}
 	return &exitError{code: exitUsage}
 }
-
-func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
