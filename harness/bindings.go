@@ -7,8 +7,6 @@ import (
 	"sort"
 
 	"github.com/cogentcore/webgpu/wgpu"
-
-	"github.com/gpudiff/gpudiff/harness/internal/wgpuext"
 )
 
 // BindingKind is how a module as written declares a binding (WGSL
@@ -215,33 +213,15 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, d.fail("encode", err)
 	}
 	defer cmd.Release()
-	d.queue.Submit(cmd)
-
-	mapping, err := wgpuext.MapRead(d.dev, readBuf, uint64(readSize))
-	if err != nil {
-		return nil, d.fail("readback", err)
-	}
-	if err := d.wait(ctx, mapping); err != nil {
-		return nil, err // mapping is not freed: its callback may still come
-	}
-	defer mapping.Free()
-	if err := mapping.Err(); err != nil {
-		return nil, d.fail("readback", err)
-	}
-	mapped := readBuf.GetMappedRange(0, uint(readSize))
-	var out []byte
-	for i, b := range job.Buffers {
-		if b.Kind == BindingStorage {
-			out = append(out, mapped[offsets[i]:offsets[i]+len(b.Data)]...)
+	return d.submitAndRead(ctx, cmd, readBuf, readSize, func(mapped []byte) []byte {
+		out := []byte{}
+		for i, b := range job.Buffers {
+			if b.Kind == BindingStorage {
+				out = append(out, mapped[offsets[i]:offsets[i]+len(b.Data)]...)
+			}
 		}
-	}
-	if err := readBuf.Unmap(); err != nil {
-		return nil, d.fail("readback", err)
-	}
-	if out == nil {
-		out = []byte{}
-	}
-	return out, nil
+		return out
+	})
 }
 
 // encodeBindings records the dispatch of a Buffers dispatch and the copies

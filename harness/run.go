@@ -214,9 +214,22 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, d.fail("encode", err)
 	}
 	defer cmd.Release()
-	d.queue.Submit(cmd)
+	return d.submitAndRead(ctx, cmd, readBuf, outSize, func(mapped []byte) []byte {
+		out := make([]byte, job.OutputSize)
+		copy(out, mapped)
+		return out
+	})
+}
 
-	mapping, err := wgpuext.MapRead(d.dev, readBuf, uint64(outSize))
+// submitAndRead submits cmd, maps the first size bytes of readBuf once
+// the queue has run it (bounded by ctx and the device's timeout: d.wait),
+// and returns take's copy of the mapped bytes (take must copy: the range
+// is unmapped after it returns). Failures are DeviceErrors of the
+// "readback" step; a timed-out mapping is not freed, as its callback may
+// still come.
+func (d *Device) submitAndRead(ctx context.Context, cmd *wgpu.CommandBuffer, readBuf *wgpu.Buffer, size int, take func(mapped []byte) []byte) ([]byte, error) {
+	d.queue.Submit(cmd)
+	mapping, err := wgpuext.MapRead(d.dev, readBuf, uint64(size))
 	if err != nil {
 		return nil, d.fail("readback", err)
 	}
@@ -227,8 +240,7 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 	if err := mapping.Err(); err != nil {
 		return nil, d.fail("readback", err)
 	}
-	out := make([]byte, job.OutputSize)
-	copy(out, readBuf.GetMappedRange(0, uint(outSize)))
+	out := take(readBuf.GetMappedRange(0, uint(size)))
 	if err := readBuf.Unmap(); err != nil {
 		return nil, d.fail("readback", err)
 	}
