@@ -183,7 +183,8 @@ func Function(m *ir.Module, name string, opts Options) (twin *ir.Func, err error
 		return nil, &Error{Kind: Refused, List: ir.ErrorList{ir.Errorf(m.File, p.PtrPos, "flatten",
 			"function %s takes pointer parameter %s: a twin is a kernel, whose arguments are values (ARCHITECTURE.md \"Kernel ABI\"); its callers' twins inline it", name, p.Name)}}
 	}
-	twin, err = flattenFunc(m, f, TwinName(m, name), opts)
+	spec, reserved := directAccess(m)
+	twin, err = flattenFunc(spec, spec.Func(name), TwinName(m, name), opts, reserved...)
 	if err != nil {
 		return nil, err
 	}
@@ -202,13 +203,18 @@ func Module(m *ir.Module, opts Options) error {
 	var all ir.ErrorList
 	kind := Kind(0)
 	names := newNamer(m)
+	spec, reserved := directAccess(m)
+	for _, n := range reserved {
+		names.Reserve(n)
+	}
 	kernels := moduleKernels(m)
 	twinNames := make([]string, len(kernels))
 	for i, k := range kernels {
 		twinNames[i] = names.Fresh(k + "_flat")
 	}
+	reserved = append(reserved, twinNames...)
 	for i, k := range kernels {
-		twin, err := flattenFunc(m, m.Func(k), twinNames[i], opts, twinNames...)
+		twin, err := flattenFunc(spec, spec.Func(k), twinNames[i], opts, reserved...)
 		if err != nil {
 			fe := err.(*Error)
 			all = append(all, fe.List...)
@@ -223,6 +229,27 @@ func Module(m *ir.Module, opts Options) error {
 	}
 	m.Funcs = append(m.Funcs, twins...)
 	return nil
+}
+
+// directAccess returns the module twins are built from: m with its
+// pointer parameters into workgroup, storage and uniform memory rewritten
+// to direct accesses (ir.DirectVariableAccess; copying such a pointee in
+// and out, as function and private pointers are, would read and write
+// memory other invocations use), and the names of m's functions that the
+// rewrite dropped or added, which a twin's locals must not take.
+func directAccess(m *ir.Module) (*ir.Module, []string) {
+	spec := ir.DirectVariableAccess(m)
+	if spec == m {
+		return m, nil
+	}
+	var names []string
+	for _, f := range m.Funcs {
+		names = append(names, f.Name)
+	}
+	for _, f := range spec.Funcs {
+		names = append(names, f.Name)
+	}
+	return spec, names
 }
 
 // pointerParam returns f's first pointer parameter, or nil. A function

@@ -74,6 +74,10 @@ func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
 		return nil, &ir.Error{File: m.File, Pos: m.Func(cyc[0]).Pos, Pass: "interp",
 			Msg: fmt.Sprintf("recursion %s (WGSL forbids recursion)", strings.Join(cyc, " -> "))}
 	}
+	// Pointers into shared memory become direct accesses (WGSL
+	// #ref-ptr-types; see ir.DirectVariableAccess).
+	m = ir.DirectVariableAccess(m)
+	f = m.Func(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)
 	if err != nil {
 		return nil, &ir.Error{File: m.File, Pass: "interp", Msg: err.Error()}

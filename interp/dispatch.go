@@ -201,6 +201,12 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		return nil, &ir.Error{File: m.File, Pos: m.Func(cyc[0]).Pos, Pass: "interp",
 			Msg: fmt.Sprintf("recursion %s (WGSL forbids recursion)", strings.Join(cyc, " -> "))}
 	}
+	// Pointer parameters into workgroup, storage and uniform memory
+	// become direct accesses of the variables (ir.DirectVariableAccess):
+	// each invocation then touches exactly the locations it accesses,
+	// which the race detector needs.
+	m = ir.DirectVariableAccess(m)
+	f = m.Func(name)
 	e := &entryInfo{f: f, ids: map[string]int{}}
 	c := &compiler{
 		p:       &Program{file: m.File},

@@ -18,18 +18,25 @@
 //   - every expression carries its concrete type (no abstract types).
 //
 // Pointer parameters (WGSL #ref-ptr-types, #function-calls): a parameter
-// ptr<function|private, T> is a Param with Ptr set and T the pointee type.
-// The body never holds the pointer as a value: an Ident with Ref RefPtr
-// names the memory view *p (a mutable reference of type T, printed
-// (*p)), so p.f, (*p)[i] and *p = v are the ordinary Member, Index and
-// Assign over it. The argument is an AddrOf (&R, R a reference chain into
-// a function var, a private global or another pointer parameter), which
-// appears nowhere else. Every stage runs the original as written (WGSL
-// and SPIR-V pass the pointer); the reference and flatten pass the view by
-// copy-in/copy-out, its index operands evaluated at the call, which the
-// front end's alias analysis (WGSL #alias-analysis) makes indistinguishable
-// from passing the view. Pointers in the workgroup, storage and uniform
-// spaces are outside the subset, and a kernel never takes a pointer.
+// ptr<AS, T[, A]> is a Param with Ptr (and, for storage, PtrAccess) set
+// and T the pointee type. The body never holds the pointer as a value:
+// an Ident with Ref RefPtr names the memory view *p (a reference of type
+// T, printed (*p)), so p.f, (*p)[i] and *p = v are the ordinary Member,
+// Index and Assign over it. The argument is an AddrOf (&R, R a reference
+// chain into a function var, a private global, a shared variable or
+// another pointer parameter), which appears nowhere else.
+//
+// In the function and private spaces the reference and flatten pass the
+// view by copy-in/copy-out, its index operands evaluated at the call,
+// which the front end's alias analysis (WGSL #alias-analysis) makes
+// indistinguishable from passing the view. In the workgroup, storage and
+// uniform spaces (the unrestricted_pointer_parameters language
+// extension) memory is shared between invocations, so a copy would be
+// an access the source does not make: DirectVariableAccess rewrites
+// such parameters into their index operands and direct accesses of the
+// variable, and the reference, flatten and both emitters work on its
+// result (naga in wgpu-native v0.23 has no such parameters either). A
+// kernel never takes a pointer.
 //
 // The package also owns what every pass shares: the operator and builtin
 // tables and their typing rules, the canonical printer (whose output is WGSL

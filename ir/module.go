@@ -31,11 +31,18 @@ type Param struct {
 	T       *Type
 	Builtin string
 	// Ptr is the address space of a pointer parameter
-	// ptr<function|private, T> (WGSL #ref-ptr-types), T being the
-	// pointee type; 0 for a value parameter. The body uses it only as
-	// the memory view *p (an Ident with Ref RefPtr); its argument is an
-	// AddrOf.
+	// ptr<AS, T[, A]> (WGSL #ref-ptr-types), T being the pointee type;
+	// 0 for a value parameter. The body uses it only as the memory view
+	// *p (an Ident with Ref RefPtr); its argument is an AddrOf. In the
+	// workgroup, storage and uniform spaces (SharesMemory) the view is
+	// into memory other invocations share; DirectVariableAccess rewrites
+	// such parameters away for the passes that need direct accesses.
 	Ptr AddressSpace
+	// PtrAccess is the access mode of a ptr<storage, T, A> parameter
+	// (AccessRead, WGSL's default, or AccessReadWrite); 0 for every other
+	// parameter (function, private and workgroup pointers are
+	// read_write, uniform pointers read).
+	PtrAccess Access
 	// PtrPos is where a pointer parameter's type is written (refusals
 	// of a pointer where the kernel ABI needs a value point at it).
 	PtrPos Pos

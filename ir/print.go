@@ -161,7 +161,11 @@ func (p *printer) fn(f *Func) {
 			p.ws("@builtin(" + prm.Builtin + ") ")
 		}
 		if prm.Ptr != 0 {
-			p.ws(prm.Name + ": ptr<" + prm.Ptr.String() + ", " + prm.T.String() + ">")
+			acc := ""
+			if prm.Ptr == SpaceStorage && prm.PtrAccess == AccessReadWrite {
+				acc = ", read_write"
+			}
+			p.ws(prm.Name + ": ptr<" + prm.Ptr.String() + ", " + prm.T.String() + acc + ">")
 		} else {
 			p.ws(prm.Name + ": " + prm.T.String())
 		}

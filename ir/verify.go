@@ -174,17 +174,22 @@ func (v *verifier) fn(f *Func) {
 	v.scopes = []map[string]scopeEntry{{}}
 	for _, p := range f.Params {
 		v.checkType(p.Pos, p.T)
-		v.valueType(p.Pos, p.T, "parameter "+p.Name)
+		if !p.SharesMemory() {
+			v.valueType(p.Pos, p.T, "parameter "+p.Name)
+		}
+		if p.PtrAccess != 0 && p.Ptr != SpaceStorage {
+			v.errorf(p.Pos, "pointer parameter %s in address space %v has an access mode (storage only)", p.Name, p.Ptr)
+		}
 		switch p.Ptr {
 		case 0:
 			v.declare(p.Pos, p.Name, RefParam, p.T)
-		case SpaceFunction, SpacePrivate:
+		case SpaceFunction, SpacePrivate, SpaceWorkgroup, SpaceStorage, SpaceUniform:
 			if f.Stage != StageNone {
 				v.errorf(p.Pos, "entry point parameter %s is a pointer", p.Name)
 			}
 			v.declare(p.Pos, p.Name, RefPtr, p.T)
 		default:
-			v.errorf(p.Pos, "pointer parameter %s in address space %v (function or private only)", p.Name, p.Ptr)
+			v.errorf(p.Pos, "pointer parameter %s in unknown address space %d", p.Name, p.Ptr)
 		}
 	}
 	if f.Result == nil {
@@ -436,7 +441,11 @@ func (v *verifier) cond(e Expr, what string) {
 // parameter (function space) or a private global (private space).
 func (v *verifier) addrOf(a *AddrOf, p *Param) {
 	v.expr(a.X)
-	v.checkRef(a.X)
+	if p.PtrWritable() {
+		v.checkRef(a.X)
+	} else if root := RootIdent(a.X); root == nil || root.Ref != RefShared && root.Ref != RefPtr {
+		v.errorf(a.Pos, "&%T for read-only pointer parameter %s is not rooted at a shared variable or pointer parameter", a.X, p.Name)
+	}
 	v.want(a, a.T, a.X.Type())
 	if _, ok := a.X.(*Swizzle); ok {
 		v.errorf(a.Pos, "address of a vector component")
@@ -446,27 +455,39 @@ func (v *verifier) addrOf(a *AddrOf, p *Param) {
 		v.errorf(a.Pos, "&%T is not a reference chain", a.X)
 		return
 	}
-	space := SpaceFunction
+	space, writable := SpaceFunction, true
 	switch root.Ref {
 	case RefGlobal:
 		space = SpacePrivate
 	case RefShared:
 		space = 0
 		if g := v.m.SharedVar(root.Name); g != nil {
-			space = g.Space
+			space, writable = g.Space, g.Writable()
 		}
 	case RefPtr:
-		if ent, ok := v.lookup(root.Name); ok && ent.kind == RefPtr {
-			for _, q := range v.f.Params {
-				if q.Name == root.Name {
-					space = q.Ptr
-				}
-			}
+		if q := v.ptrParam(root.Name); q != nil {
+			space, writable = q.Ptr, q.PtrWritable()
 		}
 	}
 	if space != p.Ptr {
 		v.errorf(a.Pos, "pointer argument in address space %v for parameter %s: ptr<%v, %v>", space, p.Name, p.Ptr, p.T)
+	} else if p.Ptr == SpaceStorage && (p.PtrAccess == AccessReadWrite) != writable {
+		v.errorf(a.Pos, "pointer argument's access mode does not match parameter %s's (WGSL #function-restriction)", p.Name)
 	}
+}
+
+// ptrParam returns the pointer parameter name of the function being
+// checked when name is in scope as one; else nil.
+func (v *verifier) ptrParam(name string) *Param {
+	if ent, ok := v.lookup(name); !ok || ent.kind != RefPtr || v.f == nil {
+		return nil
+	}
+	for _, q := range v.f.Params {
+		if q.Name == name && q.Ptr != 0 {
+			return q
+		}
+	}
+	return nil
 }
 
 // checkRef checks that e is an assignable reference.
@@ -479,6 +500,11 @@ func (v *verifier) checkRef(e Expr) {
 		if x.Ref == RefShared {
 			if g := v.m.SharedVar(x.Name); g != nil && !g.Writable() {
 				v.errorf(x.Pos, "cannot store into %s, a read-only %s variable", x.Name, g.Space)
+			}
+		}
+		if x.Ref == RefPtr {
+			if q := v.ptrParam(x.Name); q != nil && !q.PtrWritable() {
+				v.errorf(x.Pos, "cannot store through %s, a read-only ptr<%v> parameter", x.Name, q.Ptr)
 			}
 		}
 	case *Index:

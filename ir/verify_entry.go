@@ -13,12 +13,24 @@ func (v *verifier) valueType(pos Pos, t *Type, what string) {
 }
 
 // sharedRoot returns the SharedVar at the root of the reference chain e,
-// or nil (reporting it) when e is not rooted at one.
+// or nil (reporting it) when e is not rooted at one. A chain rooted at a
+// pointer parameter into shared memory (Param.SharesMemory) stands for
+// the variable it will point to: the result then describes the
+// parameter's space and access only (Name is the parameter's).
 func (v *verifier) sharedRoot(e Expr, what string) *SharedVar {
 	id := RootIdent(e)
 	if id == nil || !IsReference(e) {
 		v.errorf(e.Position(), "%s: operand is not a reference", what)
 		return nil
+	}
+	if id.Ref == RefPtr {
+		if q := v.ptrParam(id.Name); q != nil && q.SharesMemory() {
+			acc := q.PtrAccess
+			if q.Ptr != SpaceStorage {
+				acc = AccessRead
+			}
+			return &SharedVar{Pos: q.Pos, Name: q.Name, T: q.T, Space: q.Ptr, Access: acc}
+		}
 	}
 	if id.Ref != RefShared {
 		v.errorf(e.Position(), "%s: %s is a %s, not a storage or workgroup variable", what, id.Name, id.Ref)

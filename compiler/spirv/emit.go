@@ -142,6 +142,15 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	if err := ir.Verify(m); err != nil {
 		return nil, err
 	}
+	// SPIR-V's logical addressing passes a function only pointers that
+	// are memory object declarations (SPIR-V §2.16.1) unless
+	// VariablePointers is declared; like Tint's SPIR-V writer, gpudiff
+	// passes pointers into workgroup, storage and uniform memory as
+	// their index operands and accesses the variable directly
+	// (ir.DirectVariableAccess). Function and private pointers stay
+	// pointers.
+	m = ir.DirectVariableAccess(m)
+	f = m.Func(kernel)
 	if f.Stage == ir.StageCompute {
 		return emitEntry(m, f, opts, w)
 	}

@@ -138,7 +138,7 @@ func (c *chkCtx) aliasCall(x *astCallExpr, d *chkDecl, args []ir.Expr) {
 				c.errorf(astExprStart(x.args[j]), "invalid aliased pointer argument: arguments %d and %d of %s both point into '%s' and %s writes through one of them (WGSL #alias-analysis)", i+1, j+1, x.callee.name, rj.Name, x.callee.name)
 			}
 		}
-		if rj.Ref == ir.RefGlobal && (a.ptrW[j] && (a.globR[rj.Name] || a.globW[rj.Name]) || a.ptrR[j] && a.globW[rj.Name]) {
+		if (rj.Ref == ir.RefGlobal || rj.Ref == ir.RefShared) && (a.ptrW[j] && (a.globR[rj.Name] || a.globW[rj.Name]) || a.ptrR[j] && a.globW[rj.Name]) {
 			c.errorf(astExprStart(x.args[j]), "invalid aliased pointer argument: argument %d of %s points into module-scope variable '%s', which %s also accesses, one of the two writing (WGSL #alias-analysis)", j+1, x.callee.name, rj.Name, x.callee.name)
 		}
 	}

@@ -328,11 +328,16 @@ func (c *chkCtx) function() {
 			if f.Stage != ir.StageNone {
 				c.outsidef(p.typ.off, "pointer parameter")
 			}
-			space, t := c.ptrParamType(p.typ)
+			space, access, t := c.ptrParamType(p.typ)
 			c.d.params = append(c.d.params, t)
-			f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Ptr: space, PtrPos: c.pos(p.typ.off)})
-			c.declare(p.name, &chkLocal{ref: ir.RefPtr, t: t, ptr: &chkPtr{param: true, space: space,
-				what: fmt.Sprintf("pointer parameter '%s' (ptr<%v, %v, read_write>)", p.name, space, t)}})
+			prm := &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Ptr: space, PtrAccess: access, PtrPos: c.pos(p.typ.off)}
+			f.Params = append(f.Params, prm)
+			mode := "read_write"
+			if !prm.PtrWritable() {
+				mode = "read"
+			}
+			c.declare(p.name, &chkLocal{ref: ir.RefPtr, t: t, ptr: &chkPtr{param: true, space: space, readOnly: !prm.PtrWritable(),
+				what: fmt.Sprintf("pointer parameter '%s' (ptr<%v, %v, %s>)", p.name, space, t, mode)}})
 			continue
 		}
 		t := c.valueType(p.typ, "a parameter")
@@ -380,7 +385,7 @@ func (c *chkCtx) function() {
 // the subset, whose access mode is always read_write and is not written
 // (WGSL #address-space: only storage pointers name one); workgroup,
 // storage and uniform pointer parameters are outside it.
-func (c *chkCtx) ptrParamType(t *astIdentExpr) (ir.AddressSpace, *chkType) {
+func (c *chkCtx) ptrParamType(t *astIdentExpr) (ir.AddressSpace, ir.Access, *chkType) {
 	if len(t.tmpl) < 2 || len(t.tmpl) > 3 {
 		c.errorf(t.off, "ptr needs an address space, a store type and an optional access mode")
 	}
@@ -394,17 +399,52 @@ func (c *chkCtx) ptrParamType(t *astIdentExpr) (ir.AddressSpace, *chkType) {
 		space = ir.SpaceFunction
 	case "private":
 		space = ir.SpacePrivate
-	case "workgroup", "storage", "uniform":
-		c.outsidef(as.off, "pointer parameter in the %s address space", as.name)
+	case "workgroup":
+		space = ir.SpaceWorkgroup
+	case "storage":
+		space = ir.SpaceStorage
+	case "uniform":
+		space = ir.SpaceUniform
 	case "handle":
 		c.errorf(as.off, "address space 'handle' cannot be used in WGSL source")
 	default:
 		c.errorf(as.off, "unknown address space '%s'", as.name)
 	}
-	if len(t.tmpl) == 3 {
-		c.errorf(t.tmpl[2].astOff(), "only pointers in the storage address space may specify an access mode (WGSL #address-space)")
+	var access ir.Access
+	if space == ir.SpaceStorage {
+		access = ir.AccessRead
 	}
-	return space, c.valueType(c.typeArg(t.tmpl[1]), "a pointer parameter's store type")
+	if len(t.tmpl) == 3 {
+		if space != ir.SpaceStorage {
+			c.errorf(t.tmpl[2].astOff(), "only pointers in the storage address space may specify an access mode (WGSL #address-space)")
+		}
+		am, ok := t.tmpl[2].(*astIdentExpr)
+		switch {
+		case !ok || am.hasTmpl:
+			c.errorf(t.tmpl[2].astOff(), "the third template argument of ptr must be an access mode")
+		case am.name == "read":
+		case am.name == "read_write":
+			access = ir.AccessReadWrite
+		case am.name == "write":
+			c.errorf(am.off, "access mode 'write' is not allowed for the storage address space (WGSL #address-space)")
+		default:
+			c.errorf(am.off, "unknown access mode '%s'", am.name)
+		}
+	}
+	if space == ir.SpaceWorkgroup || space == ir.SpaceStorage || space == ir.SpaceUniform {
+		st := c.resolveType(c.typeArg(t.tmpl[1]))
+		if space == ir.SpaceUniform && (st.toIRMaybe() == nil || st.toIRMaybe().HasAtomic() || st.toIRMaybe().HasRuntimeArray()) {
+			c.errorf(t.tmpl[1].astOff(), "ptr<uniform, %v>: the store type of a uniform pointer must be constructible and host-shareable (WGSL #address-space)", st)
+		}
+		if space == ir.SpaceWorkgroup && st.toIRMaybe() != nil && st.toIRMaybe().HasRuntimeArray() {
+			c.errorf(t.tmpl[1].astOff(), "ptr<workgroup, %v>: a runtime-sized array lives only in storage (WGSL #address-space)", st)
+		}
+		if space == ir.SpaceStorage && access == ir.AccessRead && st.toIRMaybe() != nil && st.toIRMaybe().HasAtomic() {
+			c.errorf(t.tmpl[1].astOff(), "ptr<storage, %v, read>: atomics need read_write (WGSL #atomic-types)", st)
+		}
+		return space, access, st
+	}
+	return space, access, c.valueType(c.typeArg(t.tmpl[1]), "a pointer parameter's store type")
 }
 
 // resolveType resolves a type specifier (WGSL #type-specifiers). A type

@@ -230,8 +230,11 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 		c.errorf(astExprStart(x.args[0]), "%s needs a pointer to an atomic, not to %v", name, p.t)
 	}
 	if root := ir.RootIdent(p.e); root != nil {
-		if g := c.mc.byName[root.Name]; g != nil && g.shared != nil && !g.shared.Writable() {
+		if g := c.mc.byName[root.Name]; root.Ref == ir.RefShared && g != nil && g.shared != nil && !g.shared.Writable() {
 			c.errorf(astExprStart(x.args[0]), "%s of %s, which is read-only", name, root.Name)
+		}
+		if l := c.local(root.Name); root.Ref == ir.RefPtr && l != nil && l.ptr != nil && l.ptr.readOnly {
+			c.errorf(astExprStart(x.args[0]), "%s through %s, which is read-only", name, l.ptr.what)
 		}
 	}
 	args := []ir.Expr{p.e}
@@ -269,6 +272,9 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 	c.wul = false
 	p := c.addrOf(x.args[0], name)
 	root := ir.RootIdent(p.e)
+	if c.sharedPtrParam(root) {
+		c.outsidef(astExprStart(x.args[0]), "%s through a pointer parameter", name)
+	}
 	if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
 		c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>)", name)
 	}
@@ -304,8 +310,19 @@ func (c *chkCtx) addrOf(e astExpr, fn string) chkOp {
 	if op.e == nil || !ir.IsReference(op.e) || op.vcomp {
 		c.errorf(u.off, "cannot take the address of this expression")
 	}
-	if root := ir.RootIdent(op.e); root == nil || root.Ref != ir.RefShared {
+	if root := ir.RootIdent(op.e); root == nil || root.Ref != ir.RefShared && !c.sharedPtrParam(root) {
 		c.outsidef(u.off, "pointer (address-of operator '&') to a %s", root.Ref)
 	}
 	return op
+}
+
+// sharedPtrParam reports whether id names a pointer parameter into
+// shared memory (ptr<workgroup|storage|uniform, T>).
+func (c *chkCtx) sharedPtrParam(id *ir.Ident) bool {
+	if id.Ref != ir.RefPtr {
+		return false
+	}
+	l := c.local(id.Name)
+	return l != nil && l.ptr != nil && l.ptr.param &&
+		(l.ptr.space == ir.SpaceWorkgroup || l.ptr.space == ir.SpaceStorage || l.ptr.space == ir.SpaceUniform)
 }

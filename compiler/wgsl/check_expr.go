@@ -259,6 +259,9 @@ type chkPtr struct {
 	// each use.
 	space ir.AddressSpace
 	param bool
+	// readOnly marks a pointer parameter whose view may not be stored
+	// to (ptr<storage, T, read>, ptr<uniform, T>).
+	readOnly bool
 }
 
 // addrOfView checks the operand of &x (a memory view, not a vector
@@ -272,7 +275,7 @@ func (c *chkCtx) addrOfView(u *astUnaryExpr) *chkPtr {
 	if a.e != nil {
 		root = ir.RootIdent(a.e)
 	}
-	if !a.ref && (root == nil || root.Ref != ir.RefShared) {
+	if !a.ref && (root == nil || root.Ref != ir.RefShared && root.Ref != ir.RefPtr) {
 		c.errorf(u.off, "cannot take the address of a value of type %v that is not a variable reference", a.t)
 	}
 	if a.vcomp {
@@ -286,6 +289,9 @@ func (c *chkCtx) addrOfView(u *astUnaryExpr) *chkPtr {
 	case root.Ref == ir.RefPtr:
 		if l := c.local(root.Name); l != nil && l.ptr != nil {
 			space = l.ptr.space
+			if l.ptr.readOnly {
+				access = "read"
+			}
 		}
 	case root.Ref == ir.RefShared:
 		if d := c.mc.byName[root.Name]; d != nil && d.shared != nil {
@@ -295,7 +301,7 @@ func (c *chkCtx) addrOfView(u *astUnaryExpr) *chkPtr {
 			}
 		}
 	}
-	return &chkPtr{view: a, what: fmt.Sprintf("a pointer (address-of operator '&', ptr<%v, %v, %s>)", space, a.t, access), off: u.off, space: space}
+	return &chkPtr{view: a, what: fmt.Sprintf("a pointer (address-of operator '&', ptr<%v, %v, %s>)", space, a.t, access), off: u.off, space: space, readOnly: access == "read"}
 }
 
 // pointer returns the pointer e denotes when e is &x or names a let
@@ -310,7 +316,7 @@ func (c *chkCtx) pointer(e astExpr) *chkPtr {
 		if l := c.local(x.name); l != nil && l.ptr != nil && l.ptr.param {
 			p := *l.ptr
 			p.off = x.off
-			p.view = chkOp{t: l.t, e: &ir.Ident{Pos: c.pos(x.off), Name: l.name, T: l.t.toIR(), Ref: ir.RefPtr}, ref: true, off: x.off}
+			p.view = chkOp{t: l.t, e: &ir.Ident{Pos: c.pos(x.off), Name: l.name, T: l.t.toIR(), Ref: ir.RefPtr}, ref: !l.ptr.readOnly, off: x.off}
 			return &p
 		}
 		if l := c.local(x.name); l != nil && l.ptr != nil {
@@ -694,12 +700,16 @@ func (c *chkCtx) userCall(x *astCallExpr, d *chkDecl, stmt bool) chkOp {
 // returns it as &view.
 func (c *chkCtx) pointerArg(e astExpr, prm *ir.Param, i int, fn string) ir.Expr {
 	p := c.pointer(e)
-	want := fmt.Sprintf("ptr<%v, %v, read_write>", prm.Ptr, prm.T)
+	mode := "read_write"
+	if !prm.PtrWritable() {
+		mode = "read"
+	}
+	want := fmt.Sprintf("ptr<%v, %v, %s>", prm.Ptr, prm.T, mode)
 	if p == nil {
 		a := c.value(e)
 		c.errorf(astExprStart(e), "argument %d of %s must be a pointer %s, not a value of type %v", i+1, fn, want, a.t)
 	}
-	if p.space != prm.Ptr || !ir.Identical(p.view.t.toIRMaybe(), prm.T) {
+	if p.space != prm.Ptr || !ir.Identical(p.view.t.toIRMaybe(), prm.T) || prm.Ptr == ir.SpaceStorage && p.readOnly == prm.PtrWritable() {
 		c.errorf(astExprStart(e), "argument %d of %s is %s, which does not match the parameter's %s (WGSL #function-restriction)", i+1, fn, p.what, want)
 	}
 	return &ir.AddrOf{Pos: c.pos(astExprStart(e)), X: c.irOf(p.view), T: prm.T}

@@ -25,11 +25,18 @@
 //     of ir.Builtins (derivative, barrier and subgroup builtins included,
 //     so that later passes can refuse them precisely);
 //   - pointer parameters ptr<function, T> and ptr<private, T> (T a subset
-//     value type), used as *p, (*p).f, p.f, (*p)[i], p[i] and passed on,
-//     called with &x, &x.f, &a[i] (ir.AddrOf); calls are checked by the
-//     alias analysis (WGSL #alias-analysis, alias.go) and refused at the
-//     aliasing argument, as Tint does. Workgroup, storage and uniform
-//     pointer parameters and a let holding a pointer are outside.
+//     value type) and, in compute modules, ptr<workgroup, T>,
+//     ptr<storage, T, read|read_write> and ptr<uniform, T> (the
+//     unrestricted_pointer_parameters language extension; T may hold
+//     atomics or a runtime-sized array where the space allows), used as
+//     *p, (*p).f, p.f, (*p)[i], p[i], atomic*(p), arrayLength(p) and
+//     passed on, called with &x, &x.f, &a[i] (ir.AddrOf); a store through
+//     a read-only pointer and an argument whose space, store type or
+//     access mode differs from the parameter's are errors; calls are
+//     checked by the alias analysis (WGSL #alias-analysis, alias.go) and
+//     refused at the aliasing argument, as Tint does. A let holding a
+//     pointer, and workgroupUniformLoad through a pointer parameter, are
+//     outside.
 //
 // Everything else is kept as an ir.Opaque with its exact source text, the
 // reason it is outside the subset and the position of the first construct

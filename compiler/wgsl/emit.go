@@ -98,6 +98,12 @@ type emitter struct {
 }
 
 func newEmitter(m *ir.Module, kernel string, mode Mode) *emitter {
+	// naga (wgpu-native v0.23) lacks WGSL's unrestricted_pointer_parameters
+	// language extension (WGSL #language-extensions-sec): it refuses a
+	// ptr<workgroup|storage|uniform, T> parameter. Those become their
+	// index operands and direct accesses, in both modes (a front-end
+	// workaround, like the value-array index helper below).
+	m = ir.DirectVariableAccess(m)
 	e := &emitter{m: m, kernel: kernel, mode: mode, helpers: map[string]string{},
 		hostStructs: map[string]string{}, convFuncs: map[string]string{}}
 	e.funcs = m.CallGraph(kernel)

@@ -41,7 +41,11 @@ import (
 // array *value* (a let, a parameter, a constructor) with a run-time index
 // ("may only be indexed by a constant"), although WGSL allows it
 // (#array-access-expr). Such an index becomes a call of a helper that
-// copies the array into a function-scope var and indexes that.
+// copies the array into a function-scope var and indexes that. For the
+// same reason (naga lacks the unrestricted_pointer_parameters language
+// extension) a pointer parameter into workgroup, storage or uniform
+// memory is emitted as ir.DirectVariableAccess rewrites it, in both
+// modes.
 
 func (e *emitter) rewriteFunc(f *ir.Func) {
 	e.rewriteBlock(f.Body)
@@ -170,7 +174,7 @@ func (e *emitter) rewriteNode(n ir.Node) ir.Node {
 func isReference(e ir.Expr) bool {
 	switch x := e.(type) {
 	case *ir.Ident:
-		return x.Ref == ir.RefVar || x.Ref == ir.RefGlobal || x.Ref == ir.RefShared
+		return x.Ref == ir.RefVar || x.Ref == ir.RefGlobal || x.Ref == ir.RefShared || x.Ref == ir.RefPtr
 	case *ir.Index:
 		return isReference(x.X)
 	case *ir.Member:

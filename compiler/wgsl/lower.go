@@ -211,8 +211,17 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 			}
 			root = x.x
 			continue
+		case *astUnaryExpr:
+			if x.op == lexStar {
+				if p := c.pointer(x.x); p != nil && p.readOnly {
+					c.errorf(x.off, "cannot %s the memory %s points to: its access mode is read (WGSL #access-mode)", what, p.what)
+				}
+			}
 		case *astIdentExpr:
 			if l := c.local(x.name); l != nil {
+				if l.ptr != nil && l.ptr.param && l.ptr.readOnly {
+					c.errorf(x.off, "cannot %s the memory %s points to: its access mode is read (WGSL #access-mode)", what, l.ptr.what)
+				}
 				switch l.ref {
 				case ir.RefParam:
 					c.errorf(x.off, "cannot %s parameter '%s'", what, x.name)

@@ -57,8 +57,10 @@ func TestPointerParameterAliasingRefused(t *testing.T) {
 }
 
 // TestPointerParameterRefusals checks the positioned refusals around
-// pointer parameters: workgroup/storage/uniform pointers are outside the
-// subset; a pointer where a value is expected, a value where a pointer is
+// pointer parameters: workgroupUniformLoad through a workgroup pointer
+// parameter is outside the subset; a store through a read-only storage
+// pointer, a read-only argument for a read_write parameter, a uniform
+// pointer to an atomic, a pointer where a value is expected, a value where a pointer is
 // expected, a mismatched store type and an access mode on a function
 // pointer are errors (Tint rejects them too).
 func TestPointerParameterRefusals(t *testing.T) {
@@ -67,8 +69,18 @@ func TestPointerParameterRefusals(t *testing.T) {
 		src, want string
 		invalid   bool
 	}{
-		{"var<workgroup> w: i32;\nfn f(p: ptr<workgroup, i32>) {\n  *p = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&w);\n}\n",
-			"a.wgsl:2:13: outside the subset: pointer parameter in the workgroup address space", false},
+		{"var<workgroup> w: i32;\nfn f(p: ptr<workgroup, i32>) -> i32 {\n  return workgroupUniformLoad(p);\n}\n@compute @workgroup_size(1)\nfn main() {\n  _ = f(&w);\n}\n",
+			"a.wgsl:3:10: outside the subset: workgroupUniformLoad other than as the whole initializer of a let or var of a compute entry point", false},
+		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",
+			"a.wgsl:3:4: check: cannot assign to the memory pointer parameter 'p' (ptr<storage, array<i32, 4>, read>) points to: its access mode is read", true},
+		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>, read_write>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",
+			"a.wgsl:7:5: check: argument 1 of f is a pointer (address-of operator '&', ptr<storage, array<i32, 4>, read>), which does not match the parameter's ptr<storage, array<i32, 4>, read_write>", true},
+		{"var<workgroup> w: u32;\nfn f(p: ptr<workgroup, u32>, q: ptr<workgroup, u32>) {\n  *p = *q + 1u;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&w, &w);\n}\n",
+			"a.wgsl:7:9: check: invalid aliased pointer argument: arguments 1 and 2 of f both point into 'w'", true},
+		{"@group(0) @binding(0) var<storage, read_write> o: array<u32, 2>;\nfn f(p: ptr<storage, u32, read_write>) {\n  *p = o[1] + 1u;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&o[1]);\n}\n",
+			"a.wgsl:7:5: check: invalid aliased pointer argument: argument 1 of f points into module-scope variable 'o', which f also accesses", true},
+		{"var<workgroup> w: atomic<u32>;\nfn f(p: ptr<uniform, atomic<u32>>) {\n}\n@compute @workgroup_size(1)\nfn main() {\n}\n",
+			"a.wgsl:2:22: check: ptr<uniform, atomic<u32>>: the store type of a uniform pointer must be constructible and host-shareable", true},
 		{"fn f(p: ptr<function, i32>) -> i32 {\n  return *p;\n}\nfn k(x: i32) -> i32 {\n  return f(x);\n}\n",
 			"a.wgsl:5:12: check: argument 1 of f must be a pointer ptr<function, i32, read_write>", true},
 		{"fn f(p: ptr<function, i32>) -> i32 {\n  return *p;\n}\nfn k() -> i32 {\n  var x: u32;\n  return f(&x);\n}\n",
