@@ -262,6 +262,9 @@ type chkPtr struct {
 	// readOnly marks a pointer parameter whose view may not be stored
 	// to (ptr<storage, T, read>, ptr<uniform, T>).
 	readOnly bool
+	// stable marks a let's pointer whose view the subset re-evaluates
+	// at each use (stableView): each use gets a copy of the view.
+	stable bool
 }
 
 // addrOfView checks the operand of &x (a memory view, not a vector
@@ -323,6 +326,9 @@ func (c *chkCtx) pointer(e astExpr) *chkPtr {
 			p := *l.ptr
 			p.off = x.off
 			p.view.off = x.off
+			if p.stable {
+				p.view.e = ir.CloneExpr(p.view.e)
+			}
 			return &p
 		}
 	}
@@ -336,7 +342,7 @@ func (c *chkCtx) pointer(e astExpr) *chkPtr {
 // (deferOutside), so that its errors are still found.
 func (c *chkCtx) pointerUse(e astExpr) *chkPtr {
 	p := c.pointer(e)
-	if p != nil && !p.param {
+	if p != nil && !p.param && !p.stable && chkAddrOf(e) == nil {
 		c.deferOutside(p.off, "pointer (address-of operator '&')")
 	}
 	return p

@@ -176,6 +176,7 @@ var ptValidatorGaps = map[string]ptGaps{
 	"../../shaders/tiers/fixed_loops/nested.wgsl":     {ptNaga: ptNagaValueIndex},
 	"../../shaders/compute/pointer_params.wgsl":       {ptNaga: ptNagaPointerParams},
 	"../../shaders/compute/pointer_param_order.wgsl":  {ptNaga: ptNagaPointerParams},
+	"../../shaders/compute/pointer_lets.wgsl":         {ptNaga: ptNagaPointerParams},
 }
 
 // ptNagaPointerParams is naga's (v0.23) refusal of pointer parameters in

@@ -34,9 +34,13 @@
 //     a read-only pointer and an argument whose space, store type or
 //     access mode differs from the parameter's are errors; calls are
 //     checked by the alias analysis (WGSL #alias-analysis, alias.go) and
-//     refused at the aliasing argument, as Tint does. A let holding a
-//     pointer, and workgroupUniformLoad through a pointer parameter, are
-//     outside.
+//     refused at the aliasing argument, as Tint does;
+//   - a let of a pointer (typed or not) whose view is stable — its index
+//     operands are lets, parameters, constants and pure builtins of them
+//     — as a name for that view, substituted at each use (the location is
+//     the one formed at the let, WGSL #let-decls); *&x in place. A let of
+//     a pointer whose indices read a var or call a function, and
+//     workgroupUniformLoad through a pointer parameter, are outside.
 //
 // Everything else is kept as an ir.Opaque with its exact source text, the
 // reason it is outside the subset and the position of the first construct

@@ -100,7 +100,17 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 // location evaluating it at the let does, so the subset takes the let
 // (its one use it accepts is workgroupUniformLoad's argument, addrOf).
 func stableWorkgroupView(p *chkPtr) bool {
-	if p.space != ir.SpaceWorkgroup || p.view.e == nil {
+	return p.space == ir.SpaceWorkgroup && stableView(p)
+}
+
+// stableView reports whether p's view reads no mutable memory and calls
+// nothing in its index operands (they are lets, parameters, constants
+// and pure builtins of them): evaluating the view where the pointer is
+// used then designates the location evaluating it where the pointer was
+// formed does (WGSL #address-of-expr), so a let of such a pointer is in
+// the subset as a name for its view.
+func stableView(p *chkPtr) bool {
+	if p.view.e == nil {
 		return false
 	}
 	root := ir.RootIdent(p.view.e)
@@ -125,7 +135,10 @@ func stableWorkgroupView(p *chkPtr) bool {
 
 func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	var t *chkType
-	if x.typ != nil {
+	var ptrType *astIdentExpr // let p: ptr<AS, T, A> = …
+	if x.kw == "let" && x.typ != nil && x.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
+		ptrType = x.typ
+	} else if x.typ != nil {
 		t = c.valueType(x.typ, "a function-scope "+x.kw)
 	}
 	if x.kw == "var" && x.hasTmpl {
@@ -141,14 +154,24 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 	if x.init != nil {
 		if x.kw == "let" {
 			if p := c.pointer(x.init); p != nil {
-				switch {
-				case p.param:
-					c.deferOutside(p.off, "pointer (a let of a pointer parameter)")
-				case !stableWorkgroupView(p):
-					c.deferOutside(p.off, "pointer (address-of operator '&')")
+				if ptrType != nil {
+					c.letPointerType(ptrType, p, x.name)
 				}
-				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: p})
+				// A let of a pointer is a name for its view where the view
+				// is stable (a pointer parameter's always is); otherwise
+				// it is outside the subset.
+				q := *p
+				q.stable = q.param || stableView(p)
+				q.param = false
+				if !q.stable {
+					c.deferOutside(p.off, "pointer (address-of operator '&') whose indices read mutable memory or call a function")
+				}
+				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: &q})
 				return nil
+			}
+			if ptrType != nil {
+				a := c.value(x.init)
+				c.errorf(astExprStart(x.init), "let '%s' is declared %s but initialized with a value of type %v", x.name, "ptr", a.t)
 			}
 		}
 		if call, ok := chkUnparen(x.init).(*astCallExpr); ok && call.callee.name == "workgroupUniformLoad" && c.d.entry && c.local(call.callee.name) == nil {
@@ -650,5 +673,16 @@ func chkWalk(n any, f func(any)) {
 		}
 	case *astConstAssertStmt:
 		chkWalk(x.x, f)
+	}
+}
+
+// letPointerType checks a let's declared pointer type against the
+// pointer p that initializes it (WGSL #let-decls: the initializer's type
+// is the declared type): address space, store type and access mode.
+func (c *chkCtx) letPointerType(typ *astIdentExpr, p *chkPtr, name string) {
+	space, access, t := c.ptrParamType(typ)
+	readOnly := space == ir.SpaceUniform || space == ir.SpaceStorage && access != ir.AccessReadWrite
+	if space != p.space || !ir.Identical(t.toIRMaybe(), p.view.t.toIRMaybe()) || readOnly != p.readOnly {
+		c.errorf(typ.off, "let '%s' is declared with a pointer type that differs from its initializer, %s", name, p.what)
 	}
 }
