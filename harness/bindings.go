@@ -54,15 +54,13 @@ func (d *Device) checkBindings(job Dispatch) error {
 
 // CheckBindings validates a Buffers dispatch (Dispatch.Buffers, Workgroups)
 // against an adapter's limits; implementations share it. It refuses a
-// dispatch that also sets the kernel ABI's fields, no buffers, two buffers
+// dispatch that also sets the kernel ABI's fields, two buffers
 // at one group and binding, an unknown kind, a workgroup count of 0 or over
 // maxWorkgroups, and a buffer over its kind's binding limit.
 func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxUniform, maxGroups uint64) error {
 	switch {
 	case len(job.Input) > 0 || job.OutputSize != 0 || job.Invocations != 0:
 		return errors.New("harness: a Buffers dispatch has no Input, OutputSize or Invocations")
-	case len(job.Buffers) == 0:
-		return errors.New("harness: a Buffers dispatch needs at least one buffer")
 	}
 	for i, n := range job.Workgroups {
 		if n == 0 || uint64(n) > maxWorkgroups {

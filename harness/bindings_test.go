@@ -74,7 +74,6 @@ func TestRunBindingsRejectsInvalidDispatches(t *testing.T) {
 		"abi fields":   {Buffers: all, Workgroups: one, Invocations: 4},
 		"zero z":       {Buffers: all, Workgroups: [3]uint32{1, 1, 0}},
 		"duplicate":    {Buffers: append([]BufferBinding{buf(0, 0, BindingUniform)}, all...), Workgroups: one},
-		"no buffers":   {Workgroups: one},
 		"unknown kind": {Buffers: []BufferBinding{{Group: 0, Binding: 0}}, Workgroups: one},
 	} {
 		_, err := d.Run(context.Background(), k, job)
@@ -90,4 +89,14 @@ func TestRunBindingsRejectsInvalidDispatches(t *testing.T) {
 	require.NoError(t, err)
 	// dst = src*1 + 2 = [3, 4]; count = 1 + 2 invocations, its second word untouched.
 	assert.Equal(t, []uint32{3, 4, 3, 2}, words(out))
+
+	// An entry point without bindings runs with none (its pipeline is
+	// what is tested) and reads nothing back; the same dispatch of a
+	// module that declares bindings fails creating the pipeline.
+	empty := Dispatch{Buffers: []BufferBinding{}, Workgroups: one}
+	out, err = d.Run(context.Background(), Kernel{WGSL: "var<private> x: u32;\n@compute @workgroup_size(1)\nfn main() {\n  x = x + 1u;\n}\n", EntryPoint: "main"}, empty)
+	require.NoError(t, err)
+	assert.Empty(t, out)
+	_, err = d.Run(context.Background(), k, empty)
+	require.ErrorAs(t, err, &ce)
 }

@@ -43,6 +43,7 @@ var defaultLimits = limits{
 type globalFlags struct {
 	lim       limits
 	whitelist whitelistValue
+	overrides overrideValue
 }
 
 // addLimitFlags registers the limit flags on root, bound to g.lim.

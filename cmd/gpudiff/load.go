@@ -23,7 +23,7 @@ func (g *globalFlags) loadModule(path string) (*ir.Module, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := wgsl.Parse(path, src)
+	m, err := wgsl.ParseWith(path, src, wgsl.ParseOptions{Overrides: g.overrides.Overrides()})
 	if err != nil {
 		return nil, nil, inputErr(err)
 	}

@@ -32,6 +32,10 @@ import (
 // column are 1-based, the column counted in bytes. Parse never panics: an
 // internal failure is reported as an "internal error".
 func Parse(file string, src []byte) (m *ir.Module, err error) {
+	return parse(file, src, ParseOptions{})
+}
+
+func parse(file string, src []byte, opts ParseOptions) (m *ir.Module, err error) {
 	diags := &diagList{file: file}
 	defer func() {
 		if r := recover(); r != nil {
@@ -44,8 +48,10 @@ func Parse(file string, src []byte) (m *ir.Module, err error) {
 		diags.list.Sort()
 		return nil, diags.list.Err()
 	}
-	mc := &chkModule{file: file, src: src, diags: diags, byName: map[string]*chkDecl{}}
+	mc := &chkModule{file: file, src: src, diags: diags, byName: map[string]*chkDecl{},
+		overrides: opts.Overrides, usedOverrides: map[string]bool{}}
 	m = mc.run(decls)
+	mc.unusedOverrides()
 	if len(diags.list) > 0 {
 		diags.list.Sort()
 		return nil, diags.list
@@ -71,13 +77,25 @@ type chkModule struct {
 	// shadowed names a module-scope declaration that redeclares a
 	// predeclared name the canonical printer relies on.
 	shadowed string
+	// overrides are the pipeline constants supplied (ParseOptions);
+	// usedOverrides the keys an override declaration took.
+	overrides     map[string]float64
+	usedOverrides map[string]bool
 }
 
 // chkDecl is a module-scope declaration and what checking it produced.
 type chkDecl struct {
-	a      *astDecl
-	deps   []chkDep
-	broken bool // an error was reported in (or through) this declaration
+	a *astDecl
+	// supplied is the text an override declaration is kept as when a
+	// pipeline constant gives its value: the declaration with that value
+	// as its initializer, so the printed module (and a case file) runs
+	// the same with no constants.
+	supplied string
+	// overrideKey is an override's pipeline-constant key as messages
+	// show it ("7 (scale)" for @id(7) override scale).
+	overrideKey string
+	deps        []chkDep
+	broken      bool // an error was reported in (or through) this declaration
 	// outside is why the declaration is outside the subset ("" if
 	// inside), at outsideOff.
 	outside    string
@@ -313,7 +331,11 @@ func (mc *chkModule) assemble() *ir.Module {
 		case d.fn != nil:
 			m.Funcs = append(m.Funcs, d.fn)
 		default:
-			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: string(mc.src[a.off:a.end]),
+			text := string(mc.src[a.off:a.end])
+			if d.supplied != "" {
+				text = d.supplied
+			}
+			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: text,
 				Reason: d.outside, ReasonPos: mc.pos(d.outsideOff), EntryPoint: d.entry}
 			if o.Reason == "" {
 				o.Reason = "module-scope " + a.kind + " (kept verbatim)"

@@ -594,17 +594,31 @@ func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 }
 
 // overrideDecl checks an override declaration (WGSL #override-decls).
-// gpudiff creates every pipeline with no pipeline-overridable constant
-// supplied, so an override has its default value: the initializer is
-// evaluated as a const-expression and substituted at every use, as a
-// const's value is (the declaration is kept verbatim in the module's
-// text). An override without an initializer would need a value gpudiff
-// does not supply: it is refused, positioned. The initializer may use
-// other overrides (their defaults) and consts.
+// An override's value is the pipeline constant supplied for it
+// (ParseOptions.Overrides, WebGPU GPUProgrammableStage.constants), else
+// its default: the value is substituted at every use, as a const's value
+// is (the declaration is kept verbatim in the module's text), so the
+// emitted modules carry it and their pipelines need no constants. An
+// override with neither is refused, positioned. The initializer may use
+// other overrides (their values) and consts.
 func (c *chkCtx) overrideDecl() {
 	d, a := c.d, c.d.a
+	if key := overrideKey(c, a); key == a.name {
+		d.overrideKey = key
+	} else {
+		d.overrideKey = key + " (" + a.name + ")"
+	}
+	if a.typ != nil {
+		if v, ok := c.overrideValue(c.resolveType(a.typ)); ok {
+			if a.init != nil {
+				c.expr(a.init) // still checked
+			}
+			d.c = v.c
+			return
+		}
+	}
 	if a.init == nil {
-		c.outsidef(a.kwOff, "override %s has no default value (gpudiff runs every override with its default and supplies none)", a.name)
+		c.outsidef(a.kwOff, "override %s has no default value and no pipeline constant supplies one (give it with --override %s=VALUE)", a.name, overrideKey(c, a))
 	}
 	op := c.expr(a.init)
 	if op.c == nil {
@@ -618,5 +632,23 @@ func (c *chkCtx) overrideDecl() {
 	if !op.t.isScalar() {
 		c.errorf(astExprStart(a.init), "override '%s' has type %v; an override is a bool, i32, u32 or f32 scalar (WGSL #override-decls)", a.name, op.t)
 	}
+	if a.typ == nil {
+		if v, ok := c.overrideValue(op.t); ok {
+			op = v
+		}
+	}
 	d.c = op.c
+}
+
+// overrideKey is the pipeline-constant key of override declaration a:
+// its @id when it has one, else its name.
+func overrideKey(c *chkCtx, a *astDecl) string {
+	for _, at := range a.attrs {
+		if at.name == "id" && len(at.args) == 1 {
+			if op := c.expr(at.args[0]); op.c != nil {
+				return fmt.Sprint(op.c.i)
+			}
+		}
+	}
+	return a.name
 }

@@ -15,7 +15,7 @@ import (
 //   - no such function;
 //   - no candidate: positioned at the first entry point's stage attribute
 //     (at 1:1 in a module without functions), saying that gpudiff runs
-//     function kernels and not yet entry points as written (issue 14),
+//     function kernels and compute entry points as written,
 //     followed by one error per other construct of the module that is
 //     outside the subset (positioned, named);
 //   - several candidates: positioned at the first in source order, the
@@ -97,7 +97,7 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 
 // kernelModeToday says what gpudiff runs, for refusals of entry points.
 const kernelModeToday = "gpudiff runs function kernels (a function that is neither an entry point nor called by another function, " +
-	"run once per invocation with arguments from --inputs or --seed) and @compute entry points as written (exec --no-gpu; issue 14)"
+	"run once per invocation with arguments from --inputs or --seed) and @compute entry points as written, whose functions must all be in the subset"
 
 // noKernel is Kernel's error for a module without a candidate: at the
 // first entry point (a module without a candidate has one, or declares no

@@ -1,0 +1,114 @@
+package wgsl
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// ParseOptions configures ParseWith.
+type ParseOptions struct {
+	// Overrides are the pipeline-overridable constants a pipeline is
+	// created with (WebGPU #dom-gpuprogrammablestage-constants): each key
+	// is an override's @id in decimal or, for an override without @id,
+	// its name; each value is converted to the override's type as WebGPU
+	// converts a GPUPipelineConstantValue (#typedefdef-gpupipelineconstantvalue):
+	// bool is value ≠ 0; i32 and u32 take the integer part, which must be
+	// in range ([EnforceRange]); f32 rounds to nearest and must be finite.
+	// A key naming no override of the module, or a value that does not
+	// convert, is an error. Overrides without a value keep their
+	// default; one without a default and without a value is refused as
+	// outside the subset (WebGPU makes creating such a pipeline an error).
+	Overrides map[string]float64
+}
+
+// ParseWith is Parse with options: the overrides' values are substituted
+// at every use, as their defaults are by Parse.
+func ParseWith(file string, src []byte, opts ParseOptions) (*ir.Module, error) {
+	return parse(file, src, opts)
+}
+
+// overrideValue returns the value the pipeline supplies for the override
+// being checked (key: its @id or name), converted to type t, and whether
+// one is supplied. A conversion failure is an error at the declaration.
+func (c *chkCtx) overrideValue(t *chkType) (chkOp, bool) {
+	a := c.d.a
+	key := overrideKey(c, a)
+	v, ok := c.mc.overrides[key]
+	if !ok {
+		return chkOp{}, false
+	}
+	c.mc.usedOverrides[key] = true
+	bad := func(why string) {
+		c.errorf(a.nameOff, "pipeline constant %s = %v for override '%s' (%v): %s (WebGPU GPUPipelineConstantValue conversion)", key, v, a.name, t, why)
+	}
+	var cv cVal
+	switch t.k {
+	case ckBool:
+		cv = cvBool(v != 0)
+	case ckI32, ckU32:
+		lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
+		if t.k == ckU32 {
+			lo, hi = 0, float64(math.MaxUint32)
+		}
+		x := math.Trunc(v)
+		if math.IsNaN(v) || math.IsInf(v, 0) || x < lo || x > hi {
+			bad(fmt.Sprintf("its integer part is not in [%.0f, %.0f]", lo, hi))
+		}
+		cv = cvInt(t, int64(x))
+	case ckF32:
+		f := float64(float32(v))
+		if math.IsNaN(v) || math.IsInf(f, 0) {
+			bad("not a finite f32")
+		}
+		cv = cvFloat(t, f)
+	default:
+		bad("an override is a bool, i32, u32 or f32 scalar")
+	}
+	c.d.supplied = fmt.Sprintf("%soverride %s: %v = %s;", c.mc.src[a.off:a.kwOff], a.name, t, cvWGSL(cv))
+	return c.constOp(cv, a.nameOff), true
+}
+
+// cvWGSL spells a scalar value of a concrete type as a WGSL literal
+// expression that evaluates to it exactly (f32: the shortest decimal
+// that rounds to the value).
+func cvWGSL(v cVal) string {
+	switch v.t.k {
+	case ckBool:
+		return strconv.FormatBool(v.b)
+	case ckI32:
+		if v.i == math.MinInt32 {
+			return "i32(-2147483648)" // -2147483648i would negate an out-of-range literal
+		}
+		return strconv.FormatInt(v.i, 10) + "i"
+	case ckU32:
+		return strconv.FormatInt(v.i, 10) + "u"
+	}
+	return strconv.FormatFloat(v.f, 'g', -1, 32) + "f"
+}
+
+// unusedOverrides reports the supplied pipeline constants that name no
+// override of the module (WebGPU: a pipeline-creation error).
+func (mc *chkModule) unusedOverrides() {
+	var keys []string
+	for k := range mc.overrides {
+		if !mc.usedOverrides[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var have []string
+	for _, d := range mc.decls {
+		if d.a.kind == "override" {
+			have = append(have, d.overrideKey)
+		}
+	}
+	for _, k := range keys {
+		mc.diags.list = append(mc.diags.list, &ir.Error{File: mc.file, Pass: "check",
+			Msg: fmt.Sprintf("pipeline constant %q names no override of the module (the key of an override is its @id when it has one, else its name; this module's keys: %s)", k, strings.Join(have, ", "))})
+	}
+}
