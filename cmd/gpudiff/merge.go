@@ -14,17 +14,17 @@ import (
 
 // mergeFlags are merge's outputs.
 type mergeFlags struct {
-	report, junit, corpus, log string
+	report, junit, html, corpus, log string
 }
 
 func newMergeCmd() *cobra.Command {
 	var fl mergeFlags
 	cmd := &cobra.Command{
-		Use:   "merge [--report OUT.json] [--junit OUT.xml] [--corpus DIR] [--log OUT.jsonl] SHARD.jsonl...",
+		Use:   "merge [--report OUT.json] [--junit OUT.xml] [--html OUT.html] [--corpus DIR] [--log OUT.jsonl] SHARD.jsonl...",
 		Short: "Merge the journals of a campaign run in shards (--shard I/N) into the campaign one machine would have run",
 		Long: `merge reads the journals (--log) of every shard of a campaign split with
 'gpudiff run --shard I/N' and writes what one machine running the whole
-campaign writes: its summary on stdout, --report, --junit, the journal (--log)
+campaign writes: its summary on stdout, --report, --junit, --html, the journal (--log)
 and the case files (--corpus), failures grouped by signature across shards,
 one case file per signature (the first program's, as one machine saves it).
 Timing fields aside (elapsed: the longest shard's), they are equal to a
@@ -37,7 +37,7 @@ looked up beside its journal first, then in the working directory).
 
 Exit codes: 0 no new bug; 1 new bugs; 2 a missing, repeated, unfinished or
 mismatched shard, or an unreadable journal or case file (naming the file).`,
-		Example: `  gpudiff merge --report nightly.json --junit nightly.xml --corpus nightly/cases shard-0.jsonl shard-1.jsonl`,
+		Example: `  gpudiff merge --report nightly.json --junit nightly.xml --html nightly.html --corpus nightly/cases shard-0.jsonl shard-1.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("gpudiff merge: give the journals of every shard (written by gpudiff run --shard I/N --log FILE)\nRun 'gpudiff merge --help' for usage.")
@@ -48,6 +48,7 @@ mismatched shard, or an unreadable journal or case file (naming the file).`,
 	f := cmd.Flags()
 	f.StringVar(&fl.report, "report", "", "write the merged campaign's JSON report (run's --report) to this file")
 	f.StringVar(&fl.junit, "junit", "", "write the merged campaign's JUnit XML (run's --junit) to this file")
+	f.StringVar(&fl.html, "html", "", "write the merged campaign's HTML page (run's --html; pictures from the case files copied to --corpus) to this file")
 	f.StringVar(&fl.corpus, "corpus", "", "copy the merged campaign's case files into this directory (one per signature)")
 	f.StringVar(&fl.log, "log", "", "write the merged campaign's journal (one record per program, in order) to this file")
 	return cmd
@@ -66,7 +67,7 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 		}
 	}
 	h := m.Header
-	h.Corpus, h.Report, h.JUnit = fl.corpus, fl.report, fl.junit
+	h.Corpus, h.Report, h.JUnit, h.HTML = fl.corpus, fl.report, fl.junit, fl.html
 	sum := m.Summary
 	info := report.Campaign{Tool: "gpudiff " + h.Tool, Seed: h.Seed, Count: h.Count, Shard: h.Shard, Size: h.Size,
 		Profile: h.Profile, Mode: h.Mode, Duration: time.Duration(h.Duration), Adapters: h.Adapters, Corpus: fl.corpus}
@@ -92,6 +93,11 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 	if fl.junit != "" {
 		if err := writeFile(fl.junit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
 			return usagef("gpudiff merge: --junit: %v", err)
+		}
+	}
+	if fl.html != "" {
+		if err := writeFile(fl.html, func(w io.Writer) error { return report.WriteCampaignHTML(w, info, sum) }); err != nil {
+			return usagef("gpudiff merge: --html: %v", err)
 		}
 	}
 	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
