@@ -188,8 +188,25 @@ func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
 
 // WriteFileAtomic writes data to path (mode 0644) via a temporary file in
 // the same directory, fsync and rename: a reader sees the old file or the
-// whole new one, never a part, and a failure leaves nothing behind.
+// whole new one, never a part, and a failure leaves nothing behind. A path
+// that exists and is not a regular file (/dev/null, /dev/stdout, a named
+// pipe) is written to directly: renaming over it would replace the device
+// (as root, /dev/null itself) with a file.
 func WriteFileAtomic(path string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err

@@ -138,3 +138,14 @@ func FuzzParseInputs(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteFileAtomicKeepsDevices: writing to a path that is not a
+// regular file writes through it instead of renaming a file over it (run
+// as root, the rename replaced /dev/null with a regular file).
+func TestWriteFileAtomicKeepsDevices(t *testing.T) {
+	require.NoError(t, WriteFileAtomic(os.DevNull, []byte("x")))
+	st, err := os.Stat(os.DevNull)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeDevice|os.ModeCharDevice, st.Mode()&(os.ModeDevice|os.ModeCharDevice), "%s is still a character device", os.DevNull)
+	assert.Error(t, WriteFileAtomic(t.TempDir(), []byte("x")), "a directory is refused")
+}
