@@ -1,7 +1,8 @@
 // Package wgpuext holds the few wgpu-native calls that the Go binding
 // github.com/cogentcore/webgpu v0.23.0 lacks or gets wrong, as a small cgo
-// layer over the binding's own objects. Nothing outside package harness uses
-// it.
+// layer over the binding's own objects. Nothing outside package harness and
+// its window package (harness/window: its device and screenshot readback)
+// uses it.
 //
 // What it adds, and why:
 //
