@@ -127,17 +127,14 @@ func Open(opts Options) (w *Window, err error) {
 	harness.ApplyLogLevel()
 	w.inst = wgpu.CreateInstance(nil)
 	w.surface = w.inst.CreateSurface(wgpuglfw.GetSurfaceDescriptor(w.win))
-	if w.adapter, err = w.inst.RequestAdapter(&wgpu.RequestAdapterOptions{CompatibleSurface: w.surface}); err != nil {
-		return nil, fmt.Errorf("window: no WebGPU adapter can draw into the window: %v", err)
+	var caps wgpu.SurfaceCapabilities
+	if w.adapter, caps, err = w.pickAdapter(); err != nil {
+		return nil, err
 	}
 	if w.dev, w.sink, err = wgpuext.RequestDevice(w.adapter); err != nil {
 		return nil, fmt.Errorf("window: %v", err)
 	}
 	w.queue = w.dev.GetQueue()
-	caps := w.surface.GetCapabilities(w.adapter)
-	if len(caps.Formats) == 0 || len(caps.AlphaModes) == 0 {
-		return nil, fmt.Errorf("window: adapter %s cannot present to the window", w.adapter.GetInfo().DriverDescription)
-	}
 	w.config = wgpu.SurfaceConfiguration{Usage: wgpu.TextureUsageRenderAttachment, Format: caps.Formats[0],
 		PresentMode: wgpu.PresentModeFifo, AlphaMode: caps.AlphaModes[0]}
 	w.texFmt = wgpu.TextureFormatRGBA8UnormSrgb
@@ -157,6 +154,42 @@ func Open(opts Options) (w *Window, err error) {
 	w.win.SetRefreshCallback(func(*glfw.Window) { w.dirty = true })
 	w.win.SetFramebufferSizeCallback(func(*glfw.Window, int, int) { w.dirty = true })
 	return w, w.events("open")
+}
+
+// pickAdapter returns the first adapter, Vulkan ones first, that can
+// present to the window's surface, and its capabilities there. It never
+// asks SwiftShader: Chromium's SwiftShader Vulkan ICD (the one harness adds
+// with VK_ADD_DRIVER_FILES) dies of SIGSEGV in
+// vkGetPhysicalDeviceSurfaceCapabilitiesKHR on an X11 surface — which is
+// also why it does not use RequestAdapter with a compatible surface, as
+// that asks every adapter.
+func (w *Window) pickAdapter() (*wgpu.Adapter, wgpu.SurfaceCapabilities, error) {
+	all := w.inst.EnumerateAdapters(nil)
+	var pick *wgpu.Adapter
+	var caps wgpu.SurfaceCapabilities
+	var tried []string
+	for _, vulkan := range []bool{true, false} {
+		for _, a := range all {
+			info := a.GetInfo()
+			if pick != nil || (info.BackendType == wgpu.BackendTypeVulkan) != vulkan ||
+				strings.Contains(strings.ToLower(info.Name+" "+info.DriverDescription), "swiftshader") {
+				continue
+			}
+			tried = append(tried, fmt.Sprintf("%s (%v)", info.Name, info.BackendType))
+			if c := w.surface.GetCapabilities(a); len(c.Formats) > 0 && len(c.AlphaModes) > 0 {
+				pick, caps = a, c
+			}
+		}
+	}
+	for _, a := range all {
+		if a != pick {
+			a.Release()
+		}
+	}
+	if pick == nil {
+		return nil, caps, fmt.Errorf("window: no WebGPU adapter can present to the window (tried: %s)", strings.Join(tried, ", "))
+	}
+	return pick, caps, nil
 }
 
 // initGLFW initialises GLFW, turning a failure into an error: go-gl's Init
@@ -444,6 +477,13 @@ func (w *Window) Screenshot() (*image.RGBA, error) {
 		return nil, fmt.Errorf("window: screenshot readback: %v", err)
 	}
 	return img, w.events("screenshot")
+}
+
+// Present shows the window and presents one frame.
+func (w *Window) Present() error {
+	w.win.Show()
+	glfw.PollEvents()
+	return w.Draw()
 }
 
 // Run shows the window and delivers its input to h until h asks to quit,
