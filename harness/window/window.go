@@ -368,10 +368,19 @@ func (w *Window) Draw() error {
 	if uint32(fw) != w.config.Width || uint32(fh) != w.config.Height {
 		w.configure()
 	}
-	tex, err := w.surface.GetCurrentTexture()
+	tex, status, err := wgpuext.CurrentTexture(w.surface, w.dev)
 	if err != nil {
-		w.configure() // outdated or lost: the next frame gets a new one
-		return nil
+		return fmt.Errorf("window: frame: %v", err)
+	}
+	if tex == nil {
+		if status == wgpu.SurfaceGetCurrentTextureStatusTimeout {
+			return nil // the next frame tries again
+		}
+		if status == wgpu.SurfaceGetCurrentTextureStatusOutdated || status == wgpu.SurfaceGetCurrentTextureStatusLost {
+			w.configure() // the next frame gets a texture of the new size
+			return nil
+		}
+		return fmt.Errorf("window: frame: no surface texture (%v)", status)
 	}
 	view, err := tex.CreateView(nil)
 	if err != nil {
