@@ -282,6 +282,8 @@ type Viewer struct {
 	views []View
 	cur   int
 	imgs  map[int]*image.RGBA
+	shown []int // when each view was last shown (0: never), for ties
+	clock int
 }
 
 // NewViewer returns a viewer of views (at least one) showing the first
@@ -301,7 +303,14 @@ func NewViewer(views []View) *Viewer {
 		}
 	}
 	v.cur = max(v.cur, 0)
+	v.shown = make([]int, len(views))
+	v.show(v.cur)
 	return v
+}
+
+func (v *Viewer) show(i int) {
+	v.clock++
+	v.cur, v.shown[i] = i, v.clock
 }
 
 // Current is the view shown.
@@ -379,7 +388,9 @@ func (v *Viewer) Key(r rune) KeyResult {
 }
 
 // move shows the next (dir 1) or previous (dir -1) value of axis a among
-// the views that share the shown one's outer axes.
+// the views that share the shown one's outer axes: of those with that
+// value, the one that keeps most of the other axes, outer ones first, and
+// among equals the one shown last (so A undoes a).
 func (v *Viewer) move(a, dir int) KeyResult {
 	cur := v.views[v.cur]
 	var scope []int
@@ -433,10 +444,10 @@ func (v *Viewer) move(a, dir int) KeyResult {
 				}
 			}
 		}
-		if score > bestScore {
+		if score > bestScore || score == bestScore && v.shown[i] > v.shown[best] {
 			best, bestScore = i, score
 		}
 	}
-	v.cur = best
+	v.show(best)
 	return KeyResult{Changed: true}
 }

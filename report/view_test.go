@@ -116,7 +116,10 @@ func TestViewerKeys(t *testing.T) {
 		{KeyFunction, [4]string{c, "swiftshader", "k_flat", "wgsl"}},
 		{KeyAdapter, [4]string{c, "interp", "k_flat", "ir"}}, // wraps, keeps the twin
 		{KeyAdapterBack, [4]string{c, "swiftshader", "k_flat", "wgsl"}},
-		{KeyAdapterBack, [4]string{c, "lavapipe", "k_flat", "wgsl"}},
+		{KeyAdapterBack, [4]string{c, "lavapipe", "k_flat", "wgsl"}}, // never shown: the first format
+		{KeyFormat, [4]string{c, "lavapipe", "k_flat", "spirv"}},
+		{KeyAdapterBack, [4]string{c, "interp", "k_flat", "ir"}},
+		{KeyAdapter, [4]string{c, "lavapipe", "k_flat", "spirv"}}, // a undoes A: the SPIR-V run shown last
 	}
 	for _, s := range steps {
 		r := v.Key(s.key)
@@ -128,6 +131,7 @@ func TestViewerKeys(t *testing.T) {
 	assert.False(t, r.Changed)
 	assert.Equal(t, "only one stage: compute", r.Message)
 	v.Key(KeyAdapter) // swiftshader
+	require.Equal(t, "swiftshader", v.Current().Adapter)
 	r = v.Key(KeyFormat)
 	assert.False(t, r.Changed)
 	assert.Equal(t, "only one format of swiftshader: wgsl", r.Message)
