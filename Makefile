@@ -11,12 +11,17 @@ BIN := bin/gpudiff
 #   spirv-tools          spirv-val / spirv-as / spirv-dis
 #   spirv-headers        the machine-readable SPIR-V grammar
 #   libegl-dev           libEGL.so, the unversioned name Dawn's GL backends load (harness/dawn)
+#   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
+#                        the headers GLFW's cgo build needs for `gpudiff view` (build tag glfw:
+#                        make build-viewer, make test-viewer)
+#   xvfb xauth           xvfb-run, the virtual X server test-viewer runs the viewer under
 # and, outside apt's package list (checked by command: nodesource's nodejs
 # conflicts with Debian's npm package), node + npm for Dawn (Tint) through
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers \
+  libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
-.PHONY: all deps build test vet lint run bench bench-all clean fuzz-smoke
+.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all clean fuzz-smoke
 
 all: build
 
@@ -44,8 +49,13 @@ deps:
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/gpudiff
 
+# gpudiff with the viewer (`gpudiff view`, README): GLFW through cgo, X11.
+build-viewer:
+	$(GO) build -buildvcs=auto -tags glfw -o $(BIN) ./cmd/gpudiff
+
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags glfw ./harness/window ./cmd/gpudiff
 
 # gofmt, go.mod/go.sum as `go mod tidy` leaves them, and generated code
 # as its generator leaves it (TestNodeGenUpToDate checks ir/node_gen.go).
@@ -56,7 +66,17 @@ lint:
 
 test: deps lint vet
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory test-viewer
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+# The viewer's tests, built with the glfw tag, under a virtual X server
+# (xvfb-run -a): harness/window's frame pixel by pixel, and `gpudiff view
+# --screenshot` of the README's examples decoded and checked
+# (TestViewScreenshot). `make test` runs them.
+test-viewer:
+	@command -v xvfb-run >/dev/null || { echo "make test-viewer: xvfb-run is missing (Debian package xvfb): run make deps"; exit 1; }
+	$(GO) test -count=1 -tags glfw -timeout 10m ./harness/window
+	$(GO) test -count=1 -tags glfw -timeout 10m -run '^TestView' ./cmd/gpudiff
 
 # Each native fuzz target of untrusted input (and flatten's and the printer's
 # properties) runs briefly in CI; run them longer by hand with FUZZTIME=10m.

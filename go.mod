@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/cogentcore/webgpu v0.23.0
+	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20240506104042-037f3cc74f2a
 	github.com/jedib0t/go-pretty/v6 v6.6.7
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/leanovate/gopter v0.2.11

@@ -51,4 +51,8 @@
 // (Run returns when its ctx ends; Close then leaks the device). Both are what
 // per-adapter worker processes are for: package harness/worker runs Device.Run
 // in them.
+//
+// Package harness/window (build tag glfw) is the one place WebGPU draws to a
+// screen: an image in a GLFW window, and the same frame offscreen for a
+// screenshot (gpudiff view).
 package harness

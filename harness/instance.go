@@ -53,6 +53,12 @@ func setupEnv() {
 // environment).
 func LogEnabled() bool { return logLevel(os.Getenv(LogEnv)) != wgpu.LogLevelOff }
 
+// ApplyLogLevel sets wgpu-native's log level (process-wide) from LogEnv:
+// off unless LogEnv turns it on. The process-wide instance applies it when
+// it is created; a package that creates an instance of its own (window)
+// calls it first.
+func ApplyLogLevel() { wgpu.SetLogLevel(logLevel(os.Getenv(LogEnv))) }
+
 // logLevel maps the value of LogEnv to a wgpu-native log level.
 func logLevel(v string) wgpu.LogLevel {
 	switch strings.ToLower(v) {
@@ -74,6 +80,6 @@ func logLevel(v string) wgpu.LogLevel {
 // It is created on first use and never released.
 var instance = sync.OnceValue(func() *wgpu.Instance {
 	setupEnv()
-	wgpu.SetLogLevel(logLevel(os.Getenv(LogEnv)))
+	ApplyLogLevel()
 	return wgpu.CreateInstance(&wgpu.InstanceDescriptor{Backends: wgpu.InstanceBackendAll})
 })

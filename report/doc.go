@@ -20,6 +20,11 @@
 //     colour map) with disagreeing cells framed red, indeterminate ones
 //     hatched, and a legend (basicfont text); exec --png writes them, the
 //     run and drivers HTML pages embed them;
+//   - the viewer's model (Viewer, View, ResultViews, EntryViews): the
+//     pictures of one case's runs, one at a time, chosen by keys along
+//     stage, adapter, function and format, and the text of a clicked cell
+//     (PictureCellAt, EntryPictureCellAt); `gpudiff view` shows them
+//     through harness/window;
 //   - report/amber: a case as an Amber script for driver engineers.
 //
 // Tables use go-pretty, JUnit go-junit-report's junit package; the HTML is

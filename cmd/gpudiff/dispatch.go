@@ -14,7 +14,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/gpudiff/gpudiff/report"
 )
 
 // exec on a compute entry point as written (../shared/DESIGN.md "Entry
@@ -32,21 +31,25 @@ type savedEntry struct {
 	rec *check.CaseRecord
 }
 
-// runDispatch is exec for a module whose kernel is a compute entry point
-// (saved, when non-nil, is the case file it comes from).
-func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module, saved *savedEntry, fl execFlags, stdout, stderr io.Writer) error {
+// executeDispatch is executeFile for a module whose kernel is a compute
+// entry point (saved, when non-nil, is the case file it comes from).
+func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module, saved *savedEntry, fl execFlags, stderr io.Writer) (*executed, error) {
 	if saved != nil && !fl.changed["mode"] {
 		fl.mode = saved.rec.Mode
 	}
+	if saved != nil && fl.recordedPaths {
+		fl.flat = fl.flat || !fl.changed["flat"] && saved.rec.Flat
+		fl.spirv = fl.spirv || !fl.changed["spirv"] && saved.rec.SPIRV
+	}
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
-		return usagef("gpudiff exec: --mode: %v", err)
+		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
 	}
 	if fl.changed["invocations"] {
-		return usagef("gpudiff exec: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]")
+		return nil, usagef("gpudiff %s: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]", fl.name())
 	}
 	if fl.saveCase != "" {
-		return usagef("gpudiff exec: --save-case does not take entry points yet")
+		return nil, usagef("gpudiff exec: --save-case does not take entry points yet")
 	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {
@@ -54,7 +57,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	}
 	f, err := wgsl.Entry(m, kernel)
 	if err != nil {
-		return inputErr(err)
+		return nil, inputErr(err)
 	}
 	wg := [3]uint32{1, 1, 1}
 	if saved != nil {
@@ -63,7 +66,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	wgSet := fl.changed["workgroups"]
 	if wgSet {
 		if wg, err = parseWorkgroups(fl.workgroups); err != nil {
-			return usagef("gpudiff exec: --workgroups %s: %v", fl.workgroups, err)
+			return nil, usagef("gpudiff %s: --workgroups %s: %v", fl.name(), fl.workgroups, err)
 		}
 	}
 	inputs := fl.inputs
@@ -77,7 +80,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if inputs != "" {
 		var fileWG *[3]uint32
 		if bufs, fileWG, err = readBindingInputs(inputs, m); err != nil {
-			return err
+			return nil, err
 		}
 		if fileWG != nil && !wgSet {
 			wg = *fileWG
@@ -91,7 +94,7 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if !fl.noGPU {
 		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
 		if err != nil {
-			return usagef("gpudiff exec: --adapter: %v", err)
+			return nil, usagef("gpudiff %s: --adapter: %v", fl.name(), err)
 		}
 		defer closeAll()
 		devices = devs
@@ -100,19 +103,9 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.ExecuteEntry(ctx, c, opts)
 	if err != nil {
-		return inputErr(err)
+		return nil, inputErr(err)
 	}
-	if err := writePictures(fl.png, report.EntryPictures(res, c.Entry)); err != nil {
-		return err
-	}
-	if fl.asJSON {
-		if err := report.WriteDispatchJSON(stdout, c, res); err != nil {
-			return err
-		}
-	} else {
-		report.WriteDispatchTable(stdout, c, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
-	}
-	return execExit(res.Verdict, res.FlattenErr)
+	return &executed{ec: c, eres: res}, nil
 }
 
 // parseWorkgroups parses X[,Y[,Z]] (missing ones are 1), each ≥ 1.

@@ -32,6 +32,11 @@ type execFlags struct {
 	allRows     bool
 	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
 	png         string // directory of one PNG picture per run (pictures.go)
+	// recordedPaths: a case file's recorded --flat and --spirv are the
+	// defaults, as repro replays them (view); exec takes them from its
+	// flags.
+	recordedPaths bool
+	cmd           string // the subcommand, for messages: "exec" (when empty) or "view"
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -86,52 +91,85 @@ error (including a flatten refusal with --flat).`,
 		},
 	}
 	f := cmd.Flags()
+	addCaseFlags(f, &fl)
+	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
+	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
+	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
+	f.StringVar(&fl.png, "png", "", "also write one PNG picture per run (the reference too) into this directory: outputs coloured by value, disagreeing cells marked, with a legend")
+	return cmd
+}
+
+// addCaseFlags adds the flags that say which case to run and where (exec
+// and view share them).
+func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.StringVar(&fl.kernel, "kernel", "", "kernel function to run (default: the only function no other function calls)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
-	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
 	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
-	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
-	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
-	f.StringVar(&fl.png, "png", "", "also write one PNG picture per run (the reference too) into this directory: outputs coloured by value, disagreeing cells marked, with a legend")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
-	return cmd
+}
+
+// executed is a case exec ran: a function kernel's (f on args, the case
+// and options --save-case records, the result) or, when ec is set, a
+// compute entry point's as written (ec, eres).
+type executed struct {
+	f    *ir.Func
+	args [][]ir.Value
+	c    *check.Case
+	opts check.Options
+	res  *check.Result
+
+	ec   *check.EntryCase
+	eres *check.EntryResult
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
+	x, err := executeFile(ctx, g, path, fl, stderr)
+	if err != nil {
+		return err
+	}
+	if err := x.write(fl, stdout); err != nil {
+		return err
+	}
+	return x.exit()
+}
+
+// executeFile runs the case that path and fl name (a module's kernel or
+// entry point, or a case file) on the interpreter and fl's adapters.
+func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*executed, error) {
 	mode, err := wgsl.ParseMode(fl.mode)
 	if err != nil {
-		return usagef("gpudiff exec: --mode: %v", err)
+		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
 	}
-	if err := checkFlags("exec", fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
-		return err
+	if err := checkFlags(fl.name(), fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+		return nil, err
 	}
 	if err := pictureDir(fl.png); err != nil {
-		return err
+		return nil, err
 	}
 	m, src, err := g.loadModule(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if check.IsCase(src) {
 		// A compute entry point's case file: its dispatch, bindings and mode.
 		if _, ec, rec, err := check.ParseCaseFile(path, src); err == nil && ec != nil {
-			return runDispatch(ctx, g, path, ec.Module, &savedEntry{ec, rec}, fl, stdout, stderr)
+			return executeDispatch(ctx, g, path, ec.Module, &savedEntry{ec, rec}, fl, stderr)
 		}
 	}
 	saved, rec, err := loadCase(path, src)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
 		// A compute entry point as written: its bindings, its dispatch.
-		return runDispatch(ctx, g, path, m, nil, fl, stdout, stderr)
+		return executeDispatch(ctx, g, path, m, nil, fl, stderr)
 	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {
@@ -139,7 +177,7 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	}
 	f, err := pickKernel(m, kernel)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// seeded generates n arguments (0: the default count) once the limits
 	// allow n invocations: nothing is allocated for an impossible count.
@@ -161,35 +199,39 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
 		// A case file carries its own inputs (and its recorded mode).
 		args = saved.Args
+		if fl.recordedPaths {
+			fl.flat = fl.flat || !cmdFlagSet(fl, "flat") && rec.Flat
+			fl.spirv = fl.spirv || !cmdFlagSet(fl, "spirv") && rec.SPIRV
+		}
 		if !cmdFlagSet(fl, "mode") && rec.Mode != "" {
 			if mode, err = wgsl.ParseMode(rec.Mode); err != nil {
-				return usagef("%s: case record: %v", path, err)
+				return nil, usagef("%s: case record: %v", path, err)
 			}
 		}
 	} else if inputs != "" {
 		if args, err = readInputs(inputs, f); err != nil {
-			return err
+			return nil, err
 		}
 		if len(f.Params) == 0 {
 			// No parameter gives the count: --invocations (or 64) does.
 			if args, err = seeded(fl.invocations); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if fl.invocations != 0 && fl.invocations != len(args) {
-			return usagef("gpudiff exec: --invocations %d disagrees with the %d values per parameter in %s", fl.invocations, len(args), inputs)
+			return nil, usagef("gpudiff %s: --invocations %d disagrees with the %d values per parameter in %s", fl.name(), fl.invocations, len(args), inputs)
 		}
 	} else if args, err = seeded(fl.invocations); err != nil {
-		return err
+		return nil, err
 	}
 	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
-		return err
+		return nil, err
 	}
 	var devices []check.Device
 	if !fl.noGPU {
 		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
 		if err != nil {
-			return usagef("gpudiff exec: --adapter: %v", err)
+			return nil, usagef("gpudiff %s: --adapter: %v", fl.name(), err)
 		}
 		defer closeAll()
 		devices = devs
@@ -198,25 +240,64 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
-		return inputErr(err)
+		return nil, inputErr(err)
+	}
+	return &executed{f: f, args: args, c: c, opts: opts, res: res}, nil
+}
+
+// write saves and prints what exec does for x: the case file
+// (--save-case, function kernels), the pictures (--png), then the table
+// or the JSON document (--json).
+func (x *executed) write(fl execFlags, stdout io.Writer) error {
+	if x.ec != nil {
+		if err := writePictures(fl.png, report.EntryPictures(x.eres, x.ec.Entry)); err != nil {
+			return err
+		}
+		if fl.asJSON {
+			return report.WriteDispatchJSON(stdout, x.ec, x.eres)
+		}
+		report.WriteDispatchTable(stdout, x.ec, x.eres, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+		return nil
 	}
 	if fl.saveCase != "" {
-		rec := check.NewRecord(c, res, opts, version())
-		if err := check.WriteCase(fl.saveCase, c.Module, rec); err != nil {
+		rec := check.NewRecord(x.c, x.res, x.opts, version())
+		if err := check.WriteCase(fl.saveCase, x.c.Module, rec); err != nil {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
-	if err := writePictures(fl.png, report.ResultPictures(res)); err != nil {
+	if err := writePictures(fl.png, report.ResultPictures(x.res)); err != nil {
 		return err
 	}
 	if fl.asJSON {
-		if err := report.WriteExecJSON(stdout, f, args, res, nil); err != nil {
-			return err
-		}
-	} else {
-		report.WriteExecTable(stdout, f, args, res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+		return report.WriteExecJSON(stdout, x.f, x.args, x.res, nil)
 	}
-	return execExit(res.Verdict, res.FlattenErr)
+	report.WriteExecTable(stdout, x.f, x.args, x.res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	return nil
+}
+
+// exit is exec's exit for x (execExit).
+func (x *executed) exit() error {
+	if x.ec != nil {
+		return execExit(x.eres.Verdict, x.eres.FlattenErr)
+	}
+	return execExit(x.res.Verdict, x.res.FlattenErr)
+}
+
+// views are x's runs as the viewer shows them (report.ResultViews,
+// report.EntryViews).
+func (x *executed) views() []report.View {
+	if x.ec != nil {
+		return report.EntryViews(x.ec, x.eres)
+	}
+	return report.ResultViews(x.f, x.args, x.res)
+}
+
+// name is the subcommand the flags belong to, for messages.
+func (fl execFlags) name() string {
+	if fl.cmd != "" {
+		return fl.cmd
+	}
+	return "exec"
 }
 
 func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }

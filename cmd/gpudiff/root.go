@@ -216,6 +216,6 @@ error (source errors are printed file:line:col: message); 3 internal error;
 	g.addLimitFlags(root)
 	g.addFlattenFlags(root)
 	g.addOverrideFlags(root)
-	root.AddCommand(newAdaptersCmd(), newExecCmd(g), newFlattenCmd(g), newEmitCmd(g), newRunCmd(g), newMergeCmd(), newReproCmd(g), newDriversCmd(g), newAmberCmd(g), newWorkerCmd())
+	root.AddCommand(newAdaptersCmd(), newExecCmd(g), newFlattenCmd(g), newEmitCmd(g), newRunCmd(g), newMergeCmd(), newReproCmd(g), newDriversCmd(g), newAmberCmd(g), newViewCmd(g), newWorkerCmd())
 	return root
 }

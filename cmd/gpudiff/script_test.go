@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -50,7 +51,17 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": cmdExits,
 		},
+		Condition: scriptCondition,
 	})
+}
+
+// scriptCondition evaluates a script's own conditions: [glfw] holds in a
+// gpudiff built with the viewer (build tag glfw: view_glfw.go).
+func scriptCondition(cond string) (bool, error) {
+	if cond == "glfw" {
+		return viewerBuilt, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // scriptCopies are the repository directories every script's work
@@ -196,7 +207,15 @@ func scriptCommands(t *testing.T) (run, marked map[string]bool) {
 }
 
 // scriptGpudiff returns the gpudiff command a script line runs, or "".
+// A line under conditions ([glfw] exec gpudiff …) runs it where they hold.
 func scriptGpudiff(line string) string {
+	for strings.HasPrefix(line, "[") {
+		_, rest, ok := strings.Cut(line, "] ")
+		if !ok {
+			break
+		}
+		line = strings.TrimSpace(rest)
+	}
 	line = strings.TrimPrefix(line, "! ")
 	if rest, ok := strings.CutPrefix(line, "exits "); ok {
 		_, line, _ = strings.Cut(rest, " ")

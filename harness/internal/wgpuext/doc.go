@@ -1,7 +1,8 @@
 // Package wgpuext holds the few wgpu-native calls that the Go binding
 // github.com/cogentcore/webgpu v0.23.0 lacks or gets wrong, as a small cgo
-// layer over the binding's own objects. Nothing outside package harness uses
-// it.
+// layer over the binding's own objects. Nothing outside package harness and
+// its window package (harness/window: its device and screenshot readback)
+// uses it.
 //
 // What it adds, and why:
 //
@@ -19,6 +20,10 @@
 //   - MapRead: the binding's Buffer.MapAsync hands wgpu-native a pointer to a
 //     Go variable that nothing keeps alive until the callback runs; here the
 //     callback state lives in C memory.
+//   - CurrentTexture: the binding's Surface.GetCurrentTexture drops
+//     wgpuSurfaceGetCurrentTexture's status and returns a texture with a
+//     NULL handle when the surface has none (outdated after a resize),
+//     which wgpu-native aborts on once used; this returns the status.
 //   - Sleep: a sub-millisecond sleep for the harness's polling loop (Go's
 //     time.Sleep rounds short sleeps up to about 1 ms in an idle process).
 //

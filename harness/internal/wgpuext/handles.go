@@ -16,6 +16,8 @@ type (
 	rawAdapter      struct{ ref unsafe.Pointer }
 	rawShaderModule struct{ ref unsafe.Pointer }
 	rawBuffer       struct{ deviceRef, ref unsafe.Pointer }
+	rawSurface      struct{ deviceRef, ref unsafe.Pointer }
+	rawTexture      struct{ deviceRef, ref unsafe.Pointer }
 )
 
 // mirror pairs a binding type with the struct that mirrors its layout.
@@ -28,6 +30,8 @@ var mirrors = []mirror{
 	{reflect.TypeFor[wgpu.Adapter](), reflect.TypeFor[rawAdapter]()},
 	{reflect.TypeFor[wgpu.ShaderModule](), reflect.TypeFor[rawShaderModule]()},
 	{reflect.TypeFor[wgpu.Buffer](), reflect.TypeFor[rawBuffer]()},
+	{reflect.TypeFor[wgpu.Surface](), reflect.TypeFor[rawSurface]()},
+	{reflect.TypeFor[wgpu.Texture](), reflect.TypeFor[rawTexture]()},
 }
 
 // layoutErr reports the first binding handle struct whose layout differs
@@ -74,4 +78,13 @@ func wrapShaderModule(ref unsafe.Pointer) *wgpu.ShaderModule {
 	m := new(wgpu.ShaderModule)
 	(*rawShaderModule)(unsafe.Pointer(m)).ref = ref
 	return m
+}
+
+func surfaceRef(s *wgpu.Surface) unsafe.Pointer { return (*rawSurface)(unsafe.Pointer(s)).ref }
+
+func wrapTexture(device, ref unsafe.Pointer) *wgpu.Texture {
+	t := new(wgpu.Texture)
+	(*rawTexture)(unsafe.Pointer(t)).deviceRef = device
+	(*rawTexture)(unsafe.Pointer(t)).ref = ref
+	return t
 }

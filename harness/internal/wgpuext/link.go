@@ -8,6 +8,7 @@ package wgpuext
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuDevicePopErrorScope
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuBufferMapAsync
 #cgo linux LDFLAGS: -Wl,-undefined=wgpuGenerateReport
+#cgo linux LDFLAGS: -Wl,-undefined=wgpuSurfaceGetCurrentTexture
 #include "wgpuext.h"
 */
 import "C"

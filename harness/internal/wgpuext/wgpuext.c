@@ -20,6 +20,7 @@
 #pragma weak wgpuDevicePopErrorScope
 #pragma weak wgpuBufferMapAsync
 #pragma weak wgpuGenerateReport
+#pragma weak wgpuSurfaceGetCurrentTexture
 
 const char *gd_missing_symbol(void) {
 	if (wgpuAdapterGetLimits == NULL) return "wgpuAdapterGetLimits";
@@ -29,6 +30,7 @@ const char *gd_missing_symbol(void) {
 	if (wgpuDevicePopErrorScope == NULL) return "wgpuDevicePopErrorScope";
 	if (wgpuBufferMapAsync == NULL) return "wgpuBufferMapAsync";
 	if (wgpuGenerateReport == NULL) return "wgpuGenerateReport";
+	if (wgpuSurfaceGetCurrentTexture == NULL) return "wgpuSurfaceGetCurrentTexture";
 	return NULL;
 }
 
@@ -166,4 +168,12 @@ void gd_sleep_ns(long long ns) {
 
 const char *gd_getenv(const char *name) {
 	return getenv(name);
+}
+
+WGPUTexture gd_surface_current_texture(WGPUSurface surface, int *status) {
+	WGPUSurfaceTexture st;
+	memset(&st, 0, sizeof st);
+	wgpuSurfaceGetCurrentTexture(surface, &st);
+	*status = (int)st.status;
+	return st.status == WGPUSurfaceGetCurrentTextureStatus_Success ? st.texture : NULL;
 }

@@ -47,6 +47,10 @@ int gd_map_done(gd_map_state *state);
 // gd_generate_report fills *report (zeroed first) by wgpuGenerateReport.
 void gd_generate_report(WGPUInstance instance, WGPUGlobalReport *report);
 
+// gd_surface_current_texture is wgpuSurfaceGetCurrentTexture with its
+// status in *status; the texture is NULL unless the status is Success.
+WGPUTexture gd_surface_current_texture(WGPUSurface surface, int *status);
+
 // gd_sleep_ns sleeps for ns nanoseconds (nanosleep(2), resumed after a
 // signal).
 void gd_sleep_ns(long long ns);

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpudiff/gpudiff/report"
+)
+
+// viewFlags are view's flags: exec's case flags, and what to show.
+type viewFlags struct {
+	execFlags
+	screenshot string // write one frame to this PNG and exit
+	keys       string // keys applied before the first frame
+}
+
+func newViewCmd(g *globalFlags) *cobra.Command {
+	var fl viewFlags
+	cmd := &cobra.Command{
+		Use:   "view CASE.wgsl|FILE.wgsl",
+		Short: "Run a case as exec does and show each run's picture in a window",
+		Long: `view runs a kernel or compute entry point of a WGSL file, or replays a case file
+(its inputs, mode, --flat and --spirv as recorded, as repro does), exactly as
+exec does, prints exec's table, and opens a window showing one run's picture
+at a time — the picture exec --png writes: a grid of cells coloured by value on
+the reference's range, disagreeing cells framed in red, indeterminate ones
+hatched grey — enlarged by a whole factor.
+
+It opens on the first run that disagrees with the reference, else the first
+GPU run. Keys:
+  a / A   next / previous adapter ("interp" is the reference interpreter)
+  f       function: the kernel or its flattened twin (--flat)
+  s       format: WGSL or gpudiff's SPIR-V (--spirv)
+  t       stage (every run is a compute dispatch today)
+  q, Esc  quit
+A click on a cell prints that invocation's arguments, the reference and the
+run's outputs (an entry point's leaf: its initial value, the reference, the
+run's value) to stdout.
+
+--screenshot FILE renders the frame the window would show into FILE (PNG) and
+exits without showing the window; --keys applies keys first (--keys fs: the
+twin's SPIR-V run), and a q among them closes the window once it has shown
+its first frame.
+
+The window needs a display (X11; under CI: xvfb-run -a gpudiff view …) and a
+gpudiff built with the viewer: go build -tags glfw ./cmd/gpudiff (make
+build-viewer); the default build has no X11 dependency and view exits 2.
+
+Exit codes as exec's: 0 every run agrees; 1 some run disagrees; 2 usage,
+input or compile error, no display, or no viewer in this build.`,
+		Example: `  gpudiff view shaders/examples/shade.wgsl --flat --spirv
+  gpudiff view findings/lavapipe_loop_exit_wrap.wgsl
+  gpudiff view shaders/examples/shade.wgsl --screenshot out.png
+  gpudiff view findings/lavapipe_loop_exit_wrap.wgsl --keys f --screenshot twin.png`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.changed = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	addCaseFlags(f, &fl.execFlags)
+	f.StringVar(&fl.screenshot, "screenshot", "", "render one frame into this PNG file and exit (no window shown)")
+	f.StringVar(&fl.keys, "keys", "", "keys to apply before the first frame, in order (e.g. fs: the twin, then the other format; a q closes the window after its first frame)")
+	return cmd
+}
+
+func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, stdout, stderr io.Writer) error {
+	if !viewerBuilt {
+		return usagef("gpudiff view: this gpudiff is built without the viewer (it needs cgo and the X11 development headers that 'make deps' installs); build one with 'go build -tags glfw ./cmd/gpudiff' or 'make build-viewer'")
+	}
+	if fl.screenshot != "" {
+		if st, err := os.Stat(filepath.Dir(fl.screenshot)); err != nil || !st.IsDir() {
+			return usagef("gpudiff view: --screenshot %s: no directory %s", fl.screenshot, filepath.Dir(fl.screenshot))
+		}
+	}
+	fl.cmd, fl.recordedPaths = "view", true
+	x, err := executeFile(ctx, g, path, fl.execFlags, stderr)
+	if err != nil {
+		return err
+	}
+	if err := x.write(fl.execFlags, stdout); err != nil {
+		return err
+	}
+	v := report.NewViewer(x.views())
+	quit := false
+	for _, k := range fl.keys {
+		r := v.Key(k)
+		if r.Message != "" {
+			fmt.Fprintf(stdout, "key %q: %s\n", k, r.Message)
+		}
+		if r.Quit {
+			quit = true
+			break
+		}
+	}
+	if err := showViewer(ctx, v, fl.screenshot, quit, stdout); err != nil {
+		return err
+	}
+	return x.exit()
+}
+
+// viewTitle is the window's title for the shown view.
+func viewTitle(v *report.Viewer) string {
+	return "gpudiff view: " + viewLine(v.Current())
+}
+
+// viewLine names a view and its verdict, as view prints it.
+func viewLine(w report.View) string {
+	if w.Verdict == "" {
+		return w.Label + " (reference)"
+	}
+	return w.Label + " (" + string(w.Verdict) + ")"
+}
