@@ -103,6 +103,18 @@ var matrixCases = []struct {
 		// x <= 0: column 2 negated: det -6, m[3][0] = 5.
 		[][]ir.Value{{ir.F32Val(2)}, {ir.F32Val(-1)}, {ir.F32Val(0.5)}},
 		[]ir.Value{ir.F32Val(17), ir.F32Val(-1), ir.F32Val(8)}},
+	{"splat vector times matrix and matrix times splat vector", `fn k(s: f32) -> vec4<f32> {
+  let m = mat2x3<f32>(1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+  let a = vec3<f32>(s) * m;
+  let b = m * vec2<f32>(s);
+  return vec4<f32>(a, b.x, b.z);
+}`,
+		// m = [(1,2,3),(4,5,6)]: vec3(s) * m = (s(1+2+3), s(4+5+6)) =
+		// (6s, 15s); m * vec2(s) = s(m[0] + m[1]) = (5s, 7s, 9s).
+		// (The reference once read a splat operand of a matrix product
+		// as one slot: an index out of range.)
+		[][]ir.Value{{ir.F32Val(2)}, {ir.F32Val(-1)}},
+		[]ir.Value{fvec(12, 30, 10, 18), fvec(-6, -15, -5, -9)}},
 }
 
 // TestMatrixKernelsHandDerived runs each matrix kernel through every
