@@ -51,6 +51,11 @@ type Profile struct {
 	// a function kernel; the weights above drive its per-invocation
 	// statements. Such programs are never outside flatten's subset.
 	Entry bool
+	// Matrices is the percentage of Entry programs that also compute
+	// with matCxR<f32> values: matrix storage bindings, a workgroup
+	// matrix array exchanged like the tile, and the matrix operators
+	// and builtins (compute_matrix.go).
+	Matrices int
 	// Dispatch makes every program interface-style code: a closed set of
 	// same-signature implementations called through a switch on a tag
 	// the kernel chooses by control flow (dispatch.go), for flatten's
@@ -163,6 +168,7 @@ var profiles = []Profile{
 	}),
 	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, multi-workgroup dispatches", func(p *Profile) {
 		p.Entry = true
+		p.Matrices = 50
 		p.OutsideSubset = 0
 		p.Helpers, p.CallDepth = 2, 2
 		p.Stmt.Loop = 3
