@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
 	"github.com/gpudiff/gpudiff/harness"
@@ -206,4 +207,69 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Races)
 	assert.NoError(t, res.FlattenErr)
+}
+
+// TestShrunkEntryFitsBindingsToShrunkStructs: the shrinker drops an unused
+// member of a binding's struct without renaming the struct (Params keeps
+// its name), so the original's value of prm no longer fits: shrunkEntry
+// keeps the values of the members the candidate still has, by name, so
+// the candidate runs on the original's inputs and its case file reads
+// back (it failed with "struct Params has no member f0" and the case was
+// not saved). Bindings the candidate dropped are left out.
+func TestShrunkEntryFitsBindingsToShrunkStructs(t *testing.T) {
+	parse := func(src string) *ir.Module {
+		m, err := wgsl.Parse("e.wgsl", []byte(src))
+		require.NoError(t, err)
+		return m
+	}
+	orig := parse(`struct Params { f0: u32, f1: i32, }
+@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<i32, 2>;
+@group(0) @binding(2) var<storage, read_write> hist: array<atomic<u32>, 2>;
+@group(0) @binding(3) var<storage, read> extra: array<u32, 2>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = prm.f1 + i32(prm.f0 + extra[li]);
+  atomicAdd(&hist[li], 1u);
+}`)
+	cand := parse(`struct Params { f1: i32, }
+@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<i32, 2>;
+@group(0) @binding(2) var<storage, read_write> hist: array<atomic<u32>, 2>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = prm.f1;
+  atomicAdd(&hist[li], 1u);
+}`)
+	pt := orig.SharedVar("prm").T
+	oc := &check.EntryCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: map[string]ir.Value{
+		"prm":   ir.CompositeVal(pt, ir.U32Val(7), ir.I32Val(-3)),
+		"out":   ir.CompositeVal(orig.SharedVar("out").T, ir.I32Val(5), ir.I32Val(6)),
+		"hist":  {Type: orig.SharedVar("hist").T, Elems: []ir.Value{ir.U32Val(1), ir.U32Val(2)}},
+		"extra": ir.CompositeVal(orig.SharedVar("extra").T, ir.U32Val(1), ir.U32Val(2)),
+	}}
+	res, err := check.ExecuteEntry(context.Background(), oc, check.Options{})
+	require.NoError(t, err)
+	require.Equal(t, "array<i32, 2>(5i, 6i)", res.Reference[0].Value.String(), "out: -3 + (7 + extra[li])")
+
+	c := shrunkEntry(oc, shrink.Case{Module: cand, Kernel: "main"})
+	require.NotContains(t, c.Buffers, "extra", "dropped with its declaration")
+	prm := c.Buffers["prm"]
+	require.Len(t, prm.Elems, 1)
+	assert.Same(t, cand.SharedVar("prm").T.Struct, prm.Type.Struct)
+	assert.Equal(t, int32(-3), prm.Elems[0].I32(), "f1 keeps its value")
+	assert.Equal(t, "array<atomic<u32>, 2>(1u, 2u)", c.Buffers["hist"].String())
+	res, err = check.ExecuteEntry(context.Background(), c, check.Options{})
+	require.NoError(t, err)
+	for i, name := range res.Names {
+		if name == "out" {
+			assert.Equal(t, "array<i32, 2>(-3i, -3i)", res.Reference[i].Value.String())
+		}
+	}
+	rec := check.NewEntryRecord(c, res, check.Options{}, "test")
+	data, err := check.MarshalCase(c.Module, rec)
+	require.NoError(t, err)
+	_, ec, _, err := check.ParseCaseFile("shrunk.wgsl", data)
+	require.NoError(t, err, "the shrunk case reads back:\n%s", data)
+	assert.Equal(t, int32(-3), ec.Buffers["prm"].Elems[0].I32())
 }
