@@ -246,7 +246,7 @@ func (cg *computeGen) program() {
 	budget := max(1, c.budget/(phases+1))
 	for p := 0; p < phases; p++ {
 		cg.computePhase(budget)
-		if cg.mg != nil && r.chance(50) {
+		if cg.mg != nil && r.chance(40) {
 			cg.mg.phase()
 		}
 		cg.exchangePhase(p, tile, wcnt, hist)
@@ -256,7 +256,7 @@ func (cg *computeGen) program() {
 	}
 	cg.computePhase(max(1, c.budget))
 	if cg.mg != nil {
-		if r.chance(50) {
+		if r.chance(40) {
 			cg.mg.phase()
 		}
 		if cg.mg.mout != nil {

@@ -555,9 +555,11 @@ func (mg *matGen) use(m fval) {
 	case 4: // determinant of m (square) or of m × transpose(m)
 		sq := m
 		if c != rows {
-			a, b := mg.fitProduct(m, m, int64(c))
-			tr := mg.mlet(builtin(ir.BTranspose, b.e), b.b)
-			sq = mg.mlet(bin(ir.OpMul, a.e, tr.e), int64(c)*a.b*b.b)
+			if int64(c)*m.b*m.b > FloatBound {
+				m = mg.clampTo(m, prodBounds[r.intn(len(prodBounds))])
+			}
+			tr := mg.mlet(builtin(ir.BTranspose, m.e), m.b)
+			sq = mg.mlet(bin(ir.OpMul, m.e, tr.e), int64(c)*m.b*m.b)
 		}
 		mg.feed(mg.det(sq))
 	default: // an element of m × another
@@ -574,13 +576,15 @@ func (mg *matGen) use(m fval) {
 // assigned and written under a run-time if.
 func (mg *matGen) phase() {
 	r := mg.r
-	for i, n := 0, r.between(1, 2); i < n; i++ {
-		mg.use(mg.matOf(mg.matType(), 2))
+	depth := 1
+	if r.chance(30) {
+		depth = 2
+	}
+	mg.use(mg.matOf(mg.matType(), depth))
+	if r.chance(30) {
+		mg.feed(mg.scalarOf(1))
 	}
 	if r.chance(30) {
-		mg.feed(mg.scalarOf(2))
-	}
-	if r.chance(40) {
 		mg.branchVar()
 	}
 	if r.chance(25) {
@@ -662,7 +666,7 @@ func (mg *matGen) write() {
 	own := index(mg.mtile, cg.li)
 	switch r.weighted(5, 3, 2) {
 	case 0:
-		m := mg.matOf(t, 2)
+		m := mg.matOf(t, 1)
 		cg.stmts = append(cg.stmts, &ir.Assign{LHS: own, RHS: m.e})
 		mg.tileB = max(mg.tileB, m.b)
 	case 1:
@@ -710,7 +714,7 @@ func (mg *matGen) output() {
 	own := index(mg.mout, cg.gi)
 	switch r.weighted(5, 3, 1) {
 	case 0:
-		cg.stmts = append(cg.stmts, &ir.Assign{LHS: own, RHS: mg.matOf(t, 2).e})
+		cg.stmts = append(cg.stmts, &ir.Assign{LHS: own, RHS: mg.matOf(t, 1).e})
 	case 1:
 		for j := 0; j < t.Len; j++ {
 			if j > 0 && r.chance(30) {
