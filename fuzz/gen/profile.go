@@ -166,7 +166,7 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, multi-workgroup dispatches", func(p *Profile) {
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches", func(p *Profile) {
 		p.Entry = true
 		p.Matrices = 50
 		p.OutsideSubset = 0
@@ -199,9 +199,10 @@ var profiles = []Profile{
 //   - refusal: half of the programs deliberately outside flatten's subset
 //     (unbounded loops, recursion), to exercise its refusal path;
 //   - compute: @compute entry points with storage and uniform bindings,
-//     var<workgroup> tiles, barriers, atomics and dispatches of several
-//     workgroups, race-free by construction (compute.go; doc.go
-//     "Compute entry points"); Program.Workgroups is the dispatch.
+//     var<workgroup> tiles, barriers, atomics, matCxR<f32> matrices (in
+//     half of them) and dispatches of several workgroups, race-free by
+//     construction (compute.go, compute_matrix.go; doc.go "Compute entry
+//     points"); Program.Workgroups is the dispatch.
 //   - dispatch: interface-style programs, a closed set of implementations
 //     behind a switch on a tag chosen by control flow, a helper, a
 //     struct field, a loop-carried value or an input (dispatch.go).
