@@ -148,17 +148,73 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 
 // shrunkEntry is the entry case of a shrinking candidate: the original's
 // workgroups, and the original's bindings that the candidate still
-// declares with the same type (a binding the shrinker dropped, or whose
-// struct lost a member, is left out; ExecuteEntry then refuses a value
-// that no longer fits rather than guessing one).
+// declares, fitted to the candidate's type (bindingValue: a struct the
+// shrinker dropped members of keeps the values of the members it still
+// has). A binding the shrinker dropped, or whose value does not fit, is
+// left out: ExecuteEntry then fills it with zeros.
 func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
 	bufs := map[string]ir.Value{}
 	for name, v := range orig.Buffers {
-		if g := sc.Module.SharedVar(name); g != nil && g.Space != ir.SpaceWorkgroup && ir.Identical(g.T, orig.Module.SharedVar(name).T) {
-			bufs[name] = v
+		if g := sc.Module.SharedVar(name); g != nil && g.Space != ir.SpaceWorkgroup {
+			if fv, ok := bindingValue(v, g.T); ok {
+				bufs[name] = fv
+			}
 		}
 	}
 	return &check.EntryCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
+}
+
+// bindingValue fits v, a binding's value in the shape check.EntryCase
+// takes (an atomic as its scalar), to the binding type t of a shrinking
+// candidate. ir.Identical is not enough: structs are nominal, and the
+// shrinker drops unused members of a struct (fuzz/shrink edit 8) without
+// renaming it, so the value of the original Params would no longer match
+// the candidate's Params (its bytes misplaced, its case file unreadable:
+// "struct Params has no member f0"). A struct takes the members t still
+// has, by name; arrays, vectors and matrices element by element (same
+// length); scalars as they are. It reports false when v cannot fit t.
+func bindingValue(v ir.Value, t *ir.Type) (ir.Value, bool) {
+	if t.Kind == ir.KindAtomic {
+		t = t.Elem
+	}
+	switch t.Kind {
+	case ir.KindStruct:
+		if v.Type.Kind != ir.KindStruct || v.Type.Struct.Name != t.Struct.Name {
+			return ir.Value{}, false
+		}
+		out := ir.Value{Type: t, Elems: make([]ir.Value, len(t.Struct.Fields))}
+		for i, f := range t.Struct.Fields {
+			j := -1
+			for k, g := range v.Type.Struct.Fields {
+				if g.Name == f.Name {
+					j = k
+				}
+			}
+			if j < 0 {
+				return ir.Value{}, false
+			}
+			e, ok := bindingValue(v.Elems[j], f.Type)
+			if !ok {
+				return ir.Value{}, false
+			}
+			out.Elems[i] = e
+		}
+		return out, true
+	case ir.KindArray, ir.KindRuntimeArray, ir.KindVec, ir.KindMat:
+		if v.Type.Kind != t.Kind || (t.Kind != ir.KindRuntimeArray && len(v.Elems) != t.Len) {
+			return ir.Value{}, false
+		}
+		out := ir.Value{Type: t, Elems: make([]ir.Value, len(v.Elems))}
+		for i, e := range v.Elems {
+			fe, ok := bindingValue(e, t.Elem)
+			if !ok {
+				return ir.Value{}, false
+			}
+			out.Elems[i] = fe
+		}
+		return out, true
+	}
+	return v, ir.Identical(v.Type, t)
 }
 
 // entryStillFails is the shrinking predicate of an entry point: the

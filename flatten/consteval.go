@@ -210,7 +210,8 @@ func evalConstruct(x *ir.Construct) (ir.Value, evalStatus) {
 			}
 		}
 		return ir.CompositeVal(t, es...), evalOK
-	case ir.KindArray, ir.KindStruct:
+	case ir.KindArray, ir.KindStruct, ir.KindMat:
+		// An IR matrix constructor takes its C columns (ir.Verify).
 		return ir.CompositeVal(t, vals...), evalOK
 	}
 	return vals[0], evalOK // scalar identity constructor
@@ -267,10 +268,43 @@ func evalBinary(op ir.BinaryOp, a, b ir.Value, t *ir.Type) (ir.Value, evalStatus
 	if op == ir.OpLogOr {
 		return ir.BoolVal(a.Bool() || b.Bool()), evalOK
 	}
+	if a.Type.IsMat() || b.Type.IsMat() {
+		return evalMatrixBinary(op, a, b, t)
+	}
 	operand := a.Type.Scalar()
 	return mapComps(t, func(i int, rt *ir.Type) (ir.Value, evalStatus) {
 		return scalarBinary(op, comp(a, i), comp(b, i), operand)
 	})
+}
+
+// evalMatrixBinary folds matrix ± matrix, matrix × f32 and f32 × matrix
+// column by column (WGSL #matrix-arithmetic: component-wise, each
+// component correctly rounded, so scalarBinary's exactness rules apply).
+// The products with a vector or a matrix are sums of products whose
+// accuracy WGSL inherits from dot (#concrete-float-accuracy): an
+// implementation may fuse or reorder them, so they are not folded
+// (evalUnknown, as for dot of f32).
+func evalMatrixBinary(op ir.BinaryOp, a, b ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	if !t.IsMat() || (op == ir.OpMul && a.Type.IsMat() && b.Type.IsMat()) {
+		return ir.Value{}, evalUnknown
+	}
+	col := func(v ir.Value, j int) ir.Value {
+		if v.Type.IsMat() {
+			return v.Elems[j]
+		}
+		return v
+	}
+	cols := make([]ir.Value, t.Len)
+	worst := evalOK
+	for j := range cols {
+		v, st := evalBinary(op, col(a, j), col(b, j), t.Elem)
+		if st >= evalUnknown {
+			return ir.Value{}, st
+		}
+		worst = max(worst, st)
+		cols[j] = v
+	}
+	return ir.CompositeVal(t, cols...), worst
 }
 
 func scalarBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalStatus) {
@@ -473,6 +507,21 @@ func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStat
 			}
 		}
 		return ir.BoolVal(r), evalOK
+	case ir.BTranspose:
+		// Moves values: exact (WGSL #transpose-builtin).
+		m := args[0]
+		cols := make([]ir.Value, t.Len)
+		for c := range cols {
+			es := make([]ir.Value, t.Rows())
+			for r := range es {
+				es[r] = m.Elems[r].Elems[c]
+			}
+			cols[c] = ir.CompositeVal(t.Elem, es...)
+		}
+		return ir.CompositeVal(t, cols...), evalOK
+	case ir.BDeterminant:
+		// Infinite ULP (WGSL #concrete-float-accuracy): not folded.
+		return ir.Value{}, evalUnknown
 	case ir.BDot:
 		if !args[0].Type.Elem.IsInteger() {
 			return ir.Value{}, evalUnknown

@@ -14,7 +14,8 @@ import (
 //	                                         when x has the result type)
 //	x + 0, 0 + x, x - 0          → x      (integers; for f32 only x + -0.0
 //	                                         and x - 0.0, since -0 + 0 = +0)
-//	x * -1, -1 * x               → -x     (i32 and f32)
+//	x * -1, -1 * x               → -x     (i32 and f32; not matrices:
+//	                                         WGSL has no matrix negation)
 //	x * 0, 0 * x                 → 0      (integer scalars only: for f32,
 //	                                         NaN * 0 and Inf * 0 are NaN)
 //	true && x, x && true, false || x, x || false → x
@@ -307,7 +308,7 @@ func rewriteBinary(x *ir.Binary) (ir.Expr, string) {
 			switch {
 			case isSplat(c, isOne) && keep(v):
 				return v, "identity x*1"
-			case isSplat(c, isMinusOne) && keep(v):
+			case isSplat(c, isMinusOne) && keep(v) && !x.T.IsMat(): // WGSL has no -m
 				return &ir.Unary{Pos: x.Pos, Op: ir.OpNeg, X: v, T: x.T}, "identity x*-1"
 			case x.T.IsInteger() && isSplat(c, isIntZero):
 				return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}, "identity x*0"

@@ -103,6 +103,40 @@ var matrixCases = []struct {
 		// x <= 0: column 2 negated: det -6, m[3][0] = 5.
 		[][]ir.Value{{ir.F32Val(2)}, {ir.F32Val(-1)}, {ir.F32Val(0.5)}},
 		[]ir.Value{ir.F32Val(17), ir.F32Val(-1), ir.F32Val(8)}},
+	{"splat vector times matrix and matrix times splat vector", `fn k(s: f32) -> vec4<f32> {
+  let m = mat2x3<f32>(1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
+  let a = vec3<f32>(s) * m;
+  let b = m * vec2<f32>(s);
+  return vec4<f32>(a, b.x, b.z);
+}`,
+		// m = [(1,2,3),(4,5,6)]: vec3(s) * m = (s(1+2+3), s(4+5+6)) =
+		// (6s, 15s); m * vec2(s) = s(m[0] + m[1]) = (5s, 7s, 9s).
+		// (The reference once read a splat operand of a matrix product
+		// as one slot: an index out of range.)
+		[][]ir.Value{{ir.F32Val(2)}, {ir.F32Val(-1)}},
+		[]ir.Value{fvec(12, 30, 10, 18), fvec(-6, -15, -5, -9)}},
+	{"constant matrices through constant propagation and folding", `fn k(x: f32) -> f32 {
+  let a = mat2x2<f32>(1.0, 2.0, 3.0, 4.0);
+  let b = a + a - mat2x2<f32>(vec2f(1.0, 0.0), vec2f(0.0, 1.0));
+  let c = -1.0 * b;
+  let d = transpose(a) * 2.0;
+  let e = a * vec2f(1.0, 1.0);
+  var m = b;
+  if (x > 0.0) {
+    m = c;
+  }
+  return m[1][0] + d[0][1] + e.y + determinant(a) + x * c[0][0];
+}`,
+		// a = [(1,2),(3,4)]; b = 2a - I = [(1,4),(6,7)]; c = -b;
+		// d = 2·transpose(a) = [(2,6),(4,8)], d[0][1] = 6; e = a[0] + a[1]
+		// = (4,6); det(a) = 4 - 6 = -2; c[0][0] = -1. m[1][0] is -6 for
+		// x > 0, else 6: x = 2 gives -6+6+6-2-2 = 2, x = -1 gives
+		// 6+6+6-2+1 = 17, x = 0 gives 16. (flatten's constant evaluation
+		// once took a matrix constructor for its first column and a
+		// matrix operand for a vector, and rewrote -1 * m to -m, which
+		// WGSL does not define.)
+		[][]ir.Value{{ir.F32Val(2)}, {ir.F32Val(-1)}, {ir.F32Val(0)}},
+		[]ir.Value{ir.F32Val(2), ir.F32Val(17), ir.F32Val(16)}},
 }
 
 // TestMatrixKernelsHandDerived runs each matrix kernel through every

@@ -68,8 +68,10 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 			ce = c.logical(e, dst)
 		} else {
 			x, y := e.X, e.Y
-			if !c.opts.countOps {
-				x, y = splatArg(x), splatArg(y) // read in place, broadcast
+			if !c.opts.countOps && !x.Type().IsMat() && !y.Type().IsMat() {
+				// Read in place, broadcast. Not beside a matrix: the
+				// products read every component of their vector operand.
+				x, y = splatArg(x), splatArg(y)
 			}
 			ops := c.operands(x, y)
 			ce = c.binary(e, e.Op, ops[0], ops[1], dst)

@@ -35,12 +35,15 @@ import (
 //	          workgroupBarrier();
 //	  [reduction: tile[own] = acc; barrier; for s = L/2 … 1 { if li < s {
 //	          tile[li] = f(tile[li], tile[li + s]) } barrier } acc = f(acc, tile[0]); barrier]
-//	  generated statements; out[gi] = acc; [atomic RMWs on hist]
+//	  generated statements; [matrix code; mout[gi] = …;] out[gi] = acc; [atomic RMWs on hist]
 //	  [if li < K2 { atomicAdd(&hist[li], atomicLoad(&wcnt[li])) }]
 //	}
 //
-// TODO(issue 14): matrices (matCxR<f32> tiles, a matrix multiply phase)
-// once ir has matrix types; the hook is computePhase.
+// A share of the programs (Profile.Matrices) also has matrices: the
+// optional bindings minp and mout and the workgroup array mtile, matrix
+// code after a phase's statements, an own-slot write of mtile beside the
+// tile's and a neighbour's mtile slot read after the barrier
+// (compute_matrix.go).
 
 // ComputeEntryName is the name of every generated compute entry point
 // (Program.Kernel of a compute-profile program).
@@ -76,8 +79,13 @@ type computeGen struct {
 	stmts []ir.Stmt
 	// ids of the builtins and bindings.
 	li, lid, gid, wid, nwg *ir.Ident
-	acc                    *ir.Ident
-	seq                    int
+	// gi and x are the lets of the invocation's linear index and input.
+	gi, x *ir.Ident
+	acc   *ir.Ident
+	seq   int
+	// mg generates the matrix code (compute_matrix.go); nil in a
+	// program without matrices.
+	mg *matGen
 }
 
 // generateCompute is generate for a profile with Entry set.
@@ -182,6 +190,10 @@ func (cg *computeGen) program() {
 		cg.wcntOp = cg.pickAtomicOp()
 		wcnt = add(&ir.SharedVar{Name: "wcnt", T: ir.ArrayOf(ir.AtomicOf(cg.at), cg.wcnt), Space: ir.SpaceWorkgroup, Access: ir.AccessRead, Group: -1, Binding: -1})
 	}
+	if r.chance(g.prof.Matrices) {
+		cg.mg = &matGen{cg: cg, r: r}
+		cg.mg.declare(add)
+	}
 
 	// The entry point and its builtins.
 	v3 := ir.Vec(3, ir.U32)
@@ -217,7 +229,8 @@ func (cg *computeGen) program() {
 		giE = bin(ir.OpAdd, bin(ir.OpMul, x(cg.gid, 1), bin(ir.OpMul, u(cg.ws[0]), x(cg.nwg, 0))), x(cg.gid, 0))
 	}
 	gi := cg.let("gi", giE, true)
-	cg.let("x", index(inp, gi), true)
+	cg.gi = gi
+	cg.x = cg.let("x", index(inp, gi), true)
 	if r.chance(40) {
 		k := uint32(r.between(1, cg.n))
 		cg.let("xn", index(inp, bin(ir.OpRem, bin(ir.OpAdd, gi, u(k)), u(uint32(cg.n)))), true)
@@ -233,12 +246,23 @@ func (cg *computeGen) program() {
 	budget := max(1, c.budget/(phases+1))
 	for p := 0; p < phases; p++ {
 		cg.computePhase(budget)
+		if cg.mg != nil && r.chance(40) {
+			cg.mg.phase()
+		}
 		cg.exchangePhase(p, tile, wcnt, hist)
 	}
 	if cg.powerOfTwo() && !cg.tile2 && cg.l > 1 && r.chance(40) {
 		cg.reductionPhase(tile)
 	}
 	cg.computePhase(max(1, c.budget))
+	if cg.mg != nil {
+		if r.chance(40) {
+			cg.mg.phase()
+		}
+		if cg.mg.mout != nil {
+			cg.mg.output()
+		}
+	}
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: index(out, gi), RHS: cg.acc})
 	if hist != nil {
 		cg.atomicRMW(hist, cg.hist, cg.histOp)
@@ -285,10 +309,7 @@ func (cg *computeGen) let(name string, e ir.Expr, visible bool) *ir.Ident {
 // kernels' statement generator: exact, terminating, in the subset; no
 // early return) spending up to budget statements. They touch no shared
 // memory: the variables in scope are the builtins, lets, acc and the
-// private globals.
-//
-// TODO(issue 14): a matrix phase (acc from a matCxR<f32> product of
-// neighbour values) goes here once ir has matrix types.
+// private globals (not the matrix lets of compute_matrix.go).
 func (cg *computeGen) computePhase(budget int) {
 	c := cg.c
 	if c.budget <= 0 {
@@ -321,22 +342,7 @@ func (cg *computeGen) own(tile *ir.Ident) ir.Expr {
 // of the workgroup: in range by construction).
 func (cg *computeGen) neighbour(tile *ir.Ident) ir.Expr {
 	r := cg.g.r
-	u := func(v uint32) ir.Expr { return lit(ir.U32Val(v)) }
-	rot := func(i ir.Expr, n uint32) ir.Expr {
-		if n <= 1 {
-			return u(0)
-		}
-		switch r.intn(3) {
-		case 0: // (i + k) % n
-			return bin(ir.OpRem, bin(ir.OpAdd, i, u(uint32(r.between(1, int(n)-1)))), u(n))
-		case 1: // n - 1 - i
-			return bin(ir.OpSub, u(n-1), i)
-		}
-		if n&(n-1) == 0 { // i ^ m
-			return bin(ir.OpXor, i, u(uint32(r.between(1, int(n)-1))))
-		}
-		return bin(ir.OpRem, bin(ir.OpAdd, i, u(n-1)), u(n))
-	}
+	rot := cg.rot
 	if cg.tile2 {
 		y, x := swizzle(cg.lid, 1), swizzle(cg.lid, 0)
 		var yi, xi ir.Expr = y, x
@@ -351,6 +357,26 @@ func (cg *computeGen) neighbour(tile *ir.Ident) ir.Expr {
 		return index(index(tile, yi), xi)
 	}
 	return index(tile, rot(cg.li, uint32(cg.l)))
+}
+
+// rot returns another index in [0, n) from an index i ∈ [0, n): (i +
+// k) % n, n - 1 - i or i ^ m (0 when n is 1).
+func (cg *computeGen) rot(i ir.Expr, n uint32) ir.Expr {
+	r := cg.g.r
+	u := func(v uint32) ir.Expr { return lit(ir.U32Val(v)) }
+	if n <= 1 {
+		return u(0)
+	}
+	switch r.intn(3) {
+	case 0: // (i + k) % n
+		return bin(ir.OpRem, bin(ir.OpAdd, i, u(uint32(r.between(1, int(n)-1)))), u(n))
+	case 1: // n - 1 - i
+		return bin(ir.OpSub, u(n-1), i)
+	}
+	if n&(n-1) == 0 { // i ^ m
+		return bin(ir.OpXor, i, u(uint32(r.between(1, int(n)-1))))
+	}
+	return bin(ir.OpRem, bin(ir.OpAdd, i, u(n-1)), u(n))
 }
 
 // combine returns an exact combination of a and b (both of type cg.t):
@@ -440,6 +466,10 @@ func (cg *computeGen) barrier() {
 func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 	r := cg.g.r
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.own(tile), RHS: cg.acc})
+	mtile := cg.mg != nil && cg.mg.mtile != nil && r.chance(80)
+	if mtile {
+		cg.mg.write()
+	}
 	if wcnt != nil && r.chance(70) {
 		cg.atomicRMW(wcnt, cg.wcnt, cg.wcntOp)
 	}
@@ -447,6 +477,9 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 		cg.atomicRMW(hist, cg.hist, cg.histOp)
 	}
 	cg.barrier()
+	if mtile {
+		cg.mg.read()
+	}
 	for i, n := 0, r.between(1, 2); i < n; i++ {
 		nb := cg.let(fmt.Sprintf("nb%d_%d", p, i), cg.neighbour(tile), true)
 		cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, nb)})

@@ -165,7 +165,7 @@ func TestComputeProgramsAreDeterministic(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, "f38991e7a6a7c609", ir.Hash(b.String())[:16])
+	assert.Equal(t, "64cf38186398f656", ir.Hash(b.String())[:16])
 }
 
 // TestComputeAtomicsAreOrderIndependent: the reference's race detector
@@ -205,4 +205,214 @@ func TestComputeAtomicsAreOrderIndependent(t *testing.T) {
 		}
 	}
 	assert.Zero(t, mixed)
+}
+
+// matrixConstructs lists the matrix constructs of a compute program
+// (compute_matrix.go), by name.
+func matrixConstructs(p *gen.Program) map[string]bool {
+	seen := map[string]bool{}
+	for _, v := range p.Module.Shared {
+		if v.T.Kind == ir.KindArray && v.T.Elem.IsMat() {
+			seen[v.Name] = true
+			seen[fmt.Sprintf("%s %v", v.Space, v.T.Elem)] = true
+			if v.T.Elem.Rows() == 3 && v.Space != ir.SpaceWorkgroup {
+				seen["matCx3 binding"] = true
+			}
+		}
+	}
+	isMat := func(e ir.Expr) bool { return e.Type().IsMat() }
+	ir.Inspect(p.Module.Func(p.Kernel).Body, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Binary:
+			switch {
+			case x.Op == ir.OpAdd && isMat(x.X):
+				seen["mat + mat"] = true
+			case x.Op == ir.OpSub && isMat(x.X):
+				seen["mat - mat"] = true
+			case x.Op == ir.OpMul && isMat(x.X) && isMat(x.Y):
+				seen["mat * mat"] = true
+			case x.Op == ir.OpMul && isMat(x.X) && x.Y.Type().Kind == ir.KindVec:
+				seen["mat * vec"] = true
+			case x.Op == ir.OpMul && isMat(x.Y) && x.X.Type().Kind == ir.KindVec:
+				seen["vec * mat"] = true
+			case x.Op == ir.OpMul && isMat(x.Y):
+				seen["f32 * mat"] = true
+			case x.Op == ir.OpMul && isMat(x.X):
+				seen["mat * f32"] = true
+			}
+		case *ir.BuiltinCall:
+			if x.Fn == ir.BTranspose {
+				seen["transpose"] = true
+			}
+			if x.Fn == ir.BDeterminant {
+				seen[fmt.Sprintf("determinant %v", x.Args[0].Type())] = true
+			}
+		case *ir.Index:
+			if isMat(x.X) {
+				_, c := x.Index.(*ir.Lit)
+				seen[map[bool]string{true: "m[const]", false: "m[run-time]"}[c]] = true
+				if in, ok := x.X.(*ir.Index); ok && in.X.Type().Kind == ir.KindArray {
+					seen["column of a matrix array element"] = true
+				}
+			}
+			if in, ok := x.X.(*ir.Index); ok && isMat(in.X) {
+				seen["m[i][j]"] = true
+			}
+			if id, ok := x.X.(*ir.Ident); ok && id.Name == "mtile" {
+				if li, ok := x.Index.(*ir.Ident); !ok || li.Name != "li" {
+					seen["mtile neighbour read"] = true
+				}
+			}
+		case *ir.Assign:
+			root := ir.RootIdent(x.LHS)
+			if root == nil || !(root.T.IsMat() || root.T.Kind == ir.KindArray && root.T.Elem.IsMat()) {
+				break
+			}
+			what := "whole"
+			if lt := x.LHS.Type(); lt.Kind == ir.KindVec {
+				what = "column"
+			} else if lt.Kind == ir.KindF32 {
+				what = "element"
+			}
+			if x.Op != ir.OpNone {
+				what = "compound " + x.Op.String()
+			}
+			name := root.Name
+			if root.Ref == ir.RefVar {
+				name = "var"
+			}
+			seen[name+" "+what] = true
+		case *ir.Call:
+			if strings.HasPrefix(x.Func, "mh") {
+				seen["matrix helper call"] = true
+			}
+		case *ir.Loop:
+			if ir.Any(x.Body, func(n ir.Node) bool {
+				ix, ok := n.(*ir.Index)
+				if !ok {
+					return false
+				}
+				_, id := ix.Index.(*ir.Ident)
+				return isMat(ix.X) && id
+			}) {
+				seen["loop over columns"] = true
+			}
+		case *ir.If:
+			if ir.Any(x.Then, func(n ir.Node) bool {
+				a, ok := n.(*ir.Assign)
+				return ok && ir.RootIdent(a.LHS).T.IsMat()
+			}) {
+				seen["matrix store under if"] = true
+			}
+		}
+		return true
+	})
+	return seen
+}
+
+// TestComputeProfileCoversMatrices: over 200 programs every matrix
+// construct the compute profile promises appears (compute_matrix.go),
+// in about half of the programs.
+func TestComputeProfileCoversMatrices(t *testing.T) {
+	cfg := computeConfig(t)
+	count := map[string]int{}
+	withMatrices := 0
+	for seed := uint64(0); seed < 200; seed++ {
+		p := gen.Generate(seed, cfg)
+		cs := matrixConstructs(p)
+		if len(cs) > 0 {
+			withMatrices++
+		}
+		for c := range cs {
+			count[c]++
+		}
+	}
+	t.Logf("%d programs with matrices; %v", withMatrices, count)
+	assert.InDelta(t, 100, withMatrices, 30)
+	want := []string{"minp", "mout", "mtile", "matCx3 binding", "mat + mat", "mat - mat", "mat * mat", "mat * vec", "vec * mat", "f32 * mat", "mat * f32",
+		"mtile neighbour read", "transpose", "determinant mat2x2<f32>", "determinant mat3x3<f32>", "determinant mat4x4<f32>", "m[const]", "m[run-time]", "m[i][j]",
+		"column of a matrix array element", "mtile whole", "mtile column", "mtile element", "mout whole", "mout column", "mout element",
+		"var whole", "var column", "var element", "var compound +", "var compound *", "matrix store under if", "matrix helper call", "loop over columns"}
+	for _, c := range want {
+		assert.Greater(t, count[c], 2, "%s", c)
+	}
+	for c := 2; c <= 4; c++ {
+		for r := 2; r <= 4; r++ {
+			mt := ir.Mat(c, r).String()
+			assert.Greater(t, count["workgroup "+mt]+count["storage "+mt], 0, "%s", mt)
+		}
+	}
+}
+
+// TestComputeMatrixSlotsRaceWhenShared shows the reference's race check,
+// on which TestComputeProgramsAreRaceFree and the campaign's shrinking
+// (campaign.entryStillFails) rely, sees matrix locations: the same
+// programs with every store to their own mtile slot (mtile[li] …) or
+// their own mout slot (mout[gi] …) redirected to slot 0 race on it.
+// (An mtile program is cut after the barrier that ends the first
+// redirected store's phase: a later branch on the racing, so
+// indeterminate, value would stop the invocation before the next
+// barrier, which the reference reports as a non-uniform barrier instead.)
+func TestComputeMatrixSlotsRaceWhenShared(t *testing.T) {
+	cfg := computeConfig(t)
+	raced := map[string]int{}
+	for seed := uint64(0); seed < 80; seed++ {
+		p := gen.Generate(seed, cfg)
+		for _, name := range []string{"mtile", "mout"} {
+			v := p.Module.SharedVar(name)
+			if v == nil {
+				continue
+			}
+			m := ir.CloneModule(p.Module)
+			f := m.Func(p.Kernel)
+			first := -1
+			for i, st := range f.Body.Stmts {
+				a, ok := st.(*ir.Assign)
+				if !ok {
+					continue
+				}
+				for x := a.LHS; ; {
+					ix, ok := x.(*ir.Index)
+					if !ok {
+						break
+					}
+					if id, ok := ix.X.(*ir.Ident); ok && id.Name == name {
+						ix.Index = &ir.Lit{Val: ir.U32Val(0)}
+						if first < 0 {
+							first = i
+						}
+						break
+					}
+					x = ix.X
+				}
+			}
+			if first < 0 || (name == "mtile" && f.WorkgroupSize[0]*f.WorkgroupSize[1] == 1) {
+				continue
+			}
+			if name == "mtile" {
+				for i := first; i < len(f.Body.Stmts); i++ {
+					if es, ok := f.Body.Stmts[i].(*ir.ExprStmt); ok {
+						if bc, ok := es.X.(*ir.BuiltinCall); ok && bc.Fn == ir.BWorkgroupBarrier {
+							f.Body.Stmts = f.Body.Stmts[:i+1]
+							break
+						}
+					}
+				}
+			}
+			require.NoError(t, ir.Verify(m))
+			d, err := interp.CompileEntry(m, p.Kernel)
+			require.NoError(t, err)
+			res, err := d.Run(gen.Bindings(seed, m), p.Workgroups, interp.Options{})
+			require.NoError(t, err)
+			hit := false
+			for _, r := range res.Races {
+				hit = hit || r.Var == name
+			}
+			assert.True(t, hit, "seed %d: %s slot 0 written by every invocation, yet no race on it: %v\n%s", seed, name, res.Races, ir.Print(m))
+			raced[name]++
+		}
+	}
+	t.Logf("programs racing once their matrix slots are shared: %v", raced)
+	assert.Greater(t, raced["mtile"], 10)
+	assert.Greater(t, raced["mout"], 10)
 }

@@ -41,9 +41,10 @@
 // storage input, a read_write storage output, optionally a uniform
 // params struct and a storage array of atomic counters, var<workgroup>
 // tiles (1-D, or 2-D indexed by local_invocation_id) and workgroup
-// atomic counters, a 1-D or 2-D workgroup size of up to 64 invocations,
-// and a dispatch of up to 4×2 workgroups (Program.Workgroups; at most 256
-// invocations). Bindings(Seed, Module) fills the bindings. Each
+// atomic counters, matrices (storage and workgroup arrays of
+// matCxR<f32>, the matrix operators and builtins), a 1-D or 2-D
+// workgroup size of up to 64 invocations, and a dispatch of up to 4×2
+// workgroups (Program.Workgroups; at most 256 invocations). Bindings(Seed, Module) fills the bindings. Each
 // invocation computes its value with the function kernels' statement and
 // expression generators (so everything above holds for it, early returns
 // excepted), and exchanges values with its workgroup through the tiles.
@@ -80,15 +81,30 @@
 //     returned value unused (its value is order-dependent: the
 //     reference marks it indeterminate); workgroup counters are loaded
 //     (atomicLoad) only in a read phase, after the barrier that follows
-//     their last read-modify-write, and storage counters never.
+//     their last read-modify-write, and storage counters never;
+//   - matrices (Profile.Matrices of the programs; compute_matrix.go):
+//     matCxR<f32> values (C, R ∈ 2..4) in a read-only storage array
+//     minp (any element read), a read_write storage array mout (each
+//     invocation writes mout[gi], whole, by column or by element) and a
+//     workgroup array mtile that follows the tile's phases (mtile[li]
+//     written in a write phase, any slot read in the read phase after
+//     the barrier); the matrix code between phases touches no other
+//     shared memory. Matrix × vector, vector × matrix, matrix × matrix,
+//     transpose, determinant, scalar × matrix, ±, m[i] and m[i][j] stay
+//     exact: every matrix value's components are integers with a tracked
+//     bound, and the operands of each operation are clamped so that
+//     every product and partial sum it makes is an integer ≤ 2^23 in
+//     magnitude (for determinant, whose accuracy WGSL leaves
+//     unspecified, entries ≤ 2^11, 64, 16 for 2×2, 3×3, 4×4), so any
+//     summation order or fusing gives the same bits.
 //
 // TestComputeProgramsAreRaceFree checks it with the reference, whose race
 // detector is exact: no race, no non-uniform barrier, no indeterminate
-// output, flatten accepts the entry point and its twin agrees. Compute
-// programs never leave flatten's subset (the entry point's unroll count
-// is kept within Config.MaxUnroll as the kernel's is, the reduction's
-// copies included). Matrices come with ir's matrix types (TODO in
-// compute.go, issue 14).
+// output, flatten accepts the entry point and its twin agrees
+// (TestComputeMatrixSlotsRaceWhenShared shows it sees matrix slots).
+// Compute programs never leave flatten's subset (the entry point's
+// unroll count is kept within Config.MaxUnroll as the kernel's is, the
+// reduction's copies included).
 //
 // gen must never: use a random source other than its own (math/rand,
 // time, map order), so that a seed names the same program on every machine

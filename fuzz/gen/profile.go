@@ -51,6 +51,11 @@ type Profile struct {
 	// a function kernel; the weights above drive its per-invocation
 	// statements. Such programs are never outside flatten's subset.
 	Entry bool
+	// Matrices is the percentage of Entry programs that also compute
+	// with matCxR<f32> values: matrix storage bindings, a workgroup
+	// matrix array exchanged like the tile, and the matrix operators
+	// and builtins (compute_matrix.go).
+	Matrices int
 	// Dispatch makes every program interface-style code: a closed set of
 	// same-signature implementations called through a switch on a tag
 	// the kernel chooses by control flow (dispatch.go), for flatten's
@@ -161,8 +166,9 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, multi-workgroup dispatches", func(p *Profile) {
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches", func(p *Profile) {
 		p.Entry = true
+		p.Matrices = 50
 		p.OutsideSubset = 0
 		p.Helpers, p.CallDepth = 2, 2
 		p.Stmt.Loop = 3
@@ -193,9 +199,10 @@ var profiles = []Profile{
 //   - refusal: half of the programs deliberately outside flatten's subset
 //     (unbounded loops, recursion), to exercise its refusal path;
 //   - compute: @compute entry points with storage and uniform bindings,
-//     var<workgroup> tiles, barriers, atomics and dispatches of several
-//     workgroups, race-free by construction (compute.go; doc.go
-//     "Compute entry points"); Program.Workgroups is the dispatch.
+//     var<workgroup> tiles, barriers, atomics, matCxR<f32> matrices (in
+//     half of them) and dispatches of several workgroups, race-free by
+//     construction (compute.go, compute_matrix.go; doc.go "Compute entry
+//     points"); Program.Workgroups is the dispatch.
 //   - dispatch: interface-style programs, a closed set of implementations
 //     behind a switch on a tag chosen by control flow, a helper, a
 //     struct field, a loop-carried value or an input (dispatch.go).

@@ -400,3 +400,44 @@ func TestGenShrinkerShrinksFailingProperties(t *testing.T) {
 	assert.Equal(t, orig.Seed, shrunk.Seed)
 	assert.LessOrEqual(t, shrink.Stmts(shrunk.Module, shrunk.Kernel), 3, "%s", shrunk)
 }
+
+// TestDropUnusedStructMemberRewritesBindings: a struct that is the type
+// of an entry point's bindings (a uniform, a runtime-sized storage array
+// of it) loses an unused member in the bindings' types too, on copies:
+// the candidate's printed module and its variables agree (they did not:
+// the binding kept the old declaration, so a campaign's shrunk case of
+// a compute program did not read back), and the original is untouched.
+func TestDropUnusedStructMemberRewritesBindings(t *testing.T) {
+	m := parse(t, `
+struct P { unused: u32, k: i32 }
+@group(0) @binding(0) var<uniform> prm: P;
+@group(0) @binding(1) var<storage, read_write> ps: array<P>;
+@group(0) @binding(2) var<storage, read_write> out: array<i32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) li: u32) {
+  out[li] = prm.k + ps[li].k;
+}`)
+	var found *shrink.Case
+	for _, c := range shrink.Candidates(shrink.Case{Module: m, Kernel: "main"}) {
+		if len(c.Module.Struct("P").Fields) == 1 {
+			c := c
+			found = &c
+			break
+		}
+	}
+	require.NotNil(t, found, "a candidate drops P.unused")
+	require.NoError(t, ir.Verify(found.Module))
+	for _, name := range []string{"prm", "ps"} {
+		v := found.Module.SharedVar(name)
+		st := v.T
+		if st.Kind == ir.KindRuntimeArray {
+			st = st.Elem
+		}
+		assert.Same(t, found.Module.Struct("P"), st.Struct, "%s's type is the new declaration", name)
+	}
+	assert.Len(t, m.Struct("P").Fields, 2, "the original keeps its member")
+	assert.Len(t, m.SharedVar("prm").T.Struct.Fields, 2, "and its binding's type")
+	m2, err := wgsl.Parse("again.wgsl", []byte(ir.Print(found.Module)))
+	require.NoError(t, err, "%s", ir.Print(found.Module))
+	assert.Equal(t, ir.Print(found.Module), ir.Print(m2))
+}

@@ -22,8 +22,11 @@ func memberUsed(m *ir.Module, name string, fi int) bool {
 
 // dropMember removes field fi of struct si: constructors lose that
 // argument, constants and arguments that component, later members shift
-// down, and every type mentioning the struct (directly or through arrays
-// and other structs) is rebuilt on new declarations.
+// down, and every type mentioning the struct (directly or through arrays,
+// runtime-sized arrays and other structs) is rebuilt on new declarations
+// — those of private globals, storage, uniform and workgroup variables
+// (an entry point's bindings: whoever fills them fits their values to
+// the new type), parameters, results and expressions.
 func dropMember(d *Case, si, fi int) bool {
 	m := d.Module
 	old := m.Structs[si]
@@ -95,6 +98,10 @@ func dropMember(d *Case, si, fi int) bool {
 		case ir.KindArray:
 			if e := remap(t.Elem); e != t.Elem {
 				r = ir.ArrayOf(e, t.Len)
+			}
+		case ir.KindRuntimeArray:
+			if e := remap(t.Elem); e != t.Elem {
+				r = ir.RuntimeArrayOf(e)
 			}
 		case ir.KindStruct:
 			if nd, ok := decls[t.Struct.Name]; ok {
@@ -180,6 +187,14 @@ func dropMember(d *Case, si, fi int) bool {
 			ir.Inspect(g.Init, types)
 		}
 	}
+	for i, v := range m.Shared {
+		// ir.CloneModule shares the SharedVar nodes: copy before editing.
+		if t := remap(v.T); t != v.T {
+			nv := *v
+			nv.T = t
+			m.Shared[i] = &nv
+		}
+	}
 	for _, f := range m.Funcs {
 		for _, p := range f.Params {
 			p.T = remap(p.T)
@@ -198,7 +213,7 @@ func dropMember(d *Case, si, fi int) bool {
 // mentions reports whether t is or contains a struct named in decls.
 func mentions(t *ir.Type, decls map[string]*ir.StructDecl) bool {
 	switch t.Kind {
-	case ir.KindArray:
+	case ir.KindArray, ir.KindRuntimeArray:
 		return mentions(t.Elem, decls)
 	case ir.KindStruct:
 		return decls[t.Struct.Name] != nil
