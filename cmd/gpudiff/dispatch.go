@@ -45,6 +45,9 @@ func runDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Module,
 	if fl.changed["invocations"] {
 		return usagef("gpudiff exec: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]")
 	}
+	if stages, _ := parseStages("exec", fl.stage); !computeOnly(stages) {
+		return usagef("gpudiff exec: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", fl.stage)
+	}
 	if fl.saveCase != "" {
 		return usagef("gpudiff exec: --save-case does not take entry points yet")
 	}

@@ -27,6 +27,7 @@ type execFlags struct {
 	noGPU       bool
 	flat        bool
 	spirv       bool
+	stage       string // compute, fragment or both (stage.go)
 	timeout     time.Duration
 	saveCase    string
 	allRows     bool
@@ -62,6 +63,15 @@ sets the dispatch size; the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
+--stage fragment runs every GPU run of a function kernel in the fragment stage
+instead: gpudiff's @fragment twin of the kernel ABI's entry point, drawn as one
+full-screen triangle over a target min(N, 256) pixels wide and ceil(N/256)
+rows high, the fragment at pixel (x, y) running invocation 256*y + x with the
+same input and output storage buffers; --stage both runs each in both stages.
+A fragment run that disagrees where the compute run of the same function and
+format agrees on the adapter is a stage finding ("stage"). Compute entry
+points run in the compute stage only.
+
 --png DIR also writes one PNG per run, the reference's included, named
 ADAPTER-FUNCTION-FORMAT[-MODE].png: a near-square grid with one cell per
 invocation (an entry point: one row of cells per read_write binding), coloured
@@ -77,6 +87,7 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
   gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
   gpudiff exec shaders/examples/shade.wgsl --flat --spirv --png pictures
+  gpudiff exec shaders/examples/shade.wgsl --stage both --flat --spirv --json
   gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -99,6 +110,7 @@ error (including a flatten refusal with --flat).`,
 	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
 	f.StringVar(&fl.png, "png", "", "also write one PNG picture per run (the reference too) into this directory: outputs coloured by value, disagreeing cells marked, with a legend")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
 	return cmd
@@ -113,6 +125,10 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 		return err
 	}
 	if err := pictureDir(fl.png); err != nil {
+		return err
+	}
+	stages, err := parseStages("exec", fl.stage)
+	if err != nil {
 		return err
 	}
 	m, src, err := g.loadModule(path)
@@ -195,7 +211,7 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
