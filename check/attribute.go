@@ -52,9 +52,9 @@ func RunName(r oracle.Run) string {
 	return fmt.Sprintf("%s %s %s", r.Adapter, r.Function, r.Format)
 }
 
-// stageOf is r's stage, a GPU run recorded without one being a compute
+// StageOf is r's stage, a GPU run recorded without one being a compute
 // run (as every run was before stages); "" for the interpreter's.
-func stageOf(r oracle.Run) oracle.Stage {
+func StageOf(r oracle.Run) oracle.Stage {
 	if r.Format == oracle.FormatIR {
 		return ""
 	}
@@ -85,7 +85,7 @@ func Attribute(res *Result) []Finding {
 	var adapters []string
 	seen := map[string]bool{}
 	for _, r := range res.Runs {
-		st := stageOf(r.Run)
+		st := StageOf(r.Run)
 		all[fullKey{r.Adapter, r.Function, r.Format, st}] = r
 		if st == oracle.StageCompute {
 			primary = oracle.StageCompute
