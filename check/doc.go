@@ -25,7 +25,10 @@
 //	x.DeviceRuns(ctx, d)        all of one device's runs, in order
 //	x.Judge(runs)               the judged Result
 //
-// Execute = Prepare, DeviceRuns on every device, Judge.
+// Execute = Prepare, DeviceRuns on every device, Judge. ExecuteEntry
+// runs a compute entry point as written, ExecuteFragment a fragment entry
+// point as written (one invocation per pixel of its target, its
+// @location outputs read back from colour attachments).
 //
 // check never decides semantics itself (that is interp), never transforms
 // programs (flatten, compiler/...), reaches GPUs only through the Device

@@ -380,7 +380,11 @@ func KernelOutput(out []byte, n, stride int, stage oracle.Stage) ([]byte, error)
 }
 
 // Tested reports whether a GPU run counts: a SPIR-V run on an
-// implementation that takes no SPIR-V tested nothing and is dropped.
+// implementation that takes no SPIR-V tested nothing and is dropped. (A
+// SPIR-V run the adapter cannot take in the fragment stage is dropped too;
+// the WGSL run of the same function and stage, always made, keeps the
+// adapter's reason as its unsupported verdict, so nothing passes
+// silently.)
 func Tested(r oracle.Run) bool {
 	return !(r.Format == oracle.FormatSPIRV && r.Failed == oracle.Unsupported)
 }

@@ -166,7 +166,10 @@ func CheckFragment(job Dispatch, adapter string, maxDim, maxAttachments, maxByte
 	if uint32(bytes) > maxBytesPerSample {
 		return fmt.Errorf("harness: colour attachments of %d bytes per pixel, over %s's maxColorAttachmentBytesPerSample of %d", bytes, adapter, maxBytesPerSample)
 	}
-	if job.Buffers != nil {
+	if job.Entry && (len(job.Input) > 0 || job.OutputSize != 0 || job.Invocations != 0) {
+		return errors.New("harness: a fragment draw of an entry point as written has no Input, OutputSize or Invocations")
+	}
+	if job.Buffers != nil || job.Entry {
 		for _, b := range job.Buffers {
 			if b.Kind != BindingReadOnly && b.Kind != BindingStorage && b.Kind != BindingUniform {
 				return fmt.Errorf("harness: @group(%d) @binding(%d) has kind %v", b.Group, b.Binding, b.Kind)
@@ -262,7 +265,7 @@ func (d *Device) createRenderPipeline(k Kernel, layout *wgpu.PipelineLayout, att
 
 // runFragment does the work of Run for a fragment kernel: a render
 // pipeline of the kernel ABI's bindings (fragment-visible) or of the
-// module's Buffers, one draw of the full-screen triangle over
+// module's Buffers (job.Entry: none at all when there are none), one draw of the full-screen triangle over
 // job.Target, then the readback of the output (or of every BindingStorage
 // buffer) and of every attachment. Every object it creates is released on
 // return.
@@ -270,7 +273,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	var bufs []BufferBinding
 	var layout *wgpu.PipelineLayout
 	var bgls []*wgpu.BindGroupLayout
-	if job.Buffers == nil {
+	if job.Buffers == nil && !job.Entry {
 		bgl, l, err := d.fragmentLayout()
 		if err != nil {
 			return nil, err
@@ -336,6 +339,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 			return nil, d.fail("texture", err)
 		}
 		rowBytes[i] = (int(w)*f.TexelSize() + 255) &^ 255 // WebGPU #gpuimagecopybuffer: bytesPerRow a multiple of 256
+		readSize = (readSize + 255) &^ 255                // a multiple of every texel size (WebGPU #abstract-opdef-validating-linear-texture-data)
 		texOffset[i] = readSize
 		readSize += rowBytes[i] * int(h)
 	}

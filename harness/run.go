@@ -82,6 +82,12 @@ type Dispatch struct {
 	// from the top, width × texel size bytes a row (the readback's
 	// 256-byte row padding removed).
 	Attachments []AttachmentFormat
+	// Entry marks a fragment draw of an entry point as written: its
+	// bindings are Buffers (none at all when Buffers is empty), not the
+	// kernel ABI's input and output buffers; Input, OutputSize and
+	// Invocations are then zero, and Run returns the BindingStorage
+	// buffers' bytes (if any) and the attachments' texels.
+	Entry bool
 }
 
 // Run compiles k, runs job on the device and returns the output buffer's
@@ -122,7 +128,10 @@ func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 	switch {
 	case k.Stage == FragmentStage:
 		run = d.runFragment
-	case job.Buffers != nil:
+	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+		// Workgroups too: an entry point without bindings has an empty
+		// Buffers, which a worker receives as nil (gob sends no empty
+		// slice).
 		run = d.runBindings
 	}
 	out, err := run(ctx, k, job)

@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -126,5 +128,88 @@ func TestFragmentStageAgreesWithCompute(t *testing.T) {
 			assert.Equal(t, oracle.Pass, res.Verdict)
 			assert.Empty(t, check.Attribute(res))
 		})
+	}
+}
+
+// fragmentEntries are shaders/fragment's entry points, each with its
+// expected outputs at pixel (x, y) derived by hand in its header comment
+// (written here from that derivation, not from gpudiff's code).
+var fragmentEntries = []struct {
+	file string
+	want func(x, y int) ir.Value
+}{
+	{"fragment/checker.wgsl", func(x, y int) ir.Value {
+		px, py := float32(x)+0.5, float32(y)+0.5
+		if (x/4+y/4)%2 == 0 {
+			return fragVec4(px/16, py/16, 0, 1)
+		}
+		return fragVec4(1-px/16, 1, 1-py/16, 1)
+	}},
+	{"fragment/rings.wgsl", func(x, y int) ir.Value {
+		dx, dy := x-8, y-8
+		m := max(abs(dx), abs(dy))
+		r := 0
+		for r < 4 && m >= 2*r+2 {
+			r++
+		}
+		id := ir.U32Val(uint32(r*1000 + y*16 + x))
+		d := ir.CompositeVal(ir.Vec(2, ir.I32), ir.I32Val(int32(dx)), ir.I32Val(int32(dy)))
+		return ir.CompositeVal(nil, id, d) // the struct type is the module's (set by the test)
+	}},
+}
+
+func fragVec4(a, b, c, d float32) ir.Value {
+	return ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(a), ir.F32Val(b), ir.F32Val(c), ir.F32Val(d))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestFragmentEntriesHandDerived runs each fragment entry point as written
+// (check.ExecuteFragment) over a 16×16 target and a 24×5 one (not square:
+// rows and columns cannot be swapped unseen) on every CPU adapter, WGSL
+// and SPIR-V, with its flattened twin: the reference must equal the
+// hand-derived value at every pixel, bit for bit, and every run must
+// agree with the reference.
+func TestFragmentEntriesHandDerived(t *testing.T) {
+	devs := openFragmentAdapters(t)
+	var cdevs []check.Device
+	for _, d := range devs {
+		cdevs = append(cdevs, d)
+	}
+	for _, e := range fragmentEntries {
+		src, err := os.ReadFile(e.file)
+		require.NoError(t, err)
+		m, err := wgsl.Parse(e.file, src)
+		require.NoError(t, err)
+		f, err := wgsl.FragmentEntry(m, "")
+		require.NoError(t, err)
+		for _, size := range [][2]uint32{{16, 16}, {24, 5}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", e.file, size[0], size[1]), func(t *testing.T) {
+				res, err := check.ExecuteFragment(context.Background(), &check.FragmentCase{Module: m, Entry: f.Name, Size: size},
+					check.Options{Devices: cdevs, Flat: true, SPIRV: true})
+				require.NoError(t, err)
+				require.Len(t, res.Reference, int(size[0]*size[1]))
+				for i, ref := range res.Reference {
+					x, y := i%int(size[0]), i/int(size[0])
+					want := e.want(x, y)
+					if want.Type == nil {
+						want.Type = f.Result
+					}
+					for _, d := range sameLeaves(want, ref[0].Value, nil) {
+						t.Errorf("pixel (%d, %d): reference %s, hand-derived %s: %s", x, y, ir.MarshalValue(ref[0].Value), ir.MarshalValue(want), d)
+					}
+				}
+				require.Len(t, res.Runs, 1+len(devs)*2*2, "the twin's interpreter run, then each adapter's four")
+				for _, r := range res.Runs {
+					assert.Equal(t, oracle.Pass, r.Verdict, "%s: %s %v", check.RunName(r.Run), r.Message, r.Mismatches)
+				}
+				assert.Equal(t, oracle.Pass, res.Verdict)
+			})
+		}
 	}
 }

@@ -55,7 +55,9 @@ reads them; without one, seeded bindings and one workgroup), its read_write
 bindings compared with the reference dispatch; so are entry-point case files
 and --generated programs of --profile compute. gpudiff's SPIR-V of an entry
 point with atomics is skipped on wgpu (its SPIR-V reader has no atomics): the
-cell says "skipped (spirv)".
+cell says "skipped (spirv)". A .wgsl whose kernel is a @fragment entry point
+(shaders/fragment) is drawn as written over a 16x16 target, one invocation per
+pixel, its @location outputs compared pixel by pixel, in the fragment stage.
 
 It prints the matrix (case × adapter: agrees, differs, compile error, crash,
 timeout; each cell names the runs that do not agree, worst outcome first: a
@@ -178,7 +180,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 				return err
 			}
 			if c.Case == nil {
-				continue // an entry point's dispatch: exec's limits for dispatches (none beyond the source size)
+				continue // an entry point's dispatch or draw: exec's limits for them (a fragment case is 16x16 pixels)
 			}
 			if err := g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
 				return err

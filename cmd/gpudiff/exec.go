@@ -32,6 +32,7 @@ type execFlags struct {
 	saveCase    string
 	allRows     bool
 	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
+	size        string // fragment entry points: WxH (fragment.go)
 	png         string // directory of one PNG picture per run (pictures.go)
 }
 
@@ -63,6 +64,14 @@ sets the dispatch size; the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
+A module whose kernel is a @fragment entry point (the only one, or --kernel
+NAME) runs as written over a --size WxH target (default 16x16): each pixel is
+one invocation whose @builtin(position) is the pixel centre (x + 0.5, y + 0.5,
+0, 1), the reference runs the entry point once per pixel, and every GPU run
+draws it (one full-screen triangle) with one colour attachment per @location
+output (r32/rg32/rgba32 float, sint or uint), read back and compared per pixel.
+Bindings, derivatives, discard and textures are outside the subset.
+
 --stage fragment runs every GPU run of a function kernel in the fragment stage
 instead: gpudiff's @fragment twin of the kernel ABI's entry point, drawn as one
 full-screen triangle over a target min(N, 256) pixels wide and ceil(N/256)
@@ -88,6 +97,8 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
   gpudiff exec shaders/examples/shade.wgsl --flat --spirv --png pictures
   gpudiff exec shaders/examples/shade.wgsl --stage both --flat --spirv --json
+  gpudiff exec shaders/fragment/checker.wgsl --flat --spirv
+  gpudiff exec shaders/fragment/rings.wgsl --size 24x5 --adapter all --json
   gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -113,6 +124,7 @@ error (including a flatten refusal with --flat).`,
 	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
 	f.StringVar(&fl.png, "png", "", "also write one PNG picture per run (the reference too) into this directory: outputs coloured by value, disagreeing cells marked, with a legend")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
+	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
 	return cmd
 }
 
@@ -144,6 +156,13 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	saved, rec, err := loadCase(path, src)
 	if err != nil {
 		return err
+	}
+	if saved == nil && wgsl.IsFragmentMode(m, fl.kernel) {
+		// A fragment entry point as written: one invocation per pixel.
+		return runFragmentEntry(ctx, g, m, fl, stdout, stderr)
+	}
+	if fl.changed["size"] {
+		return usagef("gpudiff exec: --size is for fragment entry points; a kernel's invocations are --invocations N")
 	}
 	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
 		// A compute entry point as written: its bindings, its dispatch.

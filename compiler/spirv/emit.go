@@ -79,6 +79,11 @@ const pass = "spirv"
 // (harness.VertexWGSL): SPIR-V and WGSL modules mix in one render
 // pipeline.
 //
+// When kernel names a fragment entry point (ir.StageFragment), Emit
+// compiles it as written (fragment.go, emitFragment): an OpEntryPoint
+// Fragment under its own name, FragCoord in, a Location Output variable
+// per output, OriginUpperLeft; Options.Fragment does not apply.
+//
 // When kernel names a compute entry point (ir.StageCompute), Emit
 // compiles it as written instead (ARCHITECTURE.md "Entry points as
 // written (compute)"; shared.go): OpEntryPoint GLCompute under the
@@ -167,8 +172,11 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	// pointers.
 	m = ir.DirectVariableAccess(m)
 	f = m.Func(kernel)
-	if f.Stage == ir.StageCompute {
+	switch f.Stage {
+	case ir.StageCompute:
 		return emitEntry(m, f, opts, w)
+	case ir.StageFragment:
+		return emitFragment(m, f, opts, w)
 	}
 	fns := m.CallGraph(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)

@@ -116,3 +116,52 @@ func words32(b []byte) []uint32 {
 	}
 	return w
 }
+
+// TestFragmentEntryValidates: a fragment entry point as written (a struct
+// of two @location outputs, a helper with a loop; and a single vec4
+// output) emits a module spirv-val accepts in both modes, whose entry
+// point keeps its name, is a Fragment OpEntryPoint with OriginUpperLeft,
+// FragCoord in and a Location-decorated Output per output.
+func TestFragmentEntryValidates(t *testing.T) {
+	for _, src := range []string{`
+struct Out {
+  @location(0) id: u32,
+  @location(1) d: vec2<i32>,
+}
+
+fn ring(m: i32) -> u32 {
+  var r = 0u;
+  loop {
+    if (r == 4u || m < i32(2u * r + 2u)) {
+      break;
+    }
+    r += 1u;
+  }
+  return r;
+}
+
+@fragment
+fn rings(@builtin(position) p: vec4<f32>) -> Out {
+  var o: Out;
+  o.d = vec2<i32>(i32(p.x) - 8, i32(p.y) - 8);
+  o.id = ring(max(abs(o.d.x), abs(o.d.y))) * 1000u + u32(p.x);
+  return o;
+}
+`, `
+@fragment
+fn rings(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+  return vec4<f32>(p.x / 16.0, p.y / 16.0, p.z, p.w);
+}
+`} {
+		m, err := wgsl.Parse("f.wgsl", []byte(src))
+		require.NoError(t, err)
+		for _, o := range bothModes {
+			dis, err := Disassemble(emitValid(t, m, "rings", o))
+			require.NoError(t, err)
+			for _, want := range []string{`OpEntryPoint Fragment %`, `"rings"`, "OriginUpperLeft", "BuiltIn FragCoord", "Location 0"} {
+				assert.Contains(t, dis, want)
+			}
+			assert.NotContains(t, dis, "GLCompute")
+		}
+	}
+}

@@ -225,11 +225,20 @@ func (e *emitter) prepare() {
 	e.body.WriteString(strings.Join(parts, "\n"))
 }
 
+// printStruct prints s with its members' @builtin and @location
+// attributes (an entry point's IO; WGSL ignores them elsewhere).
 func printStruct(s *ir.StructDecl) string {
 	var b strings.Builder
 	b.WriteString("struct " + s.Name + " {\n")
 	for _, f := range s.Fields {
-		b.WriteString("  " + f.Name + ": " + f.Type.String() + ",\n")
+		b.WriteString("  ")
+		if f.Builtin != "" {
+			b.WriteString("@builtin(" + f.Builtin + ") ")
+		}
+		if f.HasLocation {
+			fmt.Fprintf(&b, "@location(%d) ", f.Location)
+		}
+		b.WriteString(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	b.WriteString("}\n")
 	return b.String()

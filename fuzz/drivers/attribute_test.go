@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -284,4 +285,17 @@ func TestAttributeStage(t *testing.T) {
 	assert.Equal(t, "agrees", cells["wgpu-vulkan:llvmpipe"].ForStage(oracle.StageCompute).Text)
 	assert.Equal(t, "differs (wgsl)", cells["wgpu-vulkan:swiftshader"].ForStage(oracle.StageCompute).Text)
 	assert.Equal(t, []oracle.Stage{oracle.StageCompute, oracle.StageFragment}, rep.Cases[0].RowStages())
+}
+
+// A run the adapter cannot take at all (oracle.Unsupported: a fragment
+// kernel without writable storage in the fragment stage) is skipped in its
+// cell with the reason, never a divergence.
+func TestUnsupportedRunIsSkipped(t *testing.T) {
+	res := &check.Result{ABI: &ir.KernelABI{Kernel: "k"}}
+	rr := newRunResult(oracle.Judged{Run: oracle.Run{Adapter: "dawn-gles:llvmpipe", Function: "k", Format: oracle.FormatWGSL,
+		Stage: oracle.StageFragment, Failed: oracle.Unsupported, Message: "no writable storage buffers in the fragment stage"},
+		Verdict: oracle.Unsupported}, res)
+	assert.Equal(t, Skipped, rr.Outcome)
+	assert.Equal(t, oracle.StageFragment, rr.Stage)
+	assert.Contains(t, rr.Error, "fragment stage")
 }

@@ -84,10 +84,14 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				}
 				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
 					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
-				if c.Entry != nil {
+				switch {
+				case c.Entry != nil:
 					copts.Stages = nil // an entry point as written: compute
 					results[i][a] = runEntry(ctx, c.Entry, copts)
-				} else {
+				case c.Fragment != nil:
+					res, err := check.ExecuteFragment(ctx, c.Fragment, copts) // in the fragment stage
+					results[i][a] = slot{res: res, err: err}
+				default:
 					copts.Stages = opts.Stages
 					res, err := check.Execute(ctx, c.Case, copts)
 					results[i][a] = slot{res: res, err: err}
@@ -221,17 +225,26 @@ func newCaseResult(c *Case) *CaseResult {
 	if c.Entry != nil {
 		return newEntryCaseResult(c)
 	}
-	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: c.Case.Kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
-		Invocations: len(c.Case.Args)}
+	m, kernel, allArgs := c.Module(), "", [][]ir.Value(nil)
+	if c.Fragment != nil {
+		// A fragment entry point: one invocation per pixel, its argument
+		// the pixel's position.
+		kernel = c.Fragment.Entry
+		allArgs = check.FragmentPositions(c.Fragment.Size[0], c.Fragment.Size[1], len(m.Func(kernel).Params))
+	} else {
+		kernel, allArgs = c.Case.Kernel, c.Case.Args
+	}
+	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
+		Invocations: len(allArgs)}
 	if c.Seed != nil {
 		cr.Seed = c.Seed
 	}
-	f := c.Case.Module.Func(c.Case.Kernel)
+	f := m.Func(kernel)
 	for _, p := range f.Params {
 		cr.Params = append(cr.Params, p.Name)
 	}
-	cr.Inputs = check.InputsJSON(f, c.Case.Args)
-	for _, args := range c.Case.Args {
+	cr.Inputs = check.InputsJSON(f, allArgs)
+	for _, args := range allArgs {
 		row := make([]string, len(args))
 		for j, a := range args {
 			row[j] = oracle.Human(oracle.Expected{Value: a})
@@ -337,6 +350,11 @@ func outcomeOf(r oracle.Judged) string {
 		return Crash
 	case oracle.Timeout:
 		return Timeout
+	case oracle.Unsupported:
+		// A run the adapter cannot take (a fragment kernel where the
+		// fragment stage has no writable storage buffers): skipped, with
+		// the reason in Error, never judged.
+		return Skipped
 	}
 	return Failed
 }

@@ -138,6 +138,7 @@ type request struct {
 	Vertex      string                     `json:"vertex,omitempty"`
 	Target      [2]uint32                  `json:"target,omitzero"`
 	Attachments []harness.AttachmentFormat `json:"attachments,omitempty"`
+	Entry       bool                       `json:"entry,omitempty"` // an entry point as written, without bindings
 }
 
 // reply is worker.mjs's answer to a request.
@@ -194,7 +195,7 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	}
 	want := job.OutputSize
 	if k.Stage == harness.FragmentStage {
-		req.Stage, req.Vertex, req.Target, req.Attachments = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments
+		req.Stage, req.Vertex, req.Target, req.Attachments, req.Entry = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments, job.Entry
 		for _, f := range job.Attachments {
 			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
 		}

@@ -32,7 +32,9 @@
 // to the fragment stage, one full-screen triangle is drawn over the
 // target with one colour attachment per format (cleared to zero), and the
 // output is the output buffer's bytes followed by each attachment's texels,
-// row by row, without row padding (harness.Dispatch.Attachments).
+// row by row, without row padding (harness.Dispatch.Attachments). With
+// "entry": true it is a fragment entry point as written without bindings:
+// no buffers are bound and the output is the attachments' texels alone.
 //
 // A compile-only request {"id", "compile": [wgsl...]} creates a shader
 // module from each text (Tint parses, resolves and validates it) and nothing
@@ -274,7 +276,9 @@ async function serve(backend, name, featureLevel, allFeatures) {
   async function runFragment(req) {
     if (lost) return failure('device', lost, true);
     uncaptured = [];
-    const fl = await fragmentLayout();
+    // An entry point as written ("entry": true) has no bindings: an empty
+    // layout, no buffers; the kernel ABI's draw binds its two buffers.
+    const fl = req.entry ? { layout: device.createPipelineLayout({ label: 'no bindings', bindGroupLayouts: [] }) } : await fragmentLayout();
     if (fl.err) return { kind: 'unsupported', message: fl.err };
     const vmod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.vertex }));
     if (vmod.err) return failure('device', `the vertex stage: ${vmod.err.message}`);
@@ -299,14 +303,14 @@ async function serve(backend, name, featureLevel, allFeatures) {
       // Each attachment's rows, padded to 256 bytes (GPUImageCopyBuffer's
       // bytesPerRow), after the output buffer in the readback buffer.
       const rows = req.attachments.map((f) => ((w * texelSize[f] + 255) & ~255));
-      return await dispatch(req, pipe.value, fl.bgl, null, {
+      return await dispatch(req, pipe.value, fl.bgl ?? null, null, {
         textures: tex.value, rows, w, h,
         encode: (encoder, bg) => {
           const pass = encoder.beginRenderPass({
             colorAttachments: tex.value.map((t) => ({ view: t.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] })),
           });
           pass.setPipeline(pipe.value);
-          pass.setBindGroup(0, bg);
+          if (bg) pass.setBindGroup(0, bg);
           pass.draw(3);
           pass.end();
         },
@@ -326,6 +330,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
     const texOffsets = [];
     if (draw) {
       for (const r of draw.rows) {
+        readSize = (readSize + 255) & ~255; // a multiple of every texel size
         texOffsets.push(readSize);
         readSize += r * draw.h;
       }
@@ -346,7 +351,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
       if (bufs.err) return failure('buffer', bufs.err.message);
       const { input, output, readback } = bufs.value;
 
-      const bg = await scoped(['validation'], () => device.createBindGroup({
+      const bg = !bgl ? { value: null } : await scoped(['validation'], () => device.createBindGroup({
         layout: bgl,
         entries: [
           { binding: 0, resource: { buffer: input, size: inSize } },
