@@ -276,9 +276,10 @@ func (e *emitter) emit() (string, string, error) {
 	fmt.Fprintf(&w, "@group(0) @binding(%d) var<storage, read_write> %s: array<%s>;\n\n", ir.OutputBinding, outVar, outName)
 	done, skip := "", ""
 	if e.fragment {
+		pos := e.namer.Fresh("gpudiff_pos")
 		fmt.Fprintf(&w, "@fragment\n")
-		fmt.Fprintf(&w, "fn %s(@builtin(position) %s: vec4<f32>) -> @location(%d) u32 {\n", entry, gid, ir.FragmentMarkerLocation)
-		fmt.Fprintf(&w, "  let %s: u32 = u32(%s.y) * %du + u32(%s.x);\n", idx, gid, ir.FragmentRowPitch, gid)
+		fmt.Fprintf(&w, "fn %s(@builtin(position) %s: vec4<f32>) -> @location(%d) u32 {\n", entry, pos, ir.FragmentMarkerLocation)
+		fmt.Fprintf(&w, "  let %s: u32 = u32(%s.y) * %du + u32(%s.x);\n", idx, pos, ir.FragmentRowPitch, pos)
 		done, skip = " 1u", " 0u"
 	} else {
 		fmt.Fprintf(&w, "@compute @workgroup_size(%d)\n", ir.WorkgroupSize)
