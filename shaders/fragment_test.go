@@ -83,8 +83,7 @@ func TestFragmentStageConformance(t *testing.T) {
 // fragmentKernels are examples and capability-tier kernels run through
 // check.Execute in both stages, with their twins.
 var fragmentKernels = []string{
-	"examples/shade.wgsl", "examples/pcg_hash.wgsl", "examples/divmod.wgsl",
-	"tiers/bounded_loops/countdown.wgsl", "tiers/composites/pick_arr.wgsl", "tiers/void_globals",
+	"examples/shade.wgsl", "examples/pcg_hash.wgsl", "tiers/bounded_loops/countdown.wgsl", "tiers/void_globals",
 }
 
 // TestFragmentStageAgreesWithCompute runs each of fragmentKernels with
