@@ -86,7 +86,7 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 }
 
 func kernelOf(t testing.TB, m *ir.Module, fn string, format oracle.Format) harness.Kernel {
-	k, err := check.EmitKernel(m, fn, format, wgsl.Portable, "")
+	k, err := check.EmitKernel(m, fn, check.Path{Format: format, Stage: oracle.StageCompute}, wgsl.Portable, "")
 	require.NoError(t, err)
 	return k
 }

@@ -42,6 +42,10 @@ type Config struct {
 	Devices []check.Device
 	Mode    wgsl.Mode
 	SPIRV   bool
+	// Stages are the pipeline stages the GPU runs of a generated function
+	// kernel are made in (check.Options.Stages; none: compute). Compute
+	// entry points run in the compute stage only.
+	Stages  []oracle.Stage
 	Flatten flatten.Options
 	Interp  interp.Options // the reference interpreter's limits (steps per invocation)
 	// Shard and Shards split the program indices: this run checks the
@@ -266,7 +270,7 @@ func startProgram(cfg Config, i int) *program {
 	c := &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
-	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
+	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Stages: cfg.Stages, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
 		Label: fmt.Sprintf("p%d/", i)}
 	pr := &program{i: i, t0: t0, p: p, c: c, opts: opts}
 	if p.OutsideSubset == "recursion" {

@@ -399,7 +399,7 @@ func bigKernelWGSL(reps int) string {
 }
 
 // submittedModules are the modules gpudiff submits for the first n
-// programs of cfg, one per function and format, with their dispatches.
+// programs of cfg, one per function and path, with their dispatches.
 func submittedModules(cfg Config, n int) ([]harness.Kernel, []harness.Dispatch) {
 	var kernels []harness.Kernel
 	var jobs []harness.Dispatch
@@ -410,10 +410,10 @@ func submittedModules(cfg Config, n int) ([]harness.Kernel, []harness.Dispatch) 
 		}
 		x := pr.x
 		for f := range x.Functions() {
-			for _, format := range x.Formats() {
-				if k, err := x.Kernel(f, format); err == nil {
+			for _, p := range x.Paths() {
+				if k, err := x.Kernel(f, p); err == nil {
 					kernels = append(kernels, k)
-					jobs = append(jobs, x.Dispatch(f))
+					jobs = append(jobs, x.Dispatch(f, p.Stage))
 				}
 			}
 		}

@@ -52,6 +52,10 @@ type JournalHeader struct {
 	Invocations int  `json:"invocations"`
 	NoSPIRV     bool `json:"no_spirv"`
 	NoGPU       bool `json:"no_gpu"`
+	// Stage is run's --stage when it is not "compute": "fragment" or
+	// "both" (Config.Stages); "" (absent) is compute, as every campaign
+	// journaled before stages.
+	Stage string `json:"stage,omitempty"`
 	// Adapters are the adapters' full names (empty with NoGPU).
 	Adapters []string `json:"adapters"`
 	// Timeout bounds each GPU dispatch.

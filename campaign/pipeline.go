@@ -80,8 +80,8 @@ func (j *pipeJob) deviceDone() {
 type unit struct {
 	jobs    []*pipeJob
 	bm      *batchModule // nil: each function in a module of its own
-	formats []oracle.Format
-	kernels [2]emitted // the batch module in each of formats
+	paths   []check.Path
+	kernels [4]emitted // the batch module on each of paths
 }
 
 // emitted is the batch module in one format, emitted once.
@@ -91,17 +91,17 @@ type emitted struct {
 	err  error
 }
 
-// kernel returns the batch module in formats[fi], emitting it on first
+// kernel returns the batch module on paths[fi], emitting it on first
 // use; its label joins the labels its functions' own modules would have.
 func (u *unit) kernel(fi int, mode wgsl.Mode) (harness.Kernel, error) {
 	e := &u.kernels[fi]
 	e.once.Do(func() {
-		format := u.formats[fi]
+		p := u.paths[fi]
 		labels := make([]string, len(u.bm.labels))
 		for i, l := range u.bm.labels {
-			labels[i] = l + "/" + string(format)
+			labels[i] = l + "/" + check.PathLabel(p)
 		}
-		e.k, e.err = check.EmitKernel(u.bm.mod, u.bm.kernel, format, mode, strings.Join(labels, "|"))
+		e.k, e.err = check.EmitKernel(u.bm.mod, u.bm.kernel, p, mode, strings.Join(labels, "|"))
 	})
 	return e.k, e.err
 }
@@ -396,7 +396,7 @@ func (b *batcher) flush() {
 	}
 	b.units++
 	x0 := group[0].pr.x
-	u := &unit{jobs: group, formats: x0.Formats()}
+	u := &unit{jobs: group, paths: x0.Paths()}
 	if len(group) > 1 && (batch || b.units%16 == 0) { // every 16th: for the tuners to try batching again
 		progs := make([]batchProgram, len(group))
 		for g, j := range group {
@@ -411,15 +411,15 @@ func (b *batcher) flush() {
 	for _, j := range group {
 		x := j.pr.x
 		for f := range x.Functions() {
-			for _, format := range x.Formats() {
+			for _, p := range x.Paths() {
 				if own {
-					x.Kernel(f, format)
+					x.Kernel(f, p)
 				}
 			}
 		}
 	}
 	if u.bm != nil && batch {
-		for fi := range u.formats {
+		for fi := range u.paths {
 			u.kernel(fi, x0.Mode())
 		}
 	}
@@ -523,16 +523,16 @@ func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner)
 	}()
 	batched := t.batch(u.bm != nil)
 	t0 := time.Now()
-	// got[job][function][format index]: the run, and whether it exists.
+	// got[job][function][path index]: the run, and whether it exists.
 	type slot struct {
 		r  oracle.Run
 		ok bool
 	}
-	got := make([][][2]slot, len(u.jobs))
+	got := make([][][4]slot, len(u.jobs))
 	for g, j := range u.jobs {
-		got[g] = make([][2]slot, len(j.pr.x.Functions()))
+		got[g] = make([][4]slot, len(j.pr.x.Functions()))
 	}
-	var covered [2]bool
+	var covered [4]bool
 	if batched {
 		covered = runBatch(ctx, d, u, func(g, f, fi int, r oracle.Run) {
 			got[g][f][fi] = slot{r, true}
@@ -549,27 +549,27 @@ func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner)
 	for g, j := range u.jobs {
 		x := j.pr.x
 		for f := range x.Functions() {
-			for fi, format := range u.formats {
+			for fi, p := range u.paths {
 				if covered[fi] {
 					continue
 				}
-				kern, err := x.Kernel(f, format)
+				kern, err := x.Kernel(f, p)
 				if err != nil {
-					r := x.NewRun(name, f, format)
+					r := x.NewRun(name, f, p)
 					r.Failed, r.Message = oracle.Error, err.Error()
 					got[g][f][fi] = slot{r, true}
 					continue
 				}
 				items = append(items, item{g, f, fi})
 				ks = append(ks, kern)
-				jobs = append(jobs, x.Dispatch(f))
+				jobs = append(jobs, x.Dispatch(f, p.Stage))
 			}
 		}
 	}
 	outs, errs := runAll(ctx, d, ks, jobs)
 	for i, it := range items {
 		x := u.jobs[it.g].pr.x
-		r := x.NewRun(name, it.f, u.formats[it.fi])
+		r := x.NewRun(name, it.f, u.paths[it.fi])
 		if errs[i] != nil {
 			check.FailRun(&r, errs[i])
 		} else {
@@ -577,18 +577,18 @@ func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner)
 		}
 		got[it.g][it.f][it.fi] = slot{r, check.Tested(r)}
 	}
-	// The work done: every function in every format, batched or not.
+	// The work done: every function on every path, batched or not.
 	// A batch that falls back counts with what its fallback cost: that is
 	// what batching costs on a stack that often rejects or fails batches.
 	work := 0
 	for _, j := range u.jobs {
-		work += j.pr.x.Work() * len(u.formats)
+		work += j.pr.x.Work() * len(u.paths)
 	}
 	t.observe(batched, time.Since(t0), work)
 	for g, j := range u.jobs {
 		var runs []oracle.Run
 		for f := range j.pr.x.Functions() {
-			for fi := range u.formats {
+			for fi := range u.paths {
 				if s := got[g][f][fi]; s.ok {
 					runs = append(runs, s.r)
 				}
@@ -598,42 +598,47 @@ func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner)
 	}
 }
 
-// runBatch runs u's batch module in each of u's formats on d and hands
+// runBatch runs u's batch module on each of u's paths on d and hands
 // each function's run to put (g: the program, f: its function, fi: the
-// format's index); it reports the formats it covered. A format is not
-// covered when the batch has no module in it or its dispatch fails (a
-// compile error, crash or timeout says nothing about which program caused
-// it): the caller then runs each function in a module of its own. (A
-// batched run that disagrees with the reference is a finding, and
-// finishProgram executes its program again unbatched.) A stack that takes
-// no SPIR-V covers SPIR-V with no runs, as Execute drops them.
-func runBatch(ctx context.Context, d check.Device, u *unit, put func(g, f, fi int, r oracle.Run)) (covered [2]bool) {
+// path's index); it reports the paths it covered. A path is not covered
+// when the batch has no module on it or its dispatch fails (a compile
+// error, crash or timeout says nothing about which program caused it, nor
+// does a fragment marker saying some fragment did not run): the caller
+// then runs each function in a module of its own. (A batched run that
+// disagrees with the reference is a finding, and finishProgram executes
+// its program again unbatched.) A stack that takes no SPIR-V covers
+// SPIR-V with no runs, as Execute drops them.
+func runBatch(ctx context.Context, d check.Device, u *unit, put func(g, f, fi int, r oracle.Run)) (covered [4]bool) {
 	x0 := u.jobs[0].pr.x
 	bm := u.bm
 	var fis []int
 	var ks []harness.Kernel
 	var jobs []harness.Dispatch
-	for fi := range u.formats {
+	for fi, p := range u.paths {
 		if kern, err := u.kernel(fi, x0.Mode()); err == nil {
 			fis = append(fis, fi)
 			ks = append(ks, kern)
-			jobs = append(jobs, harness.Dispatch{Input: bm.in, OutputSize: bm.records * bm.abi.OutputStride, Invocations: bm.records})
+			jobs = append(jobs, check.KernelDispatch(bm.in, bm.records, bm.abi.OutputStride, p.Stage))
 		}
 	}
 	outs, errs := runAll(ctx, d, ks, jobs)
 	name := d.Info().Name
 	for i, fi := range fis {
-		format := u.formats[fi]
+		p := u.paths[fi]
 		if err := errs[i]; err != nil {
-			covered[fi] = format == oracle.FormatSPIRV && check.FailureVerdict(err) == oracle.Unsupported
+			covered[fi] = p.Format == oracle.FormatSPIRV && check.FailureVerdict(err) == oracle.Unsupported
+			continue
+		}
+		out, err := check.KernelOutput(outs[i], bm.records, bm.abi.OutputStride, p.Stage)
+		if err != nil {
 			continue
 		}
 		covered[fi] = true
 		for v, bv := range bm.variants {
 			x := u.jobs[bv.prog].pr.x
 			f := slices.Index(x.Functions(), bv.fn)
-			r := x.NewRun(name, f, format)
-			x.Decode(f, bm.outputs(v, outs[i], x.Invocations()), &r)
+			r := x.NewRun(name, f, p)
+			x.DecodeRecords(f, bm.outputs(v, out, x.Invocations()), &r)
 			put(bv.prog, f, fi, r)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Signature is the de-duplication key of a failure: one bug met by many
@@ -47,7 +48,11 @@ func messageSignature(f check.Finding) (string, bool) {
 		return "", false
 	}
 	sum := sha256.Sum256([]byte(check.MessageKey(f.Message)))
-	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, f.Format, sum[:8]), true
+	format := string(f.Format)
+	if f.Stage == oracle.StageFragment {
+		format += "-fragment" // compute signatures stay what they were before stages
+	}
+	return fmt.Sprintf("%s/%s/%s/m%x", f.Class, f.Adapter, format, sum[:8]), true
 }
 
 // CaseFileName is the corpus file name of a failure: class, adapter (with

@@ -17,7 +17,9 @@ type Finding struct {
 	// ClassFlatten (interp(twin) vs reference), ClassStack (GPU(original)
 	// vs reference), ClassPredication (GPU(twin) vs GPU(original) on one
 	// stack), ClassSPIRV (our SPIR-V vs the stack's WGSL path, same
-	// function), ClassVendor (one adapter disagrees where others agree),
+	// function), ClassStage (the fragment stage vs the compute stage, same
+	// function and format), ClassVendor (one adapter disagrees where
+	// others agree),
 	// or the failure verdicts' classes (ClassCompileError, ClassCrash,
 	// ClassTimeout, ClassError; FailureClass).
 	Class Class
@@ -35,30 +37,73 @@ type Finding struct {
 	// them in their runs.
 	Message string        `json:"-"`
 	Format  oracle.Format `json:"-"`
+	// Stage is the stage of the failed run (oracle.StageFragment), else
+	// "" (compute, or not a failure class).
+	Stage oracle.Stage `json:"-"`
 }
 
 // RunName is how a finding names a run (Finding.Runs): "adapter function
-// format".
+// format", and " fragment" after it for a run in the fragment stage (a
+// compute run's name is what every run's name was before stages).
 func RunName(r oracle.Run) string {
+	if r.Stage == oracle.StageFragment {
+		return fmt.Sprintf("%s %s %s %s", r.Adapter, r.Function, r.Format, r.Stage)
+	}
 	return fmt.Sprintf("%s %s %s", r.Adapter, r.Function, r.Format)
+}
+
+// StageOf is r's stage, a GPU run recorded without one being a compute
+// run (as every run was before stages); "" for the interpreter's.
+func StageOf(r oracle.Run) oracle.Stage {
+	if r.Format == oracle.FormatIR {
+		return ""
+	}
+	if r.Stage == "" {
+		return oracle.StageCompute
+	}
+	return r.Stage
 }
 
 // Attribute turns a result's judged runs into findings, most specific
 // first. An empty list means nothing disagreed.
+//
+// The comparisons between GPU runs (GPU vs reference, vendor, predication,
+// SPIR-V) are made among the runs of one stage: the compute stage's when
+// there are compute runs, else the fragment stage's. A fragment run that
+// disagrees where the compute run of the same function and format on the
+// same adapter agrees is a stage disagreement (ClassStage); one whose
+// compute run disagrees too is the compute run's finding.
 func Attribute(res *Result) []Finding {
 	var out []Finding
+	type fullKey struct {
+		adapter, function string
+		format            oracle.Format
+		stage             oracle.Stage
+	}
+	all := map[fullKey]oracle.Judged{}
+	primary := oracle.StageFragment
+	var adapters []string
+	seen := map[string]bool{}
+	for _, r := range res.Runs {
+		st := StageOf(r.Run)
+		all[fullKey{r.Adapter, r.Function, r.Format, st}] = r
+		if st == oracle.StageCompute {
+			primary = oracle.StageCompute
+		}
+		if r.Adapter != "interp" && !seen[r.Adapter] {
+			seen[r.Adapter] = true
+			adapters = append(adapters, r.Adapter)
+		}
+	}
+	// byKey: the interpreter's runs and the primary stage's GPU runs.
 	type key struct {
 		adapter, function string
 		format            oracle.Format
 	}
 	byKey := map[key]oracle.Judged{}
-	var adapters []string
-	seen := map[string]bool{}
-	for _, r := range res.Runs {
-		byKey[key{r.Adapter, r.Function, r.Format}] = r
-		if r.Adapter != "interp" && !seen[r.Adapter] {
-			seen[r.Adapter] = true
-			adapters = append(adapters, r.Adapter)
+	for k, r := range all {
+		if k.stage == "" || k.stage == primary {
+			byKey[key{k.adapter, k.function, k.format}] = r
 		}
 	}
 	orig, twin := res.ABI.Kernel, res.Twin
@@ -78,8 +123,12 @@ func Attribute(res *Result) []Finding {
 	// Failures (compile errors, crashes, timeouts) per run.
 	for _, r := range res.Runs {
 		if r.Failed != "" {
-			out = append(out, Finding{Class: FailureClass(r.Failed), Adapter: r.Adapter, Runs: []string{RunName(r.Run)},
-				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format})
+			fd := Finding{Class: FailureClass(r.Failed), Adapter: r.Adapter, Runs: []string{RunName(r.Run)},
+				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format}
+			if r.Stage == oracle.StageFragment {
+				fd.Stage = oracle.StageFragment
+			}
+			out = append(out, fd)
 		}
 	}
 	// 2. GPU(original) vs reference, per adapter; 5. vendor divergence.
@@ -159,6 +208,22 @@ func Attribute(res *Result) []Finding {
 			}
 		}
 	}
+	// 6. The fragment stage vs the compute stage, same adapter, function
+	// and format.
+	if primary == oracle.StageCompute {
+		for _, a := range adapters {
+			for _, fn := range []string{orig, twin} {
+				for _, format := range []oracle.Format{oracle.FormatWGSL, oracle.FormatSPIRV} {
+					c, okC := all[fullKey{a, fn, format, oracle.StageCompute}]
+					f, okF := all[fullKey{a, fn, format, oracle.StageFragment}]
+					if fn != "" && okC && okF && c.Failed == "" && f.Failed == "" && !bad(c) && bad(f) {
+						out = append(out, Finding{Class: ClassStage, Adapter: a, Runs: []string{RunName(f.Run)}, Invocations: f.Mismatches,
+							Implicates: fmt.Sprintf("the stack's fragment-stage path: the same %s module's compute entry point agrees on this adapter, its fragment entry point does not (the driver compiles fragment shaders by another path)", format)})
+					}
+				}
+			}
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return classRank(out[i].Class) < classRank(out[j].Class) })
 	return out
 }
@@ -166,7 +231,13 @@ func Attribute(res *Result) []Finding {
 func failureImplicates(r oracle.Judged) string {
 	switch r.Failed {
 	case oracle.CompileError:
-		return fmt.Sprintf("the stack rejected gpudiff's %s for %s (gpudiff's emitter if the module is invalid, else the stack's compiler): %s", r.Format, r.Function, errorLine(r.Message))
+		what := string(r.Format)
+		if r.Stage == oracle.StageFragment {
+			what += " fragment entry point"
+		}
+		return fmt.Sprintf("the stack rejected gpudiff's %s for %s (gpudiff's emitter if the module is invalid, else the stack's compiler): %s", what, r.Function, errorLine(r.Message))
+	case oracle.Unsupported:
+		return "the adapter cannot run this kernel at all, so nothing was tested on it: " + firstLine(r.Message)
 	case oracle.Crash:
 		return "the stack crashed or lost the device running this kernel: " + firstLine(r.Message)
 	case oracle.Timeout:

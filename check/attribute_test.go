@@ -74,3 +74,42 @@ func TestMessageKeyIgnoresPositions(t *testing.T) {
 	assert.Equal(t, MessageKey(a), MessageKey(b))
 	assert.NotEqual(t, MessageKey(a), MessageKey(other))
 }
+
+// A fragment-stage run that disagrees where the compute run of the same
+// function and format on the same adapter agrees is a stage
+// disagreement, named with its stage; one whose compute run disagrees too
+// is the compute run's finding alone; with no compute runs, the fragment
+// runs are compared as the compute runs would be.
+func TestAttributeStage(t *testing.T) {
+	run := func(adapter, format string, stage oracle.Stage, agrees bool) oracle.Judged {
+		j := judged(adapter, agrees)
+		j.Format, j.Stage = oracle.Format(format), stage
+		return j
+	}
+	res := func(runs ...oracle.Judged) *Result { return &Result{ABI: &ir.KernelABI{Kernel: "k"}, Runs: runs} }
+	const lp, ss = "wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader"
+
+	fs := Attribute(res(run(lp, "wgsl", oracle.StageCompute, true), run(lp, "spirv", oracle.StageCompute, true),
+		run(lp, "wgsl", oracle.StageFragment, false), run(lp, "spirv", oracle.StageFragment, true)))
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassStage, fs[0].Class)
+	assert.Equal(t, lp, fs[0].Adapter)
+	assert.Equal(t, []string{lp + " k wgsl fragment"}, fs[0].Runs)
+	assert.Contains(t, fs[0].Implicates, "compute entry point agrees on this adapter")
+
+	fs = Attribute(res(run(lp, "wgsl", oracle.StageCompute, false), run(lp, "wgsl", oracle.StageFragment, false),
+		run(ss, "wgsl", oracle.StageCompute, true), run(ss, "wgsl", oracle.StageFragment, true)))
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassVendor, fs[0].Class)
+	assert.Equal(t, []string{lp + " k wgsl"}, fs[0].Runs)
+
+	fs = Attribute(res(run(lp, "wgsl", oracle.StageFragment, false), run(ss, "wgsl", oracle.StageFragment, true)))
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassVendor, fs[0].Class, "fragment runs alone compare as compute runs do")
+	assert.Equal(t, []string{lp + " k wgsl fragment"}, fs[0].Runs)
+
+	// A run recorded before stages (no Stage) is a compute run.
+	fs = Attribute(res(run(lp, "wgsl", "", true), run(lp, "wgsl", oracle.StageFragment, false)))
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassStage, fs[0].Class)
+}

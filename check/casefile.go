@@ -55,6 +55,7 @@ type CaseRecord struct {
 	Mode       string            `json:"mode"`                // emission mode of the GPU runs
 	Flat       bool              `json:"flat"`                // whether the twin was run
 	SPIRV      bool              `json:"spirv"`
+	Stages     []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
 	Seed       *SeedInfo         `json:"seed,omitempty"`
 	Tool       ToolInfo          `json:"tool"`
 	Note       string            `json:"note,omitempty"`
@@ -65,6 +66,7 @@ type RunRecord struct {
 	Adapter    string            `json:"adapter"`
 	Function   string            `json:"function"`
 	Format     oracle.Format     `json:"format"`
+	Stage      oracle.Stage      `json:"stage,omitempty"` // absent: the interpreter, or a compute run recorded before stages
 	Mode       string            `json:"mode"`
 	Outputs    []json.RawMessage `json:"outputs"`
 	Mismatches []int             `json:"mismatches"`
@@ -101,11 +103,14 @@ func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseReco
 	if rec.Mode == "" {
 		rec.Mode = string(wgsl.Portable)
 	}
+	if len(opts.Stages) > 1 || len(opts.Stages) == 1 && opts.Stages[0] != oracle.StageCompute {
+		rec.Stages = opts.Stages // compute alone is recorded as before stages: absent
+	}
 	for _, r := range res.Reference {
 		rec.Reference = append(rec.Reference, oracle.InvocationJSON(r, res.Names))
 	}
 	for _, r := range res.Runs {
-		rr := RunRecord{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Mode: r.Mode,
+		rr := RunRecord{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Stage: r.Stage, Mode: r.Mode,
 			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...), Verdict: string(r.Verdict), Error: r.Message}
 		for _, o := range r.Outputs {
 			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))

@@ -35,6 +35,12 @@ const (
 	// of the same function agrees on the adapter — gpudiff's SPIR-V
 	// emitter or the stack's SPIR-V path. Attribute.
 	ClassSPIRV Class = "spirv"
+	// ClassStage: the fragment-stage run of a function disagrees where its
+	// compute-stage run of the same format agrees on the adapter — the
+	// stack's fragment path (the driver compiles and runs fragment
+	// shaders by other code than compute shaders), or gpudiff's fragment
+	// wrapper. Attribute and the driver matrix.
+	ClassStage Class = "stage"
 	// ClassVendor: the stack's WGSL run disagrees with the reference and
 	// other adapters (another implementation on the same driver, or the
 	// other drivers) agree — vendor divergence; the finding's Implicates
@@ -115,7 +121,7 @@ func FailureClass(v oracle.Verdict) Class { return Class(v) }
 // classRank orders Attribute's classes, most specific first (the order of
 // the constants above); every other class ranks after them, equal.
 func classRank(c Class) int {
-	for i, k := range []Class{ClassFlatten, ClassPredication, ClassSPIRV, ClassVendor, ClassStack, ClassCompileError, ClassCrash, ClassTimeout, ClassError} {
+	for i, k := range []Class{ClassFlatten, ClassPredication, ClassSPIRV, ClassStage, ClassVendor, ClassStack, ClassCompileError, ClassCrash, ClassTimeout, ClassError} {
 		if c == k {
 			return i
 		}

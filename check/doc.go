@@ -13,18 +13,22 @@
 //
 //	Prepare(c, opts)            the reference, flatten, the twin's run,
 //	                            the encoded inputs: an *Execution
-//	x.Functions(), x.Formats()  what the GPU runs run (kernel, twin;
+//	x.Functions(), x.Paths()    what the GPU runs run (kernel, twin;
+//	                            per stage, compute then fragment:
 //	                            WGSL, SPIR-V)
-//	x.Kernel(f, format)         a function's module, emitted once
+//	x.Kernel(f, path)           a function's module, emitted once
 //	                            (EmitKernel: the one emission path)
-//	x.Dispatch(f)               its dispatch
+//	x.Dispatch(f, stage)        its dispatch (KernelDispatch)
 //	x.NewRun, x.Decode, FailRun a run's identity, its decoded output bytes
 //	                            or its failure verdict; Tested drops a
 //	                            SPIR-V run an implementation cannot take
 //	x.DeviceRuns(ctx, d)        all of one device's runs, in order
 //	x.Judge(runs)               the judged Result
 //
-// Execute = Prepare, DeviceRuns on every device, Judge.
+// Execute = Prepare, DeviceRuns on every device, Judge. ExecuteEntry
+// runs a compute entry point as written, ExecuteFragment a fragment entry
+// point as written (one invocation per pixel of its target, its
+// @location outputs read back from colour attachments).
 //
 // check never decides semantics itself (that is interp), never transforms
 // programs (flatten, compiler/...), reaches GPUs only through the Device

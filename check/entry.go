@@ -153,7 +153,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		for _, fn := range funcs {
 			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
 			for _, dev := range opts.Devices {
-				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Mode: string(mode)}
+				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(mode)}
 				switch {
 				case kerr != nil:
 					FailRun(&r, kerr)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -33,9 +34,13 @@ type Case struct {
 
 // Options selects the paths Execute runs.
 type Options struct {
-	Devices []Device  // GPU adapters to run on (none: interpreter only)
-	Flat    bool      // also flatten the kernel and run the twin everywhere
-	SPIRV   bool      // also run our SPIR-V of each function on each adapter
+	Devices []Device // GPU adapters to run on (none: interpreter only)
+	Flat    bool     // also flatten the kernel and run the twin everywhere
+	SPIRV   bool     // also run our SPIR-V of each function on each adapter
+	// Stages are the pipeline stages every GPU run is made in, in this
+	// order (ARCHITECTURE.md "Kernel ABI"): oracle.StageCompute,
+	// oracle.StageFragment; none means compute only.
+	Stages  []oracle.Stage
 	Mode    wgsl.Mode // emission mode for WGSL and SPIR-V ("" = portable)
 	Flatten flatten.Options
 	Interp  interp.Options
@@ -102,9 +107,9 @@ type Execution struct {
 	runs  []oracle.Run // the twin's interpreter run, when there is one
 	in    []byte       // the encoded arguments
 	n     int
-	// kernels caches each function's emitted modules: [function][format
-	// index: WGSL, SPIR-V].
-	kernels [][2]emitted
+	// kernels caches each function's emitted modules: [function][path
+	// index: pathIndex].
+	kernels [][len(allPaths)]emitted
 	// work estimates what compiling one module of each function costs
 	// (IR nodes of its call graph, plus a module's fixed share).
 	work int
@@ -117,16 +122,32 @@ type emitted struct {
 	err  error
 }
 
-// gpuFormats are the formats of GPU runs, in Execute's order; a format's
-// index here is its slot in Execution.kernels.
-var gpuFormats = [2]oracle.Format{oracle.FormatWGSL, oracle.FormatSPIRV}
+// Path is what one GPU run of a function runs: its module's format in a
+// pipeline stage.
+type Path struct {
+	Format oracle.Format // oracle.FormatWGSL or oracle.FormatSPIRV
+	Stage  oracle.Stage  // oracle.StageCompute or oracle.StageFragment
+}
 
-// formatIndex is format's index in gpuFormats.
-func formatIndex(format oracle.Format) int {
-	if format == oracle.FormatSPIRV {
-		return 1
+func (p Path) String() string { return string(p.Format) + "/" + string(p.Stage) }
+
+// allPaths are the paths of GPU runs in Execute's order (per stage, WGSL
+// then SPIR-V); a path's index here is its slot in Execution.kernels.
+var allPaths = [4]Path{
+	{oracle.FormatWGSL, oracle.StageCompute}, {oracle.FormatSPIRV, oracle.StageCompute},
+	{oracle.FormatWGSL, oracle.StageFragment}, {oracle.FormatSPIRV, oracle.StageFragment},
+}
+
+// pathIndex is p's index in allPaths.
+func pathIndex(p Path) int {
+	i := 0
+	if p.Format == oracle.FormatSPIRV {
+		i = 1
 	}
-	return 0
+	if p.Stage == oracle.StageFragment {
+		i += 2
+	}
+	return i
 }
 
 // moduleWork is a module's fixed share of compiling it, in IR nodes (the
@@ -184,7 +205,7 @@ func Prepare(c *Case, opts Options) (*Execution, error) {
 		}
 		x.tabis = append(x.tabis, tabi)
 	}
-	x.kernels = make([][2]emitted, len(x.funcs))
+	x.kernels = make([][len(allPaths)]emitted, len(x.funcs))
 	for _, fn := range x.funcs {
 		x.work += moduleWork
 		for _, f := range x.mod.CallGraph(fn) {
@@ -207,13 +228,27 @@ func (x *Execution) Functions() []string { return x.funcs }
 // kernel and its twin share the input layout.
 func (x *Execution) ABI(f int) *ir.KernelABI { return x.tabis[f] }
 
-// Formats are the formats of the GPU runs, in Execute's order:
-// oracle.FormatWGSL, then oracle.FormatSPIRV when Options.SPIRV is set.
-func (x *Execution) Formats() []oracle.Format {
-	if x.opts.SPIRV {
-		return gpuFormats[:]
+// Paths are the paths of each function's GPU runs, in Execute's order:
+// per stage of Options.Stages (compute when none), oracle.FormatWGSL, then
+// oracle.FormatSPIRV when Options.SPIRV is set.
+func (x *Execution) Paths() []Path { return Paths(x.opts) }
+
+// Paths are the paths of each function's GPU runs that opts select, in
+// Execute's order (Execution.Paths).
+func Paths(opts Options) []Path {
+	stages := opts.Stages
+	if len(stages) == 0 {
+		stages = []oracle.Stage{oracle.StageCompute}
 	}
-	return gpuFormats[:1]
+	var ps []Path
+	for _, st := range stages {
+		for _, p := range allPaths {
+			if p.Stage == st && (opts.SPIRV || p.Format == oracle.FormatWGSL) {
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
 }
 
 // Mode is the emission mode of the GPU runs (Options.Mode, portable when
@@ -236,63 +271,134 @@ func (x *Execution) Invocations() int { return x.n }
 func (x *Execution) Work() int { return x.work }
 
 // EmitKernel emits function fn of m as a kernel (ARCHITECTURE.md "Kernel
-// ABI") in format (oracle.FormatWGSL or oracle.FormatSPIRV) and mode,
-// labelled label: the one way every GPU run's module is made.
-func EmitKernel(m *ir.Module, fn string, format oracle.Format, mode wgsl.Mode, label string) (harness.Kernel, error) {
-	if format == oracle.FormatWGSL {
-		src, entry, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode})
-		return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
+// ABI") on path p (format oracle.FormatWGSL or oracle.FormatSPIRV, stage
+// oracle.StageCompute or oracle.StageFragment) in mode, labelled label:
+// the one way every GPU run's module is made.
+func EmitKernel(m *ir.Module, fn string, p Path, mode wgsl.Mode, label string) (harness.Kernel, error) {
+	frag := p.Stage == oracle.StageFragment
+	stage := harness.ComputeStage
+	if frag {
+		stage = harness.FragmentStage
 	}
-	words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode})
-	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label}, err
+	if p.Format == oracle.FormatWGSL {
+		src, entry, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode, Fragment: frag})
+		return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label, Stage: stage}, err
+	}
+	words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode, Fragment: frag})
+	return harness.Kernel{SPIRV: words, EntryPoint: spirv.EntryPoint, Label: label, Stage: stage}, err
 }
 
-// Kernel returns function f's module in format, emitting it on first use.
-// Its label is Label() + "<function>/<format>".
-func (x *Execution) Kernel(f int, format oracle.Format) (harness.Kernel, error) {
-	e := &x.kernels[f][formatIndex(format)]
+// PathLabel is the part of a dispatch label that names path p:
+// "<format>" in the compute stage, "<format>/fragment" in the fragment
+// stage (compute labels are what they were before stages).
+func PathLabel(p Path) string {
+	if p.Stage == oracle.StageFragment {
+		return string(p.Format) + "/" + string(p.Stage)
+	}
+	return string(p.Format)
+}
+
+// Kernel returns function f's module on path p, emitting it on first use.
+// Its label is Label() + "<function>/" + PathLabel(p).
+func (x *Execution) Kernel(f int, p Path) (harness.Kernel, error) {
+	e := &x.kernels[f][pathIndex(p)]
 	e.once.Do(func() {
 		fn := x.funcs[f]
-		e.k, e.err = EmitKernel(x.mod, fn, format, x.mode, x.opts.Label+fn+"/"+string(format))
+		e.k, e.err = EmitKernel(x.mod, fn, p, x.mode, x.opts.Label+fn+"/"+PathLabel(p))
 	})
 	return e.k, e.err
 }
 
-// Dispatch is function f's dispatch: every invocation, its inputs, and
-// room for its output records.
-func (x *Execution) Dispatch(f int) harness.Dispatch {
-	return harness.Dispatch{Input: x.in, OutputSize: x.n * x.tabis[f].OutputStride, Invocations: x.n}
+// Dispatch is function f's dispatch in stage: every invocation, its
+// inputs, and room for its output records; in the fragment stage also
+// the render target (harness.FragmentTarget) and the wrapper's marker
+// attachment (r32uint at ir.FragmentMarkerLocation).
+func (x *Execution) Dispatch(f int, stage oracle.Stage) harness.Dispatch {
+	return KernelDispatch(x.in, x.n, x.tabis[f].OutputStride, stage)
 }
 
-// NewRun is the run of function f in format on the named adapter, before
+// KernelDispatch is the kernel ABI's dispatch of n invocations with the
+// encoded inputs in and output records of stride bytes, in stage (see
+// Execution.Dispatch).
+func KernelDispatch(in []byte, n, stride int, stage oracle.Stage) harness.Dispatch {
+	d := harness.Dispatch{Input: in, OutputSize: n * stride, Invocations: n}
+	if stage == oracle.StageFragment {
+		d.Target = harness.FragmentTarget(n)
+		d.Attachments = []harness.AttachmentFormat{harness.R32Uint}
+	}
+	return d
+}
+
+// NewRun is the run of function f on path p on the named adapter, before
 // anything is known of it: Decode or FailRun completes it.
-func (x *Execution) NewRun(adapter string, f int, format oracle.Format) oracle.Run {
-	return oracle.Run{Adapter: adapter, Function: x.funcs[f], Format: format, Mode: string(x.mode)}
+func (x *Execution) NewRun(adapter string, f int, p Path) oracle.Run {
+	return oracle.Run{Adapter: adapter, Function: x.funcs[f], Format: p.Format, Stage: p.Stage, Mode: string(x.mode)}
 }
 
 // Decode decodes function f's output records, out (as its own dispatch
-// lays them out), into r's outputs; records that do not decode make r an
-// Error run.
+// in r's stage lays them out), into r's outputs; records that do not
+// decode, or a fragment stage's marker saying an invocation's fragment did
+// not run, make r an Error run.
 func (x *Execution) Decode(f int, out []byte, r *oracle.Run) {
-	decodeRun(out, x.n, x.tabis[f], r)
+	out, err := KernelOutput(out, x.n, x.tabis[f].OutputStride, r.Stage)
+	if err != nil {
+		r.Failed, r.Message = oracle.Error, err.Error()
+		return
+	}
+	x.DecodeRecords(f, out, r)
+}
+
+// DecodeRecords decodes function f's output records alone (what
+// KernelOutput returns, or a batch module's share of it) into r's
+// outputs, as Decode does.
+func (x *Execution) DecodeRecords(f int, records []byte, r *oracle.Run) {
+	decodeRun(records, x.n, x.tabis[f], r)
+}
+
+// KernelOutput returns the output records of a kernel ABI run of n
+// invocations with records of stride bytes in stage, out being what the
+// device returned: in the fragment stage the records are followed by the
+// marker attachment, which must be 1 at each invocation's pixel (its
+// fragment ran); an error says which did not.
+func KernelOutput(out []byte, n, stride int, stage oracle.Stage) ([]byte, error) {
+	if stage != oracle.StageFragment {
+		return out, nil
+	}
+	size := n * stride
+	tg := harness.FragmentTarget(n)
+	if len(out) != size+4*int(tg[0]*tg[1]) {
+		return nil, fmt.Errorf("fragment stage: %d bytes back, want %d of records and %d of the %d×%d marker attachment", len(out), size, 4*tg[0]*tg[1], tg[0], tg[1])
+	}
+	for i := 0; i < n; i++ {
+		x, y := i%ir.FragmentRowPitch, i/ir.FragmentRowPitch
+		at := size + 4*(y*int(tg[0])+x)
+		if m := binary.LittleEndian.Uint32(out[at:]); m != 1 {
+			return nil, fmt.Errorf("fragment stage: the fragment of invocation %d (pixel %d,%d) did not run to its end: its marker is %d, want 1", i, x, y, m)
+		}
+	}
+	return out[:size], nil
 }
 
 // Tested reports whether a GPU run counts: a SPIR-V run on an
-// implementation that takes no SPIR-V tested nothing and is dropped.
+// implementation that takes no SPIR-V tested nothing and is dropped. (A
+// SPIR-V run the adapter cannot take in the fragment stage is dropped too;
+// the WGSL run of the same function and stage, always made, keeps the
+// adapter's reason as its unsupported verdict, so nothing passes
+// silently.)
 func Tested(r oracle.Run) bool {
 	return !(r.Format == oracle.FormatSPIRV && r.Failed == oracle.Unsupported)
 }
 
-// run is function f's run in format on d, in a module of its own; ok is
+// run is function f's run on path p on d, in a module of its own; ok is
 // false for a run that is dropped (Tested).
-func (x *Execution) run(ctx context.Context, d Device, f int, format oracle.Format) (oracle.Run, bool) {
-	r := x.NewRun(d.Info().Name, f, format)
-	k, err := x.Kernel(f, format)
+func (x *Execution) run(ctx context.Context, d Device, f int, p Path) (oracle.Run, bool) {
+	r := x.NewRun(d.Info().Name, f, p)
+	k, err := x.Kernel(f, p)
 	if err != nil {
 		r.Failed, r.Message = oracle.Error, err.Error()
 		return r, true
 	}
-	out, err := d.Run(ctx, k, x.Dispatch(f))
+	out, err := d.Run(ctx, k, x.Dispatch(f, p.Stage))
 	if err != nil {
 		FailRun(&r, err)
 	} else {
@@ -301,13 +407,13 @@ func (x *Execution) run(ctx context.Context, d Device, f int, format oracle.Form
 	return r, Tested(r)
 }
 
-// DeviceRuns runs every function in every format on d, each in a module
-// of its own, in Execute's order: per function, WGSL then SPIR-V.
+// DeviceRuns runs every function on every path on d, each in a module of
+// its own, in Execute's order: per function, per stage, WGSL then SPIR-V.
 func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
 	var runs []oracle.Run
 	for f := range x.funcs {
-		for _, format := range x.Formats() {
-			if r, ok := x.run(ctx, d, f, format); ok {
+		for _, p := range x.Paths() {
+			if r, ok := x.run(ctx, d, f, p); ok {
 				runs = append(runs, r)
 			}
 		}

@@ -237,7 +237,7 @@ func lowerPass(p *pipe) (bool, error) {
 		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
 	}
 	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
-		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize}
+		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation}
 	for _, prm := range f.Params {
 		q := *prm
 		twin.Params = append(twin.Params, &q)

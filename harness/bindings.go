@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/cogentcore/webgpu/wgpu"
 )
@@ -99,42 +98,11 @@ func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxU
 // dispatch, and one copy of every BindingStorage buffer into a single
 // readback buffer at 4-aligned offsets. Every object is released on return.
 func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
-	groups := 0
-	for _, b := range job.Buffers {
-		groups = max(groups, int(b.Group)+1)
-	}
-	entries := make([][]wgpu.BindGroupLayoutEntry, groups)
-	for _, b := range job.Buffers {
-		typ := map[BindingKind]wgpu.BufferBindingType{
-			BindingReadOnly: wgpu.BufferBindingTypeReadOnlyStorage,
-			BindingStorage:  wgpu.BufferBindingTypeStorage,
-			BindingUniform:  wgpu.BufferBindingTypeUniform,
-		}[b.Kind]
-		entries[b.Group] = append(entries[b.Group], wgpu.BindGroupLayoutEntry{
-			Binding: b.Binding, Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ},
-		})
-	}
-	bgls := make([]*wgpu.BindGroupLayout, groups)
-	defer func() {
-		for _, l := range bgls {
-			if l != nil {
-				l.Release()
-			}
-		}
-	}()
-	for g := range bgls {
-		sort.Slice(entries[g], func(i, j int) bool { return entries[g][i].Binding < entries[g][j].Binding })
-		l, err := d.dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Label: "module bindings", Entries: entries[g]})
-		if err != nil {
-			return nil, d.fail("bind-group", err)
-		}
-		bgls[g] = l
-	}
-	layout, err := d.dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{Label: "module bindings", BindGroupLayouts: bgls})
+	bgls, layout, release, err := d.bindingLayouts(job.Buffers, wgpu.ShaderStageCompute)
 	if err != nil {
-		return nil, d.fail("bind-group", err)
+		return nil, err
 	}
-	defer layout.Release()
+	defer release()
 	module, err := d.createModule(k)
 	if err != nil {
 		return nil, err
@@ -149,40 +117,12 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	}
 	defer pipeline.Release()
 
-	bufs := make([]*wgpu.Buffer, len(job.Buffers))
-	defer func() {
-		for _, b := range bufs {
-			if b != nil {
-				b.Release()
-			}
-		}
-	}()
-	groupEntries := make([][]wgpu.BindGroupEntry, groups)
-	offsets := make([]int, len(job.Buffers)) // in the readback buffer, BindingStorage only
-	readSize := 0
-	for i, b := range job.Buffers {
-		size := bufferSize(len(b.Data))
-		data := make([]byte, size)
-		copy(data, b.Data)
-		usage := wgpu.BufferUsageStorage
-		switch b.Kind {
-		case BindingStorage:
-			usage |= wgpu.BufferUsageCopySrc
-			offsets[i] = readSize
-			readSize += size
-		case BindingUniform:
-			usage = wgpu.BufferUsageUniform
-		}
-		buf, err := d.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{
-			Label: fmt.Sprintf("group %d binding %d", b.Group, b.Binding), Contents: data, Usage: usage,
-		})
-		if err != nil {
-			return nil, d.fail("buffer", err)
-		}
-		bufs[i] = buf
-		groupEntries[b.Group] = append(groupEntries[b.Group], wgpu.BindGroupEntry{Binding: b.Binding, Buffer: buf, Size: uint64(size)})
+	b, err := d.createBindings(job.Buffers, bgls)
+	if err != nil {
+		return nil, err
 	}
-	readSize = max(readSize, 4)
+	defer b.release()
+	readSize := max(b.readSize, 4)
 	readBuf, err := d.dev.CreateBuffer(&wgpu.BufferDescriptor{
 		Label: "readback", Size: uint64(readSize), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst,
 	})
@@ -190,32 +130,17 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, d.fail("buffer", err)
 	}
 	defer readBuf.Release()
-	bindGroups := make([]*wgpu.BindGroup, groups)
-	defer func() {
-		for _, bg := range bindGroups {
-			if bg != nil {
-				bg.Release()
-			}
-		}
-	}()
-	for g := range bindGroups {
-		bg, err := d.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: bgls[g], Entries: groupEntries[g]})
-		if err != nil {
-			return nil, d.fail("bind-group", err)
-		}
-		bindGroups[g] = bg
-	}
 
-	cmd, err := d.encodeBindings(pipeline, bindGroups, job, bufs, offsets, readBuf)
+	cmd, err := d.encodeBindings(pipeline, b.groups, job, b.bufs, b.offsets, readBuf)
 	if err != nil {
 		return nil, d.fail("encode", err)
 	}
 	defer cmd.Release()
 	return d.submitAndRead(ctx, cmd, readBuf, readSize, func(mapped []byte) []byte {
 		out := []byte{}
-		for i, b := range job.Buffers {
-			if b.Kind == BindingStorage {
-				out = append(out, mapped[offsets[i]:offsets[i]+len(b.Data)]...)
+		for i, bb := range job.Buffers {
+			if bb.Kind == BindingStorage {
+				out = append(out, mapped[b.offsets[i]:b.offsets[i]+len(bb.Data)]...)
 			}
 		}
 		return out

@@ -24,7 +24,14 @@ type Device struct {
 	bgl     *wgpu.BindGroupLayout
 	layout  *wgpu.PipelineLayout
 	limits  wgpu.Limits
-	broken  *DeviceError // set once the device can no longer be used
+	// The fragment stage (render.go), created on first use: the kernel
+	// ABI's fragment-visible layouts (or why the device refuses them) and
+	// the vertex module.
+	fragBGL    *wgpu.BindGroupLayout
+	fragLayout *wgpu.PipelineLayout
+	fragErr    error
+	vertex     *wgpu.ShaderModule
+	broken     *DeviceError // set once the device can no longer be used
 	// inflight is set when a Run's ctx ended with GPU work in flight: its
 	// poll goroutine sends on it once the work is done and pending, the
 	// readback mapping it polls for, has called back.
@@ -127,6 +134,15 @@ func (d *Device) Close() {
 			d.sink.Close()
 			return
 		}
+	}
+	if d.vertex != nil {
+		d.vertex.Release()
+	}
+	if d.fragLayout != nil {
+		d.fragLayout.Release()
+	}
+	if d.fragBGL != nil {
+		d.fragBGL.Release()
 	}
 	if d.layout != nil {
 		d.layout.Release()

@@ -1,5 +1,5 @@
-// Package harness runs compute kernels on the WebGPU adapters of this
-// machine and returns their raw output bytes.
+// Package harness runs compute and fragment kernels on the WebGPU adapters
+// of this machine and returns their raw output bytes.
 //
 // It owns the WebGPU side of gpudiff: the process-wide instance and the
 // environment it needs (see Adapters), adapter enumeration and naming
@@ -19,6 +19,16 @@
 // per invocation to the read-write storage buffer at @group(0) @binding(1),
 // and bounds-checks itself with arrayLength of the output. Run dispatches
 // ceil(invocations/64) workgroups along x and returns the output buffer.
+//
+// The same kernel may come as a fragment entry point (Kernel.Stage
+// FragmentStage, render.go): Run then draws one full-screen triangle with
+// the harness's own WGSL vertex stage (VertexWGSL, also under a SPIR-V
+// fragment module) over Dispatch.Target, with the two buffers bound to the
+// fragment stage and one colour attachment per Dispatch.Attachments, and
+// returns the output buffer followed by the attachments' texels. The
+// kernel ABI's target is FragmentTarget: the fragment at pixel (x, y) is
+// invocation y*FragmentRowPitch + x. A device whose fragment stage has no
+// writable storage buffers returns an *UnsupportedError.
 //
 // It must never: depend on another gpudiff package (ir, interp, compiler,
 // flatten, fuzz); encode or decode argument values; compare results or

@@ -34,7 +34,7 @@ func (e *CompileError) Error() string {
 type DeviceError struct {
 	Adapter string // short name of the adapter (AdapterInfo.Name)
 	// Op is the step that failed: "open", "buffer", "bind-group",
-	// "encode", "readback", "wait" (for the GPU to finish), or "device"
+	// "texture" (a fragment draw's attachments), "encode", "readback", "wait" (for the GPU to finish), or "device"
 	// (an uncaptured error or device loss reported by callback).
 	Op      string
 	Message string // the stack's message, or a description of the failure

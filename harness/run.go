@@ -21,14 +21,19 @@ const (
 	bindingOutput = 1 // @group(0) @binding(1): read-write storage, outputs
 )
 
-// Kernel is a compute shader module and the name of its entry point. Exactly
-// one of WGSL and SPIRV is set.
+// Kernel is a shader module, the name of its entry point and the entry
+// point's stage. Exactly one of WGSL and SPIRV is set.
 type Kernel struct {
 	WGSL  string   // WGSL source text
 	SPIRV []uint32 // SPIR-V words (Vulkan 1.1 environment), magic number first
-	// EntryPoint is the name of the @compute entry point, declared with
-	// @workgroup_size(64).
+	// EntryPoint is the name of the entry point: a @compute entry point
+	// (under the kernel ABI declared with @workgroup_size(64)), or a
+	// @fragment one when Stage is FragmentStage.
 	EntryPoint string
+	// Stage is the entry point's stage: ComputeStage ("" too) or
+	// FragmentStage (render.go: Run draws a full-screen triangle with the
+	// harness's own vertex stage, VertexWGSL).
+	Stage ShaderStage
 	// Label names the dispatch for reports and for fault injection in
 	// worker processes (harness/worker matches it by prefix), e.g.
 	// "p5/original/wgsl". The harness itself ignores it.
@@ -63,10 +68,31 @@ type Dispatch struct {
 	// each at least 1 and at most the adapter's
 	// maxComputeWorkgroupsPerDimension.
 	Workgroups [3]uint32
+
+	// Target is the render target's width and height in pixels of a
+	// fragment draw (Kernel.Stage FragmentStage), each 1 to the adapter's
+	// maxTextureDimension2D; the kernel ABI's is FragmentTarget
+	// (Invocations). Zero for a compute dispatch.
+	Target [2]uint32
+	// Attachments are the colour attachments of a fragment draw, at least
+	// one: attachment i, a Target-sized texture of format Attachments[i]
+	// cleared to zero, receives the entry point's @location(i) output.
+	// After the storage output (OutputSize bytes, or every BindingStorage
+	// buffer), Run returns each attachment's texels in order, row by row
+	// from the top, width × texel size bytes a row (the readback's
+	// 256-byte row padding removed).
+	Attachments []AttachmentFormat
+	// Entry marks a fragment draw of an entry point as written: its
+	// bindings are Buffers (none at all when Buffers is empty), not the
+	// kernel ABI's input and output buffers; Input, OutputSize and
+	// Invocations are then zero, and Run returns the BindingStorage
+	// buffers' bytes (if any) and the attachments' texels.
+	Entry bool
 }
 
 // Run compiles k, runs job on the device and returns the output buffer's
-// OutputSize bytes. Each Run creates and releases its own shader module,
+// OutputSize bytes (a fragment draw: then its attachments' texels, see
+// Dispatch.Attachments). Each Run creates and releases its own shader module,
 // pipeline, buffers, bind group and command buffer.
 //
 // Errors: *CompileError when the stack rejects the module or the pipeline
@@ -99,7 +125,13 @@ func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, err
 	}
 	run := d.run
-	if job.Buffers != nil {
+	switch {
+	case k.Stage == FragmentStage:
+		run = d.runFragment
+	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+		// Workgroups too: an entry point without bindings has an empty
+		// Buffers, which a worker receives as nil (gob sends no empty
+		// slice).
 		run = d.runBindings
 	}
 	out, err := run(ctx, k, job)
@@ -121,6 +153,12 @@ func (d *Device) checkRun(k Kernel, job Dispatch) error {
 		return errors.New("harness: kernel must have exactly one of WGSL and SPIRV")
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("harness: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
+	case k.Stage != "" && k.Stage != ComputeStage && k.Stage != FragmentStage:
+		return fmt.Errorf("harness: unknown shader stage %q", k.Stage)
+	case k.Stage == FragmentStage:
+		return d.checkFragment(job)
+	case job.Target != [2]uint32{} || job.Attachments != nil:
+		return errors.New("harness: a compute dispatch has no Target or Attachments")
 	}
 	if job.Buffers != nil || job.Workgroups != [3]uint32{} {
 		return d.checkBindings(job)

@@ -13,9 +13,17 @@ import "fmt"
 type Stage uint8
 
 const (
-	StageNone    Stage = iota
-	StageCompute       // @compute (WGSL #entry-point-decl)
+	StageNone     Stage = iota
+	StageCompute        // @compute (WGSL #entry-point-decl)
+	StageFragment       // @fragment (WGSL #entry-point-decl)
 )
+
+// FragmentBuiltins are the builtin values a fragment entry point may take
+// as parameters (WGSL #builtin-values), with their types: only the
+// framebuffer position, since gpudiff's vertex stage passes nothing else.
+var FragmentBuiltins = map[string]*Type{
+	"position": Vec(4, F32),
+}
 
 // AddressSpace is where a shared module-scope variable lives
 // (WGSL #address-spaces).

@@ -130,6 +130,15 @@ const (
 	WorkgroupSize = 64 // invocations per workgroup (x)
 	InputBinding  = 0  // @group(0) @binding(0) var<storage, read>
 	OutputBinding = 1  // @group(0) @binding(1) var<storage, read_write>
+	// FragmentRowPitch is the kernel ABI's row pitch in the fragment
+	// stage (ARCHITECTURE.md "Kernel ABI"): the fragment at pixel (x, y)
+	// of the render target, @builtin(position) (x + 0.5, y + 0.5), is
+	// invocation y*FragmentRowPitch + x.
+	FragmentRowPitch = 256
+	// FragmentMarkerLocation is the @location of the fragment wrapper's
+	// u32 marker output (an r32uint attachment): 1 where the fragment ran
+	// an invocation, 0 past the last invocation.
+	FragmentMarkerLocation = 0
 )
 
 // NewKernelABI computes the ABI of kernel in m. It fails when the kernel

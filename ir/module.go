@@ -52,15 +52,20 @@ type Param struct {
 // without a return type. Stage is StageCompute for an @compute entry
 // point, whose WorkgroupSize is its @workgroup_size (each ≥ 1) and whose
 // parameters are builtin values (Param.Builtin, or a struct of them).
+// Stage is StageFragment for a @fragment entry point, whose parameters
+// are FragmentBuiltins values and whose Result is its output: a value
+// with @location(ResultLocation), or a struct whose members each have a
+// @location (Field.Location).
 type Func struct {
-	Pos           Pos
-	Name          string
-	Params        []*Param
-	Result        *Type
-	Body          *Block
-	Stage         Stage
-	StagePos      Pos // the stage attribute (@compute)
-	WorkgroupSize [3]uint32
+	Pos            Pos
+	Name           string
+	Params         []*Param
+	Result         *Type
+	Body           *Block
+	Stage          Stage
+	StagePos       Pos // the stage attribute (@compute, @fragment)
+	WorkgroupSize  [3]uint32
+	ResultLocation int
 }
 
 // Position returns the position of the fn keyword.

@@ -133,6 +133,9 @@ func (p *printer) structDecl(s *StructDecl) {
 		if f.Builtin != "" {
 			p.ws("@builtin(" + f.Builtin + ") ")
 		}
+		if f.HasLocation {
+			p.ws(fmt.Sprintf("@location(%d) ", f.Location))
+		}
 		p.ws(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	p.ws("}\n")
@@ -148,9 +151,12 @@ func (p *printer) global(g *Global) {
 }
 
 func (p *printer) fn(f *Func) {
-	if f.Stage == StageCompute {
+	switch f.Stage {
+	case StageCompute:
 		w := f.WorkgroupSize
 		p.ws(fmt.Sprintf("@compute @workgroup_size(%d, %d, %d)\n", w[0], w[1], w[2]))
+	case StageFragment:
+		p.ws("@fragment\n")
 	}
 	p.ws("fn " + f.Name + "(")
 	for i, prm := range f.Params {
@@ -172,7 +178,11 @@ func (p *printer) fn(f *Func) {
 	}
 	p.ws(")")
 	if !f.Result.IsVoid() {
-		p.ws(" -> " + f.Result.String())
+		p.ws(" -> ")
+		if f.Stage == StageFragment && f.Result.Kind != KindStruct {
+			p.ws(fmt.Sprintf("@location(%d) ", f.ResultLocation))
+		}
+		p.ws(f.Result.String())
 	}
 	p.ws(" ")
 	p.block(f.Body)

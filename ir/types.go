@@ -205,13 +205,17 @@ type StructDecl struct {
 }
 
 // Field is one member of a struct. Builtin names the builtin value
-// (InvocationBuiltins) the member receives when the struct is an entry
-// point's parameter type, else "".
+// (InvocationBuiltins, FragmentBuiltins) the member receives when the
+// struct is an entry point's parameter type, else "". HasLocation and
+// Location give the member's @location(Location) when the struct is a
+// fragment entry point's result type (one colour attachment per member).
 type Field struct {
-	Pos     Pos
-	Name    string
-	Type    *Type
-	Builtin string
+	Pos         Pos
+	Name        string
+	Type        *Type
+	Builtin     string
+	HasLocation bool
+	Location    int
 }
 
 // FieldIndex returns the index of the named field, or -1.

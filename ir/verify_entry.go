@@ -109,6 +109,10 @@ func (v *verifier) entries() {
 		if f.Stage == StageNone {
 			continue
 		}
+		if f.Stage == StageFragment {
+			v.fragmentEntry(f)
+			continue
+		}
 		hasEntry = true
 		for _, c := range v.m.CallGraph(f.Name) {
 			reach[c.Name] = true
@@ -153,6 +157,35 @@ func (v *verifier) entries() {
 			}
 			return true
 		})
+	}
+}
+
+// fragmentEntry checks a fragment entry point: FragmentBuiltins parameters
+// of their types, a result that is a value or a struct of values, each
+// with a distinct @location (ResultLocation, Field.Location), never
+// negative. (What gpudiff can run of them, the front end's
+// FragmentEntry checks.)
+func (v *verifier) fragmentEntry(f *Func) {
+	for _, p := range f.Params {
+		if want, ok := FragmentBuiltins[p.Builtin]; !ok || !Identical(want, p.T) {
+			v.errorf(p.Pos, "fragment entry point %s: parameter %s is not a fragment builtin value of its type", f.Name, p.Name)
+		}
+	}
+	if f.WorkgroupSize != [3]uint32{} {
+		v.errorf(f.Pos, "fragment entry point %s has a workgroup size", f.Name)
+	}
+	switch {
+	case f.Result.IsVoid():
+	case f.Result.Kind == KindStruct:
+		seen := map[int]bool{}
+		for _, fl := range f.Result.Struct.Fields {
+			if !fl.HasLocation || fl.Location < 0 || seen[fl.Location] {
+				v.errorf(f.Pos, "fragment entry point %s: result member %s needs a @location of its own", f.Name, fl.Name)
+			}
+			seen[fl.Location] = true
+		}
+	case f.ResultLocation < 0:
+		v.errorf(f.Pos, "fragment entry point %s: result @location(%d)", f.Name, f.ResultLocation)
 	}
 }
 

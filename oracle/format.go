@@ -1,5 +1,7 @@
 package oracle
 
+import "fmt"
+
 // Format is the form a run executes a function in: the interpreter's IR,
 // or the WGSL or SPIR-V module gpudiff emits for a GPU adapter
 // (ARCHITECTURE.md "The oracle and its verdicts": the comparisons pair
@@ -18,3 +20,29 @@ const (
 	// SPIR-V front end; not every implementation takes SPIR-V).
 	FormatSPIRV Format = "spirv"
 )
+
+// Stage is the pipeline stage a GPU run executes its module in (WebGPU
+// #GPUShaderStage): the kernel ABI's compute entry point, or its fragment
+// entry point drawn over a render target (ARCHITECTURE.md "Kernel ABI").
+// The interpreter's runs have no stage (""). Its strings are what run
+// records, case files and reports say; they never change.
+type Stage string
+
+const (
+	// StageCompute is a run of a @compute entry point: workgroups of
+	// invocations (every run before stages existed; a record without a
+	// stage is one).
+	StageCompute Stage = "compute"
+	// StageFragment is a run of a @fragment entry point: one fragment per
+	// invocation (or per pixel of an entry point's target).
+	StageFragment Stage = "fragment"
+)
+
+// ParseStage parses "compute" or "fragment".
+func ParseStage(s string) (Stage, error) {
+	switch Stage(s) {
+	case StageCompute, StageFragment:
+		return Stage(s), nil
+	}
+	return "", fmt.Errorf("unknown stage %q (want %q or %q)", s, StageCompute, StageFragment)
+}

@@ -26,7 +26,10 @@ type Run struct {
 	Adapter  string // "interp" or an adapter name
 	Function string // the kernel or its _flat twin
 	Format   Format // FormatIR (interpreter), FormatWGSL or FormatSPIRV
-	Mode     string // "portable" or "raw" ("" for the interpreter)
+	// Stage is the pipeline stage of a GPU run (StageCompute,
+	// StageFragment); "" for the interpreter.
+	Stage Stage
+	Mode  string // "portable" or "raw" ("" for the interpreter)
 	// Outputs[i] are invocation i's outputs in ABI order. Interpreter runs
 	// fill Indeterminate/Tolerance/Why; GPU runs only Value.
 	Outputs [][]Expected

@@ -154,7 +154,7 @@ func divergencePictures(cr *drivers.CaseResult, ds []*drivers.Divergence) ([]htm
 // divergentRun is the index in res.Runs of d's run, or -1.
 func divergentRun(res *check.Result, d *drivers.Divergence) int {
 	for k, r := range res.Runs {
-		if r.Adapter != "interp" && r.Function == d.FunctionName && r.Format == d.Format {
+		if r.Adapter != "interp" && r.Function == d.FunctionName && r.Format == d.Format && check.StageOf(r.Run) == d.Stage {
 			return k
 		}
 	}
@@ -292,12 +292,12 @@ img { image-rendering: pixelated; border: 1px solid #ddd; }
 {{if .Error}}<p class="bad">could not run: {{.Error}}</p>{{end}}
 {{range .Cells}}<div id="{{cellID $c.Name .Adapter}}"></div>{{end}}
 {{with .Reference}}<figure><img src="{{.URI}}" alt="{{.Label}}"><figcaption>reference: {{.Label}}</figcaption></figure>
-{{end}}{{range .Divergences}}<div class="div"><code>{{.Adapter}}</code> {{.Format}} {{.Function}}: {{.Outcome}}{{if .Invocations}} in invocations {{ints .Invocations}}{{end}}{{if .SameAs}} (same outputs as {{join .SameAs ", "}}){{end}} → <span class="class">{{.Class}}</span>: {{.Culprit}} — {{.Why}}{{if .Message}}<br><code>{{.Message}}</code>{{end}}{{with .Picture}}<br><figure><img src="{{.URI}}" alt="{{.Label}}"><figcaption>{{.Label}}</figcaption></figure>{{end}}</div>
+{{end}}{{range .Divergences}}<div class="div"><code>{{.Adapter}}</code> {{.Format}}{{if eq (print .Stage) "fragment"}} fragment{{end}} {{.Function}}: {{.Outcome}}{{if .Invocations}} in invocations {{ints .Invocations}}{{end}}{{if .SameAs}} (same outputs as {{join .SameAs ", "}}){{end}} → <span class="class">{{.Class}}</span>: {{.Culprit}} — {{.Why}}{{if .Message}}<br><code>{{.Message}}</code>{{end}}{{with .Picture}}<br><figure><img src="{{.URI}}" alt="{{.Label}}"><figcaption>{{.Label}}</figcaption></figure>{{end}}</div>
 {{end}}
 {{range $k, $hz := .Hazards}}{{range $hz}}<div class="muted">{{$k}}: gpudiff's raw SPIR-V executes {{.Op}} with {{.Domain}} at {{.Pos.Line}}:{{.Pos.Col}} in invocations {{ints .Invocations}}</div>{{end}}{{end}}
 <pre>{{.Source}}</pre>
 <div class="scroll"><table class="runs">
-<tr><th>#</th><th>arguments</th><th>reference</th>{{range .Runs}}<th>{{.Adapter}}<br>{{.Format}} {{.Function}}</th>{{end}}</tr>
+<tr><th>#</th><th>arguments</th><th>reference</th>{{range .Runs}}<th>{{.Adapter}}<br>{{.Format}}{{if eq (print .Stage) "fragment"}} fragment{{end}} {{.Function}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td>{{.Invocation}}</td><td>{{.Args}}</td><td>{{.Reference}}</td>{{range .Cells}}<td class="{{.Class}}"{{if .Title}} title="{{.Title}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table></div>
 </details>

@@ -42,6 +42,13 @@ func runKinds(rep *drivers.Report) string {
 	if rep.SPIRV {
 		formats = "WGSL + gpudiff's SPIR-V where the implementation takes SPIR-V"
 	}
+	if len(rep.Stages) > 0 {
+		stages := make([]string, len(rep.Stages))
+		for i, st := range rep.Stages {
+			stages[i] = string(st)
+		}
+		formats += ", stages " + strings.Join(stages, " + ")
+	}
 	return fns + ", " + formats
 }
 
@@ -89,21 +96,51 @@ func writeMatrix(w io.Writer, rep *drivers.Report, opts DriversTextOptions) {
 	t.SetStyle(table.StyleLight)
 	t.Style().Options.SeparateRows = false
 	t.Style().Format.Header = text.FormatDefault // adapter names as they are
+	// Several stages: a stage column, one row per case and stage, each
+	// cell showing that stage's runs (drivers.Cell.ForStage).
+	staged := len(rep.Stages) > 1
 	header := table.Row{"case"}
+	if staged {
+		header = append(header, "stage")
+	}
 	for _, a := range rep.Adapters {
 		header = append(header, adapterHeader(a.Name))
 	}
 	t.AppendHeader(header)
-	for _, cr := range rep.Cases {
-		row := table.Row{cr.Name}
-		for _, c := range cr.Cells {
-			s := cellLines(c)
-			if opts.Color {
-				s = colorFor(c.Outcome).Sprint(s)
-			}
-			row = append(row, s)
+	cell := func(c *drivers.Cell) string {
+		s := cellLines(c)
+		if opts.Color {
+			s = colorFor(c.Outcome).Sprint(s)
 		}
-		t.AppendRow(row)
+		return s
+	}
+	for _, cr := range rep.Cases {
+		if !staged {
+			row := table.Row{cr.Name}
+			for _, c := range cr.Cells {
+				row = append(row, cell(c))
+			}
+			t.AppendRow(row)
+		} else {
+			stages := cr.RowStages()
+			if len(stages) == 0 {
+				stages = []oracle.Stage{""} // the case did not run: its failed cells
+			}
+			for i, st := range stages {
+				name := cr.Name
+				if i > 0 {
+					name = ""
+				}
+				row := table.Row{name, string(st)}
+				for _, c := range cr.Cells {
+					if st != "" {
+						c = c.ForStage(st)
+					}
+					row = append(row, cell(c))
+				}
+				t.AppendRow(row)
+			}
+		}
 		if cr.Diverges() {
 			t.AppendSeparator()
 		}
@@ -158,7 +195,7 @@ func groupLines(ds []*drivers.Divergence) []divLine {
 		merged := false
 		for i := range out {
 			f := out[i].ds[0]
-			if f.Adapter == d.Adapter && f.Format == d.Format && f.Class == d.Class && f.Culprit == d.Culprit &&
+			if f.Adapter == d.Adapter && f.Format == d.Format && f.Stage == d.Stage && f.Class == d.Class && f.Culprit == d.Culprit &&
 				f.Why == d.Why && f.Outcome == d.Outcome && f.Known == d.Known && equalInts(f.Invocations, d.Invocations) {
 				out[i].ds = append(out[i].ds, d)
 				merged = true
@@ -192,7 +229,7 @@ func writeDivergences(w io.Writer, rep *drivers.Report) {
 	if len(rep.Divergences) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\ndivergences (adapter format: outcome → implicated component: why)")
+	fmt.Fprintln(w, "\ndivergences (adapter format [stage]: outcome → implicated component: why)")
 	for _, cr := range rep.Cases {
 		ds := byCase[cr.Name]
 		if len(ds) == 0 {
@@ -242,7 +279,11 @@ func writeDivergences(w io.Writer, rep *drivers.Report) {
 				}
 				what += ")"
 			}
-			fmt.Fprintf(w, "  %s%s %s (%s): %s → %s\n", mark, d.Adapter, d.Format, fns, what, d.Line())
+			format := string(d.Format)
+			if d.Stage == oracle.StageFragment {
+				format += " " + string(d.Stage)
+			}
+			fmt.Fprintf(w, "  %s%s %s (%s): %s → %s\n", mark, d.Adapter, format, fns, what, d.Line())
 		}
 	}
 }

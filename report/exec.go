@@ -30,6 +30,7 @@ type runJSON struct {
 	Adapter       string            `json:"adapter"`
 	Function      string            `json:"function"`
 	Format        string            `json:"format"`
+	Stage         string            `json:"stage,omitempty"` // GPU runs: "compute" or "fragment"
 	Mode          string            `json:"mode"`
 	Outputs       []json.RawMessage `json:"outputs"`
 	Mismatches    []int             `json:"mismatches"`
@@ -49,7 +50,7 @@ func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 	}
 	runs := make([]runJSON, 0, len(res.Runs))
 	for _, r := range res.Runs {
-		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Mode: r.Mode,
+		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Stage: string(r.Stage), Mode: r.Mode,
 			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
 			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
 		for _, o := range r.Outputs {
@@ -106,12 +107,15 @@ func execFindings(res *check.Result) []findingJSON {
 }
 
 // runLabel names a run in table headers: the adapter, the format unless
-// it is the interpreter's, and on a second line the function when it is
-// a twin or the interpreter's.
+// it is the interpreter's, "fragment" for a run in the fragment stage, and
+// on a second line the function when it is a twin or the interpreter's.
 func runLabel(r oracle.Judged) string {
 	l := r.Adapter
 	if r.Format != oracle.FormatIR {
 		l += " " + string(r.Format)
+	}
+	if r.Stage == oracle.StageFragment {
+		l += " " + string(r.Stage)
 	}
 	if strings.HasSuffix(r.Function, "_flat") || r.Adapter == "interp" {
 		l += "\n" + r.Function

@@ -140,9 +140,13 @@ func cellRect(col, row, side int) image.Rectangle {
 }
 
 // RunLabel names a run as pictures and file names do:
-// adapter/function/format[/mode].
+// adapter/function/format[/fragment][/mode] (a compute run's stage is not
+// named).
 func RunLabel(r oracle.Run) string {
 	s := r.Adapter + " " + r.Function + " " + string(r.Format)
+	if r.Stage == oracle.StageFragment {
+		s += " " + string(r.Stage)
+	}
 	if r.Mode != "" {
 		s += " " + r.Mode
 	}
@@ -150,10 +154,13 @@ func RunLabel(r oracle.Run) string {
 }
 
 // PictureFile is the file name of run r's picture: its adapter, function
-// and format (and mode) joined by '-', every character outside
-// [A-Za-z0-9._] replaced by '_', with ".png".
+// and format (and "fragment" for a fragment-stage run, and mode) joined by
+// '-', every character outside [A-Za-z0-9._] replaced by '_', with ".png".
 func PictureFile(r oracle.Run) string {
 	parts := []string{r.Adapter, r.Function, string(r.Format)}
+	if r.Stage == oracle.StageFragment {
+		parts = append(parts, string(r.Stage))
+	}
 	if r.Mode != "" {
 		parts = append(parts, r.Mode)
 	}

@@ -17,10 +17,11 @@ import (
 // It draws pictures but shows nothing: package harness/window puts the
 // picture on a screen and reports keys and clicks in its pixels.
 
-// StageCompute is the stage of every run gpudiff executes today: a
-// function kernel behind the kernel ABI's @compute entry point
-// (ARCHITECTURE.md "Kernel ABI"), or a compute entry point as written
-// (WGSL #compute-shader-workgroups).
+// StageCompute is the stage of a view whose run names none: the
+// reference's, and compute runs — a function kernel behind the kernel
+// ABI's @compute entry point (ARCHITECTURE.md "Kernel ABI"), or a compute
+// entry point as written (WGSL #compute-shader-workgroups). A fragment
+// run's view has its run's stage, "fragment".
 const StageCompute = "compute"
 
 // A View is one run's picture in the viewer: its place on the viewer's
@@ -51,7 +52,11 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 	n := len(res.Reference)
 	view := func(k int) View {
 		run, j := pictureRun(res, k)
-		v := View{Stage: StageCompute, Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Label: RunLabel(run),
+		stage := StageCompute
+		if run.Stage != "" {
+			stage = string(run.Stage)
+		}
+		v := View{Stage: stage, Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Label: RunLabel(run),
 			Picture: func() *image.RGBA { return RunPicture(res, k) },
 			Cell: func(x, y int) (string, bool) {
 				i, ok := PictureCellAt(n, x, y)

@@ -48,6 +48,9 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 	if fl.changed["invocations"] {
 		return nil, usagef("gpudiff %s: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]", fl.name())
 	}
+	if stages, _ := parseStages(fl.name(), fl.stage); !computeOnly(stages) {
+		return nil, usagef("gpudiff %s: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", fl.name(), fl.stage)
+	}
 	if fl.saveCase != "" {
 		return nil, usagef("gpudiff exec: --save-case does not take entry points yet")
 	}

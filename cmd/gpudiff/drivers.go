@@ -36,6 +36,7 @@ type driversFlags struct {
 	changed     map[string]bool // flags given on the command line
 	noTwin      bool
 	noSPIRV     bool
+	stage       string // compute, fragment or both (stage.go)
 }
 
 func newDriversCmd(g *globalFlags) *cobra.Command {
@@ -54,7 +55,9 @@ reads them; without one, seeded bindings and one workgroup), its read_write
 bindings compared with the reference dispatch; so are entry-point case files
 and --generated programs of --profile compute. gpudiff's SPIR-V of an entry
 point with atomics is skipped on wgpu (its SPIR-V reader has no atomics): the
-cell says "skipped (spirv)".
+cell says "skipped (spirv)". A .wgsl whose kernel is a @fragment entry point
+(shaders/fragment) is drawn as written over a 16x16 target, one invocation per
+pixel, its @location outputs compared pixel by pixel, in the fragment stage.
 
 It prints the matrix (case × adapter: agrees, differs, compile error, crash,
 timeout; each cell names the runs that do not agree, worst outcome first: a
@@ -73,13 +76,24 @@ divergences per rule (the kernel's "// rule:" line; generated programs under
   spirv-path        gpudiff's SPIR-V differs where the WGSL path agrees
   undefined-spirv   gpudiff's raw SPIR-V executes an undefined operation
                     (not a stack bug)
+  stage             the fragment-stage run differs (or does not compile or
+                    finish) where the compute-stage run of the same function
+                    and format agrees on the adapter
   flatten, reference, stack, harness (see 'gpudiff drivers' in README.md)
 
 The default mode is raw (operators as written): the stack under test must
 implement WGSL's rules itself.
 
+--stage fragment runs every function kernel in the fragment stage instead
+(gpudiff's @fragment twin of the kernel ABI's entry point, one fragment per
+invocation), --stage both in both: the matrix then has a stage column, one
+row per case and stage, and a cell's runs are compared with the runs of the
+same stage on the other adapters. Compute entry points run in the compute
+stage only.
+
 Divergences are keyed case/adapter/function/format, e.g.
-div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl. --baseline reads known
+div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl, with /fragment after a
+fragment-stage run's key. --baseline reads known
 keys from a previous --json report or a text file with one key per line;
 write one from a first run with --json known.json, then pass --baseline
 known.json.
@@ -90,7 +104,8 @@ named); 2 usage or input error.`,
   gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json --junit drivers.xml
   gpudiff drivers --corpus shaders/conformance --baseline known.json
   gpudiff drivers --corpus shaders/examples --generated 50 --seed 7 --adapter vulkan --mode portable
-  gpudiff drivers --corpus shaders/compute --generated 20 --profile compute`,
+  gpudiff drivers --corpus shaders/compute --generated 20 --profile compute
+  gpudiff drivers --corpus shaders/conformance --stage both --adapter wgpu --mode portable`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = changedFlags(cmd)
@@ -113,6 +128,7 @@ named); 2 usage or input error.`,
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the flattened twins")
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V (WGSL only)")
+	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points run in the compute stage)")
 	return cmd
 }
 
@@ -126,6 +142,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	}
 	if fl.generated < 0 || fl.size < 0 || fl.invocations < 1 {
 		return usagef("gpudiff drivers: --generated and --size must be ≥ 0 and --invocations ≥ 1")
+	}
+	stages, err := parseStages("drivers", fl.stage)
+	if err != nil {
+		return err
 	}
 	if err := checkFlags("drivers", fl.changed, intAtLeast("size", int64(fl.size), 1), positiveDuration("timeout", fl.timeout)); err != nil {
 		return err
@@ -160,7 +180,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 				return err
 			}
 			if c.Case == nil {
-				continue // an entry point's dispatch: exec's limits for dispatches (none beyond the source size)
+				continue // an entry point's dispatch or draw: exec's limits for them (a fragment case is 16x16 pixels)
 			}
 			if err := g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
 				return err
@@ -181,7 +201,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	}
 	defer closeAll()
 
-	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
+	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
 		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),

@@ -17,8 +17,8 @@ import (
 
 func newEmitCmd(g *globalFlags) *cobra.Command {
 	var (
-		kernel, format, mode, out string
-		flat                      bool
+		kernel, format, mode, out, stage string
+		flat                             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "emit FILE.wgsl",
@@ -36,10 +36,16 @@ Formats:
 
 --flat emits the twin <kernel>_flat instead of the kernel. --mode portable spells
 out WGSL's integer, shift and conversion rules with guards; raw emits operators
-as written.`,
+as written. --stage fragment emits the kernel ABI's entry point in the fragment
+stage (a @fragment entry point computing its invocation from
+@builtin(position), 256 pixels to a row, with a u32 marker at @location(0); in
+SPIR-V an OpEntryPoint Fragment "main"). A @fragment entry point as written is
+emitted as written (its own name, position input and @location outputs).`,
 		Example: `  gpudiff emit shaders/examples/shade.wgsl --format wgsl
   gpudiff emit shaders/examples/shade.wgsl --format spirv -o s.spv && spirv-val --target-env vulkan1.1 s.spv
-  gpudiff emit shaders/examples/shade.wgsl --format spirv-asm --flat --mode raw`,
+  gpudiff emit shaders/examples/shade.wgsl --format spirv-asm --flat --mode raw
+  gpudiff emit shaders/examples/shade.wgsl --stage fragment
+  gpudiff emit shaders/fragment/rings.wgsl --format spirv-asm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			md, err := wgsl.ParseMode(mode)
@@ -51,7 +57,23 @@ as written.`,
 				return err
 			}
 			var name string
-			if wgsl.IsEntryMode(m, kernel) {
+			fragment := false
+			switch stage {
+			case "compute":
+			case "fragment":
+				fragment = true
+			default:
+				return usagef("gpudiff emit: --stage must be compute or fragment, got %q", stage)
+			}
+			entryFrag := wgsl.IsFragmentMode(m, kernel)
+			if entryFrag {
+				// A fragment entry point is emitted as written.
+				f, err := wgsl.FragmentEntry(m, kernel)
+				if err != nil {
+					return inputErr(err)
+				}
+				name = f.Name
+			} else if wgsl.IsEntryMode(m, kernel) {
 				// A compute entry point is emitted as written (its own bindings).
 				f, err := wgsl.Entry(m, kernel)
 				if err != nil {
@@ -75,13 +97,19 @@ as written.`,
 			var data []byte
 			switch format {
 			case "wgsl":
-				src, _, err := wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md})
+				var src string
+				var err error
+				if entryFrag {
+					src, err = wgsl.EmitFragment(m, name, wgsl.EmitOptions{Mode: md})
+				} else {
+					src, _, err = wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md, Fragment: fragment})
+				}
 				if err != nil {
 					return inputErr(err)
 				}
 				data = []byte(src)
 			case "spirv", "spirv-asm":
-				words, err := spirv.Emit(m, name, spirv.Options{Mode: md})
+				words, err := spirv.Emit(m, name, spirv.Options{Mode: md, Fragment: fragment})
 				if err != nil {
 					return inputErr(err)
 				}
@@ -108,6 +136,7 @@ as written.`,
 	fl.StringVar(&format, "format", "wgsl", "output format: wgsl, spirv or spirv-asm")
 	fl.StringVar(&mode, "mode", "portable", "emission mode: portable or raw")
 	fl.BoolVar(&flat, "flat", false, "emit the flattened twin <kernel>_flat")
+	fl.StringVar(&stage, "stage", "compute", "stage of the kernel ABI's entry point: compute or fragment (a @fragment entry point as written is emitted as written)")
 	fl.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return cmd
 }

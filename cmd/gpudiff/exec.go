@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -31,6 +32,8 @@ type execFlags struct {
 	saveCase    string
 	allRows     bool
 	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
+	stage       string // compute, fragment or both (stage.go)
+	size        string // fragment entry points: WxH (fragment.go)
 	png         string // directory of one PNG picture per run (pictures.go)
 	// recordedPaths: a case file's recorded --flat and --spirv are the
 	// defaults, as repro replays them (view); exec takes them from its
@@ -67,6 +70,23 @@ sets the dispatch size; the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
+A module whose kernel is a @fragment entry point (the only one, or --kernel
+NAME) runs as written over a --size WxH target (default 16x16): each pixel is
+one invocation whose @builtin(position) is the pixel centre (x + 0.5, y + 0.5,
+0, 1), the reference runs the entry point once per pixel, and every GPU run
+draws it (one full-screen triangle) with one colour attachment per @location
+output (r32/rg32/rgba32 float, sint or uint), read back and compared per pixel.
+Bindings, derivatives, discard and textures are outside the subset.
+
+--stage fragment runs every GPU run of a function kernel in the fragment stage
+instead: gpudiff's @fragment twin of the kernel ABI's entry point, drawn as one
+full-screen triangle over a target min(N, 256) pixels wide and ceil(N/256)
+rows high, the fragment at pixel (x, y) running invocation 256*y + x with the
+same input and output storage buffers; --stage both runs each in both stages.
+A fragment run that disagrees where the compute run of the same function and
+format agrees on the adapter is a stage finding ("stage"). Compute entry
+points run in the compute stage only.
+
 --png DIR also writes one PNG per run, the reference's included, named
 ADAPTER-FUNCTION-FORMAT[-MODE].png: a near-square grid with one cell per
 invocation (an entry point: one row of cells per read_write binding), coloured
@@ -82,7 +102,10 @@ error (including a flatten refusal with --flat).`,
   gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
   gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
   gpudiff exec shaders/examples/shade.wgsl --flat --spirv --png pictures
-  gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json`,
+  gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json
+  gpudiff exec shaders/examples/shade.wgsl --stage both --flat --spirv --json
+  gpudiff exec shaders/fragment/checker.wgsl --flat --spirv
+  gpudiff exec shaders/fragment/rings.wgsl --size 24x5 --adapter all --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
@@ -113,6 +136,8 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
+	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
+	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
 }
 
 // executed is a case exec ran: a function kernel's (f on args, the case
@@ -127,6 +152,10 @@ type executed struct {
 
 	ec   *check.EntryCase
 	eres *check.EntryResult
+
+	// fragment is the target of a fragment entry point as written (f,
+	// args: the pixels' positions, res): its size in pixels.
+	fragment *[2]uint32
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
@@ -153,6 +182,10 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if err := pictureDir(fl.png); err != nil {
 		return nil, err
 	}
+	stages, err := parseStages(fl.name(), fl.stage)
+	if err != nil {
+		return nil, err
+	}
 	m, src, err := g.loadModule(path)
 	if err != nil {
 		return nil, err
@@ -166,6 +199,13 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	saved, rec, err := loadCase(path, src)
 	if err != nil {
 		return nil, err
+	}
+	if saved == nil && wgsl.IsFragmentMode(m, fl.kernel) {
+		// A fragment entry point as written: one invocation per pixel.
+		return executeFragmentEntry(ctx, g, m, fl, stderr)
+	}
+	if fl.changed["size"] {
+		return nil, usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", fl.name())
 	}
 	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
 		// A compute entry point as written: its bindings, its dispatch.
@@ -237,7 +277,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return nil, inputErr(err)
@@ -272,6 +312,9 @@ func (x *executed) write(fl execFlags, stdout io.Writer) error {
 		return report.WriteExecJSON(stdout, x.f, x.args, x.res, nil)
 	}
 	report.WriteExecTable(stdout, x.f, x.args, x.res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	if sz := x.fragment; sz != nil {
+		fmt.Fprintf(stdout, "fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d)\n", x.f.Name, sz[0], sz[1], sz[0], sz[0])
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,6 +28,7 @@ import (
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
+	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -47,6 +49,7 @@ type runFlags struct {
 	invocations int
 	noSPIRV     bool
 	noGPU       bool
+	stage       string // compute, fragment or both (stage.go)
 	verbose     bool
 	shrinkMax   int
 	log         string
@@ -71,6 +74,12 @@ in WGSL and SPIR-V on every selected adapter. Every failure is attributed
 disagreeing with WGSL), shrunk, de-duplicated by signature and saved to the
 corpus as a replayable case file (see 'gpudiff repro').
 
+--stage fragment runs every GPU run of a generated function kernel as gpudiff's
+@fragment twin of the kernel ABI's entry point (one fragment per invocation over
+a full-screen triangle), --stage both in both stages; a fragment run that
+disagrees where the compute run agrees is attributed to the stack's fragment
+path (class "stage").
+
 Program i of seed S is regenerated alone by its derived seed (in the report);
 --shard I/N checks only the programs i with i % N == I, so N machines split one
 seed without overlap. --jobs N runs N worker processes (devices) per adapter,
@@ -83,7 +92,8 @@ Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
 continue with --resume LOG).`,
 		Example: `  gpudiff run --seed 1 --count 200
   gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml --html nightly.html
-  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json`,
+  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json
+  gpudiff run --seed 7 --count 20 --stage both --adapter vulkan`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = map[string]bool{}
@@ -107,6 +117,7 @@ continue with --resume LOG).`,
 	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
 	f.IntVar(&fl.invocations, "invocations", 16, "invocations per program")
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
+	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points of --profile compute run in the compute stage)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
 	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
@@ -240,8 +251,12 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		defer j.Close()
 		journal = j
 	}
+	stages, err := parseStages("run", cmp.Or(c.Stage, string(oracle.StageCompute)))
+	if err != nil {
+		return err
+	}
 	cfg := campaign.Config{
-		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration),
+		Seed: c.Seed, Count: c.Count, Duration: time.Duration(c.Duration), Stages: stages,
 		Gen:         gen.Config{Size: c.Size, Profile: prof},
 		Invocations: c.Invocations, Devices: devs, Mode: mode, SPIRV: !c.NoSPIRV, Flatten: g.flattenOptions(), Interp: g.interpOptions(),
 		Shard: shard, Shards: shards, Corpus: c.Corpus, Baseline: baseline,
@@ -361,6 +376,12 @@ func campaignSpec(g *globalFlags, fl runFlags) (campaign.JournalHeader, error) {
 		return h, usagef("gpudiff run: --mode: %v", err)
 	}
 	h.Mode = string(mode)
+	if _, err := parseStages("run", fl.stage); err != nil {
+		return h, err
+	}
+	if fl.stage != string(oracle.StageCompute) {
+		h.Stage = fl.stage // compute is journaled as before stages: absent
+	}
 	shard, shards, err := parseShard(fl.shard)
 	if err != nil {
 		return h, usagef("gpudiff run: %v", err)
@@ -427,6 +448,7 @@ var campaignOptions = []struct {
 	{"mode", false, func(h *campaign.JournalHeader) any { return &h.Mode }},
 	{"invocations", false, func(h *campaign.JournalHeader) any { return &h.Invocations }},
 	{"no-spirv", false, func(h *campaign.JournalHeader) any { return &h.NoSPIRV }},
+	{"stage", false, func(h *campaign.JournalHeader) any { return &h.Stage }},
 	{"no-gpu", false, func(h *campaign.JournalHeader) any { return &h.NoGPU }},
 	{"adapter", false, func(h *campaign.JournalHeader) any { return &h.Adapters }},
 	{"timeout", false, func(h *campaign.JournalHeader) any { return &h.Timeout }},

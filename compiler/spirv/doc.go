@@ -5,7 +5,7 @@
 //
 // It owns, and never delegates to another compiler:
 //
-//   - a compute-only module builder (builder.go): result ids, the module
+//   - a module builder (builder.go): result ids, the module
 //     sections in SPIR-V §2.4 "Logical Layout" order, deduplicated types
 //     and constants, decorations and debug names;
 //   - the instruction, operand-kind and enumerant tables (tables.go),
@@ -16,7 +16,9 @@
 //     func.go statements and structured control flow; expr.go and
 //     builtin.go expressions; entry.go the kernel ABI entry point;
 //     shared.go and layout.go compute entry points as written, with
-//     their bindings, workgroup memory, barriers and atomics);
+//     their bindings, workgroup memory, barriers and atomics; fragment.go
+//     fragment entry points as written, entry.go also the kernel ABI's
+//     Fragment entry point, Options.Fragment);
 //   - the disassembler (disasm.go), driven by the same tables.
 //
 // Lowering in brief. Functions take their parameters by value; lets are

@@ -34,6 +34,10 @@ type Options struct {
 	// locals, globals and structs (SPIR-V §3.52.2, "Debug Instructions").
 	// Names never change behavior.
 	DebugNames bool
+	// Fragment emits a function kernel's kernel ABI entry point in the
+	// fragment stage instead of GLCompute (see Emit). It does not apply to
+	// a compute entry point as written.
+	Fragment bool
 }
 
 // DefaultOptions returns Portable mode with debug names.
@@ -62,6 +66,23 @@ const pass = "spirv"
 //   - LocalSize 64 1 1; invocation i = GlobalInvocationId.x returns at once
 //     when i >= OpArrayLength(output); otherwise it loads its arguments,
 //     calls the kernel and stores the result and the private globals.
+//
+// With opts.Fragment the entry point EntryPoint is a Fragment one instead
+// (ARCHITECTURE.md "Kernel ABI", the fragment stage), with the same two
+// buffers: OriginUpperLeft, invocation i = OpConvertFToU(FragCoord.y) *
+// ir.FragmentRowPitch + OpConvertFToU(FragCoord.x) (FragCoord, an Input
+// BuiltIn, is the pixel centre), and a u32 Output variable at Location
+// ir.FragmentMarkerLocation holding 1, or 0 when i is past the output's
+// length (the fragment then returns at once). The interface lists
+// FragCoord and the marker (SPIR-V 1.3: Input and Output variables only).
+// The harness draws it with its own WGSL vertex stage
+// (harness.VertexWGSL): SPIR-V and WGSL modules mix in one render
+// pipeline.
+//
+// When kernel names a fragment entry point (ir.StageFragment), Emit
+// compiles it as written (fragment.go, emitFragment): an OpEntryPoint
+// Fragment under its own name, FragCoord in, a Location Output variable
+// per output, OriginUpperLeft; Options.Fragment does not apply.
 //
 // When kernel names a compute entry point (ir.StageCompute), Emit
 // compiles it as written instead (ARCHITECTURE.md "Entry points as
@@ -151,8 +172,11 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	// pointers.
 	m = ir.DirectVariableAccess(m)
 	f = m.Func(kernel)
-	if f.Stage == ir.StageCompute {
+	switch f.Stage {
+	case ir.StageCompute:
 		return emitEntry(m, f, opts, w)
+	case ir.StageFragment:
+		return emitFragment(m, f, opts, w)
 	}
 	fns := m.CallGraph(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)
@@ -161,6 +185,7 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	}
 	e := newEmitter(m, opts, w)
 	e.abi = abi
+	e.fragment = opts.Fragment
 	e.header()
 	for _, fn := range fns {
 		e.declareFunc(fn)
@@ -236,6 +261,7 @@ type emitter struct {
 	portable bool
 	b        *builder
 	abi      *ir.KernelABI
+	fragment bool // the kernel ABI's entry point in the fragment stage
 	errs     ir.ErrorList
 
 	types   map[*ir.Type]uint32 // logical types by node (a cache of typeKey)

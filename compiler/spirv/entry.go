@@ -53,16 +53,32 @@ func (e *emitter) abiBuffer(name string, fields []ir.ABIField, stride, binding i
 	return variable, members
 }
 
-// entryPoint emits the GLCompute entry point EntryPoint implementing the
-// kernel ABI for kernel k (see Emit).
+// entryPoint emits the entry point EntryPoint implementing the kernel ABI
+// for kernel k (see Emit): GLCompute, or Fragment when e.fragment is set.
 func (e *emitter) entryPoint(k *ir.Func) {
 	b := e.b
 	u32 := e.typeOf(ir.U32)
 	boolT := e.typeOf(ir.Bool)
-	gidType := b.typeVector(u32, 3)
-	gid := b.variable(b.typePointer(storageClassInput, gidType), storageClassInput, 0)
-	b.name(gid, "gid")
-	b.decorate(gid, decorationBuiltIn, builtInGlobalInvocationId)
+	var iface []uint32
+	var gid, gidType, fragCoord, fragCoordType, marker uint32
+	if e.fragment {
+		// FragCoord: the pixel centre (x + 0.5, y + 0.5, z, 1/w) with
+		// OriginUpperLeft (Vulkan's only origin); the marker at Location 0.
+		fragCoordType = b.typeVector(e.typeOf(ir.F32), 4)
+		fragCoord = b.variable(b.typePointer(storageClassInput, fragCoordType), storageClassInput, 0)
+		b.name(fragCoord, "fragcoord")
+		b.decorate(fragCoord, decorationBuiltIn, builtInFragCoord)
+		marker = b.variable(b.typePointer(storageClassOutput, u32), storageClassOutput, 0)
+		b.name(marker, "marker")
+		b.decorate(marker, decorationLocation, ir.FragmentMarkerLocation)
+		iface = []uint32{fragCoord, marker}
+	} else {
+		gidType = b.typeVector(u32, 3)
+		gid = b.variable(b.typePointer(storageClassInput, gidType), storageClassInput, 0)
+		b.name(gid, "gid")
+		b.decorate(gid, decorationBuiltIn, builtInGlobalInvocationId)
+		iface = []uint32{gid}
+	}
 	in, inMembers := e.abiBuffer("input", e.abi.Inputs, e.abi.InputStride, ir.InputBinding, true)
 	out, outMembers := e.abiBuffer("output", e.abi.Outputs, e.abi.OutputStride, ir.OutputBinding, false)
 
@@ -74,8 +90,18 @@ func (e *emitter) entryPoint(k *ir.Func) {
 	entry := b.id()
 	f.cur = entry
 
-	// i = GlobalInvocationId.x; return when i >= arrayLength(output).
-	i := f.op(opCompositeExtract, u32, f.op(opLoad, gidType, gid), 0)
+	// Compute: i = GlobalInvocationId.x. Fragment: i = u32(FragCoord.y) *
+	// ir.FragmentRowPitch + u32(FragCoord.x). Return when i >=
+	// arrayLength(output) (a fragment stores the marker 0 first).
+	var i uint32
+	if e.fragment {
+		fc := f.op(opLoad, fragCoordType, fragCoord)
+		x := f.op(opConvertFToU, u32, f.op(opCompositeExtract, e.typeOf(ir.F32), fc, 0))
+		y := f.op(opConvertFToU, u32, f.op(opCompositeExtract, e.typeOf(ir.F32), fc, 1))
+		i = f.op(opIAdd, u32, f.op(opIMul, u32, y, b.constU32(ir.FragmentRowPitch)), x)
+	} else {
+		i = f.op(opCompositeExtract, u32, f.op(opLoad, gidType, gid), 0)
+	}
 	b.name(i, "i")
 	n := f.op(opArrayLength, u32, out, 0)
 	oob := f.op(opUGreaterThanEqual, boolT, i, n)
@@ -83,6 +109,9 @@ func (e *emitter) entryPoint(k *ir.Func) {
 	f.inst(opSelectionMerge, body, selectionControlNone)
 	f.branchCond(oob, ret, body)
 	f.label(ret)
+	if e.fragment {
+		f.store(marker, b.constU32(0))
+	}
 	f.terminate(opReturn)
 	f.label(body)
 
@@ -106,10 +135,18 @@ func (e *emitter) entryPoint(k *ir.Func) {
 		ptr := f.op(opAccessChain, b.typePointer(storageClassStorageBuffer, outMembers[j]), out, zero, i, b.constU32(uint32(j)))
 		f.store(ptr, f.toHost(v, fd.T))
 	}
+	if e.fragment {
+		f.store(marker, b.constU32(1))
+	}
 	f.terminate(opReturn)
 	f.finish(header, entry)
 
-	emit(&b.entryPoints, opEntryPoint, append(append([]uint32{executionModelGLCompute, main}, stringWords(EntryPoint)...), gid)...)
+	if e.fragment {
+		emit(&b.entryPoints, opEntryPoint, append(append([]uint32{executionModelFragment, main}, stringWords(EntryPoint)...), iface...)...)
+		emit(&b.execModes, opExecutionMode, main, executionModeOriginUpperLeft)
+		return
+	}
+	emit(&b.entryPoints, opEntryPoint, append(append([]uint32{executionModelGLCompute, main}, stringWords(EntryPoint)...), iface...)...)
 	emit(&b.execModes, opExecutionMode, main, executionModeLocalSize, ir.WorkgroupSize, 1, 1)
 }
 

@@ -163,7 +163,7 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 	case "fn":
 		if d.entry {
 			for _, at := range a.attrs {
-				if at.name == "vertex" || at.name == "fragment" {
+				if at.name == "vertex" {
 					c.outsidef(at.off, "entry point (@%s)", at.name)
 				}
 			}
@@ -226,18 +226,15 @@ func (c *chkCtx) structDecl() {
 	a := c.d.a
 	st := &ir.StructDecl{Pos: c.pos(a.nameOff), Name: a.name}
 	for i, m := range a.members {
-		builtin := ""
+		builtin, loc := "", -1
 		for _, at := range m.attrs {
-			if at.name != "builtin" {
-				c.outsidef(at.off, "struct member attribute @%s", at.name)
-			}
-			builtin = c.builtinAttr(at)
+			builtin, loc = c.memberAttr(at, builtin, loc)
 		}
 		t := c.resolveType(m.typ)
 		if t.k == ckRuntimeArray && i != len(a.members)-1 {
 			c.errorf(m.typ.off, "a runtime-sized array must be the last member of a struct")
 		}
-		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin})
+		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin, HasLocation: loc >= 0, Location: max(loc, 0)})
 	}
 	t := &chkType{k: ckStruct, st: st}
 	if n := t.components(); n > chkMaxComponents {
@@ -319,10 +316,7 @@ func (c *chkCtx) function() {
 	for _, p := range a.params {
 		builtin := ""
 		for _, at := range p.attrs {
-			if at.name != "builtin" || f.Stage == ir.StageNone {
-				c.outsidef(at.off, "parameter attribute @%s", at.name)
-			}
-			builtin = c.builtinAttr(at)
+			builtin = c.paramAttr(f, at)
 		}
 		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
 			if f.Stage != ir.StageNone {
@@ -342,7 +336,7 @@ func (c *chkCtx) function() {
 		}
 		t := c.valueType(p.typ, "a parameter")
 		if f.Stage != ir.StageNone {
-			c.entryParam(p, builtin, t)
+			c.entryParam(f, p, builtin, t)
 			ins := []string{builtin}
 			if builtin == "" {
 				ins = ins[:0]
@@ -363,15 +357,10 @@ func (c *chkCtx) function() {
 	}
 	c.result = chkVoid
 	if a.ret != nil {
-		if len(a.retAttrs) > 0 {
-			c.outsidef(a.retAttrs[0].off, "return type attribute @%s", a.retAttrs[0].name)
-		}
 		c.result = c.valueType(a.ret, "a function result")
 		f.Result = c.result.toIR()
-		if f.Stage == ir.StageCompute {
-			c.errorf(a.ret.off, "a compute entry point cannot return a value")
-		}
 	}
+	c.resultAttrs(f, a)
 	f.Body = &ir.Block{Pos: c.pos(a.body.off), Stmts: c.stmtList(a.body.stmts)}
 	c.pop()
 	c.behaviors(f, a.body.end)

@@ -121,15 +121,16 @@ func (c *chkCtx) builtinAttr(at *astAttr) string {
 	if !ok {
 		c.errorf(at.args[0].astOff(), "expected a builtin value name")
 	}
-	if _, ok := ir.InvocationBuiltins[id.name]; !ok {
+	_, compute := ir.InvocationBuiltins[id.name]
+	if _, fragment := ir.FragmentBuiltins[id.name]; !compute && !fragment {
 		c.outsidef(id.off, "builtin value %s", id.name)
 	}
 	return id.name
 }
 
 // entryAttrs checks a function's attributes: @compute with
-// @workgroup_size make it a compute entry point; anything else is
-// outside the subset.
+// @workgroup_size make it a compute entry point, @fragment a fragment
+// entry point; anything else is outside the subset.
 func (c *chkCtx) entryAttrs(f *ir.Func) {
 	a := c.d.a
 	var wg *astAttr
@@ -137,13 +138,15 @@ func (c *chkCtx) entryAttrs(f *ir.Func) {
 		switch at.name {
 		case "compute":
 			f.Stage, f.StagePos = ir.StageCompute, c.pos(at.off)
+		case "fragment":
+			f.Stage, f.StagePos = ir.StageFragment, c.pos(at.off)
 		case "workgroup_size":
 			wg = at
 		default:
 			c.outsidef(at.off, "function attribute @%s", at.name)
 		}
 	}
-	if f.Stage == ir.StageNone {
+	if f.Stage != ir.StageCompute {
 		if wg != nil {
 			c.errorf(wg.off, "@workgroup_size is only allowed on a compute entry point")
 		}
@@ -178,14 +181,29 @@ func (c *chkCtx) entryAttrs(f *ir.Func) {
 	}
 }
 
-// entryParam checks a compute entry point's parameter: a builtin value
-// of its type, or a struct whose members all are.
-func (c *chkCtx) entryParam(p *astParam, builtin string, t *chkType) {
+// entryParam checks an entry point's parameter: a builtin value of its
+// stage (ir.InvocationBuiltins, ir.FragmentBuiltins) of its type, or, of a
+// compute entry point, a struct whose members all are.
+func (c *chkCtx) entryParam(f *ir.Func, p *astParam, builtin string, t *chkType) {
+	builtins, stage := ir.InvocationBuiltins, "compute"
+	if f.Stage == ir.StageFragment {
+		builtins, stage = ir.FragmentBuiltins, "fragment"
+	}
 	if builtin != "" {
-		if want := ir.InvocationBuiltins[builtin]; !ir.Identical(want, t.toIR()) {
+		want, ok := builtins[builtin]
+		if !ok {
+			c.errorf(p.off, "@builtin(%s) is not an input of a %s entry point (WGSL #builtin-values)", builtin, stage)
+		}
+		if !ir.Identical(want, t.toIR()) {
 			c.errorf(p.typ.off, "@builtin(%s) has type %v, not %v", builtin, want, t)
 		}
 		return
+	}
+	if f.Stage == ir.StageFragment {
+		if t.k == ckStruct {
+			c.outsidef(p.off, "a structure of fragment inputs (take @builtin(position) as a parameter)")
+		}
+		c.errorf(p.off, "entry point parameter '%s' needs a @builtin attribute", p.name)
 	}
 	if t.k != ckStruct {
 		c.errorf(p.off, "entry point parameter '%s' needs a @builtin attribute", p.name)

@@ -47,11 +47,11 @@ func TestParseCorpus(t *testing.T) {
 		"textured_quad.wgsl": {
 			funcs:   []string{"srgb_to_linear", "luminance", "accumulate"},
 			structs: []string{"Uniforms"},
-			opaque: map[string]string{"VertexOutput": "builtin value position",
+			opaque: map[string]string{"VertexOutput": "struct member attribute @interpolate",
 				"Color": "kept verbatim", "mySampler": "sampler type sampler",
 				"myTexture": "texture type texture_2d", "shadowMap": "texture type texture_depth_2d",
 				"shadowSampler": "sampler type sampler_comparison",
-				"vertex_main":   "entry point (@vertex)", "fragment_main": "entry point (@fragment)"},
+				"vertex_main":   "entry point (@vertex)", "fragment_main": "fragment input @location"},
 		},
 		"half_precision.wgsl": {
 			funcs: []string{"blur3"},
@@ -77,10 +77,10 @@ func TestParseCorpus(t *testing.T) {
 			globals: []string{"scratch"},
 			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
 				"Light": "struct member attribute @align", "Lights": "uses struct Light, which is outside the subset",
-				"FragOut": "struct member attribute @location", "gain": "kept verbatim",
+				"FragOut": "struct member attribute @blend_src", "gain": "kept verbatim",
 				"enable_fog": "override enable_fog has no default value", "lights": "uses struct Lights, which is outside the subset",
 				"shade":   "function attribute @diagnostic",
-				"fs_main": "entry point (@fragment)", "cs_main": "statement attribute @diagnostic"},
+				"fs_main": "fragment input @location", "cs_main": "statement attribute @diagnostic"},
 		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
@@ -207,6 +207,8 @@ func ptReasonMatches(at, reason string) bool {
 		return strings.HasPrefix(at, "override")
 	case reason == "pointer parameter":
 		return strings.HasPrefix(at, "ptr")
+	case strings.HasPrefix(reason, "fragment input @location"):
+		return strings.HasPrefix(at, "@location")
 	case strings.HasPrefix(reason, "pointer parameter in the "):
 		return strings.HasPrefix(at, strings.Fields(reason)[4])
 	case strings.HasPrefix(reason, "builtin ") && !strings.HasPrefix(reason, "builtin value"):

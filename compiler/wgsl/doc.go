@@ -41,6 +41,13 @@
 //     the one formed at the let, WGSL #let-decls); *&x in place. A let of
 //     a pointer whose indices read a var or call a function, and
 //     workgroupUniformLoad through a pointer parameter, are outside.
+//   - @fragment entry points (check_fragment.go) taking
+//     @builtin(position), returning a @location value or a struct whose
+//     members carry @location (ir.Func.ResultLocation,
+//     ir.Field.Location); FragmentEntry picks one and refuses, positioned,
+//     what gpudiff cannot run of it (fragment.go), EmitFragment emits it
+//     as written. A fragment input @location, @builtin outputs,
+//     @interpolate, @invariant and @blend_src are outside the subset.
 //
 // Everything else is kept as an ir.Opaque with its exact source text, the
 // reason it is outside the subset and the position of the first construct

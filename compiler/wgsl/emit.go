@@ -33,6 +33,9 @@ func ParseMode(s string) (Mode, error) { return emitmode.Parse(s) }
 // EmitOptions configures Emit.
 type EmitOptions struct {
 	Mode Mode // "" means Portable
+	// Fragment emits the kernel ABI's wrapper as a @fragment entry point
+	// instead of the @compute one (see Emit).
+	Fragment bool
 }
 
 // Emit returns a WGSL module that runs kernel under the kernel ABI
@@ -47,6 +50,16 @@ type EmitOptions struct {
 // private global to output record i; invocations past the output array's
 // length do nothing. Every literal is typed (1i, 2u, 1.0f). Errors: an
 // unknown kernel.
+//
+// With opts.Fragment the wrapper is a @fragment entry point instead, drawn
+// over the target harness.FragmentTarget sizes (ARCHITECTURE.md "Kernel
+// ABI", the fragment stage): its invocation i = u32(position.y) *
+// ir.FragmentRowPitch + u32(position.x), @builtin(position) being the
+// pixel centre; it does what the compute wrapper does for i and returns
+// the marker @location(0) u32 1, or 0 at once for i past the output
+// array's length. The two storage buffers are the same (in WebGPU a
+// read_write storage buffer in the fragment stage needs the adapter's
+// support: wgpu's FRAGMENT_WRITABLE_STORAGE).
 func Emit(m *ir.Module, kernel string, opts EmitOptions) (src string, entryPoint string, err error) {
 	if m.Func(kernel) == nil {
 		return "", "", fmt.Errorf("emit: no function %q in module", kernel)
@@ -59,6 +72,7 @@ func Emit(m *ir.Module, kernel string, opts EmitOptions) (src string, entryPoint
 		return "", "", fmt.Errorf("emit: unknown mode %q", mode)
 	}
 	e := newEmitter(m, kernel, mode)
+	e.fragment = opts.Fragment
 	return e.emit()
 }
 
@@ -95,6 +109,8 @@ type emitter struct {
 	convText    []string
 
 	body strings.Builder
+
+	fragment bool // the kernel ABI's wrapper in the fragment stage
 }
 
 func newEmitter(m *ir.Module, kernel string, mode Mode) *emitter {
@@ -209,11 +225,20 @@ func (e *emitter) prepare() {
 	e.body.WriteString(strings.Join(parts, "\n"))
 }
 
+// printStruct prints s with its members' @builtin and @location
+// attributes (an entry point's IO; WGSL ignores them elsewhere).
 func printStruct(s *ir.StructDecl) string {
 	var b strings.Builder
 	b.WriteString("struct " + s.Name + " {\n")
 	for _, f := range s.Fields {
-		b.WriteString("  " + f.Name + ": " + f.Type.String() + ",\n")
+		b.WriteString("  ")
+		if f.Builtin != "" {
+			b.WriteString("@builtin(" + f.Builtin + ") ")
+		}
+		if f.HasLocation {
+			fmt.Fprintf(&b, "@location(%d) ", f.Location)
+		}
+		b.WriteString(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -249,10 +274,19 @@ func (e *emitter) emit() (string, string, error) {
 	record(outName, abi.Outputs)
 	fmt.Fprintf(&w, "@group(0) @binding(%d) var<storage, read> %s: array<%s>;\n", ir.InputBinding, inVar, inName)
 	fmt.Fprintf(&w, "@group(0) @binding(%d) var<storage, read_write> %s: array<%s>;\n\n", ir.OutputBinding, outVar, outName)
-	fmt.Fprintf(&w, "@compute @workgroup_size(%d)\n", ir.WorkgroupSize)
-	fmt.Fprintf(&w, "fn %s(@builtin(global_invocation_id) %s: vec3<u32>) {\n", entry, gid)
-	fmt.Fprintf(&w, "  let %s: u32 = %s.x;\n", idx, gid)
-	fmt.Fprintf(&w, "  if (%s >= arrayLength(&%s)) {\n    return;\n  }\n", idx, outVar)
+	done, skip := "", ""
+	if e.fragment {
+		pos := e.namer.Fresh("gpudiff_pos")
+		fmt.Fprintf(&w, "@fragment\n")
+		fmt.Fprintf(&w, "fn %s(@builtin(position) %s: vec4<f32>) -> @location(%d) u32 {\n", entry, pos, ir.FragmentMarkerLocation)
+		fmt.Fprintf(&w, "  let %s: u32 = u32(%s.y) * %du + u32(%s.x);\n", idx, pos, ir.FragmentRowPitch, pos)
+		done, skip = " 1u", " 0u"
+	} else {
+		fmt.Fprintf(&w, "@compute @workgroup_size(%d)\n", ir.WorkgroupSize)
+		fmt.Fprintf(&w, "fn %s(@builtin(global_invocation_id) %s: vec3<u32>) {\n", entry, gid)
+		fmt.Fprintf(&w, "  let %s: u32 = %s.x;\n", idx, gid)
+	}
+	fmt.Fprintf(&w, "  if (%s >= arrayLength(&%s)) {\n    return%s;\n  }\n", idx, outVar, skip)
 	args := make([]string, len(abi.Inputs))
 	for i, f := range abi.Inputs {
 		args[i] = e.fromHost(fmt.Sprintf("%s[%s].%s", inVar, idx, f.Name), f.T)
@@ -269,6 +303,9 @@ func (e *emitter) emit() (string, string, error) {
 			src = res
 		}
 		fmt.Fprintf(&w, "  %s[%s].%s = %s;\n", outVar, idx, f.Name, e.toHost(src, f.T))
+	}
+	if done != "" {
+		fmt.Fprintf(&w, "  return%s;\n", done)
 	}
 	w.WriteString("}\n")
 

@@ -55,6 +55,9 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 		}
 	}
 	f := m.Func(name)
+	if f != nil && f.Stage == ir.StageFragment {
+		return fail(f.StagePos, "kernel %s is a fragment entry point: it runs as written (gpudiff exec --size WxH), not as a function kernel", name)
+	}
 	if f != nil && f.Stage != ir.StageNone {
 		return fail(f.StagePos, "kernel %s is a compute entry point: it runs as written (gpudiff exec --no-gpu --workgroups X,Y,Z), not as a function kernel", name)
 	}
@@ -97,7 +100,8 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 
 // kernelModeToday says what gpudiff runs, for refusals of entry points.
 const kernelModeToday = "gpudiff runs function kernels (a function that is neither an entry point nor called by another function, " +
-	"run once per invocation with arguments from --inputs or --seed) and @compute entry points as written, whose functions must all be in the subset"
+	"run once per invocation with arguments from --inputs or --seed), @compute entry points as written, whose functions must all be in the subset, " +
+	"and @fragment entry points as written (exec --size WxH)"
 
 // noKernel is Kernel's error for a module without a candidate: at the
 // first entry point (a module without a candidate has one, or declares no
@@ -114,7 +118,11 @@ func noKernel(m *ir.Module) ir.ErrorList {
 	}
 	for _, f := range m.EntryPoints() {
 		if entry == nil || f.StagePos.Line < entry.ReasonPos.Line || f.StagePos.Line == entry.ReasonPos.Line && f.StagePos.Col < entry.ReasonPos.Col {
-			entry = &ir.Opaque{Name: f.Name, Reason: "entry point (@compute)", ReasonPos: f.StagePos}
+			st := "@compute"
+			if f.Stage == ir.StageFragment {
+				st = "@fragment"
+			}
+			entry = &ir.Opaque{Name: f.Name, Reason: "entry point (" + st + ")", ReasonPos: f.StagePos}
 		}
 		break
 	}
@@ -133,10 +141,14 @@ func noKernel(m *ir.Module) ir.ErrorList {
 			break
 		}
 		switch {
-		case o.EntryPoint && strings.Contains(o.Text, "@compute") && o.Reason != "" && !strings.HasPrefix(o.Reason, "entry point ("):
-			// A compute entry point gpudiff would run as written, but for
-			// a construct outside the subset: name the construct.
-			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: @compute fn %s: %s", o.Name, o.Reason))
+		case o.EntryPoint && (strings.Contains(o.Text, "@compute") || strings.Contains(o.Text, "@fragment")) && o.Reason != "" && !strings.HasPrefix(o.Reason, "entry point ("):
+			// An entry point gpudiff would run as written, but for a
+			// construct outside the subset: name the construct.
+			st := "@compute"
+			if !strings.Contains(o.Text, "@compute") {
+				st = "@fragment"
+			}
+			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: %s fn %s: %s", st, o.Name, o.Reason))
 		case o.EntryPoint:
 		case o.Kind == "enable":
 			list = append(list, ir.Errorf(m.File, o.Pos, "check", "also outside gpudiff's subset: %s (enable-extensions)", strings.TrimSuffix(o.Text, ";")))
@@ -261,7 +273,19 @@ func IsEntryMode(m *ir.Module, name string) bool {
 		f := m.Func(name)
 		return f != nil && f.Stage == ir.StageCompute
 	}
-	return len(kernelCandidates(m)) == 0 && len(m.EntryPoints()) > 0
+	return len(kernelCandidates(m)) == 0 && len(computeEntries(m)) > 0
+}
+
+// computeEntries are the module's compute entry points, in declaration
+// order.
+func computeEntries(m *ir.Module) []*ir.Func {
+	var out []*ir.Func
+	for _, f := range m.EntryPoints() {
+		if f.Stage == ir.StageCompute {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Entry returns the compute entry point to run as written: the one named
@@ -281,7 +305,7 @@ func Entry(m *ir.Module, name string) (*ir.Func, error) {
 		}
 		return f, nil
 	}
-	eps := m.EntryPoints()
+	eps := computeEntries(m)
 	switch len(eps) {
 	case 0:
 		return fail(ir.Pos{Line: 1, Col: 1}, "the module has no compute entry point inside the gpudiff subset")

@@ -32,7 +32,7 @@ func TestTokenMutantsAcceptedIffTintAccepts(t *testing.T) {
 		gpudiffE error
 	}
 	var muts []mutant
-	for iter := 0; iter < 300; iter++ {
+	for iter := 0; iter < 400; iter++ {
 		b, err := os.ReadFile(files[rng.Intn(len(files))])
 		if err != nil {
 			t.Fatal(err)

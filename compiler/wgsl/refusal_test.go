@@ -63,7 +63,7 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"2:18", "check: kernel k is outside the gpudiff subset: discard statement"}}},
 	{"entry points only", "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\n@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n  out[id.x] = id.x;\n}", "", true,
 		[]ptRefusal{
-			{"3:1", "check: no kernel: every function is an entry point (the first: @compute fn main) or is called by another function; gpudiff runs function kernels (a function that is neither an entry point nor called by another function, run once per invocation with arguments from --inputs or --seed) and @compute entry points as written, whose functions must all be in the subset"},
+			{"3:1", "check: no kernel: every function is an entry point (the first: @compute fn main) or is called by another function; gpudiff runs function kernels (a function that is neither an entry point nor called by another function, run once per invocation with arguments from --inputs or --seed), @compute entry points as written, whose functions must all be in the subset, and @fragment entry points as written (exec --size WxH)"},
 		}},
 	{"entry point named as the kernel", "@compute @workgroup_size(1)\nfn main() {}", "main", true,
 		[]ptRefusal{{"1:1", "check: kernel main is a compute entry point: it runs as written (gpudiff exec --no-gpu --workgroups X,Y,Z), not as a function kernel"}}},

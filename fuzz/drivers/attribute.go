@@ -14,10 +14,11 @@ import (
 // Attribution classes (Divergence.Class) are check's Class constants for
 // the matrix: check.ClassCompiler, check.ClassDriver, check.ClassDriverOrBackend,
 // check.ClassSPIRVPath, check.ClassUndefinedSPIRV, check.ClassFlatten, check.ClassReference,
-// check.ClassStack and check.ClassHarness, each documented there. Each names what a
-// divergence implicates and is decided by comparing the run with its
-// neighbours in the matrix: the same function and format on the other
-// adapters, the other format on the same adapter, and the hazards of
+// check.ClassStack, check.ClassStage and check.ClassHarness, each documented there.
+// Each names what a divergence implicates and is decided by comparing the
+// run with its neighbours in the matrix: the same function, format and
+// stage on the other adapters, the other format on the same adapter, the
+// compute stage of the same run (a fragment run), and the hazards of
 // gpudiff's raw SPIR-V.
 
 // attributor answers questions about one case's row of the matrix.
@@ -26,14 +27,15 @@ type attributor struct {
 	cr  *CaseResult
 }
 
-// run returns the run of fn in format on the named adapter, or nil.
-func (at *attributor) run(adapter, fn string, format oracle.Format) *RunResult {
+// run returns the run of fn in format and stage on the named adapter, or
+// nil.
+func (at *attributor) run(adapter, fn string, format oracle.Format, stage oracle.Stage) *RunResult {
 	for _, c := range at.cr.Cells {
 		if c.Adapter != adapter {
 			continue
 		}
 		for _, r := range c.Runs {
-			if r.Function == fn && r.Format == format {
+			if r.Function == fn && r.Format == format && r.Stage == stage {
 				return r
 			}
 		}
@@ -68,11 +70,12 @@ func (at *attributor) adapters(self Adapter, keep func(Adapter) bool) []Adapter 
 	return out
 }
 
-// withRun filters adapters whose run of fn in format satisfies pred.
-func (at *attributor) withRun(as []Adapter, fn string, format oracle.Format, pred func(*RunResult) bool) []Adapter {
+// withRun filters adapters whose run of r's function in format and in r's
+// stage satisfies pred (a run's neighbours are in its own stage).
+func (at *attributor) withRun(as []Adapter, r *RunResult, format oracle.Format, pred func(*RunResult) bool) []Adapter {
 	var out []Adapter
 	for _, a := range as {
-		if pred(at.run(a.Name, fn, format)) {
+		if pred(at.run(a.Name, r.Function, format, r.Stage)) {
 			out = append(out, a)
 		}
 	}
@@ -117,8 +120,8 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 			if r.Outcome == Agrees || r.Outcome == Skipped {
 				continue
 			}
-			d := &Divergence{Key: Key(cr.Name, a.Name, r.Function, r.Format), Case: cr.Name, Adapter: a.Name,
-				Function: r.Function, FunctionName: r.FunctionName, Format: r.Format, Outcome: r.Outcome,
+			d := &Divergence{Key: Key(cr.Name, a.Name, r.Function, r.Format, r.Stage), Case: cr.Name, Adapter: a.Name,
+				Function: r.Function, FunctionName: r.FunctionName, Format: r.Format, Stage: r.Stage, Outcome: r.Outcome,
 				Rule: cr.Rule, Spec: cr.Spec, Invocations: r.Mismatches, Message: firstLine(r.Error)}
 			if len(r.Mismatches) > 0 {
 				i := r.Mismatches[0]
@@ -130,7 +133,7 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 				d.Example = ex
 			}
 			for _, b := range rep.Adapters {
-				if b.Name != a.Name && sameOutputs(r, at.run(b.Name, r.Function, r.Format)) {
+				if b.Name != a.Name && sameOutputs(r, at.run(b.Name, r.Function, r.Format, r.Stage)) {
 					d.SameAs = append(d.SameAs, b.Name)
 				}
 			}
@@ -140,7 +143,7 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 	}
 	if cr.Error != "" {
 		for _, a := range rep.Adapters {
-			out = append(out, &Divergence{Key: Key(cr.Name, a.Name, Original, oracle.FormatWGSL), Case: cr.Name, Adapter: a.Name,
+			out = append(out, &Divergence{Key: Key(cr.Name, a.Name, Original, oracle.FormatWGSL, ""), Case: cr.Name, Adapter: a.Name,
 				Function: Original, FunctionName: cr.Kernel, Format: oracle.FormatWGSL, Outcome: Failed, Rule: cr.Rule, Spec: cr.Spec,
 				Class: check.ClassHarness, Culprit: "gpudiff", Why: "the case could not be run: " + firstLine(cr.Error)})
 		}
@@ -164,6 +167,9 @@ func (cr *CaseResult) ArgsText(i int) string {
 // attribute decides what a run that does not agree implicates; see the
 // Class constants for the rules, applied in the order written here.
 func (at *attributor) attribute(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
+	if class, culprit, why, ok := at.stageDiffers(a, r); ok {
+		return class, culprit, why
+	}
 	switch r.Outcome {
 	case Differs:
 		if r.Function == Twin && differs(at.cr.TwinInterp) && subset(r.Mismatches, at.cr.TwinInterp.Mismatches) {
@@ -181,11 +187,35 @@ func (at *attributor) attribute(a Adapter, r *RunResult) (class check.Class, cul
 		return check.ClassHarness, "gpudiff", "gpudiff could not run or decode this run: " + firstLine(r.Error)
 	}
 	if r.Function == Twin {
-		if o := at.run(a.Name, Original, r.Format); agrees(o) {
+		if o := at.run(a.Name, Original, r.Format, r.Stage); agrees(o) {
 			why += "; only the flattened twin is affected (the original agrees here): the branchless form triggers it"
 		}
 	}
 	return class, culprit, why
+}
+
+// stageDiffers attributes a fragment-stage run that does not agree where
+// the compute-stage run of the same function and format on the adapter
+// does (ClassStage): it differs, or fails to compile or finish, where the
+// compute run agrees (a compile error or a crash: where the compute run at
+// least compiled and finished). ok is false for any other run.
+func (at *attributor) stageDiffers(a Adapter, r *RunResult) (class check.Class, culprit, why string, ok bool) {
+	if r.Stage != oracle.StageFragment {
+		return "", "", "", false
+	}
+	c := at.run(a.Name, r.Function, r.Format, oracle.StageCompute)
+	ran := c != nil && (c.Outcome == Agrees || c.Outcome == Differs)
+	switch {
+	case r.Outcome == Differs && agrees(c):
+		why = "the compute entry point of the same " + string(r.Format) + " agrees on this adapter, the fragment entry point differs"
+	case (r.Outcome == CompileError || r.Outcome == Crash || r.Outcome == Timeout) && ran:
+		why = fmt.Sprintf("the compute entry point of the same %s compiles and finishes on this adapter, the fragment entry point %s: %s",
+			r.Format, map[string]string{CompileError: "does not compile", Crash: "crashes", Timeout: "does not finish"}[r.Outcome], condense(r.Error))
+	default:
+		return "", "", "", false
+	}
+	return check.ClassStage, fmt.Sprintf("the fragment-stage path of %s or driver %s", a.CompilerBackend(), a.Driver),
+		why + " (the driver compiles and runs fragment shaders by other code than compute shaders; or gpudiff's fragment wrapper)", true
 }
 
 // hazardText describes the hazards reached by invs, e.g. "OpSDiv with a
@@ -224,7 +254,7 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, c
 		undefined = fmt.Sprintf("every differing invocation executes %s in gpudiff's raw SPIR-V, undefined in SPIR-V but defined by WGSL", hazardText(hz))
 	}
 	samePeers := at.adapters(a, func(b Adapter) bool { return b.Driver == a.Driver && b.Implementation != a.Implementation })
-	if ok := at.withRun(samePeers, r.Function, "wgsl", agrees); len(ok) > 0 {
+	if ok := at.withRun(samePeers, r, "wgsl", agrees); len(ok) > 0 {
 		why = fmt.Sprintf("%s %s %s's translation of the same WGSL correctly on the same driver (%s)", names(ok), verb(len(ok), "runs", "run"), compilerNames(ok), a.Driver)
 		if cov {
 			why += "; " + undefined + ": " + a.Compiler + " leaves it unguarded"
@@ -232,7 +262,7 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, c
 		return check.ClassCompiler, comp, why
 	}
 	sameImpl := at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation && b.Driver != a.Driver })
-	implOK := at.withRun(sameImpl, r.Function, "wgsl", agrees)
+	implOK := at.withRun(sameImpl, r, "wgsl", agrees)
 	if cov {
 		why = undefined + ", so the WGSL compiler must guard it; the driver may return anything for the unguarded instruction"
 		if len(implOK) > 0 {
@@ -240,7 +270,7 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, c
 		}
 		return check.ClassCompiler, comp, why
 	}
-	if sp := at.run(a.Name, r.Function, "spirv"); agrees(sp) {
+	if sp := at.run(a.Name, r.Function, "spirv", r.Stage); agrees(sp) {
 		why = "gpudiff's own SPIR-V of the same function agrees on this adapter, so the driver runs a correct translation correctly"
 		if a.Implementation == "wgpu" {
 			why += " (wgpu takes gpudiff's SPIR-V through naga's SPIR-V front end, which points at naga's WGSL front end)"
@@ -273,11 +303,11 @@ func (at *attributor) wgslDiffers(a Adapter, r *RunResult) (class check.Class, c
 			fmt.Sprintf("%s agrees only on %s, through another backend, and %s", a.Implementation, names(otherAPI), noHazard)
 	}
 	others := at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation })
-	if ok := at.withRun(others, r.Function, "wgsl", agrees); len(ok) > 0 {
+	if ok := at.withRun(others, r, "wgsl", agrees); len(ok) > 0 {
 		return check.ClassCompiler, comp, fmt.Sprintf("%s differs on every driver it runs on while %s agrees on %s", a.Implementation, compilerNames(ok), names(ok))
 	}
 	all := at.adapters(a, func(Adapter) bool { return true })
-	if len(all) > 0 && len(at.withRun(all, r.Function, "wgsl", differs)) == len(all) {
+	if len(all) > 0 && len(at.withRun(all, r, "wgsl", differs)) == len(all) {
 		return check.ClassReference, "gpudiff's interpreter or WGSL emitter",
 			"every adapter differs from the reference: gpudiff's interpreter or WGSL emitter is the first suspect, then a rule every compiler gets wrong"
 	}
@@ -291,13 +321,13 @@ func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class check.Class, 
 			fmt.Sprintf("every differing invocation executes %s, undefined in SPIR-V, so any result is allowed (raw SPIR-V carries no WGSL rule; --mode portable tests this path)", hazardText(hz))
 	}
 	front := a.Compiler + "'s SPIR-V front end"
-	w := at.run(a.Name, r.Function, "wgsl")
+	w := at.run(a.Name, r.Function, "wgsl", r.Stage)
 	if agrees(w) {
 		why = "the WGSL of the same function agrees on this adapter"
 		if a.Implementation == "wgpu" {
 			why += " (wgpu translates gpudiff's SPIR-V through naga's SPIR-V front end)"
 		}
-		if ok := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, "spirv", agrees); len(ok) > 0 {
+		if ok := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r, "spirv", agrees); len(ok) > 0 {
 			why += fmt.Sprintf("; gpudiff's SPIR-V agrees on %s, which points past the emitter at the SPIR-V path for %s", names(ok), a.Driver)
 		}
 		return check.ClassSPIRVPath, "gpudiff's SPIR-V emitter or " + front, why
@@ -317,7 +347,7 @@ func (at *attributor) spirvDiffers(a Adapter, r *RunResult) (class check.Class, 
 func (at *attributor) compileError(a Adapter, r *RunResult) (class check.Class, culprit, why string) {
 	msg := condense(r.Error)
 	compiles := func(x *RunResult) bool { return x != nil && (x.Outcome == Agrees || x.Outcome == Differs) }
-	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r.Function, r.Format, compiles)
+	sameImpl := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation == a.Implementation }), r, r.Format, compiles)
 	if r.Format == oracle.FormatSPIRV && len(sameImpl) == 0 {
 		return check.ClassSPIRVPath, a.Compiler + "'s SPIR-V front end or gpudiff's SPIR-V emitter",
 			"the stack rejects gpudiff's SPIR-V everywhere (spirv-val decides whether the module is valid): " + msg
@@ -331,7 +361,7 @@ func (at *attributor) compileError(a Adapter, r *RunResult) (class check.Class, 
 			fmt.Sprintf("%s compiles the same %s on %s, so its front end accepts it; the module %s writes for %s, or the driver's compiler, fails: %s",
 				a.Implementation, what, names(sameImpl), a.CompilerBackend(), a.Driver, msg)
 	}
-	others := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation }), r.Function, "wgsl", compiles)
+	others := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Implementation != a.Implementation }), r, "wgsl", compiles)
 	if len(others) > 0 {
 		return check.ClassCompiler, a.Compiler,
 			fmt.Sprintf("it rejects WGSL that %s compiles (on %s): %s", compilerNames(others), names(others), msg)
@@ -348,12 +378,12 @@ func (at *attributor) crashed(a Adapter, r *RunResult) (class check.Class, culpr
 	fine := func(x *RunResult) bool { return x != nil && (x.Outcome == Agrees || x.Outcome == Differs) }
 	sameAPI := at.withRun(at.adapters(a, func(b Adapter) bool {
 		return b.Implementation == a.Implementation && b.backendFamily() == a.backendFamily()
-	}), r.Function, r.Format, fine)
+	}), r, r.Format, fine)
 	if len(sameAPI) > 0 {
 		return check.ClassDriver, "driver " + a.Driver,
 			fmt.Sprintf("it %s on code that %s runs to completion on %s: %s", what, a.Implementation, names(sameAPI), msg)
 	}
-	peers := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Driver == a.Driver }), r.Function, "wgsl", fine)
+	peers := at.withRun(at.adapters(a, func(b Adapter) bool { return b.Driver == a.Driver }), r, "wgsl", fine)
 	if len(peers) > 0 {
 		return check.ClassCompiler, a.Compiler,
 			fmt.Sprintf("the same driver runs %s's translation to completion on %s, but %s's %s: %s", compilerNames(peers), names(peers), a.Compiler, what, msg)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -40,7 +41,9 @@ var (
 )
 
 // row builds a report with one case (2 invocations) whose runs are given
-// as "adapter function format" → run; the twin's interpreter run is twin.
+// as "adapter function format" → run (a compute-stage run; "adapter
+// function format fragment": a fragment-stage run); the twin's
+// interpreter run is twin.
 func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[string]r) *Report {
 	t.Helper()
 	rep := &Report{Mode: mode}
@@ -49,8 +52,8 @@ func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[st
 	}
 	cr := &CaseResult{Name: "k", Kernel: "k", Invocations: 2, Params: []string{"a"},
 		Args: [][]string{{"1"}, {"0"}}, RefHuman: []string{"1", "0"}, Hazards: hz}
-	mk := func(fn, format string, x r) *RunResult {
-		rr := &RunResult{Function: fn, FunctionName: "k", Format: oracle.Format(format), Outcome: x.outcome, Mismatches: x.mism, Error: x.err}
+	mk := func(fn, format string, stage oracle.Stage, x r) *RunResult {
+		rr := &RunResult{Function: fn, FunctionName: "k", Format: oracle.Format(format), Stage: stage, Outcome: x.outcome, Mismatches: x.mism, Error: x.err}
 		if x.out != "" {
 			var outs []json.RawMessage
 			require.NoError(t, json.Unmarshal([]byte(x.out), &outs))
@@ -62,16 +65,22 @@ func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[st
 		return rr
 	}
 	if twin != nil {
-		cr.TwinInterp = mk(Twin, "ir", *twin)
+		cr.TwinInterp = mk(Twin, "ir", "", *twin)
 	}
 	used := map[string]bool{}
 	for _, a := range rep.Adapters {
 		c := &Cell{Adapter: a.Name}
-		for _, fn := range []string{Original, Twin} {
-			for _, f := range []string{"wgsl", "spirv"} {
-				if x, ok := runs[a.Name+" "+fn+" "+f]; ok {
-					c.Runs = append(c.Runs, mk(fn, f, x))
-					used[a.Name+" "+fn+" "+f] = true
+		for _, st := range []oracle.Stage{oracle.StageCompute, oracle.StageFragment} {
+			for _, fn := range []string{Original, Twin} {
+				for _, f := range []string{"wgsl", "spirv"} {
+					name := a.Name + " " + fn + " " + f
+					if st == oracle.StageFragment {
+						name += " fragment"
+					}
+					if x, ok := runs[name]; ok {
+						c.Runs = append(c.Runs, mk(fn, f, st, x))
+						used[name] = true
+					}
 				}
 			}
 		}
@@ -230,4 +239,63 @@ func TestCellText(t *testing.T) {
 	assert.Equal(t, "differs (wgsl twin)", cells["wgpu-gl:llvmpipe"].Text)
 	assert.Equal(t, "agrees", cells["dawn-gles:llvmpipe"].Text)
 	assert.Equal(t, "no runs", cells["wgpu-vulkan:swiftshader"].Text)
+}
+
+// TestAttributeStage: a fragment-stage run is compared with its compute
+// run on the same adapter (ClassStage when that one agrees, or compiles
+// and finishes where the fragment run does not) and otherwise with the
+// fragment runs of its neighbours, never with their compute runs; its key
+// and label name the stage, its cell text too.
+func TestAttributeStage(t *testing.T) {
+	rep := row(t, "raw", nil, nil, map[string]r{
+		"wgpu-vulkan:llvmpipe original wgsl":             ok,
+		"wgpu-vulkan:llvmpipe original wgsl fragment":    bad0,
+		"wgpu-vulkan:llvmpipe original spirv":            ok,
+		"wgpu-vulkan:llvmpipe original spirv fragment":   {outcome: CompileError, err: "Validation Error\nentry point fs: bad"},
+		"wgpu-vulkan:swiftshader original wgsl":          bad0,
+		"wgpu-vulkan:swiftshader original wgsl fragment": bad0,
+		"dawn-vulkan:swiftshader original wgsl":          ok,
+		"dawn-vulkan:swiftshader original wgsl fragment": bad0,
+	})
+	d := find(t, rep, "wgpu-vulkan:llvmpipe/original/wgsl/fragment")
+	assert.Equal(t, check.ClassStage, d.Class)
+	assert.Equal(t, oracle.StageFragment, d.Stage)
+	assert.Equal(t, "the fragment-stage path of naga's SPIR-V backend or driver vulkan:llvmpipe", d.Culprit)
+	assert.Contains(t, d.Why, "the compute entry point of the same wgsl agrees on this adapter")
+	assert.Equal(t, "k on wgpu-vulkan:llvmpipe (wgsl fragment)", d.Label())
+	d = find(t, rep, "wgpu-vulkan:llvmpipe/original/spirv/fragment")
+	assert.Equal(t, check.ClassStage, d.Class)
+	assert.Contains(t, d.Why, "does not compile")
+
+	// Both stages differ on wgpu-vulkan:swiftshader, Dawn on the same
+	// driver agrees in compute but not in the fragment stage: the compute
+	// run is the compiler's (Dawn's compute agrees), the fragment run is
+	// not (Dawn's fragment run differs too) and is not a stage finding.
+	assert.Equal(t, check.ClassCompiler, find(t, rep, "wgpu-vulkan:swiftshader/original/wgsl").Class)
+	d = find(t, rep, "wgpu-vulkan:swiftshader/original/wgsl/fragment")
+	assert.NotEqual(t, check.ClassStage, d.Class)
+	assert.NotEqual(t, check.ClassCompiler, d.Class, "Dawn's compute run is not a neighbour of a fragment run")
+	assert.Equal(t, check.ClassStage, find(t, rep, "dawn-vulkan:swiftshader/original/wgsl/fragment").Class)
+
+	cells := map[string]*Cell{}
+	for _, c := range rep.Cases[0].Cells {
+		cells[c.Adapter] = c
+	}
+	assert.Equal(t, "differs (wgsl fragment); compile error (spirv fragment)", cells["wgpu-vulkan:llvmpipe"].Text)
+	assert.Equal(t, "agrees", cells["wgpu-vulkan:llvmpipe"].ForStage(oracle.StageCompute).Text)
+	assert.Equal(t, "differs (wgsl)", cells["wgpu-vulkan:swiftshader"].ForStage(oracle.StageCompute).Text)
+	assert.Equal(t, []oracle.Stage{oracle.StageCompute, oracle.StageFragment}, rep.Cases[0].RowStages())
+}
+
+// A run the adapter cannot take at all (oracle.Unsupported: a fragment
+// kernel without writable storage in the fragment stage) is skipped in its
+// cell with the reason, never a divergence.
+func TestUnsupportedRunIsSkipped(t *testing.T) {
+	res := &check.Result{ABI: &ir.KernelABI{Kernel: "k"}}
+	rr := newRunResult(oracle.Judged{Run: oracle.Run{Adapter: "dawn-gles:llvmpipe", Function: "k", Format: oracle.FormatWGSL,
+		Stage: oracle.StageFragment, Failed: oracle.Unsupported, Message: "no writable storage buffers in the fragment stage"},
+		Verdict: oracle.Unsupported}, res)
+	assert.Equal(t, Skipped, rr.Outcome)
+	assert.Equal(t, oracle.StageFragment, rr.Stage)
+	assert.Contains(t, rr.Error, "fragment stage")
 }

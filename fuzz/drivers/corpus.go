@@ -46,10 +46,25 @@ type Case struct {
 	Case *check.Case
 	// Entry is a compute entry point as written (check.ExecuteEntry): the
 	// module, entry point, workgroups and bindings; nil for a function
-	// kernel. Exactly one of Case and Entry is set.
+	// kernel.
 	Entry *check.EntryCase
+	// Fragment is a fragment entry point as written
+	// (check.ExecuteFragment) over a check.DefaultFragmentSize target.
+	// Exactly one of Case, Entry and Fragment is set.
+	Fragment *check.FragmentCase
 	// Seed locates a generated program (nil for corpus files).
 	Seed *check.SeedInfo
+}
+
+// Module is the case's module, whichever kind of case it is.
+func (c *Case) Module() *ir.Module {
+	switch {
+	case c.Entry != nil:
+		return c.Entry.Module
+	case c.Fragment != nil:
+		return c.Fragment.Module
+	}
+	return c.Case.Module
 }
 
 // LoadCorpus reads every .wgsl file of dir, in name order: a case file
@@ -60,7 +75,9 @@ type Case struct {
 // beside it, or DefaultInvocations generated ones; a module whose kernel
 // is a compute entry point (wgsl.IsEntryMode) is an entry case: its
 // bindings and "workgroups" from NAME.inputs.json (exec's form), or
-// gen.EntryBindings and one workgroup without it.
+// gen.EntryBindings and one workgroup without it; one whose kernel is a
+// fragment entry point (wgsl.IsFragmentMode) a fragment case over a 16×16
+// target (check.DefaultFragmentSize).
 // Errors are positioned (file:line:col: …) and name the file.
 func LoadCorpus(dir string) ([]*Case, error) {
 	ents, err := os.ReadDir(dir)
@@ -114,6 +131,14 @@ func LoadFile(path string) (*Case, error) {
 		kernel = name
 	}
 	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
+	if wgsl.IsFragmentMode(m, kernel) {
+		f, err := wgsl.FragmentEntry(m, kernel)
+		if err != nil {
+			return nil, err
+		}
+		c.Fragment = &check.FragmentCase{Module: m, Entry: f.Name, Size: check.DefaultFragmentSize}
+		return c, nil
+	}
 	if wgsl.IsEntryMode(m, kernel) {
 		if c.Entry, err = loadEntry(m, kernel, in); err != nil {
 			return nil, err

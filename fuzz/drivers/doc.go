@@ -24,11 +24,19 @@
 // on wgpu, Dawn's worker and entry points) stay in their cells as Skipped,
 // with the reason, never judged and never a divergence.
 //
+// With Options.Stages a function kernel's runs are made in the compute
+// and/or the fragment stage (check.Options.Stages): each run carries its
+// stage, a run's neighbours are the runs of its own stage, and a
+// fragment-stage run that does not agree where the compute run of the same
+// function and format on the adapter does is check.ClassStage. The matrix
+// then has a row per case and stage (Cell.ForStage, CaseResult.RowStages),
+// and a fragment run's key ends in "/fragment".
+//
 // Its Report (with Adapter, CaseResult, Cell, RunResult, Divergence and
 // RuleSummary) is the matrix as data, the JSON document itself; package
 // report renders it (text, HTML, JUnit, JSON). drivers compares runs with
 // a baseline of known divergences (ReadBaseline, Report.ApplyBaseline),
-// keyed case/adapter/function/format.
+// keyed case/adapter/function/format[/fragment].
 //
 // drivers never opens adapters (the caller passes check.Device values),
 // never decides semantics (interp), never changes the programs it runs

@@ -82,12 +82,15 @@ func (a Adapter) CompilerBackend() string {
 // Report is a driver matrix: every case on every adapter, each cell's
 // runs, the divergences and their attribution.
 type Report struct {
-	Tool     string        `json:"tool"`
-	Mode     string        `json:"mode"` // emission mode: "raw" or "portable"
-	Flat     bool          `json:"flat"`
-	SPIRV    bool          `json:"spirv"`
-	Adapters []Adapter     `json:"adapters"`
-	Cases    []*CaseResult `json:"cases"`
+	Tool  string `json:"tool"`
+	Mode  string `json:"mode"` // emission mode: "raw" or "portable"
+	Flat  bool   `json:"flat"`
+	SPIRV bool   `json:"spirv"`
+	// Stages are the pipeline stages of the function kernels' runs
+	// (Options.Stages), in order; absent: compute alone.
+	Stages   []oracle.Stage `json:"stages,omitempty"`
+	Adapters []Adapter      `json:"adapters"`
+	Cases    []*CaseResult  `json:"cases"`
 	// Divergences lists every run that does not agree with the reference,
 	// by case, then adapter, then function and format.
 	Divergences []*Divergence `json:"divergences"`
@@ -159,12 +162,14 @@ type Cell struct {
 	Entry  *check.EntryResult `json:"-"`
 }
 
-// RunResult is one judged run: a function kind in a format on an adapter.
+// RunResult is one judged run: a function kind in a format and a stage on
+// an adapter.
 type RunResult struct {
 	Function      string            `json:"function"` // Original or Twin
 	FunctionName  string            `json:"function_name"`
-	Format        oracle.Format     `json:"format"`  // oracle.FormatWGSL, FormatSPIRV (FormatIR for the interpreter)
-	Outcome       string            `json:"outcome"` // Agrees, Differs, …; Skipped: not judged, Error says why
+	Format        oracle.Format     `json:"format"`          // oracle.FormatWGSL, FormatSPIRV (FormatIR for the interpreter)
+	Stage         oracle.Stage      `json:"stage,omitempty"` // oracle.StageCompute, StageFragment ("" for the interpreter)
+	Outcome       string            `json:"outcome"`         // Agrees, Differs, …; Skipped: not judged, Error says why
 	Mismatches    []int             `json:"mismatches"`
 	Indeterminate []int             `json:"indeterminate,omitempty"`
 	Outputs       []json.RawMessage `json:"outputs,omitempty"`
@@ -180,13 +185,15 @@ type RunResult struct {
 type Divergence struct {
 	// Key identifies the divergence in baselines:
 	// case/adapter/function/format, e.g.
-	// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl".
+	// "div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl", with
+	// "/fragment" after it for a run in the fragment stage (Key).
 	Key          string        `json:"key"`
 	Case         string        `json:"case"`
 	Adapter      string        `json:"adapter"`
 	Function     string        `json:"function"` // Original or Twin
 	FunctionName string        `json:"function_name"`
 	Format       oracle.Format `json:"format"`
+	Stage        oracle.Stage  `json:"stage,omitempty"` // of the run ("" for a case that could not run)
 	Outcome      string        `json:"outcome"`
 	Rule         string        `json:"rule,omitempty"`
 	Spec         string        `json:"spec,omitempty"`
@@ -221,19 +228,28 @@ type Example struct {
 // Line is the divergence's one-line attribution: "class: culprit — why".
 func (d *Divergence) Line() string { return string(d.Class) + ": " + d.Culprit + " — " + d.Why }
 
-// Label is "case on adapter (format[, twin])", the form "new divergence"
-// messages use.
+// Label is "case on adapter (format[ fragment][, twin])", the form "new
+// divergence" messages use.
 func (d *Divergence) Label() string {
 	f := string(d.Format)
+	if d.Stage == oracle.StageFragment {
+		f += " " + string(d.Stage)
+	}
 	if d.Function == Twin {
 		f += ", twin"
 	}
 	return fmt.Sprintf("%s on %s (%s)", d.Case, d.Adapter, f)
 }
 
-// Key builds a divergence key (see Divergence.Key).
-func Key(caseName, adapter, function string, format oracle.Format) string {
-	return caseName + "/" + adapter + "/" + function + "/" + string(format)
+// Key builds a divergence key (see Divergence.Key): a run in the
+// fragment stage gets "/fragment" after the format, a compute run's key is
+// what every key was before stages (baselines keep matching).
+func Key(caseName, adapter, function string, format oracle.Format, stage oracle.Stage) string {
+	k := caseName + "/" + adapter + "/" + function + "/" + string(format)
+	if stage == oracle.StageFragment {
+		k += "/" + string(stage)
+	}
+	return k
 }
 
 // RuleSummary is one line of the per-rule summary.

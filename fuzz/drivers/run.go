@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +27,10 @@ type Options struct {
 	Mode wgsl.Mode
 	// NoTwin skips the flattened twins; NoSPIRV skips gpudiff's SPIR-V.
 	NoTwin, NoSPIRV bool
+	// Stages are the pipeline stages a function kernel runs in
+	// (check.Options.Stages; none: compute). Compute entry points run in
+	// the compute stage only.
+	Stages []oracle.Stage
 	// Timeout bounds each dispatch on adapters whose devices do not bound
 	// dispatches themselves (Dawn's node worker); 0 means 60 s. wgpu's
 	// worker processes apply their own limit.
@@ -55,7 +60,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
-	rep := &Report{Tool: opts.Tool, Mode: string(opts.Mode), Flat: !opts.NoTwin, SPIRV: !opts.NoSPIRV,
+	rep := &Report{Tool: opts.Tool, Mode: string(opts.Mode), Flat: !opts.NoTwin, SPIRV: !opts.NoSPIRV, Stages: stagesOf(opts.Stages),
 		Adapters: []Adapter{}, Cases: []*CaseResult{}, Divergences: []*Divergence{}, Rules: []RuleSummary{}}
 	for _, d := range devs {
 		rep.Adapters = append(rep.Adapters, NewAdapter(d.Info()))
@@ -79,9 +84,15 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				}
 				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
 					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
-				if c.Entry != nil {
+				switch {
+				case c.Entry != nil:
+					copts.Stages = nil // an entry point as written: compute
 					results[i][a] = runEntry(ctx, c.Entry, copts)
-				} else {
+				case c.Fragment != nil:
+					res, err := check.ExecuteFragment(ctx, c.Fragment, copts) // in the fragment stage
+					results[i][a] = slot{res: res, err: err}
+				default:
+					copts.Stages = opts.Stages
 					res, err := check.Execute(ctx, c.Case, copts)
 					results[i][a] = slot{res: res, err: err}
 				}
@@ -181,7 +192,7 @@ func runEntry(ctx context.Context, c *check.EntryCase, opts check.Options) slot 
 
 // skippedRun is a run check did not take, with its reason (Error).
 func skippedRun(r oracle.Run, res *check.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Outcome: Skipped, Mismatches: []int{}, Error: r.Message}
+	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Stage: check.StageOf(r), Outcome: Skipped, Mismatches: []int{}, Error: r.Message}
 	if r.Function != res.ABI.Kernel {
 		rr.Function = Twin
 	}
@@ -214,17 +225,26 @@ func newCaseResult(c *Case) *CaseResult {
 	if c.Entry != nil {
 		return newEntryCaseResult(c)
 	}
-	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: c.Case.Kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
-		Invocations: len(c.Case.Args)}
+	m, kernel, allArgs := c.Module(), "", [][]ir.Value(nil)
+	if c.Fragment != nil {
+		// A fragment entry point: one invocation per pixel, its argument
+		// the pixel's position.
+		kernel = c.Fragment.Entry
+		allArgs = check.FragmentPositions(c.Fragment.Size[0], c.Fragment.Size[1], len(m.Func(kernel).Params))
+	} else {
+		kernel, allArgs = c.Case.Kernel, c.Case.Args
+	}
+	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
+		Invocations: len(allArgs)}
 	if c.Seed != nil {
 		cr.Seed = c.Seed
 	}
-	f := c.Case.Module.Func(c.Case.Kernel)
+	f := m.Func(kernel)
 	for _, p := range f.Params {
 		cr.Params = append(cr.Params, p.Name)
 	}
-	cr.Inputs = check.InputsJSON(f, c.Case.Args)
-	for _, args := range c.Case.Args {
+	cr.Inputs = check.InputsJSON(f, allArgs)
+	for _, args := range allArgs {
 		row := make([]string, len(args))
 		for j, a := range args {
 			row[j] = oracle.Human(oracle.Expected{Value: a})
@@ -297,7 +317,7 @@ func humanOutputs(outs []oracle.Expected, names []string) string {
 }
 
 func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Outcome: outcomeOf(r),
+	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Stage: check.StageOf(r.Run), Outcome: outcomeOf(r),
 		Mismatches: append([]int{}, r.Mismatches...), Indeterminate: r.Indeterminate, Error: r.Message}
 	if r.Function != res.ABI.Kernel {
 		rr.Function = Twin
@@ -330,6 +350,11 @@ func outcomeOf(r oracle.Judged) string {
 		return Crash
 	case oracle.Timeout:
 		return Timeout
+	case oracle.Unsupported:
+		// A run the adapter cannot take (a fragment kernel where the
+		// fragment stage has no writable storage buffers): skipped, with
+		// the reason in Error, never judged.
+		return Skipped
 	}
 	return Failed
 }
@@ -383,38 +408,91 @@ func (c *Cell) aggregate() {
 	c.Text = strings.Join(parts, "; ")
 }
 
-// runMarkers names runs compactly: per format, the format alone when both
-// the original and the twin are among rs (or the cell has no twin), else
-// "wgsl orig" / "wgsl twin".
+// ForStage is the cell as it would be with only its runs of stage st:
+// those runs, their outcome and text (aggregate). The matrix shows one row
+// per case and stage when a report has several stages.
+func (c *Cell) ForStage(st oracle.Stage) *Cell {
+	sc := &Cell{Adapter: c.Adapter, Result: c.Result, Entry: c.Entry}
+	for _, r := range c.Runs {
+		if r.Stage == st {
+			sc.Runs = append(sc.Runs, r)
+		}
+	}
+	sc.aggregate()
+	return sc
+}
+
+// RowStages are the stages the row's runs were made in, in the report's
+// order (compute first); a row whose case could not run has none.
+func (cr *CaseResult) RowStages() []oracle.Stage {
+	var out []oracle.Stage
+	for _, st := range []oracle.Stage{oracle.StageCompute, oracle.StageFragment} {
+		for _, c := range cr.Cells {
+			if slices.ContainsFunc(c.Runs, func(r *RunResult) bool { return r.Stage == st }) {
+				out = append(out, st)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// runMarkers names runs compactly: per format (and stage: "wgsl fragment"
+// for the fragment stage's, a compute run's marker naming no stage), the
+// format alone when both the original and the twin are among rs (or the
+// cell has no twin), else "wgsl orig" / "wgsl twin".
 func runMarkers(rs, all []*RunResult) string {
-	has := map[oracle.Format]map[string]bool{} // format → function kinds in rs
-	twins := map[oracle.Format]bool{}          // formats with a twin run in the cell
+	type path struct {
+		format oracle.Format
+		stage  oracle.Stage
+	}
+	has := map[path]map[string]bool{} // path → function kinds in rs
+	twins := map[path]bool{}          // paths with a twin run in the cell
 	for _, r := range all {
 		if r.Function == Twin {
-			twins[r.Format] = true
+			twins[path{r.Format, r.Stage}] = true
 		}
 	}
-	var formats []oracle.Format
+	var paths []path
 	for _, r := range rs {
-		if has[r.Format] == nil {
-			has[r.Format] = map[string]bool{}
-			formats = append(formats, r.Format)
+		p := path{r.Format, r.Stage}
+		if has[p] == nil {
+			has[p] = map[string]bool{}
+			paths = append(paths, p)
 		}
-		has[r.Format][r.Function] = true
+		has[p][r.Function] = true
 	}
-	sort.Slice(formats, func(i, j int) bool { return formatRank(formats[i]) < formatRank(formats[j]) })
+	sort.Slice(paths, func(i, j int) bool {
+		if (paths[i].stage == oracle.StageFragment) != (paths[j].stage == oracle.StageFragment) {
+			return paths[j].stage == oracle.StageFragment
+		}
+		return formatRank(paths[i].format) < formatRank(paths[j].format)
+	})
 	var parts []string
-	for _, f := range formats {
+	for _, p := range paths {
+		name := string(p.format)
+		if p.stage == oracle.StageFragment {
+			name += " " + string(p.stage)
+		}
 		switch {
-		case has[f][Original] && (has[f][Twin] || !twins[f]):
-			parts = append(parts, string(f))
-		case has[f][Original]:
-			parts = append(parts, string(f)+" orig")
+		case has[p][Original] && (has[p][Twin] || !twins[p]):
+			parts = append(parts, name)
+		case has[p][Original]:
+			parts = append(parts, name+" orig")
 		default:
-			parts = append(parts, string(f)+" twin")
+			parts = append(parts, name+" twin")
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stagesOf is the Report's Stages for the options' stages: absent for
+// compute alone.
+func stagesOf(stages []oracle.Stage) []oracle.Stage {
+	if len(stages) == 0 || len(stages) == 1 && stages[0] == oracle.StageCompute {
+		return nil
+	}
+	return stages
 }
 
 func formatRank(f oracle.Format) int {

@@ -132,6 +132,13 @@ type request struct {
 	OutputSize  int      `json:"outputSize"`
 	Invocations int      `json:"invocations"`
 	Compile     []string `json:"compile,omitempty"` // WGSL texts; the rest is then unused
+	// A fragment draw (harness.FragmentStage): the stage, the vertex
+	// stage's WGSL (harness.VertexWGSL), the target and the attachments.
+	Stage       string                     `json:"stage,omitempty"`
+	Vertex      string                     `json:"vertex,omitempty"`
+	Target      [2]uint32                  `json:"target,omitzero"`
+	Attachments []harness.AttachmentFormat `json:"attachments,omitempty"`
+	Entry       bool                       `json:"entry,omitempty"` // an entry point as written, without bindings
 }
 
 // reply is worker.mjs's answer to a request.
@@ -140,7 +147,7 @@ type reply struct {
 	Output   []byte    `json:"output"`   // base64 in JSON
 	Compiled []*string `json:"compiled"` // per Compile text: nil, or Tint's message
 	Error    *struct {
-		Kind    string `json:"kind"` // "compile", "device" or "protocol"
+		Kind    string `json:"kind"` // "compile", "device", "unsupported" or "protocol"
 		Stage   string `json:"stage"`
 		Op      string `json:"op"`
 		Message string `json:"message"`
@@ -151,7 +158,12 @@ type reply struct {
 // Run compiles k (WGSL only) with Tint, runs job on the device and returns
 // the output buffer's OutputSize bytes, as harness.Device.Run does: each Run
 // creates and destroys its own shader module, pipeline, buffers and bind
-// group; ceil(Invocations/64) workgroups are dispatched along x.
+// group; ceil(Invocations/64) workgroups are dispatched along x. A kernel
+// in the fragment stage (k.Stage harness.FragmentStage, the kernel ABI's
+// buffers only) is drawn as harness.Device.Run draws it: one full-screen
+// triangle of harness.VertexWGSL over job.Target, the attachments' texels
+// after the output; a device whose fragment stage has no writable storage
+// buffers returns a *harness.UnsupportedError.
 //
 // Errors: *harness.CompileError when Dawn rejects the module (Stage
 // "shader-module", Tint's diagnostics with the quoted source) or the
@@ -177,15 +189,23 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rep, err := d.call(ctx, request{
+	req := request{
 		WGSL: k.WGSL, EntryPoint: k.EntryPoint,
 		Input: job.Input, OutputSize: job.OutputSize, Invocations: job.Invocations,
-	})
+	}
+	want := job.OutputSize
+	if k.Stage == harness.FragmentStage {
+		req.Stage, req.Vertex, req.Target, req.Attachments, req.Entry = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments, job.Entry
+		for _, f := range job.Attachments {
+			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
+		}
+	}
+	rep, err := d.call(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if len(rep.Output) != job.OutputSize {
-		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), job.OutputSize), nil)
+	if len(rep.Output) != want {
+		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), want), nil)
 	}
 	return rep.Output, nil
 }
@@ -235,6 +255,8 @@ func (d *Device) call(ctx context.Context, r request) (*reply, error) {
 		switch e.Kind {
 		case "compile":
 			return nil, &harness.CompileError{Stage: e.Stage, Message: e.Message}
+		case "unsupported":
+			return nil, &harness.UnsupportedError{Adapter: d.info.Name, Reason: e.Message}
 		case "device":
 			if e.Broken { // the worker exits after a lost device
 				d.w.stop()
@@ -262,9 +284,20 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 		return ErrNoBindings
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("dawn: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
+	case k.Stage != "" && k.Stage != harness.ComputeStage && k.Stage != harness.FragmentStage:
+		return fmt.Errorf("dawn: unknown shader stage %q", k.Stage)
 	}
 	l := d.wire.Limits
 	maxBinding := min(l.MaxStorageBufferBindingSize, l.MaxBufferSize)
+	if k.Stage == harness.FragmentStage {
+		// The worker's device has WebGPU's default texture and attachment
+		// limits (it requests only the buffer limits).
+		return harness.CheckFragment(job, d.info.Name, defaultMaxTextureDimension2D, harness.DefaultMaxColorAttachments,
+			harness.DefaultMaxColorAttachmentBytesPerSample, maxBinding)
+	}
+	if job.Target != [2]uint32{} || job.Attachments != nil {
+		return errors.New("dawn: a compute dispatch has no Target or Attachments")
+	}
 	for _, n := range []int{len(job.Input), job.OutputSize} {
 		if size := uint64(max(4, (n+3)&^3)); size > maxBinding {
 			return fmt.Errorf("dawn: buffer of %d bytes exceeds %s's storage binding limit of %d bytes", n, d.info.Name, maxBinding)
@@ -277,6 +310,10 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 	}
 	return nil
 }
+
+// defaultMaxTextureDimension2D is WebGPU's default maxTextureDimension2D
+// (WebGPU #limits), which the worker's device has.
+const defaultMaxTextureDimension2D = 8192
 
 // Close ends the worker process: it closes the worker's stdin, which makes
 // it destroy the device and exit, and kills it if it has not exited within

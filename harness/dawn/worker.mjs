@@ -19,9 +19,22 @@
 //
 // with {"id", "output" (base64)} or {"id", "error": {"kind", "stage", "op",
 // "message", "broken"}}: kind "compile" (stage "shader-module" or
-// "pipeline", the message is Tint's or Dawn's own) or "device" (op "buffer",
-// "bind-group", "encode", "readback" or "device"). A broken error means the
-// device is lost: the worker exits after replying. It exits when stdin closes.
+// "pipeline", the message is Tint's or Dawn's own), "device" (op "buffer",
+// "bind-group", "texture", "encode", "readback" or "device") or
+// "unsupported" (the device cannot run the request at all: a fragment
+// kernel where the fragment stage has no writable storage buffers). A
+// broken error means the device is lost: the worker exits after replying.
+// It exits when stdin closes.
+//
+// A request with "stage": "fragment" also has "vertex" (the WGSL of the
+// vertex stage, gpudiff_vertex: harness.VertexWGSL), "target" [width,
+// height] and "attachments" [format...]: the kernel ABI's buffers are bound
+// to the fragment stage, one full-screen triangle is drawn over the
+// target with one colour attachment per format (cleared to zero), and the
+// output is the output buffer's bytes followed by each attachment's texels,
+// row by row, without row padding (harness.Dispatch.Attachments). With
+// "entry": true it is a fragment entry point as written without bindings:
+// no buffers are bound and the output is the attachments' texels alone.
 //
 // A compile-only request {"id", "compile": [wgsl...]} creates a shader
 // module from each text (Tint parses, resolves and validates it) and nothing
@@ -202,6 +215,10 @@ async function serve(backend, name, featureLevel, allFeatures) {
     entries: [storage(0, 'read-only-storage'), storage(1, 'storage')],
   });
   const layout = device.createPipelineLayout({ label: 'gpudiff kernel ABI', bindGroupLayouts: [bgl] });
+  // The fragment stage's layouts, made on first use: a device whose
+  // fragment stage has no writable storage buffers (compatibility mode's
+  // maxStorageBuffersInFragmentStage = 0) refuses them, remembered.
+  let frag = null;
   send({ ready: info });
 
   const scoped = async (filters, f) => {
@@ -234,9 +251,90 @@ async function serve(backend, name, featureLevel, allFeatures) {
       layout, compute: { module: mod.value, entryPoint: req.entryPoint },
     }));
     if (pipe.err) return compile('pipeline', pipe.err.message);
+    return dispatch(req, pipe.value, bgl, (pass) => {
+      pass.dispatchWorkgroups(Math.ceil(req.invocations / WORKGROUP_SIZE), 1, 1);
+    });
+  }
 
+  async function fragmentLayout() {
+    if (frag) return frag;
+    const storage = (binding, type) => ({ binding, visibility: GPUShaderStage.FRAGMENT, buffer: { type } });
+    const l = await scoped(['validation'], () => device.createBindGroupLayout({
+      label: 'gpudiff kernel ABI (fragment)',
+      entries: [storage(0, 'read-only-storage'), storage(1, 'storage')],
+    }));
+    if (l.err) {
+      frag = { err: `no writable storage buffers in the fragment stage (the kernel ABI's output buffer): ${dawnMessage(l.err.message)}` };
+      return frag;
+    }
+    frag = { bgl: l.value, layout: device.createPipelineLayout({ label: 'gpudiff kernel ABI (fragment)', bindGroupLayouts: [l.value] }) };
+    return frag;
+  }
+
+  const texelSize = { r32uint: 4, r32sint: 4, r32float: 4, rg32uint: 8, rg32sint: 8, rg32float: 8, rgba32uint: 16, rgba32sint: 16, rgba32float: 16 };
+
+  async function runFragment(req) {
+    if (lost) return failure('device', lost, true);
+    uncaptured = [];
+    // An entry point as written ("entry": true) has no bindings: an empty
+    // layout, no buffers; the kernel ABI's draw binds its two buffers.
+    const fl = req.entry ? { layout: device.createPipelineLayout({ label: 'no bindings', bindGroupLayouts: [] }) } : await fragmentLayout();
+    if (fl.err) return { kind: 'unsupported', message: fl.err };
+    const vmod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.vertex }));
+    if (vmod.err) return failure('device', `the vertex stage: ${vmod.err.message}`);
+    const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.wgsl }));
+    if (mod.err) return compile('shader-module', mod.err.message);
+    const pipe = await scoped(['internal', 'validation'], () => device.createRenderPipeline({
+      layout: fl.layout,
+      vertex: { module: vmod.value, entryPoint: 'gpudiff_vertex' },
+      fragment: { module: mod.value, entryPoint: req.entryPoint, targets: req.attachments.map((format) => ({ format })) },
+      primitive: { topology: 'triangle-list' },
+    }));
+    if (pipe.err) return compile('pipeline', pipe.err.message);
+    const [w, h] = req.target;
+    const textures = [];
+    try {
+      const tex = await scoped(['out-of-memory', 'validation'], () => req.attachments.map((format, i) => {
+        const t = device.createTexture({ label: `attachment ${i}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+        textures.push(t);
+        return t;
+      }));
+      if (tex.err) return failure('texture', tex.err.message);
+      // Each attachment's rows, padded to 256 bytes (GPUImageCopyBuffer's
+      // bytesPerRow), after the output buffer in the readback buffer.
+      const rows = req.attachments.map((f) => ((w * texelSize[f] + 255) & ~255));
+      return await dispatch(req, pipe.value, fl.bgl ?? null, null, {
+        textures: tex.value, rows, w, h,
+        encode: (encoder, bg) => {
+          const pass = encoder.beginRenderPass({
+            colorAttachments: tex.value.map((t) => ({ view: t.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] })),
+          });
+          pass.setPipeline(pipe.value);
+          if (bg) pass.setBindGroup(0, bg);
+          pass.draw(3);
+          pass.end();
+        },
+      });
+    } finally {
+      for (const t of textures) t.destroy();
+    }
+  }
+
+  // dispatch makes the kernel ABI's buffers and bind group (of bgl), runs
+  // the pass (compute: encodePass on a compute pass with pipe; fragment:
+  // draw.encode) and reads back the output buffer, then draw's textures.
+  async function dispatch(req, pipe, bgl, encodePass, draw = null) {
     const inputData = Buffer.from(req.input ?? '', 'base64');
     const inSize = size(inputData.length), outSize = size(req.outputSize);
+    let readSize = outSize;
+    const texOffsets = [];
+    if (draw) {
+      for (const r of draw.rows) {
+        readSize = (readSize + 255) & ~255; // a multiple of every texel size
+        texOffsets.push(readSize);
+        readSize += r * draw.h;
+      }
+    }
     const buffers = [];
     try {
       const bufs = await scoped(['out-of-memory', 'validation'], () => {
@@ -246,14 +344,14 @@ async function serve(backend, name, featureLevel, allFeatures) {
         input.unmap();
         const output = device.createBuffer({ label: 'output', size: outSize, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
         buffers.push(output);
-        const readback = device.createBuffer({ label: 'readback', size: outSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+        const readback = device.createBuffer({ label: 'readback', size: readSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
         buffers.push(readback);
         return { input, output, readback };
       });
       if (bufs.err) return failure('buffer', bufs.err.message);
       const { input, output, readback } = bufs.value;
 
-      const bg = await scoped(['validation'], () => device.createBindGroup({
+      const bg = !bgl ? { value: null } : await scoped(['validation'], () => device.createBindGroup({
         layout: bgl,
         entries: [
           { binding: 0, resource: { buffer: input, size: inSize } },
@@ -264,23 +362,39 @@ async function serve(backend, name, featureLevel, allFeatures) {
 
       const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
         const encoder = device.createCommandEncoder();
-        const pass = encoder.beginComputePass();
-        pass.setPipeline(pipe.value);
-        pass.setBindGroup(0, bg.value);
-        pass.dispatchWorkgroups(Math.ceil(req.invocations / WORKGROUP_SIZE), 1, 1);
-        pass.end();
+        if (draw) {
+          draw.encode(encoder, bg.value);
+        } else {
+          const pass = encoder.beginComputePass();
+          pass.setPipeline(pipe);
+          pass.setBindGroup(0, bg.value);
+          encodePass(pass);
+          pass.end();
+        }
         encoder.copyBufferToBuffer(output, 0, readback, 0, outSize);
+        if (draw) {
+          draw.textures.forEach((texture, i) => encoder.copyTextureToBuffer({ texture },
+            { buffer: readback, offset: texOffsets[i], bytesPerRow: draw.rows[i], rowsPerImage: draw.h }, [draw.w, draw.h]));
+        }
         device.queue.submit([encoder.finish()]);
       });
       if (enc.err) return failure('encode', enc.err.message);
 
       try {
-        await readback.mapAsync(GPUMapMode.READ, 0, outSize);
+        await readback.mapAsync(GPUMapMode.READ, 0, readSize);
       } catch (e) {
         if (lost) return failure('device', lost, true);
         return failure('readback', errorText(e));
       }
-      const out = Buffer.from(readback.getMappedRange(0, outSize)).subarray(0, req.outputSize).toString('base64');
+      const mapped = Buffer.from(readback.getMappedRange(0, readSize));
+      const parts = [mapped.subarray(0, req.outputSize)];
+      if (draw) {
+        draw.textures.forEach((_, i) => {
+          const row = draw.w * texelSize[req.attachments[i]];
+          for (let y = 0; y < draw.h; y++) parts.push(mapped.subarray(texOffsets[i] + y * draw.rows[i], texOffsets[i] + y * draw.rows[i] + row));
+        });
+      }
+      const out = Buffer.concat(parts).toString('base64');
       readback.unmap();
       if (lost) return failure('device', lost, true);
       if (uncaptured.length > 0) return failure('device', uncaptured.join('\n'));
@@ -322,7 +436,8 @@ async function serve(backend, name, featureLevel, allFeatures) {
     }
     let reply;
     try {
-      reply = Array.isArray(req.compile) ? await compileAll(req.compile) : await run(req);
+      reply = Array.isArray(req.compile) ? await compileAll(req.compile)
+        : req.stage === 'fragment' ? await runFragment(req) : await run(req);
     } catch (e) {
       reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
     }

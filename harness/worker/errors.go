@@ -150,8 +150,10 @@ var (
 	// signal ("[signal SIGSEGV: segmentation violation code=...").
 	goPanicSignal = regexp.MustCompile(`(?m)^\[signal (SIG[A-Z0-9]+):`)
 	// goFrameArgs matches the argument list that ends a function line of a
-	// Go traceback: "(0x...", "({...", "(...)" or "()".
-	goFrameArgs = regexp.MustCompile(`\((0x|\{|\.\.\.|\))[^\n]*$`)
+	// Go traceback: "(0x...", "({...", "(...)", "()", or "(_, ..." / "(_)"
+	// where the runtime no longer has the first argument (a method's
+	// receiver, when its frame passes a large struct).
+	goFrameArgs = regexp.MustCompile(`\((0x|\{|\.\.\.|\)|_[,)])[^\n]*$`)
 )
 
 // reportedSignal returns the fatal signal the Go runtime reported first in

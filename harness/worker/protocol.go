@@ -42,6 +42,7 @@ const (
 	kindDevice  = "device"          // *harness.DeviceError
 	kindUnknown = "unknown-adapter" // *harness.UnknownAdapterError
 	kindAmbig   = "ambiguous"       // *harness.AmbiguousAdapterError
+	kindUnsup   = "unsupported"     // *harness.UnsupportedError
 	kindOther   = "other"           // anything else, as its text
 )
 
@@ -53,7 +54,8 @@ type wireError struct {
 	Stage string
 	// all kinds; for kindOther the error's text
 	Message string
-	// *harness.DeviceError
+	// *harness.DeviceError (Adapter also *harness.UnsupportedError, whose
+	// Reason travels as Message)
 	Adapter string
 	Op      string
 	Broken  bool
@@ -75,6 +77,7 @@ func toWire(err error) *wireError {
 	var de *harness.DeviceError
 	var ue *harness.UnknownAdapterError
 	var ae *harness.AmbiguousAdapterError
+	var un *harness.UnsupportedError
 	switch {
 	case errors.As(err, &ce):
 		return &wireError{Kind: kindCompile, Stage: ce.Stage, Message: ce.Message}
@@ -88,6 +91,8 @@ func toWire(err error) *wireError {
 		return &wireError{Kind: kindUnknown, Selector: ue.Selector, Available: ue.Available}
 	case errors.As(err, &ae):
 		return &wireError{Kind: kindAmbig, Name: ae.Name, Matches: ae.Matches}
+	case errors.As(err, &un):
+		return &wireError{Kind: kindUnsup, Adapter: un.Adapter, Message: un.Reason}
 	}
 	return &wireError{Kind: kindOther, Message: err.Error()}
 }
@@ -111,6 +116,8 @@ func (w *wireError) err() error {
 		return &harness.UnknownAdapterError{Selector: w.Selector, Available: w.Available}
 	case kindAmbig:
 		return &harness.AmbiguousAdapterError{Name: w.Name, Matches: w.Matches}
+	case kindUnsup:
+		return &harness.UnsupportedError{Adapter: w.Adapter, Reason: w.Message}
 	}
 	return errors.New(w.Message)
 }

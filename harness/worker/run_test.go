@@ -315,3 +315,42 @@ func TestWorkerDiesWithItsParent(t *testing.T) {
 		t.Errorf("worker %d outlived its killed parent", pid)
 	}
 }
+
+// TestRunFragmentThroughWorker: a fragment draw (Kernel.Stage, Target,
+// Attachments) crosses the process boundary and comes back as the
+// in-process harness draws it: out[i] = 2*in[i] at invocation i = 256*y + x,
+// hand-derived, then the attachment's x + 1000*y per pixel.
+func TestRunFragmentThroughWorker(t *testing.T) {
+	d := startDevice(t, lavapipe, Options{})
+	k := harness.Kernel{EntryPoint: "main", Label: "frag/wgsl", Stage: harness.FragmentStage, WGSL: `
+@group(0) @binding(0) var<storage, read> inp: array<u32>;
+@group(0) @binding(1) var<storage, read_write> outp: array<u32>;
+@fragment fn main(@builtin(position) p: vec4<f32>) -> @location(0) u32 {
+	let i = u32(p.y) * 256u + u32(p.x);
+	if (i < arrayLength(&outp)) { outp[i] = inp[i] * 2u; }
+	return u32(p.x) + 1000u * u32(p.y);
+}`}
+	const n = 300 // two rows: 256, then 44 of 256
+	job := harness.Dispatch{Input: le(iota32(n)...), OutputSize: 4 * n, Invocations: n, Target: harness.FragmentTarget(n),
+		Attachments: []harness.AttachmentFormat{harness.R32Uint}}
+	out, err := d.Run(context.Background(), k, job)
+	require.NoError(t, err)
+	require.Len(t, out, 4*n+4*256*2)
+	for i, w := range words(out[:4*n]) {
+		require.Equal(t, uint32(2*i), w, "out[%d]", i)
+	}
+	for p, w := range words(out[4*n:]) {
+		require.Equal(t, uint32(p%256+1000*(p/256)), w, "pixel %d", p)
+	}
+}
+
+// TestUnsupportedErrorCrosses: a *harness.UnsupportedError keeps its type,
+// fields and ErrUnsupported across the wire.
+func TestUnsupportedErrorCrosses(t *testing.T) {
+	in := &harness.UnsupportedError{Adapter: "wgpu-gl:llvmpipe", Reason: "no writable storage buffers in the fragment stage"}
+	back := toWire(in).err()
+	var got *harness.UnsupportedError
+	require.ErrorAs(t, back, &got)
+	assert.Equal(t, in, got)
+	assert.ErrorIs(t, back, harness.ErrUnsupported)
+}

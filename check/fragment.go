@@ -1,0 +1,249 @@
+package check
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/compiler/spirv"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// Fragment entry points as written (ARCHITECTURE.md "Entry points as
+// written (fragment)"): the case is a module, its @fragment entry point
+// and the size of the render target. Every pixel is one invocation, in
+// row order from the top-left: its @builtin(position) is the pixel centre
+// (x + 0.5, y + 0.5, 0, 1), which harness.VertexWGSL's full-screen
+// triangle gives every fragment (depth 0, w 1). The reference runs the
+// entry point once per pixel with that position (interp); each GPU run
+// draws the entry point as written with one colour attachment per
+// @location output (FragmentAttachment), whose texels are decoded back to
+// the outputs. The result has a function kernel's shape (Result): one
+// output "ret", the entry point's result, per pixel, so exec's table,
+// JSON and pictures show it as they show a kernel's.
+
+// FragmentCase is one fragment entry point as written to check.
+type FragmentCase struct {
+	Module *ir.Module
+	Entry  string    // the @fragment entry point
+	Size   [2]uint32 // the render target's width and height in pixels, each ≥ 1
+}
+
+// DefaultFragmentSize is the render target exec draws a fragment entry
+// point over when --size is not given.
+var DefaultFragmentSize = [2]uint32{16, 16}
+
+// maxFragmentPixels bounds a fragment case's target: the reference runs
+// every pixel (exec's --max-invocations applies too).
+const maxFragmentPixels = 1 << 22
+
+// FragmentPositions are the arguments of each pixel's invocation of a
+// fragment entry point with nparams parameters (0, or 1: its
+// @builtin(position)) over a w×h target, row by row from the top:
+// position (x + 0.5, y + 0.5, 0, 1) at pixel (x, y) (WGSL #builtin-values:
+// framebuffer coordinates of the pixel centre; depth 0 and w 1 from the
+// vertex stage).
+func FragmentPositions(w, h uint32, nparams int) [][]ir.Value {
+	args := make([][]ir.Value, 0, int(w*h))
+	for y := uint32(0); y < h; y++ {
+		for x := uint32(0); x < w; x++ {
+			if nparams == 0 {
+				args = append(args, []ir.Value{})
+				continue
+			}
+			pos := ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(float32(x)+0.5), ir.F32Val(float32(y)+0.5), ir.F32Val(0), ir.F32Val(1))
+			args = append(args, []ir.Value{pos})
+		}
+	}
+	return args
+}
+
+// FragmentAttachment is the colour attachment format of a fragment output
+// of type t (a numeric scalar, vec2 or vec4): r32, rg32 or rgba32 of its
+// scalar type (float, sint, uint), whose texels hold the output's bits
+// exactly (WebGPU #plain-color-formats).
+func FragmentAttachment(t *ir.Type) (harness.AttachmentFormat, error) {
+	n := 1
+	if t.Kind == ir.KindVec {
+		n = t.Len
+	}
+	prefix := map[int]string{1: "r32", 2: "rg32", 4: "rgba32"}[n]
+	suffix := map[ir.Kind]string{ir.KindF32: "float", ir.KindI32: "sint", ir.KindU32: "uint"}[t.Scalar().Kind]
+	if prefix == "" || suffix == "" {
+		return "", fmt.Errorf("no 32-bit colour format holds a %v output", t)
+	}
+	return harness.AttachmentFormat(prefix + suffix), nil
+}
+
+// ExecuteFragment runs c on the selected paths — the reference, the twin
+// in the interpreter with opts.Flat, and each device's runs of the entry
+// point (and twin) as WGSL and, with opts.SPIRV, gpudiff's SPIR-V, all in
+// the fragment stage — and judges every pixel's outputs against the
+// reference. opts.Stages does not apply (a fragment entry point runs in
+// the fragment stage). Errors are setup failures: the entry point outside
+// what gpudiff runs (wgsl.FragmentEntry's positioned errors), a size of
+// zero or too many pixels.
+func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Result, error) {
+	f, err := wgsl.FragmentEntry(c.Module, c.Entry)
+	if err != nil {
+		return nil, err
+	}
+	w, h := c.Size[0], c.Size[1]
+	if w == 0 || h == 0 || uint64(w)*uint64(h) > maxFragmentPixels {
+		return nil, fmt.Errorf("fragment target %d×%d: want 1 to %d pixels, each side at least 1", w, h, maxFragmentPixels)
+	}
+	outs := wgsl.FragmentOutputs(f)
+	attachments := make([]harness.AttachmentFormat, len(outs))
+	for i, o := range outs {
+		if attachments[i], err = FragmentAttachment(o.T); err != nil {
+			return nil, err
+		}
+	}
+	args := FragmentPositions(w, h, len(f.Params))
+	abi, err := ir.NewKernelABI(c.Module, f.Name)
+	if err != nil {
+		return nil, err
+	}
+	abi.Outputs = []ir.ABIField{{Name: "ret", T: f.Result}} // private globals are not outputs of a fragment
+	res := &Result{ABI: abi, Names: []string{"ret"}}
+	ref, refErr, err := interpRun(c.Module, f.Name, args, opts.Interp)
+	if err != nil {
+		return nil, err
+	}
+	res.Reference, res.ReferenceErr = retOnly(ref), refErr
+
+	mode := opts.Mode
+	if mode == "" {
+		mode = wgsl.Portable
+	}
+	mod, funcs := c.Module, []string{f.Name}
+	var runs []oracle.Run
+	if opts.Flat {
+		m := ir.CloneModule(c.Module)
+		tw, ferr := flatten.Function(m, f.Name, opts.Flatten)
+		if ferr != nil {
+			res.FlattenErr = ferr
+		} else {
+			mod, res.Twin = m, tw.Name
+			funcs = append(funcs, tw.Name)
+			outsTw, invErr, err := interpRun(m, tw.Name, args, opts.Interp)
+			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: oracle.FormatIR, Outputs: retOnly(outsTw), InvocationErr: invErr}
+			if err != nil {
+				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
+			}
+			runs = append(runs, r)
+		}
+	}
+	formats := []oracle.Format{oracle.FormatWGSL}
+	if opts.SPIRV {
+		formats = append(formats, oracle.FormatSPIRV)
+	}
+	job := harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true}
+	for _, d := range opts.Devices {
+		for _, fn := range funcs {
+			for _, format := range formats {
+				r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: format, Stage: oracle.StageFragment, Mode: string(mode)}
+				k, err := emitFragment(mod, fn, format, mode, opts.Label+fn+"/"+string(format)+"/fragment")
+				if err != nil {
+					r.Failed, r.Message = oracle.Error, err.Error()
+					runs = append(runs, r)
+					continue
+				}
+				out, err := d.Run(ctx, k, job)
+				if err != nil {
+					FailRun(&r, err)
+				} else if r.Outputs, err = decodeFragment(out, f, outs, attachments, int(w*h)); err != nil {
+					r.Failed, r.Message = oracle.Error, err.Error()
+				}
+				if Tested(r) {
+					runs = append(runs, r)
+				}
+			}
+		}
+	}
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
+	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
+		res.Verdict = oracle.FlattenRejected
+	}
+	if res.ReferenceErr != nil {
+		res.Verdict = oracle.Error
+	}
+	return res, nil
+}
+
+// retOnly keeps each invocation's first output, the entry point's result
+// (interpRun's outputs follow the kernel ABI: the result, then the
+// private globals).
+func retOnly(outs [][]oracle.Expected) [][]oracle.Expected {
+	if outs == nil {
+		return nil
+	}
+	r := make([][]oracle.Expected, len(outs))
+	for i, o := range outs {
+		r[i] = o[:1]
+	}
+	return r
+}
+
+// emitFragment emits fragment entry point fn of m as written in format
+// and mode, as a harness kernel of the fragment stage labelled label.
+func emitFragment(m *ir.Module, fn string, format oracle.Format, mode wgsl.Mode, label string) (harness.Kernel, error) {
+	if format == oracle.FormatWGSL {
+		src, err := wgsl.EmitFragment(m, fn, wgsl.EmitOptions{Mode: mode})
+		return harness.Kernel{WGSL: src, EntryPoint: fn, Label: label, Stage: harness.FragmentStage}, err
+	}
+	words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode})
+	return harness.Kernel{SPIRV: words, EntryPoint: fn, Label: label, Stage: harness.FragmentStage}, err
+}
+
+// decodeFragment decodes a fragment draw's attachments (out: each
+// attachment's texels in order, row by row) into each of the n pixels'
+// result: the output value, or the struct of the members' values.
+func decodeFragment(out []byte, f *ir.Func, outs []wgsl.FragmentOutput, formats []harness.AttachmentFormat, n int) ([][]oracle.Expected, error) {
+	want := 0
+	for _, a := range formats {
+		want += n * a.TexelSize()
+	}
+	if len(out) != want {
+		return nil, fmt.Errorf("fragment draw: %d bytes back, want %d (%d pixels × %d attachments)", len(out), want, n, len(formats))
+	}
+	offsets := make([]int, len(formats))
+	at := 0
+	for i, a := range formats {
+		offsets[i] = at
+		at += n * a.TexelSize()
+	}
+	value := func(t *ir.Type, texel []byte) ir.Value {
+		word := func(i int) ir.Value { return ir.ScalarVal(t.Scalar(), binary.LittleEndian.Uint32(texel[4*i:])) }
+		if t.Kind != ir.KindVec {
+			return word(0)
+		}
+		comps := make([]ir.Value, t.Len)
+		for i := range comps {
+			comps[i] = word(i)
+		}
+		return ir.CompositeVal(t, comps...)
+	}
+	res := make([][]oracle.Expected, n)
+	for p := range res {
+		vals := make([]ir.Value, len(outs))
+		for i, o := range outs {
+			size := formats[i].TexelSize()
+			vals[i] = value(o.T, out[offsets[i]+p*size:offsets[i]+(p+1)*size])
+		}
+		v := vals[0]
+		if f.Result.Kind == ir.KindStruct {
+			members := make([]ir.Value, len(outs))
+			for i, o := range outs {
+				members[o.Member] = vals[i]
+			}
+			v = ir.CompositeVal(f.Result, members...)
+		}
+		res[p] = []oracle.Expected{{Value: v}}
+	}
+	return res, nil
+}

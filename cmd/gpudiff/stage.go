@@ -1,0 +1,27 @@
+package main
+
+import (
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// stageFlagHelp is the help text of exec's, run's and drivers' --stage.
+const stageFlagHelp = "pipeline stage of the GPU runs: compute (the kernel ABI's @compute entry point), fragment " +
+	"(its @fragment twin, one fragment per invocation over a full-screen triangle) or both"
+
+// parseStages parses a --stage value of command cmd: "compute",
+// "fragment" or "both" (compute, then fragment).
+func parseStages(cmd, s string) ([]oracle.Stage, error) {
+	if s == "both" {
+		return []oracle.Stage{oracle.StageCompute, oracle.StageFragment}, nil
+	}
+	st, err := oracle.ParseStage(s)
+	if err != nil {
+		return nil, usagef("gpudiff %s: --stage: %v, or \"both\"", cmd, err)
+	}
+	return []oracle.Stage{st}, nil
+}
+
+// computeOnly reports whether stages is the compute stage alone (or none).
+func computeOnly(stages []oracle.Stage) bool {
+	return len(stages) == 0 || len(stages) == 1 && stages[0] == oracle.StageCompute
+}

@@ -1,0 +1,167 @@
+package spirv
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// fragKernelSrc has a bool parameter and result leaf, a vector result and
+// a private global output, so the fragment wrapper crosses every kind of
+// ABI record member.
+const fragKernelSrc = `
+var<private> seen: u32;
+
+struct R {
+  v: vec2<u32>,
+  odd: bool,
+}
+
+fn k(a: u32, flip: bool) -> R {
+  seen = a ^ 0xffu;
+  var r: R;
+  r.v = vec2<u32>(a * 3u + 1u, a >> 1u);
+  r.odd = ((a & 1u) == 1u) != flip;
+  return r;
+}
+`
+
+func fragModule(t testing.TB) *ir.Module {
+	t.Helper()
+	m, err := wgsl.Parse("frag.wgsl", []byte(fragKernelSrc))
+	require.NoError(t, err)
+	return m
+}
+
+// TestFragmentWrapperValidates: the kernel ABI's Fragment entry point
+// passes spirv-val (Vulkan 1.1) in both modes and is what Emit documents:
+// a Fragment OpEntryPoint whose interface is FragCoord and the marker,
+// OriginUpperLeft, the marker at Location 0.
+func TestFragmentWrapperValidates(t *testing.T) {
+	m := fragModule(t)
+	for _, o := range bothModes {
+		o.Fragment = true
+		words := emitValid(t, m, "k", o)
+		dis, err := Disassemble(words)
+		require.NoError(t, err)
+		for _, want := range []string{"OpEntryPoint Fragment", "OpExecutionMode %", "OriginUpperLeft", "BuiltIn FragCoord", "Location 0", "OpConvertFToU"} {
+			assert.Contains(t, dis, want, "mode %s", o.Mode)
+		}
+		assert.NotContains(t, dis, "GLCompute")
+		assert.NotContains(t, dis, "GlobalInvocationId")
+	}
+}
+
+// TestFragmentWrapperRuns draws the fragment wrapper on every CPU adapter
+// for 300 invocations (a full row of 256 and a partial second row) with
+// outputs worked out from the kernel's source: for a = i, flip = (i % 3
+// == 0): v = (3i + 1, i >> 1), odd = (i odd) != flip, seen = i ^ 0xff.
+// The marker attachment is 1 at each invocation's pixel.
+func TestFragmentWrapperRuns(t *testing.T) {
+	m := fragModule(t)
+	words := emitValid(t, m, "k", Options{Mode: Portable, Fragment: true})
+	abi, err := ir.NewKernelABI(m, "k")
+	require.NoError(t, err)
+	const n = 300
+	args := make([][]ir.Value, n)
+	for i := range args {
+		args[i] = []ir.Value{ir.U32Val(uint32(i)), ir.BoolVal(i%3 == 0)}
+	}
+	in, err := abi.EncodeInputs(args)
+	require.NoError(t, err)
+	tg := harness.FragmentTarget(n)
+	for _, name := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe"} {
+		t.Run(name, func(t *testing.T) {
+			d, err := harness.Open(name)
+			require.NoError(t, err, "install the CPU adapters (make deps)")
+			defer d.Close()
+			out, err := d.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint, Stage: harness.FragmentStage},
+				harness.Dispatch{Input: in, OutputSize: n * abi.OutputStride, Invocations: n, Target: tg, Attachments: []harness.AttachmentFormat{harness.R32Uint}})
+			require.NoError(t, err)
+			require.Len(t, out, n*abi.OutputStride+4*int(tg[0]*tg[1]))
+			vals, err := abi.DecodeOutputs(out[:n*abi.OutputStride], n)
+			require.NoError(t, err)
+			for i, v := range vals {
+				u := uint32(i)
+				r, seen := v[0], v[1]
+				got := []uint32{r.Elems[0].Elems[0].U32(), r.Elems[0].Elems[1].U32(), r.Elems[1].Bits, seen.U32()}
+				odd := uint32(0)
+				if (i%2 == 1) != (i%3 == 0) {
+					odd = 1
+				}
+				require.Equal(t, []uint32{3*u + 1, u >> 1, odd, u ^ 0xff}, got, "invocation %d", i)
+			}
+			marks := words32(out[n*abi.OutputStride:])
+			for p, mk := range marks {
+				want := uint32(0)
+				if p < n {
+					want = 1
+				}
+				require.Equal(t, want, mk, "marker at pixel %d", p)
+			}
+		})
+	}
+}
+
+func words32(b []byte) []uint32 {
+	w := make([]uint32, len(b)/4)
+	for i := range w {
+		w[i] = uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24
+	}
+	return w
+}
+
+// TestFragmentEntryValidates: a fragment entry point as written (a struct
+// of two @location outputs, a helper with a loop; and a single vec4
+// output) emits a module spirv-val accepts in both modes, whose entry
+// point keeps its name, is a Fragment OpEntryPoint with OriginUpperLeft,
+// FragCoord in and a Location-decorated Output per output.
+func TestFragmentEntryValidates(t *testing.T) {
+	for _, src := range []string{`
+struct Out {
+  @location(0) id: u32,
+  @location(1) d: vec2<i32>,
+}
+
+fn ring(m: i32) -> u32 {
+  var r = 0u;
+  loop {
+    if (r == 4u || m < i32(2u * r + 2u)) {
+      break;
+    }
+    r += 1u;
+  }
+  return r;
+}
+
+@fragment
+fn rings(@builtin(position) p: vec4<f32>) -> Out {
+  var o: Out;
+  o.d = vec2<i32>(i32(p.x) - 8, i32(p.y) - 8);
+  o.id = ring(max(abs(o.d.x), abs(o.d.y))) * 1000u + u32(p.x);
+  return o;
+}
+`, `
+@fragment
+fn rings(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+  return vec4<f32>(p.x / 16.0, p.y / 16.0, p.z, p.w);
+}
+`} {
+		m, err := wgsl.Parse("f.wgsl", []byte(src))
+		require.NoError(t, err)
+		for _, o := range bothModes {
+			dis, err := Disassemble(emitValid(t, m, "rings", o))
+			require.NoError(t, err)
+			for _, want := range []string{`OpEntryPoint Fragment %`, `"rings"`, "OriginUpperLeft", "BuiltIn FragCoord", "Location 0"} {
+				assert.Contains(t, dis, want)
+			}
+			assert.NotContains(t, dis, "GLCompute")
+		}
+	}
+}
