@@ -162,7 +162,7 @@ func Attribute(res *Result) []Finding {
 		case len(adapters) > 1 && len(stackBad) == 1:
 			why = fmt.Sprintf("vendor divergence: only %s disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated", a)
 		case len(adapters) > 1 && len(stackBad) == len(adapters):
-			why = "every adapter disagrees with the reference in the same program: gpudiff's interpreter or WGSL emitter is the first suspect, then the shared WGSL compiler (naga)"
+			why = "every adapter disagrees with the reference in the same program: gpudiff's interpreter or WGSL emitter is the first suspect, then " + sharedCompiler(adapters)
 		}
 		if hasSP && sp.Failed == "" {
 			if !bad(sp) {
@@ -302,6 +302,20 @@ func firstLine(s string) string {
 
 // implOf is the implementation part of an adapter name ("" for another
 // form of name).
+// sharedCompiler names what the adapters' runs share besides gpudiff's
+// emitter and interpreter: their WGSL compiler when they are all one
+// implementation's (naga for wgpu, Tint for Dawn), else a rule every
+// compiler among them gets wrong.
+func sharedCompiler(adapters []string) string {
+	impl := implOf(adapters[0])
+	for _, a := range adapters[1:] {
+		if implOf(a) != impl {
+			return "a rule every WGSL compiler among them gets wrong"
+		}
+	}
+	return "the shared WGSL compiler (" + harness.CompilerOf(impl) + ")"
+}
+
 func implOf(a string) string {
 	impl, _, _, _ := harness.NameParts(a)
 	return impl

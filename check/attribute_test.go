@@ -41,7 +41,11 @@ func TestAttributeStackByDriverAndCompiler(t *testing.T) {
 		{"one adapter of several", res(judged("wgpu-vulkan:llvmpipe", false), judged("wgpu-vulkan:swiftshader", true)),
 			"vendor", []string{"only wgpu-vulkan:llvmpipe disagrees"}},
 		{"every adapter", res(judged("wgpu-vulkan:llvmpipe", false), judged("wgpu-vulkan:swiftshader", false)),
-			"stack", []string{"every adapter disagrees"}},
+			"stack", []string{"every adapter disagrees", "the shared WGSL compiler (naga)"}},
+		{"every Dawn adapter", res(judged("dawn-gl:llvmpipe", false), judged("dawn-gles:llvmpipe", false)),
+			"stack", []string{"every adapter disagrees", "the shared WGSL compiler (Tint)"}},
+		{"every adapter of two implementations", res(judged("wgpu-vulkan:llvmpipe", false), judged("dawn-vulkan:swiftshader", false)),
+			"stack", []string{"every adapter disagrees", "a rule every WGSL compiler among them gets wrong"}},
 		{"two drivers, one compiler, no peer", res(judged("wgpu-vulkan:llvmpipe", false), judged("wgpu-gl:llvmpipe", false), judged("dawn-vulkan:swiftshader", true)),
 			"stack", []string{"the stack disagrees"}},
 	}

@@ -46,9 +46,9 @@ type EntryResult struct {
 	Bindings []*ir.SharedVar
 	Races    []interp.Race
 	Runs     []oracle.Judged
-	// Skipped are the runs an implementation or emitter cannot take yet
-	// (oracle.Unsupported: Dawn's worker, gpudiff's SPIR-V for entry
-	// points), with their reason; never judged.
+	// Skipped are the runs an implementation or emitter cannot take
+	// (oracle.Unsupported: SPIR-V on Dawn, which takes WGSL only; gpudiff's
+	// SPIR-V of atomics on wgpu), with their reason; never judged.
 	Skipped []oracle.Run
 	Verdict oracle.Verdict
 	// Twin is the flattened twin's name (<entry>_flat) with Options.Flat;

@@ -21,8 +21,9 @@
 // bindings (EntryResult.AsResult), fills the cells and is attributed as a
 // kernel's is, except that undefined SPIR-V operations are not probed in
 // a dispatch. The runs an adapter cannot take (gpudiff's SPIR-V of atomics
-// on wgpu, Dawn's worker and entry points) stay in their cells as Skipped,
-// with the reason, never judged and never a divergence.
+// on wgpu) stay in their cells as Skipped, with the reason, never judged
+// and never a divergence; SPIR-V on Dawn, which takes WGSL only, is left
+// out of its cells as for a function kernel.
 //
 // With Options.Stages a function kernel's runs are made in the compute
 // and/or the fragment stage (check.Options.Stages): each run carries its

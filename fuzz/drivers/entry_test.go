@@ -214,3 +214,59 @@ func TestGeneratedComputePrograms(t *testing.T) {
 		assert.Equal(t, "compute", c.Seed.Profile)
 	}
 }
+
+// TestEntryPointsMatrixOnDawn runs entry points as written on Dawn's three
+// adapters (Tint on SwiftShader, llvmpipe GL and GLES), raw mode: the
+// small entry corpus plus pointer parameters into every address space,
+// a two-barrier prefix sum, signed atomic read-modify-writes, workgroup
+// atomics votes and a min/max reduction. Every Dawn cell agrees with
+// values derived by hand (NAME.expected.json); a Dawn cell holds the
+// original and the twin as WGSL only (dawn.node takes no SPIR-V, which a
+// cell leaves out, as for function kernels); nothing diverges.
+func TestEntryPointsMatrixOnDawn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dispatches on Dawn's adapters (skipped with -short)")
+	}
+	dir, want := entryCorpus(t)
+	extra := []string{"pointer_params", "prefix_sum", "conformance_atomic_rmw_i32", "workgroup_vote", "minmax_reduction"}
+	for _, name := range extra {
+		for _, ext := range []string{".wgsl", ".inputs.json"} {
+			data, err := os.ReadFile(filepath.Join(computeDir, name+ext))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+ext), data, 0o644))
+		}
+		want[name] = expectedBindings(t, name)
+	}
+	cases, err := LoadCorpus(dir)
+	require.NoError(t, err)
+	require.Len(t, cases, 3+len(extra))
+	set, err := devices.Open([]string{"dawn"}, devices.Options{})
+	require.NoError(t, err, "Dawn's adapters are needed (make deps: npm ci, chromium for SwiftShader, Mesa EGL for llvmpipe GL)")
+	defer set.Close()
+	devs := make([]check.Device, len(set))
+	for i, d := range set {
+		devs[i] = d
+		assert.Equal(t, "dawn", d.Info().Implementation)
+	}
+	require.Len(t, devs, 3, "dawn-vulkan:swiftshader, dawn-gl:llvmpipe, dawn-gles:llvmpipe")
+	rep := Run(context.Background(), cases, devs, Options{Tool: "test"})
+	require.Len(t, rep.Cases, len(cases))
+	for _, cr := range rep.Cases {
+		require.Empty(t, cr.Error, cr.Name)
+		assert.Equal(t, want[cr.Name], decode(t, cr.Reference[0]), "%s: reference", cr.Name)
+		require.Len(t, cr.Cells, len(devs), cr.Name)
+		for _, c := range cr.Cells {
+			assert.Equal(t, Agrees, c.Text, "%s on %s", cr.Name, c.Adapter)
+			require.Len(t, c.Runs, 2, "%s on %s: original and twin, WGSL", cr.Name, c.Adapter)
+			for _, r := range c.Runs {
+				label := cr.Name + " on " + c.Adapter + " " + r.Function + " " + string(r.Format)
+				assert.Equal(t, oracle.FormatWGSL, r.Format, label)
+				require.Equal(t, Agrees, r.Outcome, "%s: %s", label, r.Error)
+				require.Len(t, r.Outputs, 1, label)
+				assert.Equal(t, want[cr.Name], decode(t, r.Outputs[0]), label)
+			}
+		}
+	}
+	assert.Empty(t, rep.Divergences)
+	assert.Equal(t, len(cases)*len(devs)*2, rep.Runs)
+}

@@ -378,8 +378,8 @@ func (c *Cell) aggregate() {
 	if ran == 0 {
 		c.Outcome, c.Text = Failed, "no runs"
 		if sk := byOutcome[Skipped]; len(sk) > 0 {
-			// Nothing this adapter can take (e.g. Dawn's worker and an
-			// entry point as written): skipped, not failed.
+			// Nothing this adapter could take (every run Unsupported):
+			// skipped, not failed.
 			c.Outcome, c.Text = Skipped, fmt.Sprintf("%s (%s)", Skipped, runMarkers(sk, c.Runs))
 		}
 		return

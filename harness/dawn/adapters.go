@@ -51,6 +51,8 @@ type wireLimits struct {
 	MaxStorageBufferBindingSize      uint64 `json:"maxStorageBufferBindingSize"`
 	MaxBufferSize                    uint64 `json:"maxBufferSize"`
 	MaxComputeWorkgroupsPerDimension uint64 `json:"maxComputeWorkgroupsPerDimension"`
+	MaxUniformBufferBindingSize      uint64 `json:"maxUniformBufferBindingSize"`
+	MaxBindGroups                    uint64 `json:"maxBindGroups"`
 }
 
 // backendNames maps Dawn's backend names to AdapterInfo.Backend. Dawn has

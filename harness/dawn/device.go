@@ -16,12 +16,6 @@ import (
 // that). It is a limit of this implementation, not a verdict on the kernel.
 var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only): %w", harness.ErrUnsupported)
 
-// ErrNoBindings is returned by Run for a dispatch of a module as written
-// (harness.Dispatch.Buffers): the node worker speaks only the kernel ABI
-// (one input and one output buffer) so far. It wraps harness.ErrUnsupported,
-// so callers drop the run instead of judging it.
-var ErrNoBindings = fmt.Errorf("dawn: modules as written (entry points with their own bindings) are not supported by gpudiff's dawn.node worker yet (kernel ABI only): %w", harness.ErrUnsupported)
-
 // Device is one opened Dawn adapter: a node worker process with a device on
 // that adapter and the kernel ABI's bind group and pipeline layouts, reused
 // for many kernels. Its method set is harness.Device's (harness.Runner).
@@ -48,8 +42,8 @@ var _ harness.Runner = (*Device)(nil)
 // Open opens the Dawn adapter that name designates (its name as Adapters
 // reports it, or an unambiguous prefix such as "dawn-vulkan"; see
 // harness.Lookup) and starts its worker, which requests a device with the
-// adapter's own buffer limits (1 GiB storage bindings on SwiftShader, 128
-// MiB on llvmpipe-GL). Errors: *harness.UnknownAdapterError or
+// adapter's own buffer, binding and compute limits, as harness.Open does
+// (1 GiB storage bindings on SwiftShader, 128 MiB on llvmpipe-GL). Errors: *harness.UnknownAdapterError or
 // *harness.AmbiguousAdapterError for the name, an error wrapping
 // ErrNotInstalled when node or the npm package is missing,
 // *harness.DeviceError (Op "open") when the worker cannot get the device.
@@ -139,6 +133,28 @@ type request struct {
 	Target      [2]uint32                  `json:"target,omitzero"`
 	Attachments []harness.AttachmentFormat `json:"attachments,omitempty"`
 	Entry       bool                       `json:"entry,omitempty"` // an entry point as written, without bindings
+	// Workgroups, when set, makes this a dispatch of a module as written
+	// (harness.Dispatch.Buffers): Bindings are its buffers, Input,
+	// OutputSize and Invocations unused.
+	Workgroups *[3]uint32    `json:"workgroups,omitempty"`
+	Bindings   []wireBinding `json:"bindings,omitempty"`
+}
+
+// wireBinding is a harness.BufferBinding as worker.mjs takes it: Kind is
+// WebGPU's GPUBufferBindingType.
+type wireBinding struct {
+	Group   uint32 `json:"group"`
+	Binding uint32 `json:"binding"`
+	Kind    string `json:"kind"`
+	Data    []byte `json:"data"` // base64 in JSON
+}
+
+// bindingTypes maps the binding kinds of a Buffers dispatch to WebGPU's
+// GPUBufferBindingType (WebGPU §8.1.1 "Bind Group Layout Creation").
+var bindingTypes = map[harness.BindingKind]string{
+	harness.BindingReadOnly: "read-only-storage",
+	harness.BindingStorage:  "storage",
+	harness.BindingUniform:  "uniform",
 }
 
 // reply is worker.mjs's answer to a request.
@@ -156,23 +172,35 @@ type reply struct {
 }
 
 // Run compiles k (WGSL only) with Tint, runs job on the device and returns
-// the output buffer's OutputSize bytes, as harness.Device.Run does: each Run
-// creates and destroys its own shader module, pipeline, buffers and bind
-// group; ceil(Invocations/64) workgroups are dispatched along x. A kernel
-// in the fragment stage (k.Stage harness.FragmentStage, the kernel ABI's
-// buffers only) is drawn as harness.Device.Run draws it: one full-screen
+// its output bytes, as harness.Device.Run does: each Run creates and
+// destroys its own shader module, pipeline, buffers and bind groups.
+//
+// A kernel ABI dispatch dispatches ceil(Invocations/64) workgroups along x
+// and returns the output buffer's OutputSize bytes. A kernel in the
+// fragment stage (k.Stage harness.FragmentStage, the kernel ABI's buffers
+// only, or with job.Entry a fragment entry point as written without
+// bindings) is drawn as harness.Device.Run draws it: one full-screen
 // triangle of harness.VertexWGSL over job.Target, the attachments' texels
 // after the output; a device whose fragment stage has no writable storage
-// buffers returns a *harness.UnsupportedError.
+// buffers returns a *harness.UnsupportedError. A dispatch of a module as
+// written (job.Buffers; ARCHITECTURE.md "Entry points as written") is
+// checked by harness.CheckBindings against the device's limits, gets a
+// bind group layout per group (empty ones for groups without buffers) and
+// one buffer per binding holding its Data, dispatches job.Workgroups, and
+// returns the final bytes of every BindingStorage buffer, each exactly
+// len(Data), concatenated in Buffers order: byte for byte what
+// harness.Device.Run returns for the same dispatch. An empty Buffers runs
+// the entry point without bindings and returns no bytes.
 //
 // Errors: *harness.CompileError when Dawn rejects the module (Stage
 // "shader-module", Tint's diagnostics with the quoted source) or the
-// pipeline (Stage "pipeline"), the worker staying up; *harness.DeviceError
-// when buffers, encoding, the device or the readback fail, the worker died
-// (Op "worker") or could not be restarted (Op "open"), or ctx ended (Op
-// "wait", wrapping ctx.Err()); ErrNoSPIRV for a SPIR-V kernel; other errors
-// for an invalid Kernel or Dispatch, a closed Device, or a ctx already done
-// on entry (ctx.Err()).
+// pipeline (Stage "pipeline", e.g. a binding the shader declares that the
+// dispatch lacks), the worker staying up; *harness.DeviceError when the
+// bind group layouts, buffers, bind groups, textures, encoding, the device
+// or the readback fail, the worker died (Op "worker") or could not be
+// restarted (Op "open"), or ctx ended (Op "wait", wrapping ctx.Err());
+// ErrNoSPIRV for a SPIR-V kernel; other errors for an invalid Kernel or
+// Dispatch, a closed Device, or a ctx already done on entry (ctx.Err()).
 //
 // When ctx ends before the reply, Run kills the worker process and returns
 // at once; the next Run starts a new worker. A worker that died or lost its
@@ -189,16 +217,28 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	req := request{
-		WGSL: k.WGSL, EntryPoint: k.EntryPoint,
-		Input: job.Input, OutputSize: job.OutputSize, Invocations: job.Invocations,
-	}
+	req := request{WGSL: k.WGSL, EntryPoint: k.EntryPoint}
 	want := job.OutputSize
-	if k.Stage == harness.FragmentStage {
+	switch {
+	case k.Stage == harness.FragmentStage:
+		req.Input, req.OutputSize, req.Invocations = job.Input, job.OutputSize, job.Invocations
 		req.Stage, req.Vertex, req.Target, req.Attachments, req.Entry = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments, job.Entry
 		for _, f := range job.Attachments {
 			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
 		}
+	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+		wg := job.Workgroups
+		req.Workgroups = &wg
+		req.Bindings = make([]wireBinding, len(job.Buffers))
+		want = 0
+		for i, b := range job.Buffers {
+			req.Bindings[i] = wireBinding{Group: b.Group, Binding: b.Binding, Kind: bindingTypes[b.Kind], Data: b.Data}
+			if b.Kind == harness.BindingStorage {
+				want += len(b.Data)
+			}
+		}
+	default:
+		req.Input, req.OutputSize, req.Invocations = job.Input, job.OutputSize, job.Invocations
 	}
 	rep, err := d.call(ctx, req)
 	if err != nil {
@@ -206,6 +246,9 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	}
 	if len(rep.Output) != want {
 		return nil, d.fail("readback", fmt.Sprintf("the worker returned %d bytes, want %d", len(rep.Output), want), nil)
+	}
+	if rep.Output == nil {
+		rep.Output = []byte{}
 	}
 	return rep.Output, nil
 }
@@ -280,14 +323,16 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 		return errors.New("dawn: kernel must have exactly one of WGSL and SPIRV")
 	case len(k.SPIRV) > 0:
 		return ErrNoSPIRV
-	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
-		return ErrNoBindings
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("dawn: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
 	case k.Stage != "" && k.Stage != harness.ComputeStage && k.Stage != harness.FragmentStage:
 		return fmt.Errorf("dawn: unknown shader stage %q", k.Stage)
 	}
 	l := d.wire.Limits
+	if k.Stage != harness.FragmentStage && (job.Buffers != nil || job.Workgroups != [3]uint32{}) {
+		return harness.CheckBindings(job, d.info.Name, l.MaxComputeWorkgroupsPerDimension,
+			min(l.MaxStorageBufferBindingSize, l.MaxBufferSize), min(l.MaxUniformBufferBindingSize, l.MaxBufferSize), l.MaxBindGroups)
+	}
 	maxBinding := min(l.MaxStorageBufferBindingSize, l.MaxBufferSize)
 	if k.Stage == harness.FragmentStage {
 		// The worker's device has WebGPU's default texture and attachment

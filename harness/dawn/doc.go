@@ -1,6 +1,10 @@
 // Package dawn runs gpudiff's compute kernels on Dawn, Chromium's WebGPU
 // implementation (its shader compiler is Tint), as a second implementation
-// beside the wgpu-native that package harness drives in-process.
+// beside the wgpu-native that package harness drives in-process: kernels of
+// the kernel ABI, and compute entry points as written with their own
+// bindings (harness.Dispatch.Buffers; ARCHITECTURE.md "Entry points as
+// written"), whose readback is byte for byte what harness.Device.Run
+// returns for the same dispatch.
 //
 // Dawn comes as the npm package webgpu (dawn.node, prebuilt), pinned in the
 // module root's package.json and installed by `make deps` (npm ci). Each

@@ -36,6 +36,24 @@
 // "entry": true it is a fragment entry point as written without bindings:
 // no buffers are bound and the output is the attachments' texels alone.
 //
+// A request with "workgroups" runs an entry point as written (ARCHITECTURE.md
+// "Entry points as written"; the Go side's harness.Dispatch.Buffers):
+//
+//	{"id", "wgsl", "entryPoint", "workgroups": [x, y, z],
+//	 "bindings": [{"group", "binding", "kind", "data" (base64)}...]}
+//
+// kind is the GPUBufferBindingType ("read-only-storage", "storage" or
+// "uniform"). The worker creates one bind group layout per group up to the
+// highest (groups without bindings get an empty one), the pipeline with
+// that explicit layout, one buffer per binding of len(data) rounded up to
+// a multiple of 4 (at least 4) holding data, dispatches x×y×z workgroups,
+// copies every "storage" (read_write) buffer into one readback buffer at
+// 4-aligned offsets, and replies {"id", "output"} with each of those
+// buffers' first len(data) bytes, concatenated in request order: the bytes
+// harness.Device.Run returns for the same dispatch (harness/bindings.go
+// runBindings). The bindings may be empty (an entry point without any).
+// Errors as above; op "bind-group" also for the layouts.
+//
 // A compile-only request {"id", "compile": [wgsl...]} creates a shader
 // module from each text (Tint parses, resolves and validates it) and nothing
 // else; the reply is {"id", "compiled": [null or Tint's message, ...]}, in
@@ -123,7 +141,9 @@ async function adapterNames(backend) {
   return [];
 }
 
-function describe(backend, name, found) {
+// describe reports an adapter and the limits gpudiff checks dispatches
+// against: the adapter's own, or a device's (limits).
+function describe(backend, name, found, limits = found.adapter.limits) {
   const { adapter, featureLevel } = found;
   const i = adapter.info;
   return {
@@ -136,9 +156,11 @@ function describe(backend, name, found) {
     isFallbackAdapter: !!i.isFallbackAdapter,
     featureLevel,
     limits: {
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      maxBufferSize: adapter.limits.maxBufferSize,
-      maxComputeWorkgroupsPerDimension: adapter.limits.maxComputeWorkgroupsPerDimension,
+      maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
+      maxBufferSize: limits.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
+      maxUniformBufferBindingSize: limits.maxUniformBufferBindingSize,
+      maxBindGroups: limits.maxBindGroups,
     },
   };
 }
@@ -188,21 +210,26 @@ async function serve(backend, name, featureLevel, allFeatures) {
     send({ fatal: `no ${featureLevel} adapter named ${JSON.stringify(name)} on backend ${backend}` });
     process.exit(1);
   }
-  const info = describe(backend, name, { adapter, featureLevel });
   let device;
   try {
-    // The adapter's own buffer limits, as harness.Open requests.
+    // The adapter's own buffer and binding limits, as harness.Open
+    // requests (wgpu's device gets all of the adapter's limits).
+    const requiredLimits = {};
+    for (const l of ['maxStorageBufferBindingSize', 'maxBufferSize', 'maxUniformBufferBindingSize', 'maxBindGroups',
+      'maxStorageBuffersPerShaderStage', 'maxUniformBuffersPerShaderStage', 'maxComputeWorkgroupStorageSize',
+      'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupSizeY',
+      'maxComputeWorkgroupSizeZ', 'maxComputeWorkgroupsPerDimension']) {
+      if (adapter.limits[l] !== undefined) requiredLimits[l] = adapter.limits[l];
+    }
     device = await adapter.requestDevice({
       requiredFeatures: allFeatures ? [...adapter.features] : [],
-      requiredLimits: {
-        maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-        maxBufferSize: adapter.limits.maxBufferSize,
-      },
+      requiredLimits,
     });
   } catch (e) {
     send({ fatal: `requestDevice: ${errorText(e)}` });
     process.exit(1);
   }
+  const info = describe(backend, name, { adapter, featureLevel }, device.limits);
 
   let lost = null; // the loss message once the device is lost
   device.lost.then((l) => { lost = `device lost (${l.reason}): ${l.message}`; });
@@ -404,6 +431,134 @@ async function serve(backend, name, featureLevel, allFeatures) {
     }
   }
 
+  // createPipeline compiles req's WGSL and its entry point into a compute
+  // pipeline with pipelineLayout: {pipeline} or {error} (kind "compile").
+  async function createPipeline(req, pipelineLayout) {
+    const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.wgsl }));
+    if (mod.err) return { error: compile('shader-module', mod.err.message) };
+    const pipe = await scoped(['internal', 'validation'], () => device.createComputePipeline({
+      layout: pipelineLayout, compute: { module: mod.value, entryPoint: req.entryPoint },
+    }));
+    if (pipe.err) return { error: compile('pipeline', pipe.err.message) };
+    return { pipeline: pipe.value };
+  }
+
+  // readBack maps the first n bytes of readback once the queue has run the
+  // submitted work and returns take's result on them ({output}), or the
+  // device's failure.
+  async function readBack(readback, n, take) {
+    try {
+      await readback.mapAsync(GPUMapMode.READ, 0, n);
+    } catch (e) {
+      if (lost) return failure('device', lost, true);
+      return failure('readback', errorText(e));
+    }
+    const out = take(Buffer.from(readback.getMappedRange(0, n))).toString('base64');
+    readback.unmap();
+    if (lost) return failure('device', lost, true);
+    if (uncaptured.length > 0) return failure('device', uncaptured.join('\n'));
+    return { output: out };
+  }
+
+  const BINDING_KINDS = new Set(['read-only-storage', 'storage', 'uniform']);
+
+  // runBindings runs an entry point as written (see the header), step for
+  // step as harness/bindings.go's runBindings does on wgpu, so that both
+  // return the same bytes for the same dispatch.
+  async function runBindings(req) {
+    if (lost) return failure('device', lost, true);
+    uncaptured = [];
+    const bindings = req.bindings ?? [];
+    const wg = req.workgroups;
+    if (!Array.isArray(wg) || wg.length !== 3) {
+      return { kind: 'protocol', message: `workgroups ${JSON.stringify(wg)}, want [x, y, z]` };
+    }
+    for (const b of bindings) {
+      if (!BINDING_KINDS.has(b.kind)) {
+        return { kind: 'protocol', message: `@group(${b.group}) @binding(${b.binding}) has kind ${JSON.stringify(b.kind)}` };
+      }
+    }
+
+    // A bind group layout per group up to the highest, empty for a group
+    // without bindings, and the pipeline layout of them all.
+    let groups = 0;
+    for (const b of bindings) groups = Math.max(groups, b.group + 1);
+    const entries = Array.from({ length: groups }, () => []);
+    for (const b of bindings) {
+      entries[b.group].push({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } });
+    }
+    for (const e of entries) e.sort((x, y) => x.binding - y.binding);
+    const layouts = await scoped(['internal', 'out-of-memory', 'validation'], () => {
+      const bgls = entries.map((e) => device.createBindGroupLayout({ label: 'module bindings', entries: e }));
+      return { bgls, pipelineLayout: device.createPipelineLayout({ label: 'module bindings', bindGroupLayouts: bgls }) };
+    });
+    if (layouts.err) return failure('bind-group', layouts.err.message);
+    const { bgls, pipelineLayout } = layouts.value;
+
+    const made = await createPipeline(req, pipelineLayout);
+    if (made.error) return made.error;
+
+    const buffers = [];
+    try {
+      // One buffer per binding from its initial bytes; each read_write
+      // storage buffer gets a 4-aligned place in the readback buffer.
+      const bufs = await scoped(['out-of-memory', 'validation'], () => {
+        let readSize = 0;
+        const bound = bindings.map((b) => {
+          const data = Buffer.from(b.data ?? '', 'base64');
+          const bytes = size(data.length);
+          let usage = GPUBufferUsage.STORAGE;
+          if (b.kind === 'storage') usage |= GPUBufferUsage.COPY_SRC;
+          if (b.kind === 'uniform') usage = GPUBufferUsage.UNIFORM;
+          const buffer = device.createBuffer({
+            label: `group ${b.group} binding ${b.binding}`, size: bytes, usage, mappedAtCreation: true,
+          });
+          buffers.push(buffer);
+          new Uint8Array(buffer.getMappedRange()).set(data);
+          buffer.unmap();
+          const offset = b.kind === 'storage' ? readSize : -1;
+          if (b.kind === 'storage') readSize += bytes;
+          return { buffer, length: data.length, bytes, offset };
+        });
+        readSize = Math.max(readSize, 4);
+        const readback = device.createBuffer({ label: 'readback', size: readSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+        buffers.push(readback);
+        return { bound, readSize, readback };
+      });
+      if (bufs.err) return failure('buffer', bufs.err.message);
+      const { bound, readSize, readback } = bufs.value;
+
+      const bg = await scoped(['validation'], () => bgls.map((l, g) => device.createBindGroup({
+        layout: l,
+        entries: bindings.flatMap((b, i) => b.group !== g ? []
+          : [{ binding: b.binding, resource: { buffer: bound[i].buffer, size: bound[i].bytes } }]),
+      })));
+      if (bg.err) return failure('bind-group', bg.err.message);
+
+      const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
+        const encoder = device.createCommandEncoder();
+        const pass = encoder.beginComputePass();
+        pass.setPipeline(made.pipeline);
+        bg.value.forEach((group, g) => pass.setBindGroup(g, group));
+        pass.dispatchWorkgroups(wg[0], wg[1], wg[2]);
+        pass.end();
+        for (const r of bound) {
+          if (r.offset >= 0) encoder.copyBufferToBuffer(r.buffer, 0, readback, r.offset, r.bytes);
+        }
+        device.queue.submit([encoder.finish()]);
+      });
+      if (enc.err) return failure('encode', enc.err.message);
+
+      // Without a read_write buffer nothing is copied into readback, so its
+      // mapping would not wait for the dispatch: wait for the queue first.
+      if (bound.every((r) => r.offset < 0)) await device.queue.onSubmittedWorkDone();
+      return await readBack(readback, readSize, (mapped) => Buffer.concat(
+        bound.filter((r) => r.offset >= 0).map((r) => mapped.subarray(r.offset, r.offset + r.length))));
+    } finally {
+      for (const b of buffers) b.destroy();
+    }
+  }
+
   // compileAll creates a shader module from each WGSL text and returns
   // Tint's message for each rejected one (null for an accepted one).
   async function compileAll(codes) {
@@ -437,7 +592,8 @@ async function serve(backend, name, featureLevel, allFeatures) {
     let reply;
     try {
       reply = Array.isArray(req.compile) ? await compileAll(req.compile)
-        : req.stage === 'fragment' ? await runFragment(req) : await run(req);
+        : req.stage === 'fragment' ? await runFragment(req)
+          : req.workgroups !== undefined ? await runBindings(req) : await run(req);
     } catch (e) {
       reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
     }
