@@ -40,7 +40,9 @@ as written. --stage fragment emits the kernel ABI's entry point in the fragment
 stage (a @fragment entry point computing its invocation from
 @builtin(position), 256 pixels to a row, with a u32 marker at @location(0); in
 SPIR-V an OpEntryPoint Fragment "main"). A @fragment entry point as written is
-emitted as written (its own name, position input and @location outputs).`,
+emitted as written (its own name, position input and @location outputs), and so
+is a @compute entry point (its own bindings, workgroup variables and
+@workgroup_size; --flat: its twin, an entry point of its own).`,
 		Example: `  gpudiff emit shaders/examples/shade.wgsl --format wgsl
   gpudiff emit shaders/examples/shade.wgsl --format spirv -o s.spv && spirv-val --target-env vulkan1.1 s.spv
   gpudiff emit shaders/examples/shade.wgsl --format spirv-asm --flat --mode raw
@@ -66,6 +68,7 @@ emitted as written (its own name, position input and @location outputs).`,
 				return usagef("gpudiff emit: --stage must be compute or fragment, got %q", stage)
 			}
 			entryFrag := wgsl.IsFragmentMode(m, kernel)
+			entryCompute := false
 			if entryFrag {
 				// A fragment entry point is emitted as written.
 				f, err := wgsl.FragmentEntry(m, kernel)
@@ -79,7 +82,7 @@ emitted as written (its own name, position input and @location outputs).`,
 				if err != nil {
 					return inputErr(err)
 				}
-				name = f.Name
+				name, entryCompute = f.Name, true
 			} else {
 				f, err := pickKernel(m, kernel)
 				if err != nil {
@@ -99,9 +102,12 @@ emitted as written (its own name, position input and @location outputs).`,
 			case "wgsl":
 				var src string
 				var err error
-				if entryFrag {
+				switch {
+				case entryFrag:
 					src, err = wgsl.EmitFragment(m, name, wgsl.EmitOptions{Mode: md})
-				} else {
+				case entryCompute:
+					src, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{Mode: md})
+				default:
 					src, _, err = wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md, Fragment: fragment})
 				}
 				if err != nil {
