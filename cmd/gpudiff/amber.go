@@ -120,7 +120,7 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	case fl.inputs == "" && saved != nil && f.Name == saved.Kernel:
 		args = saved.Args
 	case inputs != "":
-		if args, err = readInputs(inputs, f); err != nil {
+		if args, err = g.readInputs(inputs, f); err != nil {
 			return err
 		}
 	default:

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,7 +81,7 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 	var bufs map[string]ir.Value
 	if inputs != "" {
 		var fileWG *[3]uint32
-		if bufs, fileWG, err = readBindingInputs(inputs, m); err != nil {
+		if bufs, fileWG, err = g.readBindingInputs(inputs, m); err != nil {
 			return nil, err
 		}
 		if fileWG != nil && !wgSet {
@@ -132,10 +131,10 @@ func parseWorkgroups(s string) ([3]uint32, error) {
 // mapping storage and uniform binding names to their initial values (the
 // JSON form of ir values; a runtime-sized array takes the given length),
 // and optionally "workgroups": [X, Y, Z].
-func readBindingInputs(path string, m *ir.Module) (map[string]ir.Value, *[3]uint32, error) {
-	data, err := os.ReadFile(path)
+func (g *globalFlags) readBindingInputs(path string, m *ir.Module) (map[string]ir.Value, *[3]uint32, error) {
+	data, err := g.readSource(path)
 	if err != nil {
-		return nil, nil, usagef("gpudiff: %v", err)
+		return nil, nil, err
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {

@@ -249,7 +249,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 			}
 		}
 	} else if inputs != "" {
-		if args, err = readInputs(inputs, f); err != nil {
+		if args, err = g.readInputs(inputs, f); err != nil {
 			return nil, err
 		}
 		if len(f.Params) == 0 {

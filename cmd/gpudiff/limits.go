@@ -19,7 +19,7 @@ import (
 // limit has a documented default and a flag to override it (README
 // "Limits").
 type limits struct {
-	SourceBytes int64 // bytes of a WGSL or case file
+	SourceBytes int64 // bytes of a WGSL, case or --inputs file
 	Statements  int   // statements in the kernel's call graph
 	Invocations int   // invocations per kernel run
 	Steps       int64 // interpreter steps per invocation
@@ -50,7 +50,7 @@ type globalFlags struct {
 func (g *globalFlags) addLimitFlags(root *cobra.Command) {
 	lim := &g.lim
 	f := root.PersistentFlags()
-	f.Int64Var(&lim.SourceBytes, "max-source-bytes", defaultLimits.SourceBytes, "limit: bytes of a WGSL or case file")
+	f.Int64Var(&lim.SourceBytes, "max-source-bytes", defaultLimits.SourceBytes, "limit: bytes of a WGSL, case or --inputs file")
 	f.IntVar(&lim.Statements, "max-statements", defaultLimits.Statements, "limit: statements in the kernel's call graph")
 	f.IntVar(&lim.Invocations, "max-invocations", defaultLimits.Invocations, "limit: invocations per kernel run")
 	f.Int64Var(&lim.Steps, "max-steps", defaultLimits.Steps, "limit: interpreter steps (statements and loop iterations) per invocation")
@@ -67,7 +67,8 @@ func (g *globalFlags) checkSourceSize(path string, n int64) error {
 	return nil
 }
 
-// readSource reads a source file within the source-size limit.
+// readSource reads a source file (WGSL, case or --inputs JSON) within
+// the source-size limit.
 func (g *globalFlags) readSource(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {

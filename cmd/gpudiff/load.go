@@ -55,10 +55,10 @@ func pickKernel(m *ir.Module, name string) (*ir.Func, error) {
 // readInputs parses an --inputs file: a JSON object mapping each kernel
 // parameter to an array with one value per invocation. It returns
 // args[invocation][param].
-func readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
-	data, err := os.ReadFile(path)
+func (g *globalFlags) readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
+	data, err := g.readSource(path)
 	if err != nil {
-		return nil, usagef("gpudiff: %v", err)
+		return nil, err
 	}
 	return parseInputs(path, data, f)
 }
