@@ -5,12 +5,16 @@ import (
 	"strings"
 )
 
+// Shared reports whether s is an address space whose memory invocations
+// share: workgroup, storage or uniform (WGSL #address-spaces).
+func (s AddressSpace) Shared() bool {
+	return s == SpaceWorkgroup || s == SpaceStorage || s == SpaceUniform
+}
+
 // SharesMemory reports whether p is a pointer parameter into memory that
 // invocations share: ptr<workgroup, T>, ptr<storage, T, A> or
-// ptr<uniform, T> (WGSL #ref-ptr-types, #address-spaces).
-func (p *Param) SharesMemory() bool {
-	return p.Ptr == SpaceWorkgroup || p.Ptr == SpaceStorage || p.Ptr == SpaceUniform
-}
+// ptr<uniform, T> (WGSL #ref-ptr-types).
+func (p *Param) SharesMemory() bool { return p.Ptr.Shared() }
 
 // PtrWritable reports whether the body may store through pointer
 // parameter p (WGSL #access-mode: function, private and workgroup
@@ -72,7 +76,7 @@ func DirectVariableAccess(m *Module) *Module {
 		return m
 	}
 	n := CloneModule(m)
-	d := &dva{m: n, orig: map[string]*Func{}, specs: map[string]*Func{}, names: NewNamer(n, n.Funcs...), after: map[string][]*Func{}, active: map[string]bool{}}
+	d := &dva{orig: map[string]*Func{}, specs: map[string]*Func{}, names: NewNamer(n, n.Funcs...), after: map[string][]*Func{}, active: map[string]bool{}}
 	for _, f := range n.Funcs {
 		d.orig[f.Name] = f
 	}
@@ -104,7 +108,6 @@ func takesSharedPointer(f *Func) bool {
 }
 
 type dva struct {
-	m     *Module
 	orig  map[string]*Func   // the functions of m by name, as cloned
 	specs map[string]*Func   // specialization key → specialization
 	after map[string][]*Func // callee name → its specializations, in creation order

@@ -592,13 +592,13 @@ func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 // other overrides (their values) and consts.
 func (c *chkCtx) overrideDecl() {
 	d, a := c.d, c.d.a
-	if key := overrideKey(c, a); key == a.name {
-		d.overrideKey = key
-	} else {
+	key := overrideKey(c, a)
+	d.overrideKey = key
+	if key != a.name {
 		d.overrideKey = key + " (" + a.name + ")"
 	}
 	if a.typ != nil {
-		if v, ok := c.overrideValue(c.resolveType(a.typ)); ok {
+		if v, ok := c.overrideValue(key, c.resolveType(a.typ)); ok {
 			if a.init != nil {
 				c.expr(a.init) // still checked
 			}
@@ -607,7 +607,7 @@ func (c *chkCtx) overrideDecl() {
 		}
 	}
 	if a.init == nil {
-		c.outsidef(a.kwOff, "override %s has no default value and no pipeline constant supplies one (give it with --override %s=VALUE)", a.name, overrideKey(c, a))
+		c.outsidef(a.kwOff, "override %s has no default value and no pipeline constant supplies one (give it with --override %s=VALUE)", a.name, key)
 	}
 	op := c.expr(a.init)
 	if op.c == nil {
@@ -622,7 +622,7 @@ func (c *chkCtx) overrideDecl() {
 		c.errorf(astExprStart(a.init), "override '%s' has type %v; an override is a bool, i32, u32 or f32 scalar (WGSL #override-decls)", a.name, op.t)
 	}
 	if a.typ == nil {
-		if v, ok := c.overrideValue(op.t); ok {
+		if v, ok := c.overrideValue(key, op.t); ok {
 			op = v
 		}
 	}

@@ -341,6 +341,5 @@ func (c *chkCtx) sharedPtrParam(id *ir.Ident) bool {
 		return false
 	}
 	l := c.local(id.Name)
-	return l != nil && l.ptr != nil && l.ptr.param &&
-		(l.ptr.space == ir.SpaceWorkgroup || l.ptr.space == ir.SpaceStorage || l.ptr.space == ir.SpaceUniform)
+	return l != nil && l.ptr != nil && l.ptr.param && l.ptr.space.Shared()
 }

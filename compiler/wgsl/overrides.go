@@ -33,11 +33,11 @@ func ParseWith(file string, src []byte, opts ParseOptions) (*ir.Module, error) {
 }
 
 // overrideValue returns the value the pipeline supplies for the override
-// being checked (key: its @id or name), converted to type t, and whether
-// one is supplied. A conversion failure is an error at the declaration.
-func (c *chkCtx) overrideValue(t *chkType) (chkOp, bool) {
+// being checked (key: its @id or name, overrideKey), converted to type t,
+// and whether one is supplied. A conversion failure is an error at the
+// declaration.
+func (c *chkCtx) overrideValue(key string, t *chkType) (chkOp, bool) {
 	a := c.d.a
-	key := overrideKey(c, a)
 	v, ok := c.mc.overrides[key]
 	if !ok {
 		return chkOp{}, false
