@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,29 +13,15 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// fragKernelSrc has a bool parameter and result leaf, a vector result and
-// a private global output, so the fragment wrapper crosses every kind of
-// ABI record member.
-const fragKernelSrc = `
-var<private> seen: u32;
-
-struct R {
-  v: vec2<u32>,
-  odd: bool,
-}
-
-fn k(a: u32, flip: bool) -> R {
-  seen = a ^ 0xffu;
-  var r: R;
-  r.v = vec2<u32>(a * 3u + 1u, a >> 1u);
-  r.odd = ((a & 1u) == 1u) != flip;
-  return r;
-}
-`
+// fragKernelFile is the kernel both emitters' fragment wrappers are
+// tested on (its header gives the outputs).
+const fragKernelFile = "../testdata/frag_kernel.wgsl"
 
 func fragModule(t testing.TB) *ir.Module {
 	t.Helper()
-	m, err := wgsl.Parse("frag.wgsl", []byte(fragKernelSrc))
+	src, err := os.ReadFile(fragKernelFile)
+	require.NoError(t, err)
+	m, err := wgsl.Parse("frag_kernel.wgsl", src)
 	require.NoError(t, err)
 	return m
 }
@@ -58,14 +45,17 @@ func TestFragmentWrapperValidates(t *testing.T) {
 	}
 }
 
-// TestFragmentWrapperRuns draws the fragment wrapper on every CPU adapter
-// for 300 invocations (a full row of 256 and a partial second row) with
-// outputs worked out from the kernel's source: for a = i, flip = (i % 3
-// == 0): v = (3i + 1, i >> 1), odd = (i odd) != flip, seen = i ^ 0xff.
-// The marker attachment is 1 at each invocation's pixel.
+// TestFragmentWrapperRuns draws both emitters' fragment wrappers (gpudiff's
+// SPIR-V and, from compiler/wgsl, WGSL) on every CPU adapter for 300
+// invocations (a full row of 256 and a partial second row) with outputs
+// worked out from the kernel's source: for a = i, flip = (i % 3 == 0):
+// v = (3i + 1, i >> 1), odd = (i odd) != flip, seen = i ^ 0xff. The
+// marker attachment is 1 at each invocation's pixel, 0 past them.
 func TestFragmentWrapperRuns(t *testing.T) {
 	m := fragModule(t)
 	words := emitValid(t, m, "k", Options{Mode: Portable, Fragment: true})
+	src, entry, err := wgsl.Emit(m, "k", wgsl.EmitOptions{Fragment: true})
+	require.NoError(t, err)
 	abi, err := ir.NewKernelABI(m, "k")
 	require.NoError(t, err)
 	const n = 300
@@ -76,34 +66,39 @@ func TestFragmentWrapperRuns(t *testing.T) {
 	in, err := abi.EncodeInputs(args)
 	require.NoError(t, err)
 	tg := harness.FragmentTarget(n)
+	kernels := map[string]harness.Kernel{
+		"spirv": {SPIRV: words, EntryPoint: EntryPoint, Stage: harness.FragmentStage},
+		"wgsl":  {WGSL: src, EntryPoint: entry, Stage: harness.FragmentStage},
+	}
 	for _, name := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe"} {
 		t.Run(name, func(t *testing.T) {
 			d, err := harness.Open(name)
 			require.NoError(t, err, "install the CPU adapters (make deps)")
 			defer d.Close()
-			out, err := d.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: EntryPoint, Stage: harness.FragmentStage},
-				harness.Dispatch{Input: in, OutputSize: n * abi.OutputStride, Invocations: n, Target: tg, Attachments: []harness.AttachmentFormat{harness.R32Uint}})
-			require.NoError(t, err)
-			require.Len(t, out, n*abi.OutputStride+4*int(tg[0]*tg[1]))
-			vals, err := abi.DecodeOutputs(out[:n*abi.OutputStride], n)
-			require.NoError(t, err)
-			for i, v := range vals {
-				u := uint32(i)
-				r, seen := v[0], v[1]
-				got := []uint32{r.Elems[0].Elems[0].U32(), r.Elems[0].Elems[1].U32(), r.Elems[1].Bits, seen.U32()}
-				odd := uint32(0)
-				if (i%2 == 1) != (i%3 == 0) {
-					odd = 1
+			for format, k := range kernels {
+				out, err := d.Run(context.Background(), k,
+					harness.Dispatch{Input: in, OutputSize: n * abi.OutputStride, Invocations: n, Target: tg, Attachments: []harness.AttachmentFormat{harness.R32Uint}})
+				require.NoError(t, err, format)
+				require.Len(t, out, n*abi.OutputStride+4*int(tg[0]*tg[1]), format)
+				vals, err := abi.DecodeOutputs(out[:n*abi.OutputStride], n)
+				require.NoError(t, err, format)
+				for i, v := range vals {
+					u := uint32(i)
+					r, seen := v[0], v[1]
+					got := []uint32{r.Elems[0].Elems[0].U32(), r.Elems[0].Elems[1].U32(), r.Elems[1].Bits, seen.U32()}
+					odd := uint32(0)
+					if (i%2 == 1) != (i%3 == 0) {
+						odd = 1
+					}
+					require.Equal(t, []uint32{3*u + 1, u >> 1, odd, u ^ 0xff}, got, "%s: invocation %d", format, i)
 				}
-				require.Equal(t, []uint32{3*u + 1, u >> 1, odd, u ^ 0xff}, got, "invocation %d", i)
-			}
-			marks := words32(out[n*abi.OutputStride:])
-			for p, mk := range marks {
-				want := uint32(0)
-				if p < n {
-					want = 1
+				for p, mk := range words32(out[n*abi.OutputStride:]) {
+					want := uint32(0)
+					if p < n {
+						want = 1
+					}
+					require.Equal(t, want, mk, "%s: marker at pixel %d", format, p)
 				}
-				require.Equal(t, want, mk, "marker at pixel %d", p)
 			}
 		})
 	}
