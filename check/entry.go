@@ -143,11 +143,6 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 			runs = append(runs, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
 		}
 	}
-	if bufs == nil {
-		// An entry point without bindings still compiles and runs (its
-		// pipeline is the test; there is nothing to read back).
-		bufs = []harness.BufferBinding{}
-	}
 	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups}
 	for _, format := range formats {
 		for _, fn := range funcs {

@@ -91,9 +91,11 @@ func TestRunBindingsRejectsInvalidDispatches(t *testing.T) {
 	assert.Equal(t, []uint32{3, 4, 3, 2}, words(out))
 
 	// An entry point without bindings runs with none (its pipeline is
-	// what is tested) and reads nothing back; the same dispatch of a
+	// what is tested) and reads nothing back — Workgroups alone makes it
+	// a Buffers dispatch, as check sends it (a nil Buffers; gob drops an
+	// empty one on the way to a worker anyway); the same dispatch of a
 	// module that declares bindings fails creating the pipeline.
-	empty := Dispatch{Buffers: []BufferBinding{}, Workgroups: one}
+	empty := Dispatch{Workgroups: one}
 	out, err = d.Run(context.Background(), Kernel{WGSL: "var<private> x: u32;\n@compute @workgroup_size(1)\nfn main() {\n  x = x + 1u;\n}\n", EntryPoint: "main"}, empty)
 	require.NoError(t, err)
 	assert.Empty(t, out)
