@@ -15,6 +15,17 @@ const (
 	Timeout         Verdict = "timeout"          // a dispatch exceeded its time limit
 	FlattenRejected Verdict = "flatten-rejected" // flatten refused a construct outside its subset (loud and expected)
 	Error           Verdict = "error"            // any other failure to produce outputs
+	// Race: the shader under test has a data race (WGSL #memory-model):
+	// two invocations access one location unordered, at least one
+	// writing, not both atomically. It is the shader's defect, never a
+	// stack's: the racing leaves are compared against their allowed sets
+	// and a run is a Mismatch only where a leaf falls outside its set.
+	Race Verdict = "race"
+	// OutOfDomain: the inputs drove the shader outside what it handles
+	// (seeded inputs ran a loop past the step limit, or indexed out of
+	// bounds): the shader's domain, not a stack's fault; try other inputs
+	// (exec --fill, --inputs).
+	OutOfDomain Verdict = "out-of-domain"
 	// Unsupported marks a run the implementation cannot take at all (a
 	// format it does not accept); such runs are dropped, never judged.
 	Unsupported Verdict = "unsupported"

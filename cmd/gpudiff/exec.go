@@ -347,7 +347,8 @@ func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
 
 // execExit is exec's exit for a judged case (README "Exit codes"):
 // flatten's refusal is an input error (exit 2, its positioned message);
-// pass 0, mismatch 1, anything else (a run or the reference could not
+// pass 0, mismatch 1, the shader's own defect (race, out-of-domain) 4,
+// anything else (a run or the reference could not
 // produce outputs) 2.
 func execExit(v oracle.Verdict, flattenErr error) error {
 	if flattenErr != nil {
@@ -358,6 +359,8 @@ func execExit(v oracle.Verdict, flattenErr error) error {
 		return nil
 	case oracle.Mismatch:
 		return errFound
+	case oracle.Race, oracle.OutOfDomain:
+		return &exitError{code: exitShader}
 	}
 	return &exitError{code: exitUsage}
 }

@@ -19,6 +19,7 @@ const (
 	exitFound    = 1 // some run disagrees (or a new failure in a campaign)
 	exitUsage    = 2 // usage, input or compile error (source errors as file:line:col: …)
 	exitInternal = 3 // a bug in gpudiff itself
+	exitShader   = 4 // the shader under test is at fault (a data race, or inputs outside its domain); no stack is blamed
 	// exitInterrupted is the status of a command stopped by SIGINT
 	// (Ctrl-C): 128 + the signal's number, the shell's convention; SIGTERM
 	// gives 143 (interruptCode).
@@ -200,7 +201,8 @@ caused it.
 
 Exit codes: 0 every run agrees; 1 a run disagrees; 2 usage, input or compile
 error (source errors are printed file:line:col: message); 3 internal error;
-130 / 143 stopped by SIGINT (Ctrl-C) / SIGTERM.`,
+4 the shader itself is at fault (a data race, or inputs outside its domain)
+and no run disagrees; 130 / 143 stopped by SIGINT (Ctrl-C) / SIGTERM.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),
