@@ -120,7 +120,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	res.Races = ref.Races
 	for _, name := range res.Names {
 		o := ref.Buffers[name]
-		res.Reference = append(res.Reference, oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why})
+		res.Reference = append(res.Reference, expected(o))
 	}
 
 	mode := opts.Mode
@@ -174,6 +174,11 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
+	if len(res.Races) > 0 && (res.Verdict == oracle.Pass || res.Verdict == oracle.VIndeterminate) {
+		// The shader's own defect: its racing leaves were compared
+		// against their allowed sets, and no run left them.
+		res.Verdict = oracle.Race
+	}
 	return res, nil
 }
 
@@ -194,7 +199,7 @@ func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[strin
 	outs := make([]oracle.Expected, len(res.Names))
 	for i, name := range res.Names {
 		o := out.Buffers[name]
-		outs[i] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+		outs[i] = expected(o)
 	}
 	r.Outputs = [][]oracle.Expected{outs}
 	return r
@@ -319,4 +324,9 @@ func (r *EntryResult) AsResult(entry string) *Result {
 // Invocations is [0], the dispatch, when a run disagrees).
 func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
 	return Attribute(res.AsResult(c.Entry))
+}
+
+// expected is the oracle's form of an interpreter output.
+func expected(o interp.Output) oracle.Expected {
+	return oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
 }

@@ -473,7 +473,7 @@ func interpRun(m *ir.Module, kernel string, args [][]ir.Value, opts interp.Optio
 		}
 		out[i] = make([]oracle.Expected, len(inv.Outputs))
 		for j, o := range inv.Outputs {
-			out[i][j] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+			out[i][j] = expected(o)
 		}
 	}
 	return out, errs, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -156,7 +157,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 				continue
 			}
 			ref := row.ref
-			if row.ind {
+			if row.ind && !strings.HasPrefix(ref, "∈ ") {
 				ref = "~ " + ref
 			}
 			tr := table.Row{row.path, ref}
@@ -191,13 +192,16 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 		default:
 			fmt.Fprintf(w, "  %s: agrees", label)
 			if len(r.Indeterminate) > 0 {
-				fmt.Fprintf(w, " (leaves indeterminate in the reference, marked ~, not compared)")
+				fmt.Fprintf(w, " (leaves indeterminate in the reference: ~ any value, not compared; ∈ a set WGSL allows, checked)")
 			}
 			fmt.Fprintln(w)
 		}
 	}
 	for _, r := range res.Races {
 		fmt.Fprintf(w, "  race: %s\n", r)
+	}
+	if len(res.Races) > 0 {
+		fmt.Fprintf(w, "  the shader has a data race (WGSL #memory-model): a defect of the shader, not of any stack; its racing loads and the locations they reach are compared against the values WGSL allows\n")
 	}
 	for _, r := range res.Skipped {
 		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
@@ -238,7 +242,13 @@ func leafStrings(e oracle.Expected, name string) []leafText {
 		default:
 			i := len(out)
 			ind := e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
-			out = append(out, leafText{path: path, s: oracle.Human(oracle.Expected{Value: v}), ind: ind})
+			s := oracle.Human(oracle.Expected{Value: v})
+			if set := e.Set(i); ind && !set.IsAny() {
+				// The values WGSL allows there: the runs are checked
+				// against them.
+				s = "∈ " + set.Format(v.Type)
+			}
+			out = append(out, leafText{path: path, s: s, ind: ind})
 		}
 	}
 	rec(e.Value, name)

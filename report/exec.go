@@ -14,14 +14,17 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// ExecVerdict maps the oracle's verdict onto exec's three (README "exec"):
-// "pass", "mismatch", or "error" for every other verdict.
+// ExecVerdict maps the oracle's verdict onto exec's (README "exec"):
+// "pass", "mismatch", the shader's own defects "race" and
+// "out-of-domain", or "error" for every other verdict.
 func ExecVerdict(v oracle.Verdict) string {
 	switch v {
 	case oracle.Pass:
 		return "pass"
 	case oracle.Mismatch:
 		return "mismatch"
+	case oracle.Race, oracle.OutOfDomain:
+		return string(v)
 	}
 	return "error"
 }
