@@ -1,7 +1,10 @@
 package interp
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -24,61 +27,138 @@ import (
 // may be deep inside a called function.
 //
 // A path that meets a fork point (the same instruction, reached through
-// the same calls) in exactly the state (every slot of the frame, and no
-// shared write since) in which it met it before is a cycle: whatever it can still do, the first visit's other
-// alternatives already explore, so it is dropped. This makes the canonical
-// compare-exchange retry loop exact: a spurious failure leaves the state
-// as it was, and the retry meets the same fork again.
+// the same calls) in exactly the state (every slot of the frame, and the
+// same shared writes since the start) in which this or another path met
+// it before is dropped: the first visit's alternatives explore all it can
+// still do (the visited set of a stateful model checker; states are kept
+// as 128-bit hashes). This makes the canonical compare-exchange retry
+// loop exact: a spurious failure leaves the state as it was, and the
+// retry meets the same fork point in a state already explored.
 //
-// Past MaxPaths paths, or maxForkDepth fork points on one path, the
-// invocation falls back to the coarse rule: from the fork on, every
-// output it can still write is any value.
+// Past MaxPaths paths, or maxForkDepth fork points on one path, or
+// maxForkSteps steps over all paths, the invocation falls back to the
+// coarse rule: from the fork on, every output it can still write is any
+// value.
 
 // DefaultMaxPaths is the number of paths the reference explores per
 // invocation (per segment between barriers, for an entry point) when
 // Options.MaxPaths is 0.
-const DefaultMaxPaths = 32
+const DefaultMaxPaths = 1024
 
-// maxForkDepth bounds the fork points on one path.
-const maxForkDepth = 16
+// maxForkDepth bounds the fork points on one path; maxForkSteps the
+// steps of all the paths of one invocation (or segment) beyond the
+// first's.
+//
+// budget bounds the steps of all forked paths of one Run or dispatch
+// (beyond each invocation's first path): once spent, later invocations
+// no longer fork and take the coarse rule at once.
+const (
+	maxForkDepth  = 1024
+	maxForkSteps  = 1_000_000
+	forkBudget    = 16_000_000
+	hashStepsCost = 8 // slots hashed per step charged (a fork point's state)
+)
+
+// forkAlt is an alternative not yet explored: the script base[:k] then
+// alternative a (base is a finished path's taken decisions, shared).
+type forkAlt struct {
+	base []uint8
+	k    int32
+	a    uint8
+}
+
+func (x forkAlt) script() []uint8 {
+	s := make([]uint8, x.k+1)
+	copy(s, x.base[:x.k])
+	s[x.k] = x.a
+	return s
+}
 
 // forker replays and records the decisions of one path.
 type forker struct {
 	script []uint8 // the alternative to take at fork point k, replayed
 	taken  []uint8 // the alternative taken at each fork point of this path
 	nalt   []uint8 // the number of alternatives at each fork point
-	seen   []forkSeen
+	seen   map[[2]uint64]struct{}
+	h      [2]maphash.Hash
 	first  int32 // reason id of the first fork point (for Why)
 	cause  int32 // why of its condition
 	pruned bool  // the path was dropped as a cycle
 }
 
-// forkSeen is the state at a fork point of the current path.
-type forkSeen struct {
-	r, pc  int32
-	calls  []int32
-	writes int
-	s      []slot
-}
-
 func (f *forker) reset(script []uint8) {
 	f.script = script
-	f.taken, f.nalt, f.seen = f.taken[:0], f.nalt[:0], f.seen[:0]
+	f.taken, f.nalt = f.taken[:0], f.nalt[:0]
 	f.pruned = false
 }
 
-// alternatives appends to stack the scripts of the alternatives not taken
-// at the fork points from index from on.
-func (f *forker) alternatives(stack [][]uint8, from int) [][]uint8 {
+// begin starts the exploration of a new invocation (or segment).
+func (f *forker) begin() {
+	f.reset(nil)
+	f.first, f.cause = 0, 0
+	if f.seen == nil {
+		f.h[0].SetSeed(hashSeeds[0])
+		f.h[1].SetSeed(hashSeeds[1])
+	}
+	f.seen = map[[2]uint64]struct{}{}
+}
+
+var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// state hashes a fork point's identity and the state it is met in.
+func (f *forker) state(fr *frame, r, pc int32) [2]uint64 {
+	var out [2]uint64
+	var b [24]byte
+	for k := range f.h {
+		h := &f.h[k]
+		h.Reset()
+		binary.LittleEndian.PutUint32(b[0:], uint32(r))
+		binary.LittleEndian.PutUint32(b[4:], uint32(pc))
+		h.Write(b[:8])
+		for _, c := range fr.calls {
+			binary.LittleEndian.PutUint32(b[0:], uint32(c))
+			h.Write(b[:4])
+		}
+		h.WriteByte(0xff)
+		for i := range fr.s {
+			sl := &fr.s[i]
+			binary.LittleEndian.PutUint32(b[0:], sl.bits)
+			binary.LittleEndian.PutUint32(b[4:], uint32(sl.why))
+			binary.LittleEndian.PutUint64(b[8:], math.Float64bits(sl.err))
+			binary.LittleEndian.PutUint32(b[16:], uint32(sl.set))
+			h.Write(b[:20])
+		}
+		out[k] = h.Sum64()
+		if fr.sh != nil && fr.sh.run != nil {
+			// The shared writes of the path so far, as a set of final
+			// values (the order they were made in does not matter).
+			var sum uint64
+			for _, w := range fr.sh.run.dedupJournal() {
+				v := fr.sh.mem[w[0]][w[1]]
+				h.Reset()
+				binary.LittleEndian.PutUint32(b[0:], uint32(w[0]))
+				binary.LittleEndian.PutUint32(b[4:], uint32(w[1]))
+				binary.LittleEndian.PutUint32(b[8:], v.bits)
+				binary.LittleEndian.PutUint32(b[12:], uint32(v.why))
+				binary.LittleEndian.PutUint32(b[16:], uint32(v.set))
+				h.Write(b[:20])
+				sum += h.Sum64()
+			}
+			out[k] ^= sum * 0x9e3779b97f4a7c15
+		}
+	}
+	return out
+}
+
+// alternatives appends to stack the alternatives not taken at the fork
+// points from index from on.
+func (f *forker) alternatives(stack []forkAlt, from int) []forkAlt {
+	base := slices.Clone(f.taken)
 	for k := len(f.taken) - 1; k >= from; k-- {
 		for a := 0; a < int(f.nalt[k]); a++ {
-			if a == int(f.taken[k]) {
-				continue
+			if a != int(f.taken[k]) {
+				stack = append(stack, forkAlt{base: base, k: int32(k), a: uint8(a)})
 			}
-			s := make([]uint8, k+1)
-			copy(s, f.taken[:k])
-			s[k] = uint8(a)
-			stack = append(stack, s)
 		}
 	}
 	return stack
@@ -98,15 +178,18 @@ func (fr *frame) branch(r, pc, cause int32, nalt, dflt int) (alt int, stop bool)
 		fr.poisonAll(r, cause)
 		return 0, true
 	}
-	w := fr.writes()
-	for _, sn := range f.seen {
-		if sn.r == r && sn.pc == pc && sn.writes == w && slices.Equal(sn.calls, fr.calls) && slices.Equal(sn.s, fr.s) {
+	if len(f.taken) >= len(f.script) {
+		// New ground (a replayed prefix meets its fork points in the
+		// states it registered).
+		fr.steps += int64(len(fr.s) / hashStepsCost)
+		key := f.state(fr, r, pc)
+		if _, ok := f.seen[key]; ok {
 			f.pruned = true
 			fr.stop, fr.limit = true, -1
 			return 0, true
 		}
+		f.seen[key] = struct{}{}
 	}
-	f.seen = append(f.seen, forkSeen{r: r, pc: pc, calls: slices.Clone(fr.calls), writes: w, s: slices.Clone(fr.s)})
 	if f.first == 0 {
 		f.first, f.cause = r, cause
 	}
@@ -126,24 +209,17 @@ func (fr *frame) fork2(r, pc, cause int32, computed bool) (bool, bool) {
 	return computed != (alt == 1), stop
 }
 
-// writes is the number of shared-memory writes the invocation made so far
-// (0 outside entry points): a cycle needs the same memory too.
-func (fr *frame) writes() int {
-	if fr.sh == nil || fr.sh.run == nil {
-		return 0
-	}
-	return len(fr.sh.run.journal)
-}
-
 // explore runs one invocation of a function kernel on every path its
 // fork points allow (at most maxPaths) and returns the union of their
 // outputs. run executes the invocation in fr with fr.fork's script.
-func (p *Program) explore(fr *frame, maxPaths int, run func()) Invocation {
-	f := &forker{}
+func (p *Program) explore(fr *frame, maxPaths int, budget *int64, run func()) Invocation {
+	f := &fr.forkBuf
+	f.begin()
 	fr.fork = f
 	defer func() { fr.fork = nil }()
 	fr.calls = fr.calls[:0]
 	run()
+	steps := int64(0)
 	inv := p.collect(fr)
 	if len(f.taken) == 0 && !f.pruned {
 		return inv
@@ -159,14 +235,16 @@ func (p *Program) explore(fr *frame, maxPaths int, run func()) Invocation {
 	}
 	stack := f.alternatives(nil, 0)
 	for paths := 1; len(stack) > 0; paths++ {
-		if paths >= maxPaths {
-			return p.poisoned(fr, f.first, fmt.Sprintf("more than %d paths", maxPaths))
+		if paths >= maxPaths || steps > maxForkSteps || *budget <= 0 {
+			return p.poisoned(fr, f.first, fmt.Sprintf("more than %d paths or %d steps", maxPaths, maxForkSteps))
 		}
-		script := stack[len(stack)-1]
+		script := stack[len(stack)-1].script()
 		stack = stack[:len(stack)-1]
 		f.reset(script)
 		fr.calls = fr.calls[:0]
 		run()
+		steps += fr.steps
+		*budget -= fr.steps
 		stack = f.alternatives(stack, len(script))
 		if f.pruned {
 			continue

@@ -143,13 +143,14 @@ func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
 	defer p.frames.Put(fr)
 	out := make([]Invocation, len(args))
 	paths := opts.maxPaths()
+	budget := int64(forkBudget)
 	for i, inv := range args {
 		if paths == 1 {
 			p.invoke(fr, inv, limit)
 			out[i] = p.collect(fr)
 			continue
 		}
-		out[i] = p.explore(fr, paths, func() { p.invoke(fr, inv, limit) })
+		out[i] = p.explore(fr, paths, &budget, func() { p.invoke(fr, inv, limit) })
 	}
 	return out, nil
 }

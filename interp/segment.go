@@ -99,6 +99,7 @@ type dispatchRun struct {
 	prior               map[scopeKey]slot // value at the first access in the scope (this pass)
 	initial             [][]slot          // storage buffers at dispatch start
 	sticky              []int32           // per var: reason id when an invocation's rest made it indeterminate
+	budget              int64             // steps left for forked paths (fork.go)
 	assumeAll           bool              // the last resort: every racy/contended access any value
 	raceSeen, atomicHit bool
 }
@@ -106,7 +107,7 @@ type dispatchRun struct {
 func newDispatchRun(nvars int) *dispatchRun {
 	return &dispatchRun{
 		racyObs: map[scopeKey]*racyScope{}, atomicObs: map[scopeKey]*atomicScope{},
-		prior: map[scopeKey]slot{}, sticky: make([]int32, nvars),
+		prior: map[scopeKey]slot{}, sticky: make([]int32, nvars), budget: forkBudget,
 	}
 }
 
@@ -518,6 +519,7 @@ func (r *dispatchRun) next() {
 	r.sets, r.journal = r.sets[:0], r.journal[:0]
 	clear(r.sticky)
 	r.raceSeen, r.atomicHit = false, false
+	r.budget = forkBudget
 }
 
 // segment runs an invocation of an entry point from where it stands to
@@ -538,8 +540,7 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	steps0, limit0 := fr.steps, fr.limit
 	own0 := maps.Clone(fr.sh.own)
 	f := &fr.forkBuf
-	f.reset(nil)
-	f.first = 0
+	f.begin()
 	fr.fork = f
 	fr.calls = fr.calls[:0]
 	defer func() { fr.fork = nil }()
@@ -575,9 +576,9 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	}
 	record(k)
 	stack := f.alternatives(nil, 0)
-	n := 1
-	for ; len(stack) > 0 && n < maxPaths; n++ {
-		script := stack[len(stack)-1]
+	n, steps := 1, int64(0)
+	for ; len(stack) > 0 && n < maxPaths && steps <= maxForkSteps && run.budget > 0; n++ {
+		script := stack[len(stack)-1].script()
 		stack = stack[:len(stack)-1]
 		copy(fr.s, fr.snap)
 		fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause, fr.resume = steps0, limit0, false, nil, 0, 0, start
@@ -585,6 +586,8 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		f.reset(script)
 		fr.calls = fr.calls[:0]
 		k = d.body.execAt(fr, start)
+		steps += fr.steps - steps0
+		run.budget -= fr.steps - steps0
 		stack = f.alternatives(stack, len(script))
 		record(k)
 	}
@@ -734,4 +737,19 @@ func hasAtomic(t *ir.Type) bool {
 		}
 	}
 	return false
+}
+
+// dedupJournal lists the distinct locations the journal holds, in first
+// write order.
+func (r *dispatchRun) dedupJournal() [][2]int32 {
+	seen := make(map[[2]int32]bool, len(r.journal))
+	var out [][2]int32
+	for _, w := range r.journal {
+		k := [2]int32{w.id, w.off}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
