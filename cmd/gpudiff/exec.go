@@ -51,8 +51,10 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 in the reference interpreter and on the selected WebGPU adapters, and compares
 every invocation's outputs with the reference.
 
-The kernel defaults to the only non-entry-point function no other function
-calls. Arguments come from --inputs (a JSON object mapping each parameter to an
+Which function runs: a module with a @compute entry point runs it as written
+(below), even beside helper functions; else one with a @fragment entry point
+runs that; a module without entry points runs its function kernel, the only
+function no other function calls. --kernel NAME picks one by name. Arguments come from --inputs (a JSON object mapping each parameter to an
 array with one value per invocation); without it, from NAME.inputs.json beside
 NAME.wgsl when there is one (the inputs drivers uses; not with --seed or
 --invocations, nor when --kernel names a function other than NAME); otherwise
@@ -125,7 +127,7 @@ error (including a flatten refusal with --flat).`,
 // addCaseFlags adds the flags that say which case to run and where (exec
 // and view share them).
 func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
-	f.StringVar(&fl.kernel, "kernel", "", "kernel function to run (default: the only function no other function calls)")
+	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
