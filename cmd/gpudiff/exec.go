@@ -22,6 +22,7 @@ type execFlags struct {
 	invocations int
 	inputs      string
 	seed        uint64
+	fill        string // check.Fill of what --inputs does not give ("": not given)
 	adapters    []string
 	mode        string
 	asJSON      bool
@@ -131,6 +132,7 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
@@ -221,6 +223,13 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if err != nil {
 		return nil, err
 	}
+	fill, err := fl.parseFill(defaultKernelFill)
+	if err != nil {
+		return nil, err
+	}
+	// made is how the arguments were made up (check.Options.Fill), "" when
+	// they were given.
+	var made check.Fill
 	// seeded generates n arguments (0: the default count) once the limits
 	// allow n invocations: nothing is allocated for an impossible count.
 	seeded := func(n int) ([][]ir.Value, error) {
@@ -230,17 +239,20 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		if err := g.checkKernelLimits(m, f, n); err != nil {
 			return nil, err
 		}
-		return seededInputs(fl.seed, f, n), nil
+		return check.FillArgs(fill, fl.seed, f.Params, n), nil
 	}
 	inputs := fl.inputs
-	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") {
+	if inputs != "" && cmdFlagSet(fl, "fill") && len(f.Params) > 0 {
+		return nil, usagef("gpudiff %s: --fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", fl.name(), f.Name)
+	}
+	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") && !cmdFlagSet(fl, "fill") {
 		// NAME.inputs.json beside NAME.wgsl, as drivers reads it.
 		inputs = besideInputs(path, fl.kernel)
 	}
 	var args [][]ir.Value
 	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
 		// A case file carries its own inputs (and its recorded mode).
-		args = saved.Args
+		args, made = saved.Args, check.Fill(rec.Fill)
 		if fl.recordedPaths {
 			fl.flat = fl.flat || !cmdFlagSet(fl, "flat") && rec.Flat
 			fl.spirv = fl.spirv || !cmdFlagSet(fl, "spirv") && rec.SPIRV
@@ -265,6 +277,8 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 	} else if args, err = seeded(fl.invocations); err != nil {
 		return nil, err
+	} else {
+		made = fill
 	}
 	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
 		return nil, err
@@ -279,7 +293,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Fill: made, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return nil, inputErr(err)
