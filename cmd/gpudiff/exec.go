@@ -60,16 +60,26 @@ array with one value per invocation); without it, from NAME.inputs.json beside
 NAME.wgsl when there is one (the inputs drivers uses; not with --seed or
 --invocations, nor when --kernel names a function other than NAME); otherwise
 deterministically from --seed, starting with edge values (0, ±1, INT_MIN,
-INT_MAX, integer-valued floats). A case file replays its own inputs. --flat
+INT_MAX, integer-valued floats), or as --fill says. A case file replays its
+own inputs.
+
+--fill zero|iota|small|edges|random makes up what --inputs does not give,
+counting leaves from 0 per binding or parameter: zero; iota (the leaf's
+index); small (1 + index mod 16, f32 a quarter of that); edges (edge values
+first, then seeded); random (seeded). Default: edges for a function kernel's
+arguments, small for an entry point's bindings. When made-up inputs drive the
+reference past --max-steps, the verdict is out-of-domain (exit 4), naming the
+loop: the inputs are outside what the shader handles, not a stack's fault. --flat
 also flattens the kernel and runs the twin <kernel>_flat in the interpreter and
 on every adapter; --spirv also runs gpudiff's own SPIR-V.
 
 A module whose kernel is a @compute entry point (the only one, or --kernel
 NAME) runs as written: every storage and uniform binding is filled from
 --inputs (a JSON object keyed by binding variable name, plus an optional
-"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --seed (a
-runtime-sized array gets one element per invocation); --workgroups X[,Y[,Z]]
-sets the dispatch size; the final contents of every read_write storage binding
+"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --fill (a
+runtime-sized array gets one element per invocation; bindings an --inputs file
+leaves out start zeroed unless --fill is given); --workgroups X[,Y[,Z]] sets
+the dispatch size (bounded by --max-invocations); the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
@@ -96,8 +106,9 @@ invocation (an entry point: one row of cells per read_write binding), coloured
 by value on the reference's range, disagreeing cells framed in red,
 indeterminate ones hatched grey, with a legend.
 
-Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
-error (including a flatten refusal with --flat).`,
+Exit codes: 0 every run agrees; 1 some run disagrees; 4 the shader's own
+defect or domain (race, out-of-domain); 2 usage, input or compile error
+(including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
   gpudiff exec shaders/examples/pcg_hash.wgsl --invocations 256 --seed 7 --json
   gpudiff exec shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --adapter all --flat --spirv
