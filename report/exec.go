@@ -15,8 +15,8 @@ import (
 )
 
 // ExecVerdict maps the oracle's verdict onto exec's (README "exec"):
-// "pass", "mismatch", the shader's own "race" or "out-of-domain", or
-// "error" for every other verdict.
+// "pass", "mismatch", a stack's "crash" or "timeout", the shader's own
+// "race" or "out-of-domain", or "error" for every other verdict.
 func ExecVerdict(v oracle.Verdict) string {
 	switch v {
 	case oracle.Pass:
@@ -25,6 +25,8 @@ func ExecVerdict(v oracle.Verdict) string {
 		return "mismatch"
 	case oracle.Race, oracle.OutOfDomain:
 		return string(v) // the shader's own defect or domain (exit 4)
+	case oracle.Crash, oracle.Timeout:
+		return string(v) // a stack died on the case: a finding (exit 1)
 	}
 	return "error"
 }

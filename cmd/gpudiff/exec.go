@@ -106,7 +106,8 @@ invocation (an entry point: one row of cells per read_write binding), coloured
 by value on the reference's range, disagreeing cells framed in red,
 indeterminate ones hatched grey, with a legend.
 
-Exit codes: 0 every run agrees; 1 some run disagrees; 4 the shader's own
+Exit codes: 0 every run agrees; 1 some run disagrees, or a stack crashed or
+timed out on the case; 4 the shader's own
 defect or domain (race, out-of-domain); 2 usage, input or compile error
 (including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
@@ -374,7 +375,9 @@ func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
 
 // execExit is exec's exit for a judged case (README "Exit codes"):
 // flatten's refusal is an input error (exit 2, its positioned message);
-// pass 0, mismatch 1, the shader's own defect (race, out-of-domain) 4,
+// pass 0, mismatch 1, a stack that crashed or hung on the case (crash,
+// timeout: a finding, issue 25) 1, the shader's own defect (race,
+// out-of-domain) 4,
 // anything else (a run or the reference could not
 // produce outputs) 2.
 func execExit(v oracle.Verdict, flattenErr error) error {
@@ -384,7 +387,7 @@ func execExit(v oracle.Verdict, flattenErr error) error {
 	switch v {
 	case oracle.Pass:
 		return nil
-	case oracle.Mismatch:
+	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
 		return errFound
 	case oracle.Race, oracle.OutOfDomain:
 		return &exitError{code: exitShader}
