@@ -38,32 +38,32 @@ type CaseRecord struct {
 	Format      string `json:"format"`
 	Kernel      string `json:"kernel"`
 	Invocations int    `json:"invocations"`
+	// Fill is how exec made up the inputs (Options.Fill: zero, iota,
+	// small, edges, random); absent when they were given (--inputs, a
+	// campaign's generator). repro judges the replay with it, so a
+	// reference that runs past the step limit stays out-of-domain.
+	Fill string `json:"fill,omitempty"`
 	// Workgroups is set for a compute entry point's case (Kernel is the
 	// entry point): the dispatch size X, Y, Z. Inputs are then the
 	// initial value of every storage and uniform binding, {binding:
 	// value} (exec --inputs' form), Invocations is 1 and Reference and
 	// each run's outputs hold one "invocation": the whole dispatch's
 	// read_write bindings.
-	Workgroups []uint32        `json:"workgroups,omitempty"`
-	Inputs     json.RawMessage `json:"inputs"` // {param: [value per invocation]}
-	// Fill is how exec made up the inputs (Options.Fill: zero, iota,
-	// small, edges, random); absent when they were given (--inputs, a
-	// campaign's generator). repro judges the replay with it, so a
-	// reference that runs past the step limit stays out-of-domain.
-	Fill      string            `json:"fill,omitempty"`
-	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
-	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
-	Verdict   string            `json:"verdict"`
-	Findings  []Finding         `json:"findings,omitempty"`
-	Signature string            `json:"signature,omitempty"` // de-duplication key
-	Hash      string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
-	Mode      string            `json:"mode"`                // emission mode of the GPU runs
-	Flat      bool              `json:"flat"`                // whether the twin was run
-	SPIRV     bool              `json:"spirv"`
-	Stages    []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
-	Seed      *SeedInfo         `json:"seed,omitempty"`
-	Tool      ToolInfo          `json:"tool"`
-	Note      string            `json:"note,omitempty"`
+	Workgroups []uint32          `json:"workgroups,omitempty"`
+	Inputs     json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference  []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs       []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict    string            `json:"verdict"`
+	Findings   []Finding         `json:"findings,omitempty"`
+	Signature  string            `json:"signature,omitempty"` // de-duplication key
+	Hash       string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode       string            `json:"mode"`                // emission mode of the GPU runs
+	Flat       bool              `json:"flat"`                // whether the twin was run
+	SPIRV      bool              `json:"spirv"`
+	Stages     []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
+	Seed       *SeedInfo         `json:"seed,omitempty"`
+	Tool       ToolInfo          `json:"tool"`
+	Note       string            `json:"note,omitempty"`
 }
 
 // RunRecord is one recorded run, in exec's JSON shape.
