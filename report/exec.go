@@ -77,8 +77,9 @@ func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 		Inputs      json.RawMessage   `json:"inputs"`
 		Reference   []json.RawMessage `json:"reference"`
 		// ReferenceErrors are the invocations the reference interpreter
-		// could not finish (step limit); their reference outputs are
-		// indeterminate and the verdict is "error".
+		// could not finish (step limit, positioned at the loop); their
+		// reference outputs are indeterminate and the verdict is "error",
+		// or "out-of-domain" when the inputs were made up (--fill).
 		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
 		Runs            []runJSON `json:"runs"`
 		Verdict         string    `json:"verdict"`
