@@ -20,6 +20,12 @@ import (
 //     outside the subset (positioned, named);
 //   - several candidates: positioned at the first in source order, the
 //     message lists them, sorted by name, with their positions;
+//   - no name, and the module runs an entry point by default
+//     (DefaultRunsEntry) beside helper functions: positioned at its stage
+//     attribute, naming --kernel; and no name, helper functions, and the
+//     module's @compute or @fragment entry point outside the subset:
+//     positioned at the entry point, listing the helpers (a helper is
+//     never run in an entry point's place);
 //   - the kernel, or a function it calls, is outside the subset: the error
 //     is positioned at the first construct outside the subset and names
 //     it ("file:12:5: check: kernel foo is outside the gpudiff subset:
@@ -32,10 +38,11 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 		return nil, ir.ErrorList{ir.Errorf(m.File, pos, "check", format, args...)}
 	}
 	if name == "" {
-		if f := defaultEntry(m); f != nil {
+		cands := kernelCandidates(m)
+		if f := defaultEntry(m); f != nil && len(cands) > 0 {
+			// A helper is not what the module runs (DefaultRunsEntry).
 			return fail(f.StagePos, "the module's entry point %s runs as written by default, not as a function kernel; name a function with --kernel to run it as a function kernel", f.Name)
 		}
-		cands := kernelCandidates(m)
 		if o := opaqueEntry(m); o != nil && len(cands) > 0 {
 			// The module's entry point is what its author runs: running a
 			// helper instead would test something nobody asked for.
