@@ -112,6 +112,7 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 		bufs, made = saved.c.Buffers, check.Fill(saved.rec.Fill)
 	} else {
 		bufs, made = check.FillBindings(fill, fl.seed, m, f, wg), fill
+		fl.warnSeed(fill, stderr)
 	}
 	var devices []check.Device
 	if !fl.noGPU {
@@ -155,6 +156,14 @@ func (fl execFlags) parseFill(def check.Fill) (check.Fill, error) {
 		return "", usagef("gpudiff %s: --fill: %v", fl.name(), err)
 	}
 	return fill, nil
+}
+
+// warnSeed warns on w when --seed is given but fill ignores seeds (zero,
+// iota, small), instead of letting it silently change nothing.
+func (fl execFlags) warnSeed(fill check.Fill, w io.Writer) {
+	if fl.changed["seed"] && fill != check.FillEdges && fill != check.FillRandom {
+		fmt.Fprintf(w, "gpudiff %s: warning: --seed %d changes nothing under --fill %s (only edges and random are seeded)\n", fl.name(), fl.seed, fill)
+	}
 }
 
 // checkDispatchLimits checks a dispatch of wg workgroups of entry point f

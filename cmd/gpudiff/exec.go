@@ -143,7 +143,7 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
-	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
 	f.StringVar(&fl.fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
@@ -291,6 +291,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		return nil, err
 	} else {
 		made = fill
+		fl.warnSeed(fill, stderr)
 	}
 	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
 		return nil, err
