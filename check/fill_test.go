@@ -169,3 +169,15 @@ func TestEntryStepLimitOutOfDomain(t *testing.T) {
 }
 
 func interpLimit(steps int64) interp.Options { return interp.Options{MaxSteps: steps} }
+
+// TestReferenceVerdict: the verdict once unfinished invocations count.
+func TestReferenceVerdict(t *testing.T) {
+	step := []string{"", "l.wgsl:3:3: interp: step limit of 9 exceeded (the kernel may not terminate)"}
+	other := []string{"l.wgsl:2:7: interp: dpdx needs a quad"}
+	assert.Equal(t, oracle.Pass, referenceVerdict(oracle.Pass, nil, FillSmall), "every invocation finished")
+	assert.Equal(t, oracle.Error, referenceVerdict(oracle.Pass, step, ""), "given inputs")
+	assert.Equal(t, oracle.OutOfDomain, referenceVerdict(oracle.Pass, step, FillSmall))
+	assert.Equal(t, oracle.OutOfDomain, referenceVerdict(oracle.Timeout, step, FillEdges), "a GPU that loops as long is no finding")
+	assert.Equal(t, oracle.Mismatch, referenceVerdict(oracle.Mismatch, step, FillEdges), "a finished invocation's disagreement stands")
+	assert.Equal(t, oracle.Error, referenceVerdict(oracle.Pass, other, FillSmall), "not the step limit")
+}
