@@ -49,9 +49,6 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 	if stages, _ := parseStages(fl.name(), fl.stage); !computeOnly(stages) {
 		return nil, usagef("gpudiff %s: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", fl.name(), fl.stage)
 	}
-	if fl.saveCase != "" {
-		return nil, usagef("gpudiff exec: --save-case does not take entry points yet")
-	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {
 		kernel = saved.c.Entry
@@ -129,7 +126,7 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 	if err != nil {
 		return nil, inputErr(err)
 	}
-	return &executed{ec: c, eres: res}, nil
+	return &executed{ec: c, eres: res, opts: opts}, nil
 }
 
 // defaultEntryFill is --fill's default for an entry point's bindings: the

@@ -158,7 +158,7 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 
 // executed is a case exec ran: a function kernel's (f on args, the case
 // and options --save-case records, the result) or, when ec is set, a
-// compute entry point's as written (ec, eres).
+// compute entry point's as written (ec, eres, and opts).
 type executed struct {
 	f    *ir.Func
 	args [][]ir.Value
@@ -319,6 +319,12 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 // or the JSON document (--json).
 func (x *executed) write(fl execFlags, stdout io.Writer) error {
 	if x.ec != nil {
+		if fl.saveCase != "" {
+			rec := check.NewEntryRecord(x.ec, x.eres, x.opts, version())
+			if err := check.WriteCase(fl.saveCase, x.ec.Module, rec); err != nil {
+				return usagef("gpudiff exec: --save-case: %v", err)
+			}
+		}
 		if err := writePictures(fl.png, report.EntryPictures(x.eres, x.ec.Entry)); err != nil {
 			return err
 		}
