@@ -111,7 +111,11 @@ func reproEntry(ctx context.Context, ec *check.EntryCase, rec *check.CaseRecord,
 	if err != nil {
 		return inputErr(err)
 	}
-	out := check.JudgeReplay(rec, check.ReplayFindings(res.AsResult(ec.Entry), rec))
+	r := res.AsResult(ec.Entry)
+	if res.Domain != "" {
+		r.ReferenceErr = []string{res.Domain} // the loop, for the out-of-domain finding
+	}
+	out := check.JudgeReplay(rec, check.ReplayFindings(r, rec))
 	if asJSON {
 		if err := report.WriteDispatchJSON(stdout, ec, res); err != nil {
 			return err
