@@ -503,7 +503,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 			// #out-of-bounds-access-sec "Invalid Store"): every leaf of
 			// the variable holds its prior value or a leaf of the value
 			// stored (of the same type), as far as that is cheap to know.
-			fr.sh.storeAnywhere(int32(id), fr.s[src:src+n], oob)
+			fr.sh.storeAnywhere(int32(id), fr.s[src:src+n], -oob)
 			return cNext
 		}
 		for j := int32(0); j < n; j++ {
