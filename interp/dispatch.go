@@ -31,14 +31,16 @@ import (
 // accesses to one location by different invocations, at least one a
 // write, neither ordered before the other by a barrier of the location's
 // address space in the same workgroup (invocations of different
-// workgroups are never ordered). A race makes the location (and the
-// value a racing read returns) indeterminate and is reported in
-// Result.Races. Atomics are sequentially consistent (they execute one at
-// a time, in the order the scheduler runs the invocations) and never
-// race: WGSL lets atomic types be accessed only through atomic builtins.
-// The race detector is exact with constant state per location (see
-// access): every racing pair of accesses to a location is noticed, and
-// the first is reported.
+// workgroups are never ordered). A race is reported in Result.Races, and
+// the dispatch runs again knowing it: racing loads return the location's
+// prior value or a value stored to it in the racing scope (segment.go).
+// Atomics execute one at a time, in the order the scheduler runs the
+// invocations, and never race (WGSL lets atomic types be accessed only
+// through atomic builtins); the value one returns is exact unless another
+// invocation may update the location concurrently (segment.go:
+// atomicResult). The race detector is exact with constant state per
+// location (see access): every racing pair of accesses to a location is
+// noticed, and the first is reported.
 
 // entryInfo is the compile-time state of an entry point.
 type entryInfo struct {
