@@ -171,7 +171,8 @@ type Race struct {
 	// length).
 	Var  string
 	Slot int
-	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)".
+	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)"
+	// (the file when the module has one).
 	A, B string
 }
 
@@ -677,7 +678,11 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 			kind = "write"
 		}
 		rs := sh.d.p.reasons[t.pos-1]
-		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", rs.pos, kind, t.inv-1, t.wg)
+		at := rs.pos.String()
+		if f := sh.d.p.file; f != "" {
+			at = f + ":" + at
+		}
+		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, t.wg)
 	}
 	*sh.races = append(*sh.races, Race{Var: sh.d.e.vars[id].Name, Slot: int(off), A: desc(prev, prevWrite), B: desc(me, write)})
 }
