@@ -444,7 +444,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 		for j := int32(0); j < n; j++ {
 			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
 			if bad {
-				fr.s[d+j].taint(oob)
+				fr.sh.loadAnywhere(int32(id), &fr.s[d+j], oob)
 			}
 		}
 	}

@@ -758,3 +758,29 @@ func (r *dispatchRun) dedupJournal() [][2]int32 {
 	}
 	return out
 }
+
+// maxAnywhereLeaves bounds the bindings whose values loadAnywhere lists.
+const maxAnywhereLeaves = 1024
+
+// loadAnywhere makes *dst the result of a load through an invalid
+// reference into var id (WGSL #out-of-bounds-access-sec "Invalid Load":
+// a value from any location of the binding, or zero): indeterminate
+// (reason why < 0), with the binding's values and zero as its allowed set
+// when the binding is small, its leaves all of one kind and determinate.
+func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
+	dst.taint(why)
+	mem := sh.mem[id]
+	if len(mem) > maxAnywhereLeaves || !sameKindAll(leafKinds(sh.d.e.vars[id].T, len(mem))) {
+		return
+	}
+	set, ok := ir.ValueSet{}.Add(0, 0)
+	for _, v := range mem {
+		if !ok || v.why < 0 {
+			return
+		}
+		set, ok = set.Add(v.bits, v.err)
+	}
+	if ok {
+		dst.set = sh.run.addSet(set)
+	}
+}
