@@ -5,7 +5,7 @@
 // = [10, 40, _, 30, _, 20, _, 40]; indices 4, 4294967295 and 100 are out of
 // bounds, and WGSL lets such a load return any element of src's buffer or
 // zero (Vulkan's robust access and gpudiff's portable mode clamp or zero),
-// so out[2], out[4] and out[6] are indeterminate. Only loads are out of
+// so out[2], out[4] and out[6] are each one of {0, 10, 20, 30, 40}. Only loads are out of
 // bounds: an out-of-bounds store could land on any location of its buffer
 // and would make all of it indeterminate.
 @group(0) @binding(0) var<storage, read> src: array<u32>;
