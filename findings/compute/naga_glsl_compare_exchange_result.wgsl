@@ -9,10 +9,8 @@
 // nothing is stored and a[0] stays 7 (WGSL #atomic-compare-exchange-weak:
 // store v only if the comparison was true; a weak exchange may fail
 // spuriously, never succeed spuriously): out[2] = atomicLoad = 7. In one
-// invocation r is (old_value 7, exchanged false), but gpudiff's reference
-// calls every RMW's return indeterminate (it depends on the order of
-// concurrent atomics), so out[0] and out[1] are not compared:
-// a = [7], out = [~, ~, 7].
+// invocation no other atomic can come between, so r is exactly
+// (old_value 7, exchanged false): a = [7], out = [7, 0, 7].
 @group(0) @binding(0) var<storage, read_write> a: array<atomic<u32>, 1>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32, 3>;
 
