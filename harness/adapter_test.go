@@ -341,3 +341,15 @@ func TestAdaptersDriver(t *testing.T) {
 		t.Skip("no Mesa adapter here (make deps installs lavapipe and llvmpipe)")
 	}
 }
+
+func TestDriverRecords(t *testing.T) {
+	recs := DriverRecords([]string{"wgpu-vulkan:llvmpipe", "interp", "no-such:adapter", "wgpu-vulkan:llvmpipe", "wgpu-gl:llvmpipe"})
+	require.Len(t, recs, 2, "%+v", recs)
+	assert.Equal(t, "wgpu-gl:llvmpipe", recs[0].Adapter)
+	assert.Equal(t, "Mesa", recs[0].Driver)
+	assert.Equal(t, "wgpu-vulkan:llvmpipe", recs[1].Adapter)
+	assert.Equal(t, "llvmpipe", recs[1].Driver)
+	assert.Regexp(t, `^[0-9]+\.[0-9]+\.[0-9]+$`, recs[1].Version)
+	assert.Empty(t, DriverRecords(nil))
+	assert.NotNil(t, DriverRecords([]string{"interp"}))
+}
