@@ -12,6 +12,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -34,7 +35,10 @@ type Campaign struct {
 	Mode     string        // emission mode, "portable" or "raw"
 	Duration time.Duration // time budget (0 for a Count campaign)
 	Adapters []string      // full adapter names (none with --no-gpu)
-	Corpus   string        // directory the case files were saved in
+	// Drivers names each adapter's driver and version
+	// (harness.DriverRecords; none with --no-gpu).
+	Drivers []harness.DriverRecord
+	Corpus  string // directory the case files were saved in
 }
 
 // WriteCampaignSummary writes run's summary (README "gpudiff run"): a
@@ -138,6 +142,7 @@ type CampaignReport struct {
 	Profile     string                   `json:"profile"`
 	Mode        string                   `json:"mode"`
 	Adapters    []string                 `json:"adapters"`
+	Drivers     []harness.DriverRecord   `json:"drivers"` // one per adapter, by name; empty with --no-gpu
 	Programs    int                      `json:"programs"`
 	Invocations int                      `json:"invocations"`
 	RunsPer     map[string]int           `json:"runs_per_adapter"`
@@ -175,6 +180,10 @@ func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
 	}
 	if r.Adapters == nil {
 		r.Adapters = []string{}
+	}
+	r.Drivers = c.Drivers
+	if r.Drivers == nil {
+		r.Drivers = []harness.DriverRecord{}
 	}
 	if r.Failures == nil {
 		r.Failures = []campaign.ProgramRecord{}
