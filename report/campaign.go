@@ -60,6 +60,9 @@ func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
 	if h := hashesLine(s); h != "" {
 		fmt.Fprintln(w, h)
 	}
+	if d := driversLine(c.Drivers); d != "" {
+		fmt.Fprintln(w, d)
+	}
 	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
 }
 
@@ -129,6 +132,19 @@ func WriteBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
 			fmt.Fprintf(w, "      case NOT saved: %s\n", b.CaseError)
 		}
 	}
+}
+
+// driversLine is "drivers: ADAPTER DRIVER VERSION, ...", or "" with no
+// driver recorded.
+func driversLine(ds []harness.DriverRecord) string {
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, strings.TrimSpace(d.Adapter+" "+d.Driver+" "+d.Version))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "drivers: " + strings.Join(parts, ", ")
 }
 
 // CampaignReport is run's --report document (README "gpudiff run"): the
@@ -231,6 +247,11 @@ func WriteCampaignJUnit(w io.Writer, c Campaign, s *campaign.Summary) error {
 	var suites junit.Testsuites
 	for _, a := range append([]string{"interp"}, adapters...) {
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
+		for _, d := range c.Drivers {
+			if d.Adapter == a {
+				addDriverProperties(&suite, d.Driver, d.Version, d.Info)
+			}
+		}
 		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
 			n, programs := campaign.BugCount(all, state)
 			suite.AddProperty(state+"_bugs", campaign.CountPhrase(n, programs, state))
