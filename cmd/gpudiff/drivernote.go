@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/harness"
@@ -35,4 +37,55 @@ func noteDriverChange(w io.Writer, journaled, now []harness.DriverRecord) {
 	if ch := driverChanges(journaled, now); len(ch) > 0 {
 		fmt.Fprintf(w, "gpudiff run: note: the drivers changed since the campaign began (%s): its results mix both versions\n", strings.Join(ch, "; "))
 	}
+}
+
+// baselineDrivers reads the driver identities a baseline file recorded: a
+// run --report JSON's "drivers", or a drivers --json report's adapters
+// (driver_name, driver_version). A text baseline, or a report written
+// before drivers were recorded, has none (nil).
+func baselineDrivers(file string) []harness.DriverRecord {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var rep struct {
+		Drivers  []harness.DriverRecord `json:"drivers"`
+		Adapters json.RawMessage        `json:"adapters"`
+	}
+	if json.Unmarshal(data, &rep) != nil {
+		return nil
+	}
+	if len(rep.Drivers) > 0 {
+		return rep.Drivers
+	}
+	var adapters []struct {
+		Name          string `json:"name"`
+		DriverName    string `json:"driver_name"`
+		DriverVersion string `json:"driver_version"`
+	}
+	if json.Unmarshal(rep.Adapters, &adapters) != nil {
+		return nil // run's adapters are a list of names
+	}
+	var out []harness.DriverRecord
+	for _, a := range adapters {
+		if a.DriverName != "" {
+			out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+		}
+	}
+	return out
+}
+
+// baselineDriverNote is the summary line that says a baseline was recorded
+// on other drivers than this run's ("" when the drivers are the same, or
+// the baseline recorded none): its known failures may be fixed, and its
+// absent ones new, because of the driver rather than the program.
+func baselineDriverNote(file string, now []harness.DriverRecord) string {
+	if file == "" {
+		return ""
+	}
+	ch := driverChanges(baselineDrivers(file), now)
+	if len(ch) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: the baseline %s was recorded on other drivers (%s): new and known failures compare across a driver change", file, strings.Join(ch, "; "))
 }

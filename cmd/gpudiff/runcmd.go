@@ -308,6 +308,9 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	if err := writeCampaignReports(stdout, c, info, sum); err != nil {
 		return err
 	}
+	if note := baselineDriverNote(c.Baseline, info.Drivers); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	if sum.Interrupted {
 		msg := fmt.Sprintf("gpudiff run: %s after %d programs: the campaign did not finish", interruptedBy(ctx), sum.Programs)
 		if journal != nil {
