@@ -8,9 +8,11 @@
 //     conformanceVersion) and VkPhysicalDeviceProperties.driverVersion,
 //     decoded per vendor (DecodeVulkanVersion), from one short-lived Vulkan
 //     1.1 instance (VulkanDevices).
-//   - OpenGL: GL_VERSION, GL_RENDERER and GL_VENDOR from a surfaceless OpenGL
-//     ES 3 context (GLES), the platform wgpu's GL backend uses with no
-//     display.
+//   - OpenGL: GL_VERSION, GL_RENDERER and GL_VENDOR from an OpenGL ES 3
+//     context (GLES) on EGL's surfaceless platform, the one wgpu's GL
+//     backend uses with no display, else on the default display; matched
+//     to wgpu's GL adapter by GL_RENDERER, which wgpu reports as the
+//     device name.
 //
 // Dawn reports its own driver description through its node binding
 // (harness/dawn).

@@ -147,12 +147,14 @@ var (
 // which), and on systems other than Linux.
 func VulkanDevices() ([]Vulkan, error) { return vulkanDevices() }
 
-// GLES returns what an OpenGL ES 3 context on EGL's surfaceless platform
+// GLES returns what an OpenGL ES 3 context reports: GL_VERSION,
+// GL_RENDERER, GL_VENDOR. The context is on EGL's surfaceless platform
 // (EGL_MESA_platform_surfaceless, the one wgpu-native's GL backend uses with
-// no display) reports: GL_VERSION, GL_RENDERER, GL_VENDOR. It creates and
-// destroys one context on the first call through libEGL.so.1 and caches
-// the answer. It fails where there is no EGL, no surfaceless platform or no
-// ES 3 context (the error says which), and on systems other than Linux.
+// no display), else on the default display with a 1×1 pbuffer (NVIDIA's
+// EGL has no surfaceless platform). It creates and destroys one context on
+// the first call through libEGL.so.1 and caches the answer. It fails where
+// there is no EGL, no display or no ES 3 context (the error says which),
+// and on systems other than Linux.
 func GLES() (GL, error) { return glesContext() }
 
 // ForVulkan returns the identity of the driver of the Vulkan device with

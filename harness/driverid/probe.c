@@ -164,7 +164,6 @@ typedef unsigned int EGLBoolean;
 
 typedef EGLDisplay (*PFN_eglGetPlatformDisplay)(uint32_t, void *, const intptr_t *);
 typedef EGLBoolean (*PFN_eglInitialize)(EGLDisplay, EGLint *, EGLint *);
-typedef EGLBoolean (*PFN_eglTerminate)(EGLDisplay);
 typedef EGLBoolean (*PFN_eglBindAPI)(uint32_t);
 typedef EGLBoolean (*PFN_eglChooseConfig)(EGLDisplay, const EGLint *, EGLConfig *, EGLint, EGLint *);
 typedef EGLContext (*PFN_eglCreateContext)(EGLDisplay, EGLConfig, EGLContext, const EGLint *);
@@ -173,47 +172,49 @@ typedef EGLBoolean (*PFN_eglMakeCurrent)(EGLDisplay, void *, void *, EGLContext)
 typedef PFN_void (*PFN_eglGetProcAddress)(const char *);
 typedef const unsigned char *(*PFN_glGetString)(uint32_t);
 
-int gpudiff_probe_gles(gpudiff_gl_info *out, char *err, int errlen) {
-	void *lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		copyz(err, "libEGL.so.1 not found", errlen);
-		return -1;
-	}
+typedef EGLDisplay (*PFN_eglGetDisplay)(void *);
+typedef void *(*PFN_eglCreatePbufferSurface)(EGLDisplay, EGLConfig, const EGLint *);
+typedef EGLBoolean (*PFN_eglDestroySurface)(EGLDisplay, void *);
+
+#define EGL_PBUFFER_BIT 0x0001
+#define EGL_WIDTH 0x3057
+#define EGL_HEIGHT 0x3056
+
+// glInfo reads the strings of an OpenGL ES 3 context on dpy: surfaceless
+// when surfaceType is 0 (EGL_KHR_surfaceless_context), else on a 1x1
+// pbuffer. It returns 0 on success, else -1 with err set.
+static int glInfo(void *lib, EGLDisplay dpy, EGLint surfaceType, gpudiff_gl_info *out, char *err, int errlen) {
 #define SYM(T, name) T name = (T)dlsym(lib, #name)
-	SYM(PFN_eglGetPlatformDisplay, eglGetPlatformDisplay);
-	SYM(PFN_eglInitialize, eglInitialize);
-	SYM(PFN_eglTerminate, eglTerminate);
 	SYM(PFN_eglBindAPI, eglBindAPI);
 	SYM(PFN_eglChooseConfig, eglChooseConfig);
 	SYM(PFN_eglCreateContext, eglCreateContext);
 	SYM(PFN_eglDestroyContext, eglDestroyContext);
 	SYM(PFN_eglMakeCurrent, eglMakeCurrent);
 	SYM(PFN_eglGetProcAddress, eglGetProcAddress);
+	SYM(PFN_eglCreatePbufferSurface, eglCreatePbufferSurface);
+	SYM(PFN_eglDestroySurface, eglDestroySurface);
 #undef SYM
-	if (!eglGetPlatformDisplay || !eglInitialize || !eglTerminate || !eglBindAPI || !eglChooseConfig ||
-	    !eglCreateContext || !eglDestroyContext || !eglMakeCurrent || !eglGetProcAddress) {
-		copyz(err, "libEGL.so.1 lacks an EGL 1.5 function", errlen);
-		return -1;
-	}
-	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, NULL, NULL);
-	EGLint major, minor;
-	if (!dpy || !eglInitialize(dpy, &major, &minor)) {
-		copyz(err, "no EGL surfaceless display (EGL_MESA_platform_surfaceless)", errlen);
+	if (!eglBindAPI || !eglChooseConfig || !eglCreateContext || !eglDestroyContext || !eglMakeCurrent ||
+	    !eglGetProcAddress || !eglCreatePbufferSurface || !eglDestroySurface) {
+		copyz(err, "libEGL.so.1 lacks an EGL 1.4 function", errlen);
 		return -1;
 	}
 	int rc = -1;
-	EGLint cattr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, 0, EGL_NONE};
+	EGLint cattr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, surfaceType, EGL_NONE};
 	EGLConfig cfg;
 	EGLint ncfg = 0;
 	EGLint ctxattr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
+	EGLint pbattr[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
 	EGLContext ctx = NULL;
+	void *surf = NULL;
 	if (!eglBindAPI(EGL_OPENGL_ES_API) || !eglChooseConfig(dpy, cattr, &cfg, 1, &ncfg) || ncfg < 1) {
 		copyz(err, "no OpenGL ES 3 EGL config", errlen);
-		goto done;
+		return -1;
 	}
 	ctx = eglCreateContext(dpy, cfg, NULL, ctxattr);
-	if (!ctx || !eglMakeCurrent(dpy, NULL, NULL, ctx)) {
-		copyz(err, "cannot make a surfaceless OpenGL ES 3 context current", errlen);
+	if (ctx && surfaceType) surf = eglCreatePbufferSurface(dpy, cfg, pbattr);
+	if (!ctx || (surfaceType && !surf) || !eglMakeCurrent(dpy, surf, surf, ctx)) {
+		copyz(err, surfaceType ? "cannot make a pbuffer OpenGL ES 3 context current" : "cannot make a surfaceless OpenGL ES 3 context current", errlen);
 		goto done;
 	}
 	PFN_glGetString getString = (PFN_glGetString)eglGetProcAddress("glGetString");
@@ -230,8 +231,38 @@ int gpudiff_probe_gles(gpudiff_gl_info *out, char *err, int errlen) {
 	}
 	eglMakeCurrent(dpy, NULL, NULL, NULL);
 done:
+	if (surf) eglDestroySurface(dpy, surf);
 	if (ctx) eglDestroyContext(dpy, ctx);
-	// No eglTerminate: Mesa shares one EGLDisplay per platform within the
-	// process, and wgpu-native's GL backend may hold the same one.
 	return rc;
+}
+
+// gpudiff_probe_gles tries EGL's surfaceless platform first (Mesa's, the
+// one wgpu uses with no display), then the default display with a pbuffer
+// (NVIDIA's EGL, which has no surfaceless platform). No eglTerminate: EGL
+// shares one display per platform within the process, and wgpu-native's GL
+// backend may hold the same one.
+int gpudiff_probe_gles(gpudiff_gl_info *out, char *err, int errlen) {
+	void *lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		copyz(err, "libEGL.so.1 not found", errlen);
+		return -1;
+	}
+	PFN_eglGetPlatformDisplay getPlatformDisplay = (PFN_eglGetPlatformDisplay)dlsym(lib, "eglGetPlatformDisplay");
+	PFN_eglGetDisplay getDisplay = (PFN_eglGetDisplay)dlsym(lib, "eglGetDisplay");
+	PFN_eglInitialize initialize = (PFN_eglInitialize)dlsym(lib, "eglInitialize");
+	if (!initialize) {
+		copyz(err, "libEGL.so.1 has no eglInitialize", errlen);
+		return -1;
+	}
+	EGLint major, minor;
+	EGLDisplay dpy = getPlatformDisplay ? getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, NULL, NULL) : NULL;
+	if (dpy && initialize(dpy, &major, &minor) && glInfo(lib, dpy, 0, out, err, errlen) == 0) {
+		return 0;
+	}
+	dpy = getDisplay ? getDisplay(NULL) : NULL; // EGL_DEFAULT_DISPLAY
+	if (!dpy || !initialize(dpy, &major, &minor)) {
+		copyz(err, "no EGL display: neither the surfaceless platform (EGL_MESA_platform_surfaceless) nor the default display", errlen);
+		return -1;
+	}
+	return glInfo(lib, dpy, EGL_PBUFFER_BIT, out, err, errlen);
 }
