@@ -325,6 +325,7 @@ func Adapters() ([]AdapterInfo, error) {
 	for i := range infos {
 		infos[i] = withDriver(infos[i])
 	}
+	remember(infos)
 	if len(infos) == 0 {
 		return nil, errNoAdapters
 	}

@@ -41,6 +41,37 @@ func remember(infos []AdapterInfo) {
 	}
 }
 
+// WithDriver returns a with its driver fields (Driver, DriverVersion,
+// DriverInfo, DriverConformance) filled in from the adapters this process
+// listed with Adapters or AllAdapters, listing them once if a was not among
+// them (as DriverRecords does); a unchanged when no listing has it or it
+// already names a driver version.
+func WithDriver(a AdapterInfo) AdapterInfo { return withKnownDriver(a, true) }
+
+// withKnownDriver is WithDriver; it lists the adapters only when list is
+// set.
+func withKnownDriver(a AdapterInfo, list bool) AdapterInfo {
+	if a.DriverVersion != "" {
+		return a
+	}
+	var r DriverRecord
+	var ok bool
+	if list {
+		recs := DriverRecords([]string{a.Name})
+		if ok = len(recs) == 1; ok {
+			r = recs[0]
+		}
+	} else {
+		knownDrivers.Lock()
+		r, ok = knownDrivers.byName[a.Name]
+		knownDrivers.Unlock()
+	}
+	if ok {
+		a.Driver, a.DriverVersion, a.DriverInfo, a.DriverConformance = r.Driver, r.Version, r.Info, r.Conformance
+	}
+	return a
+}
+
 // DriverRecords returns the driver identities of the adapters named (full
 // names, as AdapterInfo.Name; duplicates and the interpreter's "interp" are
 // skipped), sorted by adapter name, from the adapters AllAdapters listed in
