@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -88,4 +89,20 @@ func baselineDriverNote(file string, now []harness.DriverRecord) string {
 		return ""
 	}
 	return fmt.Sprintf("note: the baseline %s was recorded on other drivers (%s): new and known failures compare across a driver change", file, strings.Join(ch, "; "))
+}
+
+// caseDriverNote is the note repro prints (on stderr) when a case file was
+// recorded on other drivers than the devices it replays on: a failure that
+// no longer reproduces may have been fixed by the driver, not by gpudiff.
+// "" when the drivers agree or the case recorded none.
+func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
+	var now []harness.DriverRecord
+	for _, d := range devs {
+		now = append(now, harness.WithDriver(d.Info()).Record())
+	}
+	ch := driverChanges(recorded, now)
+	if len(ch) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("gpudiff repro: note: the case was recorded on other drivers (%s)", strings.Join(ch, "; "))
 }
