@@ -110,8 +110,14 @@ func Attribute(res *Result) []Finding {
 	bad := func(r oracle.Judged) bool { return r.Verdict == oracle.Mismatch }
 
 	// 0. The reference itself did not finish some invocation: nothing can
-	// be judged against it, so this is the only finding.
-	if inv := res.Unfinished(); len(inv) > 0 {
+	// be judged against it, so this is the only finding — unless made-up
+	// inputs drove it past the step limit (check/domain.go): that is the
+	// shader's domain, no finding, and a disagreement of a finished
+	// invocation (verdict mismatch) is attributed as usual.
+	if res.Verdict == oracle.OutOfDomain {
+		return nil
+	}
+	if inv := res.Unfinished(); len(inv) > 0 && res.Verdict != oracle.Mismatch {
 		return []Finding{{Class: ClassError, Adapter: "interp", Runs: []string{fmt.Sprintf("interp %s ir", res.ABI.Kernel)}, Invocations: inv,
 			Implicates: fmt.Sprintf("the reference interpreter could not finish invocation %d: %s (raise --max-steps if the kernel terminates)", inv[0], res.ReferenceErr[inv[0]])}}
 	}

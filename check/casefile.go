@@ -39,6 +39,11 @@ type CaseRecord struct {
 	Format      string `json:"format"`
 	Kernel      string `json:"kernel"`
 	Invocations int    `json:"invocations"`
+	// Fill is how exec made up the inputs (Options.Fill: zero, iota,
+	// small, edges, random); absent when they were given (--inputs, a
+	// campaign's generator). repro judges the replay with it, so a
+	// reference that runs past the step limit stays out-of-domain.
+	Fill string `json:"fill,omitempty"`
 	// Workgroups is set for a compute entry point's case (Kernel is the
 	// entry point): the dispatch size X, Y, Z. Inputs are then the
 	// initial value of every storage and uniform binding, {binding:
@@ -103,7 +108,7 @@ func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseReco
 		Format: CaseFormat, Kernel: c.Kernel, Invocations: len(c.Args),
 		Inputs: InputsJSON(f, c.Args), Verdict: string(res.Verdict), Findings: Attribute(res),
 		Hash: ir.Hash(ir.ProgramText(c.Module, c.Kernel)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
-		Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
+		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
 	}
 	if rec.Mode == "" {
 		rec.Mode = string(wgsl.Portable)
@@ -317,6 +322,11 @@ func parseCase(file string, src []byte) (any, *CaseRecord, error) {
 	if rec.Format != CaseFormat {
 		return nil, nil, fmt.Errorf("%s: case record format %q, want %q", file, rec.Format, CaseFormat)
 	}
+	if rec.Fill != "" {
+		if _, err := ParseFill(rec.Fill); err != nil {
+			return nil, nil, fmt.Errorf("%s:%s: case record: fill: %v", file, lineCol(src, i+len(CaseMarker)+bytes.Index(body, []byte(`"fill"`))), err)
+		}
+	}
 	m, err := wgsl.Parse(file, src)
 	if err != nil {
 		return nil, nil, err
@@ -444,7 +454,7 @@ func NewEntryRecord(c *EntryCase, res *EntryResult, opts Options, toolVersion st
 		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],
 		Inputs: BindingsJSON(c.Module, c.Buffers), Verdict: string(res.Verdict), Findings: Attribute(r),
 		Hash: ir.Hash(ir.ProgramText(c.Module, c.Entry)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
-		Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
+		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
 	}
 	if rec.Mode == "" {
 		rec.Mode = string(wgsl.Portable)

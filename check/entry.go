@@ -56,6 +56,11 @@ type EntryResult struct {
 	// absent and Verdict is FlattenRejected).
 	Twin       string
 	FlattenErr error
+	// Domain, with Verdict oracle.OutOfDomain, is why the made-up inputs
+	// (Options.Fill) are outside what the shader handles: the reference's
+	// step-limit error, positioned at the loop (check/domain.go). The
+	// reference and the runs are then absent: nothing was compared.
+	Domain string
 }
 
 // ExecuteEntry dispatches c on the reference and on every device in
@@ -115,12 +120,15 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	}
 	ref, err := d.Run(inputs, c.Workgroups, opts.Interp)
 	if err != nil {
+		if entryOutOfDomain(res, err, opts) {
+			return res, nil
+		}
 		return nil, err
 	}
 	res.Races = ref.Races
 	for _, name := range res.Names {
 		o := ref.Buffers[name]
-		res.Reference = append(res.Reference, oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why})
+		res.Reference = append(res.Reference, expected(o))
 	}
 
 	mode := opts.Mode
@@ -174,6 +182,11 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
+	if len(res.Races) > 0 && (res.Verdict == oracle.Pass || res.Verdict == oracle.VIndeterminate) {
+		// The shader's own defect: its racing leaves were compared
+		// against their allowed sets, and no run left them.
+		res.Verdict = oracle.Race
+	}
 	return res, nil
 }
 
@@ -194,7 +207,7 @@ func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[strin
 	outs := make([]oracle.Expected, len(res.Names))
 	for i, name := range res.Names {
 		o := out.Buffers[name]
-		outs[i] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+		outs[i] = expected(o)
 	}
 	r.Outputs = [][]oracle.Expected{outs}
 	return r
@@ -319,4 +332,9 @@ func (r *EntryResult) AsResult(entry string) *Result {
 // Invocations is [0], the dispatch, when a run disagrees).
 func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
 	return Attribute(res.AsResult(c.Entry))
+}
+
+// expected is the oracle's form of an interpreter output.
+func expected(o interp.Output) oracle.Expected {
+	return oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
 }

@@ -44,6 +44,11 @@ type Options struct {
 	Mode    wgsl.Mode // emission mode for WGSL and SPIR-V ("" = portable)
 	Flatten flatten.Options
 	Interp  interp.Options
+	// Fill is how the inputs were made up (exec --fill), "" when they were
+	// given (--inputs, a campaign's generator): with a fill, a reference
+	// that runs past the step limit makes the verdict oracle.OutOfDomain
+	// (check/domain.go), not oracle.Error.
+	Fill Fill
 	// Label prefixes the label of every GPU dispatch (harness.Kernel.Label,
 	// used in reports and by worker fault injection): each dispatch is
 	// labelled Label + "<function>/<format>".
@@ -434,9 +439,7 @@ func (x *Execution) Judge(devRuns [][]oracle.Run) *Result {
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
-	if res.ReferenceErr != nil {
-		res.Verdict = oracle.Error
-	}
+	res.Verdict = referenceVerdict(res.Verdict, res.ReferenceErr, x.opts.Fill)
 	return &res
 }
 
@@ -473,7 +476,7 @@ func interpRun(m *ir.Module, kernel string, args [][]ir.Value, opts interp.Optio
 		}
 		out[i] = make([]oracle.Expected, len(inv.Outputs))
 		for j, o := range inv.Outputs {
-			out[i][j] = oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why}
+			out[i][j] = expected(o)
 		}
 	}
 	return out, errs, nil

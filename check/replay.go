@@ -1,6 +1,11 @@
 package check
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/oracle"
+)
 
 // Outcomes of replaying a case file (JudgeReplay; README "gpudiff repro").
 const (
@@ -26,13 +31,32 @@ type ReplayOutcome struct {
 
 // ReplayFindings are the findings of a replay res of the case recorded
 // in rec: Attribute's, preceded by a ClassFlattenRefused finding (adapter
-// "flatten") when the record asks for the twin and flatten refused it.
+// "flatten", implicating flatten's refusal, its first line) when the
+// record asks for the twin and flatten refused it. A replay whose verdict
+// is oracle.OutOfDomain (made-up inputs past the step limit: no finding
+// of Attribute's) is one finding of class "out-of-domain" (adapter
+// "interp"), so that a case recorded so reproduces as itself.
 func ReplayFindings(res *Result, rec *CaseRecord) []Finding {
 	now := Attribute(res)
+	if res.Verdict == oracle.OutOfDomain {
+		why := "the made-up inputs (" + rec.Fill + ") drive the shader past the step limit"
+		if inv := res.Unfinished(); len(inv) > 0 {
+			why += ": " + firstLineOf(res.ReferenceErr[inv[0]])
+		}
+		now = append([]Finding{{Class: Class(oracle.OutOfDomain), Adapter: "interp", Implicates: why}}, now...)
+	}
 	if res.FlattenErr != nil && rec.Flat {
-		now = append([]Finding{{Class: ClassFlattenRefused, Adapter: "flatten"}}, now...)
+		now = append([]Finding{{Class: ClassFlattenRefused, Adapter: "flatten", Implicates: "flatten refused the twin: " + firstLineOf(res.FlattenErr.Error())}}, now...)
 	}
 	return now
+}
+
+// firstLineOf is s up to its first newline.
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // JudgeReplay compares the replay's findings now (ReplayFindings) with

@@ -1,9 +1,11 @@
 package check
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -44,6 +46,22 @@ func TestJudgeReplay(t *testing.T) {
 // twin, replayed where flatten refuses, finds flatten-refused first.
 func TestReplayFindingsPrependsFlattenRefusal(t *testing.T) {
 	res := &Result{ABI: &ir.KernelABI{Kernel: "k"}, FlattenErr: assert.AnError}
-	assert.Equal(t, []Finding{{Class: ClassFlattenRefused, Adapter: "flatten"}}, ReplayFindings(res, &CaseRecord{Flat: true}))
+	res.FlattenErr = errors.New("t.wgsl:3:5: flatten: atomicCompareExchangeWeak under a predicate\nmore")
+	assert.Equal(t, []Finding{{Class: ClassFlattenRefused, Adapter: "flatten", Implicates: "flatten refused the twin: t.wgsl:3:5: flatten: atomicCompareExchangeWeak under a predicate"}},
+		ReplayFindings(res, &CaseRecord{Flat: true}))
 	assert.Empty(t, ReplayFindings(res, &CaseRecord{Flat: false}))
+	// The message after the dash is flatten's refusal (issue 25: it was empty).
+	out := JudgeReplay(&CaseRecord{Verdict: "pass"}, ReplayFindings(res, &CaseRecord{Flat: true}))
+	assert.Equal(t, "repro: fails differently: recorded pass, now flatten-refused — flatten refused the twin: t.wgsl:3:5: flatten: atomicCompareExchangeWeak under a predicate", out.Message)
+}
+
+// TestReplayOutOfDomainReproduces: a case recorded out-of-domain whose
+// replay is out-of-domain again reproduces (it is not "fixed": nothing
+// was compared), naming the loop.
+func TestReplayOutOfDomainReproduces(t *testing.T) {
+	res := &Result{ABI: &ir.KernelABI{Kernel: "k"}, Verdict: oracle.OutOfDomain, ReferenceErr: []string{"", "l.wgsl:3:3: interp: step limit of 9 exceeded"}}
+	rec := &CaseRecord{Verdict: string(oracle.OutOfDomain), Fill: "edges"}
+	out := JudgeReplay(rec, ReplayFindings(res, rec))
+	assert.Equal(t, ReplayReproduces, out.Outcome)
+	assert.Equal(t, "repro: REPRODUCES: out-of-domain — the made-up inputs (edges) drive the shader past the step limit: l.wgsl:3:3: interp: step limit of 9 exceeded", out.Message)
 }

@@ -167,14 +167,17 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opNeg:
 			a := s[in.a]
 			a.bits = uint32(wgslsem.Neg(int32(a.bits)))
+			a.set = 0
 			s[in.d] = a
 		case opNot:
 			a := s[in.a]
 			a.bits ^= 1
+			a.set = 0
 			s[in.d] = a
 		case opCompl:
 			a := s[in.a]
 			a.bits = ^a.bits
+			a.set = 0
 			s[in.d] = a
 		case opEq:
 			a, b := &s[in.a], &s[in.b]
@@ -229,6 +232,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opNegF:
 			a := s[in.a]
 			a.bits ^= 0x80000000
+			a.set = 0
 			s[in.d] = a
 		case opSel:
 			cv := s[in.c]
@@ -238,7 +242,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			r := s[src]
 			if cv.why < 0 {
-				r.why = cv.why
+				r.taint(cv.why)
 			}
 			s[in.d] = r
 		case opAddFV:
@@ -388,50 +392,74 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			pc = int(in.d) - 1
 		case opBrEq:
 			a, b := &s[in.a], &s[in.b]
+			jump := a.bits != b.bits
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if a.bits != b.bits {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrNe:
 			a, b := &s[in.a], &s[in.b]
+			jump := a.bits == b.bits
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if a.bits == b.bits {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrLt:
 			a, b := &s[in.a], &s[in.b]
+			jump := !(a.bits^in.x < b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if !(a.bits^in.x < b.bits^in.x) {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrLe:
 			a, b := &s[in.a], &s[in.b]
+			jump := !(a.bits^in.x <= b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if !(a.bits^in.x <= b.bits^in.x) {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrGt:
 			a, b := &s[in.a], &s[in.b]
+			jump := !(a.bits^in.x > b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if !(a.bits^in.x > b.bits^in.x) {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrGe:
 			a, b := &s[in.a], &s[in.b]
+			jump := !(a.bits^in.x >= b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
-				return fr.poisonAll(in.c, w)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), w, jump); stop {
+					return cAbort
+				}
 			}
-			if !(a.bits^in.x >= b.bits^in.x) {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opBrF:
@@ -442,6 +470,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				}
 				continue
 			}
+			fr.brPC = int32(pc)
 			in.fn(fr)
 			if fr.stop {
 				return cAbort
@@ -451,23 +480,30 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 		case opBrBool:
 			v := &s[in.a]
+			jump := (v.bits != 0) == (in.x != 0)
 			if v.why < 0 {
-				return fr.poisonAll(in.c, v.why)
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), v.why, jump); stop {
+					return cAbort
+				}
 			}
-			if (v.bits != 0) == (in.x != 0) {
+			if jump {
 				pc = int(in.d) - 1
 			}
 		case opSwitch:
 			v := &s[in.a]
-			if v.why < 0 {
-				return fr.poisonAll(in.c, v.why)
-			}
 			tbl := fr.p.tables[in.b]
 			to := tbl[len(tbl)-1]
 			for i := 0; i+1 < len(tbl); i += 2 {
 				if tbl[i] == v.bits {
 					to = tbl[i+1]
 					break
+				}
+			}
+			if v.why < 0 {
+				var stop bool
+				if to, stop = fr.forkSwitch(in.c, int32(pc), v.why, tbl, to); stop {
+					return cAbort
 				}
 			}
 			pc = int(to) - 1

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,6 +47,8 @@ type entryInfo struct {
 	vars   []*ir.SharedVar
 	race   []int32 // per shared var: the reason id of a race on it
 	params []varInfo
+	writes []bool // per shared var: the entry point's call graph stores to it (or an atomic writes it)
+	rest   int32  // reason id: an invocation whose rest is indeterminate
 }
 
 // Dispatch is a compute entry point compiled for dispatches. It is
@@ -61,13 +64,16 @@ type Dispatch struct {
 // shared var (workgroup vars: its workgroup's), the race shadows, and
 // its identity.
 type invShared struct {
-	mem    [][]slot
-	shadow [][]access
-	inv    int32 // linear invocation index in the dispatch, + 1
-	wg     int32 // linear workgroup index
-	ep     *[2]uint32
-	races  *[]Race
-	d      *Dispatch
+	mem     [][]slot
+	shadow  [][]access
+	inv     int32 // linear invocation index in the dispatch, + 1
+	wg      int32 // linear workgroup index
+	ep      *[2]uint32
+	races   *[]Race
+	ashadow [][]access            // the contention shadow of atomic locations (segment.go)
+	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
+	d       *Dispatch
+	run     *dispatchRun
 }
 
 // access is a location's race shadow: its last write w, and the reads
@@ -221,6 +227,8 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.vars = append(e.vars, g)
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
+	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
+	e.rest = c.addReason(f.Pos, rBranch, nil, "")
 	used := m.GlobalsUsed(name)
 	c.p.globLo = int32(len(c.image))
 	for _, g := range used {
@@ -431,12 +439,9 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 		}
 		copy(fr.s[d:d+n], mem[off:off+n])
 		for j := int32(0); j < n; j++ {
-			if fr.sh.check(id, off+j, false, posID) {
-				fr.s[d+j].why = -race
-				mem[off+j].why = -race
-			}
+			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
 			if bad {
-				fr.s[d+j].why = oob
+				fr.s[d+j].taint(oob)
 			}
 		}
 	}
@@ -478,12 +483,9 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 					continue
 				}
 				fr.s[tmp+j] = mem[off+j]
-				if fr.sh.check(id, off+j, false, loadID) {
-					fr.s[tmp+j].why = -race
-					mem[off+j].why = -race
-				}
+				fr.sh.load(int32(id), off+j, &fr.s[tmp+j], loadID, race)
 				if bad {
-					fr.s[tmp+j].why = loadOOB
+					fr.s[tmp+j].taint(loadOOB)
 				}
 			}
 		}
@@ -495,18 +497,17 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 		if off+n > int32(len(mem)) {
 			return cNext // an empty runtime-sized array: the store is dropped
 		}
-		copy(mem[off:off+n], fr.s[src:src+n])
-		for j := int32(0); j < n; j++ {
-			if fr.sh.check(id, off+j, true, posID) {
-				mem[off+j].why = -race
-			}
-		}
 		if bad {
 			// A store through an invalid reference may land on any
 			// location of the variable's buffer, or nowhere (WGSL
 			// #out-of-bounds-access-sec "Invalid Store"): every leaf of
-			// the variable is indeterminate.
-			markAll(mem, oob)
+			// the variable holds its prior value or a leaf of the value
+			// stored (of the same type), as far as that is cheap to know.
+			fr.sh.storeAnywhere(int32(id), fr.s[src:src+n], -oob)
+			return cNext
+		}
+		for j := int32(0); j < n; j++ {
+			fr.sh.store(int32(id), off+j, fr.s[src+j], posID, race)
 		}
 		return cNext
 	}}
@@ -535,16 +536,10 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	id := r.id
 	op := e.Op
 	signed := e.Ptr().Type().Elem.Kind == ir.KindI32
-	// The value a read-modify-write returns depends on which concurrent
-	// invocations' atomics ran before it, an order WGSL leaves open: it is
-	// indeterminate (DESIGN.md "Entry points as written"). The final value
-	// of the location is not: every RMW but exchange commutes. (Not
-	// flagged: atomicLoad concurrent with other invocations' atomic
-	// writes, and the final value after concurrent exchanges or stores.)
-	var order int32
-	if op != ir.AtomicLoad && op != ir.AtomicStore {
-		order = c.addReason(e.Pos, rAtomic, e, "")
-	}
+	// The value an atomic returns, and the location's final value, are
+	// exact unless other invocations may update it concurrently
+	// (segment.go: atomicResult, from what the previous pass observed).
+	order := c.addReason(e.Pos, rAtomic, e, "")
 	var a1, a2 int32 = -1, -1
 	if len(ops) > 0 {
 		a1 = ops[0].loc
@@ -553,28 +548,33 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 		a2 = ops[1].loc
 	}
 	weak := c.addReason(e.Pos, rWeakCAS, e, "")
-	oob := -c.addReason(e.Pos, rOOBWrite, e, c.entry.vars[id].Name)
+	oob := c.addReason(e.Pos, rOOBWrite, e, c.entry.vars[id].Name)
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
-		mem := fr.sh.mem[id]
+		sh := fr.sh
+		mem := sh.mem[id]
 		if off >= int32(len(mem)) || bad {
 			// An atomic through an invalid reference may act on any
 			// location of the variable's buffer or not at all (WGSL
 			// #out-of-bounds-access-sec): the whole variable and the
 			// result are indeterminate.
-			markAll(mem, oob)
+			sh.markAll(int32(id), oob)
 			for j := int32(0); j < n; j++ {
-				fr.s[d+j] = slot{why: oob}
+				fr.s[d+j] = slot{why: -oob}
 			}
 			return
 		}
 		old := mem[off]
+		if w := sh.run.sticky[id]; w != 0 {
+			old.taint(-w)
+		}
 		var v slot
 		if a1 >= 0 {
 			v = fr.s[a1]
 		}
 		nw := old
 		why := firstWhy(old.why, v.why)
+		stored := op != ir.AtomicLoad
 		switch op {
 		case ir.AtomicStore, ir.AtomicExchange:
 			nw = v
@@ -599,31 +599,41 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 				nw = slot{bits: old.bits, why: why}
 			}
 		case ir.AtomicCompareExchangeWeak:
-			// The reference never fails spuriously; a GPU may, so the
-			// exchanged member is compared as WGSL allows (DESIGN.md).
 			eq := old.bits == v.bits
+			if w := firstWhy(old.why, v.why); w < 0 {
+				// Whether it compares equal is itself indeterminate.
+				var stop bool
+				if eq, stop = fr.fork2(order, -1, w, eq); stop {
+					return
+				}
+			} else if eq {
+				// Equal, yet the weak exchange may fail spuriously and
+				// store nothing (WGSL #atomic-compare-exchange-weak): a
+				// fork point, alternative 1 the spurious failure.
+				alt, stop := fr.branch(weak, -1, -weak, 2, 0)
+				if stop {
+					return
+				}
+				eq = alt == 0
+			}
+			stored = eq
 			if eq {
 				nw = fr.s[a2]
-				if nw.bits != old.bits {
-					// Equal, yet the weak exchange may fail spuriously and
-					// store nothing (WGSL #atomic-compare-exchange-weak).
-					nw.why = -weak
-				}
 			}
-			fr.s[d] = slot{bits: old.bits, why: -order}
-			fr.s[d+1] = slot{bits: b2u(eq), why: -order}
+			fr.s[d+1] = slot{bits: b2u(eq)}
 		}
-		if op != ir.AtomicLoad {
-			mem[off] = nw
+		res := old
+		if sh.atomicResult(int32(id), off, op, stored, v, signed, &res, order) && stored {
+			nw.taint(-order)
 		}
-		if op != ir.AtomicStore && op != ir.AtomicCompareExchangeWeak {
-			fr.s[d] = old
-			if order != 0 {
-				fr.s[d].why = -order
-			}
+		if op != ir.AtomicStore {
+			fr.s[d] = res
+		}
+		if stored {
+			sh.write(int32(id), off, nw)
 		}
 	}
-	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: r.stops || anyStops(ops...)}
+	return cexpr{code: c.emit(fn, ops...), loc: d, n: n, stops: r.stops || anyStops(ops...) || op == ir.AtomicCompareExchangeWeak}
 }
 
 // check records an access to leaf off of shared var id and reports
@@ -642,6 +652,13 @@ func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
 	other, otherWrite := a.observe(me, write)
 	if other.inv != 0 {
 		sh.report(id, off, other, me, write, otherWrite)
+		k := scopeKey{id: int32(id), off: off, wg: sh.wg, ep: me.ep}
+		if other.wg != sh.wg {
+			k = scopeKey{id: int32(id), off: off, wg: -1}
+		}
+		if sh.run.racyObs[k] == nil {
+			sh.run.racyObs[k] = &racyScope{}
+		}
 	}
 	return other.inv != 0
 }
@@ -677,7 +694,6 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	}
 	file := d.p.file
 	mem := make([][]slot, len(d.e.vars))
-	shadow := make([][]access, len(d.e.vars))
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
@@ -692,7 +708,6 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		s := make([]slot, 0, 16)
 		s = flattenValue(v, s)
 		mem[i] = s
-		shadow[i] = make([]access, len(s))
 	}
 	for name := range buffers {
 		if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
@@ -705,23 +720,79 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	if total == 0 || total > 1<<26 {
 		return nil, &ir.Error{File: file, Pos: d.entry.StagePos, Pass: "interp", Msg: fmt.Sprintf("dispatch of %d invocations (want 1 to %d)", total, 1<<26)}
 	}
+	run := newDispatchRun(len(d.e.vars))
+	run.initial = mem
+	for pass := 1; ; pass++ {
+		res, err := d.runPass(mem, workgroups, limit, opts.maxPaths(), run)
+		if err != nil {
+			return nil, err
+		}
+		if run.settled() {
+			return res, nil
+		}
+		if pass == maxPasses {
+			// The races or contended atomics keep changing what the
+			// invocations do: every writable binding is any value.
+			for i, g := range d.e.vars {
+				if g.Space != ir.SpaceWorkgroup && d.e.writes[i] {
+					o := res.Buffers[g.Name]
+					o.Indeterminate, o.Tolerance, o.Allowed = make([]bool, len(o.Indeterminate)), make([]float64, len(o.Indeterminate)), nil
+					for j := range o.Indeterminate {
+						o.Indeterminate[j] = true
+					}
+					o.Why = fmt.Sprintf("%s: the shader's races or concurrent atomics change its behaviour from run to run (%d passes of the reference)", d.entry.Pos, maxPasses)
+					res.Buffers[g.Name] = o
+				}
+			}
+			return res, nil
+		}
+		run.next()
+	}
+}
+
+// runPass runs the dispatch once from the initial memory init, with what
+// run assumes of races and contended atomics.
+func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+	mem := make([][]slot, len(d.e.vars))
+	shadow := make([][]access, len(d.e.vars))
+	ashadow := make([][]access, len(d.e.vars))
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		mem[i] = slices.Clone(init[i])
+		shadow[i] = make([]access, len(mem[i]))
+		if hasAtomic(g.T) {
+			ashadow[i] = make([]access, len(mem[i]))
+		}
+	}
+	ws := d.entry.WorkgroupSize
+	local := int(ws[0] * ws[1] * ws[2])
 	var races []Race
 	frames := make([]*frame, local)
 	shs := make([]invShared, local)
 	var ep [2]uint32
 	for i := range frames {
 		frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
+		if maxPaths > 1 {
+			frames[i].snap = make([]slot, len(d.p.image))
+		}
 	}
 	wgMem := func() {
 		for i, g := range d.e.vars {
 			if g.Space == ir.SpaceWorkgroup {
 				n := size(g.T)
+				run.sticky[i] = 0
 				if len(mem[i]) == 0 {
 					mem[i] = make([]slot, n)
 					shadow[i] = make([]access, n)
+					if hasAtomic(g.T) {
+						ashadow[i] = make([]access, n)
+					}
 				} else {
 					clear(mem[i])
 					clear(shadow[i])
+					clear(ashadow[i])
 				}
 			}
 		}
@@ -740,7 +811,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
 					wid := [3]uint32{wx, wy, wz}
 					gid := [3]uint32{wx*ws[0] + lid[0], wy*ws[1] + lid[1], wz*ws[2] + lid[2]}
-					shs[li] = invShared{mem: mem, shadow: shadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d}
+					shs[li] = invShared{mem: mem, shadow: shadow, ashadow: ashadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d, run: run}
 					fr.sh = &shs[li]
 					vals := map[string][]uint32{
 						"local_invocation_id": lid[:], "workgroup_id": wid[:], "global_invocation_id": gid[:],
@@ -762,7 +833,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 						}
 					}
 				}
-				if err := d.runWorkgroup(frames, &ep); err != nil {
+				if err := d.runWorkgroup(frames, &ep, run, maxPaths); err != nil {
 					return nil, err
 				}
 				wgLinear++
@@ -774,14 +845,16 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		if g.Space == ir.SpaceWorkgroup {
 			continue
 		}
-		res.Buffers[g.Name] = sharedOutput(d.p, g.T, mem[i])
+		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
 	}
 	return res, nil
 }
 
 // runWorkgroup runs one workgroup's invocations to completion, barrier
-// by barrier.
-func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32) error {
+// by barrier, each segment between barriers on every path its fork
+// points allow (segment). An invocation whose rest is indeterminate
+// (poisonRest) waits at no barrier.
+func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun, maxPaths int) error {
 	done := make([]bool, len(frames))
 	for {
 		var at uint32
@@ -790,7 +863,7 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32) error {
 			if done[i] {
 				continue
 			}
-			k := d.body.execAt(fr, fr.resume)
+			k := d.segment(fr, run, maxPaths)
 			if fr.err != nil {
 				return fr.err
 			}
@@ -803,6 +876,10 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32) error {
 				continue
 			}
 			done[i] = true
+			if fr.poison != 0 {
+				d.poisonRest(fr, run)
+				continue
+			}
 			doneInv = i
 		}
 		if atInv < 0 {
@@ -881,7 +958,7 @@ func flattenValue(v ir.Value, s []slot) []slot {
 
 // sharedOutput converts a binding's final memory to an Output (atomics
 // as their element type, a runtime-sized array by its length).
-func sharedOutput(p *Program, t *ir.Type, mem []slot) Output {
+func sharedOutput(p *Program, run *dispatchRun, t *ir.Type, mem []slot) Output {
 	pos := 0
 	v := buildShared(t, mem, &pos)
 	out := Output{Value: v}
@@ -895,6 +972,12 @@ func sharedOutput(p *Program, t *ir.Type, mem []slot) Output {
 		}
 		out.Indeterminate[i] = mem[i].why < 0
 		out.Tolerance[i] = mem[i].err
+		if mem[i].why < 0 && mem[i].set != 0 {
+			if out.Allowed == nil {
+				out.Allowed = make([]ir.ValueSet, len(mem))
+			}
+			out.Allowed[i] = run.set(mem[i].set)
+		}
 		if out.Why == "" {
 			out.Why = p.reasonText(mem[i].why)
 		}

@@ -278,7 +278,7 @@ func (c *compiler) index(e *ir.Index, dst int32) cexpr {
 				w = is.why
 			}
 			for j := int32(0); j < esz; j++ {
-				s[d+j].why = w
+				s[d+j].taint(w)
 			}
 		}
 	}
@@ -347,7 +347,7 @@ func (c *compiler) indexThroughRef(e *ir.Index, dst int32) cexpr {
 		}
 		if why != 0 {
 			for j := int32(0); j < esz; j++ {
-				s[d+j].why = why
+				s[d+j].taint(why)
 			}
 		}
 	}
@@ -400,7 +400,7 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 				}
 				r := s[src+i]
 				if cv.why < 0 {
-					r.why = cv.why
+					r.taint(cv.why)
 				}
 				s[d+i] = r
 			}
@@ -415,7 +415,7 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 			}
 			r := s[src]
 			if cv.why < 0 {
-				r.why = cv.why
+				r.taint(cv.why)
 			}
 			s[d] = r
 		}
@@ -430,7 +430,7 @@ func (c *compiler) selectExpr(e *ir.Select, dst int32) cexpr {
 			copy(s[d:d+n], s[src:src+n])
 			if cv.why < 0 {
 				for i := int32(0); i < n; i++ {
-					s[d+i].why = cv.why
+					s[d+i].taint(cv.why)
 				}
 			}
 		}
@@ -510,6 +510,7 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 		}
 	}
 	retN, ret := callee.retN, callee.ret
+	site := c.addReason(e.Pos, rBranch, e, "call")
 	d := dst
 	if retN > 0 && d < 0 {
 		d = c.alloc(retN)
@@ -528,12 +529,18 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 			copy(s[v.to:v.to+v.n], s[int32(at.bits):int32(at.bits)+v.n])
 			if at.why != 0 {
 				for j := v.to; j < v.to+v.n; j++ {
-					s[j].why = at.why
+					s[j].taint(at.why)
 				}
 			}
 		}
+		if fr.fork != nil {
+			fr.calls = append(fr.calls, site)
+		}
 		if callee.body(fr) == cAbort {
 			return
+		}
+		if fr.fork != nil {
+			fr.calls = fr.calls[:len(fr.calls)-1]
 		}
 		for _, v := range views {
 			at := s[v.at]

@@ -16,11 +16,23 @@ import (
 // operation that made it so; < 0 means indeterminate, -why naming the
 // reason. Integer and bool leaves are never inexact, so their why is ≤ 0.
 // err is the absolute error bound of an f32 leaf (0 for other types).
+//
+// set, when not 0, is the id of the leaf's allowed set (an indeterminate
+// leaf whose possible values the reference knows: a racy read, an atomic
+// counter, the union of a forked branch; see fork.go) in the dispatch's
+// set table. Only copies keep it: an operation computes a new slot
+// without one, so its result is "any value" once an operand is
+// indeterminate; code that edits a copied slot's bits or why must clear
+// it (taint).
 type slot struct {
 	bits uint32
 	why  int32
 	err  float64
+	set  int32
 }
+
+// taint makes s indeterminate with reason why (< 0), any value.
+func (s *slot) taint(why int32) { s.why, s.set = why, 0 }
 
 // ctl is the outcome of executing a statement.
 type ctl uint8
@@ -68,6 +80,18 @@ type frame struct {
 	resume  int
 	barrier uint32
 	sh      *invShared
+	// fork drives the decisions at fork points (fork.go); nil: none, a
+	// fork point poisons the rest of the invocation.
+	fork *forker
+	// snap is the frame at the start of an entry point's segment, which
+	// each explored path starts from (segment.go); forkBuf its forker.
+	snap    []slot
+	forkBuf forker
+	// calls are the call sites (reason ids) of the functions running,
+	// while forking (a fork point's identity includes them); brPC is the
+	// instruction of an f32 branch whose general case is running.
+	calls []int32
+	brPC  int32
 }
 
 // fail stops the invocation with a positioned error.

@@ -166,7 +166,12 @@ func TestSelectDiscardingAnIndeterminateArmIsDeterminate(t *testing.T) {
 	}
 }
 
-func TestBranchOnIndeterminateConditionPoisonsEverything(t *testing.T) {
+// A branch on an indeterminate condition runs both ways (fork.go): what
+// both ways compute alike stays exact, what they compute differently is
+// the union of the two. Expected values by hand: g = 7 is stored before
+// the branch on every path; r is 1 when the branch is not taken, 2 when
+// it is.
+func TestBranchOnIndeterminateConditionForks(t *testing.T) {
 	// var<private> g: i32;
 	// fn k(x: f32) -> i32 { g = 7; var r = 1;
 	//   <control flow on x * 1e30 > 0> { r = 2; } return r; }
@@ -178,29 +183,65 @@ func TestBranchOnIndeterminateConditionPoisonsEverything(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		s    []ir.Stmt
+		ret  []int32 // the allowed values of ret (one: exact)
 	}{
-		{"if", []ir.Stmt{ifS}},
-		{"break if", []ir.Stmt{loop([]ir.Stmt{assign(r(), iL(2))}, nil, cond())}},
+		{"if", []ir.Stmt{ifS}, []int32{1, 2}},
+		// loop { r = 2; break if c }: breaking gives 2; going round
+		// again meets the break-if in the same state, a cycle that
+		// never ends: 2 is the only value a run that ends can return.
+		{"break if", []ir.Stmt{loop([]ir.Stmt{assign(r(), iL(2))}, nil, cond())}, []int32{2}},
+		// A switch whose only clause is default goes there either way.
 		{"switch", []ir.Stmt{&ir.Switch{Selector: conv(tI32, bin(ir.OpMul, param("x", tF32), fL(1e30))), Cases: []*ir.Case{
-			{Default: true, Body: block(assign(r(), iL(2)))}}}}},
+			{Default: true, Body: block(assign(r(), iL(2)))}}}}, []int32{2}},
+		{"switch two ways", []ir.Stmt{&ir.Switch{Selector: conv(tI32, bin(ir.OpMul, param("x", tF32), fL(1e30))), Cases: []*ir.Case{
+			{Values: []ir.Value{iv(5)}, Body: block(assign(r(), iL(3)))},
+			{Default: true, Body: block(assign(r(), iL(2)))}}}}, []int32{2, 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := append([]ir.Stmt{assign(g, iL(7)), varDecl("r", tI32, iL(1))}, tc.s...)
 			m := module([]*ir.Global{global("g", tI32, nil)}, fn("k", []P{{"x", tF32}}, tI32, append(body, ret(r()))...))
 			out := outputs(t, m, "k", fvv(1e30))
-			for name, o := range out {
-				assert.True(t, allIndeterminate(o), "%s: %s", name, desc(o))
-				assert.Contains(t, o.Why, "depends on an indeterminate value", name)
+			assert.True(t, exact(out["g"]), "g is stored before the branch: %s", desc(out["g"]))
+			assert.Equal(t, int32(7), out["g"].Value.I32())
+			o := out["ret"]
+			if len(tc.ret) == 1 {
+				assert.True(t, exact(o), desc(o))
+				assert.Equal(t, tc.ret[0], o.Value.I32())
+			} else {
+				require.True(t, allIndeterminate(o), desc(o))
+				require.NotNil(t, o.Allowed, desc(o))
+				var got []int32
+				for _, b := range o.Allowed[0].Values {
+					got = append(got, int32(b))
+				}
+				assert.ElementsMatch(t, tc.ret, got, desc(o))
+				assert.Contains(t, o.Why, "depends on an indeterminate value")
 				assert.Contains(t, o.Why, "overflow", "the cause is reported too")
 			}
 			if tc.name == "if" {
-				assert.Contains(t, out["g"].Why, "5:3: ")
+				assert.Contains(t, o.Why, "5:3: ")
 			}
-			// A determinate condition does not poison anything.
+			// A determinate condition does not fork.
 			out = outputs(t, m, "k", fvv(1))
 			assert.True(t, exact(out["ret"]) && exact(out["g"]))
 			assert.Equal(t, int32(2), out["ret"].Value.I32())
 		})
+	}
+}
+
+// With forking off (MaxPaths 1), a branch on an indeterminate condition
+// makes everything the invocation can still write any value.
+func TestBranchOnIndeterminateConditionWithoutForksPoisonsEverything(t *testing.T) {
+	r := func() *ir.Ident { return local("r", tI32) }
+	cond := bin(ir.OpGt, bin(ir.OpMul, param("x", tF32), fL(1e30)), fL(0))
+	m := module([]*ir.Global{global("g", tI32, nil)}, fn("k", []P{{"x", tF32}}, tI32,
+		assign(glob("g", tI32), iL(7)), varDecl("r", tI32, iL(1)), if_(cond, assign(r(), iL(2))), ret(r())))
+	invs, err := Run(m, "k", [][]ir.Value{{fvv(1e30)}}, Options{MaxPaths: 1})
+	require.NoError(t, err)
+	for _, o := range invs[0].Outputs {
+		assert.True(t, allIndeterminate(o), desc(o))
+		assert.Nil(t, o.Allowed)
+		assert.Contains(t, o.Why, "depends on an indeterminate value")
 	}
 }
 

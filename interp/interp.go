@@ -23,6 +23,18 @@ type Options struct {
 	// invocation that exceeds it stops with Invocation.Err set, positioned
 	// at the innermost loop running.
 	MaxSteps int64
+	// MaxPaths bounds the paths explored per invocation when control
+	// depends on an indeterminate value (fork.go); 0 means
+	// DefaultMaxPaths, 1 turns forking off (such control makes every
+	// output the invocation can still write any value).
+	MaxPaths int
+}
+
+func (o Options) maxPaths() int {
+	if o.MaxPaths <= 0 {
+		return DefaultMaxPaths
+	}
+	return o.MaxPaths
 }
 
 // Program is a kernel compiled for repeated execution: compile once, run
@@ -70,6 +82,11 @@ type Output struct {
 	// types.
 	Indeterminate []bool
 	Tolerance     []float64
+	// Allowed is nil, or has one entry per leaf: for an indeterminate
+	// leaf, the values WGSL allows there (an empty ir.ValueSet: any
+	// value), e.g. the union of both outcomes of a branch on an
+	// indeterminate comparison.
+	Allowed []ir.ValueSet
 	// Why is the first reason a leaf is indeterminate or inexact, with the
 	// position of the operation responsible ("3:14: f32 overflow …"); empty
 	// when every leaf is exact and determinate.
@@ -125,9 +142,15 @@ func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
 	fr := p.getFrame()
 	defer p.frames.Put(fr)
 	out := make([]Invocation, len(args))
+	paths := opts.maxPaths()
+	budget := int64(forkBudget)
 	for i, inv := range args {
-		p.invoke(fr, inv, limit)
-		out[i] = p.collect(fr)
+		if paths == 1 {
+			p.invoke(fr, inv, limit)
+			out[i] = p.collect(fr)
+			continue
+		}
+		out[i] = p.explore(fr, paths, &budget, func() { p.invoke(fr, inv, limit) })
 	}
 	return out, nil
 }

@@ -109,7 +109,7 @@ func (p *Program) reasonText(id int32) string {
 	case rArg:
 		msg = fmt.Sprintf("argument %s is not a finite f32 (finite math assumption, WGSL #differences-from-ieee754)", r.what)
 	case rBranch:
-		msg = fmt.Sprintf("%s depends on an indeterminate value, so the rest of the invocation is indeterminate", t)
+		msg = fmt.Sprintf("%s depends on an indeterminate value: the reference runs it every way WGSL allows and takes the union of the outcomes, or, past its budget, makes everything the invocation can still write indeterminate", t)
 	case rAtomic:
 		msg = fmt.Sprintf("the value %s returns depends on the order of the atomic operations of concurrent invocations, which WGSL leaves unspecified (WGSL #atomic-rmw, #memory-model)", t)
 	case rWeakCAS:

@@ -301,7 +301,7 @@ func (c *compiler) assign(s *ir.Assign) cstmt {
 		copy(sl[tmp:tmp+n], sl[off:off+n])
 		if bad != 0 {
 			for i := tmp; i < tmp+n; i++ {
-				sl[i].why = bad
+				sl[i].taint(bad)
 			}
 		}
 		cd.run(fr)
@@ -321,7 +321,7 @@ func (c *compiler) assign(s *ir.Assign) cstmt {
 // same variable.
 func markRoot(s []slot, root varInfo, why int32) {
 	for i := root.base; i < root.base+root.n; i++ {
-		s[i].why = why
+		s[i].taint(why)
 	}
 }
 
@@ -418,11 +418,14 @@ func (c *compiler) branchCompare(e *ir.Binary, r int32, neg bool) int {
 		k := cmpKernel(e.Op)
 		slow := func(fr *frame) {
 			v := evalCmp(site, k, fr.s[xl], fr.s[yl])
+			cb := (v.bits != 0) != neg
 			if v.why < 0 {
-				fr.poisonAll(r, v.why)
-				return
+				var stop bool
+				if cb, stop = fr.fork2(r, fr.brPC, v.why, cb); stop {
+					return
+				}
 			}
-			fr.cb = (v.bits != 0) != neg
+			fr.cb = cb
 		}
 		return c.emitOp(instr{op: opBrF, a: xl, b: yl, c: r, x: uint32(op), fn: slow})
 	}

@@ -11,11 +11,30 @@ import (
 // and, per leaf scalar in ir.Type.ComponentTypes order, whether WGSL
 // leaves it indeterminate and the absolute error WGSL grants an f32 leaf.
 // Nil slices mean every leaf is determinate and exact.
+//
+// Allowed, when not nil, has one entry per leaf too: for an indeterminate
+// leaf, the set of values WGSL allows there (an empty ir.ValueSet: any
+// value); the comparator checks membership, so a value outside the set is
+// a difference. Entries of determinate leaves are ignored.
 type Expected struct {
 	Value         ir.Value
 	Indeterminate []bool
 	Tolerance     []float64
 	Why           string
+	Allowed       []ir.ValueSet
+}
+
+// Set returns the allowed set of leaf i (meaningful when it is
+// indeterminate; empty: any value).
+func (e Expected) Set(i int) ir.ValueSet {
+	if i < len(e.Allowed) {
+		return e.Allowed[i]
+	}
+	return ir.ValueSet{}
+}
+
+func (e Expected) indet(i int) bool {
+	return e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
 }
 
 // Outcome is the comparison result of one invocation of one run.
@@ -67,21 +86,45 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 		rl := leaves(ref[o].Value, names[o])
 		gl := leaves(got[o].Value, names[o])
 		for i := range rl {
-			indet := ref[o].Indeterminate != nil && ref[o].Indeterminate[i]
-			if indet {
-				if out == Agree {
-					out = Indeterminate
-				}
-				continue
-			}
 			tol := 0.0
 			if ref[o].Tolerance != nil {
 				tol = ref[o].Tolerance[i]
 			}
+			gotTol := 0.0
 			if got[o].Tolerance != nil && i < len(got[o].Tolerance) {
-				tol += got[o].Tolerance[i]
+				gotTol = got[o].Tolerance[i]
 			}
-			if got[o].Indeterminate != nil && i < len(got[o].Indeterminate) && got[o].Indeterminate[i] {
+			if ref[o].indet(i) {
+				set := ref[o].Set(i)
+				if set.IsAny() {
+					if out == Agree {
+						out = Indeterminate
+					}
+					continue
+				}
+				// An allowed set: the observed value (or, from the
+				// interpreter, the observed set) must lie within it.
+				ok := i < len(gl)
+				if ok && got[o].indet(i) {
+					ok = Subset(got[o].Set(i), gotTol, set, gl[i].v.Type)
+				} else if ok {
+					ok = Contains(set, gl[i].v, gotTol)
+				}
+				if !ok {
+					g := "<missing>"
+					if i < len(gl) {
+						g = gl[i].v.String()
+						if got[o].indet(i) {
+							g = "indeterminate in " + got[o].Set(i).Format(gl[i].v.Type) + " (" + got[o].Why + ")"
+						}
+					}
+					out = Differ
+					diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rl[i].path, Want: "one of " + set.Format(rl[i].v.Type), Got: g})
+				}
+				continue
+			}
+			tol += gotTol
+			if got[o].indet(i) {
 				out = Differ
 				diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rl[i].path, Want: rl[i].v.String(), Got: "indeterminate (" + got[o].Why + ")"})
 				continue
@@ -128,6 +171,70 @@ func LeafEqual(want, got ir.Value, tol float64) bool {
 		g = 0
 	}
 	return math.Abs(w-g) <= tol
+}
+
+// Contains reports whether the scalar got (observed within gotTol: the
+// interpreter's own bound, 0 for a GPU) is a value set allows: equal to a
+// member under LeafEqual with the member's tolerance, or within the
+// interval (an f32 interval widened by the tolerance, a subnormal also
+// tried as zero).
+func Contains(set ir.ValueSet, got ir.Value, gotTol float64) bool {
+	for i, v := range set.Values {
+		tol := gotTol
+		if set.Tol != nil {
+			tol += set.Tol[i]
+		}
+		if LeafEqual(ir.Value{Type: got.Type, Bits: v}, got, tol) {
+			return true
+		}
+	}
+	if !set.HasRange {
+		return false
+	}
+	if got.Type.Kind != ir.KindF32 {
+		return set.InRange(got.Type.Kind, got.Bits)
+	}
+	g := float64(got.F32())
+	if math.IsNaN(g) || math.IsInf(g, 0) {
+		return false
+	}
+	lo, hi := float64(math.Float32frombits(set.Lo))-gotTol, float64(math.Float32frombits(set.Hi))+gotTol
+	if flushable(g) && lo <= 0 && 0 <= hi {
+		return true
+	}
+	return lo <= g && g <= hi
+}
+
+// Subset reports whether every value of sub (the interpreter's own
+// allowed set for a leaf of type t, within subTol) is allowed by set: a
+// transformed program may narrow what the reference allows, never widen
+// it. An empty sub (any value) is a subset only of an empty set.
+func Subset(sub ir.ValueSet, subTol float64, set ir.ValueSet, t *ir.Type) bool {
+	if set.IsAny() {
+		return true
+	}
+	if sub.IsAny() {
+		return false
+	}
+	for i, v := range sub.Values {
+		tol := subTol
+		if sub.Tol != nil {
+			tol += sub.Tol[i]
+		}
+		if !Contains(set, ir.Value{Type: t, Bits: v}, tol) {
+			return false
+		}
+	}
+	if sub.HasRange {
+		if !set.HasRange || ir.Less(t.Kind, sub.Lo, set.Lo) || ir.Less(t.Kind, set.Hi, sub.Hi) {
+			// An interval is allowed only inside an interval (or when it
+			// is one value that a member allows).
+			if sub.Lo != sub.Hi || !Contains(set, ir.Value{Type: t, Bits: sub.Lo}, subTol) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // flushable reports whether f is zero or subnormal in f32.

@@ -6,24 +6,47 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
 
 // MarshalExpected writes e in the JSON form of values (ir.MarshalValue),
-// with each indeterminate leaf written as the string "indeterminate".
+// with each indeterminate leaf written as the string "indeterminate" (any
+// value), or, where the reference knows the values WGSL allows, as
+// {"oneOf": [values...]} and/or {"range": [lo, hi]} (both keys when the
+// set is a union of the two).
 func MarshalExpected(e Expected) []byte {
 	var b bytes.Buffer
 	i := 0
-	writeLeafJSON(&b, e.Value, func() bool {
-		ind := e.Indeterminate != nil && e.Indeterminate[i]
-		i++
-		return ind
+	writeLeafJSON(&b, e.Value, func(v ir.Value) string {
+		defer func() { i++ }()
+		if !e.indet(i) {
+			return ""
+		}
+		set := e.Set(i)
+		if set.IsAny() {
+			return `"indeterminate"`
+		}
+		var parts []string
+		if len(set.Values) > 0 {
+			var vs []string
+			for _, x := range set.Values {
+				vs = append(vs, string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: x})))
+			}
+			parts = append(parts, `"oneOf": [`+strings.Join(vs, ", ")+`]`)
+		}
+		if set.HasRange {
+			parts = append(parts, `"range": [`+string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: set.Lo}))+`, `+string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: set.Hi}))+`]`)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	})
 	return b.Bytes()
 }
 
-func writeLeafJSON(b *bytes.Buffer, v ir.Value, indet func() bool) {
+// writeLeafJSON writes v; indet returns a scalar leaf's replacement text
+// ("" to write the value).
+func writeLeafJSON(b *bytes.Buffer, v ir.Value, indet func(ir.Value) string) {
 	switch v.Type.Kind {
 	case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
 		b.WriteByte('[')
@@ -47,8 +70,8 @@ func writeLeafJSON(b *bytes.Buffer, v ir.Value, indet func() bool) {
 		}
 		b.WriteByte('}')
 	default:
-		if indet() {
-			b.WriteString(`"indeterminate"`)
+		if r := indet(v); r != "" {
+			b.WriteString(r)
 			return
 		}
 		b.Write(ir.MarshalValue(v))
@@ -78,7 +101,8 @@ func InvocationJSON(outs []Expected, names []string) json.RawMessage {
 
 // Human renders a leaf-annotated value for tables: like WGSL constructors
 // but compact (vectors as (1, 2, 3), f32 as the shortest round-trip
-// decimal) with "indet" for indeterminate leaves.
+// decimal) with "indet" for indeterminate leaves and their allowed set
+// where the reference knows it ("indet{1, 7}", "indet[1, 16]").
 func Human(e Expected) string {
 	var b bytes.Buffer
 	i := 0
@@ -105,10 +129,13 @@ func Human(e Expected) string {
 			}
 			b.WriteByte('}')
 		default:
-			ind := e.Indeterminate != nil && e.Indeterminate[i]
+			ind, set := e.indet(i), e.Set(i)
 			i++
 			if ind {
 				b.WriteString("indet")
+				if !set.IsAny() {
+					b.WriteString(set.Format(v.Type))
+				}
 				return
 			}
 			b.WriteString(HumanScalar(v))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/gpudiff/gpudiff/campaign"
@@ -49,13 +50,21 @@ func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
-	t.SetTitle(fmt.Sprintf("gpudiff run --seed %d: %d programs", c.Seed, s.Programs))
+	title := fmt.Sprintf("gpudiff run --seed %d: %d programs", c.Seed, s.Programs)
 	if s.Interrupted {
-		t.SetTitle(fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs))
+		title = fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs)
 	}
-	for _, r := range campaignRows(s) {
+	t.SetTitle(title)
+	rows := campaignRows(s)
+	names := 0
+	for _, r := range rows {
 		t.AppendRow(table.Row{r.Name, r.Value})
+		names = max(names, text.RuneWidthWithoutEscSequences(r.Name))
 	}
+	// The table is as wide as its title, so the title never wraps
+	// mid-word ("…839 prog" / "rams"): "│ name │ value │" is the two
+	// columns plus 5 cells of border and padding, the title's line 4.
+	t.SetColumnConfigs([]table.ColumnConfig{{Number: 2, WidthMin: text.RuneWidthWithoutEscSequences(title) - names - 3}})
 	t.Render()
 	if h := hashesLine(s); h != "" {
 		fmt.Fprintln(w, h)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -48,7 +49,9 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 	}
 	ref := map[string]json.RawMessage{}
 	for i, name := range res.Names {
-		ref[name] = oracle.MarshalExpected(res.Reference[i])
+		if i < len(res.Reference) { // none when out of domain
+			ref[name] = oracle.MarshalExpected(res.Reference[i])
+		}
 	}
 	races := []string{}
 	for _, r := range res.Races {
@@ -88,8 +91,12 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 		Races      []string                   `json:"races"`
 		Runs       []dispatchRunJSON          `json:"runs"`
 		Skipped    []skipped                  `json:"skipped"`
-		Verdict    string                     `json:"verdict"`
-	}{c.Entry, res.Twin, c.Workgroups, inputs, ref, races, runs, skips, ExecVerdict(res.Verdict)}
+		// OutOfDomain is why the made-up inputs are outside what the
+		// shader handles (verdict "out-of-domain"): the reference's
+		// step-limit error at the loop.
+		OutOfDomain string `json:"out_of_domain,omitempty"`
+		Verdict     string `json:"verdict"`
+	}{c.Entry, res.Twin, c.Workgroups, inputs, ref, races, runs, skips, res.Domain, ExecVerdict(res.Verdict)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)
@@ -110,6 +117,12 @@ type leafRow struct {
 // run, the races and the skipped runs.
 func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
+	if res.Domain != "" {
+		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
+		fmt.Fprintln(w, "  nothing compared: not a stack's fault; try other inputs (--fill small, --inputs) or raise --max-steps")
+		fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
+		return
+	}
 	for b, name := range res.Names {
 		refLeaves := leafStrings(res.Reference[b], name)
 		rows := make([]leafRow, len(refLeaves))
@@ -156,7 +169,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 				continue
 			}
 			ref := row.ref
-			if row.ind {
+			if row.ind && !strings.HasPrefix(ref, "∈ ") {
 				ref = "~ " + ref
 			}
 			tr := table.Row{row.path, ref}
@@ -191,13 +204,16 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 		default:
 			fmt.Fprintf(w, "  %s: agrees", label)
 			if len(r.Indeterminate) > 0 {
-				fmt.Fprintf(w, " (leaves indeterminate in the reference, marked ~, not compared)")
+				fmt.Fprintf(w, " (leaves indeterminate in the reference: ~ any value, not compared; ∈ a set WGSL allows, checked)")
 			}
 			fmt.Fprintln(w)
 		}
 	}
 	for _, r := range res.Races {
 		fmt.Fprintf(w, "  race: %s\n", r)
+	}
+	if len(res.Races) > 0 {
+		fmt.Fprintf(w, "  the shader has a data race (WGSL #memory-model): a defect of the shader, not of any stack; its racing loads and the locations they reach are compared against the values WGSL allows\n")
 	}
 	for _, r := range res.Skipped {
 		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
@@ -238,7 +254,13 @@ func leafStrings(e oracle.Expected, name string) []leafText {
 		default:
 			i := len(out)
 			ind := e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
-			out = append(out, leafText{path: path, s: oracle.Human(oracle.Expected{Value: v}), ind: ind})
+			s := oracle.Human(oracle.Expected{Value: v})
+			if set := e.Set(i); ind && !set.IsAny() {
+				// The values WGSL allows there: the runs are checked
+				// against them.
+				s = "∈ " + set.Format(v.Type)
+			}
+			out = append(out, leafText{path: path, s: s, ind: ind})
 		}
 	}
 	rec(e.Value, name)

@@ -52,6 +52,9 @@ func runKinds(rep *drivers.Report) string {
 	fns := "original"
 	if rep.Flat {
 		fns = "original + twin"
+		if n, first := twinRefused(rep); n > 0 {
+			fns += fmt.Sprintf(" (no twin for %d of %d cases: flatten refused it; %s: %s)", n, len(rep.Cases), first.Name, firstLine(first.FlattenError))
+		}
 	}
 	formats := "WGSL"
 	if rep.SPIRV {
@@ -189,13 +192,37 @@ func writeRules(w io.Writer, rep *drivers.Report) {
 		t.AppendSeparator()
 	}
 	if len(rep.Rules) == quiet {
-		fmt.Fprintf(w, "every adapter agrees on all %d rules\n", quiet)
+		fmt.Fprintf(w, "every adapter agrees on all %d rules%s\n", quiet, twinsMissing(rep))
 		return
 	}
 	t.Render()
 	if quiet > 0 {
-		fmt.Fprintf(w, "every adapter agrees on the other %d rules\n", quiet)
+		fmt.Fprintf(w, "every adapter agrees on the other %d rules%s\n", quiet, twinsMissing(rep))
 	}
+}
+
+// twinRefused counts the cases whose twin flatten refused (with --flat)
+// and returns the first.
+func twinRefused(rep *drivers.Report) (int, *drivers.CaseResult) {
+	n := 0
+	var first *drivers.CaseResult
+	for _, cr := range rep.Cases {
+		if cr.FlattenError != "" {
+			if n++; first == nil {
+				first = cr
+			}
+		}
+	}
+	return n, first
+}
+
+// twinsMissing qualifies "every adapter agrees" when some twins were
+// refused: for those cases only the original ran.
+func twinsMissing(rep *drivers.Report) string {
+	if n, _ := twinRefused(rep); rep.Flat && n > 0 {
+		return fmt.Sprintf(" (originals only for the %d cases whose twin flatten refused)", n)
+	}
+	return ""
 }
 
 // divLine groups the divergences of one adapter and format whose

@@ -14,14 +14,19 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// ExecVerdict maps the oracle's verdict onto exec's three (README "exec"):
-// "pass", "mismatch", or "error" for every other verdict.
+// ExecVerdict maps the oracle's verdict onto exec's (README "exec"):
+// "pass", "mismatch", a stack's "crash" or "timeout", the shader's own
+// "race" or "out-of-domain", or "error" for every other verdict.
 func ExecVerdict(v oracle.Verdict) string {
 	switch v {
 	case oracle.Pass:
 		return "pass"
 	case oracle.Mismatch:
 		return "mismatch"
+	case oracle.Race, oracle.OutOfDomain:
+		return string(v) // the shader's own defect or domain (exit 4)
+	case oracle.Crash, oracle.Timeout:
+		return string(v) // a stack died on the case: a finding (exit 1)
 	}
 	return "error"
 }
@@ -72,8 +77,9 @@ func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 		Inputs      json.RawMessage   `json:"inputs"`
 		Reference   []json.RawMessage `json:"reference"`
 		// ReferenceErrors are the invocations the reference interpreter
-		// could not finish (step limit); their reference outputs are
-		// indeterminate and the verdict is "error".
+		// could not finish (step limit, positioned at the loop); their
+		// reference outputs are indeterminate and the verdict is "error",
+		// or "out-of-domain" when the inputs were made up (--fill).
 		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
 		Runs            []runJSON `json:"runs"`
 		Verdict         string    `json:"verdict"`
@@ -262,6 +268,10 @@ func WriteExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Resul
 	}
 	for _, i := range res.Unfinished() {
 		fmt.Fprintf(w, "  reference (interp): invocation %d did not finish: %s\n", i, firstLine(res.ReferenceErr[i]))
+	}
+	if res.Verdict == oracle.OutOfDomain {
+		fmt.Fprintf(w, "  out-of-domain: the made-up inputs drive %d invocations past the step limit (%s); not a stack's fault: try other inputs (--fill small, --inputs) or raise --max-steps\n",
+			len(res.Unfinished()), firstLine(res.ReferenceErr[res.Unfinished()[0]]))
 	}
 	for _, fd := range check.Attribute(res) {
 		fmt.Fprintf(w, "  %s (%s): %s\n", fd.Class, fd.Adapter, fd.Implicates)

@@ -101,6 +101,29 @@ func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
 				for i, e := range elems {
 					if s, ok := e.(string); ok && s == "indeterminate" {
 						assert.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
+						assert.True(t, allowedAt(out.Allowed, i).IsAny(), "%s[%d]: any value, not %s", k, i, allowedAt(out.Allowed, i).Format(got[i].Type))
+						continue
+					}
+					if set, ok := e.(map[string]any); ok {
+						// {"oneOf": [...]} and/or {"range": [lo, hi]}: the
+						// values WGSL allows there, derived by hand.
+						require.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
+						have := allowedAt(out.Allowed, i)
+						var vals []float64
+						for _, b := range have.Values {
+							vals = append(vals, leafNumber(ir.Value{Type: got[i].Type, Bits: b}))
+						}
+						var want []float64
+						for _, v := range asList(set["oneOf"]) {
+							want = append(want, v.(float64))
+						}
+						assert.ElementsMatch(t, want, vals, "%s[%d] allowed values %s", k, i, have.Format(got[i].Type))
+						if r := asList(set["range"]); r != nil {
+							require.True(t, have.HasRange, "%s[%d] allowed range, have %s", k, i, have.Format(got[i].Type))
+							assert.Equal(t, r, []any{leafNumber(ir.Value{Type: got[i].Type, Bits: have.Lo}), leafNumber(ir.Value{Type: got[i].Type, Bits: have.Hi})}, "%s[%d] range", k, i)
+						} else {
+							assert.False(t, have.HasRange, "%s[%d] no range: %s", k, i, have.Format(got[i].Type))
+						}
 						continue
 					}
 					got := got[i]
@@ -123,6 +146,29 @@ func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
 	}
 }
 
+func allowedAt(a []ir.ValueSet, i int) ir.ValueSet {
+	if i < len(a) {
+		return a[i]
+	}
+	return ir.ValueSet{}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// leafNumber is a scalar as a JSON number.
+func leafNumber(v ir.Value) float64 {
+	switch v.Type.Kind {
+	case ir.KindF32:
+		return float64(math.Float32frombits(v.Bits))
+	case ir.KindI32:
+		return float64(int32(v.Bits))
+	}
+	return float64(v.Bits)
+}
+
 // expectedLeaves flattens an expected binding value (the JSON shape of
 // typ, any leaf possibly "indeterminate") into its scalar leaves in
 // ir.Type.ComponentTypes order: struct members in declaration order.
@@ -130,6 +176,10 @@ func expectedLeaves(t *testing.T, typ *ir.Type, raw json.RawMessage) []any {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return []any{s}
+	}
+	var set map[string]any
+	if typ.IsScalar() && json.Unmarshal(raw, &set) == nil {
+		return []any{set}
 	}
 	switch typ.Kind {
 	case ir.KindAtomic:

@@ -84,7 +84,7 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	opts := amber.Options{Flat: fl.flat, Name: path, Tool: "gpudiff " + version(), Source: string(src)}
+	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(src)}
 	if saved != nil {
 		opts.Source = string(src[:bytes.LastIndex(src, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -50,9 +49,6 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 	if stages, _ := parseStages(fl.name(), fl.stage); !computeOnly(stages) {
 		return nil, usagef("gpudiff %s: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", fl.name(), fl.stage)
 	}
-	if fl.saveCase != "" {
-		return nil, usagef("gpudiff exec: --save-case does not take entry points yet")
-	}
 	kernel := fl.kernel
 	if saved != nil && kernel == "" {
 		kernel = saved.c.Entry
@@ -71,14 +67,24 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 			return nil, usagef("gpudiff %s: --workgroups %s: %v", fl.name(), fl.workgroups, err)
 		}
 	}
+	if err := g.checkDispatchLimits(fl, f, wg); err != nil {
+		return nil, err
+	}
+	fill, err := fl.entryFill()
+	if err != nil {
+		return nil, err
+	}
 	inputs := fl.inputs
-	if inputs == "" && !fl.changed["seed"] && saved == nil {
+	if inputs == "" && !fl.changed["seed"] && !fl.changed["fill"] && saved == nil {
 		inputs = besideInputs(path, fl.kernel)
 		if inputs != "" && fl.kernel != "" && fl.kernel != f.Name {
 			inputs = ""
 		}
 	}
+	// made is how the inputs were made up (check.Options.Fill), "" when
+	// the user gave them all.
 	var bufs map[string]ir.Value
+	var made check.Fill
 	if inputs != "" {
 		var fileWG *[3]uint32
 		if bufs, fileWG, err = g.readBindingInputs(inputs, m); err != nil {
@@ -86,11 +92,24 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 		}
 		if fileWG != nil && !wgSet {
 			wg = *fileWG
+			if err := g.checkDispatchLimits(fl, f, wg); err != nil {
+				return nil, err
+			}
 		}
-	} else if saved != nil && !fl.changed["seed"] {
-		bufs = saved.c.Buffers
+		if fl.changed["fill"] {
+			// --fill fills the bindings the file does not give (without
+			// it they start zeroed, as WebGPU's new buffers do).
+			for name, v := range check.FillBindings(fill, fl.seed, m, f, wg) {
+				if _, given := bufs[name]; !given {
+					bufs[name], made = v, fill
+				}
+			}
+		}
+	} else if saved != nil && !fl.changed["seed"] && !fl.changed["fill"] {
+		bufs, made = saved.c.Buffers, check.Fill(saved.rec.Fill)
 	} else {
-		bufs = gen.EntryBindings(fl.seed, m, f, wg)
+		bufs, made = check.FillBindings(fill, fl.seed, m, f, wg), fill
+		fl.warnSeed(fill, stderr)
 	}
 	var devices []check.Device
 	if !fl.noGPU {
@@ -102,13 +121,68 @@ func executeDispatch(ctx context.Context, g *globalFlags, path string, m *ir.Mod
 		devices = devs
 	}
 	c := &check.EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs}
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Mode: mode, Fill: made, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.ExecuteEntry(ctx, c, opts)
 	if err != nil {
 		return nil, inputErr(err)
 	}
-	return &executed{ec: c, eres: res}, nil
+	return &executed{ec: c, eres: res, opts: opts}, nil
 }
+
+// defaultEntryFill is --fill's default for an entry point's bindings: the
+// fill under which real shaders do the most work (README "Filled inputs").
+const defaultEntryFill = check.FillSmall
+
+// defaultKernelFill is --fill's default for a function kernel's
+// arguments: edge values first, which find stacks' arithmetic bugs.
+const defaultKernelFill = check.FillEdges
+
+// entryFill is --fill for an entry point's bindings (defaultEntryFill
+// when not given).
+func (fl execFlags) entryFill() (check.Fill, error) {
+	return fl.parseFill(defaultEntryFill)
+}
+
+// parseFill parses --fill, def when it is not given.
+func (fl execFlags) parseFill(def check.Fill) (check.Fill, error) {
+	if !fl.changed["fill"] {
+		return def, nil
+	}
+	fill, err := check.ParseFill(fl.fill)
+	if err != nil {
+		return "", usagef("gpudiff %s: --fill: %v", fl.name(), err)
+	}
+	return fill, nil
+}
+
+// warnSeed warns on w when --seed is given but fill ignores seeds (zero,
+// iota, small), instead of letting it silently change nothing.
+func (fl execFlags) warnSeed(fill check.Fill, w io.Writer) {
+	if fl.changed["seed"] && fill != check.FillEdges && fill != check.FillRandom {
+		fmt.Fprintf(w, "gpudiff %s: warning: --seed %d changes nothing under --fill %s (only edges and random are seeded)\n", fl.name(), fl.seed, fill)
+	}
+}
+
+// checkDispatchLimits checks a dispatch of wg workgroups of entry point f
+// against --max-invocations and the reference's own bound, naming the
+// flags to change, before anything is allocated for it.
+func (g *globalFlags) checkDispatchLimits(fl execFlags, f *ir.Func, wg [3]uint32) error {
+	ws := f.WorkgroupSize
+	total := uint64(wg[0]) * uint64(wg[1]) * uint64(wg[2]) * uint64(ws[0]) * uint64(ws[1]) * uint64(ws[2])
+	what := fmt.Sprintf("%d×%d×%d workgroups of %d×%d×%d invocations (@workgroup_size of %s) are %d invocations",
+		wg[0], wg[1], wg[2], ws[0], ws[1], ws[2], f.Name, total)
+	if total > uint64(g.lim.Invocations) {
+		return usagef("gpudiff %s: %s, over the limit of %d (lower --workgroups, or raise --max-invocations)", fl.name(), what, g.lim.Invocations)
+	}
+	if total > maxDispatchInvocations {
+		return usagef("gpudiff %s: %s, over the %d the reference interpreter dispatches (lower --workgroups)", fl.name(), what, maxDispatchInvocations)
+	}
+	return nil
+}
+
+// maxDispatchInvocations is the largest dispatch the reference runs
+// (interp.Dispatch.Run: 2^26 invocations).
+const maxDispatchInvocations = 1 << 26
 
 // parseWorkgroups parses X[,Y[,Z]] (missing ones are 1), each ≥ 1.
 func parseWorkgroups(s string) ([3]uint32, error) {

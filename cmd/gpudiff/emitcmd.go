@@ -138,7 +138,7 @@ is a @compute entry point (its own bindings, workgroup variables and
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&kernel, "kernel", "", "kernel function (default: the only function no other function calls)")
+	fl.StringVar(&kernel, "kernel", "", "entry point or kernel function (default: the module's entry point, else the only function no other function calls)")
 	fl.StringVar(&format, "format", "wgsl", "output format: wgsl, spirv or spirv-asm")
 	fl.StringVar(&mode, "mode", "portable", "emission mode: portable or raw")
 	fl.BoolVar(&flat, "flat", false, "emit the flattened twin <kernel>_flat")

@@ -22,6 +22,7 @@ type execFlags struct {
 	invocations int
 	inputs      string
 	seed        uint64
+	fill        string // check.Fill of what --inputs does not give ("": not given)
 	adapters    []string
 	mode        string
 	asJSON      bool
@@ -51,22 +52,34 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 in the reference interpreter and on the selected WebGPU adapters, and compares
 every invocation's outputs with the reference.
 
-The kernel defaults to the only non-entry-point function no other function
-calls. Arguments come from --inputs (a JSON object mapping each parameter to an
+Which function runs: a module with a @compute entry point runs it as written
+(below), even beside helper functions; else one with a @fragment entry point
+runs that; a module without entry points runs its function kernel, the only
+function no other function calls. --kernel NAME picks one by name. Arguments come from --inputs (a JSON object mapping each parameter to an
 array with one value per invocation); without it, from NAME.inputs.json beside
 NAME.wgsl when there is one (the inputs drivers uses; not with --seed or
 --invocations, nor when --kernel names a function other than NAME); otherwise
 deterministically from --seed, starting with edge values (0, ±1, INT_MIN,
-INT_MAX, integer-valued floats). A case file replays its own inputs. --flat
+INT_MAX, integer-valued floats), or as --fill says. A case file replays its
+own inputs.
+
+--fill zero|iota|small|edges|random makes up what --inputs does not give,
+counting leaves from 0 per binding or parameter: zero; iota (the leaf's
+index); small (1 + index mod 16, f32 a quarter of that); edges (edge values
+first, then seeded); random (seeded). Default: edges for a function kernel's
+arguments, small for an entry point's bindings. When made-up inputs drive the
+reference past --max-steps, the verdict is out-of-domain (exit 4), naming the
+loop: the inputs are outside what the shader handles, not a stack's fault. --flat
 also flattens the kernel and runs the twin <kernel>_flat in the interpreter and
 on every adapter; --spirv also runs gpudiff's own SPIR-V.
 
 A module whose kernel is a @compute entry point (the only one, or --kernel
 NAME) runs as written: every storage and uniform binding is filled from
 --inputs (a JSON object keyed by binding variable name, plus an optional
-"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --seed (a
-runtime-sized array gets one element per invocation); --workgroups X[,Y[,Z]]
-sets the dispatch size; the final contents of every read_write storage binding
+"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --fill (a
+runtime-sized array gets one element per invocation; bindings an --inputs file
+leaves out start zeroed unless --fill is given); --workgroups X[,Y[,Z]] sets
+the dispatch size (bounded by --max-invocations); the final contents of every read_write storage binding
 are compared leaf by leaf (data races and the values atomics return are
 indeterminate, reported, never a mismatch).
 
@@ -93,8 +106,10 @@ invocation (an entry point: one row of cells per read_write binding), coloured
 by value on the reference's range, disagreeing cells framed in red,
 indeterminate ones hatched grey, with a legend.
 
-Exit codes: 0 every run agrees; 1 some run disagrees; 2 usage, input or compile
-error (including a flatten refusal with --flat).`,
+Exit codes: 0 every run agrees; 1 some run disagrees, or a stack crashed or
+timed out on the case; 4 the shader's own
+defect or domain (race, out-of-domain); 2 usage, input or compile error
+(including a flatten refusal with --flat).`,
 		Example: `  gpudiff exec shaders/examples/shade.wgsl
   gpudiff exec shaders/examples/pcg_hash.wgsl --invocations 256 --seed 7 --json
   gpudiff exec shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --adapter all --flat --spirv
@@ -125,10 +140,11 @@ error (including a flatten refusal with --flat).`,
 // addCaseFlags adds the flags that say which case to run and where (exec
 // and view share them).
 func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
-	f.StringVar(&fl.kernel, "kernel", "", "kernel function to run (default: the only function no other function calls)")
+	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
-	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given (setting it also skips NAME.inputs.json)")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
@@ -142,7 +158,7 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 
 // executed is a case exec ran: a function kernel's (f on args, the case
 // and options --save-case records, the result) or, when ec is set, a
-// compute entry point's as written (ec, eres).
+// compute entry point's as written (ec, eres, and opts).
 type executed struct {
 	f    *ir.Func
 	args [][]ir.Value
@@ -219,6 +235,13 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if err != nil {
 		return nil, err
 	}
+	fill, err := fl.parseFill(defaultKernelFill)
+	if err != nil {
+		return nil, err
+	}
+	// made is how the arguments were made up (check.Options.Fill), "" when
+	// they were given.
+	var made check.Fill
 	// seeded generates n arguments (0: the default count) once the limits
 	// allow n invocations: nothing is allocated for an impossible count.
 	seeded := func(n int) ([][]ir.Value, error) {
@@ -228,17 +251,20 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		if err := g.checkKernelLimits(m, f, n); err != nil {
 			return nil, err
 		}
-		return seededInputs(fl.seed, f, n), nil
+		return check.FillArgs(fill, fl.seed, f.Params, n), nil
 	}
 	inputs := fl.inputs
-	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") {
+	if inputs != "" && cmdFlagSet(fl, "fill") && len(f.Params) > 0 {
+		return nil, usagef("gpudiff %s: --fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", fl.name(), f.Name)
+	}
+	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") && !cmdFlagSet(fl, "fill") {
 		// NAME.inputs.json beside NAME.wgsl, as drivers reads it.
 		inputs = besideInputs(path, fl.kernel)
 	}
 	var args [][]ir.Value
 	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
 		// A case file carries its own inputs (and its recorded mode).
-		args = saved.Args
+		args, made = saved.Args, check.Fill(rec.Fill)
 		if fl.recordedPaths {
 			fl.flat = fl.flat || !cmdFlagSet(fl, "flat") && rec.Flat
 			fl.spirv = fl.spirv || !cmdFlagSet(fl, "spirv") && rec.SPIRV
@@ -263,6 +289,9 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 	} else if args, err = seeded(fl.invocations); err != nil {
 		return nil, err
+	} else {
+		made = fill
+		fl.warnSeed(fill, stderr)
 	}
 	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
 		return nil, err
@@ -277,7 +306,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		devices = devs
 	}
 	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Fill: made, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return nil, inputErr(err)
@@ -290,6 +319,12 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 // or the JSON document (--json).
 func (x *executed) write(fl execFlags, stdout io.Writer) error {
 	if x.ec != nil {
+		if fl.saveCase != "" {
+			rec := check.NewEntryRecord(x.ec, x.eres, x.opts, version())
+			if err := check.WriteCase(fl.saveCase, x.ec.Module, rec); err != nil {
+				return usagef("gpudiff exec: --save-case: %v", err)
+			}
+		}
 		if err := writePictures(fl.png, report.EntryPictures(x.eres, x.ec.Entry)); err != nil {
 			return err
 		}
@@ -347,7 +382,9 @@ func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
 
 // execExit is exec's exit for a judged case (README "Exit codes"):
 // flatten's refusal is an input error (exit 2, its positioned message);
-// pass 0, mismatch 1, the shader's own defect (race, out-of-domain) 4,
+// pass 0, mismatch 1, a stack that crashed or hung on the case (crash,
+// timeout: a finding, issue 25) 1, the shader's own defect (race,
+// out-of-domain) 4,
 // anything else (a run or the reference could not
 // produce outputs) 2.
 func execExit(v oracle.Verdict, flattenErr error) error {
@@ -357,7 +394,7 @@ func execExit(v oracle.Verdict, flattenErr error) error {
 	switch v {
 	case oracle.Pass:
 		return nil
-	case oracle.Mismatch:
+	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
 		return errFound
 	case oracle.Race, oracle.OutOfDomain:
 		return &exitError{code: exitShader}

@@ -77,12 +77,12 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		fmt.Fprintln(stderr, note)
 	}
 	if ec != nil {
-		return reproEntry(ctx, ec, rec, check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}, asJSON, stdout)
+		return reproEntry(ctx, ec, rec, check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Fill: check.Fill(rec.Fill), Interp: g.interpOptions(), Flatten: g.flattenOptions()}, asJSON, stdout)
 	}
 	if err := g.checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
 		return err
 	}
-	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Stages: rec.Stages, Mode: mode, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Stages: rec.Stages, Mode: mode, Fill: check.Fill(rec.Fill), Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return inputErr(err)
@@ -114,7 +114,11 @@ func reproEntry(ctx context.Context, ec *check.EntryCase, rec *check.CaseRecord,
 	if err != nil {
 		return inputErr(err)
 	}
-	out := check.JudgeReplay(rec, check.ReplayFindings(res.AsResult(ec.Entry), rec))
+	r := res.AsResult(ec.Entry)
+	if res.Domain != "" {
+		r.ReferenceErr = []string{res.Domain} // the loop, for the out-of-domain finding
+	}
+	out := check.JudgeReplay(rec, check.ReplayFindings(r, rec))
 	if asJSON {
 		if err := report.WriteDispatchJSON(stdout, ec, res); err != nil {
 			return err

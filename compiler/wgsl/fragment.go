@@ -41,20 +41,24 @@ const maxFragmentBytes = 32
 
 // IsFragmentMode reports whether name (or, when name is empty, the
 // module's default choice) is a fragment entry point run as written: name
-// names one, or name is empty, the module has no function-kernel
-// candidate and no compute entry point, and it has a fragment entry point.
+// names one, or name is empty, the module has no compute entry point and
+// it has a fragment entry point inside the subset, whatever helper
+// functions it also declares (DefaultRunsEntry).
 func IsFragmentMode(m *ir.Module, name string) bool {
 	if name != "" {
 		f := m.Func(name)
 		return f != nil && f.Stage == ir.StageFragment
 	}
-	if len(kernelCandidates(m)) > 0 || len(computeEntries(m)) > 0 {
+	if len(computeEntries(m)) > 0 {
 		return false
 	}
 	for _, f := range m.EntryPoints() {
 		if f.Stage == ir.StageFragment {
 			return true
 		}
+	}
+	if len(kernelCandidates(m)) > 0 {
+		return false
 	}
 	// A fragment entry point outside the subset: FragmentEntry says why,
 	// where.

@@ -20,6 +20,12 @@ import (
 //     outside the subset (positioned, named);
 //   - several candidates: positioned at the first in source order, the
 //     message lists them, sorted by name, with their positions;
+//   - no name, and the module runs an entry point by default
+//     (DefaultRunsEntry) beside helper functions: positioned at its stage
+//     attribute, naming --kernel; and no name, helper functions, and the
+//     module's @compute or @fragment entry point outside the subset:
+//     positioned at the entry point, listing the helpers (a helper is
+//     never run in an entry point's place);
 //   - the kernel, or a function it calls, is outside the subset: the error
 //     is positioned at the first construct outside the subset and names
 //     it ("file:12:5: check: kernel foo is outside the gpudiff subset:
@@ -33,6 +39,17 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 	}
 	if name == "" {
 		cands := kernelCandidates(m)
+		if f := defaultEntry(m); f != nil && len(cands) > 0 {
+			// A helper is not what the module runs (DefaultRunsEntry).
+			return fail(f.StagePos, "the module's entry point %s runs as written by default, not as a function kernel; name a function with --kernel to run it as a function kernel", f.Name)
+		}
+		if o := opaqueEntry(m); o != nil && len(cands) > 0 {
+			// The module's entry point is what its author runs: running a
+			// helper instead would test something nobody asked for.
+			o = stageOf(o)
+			return fail(o.ReasonPos, "the module's %s fn %s, which would run by default, is outside the gpudiff subset; name a function with --kernel (%s) to run it as a function kernel instead",
+				strings.TrimSuffix(strings.TrimPrefix(o.Reason, "entry point ("), ")"), o.Name, strings.Join(cands, ", "))
+		}
 		switch len(cands) {
 		case 0:
 			return nil, noKernel(m)
@@ -265,15 +282,53 @@ func functionKernelMemory(m *ir.Module, name string) error {
 
 // IsEntryMode reports whether name (or, when name is empty, the module's
 // default choice) is a compute entry point run as written rather than a
-// function kernel: name names an entry point, or name is empty, the
-// module has no function-kernel candidate and it has a compute entry
-// point (../shared/DESIGN.md "Entry points as written (compute)").
+// function kernel: name names an entry point, or name is empty and the
+// module has a compute entry point inside the subset, whatever helper
+// functions it also declares (../shared/DESIGN.md "Entry points as
+// written (compute)"; the default rule: DefaultRunsEntry). With several,
+// Entry asks for a name.
 func IsEntryMode(m *ir.Module, name string) bool {
 	if name != "" {
 		f := m.Func(name)
 		return f != nil && f.Stage == ir.StageCompute
 	}
-	return len(kernelCandidates(m)) == 0 && len(computeEntries(m)) > 0
+	return len(computeEntries(m)) > 0
+}
+
+// DefaultRunsEntry is the one rule of what a module runs when no kernel
+// is named: a module with a @compute entry point runs it as written
+// (IsEntryMode), else one with a @fragment entry point runs that
+// (IsFragmentMode), each even when the module also declares helper
+// functions; only a module without entry points runs a function kernel
+// (Kernel). It reports whether the default is an entry point.
+func DefaultRunsEntry(m *ir.Module) bool {
+	return IsEntryMode(m, "") || IsFragmentMode(m, "")
+}
+
+// defaultEntry is the first entry point inside the subset of the stage
+// that runs by default (DefaultRunsEntry), or nil.
+func defaultEntry(m *ir.Module) *ir.Func {
+	st := ir.StageFragment
+	if IsEntryMode(m, "") {
+		st = ir.StageCompute
+	}
+	for _, f := range m.EntryPoints() {
+		if f.Stage == st {
+			return f
+		}
+	}
+	return nil
+}
+
+// opaqueEntry is the first @compute or @fragment entry point outside the
+// subset, or nil.
+func opaqueEntry(m *ir.Module) *ir.Opaque {
+	for _, o := range m.Opaque {
+		if o.EntryPoint && (strings.Contains(o.Text, "@compute") || strings.Contains(o.Text, "@fragment")) {
+			return o
+		}
+	}
+	return nil
 }
 
 // computeEntries are the module's compute entry points, in declaration

@@ -8,11 +8,9 @@
 //   or 0b1110 = 14; xor 0b0110 = 6; exchange 10; every return 12.
 // a[8] checks wrapping: 1 - 2 = 4294967295 (return 1); a[9]: store 5 then
 // load, rets[9] = 5 (a plain store: a[9] = 5).
-// gpudiff's reference marks every RMW's returned value indeterminate
-// (order-dependent in general, even with a single invocation), so
-// expected.json has rets[0..8] indeterminate: the stacks' returns are not
-// compared until the reference learns that one invocation cannot race;
-// the effects on a[] are.
+// Expected: rets = [12 x8, 1, 5]; the reference knows that no other
+// invocation can reorder these atomics (segment.go), so every return is
+// compared exactly.
 @group(0) @binding(0) var<storage, read_write> a: array<atomic<u32>, 10>;
 @group(0) @binding(1) var<storage, read_write> rets: array<u32, 10>;
 

@@ -1,7 +1,8 @@
 // An out-of-bounds store may land on any location of the binding's buffer,
 // or nowhere (WGSL #out-of-bounds-access-sec, "Invalid Store"), so after
 // out[5] = 9u into a 3-element runtime-sized array every element of out is
-// indeterminate, out[0]'s earlier 1u included; keep, another binding, is
+// indeterminate, out[0]'s earlier 1u included: each holds its prior value
+// or 9, out = [{1, 9}, {0, 9}, {0, 9}]; keep, another binding, is
 // untouched: [4, 5]. The reference once marked only the clamped element.
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keep: array<u32, 2>;
