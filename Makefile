@@ -21,7 +21,7 @@ BIN := bin/gpudiff
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
-.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-gpu clean fuzz-smoke
+.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-gpu bench-gpu-build clean fuzz-smoke
 
 all: build
 
@@ -112,10 +112,15 @@ bench: deps
 # before it is not counted). Without a vendor GPU it measures lavapipe and
 # says so. Durations and sizes: environment variables, see
 # deploy/benchgpu/main.go (e.g. GPUDIFF_BENCH_CAMPAIGN=20s for a short try).
-bench-gpu: deps build
-	$(GO) test -c -o bin/campaign.test ./campaign
-	$(GO) build -o bin/bench-gpu ./deploy/benchgpu
+# `make bench-gpu-build` only builds its binaries (stripped), for a GPU
+# machine without Go: deploy/bench-gpu-device.sh runs them there.
+bench-gpu: bench-gpu-build
 	GPUDIFF=$(BIN) GPUDIFF_BENCH_TEST=bin/campaign.test ./bin/bench-gpu
+
+bench-gpu-build: deps
+	$(GO) build -buildvcs=auto -ldflags '-s -w' -o $(BIN) ./cmd/gpudiff
+	$(GO) test -c -ldflags '-s -w' -o bin/campaign.test ./campaign
+	$(GO) build -ldflags '-s -w' -o bin/bench-gpu ./deploy/benchgpu
 
 bench-all: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
