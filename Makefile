@@ -18,7 +18,7 @@ BIN := bin/gpudiff
 # and, outside apt's package list (checked by command: nodesource's nodejs
 # conflicts with Debian's npm package), node + npm for Dawn (Tint) through
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers \
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
 .PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-gpu bench-gpu-build clean fuzz-smoke

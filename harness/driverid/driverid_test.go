@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -152,4 +153,79 @@ func TestVulkanIdentityMesa(t *testing.T) {
 	if id := v.Identity(); id.Version != "535.104.5.0" || id.Driver != "NVIDIA" {
 		t.Errorf("NVIDIA identity %+v", id)
 	}
+}
+
+// TestVulkaninfo compares what VulkanDevices reads with what the Khronos
+// tool reports (vulkaninfo --summary, Debian's vulkan-tools, which make deps
+// installs): per device name, driverName, driverInfo, conformanceVersion,
+// and driverVersion as DecodeVulkanVersion decodes it.
+func TestVulkaninfo(t *testing.T) {
+	if _, err := exec.LookPath("vulkaninfo"); err != nil {
+		t.Skip("vulkaninfo is not installed (Debian package vulkan-tools; make deps installs it)")
+	}
+	out, err := exec.Command("vulkaninfo", "--summary").Output()
+	if err != nil {
+		t.Skipf("vulkaninfo --summary: %v", err)
+	}
+	// One map per "GPUn:" block of the Devices section.
+	var blocks []map[string]string
+	inDevices := false
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Devices:"):
+			inDevices = true
+		case inDevices && regexp.MustCompile(`^GPU[0-9]+:`).MatchString(line):
+			blocks = append(blocks, map[string]string{})
+		case inDevices && len(blocks) > 0 && strings.HasPrefix(line, "\t"):
+			k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+			if ok {
+				blocks[len(blocks)-1][strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+	}
+	if len(blocks) == 0 {
+		t.Fatalf("no devices in vulkaninfo --summary:\n%s", out)
+	}
+	devs, err := VulkanDevices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Vulkan{}
+	for _, d := range devs {
+		byName[d.DeviceName] = d
+	}
+	for _, b := range blocks {
+		d, ok := byName[b["deviceName"]]
+		if !ok {
+			t.Errorf("vulkaninfo lists %q, VulkanDevices does not (it has %d devices)", b["deviceName"], len(devs))
+			continue
+		}
+		got := map[string]string{
+			"driverName":         d.DriverName,
+			"driverInfo":         d.DriverInfo,
+			"conformanceVersion": d.Conformance,
+			"driverVersion":      DecodeVulkanVersion(d.VendorID, d.DriverVersion, runtime.GOOS),
+		}
+		for k, v := range got {
+			if b[k] != v {
+				t.Errorf("%s: %s = %q, vulkaninfo says %q", d.DeviceName, k, v, b[k])
+			}
+		}
+	}
+	if len(blocks) != len(devs) {
+		t.Errorf("vulkaninfo lists %d devices, VulkanDevices %d", len(blocks), len(devs))
+	}
+}
+
+// TestMain adds SwiftShader's Vulkan ICD to the loader's search, as
+// package harness does for wgpu (its setupEnv), so the tests see both of
+// this machine's Vulkan drivers; vulkaninfo inherits the same environment.
+func TestMain(m *testing.M) {
+	const swiftShaderICD = "/usr/lib/chromium/vk_swiftshader_icd.json"
+	if _, set := os.LookupEnv("VK_ADD_DRIVER_FILES"); !set {
+		if _, err := os.Stat(swiftShaderICD); err == nil {
+			os.Setenv("VK_ADD_DRIVER_FILES", swiftShaderICD)
+		}
+	}
+	os.Exit(m.Run())
 }
