@@ -36,7 +36,7 @@ func driverChanges(before, now []harness.DriverRecord) []string {
 // those its journal recorded: its records then mix two driver versions.
 func noteDriverChange(w io.Writer, journaled, now []harness.DriverRecord) {
 	if ch := driverChanges(journaled, now); len(ch) > 0 {
-		fmt.Fprintf(w, "gpudiff run: note: the drivers changed since the campaign began (%s): its results mix both versions\n", strings.Join(ch, "; "))
+		fmt.Fprintf(w, "gpudiff run: note: the drivers changed since the campaign began (%s): the programs checked from now on run on the new ones\n", strings.Join(ch, "; "))
 	}
 }
 
