@@ -21,8 +21,8 @@ func (a AdapterInfo) Record() DriverRecord {
 	return DriverRecord{Adapter: a.Name, Driver: a.Driver, Version: a.DriverVersion, Info: a.DriverInfo, Conformance: a.DriverConformance}
 }
 
-// knownDrivers caches every adapter AllAdapters listed in this process, by
-// full name, for DriverRecords.
+// knownDrivers caches every adapter Adapters or AllAdapters listed in this
+// process, by full name, for DriverRecords and Device.Info.
 var knownDrivers struct {
 	sync.Mutex
 	byName map[string]DriverRecord

@@ -49,8 +49,8 @@ var mesaInfo = regexp.MustCompile(`^Mesa ([0-9][^ ]*)`)
 // Identity returns the driver identity of v. Version is driverVersion
 // decoded by DecodeVulkanVersion, except for Mesa's drivers (driverInfo
 // "Mesa X.Y.Z ..."), whose version is the one driverInfo names: lavapipe
-// reports driverVersion 1 up to Mesa 23 (lavapipe 22.3.6 here does), while
-// the version in driverInfo is Mesa's own for every Mesa driver.
+// 22.3.6 (Debian 12's) reports driverVersion 1 (vulkaninfo prints 0.0.1),
+// while the version in driverInfo is Mesa's own for every Mesa driver.
 func (v Vulkan) Identity() Identity {
 	id := Identity{
 		Driver:      v.DriverName,
