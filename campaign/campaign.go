@@ -496,7 +496,7 @@ func (r *ProgramRecord) addFindings(fs []check.Finding) {
 // classes and gpudiff's own errors.
 func gpuClass(class check.Class) bool {
 	switch class {
-	case check.ClassFlatten, check.ClassFlattenRefused, check.ClassError:
+	case check.ClassFlatten, check.ClassFlattenRefused, check.ClassError, check.ClassRace:
 		return false
 	}
 	return true

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
@@ -62,6 +63,7 @@ func classifyEntry(c *check.EntryCase, res *check.EntryResult) []check.Finding {
 			Implicates: "flatten refused (or failed on) a generated entry point, which is inside its subset: " + firstLine(res.FlattenErr.Error())}}, fs...)
 	}
 	if len(res.Races) > 0 {
+		fs = slices.DeleteFunc(fs, func(f check.Finding) bool { return f.Class == check.ClassRace })
 		fs = append([]check.Finding{{Class: check.ClassError, Adapter: "interp", Runs: []string{"interp " + c.Entry + " ir"},
 			Implicates: "the reference reports a data race in a generated entry point, which the compute profile makes race-free by construction (a generator bug): " + res.Races[0].String()}}, fs...)
 	}

@@ -105,3 +105,22 @@ func cloneValue(v ir.Value) ir.Value {
 	}
 	return v
 }
+
+// A racy shader's finding is the shader's (ClassRace), naming the race's
+// positions, and no stack is implicated when every run stays within the
+// allowed values.
+func TestRaceIsTheShadersFinding(t *testing.T) {
+	res := referenceOf(t, "race_neighbour_read", [3]uint32{1, 1, 1})
+	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 30})})
+	fs := AttributeEntry(&EntryCase{Entry: "main"}, res)
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassRace, fs[0].Class)
+	assert.Contains(t, fs[0].Implicates, "8 data races")
+	assert.Contains(t, fs[0].Implicates, "race_neighbour_read.wgsl:")
+	// Outside the set, the stack is implicated first.
+	res.Runs, _ = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 20})})
+	fs = AttributeEntry(&EntryCase{Entry: "main"}, res)
+	require.Len(t, fs, 2)
+	assert.NotEqual(t, ClassRace, fs[0].Class)
+	assert.Equal(t, ClassRace, fs[1].Class)
+}

@@ -68,6 +68,17 @@ const (
 	ClassError Class = Class(oracle.Error)
 )
 
+// The shader's own class: what it implicates is the shader under test,
+// never a stack.
+const (
+	// ClassRace: the shader has a data race (WGSL #memory-model; the
+	// reference reports both accesses). Its racing leaves were compared
+	// against the values WGSL allows, so a run outside them is still a
+	// stack finding beside it. AttributeEntry produces it; exec's verdict
+	// is race (exit 4).
+	ClassRace Class = Class(oracle.Race)
+)
+
 // The campaign's class: its expectation of a generated program, beyond
 // what Attribute compares.
 const (

@@ -329,9 +329,16 @@ func (r *EntryResult) AsResult(entry string) *Result {
 
 // AttributeEntry turns an entry point's judged runs into findings, most
 // specific first, as Attribute does for function kernels (Finding.
-// Invocations is [0], the dispatch, when a run disagrees).
+// Invocations is [0], the dispatch, when a run disagrees), then, when the
+// reference found data races, the shader's own finding (ClassRace).
 func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
-	return Attribute(res.AsResult(c.Entry))
+	fs := Attribute(res.AsResult(c.Entry))
+	if len(res.Races) > 0 {
+		// The shader's own defect, listed after what the runs implicate.
+		fs = append(fs, Finding{Class: ClassRace, Adapter: "interp", Runs: []string{"interp " + c.Entry + " ir"},
+			Implicates: fmt.Sprintf("the shader: %d data races (WGSL #memory-model), e.g. %s", len(res.Races), res.Races[0])})
+	}
+	return fs
 }
 
 // expected is the oracle's form of an interpreter output.

@@ -31,14 +31,16 @@ import (
 // accesses to one location by different invocations, at least one a
 // write, neither ordered before the other by a barrier of the location's
 // address space in the same workgroup (invocations of different
-// workgroups are never ordered). A race makes the location (and the
-// value a racing read returns) indeterminate and is reported in
-// Result.Races. Atomics are sequentially consistent (they execute one at
-// a time, in the order the scheduler runs the invocations) and never
-// race: WGSL lets atomic types be accessed only through atomic builtins.
-// The race detector is exact with constant state per location (see
-// access): every racing pair of accesses to a location is noticed, and
-// the first is reported.
+// workgroups are never ordered). A race is reported in Result.Races, and
+// the dispatch runs again knowing it: racing loads return the location's
+// prior value or a value stored to it in the racing scope (segment.go).
+// Atomics execute one at a time, in the order the scheduler runs the
+// invocations, and never race (WGSL lets atomic types be accessed only
+// through atomic builtins); the value one returns is exact unless another
+// invocation may update the location concurrently (segment.go:
+// atomicResult). The race detector is exact with constant state per
+// location (see access): every racing pair of accesses to a location is
+// noticed, and the first is reported.
 
 // entryInfo is the compile-time state of an entry point.
 type entryInfo struct {
@@ -169,7 +171,8 @@ type Race struct {
 	// length).
 	Var  string
 	Slot int
-	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)".
+	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)"
+	// (the file when the module has one).
 	A, B string
 }
 
@@ -675,7 +678,11 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 			kind = "write"
 		}
 		rs := sh.d.p.reasons[t.pos-1]
-		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", rs.pos, kind, t.inv-1, t.wg)
+		at := rs.pos.String()
+		if f := sh.d.p.file; f != "" {
+			at = f + ":" + at
+		}
+		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, t.wg)
 	}
 	*sh.races = append(*sh.races, Race{Var: sh.d.e.vars[id].Name, Slot: int(off), A: desc(prev, prevWrite), B: desc(me, write)})
 }

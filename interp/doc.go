@@ -31,11 +31,15 @@
 // Indeterminacy propagates like poison through data flow; select takes
 // the indeterminacy of its chosen arm and of its condition only. An if,
 // loop break, break-if or switch that depends on an indeterminate value
-// makes the rest of the invocation indeterminate: the invocation stops
-// and every leaf of every output is reported indeterminate. (A && or ||
-// whose left operand is indeterminate only makes its result indeterminate:
-// after ir.Normalize its right operand has no effects, so whether it runs
-// cannot be observed.)
+// is a fork point (fork.go): the invocation runs every way it can go,
+// within a budget, and each output leaf is the union of the outcomes —
+// exact where they agree, an allowed set (Output.Allowed, ir.ValueSet)
+// where they differ; past the budget, every output the invocation can
+// still write is any value. (A && or || whose left operand is
+// indeterminate only makes its result indeterminate: after ir.Normalize
+// its right operand has no effects, so whether it runs cannot be
+// observed.) Entry points (dispatch.go, segment.go) add races and
+// atomics: see ARCHITECTURE.md "Verdicts that are never false".
 //
 // # f32 accuracy
 //

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"github.com/gpudiff/gpudiff/ir"
+	"math"
 )
 
 // seq concatenates the code of operands, in order, and then ops.
@@ -75,6 +76,18 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 			}
 			ops := c.operands(x, y)
 			ce = c.binary(e, e.Op, ops[0], ops[1], dst)
+			if why := c.reassociationOverflow(e); why != 0 {
+				// (x op c1) op c2 where c1 op c2 overflows f32: an
+				// implementation may reassociate the constants
+				// (#reassociation-and-fusion) and compute an infinity
+				// (Mesa's NIR folds them): the result is indeterminate.
+				loc, n := ce.loc, ce.n
+				ce.code = append(ce.code, c.emit(func(fr *frame) {
+					for j := int32(0); j < n; j++ {
+						fr.s[loc+j].taint(why)
+					}
+				})...)
+			}
 		}
 	case *ir.Select:
 		ce = c.selectExpr(e, dst)
@@ -664,4 +677,31 @@ func foldConstruct(e *ir.Construct) (ir.Value, bool) {
 		return ir.Value{}, false
 	}
 	return build(e.T), true
+}
+
+// reassociationOverflow returns the (negative) reason for (x op c1) op c2
+// on f32 (op + or *, c1 and c2 literals) whose constants, combined first
+// as a reassociating compiler may, overflow f32; 0 otherwise.
+func (c *compiler) reassociationOverflow(e *ir.Binary) int32 {
+	if (e.Op != ir.OpMul && e.Op != ir.OpAdd) || e.Type() == nil || !e.Type().IsScalar() || e.Type().Kind != ir.KindF32 {
+		return 0
+	}
+	inner, ok := e.X.(*ir.Binary)
+	if !ok || inner.Op != e.Op {
+		return 0
+	}
+	c1, ok1 := inner.Y.(*ir.Lit)
+	c2, ok2 := e.Y.(*ir.Lit)
+	if !ok1 || !ok2 || c1.Val.Type == nil || c2.Val.Type == nil || c1.Val.Type.Kind != ir.KindF32 || c2.Val.Type.Kind != ir.KindF32 {
+		return 0
+	}
+	a, b := float64(c1.Val.F32()), float64(c2.Val.F32())
+	r := a * b
+	if e.Op == ir.OpAdd {
+		r = a + b
+	}
+	if math.Abs(r) <= math.MaxFloat32 {
+		return 0
+	}
+	return -c.addReason(e.Pos, rReassoc, e, "")
 }

@@ -29,6 +29,7 @@ const (
 	rConvert  // conversion of a subnormal or inexact f32 to bool
 	rAtomic   // the value an atomic read-modify-write returns (order-dependent)
 	rWeakCAS  // a location atomicCompareExchangeWeak may or may not have stored to
+	rReassoc  // constants a reassociating compiler may combine first overflow
 )
 
 // reason is a positioned cause, formatted only when an output needs it.
@@ -114,6 +115,8 @@ func (p *Program) reasonText(id int32) string {
 		msg = fmt.Sprintf("the value %s returns depends on the order of the atomic operations of concurrent invocations, which WGSL leaves unspecified (WGSL #atomic-rmw, #memory-model)", t)
 	case rWeakCAS:
 		msg = fmt.Sprintf("%s compared equal, but atomicCompareExchangeWeak may fail spuriously and leave the old value: the location holds the old or the new value (WGSL #atomic-compare-exchange-weak)", t)
+	case rReassoc:
+		msg = fmt.Sprintf("%s: a compiler may combine its two constants first (WGSL #reassociation-and-fusion), which overflows f32 (finite math assumption)", t)
 	case rConst:
 		msg = fmt.Sprintf("literal %s is not a finite f32", t)
 	case rBitcast:

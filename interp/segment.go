@@ -411,7 +411,12 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 				base = int64(int32(prior.bits))
 				lo64, hi64 = -1<<31, 1<<31-1
 			}
-			lo, hi := base+own[0]+as.neg, base+own[1]+as.pos
+			// The value is the prior one, plus the invocation's own
+			// deltas before this operation, plus some of the other
+			// invocations' deltas: at most all the sums hold beyond
+			// this invocation's own (before this operation, and this
+			// operation's own delta).
+			lo, hi := base+own[0]+as.neg-min(delta, 0), base+own[1]+as.pos-max(delta, 0)
 			if lo >= lo64 && hi <= hi64 && lo <= hi {
 				res.set = r.addSet(ir.Interval(uint32(lo), uint32(hi)))
 			}

@@ -73,8 +73,8 @@ type LeafDiff struct {
 // reference. names are the output names ("ret", globals) used in paths.
 // got carries its own indeterminacy and tolerance when it comes from the
 // interpreter (the twin's run); GPU outputs have nil slices there. A leaf
-// determinate in the reference but indeterminate in got differs (a
-// transform introduced an indeterminate value); tolerances add. It
+// indeterminate in got is not compared (the interpreter's precision is
+// not a program's behaviour); tolerances add. It
 // returns the outcome and the differing leaves.
 func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome, []LeafDiff) {
 	out := Agree
@@ -102,14 +102,19 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 					}
 					continue
 				}
-				// An allowed set: the observed value (or, from the
-				// interpreter, the observed set) must lie within it.
-				ok := i < len(gl)
-				if ok && got[o].indet(i) {
-					ok = Subset(got[o].Set(i), gotTol, set, gl[i].v.Type)
-				} else if ok {
-					ok = Contains(set, gl[i].v, gotTol)
+				// An allowed set: the observed value must lie within it.
+				// An indeterminate one (the interpreter's run of a
+				// twin) is not checked: both sets over-approximate
+				// (forks take both ways of every indeterminate branch,
+				// also where the ways are correlated), so a twin's set
+				// reaching past the original's proves nothing.
+				if i < len(gl) && got[o].indet(i) {
+					if out == Agree {
+						out = Indeterminate
+					}
+					continue
 				}
+				ok := i < len(gl) && Contains(set, gl[i].v, gotTol)
 				if !ok {
 					g := "<missing>"
 					if i < len(gl) {
@@ -125,8 +130,14 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 			}
 			tol += gotTol
 			if got[o].indet(i) {
-				out = Differ
-				diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rl[i].path, Want: rl[i].v.String(), Got: "indeterminate (" + got[o].Why + ")"})
+				// The interpreter cannot fix the twin's leaf where it can
+				// fix the original's: its rules are not equally precise
+				// on both (a branch runs both ways and joins; the select
+				// a twin makes of it taints), so this proves no flatten
+				// bug; the twin's GPU runs are compared exactly.
+				if out == Agree {
+					out = Indeterminate
+				}
 				continue
 			}
 			if i >= len(gl) || !LeafEqual(rl[i].v, gl[i].v, tol) {
@@ -203,38 +214,6 @@ func Contains(set ir.ValueSet, got ir.Value, gotTol float64) bool {
 		return true
 	}
 	return lo <= g && g <= hi
-}
-
-// Subset reports whether every value of sub (the interpreter's own
-// allowed set for a leaf of type t, within subTol) is allowed by set: a
-// transformed program may narrow what the reference allows, never widen
-// it. An empty sub (any value) is a subset only of an empty set.
-func Subset(sub ir.ValueSet, subTol float64, set ir.ValueSet, t *ir.Type) bool {
-	if set.IsAny() {
-		return true
-	}
-	if sub.IsAny() {
-		return false
-	}
-	for i, v := range sub.Values {
-		tol := subTol
-		if sub.Tol != nil {
-			tol += sub.Tol[i]
-		}
-		if !Contains(set, ir.Value{Type: t, Bits: v}, tol) {
-			return false
-		}
-	}
-	if sub.HasRange {
-		if !set.HasRange || ir.Less(t.Kind, sub.Lo, set.Lo) || ir.Less(t.Kind, set.Hi, sub.Hi) {
-			// An interval is allowed only inside an interval (or when it
-			// is one value that a member allows).
-			if sub.Lo != sub.Hi || !Contains(set, ir.Value{Type: t, Bits: sub.Lo}, subTol) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // flushable reports whether f is zero or subnormal in f32.

@@ -53,10 +53,45 @@ func TestCompareInvocationIndeterminacy(t *testing.T) {
 	if assert.Len(t, d, 1) {
 		assert.Equal(t, "ret[0]", d[0].Path)
 	}
-	// A twin that makes a determinate leaf indeterminate differs.
-	twin := []Expected{{Value: ir.CompositeVal(v2, ir.I32Val(1), ir.I32Val(2)), Indeterminate: []bool{true, false}, Why: "3:4: out-of-bounds index"}}
+	// A twin the interpreter cannot fix where it fixes the original is
+	// not a difference: that is the interpreter's precision, not the
+	// twin's behaviour (its GPU runs are compared exactly).
+	twin := []Expected{{Value: ir.CompositeVal(v2, ir.I32Val(1), ir.I32Val(2)), Indeterminate: []bool{true, false}, Why: "3:4: select on an indeterminate condition"}}
 	o, _ = CompareInvocation(ref, twin, names)
-	assert.Equal(t, Differ, o)
+	assert.Equal(t, Indeterminate, o)
+}
+
+// An indeterminate leaf with an allowed set is checked by membership:
+// {1, 7} ∪ [10, 12] (u32) takes 1, 7, 10, 11, 12 and nothing else; f32
+// members take their tolerance.
+func TestAllowedSetsAreChecked(t *testing.T) {
+	set := ir.ValueSet{Values: []uint32{1, 7}, Lo: 10, Hi: 12, HasRange: true}
+	ref := []Expected{{Value: ir.U32Val(1), Indeterminate: []bool{true}, Allowed: []ir.ValueSet{set}}}
+	names := []string{"ret"}
+	for v, want := range map[uint32]Outcome{1: Agree, 7: Agree, 10: Agree, 12: Agree, 0: Differ, 8: Differ, 13: Differ} {
+		o, d := CompareInvocation(ref, []Expected{{Value: ir.U32Val(v)}}, names)
+		assert.Equal(t, want, o, "%d", v)
+		if want == Differ && assert.Len(t, d, 1) {
+			assert.Equal(t, "one of {1u, 7u} ∪ [10u, 12u]", d[0].Want)
+		}
+	}
+	// i32 intervals order signed: [-2, 3] holds -1, not 4 or -3.
+	iset := ir.Interval(uint32(0xfffffffe), 3)
+	for v, ok := range map[int32]bool{-2: true, -1: true, 3: true, 4: false, -3: false} {
+		assert.Equal(t, ok, Contains(iset, ir.I32Val(v), 0), "%d", v)
+	}
+	// f32 members: 0.5 ± 0.25 takes 0.7, not 0.8; an interval takes a
+	// subnormal as zero when zero is inside.
+	fset := ir.ValueSet{Values: []uint32{math.Float32bits(0.5)}, Tol: []float64{0.25}}
+	assert.True(t, Contains(fset, ir.F32Val(0.7), 0))
+	assert.False(t, Contains(fset, ir.F32Val(0.8), 0))
+	assert.True(t, Contains(ir.Interval(math.Float32bits(-1), math.Float32bits(1)), ir.Value{Type: ir.F32, Bits: 1}, 0))
+	assert.False(t, Contains(ir.Interval(math.Float32bits(1), math.Float32bits(2)), ir.F32Val(float32(math.Inf(1))), 0))
+	// The interpreter's own set for a twin is not checked against it.
+	o, _ := CompareInvocation(ref, []Expected{{Value: ir.U32Val(99), Indeterminate: []bool{true}}}, names)
+	assert.Equal(t, Indeterminate, o)
+	// JSON: the set, not "indeterminate".
+	assert.Equal(t, `{"oneOf": [1, 7], "range": [10, 12]}`, string(MarshalExpected(ref[0])))
 }
 
 func TestJudgeVerdicts(t *testing.T) {
