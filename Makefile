@@ -18,10 +18,10 @@ BIN := bin/gpudiff
 # and, outside apt's package list (checked by command: nodesource's nodejs
 # conflicts with Debian's npm package), node + npm for Dawn (Tint) through
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers \
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
-.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all clean fuzz-smoke
+.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-gpu bench-gpu-build clean fuzz-smoke
 
 all: build
 
@@ -104,6 +104,23 @@ run: deps build
 # runs every package's micro-benchmarks too.
 bench: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff(Jobs)?$$' -benchtime 1x -timeout 30m ./campaign/
+
+# The one check of a GPU machine (issue 25, deploy/benchgpu): driver
+# floor per vendor adapter on 1 and N threads, run --jobs 1/4/8/N and
+# --adapter all throughput, and a campaign per profile with the distinct
+# bugs found, in one table, within GPUDIFF_BENCH_BUDGET (8m; the build
+# before it is not counted). Without a vendor GPU it measures lavapipe and
+# says so. Durations and sizes: environment variables, see
+# deploy/benchgpu/main.go (e.g. GPUDIFF_BENCH_CAMPAIGN=20s for a short try).
+# `make bench-gpu-build` only builds its binaries (stripped), for a GPU
+# machine without Go: deploy/bench-gpu-device.sh runs them there.
+bench-gpu: bench-gpu-build
+	GPUDIFF=$(BIN) GPUDIFF_BENCH_TEST=bin/campaign.test ./bin/bench-gpu
+
+bench-gpu-build: deps
+	$(GO) build -buildvcs=auto -ldflags '-s -w' -o $(BIN) ./cmd/gpudiff
+	$(GO) test -c -ldflags '-s -w' -o bin/campaign.test ./campaign
+	$(GO) build -ldflags '-s -w' -o bin/bench-gpu ./deploy/benchgpu
 
 bench-all: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/gpudiff/gpudiff/harness"
 )
 
 // A journal is a campaign's durable log: a JSON-lines file whose first
@@ -58,6 +60,11 @@ type JournalHeader struct {
 	Stage string `json:"stage,omitempty"`
 	// Adapters are the adapters' full names (empty with NoGPU).
 	Adapters []string `json:"adapters"`
+	// Drivers names each adapter's driver and version when the campaign
+	// began (harness.DriverRecords); absent with NoGPU and in journals
+	// written before drivers were recorded. Shards of one campaign may
+	// differ here (merge keeps the first shard's).
+	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
 	// Timeout bounds each GPU dispatch.
 	Timeout JournalDuration `json:"timeout"`
 	// MaxSteps and MaxUnrollCopies are the interpreter's and flatten's

@@ -254,6 +254,7 @@ func EncodeJournal(h JournalHeader, recs []ProgramRecord, elapsed time.Duration,
 func sameCampaign(a, b ShardJournal) error {
 	fields := func(h JournalHeader) map[string]json.RawMessage {
 		h.Shard, h.Corpus, h.Report, h.JUnit, h.Baseline = "", "", "", "", ""
+		h.Drivers = nil // shards may run on machines with other driver versions
 		data, _ := json.Marshal(h)
 		var m map[string]json.RawMessage
 		_ = json.Unmarshal(data, &m)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -64,6 +65,10 @@ type CaseRecord struct {
 	Seed       *SeedInfo         `json:"seed,omitempty"`
 	Tool       ToolInfo          `json:"tool"`
 	Note       string            `json:"note,omitempty"`
+	// Drivers names the driver and version behind each GPU adapter of
+	// Runs (harness.DriverRecords), sorted by adapter; absent in cases
+	// recorded before drivers were, and with no GPU run.
+	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
 }
 
 // RunRecord is one recorded run, in exec's JSON shape.
@@ -122,7 +127,26 @@ func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseReco
 		}
 		rec.Runs = append(rec.Runs, rr)
 	}
+	rec.Drivers = runDrivers(rec.Runs)
 	return rec
+}
+
+// runDrivers is the driver identity of the GPU adapters of runs, or nil
+// when none ran on a GPU adapter (no lookup then: --no-gpu lists nothing).
+func runDrivers(runs []RunRecord) []harness.DriverRecord {
+	var names []string
+	for _, r := range runs {
+		if r.Adapter != "interp" {
+			names = append(names, r.Adapter)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if d := harness.DriverRecords(names); len(d) > 0 {
+		return d
+	}
+	return nil
 }
 
 // InputsJSON renders args as {param: [values…]} in parameter order.
@@ -444,6 +468,7 @@ func NewEntryRecord(c *EntryCase, res *EntryResult, opts Options, toolVersion st
 		}
 		rec.Runs = append(rec.Runs, rr)
 	}
+	rec.Drivers = runDrivers(rec.Runs)
 	return rec
 }
 

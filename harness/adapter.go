@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/cogentcore/webgpu/wgpu"
+
+	"github.com/gpudiff/gpudiff/harness/driverid"
 )
 
 // AdapterInfo describes one WebGPU adapter found on this machine. It is plain
@@ -42,10 +44,26 @@ type AdapterInfo struct {
 	// known PCI/Khronos vendor id ("mesa", "google", "nvidia", ...), else the
 	// id in hex.
 	Vendor string
-	// Driver and DriverInfo are the driver name and version as reported;
-	// empty when the implementation does not report them (wgpu-native v0.23
-	// does not).
-	Driver, DriverInfo string
+	// Driver is the driver's name: for wgpu's Vulkan adapters
+	// VkPhysicalDeviceDriverProperties.driverName ("llvmpipe",
+	// "SwiftShader driver", "NVIDIA"), for wgpu's GL adapter the driver
+	// GL_VERSION names ("Mesa"), both read by package harness/driverid
+	// (wgpu-native v0.23 reports neither); for Dawn's adapters Dawn's
+	// driver description. When no driver is found it is the Vendor, and
+	// DriverVersion is "".
+	Driver string
+	// DriverVersion is the driver's version: Vulkan's driverVersion decoded
+	// per vendor, or the Mesa version in driverInfo ("22.3.6"); the version
+	// in GL_VERSION for GL; for Dawn the version its description names.
+	// "" when unknown.
+	DriverVersion string
+	// DriverInfo is the driver's free-form description: Vulkan's
+	// driverInfo ("Mesa 22.3.6 (LLVM 15.0.6)"), the whole GL_VERSION
+	// ("OpenGL ES 3.2 Mesa 22.3.6"), or Dawn's description.
+	DriverInfo string
+	// DriverConformance is the Vulkan conformance test suite version the
+	// driver reports passing ("1.3.1.1"); "" for other backends.
+	DriverConformance string
 	// Type is the adapter type as reported: "discrete-gpu",
 	// "integrated-gpu", "cpu" or "unknown".
 	Type string
@@ -259,6 +277,30 @@ func enumerate() ([]AdapterInfo, []*wgpu.Adapter) {
 	return infos, adapters
 }
 
+// withDriver fills in the driver identity of a wgpu adapter from the native
+// API (package driverid): Vulkan adapters by vendor id, device id and device
+// name, GL adapters by renderer (Device). An adapter whose driver cannot be
+// found keeps DriverVersion "" and gets its Vendor as Driver.
+func withDriver(a AdapterInfo) AdapterInfo {
+	var (
+		id driverid.Identity
+		ok bool
+	)
+	switch a.Backend {
+	case "vulkan":
+		id, ok = driverid.ForVulkan(a.VendorID, a.DeviceID, a.Device)
+	case "gl":
+		id, ok = driverid.ForGL(a.Device)
+	}
+	if ok {
+		a.Driver, a.DriverVersion, a.DriverInfo, a.DriverConformance = id.Driver, id.Version, id.Info, id.Conformance
+	}
+	if a.Driver == "" {
+		a.Driver = a.Vendor
+	}
+	return a
+}
+
 // Adapters enumerates every adapter of every backend that wgpu-native finds
 // on this machine, sorted in a stable order: by backend (Vulkan first, GL
 // last), then GPUs before CPUs, then by name. On a machine with no GPU and
@@ -271,12 +313,19 @@ func enumerate() ([]AdapterInfo, []*wgpu.Adapter) {
 // the user left unset: VK_ADD_DRIVER_FILES adds the SwiftShader ICD to the
 // Vulkan loader's search, NODEVICE_SELECT=1 turns off Mesa's device-select
 // layer. wgpu-native's own logging stays off unless GPUDIFF_WGPU_LOG (LogEnv)
-// asks for it. It returns an error only when no adapter is found.
+// asks for it. The first call also asks the Vulkan loader and EGL for the
+// drivers' identities (package driverid, tens of milliseconds, once per
+// process) to fill Driver, DriverVersion, DriverInfo and DriverConformance.
+// It returns an error only when no adapter is found.
 func Adapters() ([]AdapterInfo, error) {
 	infos, adapters := enumerate()
 	for _, a := range adapters {
 		a.Release()
 	}
+	for i := range infos {
+		infos[i] = withDriver(infos[i])
+	}
+	remember(infos)
 	if len(infos) == 0 {
 		return nil, errNoAdapters
 	}

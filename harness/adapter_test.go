@@ -2,6 +2,7 @@ package harness
 
 import (
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -292,4 +293,63 @@ func TestOpenAnyWgpu(t *testing.T) {
 	_, err = OpenAny("dawn-vulkan:swiftshader")
 	var unknown *UnknownAdapterError
 	assert.ErrorAs(t, err, &unknown, "dawn is not registered in package harness's own tests")
+}
+
+// TestAdaptersDriver checks that every wgpu adapter names its driver and
+// version, and that lavapipe's and llvmpipe GL's are the installed Mesa
+// packages' versions (dpkg).
+func TestAdaptersDriver(t *testing.T) {
+	infos, err := Adapters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dpkg := func(pkg string) string {
+		out, err := exec.Command("dpkg-query", "-W", "-f=${Version}", pkg).Output()
+		if err != nil {
+			return ""
+		}
+		v, _, _ := strings.Cut(string(out), "-")
+		return v
+	}
+	seen := 0
+	for _, a := range infos {
+		t.Logf("%s: driver %q version %q info %q conformance %q", a.Name, a.Driver, a.DriverVersion, a.DriverInfo, a.DriverConformance)
+		if a.Driver == "" || a.DriverVersion == "" {
+			t.Errorf("%s: driver %q version %q, want both", a.Name, a.Driver, a.DriverVersion)
+		}
+		var want string
+		switch a.Name {
+		case "wgpu-vulkan:llvmpipe":
+			want = dpkg("mesa-vulkan-drivers")
+			if a.Driver != "llvmpipe" || a.DriverConformance == "" {
+				t.Errorf("%s: driver %q conformance %q, want llvmpipe and a version", a.Name, a.Driver, a.DriverConformance)
+			}
+		case "wgpu-gl:llvmpipe":
+			want = dpkg("libgl1-mesa-dri")
+			if a.Driver != "Mesa" {
+				t.Errorf("%s: driver %q, want Mesa", a.Name, a.Driver)
+			}
+		default:
+			continue
+		}
+		seen++
+		if want != "" && a.DriverVersion != want {
+			t.Errorf("%s: driver version %q, want the installed Mesa's %q", a.Name, a.DriverVersion, want)
+		}
+	}
+	if seen == 0 {
+		t.Skip("no Mesa adapter here (make deps installs lavapipe and llvmpipe)")
+	}
+}
+
+func TestDriverRecords(t *testing.T) {
+	recs := DriverRecords([]string{"wgpu-vulkan:llvmpipe", "interp", "no-such:adapter", "wgpu-vulkan:llvmpipe", "wgpu-gl:llvmpipe"})
+	require.Len(t, recs, 2, "%+v", recs)
+	assert.Equal(t, "wgpu-gl:llvmpipe", recs[0].Adapter)
+	assert.Equal(t, "Mesa", recs[0].Driver)
+	assert.Equal(t, "wgpu-vulkan:llvmpipe", recs[1].Adapter)
+	assert.Equal(t, "llvmpipe", recs[1].Driver)
+	assert.Regexp(t, `^[0-9]+\.[0-9]+\.[0-9]+$`, recs[1].Version)
+	assert.Empty(t, DriverRecords(nil))
+	assert.NotNil(t, DriverRecords([]string{"interp"}))
 }

@@ -106,6 +106,7 @@ func AllAdapters() ([]AdapterInfo, error) {
 	if len(all) == 0 {
 		errs = append(errs, errNoAdapters)
 	}
+	remember(all)
 	return all, errors.Join(errs...)
 }
 

@@ -102,8 +102,11 @@ func Open(name string) (*Device, error) {
 	return d, nil
 }
 
-// Info describes the adapter this Device was opened on.
-func (d *Device) Info() AdapterInfo { return d.info }
+// Info describes the adapter this Device was opened on. Its driver fields
+// are those Adapters or AllAdapters found in this process, if either ran
+// (Open itself does not probe drivers: a worker process opens one device
+// and needs none); WithDriver fills them in any case.
+func (d *Device) Info() AdapterInfo { return withKnownDriver(d.info, false) }
 
 // closeDrainTimeout bounds how long Close waits for work that a timed-out
 // Run left in flight.

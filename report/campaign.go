@@ -13,6 +13,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -35,7 +36,10 @@ type Campaign struct {
 	Mode     string        // emission mode, "portable" or "raw"
 	Duration time.Duration // time budget (0 for a Count campaign)
 	Adapters []string      // full adapter names (none with --no-gpu)
-	Corpus   string        // directory the case files were saved in
+	// Drivers names each adapter's driver and version
+	// (harness.DriverRecords; none with --no-gpu).
+	Drivers []harness.DriverRecord
+	Corpus  string // directory the case files were saved in
 }
 
 // WriteCampaignSummary writes run's summary (README "gpudiff run"): a
@@ -64,6 +68,9 @@ func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
 	t.Render()
 	if h := hashesLine(s); h != "" {
 		fmt.Fprintln(w, h)
+	}
+	if d := driversLine(c.Drivers); d != "" {
+		fmt.Fprintln(w, d)
 	}
 	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
 }
@@ -136,6 +143,19 @@ func WriteBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
 	}
 }
 
+// driversLine is "drivers: ADAPTER DRIVER VERSION, ...", or "" with no
+// driver recorded.
+func driversLine(ds []harness.DriverRecord) string {
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, strings.TrimSpace(d.Adapter+" "+d.Driver+" "+d.Version))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "drivers: " + strings.Join(parts, ", ")
+}
+
 // CampaignReport is run's --report document (README "gpudiff run"): the
 // campaign, its counts, every failed program and every bug.
 type CampaignReport struct {
@@ -147,6 +167,7 @@ type CampaignReport struct {
 	Profile     string                   `json:"profile"`
 	Mode        string                   `json:"mode"`
 	Adapters    []string                 `json:"adapters"`
+	Drivers     []harness.DriverRecord   `json:"drivers"` // one per adapter, by name; empty with --no-gpu
 	Programs    int                      `json:"programs"`
 	Invocations int                      `json:"invocations"`
 	RunsPer     map[string]int           `json:"runs_per_adapter"`
@@ -184,6 +205,10 @@ func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
 	}
 	if r.Adapters == nil {
 		r.Adapters = []string{}
+	}
+	r.Drivers = c.Drivers
+	if r.Drivers == nil {
+		r.Drivers = []harness.DriverRecord{}
 	}
 	if r.Failures == nil {
 		r.Failures = []campaign.ProgramRecord{}
@@ -231,6 +256,11 @@ func WriteCampaignJUnit(w io.Writer, c Campaign, s *campaign.Summary) error {
 	var suites junit.Testsuites
 	for _, a := range append([]string{"interp"}, adapters...) {
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
+		for _, d := range c.Drivers {
+			if d.Adapter == a {
+				addDriverProperties(&suite, d.Driver, d.Version, d.Info)
+			}
+		}
 		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite
 			n, programs := campaign.BugCount(all, state)
 			suite.AddProperty(state+"_bugs", campaign.CountPhrase(n, programs, state))

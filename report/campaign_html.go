@@ -150,7 +150,13 @@ img { image-rendering: pixelated; border: 1px solid #ddd; }
 {{if .Interrupted}}<p class="interrupted">The campaign was interrupted: this page covers the programs checked until then.</p>{{end}}
 <p>{{.Tool}} · seed {{.Seed}}{{if .Count}} · count {{.Count}}{{end}}{{if .Duration}} · duration {{.Duration}}{{end}}{{if .Shard}} · shard {{.Shard}}{{end}} · size {{.Size}} · profile {{.Profile}} · mode {{.Mode}} ·
 adapters {{if .Adapters}}{{join .Adapters}}{{else}}none (interpreter only){{end}}{{if .Corpus}} · corpus <code>{{.Corpus}}</code>{{end}}</p>
-
+{{if .Drivers}}
+<h2>Drivers</h2>
+<table>
+<tr><th>adapter</th><th>driver</th><th>version</th><th>driver info</th><th>conformance</th></tr>
+{{range .Drivers}}<tr><td><code>{{.Adapter}}</code></td><td>{{.Driver}}</td><td>{{.Version}}</td><td>{{.Info}}</td><td>{{.Conformance}}</td></tr>
+{{end}}</table>
+{{end}}
 <h2>Summary</h2>
 <table>
 {{range .Rows}}<tr><th>{{.Name}}</th><td class="num">{{value .Value}}</td></tr>

@@ -24,6 +24,7 @@ func WriteDriversJUnit(w io.Writer, rep *drivers.Report) error {
 	var suites junit.Testsuites
 	for _, a := range rep.Adapters {
 		suite := junit.Testsuite{Name: "gpudiff drivers " + a.Name, Time: "0"}
+		addDriverProperties(&suite, a.DriverName, a.DriverVersion, a.DriverInfo)
 		for _, cr := range rep.Cases {
 			tc := junit.Testcase{Name: cr.Name, Classname: "gpudiff.drivers." + a.Name}
 			ds := byCell[cr.Name+"\x00"+a.Name]
@@ -84,4 +85,14 @@ func WriteDriversJSON(w io.Writer, rep *drivers.Report) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// addDriverProperties adds the properties driver, driver_version and
+// driver_info to a suite of one adapter, those that are known.
+func addDriverProperties(suite *junit.Testsuite, name, version, info string) {
+	for _, p := range [][2]string{{"driver", name}, {"driver_version", version}, {"driver_info", info}} {
+		if p[1] != "" {
+			suite.AddProperty(p[0], p[1])
+		}
+	}
 }

@@ -27,10 +27,25 @@ type DriversTextOptions struct {
 func WriteDriversText(w io.Writer, rep *drivers.Report, opts DriversTextOptions) {
 	fmt.Fprintf(w, "gpudiff drivers: %d cases × %d adapters, mode %s, %s; %d runs in %s\n",
 		len(rep.Cases), len(rep.Adapters), rep.Mode, runKinds(rep), rep.Runs, rep.Elapsed.Round(100*time.Millisecond))
+	writeDriverLine(w, rep.Adapters)
 	writeMatrix(w, rep, opts)
 	writeRules(w, rep)
 	writeDivergences(w, rep)
 	writeSummary(w, rep)
+}
+
+// writeDriverLine prints "drivers: ADAPTER NAME VERSION, ..." for the
+// adapters whose driver is known; nothing when none is.
+func writeDriverLine(w io.Writer, adapters []drivers.Adapter) {
+	var parts []string
+	for _, a := range adapters {
+		if a.DriverName != "" {
+			parts = append(parts, strings.TrimSpace(a.Name+" "+a.DriverName+" "+a.DriverVersion))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "drivers: %s\n", strings.Join(parts, ", "))
+	}
 }
 
 func runKinds(rep *drivers.Report) string {

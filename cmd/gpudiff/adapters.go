@@ -19,7 +19,10 @@ func newAdaptersCmd() *cobra.Command {
 		Long: `adapters lists every adapter of every WebGPU implementation found: wgpu-native's
 (named wgpu-<backend>:<device>, e.g. wgpu-vulkan:llvmpipe, with the short alias
 vulkan:llvmpipe) and Dawn's through its node binding (dawn-<backend>:<device>).
---adapter flags elsewhere take a name, an alias, a prefix (vulkan, dawn) or all.`,
+--adapter flags elsewhere take a name, an alias, a prefix (vulkan, dawn) or all.
+Each adapter's driver and its version come from the native API: Vulkan's driver
+properties (driverName, driverInfo, conformanceVersion, driverVersion decoded
+per vendor), GL_VERSION for GL, Dawn's adapter description for Dawn's.`,
 		Example: `  gpudiff adapters
   gpudiff adapters --json`,
 		Args: cobra.NoArgs,
@@ -41,13 +44,13 @@ vulkan:llvmpipe) and Dawn's through its node binding (dawn-<backend>:<device>).
 			t := table.NewWriter()
 			t.SetOutputMirror(cmd.OutOrStdout())
 			t.SetStyle(table.StyleLight)
-			t.AppendHeader(table.Row{"name", "alias", "implementation", "backend", "device", "vendor", "type"})
+			t.AppendHeader(table.Row{"name", "alias", "implementation", "backend", "device", "vendor", "type", "driver", "driver version"})
 			for _, a := range infos {
 				alias := ""
 				if a.Implementation == "wgpu" {
 					_, alias, _ = strings.Cut(a.Name, "wgpu-")
 				}
-				t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type})
+				t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type, a.Driver, a.DriverVersion})
 			}
 			t.Render()
 			return nil

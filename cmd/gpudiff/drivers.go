@@ -16,6 +16,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -219,6 +220,15 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		rep.ApplyBaseline(fl.baseline, known)
 	}
 	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
+	if known != nil {
+		var now []harness.DriverRecord
+		for _, a := range rep.Adapters {
+			now = append(now, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+		}
+		if note := baselineDriverNote(fl.baseline, now); note != "" {
+			fmt.Fprintln(stdout, note)
+		}
+	}
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
 	}

@@ -70,7 +70,8 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 	h.Corpus, h.Report, h.JUnit, h.HTML = fl.corpus, fl.report, fl.junit, fl.html
 	sum := m.Summary
 	info := report.Campaign{Tool: "gpudiff " + h.Tool, Seed: h.Seed, Count: h.Count, Shard: h.Shard, Size: h.Size,
-		Profile: h.Profile, Mode: h.Mode, Duration: time.Duration(h.Duration), Adapters: h.Adapters, Corpus: fl.corpus}
+		Profile: h.Profile, Mode: h.Mode, Duration: time.Duration(h.Duration), Adapters: h.Adapters, Corpus: fl.corpus,
+		Drivers: h.Drivers} // the first shard's (shards may differ)
 	if fl.corpus != "" {
 		if err := m.CopyCases(fl.corpus); err != nil {
 			return usagef("gpudiff merge: --corpus: %v", err)

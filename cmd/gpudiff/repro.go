@@ -73,6 +73,9 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
+	if note := caseDriverNote(rec.Drivers, devs); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
 	if ec != nil {
 		return reproEntry(ctx, ec, rec, check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Fill: check.Fill(rec.Fill), Interp: g.interpOptions(), Flatten: g.flattenOptions()}, asJSON, stdout)
 	}

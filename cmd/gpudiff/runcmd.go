@@ -242,6 +242,12 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			return usagef("gpudiff run: --resume: the campaign ran on %s, this machine gives %s", strings.Join(c.Adapters, ", "), strings.Join(names, ", "))
 		}
 		c.Adapters = names
+		drivers := harness.DriverRecords(names)
+		if journal != nil {
+			noteDriverChange(stderr, c.Drivers, drivers)
+		} else {
+			c.Drivers = drivers
+		}
 	}
 	if fl.log != "" {
 		j, err := campaign.CreateJournal(fl.log, c)
@@ -297,9 +303,13 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		fmt.Fprintln(stdout, l)
 	}
 	info := report.Campaign{Tool: "gpudiff " + version(), Seed: c.Seed, Count: c.Count, Shard: c.Shard, Size: c.Size,
-		Profile: c.Profile, Mode: c.Mode, Duration: time.Duration(c.Duration), Adapters: names, Corpus: c.Corpus}
+		Profile: c.Profile, Mode: c.Mode, Duration: time.Duration(c.Duration), Adapters: names, Corpus: c.Corpus,
+		Drivers: harness.DriverRecords(names)}
 	if err := writeCampaignReports(stdout, c, info, sum); err != nil {
 		return err
+	}
+	if note := baselineDriverNote(c.Baseline, info.Drivers); note != "" {
+		fmt.Fprintln(stdout, note)
 	}
 	if sum.Interrupted {
 		msg := fmt.Sprintf("gpudiff run: %s after %d programs: the campaign did not finish", interruptedBy(ctx), sum.Programs)

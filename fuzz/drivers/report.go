@@ -52,12 +52,28 @@ type Adapter struct {
 	// Compiler is the implementation's WGSL compiler: "naga" (wgpu),
 	// "Tint" (dawn), else "<implementation>'s compiler".
 	Compiler string `json:"compiler"`
+	// DriverName, DriverVersion and DriverInfo are the driver's own name,
+	// version and description (harness.AdapterInfo's Driver,
+	// DriverVersion, DriverInfo: "llvmpipe", "22.3.6", "Mesa 22.3.6 (LLVM
+	// 15.0.6)"); empty in reports written before they were recorded.
+	DriverName    string `json:"driver_name,omitempty"`
+	DriverVersion string `json:"driver_version,omitempty"`
+	DriverInfo    string `json:"driver_info,omitempty"`
 }
 
 // NewAdapter describes an adapter for the matrix.
+// The driver's name and version come from info, or, when a device's info
+// lacks them (a worker's), from harness.DriverRecords.
 func NewAdapter(info harness.AdapterInfo) Adapter {
-	return Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
-		Driver: harness.DriverOf(info.Name), Compiler: harness.CompilerOf(info.Implementation)}
+	a := Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
+		Driver: harness.DriverOf(info.Name), Compiler: harness.CompilerOf(info.Implementation),
+		DriverName: info.Driver, DriverVersion: info.DriverVersion, DriverInfo: info.DriverInfo}
+	if a.DriverVersion == "" {
+		for _, d := range harness.DriverRecords([]string{info.Name}) {
+			a.DriverName, a.DriverVersion, a.DriverInfo = d.Driver, d.Version, d.Info
+		}
+	}
+	return a
 }
 
 // backendFamily is the API family of a backend ("gles" is "gl").

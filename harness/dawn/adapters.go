@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/harness/driverid"
 )
 
 // Implementation is the AdapterInfo.Implementation of Dawn's adapters and
@@ -87,12 +88,18 @@ func (a wireAdapter) info() harness.AdapterInfo {
 	if a.IsFallbackAdapter || cpuDevices.MatchString(device) {
 		typ = "cpu"
 	}
+	id := driverid.ParseDescription(a.Description)
+	if id.Driver == "" {
+		id.Driver = vendor
+	}
 	return harness.AdapterInfo{
 		Implementation: Implementation,
 		Backend:        backend,
 		Device:         device,
 		Vendor:         vendor,
-		Driver:         a.Description,
+		Driver:         id.Driver,
+		DriverVersion:  id.Version,
+		DriverInfo:     a.Description,
 		Type:           typ,
 	}
 }

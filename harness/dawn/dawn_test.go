@@ -36,13 +36,21 @@ func TestAdaptersFindCPUAdapters(t *testing.T) {
 		require.Contains(t, byName, want, adapterHint)
 	}
 	assert.Equal(t, swiftshader, all[0].Name, "Vulkan first: %v", all)
+	sw := byName[swiftshader]
 	assert.Equal(t, harness.AdapterInfo{
 		Name: swiftshader, Implementation: "dawn", Backend: "vulkan", Device: "SwiftShader Device (Subzero)",
-		Vendor: "google", Driver: byName[swiftshader].Driver, Type: "cpu",
-	}, byName[swiftshader])
-	assert.Contains(t, byName[swiftshader].Driver, "SwiftShader")
-	assert.Contains(t, byName[glLLVMpipe].Driver, "OpenGL version 4")
-	assert.Contains(t, byName[glesLLVMpipe].Driver, "OpenGL ES")
+		Vendor: "google", Driver: sw.Driver, DriverVersion: sw.DriverVersion, DriverInfo: sw.DriverInfo, Type: "cpu",
+	}, sw)
+	// The driver and its version, parsed from Dawn's description
+	// (driverid.ParseDescription), which DriverInfo keeps whole.
+	assert.Equal(t, "SwiftShader driver", sw.Driver)
+	assert.Regexp(t, `^[0-9]+\.[0-9]+\.[0-9]+$`, sw.DriverVersion)
+	assert.Contains(t, byName[glLLVMpipe].DriverInfo, "OpenGL version 4")
+	assert.Contains(t, byName[glesLLVMpipe].DriverInfo, "OpenGL ES")
+	for _, n := range []string{glLLVMpipe, glesLLVMpipe} {
+		assert.Equal(t, "Mesa", byName[n].Driver, n)
+		assert.Regexp(t, `^[0-9]+\.[0-9]+\.[0-9]+`, byName[n].DriverVersion, n)
+	}
 	for _, n := range []string{glLLVMpipe, glesLLVMpipe} {
 		assert.Equal(t, "mesa", byName[n].Vendor, n)
 		assert.Equal(t, "cpu", byName[n].Type, n)

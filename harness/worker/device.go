@@ -150,8 +150,10 @@ func (d *Device) name() string {
 }
 
 // Info describes the adapter, as the worker's harness.Device reported it
-// when Start opened it. It does not wait for a Run in progress.
-func (d *Device) Info() harness.AdapterInfo { return d.info }
+// when Start opened it, with the driver fields as this process finds them
+// (harness.WithDriver; the worker does not probe drivers). It does not wait
+// for a Run in progress.
+func (d *Device) Info() harness.AdapterInfo { return harness.WithDriver(d.info) }
 
 // Starts returns how many worker processes the Device has started: 1 plus
 // one for each restart after a crash, timeout or cancellation, and one for
