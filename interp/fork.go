@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -55,8 +55,8 @@ const DefaultMaxPaths = 1024
 const (
 	maxForkDepth  = 1024
 	maxForkSteps  = 1_000_000
-	forkBudget    = 16_000_000
-	hashStepsCost = 8 // slots hashed per step charged (a fork point's state)
+	forkBudget    = 4_000_000
+	hashStepsCost = 4 // slots hashed per step charged (a fork point's state)
 )
 
 // forkAlt is an alternative not yet explored: the script base[:k] then
@@ -120,13 +120,11 @@ func (f *forker) state(fr *frame, r, pc int32) [2]uint64 {
 			h.Write(b[:4])
 		}
 		h.WriteByte(0xff)
-		for i := range fr.s {
-			sl := &fr.s[i]
-			binary.LittleEndian.PutUint32(b[0:], sl.bits)
-			binary.LittleEndian.PutUint32(b[4:], uint32(sl.why))
-			binary.LittleEndian.PutUint64(b[8:], math.Float64bits(sl.err))
-			binary.LittleEndian.PutUint32(b[16:], uint32(sl.set))
-			h.Write(b[:20])
+		if len(fr.s) > 0 {
+			// The slots' bytes in one write (a slot's padding is zero:
+			// frames are allocated zeroed and slots only copied or built
+			// whole; a stray byte could only miss a prune, never add one).
+			h.Write(unsafe.Slice((*byte)(unsafe.Pointer(&fr.s[0])), len(fr.s)*int(unsafe.Sizeof(slot{}))))
 		}
 		out[k] = h.Sum64()
 		if fr.sh != nil && fr.sh.run != nil {
