@@ -96,11 +96,9 @@ func (f *forker) reset(script []uint8) {
 func (f *forker) begin() {
 	f.reset(nil)
 	f.first, f.cause = 0, 0
-	if f.seen == nil {
-		f.h[0].SetSeed(hashSeeds[0])
-		f.h[1].SetSeed(hashSeeds[1])
+	if len(f.seen) > 0 {
+		clear(f.seen) // allocated at the first fork point (most invocations have none)
 	}
-	f.seen = map[[2]uint64]struct{}{}
 }
 
 var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
@@ -180,6 +178,11 @@ func (fr *frame) branch(r, pc, cause int32, nalt, dflt int) (alt int, stop bool)
 		// New ground (a replayed prefix meets its fork points in the
 		// states it registered).
 		fr.steps += int64(len(fr.s) / hashStepsCost)
+		if f.seen == nil {
+			f.seen = map[[2]uint64]struct{}{}
+			f.h[0].SetSeed(hashSeeds[0])
+			f.h[1].SetSeed(hashSeeds[1])
+		}
 		key := f.state(fr, r, pc)
 		if _, ok := f.seen[key]; ok {
 			f.pruned = true
