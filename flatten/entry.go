@@ -116,6 +116,9 @@ func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	case p == nil:
 		l.emit(b)
 	case isFalse(p):
+	case l.inLoop > 0:
+		l.guarded(p, b)
+		l.pending = append(l.pending, pendingBarrier{pred: p, pos: x.Pos, fn: x.Fn})
 	case l.uniformPred(p):
 		l.guarded(p, b)
 	default:
@@ -139,33 +142,51 @@ func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
 }
 
 // uniformPred reports whether p, read after the twin emitted so far, has
-// one value in all invocations of a workgroup. The twin is straight-line
-// code (its guards aside), so this is a forward data-flow over l.out: a
-// name is non-uniform once any of its definitions reads a non-uniform
-// value — an invocation builtin other than workgroup_id and
-// num_workgroups (a struct of builtins counts as non-uniform), a
-// writable shared variable, an atomic, or a non-uniform name — or is
-// guarded by a non-uniform predicate. It is conservative where WGSL's
-// analysis (compiler/wgsl) is precise: a name once non-uniform stays so.
+// one value in all invocations of a workgroup. It is a flow-insensitive
+// data-flow over the twin's statements (those around the kept loops being
+// lowered included), iterated to a fixed point so that a value carried
+// around a kept loop's back edge counts: a name is non-uniform once any
+// of its definitions reads a non-uniform value — an invocation builtin
+// other than workgroup_id and num_workgroups (a struct of builtins counts
+// as non-uniform), a writable shared variable, an atomic, or a
+// non-uniform name — or is guarded by a non-uniform predicate. It is
+// conservative where WGSL's analysis (compiler/wgsl) is precise: a name
+// once non-uniform stays so.
 func (l *lowerer) uniformPred(p ir.Expr) bool {
-	non := map[string]bool{}
-	bad := func(e ir.Expr) bool {
-		return e != nil && ir.Any(e, func(n ir.Node) bool {
-			switch x := n.(type) {
-			case *ir.Atomic:
-				return true
-			case *ir.Ident:
-				switch x.Ref {
-				case ir.RefShared:
-					return l.sharedWritable(x)
-				case ir.RefParam:
-					return l.nonUniformParam(x.Name)
-				}
-				return non[x.Name]
+	non := l.nonUniformNames()
+	return !l.nonUniformExpr(p, non)
+}
+
+func (l *lowerer) nonUniformExpr(e ir.Expr, non map[string]bool) bool {
+	return e != nil && ir.Any(e, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Atomic:
+			return true
+		case *ir.Ident:
+			switch x.Ref {
+			case ir.RefShared:
+				return l.sharedWritable(x)
+			case ir.RefParam:
+				return l.nonUniformParam(x.Name)
 			}
-			return false
-		})
+			return non[x.Name]
+		}
+		return false
+	})
+}
+
+// nonUniformNames returns the names uniformPred's data-flow finds
+// non-uniform in the twin emitted so far.
+func (l *lowerer) nonUniformNames() map[string]bool {
+	non := map[string]bool{}
+	changed := true
+	mark := func(name string) {
+		if !non[name] {
+			non[name] = true
+			changed = true
+		}
 	}
+	bad := func(e ir.Expr) bool { return l.nonUniformExpr(e, non) }
 	var def func(s ir.Stmt, guard bool)
 	def = func(s ir.Stmt, guard bool) {
 		switch x := s.(type) {
@@ -175,11 +196,11 @@ func (l *lowerer) uniformPred(p ir.Expr) bool {
 				break
 			}
 			if guard || bad(x.Init) {
-				non[x.Name] = true
+				mark(x.Name)
 			}
 		case *ir.Assign:
 			if r := ir.RootIdent(x.LHS); r != nil && (guard || bad(x.RHS) || bad(x.LHS)) {
-				non[r.Name] = true
+				mark(r.Name)
 			}
 		case *ir.If:
 			g := guard || bad(x.Cond)
@@ -189,12 +210,55 @@ func (l *lowerer) uniformPred(p ir.Expr) bool {
 			for _, t := range x.Else.Stmts {
 				def(t, g)
 			}
+		case *ir.Loop:
+			// A kept loop: its exit is its mask's (masked.go), so what it
+			// defines is guarded by that mask, read by the break-if.
+			g := guard || bad(x.BreakIf)
+			for _, t := range x.Body.Stmts {
+				def(t, g)
+			}
+			for _, t := range x.Continuing.Stmts {
+				def(t, g)
+			}
 		}
 	}
-	for _, s := range l.out {
-		def(s, false)
+	for changed {
+		changed = false
+		for _, out := range l.outer {
+			for _, s := range out {
+				def(s, false)
+			}
+		}
+		for _, s := range l.out {
+			def(s, false)
+		}
 	}
-	return !bad(p)
+	return non
+}
+
+// pendingBarrier is a barrier guard emitted inside a kept loop, whose
+// predicate is checked for uniformity once the outermost kept loop is
+// lowered (the loop's masks are assigned only at the end of an
+// iteration, after the barrier).
+type pendingBarrier struct {
+	pred ir.Expr
+	pos  ir.Pos
+	fn   ir.Builtin
+}
+
+// checkPending refuses the pending barriers whose predicate is not
+// uniform.
+func (l *lowerer) checkPending() {
+	if len(l.pending) == 0 {
+		return
+	}
+	non := l.nonUniformNames()
+	for _, b := range l.pending {
+		if l.nonUniformExpr(b.pred, non) {
+			l.errorf(b.pos, "%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", b.fn)
+		}
+	}
+	l.pending = nil
 }
 
 // nonUniformParam reports whether the entry point's parameter name may

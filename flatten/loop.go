@@ -32,12 +32,17 @@ import (
 func (l *lowerer) loop(b *ir.Block, i int) {
 	lp := b.Stmts[i].(*ir.Loop)
 	lb := l.bounds[lp]
+	if l.masked[lp] {
+		l.maskedLoop(lp)
+		return
+	}
 	if lb == nil {
 		var err error
 		if lb, err = ir.BoundLoop(b, i); err != nil {
 			panic(fmt.Sprintf("flatten: loop at %v lost its bound: %v", lp.Pos, err))
 		}
 	}
+	l.unrolled = append(l.unrolled, lp.Pos)
 	counter, updInBody, updIdx := "", false, -1
 	var counterT *ir.Type
 	if lb.Counter != "" {

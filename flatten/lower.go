@@ -58,6 +58,17 @@ type lowerer struct {
 	// dispatch holds the tag sets of the dispatches the tag-set analysis
 	// narrows (dispatch.go).
 	dispatch map[*ir.Switch]ir.TagSet
+	// masked holds the loops precheck chose to keep (masked.go); outer
+	// the statements emitted around the kept loops being lowered (l.out
+	// is the innermost loop's body), inLoop their number.
+	masked map[*ir.Loop]bool
+	outer  [][]ir.Stmt
+	inLoop int
+	// loopStats records the kept loops; pending the barriers inside kept
+	// loops whose uniformity is checked once the outermost one is done.
+	loopStats []keptLoop
+	unrolled  []ir.Pos
+	pending   []pendingBarrier
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.
@@ -87,6 +98,9 @@ type target struct {
 	loop bool
 	brk  ir.Expr
 	cont ir.Expr
+	// late, only under the masked-break-late fault, collects the breaks
+	// of a kept loop instead of brk (masked.go).
+	late ir.Expr
 }
 
 func boolLit(pos ir.Pos, b bool) *ir.Lit { return &ir.Lit{Pos: pos, Val: ir.BoolVal(b)} }

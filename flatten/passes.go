@@ -120,6 +120,7 @@ type pipe struct {
 	identity bool                    // f was already flat: the twin is its clone
 	entry    bool                    // f is a compute entry point (entry.go)
 	seqs     map[*ir.Loop][]ir.Value // precheck's counter sequences of loops bounded by evaluation (entry points)
+	masked   map[*ir.Loop]bool       // precheck's loops kept as loops (masked.go)
 	// info classifies the names flatten introduced; names not in it are
 	// the user's (renamed copies included).
 	info map[string]tempKind
@@ -187,12 +188,12 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 }
 
 func precheckPass(p *pipe) (bool, error) {
-	errs, bounds, seqs := precheck(p.m, p.f, p.opts)
+	errs, bounds, seqs, masked := precheck(p.m, p.f, p.opts)
 	if len(errs) > 0 {
 		errs.Sort()
 		return false, &Error{Kind: Refused, List: errs}
 	}
-	p.bounds, p.seqs = bounds, seqs
+	p.bounds, p.seqs, p.masked = bounds, seqs, masked
 	return false, nil
 }
 
@@ -228,6 +229,7 @@ func lowerPass(p *pipe) (bool, error) {
 		bounds:   p.bounds,
 		entry:    p.entry,
 		seqs:     p.seqs,
+		masked:   p.masked,
 	}
 	narrowed, stats := narrowDispatches(m, f)
 	l.dispatch = narrowed
@@ -243,6 +245,21 @@ func lowerPass(p *pipe) (bool, error) {
 		twin.Params = append(twin.Params, &q)
 	}
 	p.twin, p.info = twin, l.info
+	if p.opts.OnLoop != nil {
+		for _, pos := range l.unrolled {
+			p.opts.OnLoop(pos, "unrolled")
+		}
+		if len(l.loopStats) > 0 {
+			non := l.nonUniformNames()
+			for _, k := range l.loopStats {
+				kind := "uniform"
+				if non[k.mask] {
+					kind = "masked"
+				}
+				p.opts.OnLoop(k.pos, kind)
+			}
+		}
+	}
 	if p.opts.OnDispatch != nil {
 		for _, st := range stats {
 			p.opts.OnDispatch(st)

@@ -202,8 +202,16 @@ func checkGenerated(p *gen.Program) string {
 	m := p.Module
 	_, perr := wgsl.Parse("orig.wgsl", []byte(ir.Print(m)))
 	origValid := perr == nil // ir.Print is not always valid WGSL (a < b >> c after an identifier)
+	if p.OutsideSubset == gen.OutsideUnboundedLoop {
+		// Outside what unrolling takes, inside what a kept loop takes:
+		// refused with Loops "unroll", flattened (and checked below) by
+		// default.
+		if _, err := flatten.Function(ir.CloneModule(m), p.Kernel, flatten.Options{Loops: "unroll"}); err == nil || !flatten.IsRefusal(err) {
+			return fmt.Sprintf("seed %d: %s program not refused with Loops unroll: %v\n%s", p.Seed, p.OutsideSubset, err, ir.Print(m))
+		}
+	}
 	twin, err := flatten.Function(m, p.Kernel, flatten.Options{Strict: true, VerifyPasses: true})
-	if p.OutsideSubset != "" {
+	if p.OutsideSubset == gen.OutsideRecursion {
 		if err == nil || !flatten.IsRefusal(err) {
 			return fmt.Sprintf("seed %d: %s program not refused: %v\n%s", p.Seed, p.OutsideSubset, err, ir.Print(m))
 		}
