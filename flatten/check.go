@@ -180,7 +180,7 @@ func (c *checker) loop(b *ir.Block, i int) {
 	}
 	var huge *ir.HugeBoundError
 	if errors.As(err, &huge) {
-		c.errorf(l.Pos, "loop bound too large to unroll: counter %s needs more than %d entries, above MaxUnroll %d (with Options.Loops auto or mask the loop is kept as a loop)", huge.Counter, huge.Entries, c.opts.MaxUnroll)
+		c.errorf(l.Pos, "loop bound too large to unroll: counter %s bounds the loop at %d body entries, more than MaxUnroll %d (with Options.Loops auto or mask the loop is kept as a loop)", huge.Counter, huge.Entries, c.opts.MaxUnroll)
 		return
 	}
 	if err != nil {

@@ -138,6 +138,9 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 			if err := ir.VerifyFunc(p.m, p.twin); err != nil {
 				return internalf(p.m, p.twin.Pos, "after pass %s: twin %s does not verify:\n%v", ps.name, p.twin.Name, err)
 			}
+			if msg := shapeViolation(p.twin, true); msg != "" && !p.identity {
+				return internalf(p.m, p.twin.Pos, "after pass %s: twin %s breaks the twin contract: %s", ps.name, p.twin.Name, msg)
+			}
 		}
 		if p.opts.AfterPass != nil {
 			p.opts.AfterPass(ps.name, p.twin)
