@@ -78,9 +78,11 @@ type Options struct {
 	//	             at the end of the iteration: the rest of the body and
 	//	             the continuing block still run after it.
 	//	masked-exit-first
-	//	             a kept loop tests its break-if before the body, on the
-	//	             values the previous iteration left, instead of after
-	//	             the continuing block.
+	//	             a kept loop tests its exit after the body (its
+	//	             break-if, or the body's last `if (c) { break; }`
+	//	             that is not its first statement) before the body, on
+	//	             the values the previous iteration left: a do-while
+	//	             lowered as a while.
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string

@@ -105,18 +105,32 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 		// only for the next iteration, not for the rest of its own.
 		t.late = mID()
 	}
-	early := l.fault == "masked-exit-first" && lp.BreakIf != nil
-	if early {
-		// The injected bug (FaultEnv): the break-if is tested before
-		// the body, on the values the previous iteration left.
-		c := l.expr(lp.BreakIf)
-		l.narrow(&t.brk, c, lp.BreakIf.Position())
+	early, skip := false, -1
+	if l.fault == "masked-exit-first" {
+		// The injected bug (FaultEnv): the loop's exit test after its
+		// body — the break-if, or the body's last `if (c) { break; }`
+		// that is not its first statement — is tested before the body,
+		// on the values the previous iteration left.
+		if lp.BreakIf != nil {
+			early = true
+			c := l.expr(lp.BreakIf)
+			l.narrow(&t.brk, c, lp.BreakIf.Position())
+		} else {
+			for j := len(lp.Body.Stmts) - 1; j > 0 && skip < 0; j-- {
+				if isBreakIf(lp.Body.Stmts[j]) {
+					skip = j
+					l.stmt(lp.Body, skip)
+				}
+			}
+		}
 	}
 	for j := range lp.Body.Stmts {
 		if l.dead() {
 			break
 		}
-		l.stmt(lp.Body, j)
+		if j != skip {
+			l.stmt(lp.Body, j)
+		}
 	}
 	t.cont = nil
 	for j := range lp.Continuing.Stmts {
@@ -193,4 +207,14 @@ func maskOrTrue(e ir.Expr, pos ir.Pos) ir.Expr {
 // in: inlined callees' returns are their own frames').
 func containsReturn(n ir.Node) bool {
 	return ir.Any(n, func(k ir.Node) bool { _, ok := k.(*ir.Return); return ok })
+}
+
+// isBreakIf reports whether s is `if (c) { break; }` with no else.
+func isBreakIf(s ir.Stmt) bool {
+	x, ok := s.(*ir.If)
+	if !ok || len(x.Else.Stmts) != 0 || len(x.Then.Stmts) != 1 {
+		return false
+	}
+	_, ok = x.Then.Stmts[0].(*ir.Break)
+	return ok
 }
