@@ -47,6 +47,24 @@ type uniTags struct {
 	paramRequired []bool // ParameterRequiredToBeUniform.error
 	paramWhy      []string
 	paramReturn   []bool // ParameterReturnContentsRequiredToBeUniform
+	// For each function-space pointer parameter i (WGSL
+	// #pointer-desugar): ptrNonUnif[i] is PointerParameterMayBeNonUniform
+	// (the pointee may be non-uniform after the call); ptrFrom[i] the
+	// parameters whose value (param_j) or, for pointers, contents
+	// (param_j_contents) the pointee's value after the call depends on
+	// (Value_return_i_contents reaches them); contentsRequired[i] is
+	// ParameterContentsRequiredToBeUniform.error.
+	ptrNonUnif       []bool
+	ptrFrom          [][]ptrDep
+	contentsRequired []bool
+	contentsWhy      []string
+}
+
+// ptrDep is a parameter a pointee's value after a call depends on: its
+// value, or (contents) the contents of the memory view it points to.
+type ptrDep struct {
+	param    int
+	contents bool
 }
 
 // uniGraph is one function's uniformity graph.
@@ -153,6 +171,10 @@ type uniFn struct {
 	params map[string]int32
 	lets   map[string]int32
 	ret    int32
+	// contents and retContents: param_i_contents and
+	// Value_return_i_contents of each function-space pointer parameter,
+	// by parameter name (WGSL #pointer-desugar).
+	contents, retContents map[string]int32
 	// loop/switch exits: variable states at breaks and continues of the
 	// innermost loop (or breaks of the innermost switch).
 	breaks    *[]map[string]int32
@@ -164,9 +186,18 @@ func (u *uniAnalysis) fn(f *ir.Func) {
 	g.node() // RequiredToBeUniform.error
 	g.node() // MayBeNonUniform
 	g.node() // CF_start
-	w := &uniFn{u: u, g: g, f: f, params: map[string]int32{}, lets: map[string]int32{}, ret: -1}
+	w := &uniFn{u: u, g: g, f: f, params: map[string]int32{}, lets: map[string]int32{}, ret: -1,
+		contents: map[string]int32{}, retContents: map[string]int32{}}
+	vars := map[string]int32{}
 	for _, p := range f.Params {
 		w.params[p.Name] = g.node()
+		if p.Ptr == ir.SpaceFunction {
+			// The pointer is an alias of a local variable whose initial
+			// value is param_i_contents (WGSL #pointer-desugar).
+			w.contents[p.Name] = g.node()
+			w.retContents[p.Name] = g.node()
+			vars[p.Name] = w.contents[p.Name]
+		}
 		if f.Stage != ir.StageNone && p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups" {
 			// An entry point's invocation builtins differ per invocation
 			// (WGSL #uniformity-entry-points; a struct of builtins too).
@@ -176,10 +207,15 @@ func (u *uniAnalysis) fn(f *ir.Func) {
 	if !f.Result.IsVoid() {
 		w.ret = g.node()
 	}
-	w.block(f.Body, uniState{cf: uniCFStart, vars: map[string]int32{}})
+	end := w.block(f.Body, uniState{cf: uniCFStart, vars: vars})
+	if w.beh(f.Body)&behNext != 0 {
+		w.returnContents(end) // falling off the end returns
+	}
 
-	t := &uniTags{paramRequired: make([]bool, len(f.Params)), paramWhy: make([]string, len(f.Params)),
-		paramReturn: make([]bool, len(f.Params))}
+	n := len(f.Params)
+	t := &uniTags{paramRequired: make([]bool, n), paramWhy: make([]string, n),
+		paramReturn: make([]bool, n), ptrNonUnif: make([]bool, n), ptrFrom: make([][]ptrDep, n),
+		contentsRequired: make([]bool, n), contentsWhy: make([]string, n)}
 	// Nodes from which MayBeNonUniform is reachable.
 	nonUnif := g.reachesNonUniform()
 	failed := false
@@ -200,6 +236,9 @@ func (u *uniAnalysis) fn(f *ir.Func) {
 				if reach[w.params[p.Name]] && !t.paramRequired[i] {
 					t.paramRequired[i], t.paramWhy[i] = true, r.why
 				}
+				if c, ok := w.contents[p.Name]; ok && reach[c] && !t.contentsRequired[i] {
+					t.contentsRequired[i], t.contentsWhy[i] = true, r.why
+				}
 			}
 		}
 	}
@@ -210,7 +249,36 @@ func (u *uniAnalysis) fn(f *ir.Func) {
 			t.paramReturn[i] = reach[w.params[p.Name]]
 		}
 	}
+	for i, p := range f.Params {
+		vr, ok := w.retContents[p.Name]
+		if !ok {
+			continue
+		}
+		reach := g.reachable(vr)
+		t.ptrNonUnif[i] = reach[uniMayBeNon]
+		for j, q := range f.Params {
+			if reach[w.params[q.Name]] {
+				t.ptrFrom[i] = append(t.ptrFrom[i], ptrDep{param: j})
+			}
+			if c, ok := w.contents[q.Name]; ok && reach[c] {
+				t.ptrFrom[i] = append(t.ptrFrom[i], ptrDep{param: j, contents: true})
+			}
+		}
+	}
 	u.tags[f.Name] = t
+}
+
+// returnContents adds, at a return (or the end of the body), the edges
+// Value_return_i_contents -> the pointee's current value for every
+// function-space pointer parameter (WGSL #uniformity-statements, return).
+func (w *uniFn) returnContents(st uniState) {
+	for name, vr := range w.retContents {
+		if v, ok := st.vars[name]; ok {
+			w.g.edge(vr, v)
+		} else {
+			w.g.edge(vr, uniMayBeNon)
+		}
+	}
 }
 
 // reachable returns the nodes reachable from n.
@@ -338,6 +406,7 @@ func (w *uniFn) stmt(s ir.Stmt, st uniState) uniState {
 				g.edge(w.ret, v)
 			}
 		}
+		w.returnContents(st)
 		return st
 	case *ir.Break:
 		if w.breaks != nil {
@@ -481,7 +550,7 @@ func (w *uniFn) assign(x *ir.Assign, st uniState) {
 		}
 		break
 	}
-	if root == nil || root.Ref != ir.RefVar {
+	if root == nil || (root.Ref != ir.RefVar && !(root.Ref == ir.RefPtr && w.contents[root.Name] != 0)) {
 		return
 	}
 	n := g.node()
@@ -522,11 +591,15 @@ func (w *uniFn) expr(e ir.Expr, st uniState) int32 {
 				return result(n)
 			}
 			return cf
-		case ir.RefGlobal, ir.RefPtr:
-			// A pointer parameter's pointee is taken as non-uniform: the
-			// analysis does not follow pointers (WGSL
-			// #uniformity-function-calls' pointer rules), the
-			// conservative side of them.
+		case ir.RefPtr:
+			// A function-space pointer parameter is an alias of a local
+			// variable (WGSL #pointer-desugar); the pointee of any other
+			// (private, workgroup, storage memory) may be non-uniform.
+			if n, ok := st.vars[x.Name]; ok {
+				return result(n)
+			}
+			return uniMayBeNon
+		case ir.RefGlobal:
 			return uniMayBeNon
 		case ir.RefShared:
 			// WGSL #uniformity-function-calls: reads of read-only storage
@@ -642,21 +715,69 @@ func (w *uniFn) builtin(x *ir.BuiltinCall, st uniState) int32 {
 func (w *uniFn) call(x *ir.Call, st uniState) int32 {
 	g := w.g
 	var args []int32
-	for _, a := range x.Args {
+	contents := make([]int32, len(x.Args)) // a pointer argument's pointee before the call
+	t := w.u.tags[x.Func]
+	for i, a := range x.Args {
 		args = append(args, w.expr(a, st))
+		contents[i] = -1
 		if ad, ok := a.(*ir.AddrOf); ok {
-			// The callee may store a non-uniform value through the
-			// pointer (conservative: the pointer rules are not followed).
-			if root := ir.RootIdent(ad.X); root != nil && root.Ref == ir.RefVar && st.vars != nil {
-				st.vars[root.Name] = uniMayBeNon
+			if root := w.ptrRoot(ad); root != "" {
+				if v, ok := st.vars[root]; ok {
+					contents[i] = v
+				}
 			}
 		}
 	}
 	res := g.node()
 	g.edge(res, st.cf)
-	t := w.u.tags[x.Func]
+	// The pointees after the call (Vout(call), WGSL
+	// #uniformity-function-calls): what the callee's tags say, and the
+	// old value where the pointer views part of the variable.
+	defer func() {
+		for i, a := range x.Args {
+			ad, ok := a.(*ir.AddrOf)
+			if !ok {
+				continue
+			}
+			root := w.ptrRoot(ad)
+			if root == "" || st.vars == nil {
+				continue
+			}
+			out := g.node()
+			g.edge(out, st.cf)
+			if _, whole := ad.X.(*ir.Ident); !whole && contents[i] >= 0 {
+				g.edge(out, contents[i])
+			}
+			if t == nil || i >= len(t.ptrNonUnif) {
+				g.edge(out, uniMayBeNon) // not analyzed: conservative
+			} else {
+				if t.ptrNonUnif[i] {
+					g.edge(out, uniMayBeNon)
+				}
+				for _, d := range t.ptrFrom[i] {
+					switch {
+					case !d.contents:
+						g.edge(out, args[d.param])
+					case contents[d.param] >= 0:
+						g.edge(out, contents[d.param])
+					default:
+						g.edge(out, uniMayBeNon)
+					}
+				}
+			}
+			st.vars[root] = out
+		}
+	}()
 	if t == nil {
 		return res
+	}
+	for i := range x.Args {
+		if i < len(t.contentsRequired) && t.contentsRequired[i] && contents[i] >= 0 {
+			g.edge(uniRequired, contents[i])
+			g.reqs = append(g.reqs, uniReq{to: contents[i], pos: x.Args[i].Position(),
+				msg: fmt.Sprintf("the value argument %d of %s points to must be uniform: %s (WGSL #uniformity)", i+1, x.Func, t.contentsWhy[i]),
+				why: fmt.Sprintf("passes a pointer to it to %s at %s, which %s", x.Func, x.Pos, t.contentsWhy[i])})
+		}
 	}
 	if t.callSite {
 		g.edge(uniRequired, st.cf)
@@ -682,6 +803,19 @@ func (w *uniFn) call(x *ir.Call, st uniState) int32 {
 		}
 	}
 	return res
+}
+
+// ptrRoot returns the name of the function-scope variable (or
+// function-space pointer parameter) a pointer argument &R views, or "".
+func (w *uniFn) ptrRoot(ad *ir.AddrOf) string {
+	root := ir.RootIdent(ad.X)
+	if root == nil {
+		return ""
+	}
+	if root.Ref == ir.RefVar || (root.Ref == ir.RefPtr && w.contents[root.Name] != 0) {
+		return root.Name
+	}
+	return ""
 }
 
 // uniRuleIsError reports whether a uniformity triggering rule
