@@ -5,6 +5,8 @@ package flatten
 // loops bounded by evaluating their counter.
 
 import (
+	"fmt"
+
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -116,13 +118,11 @@ func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	case p == nil:
 		l.emit(b)
 	case isFalse(p):
-	case l.inLoop > 0:
-		l.guarded(p, b)
-		l.pending = append(l.pending, pendingBarrier{pred: p, pos: x.Pos, fn: x.Fn})
-	case l.uniformPred(p):
-		l.guarded(p, b)
 	default:
-		l.errorf(x.Pos, "%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", x.Fn)
+		// Kept as a guard; whether P is uniform is WGSL's analysis's to
+		// say, over the whole twin (checkBarriers).
+		l.guarded(p, b)
+		l.pending = append(l.pending, pendingBarrier{pos: x.Pos, fn: x.Fn})
 	}
 	return false
 }
@@ -141,136 +141,70 @@ func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
 	return &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, Args: []ir.Expr{l.ref(x.Args[0], false)}, T: x.T}
 }
 
-// uniformPred reports whether p, read after the twin emitted so far, has
-// one value in all invocations of a workgroup. It is a flow-insensitive
-// data-flow over the twin's statements (those around the kept loops being
-// lowered included), iterated to a fixed point so that a value carried
-// around a kept loop's back edge counts: a name is non-uniform once any
-// of its definitions reads a non-uniform value — an invocation builtin
-// other than workgroup_id and num_workgroups (a struct of builtins counts
-// as non-uniform), a writable shared variable, an atomic, or a
-// non-uniform name — or is guarded by a non-uniform predicate. It is
-// conservative where WGSL's analysis (compiler/wgsl) is precise: a name
-// once non-uniform stays so.
-func (l *lowerer) uniformPred(p ir.Expr) bool {
-	non := l.nonUniformNames()
-	return !l.nonUniformExpr(p, non)
-}
-
-func (l *lowerer) nonUniformExpr(e ir.Expr, non map[string]bool) bool {
-	return e != nil && ir.Any(e, func(n ir.Node) bool {
-		switch x := n.(type) {
-		case *ir.Atomic:
-			return true
-		case *ir.Ident:
-			switch x.Ref {
-			case ir.RefShared:
-				return l.sharedWritable(x)
-			case ir.RefParam:
-				return l.nonUniformParam(x.Name)
-			}
-			return non[x.Name]
-		}
-		return false
-	})
-}
-
-// nonUniformNames returns the names uniformPred's data-flow finds
-// non-uniform in the twin emitted so far.
-func (l *lowerer) nonUniformNames() map[string]bool {
-	non := map[string]bool{}
-	changed := true
-	mark := func(name string) {
-		if !non[name] {
-			non[name] = true
-			changed = true
-		}
-	}
-	bad := func(e ir.Expr) bool { return l.nonUniformExpr(e, non) }
-	var def func(s ir.Stmt, guard bool)
-	def = func(s ir.Stmt, guard bool) {
-		switch x := s.(type) {
-		case *ir.Decl:
-			// workgroupUniformLoad's result is uniform (its indices are).
-			if b, ok := x.Init.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && !guard {
-				break
-			}
-			if guard || bad(x.Init) {
-				mark(x.Name)
-			}
-		case *ir.Assign:
-			if r := ir.RootIdent(x.LHS); r != nil && (guard || bad(x.RHS) || bad(x.LHS)) {
-				mark(r.Name)
-			}
-		case *ir.If:
-			g := guard || bad(x.Cond)
-			for _, t := range x.Then.Stmts {
-				def(t, g)
-			}
-			for _, t := range x.Else.Stmts {
-				def(t, g)
-			}
-		case *ir.Loop:
-			// A kept loop: its exit is its mask's (masked.go), so what it
-			// defines is guarded by that mask, read by the break-if.
-			g := guard || bad(x.BreakIf)
-			for _, t := range x.Body.Stmts {
-				def(t, g)
-			}
-			for _, t := range x.Continuing.Stmts {
-				def(t, g)
-			}
-		}
-	}
-	for changed {
-		changed = false
-		for _, out := range l.outer {
-			for _, s := range out {
-				def(s, false)
-			}
-		}
-		for _, s := range l.out {
-			def(s, false)
-		}
-	}
-	return non
-}
-
-// pendingBarrier is a barrier guard emitted inside a kept loop, whose
-// predicate is checked for uniformity once the outermost kept loop is
-// lowered (the loop's masks are assigned only at the end of an
-// iteration, after the barrier).
+// pendingBarrier is a barrier guard of the twin, `if (P) { barrier; }`,
+// whose uniformity is checked once the whole twin is lowered
+// (checkBarriers).
 type pendingBarrier struct {
-	pred ir.Expr
-	pos  ir.Pos
-	fn   ir.Builtin
+	pos ir.Pos
+	fn  ir.Builtin
 }
 
-// checkPending refuses the pending barriers whose predicate is not
-// uniform.
-func (l *lowerer) checkPending() {
-	if len(l.pending) == 0 {
-		return
+// twinModule returns a module that holds the twin alone beside m's
+// declarations (the twin calls nothing), for ir.Uniformity.
+func twinModule(m *ir.Module, twin *ir.Func) *ir.Module {
+	tm := *m
+	tm.Funcs = []*ir.Func{twin}
+	return &tm
+}
+
+// checkBarriers refuses the twin's barrier guards whose predicate is not
+// uniform, by WGSL's own uniformity analysis (ir.Uniformity, the one the
+// front end runs) over the twin: a twin that analysis rejects is one no
+// WGSL implementation accepts, and one it accepts keeps every barrier
+// where all invocations of a workgroup reach it together. A failure
+// anywhere else (the analysis stops at a function's first) is refused at
+// its position too.
+func checkBarriers(m *ir.Module, twin *ir.Func, pending []pendingBarrier) ir.ErrorList {
+	if len(pending) == 0 {
+		return nil
 	}
-	non := l.nonUniformNames()
-	for _, b := range l.pending {
-		if l.nonUniformExpr(b.pred, non) {
-			l.errorf(b.pos, "%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", b.fn)
+	u := ir.Uniformity(twinModule(m, twin), ir.UniformityOptions{Pass: "flatten"})
+	var errs ir.ErrorList
+	for _, e := range u.Errors {
+		msg := e.Msg
+		for _, b := range pending {
+			if b.pos == e.Pos {
+				msg = fmt.Sprintf("%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", b.fn)
+			}
 		}
+		errs.Add(m.File, e.Pos, "flatten", "%s", msg)
 	}
-	l.pending = nil
+	return errs
 }
 
-// nonUniformParam reports whether the entry point's parameter name may
-// differ between the invocations of a workgroup.
-func (l *lowerer) nonUniformParam(name string) bool {
-	for _, p := range l.fr.fn.Params {
-		if p.Name == name {
-			return p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups"
+// loopIsUniform reports whether the kept loop lp of the twin has a
+// uniform mask, so that every invocation of a workgroup iterates it
+// together: WGSL's analysis (ir.Uniformity) accepts a barrier at the
+// start of its body, and, for a function kernel (whose arguments differ
+// per invocation), requires no parameter to be uniform.
+func loopIsUniform(m *ir.Module, twin *ir.Func, lp *ir.Loop) bool {
+	saved := lp.Body.Stmts
+	lp.Body.Stmts = append([]ir.Stmt{&ir.ExprStmt{Pos: lp.Pos, X: &ir.BuiltinCall{Pos: lp.Pos, Fn: ir.BWorkgroupBarrier, T: ir.Void}}}, saved...)
+	defer func() { lp.Body.Stmts = saved }()
+	u := ir.Uniformity(twinModule(m, twin), ir.UniformityOptions{})
+	if len(u.Errors) > 0 {
+		return false
+	}
+	if twin.Stage != ir.StageCompute {
+		for i := range twin.Params {
+			if req, _ := u.ParamRequired(twin.Name, i); req {
+				return false
+			}
 		}
 	}
 	return true
 }
+
 
 // isGuard reports whether s is a guard of an entry point's twin:
 // `if (c) { s1 }` with an empty else and s1 an access to shared memory —

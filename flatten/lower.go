@@ -58,14 +58,10 @@ type lowerer struct {
 	// dispatch holds the tag sets of the dispatches the tag-set analysis
 	// narrows (dispatch.go).
 	dispatch map[*ir.Switch]ir.TagSet
-	// masked holds the loops precheck chose to keep (masked.go); outer
-	// the statements emitted around the kept loops being lowered (l.out
-	// is the innermost loop's body), inLoop their number.
+	// masked holds the loops precheck chose to keep (masked.go).
 	masked map[*ir.Loop]bool
-	outer  [][]ir.Stmt
-	inLoop int
-	// loopStats records the kept loops; pending the barriers inside kept
-	// loops whose uniformity is checked once the outermost one is done.
+	// loopStats records the kept loops; pending the barrier guards, whose
+	// uniformity is checked once the twin is lowered (checkBarriers).
 	loopStats []keptLoop
 	unrolled  []ir.Pos
 	pending   []pendingBarrier

@@ -85,10 +85,8 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 		t.brk, t.cont = nil, nil
 	}
 	savedOut := l.out
-	l.outer = append(l.outer, savedOut)
 	l.out = nil
 	l.predKey, l.predVal = nil, nil
-	l.inLoop++
 
 	t := &target{loop: true, brk: mID()}
 	fr.targets = append(fr.targets, t)
@@ -163,8 +161,6 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 	twinLoop := &ir.Loop{Pos: pos, Body: ir.NewBlock(pos, body...), Continuing: ir.NewBlock(pos), BreakIf: cond}
 
 	fr.targets = fr.targets[:len(fr.targets)-1]
-	l.inLoop--
-	l.outer = l.outer[:len(l.outer)-1]
 	l.out = append(savedOut, twinLoop)
 	l.predKey, l.predVal = nil, nil
 	for i, t := range fr.targets {
@@ -183,17 +179,14 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 			fr.ret = retID()
 		}
 	}
-	l.loopStats = append(l.loopStats, keptLoop{pos: pos, mask: mName})
-	if l.inLoop == 0 {
-		l.checkPending()
-	}
+	l.loopStats = append(l.loopStats, keptLoop{pos: pos, loop: twinLoop})
 }
 
 // keptLoop records a loop the twin keeps, classified once the whole
 // twin is known (uniform or masked).
 type keptLoop struct {
 	pos  ir.Pos
-	mask string
+	loop *ir.Loop // in the twin
 }
 
 func maskOrTrue(e ir.Expr, pos ir.Pos) ir.Expr {

@@ -237,30 +237,30 @@ func lowerPass(p *pipe) (bool, error) {
 	narrowed, stats := narrowDispatches(m, f)
 	l.dispatch = narrowed
 	body := lowerFunc(l, f)
-	if len(l.errs) > 0 {
-		l.errs.Sort()
-		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
-	}
 	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
 		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation}
 	for _, prm := range f.Params {
 		q := *prm
 		twin.Params = append(twin.Params, &q)
 	}
+	if len(l.errs) == 0 {
+		l.errs = checkBarriers(m, twin, l.pending)
+	}
+	if len(l.errs) > 0 {
+		l.errs.Sort()
+		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
+	}
 	p.twin, p.info = twin, l.info
 	if p.opts.OnLoop != nil {
 		for _, pos := range l.unrolled {
 			p.opts.OnLoop(pos, "unrolled")
 		}
-		if len(l.loopStats) > 0 {
-			non := l.nonUniformNames()
-			for _, k := range l.loopStats {
-				kind := "uniform"
-				if non[k.mask] {
-					kind = "masked"
-				}
-				p.opts.OnLoop(k.pos, kind)
+		for _, k := range l.loopStats {
+			kind := "uniform"
+			if !loopIsUniform(m, twin, k.loop) {
+				kind = "masked"
 			}
+			p.opts.OnLoop(k.pos, kind)
 		}
 	}
 	if p.opts.OnDispatch != nil {
