@@ -205,7 +205,6 @@ func loopIsUniform(m *ir.Module, twin *ir.Func, lp *ir.Loop) bool {
 	return true
 }
 
-
 // isGuard reports whether s is a guard of an entry point's twin:
 // `if (c) { s1 }` with an empty else and s1 an access to shared memory —
 // a barrier, an atomic statement, a store to a shared variable, or the
