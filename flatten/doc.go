@@ -176,17 +176,18 @@
 //     be an error. Nor can a barrier run unconditionally: an extra
 //     barrier orders accesses the source leaves unordered, which hides
 //     the source's races and changes the order of its atomics.
-//     Uniformity is a conservative data-flow over the twin (entry.go,
-//     uniformPred; flow-insensitive, iterated to a fixed point so values
-//     carried around a kept loop's back edge count), not the front end's
-//     analysis, whose results do not reach the IR: a name is non-uniform
-//     once any of its
-//     definitions reads local_invocation_id, local_invocation_index,
-//     global_invocation_id (or a struct of builtins), writable shared
-//     memory, an atomic or a non-uniform name, or is made under a
-//     non-uniform guard; workgroup_id, num_workgroups, read-only bindings
-//     and literals are uniform. Barriers in callees are inlined under the
-//     same rule.
+//     Uniformity is WGSL's own analysis (ir.Uniformity, the one the
+//     front end runs), over the whole lowered twin (entry.go,
+//     checkBarriers): every barrier is first emitted as a guard, and a
+//     guard the analysis finds in non-uniform control flow is refused at
+//     the barrier. So a twin flatten emits is one every WGSL
+//     implementation's uniformity check accepts. The analysis follows
+//     values through the twin's selects, guards and kept loops (back
+//     edges included): invocation builtins other than workgroup_id and
+//     num_workgroups (a struct of builtins too), writable shared memory,
+//     atomics and private globals are non-uniform; read-only bindings,
+//     arrayLength, workgroupUniformLoad results and literals are uniform.
+//     Barriers in callees are inlined under the same rule.
 //   - Loops with barriers are unrolled where a bound is proven, with the
 //     barrier copies in place: the copies of a loop with a constant trip
 //     count hold plain barriers, those of a loop with a uniform
@@ -239,9 +240,10 @@
 // Its only exit is its own mask turning false — "no live lane left", per
 // invocation — so it is entered as often as the source's body in every
 // invocation that enters the source's loop, and once, fully masked off,
-// in one that does not. Two kinds, told apart by the uniformity
-// data-flow (uniformPred) over the finished twin, which Options.OnLoop
-// and `flatten --stats` report:
+// in one that does not. Two kinds, told apart by WGSL's uniformity
+// analysis (ir.Uniformity) over the lowered twin — a loop is uniform when
+// the analysis accepts a barrier at the start of its body
+// (loopIsUniform) — which Options.OnLoop and `flatten --stats` report:
 //
 //   - a uniform loop: m is the same in every invocation of a workgroup
 //     (its exits read only uniform values: literals, overrides resolved

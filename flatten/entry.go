@@ -108,9 +108,10 @@ func (l *lowerer) atomic(x *ir.Atomic, stmt bool) ir.Expr {
 // barrier keeps a barrier of an entry point where every invocation of a
 // workgroup reaches it exactly when the source's does: as written where
 // the effective predicate is statically true, as `if (P) { barrier; }`
-// where P is uniform (uniformPred), and nowhere where P is statically
-// false. A barrier under a non-uniform predicate is refused. It reports
-// false (the caller emits nothing itself).
+// where P is uniform (checked by checkBarriers once the whole twin is
+// lowered), and nowhere where P is statically false. A barrier under a
+// non-uniform predicate is refused. It reports false (the caller emits
+// nothing itself).
 func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	p := l.pred()
 	b := &ir.ExprStmt{Pos: x.Pos, X: &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, T: x.T}}
