@@ -16,9 +16,9 @@ import (
 // call graph, so a refused construct is refused even where it is
 // statically dead. (Uniformity-dependent operations are refused during
 // lowering, where the predicate is known.)
-func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loop]*ir.LoopBound, map[*ir.Loop][]ir.Value, map[*ir.Loop]bool) {
+func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, *checker) {
 	c := &checker{m: m, opts: opts, white: map[string]bool{}, bounds: map[*ir.Loop]*ir.LoopBound{},
-		entry: f.Stage == ir.StageCompute, seqs: map[*ir.Loop][]ir.Value{}, masked: map[*ir.Loop]bool{}}
+		entry: f.Stage == ir.StageCompute, seqs: map[*ir.Loop][]ir.Value{}, masked: map[*ir.Loop]bool{}, unbounded: map[*ir.Loop]bool{}}
 	for _, n := range opts.Whitelist {
 		c.white[n] = true
 	}
@@ -32,7 +32,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 			return true
 		})
 		c.errorf(pos, "recursion %s cannot be inlined", strings.Join(cyc, " → "))
-		return c.errs, nil, nil, nil // the call graph walks below assume no cycle
+		return c.errs, c // the call graph walks below assume no cycle
 	}
 	for _, g := range m.CallGraph(f.Name) {
 		c.fn(g, g == f)
@@ -50,7 +50,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 	if len(c.errs) == 0 {
 		c.unrollCount(f)
 	}
-	return c.errs, c.bounds, c.seqs, c.masked
+	return c.errs, c
 }
 
 type checker struct {
@@ -63,6 +63,11 @@ type checker struct {
 	entry  bool                    // flattening a compute entry point
 	seqs   map[*ir.Loop][]ir.Value // loops bounded by evaluation (entry.go)
 	masked map[*ir.Loop]bool       // loops kept as loops (masked.go)
+	// unbounded: the masked loops kept for want of a syntactic bound
+	// (Options.Loops auto), which lowering may still unroll inside an
+	// unrolled copy (loop.go, boundInCopy); total the unroll count.
+	unbounded map[*ir.Loop]bool
+	total     int64
 }
 
 func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
@@ -176,6 +181,7 @@ func (c *checker) loop(b *ir.Block, i int) {
 	}
 	if err != nil && c.opts.Loops == "auto" {
 		c.masked[l] = true
+		c.unbounded[l] = true
 		return
 	}
 	var huge *ir.HugeBoundError
@@ -209,6 +215,7 @@ func (c *checker) unrollCount(f *ir.Func) {
 	if total > int64(c.opts.MaxUnroll) && c.opts.Loops == "auto" {
 		total = c.maskBeyondCap(f)
 	}
+	c.total = total
 	if total <= int64(c.opts.MaxUnroll) {
 		return
 	}

@@ -264,9 +264,11 @@
 // whose own copies exceed the cap first, outermost first, then those
 // with the most copies); Options.Loops unroll refuses what it cannot
 // unroll; Options.Loops mask keeps every loop. An inner loop whose start
-// or bound reads an outer counter has no syntactic bound, so it is kept
-// (uniform when the outer loop is unrolled or uniform), not unrolled per
-// outer copy (not yet). The cleanup passes treat a kept loop as a region
+// or bound reads an outer counter (`for (var j = k / 2u; j < 3u; j++)`)
+// has no syntactic bound; inside an unrolled copy of the outer loop,
+// where the counter is a constant, it is bounded with that constant
+// substituted and unrolled (a leaf loop, while its copies fit what
+// MaxUnroll leaves: boundInCopy), and kept otherwise. The cleanup passes treat a kept loop as a region
 // read and written as a whole: nothing is propagated into it that it
 // assigns, nothing is moved into or out of it, and a store inside it is
 // dead only when neither the loop nor what follows it reads the variable

@@ -58,8 +58,13 @@ type lowerer struct {
 	// dispatch holds the tag sets of the dispatches the tag-set analysis
 	// narrows (dispatch.go).
 	dispatch map[*ir.Switch]ir.TagSet
-	// masked holds the loops precheck chose to keep (masked.go).
-	masked map[*ir.Loop]bool
+	// masked holds the loops precheck chose to keep (masked.go);
+	// unbound those of them kept for want of a syntactic bound, which
+	// an unrolled copy may still bound (boundInCopy) while room, the
+	// copies left under MaxUnroll, allows.
+	masked  map[*ir.Loop]bool
+	unbound map[*ir.Loop]bool
+	room    int64
 	// loopStats records the kept loops; pending the barrier guards, whose
 	// uniformity is checked once the twin is lowered (checkBarriers).
 	loopStats []keptLoop

@@ -121,6 +121,10 @@ type pipe struct {
 	entry    bool                    // f is a compute entry point (entry.go)
 	seqs     map[*ir.Loop][]ir.Value // precheck's counter sequences of loops bounded by evaluation (entry points)
 	masked   map[*ir.Loop]bool       // precheck's loops kept as loops (masked.go)
+	// unbounded: those kept for want of a syntactic bound; room: the
+	// copies left under MaxUnroll (loop.go, boundInCopy).
+	unbounded map[*ir.Loop]bool
+	room      int64
 	// info classifies the names flatten introduced; names not in it are
 	// the user's (renamed copies included).
 	info map[string]tempKind
@@ -191,12 +195,13 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 }
 
 func precheckPass(p *pipe) (bool, error) {
-	errs, bounds, seqs, masked := precheck(p.m, p.f, p.opts)
+	errs, c := precheck(p.m, p.f, p.opts)
 	if len(errs) > 0 {
 		errs.Sort()
 		return false, &Error{Kind: Refused, List: errs}
 	}
-	p.bounds, p.seqs, p.masked = bounds, seqs, masked
+	p.bounds, p.seqs, p.masked, p.unbounded = c.bounds, c.seqs, c.masked, c.unbounded
+	p.room = int64(p.opts.MaxUnroll) - c.total
 	return false, nil
 }
 
@@ -233,6 +238,8 @@ func lowerPass(p *pipe) (bool, error) {
 		entry:    p.entry,
 		seqs:     p.seqs,
 		masked:   p.masked,
+		unbound:  p.unbounded,
+		room:     p.room,
 	}
 	narrowed, stats := narrowDispatches(m, f)
 	l.dispatch = narrowed

@@ -1,10 +1,11 @@
-// loops: unrolled 1, kept uniform 4, masked 2
+// loops: unrolled 5, kept uniform 0, masked 2
 // Triangular nested loops, whose inner loop starts at a value of the outer
 // counter. tri: for a per-invocation n = sizes[i], both loops are masked
 // (their exits read n); half: the outer loop runs 4 times (a constant
-// bound: unrolled), and in each of its copies the inner loop, starting at
-// k / 2, is kept as a uniform loop (its start is not a constant of the
-// source, so ir.BoundLoop cannot bound it; its exit reads only j).
+// bound: unrolled), and in each of its 4 live copies the inner loop,
+// starting at k / 2 (not a constant of the source, so ir.BoundLoop
+// cannot bound it there), is unrolled too, k being a constant in the copy
+// (flatten's doc, "Loops in twins"): 1 + 4 loops unrolled.
 // Expectation (hand-derived): tri = sum over i < n of sum over j in [i, n)
 // of (j - i + 1) = sum over m = 1..n of m(m+1)/2 = n(n+1)(n+2)/6: for
 // n = 0..7: 0, 1, 4, 10, 20, 35, 56, 84. half = (i + 1) × the sum over
