@@ -18,9 +18,18 @@ import "fmt"
 //     `diagnostic(<not error>, derivative_uniformity)` directive lowers
 //     the severity; subgroup builtins too (subgroup_uniformity, likewise),
 //     and their results, like derivatives', may be non-uniform.
-//   - Sources of non-uniformity in subset code: reads of private globals
-//     (non-read-only module-scope variables) and results of the builtins
-//     above; parameters are tracked symbolically.
+//   - Sources of non-uniformity: reads of private globals, of workgroup
+//     and read_write storage memory, atomics, an entry point's invocation
+//     builtins (all but workgroup_id and num_workgroups; a struct of
+//     builtins too) and results of the builtins above; reads of uniform
+//     and read-only storage buffers, arrayLength and workgroupUniformLoad
+//     results are uniform; parameters are tracked symbolically.
+//   - Function-space pointer parameters as aliases of local variables
+//     (#pointer-desugar): their contents are tracked through the callee
+//     (param_i_contents, Value_return_i_contents), so passing &v changes
+//     v's uniformity only as the callee's stores do (the pointer parameter
+//     tag PointerParameterMayBeNonUniform, the contents the pointee then
+//     depends on, ParameterContentsRequiredToBeUniform).
 //   - Control dependence through if, switch, loop, break-if and the left
 //     operand of && and ||, with the spec's rule that control flow becomes
 //     uniform again after a statement whose behavior is {Next}.
@@ -32,10 +41,11 @@ import "fmt"
 //     parameter tag (ParameterRequiredToBeUniform) and parameter return
 //     tag, used when analyzing callers.
 //
-// Not checked: functions outside the subset (entry points, pointers,
-// textures, …), warning and info severities, diagnostic attributes on
-// statements or functions (those make the function outside the subset),
-// and the subgroup uniformity scope.
+// Not checked: functions outside the IR subset (textures, …), warning and
+// info severities, diagnostic attributes on statements or functions
+// (those make the function outside the subset), and the subgroup
+// uniformity scope. Pointers into private, workgroup or storage memory
+// are taken as pointing to non-uniform values (the conservative side).
 
 // uniTags are the uniformity tags of a function.
 type uniTags struct {
