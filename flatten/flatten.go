@@ -317,6 +317,11 @@ func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserv
 			twin = nil
 		}
 	}()
+	switch opts.Loops {
+	case "", "auto", "unroll", "mask":
+	default:
+		return nil, internalf(m, f.Pos, "Options.Loops %q is not auto, unroll or mask", opts.Loops)
+	}
 	return runPipeline(&pipe{m: m, f: f, opts: opts.withDefaults(), twinName: twinName, reserved: reserved, entry: f.Stage == ir.StageCompute})
 }
 

@@ -31,15 +31,6 @@ import (
 // loop holds a return of the current frame, the frame's live mask and
 // its scalar return value.
 
-// loopKind classifies a loop of the source for Options.Loops and --stats.
-type loopKind uint8
-
-const (
-	loopUnrolled loopKind = iota + 1
-	loopUniform           // kept as a loop; its mask is uniform
-	loopMasked            // kept as a loop; its mask is per-invocation
-)
-
 // maskedLoop lowers the Loop lp as a kept loop.
 func (l *lowerer) maskedLoop(lp *ir.Loop) {
 	pos := lp.Pos
