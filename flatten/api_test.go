@@ -97,7 +97,7 @@ fn c(n: u32) -> u32 { var i = 0u; while (i < n) { i++; } return i; }
 fn d(n: u32) -> u32 { var i = 0u; loop { if (i * i > n) { break; } i++; } return i; }
 `)
 	before := ir.Print(m)
-	err := flatten.Module(m, flatten.Options{})
+	err := flatten.Module(m, flatten.Options{Loops: "unroll"})
 	require.Error(t, err)
 	assert.True(t, flatten.IsRefusal(err))
 	var fe *flatten.Error
@@ -117,9 +117,14 @@ func TestMaxUnrollBoundary(t *testing.T) {
 	src := `fn s(x: i32) -> i32 { var s = 0; for (var i = 0; i < 8; i++) { s += x; } return s; }`
 	_, err := flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 9})
 	require.NoError(t, err)
-	_, err = flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 8})
+	_, err = flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 8, Loops: "unroll"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unrolling needs 9 loop-body copies, more than MaxUnroll 8")
+	// With Loops auto (the default) the loop past the cap is kept.
+	var kinds []string
+	_, err = flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 8, OnLoop: func(_ ir.Pos, k string) { kinds = append(kinds, k) }})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"uniform"}, kinds, "the exit reads only i, a counter from a constant by a constant step")
 }
 
 // TestEmptyWhitelist: with an empty (non-nil) whitelist every builtin is

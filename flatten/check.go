@@ -1,6 +1,7 @@
 package flatten
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -15,9 +16,9 @@ import (
 // call graph, so a refused construct is refused even where it is
 // statically dead. (Uniformity-dependent operations are refused during
 // lowering, where the predicate is known.)
-func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loop]*ir.LoopBound, map[*ir.Loop][]ir.Value) {
+func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, *checker) {
 	c := &checker{m: m, opts: opts, white: map[string]bool{}, bounds: map[*ir.Loop]*ir.LoopBound{},
-		entry: f.Stage == ir.StageCompute, seqs: map[*ir.Loop][]ir.Value{}}
+		entry: f.Stage == ir.StageCompute, seqs: map[*ir.Loop][]ir.Value{}, masked: map[*ir.Loop]bool{}, unbounded: map[*ir.Loop]bool{}}
 	for _, n := range opts.Whitelist {
 		c.white[n] = true
 	}
@@ -31,7 +32,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 			return true
 		})
 		c.errorf(pos, "recursion %s cannot be inlined", strings.Join(cyc, " → "))
-		return c.errs, nil, nil // the call graph walks below assume no cycle
+		return c.errs, c // the call graph walks below assume no cycle
 	}
 	for _, g := range m.CallGraph(f.Name) {
 		c.fn(g, g == f)
@@ -49,7 +50,7 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, map[*ir.Loo
 	if len(c.errs) == 0 {
 		c.unrollCount(f)
 	}
-	return c.errs, c.bounds, c.seqs
+	return c.errs, c
 }
 
 type checker struct {
@@ -61,6 +62,12 @@ type checker struct {
 	memo   map[string]int64
 	entry  bool                    // flattening a compute entry point
 	seqs   map[*ir.Loop][]ir.Value // loops bounded by evaluation (entry.go)
+	masked map[*ir.Loop]bool       // loops kept as loops (masked.go)
+	// unbounded: the masked loops kept for want of a syntactic bound
+	// (Options.Loops auto), which lowering may still unroll inside an
+	// unrolled copy (loop.go, boundInCopy); total the unroll count.
+	unbounded map[*ir.Loop]bool
+	total     int64
 }
 
 func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
@@ -161,6 +168,10 @@ func builtinWhy(b ir.Builtin) string {
 
 func (c *checker) loop(b *ir.Block, i int) {
 	l := b.Stmts[i].(*ir.Loop)
+	if c.opts.Loops == "mask" {
+		c.masked[l] = true
+		return
+	}
 	lb, err := ir.BoundLoop(b, i)
 	if err != nil && c.entry {
 		if elb, seq, ok := evalBound(b, i, c.opts.MaxUnroll); ok {
@@ -168,8 +179,18 @@ func (c *checker) loop(b *ir.Block, i int) {
 			return
 		}
 	}
+	if err != nil && c.opts.Loops == "auto" {
+		c.masked[l] = true
+		c.unbounded[l] = true
+		return
+	}
+	var huge *ir.HugeBoundError
+	if errors.As(err, &huge) {
+		c.errorf(l.Pos, "loop bound too large to unroll: counter %s bounds the loop at %d body entries, more than MaxUnroll %d (with Options.Loops auto or mask the loop is kept as a loop)", huge.Counter, huge.Entries, c.opts.MaxUnroll)
+		return
+	}
 	if err != nil {
-		c.errorf(l.Pos, "unbounded loop: %v (flatten unrolls only loops whose trip count ir.BoundLoop proves)", err)
+		c.errorf(l.Pos, "unbounded loop: %v (flatten unrolls only loops whose trip count ir.BoundLoop proves; with Options.Loops auto or mask the loop is kept as a loop)", err)
 		return
 	}
 	c.bounds[l] = lb
@@ -191,6 +212,10 @@ func (c *checker) loop(b *ir.Block, i int) {
 func (c *checker) unrollCount(f *ir.Func) {
 	c.memo = map[string]int64{}
 	total := c.blockCopies(f.Body)
+	if total > int64(c.opts.MaxUnroll) && c.opts.Loops == "auto" {
+		total = c.maskBeyondCap(f)
+	}
+	c.total = total
 	if total <= int64(c.opts.MaxUnroll) {
 		return
 	}
@@ -227,6 +252,65 @@ func (c *checker) unrollCount(f *ir.Func) {
 	c.errorf(pos, "unrolling needs %s loop-body copies, more than MaxUnroll %d (each loop's bound times the bounds of the loops around it, summed over every loop, inlined calls included)", count, c.opts.MaxUnroll)
 }
 
+// maskBeyondCap keeps as loops (Options.Loops auto) the loops whose
+// unrolling takes the count past MaxUnroll: first every loop whose own
+// copies (itself and what it holds) exceed the cap, outermost first,
+// then the loops with the most copies until the count fits. It returns
+// the new count.
+func (c *checker) maskBeyondCap(f *ir.Func) int64 {
+	limit := int64(c.opts.MaxUnroll)
+	var loops []*ir.Loop
+	var blocks []*ir.Block
+	var idx []int
+	seen := map[*ir.Func]bool{}
+	var walk func(n ir.Node)
+	walk = func(n ir.Node) {
+		if b, ok := n.(*ir.Block); ok {
+			for i, s := range b.Stmts {
+				if l, ok := s.(*ir.Loop); ok {
+					loops, blocks, idx = append(loops, l), append(blocks, b), append(idx, i)
+				}
+			}
+		}
+		if call, ok := n.(*ir.Call); ok {
+			if g := c.m.Func(call.Func); g != nil && !seen[g] {
+				seen[g] = true
+				walk(g.Body)
+			}
+		}
+		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
+	}
+	walk(f.Body)
+	recount := func() int64 {
+		c.memo = map[string]int64{}
+		return c.blockCopies(f.Body)
+	}
+	for k, l := range loops {
+		if !c.masked[l] && c.stmtCopies(blocks[k], idx[k]) > limit {
+			c.masked[l] = true
+			c.memo = map[string]int64{}
+		}
+	}
+	total := recount()
+	for total > limit {
+		best, bestN := -1, int64(0)
+		for k, l := range loops {
+			if c.masked[l] {
+				continue
+			}
+			if n := c.stmtCopies(blocks[k], idx[k]); n > bestN {
+				best, bestN = k, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		c.masked[loops[best]] = true
+		total = recount()
+	}
+	return total
+}
+
 const satMax = int64(1) << 40
 
 func sat(x int64) int64 { return min(x, satMax) }
@@ -249,7 +333,10 @@ func (c *checker) blockCopies(b *ir.Block) int64 {
 func (c *checker) stmtCopies(b *ir.Block, i int) int64 {
 	switch s := b.Stmts[i].(type) {
 	case *ir.Loop:
-		per := int64(c.bounds[s].MaxEntries)
+		per := int64(1)
+		if !c.masked[s] {
+			per = int64(c.bounds[s].MaxEntries)
+		}
 		inner := sat(c.blockCopies(s.Body) + c.blockCopies(s.Continuing))
 		if s.BreakIf != nil {
 			inner = sat(inner + c.exprCopies(s.BreakIf))

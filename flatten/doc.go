@@ -22,8 +22,9 @@
 //
 // # Twin shape
 //
-// The twin's body holds declarations (let and var), assignments and, for a
-// function with a result, one return as its last statement: no If, Loop,
+// The twin's body holds declarations (let and var), assignments, kept
+// loops (see "Loops in twins") and, for a function with a result, one
+// return as its last statement: no If (an entry point's guards aside),
 // Switch, Break, Continue or user call. The twin mentions every private
 // global the original's call graph uses (a phony read `_ = g;` keeps one
 // it no longer needs), so ir.NewKernelABI gives both the same outputs, in
@@ -57,8 +58,10 @@
 //     are refused unless P is statically true (WGSL #uniformity).
 //   - Evaluation order is kept (see "Evaluation order" below).
 //   - Loops are unrolled only when ir.BoundLoop proves a bound N on body
-//     entries: N copies are then exact for every invocation. Anything
-//     without such a bound is refused, never truncated.
+//     entries: N copies are then exact for every invocation. A loop
+//     without such a bound is kept as a loop (Options.Loops auto or mask;
+//     see "Loops in twins"), or refused (Options.Loops unroll), never
+//     truncated.
 //   - Unrolling and propagation substitute constants; a substitution that
 //     would create a const-expression WGSL rejects at shader creation (a
 //     zero divisor, a shift by ≥ 32, an out-of-range index, an overflow to
@@ -173,21 +176,29 @@
 //     be an error. Nor can a barrier run unconditionally: an extra
 //     barrier orders accesses the source leaves unordered, which hides
 //     the source's races and changes the order of its atomics.
-//     Uniformity is a conservative forward data-flow over the twin
-//     (entry.go, uniformPred), not the front end's analysis, whose
-//     results do not reach the IR: a name is non-uniform once any of its
-//     definitions reads local_invocation_id, local_invocation_index,
-//     global_invocation_id (or a struct of builtins), writable shared
-//     memory, an atomic or a non-uniform name, or is made under a
-//     non-uniform guard; workgroup_id, num_workgroups, read-only bindings
-//     and literals are uniform. Barriers in callees are inlined under the
-//     same rule.
-//   - Loops with barriers are unrolled, never kept as loops, with the
+//     Uniformity is WGSL's own analysis (ir.Uniformity, the one the
+//     front end runs), over the whole lowered twin (entry.go,
+//     checkBarriers): every barrier is first emitted as a guard, and a
+//     guard the analysis finds in non-uniform control flow is refused at
+//     the barrier. So a twin flatten emits is one every WGSL
+//     implementation's uniformity check accepts. The analysis follows
+//     values through the twin's selects, guards and kept loops (back
+//     edges included): invocation builtins other than workgroup_id and
+//     num_workgroups (a struct of builtins too), writable shared memory,
+//     atomics and private globals are non-uniform; read-only bindings,
+//     arrayLength, workgroupUniformLoad results and literals are uniform.
+//     Barriers in callees are inlined under the same rule.
+//   - Loops with barriers are unrolled where a bound is proven, with the
 //     barrier copies in place: the copies of a loop with a constant trip
 //     count hold plain barriers, those of a loop with a uniform
 //     data-dependent exit (if (k >= params.n) { break; }) hold guards on
-//     the uniform break mask. Besides ir.BoundLoop's constant steps, an
-//     entry point's loop is bounded by evaluation (evalBound) when its
+//     the uniform break mask. A loop with barriers and no proven bound is
+//     kept (see "Loops in twins"): its barriers are guards on the loop's
+//     mask, accepted only when that mask is uniform — checked once the
+//     outermost kept loop is lowered, since the mask is assigned at the
+//     end of each iteration, after the barrier. Besides ir.BoundLoop's
+//     constant steps, an entry point's loop is bounded by evaluation
+//     (evalBound) when its
 //     counter starts at a literal, is updated once, in the continuing
 //     block, by an expression of itself and literals (k = k / 2u,
 //     k *= 2u: reduction and scan strides) and exits on a test of itself
@@ -211,25 +222,87 @@
 // Not yet: a binding the twin no longer mentions (read only in code the
 // folds proved dead) is not kept alive in the twin's interface.
 //
+// # Loops in twins
+//
+// The twin contract ("branchless", DESIGN.md "Loops in twins"): no if
+// (an entry point's one-statement guards around a shared store, a shared
+// load, an atomic or a barrier aside), no switch, no call, and a loop
+// only of one form, a kept loop (masked.go):
+//
+//	var m: bool = E;        // E: the predicate under which the source enters
+//	loop {
+//	  … branchless body: the source's body and continuing block under
+//	    m && cont, break, continue and return as masks …
+//	  m = brk && live;      // what the iteration left of the mask
+//	  continuing { break if !m; }
+//	}
+//
+// Its only exit is its own mask turning false — "no live lane left", per
+// invocation — so it is entered as often as the source's body in every
+// invocation that enters the source's loop, and once, fully masked off,
+// in one that does not. Two kinds, told apart by WGSL's uniformity
+// analysis (ir.Uniformity) over the lowered twin — a loop is uniform when
+// the analysis accepts a barrier at the start of its body
+// (loopIsUniform) — which Options.OnLoop and `flatten --stats` report:
+//
+//   - a uniform loop: m is the same in every invocation of a workgroup
+//     (its exits read only uniform values: literals, overrides resolved
+//     to constants, arrayLength, uniform and read-only storage buffers,
+//     workgroupUniformLoad results, workgroup_id, num_workgroups, and
+//     counters computed from them, with no non-uniform return before
+//     it); its barriers stay, as guards on m;
+//   - a masked loop: m is per invocation (the loop SIMT hardware, ISPC
+//     and the Region Vectorizer run, Moll & Hack PLDI 2018); a barrier in
+//     it is refused, as WGSL refuses one in non-uniform control flow.
+//
+// What crosses the back edge is a var: m, and, when the loop holds a
+// return of the frame it is in, the frame's live mask and scalar return
+// value; within one iteration masks are lets, as in an unrolled copy.
+// With Options.Loops auto (the default), a loop with a bound (ir.BoundLoop,
+// or evaluation in an entry point) is unrolled while the function's
+// unroll count stays within Options.MaxUnroll, and kept otherwise (loops
+// whose own copies exceed the cap first, outermost first, then those
+// with the most copies); Options.Loops unroll refuses what it cannot
+// unroll; Options.Loops mask keeps every loop. An inner loop whose start
+// or bound reads an outer counter (`for (var j = k / 2u; j < 3u; j++)`)
+// has no syntactic bound; inside an unrolled copy of the outer loop,
+// where the counter is a constant, it is bounded with that constant
+// substituted and unrolled (a leaf loop, while its copies fit what
+// MaxUnroll leaves: boundInCopy), and kept otherwise. The cleanup passes treat a kept loop as a region
+// read and written as a whole: nothing is propagated into it that it
+// assigns, nothing is moved into or out of it, and a store inside it is
+// dead only when neither the loop nor what follows it reads the variable
+// (prop.go, dse.go). The final check (finalcheck, and with
+// Options.VerifyPasses after every pass) enforces the contract: each loop
+// of the twin has an empty continuing block and the exit `break if !m`, m
+// a bool var its body assigns (keptLoopViolation).
+//
 // # Refusals
 //
 // Kind Refused errors, positioned "file:line:col: flatten: message": a
-// recursive call (direct or mutual), an unbounded loop, an unroll count
-// above Options.MaxUnroll (the message gives the count; see check.go for
-// how copies are counted), a builtin outside the whitelist (in any
-// position: arguments, conditions, callees), a uniformity-dependent
-// builtin in non-uniform control flow, a barrier of an entry point under
-// non-uniform control flow, atomicCompareExchangeWeak under a predicate
-// in an entry point, a call of a function outside the IR subset, and a type that cannot be selected at an inline boundary
-// (unreachable with the current IR types, all of which decompose into
-// scalars and vectors).
+// recursive call (direct or mutual), with Options.Loops unroll a loop
+// without a proven bound ("unbounded loop") or one whose bound is beyond
+// any unroll cap ("loop bound too large to unroll", naming MaxUnroll), an
+// unroll count above Options.MaxUnroll with Options.Loops unroll (the
+// message gives the count; see check.go for how copies are counted), a
+// builtin outside the whitelist (in any position: arguments, conditions,
+// callees), a uniformity-dependent builtin in non-uniform control flow
+// (in a function kernel: under any predicate, a kept loop's included), a
+// barrier of an entry point under non-uniform control flow (a masked
+// loop's included), workgroupUniformLoad under any predicate (a kept
+// loop's included: not yet guarded), atomicCompareExchangeWeak under a
+// predicate in an entry point (a kept loop's included: its result is a
+// predeclared struct WGSL cannot declare, so no guard can hold it), a
+// call of a function outside the IR subset, and a type that cannot be
+// selected at an inline boundary (unreachable with the current IR types,
+// all of which decompose into scalars and vectors).
 //
 // # Naming
 //
 // The twin is named <name>_flat (or the first free <name>_flat_N). The
 // flattened function's own locals keep their names; inlined callees'
 // locals, unrolled copies and flatten's temporaries (masks live, brk,
-// cont; conditions cond, case, sel; predicates p; return values ret;
+// cont, inloop; conditions cond, case, sel; predicates p; return values ret;
 // parameter temporaries named after the parameter) get names from an
 // ir.Namer seeded with every name in the module, so they collide with
 // nothing the user wrote.

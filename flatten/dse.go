@@ -1,6 +1,10 @@
 package flatten
 
-import "github.com/gpudiff/gpudiff/ir"
+import (
+	"maps"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
 
 // dsePass is dead-store elimination, a backward liveness walk over the
 // straight-line body. A local is live at a point when a later statement
@@ -14,10 +18,20 @@ import "github.com/gpudiff/gpudiff/ir"
 //     its declaration;
 //   - the initializer of a var that is not live after its declaration
 //     but is assigned later (the declaration stays, zero-initialized).
+//
+// A kept loop (masked.go) is live-through: every name it reads is live
+// before it and at the end of its body (the back edge), so inside it only
+// stores to names that neither the loop nor anything after it reads are
+// dead.
 func dsePass(p *pipe) bool {
-	stmts := p.stmts()
-	live := map[string]bool{}
 	mentioned := map[string]bool{}
+	return dseBlock(p, p.twin.Body, map[string]bool{}, mentioned)
+}
+
+// dseBlock runs dsePass's backward walk over b with live the names live
+// after it; on return live holds the names live before it.
+func dseBlock(p *pipe, b *ir.Block, live, mentioned map[string]bool) bool {
+	stmts := b.Stmts
 	keep := make([]bool, len(stmts))
 	changed := false
 	reads := func(s ir.Stmt) {
@@ -28,6 +42,19 @@ func dsePass(p *pipe) bool {
 	}
 	for i := len(stmts) - 1; i >= 0; i-- {
 		switch x := stmts[i].(type) {
+		case *ir.Loop:
+			keep[i] = true
+			for n := range readIn(x) {
+				live[n] = true
+				mentioned[n] = true
+			}
+			for n := range assignedIn(x) {
+				mentioned[n] = true
+			}
+			inner := maps.Clone(live)
+			changed = dseBlock(p, x.Body, inner, mentioned) || changed
+			// What the loop reads stays live before it: the body may not
+			// run its kills (a predicated store is no kill anyway).
 		case *ir.Assign:
 			r := ir.RootIdent(x.LHS)
 			if !r.Ref.IsModuleScope() && !live[r.Name] {
@@ -71,7 +98,7 @@ func dsePass(p *pipe) bool {
 			}
 		}
 		clear(stmts[len(out):])
-		p.twin.Body.Stmts = out
+		b.Stmts = out
 	}
 	return changed
 }

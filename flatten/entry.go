@@ -5,6 +5,8 @@ package flatten
 // loops bounded by evaluating their counter.
 
 import (
+	"fmt"
+
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -106,9 +108,10 @@ func (l *lowerer) atomic(x *ir.Atomic, stmt bool) ir.Expr {
 // barrier keeps a barrier of an entry point where every invocation of a
 // workgroup reaches it exactly when the source's does: as written where
 // the effective predicate is statically true, as `if (P) { barrier; }`
-// where P is uniform (uniformPred), and nowhere where P is statically
-// false. A barrier under a non-uniform predicate is refused. It reports
-// false (the caller emits nothing itself).
+// where P is uniform (checked by checkBarriers once the whole twin is
+// lowered), and nowhere where P is statically false. A barrier under a
+// non-uniform predicate is refused. It reports false (the caller emits
+// nothing itself).
 func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	p := l.pred()
 	b := &ir.ExprStmt{Pos: x.Pos, X: &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, T: x.T}}
@@ -116,10 +119,11 @@ func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 	case p == nil:
 		l.emit(b)
 	case isFalse(p):
-	case l.uniformPred(p):
-		l.guarded(p, b)
 	default:
-		l.errorf(x.Pos, "%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", x.Fn)
+		// Kept as a guard; whether P is uniform is WGSL's analysis's to
+		// say, over the whole twin (checkBarriers).
+		l.guarded(p, b)
+		l.pending = append(l.pending, pendingBarrier{pos: x.Pos, fn: x.Fn})
 	}
 	return false
 }
@@ -138,71 +142,65 @@ func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
 	return &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, Args: []ir.Expr{l.ref(x.Args[0], false)}, T: x.T}
 }
 
-// uniformPred reports whether p, read after the twin emitted so far, has
-// one value in all invocations of a workgroup. The twin is straight-line
-// code (its guards aside), so this is a forward data-flow over l.out: a
-// name is non-uniform once any of its definitions reads a non-uniform
-// value — an invocation builtin other than workgroup_id and
-// num_workgroups (a struct of builtins counts as non-uniform), a
-// writable shared variable, an atomic, or a non-uniform name — or is
-// guarded by a non-uniform predicate. It is conservative where WGSL's
-// analysis (compiler/wgsl) is precise: a name once non-uniform stays so.
-func (l *lowerer) uniformPred(p ir.Expr) bool {
-	non := map[string]bool{}
-	bad := func(e ir.Expr) bool {
-		return e != nil && ir.Any(e, func(n ir.Node) bool {
-			switch x := n.(type) {
-			case *ir.Atomic:
-				return true
-			case *ir.Ident:
-				switch x.Ref {
-				case ir.RefShared:
-					return l.sharedWritable(x)
-				case ir.RefParam:
-					return l.nonUniformParam(x.Name)
-				}
-				return non[x.Name]
-			}
-			return false
-		})
-	}
-	var def func(s ir.Stmt, guard bool)
-	def = func(s ir.Stmt, guard bool) {
-		switch x := s.(type) {
-		case *ir.Decl:
-			// workgroupUniformLoad's result is uniform (its indices are).
-			if b, ok := x.Init.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && !guard {
-				break
-			}
-			if guard || bad(x.Init) {
-				non[x.Name] = true
-			}
-		case *ir.Assign:
-			if r := ir.RootIdent(x.LHS); r != nil && (guard || bad(x.RHS) || bad(x.LHS)) {
-				non[r.Name] = true
-			}
-		case *ir.If:
-			g := guard || bad(x.Cond)
-			for _, t := range x.Then.Stmts {
-				def(t, g)
-			}
-			for _, t := range x.Else.Stmts {
-				def(t, g)
-			}
-		}
-	}
-	for _, s := range l.out {
-		def(s, false)
-	}
-	return !bad(p)
+// pendingBarrier is a barrier guard of the twin, `if (P) { barrier; }`,
+// whose uniformity is checked once the whole twin is lowered
+// (checkBarriers).
+type pendingBarrier struct {
+	pos ir.Pos
+	fn  ir.Builtin
 }
 
-// nonUniformParam reports whether the entry point's parameter name may
-// differ between the invocations of a workgroup.
-func (l *lowerer) nonUniformParam(name string) bool {
-	for _, p := range l.fr.fn.Params {
-		if p.Name == name {
-			return p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups"
+// twinModule returns a module that holds the twin alone beside m's
+// declarations (the twin calls nothing), for ir.Uniformity.
+func twinModule(m *ir.Module, twin *ir.Func) *ir.Module {
+	tm := *m
+	tm.Funcs = []*ir.Func{twin}
+	return &tm
+}
+
+// checkBarriers refuses the twin's barrier guards whose predicate is not
+// uniform, by WGSL's own uniformity analysis (ir.Uniformity, the one the
+// front end runs) over the twin: a twin that analysis rejects is one no
+// WGSL implementation accepts, and one it accepts keeps every barrier
+// where all invocations of a workgroup reach it together. A failure
+// anywhere else (the analysis stops at a function's first) is refused at
+// its position too.
+func checkBarriers(m *ir.Module, twin *ir.Func, pending []pendingBarrier) ir.ErrorList {
+	if len(pending) == 0 {
+		return nil
+	}
+	u := ir.Uniformity(twinModule(m, twin), ir.UniformityOptions{Pass: "flatten"})
+	var errs ir.ErrorList
+	for _, e := range u.Errors {
+		msg := e.Msg
+		for _, b := range pending {
+			if b.pos == e.Pos {
+				msg = fmt.Sprintf("%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", b.fn)
+			}
+		}
+		errs.Add(m.File, e.Pos, "flatten", "%s", msg)
+	}
+	return errs
+}
+
+// loopIsUniform reports whether the kept loop lp of the twin has a
+// uniform mask, so that every invocation of a workgroup iterates it
+// together: WGSL's analysis (ir.Uniformity) accepts a barrier at the
+// start of its body, and, for a function kernel (whose arguments differ
+// per invocation), requires no parameter to be uniform.
+func loopIsUniform(m *ir.Module, twin *ir.Func, lp *ir.Loop) bool {
+	saved := lp.Body.Stmts
+	lp.Body.Stmts = append([]ir.Stmt{&ir.ExprStmt{Pos: lp.Pos, X: &ir.BuiltinCall{Pos: lp.Pos, Fn: ir.BWorkgroupBarrier, T: ir.Void}}}, saved...)
+	defer func() { lp.Body.Stmts = saved }()
+	u := ir.Uniformity(twinModule(m, twin), ir.UniformityOptions{})
+	if len(u.Errors) > 0 {
+		return false
+	}
+	if twin.Stage != ir.StageCompute {
+		for i := range twin.Params {
+			if req, _ := u.ParamRequired(twin.Name, i); req {
+				return false
+			}
 		}
 	}
 	return true

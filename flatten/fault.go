@@ -11,6 +11,8 @@ import "os"
 //	             reference design's first rule ("condition hoisted once
 //	             before the then-arm"): a then arm that writes a variable the
 //	             condition reads now changes which arm's writes survive.
+//	masked-break-late, masked-exit-first
+//	             two bugs of kept loops (flatten.Options.Fault has them).
 //
 // Never set it outside tests; `gpudiff run` prints a warning when it is set.
 const FaultEnv = "GPUDIFF_FLATTEN_FAULT"

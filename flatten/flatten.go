@@ -49,6 +49,21 @@ type Options struct {
 	// per round that changed something), for `gpudiff flatten
 	// --dump-after PASS`. It must not modify the twin.
 	AfterPass func(pass string, twin *ir.Func)
+	// Loops chooses what becomes of a loop (doc.go "Loops in twins"):
+	//
+	//	auto    (or "") unroll the loops whose bound ir.BoundLoop (or, in
+	//	        an entry point, evaluation) proves, within MaxUnroll; keep
+	//	        every other loop as a loop of the twin, mask-predicated
+	//	unroll  unroll every loop; a loop without a proven bound, or a
+	//	        function past MaxUnroll, is refused
+	//	mask    keep every loop as a loop of the twin
+	Loops string
+	// OnLoop, when set, is called once per loop of the source lowered
+	// into the twin (every copy of an inlined function's loop counts),
+	// with its position and what became of it: "unrolled", "uniform"
+	// (kept; its mask is uniform across a workgroup) or "masked" (kept;
+	// its mask is per invocation) (`gpudiff flatten --stats`).
+	OnLoop func(pos ir.Pos, kind string)
 	// Fault breaks one flatten rule on purpose, to test the tools that
 	// must catch flatten bugs (the campaign, the shrinker, repro); "" in
 	// every real use. Faults:
@@ -58,6 +73,16 @@ type Options struct {
 	//	             before it (daslang-flatten §8.2's first rule): a then
 	//	             arm that writes a variable the condition reads now
 	//	             changes which arm's writes survive.
+	//	masked-break-late
+	//	             a break inside a kept loop clears the loop's mask only
+	//	             at the end of the iteration: the rest of the body and
+	//	             the continuing block still run after it.
+	//	masked-exit-first
+	//	             a kept loop tests its exit after the body (its
+	//	             break-if, or the body's last `if (c) { break; }`
+	//	             that is not its first statement) before the body, on
+	//	             the values the previous iteration left: a do-while
+	//	             lowered as a while.
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string
@@ -292,6 +317,11 @@ func flattenFunc(m *ir.Module, f *ir.Func, twinName string, opts Options, reserv
 			twin = nil
 		}
 	}()
+	switch opts.Loops {
+	case "", "auto", "unroll", "mask":
+	default:
+		return nil, internalf(m, f.Pos, "Options.Loops %q is not auto, unroll or mask", opts.Loops)
+	}
 	return runPipeline(&pipe{m: m, f: f, opts: opts.withDefaults(), twinName: twinName, reserved: reserved, entry: f.Stage == ir.StageCompute})
 }
 
@@ -302,6 +332,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxUnroll <= 0 {
 		o.MaxUnroll = DefaultMaxUnroll
 	}
+	if o.Loops == "" {
+		o.Loops = "auto"
+	}
 	return o
 }
 
@@ -310,7 +343,7 @@ func finalCheck(m *ir.Module, twin *ir.Func, after string) error {
 	if err := ir.VerifyFunc(m, twin); err != nil {
 		return internalf(m, twin.Pos, "after %s: twin %s does not verify:\n%v", after, twin.Name, err)
 	}
-	if msg := shapeViolation(twin); msg != "" {
+	if msg := shapeViolation(twin, true); msg != "" {
 		return internalf(m, twin.Pos, "after %s: twin %s is not flat: %s", after, twin.Name, msg)
 	}
 	return nil

@@ -32,12 +32,19 @@ import (
 func (l *lowerer) loop(b *ir.Block, i int) {
 	lp := b.Stmts[i].(*ir.Loop)
 	lb := l.bounds[lp]
+	if l.masked[lp] {
+		if lb = l.boundInCopy(b, i); lb == nil {
+			l.maskedLoop(lp)
+			return
+		}
+	}
 	if lb == nil {
 		var err error
 		if lb, err = ir.BoundLoop(b, i); err != nil {
 			panic(fmt.Sprintf("flatten: loop at %v lost its bound: %v", lp.Pos, err))
 		}
 	}
+	l.unrolled = append(l.unrolled, lp.Pos)
 	counter, updInBody, updIdx := "", false, -1
 	var counterT *ir.Type
 	if lb.Counter != "" {
@@ -128,4 +135,72 @@ func findUpdate(lp *ir.Loop, name string) (inBody bool, idx int) {
 		}
 	}
 	return false, -1
+}
+
+// boundInCopy bounds a loop precheck kept for want of a syntactic bound
+// (an inner loop whose start or limit reads an outer counter:
+// `for (var j = k / 2u; j < n; j++)`) where the outer counters are
+// constants — inside an unrolled copy of the outer loop: the counter's
+// declaration right before the loop and the loop's top-level exit tests
+// are evaluated with those constants substituted, and ir.BoundLoop
+// bounds the result. Only a leaf loop (no loop or call inside) is
+// unrolled so, while its copies fit the room MaxUnroll leaves; nil
+// otherwise (the loop is kept).
+func (l *lowerer) boundInCopy(b *ir.Block, i int) *ir.LoopBound {
+	lp := b.Stmts[i].(*ir.Loop)
+	if !l.unbound[lp] || i == 0 || l.room <= 0 {
+		return nil
+	}
+	if ir.Any(lp.Body, func(n ir.Node) bool {
+		switch n.(type) {
+		case *ir.Loop, *ir.Call:
+			return true
+		}
+		return false
+	}) || ir.HasCall(lp.Continuing) {
+		return nil
+	}
+	decl, ok := b.Stmts[i-1].(*ir.Decl)
+	if !ok || !decl.Mutable || decl.Init == nil {
+		return nil
+	}
+	substituted := false
+	subst := func(e ir.Expr) ir.Expr {
+		e = mapIdents(ir.CloneExpr(e), func(id *ir.Ident) ir.Expr {
+			if id.Ref.IsModuleScope() {
+				return id
+			}
+			if tw, ok := l.fr.names[id.Name]; ok {
+				if v, ok := l.consts[tw.Name]; ok {
+					substituted = true
+					return &ir.Lit{Pos: id.Pos, Val: v}
+				}
+			}
+			return id
+		})
+		return (&folder{}).expr(e)
+	}
+	init := subst(decl.Init)
+	if !isLit(init) {
+		return nil
+	}
+	c := ir.CloneStmt(lp).(*ir.Loop)
+	for _, s := range c.Body.Stmts {
+		if x, ok := s.(*ir.If); ok {
+			x.Cond = subst(x.Cond)
+		}
+	}
+	if c.BreakIf != nil {
+		c.BreakIf = subst(c.BreakIf)
+	}
+	if !substituted {
+		return nil
+	}
+	tmp := ir.NewBlock(lp.Pos, &ir.Decl{Pos: decl.Pos, Name: decl.Name, T: decl.T, Init: init, Mutable: true}, c)
+	lb, err := ir.BoundLoop(tmp, 1)
+	if err != nil || int64(lb.MaxEntries) > l.room {
+		return nil
+	}
+	l.room -= int64(lb.MaxEntries)
+	return lb
 }

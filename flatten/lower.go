@@ -58,6 +58,18 @@ type lowerer struct {
 	// dispatch holds the tag sets of the dispatches the tag-set analysis
 	// narrows (dispatch.go).
 	dispatch map[*ir.Switch]ir.TagSet
+	// masked holds the loops precheck chose to keep (masked.go);
+	// unbound those of them kept for want of a syntactic bound, which
+	// an unrolled copy may still bound (boundInCopy) while room, the
+	// copies left under MaxUnroll, allows.
+	masked  map[*ir.Loop]bool
+	unbound map[*ir.Loop]bool
+	room    int64
+	// loopStats records the kept loops; pending the barrier guards, whose
+	// uniformity is checked once the twin is lowered (checkBarriers).
+	loopStats []keptLoop
+	unrolled  []ir.Pos
+	pending   []pendingBarrier
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.
@@ -87,6 +99,9 @@ type target struct {
 	loop bool
 	brk  ir.Expr
 	cont ir.Expr
+	// late, only under the masked-break-late fault, collects the breaks
+	// of a kept loop instead of brk (masked.go).
+	late ir.Expr
 }
 
 func boolLit(pos ir.Pos, b bool) *ir.Lit { return &ir.Lit{Pos: pos, Val: ir.BoolVal(b)} }

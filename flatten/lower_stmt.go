@@ -37,6 +37,10 @@ func (l *lowerer) stmt(b *ir.Block, i int) {
 		l.switchStmt(s)
 	case *ir.Break:
 		t := l.fr.targets[len(l.fr.targets)-1]
+		if t.late != nil {
+			l.narrow(&t.late, nil, s.Pos)
+			break
+		}
 		l.narrow(&t.brk, nil, s.Pos)
 	case *ir.Continue:
 		for j := len(l.fr.targets) - 1; j >= 0; j-- {

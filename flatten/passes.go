@@ -120,6 +120,11 @@ type pipe struct {
 	identity bool                    // f was already flat: the twin is its clone
 	entry    bool                    // f is a compute entry point (entry.go)
 	seqs     map[*ir.Loop][]ir.Value // precheck's counter sequences of loops bounded by evaluation (entry points)
+	masked   map[*ir.Loop]bool       // precheck's loops kept as loops (masked.go)
+	// unbounded: those kept for want of a syntactic bound; room: the
+	// copies left under MaxUnroll (loop.go, boundInCopy).
+	unbounded map[*ir.Loop]bool
+	room      int64
 	// info classifies the names flatten introduced; names not in it are
 	// the user's (renamed copies included).
 	info map[string]tempKind
@@ -136,6 +141,9 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 		if p.opts.VerifyPasses || testing.Testing() {
 			if err := ir.VerifyFunc(p.m, p.twin); err != nil {
 				return internalf(p.m, p.twin.Pos, "after pass %s: twin %s does not verify:\n%v", ps.name, p.twin.Name, err)
+			}
+			if msg := shapeViolation(p.twin, true); msg != "" && !p.identity {
+				return internalf(p.m, p.twin.Pos, "after pass %s: twin %s breaks the twin contract: %s", ps.name, p.twin.Name, msg)
 			}
 		}
 		if p.opts.AfterPass != nil {
@@ -187,12 +195,13 @@ func runPipeline(p *pipe) (*ir.Func, error) {
 }
 
 func precheckPass(p *pipe) (bool, error) {
-	errs, bounds, seqs := precheck(p.m, p.f, p.opts)
+	errs, c := precheck(p.m, p.f, p.opts)
 	if len(errs) > 0 {
 		errs.Sort()
 		return false, &Error{Kind: Refused, List: errs}
 	}
-	p.bounds, p.seqs = bounds, seqs
+	p.bounds, p.seqs, p.masked, p.unbounded = c.bounds, c.seqs, c.masked, c.unbounded
+	p.room = int64(p.opts.MaxUnroll) - c.total
 	return false, nil
 }
 
@@ -228,21 +237,39 @@ func lowerPass(p *pipe) (bool, error) {
 		bounds:   p.bounds,
 		entry:    p.entry,
 		seqs:     p.seqs,
+		masked:   p.masked,
+		unbound:  p.unbounded,
+		room:     p.room,
 	}
 	narrowed, stats := narrowDispatches(m, f)
 	l.dispatch = narrowed
 	body := lowerFunc(l, f)
-	if len(l.errs) > 0 {
-		l.errs.Sort()
-		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
-	}
 	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
 		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation}
 	for _, prm := range f.Params {
 		q := *prm
 		twin.Params = append(twin.Params, &q)
 	}
+	if len(l.errs) == 0 {
+		l.errs = checkBarriers(m, twin, l.pending)
+	}
+	if len(l.errs) > 0 {
+		l.errs.Sort()
+		return false, &Error{Kind: Refused, List: dedupe(l.errs)}
+	}
 	p.twin, p.info = twin, l.info
+	if p.opts.OnLoop != nil {
+		for _, pos := range l.unrolled {
+			p.opts.OnLoop(pos, "unrolled")
+		}
+		for _, k := range l.loopStats {
+			kind := "uniform"
+			if !loopIsUniform(m, twin, k.loop) {
+				kind = "masked"
+			}
+			p.opts.OnLoop(k.pos, kind)
+		}
+	}
 	if p.opts.OnDispatch != nil {
 		for _, st := range stats {
 			p.opts.OnDispatch(st)

@@ -1,6 +1,8 @@
 package flatten
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -122,29 +124,38 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 func foldPass(p *pipe) bool {
 	f := &folder{}
 	changed := false
-	body := p.twin.Body
-	out := body.Stmts[:0]
-	for _, s := range body.Stmts {
-		editReads(s, f.expr)
-		if noOp(s) {
-			changed = true
-			continue
-		}
-		if x, ok := s.(*ir.If); ok {
-			// A guard whose condition folded: the access as written, or
-			// none.
-			if v, ok := litVal(x.Cond); ok {
-				changed = true
-				if !v.Bool() {
-					continue
-				}
-				s = guardInner(x)
+	var run func(b *ir.Block)
+	run = func(b *ir.Block) {
+		out := b.Stmts[:0]
+		for _, s := range b.Stmts {
+			if lp, ok := s.(*ir.Loop); ok {
+				run(lp.Body)
+				lp.BreakIf = f.expr(lp.BreakIf)
+				out = append(out, s)
+				continue
 			}
+			editReads(s, f.expr)
+			if noOp(s) {
+				changed = true
+				continue
+			}
+			if x, ok := s.(*ir.If); ok {
+				// A guard whose condition folded: the access as written, or
+				// none.
+				if v, ok := litVal(x.Cond); ok {
+					changed = true
+					if !v.Bool() {
+						continue
+					}
+					s = guardInner(x)
+				}
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
+		clear(b.Stmts[len(out):])
+		b.Stmts = out
 	}
-	clear(body.Stmts[len(out):])
-	body.Stmts = out
+	run(p.twin.Body)
 	return changed || f.changed()
 }
 
@@ -193,51 +204,93 @@ func propagate(p *pipe, track func(name string) bool) bool {
 		v, ok := env[id.Name]
 		return v, ok
 	}}
-	for _, s := range p.stmts() {
-		editReads(s, f.expr)
-		if r := guardWrite(s); r != nil {
-			delete(env, r.Name)
-		}
-		switch x := s.(type) {
-		case *ir.Decl:
-			if !track(x.Name) || !propagatable(x.T) {
-				continue
-			}
-			if x.Init == nil {
-				if x.Mutable {
-					env[x.Name] = ir.Zero(x.T)
+	var run func(stmts []ir.Stmt)
+	run = func(stmts []ir.Stmt) {
+		for _, s := range stmts {
+			if lp, ok := s.(*ir.Loop); ok {
+				// A kept loop: what it assigns is unknown at its head
+				// (the back edge) and after it.
+				for n := range assignedIn(lp) {
+					delete(env, n)
 				}
-			} else if v, ok := litVal(x.Init); ok {
-				env[x.Name] = v
-			}
-		case *ir.Assign:
-			r := ir.RootIdent(x.LHS)
-			cur, known := env[r.Name]
-			delete(env, r.Name)
-			if _, whole := x.LHS.(*ir.Ident); !whole || r.Ref == ir.RefGlobal || !track(r.Name) || !propagatable(r.T) {
+				saved := maps.Clone(env)
+				run(lp.Body.Stmts) // the break-if, !m, stays as it is
+				env = saved
 				continue
 			}
-			rhs, ok := litVal(x.RHS)
-			if !ok {
-				continue
+			editReads(s, f.expr)
+			if r := guardWrite(s); r != nil {
+				delete(env, r.Name)
 			}
-			if x.Op != ir.OpNone {
-				// v op= c with v known: v = (its value op c), when exact.
-				if !known {
+			switch x := s.(type) {
+			case *ir.Decl:
+				if !track(x.Name) || !propagatable(x.T) {
 					continue
 				}
-				v, st := evalBinary(x.Op, cur, rhs, r.T)
-				if st != evalOK || !representable(v) {
+				if x.Init == nil {
+					if x.Mutable {
+						env[x.Name] = ir.Zero(x.T)
+					}
+				} else if v, ok := litVal(x.Init); ok {
+					env[x.Name] = v
+				}
+			case *ir.Assign:
+				r := ir.RootIdent(x.LHS)
+				cur, known := env[r.Name]
+				delete(env, r.Name)
+				if _, whole := x.LHS.(*ir.Ident); !whole || r.Ref == ir.RefGlobal || !track(r.Name) || !propagatable(r.T) {
 					continue
 				}
-				x.Op, x.RHS = ir.OpNone, &ir.Lit{Pos: x.RHS.Position(), Val: v}
-				f.fired(x.RHS, "constant compound assignment")
-				rhs = v
+				rhs, ok := litVal(x.RHS)
+				if !ok {
+					continue
+				}
+				if x.Op != ir.OpNone {
+					// v op= c with v known: v = (its value op c), when exact.
+					if !known {
+						continue
+					}
+					v, st := evalBinary(x.Op, cur, rhs, r.T)
+					if st != evalOK || !representable(v) {
+						continue
+					}
+					x.Op, x.RHS = ir.OpNone, &ir.Lit{Pos: x.RHS.Position(), Val: v}
+					f.fired(x.RHS, "constant compound assignment")
+					rhs = v
+				}
+				env[r.Name] = rhs
 			}
-			env[r.Name] = rhs
 		}
 	}
+	run(p.stmts())
 	return f.changed()
+}
+
+// assignedIn returns the roots of the variables n assigns anywhere in it
+// (guards included).
+func assignedIn(n ir.Node) map[string]bool {
+	out := map[string]bool{}
+	ir.Inspect(n, func(k ir.Node) bool {
+		if a, ok := k.(*ir.Assign); ok {
+			if r := ir.RootIdent(a.LHS); r != nil {
+				out[r.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// readIn returns the names n reads anywhere in it.
+func readIn(n ir.Node) map[string]bool {
+	out := map[string]bool{}
+	ir.Inspect(n, func(k ir.Node) bool {
+		if id, ok := k.(*ir.Ident); ok {
+			out[id.Name] = true
+		}
+		return true
+	})
+	return out
 }
 
 // maskPropPass is mask constant propagation: only flatten's masks.
@@ -285,24 +338,42 @@ func copyPropPass(p *pipe) bool {
 			users[src.Name] = append(users[src.Name], a)
 		}
 	}
-	for _, s := range p.stmts() {
-		editReads(s, subst)
-		if r := guardWrite(s); r != nil {
-			kill(r.Name)
-		}
-		switch x := s.(type) {
-		case *ir.Decl:
-			if x.Init != nil {
-				record(x.Name, x.Init)
+	var run func(stmts []ir.Stmt)
+	run = func(stmts []ir.Stmt) {
+		for _, s := range stmts {
+			if lp, ok := s.(*ir.Loop); ok {
+				// A kept loop: no copy of or from what it assigns holds at
+				// its head (the back edge) or after it.
+				for n := range assignedIn(lp) {
+					kill(n)
+				}
+				savedEnv, savedUsers := maps.Clone(env), map[string][]string{}
+				for k, v := range users {
+					savedUsers[k] = slices.Clone(v)
+				}
+				run(lp.Body.Stmts) // the break-if, !m, stays as it is
+				env, users = savedEnv, savedUsers
+				continue
 			}
-		case *ir.Assign:
-			r := ir.RootIdent(x.LHS)
-			kill(r.Name)
-			if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal {
-				record(r.Name, x.RHS)
+			editReads(s, subst)
+			if r := guardWrite(s); r != nil {
+				kill(r.Name)
+			}
+			switch x := s.(type) {
+			case *ir.Decl:
+				if x.Init != nil {
+					record(x.Name, x.Init)
+				}
+			case *ir.Assign:
+				r := ir.RootIdent(x.LHS)
+				kill(r.Name)
+				if _, whole := x.LHS.(*ir.Ident); whole && x.Op == ir.OpNone && r.Ref != ir.RefGlobal {
+					record(r.Name, x.RHS)
+				}
 			}
 		}
 	}
+	run(p.stmts())
 	return changed
 }
 
@@ -319,14 +390,38 @@ func copyPropPass(p *pipe) bool {
 // deeper than maxForwardDepth stays put, so expressions stay shallow
 // enough for every WGSL compiler.
 func forwardPass(p *pipe) bool {
-	stmts := p.stmts()
+	return forwardBlock(p, p.twin.Body, nil)
+}
+
+// forwardBlock is forwardPass over one block: the function's body, or
+// (loop non-nil) the body of a kept loop, where only values declared in
+// the body itself move (a var declared outside is carried around the back
+// edge) and the break-if counts as a read after the last statement. A
+// kept loop inside the block counts as reading twice every name it reads
+// (nothing moves into a loop, whose body runs many times) and as a
+// partial write of every name it assigns; its body is forwarded on its
+// own.
+func forwardBlock(p *pipe, b *ir.Block, loop *ir.Loop) bool {
+	stmts := b.Stmts
 	type write struct {
 		at    int
 		whole bool
 	}
+	changed := false
 	reads := map[string][]int{} // statement index per read, in order
 	writes := map[string][]write{}
+	declared := map[string]bool{}
 	for i, s := range stmts {
+		if lp, ok := s.(*ir.Loop); ok {
+			changed = forwardBlock(p, lp.Body, lp) || changed
+			for n := range readIn(lp) {
+				reads[n] = append(reads[n], i, i)
+			}
+			for n := range assignedIn(lp) {
+				writes[n] = append(writes[n], write{i, false})
+			}
+			continue
+		}
 		forEachRead(s, func(id *ir.Ident) { reads[id.Name] = append(reads[id.Name], i) })
 		if a, ok := s.(*ir.Assign); ok {
 			r := ir.RootIdent(a.LHS)
@@ -336,6 +431,16 @@ func forwardPass(p *pipe) bool {
 		if r := guardWrite(s); r != nil {
 			writes[r.Name] = append(writes[r.Name], write{i, false})
 		}
+		if d, ok := s.(*ir.Decl); ok {
+			declared[d.Name] = true
+		}
+	}
+	end0 := len(stmts) - 1
+	if loop != nil {
+		end0 = len(stmts)
+		for n := range readIn(loop.BreakIf) {
+			reads[n] = append(reads[n], len(stmts))
+		}
 	}
 	writtenBetween := func(name string, i, j int) bool {
 		ws := writes[name]
@@ -343,7 +448,6 @@ func forwardPass(p *pipe) bool {
 		return k < len(ws) && ws[k].at < j
 	}
 	removed := make([]bool, len(stmts))
-	changed := false
 	for i, s := range stmts {
 		var name string
 		var val ir.Expr
@@ -358,6 +462,9 @@ func forwardPass(p *pipe) bool {
 			if !ok || x.Op != ir.OpNone || id.Ref != ir.RefVar || p.info[id.Name] == tempRet {
 				continue
 			}
+			if loop != nil && !declared[id.Name] {
+				continue // carried around the back edge
+			}
 			name, val = id.Name, x.RHS
 		default:
 			continue
@@ -366,7 +473,7 @@ func forwardPass(p *pipe) bool {
 			continue
 		}
 		// The value lives until the next store to name: it must be whole.
-		end := len(stmts) - 1
+		end := end0
 		ws := writes[name]
 		if k := sort.Search(len(ws), func(k int) bool { return ws[k].at > i }); k < len(ws) {
 			if !ws[k].whole {
@@ -380,6 +487,12 @@ func forwardPass(p *pipe) bool {
 			continue // not read, or read more than once
 		}
 		j := rs[k]
+		if j >= len(stmts) {
+			continue // read by the break-if only
+		}
+		if _, ok := stmts[j].(*ir.Loop); ok {
+			continue
+		}
 		safe := true
 		ir.Inspect(val, func(n ir.Node) bool {
 			if id, ok := n.(*ir.Ident); ok && id.Ref.Mutable() && writtenBetween(id.Name, i, j) {
@@ -413,7 +526,7 @@ func forwardPass(p *pipe) bool {
 			}
 		}
 		clear(stmts[len(out):])
-		p.twin.Body.Stmts = out
+		b.Stmts = out
 	}
 	return changed
 }

@@ -43,6 +43,8 @@ func fixtureOptions(t *testing.T, spec string) flatten.Options {
 			opts.MaxUnroll = n
 		case "strict":
 			opts.Strict = true
+		case "loops":
+			opts.Loops = v
 		default:
 			t.Fatalf("unknown fixture option %q", k)
 		}

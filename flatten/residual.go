@@ -10,13 +10,15 @@ import (
 // isFlat reports whether f is already branchless and call-free: no If,
 // Loop, Switch, Break, Continue or user call, and no Return except as its
 // last top-level statement. Such a function is its own twin.
-func isFlat(f *ir.Func) bool { return shapeViolation(f) == "" }
+func isFlat(f *ir.Func) bool { return shapeViolation(f, false) == "" }
 
-// shapeViolation describes the first way f is not of the twin shape
-// (issue item 2), or returns "": no If, Loop, Switch, Break, Continue or
-// user call; at most one Return, the last top-level statement; exactly
-// one when the function has a result.
-func shapeViolation(f *ir.Func) string {
+// shapeViolation describes the first way f breaks the twin contract
+// (doc.go "Twin shape", "Loops in twins"), or returns "": no If (an
+// entry point's guards aside), Switch, Break, Continue or user call; at
+// most one Return, the last top-level statement; exactly one when the
+// function has a result; and, with loops, no Loop but kept loops
+// (isKeptLoop) — without, no Loop at all.
+func shapeViolation(f *ir.Func, loops bool) string {
 	msg := ""
 	stmts := f.Body.Stmts
 	var last ir.Stmt
@@ -31,7 +33,13 @@ func shapeViolation(f *ir.Func) string {
 			return false // an entry point's guard (entry.go)
 		}
 		switch x := n.(type) {
-		case *ir.If, *ir.Loop, *ir.Switch, *ir.Break, *ir.Continue:
+		case *ir.Loop:
+			if !loops {
+				msg = fmt.Sprintf("%T at %v", x, x.Position())
+			} else if why := keptLoopViolation(x); why != "" {
+				msg = fmt.Sprintf("loop at %v is not a kept loop: %s", x.Pos, why)
+			}
+		case *ir.If, *ir.Switch, *ir.Break, *ir.Continue:
 			msg = fmt.Sprintf("%T at %v", x, x.Position())
 		case *ir.Call:
 			msg = fmt.Sprintf("call of %s at %v", x.Func, x.Pos)
@@ -50,13 +58,51 @@ func shapeViolation(f *ir.Func) string {
 	return msg
 }
 
+// keptLoopViolation says how lp differs from the one loop form a twin
+// keeps (masked.go): an empty continuing block and the break-if !m, m a
+// bool var the loop's body assigns, as the only exit (the body's jumps
+// are shapeViolation's to find); "" when it does not.
+func keptLoopViolation(lp *ir.Loop) string {
+	if len(lp.Continuing.Stmts) != 0 {
+		return "its continuing block is not empty"
+	}
+	u, ok := lp.BreakIf.(*ir.Unary)
+	if !ok || u.Op != ir.OpNot {
+		return "its exit is not `break if !m`"
+	}
+	m, ok := u.X.(*ir.Ident)
+	if !ok || m.Ref != ir.RefVar || m.T.Kind != ir.KindBool {
+		return "its exit does not test a bool var"
+	}
+	if !assignedIn(lp.Body)[m.Name] {
+		return fmt.Sprintf("its mask %s is never cleared in the body", m.Name)
+	}
+	return ""
+}
+
 // residuals lists what the folds would still change in the finished twin
 // (Options.Strict; daslang-flatten §8.6 strict_fold): the pipeline ran to
 // a fixed point, so any hit is a fold that failed to fire. Each is
 // positioned at the source expression it came from.
 func residuals(p *pipe) ir.ErrorList {
 	var errs ir.ErrorList
-	for _, s := range p.stmts() {
+	var all []ir.Stmt
+	exits := map[ir.Stmt]bool{} // kept loops' break-ifs, as statements
+	var flat func(stmts []ir.Stmt)
+	flat = func(stmts []ir.Stmt) {
+		for _, s := range stmts {
+			if lp, ok := s.(*ir.Loop); ok {
+				flat(lp.Body.Stmts)
+				exit := &ir.ExprStmt{Pos: lp.Pos, X: lp.BreakIf}
+				exits[exit] = true
+				all = append(all, exit)
+				continue
+			}
+			all = append(all, s)
+		}
+	}
+	flat(p.stmts())
+	for _, s := range all {
 		f := &folder{}
 		c := ir.CloneStmt(s)
 		editReads(c, f.expr)
@@ -67,7 +113,7 @@ func residuals(p *pipe) ir.ErrorList {
 				errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s left unfolded: %s", ev.rule, ir.PrintExpr(ev.n))
 			}
 		}
-		if noOp(s) {
+		if noOp(s) && !exits[s] {
 			errs.Add(p.m.File, s.Position(), "flatten", "strict: residual statement without effect left: %s", strings.TrimSpace(ir.PrintStmt(s, 0)))
 		}
 	}

@@ -80,6 +80,17 @@ func BoundLoop(b *Block, i int) (*LoopBound, error) {
 	return best, nil
 }
 
+// HugeBoundError is BoundLoop's error for a loop whose counter test does
+// bound it, but by more than 2^30 entries: a bound no unrolling can use.
+type HugeBoundError struct {
+	Counter string
+	Entries int64 // the bound the exit test gives
+}
+
+func (e *HugeBoundError) Error() string {
+	return fmt.Sprintf("counter %s bounds the loop only at %d entries, more than 2^30", e.Counter, e.Entries)
+}
+
 // counterUpdate is a recognized `k += S` statement.
 type counterUpdate struct {
 	name      string
@@ -289,6 +300,7 @@ func boundWithCounter(b *Block, i int, l *Loop, u counterUpdate) (*LoopBound, er
 	step := u.step
 	// Exit tests.
 	var best int64 = -1
+	var huge int64 // entries of an exit test too far to count as a bound
 	bestLimit := int64(0)
 	exact := false
 	consider := func(e Expr, afterUpdate bool, isOnlyExit bool) {
@@ -322,7 +334,11 @@ func boundWithCounter(b *Block, i int, l *Loop, u counterUpdate) (*LoopBound, er
 		// No wrap-around before the exit: every value the counter takes
 		// (including the update after the last test) stays in range.
 		last := start + (entries+1)*step
-		if last < lo-int64(math.MaxUint32) || entries > 1<<30 {
+		if last < lo-int64(math.MaxUint32) {
+			return
+		}
+		if entries > 1<<30 {
+			huge = max(huge, entries)
 			return
 		}
 		extreme := start + entries*step
@@ -365,6 +381,9 @@ func boundWithCounter(b *Block, i int, l *Loop, u counterUpdate) (*LoopBound, er
 	}
 	if l.BreakIf != nil {
 		consider(l.BreakIf, true, !otherExits(-1))
+	}
+	if best < 0 && huge > 0 {
+		return nil, &HugeBoundError{Counter: k, Entries: huge}
 	}
 	if best < 0 {
 		return nil, fmt.Errorf("no exit test bounds counter %s (want e.g. `if (%s >= C) { break; }` before any continue)", k, k)

@@ -21,6 +21,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		verify    bool
 		dumpAfter string
 		stats     bool
+		loops     string
 	)
 	cmd := &cobra.Command{
 		Use:   "flatten FILE.wgsl",
@@ -28,11 +29,14 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		Long: `flatten adds to the module the flattened twin <name>_flat of the kernel (or of
 every kernel) and prints the module as WGSL. The twin has no if, loop, switch,
 break, continue or user call, and a single return at its end: ifs become
-select, early returns a live mask, bounded loops are unrolled with break and
-continue masks, calls are inlined.
+select, early returns a live mask, calls are inlined, bounded loops are
+unrolled with break and continue masks, and other loops (--loops) are kept as
+one loop each whose only exit is its own mask turning false: a uniform loop
+(its exit the same in a whole workgroup; barriers inside it stay, guarded)
+or a masked loop (per-invocation exit), body branchless.
 
-Constructs outside flatten's subset (recursion, unbounded loops, unrolling past
---max-unroll, builtins outside the whitelist, uniformity-dependent operations
+Constructs outside flatten's subset (recursion, with --loops unroll unbounded
+loops and unrolling past --max-unroll, builtins outside the whitelist, uniformity-dependent operations
 under non-uniform control flow) are refused with file:line:col: flatten: … and
 exit code 2; nothing is printed then.`,
 		Example: `  gpudiff flatten shaders/examples/shade.wgsl
@@ -48,11 +52,14 @@ exit code 2; nothing is printed then.`,
 			if err := checkFlags("flatten", changedFlags(cmd), intAtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
 				return err
 			}
+			if !slices.Contains([]string{"auto", "unroll", "mask"}, loops) {
+				return usagef("gpudiff flatten: --loops: %q is not one of auto, unroll, mask", loops)
+			}
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
 			opts := g.flattenOptions()
-			opts.MaxUnroll, opts.Strict, opts.VerifyPasses = maxUnroll, strict, verify
+			opts.MaxUnroll, opts.Strict, opts.VerifyPasses, opts.Loops = maxUnroll, strict, verify, loops
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
 					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
@@ -65,12 +72,19 @@ exit code 2; nothing is printed then.`,
 				}
 			}
 			var ds []flatten.DispatchStat
+			var ls loopStats
 			if stats {
 				opts.OnDispatch = func(st flatten.DispatchStat) { ds = append(ds, st) }
+				opts.OnLoop = ls.add
 			}
 			if kernel != "" {
-				if _, err := pickKernel(m, kernel); err != nil {
-					return err
+				// A compute entry point flattens to an entry point
+				// (flatten's doc, "Entry points"); any other kernel must
+				// be one exec can run as a function.
+				if f := m.Func(kernel); f == nil || f.Stage != ir.StageCompute {
+					if _, err := pickKernel(m, kernel); err != nil {
+						return err
+					}
 				}
 				if _, err := flatten.Function(m, kernel, opts); err != nil {
 					return inputErr(err)
@@ -80,6 +94,7 @@ exit code 2; nothing is printed then.`,
 			}
 			if stats {
 				writeDispatchStats(cmd.ErrOrStderr(), args[0], ds)
+				ls.write(cmd.ErrOrStderr())
 			}
 			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
 		},
@@ -90,7 +105,8 @@ exit code 2; nothing is printed then.`,
 	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	f.BoolVar(&verify, "verify-passes", false, "verify the twin (ir.Verify) after every pass; a failure is an internal error naming the pass")
-	f.BoolVar(&stats, "stats", false, "print to standard error, per closed-set dispatch (a switch whose arms call same-signature functions with the same arguments), the candidates it declares and those the tag-set analysis prunes, then the totals")
+	f.BoolVar(&stats, "stats", false, "print to standard error, per closed-set dispatch (a switch whose arms call same-signature functions with the same arguments), the candidates it declares and those the tag-set analysis prunes, then the totals; then the loops: how many were unrolled, kept as uniform loops and kept as masked loops")
+	f.StringVar(&loops, "loops", "auto", "what becomes of loops: auto (unroll those with a proven bound within --max-unroll, keep the others as loops of the twin), unroll (unroll all; refuse a loop without a bound), mask (keep every loop as a loop of the twin)")
 	f.StringVar(&dumpAfter, "dump-after", "", "print the twin to standard error after each run of this pass that changed it, or after every pass with 'all' (passes: "+strings.Join(flatten.PassNames(), ", ")+")")
 	return cmd
 }
@@ -110,4 +126,26 @@ func writeDispatchStats(w io.Writer, file string, ds []flatten.DispatchStat) {
 		pruned += d.Pruned()
 	}
 	fmt.Fprintf(w, "dispatches: %d, candidates: %d, pruned: %d\n", len(ds), seen, pruned)
+}
+
+// loopStats counts the loops flatten lowered, by what became of them
+// (flatten.Options.OnLoop).
+type loopStats struct{ unrolled, uniform, masked int }
+
+func (s *loopStats) add(_ ir.Pos, kind string) {
+	switch kind {
+	case "unrolled":
+		s.unrolled++
+	case "uniform":
+		s.uniform++
+	case "masked":
+		s.masked++
+	}
+}
+
+// write prints the loop totals:
+//
+//	loops: unrolled 2, kept uniform 1, masked 1
+func (s *loopStats) write(w io.Writer) {
+	fmt.Fprintf(w, "loops: unrolled %d, kept uniform %d, masked %d\n", s.unrolled, s.uniform, s.masked)
 }

@@ -8,13 +8,19 @@ import (
 // IR, which has exactly the desugarings the rules assume (for and while
 // as loop, if with an else, loop with a continuing block).
 
-type chkBeh uint8
+type chkBeh = ir.Behavior
 
 const (
-	behNext chkBeh = 1 << iota
-	behBreak
-	behContinue
-	behReturn
+	behNext     = ir.BehNext
+	behBreak    = ir.BehBreak
+	behContinue = ir.BehContinue
+	behReturn   = ir.BehReturn
+)
+
+// behSeq and behOf are ir's (ir/behavior.go).
+var (
+	behSeq = ir.BehaviorSeq
+	behOf  = ir.BehaviorOf
 )
 
 // behaviors reports a function whose body can fall off its end without
@@ -31,19 +37,6 @@ func (c *chkCtx) behBlock(b *ir.Block) chkBeh {
 	return behSeq(b.Stmts, func(s ir.Stmt) chkBeh { return c.behStmt(s) })
 }
 
-// behSeq applies the sequence rule: s1 s2 has (B1 \ {Next}) ∪ B2 when
-// Next is in B1, else B1.
-func behSeq(ss []ir.Stmt, beh func(ir.Stmt) chkBeh) chkBeh {
-	acc := behNext
-	for _, s := range ss {
-		b := beh(s)
-		if acc&behNext != 0 {
-			acc = acc&^behNext | b
-		}
-	}
-	return acc
-}
-
 func (c *chkCtx) behStmt(s ir.Stmt) chkBeh {
 	b, ok := behOf(s, c.behBlock)
 	if !ok {
@@ -53,46 +46,4 @@ func (c *chkCtx) behStmt(s ir.Stmt) chkBeh {
 		panic(chkAbort{})
 	}
 	return b
-}
-
-// behOf computes the behavior of one statement given a block analyzer;
-// ok is false for a loop with an empty behavior.
-func behOf(s ir.Stmt, block func(*ir.Block) chkBeh) (chkBeh, bool) {
-	switch x := s.(type) {
-	case *ir.Block:
-		return block(x), true
-	case *ir.Return:
-		return behReturn, true
-	case *ir.Break:
-		return behBreak, true
-	case *ir.Continue:
-		return behContinue, true
-	case *ir.If:
-		return block(x.Then) | block(x.Else), true
-	case *ir.Loop:
-		b1 := block(x.Body)
-		b2 := block(x.Continuing)
-		if x.BreakIf != nil && b2&behNext != 0 {
-			b2 = b2&^behNext | behBreak | behNext
-		}
-		if b1 == behReturn {
-			return behReturn, true
-		}
-		u := b1 | b2
-		if u&behBreak == 0 {
-			r := u &^ (behContinue | behNext)
-			return r, r != 0
-		}
-		return (u | behNext) &^ (behBreak | behContinue), true
-	case *ir.Switch:
-		var u chkBeh
-		for _, cs := range x.Cases {
-			u |= block(cs.Body)
-		}
-		if u&behBreak != 0 {
-			u = (u | behNext) &^ behBreak
-		}
-		return u, true
-	}
-	return behNext, true
 }

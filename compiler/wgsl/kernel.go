@@ -100,16 +100,14 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 			return fail(p.PtrPos, "kernel %s is outside the gpudiff subset: pointer parameter", name)
 		}
 	}
-	u := uniAnalyze(m, uniRuleIsError(m, "derivative_uniformity"), uniRuleIsError(m, "subgroup_uniformity"))
-	if len(u.errs) > 0 {
-		return nil, u.errs
+	u := ir.Uniformity(m, ir.UniformityOptions{DerivativeError: uniRuleIsError(m, "derivative_uniformity"), SubgroupError: uniRuleIsError(m, "subgroup_uniformity")})
+	if len(u.Errors) > 0 {
+		return nil, u.Errors
 	}
-	if t := u.tags[name]; t != nil {
-		for i, p := range f.Params {
-			if t.paramRequired[i] {
-				return fail(p.Pos, "kernel %s: parameter %s must be uniform (it %s), but kernel arguments differ per invocation (WGSL #uniformity)",
-					name, p.Name, t.paramWhy[i])
-			}
+	for i, p := range f.Params {
+		if req, why := u.ParamRequired(name, i); req {
+			return fail(p.Pos, "kernel %s: parameter %s must be uniform (it %s), but kernel arguments differ per invocation (WGSL #uniformity)",
+				name, p.Name, why)
 		}
 	}
 	return f, nil

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -350,13 +351,17 @@ func afterFinishedBlock(m *ir.Module) []string {
 }
 
 // loopReport checks every loop of m with ir.BoundLoop and returns the
-// unbounded ones (printed) and the bounds.
+// unbounded ones (printed) and the bounds. Data loops (dataLoop, whose
+// bound is a run-time value by construction) are in neither.
 func loopReport(m *ir.Module) (unbounded []string, bounds []*ir.LoopBound) {
 	var visit func(n ir.Node)
 	visit = func(n ir.Node) {
 		if b, ok := n.(*ir.Block); ok {
 			for i, s := range b.Stmts {
-				if _, isLoop := s.(*ir.Loop); isLoop {
+				if l, isLoop := s.(*ir.Loop); isLoop {
+					if isDataLoop(l) {
+						continue
+					}
 					lb, err := ir.BoundLoop(b, i)
 					if err != nil {
 						unbounded = append(unbounded, err.Error()+"\n"+ir.PrintStmt(s, 0))
@@ -377,4 +382,19 @@ func loopReport(m *ir.Module) (unbounded []string, bounds []*ir.LoopBound) {
 		visit(f.Body)
 	}
 	return unbounded, bounds
+}
+
+var dataLoopVar = regexp.MustCompile(`^w\d+$`)
+
+// isDataLoop reports whether l is one of dataLoop's loops: its count
+// variable (named w<N>) is updated by `w -= 1` or `w = w >> 1`.
+func isDataLoop(l *ir.Loop) bool {
+	for _, s := range append(append([]ir.Stmt(nil), l.Body.Stmts...), l.Continuing.Stmts...) {
+		if a, ok := s.(*ir.Assign); ok {
+			if id, ok := a.LHS.(*ir.Ident); ok && dataLoopVar.MatchString(id.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -160,7 +160,15 @@ func (cg *computeGen) program() {
 		m.Shared = append(m.Shared, v)
 		return &ir.Ident{Name: v.Name, T: v.T, Ref: ir.RefShared}
 	}
-	inp := add(&ir.SharedVar{Name: "inp", T: ir.ArrayOf(cg.t, cg.n), Space: ir.SpaceStorage, Access: ir.AccessRead, Group: 0, Binding: 0})
+	// Uniform loops (Profile.UniformLoops): inp is runtime-sized (its
+	// arrayLength, N, bounds a scan loop) and one exchange phase repeats
+	// for a uniform number of rounds.
+	uniformLoops := g.prof.UniformLoops > 0 && r.chance(g.prof.UniformLoops)
+	inpT := ir.ArrayOf(cg.t, cg.n)
+	if uniformLoops {
+		inpT = ir.RuntimeArrayOf(cg.t)
+	}
+	inp := add(&ir.SharedVar{Name: "inp", T: inpT, Space: ir.SpaceStorage, Access: ir.AccessRead, Group: 0, Binding: 0})
 	out := add(&ir.SharedVar{Name: "out", T: ir.ArrayOf(cg.t, cg.n), Space: ir.SpaceStorage, Access: ir.AccessReadWrite, Group: 0, Binding: 1})
 	var hist, prm, tile, wcnt *ir.Ident
 	if r.chance(60) {
@@ -249,7 +257,14 @@ func (cg *computeGen) program() {
 		if cg.mg != nil && r.chance(40) {
 			cg.mg.phase()
 		}
-		cg.exchangePhase(p, tile, wcnt, hist)
+		if uniformLoops && p == 0 && cg.mg == nil {
+			cg.roundsPhase(p, tile, wcnt, hist)
+		} else {
+			cg.exchangePhase(p, tile, wcnt, hist)
+		}
+	}
+	if uniformLoops {
+		cg.scanLoop(inp)
 	}
 	if cg.powerOfTwo() && !cg.tile2 && cg.l > 1 && r.chance(40) {
 		cg.reductionPhase(tile)
@@ -541,4 +556,50 @@ func (cg *computeGen) reductionPhase(tile *ir.Ident) {
 	cg.stmts = append(cg.stmts, &ir.Block{Stmts: []ir.Stmt{&ir.Decl{Name: name, T: ir.U32, Mutable: true, Init: u(uint32(cg.l / 2))}, loop}})
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, index(tile, u(0)))})
 	cg.barrier()
+}
+
+// roundsPhase appends an exchange phase repeated for a uniform number of
+// rounds, 1 to 3, read from num_workgroups or workgroup_id (WGSL
+// #uniformity: both are uniform in a workgroup), so ir.BoundLoop cannot
+// bound it and flatten keeps it as a uniform loop with its barriers:
+//
+//	{ var rnd = 0u; loop { if (rnd >= nwg.x % 3u + 1u) { break; } exchange phase continuing { rnd += 1u; } } }
+//
+// Race-free as one phase is: each round ends with a barrier. The phase's
+// lets live in the loop body (a scope of their own).
+func (cg *computeGen) roundsPhase(p int, tile, wcnt, hist *ir.Ident) {
+	u := func(v uint32) ir.Expr { return lit(ir.U32Val(v)) }
+	src, m := cg.nwg, uint32(3)
+	if cg.g.r.chance(40) {
+		src, m = cg.wid, 2
+	}
+	bound := bin(ir.OpAdd, bin(ir.OpRem, swizzle(src, 0), u(m)), u(1))
+	rnd := func() ir.Expr { return &ir.Ident{Name: "rnd", T: ir.U32, Ref: ir.RefVar} }
+	saved := cg.stmts
+	cg.stmts = nil
+	cg.c.push()
+	cg.exchangePhase(p, tile, wcnt, hist)
+	cg.c.pop()
+	body := append([]ir.Stmt{&ir.If{Cond: bin(ir.OpGe, rnd(), bound), Then: ir.NewBlock(ir.Pos{}, &ir.Break{}), Else: &ir.Block{}}}, cg.stmts...)
+	cg.stmts = append(saved, &ir.Block{Stmts: []ir.Stmt{
+		&ir.Decl{Name: "rnd", T: ir.U32, Init: u(0), Mutable: true},
+		&ir.Loop{Body: &ir.Block{Stmts: body}, Continuing: ir.NewBlock(ir.Pos{}, &ir.Assign{LHS: rnd(), Op: ir.OpAdd, RHS: u(1)})},
+	}})
+}
+
+// scanLoop appends a loop over the runtime-sized inp, bounded by its
+// arrayLength (uniform; not a constant, so flatten keeps the loop):
+//
+//	{ var sj = 0u; loop { if (!(sj < arrayLength(&inp))) { break; } acc = f(acc, inp[sj]); continuing { sj += S; } } }
+func (cg *computeGen) scanLoop(inp *ir.Ident) {
+	u := func(v uint32) ir.Expr { return lit(ir.U32Val(v)) }
+	sj := func() ir.Expr { return &ir.Ident{Name: "sj", T: ir.U32, Ref: ir.RefVar} }
+	step := uint32(cg.g.r.between(1, 4))
+	n := &ir.ArrayLength{X: &ir.Ident{Name: inp.Name, T: inp.T, Ref: ir.RefShared}}
+	exit := &ir.If{Cond: un(ir.OpNot, bin(ir.OpLt, sj(), n)), Then: ir.NewBlock(ir.Pos{}, &ir.Break{}), Else: &ir.Block{}}
+	upd := &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, index(inp, sj()))}
+	cg.stmts = append(cg.stmts, &ir.Block{Stmts: []ir.Stmt{
+		&ir.Decl{Name: "sj", T: ir.U32, Init: u(0), Mutable: true},
+		&ir.Loop{Body: &ir.Block{Stmts: []ir.Stmt{exit, upd}}, Continuing: ir.NewBlock(ir.Pos{}, &ir.Assign{LHS: sj(), Op: ir.OpAdd, RHS: u(step)})},
+	}})
 }

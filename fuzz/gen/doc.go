@@ -13,9 +13,13 @@
 //     mutability, helper signatures, struct types) is threaded through
 //     generation, and the result passes ir.Normalize and ir.Verify;
 //   - terminating: every loop has a counter that ir.BoundLoop bounds (see
-//     the loop forms in loop.go), helpers form a call DAG (a helper only
-//     calls helpers generated before it), and the estimated dynamic cost
-//     is capped (MaxCost);
+//     the loop forms in loop.go), or, for the data loops of profiles with
+//     LoopWeights.Data (loop.go, dataLoop) and the compute profile's
+//     uniform loops (compute.go: a scan over arrayLength, rounds read
+//     from num_workgroups or workgroup_id), a count bounded at run time by
+//     construction, which flatten keeps as a loop of the twin; helpers
+//     form a call DAG (a helper only calls helpers generated before it),
+//     and the estimated dynamic cost is capped (MaxCost);
 //   - within flatten's caps: the kernel's unroll count (loop-body copies,
 //     inlined calls included) stays within Config.MaxUnroll, flatten's
 //     Options.MaxUnroll (unroll.go), so flatten never refuses an
@@ -30,9 +34,10 @@
 //     on every conforming implementation.
 //
 // A configurable share of programs (Config.OutsideSubset) deliberately
-// leaves flatten's subset — an unbounded (but terminating) loop or a
-// depth-limited recursion — to exercise flatten's refusal path; the
-// Program says which.
+// leaves flatten's subset — an unbounded (but terminating) loop, which
+// flatten refuses only with Options.Loops "unroll" (by default it keeps
+// it as a loop of the twin), or a depth-limited recursion — to exercise
+// flatten's refusal path; the Program says which.
 //
 // # Compute entry points
 //

@@ -50,7 +50,9 @@ const MaxCost = 4000
 const (
 	// OutsideUnboundedLoop is a loop whose counter starts at a run-time
 	// value clamped to [0, 8] and counts down to 0: it terminates, but
-	// ir.BoundLoop cannot bound it (no constant start).
+	// ir.BoundLoop cannot bound it (no constant start). It is outside
+	// what flatten unrolls (flatten.Options.Loops "unroll" refuses it),
+	// inside what it keeps as a loop (the default).
 	OutsideUnboundedLoop = "unbounded-loop"
 	// OutsideRecursion is a helper that calls itself with a depth
 	// argument clamped to [0, 4] that decreases by one per call. WGSL

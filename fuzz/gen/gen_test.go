@@ -79,7 +79,7 @@ func TestGeneratedProgramHashesArePinned(t *testing.T) {
 		{"default", 1, "6eec399ae70ed2e3"},
 		{"default", 42, "b6068fb8fa348339"},
 		{"control", 7, "af5a1e60e8deb1bf"},
-		{"loops", 7, "6a4e1068462565cc"},
+		{"loops", 7, "f5510d3250aa85cf"},
 		{"calls", 7, "e1edc30b18ba23f9"},
 		{"data", 7, "93fad18af754b704"},
 		{"refusal", 3, "a5350b3ca3bc3c14"},

@@ -102,17 +102,29 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 // types): element i of a top-level array is filled as Inputs fills
 // invocation i, so the first EdgeInvocations elements cover the edge
 // values of every scalar component and f32 values stay in the exact
-// domain. Workgroup variables start zeroed (WGSL #var-and-value) and are
-// not listed.
+// domain. A runtime-sized array (the compute profile's inp with
+// Profile.UniformLoops) gets as many elements as the longest fixed-size
+// array binding (out: one per invocation of the dispatch). Workgroup
+// variables start zeroed (WGSL #var-and-value) and are not listed.
 func Bindings(seed uint64, m *ir.Module) map[string]ir.Value {
 	r := &chooser{src: &splitmix{s: mix64(seed ^ 0x13198a2e03707344)}}
 	out := map[string]ir.Value{}
+	runtimeLen := 0
+	for _, v := range m.Shared {
+		if v.Space != ir.SpaceWorkgroup && v.T.Kind == ir.KindArray {
+			runtimeLen = max(runtimeLen, v.T.Len)
+		}
+	}
 	for j, v := range m.Shared {
 		if v.Space == ir.SpaceWorkgroup {
 			continue
 		}
-		if v.T.Kind == ir.KindArray {
-			es := make([]ir.Value, v.T.Len)
+		if v.T.Kind == ir.KindArray || v.T.Kind == ir.KindRuntimeArray {
+			n := v.T.Len
+			if v.T.Kind == ir.KindRuntimeArray {
+				n = runtimeLen
+			}
+			es := make([]ir.Value, n)
 			for i := range es {
 				comp := 0
 				es[i] = bindingLeaf(r, v.T.Elem, i, j, &comp)

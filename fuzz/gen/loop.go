@@ -30,6 +30,7 @@ const (
 	lWhileTop
 	lWhileEnd
 	lBreakIf
+	lData // dataLoop: not a counter loop
 )
 
 // loopHeader is a counter loop before its body is generated.
@@ -45,7 +46,15 @@ type loopHeader struct {
 // body; nil when the unroll cap leaves no room for a loop here.
 func (c *fnGen) loop() []ir.Stmt {
 	w := c.g.prof.Loop
-	form := c.r.weighted(w.For, w.ForMin, w.WhileTop, w.WhileEnd, w.BreakIf)
+	var form int
+	if w.Data > 0 {
+		form = c.r.weighted(w.For, w.ForMin, w.WhileTop, w.WhileEnd, w.BreakIf, w.Data)
+		if form == lData {
+			return c.dataLoop()
+		}
+	} else {
+		form = c.r.weighted(w.For, w.ForMin, w.WhileTop, w.WhileEnd, w.BreakIf)
+	}
 	t := ir.I32
 	if c.r.chance(30) {
 		t = ir.U32
@@ -255,5 +264,85 @@ func (c *fnGen) unboundedLoop() []ir.Stmt {
 	c.pop()
 	c.mult = saved
 	l.Body.Stmts = append(l.Body.Stmts, body...)
+	return []ir.Stmt{decl, l}
+}
+
+// dataLoop generates a loop whose trip count is a run-time value, bounded
+// by construction: a var w, never assigned by the body (readonly to the
+// statement generator), holding a value derived from the program's data,
+// and one of
+//
+//	down      var w = clamp(e, 0, T); loop { if (w <= 0) { break; } … continuing { w -= 1; } }
+//	halve     var w = e & (2^T - 1);  loop { if (w == 0) { break; } … continuing { w = w >> 1; } }
+//	do-while  var w = clamp(e, 0, T); loop { … continuing { w -= 1; break if w <= 0; } }
+//	end-exit  var w = clamp(e, 0, T); loop { …; if (w <= 0) { break; } w -= 1; }   (no continue)
+//
+// (e of type i32, or u32 for halve; T = MaxTrips). ir.BoundLoop bounds
+// none of them (w starts at a run-time value), so flatten keeps each as a
+// loop of the twin; the body runs at most T + 1 times. The end-exit and
+// do-while forms test their exit after the body (what the
+// masked-exit-first fault breaks). nil when the unroll cap leaves no room.
+func (c *fnGen) dataLoop() []ir.Stmt {
+	r := c.r
+	trips := max(1, c.g.prof.MaxTrips)
+	for trips > 1 && c.mult*(trips+1) > maxMult {
+		trips--
+	}
+	if c.copiesRoom() < 1 {
+		return nil
+	}
+	c.addCopies(1) // flatten lowers a kept loop's body once
+	form := r.intn(4)
+	t := ir.I32
+	if form == 1 {
+		t = ir.U32
+	}
+	name := c.fresh("w")
+	w := func() ir.Expr { return &ir.Ident{Name: name, T: t, Ref: ir.RefVar} }
+	c.noCalls++
+	e := c.nonConst(c.expr(t, 1))
+	c.noCalls--
+	var start ir.Expr
+	switch form {
+	case 1:
+		start = bin(ir.OpAnd, e, lit(ir.U32Val(uint32(1)<<min(trips, 8)-1)))
+	default:
+		start = builtin(ir.BClamp, e, lit(ir.I32Val(0)), lit(ir.I32Val(int32(trips))))
+	}
+	decl := &ir.Decl{Name: name, T: t, Init: start, Mutable: true}
+	brk := func(e ir.Expr) ir.Stmt {
+		return &ir.If{Cond: e, Then: ir.NewBlock(ir.Pos{}, &ir.Break{}), Else: &ir.Block{}}
+	}
+	dec := func() ir.Stmt { return &ir.Assign{LHS: w(), Op: ir.OpSub, RHS: lit(ir.I32Val(1))} }
+	l := &ir.Loop{Body: &ir.Block{}, Continuing: &ir.Block{}}
+	noContinue := false
+	switch form {
+	case 0:
+		l.Body.Stmts = []ir.Stmt{brk(bin(ir.OpLe, w(), lit(ir.I32Val(0))))}
+		l.Continuing.Stmts = []ir.Stmt{dec()}
+	case 1:
+		l.Body.Stmts = []ir.Stmt{brk(bin(ir.OpEq, w(), lit(ir.U32Val(0))))}
+		l.Continuing.Stmts = []ir.Stmt{&ir.Assign{LHS: w(), RHS: bin(ir.OpShr, w(), lit(ir.U32Val(1)))}}
+	case 2:
+		l.Continuing.Stmts = []ir.Stmt{dec()}
+		l.BreakIf = bin(ir.OpLe, w(), lit(ir.I32Val(0)))
+	case 3:
+		noContinue = true
+	}
+	c.declare(name, t, ir.RefVar, true)
+	saved := c.mult
+	c.mult *= trips + 1
+	c.push()
+	c.depth++
+	c.ctl = append(c.ctl, ctl{loop: true, noContinue: noContinue, depth: c.depth})
+	body := c.stmtList(r.between(1, min(4, max(1, c.budget))))
+	c.ctl = c.ctl[:len(c.ctl)-1]
+	c.depth--
+	c.pop()
+	c.mult = saved
+	l.Body.Stmts = append(l.Body.Stmts, body...)
+	if form == 3 {
+		l.Body.Stmts = append(l.Body.Stmts, brk(bin(ir.OpLe, w(), lit(ir.I32Val(0)))), dec())
+	}
 	return []ir.Stmt{decl, l}
 }

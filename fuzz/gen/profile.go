@@ -45,6 +45,12 @@ type Profile struct {
 	// OutsideSubset is the share of programs deliberately outside
 	// flatten's subset when Config.OutsideSubset is 0.
 	OutsideSubset float64
+	// UniformLoops is the percentage of Entry programs with loops whose
+	// bound is uniform but not a constant (compute.go): a loop over
+	// arrayLength of a runtime-sized inp, and exchange phases (barriers
+	// included) repeated for a number of rounds read from num_workgroups
+	// or workgroup_id. flatten keeps them as uniform loops.
+	UniformLoops int
 	// Entry makes every program a @compute entry point with bindings,
 	// workgroup memory, barriers and atomics, dispatched over several
 	// workgroups (compute.go; doc.go "Compute entry points") instead of
@@ -107,13 +113,21 @@ type TypeWeights struct {
 	Array               int // array<T, 1..4>
 }
 
-// LoopWeights weights loop forms; every form passes ir.BoundLoop.
+// LoopWeights weights loop forms. The counted forms pass ir.BoundLoop
+// (flatten unrolls them); Data loops do not: their trip count is a
+// run-time value, bounded by construction (at most MaxTrips + 1 body
+// entries), so flatten keeps them as loops of the twin (flatten's doc,
+// "Loops in twins").
 type LoopWeights struct {
 	For      int // for (var i = A; i < L; i += S), any constant step, up or down
 	ForMin   int // for (var i = 0; i < min(n, C); i++) with a run-time n
 	WhileTop int // loop { if (i >= L) { break; } i += S; … }
 	WhileEnd int // loop { if (i >= L) { break; } …; i += S; } (no continue)
 	BreakIf  int // loop { … continuing { i += S; break if i >= L; } }
+	// Data: a while over a run-time count w (dataLoop): counting down
+	// from clamp(e, 0, T), halving from e & (2^T - 1), or a do-while
+	// whose exit is at its end (a break-if, or a last if-break).
+	Data int
 }
 
 var baseProfile = Profile{
@@ -142,8 +156,9 @@ var profiles = []Profile{
 		p.Nesting = 6
 		p.Type.Bool = 20
 	}),
-	derive("loops", "nested bounded loops of every form with break/continue in ifs and switches", func(p *Profile) {
+	derive("loops", "nested bounded loops of every form, data-dependent while loops, break/continue in ifs and switches", func(p *Profile) {
 		p.Stmt.Loop, p.Stmt.Break, p.Stmt.Continue, p.Stmt.Switch = 16, 6, 6, 4
+		p.Loop.Data = 4
 		p.Stmt.IncDec, p.Stmt.Compound = 5, 8
 		p.Nesting = 5
 		p.MaxTrips = 8
@@ -166,8 +181,10 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches", func(p *Profile) {
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", func(p *Profile) {
 		p.Entry = true
+		p.Loop.Data = 6
+		p.UniformLoops = 40
 		p.Matrices = 50
 		p.OutsideSubset = 0
 		p.Helpers, p.CallDepth = 2, 2

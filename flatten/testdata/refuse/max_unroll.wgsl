@@ -1,4 +1,5 @@
-// want: 11:3: flatten: unrolling needs 10302 loop-body copies, more than MaxUnroll 4096
+// want: 12:3: flatten: unrolling needs 10302 loop-body copies, more than MaxUnroll 4096
+// options: loops=unroll
 // Each loop runs its body 100 times and is entered a 101st time to test
 // its condition, so ir.BoundLoop bounds each at 101 entries. The outer
 // loop makes 101 copies; each holds a copy of the inner loop, 101 copies

@@ -1,4 +1,5 @@
-// want: 7:3: flatten: unbounded loop: no counter
+// want: 8:3: flatten: unbounded loop: no counter
+// options: loops=unroll
 // The loop's only exit depends on x, which the body halves: there is no
 // counter stepped by a constant, so nothing bounds it. loop is 7:3.
 fn halvings(v: u32) -> u32 {
