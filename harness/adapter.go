@@ -25,25 +25,25 @@ type AdapterInfo struct {
 	// the same name, the later ones in their Adapters order get "#2",
 	// "#3", ... The older short form without the implementation
 	// ("vulkan:llvmpipe") is an alias of wgpu's adapter (see Lookup).
-	Name string
+	Name string `json:"name"`
 	// Implementation is the WebGPU implementation that drives the adapter:
 	// "wgpu" (wgpu-native, in this process) or the name another
 	// implementation registered with RegisterImplementation ("dawn", from
 	// package harness/dawn).
-	Implementation string
+	Implementation string `json:"implementation"`
 	// Backend is the native API under the implementation: "vulkan", "gl"
 	// (OpenGL or, for wgpu, OpenGL ES), "gles" (OpenGL ES where the
 	// implementation offers both, as Dawn does), "metal", "dx12", "dx11", or
 	// "unknown".
-	Backend string
+	Backend string `json:"backend"`
 	// Device is the device name as reported, e.g.
 	// "llvmpipe (LLVM 15.0.6, 256 bits)".
-	Device string
+	Device string `json:"device"`
 	// Vendor is the vendor name as reported; when the implementation
 	// reports only a numeric id (wgpu-native v0.23 does), the name of a
 	// known PCI/Khronos vendor id ("mesa", "google", "nvidia", ...), else the
 	// id in hex.
-	Vendor string
+	Vendor string `json:"vendor"`
 	// Driver is the driver's name: for wgpu's Vulkan adapters
 	// VkPhysicalDeviceDriverProperties.driverName ("llvmpipe",
 	// "SwiftShader driver", "NVIDIA"), for wgpu's GL adapter the driver
@@ -51,25 +51,26 @@ type AdapterInfo struct {
 	// (wgpu-native v0.23 reports neither); for Dawn's adapters Dawn's
 	// driver description. When no driver is found it is the Vendor, and
 	// DriverVersion is "".
-	Driver string
+	Driver string `json:"driver"`
 	// DriverVersion is the driver's version: Vulkan's driverVersion decoded
 	// per vendor, or the Mesa version in driverInfo ("22.3.6"); the version
 	// in GL_VERSION for GL; for Dawn the version its description names.
 	// "" when unknown.
-	DriverVersion string
+	DriverVersion string `json:"driver_version"`
 	// DriverInfo is the driver's free-form description: Vulkan's
 	// driverInfo ("Mesa 22.3.6 (LLVM 15.0.6)"), the whole GL_VERSION
 	// ("OpenGL ES 3.2 Mesa 22.3.6"), or Dawn's description.
-	DriverInfo string
+	DriverInfo string `json:"driver_info"`
 	// DriverConformance is the Vulkan conformance test suite version the
 	// driver reports passing ("1.3.1.1"); "" for other backends.
-	DriverConformance string
+	DriverConformance string `json:"driver_conformance"`
 	// Type is the adapter type as reported: "discrete-gpu",
 	// "integrated-gpu", "cpu" or "unknown".
-	Type string
+	Type string `json:"type"`
 	// VendorID and DeviceID are the PCI (or Khronos-assigned) ids as
 	// reported; 0 when unknown.
-	VendorID, DeviceID uint32
+	VendorID uint32 `json:"vendor_id"`
+	DeviceID uint32 `json:"device_id"`
 }
 
 // implWGPU is the Implementation of adapters driven by wgpu-native.

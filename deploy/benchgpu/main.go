@@ -90,8 +90,15 @@ func envDur(k string, def time.Duration) time.Duration {
 
 // adapter is what `gpudiff adapters --json` says of one adapter.
 type adapter struct {
-	Name, Implementation, Backend, Device, Vendor, Type string
-	Driver, DriverVersion, DriverInfo                   string
+	Name           string `json:"name"`
+	Implementation string `json:"implementation"`
+	Backend        string `json:"backend"`
+	Device         string `json:"device"`
+	Vendor         string `json:"vendor"`
+	Type           string `json:"type"`
+	Driver         string `json:"driver"`
+	DriverVersion  string `json:"driver_version"`
+	DriverInfo     string `json:"driver_info"`
 }
 
 // runReport is the part of run's --report JSON read here.
