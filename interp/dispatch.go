@@ -516,14 +516,6 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	}}
 }
 
-// markAll makes every leaf of a shared variable's memory indeterminate
-// with reason why (< 0).
-func markAll(mem []slot, why int32) {
-	for i := range mem {
-		mem[i].why = why
-	}
-}
-
 // atomic compiles an atomic builtin (WGSL #atomic-builtin-functions).
 func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	r := c.sharedRef(e.Ptr())

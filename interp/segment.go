@@ -94,14 +94,13 @@ type dispatchRun struct {
 	sets    []ir.ValueSet
 
 	// Assumptions (from the previous pass) and observations (this pass).
-	racy, racyObs       map[scopeKey]*racyScope
-	atomic, atomicObs   map[scopeKey]*atomicScope
-	prior               map[scopeKey]slot // value at the first access in the scope (this pass)
-	initial             [][]slot          // storage buffers at dispatch start
-	sticky              []int32           // per var: reason id when an invocation's rest made it indeterminate
-	budget              int64             // steps left for forked paths (fork.go)
-	assumeAll           bool              // the last resort: every racy/contended access any value
-	raceSeen, atomicHit bool
+	racy, racyObs     map[scopeKey]*racyScope
+	atomic, atomicObs map[scopeKey]*atomicScope
+	prior             map[scopeKey]slot // value at the first access in the scope (this pass)
+	initial           [][]slot          // storage buffers at dispatch start
+	sticky            []int32           // per var: reason id when an invocation's rest made it indeterminate
+	budget            int64             // steps left for forked paths (fork.go)
+	assumeAll         bool              // the last resort: every racy/contended access any value
 }
 
 func newDispatchRun(nvars int) *dispatchRun {
@@ -394,7 +393,6 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 		}
 		return orderDependent
 	}
-	r.atomicHit = true
 	own := sh.own[k]
 	res := slot{bits: dst.bits, why: -reason}
 	if as != nil && !as.other && !r.assumeAll {
@@ -523,7 +521,6 @@ func (r *dispatchRun) next() {
 	r.prior = map[scopeKey]slot{}
 	r.sets, r.journal = r.sets[:0], r.journal[:0]
 	clear(r.sticky)
-	r.raceSeen, r.atomicHit = false, false
 	r.budget = forkBudget
 }
 
