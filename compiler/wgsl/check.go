@@ -100,7 +100,11 @@ type chkDecl struct {
 	// inside), at outsideOff.
 	outside    string
 	outsideOff int32
-	entry      bool
+	// outsideCause and outsideVia: see chkOutside (set when the
+	// declaration is outside because of what it uses).
+	outsideCause string
+	outsideVia   []string
+	entry        bool
 
 	t        *chkType // struct, alias
 	c        *cVal    // const

@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -17,6 +18,12 @@ type chkAbort struct{}
 type chkOutside struct {
 	off    int32
 	reason string
+	// cause and via, when the declaration is outside the subset because
+	// what it uses is: the first construct found outside the subset, and
+	// the uses that reach it ("calls g1", "uses const C"), outermost
+	// first.
+	cause string
+	via   []string
 }
 
 // chkLocal is a function-scope name.
@@ -64,6 +71,29 @@ func (c *chkCtx) outsidef(off int32, format string, args ...any) {
 	panic(chkOutside{off: off, reason: fmt.Sprintf(format, args...)})
 }
 
+// outsideThrough abandons the declaration as outside the subset because
+// of a use (what: "calls g", "uses const C") of declaration d, itself
+// outside it. One use reads "calls g, which is outside the subset: why";
+// a chain of them leads with the cause and names the chain, bounded: "why
+// (reached through calls g1 → calls g2 → … (2995 more) → calls g3000)";
+// the position stays at the use in this declaration (the chain's first).
+func (c *chkCtx) outsideThrough(off int32, what string, d *chkDecl) {
+	cause := d.outsideCause
+	if cause == "" {
+		cause = d.outside
+	}
+	via := append([]string{what}, d.outsideVia...)
+	reason := what + ", which is outside the subset: " + cause
+	if len(via) > 1 {
+		shown := via
+		if len(via) > 6 {
+			shown = append(append(append([]string{}, via[:3]...), fmt.Sprintf("… (%d more)", len(via)-5)), via[len(via)-2:]...)
+		}
+		reason = cause + " (reached through " + strings.Join(shown, " → ") + ")"
+	}
+	panic(chkOutside{off: off, reason: reason, cause: cause, via: via})
+}
+
 func (c *chkCtx) pos(off int32) ir.Pos { return c.mc.pos(off) }
 
 func (c *chkCtx) push() { c.scopes = append(c.scopes, map[string]*chkLocal{}) }
@@ -106,6 +136,7 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 			d.broken = true
 		case chkOutside:
 			d.outside, d.outsideOff = r.reason, r.off
+			d.outsideCause, d.outsideVia = r.cause, r.via
 			d.st, d.glob, d.fn, d.shared = nil, nil, nil, nil
 		default:
 			panic(r)
@@ -450,7 +481,7 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 				c.errorf(t.off, "type '%s' does not take template arguments", name)
 			}
 			if d.outside != "" {
-				c.outsidef(t.off, "uses %s %s, which is outside the subset: %s", d.a.kind, name, d.outside)
+				c.outsideThrough(t.off, "uses "+d.a.kind+" "+name, d)
 			}
 			if d.t == nil {
 				panic(chkAbort{})

@@ -143,7 +143,7 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 		switch kind {
 		case "const", "var", "override":
 			if d.outside != "" {
-				c.outsidef(x.off, "uses %s %s, which is outside the subset: %s", kind, x.name, d.outside)
+				c.outsideThrough(x.off, "uses "+kind+" "+x.name, d)
 			}
 			if x.hasTmpl {
 				c.errorf(x.off, "'%s' does not take template arguments", x.name)
@@ -674,7 +674,7 @@ func (c *chkCtx) args(es []astExpr) []chkOp {
 func (c *chkCtx) userCall(x *astCallExpr, d *chkDecl, stmt bool) chkOp {
 	id := x.callee
 	if d.outside != "" {
-		c.outsidef(id.off, "calls %s, which is outside the subset: %s", id.name, d.outside)
+		c.outsideThrough(id.off, "calls "+id.name, d)
 	}
 	if d.fn == nil {
 		panic(chkAbort{})

@@ -78,7 +78,7 @@ func TestParseCorpus(t *testing.T) {
 			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
 				"Light": "struct member attribute @align", "Lights": "uses struct Light, which is outside the subset",
 				"FragOut": "struct member attribute @blend_src", "gain": "kept verbatim",
-				"enable_fog": "override enable_fog has no default value", "lights": "uses struct Lights, which is outside the subset",
+				"enable_fog": "override enable_fog has no default value", "lights": "struct member attribute @align (reached through uses struct Lights → uses struct Light)",
 				"shade":   "function attribute @diagnostic",
 				"fs_main": "fragment input @location", "cs_main": "statement attribute @diagnostic"},
 		},
@@ -192,6 +192,11 @@ const ptNagaValueIndex = "may only be indexed by a constant"
 // ptReasonMatches reports whether the source at a reason position starts
 // with the construct the reason names.
 func ptReasonMatches(at, reason string) bool {
+	if _, chain, ok := strings.Cut(reason, " (reached through "); ok {
+		// A chain of uses: positioned at its first, in the declaration.
+		first, _, _ := strings.Cut(strings.TrimSuffix(chain, ")"), " → ")
+		return ptReasonMatches(at, first+", which is outside the subset")
+	}
 	switch {
 	case strings.HasPrefix(reason, "entry point (@"):
 		stage := strings.TrimSuffix(strings.TrimPrefix(reason, "entry point ("), ")")
