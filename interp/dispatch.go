@@ -721,6 +721,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	}
 	run := newDispatchRun(len(d.e.vars))
 	run.initial = mem
+	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
 		res, err := d.runPass(mem, workgroups, limit, opts.maxPaths(), run)
 		if err != nil {

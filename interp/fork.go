@@ -212,8 +212,10 @@ func (fr *frame) fork2(r, pc, cause int32, computed bool) (bool, bool) {
 
 // explore runs one invocation of a function kernel on every path its
 // fork points allow (at most maxPaths) and returns the union of their
-// outputs. run executes the invocation in fr with fr.fork's script.
-func (p *Program) explore(fr *frame, maxPaths int, budget *int64, run func()) Invocation {
+// outputs (args and limit as invoke takes them; each path replays
+// fr.fork's script).
+func (p *Program) explore(fr *frame, maxPaths int, budget *int64, args []ir.Value, limit int64) Invocation {
+	run := func() { p.invoke(fr, args, limit) }
 	f := &fr.forkBuf
 	f.begin()
 	fr.fork = f
@@ -237,7 +239,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, run func()) In
 	stack := f.alternatives(nil, 0)
 	for paths := 1; len(stack) > 0; paths++ {
 		if paths >= maxPaths || steps > maxForkSteps || *budget <= 0 {
-			return p.poisoned(fr, f.first, fmt.Sprintf("more than %d paths or %d steps", maxPaths, maxForkSteps))
+			return p.poisoned(fr, f, fmt.Sprintf("more than %d paths or %d steps", maxPaths, maxForkSteps))
 		}
 		script := stack[len(stack)-1].script()
 		stack = stack[:len(stack)-1]
@@ -254,7 +256,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, run func()) In
 		if o.Err != nil {
 			// Another path runs past the step limit: an execution that
 			// takes it never ends, or ends anywhere; any value.
-			return p.poisoned(fr, f.first, "another path "+o.Err.Error())
+			return p.poisoned(fr, f, "another path "+o.Err.Error())
 		}
 		if acc == nil {
 			acc = o.Outputs
@@ -266,7 +268,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, run func()) In
 	}
 	if acc == nil {
 		// Every path was a cycle: no execution ends (a GPU would time out).
-		return p.poisoned(fr, f.first, "no path ends")
+		return p.poisoned(fr, f, "no path ends")
 	}
 	return Invocation{Outputs: acc}
 }
@@ -280,24 +282,16 @@ func (p *Program) forkWhy(f *forker) string {
 	return w
 }
 
-// poisoned is an invocation whose every output is any value because of
-// the fork point r (detail: why it was not explored).
-func (p *Program) poisoned(fr *frame, r int32, detail string) Invocation {
-	outs := make([]Output, len(p.outs))
-	for i, o := range p.outs {
-		s := fr.s[o.base : o.base+o.n]
-		pos := 0
-		out := Output{Value: buildValue(o.t, s, &pos), Indeterminate: make([]bool, len(s)), Tolerance: make([]float64, len(s))}
-		for j := range s {
-			out.Indeterminate[j] = true
-		}
-		out.Why = p.reasonText(r) + " (" + detail + ")"
-		if fr.fork != nil {
-			out.Why = p.forkWhy(fr.fork) + " (" + detail + ")"
-		}
-		outs[i] = out
+// poisoned is the invocation with every output any value because of the
+// fork point f met first (detail: why it was not explored): the coarse
+// rule, as collect gives it for a poisoned frame.
+func (p *Program) poisoned(fr *frame, f *forker, detail string) Invocation {
+	fr.err, fr.poison, fr.cause = nil, f.first, f.cause
+	inv := p.collect(fr)
+	for i := range inv.Outputs {
+		inv.Outputs[i].Why += " (" + detail + ")"
 	}
-	return Invocation{Outputs: outs}
+	return inv
 }
 
 // unionOutput is the leafwise union of the outputs of two paths: a leaf

@@ -150,7 +150,7 @@ func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
 			out[i] = p.collect(fr)
 			continue
 		}
-		out[i] = p.explore(fr, paths, &budget, func() { p.invoke(fr, inv, limit) })
+		out[i] = p.explore(fr, paths, &budget, inv, limit)
 	}
 	return out, nil
 }

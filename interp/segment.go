@@ -100,7 +100,8 @@ type dispatchRun struct {
 	initial           [][]slot          // storage buffers at dispatch start
 	sticky            []int32           // per var: reason id when an invocation's rest made it indeterminate
 	budget            int64             // steps left for forked paths (fork.go)
-	assumeAll         bool              // the last resort: every racy/contended access any value
+	kinds             [][]ir.Kind       // per var: the scalar kind of each leaf (leafKinds), once per run
+	oneKind           []bool            // per var: all its leaves are of one kind
 }
 
 func newDispatchRun(nvars int) *dispatchRun {
@@ -258,8 +259,7 @@ func (sh *invShared) markAll(id int32, why int32) {
 // variable, or nowhere): each leaf becomes its prior value or a leaf of
 // vals of its type, or any value when that set is not cheap.
 func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
-	t := sh.d.e.vars[id].T
-	kinds := leafKinds(t, len(sh.mem[id]))
+	kinds := sh.run.kinds[id]
 	var valKind ir.Kind
 	if len(vals) == 1 && len(kinds) > 0 {
 		valKind = kinds[0] // a scalar stored: compared by bits within a leaf of the same kind
@@ -268,7 +268,7 @@ func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
 		cur := sh.mem[id][off]
 		nv := cur
 		nv.taint(-why)
-		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && kinds[off] == valKind && sameKindAll(kinds) {
+		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && kinds[off] == valKind && sh.run.oneKind[id] {
 			if s, ok := (ir.ValueSet{}).Add(cur.bits, cur.err); ok {
 				if s, ok = s.Add(vals[0].bits, vals[0].err); ok {
 					nv.set = sh.run.addSet(s)
@@ -376,7 +376,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 			s.neg += delta
 		}
 	}
-	if a := r.atomic[g]; a != nil && !a.ordered() || r.assumeAll {
+	if a := r.atomic[g]; a != nil && !a.ordered() {
 		orderDependent = true
 	} else if a := r.atomic[l]; a != nil && !a.ordered() {
 		orderDependent = true
@@ -386,7 +386,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	if ga := r.atomic[g]; ga != nil {
 		k, as = g, ga
 	}
-	if as == nil && !r.assumeAll {
+	if as == nil {
 		if isAdd {
 			sh.addOwn(l, delta)
 			sh.addOwn(g, delta)
@@ -395,7 +395,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	}
 	own := sh.own[k]
 	res := slot{bits: dst.bits, why: -reason}
-	if as != nil && !as.other && !r.assumeAll {
+	if as != nil && !as.other {
 		var prior slot
 		if k.wg < 0 {
 			prior = r.initial[id][off]
@@ -622,7 +622,7 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 			v0 = base
 		}
 		u, same, any := ir.ValueSet{}, true, false
-		kind := d.leafKind(l[0], l[1])
+		kind := run.kinds[l[0]][l[1]]
 		for _, p := range paths {
 			v, ok := p.eff[l]
 			if !ok {
@@ -668,12 +668,6 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		return cBarrier
 	}
 	return paths[0].k
-}
-
-// leafKind is the scalar kind of leaf off of var id.
-func (d *Dispatch) leafKind(id, off int32) ir.Kind {
-	ks := leafKinds(d.e.vars[id].T, int(off)+1)
-	return ks[off]
 }
 
 // poisonRest makes what the stopped invocation fr could still have
@@ -767,7 +761,7 @@ const maxAnywhereLeaves = 1024
 func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	dst.taint(why)
 	mem := sh.mem[id]
-	if len(mem) > maxAnywhereLeaves || !sameKindAll(leafKinds(sh.d.e.vars[id].T, len(mem))) {
+	if len(mem) > maxAnywhereLeaves || !sh.run.oneKind[id] {
 		return
 	}
 	set, ok := ir.ValueSet{}.Add(0, 0)
@@ -779,5 +773,20 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	}
 	if ok {
 		dst.set = sh.run.addSet(set)
+	}
+}
+
+// setKinds records the leaf kinds of every shared var, once per run (mem
+// holds the storage and uniform bindings; workgroup vars have their type's
+// size).
+func (r *dispatchRun) setKinds(vars []*ir.SharedVar, mem [][]slot) {
+	r.kinds, r.oneKind = make([][]ir.Kind, len(vars)), make([]bool, len(vars))
+	for i, g := range vars {
+		n := len(mem[i])
+		if g.Space == ir.SpaceWorkgroup {
+			n = int(size(g.T))
+		}
+		r.kinds[i] = leafKinds(g.T, n)
+		r.oneKind[i] = sameKindAll(r.kinds[i])
 	}
 }
