@@ -66,83 +66,80 @@ func TestComputeShadersMatchHandDerivedExpectations(t *testing.T) {
 			require.True(t, wgsl.IsEntryMode(m, ""))
 			f, err := wgsl.Entry(m, "")
 			require.NoError(t, err)
-			d, err := interp.CompileEntry(m, f.Name)
-			require.NoError(t, err)
-			var in map[string]json.RawMessage
+			var in, want map[string]json.RawMessage
 			b, err := os.ReadFile(strings.TrimSuffix(path, ".wgsl") + ".inputs.json")
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &in))
-			var wg [3]uint32
-			require.NoError(t, json.Unmarshal(in["workgroups"], &wg))
-			bufs := map[string]ir.Value{}
-			for _, g := range d.Vars() {
-				if raw, ok := in[g.Name]; ok {
-					bufs[g.Name] = computeValue(t, g.T, raw)
-				}
-			}
-			res, err := d.Run(bufs, wg, interp.Options{})
-			require.NoError(t, err)
-			var want map[string]json.RawMessage
 			b, err = os.ReadFile(strings.TrimSuffix(path, ".wgsl") + ".expected.json")
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &want))
-			var races int
-			require.NoError(t, json.Unmarshal(want["races"], &races))
-			assert.Len(t, res.Races, races, "%v", res.Races)
-			for k, raw := range want {
-				if k == "races" {
-					continue
-				}
-				out, ok := res.Buffers[k]
-				require.True(t, ok, k)
-				elems := expectedLeaves(t, out.Value.Type, raw)
-				got := valueLeaves(out.Value, nil)
-				require.Len(t, got, len(elems), k)
-				for i, e := range elems {
-					if s, ok := e.(string); ok && s == "indeterminate" {
-						assert.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
-						assert.True(t, allowedAt(out.Allowed, i).IsAny(), "%s[%d]: any value, not %s", k, i, allowedAt(out.Allowed, i).Format(got[i].Type))
-						continue
-					}
-					if set, ok := e.(map[string]any); ok {
-						// {"oneOf": [...]} and/or {"range": [lo, hi]}: the
-						// values WGSL allows there, derived by hand.
-						require.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s[%d] indeterminate", k, i)
-						have := allowedAt(out.Allowed, i)
-						var vals []float64
-						for _, b := range have.Values {
-							vals = append(vals, leafNumber(ir.Value{Type: got[i].Type, Bits: b}))
-						}
-						var want []float64
-						for _, v := range asList(set["oneOf"]) {
-							want = append(want, v.(float64))
-						}
-						assert.ElementsMatch(t, want, vals, "%s[%d] allowed values %s", k, i, have.Format(got[i].Type))
-						if r := asList(set["range"]); r != nil {
-							require.True(t, have.HasRange, "%s[%d] allowed range, have %s", k, i, have.Format(got[i].Type))
-							assert.Equal(t, r, []any{leafNumber(ir.Value{Type: got[i].Type, Bits: have.Lo}), leafNumber(ir.Value{Type: got[i].Type, Bits: have.Hi})}, "%s[%d] range", k, i)
-						} else {
-							assert.False(t, have.HasRange, "%s[%d] no range: %s", k, i, have.Format(got[i].Type))
-						}
-						continue
-					}
-					got := got[i]
-					var g float64
-					switch got.Type.Kind {
-					case ir.KindF32:
-						g = float64(math.Float32frombits(got.Bits))
-					case ir.KindI32:
-						g = float64(int32(got.Bits))
-					default:
-						g = float64(got.Bits)
-					}
-					assert.Equal(t, e.(float64), g, "%s[%d]", k, i)
-					if out.Indeterminate != nil {
-						assert.False(t, out.Indeterminate[i], "%s[%d] determinate", k, i)
-					}
-				}
-			}
+			checkEntryExpectations(t, m, f.Name, in, want)
 		})
+	}
+}
+
+// checkEntryExpectations dispatches the entry point fn of m in the
+// reference with the inputs in (NAME.inputs.json, its "workgroups"
+// included) and compares the races and read_write bindings with want
+// (NAME.expected.json, derived by hand): a number is exact and
+// determinate, "indeterminate" any value, {"oneOf": [...]} and/or
+// {"range": [lo, hi]} the set of values WGSL allows there.
+func checkEntryExpectations(t *testing.T, m *ir.Module, fn string, in, want map[string]json.RawMessage) {
+	t.Helper()
+	d, err := interp.CompileEntry(m, fn)
+	require.NoError(t, err, fn)
+	var wg [3]uint32
+	require.NoError(t, json.Unmarshal(in["workgroups"], &wg))
+	bufs := map[string]ir.Value{}
+	for _, g := range d.Vars() {
+		if raw, ok := in[g.Name]; ok {
+			bufs[g.Name] = computeValue(t, g.T, raw)
+		}
+	}
+	res, err := d.Run(bufs, wg, interp.Options{})
+	require.NoError(t, err, fn)
+	var races int
+	require.NoError(t, json.Unmarshal(want["races"], &races))
+	assert.Len(t, res.Races, races, "%s: %v", fn, res.Races)
+	for k, raw := range want {
+		if k == "races" {
+			continue
+		}
+		out, ok := res.Buffers[k]
+		require.True(t, ok, k)
+		elems := expectedLeaves(t, out.Value.Type, raw)
+		got := valueLeaves(out.Value, nil)
+		require.Len(t, got, len(elems), k)
+		for i, e := range elems {
+			if s, ok := e.(string); ok && s == "indeterminate" {
+				assert.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s: %s[%d] indeterminate", fn, k, i)
+				assert.True(t, allowedAt(out.Allowed, i).IsAny(), "%s: %s[%d]: any value, not %s", fn, k, i, allowedAt(out.Allowed, i).Format(got[i].Type))
+				continue
+			}
+			if set, ok := e.(map[string]any); ok {
+				require.True(t, out.Indeterminate != nil && out.Indeterminate[i], "%s: %s[%d] indeterminate", fn, k, i)
+				have := allowedAt(out.Allowed, i)
+				var vals, wantVals []float64
+				for _, b := range have.Values {
+					vals = append(vals, leafNumber(ir.Value{Type: got[i].Type, Bits: b}))
+				}
+				for _, v := range asList(set["oneOf"]) {
+					wantVals = append(wantVals, v.(float64))
+				}
+				assert.ElementsMatch(t, wantVals, vals, "%s: %s[%d] allowed values %s", fn, k, i, have.Format(got[i].Type))
+				if r := asList(set["range"]); r != nil {
+					require.True(t, have.HasRange, "%s: %s[%d] allowed range, have %s", fn, k, i, have.Format(got[i].Type))
+					assert.Equal(t, r, []any{leafNumber(ir.Value{Type: got[i].Type, Bits: have.Lo}), leafNumber(ir.Value{Type: got[i].Type, Bits: have.Hi})}, "%s: %s[%d] range", fn, k, i)
+				} else {
+					assert.False(t, have.HasRange, "%s: %s[%d] no range: %s", fn, k, i, have.Format(got[i].Type))
+				}
+				continue
+			}
+			assert.Equal(t, e.(float64), leafNumber(got[i]), "%s: %s[%d]", fn, k, i)
+			if out.Indeterminate != nil {
+				assert.False(t, out.Indeterminate[i], "%s: %s[%d] determinate", fn, k, i)
+			}
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package shaders
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
-	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -59,50 +57,8 @@ func TestLoopTwinsMatchHandDerivedExpectations(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &want))
 			for _, fn := range []string{"main", twin.Name} {
-				checkLoopEntry(t, m, fn, in, want)
+				checkEntryExpectations(t, m, fn, in, want)
 			}
 		})
-	}
-}
-
-// checkLoopEntry dispatches the entry point fn of m with the inputs in
-// and compares its races and read_write bindings with want.
-func checkLoopEntry(t *testing.T, m *ir.Module, fn string, in, want map[string]json.RawMessage) {
-	d, err := interp.CompileEntry(m, fn)
-	require.NoError(t, err, fn)
-	var wg [3]uint32
-	require.NoError(t, json.Unmarshal(in["workgroups"], &wg))
-	bufs := map[string]ir.Value{}
-	for _, g := range d.Vars() {
-		if raw, ok := in[g.Name]; ok {
-			bufs[g.Name] = computeValue(t, g.T, raw)
-		}
-	}
-	res, err := d.Run(bufs, wg, interp.Options{})
-	require.NoError(t, err, fn)
-	var races int
-	require.NoError(t, json.Unmarshal(want["races"], &races))
-	assert.Len(t, res.Races, races, "%s: %v", fn, res.Races)
-	for k, raw := range want {
-		if k == "races" {
-			continue
-		}
-		out, ok := res.Buffers[k]
-		require.True(t, ok, k)
-		elems := expectedLeaves(t, out.Value.Type, raw)
-		got := valueLeaves(out.Value, nil)
-		require.Len(t, got, len(elems), k)
-		for i, e := range elems {
-			var g float64
-			switch got[i].Type.Kind {
-			case ir.KindF32:
-				g = float64(math.Float32frombits(got[i].Bits))
-			case ir.KindI32:
-				g = float64(int32(got[i].Bits))
-			default:
-				g = float64(got[i].Bits)
-			}
-			assert.Equal(t, e.(float64), g, "%s: %s[%d]", fn, k, i)
-		}
 	}
 }
