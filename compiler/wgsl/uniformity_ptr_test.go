@@ -2,9 +2,6 @@ package wgsl
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestUniformityPointerParameters checks WGSL's rules for function-space
@@ -24,10 +21,7 @@ func TestUniformityPointerParameters(t *testing.T) {
 		"fn copy(dst: ptr<function, i32>, src: ptr<function, i32>) { *dst = *src; }\n" +
 		"fn bar(p: ptr<function, i32>) { if (*p == 0) { workgroupBarrier(); } }\n" +
 		"fn early(p: ptr<function, i32>, x: i32) { if (x > 0) { *p = 2; return; } *p = 3; }\n"
-	tests := []struct {
-		name, body string
-		err        string // "" when valid
-	}{
+	tests := []uniformityCase{
 		{"a callee storing a constant leaves the pointee uniform",
 			"fn f() { var v: i32; set1(&v); if (v == 0) { workgroupBarrier(); } }", ""},
 		{"a callee storing a private global makes the pointee non-uniform",
@@ -55,20 +49,5 @@ func TestUniformityPointerParameters(t *testing.T) {
 		{"stores on two paths of a uniform branch keep it uniform",
 			"fn f() { var v: i32; early(&v, 1); if (v == 0) { workgroupBarrier(); } }", ""},
 	}
-	tint := ptTintCheck(t)
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			src := g + tc.body
-			_, err := Parse("u.wgsl", []byte(src))
-			ok, msg := tint.accepts(t, src)
-			if tc.err == "" {
-				require.NoError(t, err)
-				assert.True(t, ok, "tint rejects: %s", msg)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tc.err)
-			assert.False(t, ok, "tint accepts")
-		})
-	}
+	checkUniformityCases(t, g, tests)
 }

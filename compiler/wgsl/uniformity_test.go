@@ -12,10 +12,7 @@ import (
 // rules, and Tint must agree.
 func TestUniformity(t *testing.T) {
 	const g = "var<private> g: i32;\nvar<private> gf: f32;\n"
-	tests := []struct {
-		name, body string
-		err        string // "" when valid
-	}{
+	tests := []uniformityCase{
 		{"control flow is uniform again after an if with behavior {Next}",
 			"fn f() { var x = 0; if (g > 0) { x = 1; } workgroupBarrier(); }", ""},
 		{"an early return under a non-uniform condition",
@@ -49,22 +46,7 @@ func TestUniformity(t *testing.T) {
 		{"a non-uniform break-if",
 			"fn f() { var i = 0; loop { workgroupBarrier(); continuing { i++; break if i > g; } } }", "workgroupBarrier must only be called"},
 	}
-	tint := ptTintCheck(t)
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			src := g + tc.body
-			_, err := Parse("u.wgsl", []byte(src))
-			ok, msg := tint.accepts(t, src)
-			if tc.err == "" {
-				require.NoError(t, err)
-				assert.True(t, ok, "tint rejects: %s", msg)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tc.err)
-			assert.False(t, ok, "tint accepts")
-		})
-	}
+	checkUniformityCases(t, g, tests)
 }
 
 // TestSubgroupUniformity checks subgroup builtins at the (default) error
@@ -83,4 +65,32 @@ func TestSubgroupUniformity(t *testing.T) {
 	assert.Contains(t, msg, "'subgroupAdd' must only be called from subgroup uniform control flow")
 	accepted, msg = tint.accepts(t, "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n"+body)
 	assert.True(t, accepted, msg)
+}
+
+// uniformityCase is a module body (after a prelude of globals) that
+// WGSL's uniformity analysis accepts (err "") or refuses with err.
+type uniformityCase struct {
+	name, body string
+	err        string // "" when valid
+}
+
+// checkUniformityCases parses prelude+body of each case and checks the
+// front end's verdict, and that Tint agrees with it.
+func checkUniformityCases(t *testing.T, prelude string, tests []uniformityCase) {
+	tint := ptTintCheck(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := prelude + tc.body
+			_, err := Parse("u.wgsl", []byte(src))
+			ok, msg := tint.accepts(t, src)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.True(t, ok, "tint rejects: %s", msg)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+			assert.False(t, ok, "tint accepts")
+		})
+	}
 }
