@@ -14,7 +14,7 @@ import (
 //
 // Three attributions produce classes. Attribute (this package) compares
 // one case's runs on every path; the campaign adds ClassFlattenRefused
-// for a generated program; the driver matrix (fuzz/drivers) compares one
+// for a generated program; the driver matrix (drivers) compares one
 // corpus across every adapter, and has finer classes for the same
 // comparisons because it sees every adapter's run of the same module.
 type Class string
@@ -88,7 +88,7 @@ const (
 	ClassFlattenRefused Class = "flatten-refused"
 )
 
-// The driver matrix's classes (fuzz/drivers): each names what a divergence
+// The driver matrix's classes (drivers): each names what a divergence
 // implicates and is decided by comparing the run with its neighbours in
 // the matrix — the same function and format on the other adapters, the
 // other format on the same adapter, and the hazards of gpudiff's raw

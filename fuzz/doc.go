@@ -6,8 +6,8 @@
 //   - fuzz/shrink minimizes failing cases.
 //
 // Checking one case is package check; campaigns (generate, check, shrink,
-// save, journal, baseline) are package campaign. fuzz/drivers (running
-// the driver matrix and attributing its divergences) sits here for now;
+// save, journal, baseline) are package campaign; the vendor-driver matrix
+// (one corpus on every adapter) is package drivers, beside campaign;
 // rendering results (the matrix's text, HTML, JUnit and JSON, and the
 // Amber export) is package report.
 package fuzz

@@ -11,7 +11,7 @@
 //     and per-bug lines, its --report JSON, its JUnit XML and its --html
 //     page (each bug once, with pictures of its saved case);
 //   - the driver matrix (WriteDriversText, WriteDriversHTML,
-//     WriteDriversJUnit, WriteDriversJSON): a fuzz/drivers Report for a
+//     WriteDriversJUnit, WriteDriversJSON): a drivers Report for a
 //     terminal, as one self-contained HTML page (each divergence beside
 //     its run's picture, the case's reference once), as JUnit XML and as
 //     JSON;
@@ -32,7 +32,7 @@
 //
 // Every renderer takes values and an io.Writer (or returns text) and
 // returns the writer's error. report never runs a case, opens an adapter,
-// judges or attributes a run (check, oracle, fuzz/drivers do), reads the
+// judges or attributes a run (check, oracle, drivers do), reads the
 // terminal or the environment (the caller says whether to colour), or
 // decides where a file goes or how it is written (the caller writes the
 // bytes, atomically, where the flags say).

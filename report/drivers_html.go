@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 

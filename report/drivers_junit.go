@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/jstemmer/go-junit-report/v2/junit"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 )
 
 // TestDriversCorpusTakesTheDefaultEntry: the drivers corpus follows exec's

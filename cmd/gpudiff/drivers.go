@@ -14,7 +14,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"

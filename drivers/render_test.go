@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/fuzz/drivers"
+	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/report"
 )
 
