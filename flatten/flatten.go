@@ -86,11 +86,11 @@ type Options struct {
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string
-	// OnDispatch, when set, is called once for every closed-set dispatch
-	// (ir.Dispatch) in the call graph of a function being lowered, with
+	// OnTagSwitch, when set, is called once for every closed-set tag switch
+	// (ir.TagSwitch) in the call graph of a function being lowered, with
 	// its candidates and those the tag-set analysis leaves
 	// (`gpudiff flatten --stats`). A function already flat has none.
-	OnDispatch func(DispatchStat)
+	OnTagSwitch func(TagSwitchStat)
 }
 
 // DefaultWhitelist returns the names of the pure builtins of the WGSL

@@ -55,9 +55,9 @@ type lowerer struct {
 	// counter values of loops bounded by evaluation.
 	entry bool
 	seqs  map[*ir.Loop][]ir.Value
-	// dispatch holds the tag sets of the dispatches the tag-set analysis
-	// narrows (dispatch.go).
-	dispatch map[*ir.Switch]ir.TagSet
+	// tagSwitches holds the tag sets of the tag switches the tag-set analysis
+	// narrows (tagswitch.go).
+	tagSwitches map[*ir.Switch]ir.TagSet
 	// masked holds the loops precheck chose to keep (masked.go);
 	// unbound those of them kept for want of a syntactic bound, which
 	// an unrolled copy may still bound (boundInCopy) while room, the

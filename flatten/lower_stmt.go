@@ -177,8 +177,8 @@ func (l *lowerer) switchStmt(s *ir.Switch) {
 		l.block(matchingCase(s, v).Body)
 		return
 	}
-	if set, ok := l.dispatch[s]; ok {
-		l.dispatchSwitch(s, sel, set) // dispatch.go
+	if set, ok := l.tagSwitches[s]; ok {
+		l.lowerTagSwitch(s, sel, set) // tagswitch.go
 		return
 	}
 	sel = l.bind("sel", sel, tempValue)

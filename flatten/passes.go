@@ -21,7 +21,7 @@ import (
 // is the user's code as written).
 var passes = []pass{
 	{name: "precheck", run: precheckPass, doc: "refusals before any rewriting: recursion, unbounded loops, the unroll count, builtins outside the whitelist (check.go)"},
-	{name: "lower", run: lowerPass, doc: "predicated lowering: ifs and switches to selects under hoisted conditions, returns to a live mask, calls inlined (a dispatch's candidates only where the tag-set analysis leaves them, dispatch.go), bounded loops unrolled with break/continue masks, dynamic indexes on predicated paths guarded (lower*.go, loop.go)"},
+	{name: "lower", run: lowerPass, doc: "predicated lowering: ifs and switches to selects under hoisted conditions, returns to a live mask, calls inlined (a tag switch's candidates only where the tag-set analysis leaves them, tagswitch.go), bounded loops unrolled with break/continue masks, dynamic indexes on predicated paths guarded (lower*.go, loop.go)"},
 	{name: "fold", cleanup: true, run: cleanupPass(foldPass), doc: "exact algebraic and Boolean identities and constant evaluation (fold.go, boolfold.go, consteval.go)"},
 	{name: "maskprop", cleanup: true, run: cleanupPass(maskPropPass), doc: "mask constant propagation: a live/break/continue mask whose value is a constant is replaced by it at its uses"},
 	{name: "constprop", cleanup: true, run: cleanupPass(constPropPass), doc: "constant propagation: locals whose current value is a literal (lets; vars between whole-value assignments)"},
@@ -241,8 +241,8 @@ func lowerPass(p *pipe) (bool, error) {
 		unbound:  p.unbounded,
 		room:     p.room,
 	}
-	narrowed, stats := narrowDispatches(m, f)
-	l.dispatch = narrowed
+	narrowed, stats := narrowTagSwitches(m, f)
+	l.tagSwitches = narrowed
 	body := lowerFunc(l, f)
 	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
 		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation}
@@ -270,9 +270,9 @@ func lowerPass(p *pipe) (bool, error) {
 			p.opts.OnLoop(k.pos, kind)
 		}
 	}
-	if p.opts.OnDispatch != nil {
+	if p.opts.OnTagSwitch != nil {
 		for _, st := range stats {
-			p.opts.OnDispatch(st)
+			p.opts.OnTagSwitch(st)
 		}
 	}
 	return true, nil

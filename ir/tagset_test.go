@@ -104,7 +104,7 @@ fn k(x: f32) -> f32 { return shade(g, x); }`, ir.TagSet{Unbounded: true}, []stri
 		t.Run(c.name, func(t *testing.T) {
 			m, err := wgsl.Parse("t.wgsl", []byte(dispatchImpls+c.kernel))
 			require.NoError(t, err)
-			ds := ir.FindDispatches(m, m.Func("shade"))
+			ds := ir.FindTagSwitches(m, m.Func("shade"))
 			require.Len(t, ds, 1)
 			d := ds[0]
 			require.Equal(t, []string{"a0", "a1", "a2", "a3"}, d.Callees())
@@ -139,8 +139,8 @@ fn k(x: f32) -> i32 {
 	assert.True(t, tf.Local("k", "x").Unbounded, "the root's parameters are inputs")
 }
 
-// TestRecognizeDispatch: what is and what is not the dispatch form.
-func TestRecognizeDispatch(t *testing.T) {
+// TestRecognizeTagSwitch: what is and what is not the dispatch form.
+func TestRecognizeTagSwitch(t *testing.T) {
 	impls := `fn a(x: i32) -> i32 { return x; }
 fn b(x: i32) -> i32 { return x + 1; }
 fn c(x: i32, y: i32) -> i32 { return x + y; }
@@ -150,11 +150,11 @@ fn vb(x: i32) { g = -x; }
 `
 	cases := []struct {
 		name, body string
-		form       ir.DispatchForm // 0: not a dispatch
+		form       ir.TagSwitchForm // 0: not a dispatch
 	}{
-		{"returns", `switch t { case 0u: { return a(x); } default: { return b(x); } }`, ir.DispatchReturn},
-		{"assigns with break", `var r = 0; switch t { case 0u: { r = a(x); break; } case 1u: { r = b(x); } default: { } } return r;`, ir.DispatchAssign},
-		{"void calls", `switch t { case 0u: { va(x); } case 3u: { vb(x); } default: {} } return g;`, ir.DispatchCall},
+		{"returns", `switch t { case 0u: { return a(x); } default: { return b(x); } }`, ir.TagSwitchReturn},
+		{"assigns with break", `var r = 0; switch t { case 0u: { r = a(x); break; } case 1u: { r = b(x); } default: { } } return r;`, ir.TagSwitchAssign},
+		{"void calls", `switch t { case 0u: { va(x); } case 3u: { vb(x); } default: {} } return g;`, ir.TagSwitchCall},
 		{"different arguments", `switch t { case 0u: { return a(x); } default: { return b(x + 1); } }`, 0},
 		{"different signatures", `switch t { case 0u: { return a(x); } default: { return c(x, x); } }`, 0},
 		{"same callee twice", `switch t { case 0u: { return a(x); } case 1u: { return a(x); } default: { return b(x); } }`, 0},
@@ -166,7 +166,7 @@ fn vb(x: i32) { g = -x; }
 		t.Run(c.name, func(t *testing.T) {
 			m, err := wgsl.Parse("t.wgsl", []byte(impls+"fn k(t: u32, x: i32) -> i32 { "+c.body+" }"))
 			require.NoError(t, err)
-			ds := ir.FindDispatches(m, m.Func("k"))
+			ds := ir.FindTagSwitches(m, m.Func("k"))
 			if c.form == 0 {
 				assert.Empty(t, ds)
 				return

@@ -65,7 +65,7 @@ func TestDispatchKernelsNarrowAndAgree(t *testing.T) {
 			require.Len(t, args, len(exp.Reference))
 
 			var got [][2]int
-			twin, err := flatten.Function(m, k.Name, flatten.Options{OnDispatch: func(st flatten.DispatchStat) {
+			twin, err := flatten.Function(m, k.Name, flatten.Options{OnTagSwitch: func(st flatten.TagSwitchStat) {
 				got = append(got, [2]int{len(st.Candidates), len(st.Kept)})
 			}})
 			require.NoError(t, err)

@@ -71,10 +71,10 @@ exit code 2; nothing is printed then.`,
 					}
 				}
 			}
-			var ds []flatten.DispatchStat
+			var ds []flatten.TagSwitchStat
 			var ls loopStats
 			if stats {
-				opts.OnDispatch = func(st flatten.DispatchStat) { ds = append(ds, st) }
+				opts.OnTagSwitch = func(st flatten.TagSwitchStat) { ds = append(ds, st) }
 				opts.OnLoop = ls.add
 			}
 			if kernel != "" {
@@ -93,7 +93,7 @@ exit code 2; nothing is printed then.`,
 				return inputErr(err)
 			}
 			if stats {
-				writeDispatchStats(cmd.ErrOrStderr(), args[0], ds)
+				writeTagSwitchStats(cmd.ErrOrStderr(), args[0], ds)
 				ls.write(cmd.ErrOrStderr())
 			}
 			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
@@ -111,13 +111,13 @@ exit code 2; nothing is printed then.`,
 	return cmd
 }
 
-// writeDispatchStats prints one line per dispatch flatten met (the
+// writeTagSwitchStats prints one line per dispatch flatten met (the
 // kernel flattened, the dispatch's function and position, its tag set,
 // its candidates and the ones kept), then the totals:
 //
 //	dispatch materials: eval_brdf 20:3: tag {1u, 4u}: 6 candidates, 4 pruned, kept brdf_lambert brdf_mirror
 //	dispatches: 1, candidates: 6, pruned: 4
-func writeDispatchStats(w io.Writer, file string, ds []flatten.DispatchStat) {
+func writeTagSwitchStats(w io.Writer, file string, ds []flatten.TagSwitchStat) {
 	seen, pruned := 0, 0
 	for _, d := range ds {
 		fmt.Fprintf(w, "dispatch %s: %s %d:%d: tag %v: %d candidates, %d pruned, kept %s\n",

@@ -5,7 +5,7 @@ package gen
 // implementations by a u32 tag. The implementations impl0..implN-1
 // (N = 3..6) have generated bodies (fnGen, calling the generated helpers);
 // a dispatcher switches on the tag and calls them with the same
-// arguments, returning or assigning the result (ir.Dispatch's forms); the
+// arguments, returning or assigning the result (ir.TagSwitch's forms); the
 // kernel chooses the tag by control flow — a helper's return, a select,
 // an if/else, a constant array indexed by an input, or the input itself
 // (unbounded) — passes it through a struct field or a parameter, and

@@ -25,8 +25,8 @@ func TestDispatchProfileTwinsAgree(t *testing.T) {
 	single, narrowed, unbounded, pruned := 0, 0, 0, 0
 	for seed := uint64(0); seed < programs; seed++ {
 		p := Generate(seed, Config{Profile: prof})
-		var stats []flatten.DispatchStat
-		twin, err := flatten.Function(p.Module, p.Kernel, flatten.Options{OnDispatch: func(s flatten.DispatchStat) { stats = append(stats, s) }})
+		var stats []flatten.TagSwitchStat
+		twin, err := flatten.Function(p.Module, p.Kernel, flatten.Options{OnTagSwitch: func(s flatten.TagSwitchStat) { stats = append(stats, s) }})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)
 		require.Len(t, stats, 1, "seed %d: one dispatch:\n%s", seed, p)
 		s := stats[0]

@@ -1,6 +1,6 @@
 package ir
 
-// Dispatch: the closed-set dynamic dispatch form, recognized over an
+// TagSwitch: the closed-set dynamic dispatch form, recognized over an
 // existing Switch (issue 17). It is an analysis result, not a node: the
 // Switch stays what every pass, the interpreter and the emitters already
 // handle, and only flatten, which must evaluate every arm it keeps, needs
@@ -9,35 +9,35 @@ package ir
 // slang-typeflow-dispatch.txt: the set of callees is a property computed
 // about a call, not a new kind of call).
 
-// DispatchForm says what each arm of a Dispatch does with the call's
+// TagSwitchForm says what each arm of a TagSwitch does with the call's
 // result.
-type DispatchForm uint8
+type TagSwitchForm uint8
 
 const (
-	DispatchReturn DispatchForm = iota + 1 // return f_k(args);
-	DispatchAssign                         // x = f_k(args); (the same reference x in every arm)
-	DispatchCall                           // f_k(args); (void callees writing private globals)
+	TagSwitchReturn TagSwitchForm = iota + 1 // return f_k(args);
+	TagSwitchAssign                          // x = f_k(args); (the same reference x in every arm)
+	TagSwitchCall                            // f_k(args); (void callees writing private globals)
 )
 
-// Dispatch is a switch on an i32 or u32 tag whose every arm calls a
+// TagSwitch is a switch on an i32 or u32 tag whose every arm calls a
 // different function of one signature with the same arguments and
 // returns the result, assigns it to the same reference, or calls a void
-// function (DispatchForm); an arm may end in a break. The callees form
+// function (TagSwitchForm); an arm may end in a break. The callees form
 // the closed candidate set: Candidates maps each case value to its
 // callee, Default is the default arm's callee ("" when the switch's
 // default arm is empty).
-type Dispatch struct {
+type TagSwitch struct {
 	Switch     *Switch
 	Func       string // the function holding the switch
 	Tag        Expr   // Switch.Selector
-	Form       DispatchForm
+	Form       TagSwitchForm
 	Candidates map[uint32]string // case value (bit pattern) → callee
 	Default    string
 }
 
 // Callees returns the distinct callees of d: the case arms' in case
 // order, then the default arm's.
-func (d *Dispatch) Callees() []string {
+func (d *TagSwitch) Callees() []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(n string) {
@@ -58,7 +58,7 @@ func (d *Dispatch) Callees() []string {
 // Reachable returns the callees of d that run for some tag value in set:
 // every one when set is unbounded, else the callees of the values in set
 // (the default arm's for a value no case holds).
-func (d *Dispatch) Reachable(set TagSet) []string {
+func (d *TagSwitch) Reachable(set TagSet) []string {
 	if set.Unbounded || len(set.Vals) == 0 {
 		return d.Callees()
 	}
@@ -79,12 +79,12 @@ func (d *Dispatch) Reachable(set TagSet) []string {
 	return out
 }
 
-// FindDispatches returns the dispatches of f, in program order.
-func FindDispatches(m *Module, f *Func) []*Dispatch {
-	var out []*Dispatch
+// FindTagSwitches returns the tag switches of f, in program order.
+func FindTagSwitches(m *Module, f *Func) []*TagSwitch {
+	var out []*TagSwitch
 	Inspect(f.Body, func(n Node) bool {
 		if s, ok := n.(*Switch); ok {
-			if d := recognizeDispatch(m, s); d != nil {
+			if d := recognizeTagSwitch(m, s); d != nil {
 				d.Func = f.Name
 				out = append(out, d)
 			}
@@ -95,14 +95,14 @@ func FindDispatches(m *Module, f *Func) []*Dispatch {
 }
 
 // armCall is what one arm does: its form, the call, and the assigned
-// reference's printed form (DispatchAssign).
+// reference's printed form (TagSwitchAssign).
 type armCall struct {
-	form DispatchForm
+	form TagSwitchForm
 	call *Call
 	lhs  string
 }
 
-func dispatchArm(b *Block) (armCall, bool) {
+func tagSwitchArm(b *Block) (armCall, bool) {
 	stmts := b.Stmts
 	if n := len(stmts); n > 0 {
 		if _, ok := stmts[n-1].(*Break); ok {
@@ -115,25 +115,25 @@ func dispatchArm(b *Block) (armCall, bool) {
 	switch s := stmts[0].(type) {
 	case *Return:
 		if c, ok := s.Value.(*Call); ok {
-			return armCall{form: DispatchReturn, call: c}, true
+			return armCall{form: TagSwitchReturn, call: c}, true
 		}
 	case *Assign:
 		if c, ok := s.RHS.(*Call); ok && s.Op == OpNone {
-			return armCall{form: DispatchAssign, call: c, lhs: PrintExpr(s.LHS)}, true
+			return armCall{form: TagSwitchAssign, call: c, lhs: PrintExpr(s.LHS)}, true
 		}
 	case *ExprStmt:
 		if c, ok := s.X.(*Call); ok && c.T.IsVoid() {
-			return armCall{form: DispatchCall, call: c}, true
+			return armCall{form: TagSwitchCall, call: c}, true
 		}
 	}
 	return armCall{}, false
 }
 
-func recognizeDispatch(m *Module, s *Switch) *Dispatch {
+func recognizeTagSwitch(m *Module, s *Switch) *TagSwitch {
 	if t := s.Selector.Type(); t == nil || (t.Kind != KindI32 && t.Kind != KindU32) {
 		return nil
 	}
-	d := &Dispatch{Switch: s, Tag: s.Selector, Candidates: map[uint32]string{}}
+	d := &TagSwitch{Switch: s, Tag: s.Selector, Candidates: map[uint32]string{}}
 	var first *armCall
 	var firstFn *Func
 	used := map[string]bool{}
@@ -142,7 +142,7 @@ func recognizeDispatch(m *Module, s *Switch) *Dispatch {
 		if cs.Default && len(cs.Values) == 0 && len(cs.Body.Stmts) == 0 {
 			continue // an empty default arm: no candidate
 		}
-		a, ok := dispatchArm(cs.Body)
+		a, ok := tagSwitchArm(cs.Body)
 		if !ok || used[a.call.Func] {
 			return nil
 		}

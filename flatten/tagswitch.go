@@ -1,8 +1,8 @@
 package flatten
 
-// Dispatch narrowing (issue 17). A twin cannot switch: it evaluates every
-// arm it keeps under that arm's predicate. For a closed-set dispatch
-// (ir.Dispatch) whose tag the tag-set analysis (ir.AnalyzeTags, rooted at
+// Tag-switch narrowing (issue 17). A twin cannot switch: it evaluates every
+// arm it keeps under that arm's predicate. For a closed-set tag switch
+// (ir.TagSwitch) whose tag the tag-set analysis (ir.AnalyzeTags, rooted at
 // the function being flattened) bounds to a finite set, only the arms
 // some value of the set selects are lowered, each under the predicate
 // tag == k (for the values k of the set it holds) && P; a tag proven
@@ -11,8 +11,8 @@ package flatten
 // because the analysis over-approximates the tag's values in every
 // execution from the root, so a pruned arm's predicate is false in every
 // invocation and lowering it would only add stores that select away.
-// A dispatch the analysis cannot narrow is lowered as every other switch
-// is, so twins without a narrowed dispatch are unchanged.
+// A tag switch the analysis cannot narrow is lowered as every other switch
+// is, so twins without a narrowed tag switch are unchanged.
 
 import (
 	"slices"
@@ -20,12 +20,12 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// DispatchStat describes one dispatch in the call graph of a flattened
-// function (Options.OnDispatch): where it is, the tag set the analysis
+// TagSwitchStat describes one tag switch in the call graph of a flattened
+// function (Options.OnTagSwitch): where it is, the tag set the analysis
 // found, its declared candidates and those the twin keeps.
-type DispatchStat struct {
+type TagSwitchStat struct {
 	Kernel     string // the function being flattened
-	Func       string // the function holding the dispatch's switch
+	Func       string // the function holding the tag switch's switch
 	Pos        ir.Pos
 	Tag        ir.TagSet
 	Candidates []string // the declared callees, in case order
@@ -33,23 +33,23 @@ type DispatchStat struct {
 }
 
 // Pruned is the number of candidates the twin does not inline.
-func (s DispatchStat) Pruned() int { return len(s.Candidates) - len(s.Kept) }
+func (s TagSwitchStat) Pruned() int { return len(s.Candidates) - len(s.Kept) }
 
-// narrowDispatches runs the tag-set analysis for f and returns the tag
-// sets of the dispatches it narrows, keyed by their switch, with a
-// DispatchStat for every dispatch in f's call graph, in call-graph order
+// narrowTagSwitches runs the tag-set analysis for f and returns the tag
+// sets of the tag switches it narrows, keyed by their switch, with a
+// TagSwitchStat for every tag switch in f's call graph, in call-graph order
 // (callees first) and program order within a function.
-func narrowDispatches(m *ir.Module, f *ir.Func) (map[*ir.Switch]ir.TagSet, []DispatchStat) {
-	var stats []DispatchStat
+func narrowTagSwitches(m *ir.Module, f *ir.Func) (map[*ir.Switch]ir.TagSet, []TagSwitchStat) {
+	var stats []TagSwitchStat
 	var tf *ir.TagFlow
 	narrowed := map[*ir.Switch]ir.TagSet{}
 	for _, g := range m.CallGraph(f.Name) {
-		for _, d := range ir.FindDispatches(m, g) {
+		for _, d := range ir.FindTagSwitches(m, g) {
 			if tf == nil {
 				tf = ir.AnalyzeTags(m, f.Name)
 			}
 			set := tf.Selector(d.Switch)
-			st := DispatchStat{Kernel: f.Name, Func: g.Name, Pos: d.Switch.Pos, Tag: set,
+			st := TagSwitchStat{Kernel: f.Name, Func: g.Name, Pos: d.Switch.Pos, Tag: set,
 				Candidates: d.Callees(), Kept: d.Reachable(set)}
 			if st.Pruned() > 0 {
 				narrowed[d.Switch] = set
@@ -60,9 +60,9 @@ func narrowDispatches(m *ir.Module, f *ir.Func) (map[*ir.Switch]ir.TagSet, []Dis
 	return narrowed, stats
 }
 
-// dispatchSwitch lowers a narrowed dispatch s whose tag, already
+// lowerTagSwitch lowers a narrowed tag switch s whose tag, already
 // translated and not a literal, is sel.
-func (l *lowerer) dispatchSwitch(s *ir.Switch, sel ir.Expr, set ir.TagSet) {
+func (l *lowerer) lowerTagSwitch(s *ir.Switch, sel ir.Expr, set ir.TagSet) {
 	if v, ok := set.Single(); ok {
 		if cs := matchingCase(s, ir.ScalarVal(sel.Type(), v)); cs != nil {
 			l.block(cs.Body)
