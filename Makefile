@@ -65,7 +65,7 @@ lint:
 	@$(GO) mod tidy -diff || { echo "make lint: go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 test: deps lint vet
-	$(GO) test -count=1 -timeout 20m ./...
+	GPUDIFF_VERIFY_PASSES=1 $(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory test-viewer
 	@$(MAKE) --no-print-directory fuzz-smoke
 

@@ -4,8 +4,8 @@
 // GPU stacks, that this predication preserves semantics; the reference
 // interpreter checks interp(twin) == interp(original) on every input.
 //
-// The baseline is daslang's [flatten] (../shared/reference/daslang-flatten.txt
-// §8.2–8.6): if/else to select under a hoisted condition, early return to
+// The baseline is daslang's [flatten] (daslang's documentation of the
+// [flatten] macro, §8.2–8.6): if/else to select under a hoisted condition, early return to
 // a live mask, inlining with a frame mask seeded from the caller's
 // predicate, unrolling with break/continue masks, compound assignment,
 // selects on every copyable type, void functions writing private globals,
@@ -224,7 +224,7 @@
 //
 // # Loops in twins
 //
-// The twin contract ("branchless", DESIGN.md "Loops in twins"): no if
+// The twin contract ("branchless", ARCHITECTURE.md "Loops in twins"): no if
 // (an entry point's one-statement guards around a shared store, a shared
 // load, an atomic or a barrier aside), no switch, no call, and a loop
 // only of one form, a kept loop (masked.go):

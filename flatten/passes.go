@@ -2,7 +2,7 @@ package flatten
 
 import (
 	"fmt"
-	"testing"
+	"os"
 
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -132,13 +132,19 @@ type pipe struct {
 
 func (p *pipe) stmts() []ir.Stmt { return p.twin.Body.Stmts }
 
+// verifyEveryPass makes every pipeline verify the twin after each pass, as
+// Options.VerifyPasses does: set by GPUDIFF_VERIFY_PASSES=1 (make test
+// sets it for every test binary, so every twin a test builds is checked
+// pass by pass) and by flatten's own tests (verify_test.go).
+var verifyEveryPass = os.Getenv("GPUDIFF_VERIFY_PASSES") == "1"
+
 // runPipeline runs passes on f and returns its twin.
 func runPipeline(p *pipe) (*ir.Func, error) {
 	after := func(ps pass) error {
 		if p.twin == nil {
 			return nil
 		}
-		if p.opts.VerifyPasses || testing.Testing() {
+		if p.opts.VerifyPasses || verifyEveryPass {
 			if err := ir.VerifyFunc(p.m, p.twin); err != nil {
 				return internalf(p.m, p.twin.Pos, "after pass %s: twin %s does not verify:\n%v", ps.name, p.twin.Name, err)
 			}

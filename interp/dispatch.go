@@ -10,7 +10,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
-// Dispatches of compute entry points as written (../shared/DESIGN.md
+// Dispatches of compute entry points as written (ARCHITECTURE.md
 // "Entry points as written (compute)").
 //
 // Every workgroup runs in turn; inside a workgroup, each invocation runs

@@ -3,7 +3,7 @@
 // functions and modules, with source positions on every node.
 //
 // The IR is a structured control-flow tree in the style of Mesa's NIR and
-// Tint's IR (see ../shared/reference): a function body is a Block; control
+// Tint's IR (the NIR and Tint IR documentation): a function body is a Block; control
 // flow is If (always with an Else block, possibly empty), one Loop form (body,
 // continuing block, optional break-if — WGSL for and while lower to it),
 // Switch (no fall-through) and the jumps Break, Continue and Return.

@@ -2,7 +2,7 @@ package ir
 
 import "fmt"
 
-// Entry points as written (../shared/DESIGN.md "Entry points as written
+// Entry points as written (ARCHITECTURE.md "Entry points as written
 // (compute)"): @compute functions with their builtin inputs, the
 // module-scope variables invocations share (var<workgroup>,
 // var<storage>, var<uniform>), atomics and arrayLength. Barriers are

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Host-shareable layout of bindings as written (../shared/DESIGN.md
+// Host-shareable layout of bindings as written (ARCHITECTURE.md
 // "Entry points as written"; WGSL #memory-layouts, #alignment-and-size,
 // #address-space-layout-constraints). It is the kernel ABI's layout
 // (AlignOf, SizeOf, ArrayStride, FieldOffsets: layout.go) applied to a

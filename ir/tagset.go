@@ -8,7 +8,7 @@ import (
 // Tag-set analysis (issue 17): for every integer value of the functions a
 // root reaches, the finite set of constants it can hold, or unbounded —
 // the value-set half of Slang's type-flow analysis
-// (../shared/reference/slang-typeflow-dispatch.txt "Analysis"), over tags
+// (Slang's type-flow specialization design, "Analysis"), over tags
 // instead of witness tables.
 //
 // It is an interprocedural, flow-insensitive fixed point over the call

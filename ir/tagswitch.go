@@ -5,8 +5,8 @@ package ir
 // Switch stays what every pass, the interpreter and the emitters already
 // handle, and only flatten, which must evaluate every arm it keeps, needs
 // to know that the arms are interchangeable implementations picked by a
-// tag (cf. Slang's type-flow specialization, ../shared/reference/
-// slang-typeflow-dispatch.txt: the set of callees is a property computed
+// tag (cf. Slang's type-flow specialization, its
+// type-flow design: the set of callees is a property computed
 // about a call, not a new kind of call).
 
 // TagSwitchForm says what each arm of a TagSwitch does with the call's

@@ -4,7 +4,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Checking what entry points as written need (../shared/DESIGN.md "Entry
+// Checking what entry points as written need (ARCHITECTURE.md "Entry
 // points as written (compute)"): @compute @workgroup_size entry points
 // and their @builtin parameters, var<workgroup>, var<storage> and
 // var<uniform> with @group/@binding, atomics and arrayLength.

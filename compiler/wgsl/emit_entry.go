@@ -8,7 +8,7 @@ import (
 )
 
 // EmitEntry returns a WGSL module that runs the compute entry point entry
-// of m as written (../shared/DESIGN.md "Entry points as written"): the
+// of m as written (ARCHITECTURE.md "Entry points as written"): the
 // structs, private globals and functions of entry's call graph (entry
 // itself with its @compute @workgroup_size and @builtin attributes,
 // rewritten for mode like every emitted function), the helpers portable

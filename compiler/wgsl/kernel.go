@@ -282,7 +282,7 @@ func functionKernelMemory(m *ir.Module, name string) error {
 // default choice) is a compute entry point run as written rather than a
 // function kernel: name names an entry point, or name is empty and the
 // module has a compute entry point inside the subset, whatever helper
-// functions it also declares (../shared/DESIGN.md "Entry points as
+// functions it also declares (ARCHITECTURE.md "Entry points as
 // written (compute)"; the default rule: DefaultRunsEntry). With several,
 // Entry asks for a name.
 func IsEntryMode(m *ir.Module, name string) bool {

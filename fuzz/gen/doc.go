@@ -54,7 +54,7 @@
 // expression generators (so everything above holds for it, early returns
 // excepted), and exchanges values with its workgroup through the tiles.
 // Such a program is race-free and its barriers uniform by construction,
-// by this discipline (DESIGN.md "Entry points as written": a race is two
+// by this discipline (ARCHITECTURE.md "Entry points as written": a race is two
 // accesses to one location between synchronization points, one a write,
 // not both atomic):
 //

@@ -40,8 +40,8 @@
 // insertBits, …) and convert to int32 for those that do (division,
 // min, firstLeadingBit, extractBits, …).
 //
-// # What it implements (section numbers of the WGSL draft in
-// ../shared/reference/wgsl-spec.bs; anchors are stable, numbers may move)
+// # What it implements (section numbers of the WGSL draft,
+// https://www.w3.org/TR/WGSL/; anchors are stable, numbers may move)
 //
 //	WGSL §6.2.3 Integer Types (#integer-types)        Add, Sub, Mul wrap
 //	WGSL §8.7 Arithmetic Expressions (#arithmetic-expr) Neg, DivI32, RemI32, DivU32, RemU32, DivFaultI32, DivFaultU32
