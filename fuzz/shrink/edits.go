@@ -112,6 +112,9 @@ func plan(c Case) []edit {
 		}
 	}
 
+	// 1b. the workgroup of a compute entry point (entry.go)
+	entryEdits(c, add)
+
 	all := sites(c)
 	var blocks, stmts, bares, ifs, switches, lps, calls, exprs []site
 	for _, s := range all {
@@ -298,6 +301,8 @@ func plan(c Case) []edit {
 			add("drop unused member "+st.Fields[fi].Name+" of "+st.Name, func(d *Case) bool { return dropMember(d, si, fi) })
 		}
 	}
+	// 8b. workgroup variables and barriers (entry.go)
+	sharedEdits(c, add)
 	// 9. expressions
 	for _, s := range exprs {
 		s := s
@@ -349,7 +354,80 @@ func plan(c Case) []edit {
 			})
 		}
 	}
+	// 9b. repeated expressions, every occurrence at once
+	repeatedExprEdits(c, exprs, add)
 	return es
+}
+
+// repeatedExprEdits adds, for each expression that occurs more than once
+// in one function (equal printed form and type, none inside another),
+// the edits replacing every occurrence together by a constant of its
+// type: a value computed twice and then cancelled (clamp(x, e, e),
+// e - e, select(e, e, c)) is gone only when both copies go at once.
+func repeatedExprEdits(c Case, exprs []site, add func(string, func(*Case) bool)) {
+	type group struct {
+		key   string
+		t     *ir.Type
+		sites []site
+	}
+	var order []*group
+	byKey := map[string]*group{}
+	for _, s := range exprs {
+		e := s.n.(ir.Expr)
+		if _, lit := e.(*ir.Lit); lit {
+			continue
+		}
+		if _, id := e.(*ir.Ident); id {
+			continue
+		}
+		key := fmt.Sprintf("%d|%s|%s", s.r.fn, e.Type(), ir.PrintExpr(e))
+		g := byKey[key]
+		if g == nil {
+			g = &group{key: key, t: e.Type()}
+			byKey[key] = g
+			order = append(order, g)
+		}
+		g.sites = append(g.sites, s)
+	}
+	for _, g := range order {
+		if len(g.sites) < 2 || nested(g.sites) {
+			continue
+		}
+		g := g
+		for _, v := range constants(g.t) {
+			v := v
+			add(fmt.Sprintf("replace %d copies of an expression by %s", len(g.sites), v), func(d *Case) bool {
+				// Last first: replacing a later subtree leaves the
+				// pre-order positions of earlier ones unchanged.
+				for i := len(g.sites) - 1; i >= 0; i-- {
+					s := g.sites[i]
+					replaceChild(nodeAt(d.Module, s.parent), s.ord, &ir.Lit{Pos: s.n.(ir.Expr).Position(), Val: v.Clone()})
+				}
+				return true
+			})
+		}
+	}
+}
+
+// nested reports whether one of ss lies inside another (pre-order
+// positions within the other's subtree), or two are in different
+// functions.
+func nested(ss []site) bool {
+	for i := 1; i < len(ss); i++ {
+		prev, cur := ss[i-1], ss[i]
+		if prev.r.fn != cur.r.fn || cur.r.pre < prev.r.pre+subtreeNodes(prev.n) {
+			return true
+		}
+	}
+	return false
+}
+
+// subtreeNodes counts the nodes of n's subtree, n included (the span of
+// its pre-order positions).
+func subtreeNodes(n ir.Node) int {
+	k := 0
+	ir.Inspect(n, func(ir.Node) bool { k++; return true })
+	return k
 }
 
 // constants returns the zero value of t, then one (1, 1u, 1.0f, true,

@@ -63,8 +63,13 @@ func litBits(v ir.Value) int {
 
 func measureOf(c Case) measure {
 	m := c.Module
-	ms := measure{funcs: len(m.Funcs), invocations: len(c.Args)}
+	ms := measure{funcs: len(m.Funcs), invocations: len(c.Args) + workgroupInvocations(m, c.Kernel)}
 	ms.nodes += len(m.Globals)
+	for _, v := range m.Shared {
+		if v.Space == ir.SpaceWorkgroup {
+			ms.nodes += 2 // more than the var<private> it may become
+		}
+	}
 	for _, s := range m.Structs {
 		ms.nodes += len(s.Fields)
 	}

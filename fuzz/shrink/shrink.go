@@ -37,7 +37,9 @@ func Candidates(c Case) []Case {
 // edits, in order:
 //
 //  1. keep one invocation (each in turn, the first first), then either
-//     half of them;
+//     half of them; for a compute entry point, shrink its workgroup to
+//     one invocation, then halve each @workgroup_size dimension
+//     (entry.go);
 //  2. empty a block (biggest first; a loop keeps its exit test and
 //     counter update, a function its final return);
 //  3. drop one statement (biggest first), or keep only its value as a
@@ -53,16 +55,20 @@ func Candidates(c Case) []Case {
 //     its last statement;
 //  7. drop an unused parameter (with its column of Args when it is the
 //     kernel's, with the arguments at call sites otherwise);
-//  8. drop a struct member no expression reads or writes;
+//  8. drop a struct member no expression reads or writes; make a
+//     var<workgroup> without atomics a var<private>; drop every barrier
+//     at once (entry.go);
 //  9. replace an expression by a same-typed operand of it, by the
-//     constant 0 or 1, or by a parameter of the same type.
+//     constant 0 or 1, or by a parameter of the same type; replace every
+//     copy of an expression that occurs more than once in a function by
+//     the constant 0 or 1 at once (repeatedExprEdits).
 //
-// After each edit, functions the kernel does not reach, globals no
-// function uses and structs no type mentions are dropped, and the module
+// After each edit, functions the kernel does not reach, globals and
+// var<workgroup>s no function uses and structs no type mentions are dropped, and the module
 // is normalized (ir.Normalize). A candidate is offered only when it passes
 // ir.Verify, still has the kernel with arguments matching its parameters,
 // is strictly smaller (functions, then nodes, then loop trip counts, then
-// literal magnitudes, then invocations), has no more loops ir.BoundLoop
+// literal magnitudes, then invocations and workgroup invocations), has no more loops ir.BoundLoop
 // cannot bound, no recursion if c had none and no more const-expression or
 // indeterminacy hazards than c (see hazards). Edits never change the
 // inside of an unbounded loop or of a recursive function (see frozen), so
@@ -368,6 +374,7 @@ func cleanup(m *ir.Module, kernel string) {
 		}
 	}
 	m.Globals = gs
+	dropUnusedWorkgroupVars(m)
 	ss := m.Structs[:0:0]
 	for _, s := range m.Structs {
 		if usedS[s.Name] {
