@@ -104,7 +104,7 @@ run: deps build
 # runs every package's micro-benchmarks too.
 bench: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff(Jobs)?$$' -benchtime 1x -timeout 30m ./campaign/
-	$(GO) test -run '^$$' -bench '^BenchmarkDispatchSweep$$' -benchtime 1x -timeout 10m -v ./shaders/ | grep -v '^=== RUN'
+	$(GO) test -run '^$$' -bench '^BenchmarkDispatchSweep$$' -benchtime 1x -timeout 10m -v ./shaders/
 
 # The one check of a GPU machine (issue 25, deploy/benchgpu): driver
 # floor per vendor adapter on 1 and N threads, run --jobs 1/4/8/N and
