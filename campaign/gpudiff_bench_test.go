@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,9 +179,10 @@ func BenchmarkGpudiff(b *testing.B) {
 		timeX := flat[1].time.Seconds() / flat[0].time.Seconds()
 		stmtsX := float64(flat[1].in) / float64(flat[0].in)
 		grow0, grow1 := float64(flat[0].out)/float64(flat[0].in), float64(flat[1].out)/float64(flat[1].in)
+		noGCX := flat[1].noGC.Seconds() / flat[0].noGC.Seconds()
 		t.AppendRow(table.Row{"e", "flatten, 1k → 10k statements",
-			fmt.Sprintf("time ×%.1f (%v → %v), allocations ×%.1f, for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
-				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond),
+			fmt.Sprintf("time ×%.1f (%v → %v; collector off ×%.1f), allocations ×%.1f, for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
+				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond), noGCX,
 				float64(flat[1].allocs)/float64(flat[0].allocs), stmtsX, grow0, grow1),
 			"linear", met(timeX/stmtsX <= 1.5 && grow1 <= 1.25*grow0)})
 		t.SetCaption("%s", strings.Join([]string{
@@ -192,7 +194,7 @@ func BenchmarkGpudiff(b *testing.B) {
 			fmt.Sprintf("c: (time of b on %s + time of b on %s) / time of one campaign on both; the machine's CPUs were %.0f%% busy during it (/proc/stat, every process);",
 				short(adapters[0]), short(adapters[min(1, len(adapters)-1)]), 100*float64(bothBusy)/float64(max(bothTotal, 1))),
 			fmt.Sprintf("d: thread CPU time, median run, interp's BenchmarkInterp kernel, %d operations per run of 64 invocations (interp.CountOps);", ops),
-			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; allocations count the work independently of CPU caches (the 10k twin's working set outgrows them).",
+			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; allocations count the work independently of CPU caches (the 10k twin's working set outgrows them); collector off: the same runs with Go's collector disabled (what remains is the algorithm and the memory hierarchy).",
 				flat[0].in, flat[0].out, flat[1].in, flat[1].out),
 		}, "\n"))
 		t.Render()
@@ -336,6 +338,10 @@ type flatMeasure struct {
 	in, out int
 	time    time.Duration
 	allocs  uint64 // heap allocations of one run (runtime.MemStats.Mallocs)
+	// noGC is the best time of a run with the collector off
+	// (debug.SetGCPercent(-1)): the algorithm's cost without the
+	// collector's, whose work per allocation grows with the live heap.
+	noGC time.Duration
 }
 
 // benchFlatten flattens one function of about 1,000 and of about 10,000
@@ -372,6 +378,19 @@ func benchFlatten(b *testing.B) [2]flatMeasure {
 				out[s].time = d
 			}
 			out[s].out = shrink.Stmts(c, tw.Name)
+			c = ir.CloneModule(m)
+			runtime.GC()
+			old := debug.SetGCPercent(-1)
+			t0 = time.Now()
+			_, err = flatten.Function(c, "big", flatten.Options{})
+			d = time.Since(t0)
+			debug.SetGCPercent(old)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if out[s].noGC == 0 || d < out[s].noGC {
+				out[s].noGC = d
+			}
 		}
 	}
 	return out
