@@ -196,7 +196,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if len(sels) == 0 {
 		sels = []string{"all"}
 	}
-	devs, closeAll, err := openDevices(sels, fl.timeout, stderr)
+	devs, closeAll, err := openDevicesJobs(sels, fl.timeout, 1, stderr)
 	if err != nil {
 		return usagef("gpudiff drivers: --adapter: %v", err)
 	}
