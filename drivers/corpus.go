@@ -100,6 +100,34 @@ func LoadCorpus(dir string) ([]*Case, error) {
 	return out, nil
 }
 
+// LoadCorpora reads the corpus directories dirs in order (LoadCorpus), refusing
+// two cases with the same name (a key names its case), and calls check, when
+// non-nil, on each case as it is read: the caller's limits. Errors are
+// LoadCorpus's, check's, or name both files of a duplicate name.
+func LoadCorpora(dirs []string, check func(*Case) error) ([]*Case, error) {
+	var cases []*Case
+	seen := map[string]string{}
+	for _, dir := range dirs {
+		cs, err := LoadCorpus(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			if prev, ok := seen[c.Name]; ok {
+				return nil, fmt.Errorf("gpudiff drivers: %s and %s have the same case name %q (keys must be unique)", prev, c.Path, c.Name)
+			}
+			seen[c.Name] = c.Path
+			if check != nil {
+				if err := check(c); err != nil {
+					return nil, err
+				}
+			}
+		}
+		cases = append(cases, cs...)
+	}
+	return cases, nil
+}
+
 // LoadFile reads one corpus file (see LoadCorpus) with check.Load: the
 // kernel named like the file when there is one, the inputs of
 // NAME.inputs.json beside it (exec's form, and exec's errors), else seed 1's
