@@ -1,18 +1,13 @@
 package drivers
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -24,7 +19,7 @@ const GeneratedRule = "generated"
 // DefaultInvocations is the invocation count of a corpus kernel that has
 // neither an inputs file nor a case record (arguments from gen.Inputs with
 // seed 1, edge values first, as `gpudiff exec` does).
-const DefaultInvocations = 64
+const DefaultInvocations = check.DefaultInvocations
 
 // Case is one row of the driver matrix: a kernel with its arguments, and
 // what it tests.
@@ -105,109 +100,50 @@ func LoadCorpus(dir string) ([]*Case, error) {
 	return out, nil
 }
 
-// LoadFile reads one corpus file (see LoadCorpus).
-func LoadFile(path string) (*Case, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	name := strings.TrimSuffix(filepath.Base(path), ".wgsl")
-	rule, spec := HeaderLines(src)
-	c := &Case{Name: keySafe(name), Path: path, Rule: rule, Spec: spec, Source: string(src)}
-	if check.IsCase(src) {
-		fc, ec, rec, err := check.ParseCaseFile(path, src)
+// LoadCorpora reads the corpus directories dirs in order (LoadCorpus), refusing
+// two cases with the same name (a key names its case), and calls check, when
+// non-nil, on each case as it is read: the caller's limits. Errors are
+// LoadCorpus's, check's, or name both files of a duplicate name.
+func LoadCorpora(dirs []string, check func(*Case) error) ([]*Case, error) {
+	var cases []*Case
+	seen := map[string]string{}
+	for _, dir := range dirs {
+		cs, err := LoadCorpus(dir)
 		if err != nil {
 			return nil, err
 		}
-		c.Case, c.Entry, c.Seed = fc, ec, rec.Seed
-		return c, nil
-	}
-	m, err := wgsl.Parse(path, src)
-	if err != nil {
-		return nil, err
-	}
-	kernel := ""
-	if m.Func(name) != nil {
-		kernel = name
-	}
-	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
-	if wgsl.IsFragmentMode(m, kernel) {
-		f, err := wgsl.FragmentEntry(m, kernel)
-		if err != nil {
-			return nil, err
+		for _, c := range cs {
+			if prev, ok := seen[c.Name]; ok {
+				return nil, fmt.Errorf("gpudiff drivers: %s and %s have the same case name %q (keys must be unique)", prev, c.Path, c.Name)
+			}
+			seen[c.Name] = c.Path
+			if check != nil {
+				if err := check(c); err != nil {
+					return nil, err
+				}
+			}
 		}
-		c.Fragment = &check.FragmentCase{Module: m, Entry: f.Name, Size: check.DefaultFragmentSize}
-		return c, nil
+		cases = append(cases, cs...)
 	}
-	if wgsl.IsEntryMode(m, kernel) {
-		if c.Entry, err = loadEntry(m, kernel, in); err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-	f, err := wgsl.Kernel(m, kernel)
-	if err != nil {
-		return nil, err
-	}
-	var args [][]ir.Value
-	data, err := os.ReadFile(in)
-	switch {
-	case err == nil:
-		var probe any
-		if err := json.Unmarshal(data, &probe); err != nil {
-			return nil, fmt.Errorf("%s: %v", in, err)
-		}
-		if args, err = check.ParseInputs(in, data, f); err != nil {
-			return nil, err
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		args = gen.Inputs(1, f.Params, DefaultInvocations)
-	default:
-		return nil, err
-	}
-	c.Case = &check.Case{Module: m, Kernel: f.Name, Args: args}
-	return c, nil
+	return cases, nil
 }
 
-// loadEntry builds the entry case of compute entry point kernel ("" for
-// the module's only one) with the bindings of the inputs file in (a JSON
-// object keyed by binding variable name, plus "workgroups": [X[, Y[, Z]]]
-// unless a binding has that name, as `gpudiff exec` reads it), or, when
-// in does not exist, gen.EntryBindings(1, …) and one workgroup.
-func loadEntry(m *ir.Module, kernel, in string) (*check.EntryCase, error) {
-	f, err := wgsl.Entry(m, kernel)
+// LoadFile reads one corpus file (see LoadCorpus) with check.Load: the
+// kernel named like the file when there is one, the inputs of
+// NAME.inputs.json beside it (exec's form, and exec's errors), else seed 1's
+// edge values (check.FillEdges: gen.Inputs, gen.EntryBindings).
+func LoadFile(path string) (*Case, error) {
+	ac, err := check.Load(path, check.LoadOptions{Command: "drivers", KernelNamedLikeFile: true, Seed: 1, DefaultFill: check.FillEdges})
 	if err != nil {
 		return nil, err
 	}
-	ec := &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{1, 1, 1}}
-	data, err := os.ReadFile(in)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		ec.Buffers = gen.EntryBindings(1, m, f, ec.Workgroups)
-		return ec, nil
-	case err != nil:
-		return nil, err
+	rule, spec := HeaderLines(ac.Source)
+	c := &Case{Name: keySafe(strings.TrimSuffix(filepath.Base(path), ".wgsl")), Path: path, Rule: rule, Spec: spec, Source: string(ac.Source),
+		Case: ac.Kernel(), Entry: ac.Entry(), Fragment: ac.Fragment()}
+	if ac.Record != nil {
+		c.Seed = ac.Record.Seed
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		return nil, fmt.Errorf("%s: want a JSON object mapping binding names to their values (and \"workgroups\": [X, Y, Z])", in)
-	}
-	if raw, ok := obj["workgroups"]; ok && m.SharedVar("workgroups") == nil {
-		var w []uint32
-		if err := json.Unmarshal(raw, &w); err != nil || len(w) == 0 || len(w) > 3 || slices.Contains(w, 0) {
-			return nil, fmt.Errorf("%s: workgroups: want [X] to [X, Y, Z], each ≥ 1, got %s", in, raw)
-		}
-		copy(ec.Workgroups[:], w)
-		delete(obj, "workgroups")
-	}
-	rest, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	if ec.Buffers, err = check.ParseBindings(in, rest, m); err != nil {
-		return nil, err
-	}
-	return ec, nil
+	return c, nil
 }
 
 // HeaderLines returns the text of the first `// rule: ` and `// spec: `

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
@@ -67,7 +65,7 @@ Exit codes: 0 written; 2 usage or input error.`,
 	f.StringVarP(&fl.out, "output", "o", "", "write the script to this file (default: stdout)")
 	f.StringVar(&fl.kernel, "kernel", "", "kernel function (default: the case's, else the only function no other function calls)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values")
-	f.IntVar(&fl.invocations, "invocations", defaultInvocations, "invocations when neither a case record nor an inputs file gives the arguments")
+	f.IntVar(&fl.invocations, "invocations", check.DefaultInvocations, "invocations when neither a case record nor an inputs file gives the arguments")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when neither a case record nor an inputs file gives them")
 	f.StringVar(&fl.mode, "mode", "", "emission mode of the SPIR-V: portable or raw (default: the case's recorded mode, else portable)")
 	f.BoolVar(&fl.flat, "flat", false, "export the flattened twin <kernel>_flat instead of the kernel")
@@ -76,81 +74,31 @@ Exit codes: 0 written; 2 usage or input error.`,
 }
 
 func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) error {
-	m, src, err := g.loadModule(path)
+	o := g.loadOptions("export-amber")
+	o.Given, o.Kernel, o.Inputs, o.Invocations, o.Seed, o.Mode, o.KernelOnly = fl.changed, fl.kernel, fl.inputs, fl.invocations, fl.seed, fl.mode, true
+	c, err := check.Load(path, o)
 	if err != nil {
-		return err
+		return inputErr(err)
 	}
-	saved, rec, err := loadCase(path, src)
-	if err != nil {
-		return err
-	}
-	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(src)}
-	if saved != nil {
-		opts.Source = string(src[:bytes.LastIndex(src, []byte(check.CaseMarker))])
+	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
+	if rec := c.Record; rec != nil {
+		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
-	}
-	mode := wgsl.Portable
-	if saved != nil && rec.Mode != "" {
-		if mode, err = wgsl.ParseMode(rec.Mode); err != nil {
-			return usagef("%s: case record: %v", path, err)
-		}
-	}
-	if fl.changed["mode"] {
-		if mode, err = wgsl.ParseMode(fl.mode); err != nil {
-			return usagef("gpudiff export-amber: --mode: %v", err)
-		}
-	}
-	opts.Mode = mode
-	kernel := fl.kernel
-	if saved != nil && kernel == "" {
-		kernel = saved.Kernel
-	}
-	f, err := pickKernel(m, kernel)
-	if err != nil {
-		return err
-	}
-	var args [][]ir.Value
-	inputs := fl.inputs
-	if inputs == "" && saved == nil {
-		if beside := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"; fileExistsAmber(beside) {
-			inputs = beside
-		}
-	}
-	switch {
-	case fl.inputs == "" && saved != nil && f.Name == saved.Kernel:
-		args = saved.Args
-	case inputs != "":
-		if args, err = g.readInputs(inputs, f); err != nil {
-			return err
-		}
-	default:
-		if fl.invocations < 1 {
-			return usagef("gpudiff export-amber: --invocations must be ≥ 1, got %d", fl.invocations)
-		}
-		if err := g.checkKernelLimits(m, f, fl.invocations); err != nil {
-			return err
-		}
-		args = seededInputs(fl.seed, f, fl.invocations)
 	}
 	if fl.only != "" {
 		var kept [][]ir.Value
 		for _, s := range strings.Split(fl.only, ",") {
 			i, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || i < 0 || i >= len(args) {
-				return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(args))
+			if err != nil || i < 0 || i >= len(c.Args) {
+				return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
 			}
-			kept = append(kept, args[i])
+			kept = append(kept, c.Args[i])
 		}
-		args = kept
+		c.Args = kept
 	}
-	script, err := amber.Export(newCase(m, f, args), opts)
+	script, err := amber.Export(c.Kernel(), opts)
 	if err != nil {
 		return inputErr(fmt.Errorf("gpudiff export-amber: %w", err))
 	}
 	return writeOutput(stdout, fl.out, []byte(script.Text))
-}
-
-func fileExistsAmber(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
 }

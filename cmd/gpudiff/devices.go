@@ -8,17 +8,13 @@ import (
 	"github.com/gpudiff/gpudiff/harness/devices"
 )
 
-// openDevices opens the adapters that sels select (harness/devices.Open:
-// none selects the first Vulkan adapter; wgpu adapters in worker
-// processes) with timeout per dispatch, warnings and wgpu's log to warn,
-// and returns them as the campaign's devices with a function closing them.
-func openDevices(sels []string, timeout time.Duration, warn io.Writer) ([]check.Device, func(), error) {
-	return openDevicesJobs(sels, timeout, 1, warn)
-}
-
-// openDevicesJobs is openDevices with jobs devices (worker processes) per
-// adapter, each adapter's as one pool (devices.Options.Jobs;
-// devices.AutoJobs: DefaultJobs).
+// openDevicesJobs opens the adapters that sels select (harness/devices.Open:
+// none selects the first Vulkan adapter; wgpu adapters in worker processes)
+// with timeout per dispatch, jobs devices (worker processes) per adapter,
+// each adapter's as one pool (devices.Options.Jobs; devices.AutoJobs:
+// DefaultJobs), warnings and wgpu's log to warn, and returns them as
+// check's devices with a function closing them. It is cmd's one way to
+// open adapters (exec, view, repro, drivers, run).
 func openDevicesJobs(sels []string, timeout time.Duration, jobs int, warn io.Writer) ([]check.Device, func(), error) {
 	set, err := devices.Open(sels, devices.Options{Timeout: timeout, Warn: warn, Jobs: jobs})
 	if err != nil {

@@ -164,30 +164,16 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 			return usagef("gpudiff drivers: --baseline: %v", err)
 		}
 	}
-	var cases []*drivers.Case
-	seen := map[string]string{}
-	for _, dir := range fl.corpora {
-		cs, err := drivers.LoadCorpus(dir)
-		if err != nil {
-			return inputErr(err)
+	// The same limits as exec and repro, per corpus file; an entry point's
+	// dispatch or draw has exec's limits (a fragment case is 16x16 pixels).
+	cases, err := drivers.LoadCorpora(fl.corpora, func(c *drivers.Case) error {
+		if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
+			return err
 		}
-		for _, c := range cs {
-			if prev, ok := seen[c.Name]; ok {
-				return usagef("gpudiff drivers: %s and %s have the same case name %q (keys must be unique)", prev, c.Path, c.Name)
-			}
-			seen[c.Name] = c.Path
-			// The same limits as exec and repro, per corpus file.
-			if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil {
-				return err
-			}
-			if c.Case == nil {
-				continue // an entry point's dispatch or draw: exec's limits for them (a fragment case is 16x16 pixels)
-			}
-			if err := g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args)); err != nil {
-				return err
-			}
-		}
-		cases = append(cases, cs...)
+		return g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
+	})
+	if err != nil {
+		return inputErr(err)
 	}
 	if fl.generated > 0 {
 		cases = append(cases, drivers.Generated(fl.seed, fl.generated, fl.invocations, gen.Config{Size: fl.size, Profile: prof})...)
@@ -196,7 +182,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if len(sels) == 0 {
 		sels = []string{"all"}
 	}
-	devs, closeAll, err := openDevices(sels, fl.timeout, stderr)
+	devs, closeAll, err := openDevicesJobs(sels, fl.timeout, 1, stderr)
 	if err != nil {
 		return usagef("gpudiff drivers: --adapter: %v", err)
 	}

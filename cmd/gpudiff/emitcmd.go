@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -54,11 +55,10 @@ is a @compute entry point (its own bindings, workgroup variables and
 			if err != nil {
 				return usagef("gpudiff emit: --mode: %v", err)
 			}
-			m, _, err := g.loadModule(args[0])
+			m, _, err := check.LoadModule(args[0], g.loadOptions("emit"))
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
-			var name string
 			fragment := false
 			switch stage {
 			case "compute":
@@ -67,29 +67,14 @@ is a @compute entry point (its own bindings, workgroup variables and
 			default:
 				return usagef("gpudiff emit: --stage must be compute or fragment, got %q", stage)
 			}
-			entryFrag := wgsl.IsFragmentMode(m, kernel)
-			entryCompute := false
-			if entryFrag {
-				// A fragment entry point is emitted as written.
-				f, err := wgsl.FragmentEntry(m, kernel)
-				if err != nil {
-					return inputErr(err)
-				}
-				name = f.Name
-			} else if wgsl.IsEntryMode(m, kernel) {
-				// A compute entry point is emitted as written (its own bindings).
-				f, err := wgsl.Entry(m, kernel)
-				if err != nil {
-					return inputErr(err)
-				}
-				name, entryCompute = f.Name, true
-			} else {
-				f, err := pickKernel(m, kernel)
-				if err != nil {
-					return err
-				}
-				name = f.Name
+			// An entry point is emitted as written (its own bindings and
+			// outputs), a function kernel with the kernel ABI's entry point.
+			kind := check.KindOf(m, kernel)
+			f, err := kind.Func(m, kernel)
+			if err != nil {
+				return inputErr(err)
 			}
+			name := f.Name
 			if flat {
 				tw, err := flatten.Function(m, name, g.flattenOptions())
 				if err != nil {
@@ -103,9 +88,9 @@ is a @compute entry point (its own bindings, workgroup variables and
 				var src string
 				var err error
 				switch {
-				case entryFrag:
+				case kind == check.KindFragment:
 					src, err = wgsl.EmitFragment(m, name, wgsl.EmitOptions{Mode: md})
-				case entryCompute:
+				case kind == check.KindCompute:
 					src, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{Mode: md})
 				default:
 					src, _, err = wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md, Fragment: fragment})

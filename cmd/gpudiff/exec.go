@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/gpudiff/gpudiff/report"
 )
@@ -156,40 +154,22 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
 }
 
-// executed is a case exec ran: a function kernel's (f on args, the case
-// and options --save-case records, the result) or, when ec is set, a
-// compute entry point's as written (ec, eres, and opts).
-type executed struct {
-	f    *ir.Func
-	args [][]ir.Value
-	c    *check.Case
-	opts check.Options
-	res  *check.Result
-
-	ec   *check.EntryCase
-	eres *check.EntryResult
-
-	// fragment is the target of a fragment entry point as written (f,
-	// args: the pixels' positions, res): its size in pixels.
-	fragment *[2]uint32
-}
-
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
 	x, err := executeFile(ctx, g, path, fl, stderr)
 	if err != nil {
 		return err
 	}
-	if err := x.write(fl, stdout); err != nil {
+	if err := writeExecuted(x, fl, stdout); err != nil {
 		return err
 	}
-	return x.exit()
+	return execExit(x.Verdict(), x.FlattenErr())
 }
 
-// executeFile runs the case that path and fl name (a module's kernel or
-// entry point, or a case file) on the interpreter and fl's adapters.
-func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*executed, error) {
-	mode, err := wgsl.ParseMode(fl.mode)
-	if err != nil {
+// executeFile runs the case that path and fl name (check.Load: a module's
+// kernel or entry point, or a case file) on the interpreter and fl's
+// adapters.
+func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Outcome, error) {
+	if _, err := wgsl.ParseMode(fl.mode); err != nil {
 		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
 	}
 	if err := checkFlags(fl.name(), fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
@@ -202,172 +182,46 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if err != nil {
 		return nil, err
 	}
-	m, src, err := g.loadModule(path)
-	if err != nil {
-		return nil, err
-	}
-	if check.IsCase(src) {
-		// A compute entry point's case file: its dispatch, bindings and mode.
-		if _, ec, rec, err := check.ParseCaseFile(path, src); err == nil && ec != nil {
-			return executeDispatch(ctx, g, path, ec.Module, &savedEntry{ec, rec}, fl, stderr)
-		}
-	}
-	saved, rec, err := loadCase(path, src)
-	if err != nil {
-		return nil, err
-	}
-	if saved == nil && wgsl.IsFragmentMode(m, fl.kernel) {
-		// A fragment entry point as written: one invocation per pixel.
-		return executeFragmentEntry(ctx, g, m, fl, stderr)
-	}
-	if fl.changed["size"] {
-		return nil, usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", fl.name())
-	}
-	if saved == nil && wgsl.IsEntryMode(m, fl.kernel) {
-		// A compute entry point as written: its bindings, its dispatch.
-		return executeDispatch(ctx, g, path, m, nil, fl, stderr)
-	}
-	kernel := fl.kernel
-	if saved != nil && kernel == "" {
-		kernel = saved.Kernel
-	}
-	f, err := pickKernel(m, kernel)
-	if err != nil {
-		return nil, err
-	}
-	fill, err := fl.parseFill(defaultKernelFill)
-	if err != nil {
-		return nil, err
-	}
-	// made is how the arguments were made up (check.Options.Fill), "" when
-	// they were given.
-	var made check.Fill
-	// seeded generates n arguments (0: the default count) once the limits
-	// allow n invocations: nothing is allocated for an impossible count.
-	seeded := func(n int) ([][]ir.Value, error) {
-		if n == 0 {
-			n = defaultInvocations
-		}
-		if err := g.checkKernelLimits(m, f, n); err != nil {
-			return nil, err
-		}
-		return check.FillArgs(fill, fl.seed, f.Params, n), nil
-	}
-	inputs := fl.inputs
-	if inputs != "" && cmdFlagSet(fl, "fill") && len(f.Params) > 0 {
-		return nil, usagef("gpudiff %s: --fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", fl.name(), f.Name)
-	}
-	if inputs == "" && saved == nil && !cmdFlagSet(fl, "seed") && !cmdFlagSet(fl, "invocations") && !cmdFlagSet(fl, "fill") {
-		// NAME.inputs.json beside NAME.wgsl, as drivers reads it.
-		inputs = besideInputs(path, fl.kernel)
-	}
-	var args [][]ir.Value
-	if saved != nil && fl.inputs == "" && f.Name == saved.Kernel {
-		// A case file carries its own inputs (and its recorded mode).
-		args, made = saved.Args, check.Fill(rec.Fill)
-		if fl.recordedPaths {
-			fl.flat = fl.flat || !cmdFlagSet(fl, "flat") && rec.Flat
-			fl.spirv = fl.spirv || !cmdFlagSet(fl, "spirv") && rec.SPIRV
-		}
-		if !cmdFlagSet(fl, "mode") && rec.Mode != "" {
-			if mode, err = wgsl.ParseMode(rec.Mode); err != nil {
-				return nil, usagef("%s: case record: %v", path, err)
-			}
-		}
-	} else if inputs != "" {
-		if args, err = g.readInputs(inputs, f); err != nil {
-			return nil, err
-		}
-		if len(f.Params) == 0 {
-			// No parameter gives the count: --invocations (or 64) does.
-			if args, err = seeded(fl.invocations); err != nil {
-				return nil, err
-			}
-		}
-		if fl.invocations != 0 && fl.invocations != len(args) {
-			return nil, usagef("gpudiff %s: --invocations %d disagrees with the %d values per parameter in %s", fl.name(), fl.invocations, len(args), inputs)
-		}
-	} else if args, err = seeded(fl.invocations); err != nil {
-		return nil, err
-	} else {
-		made = fill
-		fl.warnSeed(fill, stderr)
-	}
-	if err := g.checkKernelLimits(m, f, len(args)); err != nil {
-		return nil, err
-	}
-	var devices []check.Device
-	if !fl.noGPU {
-		devs, closeAll, err := openDevices(fl.adapters, fl.timeout, stderr)
-		if err != nil {
-			return nil, usagef("gpudiff %s: --adapter: %v", fl.name(), err)
-		}
-		defer closeAll()
-		devices = devs
-	}
-	c := newCase(m, f, args)
-	opts := check.Options{Devices: devices, Flat: fl.flat, SPIRV: fl.spirv, Stages: stages, Mode: mode, Fill: made, Interp: g.interpOptions(), Flatten: g.flattenOptions()}
-	res, err := check.Execute(ctx, c, opts)
+	o := g.loadOptions(fl.name())
+	o.Given, o.Kernel, o.Inputs, o.Seed, o.Fill, o.Invocations = fl.changed, fl.kernel, fl.inputs, fl.seed, fl.fill, fl.invocations
+	o.Workgroups, o.Size, o.Stage, o.Stages, o.Mode = fl.workgroups, fl.size, fl.stage, stages, fl.mode
+	o.Flat, o.SPIRV, o.Recorded, o.SaveCase, o.Warn = fl.flat, fl.spirv, fl.recordedPaths, fl.saveCase != "", stderr
+	c, err := check.Load(path, o)
 	if err != nil {
 		return nil, inputErr(err)
 	}
-	return &executed{f: f, args: args, c: c, opts: opts, res: res}, nil
+	var devs []check.Device
+	if !fl.noGPU {
+		var closeAll func()
+		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
+			return nil, usagef("gpudiff %s: --adapter: %v", fl.name(), err)
+		}
+		defer closeAll()
+	}
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	if err != nil {
+		return nil, inputErr(err)
+	}
+	return x, nil
 }
 
-// write saves and prints what exec does for x: the case file
-// (--save-case, function kernels), the pictures (--png), then the table
-// or the JSON document (--json).
-func (x *executed) write(fl execFlags, stdout io.Writer) error {
-	if x.ec != nil {
-		if fl.saveCase != "" {
-			rec := check.NewEntryRecord(x.ec, x.eres, x.opts, version())
-			if err := check.WriteCase(fl.saveCase, x.ec.Module, rec); err != nil {
-				return usagef("gpudiff exec: --save-case: %v", err)
-			}
-		}
-		if err := writePictures(fl.png, report.EntryPictures(x.eres, x.ec.Entry)); err != nil {
-			return err
-		}
-		if fl.asJSON {
-			return report.WriteDispatchJSON(stdout, x.ec, x.eres)
-		}
-		report.WriteDispatchTable(stdout, x.ec, x.eres, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
-		return nil
-	}
+// writeExecuted saves and prints what exec does for x: the case file
+// (--save-case), the pictures (--png), then the table or the JSON document
+// (--json).
+func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 	if fl.saveCase != "" {
-		rec := check.NewRecord(x.c, x.res, x.opts, version())
-		if err := check.WriteCase(fl.saveCase, x.c.Module, rec); err != nil {
+		if err := check.WriteCase(fl.saveCase, x.Case.Module, x.Record(version())); err != nil {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
-	if err := writePictures(fl.png, report.ResultPictures(x.res)); err != nil {
+	if err := writePictures(fl.png, report.CasePictures(x)); err != nil {
 		return err
 	}
 	if fl.asJSON {
-		return report.WriteExecJSON(stdout, x.f, x.args, x.res, nil)
+		return report.WriteCaseJSON(stdout, x, nil)
 	}
-	report.WriteExecTable(stdout, x.f, x.args, x.res, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
-	if sz := x.fragment; sz != nil {
-		fmt.Fprintf(stdout, "fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d)\n", x.f.Name, sz[0], sz[1], sz[0], sz[0])
-	}
+	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
 	return nil
-}
-
-// exit is exec's exit for x (execExit).
-func (x *executed) exit() error {
-	if x.ec != nil {
-		return execExit(x.eres.Verdict, x.eres.FlattenErr)
-	}
-	return execExit(x.res.Verdict, x.res.FlattenErr)
-}
-
-// views are x's runs as the viewer shows them (report.ResultViews,
-// report.EntryViews).
-func (x *executed) views() []report.View {
-	if x.ec != nil {
-		return report.EntryViews(x.ec, x.eres)
-	}
-	return report.ResultViews(x.f, x.args, x.res)
 }
 
 // name is the subcommand the flags belong to, for messages.
@@ -377,8 +231,6 @@ func (fl execFlags) name() string {
 	}
 	return "exec"
 }
-
-func cmdFlagSet(fl execFlags, name string) bool { return fl.changed[name] }
 
 // execExit is exec's exit for a judged case (README "Exit codes"):
 // flatten's refusal is an input error (exit 2, its positioned message);

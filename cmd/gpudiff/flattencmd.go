@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -45,9 +47,9 @@ exit code 2; nothing is printed then.`,
   gpudiff flatten shaders/dispatch/materials.wgsl --stats -o /dev/null`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := g.loadModule(args[0])
+			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten"))
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			if err := checkFlags("flatten", changedFlags(cmd), intAtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
 				return err
@@ -82,8 +84,8 @@ exit code 2; nothing is printed then.`,
 				// (flatten's doc, "Entry points"); any other kernel must
 				// be one exec can run as a function.
 				if f := m.Func(kernel); f == nil || f.Stage != ir.StageCompute {
-					if _, err := pickKernel(m, kernel); err != nil {
-						return err
+					if _, err := wgsl.Kernel(m, kernel); err != nil {
+						return inputErr(err)
 					}
 				}
 				if _, err := flatten.Function(m, kernel, opts); err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -56,19 +55,20 @@ Exit codes:
 }
 
 func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
-	src, err := g.readSource(path)
-	if err != nil {
-		return err
-	}
-	c, ec, rec, err := check.ParseCaseFile(path, src)
+	// The case file's own kernel, inputs, mode, flattening and SPIR-V
+	// choice (a function kernel's recorded stages too); the limits are
+	// checked once the adapters are open, as a run's are.
+	o := g.loadOptions("repro")
+	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
+	c, err := check.Load(path, o)
 	if err != nil {
 		return inputErr(err)
 	}
-	mode, err := wgsl.ParseMode(rec.Mode)
-	if err != nil {
-		return usagef("%s: case record: %v", path, err)
+	rec := c.Record
+	if c.Kind == check.KindKernel {
+		c.Stages = rec.Stages
 	}
-	devs, closeAll, err := openDevices(sels, timeout, stderr)
+	devs, closeAll, err := openDevicesJobs(sels, timeout, 1, stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
 	}
@@ -76,55 +76,22 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 	if note := caseDriverNote(rec.Drivers, devs); note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if ec != nil {
-		return reproEntry(ctx, ec, rec, check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode, Fill: check.Fill(rec.Fill), Interp: g.interpOptions(), Flatten: g.flattenOptions()}, asJSON, stdout)
+	if c.Kind == check.KindKernel {
+		if err := g.checkKernelLimits(c.Module, c.Func, len(c.Args)); err != nil {
+			return err
+		}
 	}
-	if err := g.checkKernelLimits(c.Module, c.Module.Func(c.Kernel), len(c.Args)); err != nil {
-		return err
-	}
-	opts := check.Options{Devices: devs, Flat: rec.Flat, SPIRV: rec.SPIRV, Stages: rec.Stages, Mode: mode, Fill: check.Fill(rec.Fill), Interp: g.interpOptions(), Flatten: g.flattenOptions()}
-	res, err := check.Execute(ctx, c, opts)
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}
-	out := check.JudgeReplay(rec, check.ReplayFindings(res, rec))
-	f := c.Module.Func(c.Kernel)
+	out := x.Replay(rec)
 	if asJSON {
-		if err := report.WriteExecJSON(stdout, f, c.Args, res, &out); err != nil {
+		if err := report.WriteCaseJSON(stdout, x, &out); err != nil {
 			return err
 		}
 	} else {
-		report.WriteExecTable(stdout, f, c.Args, res, report.ExecOptions{Color: colorOut(stdout)})
-		fmt.Fprintln(stdout, out.Message)
-	}
-	switch out.Outcome {
-	case check.ReplayFixed:
-		return nil
-	case check.ReplayReproduces:
-		return &exitError{code: reproStill}
-	}
-	return &exitError{code: reproDifferent}
-}
-
-// reproEntry replays a compute entry point's case: its dispatch with the
-// recorded bindings and workgroups (check.ExecuteEntry), judged against
-// the record as a function kernel's replay is.
-func reproEntry(ctx context.Context, ec *check.EntryCase, rec *check.CaseRecord, opts check.Options, asJSON bool, stdout io.Writer) error {
-	res, err := check.ExecuteEntry(ctx, ec, opts)
-	if err != nil {
-		return inputErr(err)
-	}
-	r := res.AsResult(ec.Entry)
-	if res.Domain != "" {
-		r.ReferenceErr = []string{res.Domain} // the loop, for the out-of-domain finding
-	}
-	out := check.JudgeReplay(rec, check.ReplayFindings(r, rec))
-	if asJSON {
-		if err := report.WriteDispatchJSON(stdout, ec, res); err != nil {
-			return err
-		}
-	} else {
-		report.WriteDispatchTable(stdout, ec, res, report.ExecOptions{Color: colorOut(stdout)})
+		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: colorOut(stdout)})
 		fmt.Fprintln(stdout, out.Message)
 	}
 	switch out.Outcome {

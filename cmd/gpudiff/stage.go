@@ -20,8 +20,3 @@ func parseStages(cmd, s string) ([]oracle.Stage, error) {
 	}
 	return []oracle.Stage{st}, nil
 }
-
-// computeOnly reports whether stages is the compute stage alone (or none).
-func computeOnly(stages []oracle.Stage) bool {
-	return len(stages) == 0 || len(stages) == 1 && stages[0] == oracle.StageCompute
-}

@@ -86,10 +86,10 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 	if err != nil {
 		return err
 	}
-	if err := x.write(fl.execFlags, stdout); err != nil {
+	if err := writeExecuted(x, fl.execFlags, stdout); err != nil {
 		return err
 	}
-	v := report.NewViewer(x.views())
+	v := report.NewViewer(report.CaseViews(x))
 	quit := false
 	for _, k := range fl.keys {
 		r := v.Key(k)
@@ -104,7 +104,7 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 	if err := showViewer(ctx, v, fl.screenshot, quit, stdout); err != nil {
 		return err
 	}
-	return x.exit()
+	return execExit(x.Verdict(), x.FlattenErr())
 }
 
 // viewTitle is the window's title for the shown view.

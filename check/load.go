@@ -1,0 +1,821 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// The case loader: the one place that turns a path (a .wgsl file or a case
+// file), an inputs file and a command line's case flags into a case of any
+// kind (AnyCase). exec, view, emit, flatten, repro, export-amber (cmd/gpudiff)
+// and the driver matrix's corpus (drivers/corpus.go) all load through it, so
+// which kind a module runs, which inputs win and how an inputs file reads are
+// decided here once (ARCHITECTURE.md "Kernel ABI", "Entry points as written").
+
+// Kind is which of the three kinds of case a module runs.
+type Kind int
+
+const (
+	// KindKernel is a function kernel on the kernel ABI (Case): one
+	// argument list per invocation.
+	KindKernel Kind = iota
+	// KindCompute is a @compute entry point as written (EntryCase): its
+	// bindings' initial values and the dispatch size.
+	KindCompute
+	// KindFragment is a @fragment entry point as written (FragmentCase):
+	// one invocation per pixel of a render target.
+	KindFragment
+)
+
+// KindOf is the one rule of which kind module m runs (wgsl.DefaultRunsEntry):
+// kernel names the function ("" for the default): a @fragment entry point
+// (wgsl.IsFragmentMode), else a @compute entry point (wgsl.IsEntryMode),
+// else a function kernel.
+func KindOf(m *ir.Module, kernel string) Kind {
+	switch {
+	case wgsl.IsFragmentMode(m, kernel):
+		return KindFragment
+	case wgsl.IsEntryMode(m, kernel):
+		return KindCompute
+	}
+	return KindKernel
+}
+
+// Func resolves kernel ("" for the default) to the function of m that a case
+// of kind k runs: wgsl.FragmentEntry, wgsl.Entry or wgsl.Kernel. Errors are
+// theirs (positioned, or naming the function).
+func (k Kind) Func(m *ir.Module, kernel string) (*ir.Func, error) {
+	switch k {
+	case KindFragment:
+		return wgsl.FragmentEntry(m, kernel)
+	case KindCompute:
+		return wgsl.Entry(m, kernel)
+	}
+	return wgsl.Kernel(m, kernel)
+}
+
+// AnyCase is one case of any kind as a loader or generator makes it: the
+// module, the function it runs, and that kind's inputs. Textures and
+// samplers will be bindings of every kind (Bindings).
+type AnyCase struct {
+	Kind   Kind
+	Module *ir.Module
+	Func   *ir.Func // the kernel function or entry point
+	// Args are a function kernel's arguments, Args[invocation][param]; for
+	// a fragment entry point each pixel's position (FragmentPositions).
+	Args [][]ir.Value
+	// Bindings are the initial values of a compute entry point's storage
+	// and uniform bindings by variable name (a missing one starts zeroed).
+	Bindings map[string]ir.Value
+	// Workgroups is a compute entry point's dispatch size, each ≥ 1.
+	Workgroups [3]uint32
+	// Size is a fragment entry point's render target, width and height in
+	// pixels.
+	Size [2]uint32
+	// What the case's runs are made with, from the flags or a case file's
+	// record: Options' Stages (function kernels only), Mode, Flat, SPIRV
+	// and Fill (how the inputs were made up, "" when given).
+	Stages      []oracle.Stage
+	Mode        wgsl.Mode
+	Flat, SPIRV bool
+	Fill        Fill
+	// Source is the file as read; Record its case record (nil for a plain
+	// .wgsl file or a generated program).
+	Source []byte
+	Record *CaseRecord
+}
+
+// Kernel is the case as a function kernel's Case (nil for another kind).
+func (c *AnyCase) Kernel() *Case {
+	if c.Kind != KindKernel {
+		return nil
+	}
+	return &Case{Module: c.Module, Kernel: c.Func.Name, Args: c.Args}
+}
+
+// Entry is the case as a compute entry point's EntryCase (nil for another
+// kind).
+func (c *AnyCase) Entry() *EntryCase {
+	if c.Kind != KindCompute {
+		return nil
+	}
+	return &EntryCase{Module: c.Module, Entry: c.Func.Name, Workgroups: c.Workgroups, Buffers: c.Bindings}
+}
+
+// Fragment is the case as a fragment entry point's FragmentCase (nil for
+// another kind).
+func (c *AnyCase) Fragment() *FragmentCase {
+	if c.Kind != KindFragment {
+		return nil
+	}
+	return &FragmentCase{Module: c.Module, Entry: c.Func.Name, Size: c.Size}
+}
+
+// Options returns base with the case's Stages, Mode, Flat, SPIRV and Fill.
+func (c *AnyCase) Options(base Options) Options {
+	base.Stages, base.Mode, base.Flat, base.SPIRV, base.Fill = c.Stages, c.Mode, c.Flat, c.SPIRV, c.Fill
+	return base
+}
+
+// DefaultInvocations is a function kernel's invocation count when neither
+// the inputs nor --invocations give one.
+const DefaultInvocations = 64
+
+// LoadOptions are what a command line says about the case to load: the case
+// flags (exec's and view's; export-amber's and the driver matrix's subsets)
+// as given, unparsed, since which of them apply depends on the kind. Command
+// names the subcommand in messages ("gpudiff exec: --size …").
+type LoadOptions struct {
+	Command string
+	// Given are the flags set on the command line (a flag not given takes
+	// its default, or the case file's record).
+	Given map[string]bool
+	// Kernel is --kernel ("" for the default, or a case file's kernel);
+	// KernelNamedLikeFile makes the default the function named like the
+	// file when there is one (the driver matrix's corpus).
+	Kernel              string
+	KernelNamedLikeFile bool
+	// Inputs is --inputs ("" none). Without it, NAME.inputs.json beside
+	// NAME.wgsl is read unless --seed, --fill or --invocations is given or
+	// --kernel names another function than NAME.
+	Inputs string
+	// Seed, Fill and Invocations make up the inputs not given: Fill is
+	// --fill's text (used when given; else DefaultFill, else the kind's
+	// default: FillEdges for a kernel's arguments, FillSmall for bindings);
+	// Invocations 0 is the inputs' count, else DefaultInvocations.
+	Seed        uint64
+	Fill        string
+	DefaultFill Fill
+	Invocations int
+	// Workgroups (X[,Y[,Z]]), Size (WxH), Stage and Mode are the flags'
+	// text; Stages is Stage parsed. Flat and SPIRV are the flags; with
+	// Recorded a case file's recorded --flat and --spirv are their
+	// defaults (view replays them as repro does).
+	Workgroups, Size, Stage, Mode string
+	Stages                        []oracle.Stage
+	Flat, SPIRV, Recorded         bool
+	// SaveCase refuses kinds that have no case file yet (fragment);
+	// CaseFileOnly refuses a path that is not a case file (repro), before
+	// parsing it.
+	SaveCase, CaseFileOnly bool
+	// KernelOnly loads a function kernel whatever the module declares, with
+	// export-amber's inputs: a case file's, --inputs, NAME.inputs.json
+	// beside the file, else Invocations (≥ 1) seeded ones; an entry
+	// point's case file is refused (ParseCase).
+	KernelOnly bool
+	// Overrides are the pipeline constants the module is parsed with.
+	Overrides map[string]float64
+	// MaxInvocations bounds a dispatch or a render target before anything
+	// is allocated for it (0: unbounded).
+	MaxInvocations int
+	// ReadFile reads the file and the inputs file (nil: os.ReadFile);
+	// CheckKernel, when set, checks a function kernel run n times against
+	// the caller's limits before its arguments are made up and once they
+	// are known. Their errors are returned as they are.
+	ReadFile    func(path string) ([]byte, error)
+	CheckKernel func(m *ir.Module, f *ir.Func, n int) error
+	// Warn receives warnings (--seed that changes nothing); nil: none.
+	Warn io.Writer
+}
+
+// UsageError is a loader error that is the command line's fault rather than
+// the file's (a flag that does not apply, a bad flag value); its text is the
+// whole message. Both mean exit 2 in cmd/gpudiff.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func (o *LoadOptions) usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+func (o *LoadOptions) read(path string) ([]byte, error) {
+	if o.ReadFile != nil {
+		return o.ReadFile(path)
+	}
+	return os.ReadFile(path)
+}
+
+// LoadModule reads path and parses it (or a case file's WGSL part) with o's
+// overrides; it returns the module and the file's bytes. Errors are
+// positioned (file:line:col: …) or ReadFile's.
+func LoadModule(path string, o LoadOptions) (*ir.Module, []byte, error) {
+	src, err := o.read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := wgsl.ParseWith(path, src, wgsl.ParseOptions{Overrides: o.Overrides})
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, src, nil
+}
+
+// Load turns path (a .wgsl file or a case file, check.IsCase) and o into a
+// case: which kind (KindOf; a case file's record says), which function, and
+// its inputs: a case file's own unless o overrides them, --inputs, the
+// inputs file beside the source, or made up as o.Fill says. Errors keep the
+// text the CLI prints: positioned source, record and inputs errors
+// (file:line:col: …), and *UsageError for flags that do not apply.
+func Load(path string, o LoadOptions) (*AnyCase, error) {
+	c, err := load(path, o)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func load(path string, o LoadOptions) (*AnyCase, error) {
+	if o.CaseFileOnly {
+		src, err := o.read(path)
+		if err != nil {
+			return nil, err
+		}
+		if !IsCase(src) {
+			return nil, fmt.Errorf("%s: not a gpudiff case file (no %q comment)", path, CaseMarker)
+		}
+	}
+	m, src, err := LoadModule(path, o)
+	if err != nil {
+		return nil, err
+	}
+	c := &AnyCase{Module: m, Source: src, Flat: o.Flat, SPIRV: o.SPIRV}
+	if o.KernelOnly {
+		return c, c.loadKernelOnly(path, o)
+	}
+	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
+		return nil, o.usagef("gpudiff %s: --mode: %v", o.Command, err)
+	}
+	var saved *Case
+	if IsCase(src) {
+		fc, ec, rec, err := ParseCaseFile(path, src)
+		if err != nil {
+			return nil, err
+		}
+		c.Record = rec
+		if ec != nil {
+			// A compute entry point's case file: its dispatch, bindings
+			// and mode.
+			c.Module, c.Kind = ec.Module, KindCompute
+			return c, c.loadCompute(path, o, ec)
+		}
+		saved = fc
+	}
+	kernel := o.Kernel
+	if o.KernelNamedLikeFile && saved == nil && kernel == "" && m.Func(strings.TrimSuffix(filepath.Base(path), ".wgsl")) != nil {
+		kernel = strings.TrimSuffix(filepath.Base(path), ".wgsl")
+		o.Kernel = kernel
+	}
+	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
+		c.Kind = KindFragment
+		return c, c.loadFragment(o)
+	}
+	if o.Given["size"] {
+		return nil, o.usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", o.Command)
+	}
+	if saved == nil && wgsl.IsEntryMode(m, kernel) {
+		c.Kind = KindCompute
+		return c, c.loadCompute(path, o, nil)
+	}
+	return c, c.loadKernel(path, o, saved)
+}
+
+// fill is --fill when given, else def.
+func (o *LoadOptions) fill(def Fill) (Fill, error) {
+	if !o.Given["fill"] {
+		if o.DefaultFill != "" {
+			return o.DefaultFill, nil
+		}
+		return def, nil
+	}
+	fill, err := ParseFill(o.Fill)
+	if err != nil {
+		return "", o.usagef("gpudiff %s: --fill: %v", o.Command, err)
+	}
+	return fill, nil
+}
+
+// warnSeed warns when --seed is given but fill ignores seeds (zero, iota,
+// small), instead of letting it silently change nothing.
+func (o *LoadOptions) warnSeed(fill Fill) {
+	if o.Warn != nil && o.Given["seed"] && fill != FillEdges && fill != FillRandom {
+		fmt.Fprintf(o.Warn, "gpudiff %s: warning: --seed %d changes nothing under --fill %s (only edges and random are seeded)\n", o.Command, o.Seed, fill)
+	}
+}
+
+// besideInputs returns NAME.inputs.json beside the WGSL file NAME.wgsl when
+// it exists and kernel ("" for the default) is the one it is written for:
+// the default kernel or the function NAME. It is "" otherwise.
+func besideInputs(path, kernel string) string {
+	stem := strings.TrimSuffix(path, ".wgsl")
+	if stem == path || (kernel != "" && kernel != filepath.Base(stem)) {
+		return ""
+	}
+	in := stem + ".inputs.json"
+	if st, err := os.Stat(in); err != nil || st.IsDir() {
+		return ""
+	}
+	return in
+}
+
+// loadKernel loads a function kernel's case (saved: the case file's).
+func (c *AnyCase) loadKernel(path string, o LoadOptions, saved *Case) error {
+	kernel := o.Kernel
+	if saved != nil && kernel == "" {
+		kernel = saved.Kernel
+	}
+	f, err := wgsl.Kernel(c.Module, kernel)
+	if err != nil {
+		return err
+	}
+	c.Func, c.Kind, c.Stages = f, KindKernel, o.Stages
+	fill, err := o.fill(FillEdges)
+	if err != nil {
+		return err
+	}
+	// seeded generates n arguments (0: the default count) once the limits
+	// allow n invocations: nothing is allocated for an impossible count.
+	seeded := func(n int) ([][]ir.Value, error) {
+		if n == 0 {
+			n = DefaultInvocations
+		}
+		if err := o.checkKernel(c.Module, f, n); err != nil {
+			return nil, err
+		}
+		return FillArgs(fill, o.Seed, f.Params, n), nil
+	}
+	inputs := o.Inputs
+	if inputs != "" && o.Given["fill"] && len(f.Params) > 0 {
+		return o.usagef("gpudiff %s: --fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", o.Command, f.Name)
+	}
+	if inputs == "" && saved == nil && !o.Given["seed"] && !o.Given["invocations"] && !o.Given["fill"] {
+		inputs = besideInputs(path, o.Kernel)
+	}
+	switch {
+	case saved != nil && o.Inputs == "" && f.Name == saved.Kernel:
+		// A case file carries its own inputs (and its recorded mode).
+		rec := c.Record
+		c.Args, c.Fill = saved.Args, Fill(rec.Fill)
+		if o.Recorded {
+			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
+			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
+		}
+		if !o.Given["mode"] && rec.Mode != "" {
+			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
+				return o.usagef("%s: case record: %v", path, err)
+			}
+		}
+	case inputs != "":
+		if c.Args, err = o.readInputs(inputs, f); err != nil {
+			return err
+		}
+		if len(f.Params) == 0 {
+			// No parameter gives the count: --invocations (or 64) does.
+			if c.Args, err = seeded(o.Invocations); err != nil {
+				return err
+			}
+		}
+		if o.Invocations != 0 && o.Invocations != len(c.Args) {
+			return o.usagef("gpudiff %s: --invocations %d disagrees with the %d values per parameter in %s", o.Command, o.Invocations, len(c.Args), inputs)
+		}
+	default:
+		if c.Args, err = seeded(o.Invocations); err != nil {
+			return err
+		}
+		c.Fill = fill
+		o.warnSeed(fill)
+	}
+	return o.checkKernel(c.Module, f, len(c.Args))
+}
+
+func (o *LoadOptions) checkKernel(m *ir.Module, f *ir.Func, n int) error {
+	if o.CheckKernel == nil {
+		return nil
+	}
+	return o.CheckKernel(m, f, n)
+}
+
+// loadKernelOnly loads export-amber's function kernel (LoadOptions.KernelOnly).
+func (c *AnyCase) loadKernelOnly(path string, o LoadOptions) error {
+	c.Mode = wgsl.Portable
+	var saved *Case
+	if IsCase(c.Source) {
+		fc, rec, err := ParseCase(path, c.Source)
+		if err != nil {
+			return err
+		}
+		saved, c.Record = fc, rec
+		if rec.Mode != "" {
+			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
+				return o.usagef("%s: case record: %v", path, err)
+			}
+		}
+	}
+	if o.Given["mode"] {
+		var err error
+		if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
+			return o.usagef("gpudiff %s: --mode: %v", o.Command, err)
+		}
+	}
+	kernel := o.Kernel
+	if saved != nil && kernel == "" {
+		kernel = saved.Kernel
+	}
+	f, err := wgsl.Kernel(c.Module, kernel)
+	if err != nil {
+		return err
+	}
+	c.Func, c.Kind = f, KindKernel
+	inputs := o.Inputs
+	if inputs == "" && saved == nil {
+		if beside := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"; fileExists(beside) {
+			inputs = beside
+		}
+	}
+	switch {
+	case o.Inputs == "" && saved != nil && f.Name == saved.Kernel:
+		c.Args = saved.Args
+	case inputs != "":
+		c.Args, err = o.readInputs(inputs, f)
+		return err
+	default:
+		if o.Invocations < 1 {
+			return o.usagef("gpudiff %s: --invocations must be ≥ 1, got %d", o.Command, o.Invocations)
+		}
+		if err := o.checkKernel(c.Module, f, o.Invocations); err != nil {
+			return err
+		}
+		c.Args = FillArgs(FillEdges, o.Seed, f.Params, o.Invocations)
+	}
+	return nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// loadCompute loads a compute entry point's case (saved: the case file's,
+// whose recorded dispatch, bindings and mode are the defaults).
+func (c *AnyCase) loadCompute(path string, o LoadOptions, saved *EntryCase) error {
+	m := c.Module
+	if saved != nil {
+		rec := c.Record
+		if !o.Given["mode"] {
+			o.Mode = rec.Mode
+		}
+		if o.Recorded {
+			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
+			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
+		}
+	}
+	var err error
+	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
+		return o.usagef("gpudiff %s: --mode: %v", o.Command, err)
+	}
+	if o.Given["invocations"] {
+		return o.usagef("gpudiff %s: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]", o.Command)
+	}
+	if len(o.Stages) > 1 || len(o.Stages) == 1 && o.Stages[0] != oracle.StageCompute {
+		return o.usagef("gpudiff %s: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", o.Command, o.Stage)
+	}
+	kernel := o.Kernel
+	if saved != nil && kernel == "" {
+		kernel = saved.Entry
+	}
+	f, err := wgsl.Entry(m, kernel)
+	if err != nil {
+		return err
+	}
+	c.Func = f
+	wg := [3]uint32{1, 1, 1}
+	if saved != nil {
+		wg = saved.Workgroups
+	}
+	if o.Given["workgroups"] {
+		if wg, err = ParseWorkgroups(o.Workgroups); err != nil {
+			return o.usagef("gpudiff %s: --workgroups %s: %v", o.Command, o.Workgroups, err)
+		}
+	}
+	if err := o.checkDispatch(f, wg); err != nil {
+		return err
+	}
+	fill, err := o.fill(FillSmall)
+	if err != nil {
+		return err
+	}
+	inputs := o.Inputs
+	if inputs == "" && !o.Given["seed"] && !o.Given["fill"] && saved == nil {
+		inputs = besideInputs(path, o.Kernel)
+		if inputs != "" && o.Kernel != "" && o.Kernel != f.Name {
+			inputs = ""
+		}
+	}
+	switch {
+	case inputs != "":
+		var fileWG *[3]uint32
+		if c.Bindings, fileWG, err = o.readBindingInputs(inputs, m); err != nil {
+			return err
+		}
+		if fileWG != nil && !o.Given["workgroups"] {
+			wg = *fileWG
+			if err := o.checkDispatch(f, wg); err != nil {
+				return err
+			}
+		}
+		if o.Given["fill"] {
+			// --fill fills the bindings the file does not give (without
+			// it they start zeroed, as WebGPU's new buffers do).
+			for name, v := range FillBindings(fill, o.Seed, m, f, wg) {
+				if _, given := c.Bindings[name]; !given {
+					c.Bindings[name], c.Fill = v, fill
+				}
+			}
+		}
+	case saved != nil && !o.Given["seed"] && !o.Given["fill"]:
+		c.Bindings, c.Fill = saved.Buffers, Fill(c.Record.Fill)
+	default:
+		c.Bindings, c.Fill = FillBindings(fill, o.Seed, m, f, wg), fill
+		o.warnSeed(fill)
+	}
+	c.Workgroups = wg
+	return nil
+}
+
+// maxDispatchInvocations is the largest dispatch the reference runs
+// (interp.Dispatch.Run: 2^26 invocations).
+const maxDispatchInvocations = 1 << 26
+
+// checkDispatch checks a dispatch of wg workgroups of entry point f against
+// MaxInvocations and the reference's own bound, naming the flags to change,
+// before anything is allocated for it.
+func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
+	if o.MaxInvocations == 0 {
+		return nil
+	}
+	ws := f.WorkgroupSize
+	total := uint64(wg[0]) * uint64(wg[1]) * uint64(wg[2]) * uint64(ws[0]) * uint64(ws[1]) * uint64(ws[2])
+	what := fmt.Sprintf("%d×%d×%d workgroups of %d×%d×%d invocations (@workgroup_size of %s) are %d invocations",
+		wg[0], wg[1], wg[2], ws[0], ws[1], ws[2], f.Name, total)
+	if total > uint64(o.MaxInvocations) {
+		return o.usagef("gpudiff %s: %s, over the limit of %d (lower --workgroups, or raise --max-invocations)", o.Command, what, o.MaxInvocations)
+	}
+	if total > maxDispatchInvocations {
+		return o.usagef("gpudiff %s: %s, over the %d the reference interpreter dispatches (lower --workgroups)", o.Command, what, maxDispatchInvocations)
+	}
+	return nil
+}
+
+// loadFragment loads a fragment entry point's case: every pixel of a --size
+// target (default DefaultFragmentSize) is one invocation. The arguments and
+// dispatch flags of kernels and compute entry points do not apply.
+func (c *AnyCase) loadFragment(o LoadOptions) error {
+	for _, name := range []string{"inputs", "seed", "invocations", "workgroups"} {
+		if o.Given[name] {
+			return o.usagef("gpudiff %s: --%s is for kernels and compute entry points; a fragment entry point runs once per pixel of --size WxH", o.Command, name)
+		}
+	}
+	if o.SaveCase {
+		return o.usagef("gpudiff %s: --save-case does not take fragment entry points yet", o.Command)
+	}
+	if o.Given["stage"] && o.Stage != "fragment" {
+		return o.usagef("gpudiff %s: --stage %s: a fragment entry point runs as written, in the fragment stage", o.Command, o.Stage)
+	}
+	f, err := wgsl.FragmentEntry(c.Module, o.Kernel)
+	if err != nil {
+		return err
+	}
+	c.Func, c.Size = f, DefaultFragmentSize
+	if o.Given["size"] {
+		if c.Size, err = ParseSize(o.Size); err != nil {
+			return o.usagef("gpudiff %s: --size %s: %v", o.Command, o.Size, err)
+		}
+	}
+	if n := int64(c.Size[0]) * int64(c.Size[1]); o.MaxInvocations != 0 && n > int64(o.MaxInvocations) {
+		return o.usagef("gpudiff %s: --size %dx%d is %d pixels, over the limit of %d invocations (raise it with --max-invocations)", o.Command, c.Size[0], c.Size[1], n, o.MaxInvocations)
+	}
+	c.Args = FragmentPositions(c.Size[0], c.Size[1], len(f.Params))
+	return nil
+}
+
+// ParseWorkgroups parses a dispatch size X[,Y[,Z]] (missing ones are 1),
+// each ≥ 1.
+func ParseWorkgroups(s string) ([3]uint32, error) {
+	wg := [3]uint32{1, 1, 1}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return wg, fmt.Errorf("want X[,Y[,Z]], got %d numbers", len(parts))
+	}
+	for i, p := range parts {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil || n == 0 {
+			return wg, fmt.Errorf("%q is not a workgroup count (a whole number ≥ 1)", p)
+		}
+		wg[i] = uint32(n)
+	}
+	return wg, nil
+}
+
+// ParseSize parses a render target's size WxH: a width and a height in
+// pixels, each at least 1.
+func ParseSize(s string) ([2]uint32, error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if !ok {
+		return [2]uint32{}, fmt.Errorf("want WxH, e.g. 16x16")
+	}
+	var size [2]uint32
+	for i, p := range []string{ws, hs} {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil || n == 0 {
+			return size, fmt.Errorf("%q is not a size in pixels (a whole number ≥ 1)", p)
+		}
+		size[i] = uint32(n)
+	}
+	return size, nil
+}
+
+// readInputs reads a function kernel's inputs file: a JSON object mapping
+// each parameter of f to an array with one value per invocation. It returns
+// args[invocation][param]; a JSON syntax error is positioned
+// (file:line:col), the rest is ParseInputs'.
+func (o *LoadOptions) readInputs(path string, f *ir.Func) ([][]ir.Value, error) {
+	data, err := o.read(path)
+	if err != nil {
+		return nil, err
+	}
+	var probe any
+	if err := json.Unmarshal(data, &probe); err != nil {
+		msg := err.Error()
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			msg = "want a JSON object mapping parameter names to arrays"
+		}
+		return nil, o.usagef("%s: %s", jsonPos(path, data, err), msg)
+	}
+	return ParseInputs(path, data, f)
+}
+
+// readBindingInputs reads an entry point's inputs file: a JSON object
+// mapping storage and uniform binding names to their initial values (the
+// JSON form of ir values; a runtime-sized array takes the given length),
+// and optionally "workgroups": [X, Y, Z] (unless a variable has that name).
+func (o *LoadOptions) readBindingInputs(path string, m *ir.Module) (map[string]ir.Value, *[3]uint32, error) {
+	data, err := o.read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		where := path
+		if err != nil {
+			where = jsonPos(path, data, err)
+		}
+		return nil, nil, o.usagef("%s: want a JSON object mapping binding names to their values", where)
+	}
+	var wg *[3]uint32
+	bufs := map[string]ir.Value{}
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		raw := obj[k]
+		if k == "workgroups" && m.SharedVar(k) == nil {
+			var w []uint32
+			if err := json.Unmarshal(raw, &w); err != nil || len(w) == 0 || len(w) > 3 {
+				return nil, nil, o.usagef("%s: workgroups: want [X] to [X, Y, Z], got %s", path, raw)
+			}
+			v := [3]uint32{1, 1, 1}
+			for i, n := range w {
+				if n == 0 {
+					return nil, nil, o.usagef("%s: workgroups: a count of 0", path)
+				}
+				v[i] = n
+			}
+			wg = &v
+			continue
+		}
+		g := m.SharedVar(k)
+		if g == nil || g.Space == ir.SpaceWorkgroup {
+			var have []string
+			for _, v := range m.Shared {
+				if v.Space != ir.SpaceWorkgroup {
+					have = append(have, v.Name)
+				}
+			}
+			return nil, nil, o.usagef("%s: the module has no storage or uniform binding named %q (have %s)", path, k, strings.Join(have, ", "))
+		}
+		v, err := ir.UnmarshalValue(g.T, raw)
+		if err != nil {
+			return nil, nil, o.usagef("%s: %s%v", path, k, strings.TrimPrefix(err.Error(), "value"))
+		}
+		bufs[k] = v
+	}
+	return bufs, wg, nil
+}
+
+// jsonPos turns a JSON syntax error's byte offset into file:line:col.
+func jsonPos(path string, data []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 {
+		return path
+	}
+	// Offset counts the bytes read up to and including the offending one.
+	line, col := 1, 1
+	for i := int64(0); i < off-1 && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
+}
+
+// Outcome is a case's run (AnyCase.Execute): the options it ran with and
+// its result, a function kernel's or fragment entry point's Result or a
+// compute entry point's EntryResult.
+type Outcome struct {
+	Case    *AnyCase
+	Options Options
+	Result  *Result      // KindKernel, KindFragment
+	Entry   *EntryResult // KindCompute
+}
+
+// Execute runs c on the paths opts selects (Execute, ExecuteEntry or
+// ExecuteFragment, by kind) and judges every run. Errors are theirs.
+func (c *AnyCase) Execute(ctx context.Context, opts Options) (*Outcome, error) {
+	out := &Outcome{Case: c, Options: opts}
+	var err error
+	switch c.Kind {
+	case KindCompute:
+		out.Entry, err = ExecuteEntry(ctx, c.Entry(), opts)
+	case KindFragment:
+		out.Result, err = ExecuteFragment(ctx, c.Fragment(), opts)
+	default:
+		out.Result, err = Execute(ctx, c.Kernel(), opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Verdict is the run's overall verdict.
+func (o *Outcome) Verdict() oracle.Verdict {
+	if o.Entry != nil {
+		return o.Entry.Verdict
+	}
+	return o.Result.Verdict
+}
+
+// FlattenErr is flatten's refusal when Options.Flat asked for a twin.
+func (o *Outcome) FlattenErr() error {
+	if o.Entry != nil {
+		return o.Entry.FlattenErr
+	}
+	return o.Result.FlattenErr
+}
+
+// Record is the case file's record of the run (NewRecord, NewEntryRecord);
+// a fragment entry point has none yet (nil).
+func (o *Outcome) Record(toolVersion string) *CaseRecord {
+	switch o.Case.Kind {
+	case KindCompute:
+		return NewEntryRecord(o.Case.Entry(), o.Entry, o.Options, toolVersion)
+	case KindKernel:
+		return NewRecord(o.Case.Kernel(), o.Result, o.Options, toolVersion)
+	}
+	return nil
+}
+
+// Replay judges the run against the case file's record rec (JudgeReplay); a
+// compute entry point's dispatch is judged as one invocation
+// (EntryResult.AsResult), its out-of-domain loop as the reference's error.
+func (o *Outcome) Replay(rec *CaseRecord) ReplayOutcome {
+	r := o.Result
+	if o.Entry != nil {
+		r = o.Entry.AsResult(o.Case.Func.Name)
+		if o.Entry.Domain != "" {
+			r.ReferenceErr = []string{o.Entry.Domain} // the loop, for the out-of-domain finding
+		}
+	}
+	return JudgeReplay(rec, ReplayFindings(r, rec))
+}
