@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -55,7 +56,7 @@ type Config struct {
 	Corpus string
 	// Baseline holds the known failures (signatures and patterns): they
 	// are reported but do not make the campaign fail. nil: none.
-	Baseline *Baseline
+	Baseline *baseline.Set
 	// Confirm re-executes a program whose first finding rests on GPU runs
 	// before shrinking it; a finding that does not come back is recorded
 	// as unconfirmed (flaky), saved unshrunk and not counted as new.

@@ -1,10 +1,11 @@
-package main
+package campaign
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/harness"
 )
@@ -20,12 +21,14 @@ func TestDriverChanges(t *testing.T) {
 		{Adapter: "wgpu-gl:llvmpipe", Driver: "Mesa", Version: "22.3.6"},
 		{Adapter: "new", Driver: "y", Version: "2"},
 	}
-	assert.Equal(t, []string{"wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1"}, driverChanges(before, now))
-	assert.Nil(t, driverChanges(before, before))
+	assert.Equal(t, []string{"wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1"}, DriverChanges(before, now))
+	assert.Nil(t, DriverChanges(before, before))
 	var w bytes.Buffer
-	noteDriverChange(&w, before, now)
+	r := &Run{resumed: true, Spec: Spec{Adapters: []string{"wgpu-vulkan:llvmpipe"}, Drivers: before}}
+	require.NoError(t, r.UseAdapters([]string{"wgpu-vulkan:llvmpipe"}, now, &w))
 	assert.Contains(t, w.String(), "the drivers changed since the campaign began (wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1)")
 	w.Reset()
-	noteDriverChange(&w, before, before)
+	require.NoError(t, r.UseAdapters([]string{"wgpu-vulkan:llvmpipe"}, before, &w))
 	assert.Empty(t, w.String())
+	assert.ErrorContains(t, r.UseAdapters([]string{"wgpu-gl:llvmpipe"}, before, &w), "the campaign ran on wgpu-vulkan:llvmpipe, this machine gives wgpu-gl:llvmpipe")
 }
