@@ -72,7 +72,7 @@ type Config struct {
 	// being resumed): they are counted in the summary and not re-run.
 	Prior []ProgramRecord
 	// BatchPrograms is how many consecutive programs may share one shader
-	// module per format on a device (batch.go): 0 means
+	// module per format on a device (check.RunUnit, check/batch.go): 0 means
 	// DefaultBatchPrograms, 1 one module per function always. Each device
 	// batches only while batching is measured to be faster on it.
 	BatchPrograms int
@@ -183,7 +183,7 @@ func (s *Summary) ProgramsPerSecond() float64 {
 // of later programs run while the devices compile earlier ones, every
 // device runs in its own goroutine (devices of different adapters, worker
 // processes, run in parallel), and a device runs several programs per
-// shader module where it measures that this pays (batch.go). Records,
+// shader module where it measures that this pays (check/batch.go). Records,
 // OnProgram calls and the summary are those of checking the programs one
 // after another, in index order. A Duration is checked before each
 // program is started, so programs already in the pipeline (at most about
@@ -217,7 +217,7 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	for k, d := range cfg.Devices {
 		devs[k] = d
 		if _, ok := d.(jobber); !ok {
-			devs[k] = &lockedDevice{d: d}
+			devs[k] = check.Locked(d)
 		}
 	}
 	cfg.Devices = devs
@@ -314,7 +314,7 @@ func startProgram(cfg Config, i int) *program {
 
 // finishProgram judges a program's result and, on failure, shrinks and
 // saves it. batched names the GPU runs of res that come from batch modules
-// (batch.go, by check.RunName): when a finding rests on one of them, or a failure
+// (check/batch.go, by check.RunName): when a finding rests on one of them, or a failure
 // would be saved from res without shrinking, the program is executed again
 // unbatched first, so that its record is the unbatched one.
 func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Result, batched map[string]bool, saved map[string]bool) ProgramRecord {

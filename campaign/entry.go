@@ -17,7 +17,7 @@ import (
 // IsEntry). Such a program is a dispatch, checked with check.ExecuteEntry
 // (its bindings from gen.Bindings(seed), the generator's workgroups, the
 // twin with Flat, SPIR-V with Config.SPIRV, on every device), in the prep
-// stage: entry programs are never batched (batch.go merges function
+// stage: entry programs are never batched (check/batch.go merges function
 // kernels), and the device stages pass them by (program.done). The
 // collector judges them like kernels (check.AttributeEntry: the same
 // classes, signatures and bugs), shrinks a new failure with fuzz/shrink —
