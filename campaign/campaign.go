@@ -343,86 +343,50 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 		return rec
 	}
 	rec.addFindings(findings)
-	first := findings[0]
-
-	// A GPU finding must show up again before it is shrunk: a stack that
-	// answers differently for the same module is itself worth reporting,
-	// but as an unconfirmed (flaky) failure with what it first returned,
-	// not as a minimal case of something that does not reproduce.
-	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
-		r, err := check.Execute(ctx, c, opts)
-		if ctx.Err() != nil {
-			return rec
-		}
-		if err == nil && !hasFinding(classify(p, r), first) {
-			rec.Flaky = true
-			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
-			rec.Signature = "unconfirmed/" + Signature(first, c.Module, c.Kernel)
-			saveCase(cfg, &rec, first, c, res, opts, "unconfirmed-", saved)
-			rec.Millis = time.Since(t0).Milliseconds()
-			return rec
-		}
-	}
-
-	// A known bug met again is recorded, not shrunk or saved: a compile
-	// error whose stack error is in the baseline or was already found (and
-	// shrunk, and saved) in this campaign; any other failure that a
-	// baseline pattern knows whatever the program ("vendor/wgpu-gl:
-	// llvmpipe/*"), signed with the unshrunk program's form.
-	sig, byMessage := messageSignature(first)
-	known := byMessage && cfg.Baseline.Known(sig)
-	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
-		sig, known = Signature(first, c.Module, c.Kernel), true
-	}
-	if known || (byMessage && saved[sig]) {
-		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
-		rec.Millis = time.Since(t0).Milliseconds()
-		return rec
-	}
-
-	// Shrink while the first finding (same class, same adapter) persists.
-	// Timeouts are not shrunk (each attempt would cost a full timeout);
-	// crashes get a small budget (each attempt restarts a worker).
-	small := c
-	rec.ShrunkStmts = rec.Stmts
-	if shrinks(cfg, first) {
-		budget := cfg.ShrinkAttempts
-		if budget == 0 {
-			budget = 400
-		}
-		if first.Class == check.ClassCrash && budget > 30 {
-			budget = 30
-		}
-		sopts := opts
-		sopts.Label = fmt.Sprintf("s%d/", i) // shrinking runs are not program i's runs (fault injection)
-		if check.BlamesFlatten(first.Class) {
-			sopts.Devices = nil // the interpreter alone shows a flatten bug
-		}
-		still := func(sc shrink.Case) bool {
-			r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
-			if err != nil {
-				return false
-			}
-			return hasFinding(classify(p, r), first)
-		}
-		// Candidates are checked shrinkWorkers at a time; the first that
-		// still fails, in candidate order, wins: the result is the
-		// sequential one's (shrink.MinimizeParallel).
-		out := shrink.MinimizeParallel(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget, shrinkWorkers(sopts.Devices))
-		small = &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
-		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Kernel)
-		if r, err := check.Execute(ctx, small, opts); err == nil {
-			res = r
-		}
-	}
-	if ctx.Err() != nil {
-		return rec // interrupted: nothing half-judged is saved
-	}
-	rec.Signature = Signature(first, small.Module, small.Kernel)
-	rec.Known = cfg.Baseline.Known(rec.Signature)
-	saveCase(cfg, &rec, first, small, res, opts, "", saved)
+	rec = finishFailure(ctx, cfg, i, rec, findings[0], &kernelFailure{p: p, c: c, res: res}, opts, saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
+}
+
+// kernelFailure is a failing function kernel's case and its result (the
+// kind-specific part of finishFailure).
+type kernelFailure struct {
+	p   *gen.Program
+	c   *check.Case
+	res *check.Result
+}
+
+func (k *kernelFailure) fn() (*ir.Module, string) { return k.c.Module, k.c.Kernel }
+
+func (k *kernelFailure) again(ctx context.Context, opts check.Options) ([]check.Finding, error) {
+	r, err := check.Execute(ctx, k.c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return classify(k.p, r), nil
+}
+
+func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase {
+	still := func(sc shrink.Case) bool {
+		r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
+		if err != nil {
+			return false
+		}
+		return hasFinding(classify(k.p, r), first)
+	}
+	// Candidates are checked shrinkWorkers at a time; the first that
+	// still fails, in candidate order, wins: the result is the
+	// sequential one's (shrink.MinimizeParallel).
+	out := shrink.MinimizeParallel(shrink.Case{Module: k.c.Module, Kernel: k.c.Kernel, Args: k.c.Args}, still, budget, shrinkWorkers(sopts.Devices))
+	small := &kernelFailure{p: k.p, c: &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}, res: k.res}
+	if r, err := check.Execute(ctx, small.c, opts); err == nil {
+		small.res = r
+	}
+	return small
+}
+
+func (k *kernelFailure) save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool) {
+	saveCase(cfg, rec, first, k.c, k.res, opts, prefix, saved)
 }
 
 // shrinkWorkers is how many shrinking candidates are checked at once: as
