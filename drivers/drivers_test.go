@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const conformanceDir = "../../shaders/conformance"
+const conformanceDir = "../shaders/conformance"
 
 var (
 	confOnce sync.Once

@@ -19,7 +19,7 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-const computeDir = "../../shaders/compute"
+const computeDir = "../shaders/compute"
 
 // entryCorpus copies a small entry-point corpus into a temporary
 // directory: histogram (atomics: gpudiff's SPIR-V is skipped on wgpu),
@@ -87,7 +87,7 @@ func TestLoadCorpusReadsEntryPoints(t *testing.T) {
 	assert.Len(t, s.Buffers["src"].Elems, 16)
 	assert.Equal(t, int32(-3), int32(s.Buffers["src"].Elems[1].Bits))
 
-	k, err := LoadFile("../../shaders/examples/shade.wgsl")
+	k, err := LoadFile("../shaders/examples/shade.wgsl")
 	require.NoError(t, err)
 	assert.NotNil(t, k.Case)
 	assert.Nil(t, k.Entry)
