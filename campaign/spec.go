@@ -102,15 +102,16 @@ const DefaultCount = 200
 // Count DefaultCount when neither count nor duration is given, Size
 // gen.DefaultSize when 0, ShrinkAttempts -1 when not positive (do not
 // shrink), Adapters empty with NoGPU and, when the adapter option is
-// given, its selectors resolved to full names by resolve (nil otherwise:
-// the devices opened decide), and BaselineSHA256 the baseline file's
+// given, its selectors resolved to the full names of the adapters they
+// pick (harness.Select over harness.AllAdapters, without opening them;
+// nil otherwise: the devices opened decide), and BaselineSHA256 the baseline file's
 // digest. given names the options given on the command line (by gpudiff
 // run's flag names: "count", "duration", "adapter", …): a numeric one
 // whose value cannot mean what it says (count 0, a duration of -5s, a
 // timeout of 0s, size 0) is an error naming its flag, as is more
 // invocations than maxInvocations. Errors read as gpudiff run's usage
 // errors without the command's name ("--mode: …").
-func (s *Spec) Validate(given map[string]bool, maxInvocations int, resolve func(selectors []string) ([]string, error)) error {
+func (s *Spec) Validate(given map[string]bool, maxInvocations int) error {
 	mode, err := wgsl.ParseMode(s.Mode)
 	if err != nil {
 		return fmt.Errorf("--mode: %v", err)
@@ -169,7 +170,7 @@ func (s *Spec) Validate(given map[string]bool, maxInvocations int, resolve func(
 	case s.NoGPU:
 		s.Adapters = []string{}
 	case given["adapter"]:
-		if s.Adapters, err = resolve(s.Adapters); err != nil {
+		if s.Adapters, err = adapterNames(s.Adapters); err != nil {
 			return err
 		}
 	default:
@@ -181,6 +182,24 @@ func (s *Spec) Validate(given map[string]bool, maxInvocations int, resolve func(
 		}
 	}
 	return nil
+}
+
+// adapterNames resolves adapter selectors to the full names of the
+// adapters they pick, without opening them.
+func adapterNames(sels []string) ([]string, error) {
+	all, err := harness.AllAdapters()
+	if len(all) == 0 {
+		return nil, err
+	}
+	picked, err := harness.Select(all, sels)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(picked))
+	for i, a := range picked {
+		names[i] = a.Name
+	}
+	return names, nil
 }
 
 // atLeast is the problem of --flag's value v when it is under min ("" none).

@@ -51,7 +51,7 @@ func TestSpecValidateAndResume(t *testing.T) {
 	given := Spec{Tool: "t", Seed: 3, Mode: "portable", Stage: "compute", Profile: "default", Invocations: 16,
 		Timeout: JournalDuration(30 * time.Second), NoGPU: true, Corpus: "a"}
 	s := given
-	require.NoError(t, s.Validate(map[string]bool{}, 1<<20, nil))
+	require.NoError(t, s.Validate(map[string]bool{}, 1<<20))
 	assert.Equal(t, "0/1", s.Shard)
 	assert.Equal(t, "", s.Stage, "compute is journaled absent")
 	assert.Equal(t, DefaultCount, s.Count)
@@ -60,10 +60,10 @@ func TestSpecValidateAndResume(t *testing.T) {
 
 	bad := given
 	bad.Count = 0
-	assert.EqualError(t, bad.Validate(map[string]bool{"count": true}, 1<<20, nil), "--count must be at least 1, got 0")
+	assert.EqualError(t, bad.Validate(map[string]bool{"count": true}, 1<<20), "--count must be at least 1, got 0")
 	bad = given
 	bad.Shard = "2/2"
-	assert.EqualError(t, bad.Validate(map[string]bool{}, 1<<20, nil), `--shard wants I/N with 0 ≤ I < N, got "2/2"`)
+	assert.EqualError(t, bad.Validate(map[string]bool{}, 1<<20), `--shard wants I/N with 0 ≤ I < N, got "2/2"`)
 
 	cmdline := s
 	cmdline.Seed, cmdline.Corpus = 4, "b"

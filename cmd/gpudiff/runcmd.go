@@ -137,7 +137,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
 		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
 		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit, HTML: fl.html, Jobs: fl.jobs}
-	if err := spec.Validate(fl.changed, g.lim.Invocations, adapterNames); err != nil {
+	if err := spec.Validate(fl.changed, g.lim.Invocations); err != nil {
 		return usagef("gpudiff run: %v", err)
 	}
 	run, err := campaign.Open(spec, fl.changed, fl.resume, fl.log, stderr)
@@ -252,22 +252,4 @@ func writeCampaignFiles(cmd string, c campaign.Spec, info report.Campaign, sum *
 		}
 	}
 	return nil
-}
-
-// adapterNames resolves --adapter selectors to the full names of the
-// adapters they pick, without opening them.
-func adapterNames(sels []string) ([]string, error) {
-	all, err := harness.AllAdapters()
-	if len(all) == 0 {
-		return nil, err
-	}
-	picked, err := harness.Select(all, sels)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(picked))
-	for i, a := range picked {
-		names[i] = a.Name
-	}
-	return names, nil
 }
