@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -55,7 +56,7 @@ type Config struct {
 	Corpus string
 	// Baseline holds the known failures (signatures and patterns): they
 	// are reported but do not make the campaign fail. nil: none.
-	Baseline *Baseline
+	Baseline *baseline.Set
 	// Confirm re-executes a program whose first finding rests on GPU runs
 	// before shrinking it; a finding that does not come back is recorded
 	// as unconfirmed (flaky), saved unshrunk and not counted as new.
@@ -71,7 +72,7 @@ type Config struct {
 	// being resumed): they are counted in the summary and not re-run.
 	Prior []ProgramRecord
 	// BatchPrograms is how many consecutive programs may share one shader
-	// module per format on a device (batch.go): 0 means
+	// module per format on a device (check.RunUnit, check/batch.go): 0 means
 	// DefaultBatchPrograms, 1 one module per function always. Each device
 	// batches only while batching is measured to be faster on it.
 	BatchPrograms int
@@ -182,7 +183,7 @@ func (s *Summary) ProgramsPerSecond() float64 {
 // of later programs run while the devices compile earlier ones, every
 // device runs in its own goroutine (devices of different adapters, worker
 // processes, run in parallel), and a device runs several programs per
-// shader module where it measures that this pays (batch.go). Records,
+// shader module where it measures that this pays (check/batch.go). Records,
 // OnProgram calls and the summary are those of checking the programs one
 // after another, in index order. A Duration is checked before each
 // program is started, so programs already in the pipeline (at most about
@@ -216,7 +217,7 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	for k, d := range cfg.Devices {
 		devs[k] = d
 		if _, ok := d.(jobber); !ok {
-			devs[k] = &lockedDevice{d: d}
+			devs[k] = check.Locked(d)
 		}
 	}
 	cfg.Devices = devs
@@ -313,7 +314,7 @@ func startProgram(cfg Config, i int) *program {
 
 // finishProgram judges a program's result and, on failure, shrinks and
 // saves it. batched names the GPU runs of res that come from batch modules
-// (batch.go, by check.RunName): when a finding rests on one of them, or a failure
+// (check/batch.go, by check.RunName): when a finding rests on one of them, or a failure
 // would be saved from res without shrinking, the program is executed again
 // unbatched first, so that its record is the unbatched one.
 func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Result, batched map[string]bool, saved map[string]bool) ProgramRecord {
@@ -342,86 +343,50 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 		return rec
 	}
 	rec.addFindings(findings)
-	first := findings[0]
-
-	// A GPU finding must show up again before it is shrunk: a stack that
-	// answers differently for the same module is itself worth reporting,
-	// but as an unconfirmed (flaky) failure with what it first returned,
-	// not as a minimal case of something that does not reproduce.
-	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
-		r, err := check.Execute(ctx, c, opts)
-		if ctx.Err() != nil {
-			return rec
-		}
-		if err == nil && !hasFinding(classify(p, r), first) {
-			rec.Flaky = true
-			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
-			rec.Signature = "unconfirmed/" + Signature(first, c.Module, c.Kernel)
-			saveCase(cfg, &rec, first, c, res, opts, "unconfirmed-", saved)
-			rec.Millis = time.Since(t0).Milliseconds()
-			return rec
-		}
-	}
-
-	// A known bug met again is recorded, not shrunk or saved: a compile
-	// error whose stack error is in the baseline or was already found (and
-	// shrunk, and saved) in this campaign; any other failure that a
-	// baseline pattern knows whatever the program ("vendor/wgpu-gl:
-	// llvmpipe/*"), signed with the unshrunk program's form.
-	sig, byMessage := messageSignature(first)
-	known := byMessage && cfg.Baseline.Known(sig)
-	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
-		sig, known = Signature(first, c.Module, c.Kernel), true
-	}
-	if known || (byMessage && saved[sig]) {
-		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
-		rec.Millis = time.Since(t0).Milliseconds()
-		return rec
-	}
-
-	// Shrink while the first finding (same class, same adapter) persists.
-	// Timeouts are not shrunk (each attempt would cost a full timeout);
-	// crashes get a small budget (each attempt restarts a worker).
-	small := c
-	rec.ShrunkStmts = rec.Stmts
-	if shrinks(cfg, first) {
-		budget := cfg.ShrinkAttempts
-		if budget == 0 {
-			budget = 400
-		}
-		if first.Class == check.ClassCrash && budget > 30 {
-			budget = 30
-		}
-		sopts := opts
-		sopts.Label = fmt.Sprintf("s%d/", i) // shrinking runs are not program i's runs (fault injection)
-		if check.BlamesFlatten(first.Class) {
-			sopts.Devices = nil // the interpreter alone shows a flatten bug
-		}
-		still := func(sc shrink.Case) bool {
-			r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
-			if err != nil {
-				return false
-			}
-			return hasFinding(classify(p, r), first)
-		}
-		// Candidates are checked shrinkWorkers at a time; the first that
-		// still fails, in candidate order, wins: the result is the
-		// sequential one's (shrink.MinimizeParallel).
-		out := shrink.MinimizeParallel(shrink.Case{Module: c.Module, Kernel: c.Kernel, Args: c.Args}, still, budget, shrinkWorkers(sopts.Devices))
-		small = &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}
-		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Kernel)
-		if r, err := check.Execute(ctx, small, opts); err == nil {
-			res = r
-		}
-	}
-	if ctx.Err() != nil {
-		return rec // interrupted: nothing half-judged is saved
-	}
-	rec.Signature = Signature(first, small.Module, small.Kernel)
-	rec.Known = cfg.Baseline.Known(rec.Signature)
-	saveCase(cfg, &rec, first, small, res, opts, "", saved)
+	rec = finishFailure(ctx, cfg, i, rec, findings[0], &kernelFailure{p: p, c: c, res: res}, opts, saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
+}
+
+// kernelFailure is a failing function kernel's case and its result (the
+// kind-specific part of finishFailure).
+type kernelFailure struct {
+	p   *gen.Program
+	c   *check.Case
+	res *check.Result
+}
+
+func (k *kernelFailure) fn() (*ir.Module, string) { return k.c.Module, k.c.Kernel }
+
+func (k *kernelFailure) again(ctx context.Context, opts check.Options) ([]check.Finding, error) {
+	r, err := check.Execute(ctx, k.c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return classify(k.p, r), nil
+}
+
+func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase {
+	still := func(sc shrink.Case) bool {
+		r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
+		if err != nil {
+			return false
+		}
+		return hasFinding(classify(k.p, r), first)
+	}
+	// Candidates are checked shrinkWorkers at a time; the first that
+	// still fails, in candidate order, wins: the result is the
+	// sequential one's (shrink.MinimizeParallel).
+	out := shrink.MinimizeParallel(shrink.Case{Module: k.c.Module, Kernel: k.c.Kernel, Args: k.c.Args}, still, budget, shrinkWorkers(sopts.Devices))
+	small := &kernelFailure{p: k.p, c: &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}, res: k.res}
+	if r, err := check.Execute(ctx, small.c, opts); err == nil {
+		small.res = r
+	}
+	return small
+}
+
+func (k *kernelFailure) save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool) {
+	saveCase(cfg, rec, first, k.c, k.res, opts, prefix, saved)
 }
 
 // shrinkWorkers is how many shrinking candidates are checked at once: as

@@ -17,7 +17,7 @@ import (
 // IsEntry). Such a program is a dispatch, checked with check.ExecuteEntry
 // (its bindings from gen.Bindings(seed), the generator's workgroups, the
 // twin with Flat, SPIR-V with Config.SPIRV, on every device), in the prep
-// stage: entry programs are never batched (batch.go merges function
+// stage: entry programs are never batched (check/batch.go merges function
 // kernels), and the device stages pass them by (program.done). The
 // collector judges them like kernels (check.AttributeEntry: the same
 // classes, signatures and bugs), shrinks a new failure with fuzz/shrink —
@@ -90,62 +90,38 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 		return rec
 	}
 	rec.addFindings(findings)
-	first := findings[0]
+	return finishFailure(ctx, cfg, pr.i, rec, findings[0], &entryFailure{c: e.c, res: res}, e.opts, saved)
+}
 
-	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
-		r, err := check.ExecuteEntry(ctx, e.c, e.opts)
-		if ctx.Err() != nil {
-			return rec
-		}
-		if err == nil && !hasFinding(classifyEntry(e.c, r), first) {
-			rec.Flaky = true
-			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
-			rec.Signature = "unconfirmed/" + Signature(first, e.c.Module, e.c.Entry)
-			saveEntryCase(cfg, &rec, first, e.c, res, e.opts, "unconfirmed-", saved)
-			return rec
-		}
-	}
+// entryFailure is a failing entry point's case and its result (the
+// kind-specific part of finishFailure).
+type entryFailure struct {
+	c   *check.EntryCase
+	res *check.EntryResult
+}
 
-	sig, byMessage := messageSignature(first)
-	known := byMessage && cfg.Baseline.Known(sig)
-	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
-		sig, known = Signature(first, e.c.Module, e.c.Entry), true
-	}
-	if known || (byMessage && saved[sig]) {
-		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
-		return rec
-	}
+func (e *entryFailure) fn() (*ir.Module, string) { return e.c.Module, e.c.Entry }
 
-	small := e.c
-	rec.ShrunkStmts = rec.Stmts
-	if shrinks(cfg, first) {
-		budget := cfg.ShrinkAttempts
-		if budget == 0 {
-			budget = 400
-		}
-		if first.Class == check.ClassCrash && budget > 30 {
-			budget = 30
-		}
-		sopts := e.opts
-		sopts.Label = fmt.Sprintf("s%d/", pr.i)
-		if check.BlamesFlatten(first.Class) {
-			sopts.Devices = nil
-		}
-		out := shrink.MinimizeParallel(shrink.Case{Module: e.c.Module, Kernel: e.c.Entry},
-			func(sc shrink.Case) bool { return entryStillFails(ctx, e.c, sc, sopts, first) }, budget, shrinkWorkers(sopts.Devices))
-		small = shrunkEntry(e.c, out)
-		rec.ShrunkStmts = shrink.Stmts(small.Module, small.Entry)
-		if r, err := check.ExecuteEntry(ctx, small, e.opts); err == nil {
-			res = r
-		}
+func (e *entryFailure) again(ctx context.Context, opts check.Options) ([]check.Finding, error) {
+	r, err := check.ExecuteEntry(ctx, e.c, opts)
+	if err != nil {
+		return nil, err
 	}
-	if ctx.Err() != nil {
-		return rec
+	return classifyEntry(e.c, r), nil
+}
+
+func (e *entryFailure) shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase {
+	out := shrink.MinimizeParallel(shrink.Case{Module: e.c.Module, Kernel: e.c.Entry},
+		func(sc shrink.Case) bool { return entryStillFails(ctx, e.c, sc, sopts, first) }, budget, shrinkWorkers(sopts.Devices))
+	small := &entryFailure{c: shrunkEntry(e.c, out), res: e.res}
+	if r, err := check.ExecuteEntry(ctx, small.c, opts); err == nil {
+		small.res = r
 	}
-	rec.Signature = Signature(first, small.Module, small.Entry)
-	rec.Known = cfg.Baseline.Known(rec.Signature)
-	saveEntryCase(cfg, &rec, first, small, res, e.opts, "", saved)
-	return rec
+	return small
+}
+
+func (e *entryFailure) save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool) {
+	saveEntryCase(cfg, rec, first, e.c, e.res, opts, prefix, saved)
 }
 
 // shrunkEntry is the entry case of a shrinking candidate: the original's

@@ -76,7 +76,7 @@ func TestCampaignIsTheSameForAnyJobs(t *testing.T) {
 		}
 		assert.Equal(t, jobs, jobsOf(dev))
 		dir := t.TempDir()
-		j, err := CreateJournal(filepath.Join(dir, "journal.jsonl"), JournalHeader{Tool: "test", Seed: 3})
+		j, err := CreateJournal(filepath.Join(dir, "journal.jsonl"), Spec{Tool: "test", Seed: 3})
 		require.NoError(t, err)
 		cfg := Config{Seed: 3, Count: 24, Gen: gen.Config{Profile: prof}, Devices: []check.Device{dev}, SPIRV: true,
 			ShrinkAttempts: 40, Corpus: filepath.Join(dir, "corpus"), ToolVersion: "test",

@@ -9,12 +9,10 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/gpudiff/gpudiff/harness"
 )
 
 // A journal is a campaign's durable log: a JSON-lines file whose first
-// line is the campaign header (JournalHeader) and every further line
+// line is the campaign's Spec (its header) and every further line
 // either one ProgramRecord, appended and fsynced as soon as the program is
 // judged, or a progress line (JournalProgress) saying how much wall-clock
 // time the campaign has spent. After a crash, `kill -9` or an interruption
@@ -32,68 +30,6 @@ import (
 // program, longer in total than an uninterrupted one). Which programs a
 // duration campaign reaches depends on time; the record of each program it
 // checks does not.
-
-// JournalHeader is a campaign's identity, the journal's first line: every
-// option that changes what the campaign checks or how (a resumed run must
-// check the same programs the same way), plus where its outputs go.
-type JournalHeader struct {
-	Journal string `json:"journal"` // JournalFormat
-	// Tool is the gpudiff that began the campaign (its version string).
-	Tool string `json:"tool"`
-	Seed uint64 `json:"seed"`
-	// Count is the number of programs across all shards (0: Duration
-	// decides).
-	Count int `json:"count"`
-	// Duration is the campaign's wall-clock budget (0: Count decides).
-	Duration JournalDuration `json:"duration"`
-	Size     int             `json:"size"` // generator size (never 0: gen.DefaultSize is written out)
-	Profile  string          `json:"profile"`
-	Shard    string          `json:"shard"` // "I/N"
-	Mode     string          `json:"mode"`
-	// Invocations per program.
-	Invocations int  `json:"invocations"`
-	NoSPIRV     bool `json:"no_spirv"`
-	NoGPU       bool `json:"no_gpu"`
-	// Stage is run's --stage when it is not "compute": "fragment" or
-	// "both" (Config.Stages); "" (absent) is compute, as every campaign
-	// journaled before stages.
-	Stage string `json:"stage,omitempty"`
-	// Adapters are the adapters' full names (empty with NoGPU).
-	Adapters []string `json:"adapters"`
-	// Drivers names each adapter's driver and version when the campaign
-	// began (harness.DriverRecords); absent with NoGPU and in journals
-	// written before drivers were recorded. Shards of one campaign may
-	// differ here (merge keeps the first shard's).
-	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
-	// Timeout bounds each GPU dispatch.
-	Timeout JournalDuration `json:"timeout"`
-	// MaxSteps and MaxUnrollCopies are the interpreter's and flatten's
-	// limits (README "Limits").
-	MaxSteps        int64 `json:"max_steps"`
-	MaxUnrollCopies int   `json:"max_unroll_copies"`
-	// Whitelist is flatten's builtin whitelist; null: flatten's default.
-	Whitelist []string `json:"whitelist"`
-	// ShrinkAttempts bounds the candidate executions per failure
-	// (negative: failures are not shrunk).
-	ShrinkAttempts int `json:"shrink_attempts"`
-	// Baseline is the baseline file as given ("" none) and BaselineSHA256
-	// the hex SHA-256 of its bytes when the campaign began: a resume reads
-	// the file again and refuses one that changed.
-	Baseline       string `json:"baseline"`
-	BaselineSHA256 string `json:"baseline_sha256"`
-	// FlattenFault and WorkerFault are the test-only fault switches
-	// (GPUDIFF_FLATTEN_FAULT, GPUDIFF_WORKER_FAULT) the campaign ran with.
-	FlattenFault string `json:"flatten_fault"`
-	WorkerFault  string `json:"worker_fault"`
-	// Corpus, Report and JUnit are where case files, the JSON report and
-	// the JUnit XML go ("" none); a resume writes there too unless told
-	// otherwise.
-	Corpus string `json:"corpus"`
-	Report string `json:"report"`
-	JUnit  string `json:"junit"`
-	// HTML is where the HTML page goes ("" none), like Report.
-	HTML string `json:"html,omitempty"`
-}
 
 // JournalFormat tags journal headers. Journals of the older format
 // gpudiff-campaign/1 recorded too little to be resumed exactly and are
@@ -156,7 +92,7 @@ type Journal struct {
 // CreateJournal starts a new journal at path (which must not exist) with
 // its header; Journal and Tool are filled in by the caller's h as given,
 // except Journal, which is always JournalFormat.
-func CreateJournal(path string, h JournalHeader) (*Journal, error) {
+func CreateJournal(path string, h Spec) (*Journal, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -178,8 +114,8 @@ func CreateJournal(path string, h JournalHeader) (*Journal, error) {
 // complete records in order, the last progress line (zero when there is
 // none) and the length in bytes of its complete lines (a torn last line,
 // from a crash mid-write, is left out). Errors name the file and line.
-func ReadJournal(path string) (JournalHeader, []ProgramRecord, JournalProgress, int64, error) {
-	var h JournalHeader
+func ReadJournal(path string) (Spec, []ProgramRecord, JournalProgress, int64, error) {
+	var h Spec
 	var prog JournalProgress
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -242,7 +178,7 @@ func ReadJournal(path string) (JournalHeader, []ProgramRecord, JournalProgress, 
 // last line, and reopens it for appending. It returns the header, the
 // complete records and the last progress line; the journal's Spent is
 // that line's elapsed time.
-func OpenJournal(path string) (*Journal, JournalHeader, []ProgramRecord, JournalProgress, error) {
+func OpenJournal(path string) (*Journal, Spec, []ProgramRecord, JournalProgress, error) {
 	h, recs, prog, good, err := ReadJournal(path)
 	if err != nil {
 		return nil, h, nil, prog, err

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +38,7 @@ import (
 // ShardJournal is one shard's journal as MergeJournals read it.
 type ShardJournal struct {
 	Path     string
-	Header   JournalHeader
+	Header   Spec
 	Records  []ProgramRecord
 	Progress JournalProgress
 	// Shard and Shards are the header's "I/N".
@@ -60,7 +59,7 @@ type Merged struct {
 	// Header is the campaign's: the shards' common header with Shard
 	// "0/1" and no outputs (Corpus, Report, JUnit are the caller's to
 	// set).
-	Header JournalHeader
+	Header Spec
 	// Records are every shard's records in program order, with the
 	// single machine's case fields (see above).
 	Records []ProgramRecord
@@ -99,7 +98,7 @@ func MergeJournals(paths []string) (*Merged, error) {
 		if err != nil {
 			return nil, err
 		}
-		i, n, err := parseShardSpec(h.Shard)
+		i, n, err := ParseShard(h.Shard)
 		if err != nil {
 			return nil, fmt.Errorf("%s:1: %v", p, err)
 		}
@@ -225,7 +224,7 @@ func (m *Merged) CopyCases(corpus string) error {
 // EncodeJournal is the journal of a finished campaign: header h (its
 // Journal field set to JournalFormat), recs and one final progress line
 // of elapsed time, marked finished unless interrupted.
-func EncodeJournal(h JournalHeader, recs []ProgramRecord, elapsed time.Duration, interrupted bool) ([]byte, error) {
+func EncodeJournal(h Spec, recs []ProgramRecord, elapsed time.Duration, interrupted bool) ([]byte, error) {
 	h.Journal = JournalFormat
 	if h.Adapters == nil {
 		h.Adapters = []string{}
@@ -252,7 +251,7 @@ func EncodeJournal(h JournalHeader, recs []ProgramRecord, elapsed time.Duration,
 // case files, the report and the JUnit XML went, and the baseline's path:
 // its digest must agree).
 func sameCampaign(a, b ShardJournal) error {
-	fields := func(h JournalHeader) map[string]json.RawMessage {
+	fields := func(h Spec) map[string]json.RawMessage {
 		h.Shard, h.Corpus, h.Report, h.JUnit, h.Baseline = "", "", "", "", ""
 		h.Drivers = nil // shards may run on machines with other driver versions
 		data, _ := json.Marshal(h)
@@ -322,14 +321,3 @@ var messageSig = regexp.MustCompile(`^` + string(check.ClassCompileError) + `/.*
 // isMessageSignature reports whether sig is a compile error's message
 // signature, the failures finishProgram does not shrink once saved.
 func isMessageSignature(sig string) bool { return messageSig.MatchString(sig) }
-
-// parseShardSpec parses a header's "I/N".
-func parseShardSpec(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("shard %q is not I/N with 0 ≤ I < N", s)
-	}
-	return i, n, nil
-}

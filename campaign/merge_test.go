@@ -35,7 +35,7 @@ func TestMergeJournalsKeepsOneMachinesCaseRule(t *testing.T) {
 	}
 	var paths []string
 	for i, recs := range shards {
-		h := JournalHeader{Tool: "t", Seed: 9, Count: 6, Size: 30, Profile: "default", Shard: []string{"0/2", "1/2"}[i], Mode: "portable", Corpus: "cases"}
+		h := Spec{Tool: "t", Seed: 9, Count: 6, Size: 30, Profile: "default", Shard: []string{"0/2", "1/2"}[i], Mode: "portable", Corpus: "cases"}
 		data, err := EncodeJournal(h, recs, time.Duration(i+1)*time.Second, false)
 		require.NoError(t, err)
 		p := filepath.Join(dir, []string{"a", "b"}[i], "j.jsonl")

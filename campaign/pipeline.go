@@ -3,15 +3,11 @@ package campaign
 import (
 	"context"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -22,12 +18,13 @@ import (
 //	producer ─► prep (GOMAXPROCS goroutines: generate, check.Prepare:
 //	            interpret, flatten, interpret the twin, encode)
 //	         ─► batcher (in index order: groups consecutive programs into
-//	            units of BatchPrograms, builds and emits their batch module)
+//	            units of BatchPrograms, builds and emits their batch module,
+//	            check.NewBatch)
 //	         ─► Jobs goroutines per device (units in order; a pool of N
 //	            devices of one adapter, harness/devices.Pool, runs N units
 //	            at once, one per member; each device runs ahead of the
-//	            others as far as the window allows; the runs of
-//	            Execution.Kernel, Dispatch, NewRun, Decode, FailRun)
+//	            others as far as the window allows; check's batched
+//	            execution step, check.RunUnit)
 //	         ─► collector (in index order: Execution.Judge, shrink, save,
 //	            record)
 //
@@ -76,34 +73,11 @@ func (j *pipeJob) deviceDone() {
 }
 
 // unit is what the device stages run together: programs in order and,
-// when they can share one, their batch module.
+// when they can share one, their batch module (check.Batch).
 type unit struct {
-	jobs    []*pipeJob
-	bm      *batchModule // nil: each function in a module of its own
-	paths   []check.Path
-	kernels [4]emitted // the batch module on each of paths
-}
-
-// emitted is the batch module in one format, emitted once.
-type emitted struct {
-	once sync.Once
-	k    harness.Kernel
-	err  error
-}
-
-// kernel returns the batch module on paths[fi], emitting it on first
-// use; its label joins the labels its functions' own modules would have.
-func (u *unit) kernel(fi int, mode wgsl.Mode) (harness.Kernel, error) {
-	e := &u.kernels[fi]
-	e.once.Do(func() {
-		p := u.paths[fi]
-		labels := make([]string, len(u.bm.labels))
-		for i, l := range u.bm.labels {
-			labels[i] = l + "/" + check.PathLabel(p)
-		}
-		e.k, e.err = check.EmitKernel(u.bm.mod, u.bm.kernel, p, mode, strings.Join(labels, "|"))
-	})
-	return e.k, e.err
+	jobs  []*pipeJob
+	batch *check.Batch // nil: each function in a module of its own
+	paths []check.Path
 }
 
 // jobber is a device that serves several callers at once, each on a
@@ -117,30 +91,6 @@ func jobsOf(d check.Device) int {
 		return max(j.Jobs(), 1)
 	}
 	return 1
-}
-
-// lockedDevice serializes the runs of one device: its pipeline stage and
-// the shrinking of failures share it (harness.Device is not safe for
-// concurrent use). A pool (jobber) is not wrapped: each of its members
-// serves one caller at a time already.
-type lockedDevice struct {
-	mu sync.Mutex
-	d  check.Device
-}
-
-func (l *lockedDevice) Info() harness.AdapterInfo { return l.d.Info() }
-
-func (l *lockedDevice) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.d.Run(ctx, k, job)
-}
-
-// RunAll runs the dispatches in order, holding the device throughout.
-func (l *lockedDevice) RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return runAll(ctx, l.d, ks, jobs)
 }
 
 // pipeline is one campaign's pipeline: its stages (produce, prep, batch,
@@ -398,16 +348,16 @@ func (b *batcher) flush() {
 	x0 := group[0].pr.x
 	u := &unit{jobs: group, paths: x0.Paths()}
 	if len(group) > 1 && (batch || b.units%16 == 0) { // every 16th: for the tuners to try batching again
-		progs := make([]batchProgram, len(group))
+		xs := make([]*check.Execution, len(group))
 		for g, j := range group {
-			progs[g] = programOf(j.pr.x)
+			xs[g] = j.pr.x
 		}
-		if bm, err := buildBatch(progs); err == nil {
-			u.bm = bm
+		if b, err := check.NewBatch(xs); err == nil {
+			u.batch = b
 		}
 	}
 	// Emit it ahead of the devices.
-	own = own || u.bm == nil
+	own = own || u.batch == nil
 	for _, j := range group {
 		x := j.pr.x
 		for f := range x.Functions() {
@@ -418,9 +368,9 @@ func (b *batcher) flush() {
 			}
 		}
 	}
-	if u.bm != nil && batch {
+	if u.batch != nil && batch {
 		for fi := range u.paths {
-			u.kernel(fi, x0.Mode())
+			u.batch.Kernel(fi)
 		}
 	}
 	pl.outstanding.Add(int64(len(group)))
@@ -508,75 +458,27 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 	}
 }
 
-// runUnit runs every program of u on device d (index k), batched when the
-// tuner says batching pays on this device: first the batch modules, then,
-// in modules of their own, every function whose format the batch did not
-// cover (all of them, unbatched). Each step's dispatches go to the device
-// together (runAll), so a worker runs them back to back. Every run is
-// made with check's stages (Execution.Kernel, Dispatch, NewRun, Decode,
-// FailRun), as Execute makes it.
+// runUnit runs every program of u on device d (index k) with check's
+// batched execution step (check.RunUnit), with the batch module when the
+// tuner says batching pays on this device, and tells the tuner what it
+// cost.
 func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner) {
 	defer func() {
 		for _, j := range u.jobs {
 			j.deviceDone()
 		}
 	}()
-	batched := t.batch(u.bm != nil)
+	batched := t.batch(u.batch != nil)
 	t0 := time.Now()
-	// got[job][function][path index]: the run, and whether it exists.
-	type slot struct {
-		r  oracle.Run
-		ok bool
-	}
-	got := make([][][4]slot, len(u.jobs))
+	xs := make([]*check.Execution, len(u.jobs))
 	for g, j := range u.jobs {
-		got[g] = make([][4]slot, len(j.pr.x.Functions()))
+		xs[g] = j.pr.x
 	}
-	var covered [4]bool
-	if batched {
-		covered = runBatch(ctx, d, u, func(g, f, fi int, r oracle.Run) {
-			got[g][f][fi] = slot{r, true}
-			u.jobs[g].batched[k] = append(u.jobs[g].batched[k], check.RunName(r))
-		})
+	b := u.batch
+	if !batched {
+		b = nil
 	}
-
-	// Each function in a module of its own, as Execute runs it.
-	type item struct{ g, f, fi int }
-	var items []item
-	var ks []harness.Kernel
-	var jobs []harness.Dispatch
-	name := d.Info().Name
-	for g, j := range u.jobs {
-		x := j.pr.x
-		for f := range x.Functions() {
-			for fi, p := range u.paths {
-				if covered[fi] {
-					continue
-				}
-				kern, err := x.Kernel(f, p)
-				if err != nil {
-					r := x.NewRun(name, f, p)
-					r.Failed, r.Message = oracle.Error, err.Error()
-					got[g][f][fi] = slot{r, true}
-					continue
-				}
-				items = append(items, item{g, f, fi})
-				ks = append(ks, kern)
-				jobs = append(jobs, x.Dispatch(f, p.Stage))
-			}
-		}
-	}
-	outs, errs := runAll(ctx, d, ks, jobs)
-	for i, it := range items {
-		x := u.jobs[it.g].pr.x
-		r := x.NewRun(name, it.f, u.paths[it.fi])
-		if errs[i] != nil {
-			check.FailRun(&r, errs[i])
-		} else {
-			x.Decode(it.f, outs[i], &r)
-		}
-		got[it.g][it.f][it.fi] = slot{r, check.Tested(r)}
-	}
+	runs, fromBatch := check.RunUnit(ctx, d, xs, b)
 	// The work done: every function on every path, batched or not.
 	// A batch that falls back counts with what its fallback cost: that is
 	// what batching costs on a stack that often rejects or fails batches.
@@ -586,82 +488,9 @@ func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner)
 	}
 	t.observe(batched, time.Since(t0), work)
 	for g, j := range u.jobs {
-		var runs []oracle.Run
-		for f := range j.pr.x.Functions() {
-			for fi := range u.paths {
-				if s := got[g][f][fi]; s.ok {
-					runs = append(runs, s.r)
-				}
-			}
-		}
-		j.runs[k] = runs
+		j.runs[k] = runs[g]
+		j.batched[k] = append(j.batched[k], fromBatch[g]...)
 	}
-}
-
-// runBatch runs u's batch module on each of u's paths on d and hands
-// each function's run to put (g: the program, f: its function, fi: the
-// path's index); it reports the paths it covered. A path is not covered
-// when the batch has no module on it or its dispatch fails (a compile
-// error, crash or timeout says nothing about which program caused it, nor
-// does a fragment marker saying some fragment did not run): the caller
-// then runs each function in a module of its own. (A batched run that
-// disagrees with the reference is a finding, and finishProgram executes
-// its program again unbatched.) A stack that takes no SPIR-V covers
-// SPIR-V with no runs, as Execute drops them.
-func runBatch(ctx context.Context, d check.Device, u *unit, put func(g, f, fi int, r oracle.Run)) (covered [4]bool) {
-	x0 := u.jobs[0].pr.x
-	bm := u.bm
-	var fis []int
-	var ks []harness.Kernel
-	var jobs []harness.Dispatch
-	for fi, p := range u.paths {
-		if kern, err := u.kernel(fi, x0.Mode()); err == nil {
-			fis = append(fis, fi)
-			ks = append(ks, kern)
-			jobs = append(jobs, check.KernelDispatch(bm.in, bm.records, bm.abi.OutputStride, p.Stage))
-		}
-	}
-	outs, errs := runAll(ctx, d, ks, jobs)
-	name := d.Info().Name
-	for i, fi := range fis {
-		p := u.paths[fi]
-		if err := errs[i]; err != nil {
-			covered[fi] = p.Format == oracle.FormatSPIRV && check.FailureVerdict(err) == oracle.Unsupported
-			continue
-		}
-		out, err := check.KernelOutput(outs[i], bm.records, bm.abi.OutputStride, p.Stage)
-		if err != nil {
-			continue
-		}
-		covered[fi] = true
-		for v, bv := range bm.variants {
-			x := u.jobs[bv.prog].pr.x
-			f := slices.Index(x.Functions(), bv.fn)
-			r := x.NewRun(name, f, p)
-			x.DecodeRecords(f, bm.outputs(v, out, x.Invocations()), &r)
-			put(bv.prog, f, fi, r)
-		}
-	}
-	return covered
-}
-
-// runAller is a Device that takes several dispatches at once and runs
-// them in order as Run would (worker.Device.RunAll).
-type runAller interface {
-	RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error)
-}
-
-// runAll runs ks[i] with jobs[i] on d in order: through RunAll when d has
-// it, else one Run after another.
-func runAll(ctx context.Context, d check.Device, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
-	if ra, ok := d.(runAller); ok {
-		return ra.RunAll(ctx, ks, jobs)
-	}
-	outs, errs := make([][]byte, len(ks)), make([]error, len(ks))
-	for i := range ks {
-		outs[i], errs[i] = d.Run(ctx, ks[i], jobs[i])
-	}
-	return outs, errs
 }
 
 // batchTuner decides, per device, whether batch modules pay: it keeps a

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -135,7 +136,7 @@ fn kernel(p: i32) -> i32 {
 func TestSignatureShape(t *testing.T) {
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
-	b := &Baseline{}
+	b := &baseline.Set{}
 	require.NoError(t, b.Add("vendor/wgpu-gl:llvmpipe/*"))
 	for i := range 40 {
 		p := gen.Generate(gen.ProgramSeed(7, i), gen.Config{Profile: prof})

@@ -25,7 +25,12 @@
 //	x.DeviceRuns(ctx, d)        all of one device's runs, in order
 //	x.Judge(runs)               the judged Result
 //
-// Execute = Prepare, DeviceRuns on every device, Judge. ExecuteEntry
+// Execute = Prepare, DeviceRuns on every device, Judge. The campaign's
+// pipeline runs several prepared cases at once with the batched
+// execution step (batch.go): NewBatch merges their functions into one
+// shader module, RunUnit runs them on a device (the batch module first,
+// then each function not covered in a module of its own) and returns
+// each case's runs in DeviceRuns' order. ExecuteEntry
 // runs a compute entry point as written, ExecuteFragment a fragment entry
 // point as written (one invocation per pixel of its target, its
 // @location outputs read back from colour attachments).

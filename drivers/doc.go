@@ -36,7 +36,7 @@
 // Its Report (with Adapter, CaseResult, Cell, RunResult, Divergence and
 // RuleSummary) is the matrix as data, the JSON document itself; package
 // report renders it (text, HTML, JUnit, JSON). drivers compares runs with
-// a baseline of known divergences (ReadBaseline, Report.ApplyBaseline),
+// a baseline of known divergences (baseline.ReadKeys, Report.ApplyBaseline),
 // keyed case/adapter/function/format[/fragment].
 //
 // drivers never opens adapters (the caller passes check.Device values),

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness/devices"
 	"github.com/gpudiff/gpudiff/harness/worker"
@@ -223,7 +223,7 @@ func TestConformanceReportIsABaseline(t *testing.T) {
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "known.json")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
-	known, err := ReadBaseline(path)
+	known, err := baseline.ReadKeys(path)
 	require.NoError(t, err)
 	assert.Equal(t, len(rep.Divergences), known.Len(), "a --json report is a baseline of every divergence")
 	for _, d := range rep.Divergences {
@@ -231,46 +231,12 @@ func TestConformanceReportIsABaseline(t *testing.T) {
 	}
 }
 
-func TestReadBaseline(t *testing.T) {
-	dir := t.TempDir()
-	txt := filepath.Join(dir, "known.txt")
-	require.NoError(t, os.WriteFile(txt, []byte("# known\n\ndiv_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl\n  rem/dawn-gl:llvmpipe/twin/spirv  # a comment\n*/wgpu-vulkan:llvmpipe#2/*/spirv\n"), 0o644))
-	known, err := ReadBaseline(txt)
-	require.NoError(t, err)
-	assert.Equal(t, 3, known.Len())
-	for key, want := range map[string]bool{
-		"div_by_zero_i32/wgpu-gl:llvmpipe/original/wgsl":    true,
-		"rem/dawn-gl:llvmpipe/twin/spirv":                   true,
-		"rem/dawn-gl:llvmpipe/twin/wgsl":                    false,
-		"abs_int_min/wgpu-vulkan:llvmpipe#2/original/spirv": true, // the pattern
-		"abs_int_min/wgpu-vulkan:llvmpipe#2/original/wgsl":  false,
-		"abs_int_min/wgpu-vulkan:llvmpipe/original/spirv":   false,
-	} {
-		assert.Equal(t, want, known.Known(key), key)
-	}
-
-	bad := filepath.Join(dir, "bad.txt")
-	require.NoError(t, os.WriteFile(bad, []byte("# known\ndiv_by_zero_i32 on wgpu-gl:llvmpipe\n"), 0o644))
-	_, err = ReadBaseline(bad)
-	assert.ErrorContains(t, err, "bad.txt:2: want a key case/adapter/function/format")
-
-	badPattern := filepath.Join(dir, "badpattern.txt")
-	require.NoError(t, os.WriteFile(badPattern, []byte("[a/b/c/d\n"), 0o644))
-	_, err = ReadBaseline(badPattern)
-	assert.ErrorContains(t, err, `badpattern.txt:1: malformed pattern "[a/b/c/d"`)
-
-	js := filepath.Join(dir, "bad.json")
-	require.NoError(t, os.WriteFile(js, []byte(`{"divergences": [{"case": "x"}]}`), 0o644))
-	_, err = ReadBaseline(js)
-	assert.ErrorContains(t, err, "divergences[0] has no key")
-}
-
 func TestApplyBaseline(t *testing.T) {
 	rep := row(t, "raw", nil, nil, map[string]r{
 		"wgpu-vulkan:llvmpipe original wgsl": bad0,
 		"wgpu-gl:llvmpipe original wgsl":     bad0,
 	})
-	known := &campaign.Baseline{}
+	known := &baseline.Set{}
 	for _, k := range []string{"k/wgpu-gl:llvmpipe/original/wgsl", "gone/wgpu-gl:llvmpipe/original/wgsl", "*/dawn-gl:llvmpipe/*/*"} {
 		require.NoError(t, known.Add(k))
 	}
@@ -279,7 +245,7 @@ func TestApplyBaseline(t *testing.T) {
 	assert.Equal(t, "k/wgpu-vulkan:llvmpipe/original/wgsl", rep.New()[0].Key)
 	assert.Equal(t, []string{"*/dawn-gl:llvmpipe/*/*", "gone/wgpu-gl:llvmpipe/original/wgsl"}, rep.Fixed, "a key or a pattern no divergence matches")
 
-	all := &campaign.Baseline{}
+	all := &baseline.Set{}
 	require.NoError(t, all.Add("k/*/original/wgsl"))
 	rep.ApplyBaseline("all.txt", all)
 	assert.Empty(t, rep.New(), "one pattern knows both divergences")

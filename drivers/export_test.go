@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/baseline"
 )
 
 // ConformanceReport is the raw-mode matrix of shaders/conformance on
@@ -20,7 +20,7 @@ func BaselinedRow(t *testing.T) *Report {
 		"wgpu-vulkan:llvmpipe original wgsl": bad0,
 		"wgpu-gl:llvmpipe original wgsl":     bad0,
 	})
-	known := &campaign.Baseline{}
+	known := &baseline.Set{}
 	for _, k := range []string{"k/wgpu-gl:llvmpipe/original/wgsl", "gone/wgpu-gl:llvmpipe/original/wgsl", "*/dawn-gl:llvmpipe/*/*"} {
 		require.NoError(t, known.Add(k))
 	}

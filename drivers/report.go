@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -294,7 +294,7 @@ func (r *Report) New() []*Divergence {
 // ApplyBaseline marks the divergences whose keys known knows, and records
 // the entries (keys and patterns) that no divergence matches any more
 // (Fixed). name is the baseline's file name for the report.
-func (r *Report) ApplyBaseline(name string, known *campaign.Baseline) {
+func (r *Report) ApplyBaseline(name string, known *baseline.Set) {
 	r.Baseline = name
 	keys := make([]string, 0, len(r.Divergences))
 	for _, d := range r.Divergences {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/flatten"
 )
 
@@ -93,7 +94,7 @@ func TestRunBaseline(t *testing.T) {
 
 	// '#' inside an entry is not a comment: adapters may be named
 	// "wgpu-vulkan:llvmpipe#2".
-	b, err := readBaseline(text("hash.txt", "vendor/wgpu-vulkan:llvmpipe#2/*\t# the second lavapipe\n  # indented comment\n"))
+	b, err := baseline.ReadSignatures(text("hash.txt", "vendor/wgpu-vulkan:llvmpipe#2/*\t# the second lavapipe\n  # indented comment\n"))
 	require.NoError(t, err)
 	assert.Equal(t, 1, b.Len())
 	assert.True(t, b.Known("vendor/wgpu-vulkan:llvmpipe#2/890a87ab8a1f73d7"))

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gpudiff/gpudiff/campaign"
 )
 
 // TestDeployManifests checks deploy/ (README "Running on many machines"):
@@ -125,7 +127,7 @@ func checkShards(t *testing.T, argv []string, index, shards string, n int) {
 	require.Equal(t, index+"/"+shards, s, "--shard is the scheduler's index over the shard count")
 	for i := range n {
 		v := strings.NewReplacer(index, strconv.Itoa(i), shards, strconv.Itoa(n)).Replace(s)
-		gi, gn, err := parseShard(v)
+		gi, gn, err := campaign.ParseShard(v)
 		require.NoError(t, err)
 		assert.Equal(t, [2]int{i, n}, [2]int{gi, gn})
 	}

@@ -3,42 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
 )
-
-// driverChanges lists, one phrase each, the adapters whose driver or
-// driver version differs between before and now (records of
-// harness.DriverRecords, by adapter), e.g. "wgpu-vulkan:llvmpipe: llvmpipe
-// 22.3.6 → llvmpipe 23.0.1". Adapters in only one of the lists are not
-// changes (the adapter lists are compared elsewhere); nil when none.
-func driverChanges(before, now []harness.DriverRecord) []string {
-	old := map[string]harness.DriverRecord{}
-	for _, d := range before {
-		old[d.Adapter] = d
-	}
-	var out []string
-	for _, d := range now {
-		o, ok := old[d.Adapter]
-		if !ok || o.Driver == d.Driver && o.Version == d.Version {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
-	}
-	return out
-}
-
-// noteDriverChange warns on w when a resumed campaign's drivers are not
-// those its journal recorded: its records then mix two driver versions.
-func noteDriverChange(w io.Writer, journaled, now []harness.DriverRecord) {
-	if ch := driverChanges(journaled, now); len(ch) > 0 {
-		fmt.Fprintf(w, "gpudiff run: note: the drivers changed since the campaign began (%s): the programs checked from now on run on the new ones\n", strings.Join(ch, "; "))
-	}
-}
 
 // baselineDrivers reads the driver identities a baseline file recorded: a
 // run --report JSON's "drivers", or a drivers --json report's adapters
@@ -84,7 +55,7 @@ func baselineDriverNote(file string, now []harness.DriverRecord) string {
 	if file == "" {
 		return ""
 	}
-	ch := driverChanges(baselineDrivers(file), now)
+	ch := campaign.DriverChanges(baselineDrivers(file), now)
 	if len(ch) == 0 {
 		return ""
 	}
@@ -100,7 +71,7 @@ func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string
 	for _, d := range devs {
 		now = append(now, harness.WithDriver(d.Info()).Record())
 	}
-	ch := driverChanges(recorded, now)
+	ch := campaign.DriverChanges(recorded, now)
 	if len(ch) == 0 {
 		return ""
 	}

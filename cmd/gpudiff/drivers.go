@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -158,9 +158,9 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if err != nil {
 		return usagef("gpudiff drivers: --profile: %v", err)
 	}
-	var known *campaign.Baseline
+	var known *baseline.Set
 	if fl.baseline != "" {
-		if known, err = drivers.ReadBaseline(fl.baseline); err != nil {
+		if known, err = baseline.ReadKeys(fl.baseline); err != nil {
 			return usagef("gpudiff drivers: --baseline: %v", err)
 		}
 	}

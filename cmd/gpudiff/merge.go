@@ -86,28 +86,12 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 			return usagef("gpudiff merge: --log: %v", err)
 		}
 	}
-	if fl.report != "" {
-		if err := writeFile(fl.report, func(w io.Writer) error { return report.WriteCampaignJSON(w, info, sum) }); err != nil {
-			return usagef("gpudiff merge: --report: %v", err)
-		}
-	}
-	if fl.junit != "" {
-		if err := writeFile(fl.junit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, info, sum) }); err != nil {
-			return usagef("gpudiff merge: --junit: %v", err)
-		}
-	}
-	if fl.html != "" {
-		if err := writeFile(fl.html, func(w io.Writer) error { return report.WriteCampaignHTML(w, info, sum) }); err != nil {
-			return usagef("gpudiff merge: --html: %v", err)
-		}
+	if err := writeCampaignFiles("merge", h, info, sum); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
 	report.WriteCampaignSummary(stdout, info, sum)
-	if sum.New > 0 {
-		n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
-		return &exitError{code: exitFound, msg: "gpudiff merge: " + campaign.CountPhrase(n, programs, "new")}
-	}
-	return nil
+	return newBugs("merge", sum)
 }
 
 // shardList names the merged journals in shard order.

@@ -89,7 +89,7 @@ func waitRecords(t *testing.T, p *proc, path string, n int) {
 	}
 }
 
-func readJournal(t *testing.T, path string) (campaign.JournalHeader, []campaign.ProgramRecord, campaign.JournalProgress) {
+func readJournal(t *testing.T, path string) (campaign.Spec, []campaign.ProgramRecord, campaign.JournalProgress) {
 	t.Helper()
 	h, recs, prog, _, err := campaign.ReadJournal(path)
 	require.NoError(t, err)

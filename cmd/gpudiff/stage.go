@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -11,12 +12,9 @@ const stageFlagHelp = "pipeline stage of the GPU runs: compute (the kernel ABI's
 // parseStages parses a --stage value of command cmd: "compute",
 // "fragment" or "both" (compute, then fragment).
 func parseStages(cmd, s string) ([]oracle.Stage, error) {
-	if s == "both" {
-		return []oracle.Stage{oracle.StageCompute, oracle.StageFragment}, nil
-	}
-	st, err := oracle.ParseStage(s)
+	stages, err := check.ParseStages(s)
 	if err != nil {
-		return nil, usagef("gpudiff %s: --stage: %v, or \"both\"", cmd, err)
+		return nil, usagef("gpudiff %s: --stage: %v", cmd, err)
 	}
-	return []oracle.Stage{st}, nil
+	return stages, nil
 }

@@ -1,4 +1,4 @@
-package campaign
+package check
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -71,7 +70,7 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 				want, err := d.Run(context.Background(), kernelOf(t, p.mod, bv.fn, format),
 					harness.Dispatch{Input: p.in, OutputSize: p.n * bv.abi.OutputStride, Invocations: p.n})
 				require.NoError(t, err)
-				res, err := check.Execute(context.Background(), &check.Case{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}, check.Options{})
+				res, err := Execute(context.Background(), &Case{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}, Options{})
 				require.NoError(t, err)
 				for i := 0; i < p.n; i++ {
 					if determinate(res, i) {
@@ -86,12 +85,12 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 }
 
 func kernelOf(t testing.TB, m *ir.Module, fn string, format oracle.Format) harness.Kernel {
-	k, err := check.EmitKernel(m, fn, check.Path{Format: format, Stage: oracle.StageCompute}, wgsl.Portable, "")
+	k, err := EmitKernel(m, fn, Path{Format: format, Stage: oracle.StageCompute}, wgsl.Portable, "")
 	require.NoError(t, err)
 	return k
 }
 
-func determinate(res *check.Result, i int) bool {
+func determinate(res *Result, i int) bool {
 	for _, e := range res.Reference[i] {
 		for _, ind := range e.Indeterminate {
 			if ind {

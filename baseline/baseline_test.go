@@ -1,4 +1,4 @@
-package campaign
+package baseline
 
 import (
 	"path"
@@ -9,11 +9,11 @@ import (
 )
 
 func TestBaselineSignaturesAndPatterns(t *testing.T) {
-	var none *Baseline
+	var none *Set
 	assert.False(t, none.Known("flatten/interp/1c8f0105bf6fec4a"))
 	assert.Equal(t, 0, none.Len())
 
-	b := &Baseline{}
+	b := &Set{}
 	require.NoError(t, b.Add("flatten/interp/1c8f0105bf6fec4a"))
 	require.NoError(t, b.Add("vendor/wgpu-gl:llvmpipe/*"))
 	require.NoError(t, b.Add("compile-error/*/spirv/*"))

@@ -1,4 +1,14 @@
-package campaign
+// Package baseline holds known failures: the set of signatures and
+// signature patterns a campaign (campaign.Config.Baseline) or the driver
+// matrix (drivers.Report.ApplyBaseline) reports without failing, and the
+// one reader of each baseline file format (read.go).
+//
+// It is a leaf: it depends on no gpudiff package, so that campaign and
+// drivers, which stand side by side above check (ARCHITECTURE.md
+// "Packages"), both import it and neither imports the other. A baseline
+// entry is an opaque string to it; what a signature or a matrix key
+// spells is campaign's (campaign/signature.go) and drivers' (Divergence.Key).
+package baseline
 
 import (
 	"bufio"
@@ -9,25 +19,25 @@ import (
 	"strings"
 )
 
-// Baseline is the set of known failures a campaign reports without failing
-// (Config.Baseline). An entry is a failure signature
-// (ProgramRecord.Signature, "class/adapter/form" or a compile error's
-// "compile-error/adapter/format/mHASH", see Signature; e.g.
+// Set is a set of known failures. An entry is a failure signature
+// (campaign.ProgramRecord.Signature, "class/adapter/form" or a compile
+// error's "compile-error/adapter/format/mHASH", see campaign.Signature;
+// or a matrix key, drivers.Divergence.Key; e.g.
 // "vendor/wgpu-gl:llvmpipe/add.u32+countOneBits.u32") or a pattern over
 // signatures in path.Match syntax, where * stands for any run of
 // characters other than '/': "vendor/wgpu-gl:llvmpipe/*" knows every
 // vendor divergence signed on wgpu-gl, whatever program met it, and
 // "vendor/wgpu-gl:llvmpipe/*countOneBits*" every one whose form has that
 // builtin — the way to baseline one stack bug whose shrunk programs keep
-// different operations around it. A nil *Baseline knows nothing.
-type Baseline struct {
+// different operations around it. A nil *Set knows nothing.
+type Set struct {
 	exact    map[string]bool
 	patterns []string
 }
 
 // Add adds a signature, or a pattern when sig holds any of * ? [ \.
 // Errors: a malformed pattern (path.ErrBadPattern).
-func (b *Baseline) Add(sig string) error {
+func (b *Set) Add(sig string) error {
 	if strings.ContainsAny(sig, `*?[\`) {
 		if _, err := path.Match(sig, ""); err != nil {
 			return fmt.Errorf("malformed pattern %q: %w", sig, err)
@@ -44,7 +54,7 @@ func (b *Baseline) Add(sig string) error {
 
 // Known reports whether sig is a known failure: an entry, or matched by a
 // pattern.
-func (b *Baseline) Known(sig string) bool {
+func (b *Set) Known(sig string) bool {
 	if b == nil {
 		return false
 	}
@@ -64,7 +74,7 @@ func (b *Baseline) Known(sig string) bool {
 // last "/*" matches prefix), such as "vendor/wgpu-gl:llvmpipe/*" for the
 // prefix "vendor/wgpu-gl:llvmpipe". A campaign need not shrink such a
 // failure to sign it.
-func (b *Baseline) KnowsEvery(prefix string) bool {
+func (b *Set) KnowsEvery(prefix string) bool {
 	if b == nil {
 		return false
 	}
@@ -81,7 +91,7 @@ func (b *Baseline) KnowsEvery(prefix string) bool {
 }
 
 // Len returns the number of entries (signatures and patterns).
-func (b *Baseline) Len() int {
+func (b *Set) Len() int {
 	if b == nil {
 		return 0
 	}
@@ -93,7 +103,7 @@ func (b *Baseline) Len() int {
 // follows a blank starts a comment ('#' inside an entry is kept: adapter
 // names may hold it, "wgpu-vulkan:llvmpipe#2"). check, when not nil, vets
 // each entry's shape. Errors are "name:line: message".
-func (b *Baseline) AddText(name string, data []byte, check func(entry string) error) error {
+func (b *Set) AddText(name string, data []byte, check func(entry string) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		l := sc.Text()
@@ -123,7 +133,7 @@ func (b *Baseline) AddText(name string, data []byte, check func(entry string) er
 
 // Unmatched returns, sorted, the entries that know none of sigs: the
 // signatures and patterns of a baseline that a run no longer meets.
-func (b *Baseline) Unmatched(sigs []string) []string {
+func (b *Set) Unmatched(sigs []string) []string {
 	if b == nil {
 		return nil
 	}

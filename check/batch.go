@@ -1,10 +1,15 @@
-package campaign
+package check
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // Batching several programs into one shader module.
@@ -37,7 +42,8 @@ import (
 // a workgroup that runs nothing else, as in its own dispatch.
 //
 // The batch is a way to run the same functions, not a different test:
-// the campaign takes a batched run only when it agrees with the reference.
+// the campaign (campaign/pipeline.go) takes a batched run only when it
+// agrees with the reference.
 // A batch the stack rejects, crashes on or times out on is run again one
 // module per function, and a program with any finding is executed again
 // unbatched (Execute), so verdicts, messages and saved cases are those of
@@ -82,11 +88,10 @@ type batchModule struct {
 // batchKernel is the name of the batch module's kernel.
 const batchKernel = "gpudiff_batch"
 
-// programOf is the batch program of a prepared case: check's accessors
-// give everything a batch needs (the module with the twin, the functions,
-// the kernel's ABI, the encoded inputs).
-func programOf(x *check.Execution) batchProgram {
-	return batchProgram{mod: x.Module(), funcs: x.Functions(), abi: x.ABI(0), in: x.Inputs(), n: x.Invocations(), label: x.Label()}
+// programOf is the batch program of a prepared case: the module with the
+// twin, the functions, the kernel's ABI, the encoded inputs.
+func programOf(x *Execution) batchProgram {
+	return batchProgram{mod: x.mod, funcs: x.funcs, abi: x.tabis[0], in: x.in, n: x.n, label: x.opts.Label}
 }
 
 // buildBatch builds the batch module of progs. It fails (and the programs
@@ -115,54 +120,15 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 	var resultFields []ir.Field
 	kparams := []*ir.Param{{Name: namer.Fresh("sel"), T: ir.U32}}
 	for j, p := range progs {
-		r := newRenamer(namer, j)
-		var used []*ir.Func
-		seen := map[string]bool{}
-		for _, fn := range p.funcs {
-			for _, f := range p.mod.CallGraph(fn) {
-				if !seen[f.Name] {
-					seen[f.Name] = true
-					used = append(used, f)
-				}
-			}
-		}
+		r := ir.NewMergeRenamer(namer, fmt.Sprintf("_b%d", j))
 		kernel := p.mod.Func(p.funcs[0])
 		var params []*ir.Param
 		for _, prm := range kernel.Params {
-			np := &ir.Param{Name: namer.Fresh(fmt.Sprintf("b%d_%s", j, prm.Name)), T: r.typ(prm.T)}
+			np := &ir.Param{Name: namer.Fresh(fmt.Sprintf("b%d_%s", j, prm.Name)), T: r.Type(prm.T)}
 			params = append(params, np)
 			kparams = append(kparams, np)
 		}
-		globals := map[string]string{}
-		for _, fn := range p.funcs {
-			for _, g := range p.mod.GlobalsUsed(fn) {
-				globals[g.Name] = r.global(g.Name)
-			}
-		}
-		// Structs in module order (a struct's fields only name earlier ones).
-		for _, s := range p.mod.Structs {
-			out.Structs = append(out.Structs, r.structDecl(s))
-		}
-		for _, g := range p.mod.Globals {
-			if _, ok := globals[g.Name]; !ok {
-				continue
-			}
-			ng := &ir.Global{Pos: g.Pos, Name: globals[g.Name], T: r.typ(g.T), Init: ir.CloneExpr(g.Init)}
-			if ng.Init != nil {
-				r.node(ng.Init)
-			}
-			out.Globals = append(out.Globals, ng)
-		}
-		for _, f := range used {
-			g := ir.CloneFunc(f)
-			g.Name = r.fn(f.Name)
-			for _, prm := range g.Params {
-				prm.T = r.typ(prm.T)
-			}
-			g.Result = r.typ(g.Result)
-			r.node(g.Body)
-			out.Funcs = append(out.Funcs, g)
-		}
+		globals := r.Copy(out, p.mod, p.funcs)
 		bm.globals = append(bm.globals, globals)
 		for _, fn := range p.funcs {
 			f := p.mod.Func(fn)
@@ -181,10 +147,10 @@ func buildBatch(progs []batchProgram) (*batchModule, error) {
 			v := batchVariant{prog: j, fn: fn, abi: abi, ret: -1}
 			if !f.Result.IsVoid() {
 				v.ret = len(resultFields)
-				resultFields = append(resultFields, ir.Field{Name: fmt.Sprintf("r%d", len(bm.variants)), Type: r.typ(f.Result)})
+				resultFields = append(resultFields, ir.Field{Name: fmt.Sprintf("r%d", len(bm.variants)), Type: r.Type(f.Result)})
 			}
 			bm.variants = append(bm.variants, v)
-			calls = append(calls, callee{name: r.fn(fn), params: params, result: r.typ(f.Result)})
+			calls = append(calls, callee{name: r.Func(fn), params: params, result: r.Type(f.Result)})
 			bm.labels = append(bm.labels, p.label+fn)
 		}
 	}
@@ -323,130 +289,214 @@ func put32(b []byte, v uint32) {
 	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 }
 
-// renamer renames one program's module-scope names apart from the other
-// programs' of a batch, rewriting every reference and every type.
-type renamer struct {
-	namer   *ir.Namer
-	suffix  string
-	fns     map[string]string
-	globals map[string]string
-	structs map[*ir.StructDecl]*ir.StructDecl
-	byName  map[string]*ir.StructDecl // original struct name → renamed declaration
-	types   map[*ir.Type]*ir.Type
+// Batch is the batch module of several prepared function-kernel cases
+// (Executions of one Options, in order) on each of their paths, emitted on
+// first use. Build it with NewBatch; RunUnit runs it.
+type Batch struct {
+	bm      *batchModule
+	xs      []*Execution
+	paths   []Path
+	kernels [4]emitted // the batch module on each of paths (execute.go's emitted)
 }
 
-func newRenamer(n *ir.Namer, j int) *renamer {
-	return &renamer{namer: n, suffix: fmt.Sprintf("_b%d", j), fns: map[string]string{}, globals: map[string]string{},
-		structs: map[*ir.StructDecl]*ir.StructDecl{}, byName: map[string]*ir.StructDecl{}, types: map[*ir.Type]*ir.Type{}}
+// NewBatch builds the batch module of xs (at least two). It fails (the
+// cases then run one module per function) when a case cannot take part:
+// opaque declarations, functions whose parameters differ from the
+// kernel's, or a module that does not verify once merged.
+func NewBatch(xs []*Execution) (*Batch, error) {
+	progs := make([]batchProgram, len(xs))
+	for g, x := range xs {
+		progs[g] = programOf(x)
+	}
+	bm, err := buildBatch(progs)
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{bm: bm, xs: xs, paths: xs[0].Paths()}, nil
 }
 
-func (r *renamer) fn(name string) string {
-	if n, ok := r.fns[name]; ok {
-		return n
-	}
-	n := r.namer.Fresh(name + r.suffix)
-	r.fns[name] = n
-	return n
-}
-
-func (r *renamer) global(name string) string {
-	if n, ok := r.globals[name]; ok {
-		return n
-	}
-	n := r.namer.Fresh(name + r.suffix)
-	r.globals[name] = n
-	return n
-}
-
-func (r *renamer) structDecl(s *ir.StructDecl) *ir.StructDecl {
-	if n, ok := r.structs[s]; ok {
-		return n
-	}
-	if n, ok := r.byName[s.Name]; ok {
-		r.structs[s] = n
-		return n
-	}
-	n := &ir.StructDecl{Pos: s.Pos, Name: r.namer.Fresh(s.Name + r.suffix)}
-	r.structs[s], r.byName[s.Name] = n, n
-	for _, f := range s.Fields {
-		n.Fields = append(n.Fields, ir.Field{Pos: f.Pos, Name: f.Name, Type: r.typ(f.Type)})
-	}
-	return n
-}
-
-// typ returns t with every struct renamed.
-func (r *renamer) typ(t *ir.Type) *ir.Type {
-	if t == nil {
-		return nil
-	}
-	if n, ok := r.types[t]; ok {
-		return n
-	}
-	n := t
-	switch t.Kind {
-	case ir.KindVec, ir.KindArray:
-		if e := r.typ(t.Elem); e != t.Elem {
-			c := *t
-			c.Elem = e
-			n = &c
+// Kernel returns the batch module on its fi-th path, emitting it on first
+// use (safe for concurrent use); its label joins the labels its functions'
+// own modules would have.
+func (b *Batch) Kernel(fi int) (harness.Kernel, error) {
+	e := &b.kernels[fi]
+	e.once.Do(func() {
+		p := b.paths[fi]
+		labels := make([]string, len(b.bm.labels))
+		for i, l := range b.bm.labels {
+			labels[i] = l + "/" + PathLabel(p)
 		}
-	case ir.KindStruct:
-		n = ir.StructType(r.structDecl(t.Struct))
-	}
-	r.types[t] = n
-	return n
-}
-
-func (r *renamer) value(v ir.Value) ir.Value {
-	v.Type = r.typ(v.Type)
-	if v.Elems != nil {
-		es := make([]ir.Value, len(v.Elems))
-		for i, e := range v.Elems {
-			es[i] = r.value(e)
-		}
-		v.Elems = es
-	}
-	return v
-}
-
-// node rewrites, in place, the names and types of everything under n (a
-// clone: ir.CloneFunc and ir.CloneExpr copy the nodes).
-func (r *renamer) node(n ir.Node) {
-	ir.Inspect(n, func(x ir.Node) bool {
-		switch x := x.(type) {
-		case *ir.Lit:
-			x.Val = r.value(x.Val)
-		case *ir.Ident:
-			x.T = r.typ(x.T)
-			if x.Ref == ir.RefGlobal {
-				x.Name = r.global(x.Name)
-			}
-		case *ir.Unary:
-			x.T = r.typ(x.T)
-		case *ir.Binary:
-			x.T = r.typ(x.T)
-		case *ir.Select:
-			x.T = r.typ(x.T)
-		case *ir.Call:
-			x.T = r.typ(x.T)
-			x.Func = r.fn(x.Func)
-		case *ir.BuiltinCall:
-			x.T = r.typ(x.T)
-		case *ir.Construct:
-			x.T = r.typ(x.T)
-		case *ir.Convert:
-			x.T = r.typ(x.T)
-		case *ir.Bitcast:
-			x.T = r.typ(x.T)
-		case *ir.Index:
-			x.T = r.typ(x.T)
-		case *ir.Member:
-			x.T = r.typ(x.T)
-		case *ir.Swizzle:
-			x.T = r.typ(x.T)
-		case *ir.Decl:
-			x.T = r.typ(x.T)
-		}
-		return true
+		e.k, e.err = EmitKernel(b.bm.mod, b.bm.kernel, p, b.xs[0].Mode(), strings.Join(labels, "|"))
 	})
+	return e.k, e.err
+}
+
+// RunUnit is the batched execution step: it runs every function of the
+// prepared cases xs on every path on device d, as Execute's device runs
+// would (Kernel, Dispatch, NewRun, Decode, FailRun). With b (nil: none)
+// the batch module runs first; then, in modules of their own, every
+// function whose path the batch did not cover (all of them without b).
+// Each step's dispatches go to the device together (RunAll), so a worker
+// runs them back to back. It returns each case's runs in Execute's order
+// (functions, then paths) and, per case, the names (RunName) of the runs
+// that came from the batch module.
+func RunUnit(ctx context.Context, d Device, xs []*Execution, b *Batch) (runs [][]oracle.Run, batched [][]string) {
+	paths := xs[0].Paths()
+	// got[case][function][path index]: the run, and whether it exists.
+	type slot struct {
+		r  oracle.Run
+		ok bool
+	}
+	got := make([][][4]slot, len(xs))
+	for g, x := range xs {
+		got[g] = make([][4]slot, len(x.Functions()))
+	}
+	batched = make([][]string, len(xs))
+	var covered [4]bool
+	if b != nil {
+		covered = b.run(ctx, d, func(g, f, fi int, r oracle.Run) {
+			got[g][f][fi] = slot{r, true}
+			batched[g] = append(batched[g], RunName(r))
+		})
+	}
+
+	// Each function in a module of its own, as Execute runs it.
+	type item struct{ g, f, fi int }
+	var items []item
+	var ks []harness.Kernel
+	var jobs []harness.Dispatch
+	name := d.Info().Name
+	for g, x := range xs {
+		for f := range x.Functions() {
+			for fi, p := range paths {
+				if covered[fi] {
+					continue
+				}
+				kern, err := x.Kernel(f, p)
+				if err != nil {
+					r := x.NewRun(name, f, p)
+					r.Failed, r.Message = oracle.Error, err.Error()
+					got[g][f][fi] = slot{r, true}
+					continue
+				}
+				items = append(items, item{g, f, fi})
+				ks = append(ks, kern)
+				jobs = append(jobs, x.Dispatch(f, p.Stage))
+			}
+		}
+	}
+	outs, errs := RunAll(ctx, d, ks, jobs)
+	for i, it := range items {
+		x := xs[it.g]
+		r := x.NewRun(name, it.f, paths[it.fi])
+		if errs[i] != nil {
+			FailRun(&r, errs[i])
+		} else {
+			x.Decode(it.f, outs[i], &r)
+		}
+		got[it.g][it.f][it.fi] = slot{r, Tested(r)}
+	}
+	runs = make([][]oracle.Run, len(xs))
+	for g, x := range xs {
+		for f := range x.Functions() {
+			for fi := range paths {
+				if s := got[g][f][fi]; s.ok {
+					runs[g] = append(runs[g], s.r)
+				}
+			}
+		}
+	}
+	return runs, batched
+}
+
+// run runs the batch module on each of its paths on d and hands each
+// function's run to put (g: the case, f: its function, fi: the path's
+// index); it reports the paths it covered. A path is not covered when the
+// batch has no module on it or its dispatch fails (a compile error, crash
+// or timeout says nothing about which case caused it, nor does a fragment
+// marker saying some fragment did not run): RunUnit then runs each
+// function in a module of its own. (A batched run that disagrees with the
+// reference is a finding, and the campaign executes its program again
+// unbatched.) A stack that takes no SPIR-V covers SPIR-V with no runs, as
+// Execute drops them.
+func (b *Batch) run(ctx context.Context, d Device, put func(g, f, fi int, r oracle.Run)) (covered [4]bool) {
+	bm := b.bm
+	var fis []int
+	var ks []harness.Kernel
+	var jobs []harness.Dispatch
+	for fi, p := range b.paths {
+		if kern, err := b.Kernel(fi); err == nil {
+			fis = append(fis, fi)
+			ks = append(ks, kern)
+			jobs = append(jobs, KernelDispatch(bm.in, bm.records, bm.abi.OutputStride, p.Stage))
+		}
+	}
+	outs, errs := RunAll(ctx, d, ks, jobs)
+	name := d.Info().Name
+	for i, fi := range fis {
+		p := b.paths[fi]
+		if err := errs[i]; err != nil {
+			covered[fi] = p.Format == oracle.FormatSPIRV && FailureVerdict(err) == oracle.Unsupported
+			continue
+		}
+		out, err := KernelOutput(outs[i], bm.records, bm.abi.OutputStride, p.Stage)
+		if err != nil {
+			continue
+		}
+		covered[fi] = true
+		for v, bv := range bm.variants {
+			x := b.xs[bv.prog]
+			f := slices.Index(x.Functions(), bv.fn)
+			r := x.NewRun(name, f, p)
+			x.DecodeRecords(f, bm.outputs(v, out, x.Invocations()), &r)
+			put(bv.prog, f, fi, r)
+		}
+	}
+	return covered
+}
+
+// runAller is a Device that takes several dispatches at once and runs
+// them in order as Run would (worker.Device.RunAll).
+type runAller interface {
+	RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error)
+}
+
+// RunAll runs ks[i] with jobs[i] on d in order: through d's RunAll when it
+// has one (harness/worker's Device: one round trip), else one Run after
+// another. outs[i] and errs[i] are Run's results for the i-th.
+func RunAll(ctx context.Context, d Device, ks []harness.Kernel, jobs []harness.Dispatch) (outs [][]byte, errs []error) {
+	if ra, ok := d.(runAller); ok {
+		return ra.RunAll(ctx, ks, jobs)
+	}
+	outs, errs = make([][]byte, len(ks)), make([]error, len(ks))
+	for i := range ks {
+		outs[i], errs[i] = d.Run(ctx, ks[i], jobs[i])
+	}
+	return outs, errs
+}
+
+// Locked returns d with its runs serialized, for callers that share one
+// device between goroutines (the campaign's pipeline and its shrinking:
+// harness.Device is not safe for concurrent use). A RunAll holds the
+// device throughout.
+func Locked(d Device) Device { return &lockedDevice{d: d} }
+
+type lockedDevice struct {
+	mu sync.Mutex
+	d  Device
+}
+
+func (l *lockedDevice) Info() harness.AdapterInfo { return l.d.Info() }
+
+func (l *lockedDevice) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.d.Run(ctx, k, job)
+}
+
+// RunAll runs the dispatches in order, holding the device throughout.
+func (l *lockedDevice) RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return RunAll(ctx, l.d, ks, jobs)
 }

@@ -1,0 +1,109 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// failingCase is what finishing a failing program needs of its kind: a
+// function kernel (kernelFailure, campaign.go) or a compute entry point
+// (entryFailure, entry.go), with the judged result its case file is
+// written with.
+type failingCase interface {
+	// fn is the case's module and function (the kernel or entry point).
+	fn() (*ir.Module, string)
+	// again executes the case again with opts and attributes the result.
+	again(ctx context.Context, opts check.Options) ([]check.Finding, error)
+	// shrink minimizes the case within budget candidate executions
+	// (made with sopts) while first persists, and returns the shrunk case
+	// with its result executed with opts (the unshrunk result when that
+	// execution fails).
+	shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase
+	// save writes the case file (saveRecord) and records it in rec.
+	save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool)
+}
+
+// finishFailure finishes the record of program i (opts: its check
+// options), whose findings are recorded in rec and whose first finding is
+// first: one path for every kind of case.
+//
+// A GPU finding must show up again before it is shrunk: a stack that
+// answers differently for the same module is itself worth reporting, but
+// as an unconfirmed (flaky) failure with what it first returned, not as a
+// minimal case of something that does not reproduce.
+//
+// A known bug met again is recorded, not shrunk or saved: a compile error
+// whose stack error is in the baseline or was already found (and shrunk,
+// and saved) in this campaign; any other failure that a baseline pattern
+// knows whatever the program ("vendor/wgpu-gl:llvmpipe/*"), signed with
+// the unshrunk program's form.
+//
+// Otherwise the case is shrunk while the first finding (same class, same
+// adapter) persists (shrinkBudget), signed and saved. An interrupted
+// campaign (ctx ended) saves nothing half-judged.
+func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
+	m, fn := fc.fn()
+	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
+		fs, err := fc.again(ctx, opts)
+		if ctx.Err() != nil {
+			return rec
+		}
+		if err == nil && !hasFinding(fs, first) {
+			rec.Flaky = true
+			rec.Implicates = "unconfirmed: " + first.Implicates + " — but a second run of the same modules agreed (a flaky stack or harness); saved unshrunk with the first run's outputs"
+			rec.Signature = "unconfirmed/" + Signature(first, m, fn)
+			fc.save(cfg, &rec, first, opts, "unconfirmed-", saved)
+			return rec
+		}
+	}
+
+	sig, byMessage := messageSignature(first)
+	known := byMessage && cfg.Baseline.Known(sig)
+	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
+		sig, known = Signature(first, m, fn), true
+	}
+	if known || (byMessage && saved[sig]) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, known, rec.Stmts
+		return rec
+	}
+
+	small := fc
+	rec.ShrunkStmts = rec.Stmts
+	if shrinks(cfg, first) {
+		sopts := opts
+		sopts.Label = fmt.Sprintf("s%d/", i) // shrinking runs are not program i's runs (fault injection)
+		if check.BlamesFlatten(first.Class) {
+			sopts.Devices = nil // the interpreter alone shows a flatten bug
+		}
+		small = fc.shrink(ctx, first, shrinkBudget(cfg, first), sopts, opts)
+		sm, sfn := small.fn()
+		rec.ShrunkStmts = shrink.Stmts(sm, sfn)
+	}
+	if ctx.Err() != nil {
+		return rec // interrupted: nothing half-judged is saved
+	}
+	sm, sfn := small.fn()
+	rec.Signature = Signature(first, sm, sfn)
+	rec.Known = cfg.Baseline.Known(rec.Signature)
+	small.save(cfg, &rec, first, opts, "", saved)
+	return rec
+}
+
+// shrinkBudget is how many candidate executions shrinking a failure
+// whose first finding is first may make: Config.ShrinkAttempts (0: 400),
+// at most 30 for a crash (each attempt restarts a worker). Timeouts are
+// not shrunk at all (shrinks: each attempt would cost a full timeout).
+func shrinkBudget(cfg Config, first check.Finding) int {
+	budget := cfg.ShrinkAttempts
+	if budget == 0 {
+		budget = 400
+	}
+	if first.Class == check.ClassCrash && budget > 30 {
+		budget = 30
+	}
+	return budget
+}
