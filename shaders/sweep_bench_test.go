@@ -1,4 +1,4 @@
-package shaders_test
+package shaders
 
 import (
 	"fmt"

@@ -1,0 +1,74 @@
+package shaders
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// stageRank is ARCHITECTURE.md's "Who imports whom" as data: a package
+// may import only packages of a lower rank (no import climbs, none
+// reaches sideways). A new package must be given its place here.
+var stageRank = map[string]int{
+	// leaves: depend on nothing in the project
+	"ir": 0, "ir/wgslsem": 0, "compiler/emitmode": 0, "baseline": 0, "internal/benchkit": 0,
+	"harness/driverid": 0, "harness/internal/wgpuext": 0, "fuzz": 0,
+	// the stages over the IR, and the byte-level harness
+	"interp": 1, "flatten": 1, "compiler/wgsl": 1, "compiler/spirv": 1, "fuzz/shrink": 1, "oracle": 1, "harness": 1,
+	// generators; harness processes and implementations
+	"fuzz/gen": 2, "harness/worker": 2, "harness/dawn": 2, "harness/window": 2,
+	"harness/devices": 3,
+	// one case
+	"check": 4,
+	// many cases
+	"campaign": 5, "drivers": 5, "report/amber": 5,
+	// rendering
+	"report": 6,
+	// front ends, tools and cross-stage tests
+	"cmd/gpudiff": 7, "deploy/benchgpu": 7, "compiler/spirv/internal/gentables": 7,
+	"compiler/spirv/crosscheck": 7, "shaders": 7,
+}
+
+// TestImportsFollowTheArchitectureMap lists every package of the module
+// with `go list` (non-test imports, every build tag the tree uses) and
+// fails on an import of a package of the same or a higher rank, or on a
+// package the map does not place.
+func TestImportsFollowTheArchitectureMap(t *testing.T) {
+	const mod = "github.com/gpudiff/gpudiff/"
+	for _, tags := range []string{"", "glfw"} {
+		cmd := exec.Command("go", "list", "-tags", tags, "-json=ImportPath,Imports", "../...")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for {
+			var p struct {
+				ImportPath string
+				Imports    []string
+			}
+			if err := dec.Decode(&p); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			name := strings.TrimPrefix(p.ImportPath, mod)
+			rank, ok := stageRank[name]
+			if !ok {
+				t.Errorf("package %s has no place in the architecture map (stageRank, ARCHITECTURE.md \"Who imports whom\")", name)
+				continue
+			}
+			for _, imp := range p.Imports {
+				if !strings.HasPrefix(imp, mod) {
+					continue
+				}
+				dep := strings.TrimPrefix(imp, mod)
+				if r, ok := stageRank[dep]; ok && r >= rank {
+					t.Errorf("%s (rank %d) imports %s (rank %d): an import may only go down the map (tags %q)", name, rank, dep, r, tags)
+				}
+			}
+		}
+	}
+}
