@@ -8,7 +8,7 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// Out-of-domain inputs (../shared/DESIGN.md "Verdicts that are never
+// Out-of-domain inputs (ARCHITECTURE.md "Verdicts that are never
 // false"): inputs gpudiff made up (Options.Fill) may drive a real shader
 // past what it handles — a loop bounded by a count read from a buffer
 // runs to the step limit. That is neither a stack's fault nor the user's

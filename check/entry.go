@@ -14,7 +14,7 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-// Entry points as written (../shared/DESIGN.md "Entry points as written
+// Entry points as written (ARCHITECTURE.md "Entry points as written
 // (compute)"): the case is a module, its compute entry point, the dispatch
 // size and the initial value of every storage and uniform binding. The
 // reference is interp's dispatch; each GPU run gets one buffer per

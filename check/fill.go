@@ -10,7 +10,7 @@ import (
 
 // Fill says how gpudiff makes up the inputs a user does not give: a
 // function kernel's arguments, a compute entry point's bindings (exec
-// --fill; ../shared/DESIGN.md "Entry points as written (compute)"). Its
+// --fill; ARCHITECTURE.md "Entry points as written (compute)"). Its
 // values count the scalar leaves of what is filled (one binding, or one
 // parameter across the invocations) in order, k = 0, 1, 2, …:
 //
