@@ -223,8 +223,9 @@ func checkTextures(job Dispatch, seen map[[2]uint32]bool, maxGroups uint64) erro
 	return nil
 }
 
-// sampleTypeOf is the layout sample type of a sampled texture.
-func (t TextureBinding) sampleTypeOf() string {
+// LayoutSampleType is the bind group layout's sample type of a sampled
+// texture: SampleType, or the one Format implies.
+func (t TextureBinding) LayoutSampleType() string {
 	if t.SampleType != "" {
 		return t.SampleType
 	}
@@ -239,14 +240,23 @@ func (t TextureBinding) sampleTypeOf() string {
 	return "float"
 }
 
-func (s SamplerBinding) bindingType() wgpu.SamplerBindingType {
+// LayoutType is the bind group layout's sampler binding type:
+// "comparison" with a compare function, "filtering" with a linear
+// filter, else "non-filtering" (which also binds beside an
+// unfilterable-float texture).
+func (s SamplerBinding) LayoutType() string {
 	switch {
 	case s.Compare != "":
-		return wgpu.SamplerBindingTypeComparison
+		return "comparison"
 	case s.MagFilter == "linear" || s.MinFilter == "linear" || s.MipmapFilter == "linear":
-		return wgpu.SamplerBindingTypeFiltering
+		return "filtering"
 	}
-	return wgpu.SamplerBindingTypeNonFiltering
+	return "non-filtering"
+}
+
+func (s SamplerBinding) bindingType() wgpu.SamplerBindingType {
+	return map[string]wgpu.SamplerBindingType{"comparison": wgpu.SamplerBindingTypeComparison,
+		"filtering": wgpu.SamplerBindingTypeFiltering, "non-filtering": wgpu.SamplerBindingTypeNonFiltering}[s.LayoutType()]
 }
 
 // textureLayoutEntries returns the bind group layout entries of the
@@ -257,7 +267,7 @@ func textureLayoutEntries(job Dispatch, stage wgpu.ShaderStage, add func(g uint3
 		if t.Kind == TextureStorage {
 			e.StorageTexture = wgpu.StorageTextureBindingLayout{Access: wgpuStorageAcc[t.Access], Format: wgpuFormats[t.Format], ViewDimension: wgpuViewDims[t.View]}
 		} else {
-			e.Texture = wgpu.TextureBindingLayout{SampleType: wgpuSampleTypes[t.sampleTypeOf()], ViewDimension: wgpuViewDims[t.View], Multisampled: max(t.SampleCount, 1) > 1}
+			e.Texture = wgpu.TextureBindingLayout{SampleType: wgpuSampleTypes[t.LayoutSampleType()], ViewDimension: wgpuViewDims[t.View], Multisampled: max(t.SampleCount, 1) > 1}
 		}
 		add(t.Group, e)
 	}
