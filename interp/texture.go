@@ -130,6 +130,9 @@ type texInst struct {
 	f      texFormat
 	levels [][]uint32 // per level: channel codes, texel after texel (4 per texel: missing channels 0)
 	any    [][]bool   // per level, per texel: the texel is any value
+	// alts: per level, channel code (4 per texel) → the codes a store
+	// may have left there when more than one (nil: any value).
+	alts   []map[int][]uint32
 	writer [][]int32  // per level, per texel: the invocation that stored it (+1), or 0
 	stored bool       // the entry point stores to it
 }
@@ -221,6 +224,7 @@ func newTexState(m *ir.Module, entry string, textures map[string]*Texture, sampl
 			}
 			t.levels = append(t.levels, codes)
 			t.any = append(t.any, make([]bool, n))
+			t.alts = append(t.alts, map[int][]uint32{})
 			t.writer = append(t.writer, make([]int32, n))
 		}
 		st.initial[v.Name] = t.levels
@@ -240,6 +244,7 @@ func (st *texState) reset() {
 		for l := range t.levels {
 			t.levels[l] = append([]uint32(nil), st.initial[name][l]...)
 			clear(t.any[l])
+			clear(t.alts[l])
 			clear(t.writer[l])
 		}
 	}
@@ -675,6 +680,10 @@ func (t *texInst) index(l int64, xyz [3]int64, s int64) (int, bool) {
 func (t *texInst) load(fr *frame, l, idx int, out, n int32, inexact, race int32) {
 	codes := t.levels[l][4*idx : 4*idx+4]
 	anyv := t.any[l][idx]
+	for j := 0; j < 4 && !anyv; j++ {
+		_, alt := t.alts[l][4*idx+j]
+		anyv = alt // a store left one of several codes: any value (for now)
+	}
 	if t.v.T.Tex.Class == ir.TexStorage && t.v.T.Tex.Access == ir.TexReadWrite {
 		if w := t.writer[l][idx]; w != 0 && w != fr.sh.inv {
 			anyv = true
@@ -704,28 +713,39 @@ func (t *texInst) load(fr *frame, l, idx int, out, n int32, inexact, race int32)
 	}
 }
 
-// store stores the value at slots of value to texel idx of level l.
+// store stores the value at slots of value to texel idx of level l: per
+// channel the code the conversion gives, or the set of codes it may give
+// (the value's tolerance and Vulkan's two-closest-integers rule).
 func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 	forked := fr.fork != nil && len(fr.fork.taken) > 0
 	var codes [4]uint32
+	alts := map[int][]uint32{}
 	ok := !forked
 	for j := 0; j < t.f.channels && ok; j++ {
 		sl := fr.s[value.loc+int32(j)]
 		if sl.why < 0 {
-			ok = false
-			break
+			alts[j] = nil
+			continue
 		}
-		cs, good := t.f.encode(sl.bits)
-		if !good || len(cs) != 1 || sl.err != 0 {
-			ok = false // the allowed codes are kept as any value for now
-			break
+		cs, good := t.f.encodeTol(sl.bits, sl.err)
+		switch {
+		case !good:
+			alts[j] = nil
+		case len(cs) == 1:
+			codes[j] = cs[0]
+		default:
+			codes[j] = cs[0]
+			alts[j] = cs
 		}
-		codes[j] = cs[0]
 	}
 	prev := t.writer[l][idx]
 	if prev != 0 && prev != fr.sh.inv {
 		old := t.levels[l][4*idx : 4*idx+4]
-		if [4]uint32(old) != codes {
+		_, a0 := t.alts[l][4*idx]
+		_, a1 := t.alts[l][4*idx+1]
+		_, a2 := t.alts[l][4*idx+2]
+		_, a3 := t.alts[l][4*idx+3]
+		if [4]uint32(old) != codes || len(alts) > 0 || a0 || a1 || a2 || a3 {
 			ok = false // two invocations store different values: either may win
 		}
 	}
@@ -735,6 +755,45 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 		return
 	}
 	copy(t.levels[l][4*idx:4*idx+4], codes[:])
+	for j := 0; j < 4; j++ {
+		delete(t.alts[l], 4*idx+j)
+	}
+	for j, cs := range alts {
+		t.alts[l][4*idx+j] = cs
+	}
+}
+
+// encodeTol is encode for a value known within tol: the union of the
+// codes every value in [v-tol, v+tol] may give, at most 4, else any.
+func (f texFormat) encodeTol(v uint32, tol float64) ([]uint32, bool) {
+	if tol == 0 {
+		return f.encode(v)
+	}
+	if f.kind != "unorm" && f.kind != "snorm" && f.kind != "float" {
+		return nil, false
+	}
+	x := float64(math.Float32frombits(v))
+	lo, ok1 := f.encode(math.Float32bits(float32(x - tol)))
+	hi, ok2 := f.encode(math.Float32bits(float32(x + tol)))
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	a, b := lo[0], hi[len(hi)-1]
+	if f.kind == "float" || f.kind == "snorm" {
+		// Codes are not ordered like values across zero (sign bit, two's
+		// complement): keep the simple case only.
+		if a > b {
+			return nil, false
+		}
+	}
+	if b < a || b-a > 3 {
+		return nil, false
+	}
+	var cs []uint32
+	for c := a; c <= b; c++ {
+		cs = append(cs, c)
+	}
+	return cs, true
 }
 
 // poisonAll makes every texel of t any value.
@@ -755,6 +814,10 @@ type TextureOutput struct {
 	Channels int
 	Levels   [][]uint32
 	Any      [][]bool // per level, per channel code; nil where every code is fixed
+	// Allowed: per level, channel code index → the codes allowed there
+	// (a store whose conversion WGSL and Vulkan leave a choice of, e.g.
+	// 127.5 → 127 or 128); Levels holds one of them.
+	Allowed []map[int][]uint32
 }
 
 // Bytes returns level l as texel bytes (tightly packed), the form the
@@ -786,6 +849,7 @@ func (st *texState) outputs() map[string]TextureOutput {
 			n := len(t.any[l])
 			codes := make([]uint32, 0, n*t.f.channels)
 			var anys []bool
+			allowed := map[int][]uint32{}
 			for i := 0; i < n; i++ {
 				for j := 0; j < t.f.channels; j++ {
 					src := j
@@ -793,7 +857,11 @@ func (st *texState) outputs() map[string]TextureOutput {
 						src = 2 - j
 					}
 					codes = append(codes, t.levels[l][4*i+src])
-					if t.any[l][i] {
+					cs, alt := t.alts[l][4*i+src]
+					if alt && cs != nil && !t.any[l][i] {
+						allowed[i*t.f.channels+j] = cs
+					}
+					if t.any[l][i] || alt && cs == nil {
 						if anys == nil {
 							anys = make([]bool, n*t.f.channels)
 						}
@@ -803,6 +871,7 @@ func (st *texState) outputs() map[string]TextureOutput {
 			}
 			o.Levels = append(o.Levels, codes)
 			o.Any = append(o.Any, anys)
+			o.Allowed = append(o.Allowed, allowed)
 		}
 		res[name] = o
 	}

@@ -92,10 +92,9 @@ fn main(@builtin(local_invocation_index) i: u32) {
 	res = texDispatch(t, src2, Options{Textures: map[string]*Texture{"dst": {Format: "rgba8unorm", Width: 2, Height: 1, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{prior}}}}, [3]uint32{1, 1, 1})
 	o = res.Textures["dst"]
 	assert.Equal(t, []uint32{0, 255, 0, 255}, o.Levels[0][:4])
-	if o.Any[0] != nil {
-		assert.False(t, o.Any[0][0] || o.Any[0][1] || o.Any[0][2] || o.Any[0][3])
-		assert.True(t, o.Any[0][4], "0.5 → 127 or 128")
-	}
+	assert.Nil(t, o.Any[0], "every stored channel is fixed or a small set")
+	assert.Equal(t, map[int][]uint32{4: {127, 128}, 5: {51, 52}}, o.Allowed[0], "0.5*255 = 127.5 → 127 or 128; 0.2f*255 = 51.0000007 → 51 or 52")
+	assert.Equal(t, []uint32{255, 0}, o.Levels[0][6:8], "1 → 255, 0 → 0 exactly")
 	assert.Equal(t, []byte{0, 255, 0, 255}, o.Bytes(0)[:4])
 }
 
