@@ -133,8 +133,8 @@ type texInst struct {
 	// alts: per level, channel code (4 per texel) → the codes a store
 	// may have left there when more than one (nil: any value).
 	alts   []map[int][]uint32
-	writer [][]int32  // per level, per texel: the invocation that stored it (+1), or 0
-	stored bool       // the entry point stores to it
+	writer [][]int32 // per level, per texel: the invocation that stored it (+1), or 0
+	stored bool      // the entry point stores to it
 }
 
 // texState is the textures and samplers of a dispatch.
