@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/harness"
@@ -20,8 +21,8 @@ import (
 // storage buffer (in the spirit of webgpu-samples' probabilityMap), a
 // nearest, repeating sample of it, and a data-dependent textureStore to
 // an rgba8unorm storage texture (in the spirit of imageBlur) — run by the
-// reference and, as emitted WGSL, original and flattened twin, on
-// lavapipe and SwiftShader.
+// reference and, as emitted WGSL and SPIR-V, original and flattened
+// twin, on lavapipe and SwiftShader.
 const texCrossWGSL = `
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var samp: sampler;
@@ -89,10 +90,17 @@ func TestTexturesReferenceAgreesWithGPUs(t *testing.T) {
 			dev, err := harness.Open(adapter)
 			require.NoError(t, err)
 			defer dev.Close()
-			for _, name := range []string{"main", twin.Name} {
-				src, err := wgsl.EmitEntry(m, name, wgsl.EmitOptions{})
+			for _, run := range []struct{ name, lang string }{{"main", "wgsl"}, {twin.Name, "wgsl"}, {"main", "spirv"}, {twin.Name, "spirv"}} {
+				name := run.name
+				k := harness.Kernel{EntryPoint: name}
+				if run.lang == "wgsl" {
+					k.WGSL, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{})
+				} else {
+					k.SPIRV, err = spirv.Emit(m, name, spirv.Options{})
+				}
 				require.NoError(t, err)
-				got, err := dev.Run(context.Background(), harness.Kernel{WGSL: src, EntryPoint: name}, job)
+				name += "/" + run.lang
+				got, err := dev.Run(context.Background(), k, job)
 				require.NoError(t, err, name)
 				require.Len(t, got, 256+64)
 				// out: f32 leaves within the reference's tolerance.
