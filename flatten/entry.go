@@ -218,7 +218,7 @@ func isGuard(s ir.Stmt) bool {
 	switch y := x.Then.Stmts[0].(type) {
 	case *ir.ExprStmt:
 		switch z := y.X.(type) {
-		case *ir.Atomic:
+		case *ir.Atomic, *ir.TextureCall:
 			return true
 		case *ir.BuiltinCall:
 			return z.Fn.Info().Class == ir.ClassBarrier
@@ -235,7 +235,7 @@ func isGuard(s ir.Stmt) bool {
 			return false
 		}
 		switch z := y.RHS.(type) {
-		case *ir.Atomic:
+		case *ir.Atomic, *ir.TextureCall:
 			return true
 		default:
 			root := ir.RootIdent(z)

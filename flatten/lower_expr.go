@@ -67,6 +67,8 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 		l.checkUniform(x)
 	case *ir.Atomic:
 		return l.atomic(x, false)
+	case *ir.TextureCall:
+		return l.textureCall(x, false)
 	case *ir.ArrayLength:
 		return &ir.ArrayLength{Pos: x.Pos, X: l.ref(x.X, false)}
 	case *ir.Index, *ir.Member, *ir.Swizzle:

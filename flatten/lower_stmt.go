@@ -139,6 +139,10 @@ func (l *lowerer) exprStmt(s *ir.ExprStmt) {
 		l.atomic(a, true)
 		return
 	}
+	if tc, ok := s.X.(*ir.TextureCall); ok {
+		l.textureCall(tc, true)
+		return
+	}
 	// A call statement or a phony assignment: only the effects (inlined
 	// calls) matter; the value is dropped.
 	l.translate(s.X)

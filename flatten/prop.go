@@ -179,6 +179,9 @@ func noOp(s ir.Stmt) bool {
 		if _, ok := x.X.(*ir.Atomic); ok {
 			return false
 		}
+		if _, ok := x.X.(*ir.TextureCall); ok {
+			return false // textureStore, or a read kept as a statement
+		}
 		bc, ok := x.X.(*ir.BuiltinCall)
 		return !ok || !bc.T.IsVoid()
 	}
@@ -548,8 +551,8 @@ func exprDepth(e ir.Expr) int {
 func accessesShared(e ir.Expr) bool {
 	return ir.Any(e, func(n ir.Node) bool {
 		switch x := n.(type) {
-		case *ir.Atomic:
-			return true
+		case *ir.Atomic, *ir.TextureCall:
+			return true // a texture read may read what a textureStore wrote
 		case *ir.Ident:
 			return x.Ref == ir.RefShared
 		}

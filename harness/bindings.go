@@ -89,7 +89,7 @@ func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxU
 				b.Kind, len(b.Data), b.Group, b.Binding, adapter, limit)
 		}
 	}
-	return nil
+	return checkTextures(job, seen, maxGroups)
 }
 
 // runBindings does the work of Run for a Buffers dispatch: a bind group
@@ -98,7 +98,7 @@ func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxU
 // dispatch, and one copy of every BindingStorage buffer into a single
 // readback buffer at 4-aligned offsets. Every object is released on return.
 func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
-	bgls, layout, release, err := d.bindingLayouts(job.Buffers, wgpu.ShaderStageCompute)
+	bgls, layout, release, err := d.bindingLayouts(job, job.Buffers, wgpu.ShaderStageCompute)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	}
 	defer pipeline.Release()
 
-	b, err := d.createBindings(job.Buffers, bgls)
+	b, err := d.createBindings(job, job.Buffers, bgls)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	}
 	defer readBuf.Release()
 
-	cmd, err := d.encodeBindings(pipeline, b.groups, job, b.bufs, b.offsets, readBuf)
+	cmd, err := d.encodeBindings(pipeline, b, job, readBuf)
 	if err != nil {
 		return nil, d.fail("encode", err)
 	}
@@ -143,14 +143,14 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 				out = append(out, mapped[b.offsets[i]:b.offsets[i]+len(bb.Data)]...)
 			}
 		}
-		return out
+		return b.tex.takeTextures(out, mapped, job)
 	})
 }
 
 // encodeBindings records the dispatch of a Buffers dispatch and the copies
 // of its BindingStorage buffers into readBuf.
-func (d *Device) encodeBindings(pipeline *wgpu.ComputePipeline, bindGroups []*wgpu.BindGroup, job Dispatch,
-	bufs []*wgpu.Buffer, offsets []int, readBuf *wgpu.Buffer) (*wgpu.CommandBuffer, error) {
+func (d *Device) encodeBindings(pipeline *wgpu.ComputePipeline, bs *bindings, job Dispatch, readBuf *wgpu.Buffer) (*wgpu.CommandBuffer, error) {
+	bindGroups, bufs, offsets := bs.groups, bs.bufs, bs.offsets
 	enc, err := d.dev.CreateCommandEncoder(nil)
 	if err != nil {
 		return nil, err
@@ -174,6 +174,9 @@ func (d *Device) encodeBindings(pipeline *wgpu.ComputePipeline, bindGroups []*wg
 		if err := enc.CopyBufferToBuffer(bufs[i], 0, readBuf, uint64(offsets[i]), uint64(bufferSize(len(b.Data)))); err != nil {
 			return nil, err
 		}
+	}
+	if err := bs.tex.copyTextures(enc, job, readBuf); err != nil {
+		return nil, err
 	}
 	return enc.Finish(nil)
 }

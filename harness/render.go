@@ -289,7 +289,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		bufs = job.Buffers
 		var release func()
 		var err error
-		bgls, layout, release, err = d.bindingLayouts(bufs, wgpu.ShaderStageFragment)
+		bgls, layout, release, err = d.bindingLayouts(job, bufs, wgpu.ShaderStageFragment)
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +301,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	}
 	defer pipeline.Release()
 
-	b, err := d.createBindings(bufs, bgls)
+	b, err := d.createBindings(job, bufs, bgls)
 	if err != nil {
 		return nil, err
 	}
@@ -424,12 +424,19 @@ func (d *Device) encodeDraw(pipeline *wgpu.RenderPipeline, b *bindings, bufs []B
 // bindingLayouts creates a bind group layout per group of bufs, visible to
 // stage (groups without buffers get an empty one), and the pipeline layout
 // of them; release releases them all.
-func (d *Device) bindingLayouts(bufs []BufferBinding, stage wgpu.ShaderStage) ([]*wgpu.BindGroupLayout, *wgpu.PipelineLayout, func(), error) {
+func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.ShaderStage) ([]*wgpu.BindGroupLayout, *wgpu.PipelineLayout, func(), error) {
 	groups := 0
 	for _, b := range bufs {
 		groups = max(groups, int(b.Group)+1)
 	}
+	for _, t := range job.Textures {
+		groups = max(groups, int(t.Group)+1)
+	}
+	for _, s := range job.Samplers {
+		groups = max(groups, int(s.Group)+1)
+	}
 	entries := make([][]wgpu.BindGroupLayoutEntry, groups)
+	textureLayoutEntries(job, stage, func(g uint32, e wgpu.BindGroupLayoutEntry) { entries[g] = append(entries[g], e) })
 	for _, b := range bufs {
 		typ := map[BindingKind]wgpu.BufferBindingType{
 			BindingReadOnly: wgpu.BufferBindingTypeReadOnlyStorage,
@@ -480,10 +487,14 @@ type bindings struct {
 	bufs     []*wgpu.Buffer
 	groups   []*wgpu.BindGroup
 	offsets  []int // in the readback buffer, BindingStorage only
-	readSize int   // the BindingStorage buffers' bytes in the readback buffer
+	readSize int   // the BindingStorage buffers' (and written storage textures') bytes in the readback buffer
+	tex      *textureSet
 }
 
 func (b *bindings) release() {
+	if b.tex != nil {
+		b.tex.release()
+	}
 	for _, g := range b.groups {
 		if g != nil {
 			g.Release()
@@ -499,7 +510,7 @@ func (b *bindings) release() {
 // createBindings creates the buffers of bufs with their initial bytes and
 // a bind group per layout of bgls. On error everything created is
 // released.
-func (d *Device) createBindings(bufs []BufferBinding, bgls []*wgpu.BindGroupLayout) (*bindings, error) {
+func (d *Device) createBindings(job Dispatch, bufs []BufferBinding, bgls []*wgpu.BindGroupLayout) (*bindings, error) {
 	b := &bindings{bufs: make([]*wgpu.Buffer, len(bufs)), groups: make([]*wgpu.BindGroup, len(bgls)), offsets: make([]int, len(bufs))}
 	groupEntries := make([][]wgpu.BindGroupEntry, len(bgls))
 	for i, bb := range bufs {
@@ -525,6 +536,12 @@ func (d *Device) createBindings(bufs []BufferBinding, bgls []*wgpu.BindGroupLayo
 		b.bufs[i] = buf
 		groupEntries[bb.Group] = append(groupEntries[bb.Group], wgpu.BindGroupEntry{Binding: bb.Binding, Buffer: buf, Size: uint64(size)})
 	}
+	tex, err := d.createTextures(job, func(g uint32, e wgpu.BindGroupEntry) { groupEntries[g] = append(groupEntries[g], e) }, &b.readSize)
+	if err != nil {
+		b.release()
+		return nil, err
+	}
+	b.tex = tex
 	for g := range b.groups {
 		bg, err := d.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: bgls[g], Entries: groupEntries[g]})
 		if err != nil {

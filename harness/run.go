@@ -68,6 +68,12 @@ type Dispatch struct {
 	// each at least 1 and at most the adapter's
 	// maxComputeWorkgroupsPerDimension.
 	Workgroups [3]uint32
+	// Textures and Samplers are the texture and sampler bindings of a
+	// dispatch of a module as written (texture.go): textures uploaded per
+	// mip level, samplers from their descriptors; Run returns every written
+	// storage texture's texels after the BindingStorage buffers.
+	Textures []TextureBinding
+	Samplers []SamplerBinding
 
 	// Target is the render target's width and height in pixels of a
 	// fragment draw (Kernel.Stage FragmentStage), each 1 to the adapter's
@@ -128,7 +134,7 @@ func (d *Device) Run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 	switch {
 	case k.Stage == FragmentStage:
 		run = d.runFragment
-	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+	case job.Buffers != nil || job.Workgroups != [3]uint32{} || job.Textures != nil || job.Samplers != nil:
 		// Workgroups too: an entry point without bindings has an empty
 		// Buffers, which a worker receives as nil (gob sends no empty
 		// slice).
@@ -160,7 +166,7 @@ func (d *Device) checkRun(k Kernel, job Dispatch) error {
 	case job.Target != [2]uint32{} || job.Attachments != nil:
 		return errors.New("harness: a compute dispatch has no Target or Attachments")
 	}
-	if job.Buffers != nil || job.Workgroups != [3]uint32{} {
+	if job.Buffers != nil || job.Workgroups != [3]uint32{} || job.Textures != nil || job.Samplers != nil {
 		return d.checkBindings(job)
 	}
 	maxBinding := min(d.limits.MaxStorageBufferBindingSize, d.limits.MaxBufferSize)

@@ -60,6 +60,7 @@ type Dispatch struct {
 	e     *entryInfo
 	body  code
 	entry *ir.Func
+	m     *ir.Module // for its textures (texture.go)
 }
 
 // invShared is the shared state an invocation sees: the memory of every
@@ -189,6 +190,9 @@ type DispatchResult struct {
 	// Races lists the data races found, at most one per location, in the
 	// order found.
 	Races []Race
+	// Textures holds the final contents of every storage texture the
+	// entry point stores to, by variable name (texture.go).
+	Textures map[string]TextureOutput
 }
 
 // CompileEntry compiles the compute entry point name of m for
@@ -278,7 +282,7 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		return nil, c.errs.Err()
 	}
 	c.p.image = c.image
-	return &Dispatch{p: c.p, e: e, body: body, entry: f}, nil
+	return &Dispatch{p: c.p, e: e, body: body, entry: f, m: m}, nil
 }
 
 // Entry returns the entry point.
@@ -720,6 +724,13 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		return nil, &ir.Error{File: file, Pos: d.entry.StagePos, Pass: "interp", Msg: fmt.Sprintf("dispatch of %d invocations (want 1 to %d)", total, 1<<26)}
 	}
 	run := newDispatchRun(len(d.e.vars))
+	if len(d.m.Textures) > 0 {
+		tex, err := newTexState(d.m, d.entry.Name, opts.Textures, opts.Samplers)
+		if err != nil {
+			return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: err.Error()}
+		}
+		run.tex = tex
+	}
 	run.initial = mem
 	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
@@ -753,6 +764,9 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 // runPass runs the dispatch once from the initial memory init, with what
 // run assumes of races and contended atomics.
 func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+	if run.tex != nil {
+		run.tex.reset()
+	}
 	mem := make([][]slot, len(d.e.vars))
 	shadow := make([][]access, len(d.e.vars))
 	ashadow := make([][]access, len(d.e.vars))
@@ -840,7 +854,7 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 			}
 		}
 	}
-	res := &DispatchResult{Buffers: map[string]Output{}, Races: races}
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue

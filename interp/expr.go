@@ -95,6 +95,8 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 		ce = c.call(e, dst)
 	case *ir.BuiltinCall:
 		ce = c.builtin(e, dst)
+	case *ir.TextureCall:
+		ce = c.textureCall(e, dst)
 	case *ir.Construct:
 		ce = c.construct(e, dst)
 	case *ir.Convert:

@@ -28,6 +28,11 @@ type Options struct {
 	// DefaultMaxPaths, 1 turns forking off (such control makes every
 	// output the invocation can still write any value).
 	MaxPaths int
+	// Textures and Samplers are the contents of an entry point's texture
+	// bindings and the descriptions of its samplers, by variable name
+	// (texture.go); a sampler not given is WebGPU's default sampler.
+	Textures map[string]*Texture
+	Samplers map[string]*Sampler
 }
 
 func (o Options) maxPaths() int {

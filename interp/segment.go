@@ -102,6 +102,7 @@ type dispatchRun struct {
 	budget            int64             // steps left for forked paths (fork.go)
 	kinds             [][]ir.Kind       // per var: the scalar kind of each leaf (leafKinds), once per run
 	oneKind           []bool            // per var: all its leaves are of one kind
+	tex               *texState         // textures and samplers (texture.go)
 }
 
 func newDispatchRun(nvars int) *dispatchRun {
@@ -689,6 +690,7 @@ func (d *Dispatch) poisonRest(fr *frame, run *dispatchRun) {
 		}
 		fr.sh.markAll(int32(i), why)
 	}
+	run.tex.poison()
 }
 
 // sharedWrites reports, per shared variable, whether the entry point's

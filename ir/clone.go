@@ -39,6 +39,7 @@ func CloneModule(m *Module) *Module {
 		n.Globals[i] = &h
 	}
 	n.Shared = append([]*SharedVar(nil), m.Shared...)
+	n.Textures = append([]*TextureVar(nil), m.Textures...)
 	n.Funcs = make([]*Func, len(m.Funcs))
 	for i, f := range m.Funcs {
 		n.Funcs[i] = CloneFunc(f)

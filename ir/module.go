@@ -10,8 +10,10 @@ type Module struct {
 	Structs []*StructDecl
 	Globals []*Global
 	Shared  []*SharedVar // var<workgroup>, var<storage>, var<uniform> (entry.go)
-	Funcs   []*Func
-	Opaque  []*Opaque
+	// Textures are the texture and sampler bindings (texture.go).
+	Textures []*TextureVar
+	Funcs    []*Func
+	Opaque   []*Opaque
 }
 
 // Global is a module-scope var<private> (WGSL §7.3): one copy per

@@ -33,6 +33,9 @@ const (
 	// pointee type T (WGSL #indirection), mutable (read_write access);
 	// the printer writes it (*p).
 	RefPtr
+	// RefHandle is a module-scope texture or sampler (Module.Textures),
+	// only ever a TextureCall's argument (texture.go).
+	RefHandle
 )
 
 func (k RefKind) String() string {
@@ -49,6 +52,8 @@ func (k RefKind) String() string {
 		return "shared var"
 	case RefPtr:
 		return "pointer param"
+	case RefHandle:
+		return "texture or sampler"
 	}
 	return "?"
 }

@@ -97,6 +97,13 @@ func DoChildren(n Node, do func(Node) bool) bool {
 			return true
 		}
 		return false
+	case *TextureCall:
+		for _, c := range n.Args {
+			if c != nil && do(c) {
+				return true
+			}
+		}
+		return false
 	case *Unary:
 		if n.X != nil && do(n.X) {
 			return true
@@ -263,6 +270,12 @@ func EditChildren(n Node, edit func(Node) Node) {
 		if n.X != nil {
 			n.X = edit(n.X).(Expr)
 		}
+	case *TextureCall:
+		for i, c := range n.Args {
+			if c != nil {
+				n.Args[i] = edit(c).(Expr)
+			}
+		}
 	case *Unary:
 		if n.X != nil {
 			n.X = edit(n.X).(Expr)
@@ -397,6 +410,10 @@ func shallowCopy(n Node) Node {
 		x := *n
 		x.Comps = append([]uint8(nil), n.Comps...)
 		return &x
+	case *TextureCall:
+		x := *n
+		x.Args = append([]Expr(nil), n.Args...)
+		return &x
 	case *Unary:
 		x := *n
 		return &x
@@ -497,6 +514,8 @@ func ExprOperands(e Expr, buf *Operands) []Expr {
 	case *Swizzle:
 		buf[0] = x.X
 		return buf[:1]
+	case *TextureCall:
+		return x.Args
 	case *Unary:
 		buf[0] = x.X
 		return buf[:1]
@@ -564,6 +583,10 @@ func WithOperands(e Expr, kids []Expr) Expr {
 	case *Swizzle:
 		y := *x
 		y.X = kids[0]
+		return &y
+	case *TextureCall:
+		y := *x
+		y.Args = append([]Expr(nil), kids...)
 		return &y
 	case *Unary:
 		y := *x

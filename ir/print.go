@@ -113,6 +113,12 @@ func (p *printer) module(m *Module) {
 			p.ws(g.Decl() + "\n")
 		}
 	}
+	if len(m.Textures) > 0 {
+		sep()
+		for _, g := range m.Textures {
+			p.ws(g.Decl() + "\n")
+		}
+	}
 	for _, o := range m.Opaque {
 		if !isDirective(o) {
 			sep()
@@ -444,6 +450,15 @@ func (p *printer) expr(e Expr) {
 		p.expr(e.X)
 	case *Atomic:
 		p.ws(e.Op.String() + "(&")
+		for i, a := range e.Args {
+			if i > 0 {
+				p.ws(", ")
+			}
+			p.expr(a)
+		}
+		p.ws(")")
+	case *TextureCall:
+		p.ws(e.Op.String() + "(")
 		for i, a := range e.Args {
 			if i > 0 {
 				p.ws(", ")

@@ -29,6 +29,10 @@ const (
 	// gives it vecR's alignment and C * roundUp(align, sizeof(vecR)) bytes,
 	// exactly array<vecR<f32>, C>'s storage layout).
 	KindMat
+	// KindTexture and KindSampler are the handle types of textures and
+	// samplers (Tex describes them; texture.go).
+	KindTexture
+	KindSampler
 )
 
 // Type is a concrete WGSL type of the subset: void (function results only),
@@ -37,9 +41,10 @@ const (
 // the package-level singletons Bool, I32, U32 and F32.
 type Type struct {
 	Kind   Kind
-	Elem   *Type       // KindVec, KindArray: element type; KindMat: the column type vecR<f32>
-	Len    int         // KindVec: 2..4; KindArray: element count; KindMat: columns C (2..4)
-	Struct *StructDecl // KindStruct
+	Elem   *Type        // KindVec, KindArray: element type; KindMat: the column type vecR<f32>
+	Len    int          // KindVec: 2..4; KindArray: element count; KindMat: columns C (2..4)
+	Struct *StructDecl  // KindStruct
+	Tex    *TextureType // KindTexture, KindSampler (texture.go)
 }
 
 // The void and scalar types.
@@ -138,7 +143,7 @@ func (t *Type) WithScalar(s *Type) *Type {
 // selected: every type of the subset except void, atomics, runtime-sized
 // arrays and what contains them.
 func (t *Type) IsConstructible() bool {
-	return t != nil && t.Kind != KindVoid && !t.HasAtomic() && !t.HasRuntimeArray()
+	return t != nil && t.Kind != KindVoid && !t.HasAtomic() && !t.HasRuntimeArray() && !t.IsHandle()
 }
 
 // Identical reports whether a and b denote the same type. Structs are
@@ -161,6 +166,8 @@ func Identical(a, b *Type) bool {
 		return Identical(a.Elem, b.Elem)
 	case KindStruct:
 		return a.Struct == b.Struct || a.Struct.Name == b.Struct.Name
+	case KindTexture, KindSampler:
+		return identicalTex(a.Tex, b.Tex)
 	}
 	return true
 }
@@ -193,6 +200,8 @@ func (t *Type) String() string {
 		return fmt.Sprintf("atomic<%s>", t.Elem)
 	case KindRuntimeArray:
 		return fmt.Sprintf("array<%s>", t.Elem)
+	case KindTexture, KindSampler:
+		return textureString(t)
 	}
 	return fmt.Sprintf("<bad type kind %d>", t.Kind)
 }

@@ -181,6 +181,9 @@ func uniAnalyze(m *Module, derivErr, subgroupErr bool) *uniAnalysis {
 func uniHasCollective(m *Module) bool {
 	for _, f := range m.Funcs {
 		if Any(f.Body, func(n Node) bool {
+			if t, ok := n.(*TextureCall); ok {
+				return t.Op.ImplicitDerivatives()
+			}
 			b, ok := n.(*BuiltinCall)
 			return ok && !b.Fn.Info().Pure()
 		}) {
@@ -687,6 +690,8 @@ func (w *uniFn) expr(e Expr, st uniState) int32 {
 		return result(args...)
 	case *BuiltinCall:
 		return w.builtin(x, st)
+	case *TextureCall:
+		return w.texture(x, st)
 	case *Call:
 		return w.call(x, st)
 	case *AddrOf:

@@ -86,6 +86,9 @@ func (v *verifier) moduleNames() {
 	for _, g := range v.m.Shared {
 		add(g.Pos, g.Name)
 	}
+	for _, g := range v.m.Textures {
+		add(g.Pos, g.Name)
+	}
 	for _, f := range v.m.Funcs {
 		add(f.Pos, f.Name)
 	}
@@ -96,6 +99,7 @@ func (v *verifier) moduleNames() {
 
 func (v *verifier) module() {
 	v.moduleNames()
+	v.textureVars()
 	for _, s := range v.m.Structs {
 		seen := map[string]bool{}
 		if len(s.Fields) == 0 {
@@ -572,7 +576,13 @@ func (v *verifier) expr(e Expr) {
 		v.value(e.Pos, e.Val)
 	case *Atomic, *ArrayLength:
 		v.sharedExpr(e)
+	case *TextureCall:
+		v.textureCall(e)
 	case *Ident:
+		if e.Ref == RefHandle {
+			v.errorf(e.Pos, "texture or sampler %s used outside a texture builtin's arguments", e.Name)
+			return
+		}
 		if e.Ref == RefShared {
 			g := v.m.SharedVar(e.Name)
 			if g == nil {

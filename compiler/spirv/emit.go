@@ -242,6 +242,7 @@ func emitEntry(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uint32
 	for _, v := range e.sharedOrder {
 		e.declareShared(v)
 	}
+	e.declareTextures(m, ep)
 	for _, fn := range fns {
 		if fn != ep {
 			e.function(fn)
@@ -282,6 +283,7 @@ type emitter struct {
 	sharedByID  map[uint32]*sharedVar // by OpVariable id
 	builtins    map[string]uint32     // builtin value name → its Input variable
 	iface       []uint32              // the entry point's interface (Input variables)
+	tex         map[string]*texVar    // texture and sampler bindings by name (texture.go)
 }
 
 // funcInfo is a declared user function.

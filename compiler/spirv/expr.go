@@ -63,6 +63,12 @@ func (f *fnEmitter) expr(x ir.Expr) uint32 {
 		return f.atomic(x)
 	case *ir.ArrayLength:
 		return f.arrayLength(x)
+	case *ir.TextureCall:
+		if e.tex == nil {
+			e.errorf(x.Pos, "%s outside a compute entry point as written: not emitted as SPIR-V", x.Op)
+			return 0
+		}
+		return f.texture(x)
 	}
 	e.errorf(x.Position(), "unsupported expression %T", x)
 	return 0

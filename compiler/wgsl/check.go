@@ -110,6 +110,7 @@ type chkDecl struct {
 	c        *cVal    // const
 	glob     *ir.Global
 	shared   *ir.SharedVar
+	tex      *ir.TextureVar // a texture or sampler binding (check_texture.go)
 	fn       *ir.Func
 	params   []*chkType
 	result   *chkType
@@ -217,7 +218,7 @@ func (mc *chkModule) entryBindings(entry *chkDecl) {
 			return
 		}
 		seen[d] = true
-		if d.shared != nil && d.shared.Group >= 0 {
+		if d.shared != nil && d.shared.Group >= 0 || d.tex != nil {
 			vars = append(vars, d)
 		}
 		for _, dep := range d.deps {
@@ -227,7 +228,12 @@ func (mc *chkModule) entryBindings(entry *chkDecl) {
 	visit(entry)
 	sort.Slice(vars, func(i, j int) bool { return vars[i].a.off < vars[j].a.off })
 	for _, v := range vars {
-		k := [2]int{v.shared.Group, v.shared.Binding}
+		var k [2]int
+		if v.tex != nil {
+			k = [2]int{v.tex.Group, v.tex.Binding}
+		} else {
+			k = [2]int{v.shared.Group, v.shared.Binding}
+		}
 		if first := bound[k]; first != nil {
 			mc.errorf(v.a.nameOff, "entry point '%s' uses '%s' and '%s' (declared at %s), which have the same @group(%d) @binding(%d)",
 				entry.a.name, v.a.name, first.a.name, mc.pos(first.a.nameOff), k[0], k[1])
@@ -332,6 +338,8 @@ func (mc *chkModule) assemble() *ir.Module {
 			m.Globals = append(m.Globals, d.glob)
 		case d.shared != nil:
 			m.Shared = append(m.Shared, d.shared)
+		case d.tex != nil:
+			m.Textures = append(m.Textures, d.tex)
 		case d.fn != nil:
 			m.Funcs = append(m.Funcs, d.fn)
 		default:

@@ -137,14 +137,14 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 		case chkOutside:
 			d.outside, d.outsideOff = r.reason, r.off
 			d.outsideCause, d.outsideVia = r.cause, r.via
-			d.st, d.glob, d.fn, d.shared = nil, nil, nil, nil
+			d.st, d.glob, d.fn, d.shared, d.tex = nil, nil, nil, nil, nil
 		default:
 			panic(r)
 		}
-		if d.outside == "" && mc.shadowed != "" && (d.st != nil || d.glob != nil || d.fn != nil || d.shared != nil) {
+		if d.outside == "" && mc.shadowed != "" && (d.st != nil || d.glob != nil || d.fn != nil || d.shared != nil || d.tex != nil) {
 			d.outside = fmt.Sprintf("the module redeclares '%s', which the canonical printer uses", mc.shadowed)
 			d.outsideOff = d.a.off
-			d.st, d.glob, d.fn, d.shared = nil, nil, nil, nil
+			d.st, d.glob, d.fn, d.shared, d.tex = nil, nil, nil, nil, nil
 		}
 	}()
 	a := d.a
@@ -279,7 +279,10 @@ func (c *chkCtx) globalVar() {
 	a := c.d.a
 	if !a.hasTmpl {
 		if a.typ != nil {
-			c.resolveType(a.typ) // a texture or sampler is outside the subset
+			if t := c.resolveType(a.typ); t.k == ckHandle {
+				c.textureVar(t)
+				return
+			}
 		}
 		c.errorf(a.kwOff, "module-scope var '%s' must specify an address space", a.name)
 	}
@@ -496,6 +499,9 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		}
 		return s
 	}
+	if h := c.handleType(t); h != nil {
+		return h
+	}
 	if reason := chkOutsideTypeReason(name); reason != "" {
 		c.outsidef(t.off, "%s", reason)
 	}
@@ -577,6 +583,9 @@ func (c *chkCtx) valueType(t *astIdentExpr, what string) *chkType {
 // constructible rejects a type values cannot have: one holding an atomic
 // or a runtime-sized array (WGSL #constructible-types).
 func (c *chkCtx) constructible(t *chkType, off int32, what string) {
+	if t != nil && t.k == ckHandle {
+		c.outsidef(off, "%s of type %v (the subset uses a texture or sampler only as a texture builtin's argument)", what, t)
+	}
 	if ir := t.toIRMaybe(); ir != nil && !ir.IsConstructible() {
 		c.errorf(off, "%s cannot have type %v: atomics and runtime-sized arrays live only in storage and workgroup variables", what, t)
 	}

@@ -155,6 +155,9 @@ func (c *chkCtx) ident(x *astIdentExpr) chkOp {
 				}
 				return c.constOp(*d.c, x.off)
 			}
+			if d.tex != nil {
+				return chkOp{t: chkFromIR(d.tex.T), e: &ir.Ident{Pos: c.pos(x.off), Name: x.name, T: d.tex.T, Ref: ir.RefHandle}, off: x.off}
+			}
 			if d.shared != nil {
 				t := chkFromIR(d.shared.T)
 				return chkOp{t: t, e: &ir.Ident{Pos: c.pos(x.off), Name: x.name, T: d.shared.T, Ref: ir.RefShared},
@@ -623,6 +626,9 @@ func (c *chkCtx) call(x *astCallExpr, stmt bool) chkOp {
 	}
 	if op, ok := c.sharedCall(x, stmt); ok {
 		return op
+	}
+	if op, ok := ir.LookupTexOp(name); ok {
+		return c.textureCall(op, x, stmt)
 	}
 	switch {
 	case name == "bitcast":

@@ -28,6 +28,7 @@ const (
 	ckAtomic       // atomic<T> (elem i32 or u32): storage and workgroup variables only
 	ckRuntimeArray // array<T>: a storage variable's type or its struct's last member only
 	ckMat          // matCxR<f32>: n = C columns, elem = vecR<f32> (never abstract)
+	ckHandle       // a texture or sampler type: h is its ir type (check_texture.go)
 )
 
 // chkType is a checker type. Scalars are the package singletons; compare
@@ -37,6 +38,7 @@ type chkType struct {
 	elem *chkType
 	n    int
 	st   *ir.StructDecl
+	h    *ir.Type // ckHandle
 }
 
 var (
@@ -126,6 +128,8 @@ func chkIdentical(a, b *chkType) bool {
 		return chkIdentical(a.elem, b.elem)
 	case ckStruct:
 		return a.st == b.st
+	case ckHandle:
+		return ir.Identical(a.h, b.h)
 	}
 	return true
 }
@@ -178,6 +182,8 @@ func (t *chkType) String() string {
 		return fmt.Sprintf("atomic<%s>", t.elem)
 	case ckRuntimeArray:
 		return fmt.Sprintf("array<%s>", t.elem)
+	case ckHandle:
+		return t.h.String()
 	}
 	return "?"
 }
@@ -208,6 +214,8 @@ func (t *chkType) toIR() *ir.Type {
 		return ir.AtomicOf(t.elem.toIR())
 	case ckRuntimeArray:
 		return ir.RuntimeArrayOf(t.elem.toIR())
+	case ckHandle:
+		return t.h
 	}
 	panic(fmt.Sprintf("wgsl: toIR of %v", t))
 }
@@ -255,6 +263,8 @@ func chkFromIR(t *ir.Type) *chkType {
 		return &chkType{k: ckAtomic, elem: chkFromIR(t.Elem)}
 	case ir.KindRuntimeArray:
 		return &chkType{k: ckRuntimeArray, elem: chkFromIR(t.Elem)}
+	case ir.KindTexture, ir.KindSampler:
+		return &chkType{k: ckHandle, h: t}
 	}
 	return chkVoid
 }

@@ -43,6 +43,10 @@ func EmitEntry(m *ir.Module, entry string, opts EmitOptions) (string, error) {
 	for _, v := range m.Shared {
 		b.WriteString(v.Decl() + "\n")
 	}
+	for _, v := range m.Textures {
+		e.namer.Reserve(v.Name)
+		b.WriteString(v.Decl() + "\n")
+	}
 	// The shared declarations go after the structs they may name and
 	// before the functions; WGSL allows any order of module-scope
 	// declarations, so they simply follow the emitted body's structs.

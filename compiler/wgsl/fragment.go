@@ -169,6 +169,9 @@ func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 			}
 			switch x := n.(type) {
 			case *ir.Ident:
+				if x.Ref == ir.RefHandle {
+					bad, what = x, "uses texture or sampler "+x.Name+": gpudiff's fragment entry points take no bindings yet"
+				}
 				if x.Ref == ir.RefShared {
 					bad, what = x, "uses var<"+m.SharedVar(x.Name).Space.String()+"> "+x.Name+": gpudiff's fragment entry points take no bindings yet"
 				}

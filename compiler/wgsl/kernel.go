@@ -260,6 +260,9 @@ func functionKernelMemory(m *ir.Module, name string) error {
 			}
 			switch x := n.(type) {
 			case *ir.Ident:
+				if x.Ref == ir.RefHandle {
+					bad, what = x, "uses texture or sampler "+x.Name
+				}
 				if x.Ref == ir.RefShared {
 					bad, what = x, "uses var<"+m.SharedVar(x.Name).Space.String()+"> "+x.Name
 				}

@@ -25,11 +25,11 @@ var ptRefusalCases = []struct {
 	want              []ptRefusal
 }{
 	{"texture parameter", "fn k(t: texture_2d<f32>) -> i32 {\n  return 1;\n}", "", true,
-		[]ptRefusal{{"1:9", "check: kernel k is outside the gpudiff subset: texture type texture_2d"}}},
+		[]ptRefusal{{"1:9", "check: kernel k is outside the gpudiff subset: a parameter of type texture_2d<f32>"}}},
 	{"texture builtin", "@group(0) @binding(0) var t: texture_2d<f32>;\nfn k() -> u32 {\n  return textureDimensions(t).x;\n}", "", true,
-		[]ptRefusal{{"3:10", "check: kernel k is outside the gpudiff subset: builtin textureDimensions"}}},
+		[]ptRefusal{{"3:28", "check: kernel k uses texture or sampler t, which only a compute entry point as written can use"}}},
 	{"sampler", "@group(0) @binding(1) var s: sampler;\nfn k() -> i32 { _ = s; return 1; }", "", true,
-		[]ptRefusal{{"2:21", "check: kernel k is outside the gpudiff subset: uses var s, which is outside the subset: sampler type sampler"}}},
+		[]ptRefusal{{"2:19", "check: kernel k is outside the gpudiff subset: a phony assignment's value of type sampler"}}},
 	{"f16", "enable f16;\nfn k(x: f32) -> f32 {\n  let h = f16(x);\n  return f32(h);\n}", "", true,
 		[]ptRefusal{{"3:11", "check: kernel k is outside the gpudiff subset: f16 type"}}},
 	{"storage buffer", "@group(0) @binding(0) var<storage, read_write> buf: array<u32>;\nfn k(i: u32) -> u32 {\n  return buf[i];\n}", "", true,
@@ -69,14 +69,14 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"1:1", "check: kernel main is a compute entry point: it runs as written (gpudiff exec --no-gpu --workgroups X,Y,Z), not as a function kernel"}}},
 	{"every function an entry point or called by one", "fn helper() -> u32 { return 1u; }\n@vertex fn vs() -> @builtin(position) vec4f { _ = helper(); return vec4f(); }", "", true,
 		[]ptRefusal{{"2:1", "check: no kernel: every function is an entry point (the first: @vertex fn vs) or is called by another function"}}},
-	{"enable and what an entry point's helper uses", "enable f16;\n@group(0) @binding(0) var t: texture_2d<f32>;\nfn size() -> u32 { return textureDimensions(t).x; }\n@compute @workgroup_size(1) fn main() { _ = size(); }", "", true,
+	{"enable and what an entry point's helper uses", "enable f16;\n@group(0) @binding(0) var t: texture_external;\nfn size() -> u32 { return textureDimensions(t).x; }\n@compute @workgroup_size(1) fn main() { _ = size(); }", "", true,
 		[]ptRefusal{
 			{"4:1", "check: no kernel: every function is an entry point (the first: @compute fn main)"},
 			{"1:1", "check: also outside gpudiff's subset: enable f16 (enable-extensions)"},
-			{"2:30", "check: also outside gpudiff's subset: var t: texture type texture_2d"},
-			{"3:27", "check: also outside gpudiff's subset: fn size: builtin textureDimensions"},
+			{"2:30", "check: also outside gpudiff's subset: var t: texture type texture_external"},
+			{"3:45", "check: also outside gpudiff's subset: fn size: uses var t, which is outside the subset: texture type texture_external"},
 			// The entry point itself, at its call of size (column 45 of line 4).
-			{"4:45", "check: also outside gpudiff's subset: @compute fn main: calls size, which is outside the subset: builtin textureDimensions"},
+			{"4:45", "check: also outside gpudiff's subset: @compute fn main: texture type texture_external (reached through calls size → uses var t)"},
 		}},
 	{"no function", "const n = 4;", "", true,
 		[]ptRefusal{{"1:1", "check: no kernel: the module declares no function; gpudiff runs a function kernel"}}},

@@ -138,6 +138,93 @@ type request struct {
 	// OutputSize and Invocations unused.
 	Workgroups *[3]uint32    `json:"workgroups,omitempty"`
 	Bindings   []wireBinding `json:"bindings,omitempty"`
+	// Textures and Samplers: harness.Dispatch's, as worker.mjs takes them.
+	Textures []wireTexture `json:"textures,omitempty"`
+	Samplers []wireSampler `json:"samplers,omitempty"`
+}
+
+// wireTexture is a harness.TextureBinding as worker.mjs takes it: Kind is
+// "sampled" or "storage", SampleType the layout's (resolved), Data each
+// mip level's texels (base64 in JSON).
+type wireTexture struct {
+	Group      uint32     `json:"group"`
+	Binding    uint32     `json:"binding"`
+	Kind       string     `json:"kind"`
+	View       string     `json:"view"`
+	Format     string     `json:"format"`
+	SampleType string     `json:"sampleType,omitempty"`
+	Access     string     `json:"access,omitempty"`
+	Size       []uint32   `json:"size"` // level 0: width, height, depth or layers
+	MipLevels  uint32     `json:"mipLevels"`
+	TexelSize  int        `json:"texelSize"`
+	Levels     [][]uint32 `json:"levels"` // per level: width, height, depth or layers
+	Data       [][]byte   `json:"data"`
+	ReadBack   bool       `json:"readBack"`
+}
+
+// wireSampler is a harness.SamplerBinding as worker.mjs takes it (a
+// GPUSamplerDescriptor and the layout's sampler binding type).
+type wireSampler struct {
+	Group        uint32  `json:"group"`
+	Binding      uint32  `json:"binding"`
+	Type         string  `json:"type"`
+	AddressModeU string  `json:"addressModeU"`
+	AddressModeV string  `json:"addressModeV"`
+	AddressModeW string  `json:"addressModeW"`
+	MagFilter    string  `json:"magFilter"`
+	MinFilter    string  `json:"minFilter"`
+	MipmapFilter string  `json:"mipmapFilter"`
+	LodMinClamp  float32 `json:"lodMinClamp"`
+	LodMaxClamp  float32 `json:"lodMaxClamp"`
+	Compare      string  `json:"compare,omitempty"`
+}
+
+// wireTextures converts a dispatch's textures and samplers for the
+// worker and returns the bytes its written storage textures add to the
+// output.
+func wireTextures(job harness.Dispatch) ([]wireTexture, []wireSampler, int) {
+	var ts []wireTexture
+	n := 0
+	for _, t := range job.Textures {
+		levels := max(t.MipLevels, 1)
+		w := wireTexture{Group: t.Group, Binding: t.Binding, Kind: "sampled", View: t.View, Format: t.Format,
+			Size: []uint32{max(t.Width, 1), max(t.Height, 1), max(t.DepthOrLayers, 1)}, MipLevels: levels,
+			TexelSize: harness.TexelSize(t.Format), ReadBack: t.Written()}
+		if t.Kind == harness.TextureStorage {
+			w.Kind, w.Access = "storage", t.Access
+		} else {
+			w.SampleType = t.LayoutSampleType()
+		}
+		for l := uint32(0); l < levels; l++ {
+			lw, lh, ld := t.LevelSize(l)
+			w.Levels = append(w.Levels, []uint32{lw, lh, ld})
+			data := make([]byte, t.LevelBytes(l))
+			if int(l) < len(t.Data) {
+				copy(data, t.Data[l])
+			}
+			w.Data = append(w.Data, data)
+		}
+		n += t.ReadBackSize()
+		ts = append(ts, w)
+	}
+	var ss []wireSampler
+	for _, s := range job.Samplers {
+		def := func(v, d string) string {
+			if v == "" {
+				return d
+			}
+			return v
+		}
+		lo, hi := s.LodMinClamp, s.LodMaxClamp
+		if lo == 0 && hi == 0 {
+			hi = 32
+		}
+		ss = append(ss, wireSampler{Group: s.Group, Binding: s.Binding, Type: s.LayoutType(),
+			AddressModeU: def(s.AddressModeU, "clamp-to-edge"), AddressModeV: def(s.AddressModeV, "clamp-to-edge"), AddressModeW: def(s.AddressModeW, "clamp-to-edge"),
+			MagFilter: def(s.MagFilter, "nearest"), MinFilter: def(s.MinFilter, "nearest"), MipmapFilter: def(s.MipmapFilter, "nearest"),
+			LodMinClamp: lo, LodMaxClamp: hi, Compare: s.Compare})
+	}
+	return ts, ss, n
 }
 
 // wireBinding is a harness.BufferBinding as worker.mjs takes it: Kind is
@@ -226,11 +313,13 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 		for _, f := range job.Attachments {
 			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
 		}
-	case job.Buffers != nil || job.Workgroups != [3]uint32{}:
+	case job.Buffers != nil || job.Workgroups != [3]uint32{} || job.Textures != nil || job.Samplers != nil:
 		wg := job.Workgroups
 		req.Workgroups = &wg
 		req.Bindings = make([]wireBinding, len(job.Buffers))
-		want = 0
+		var texBytes int
+		req.Textures, req.Samplers, texBytes = wireTextures(job)
+		want = texBytes
 		for i, b := range job.Buffers {
 			req.Bindings[i] = wireBinding{Group: b.Group, Binding: b.Binding, Kind: bindingTypes[b.Kind], Data: b.Data}
 			if b.Kind == harness.BindingStorage {
@@ -329,7 +418,7 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 		return fmt.Errorf("dawn: unknown shader stage %q", k.Stage)
 	}
 	l := d.wire.Limits
-	if k.Stage != harness.FragmentStage && (job.Buffers != nil || job.Workgroups != [3]uint32{}) {
+	if k.Stage != harness.FragmentStage && (job.Buffers != nil || job.Workgroups != [3]uint32{} || job.Textures != nil || job.Samplers != nil) {
 		return harness.CheckBindings(job, d.info.Name, l.MaxComputeWorkgroupsPerDimension,
 			min(l.MaxStorageBufferBindingSize, l.MaxBufferSize), min(l.MaxUniformBufferBindingSize, l.MaxBufferSize), l.MaxBindGroups)
 	}

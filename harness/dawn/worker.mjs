@@ -481,11 +481,23 @@ async function serve(backend, name, featureLevel, allFeatures) {
 
     // A bind group layout per group up to the highest, empty for a group
     // without bindings, and the pipeline layout of them all.
+    const textures = req.textures ?? [];
+    const samplers = req.samplers ?? [];
     let groups = 0;
-    for (const b of bindings) groups = Math.max(groups, b.group + 1);
+    for (const b of [...bindings, ...textures, ...samplers]) groups = Math.max(groups, b.group + 1);
     const entries = Array.from({ length: groups }, () => []);
     for (const b of bindings) {
       entries[b.group].push({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } });
+    }
+    // Textures and samplers (harness/texture.go): a sampled or storage
+    // texture entry, a sampler entry of the layout's sampler type.
+    for (const t of textures) {
+      entries[t.group].push(t.kind === 'storage'
+        ? { binding: t.binding, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
+        : { binding: t.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: t.sampleType, viewDimension: t.view } });
+    }
+    for (const s of samplers) {
+      entries[s.group].push({ binding: s.binding, visibility: GPUShaderStage.COMPUTE, sampler: { type: s.type } });
     }
     for (const e of entries) e.sort((x, y) => x.binding - y.binding);
     const layouts = await scoped(['internal', 'out-of-memory', 'validation'], () => {
@@ -520,18 +532,68 @@ async function serve(backend, name, featureLevel, allFeatures) {
           if (b.kind === 'storage') readSize += bytes;
           return { buffer, length: data.length, bytes, offset };
         });
+        // Each written storage texture level gets a 256-aligned place
+        // with rows padded to 256 bytes (copyTextureToBuffer's rule).
+        const texs = textures.map((t) => {
+          const levels = t.levels.map((lv) => {
+            const row = Math.ceil(lv[0] * t.texelSize / 256) * 256;
+            let offset = -1;
+            if (t.readBack) {
+              readSize = Math.ceil(readSize / 256) * 256;
+              offset = readSize;
+              readSize += row * lv[1] * lv[2];
+            }
+            return { size: lv, row, offset };
+          });
+          return { levels };
+        });
         readSize = Math.max(readSize, 4);
         const readback = device.createBuffer({ label: 'readback', size: readSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
         buffers.push(readback);
-        return { bound, readSize, readback };
+        return { bound, readSize, readback, texs };
       });
       if (bufs.err) return failure('buffer', bufs.err.message);
-      const { bound, readSize, readback } = bufs.value;
+      const { bound, readSize, readback, texs } = bufs.value;
+
+      const made2 = await scoped(['out-of-memory', 'validation'], () => {
+        const views = textures.map((t, i) => {
+          const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
+          const usage = t.kind === 'storage'
+            ? GPUTextureUsage.COPY_DST | GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC
+            : GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING;
+          const tex = device.createTexture({
+            label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels, usage,
+          });
+          buffers.push(tex); // destroyed with the buffers
+          texs[i].tex = tex;
+          t.levels.forEach((lv, l) => {
+            device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
+              { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
+          });
+          return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
+        });
+        const smps = samplers.map((s) => {
+          const desc = {
+            addressModeU: s.addressModeU, addressModeV: s.addressModeV, addressModeW: s.addressModeW,
+            magFilter: s.magFilter, minFilter: s.minFilter, mipmapFilter: s.mipmapFilter,
+            lodMinClamp: s.lodMinClamp, lodMaxClamp: s.lodMaxClamp,
+          };
+          if (s.compare) desc.compare = s.compare;
+          return device.createSampler(desc);
+        });
+        return { views, smps };
+      });
+      if (made2.err) return failure('texture', made2.err.message);
+      const { views, smps } = made2.value;
 
       const bg = await scoped(['validation'], () => bgls.map((l, g) => device.createBindGroup({
         layout: l,
-        entries: bindings.flatMap((b, i) => b.group !== g ? []
-          : [{ binding: b.binding, resource: { buffer: bound[i].buffer, size: bound[i].bytes } }]),
+        entries: [
+          ...bindings.flatMap((b, i) => b.group !== g ? []
+            : [{ binding: b.binding, resource: { buffer: bound[i].buffer, size: bound[i].bytes } }]),
+          ...textures.flatMap((t, i) => t.group !== g ? [] : [{ binding: t.binding, resource: views[i] }]),
+          ...samplers.flatMap((s, i) => s.group !== g ? [] : [{ binding: s.binding, resource: smps[i] }]),
+        ],
       })));
       if (bg.err) return failure('bind-group', bg.err.message);
 
@@ -545,15 +607,31 @@ async function serve(backend, name, featureLevel, allFeatures) {
         for (const r of bound) {
           if (r.offset >= 0) encoder.copyBufferToBuffer(r.buffer, 0, readback, r.offset, r.bytes);
         }
+        texs.forEach((t) => t.levels.forEach((lv, l) => {
+          if (lv.offset >= 0) {
+            encoder.copyTextureToBuffer({ texture: t.tex, mipLevel: l },
+              { buffer: readback, offset: lv.offset, bytesPerRow: lv.row, rowsPerImage: lv.size[1] }, lv.size);
+          }
+        }));
         device.queue.submit([encoder.finish()]);
       });
       if (enc.err) return failure('encode', enc.err.message);
 
       // Without a read_write buffer nothing is copied into readback, so its
       // mapping would not wait for the dispatch: wait for the queue first.
-      if (bound.every((r) => r.offset < 0)) await device.queue.onSubmittedWorkDone();
-      return await readBack(readback, readSize, (mapped) => Buffer.concat(
-        bound.filter((r) => r.offset >= 0).map((r) => mapped.subarray(r.offset, r.offset + r.length))));
+      if (bound.every((r) => r.offset < 0) && textures.every((t) => !t.readBack)) await device.queue.onSubmittedWorkDone();
+      return await readBack(readback, readSize, (mapped) => {
+        const parts = bound.filter((r) => r.offset >= 0).map((r) => mapped.subarray(r.offset, r.offset + r.length));
+        // Written storage textures, de-padded: width × texel size a row.
+        textures.forEach((t, i) => texs[i].levels.forEach((lv) => {
+          if (lv.offset < 0) return;
+          const rb = lv.size[0] * t.texelSize;
+          for (let r = 0; r < lv.size[1] * lv.size[2]; r++) {
+            parts.push(mapped.subarray(lv.offset + r * lv.row, lv.offset + r * lv.row + rb));
+          }
+        }));
+        return Buffer.concat(parts);
+      });
     } finally {
       for (const b of buffers) b.destroy();
     }

@@ -1,0 +1,73 @@
+package dawn
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// textureWGSL reads an rgba8unorm texture back to bytes (c/255*255
+// rounds to c on any conforming stack), samples an r32float ramp with a
+// nearest, repeating sampler at texel centres, and stores to an rgba8uint
+// storage texture 3 texels wide (12-byte rows, padded to 256 on the
+// device).
+const textureWGSL = `
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var dst0: texture_storage_2d<rgba8uint, write>;
+@group(1) @binding(0) var ramp: texture_2d<f32>;
+@group(1) @binding(1) var samp: sampler;
+
+@compute @workgroup_size(3, 2)
+fn main(@builtin(local_invocation_id) id: vec3u) {
+  let c = vec4u(textureLoad(src, id.xy, 0) * 255.0 + 0.5);
+  out[id.y * 3u + id.x] = c.x | (c.y << 8u) | (c.z << 16u) | (c.w << 24u);
+  let s = textureSampleLevel(ramp, samp, vec2f((f32(id.x) + 4.5) / 4.0, 0.5), 0.0).x;
+  textureStore(dst0, id.xy, vec4u(id.x, id.y, u32(s), 200u + id.x));
+}
+`
+
+func textureJob() harness.Dispatch {
+	src := []byte{
+		0, 1, 2, 3, 10, 20, 30, 40, 255, 254, 253, 252,
+		128, 127, 129, 64, 5, 6, 7, 8, 90, 91, 92, 93,
+	}
+	ramp := append(append(append(le(0x41200000), le(0x41a00000)...), le(0x41f00000)...), le(0x42200000)...) // 10, 20, 30, 40
+	return harness.Dispatch{
+		Buffers: []harness.BufferBinding{{Group: 0, Binding: 1, Kind: harness.BindingStorage, Data: make([]byte, 24)}},
+		Textures: []harness.TextureBinding{
+			{Group: 0, Binding: 0, Kind: harness.TextureSampled, View: "2d", Format: "rgba8unorm", Width: 3, Height: 2, MipLevels: 2, Data: [][]byte{src}},
+			{Group: 0, Binding: 2, Kind: harness.TextureStorage, View: "2d", Format: "rgba8uint", Access: "write-only", Width: 3, Height: 2},
+			{Group: 1, Binding: 0, Kind: harness.TextureSampled, View: "2d", Format: "r32float", Width: 4, Height: 1, Data: [][]byte{ramp}},
+		},
+		Samplers:   []harness.SamplerBinding{{Group: 1, Binding: 1, AddressModeU: "repeat", AddressModeV: "repeat"}},
+		Workgroups: [3]uint32{1, 1, 1},
+	}
+}
+
+// TestRunTextures: textures, samplers and the storage texture readback on
+// Dawn give the hand-derived bytes, and exactly what wgpu's harness gives
+// on lavapipe.
+func TestRunTextures(t *testing.T) {
+	k := harness.Kernel{WGSL: textureWGSL, EntryPoint: "main"}
+	job := textureJob()
+	want := append(append([]byte{}, job.Textures[0].Data[0]...),
+		0, 0, 10, 200, 1, 0, 20, 201, 2, 0, 30, 202, 0, 1, 10, 200, 1, 1, 20, 201, 2, 1, 30, 202)
+	lavapipe, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer lavapipe.Close()
+	wgpuOut, err := lavapipe.Run(t.Context(), k, job)
+	require.NoError(t, err)
+	assert.Equal(t, want, wgpuOut, "lavapipe (wgpu)")
+	for _, name := range cpuAdapters {
+		t.Run(name, func(t *testing.T) {
+			d := openDevice(t, name)
+			out, err := d.Run(t.Context(), k, textureJob())
+			require.NoError(t, err)
+			assert.Equal(t, want, out, "hand-derived")
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package harness
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// textureWGSL loads an rgba8unorm texture (texel by texel, back to bytes:
+// c/255*255 rounds back to c on any conforming stack), samples an
+// r32float texture with a nearest, repeating sampler, and stores to two
+// levels of an rgba8uint storage texture.
+const textureWGSL = `
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var dst0: texture_storage_2d<rgba8uint, write>;
+@group(1) @binding(0) var ramp: texture_2d<f32>;
+@group(1) @binding(1) var samp: sampler;
+@group(1) @binding(2) var dst1: texture_storage_2d<r32uint, write>;
+
+@compute @workgroup_size(3, 2)
+fn main(@builtin(local_invocation_id) id: vec3u) {
+  let c = vec4u(textureLoad(src, id.xy, 0) * 255.0 + 0.5);
+  out[id.y * 3u + id.x] = c.x | (c.y << 8u) | (c.z << 16u) | (c.w << 24u);
+  textureStore(dst0, id.xy, vec4u(id.x, id.y, 7u, 200u + id.x));
+  // x = (id.x + 4) + 0.5 texels of a 4-texel ramp: repeat wraps to id.x.
+  let s = textureSampleLevel(ramp, samp, vec2f((f32(id.x) + 4.5) / 4.0, 0.5), 0.0).x;
+  textureStore(dst1, id.xy, vec4u(u32(s)));
+  out[6u + id.y * 3u + id.x] = textureDimensions(dst0).x * 10u + textureNumLevels(src);
+}
+`
+
+func TestRunTextures(t *testing.T) {
+	src := []byte{
+		0, 1, 2, 3, 10, 20, 30, 40, 255, 254, 253, 252,
+		128, 127, 129, 64, 5, 6, 7, 8, 90, 91, 92, 93,
+	}
+	ramp := append(append(append(le(0x41200000), le(0x41a00000)...), le(0x41f00000)...), le(0x42200000)...) // 10, 20, 30, 40 as f32
+	for _, name := range []string{lavapipe, swiftshader} {
+		t.Run(name, func(t *testing.T) {
+			d := openDevice(t, name)
+			job := Dispatch{
+				Buffers: []BufferBinding{{Group: 0, Binding: 1, Kind: BindingStorage, Data: make([]byte, 48)}},
+				Textures: []TextureBinding{
+					{Group: 0, Binding: 0, Kind: TextureSampled, View: "2d", Format: "rgba8unorm", Width: 3, Height: 2, MipLevels: 2, Data: [][]byte{src}},
+					{Group: 0, Binding: 2, Kind: TextureStorage, View: "2d", Format: "rgba8uint", Access: "write-only", Width: 3, Height: 2},
+					{Group: 1, Binding: 0, Kind: TextureSampled, View: "2d", Format: "r32float", Width: 4, Height: 1, Data: [][]byte{ramp}},
+					{Group: 1, Binding: 2, Kind: TextureStorage, View: "2d", Format: "r32uint", Access: "write-only", Width: 3, Height: 2, Data: [][]byte{le(9, 9, 9, 9, 9, 9)}},
+				},
+				Samplers:   []SamplerBinding{{Group: 1, Binding: 1, AddressModeU: "repeat", AddressModeV: "repeat"}},
+				Workgroups: [3]uint32{1, 1, 1},
+			}
+			out, err := d.Run(context.Background(), Kernel{WGSL: textureWGSL, EntryPoint: "main"}, job)
+			require.NoError(t, err)
+			require.Len(t, out, 48+3*2*4+3*2*4)
+			// The loads give the texels' bytes back.
+			assert.Equal(t, src, out[:24])
+			// textureDimensions(dst0).x * 10 + textureNumLevels(src) = 32.
+			assert.Equal(t, []uint32{32, 32, 32, 32, 32, 32}, words(out[24:48]))
+			// dst0: texel (x, y) = (x, y, 7, 200 + x), de-padded rows of 12 bytes.
+			assert.Equal(t, []byte{0, 0, 7, 200, 1, 0, 7, 201, 2, 0, 7, 202, 0, 1, 7, 200, 1, 1, 7, 201, 2, 1, 7, 202}, out[48:72])
+			// dst1: the ramp's texel id.x (10, 20, 30), sampled at its centre.
+			assert.Equal(t, []uint32{10, 20, 30, 10, 20, 30}, words(out[72:]))
+		})
+	}
+}
+
+func TestRunTexturesRejectsInvalid(t *testing.T) {
+	d := openDevice(t, lavapipe)
+	k := Kernel{WGSL: textureWGSL, EntryPoint: "main"}
+	for _, tc := range []struct {
+		name string
+		job  Dispatch
+		want string
+	}{
+		{"unknown format", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "depth24plus"}}}, "format \"depth24plus\" is not one the harness uploads"},
+		{"multisampled", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "rgba8unorm", SampleCount: 4}}}, "a multisampled texture cannot be uploaded"},
+		{"duplicate binding", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Buffers: []BufferBinding{{Kind: BindingStorage, Data: le(0)}}, Samplers: []SamplerBinding{{}}}, "two bindings at @group(0) @binding(0)"},
+		{"level too big", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "r8unorm", Width: 2, Data: [][]byte{{1, 2, 3}}}}}, "level 0 data is 3 bytes, more than its 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := d.Run(context.Background(), k, tc.job)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

@@ -1,0 +1,157 @@
+package interp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+)
+
+func texDispatch(t *testing.T, src string, opts Options, wg [3]uint32) *DispatchResult {
+	t.Helper()
+	m, err := wgsl.Parse("tex.wgsl", []byte(src))
+	require.NoError(t, err)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	res, err := d.Run(nil, wg, opts)
+	require.NoError(t, err)
+	return res
+}
+
+// A 2x2 rgba8unorm texture loaded texel by texel into a storage buffer:
+// the values are c/255 (Vulkan "Fixed-Point Data Conversions"), within
+// one ULP where not 0 or 1; an out-of-bounds load is any value.
+func TestTextureLoadRGBA8Unorm(t *testing.T) {
+	src := `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4f, 5>;
+@group(0) @binding(2) var<storage, read_write> dims: vec2u;
+@compute @workgroup_size(5)
+fn main(@builtin(local_invocation_index) i: u32) {
+  out[i] = textureLoad(tex, vec2u(i % 2u, i / 2u), 0);
+  dims = textureDimensions(tex);
+}
+`
+	data := []byte{0, 255, 128, 255, 1, 2, 3, 4, 51, 102, 153, 204, 255, 0, 0, 0}
+	res := texDispatch(t, src, Options{Textures: map[string]*Texture{"tex": {Format: "rgba8unorm", Width: 2, Height: 2, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{data}}}}, [3]uint32{1, 1, 1})
+	out := res.Buffers["out"]
+	for i := 0; i < 16; i++ {
+		v := math.Float32frombits(out.Value.Elems[i/4].Elems[i%4].Bits)
+		assert.Equal(t, float32(float64(data[i])/255), v, "leaf %d", i)
+		tol := 0.0
+		if out.Tolerance != nil {
+			tol = out.Tolerance[i]
+		}
+		if data[i] == 0 || data[i] == 255 {
+			assert.Zero(t, tol, "leaf %d is exact", i)
+		} else {
+			assert.Equal(t, ulp(float64(v)), tol, "leaf %d: one ULP", i)
+		}
+	}
+	for i := 16; i < 20; i++ {
+		assert.True(t, out.Indeterminate[i], "invocation 4 reads (0, 2): out of bounds")
+	}
+	assert.Equal(t, []uint32{2, 2}, []uint32{res.Buffers["dims"].Value.Elems[0].Bits, res.Buffers["dims"].Value.Elems[1].Bits})
+}
+
+// textureStore to an rgba8unorm storage texture: 0.5*255 = 127.5 may be
+// stored as 127 or 128 (Vulkan: one of the two closest), here any value;
+// 0.2*255 = 51 exactly... as f32 0.2 is 0.200000003, 51.0000007: either
+// 51 or 52 is allowed; values exactly representable after scaling are
+// exact: 0 → 0, 1 → 255, -3 → 0 (clamped), 2 → 255.
+func TestTextureStoreRGBA8Unorm(t *testing.T) {
+	src := `
+@group(0) @binding(0) var dst: texture_storage_2d<rgba8unorm, write>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+  if (i == 0u) {
+    textureStore(dst, vec2u(0u, 0u), vec4f(0.0, 1.0, -3.0, 2.0));
+  } else {
+    textureStore(dst, vec2u(1u, 0u), vec4f(0.5, 0.2, 1.0, 0.0));
+    textureStore(dst, vec2u(5u, 0u), vec4f(1.0));
+  }
+}
+`
+	prior := make([]byte, 2*1*4)
+	for i := range prior {
+		prior[i] = 7
+	}
+	res := texDispatch(t, src, Options{Textures: map[string]*Texture{"dst": {Format: "rgba8unorm", Width: 2, Height: 1, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{prior}}}}, [3]uint32{1, 1, 1})
+	o := res.Textures["dst"]
+	require.Len(t, o.Levels, 1)
+	// The out-of-bounds store may land on any texel: every texel is any value.
+	require.NotNil(t, o.Any[0])
+	for i := range o.Any[0] {
+		assert.True(t, o.Any[0][i])
+	}
+	// Without it, texel 0 is exact.
+	src2 := src[:len(src)-len("    textureStore(dst, vec2u(5u, 0u), vec4f(1.0));\n  }\n}\n")] + "  }\n}\n"
+	res = texDispatch(t, src2, Options{Textures: map[string]*Texture{"dst": {Format: "rgba8unorm", Width: 2, Height: 1, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{prior}}}}, [3]uint32{1, 1, 1})
+	o = res.Textures["dst"]
+	assert.Equal(t, []uint32{0, 255, 0, 255}, o.Levels[0][:4])
+	assert.Nil(t, o.Any[0], "every stored channel is fixed or a small set")
+	assert.Equal(t, map[int][]uint32{4: {127, 128}, 5: {51, 52}}, o.Allowed[0], "0.5*255 = 127.5 → 127 or 128; 0.2f*255 = 51.0000007 → 51 or 52")
+	assert.Equal(t, []uint32{255, 0}, o.Levels[0][6:8], "1 → 255, 0 → 0 exactly")
+	assert.Equal(t, []byte{0, 255, 0, 255}, o.Bytes(0)[:4])
+}
+
+// textureSampleLevel with a nearest sampler: repeat and mirror-repeat
+// address modes pick the texel whose cell holds the wrapped coordinate.
+func TestTextureSampleLevelNearest(t *testing.T) {
+	fsrc := `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@group(0) @binding(2) var<storage, read_write> out: array<f32, 4>;
+@compute @workgroup_size(1)
+fn main() {
+  out[0] = textureSampleLevel(tex, s, vec2f(0.3, 0.5), 0.0).x;   // x = 1.2 → texel 1
+  out[1] = textureSampleLevel(tex, s, vec2f(1.3, 0.5), 0.0).x;   // repeat: 5.2 → 1; mirror: 5.2 → 8-1-5 = 2
+  out[2] = textureSampleLevel(tex, s, vec2f(-0.1, 0.5), 0.0).x;  // repeat: -0.4 → -1 → 3; mirror: -1 → 0
+  out[3] = textureSampleLevel(tex, s, vec2f(0.5, 0.5), 0.0).x;   // x = 2.0: a texel edge, either neighbour
+}
+`
+	data := []byte{10, 20, 30, 40} // r8unorm texels
+	run := func(mode string) Output {
+		return texDispatch(t, fsrc, Options{
+			Textures: map[string]*Texture{"tex": {Format: "r8unorm", Width: 4, Height: 1, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{data}}},
+			Samplers: map[string]*Sampler{"s": {AddressModeU: mode, AddressModeV: mode}},
+		}, [3]uint32{1, 1, 1}).Buffers["out"]
+	}
+	val := func(o Output, i int) float32 { return math.Float32frombits(o.Value.Elems[i].Bits) }
+	o := run("repeat")
+	assert.Equal(t, float32(20.0/255), val(o, 0))
+	assert.Equal(t, float32(20.0/255), val(o, 1))
+	assert.Equal(t, float32(40.0/255), val(o, 2))
+	assert.True(t, o.Indeterminate[3])
+	o = run("mirror-repeat")
+	assert.Equal(t, float32(20.0/255), val(o, 0))
+	assert.Equal(t, float32(30.0/255), val(o, 1))
+	assert.Equal(t, float32(10.0/255), val(o, 2))
+	o = run("")
+	assert.Equal(t, float32(40.0/255), val(o, 1), "clamp-to-edge")
+	assert.Equal(t, float32(10.0/255), val(o, 2), "clamp-to-edge")
+}
+
+func TestTextureFormatConversion(t *testing.T) {
+	f, err := parseTexFormat("rgba16float")
+	require.NoError(t, err)
+	b, _ := f.decode(0x3c00)
+	assert.Equal(t, float32(1), math.Float32frombits(b))
+	b, _ = f.decode(0xc000)
+	assert.Equal(t, float32(-2), math.Float32frombits(b))
+	cs, ok := f.encode(math.Float32bits(1.0 / 3))
+	require.True(t, ok)
+	assert.Equal(t, []uint32{0x3555, 0x3556}, cs, "1/3 lies between two binary16 values")
+	_, ok = f.encode(math.Float32bits(70000))
+	assert.False(t, ok, "overflow: any value")
+	sn, _ := parseTexFormat("rgba8snorm")
+	b, _ = sn.decode(0x80) // -128 → max(-128/127, -1) = -1
+	assert.Equal(t, float32(-1), math.Float32frombits(b))
+	cs, _ = sn.encode(math.Float32bits(-1))
+	assert.Equal(t, []uint32{0x81}, cs, "-1 → -127")
+	_, err = parseTexFormat("depth24plus")
+	assert.Error(t, err)
+}

@@ -1,0 +1,139 @@
+package shaders
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/spirv"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// texCrossWGSL: an rgba8unorm texture loaded texel by texel into a
+// storage buffer (in the spirit of webgpu-samples' probabilityMap), a
+// nearest, repeating sample of it, and a data-dependent textureStore to
+// an rgba8unorm storage texture (in the spirit of imageBlur) — run by the
+// reference and, as emitted WGSL and SPIR-V, original and flattened
+// twin, on lavapipe and SwiftShader.
+const texCrossWGSL = `
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var samp: sampler;
+@group(0) @binding(2) var dst: texture_storage_2d<rgba8unorm, write>;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4f, 16>;
+
+@compute @workgroup_size(4, 4)
+fn main(@builtin(local_invocation_id) id: vec3u) {
+  let dims = textureDimensions(src);
+  let t = textureLoad(src, id.xy, 0);
+  let s = textureSampleLevel(src, samp, (vec2f(id.xy) + vec2f(4.25, 0.75)) / vec2f(dims), 0.0);
+  out[id.y * 4u + id.x] = t + s * 2.0;
+  if (t.x > 0.5) {
+    textureStore(dst, id.yx, vec4f(1.0, t.y, 0.0, s.z));
+  } else {
+    textureStore(dst, id.yx, vec4f(0.0, 1.0, t.x * 0.0, 1.0));
+  }
+}
+`
+
+func TestTexturesReferenceAgreesWithGPUs(t *testing.T) {
+	m, err := wgsl.Parse("tex.wgsl", []byte(texCrossWGSL))
+	require.NoError(t, err)
+	twin, err := flatten.Function(m, "main", flatten.Options{})
+	require.NoError(t, err)
+	texels := make([]byte, 4*4*4)
+	for i := range texels {
+		texels[i] = byte(i*37 + 11)
+	}
+	prior := make([]byte, 4*4*4)
+	iopts := interp.Options{
+		Textures: map[string]*interp.Texture{
+			"src": {Format: "rgba8unorm", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{texels}},
+			"dst": {Format: "rgba8unorm", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{prior}},
+		},
+		Samplers: map[string]*interp.Sampler{"samp": {AddressModeU: "repeat", AddressModeV: "repeat"}},
+	}
+	job := harness.Dispatch{
+		Buffers: []harness.BufferBinding{{Group: 0, Binding: 3, Kind: harness.BindingStorage, Data: make([]byte, 16*16)}},
+		Textures: []harness.TextureBinding{
+			{Group: 0, Binding: 0, Kind: harness.TextureSampled, View: "2d", Format: "rgba8unorm", Width: 4, Height: 4, Data: [][]byte{texels}},
+			{Group: 0, Binding: 2, Kind: harness.TextureStorage, View: "2d", Format: "rgba8unorm", Access: "write-only", Width: 4, Height: 4, Data: [][]byte{prior}},
+		},
+		Samplers:   []harness.SamplerBinding{{Group: 0, Binding: 1, AddressModeU: "repeat", AddressModeV: "repeat"}},
+		Workgroups: [3]uint32{1, 1, 1},
+	}
+	ref := map[string]*interp.DispatchResult{}
+	for _, name := range []string{"main", twin.Name} {
+		d, err := interp.CompileEntry(m, name)
+		require.NoError(t, err)
+		ref[name], err = d.Run(nil, [3]uint32{1, 1, 1}, iopts)
+		require.NoError(t, err)
+	}
+	want := ref["main"]
+	assert.Equal(t, want.Textures, ref[twin.Name].Textures, "interp(twin) = interp(original)")
+	// The reference is exact where it should be: the sample at a texel's
+	// inside is determinate, and so is every stored texel but the
+	// rounding-latitude ones.
+	o := want.Buffers["out"]
+	for i := range o.Indeterminate {
+		require.False(t, o.Indeterminate[i], "out leaf %d: %s", i, o.Why)
+	}
+	for _, adapter := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader"} {
+		t.Run(adapter, func(t *testing.T) {
+			dev, err := harness.Open(adapter)
+			require.NoError(t, err)
+			defer dev.Close()
+			for _, run := range []struct{ name, lang string }{{"main", "wgsl"}, {twin.Name, "wgsl"}, {"main", "spirv"}, {twin.Name, "spirv"}} {
+				name := run.name
+				k := harness.Kernel{EntryPoint: name}
+				if run.lang == "wgsl" {
+					k.WGSL, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{})
+				} else {
+					k.SPIRV, err = spirv.Emit(m, name, spirv.Options{})
+				}
+				require.NoError(t, err)
+				name += "/" + run.lang
+				got, err := dev.Run(context.Background(), k, job)
+				require.NoError(t, err, name)
+				require.Len(t, got, 256+64)
+				// out: f32 leaves within the reference's tolerance.
+				var leaves []ir.Value
+				for _, v := range o.Value.Elems {
+					leaves = append(leaves, v.Elems...)
+				}
+				for i, l := range leaves {
+					g := math.Float32frombits(binary.LittleEndian.Uint32(got[4*i:]))
+					w := math.Float32frombits(l.Bits)
+					tol := 0.0
+					if o.Tolerance != nil {
+						tol = o.Tolerance[i]
+					}
+					assert.LessOrEqual(t, math.Abs(float64(g)-float64(w)), tol, "%s out leaf %d: GPU %v, reference %v ± %v", name, i, g, w, tol)
+				}
+				// dst: every byte the reference fixes.
+				to := want.Textures["dst"]
+				fixed := 0
+				for i, code := range to.Levels[0] {
+					if to.Any[0] != nil && to.Any[0][i] {
+						continue
+					}
+					if cs, ok := to.Allowed[0][i]; ok {
+						assert.Contains(t, cs, uint32(got[256+i]), "%s dst byte %d: one of the allowed codes", name, i)
+						continue
+					}
+					fixed++
+					assert.Equal(t, byte(code), got[256+i], "%s dst byte %d", name, i)
+				}
+				assert.Nil(t, to.Any[0], "no stored byte is any value")
+				assert.Greater(t, fixed, 32, "most stored bytes are fixed")
+			}
+		})
+	}
+}
