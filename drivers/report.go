@@ -284,13 +284,3 @@ func (r *Report) ApplyBaseline(name string, known *baseline.Set) {
 	}
 	r.Fixed = known.Unmatched(keys)
 }
-
-// adapterIndex returns the index of the named adapter, or -1.
-func (r *Report) adapterIndex(name string) int {
-	for i, a := range r.Adapters {
-		if a.Name == name {
-			return i
-		}
-	}
-	return -1
-}
