@@ -4,8 +4,10 @@
 // interpreter on the original, the interpreter on the flattened twin, and
 // each GPU adapter on the original and the twin as WGSL and as SPIR-V —
 // judges every run against the reference (package oracle), attributes the
-// disagreements (Attribute, Finding, Class), and reads and writes case
-// files (ParseCase, WriteCase, NewRecord, ParseInputs, InputsJSON).
+// disagreements (Attribute, Finding, Class; and AttributeRow, a Row being
+// one case's runs on several adapters side by side, as the driver matrix
+// fills it), and reads and writes case files (ParseCase, WriteCase,
+// NewRecord, ParseInputs, InputsJSON).
 //
 // Execute is the whole check. It is built from stages that callers who
 // schedule the GPU work themselves (the campaign's pipeline) use the same

@@ -4,7 +4,8 @@
 // SPIR-V where the implementation takes SPIR-V — each run judged against
 // the reference interpreter (check.Execute), and every divergence
 // attributed to the component it implicates by comparing it with its
-// neighbours in the matrix (its check.Class classes): another WebGPU
+// neighbours in the matrix (check.AttributeRow on the case's check.Row,
+// which drivers fills from its cells; its check.Class classes): another WebGPU
 // implementation on the same driver (the shader compiler), the same
 // implementation on other drivers (the driver), gpudiff's SPIR-V against
 // the implementation's WGSL path on one adapter (the WGSL compiler or
@@ -40,7 +41,7 @@
 // keyed case/adapter/function/format[/fragment].
 //
 // drivers never opens adapters (the caller passes check.Device values),
-// never decides semantics (interp), never changes the programs it runs
+// never decides semantics (interp) or attributions (check), never changes the programs it runs
 // (its hazard probe instruments a copy for the interpreter only), never
 // renders its results (package report) and never writes files.
 package drivers

@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"fmt"
+	"github.com/gpudiff/gpudiff/check"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,28 +14,9 @@ import (
 )
 
 // Hazard is one operation of a kernel whose raw-mode SPIR-V instruction
-// SPIR-V leaves undefined for the operands some invocations give it, while
-// WGSL defines the result (ARCHITECTURE.md "Emission modes": raw mode emits the
-// plain instruction and leaves WGSL's rule to the stack). A driver that
-// returns "wrong" values for such an instruction is not at fault: the
-// compiler that emitted it unguarded is.
-type Hazard struct {
-	// Op is the instruction gpudiff's raw SPIR-V uses for the operation,
-	// e.g. "OpSDiv" or "SClamp" (a GLSL.std.450 extended instruction).
-	Op string
-	// Domain says which undefined domain was reached, e.g. "a zero
-	// divisor" (SPIR-V 1.3 §3.32.13 for the arithmetic instructions,
-	// GLSL.std.450 for the clamps).
-	Domain string
-	// Pos is the position of the WGSL operation.
-	Pos ir.Pos
-	// Invocations are the invocations that reach Domain, ascending.
-	Invocations []int
-}
-
-func (h Hazard) String() string {
-	return fmt.Sprintf("%s with %s (%d:%d, invocations %s)", h.Op, h.Domain, h.Pos.Line, h.Pos.Col, intList(h.Invocations, 8))
-}
+// SPIR-V leaves undefined for the operands some invocations give it
+// (check.Hazard, the fact check.AttributeRow reads).
+type Hazard = check.Hazard
 
 // hazardSite is one instrumented operation: the probe function replacing
 // it reports, per invocation, a bit mask of the domains reached.
@@ -152,33 +134,6 @@ func FindHazards(m *ir.Module, fn string, args [][]ir.Value) ([]Hazard, error) {
 // spirvOpRE finds instruction names in a disassembly: core opcodes and the
 // GLSL.std.450 extended instructions FindHazards cares about.
 var spirvOpRE = regexp.MustCompile(`\bOp[A-Za-z0-9]+\b|\b[SUF]Clamp\b`)
-
-// HazardsCover reports whether every invocation in invs reaches some
-// hazard, and returns the hazards involved (those reached by at least one
-// of invs).
-func HazardsCover(hz []Hazard, invs []int) (bool, []Hazard) {
-	if len(invs) == 0 {
-		return false, nil
-	}
-	hit := map[int]bool{}
-	var used []Hazard
-	want := map[int]bool{}
-	for _, i := range invs {
-		want[i] = true
-	}
-	for _, h := range hz {
-		u := false
-		for _, i := range h.Invocations {
-			if want[i] {
-				hit[i], u = true, true
-			}
-		}
-		if u {
-			used = append(used, h)
-		}
-	}
-	return len(hit) == len(want), used
-}
 
 // instrument replaces each hazardous operation in f by a call of a new
 // probe (appending its site), innermost first.
@@ -392,16 +347,4 @@ func builtinSite(x *ir.BuiltinCall, k int) (hazardSite, bool) {
 	}
 	s.text = probeText(k, ts, x.T, cond, call)
 	return s, true
-}
-
-func intList(xs []int, max int) string {
-	var parts []string
-	for i, x := range xs {
-		if i == max {
-			parts = append(parts, fmt.Sprintf("… %d in all", len(xs)))
-			break
-		}
-		parts = append(parts, fmt.Sprint(x))
-	}
-	return strings.Join(parts, ", ")
 }

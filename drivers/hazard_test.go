@@ -98,15 +98,3 @@ func TestFindHazardsLeavesModuleAlone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before, ir.Print(m))
 }
-
-func TestHazardsCover(t *testing.T) {
-	hz := []Hazard{{Op: "OpSDiv", Invocations: []int{0, 3}}, {Op: "OpSRem", Invocations: []int{5}}}
-	ok, used := HazardsCover(hz, []int{0, 5})
-	assert.True(t, ok)
-	assert.Len(t, used, 2)
-	ok, used = HazardsCover(hz, []int{0, 1})
-	assert.False(t, ok, "invocation 1 reaches no hazard")
-	assert.Len(t, used, 1)
-	ok, _ = HazardsCover(hz, nil)
-	assert.False(t, ok, "no differing invocation: nothing to explain")
-}

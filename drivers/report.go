@@ -14,17 +14,17 @@ import (
 // Outcomes of one run and of one matrix cell, in the words the matrix
 // prints.
 const (
-	Agrees       = "agrees"        // every compared invocation agrees with the reference
-	Differs      = "differs"       // some determinate output differs from the reference
-	CompileError = "compile error" // the stack rejected the module
-	Crash        = "crash"         // the worker or device died
-	Timeout      = "timeout"       // the dispatch did not finish in time
-	Failed       = "error"         // gpudiff could not run it (setup, decoding)
+	Agrees       = check.RowAgrees       // every compared invocation agrees with the reference
+	Differs      = check.RowDiffers      // some determinate output differs from the reference
+	CompileError = check.RowCompileError // the stack rejected the module
+	Crash        = check.RowCrash        // the worker or device died
+	Timeout      = check.RowTimeout      // the dispatch did not finish in time
+	Failed       = check.RowFailed       // gpudiff could not run it (setup, decoding)
 	// Skipped is a run gpudiff does not take on this adapter, with the
 	// documented reason (RunResult.Error), e.g. gpudiff's SPIR-V of an
 	// entry point with atomics on wgpu, whose SPIR-V reader has no atomics:
 	// shown in its cell, never judged, never a divergence.
-	Skipped = "skipped"
+	Skipped = check.RowSkipped
 )
 
 // severity orders outcomes, worst first in a cell: a crash or a hang
@@ -34,8 +34,8 @@ var severity = map[string]int{Crash: 5, Timeout: 4, Differs: 3, CompileError: 2,
 
 // Function kinds in keys: the kernel as written, or its flattened twin.
 const (
-	Original = "original"
-	Twin     = "twin"
+	Original = check.RowOriginal
+	Twin     = check.RowTwin
 )
 
 // Adapter is one column of the matrix.
@@ -74,25 +74,6 @@ func NewAdapter(info harness.AdapterInfo) Adapter {
 		}
 	}
 	return a
-}
-
-// backendFamily is the API family of a backend ("gles" is "gl").
-func (a Adapter) backendFamily() string { return harness.BackendFamily(a.Backend) }
-
-// CompilerBackend names the part of the implementation's compiler that
-// writes code for this adapter's API, e.g. "naga's SPIR-V backend".
-func (a Adapter) CompilerBackend() string {
-	switch a.backendFamily() {
-	case "vulkan":
-		return a.Compiler + "'s SPIR-V backend"
-	case "gl":
-		return a.Compiler + "'s GLSL backend"
-	case "metal":
-		return a.Compiler + "'s MSL backend"
-	case "dx12", "dx11":
-		return a.Compiler + "'s HLSL backend"
-	}
-	return a.Compiler + "'s " + a.Backend + " backend"
 }
 
 // Report is a driver matrix: every case on every adapter, each cell's
@@ -302,14 +283,4 @@ func (r *Report) ApplyBaseline(name string, known *baseline.Set) {
 		keys = append(keys, d.Key)
 	}
 	r.Fixed = known.Unmatched(keys)
-}
-
-// adapterIndex returns the index of the named adapter, or -1.
-func (r *Report) adapterIndex(name string) int {
-	for i, a := range r.Adapters {
-		if a.Name == name {
-			return i
-		}
-	}
-	return -1
 }

@@ -23,30 +23,26 @@ func Digest(hashes []string) string {
 	return ir.Hash(strings.Join(hashes, "\n"))[:16]
 }
 
-// Campaign is what a campaign's reports say about how it ran: the options
-// that describe it (in the form its journal records them) and the adapters
-// it ran on.
-type Campaign struct {
-	Tool     string        // "gpudiff <version>"
-	Seed     uint64        // campaign seed
-	Count    int           // programs asked for (0 for a Duration campaign)
-	Shard    string        // "I/N" ("" means "0/1")
-	Size     int           // generator size
-	Profile  string        // generator profile
-	Mode     string        // emission mode, "portable" or "raw"
-	Duration time.Duration // time budget (0 for a Count campaign)
-	Adapters []string      // full adapter names (none with --no-gpu)
-	// Drivers names each adapter's driver and version
-	// (harness.DriverRecords; none with --no-gpu).
+// CampaignRun is what a campaign's reports say beyond its campaign.Spec
+// (the one description of the campaign, which the writers take beside
+// it): the gpudiff writing them and the drivers its adapters ran on.
+type CampaignRun struct {
+	// Tool is "gpudiff <version>" of the gpudiff writing the reports (a
+	// resumed campaign's Spec.Tool is the gpudiff that began it; merge
+	// gives the first shard's).
+	Tool string
+	// Drivers names each adapter's driver and version as the campaign
+	// ran (harness.DriverRecords; none with --no-gpu), where a resumed
+	// Spec.Drivers is the journal's.
 	Drivers []harness.DriverRecord
-	Corpus  string // directory the case files were saved in
 }
 
 // WriteCampaignSummary writes run's summary (README "gpudiff run"): a
 // table of the counts (programs, invocations, runs per adapter, verdicts,
 // new/known/unconfirmed bugs, programs/s, elapsed time, program digest),
-// the first and last program hashes, and one entry per bug (WriteBugs).
-func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
+// the first and last program hashes, the drivers, and one entry per bug
+// (WriteBugs).
+func WriteCampaignSummary(w io.Writer, c campaign.Spec, run CampaignRun, s *campaign.Summary) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -69,7 +65,7 @@ func WriteCampaignSummary(w io.Writer, c Campaign, s *campaign.Summary) {
 	if h := hashesLine(s); h != "" {
 		fmt.Fprintln(w, h)
 	}
-	if d := driversLine(c.Drivers); d != "" {
+	if d := driversLine(run.Drivers); d != "" {
 		fmt.Fprintln(w, d)
 	}
 	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
@@ -189,14 +185,14 @@ type CampaignReport struct {
 	Bugs      []campaign.Bug `json:"bugs"` // one per signature, with its programs
 }
 
-// NewCampaignReport is the report of campaign c with summary s; its lists
-// are empty, never null.
-func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
+// NewCampaignReport is the report of campaign c, run as run, with summary
+// s; its lists are empty, never null.
+func NewCampaignReport(c campaign.Spec, run CampaignRun, s *campaign.Summary) CampaignReport {
 	shard := c.Shard
 	if shard == "" {
 		shard = "0/1"
 	}
-	r := CampaignReport{Tool: c.Tool, Seed: c.Seed, Count: c.Count, Shard: shard, Size: c.Size,
+	r := CampaignReport{Tool: run.Tool, Seed: c.Seed, Count: c.Count, Shard: shard, Size: c.Size,
 		Profile: c.Profile, Mode: c.Mode, Adapters: c.Adapters, Programs: s.Programs, Invocations: s.Invocations,
 		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
 		ElapsedMS: s.Elapsed.Milliseconds(), Digest: Digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
@@ -206,7 +202,7 @@ func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
 	if r.Adapters == nil {
 		r.Adapters = []string{}
 	}
-	r.Drivers = c.Drivers
+	r.Drivers = run.Drivers
 	if r.Drivers == nil {
 		r.Drivers = []harness.DriverRecord{}
 	}
@@ -223,10 +219,10 @@ func NewCampaignReport(c Campaign, s *campaign.Summary) CampaignReport {
 	return r
 }
 
-// WriteCampaignJSON writes NewCampaignReport(c, s) as indented JSON and a
-// newline. Errors are w's.
-func WriteCampaignJSON(w io.Writer, c Campaign, s *campaign.Summary) error {
-	data, err := json.MarshalIndent(NewCampaignReport(c, s), "", "  ")
+// WriteCampaignJSON writes NewCampaignReport(c, run, s) as indented JSON
+// and a newline. Errors are w's.
+func WriteCampaignJSON(w io.Writer, c campaign.Spec, run CampaignRun, s *campaign.Summary) error {
+	data, err := json.MarshalIndent(NewCampaignReport(c, run, s), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -242,7 +238,7 @@ func WriteCampaignJSON(w io.Writer, c Campaign, s *campaign.Summary) error {
 // or skipped (known), listing the bug's programs and case file — once per
 // suite; an interrupted campaign adds an error test case
 // "campaign-interrupted" to every suite. Errors are w's.
-func WriteCampaignJUnit(w io.Writer, c Campaign, s *campaign.Summary) error {
+func WriteCampaignJUnit(w io.Writer, c campaign.Spec, run CampaignRun, s *campaign.Summary) error {
 	adapters := c.Adapters
 	failed := map[int]campaign.ProgramRecord{}
 	for _, f := range s.Failures {
@@ -256,7 +252,7 @@ func WriteCampaignJUnit(w io.Writer, c Campaign, s *campaign.Summary) error {
 	var suites junit.Testsuites
 	for _, a := range append([]string{"interp"}, adapters...) {
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
-		for _, d := range c.Drivers {
+		for _, d := range run.Drivers {
 			if d.Adapter == a {
 				addDriverProperties(&suite, d.Driver, d.Version, d.Info)
 			}

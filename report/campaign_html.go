@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -23,12 +24,16 @@ import (
 // data: URIs: the reference's and every run that does not pass. A bug
 // whose case this run did not save (no corpus, a known bug, a record read
 // from a resumed journal) has no picture, and the page says why.
-func WriteCampaignHTML(w io.Writer, c Campaign, s *campaign.Summary) error {
-	return campaignHTMLTmpl.Execute(w, campaignHTMLView(c, s))
+func WriteCampaignHTML(w io.Writer, c campaign.Spec, run CampaignRun, s *campaign.Summary) error {
+	return campaignHTMLTmpl.Execute(w, campaignHTMLView(c, run, s))
 }
 
+// campaignHTMLPage is the page's data: the campaign's Spec, with the
+// run's Tool and Drivers in place of the Spec's.
 type campaignHTMLPage struct {
-	Campaign
+	campaign.Spec
+	Tool        string
+	Drivers     []harness.DriverRecord
 	Title       string
 	Interrupted bool
 	Rows        []campaignRow
@@ -54,8 +59,8 @@ type campaignHTMLPicture struct {
 	URI   template.URL // data:image/png;base64,…
 }
 
-func campaignHTMLView(c Campaign, s *campaign.Summary) campaignHTMLPage {
-	p := campaignHTMLPage{Campaign: c, Interrupted: s.Interrupted, Rows: campaignRows(s), Hashes: hashesLine(s),
+func campaignHTMLView(c campaign.Spec, run CampaignRun, s *campaign.Summary) campaignHTMLPage {
+	p := campaignHTMLPage{Spec: c, Tool: run.Tool, Drivers: run.Drivers, Interrupted: s.Interrupted, Rows: campaignRows(s), Hashes: hashesLine(s),
 		Title: fmt.Sprintf("gpudiff run --seed %d: %d programs", c.Seed, s.Programs)}
 	if s.Interrupted {
 		p.Title = fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs)

@@ -19,7 +19,7 @@ func TestCampaignTitleDoesNotWrap(t *testing.T) {
 		s := &campaign.Summary{Seed: 1, Programs: 839, RunsPer: map[string]int{}, Verdicts: map[string]int{"pass": 839},
 			Elapsed: 3 * time.Second, Interrupted: interrupted}
 		var b strings.Builder
-		WriteCampaignSummary(&b, Campaign{Seed: 1}, s)
+		WriteCampaignSummary(&b, campaign.Spec{Seed: 1}, CampaignRun{}, s)
 		want := "gpudiff run --seed 1: 839 programs"
 		if interrupted {
 			want = "INTERRUPTED: gpudiff run --seed 1, 839 programs"

@@ -5,11 +5,13 @@
 //   - exec and repro (WriteExecTable, WriteExecJSON, ExecVerdict): one
 //     case's check.Result as a table per invocation or as exec's JSON
 //     document, with repro's check.ReplayOutcome;
-//   - campaigns (Campaign, WriteCampaignSummary, WriteBugs,
+//   - campaigns (WriteCampaignSummary, WriteBugs,
 //     CampaignReport/WriteCampaignJSON, WriteCampaignJUnit,
 //     WriteCampaignHTML, Digest): a campaign.Summary as run's summary table
 //     and per-bug lines, its --report JSON, its JUnit XML and its --html
-//     page (each bug once, with pictures of its saved case);
+//     page (each bug once, with pictures of its saved case), each
+//     describing the campaign by its campaign.Spec and CampaignRun (the
+//     writing gpudiff, the drivers as run);
 //   - the driver matrix (WriteDriversText, WriteDriversHTML,
 //     WriteDriversJUnit, WriteDriversJSON): a drivers Report for a
 //     terminal, as one self-contained HTML page (each divergence beside

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -69,9 +68,7 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 	h := m.Header
 	h.Corpus, h.Report, h.JUnit, h.HTML = fl.corpus, fl.report, fl.junit, fl.html
 	sum := m.Summary
-	info := report.Campaign{Tool: "gpudiff " + h.Tool, Seed: h.Seed, Count: h.Count, Shard: h.Shard, Size: h.Size,
-		Profile: h.Profile, Mode: h.Mode, Duration: time.Duration(h.Duration), Adapters: h.Adapters, Corpus: fl.corpus,
-		Drivers: h.Drivers} // the first shard's (shards may differ)
+	ran := report.CampaignRun{Tool: "gpudiff " + h.Tool, Drivers: h.Drivers} // the first shard's (shards may differ)
 	if fl.corpus != "" {
 		if err := m.CopyCases(fl.corpus); err != nil {
 			return usagef("gpudiff merge: --corpus: %v", err)
@@ -86,11 +83,11 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 			return usagef("gpudiff merge: --log: %v", err)
 		}
 	}
-	if err := writeCampaignFiles("merge", h, info, sum); err != nil {
+	if err := writeCampaignFiles("merge", h, ran, sum); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
-	report.WriteCampaignSummary(stdout, info, sum)
+	report.WriteCampaignSummary(stdout, h, ran, sum)
 	return newBugs("merge", sum)
 }
 

@@ -185,15 +185,13 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	for _, l := range lines {
 		fmt.Fprintln(stdout, l)
 	}
-	c = run.Spec
-	info := report.Campaign{Tool: "gpudiff " + version(), Seed: c.Seed, Count: c.Count, Shard: c.Shard, Size: c.Size,
-		Profile: c.Profile, Mode: c.Mode, Duration: time.Duration(c.Duration), Adapters: names, Corpus: c.Corpus,
-		Drivers: harness.DriverRecords(names)}
-	report.WriteCampaignSummary(stdout, info, sum)
-	if err := writeCampaignFiles("run", c, info, sum); err != nil {
+	c = run.Spec // with the adapters opened (UseAdapters)
+	ran := report.CampaignRun{Tool: "gpudiff " + version(), Drivers: harness.DriverRecords(names)}
+	report.WriteCampaignSummary(stdout, c, ran, sum)
+	if err := writeCampaignFiles("run", c, ran, sum); err != nil {
 		return err
 	}
-	if note := baselineDriverNote(c.Baseline, info.Drivers); note != "" {
+	if note := baselineDriverNote(c.Baseline, ran.Drivers); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	if sum.Interrupted {
@@ -234,11 +232,12 @@ func progressBar(stderr io.Writer, count, shard, shards int) *progressbar.Progre
 }
 
 // writeCampaignFiles writes the --report, --junit and --html files the
-// campaign c names (atomically); cmd is the command for errors.
-func writeCampaignFiles(cmd string, c campaign.Spec, info report.Campaign, sum *campaign.Summary) error {
+// campaign c names (atomically), run as ran; cmd is the command for
+// errors.
+func writeCampaignFiles(cmd string, c campaign.Spec, ran report.CampaignRun, sum *campaign.Summary) error {
 	for _, out := range []struct {
 		flag, file string
-		write      func(io.Writer, report.Campaign, *campaign.Summary) error
+		write      func(io.Writer, campaign.Spec, report.CampaignRun, *campaign.Summary) error
 	}{
 		{"report", c.Report, report.WriteCampaignJSON},
 		{"junit", c.JUnit, report.WriteCampaignJUnit},
@@ -247,7 +246,7 @@ func writeCampaignFiles(cmd string, c campaign.Spec, info report.Campaign, sum *
 		if out.file == "" {
 			continue
 		}
-		if err := writeFile(out.file, func(w io.Writer) error { return out.write(w, info, sum) }); err != nil {
+		if err := writeFile(out.file, func(w io.Writer) error { return out.write(w, c, ran, sum) }); err != nil {
 			return usagef("gpudiff %s: --%s: %v", cmd, out.flag, err)
 		}
 	}

@@ -1,0 +1,63 @@
+package check
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+func TestHazardsCover(t *testing.T) {
+	hz := []Hazard{{Op: "OpSDiv", Invocations: []int{0, 3}}, {Op: "OpSRem", Invocations: []int{5}}}
+	ok, used := HazardsCover(hz, []int{0, 5})
+	assert.True(t, ok)
+	assert.Len(t, used, 2)
+	ok, used = HazardsCover(hz, []int{0, 1})
+	assert.False(t, ok, "invocation 1 reaches no hazard")
+	assert.Len(t, used, 1)
+	ok, _ = HazardsCover(hz, nil)
+	assert.False(t, ok, "no differing invocation: nothing to explain")
+}
+
+// TestAttributeRow: a row decided from its neighbours alone (the rules'
+// scenarios are in drivers' TestAttribute, on rows drivers fills).
+func TestAttributeRow(t *testing.T) {
+	outs := func(s string) []json.RawMessage {
+		var o []json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(s), &o))
+		return o
+	}
+	run := func(adapter, outcome, out string, mism ...int) RowRun {
+		return RowRun{Adapter: adapter, Function: RowOriginal, Format: oracle.FormatWGSL, Stage: oracle.StageCompute,
+			Outcome: outcome, Mismatches: mism, Outputs: outs(out)}
+	}
+	row := &Row{Mode: "raw", Adapters: []RowAdapter{
+		{Name: "wgpu-vulkan:swiftshader", Implementation: "wgpu", Backend: "vulkan", Driver: "vulkan:swiftshader", Compiler: "naga"},
+		{Name: "dawn-vulkan:swiftshader", Implementation: "dawn", Backend: "vulkan", Driver: "vulkan:swiftshader", Compiler: "Tint"},
+		{Name: "wgpu-gl:llvmpipe", Implementation: "wgpu", Backend: "gl", Driver: "gl:llvmpipe", Compiler: "naga"},
+	}, Runs: []RowRun{
+		run("wgpu-vulkan:swiftshader", RowDiffers, "[9, 0]", 0),
+		run("dawn-vulkan:swiftshader", RowAgrees, "[1, 0]"),
+		run("wgpu-gl:llvmpipe", RowDiffers, "[9, 0]", 0),
+	}}
+	fs := AttributeRow(row)
+	require.Len(t, fs, 2)
+	assert.Equal(t, 0, fs[0].Run)
+	assert.Equal(t, ClassCompiler, fs[0].Class)
+	assert.Equal(t, "naga", fs[0].Culprit)
+	assert.Equal(t, []string{"wgpu-gl:llvmpipe"}, fs[0].SameAs)
+	assert.Equal(t, 2, fs[1].Run)
+
+	row.Error = "  setup failed\nmore"
+	row.Runs = nil
+	fs = AttributeRow(row)
+	require.Len(t, fs, 3)
+	for _, f := range fs {
+		assert.Equal(t, -1, f.Run)
+		assert.Equal(t, ClassHarness, f.Class)
+		assert.Equal(t, "the case could not be run: setup failed", f.Why)
+	}
+}
