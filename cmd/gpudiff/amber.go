@@ -30,31 +30,11 @@ type amberFlags struct {
 func newAmberCmd(g *globalFlags) *cobra.Command {
 	var fl amberFlags
 	cmd := &cobra.Command{
-		Use:   "export-amber CASE",
-		Short: "Write an Amber script that replays a case with gpudiff's SPIR-V and the reference's expected values",
-		Long: `export-amber writes an Amber script (github.com/google/amber) for a case: a case
-file (with its own kernel, inputs, mode, seed and verdict), or a .wgsl kernel
-with --inputs FILE (default: NAME.inputs.json beside it, else --invocations
-arguments from --seed) and --kernel K.
-
-The script holds gpudiff's own SPIR-V of the kernel (--flat: of its flattened
-twin) as SPIR-V assembly (spirv-dis when installed, else gpudiff's
-disassembler) with TARGET_ENV spv1.3, the input and output storage buffers
-with the exact bytes of the kernel ABI at DESCRIPTOR_SET 0 BINDING 0 and 1,
-one RUN of ceil(n/64) workgroups, and an EXPECT (IDX = byte offset) for every
-determinate output leaf of the reference interpreter; the output is viewed as
-uint32 (u32, bool), int32 and float through COPY so that each EXPECT compares
-its own type. The WGSL source, seed, verdict and tool version are # comments.
-Run it with: amber -v 1.1 case.amber
-
---mode defaults to the case file's recorded mode, else portable. --only keeps
-the listed invocations (e.g. the ones a divergence names), for a smaller repro.
-
-Exit codes: 0 written; 2 usage or input error.`,
-		Example: `  gpudiff export-amber findings/lavapipe_loop_exit_wrap.wgsl -o case.amber
-  gpudiff export-amber shaders/conformance/div_by_zero_i32.wgsl --mode raw --only 0 -o div0.amber
-  gpudiff export-amber shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --flat -o tonemap_flat.amber`,
-		Args: cobra.ExactArgs(1),
+		Use:     "export-amber CASE",
+		Short:   "Write an Amber script that replays a case with gpudiff's SPIR-V and the reference's expected values",
+		Long:    helpText("export-amber"),
+		Example: helpText("export-amber.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })

@@ -22,34 +22,11 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 		flat                             bool
 	)
 	cmd := &cobra.Command{
-		Use:   "emit FILE.wgsl",
-		Short: "Emit the runnable WGSL or SPIR-V of a kernel (or of its flattened twin)",
-		Long: `emit prints what gpudiff submits to a GPU for a kernel: the kernel's call graph
-plus the kernel-ABI entry point (inputs at @group(0) @binding(0), outputs at
-@binding(1), @workgroup_size(64)).
-
-Formats:
-  wgsl       WGSL text
-  spirv      a SPIR-V 1.3 binary for the Vulkan 1.1 environment (entry point "main");
-             needs -o FILE or a non-terminal standard output
-  spirv-asm  SPIR-V assembly: from spirv-dis (spirv-tools) when it is installed,
-             otherwise from gpudiff's own disassembler
-
---flat emits the twin <kernel>_flat instead of the kernel. --mode portable spells
-out WGSL's integer, shift and conversion rules with guards; raw emits operators
-as written. --stage fragment emits the kernel ABI's entry point in the fragment
-stage (a @fragment entry point computing its invocation from
-@builtin(position), 256 pixels to a row, with a u32 marker at @location(0); in
-SPIR-V an OpEntryPoint Fragment "main"). A @fragment entry point as written is
-emitted as written (its own name, position input and @location outputs), and so
-is a @compute entry point (its own bindings, workgroup variables and
-@workgroup_size; --flat: its twin, an entry point of its own).`,
-		Example: `  gpudiff emit shaders/examples/shade.wgsl --format wgsl
-  gpudiff emit shaders/examples/shade.wgsl --format spirv -o s.spv && spirv-val --target-env vulkan1.1 s.spv
-  gpudiff emit shaders/examples/shade.wgsl --format spirv-asm --flat --mode raw
-  gpudiff emit shaders/examples/shade.wgsl --stage fragment
-  gpudiff emit shaders/fragment/rings.wgsl --format spirv-asm`,
-		Args: cobra.ExactArgs(1),
+		Use:     "emit FILE.wgsl",
+		Short:   "Emit the runnable WGSL or SPIR-V of a kernel (or of its flattened twin)",
+		Long:    helpText("emit"),
+		Example: helpText("emit.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			md, err := wgsl.ParseMode(mode)
 			if err != nil {

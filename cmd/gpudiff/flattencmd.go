@@ -26,26 +26,11 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		loops     string
 	)
 	cmd := &cobra.Command{
-		Use:   "flatten FILE.wgsl",
-		Short: "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
-		Long: `flatten adds to the module the flattened twin <name>_flat of the kernel (or of
-every kernel) and prints the module as WGSL. The twin has no if, loop, switch,
-break, continue or user call, and a single return at its end: ifs become
-select, early returns a live mask, calls are inlined, bounded loops are
-unrolled with break and continue masks, and other loops (--loops) are kept as
-one loop each whose only exit is its own mask turning false: a uniform loop
-(its exit the same in a whole workgroup; barriers inside it stay, guarded)
-or a masked loop (per-invocation exit), body branchless.
-
-Constructs outside flatten's subset (recursion, with --loops unroll unbounded
-loops and unrolling past --max-unroll, builtins outside the whitelist, uniformity-dependent operations
-under non-uniform control flow) are refused with file:line:col: flatten: … and
-exit code 2; nothing is printed then.`,
-		Example: `  gpudiff flatten shaders/examples/shade.wgsl
-  gpudiff flatten shaders/examples/tonemap.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
-  gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower
-  gpudiff flatten shaders/dispatch/materials.wgsl --stats -o /dev/null`,
-		Args: cobra.ExactArgs(1),
+		Use:     "flatten FILE.wgsl",
+		Short:   "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
+		Long:    helpText("flatten"),
+		Example: helpText("flatten.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten"))
 			if err != nil {
