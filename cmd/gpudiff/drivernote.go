@@ -5,38 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/report"
 )
 
-// driverChanges lists, one phrase each, the adapters whose driver or
-// driver version differs between before and now (records of
-// harness.DriverRecords, by adapter), e.g. "wgpu-vulkan:llvmpipe: llvmpipe
-// 22.3.6 → llvmpipe 23.0.1". Adapters in only one of the lists are not
-// changes (the adapter lists are compared elsewhere); nil when none.
-func driverChanges(before, now []harness.DriverRecord) []string {
-	old := map[string]harness.DriverRecord{}
-	for _, d := range before {
-		old[d.Adapter] = d
-	}
-	var out []string
-	for _, d := range now {
-		o, ok := old[d.Adapter]
-		if !ok || o.Driver == d.Driver && o.Version == d.Version {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
-	}
-	return out
-}
-
 // noteDriverChange warns on w when a resumed campaign's drivers are not
-// those its journal recorded: its records then mix two driver versions.
+// those its journal recorded (report.ResumeDriverNote).
 func noteDriverChange(w io.Writer, journaled, now []harness.DriverRecord) {
-	if ch := driverChanges(journaled, now); len(ch) > 0 {
-		fmt.Fprintf(w, "gpudiff run: note: the drivers changed since the campaign began (%s): the programs checked from now on run on the new ones\n", strings.Join(ch, "; "))
+	if note := report.ResumeDriverNote(journaled, now); note != "" {
+		fmt.Fprintln(w, note)
 	}
 }
 
@@ -76,33 +55,20 @@ func baselineDrivers(file string) []harness.DriverRecord {
 	return out
 }
 
-// baselineDriverNote is the summary line that says a baseline was recorded
-// on other drivers than this run's ("" when the drivers are the same, or
-// the baseline recorded none): its known failures may be fixed, and its
-// absent ones new, because of the driver rather than the program.
+// baselineDriverNote is report.BaselineDriverNote for the baseline file
+// ("" when there is none).
 func baselineDriverNote(file string, now []harness.DriverRecord) string {
 	if file == "" {
 		return ""
 	}
-	ch := driverChanges(baselineDrivers(file), now)
-	if len(ch) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("note: the baseline %s was recorded on other drivers (%s): new and known failures compare across a driver change", file, strings.Join(ch, "; "))
+	return report.BaselineDriverNote(file, baselineDrivers(file), now)
 }
 
-// caseDriverNote is the note repro prints (on stderr) when a case file was
-// recorded on other drivers than the devices it replays on: a failure that
-// no longer reproduces may have been fixed by the driver, not by gpudiff.
-// "" when the drivers agree or the case recorded none.
+// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
 func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
 	var now []harness.DriverRecord
 	for _, d := range devs {
 		now = append(now, harness.WithDriver(d.Info()).Record())
 	}
-	ch := driverChanges(recorded, now)
-	if len(ch) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("gpudiff repro: note: the case was recorded on other drivers (%s)", strings.Join(ch, "; "))
+	return report.CaseDriverNote(recorded, now)
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
 	"os"
-	"os/exec"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -14,6 +10,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/report/amber"
 )
 
 func newEmitCmd(g *globalFlags) *cobra.Command {
@@ -62,16 +59,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			var data []byte
 			switch format {
 			case "wgsl":
-				var src string
-				var err error
-				switch {
-				case kind == check.KindFragment:
-					src, err = wgsl.EmitFragment(m, name, wgsl.EmitOptions{Mode: md})
-				case kind == check.KindCompute:
-					src, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{Mode: md})
-				default:
-					src, _, err = wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md, Fragment: fragment})
-				}
+				src, err := kind.EmitWGSL(m, name, md, fragment)
 				if err != nil {
 					return inputErr(err)
 				}
@@ -81,13 +69,13 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 				if err != nil {
 					return inputErr(err)
 				}
-				var bin bytes.Buffer
-				_ = binary.Write(&bin, binary.LittleEndian, words)
-				data = bin.Bytes()
+				data = amber.WordsToBytes(words)
 				if format == "spirv-asm" {
-					if data, err = disassemble(words, data); err != nil {
+					asm, err := amber.DefaultDisassembler().Run(words)
+					if err != nil {
 						return inputErr(err)
 					}
+					data = []byte(asm)
 				} else if out == "" {
 					if fd, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
 						return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
@@ -107,22 +95,4 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 	fl.StringVar(&stage, "stage", "compute", "stage of the kernel ABI's entry point: compute or fragment (a @fragment entry point as written is emitted as written)")
 	fl.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return cmd
-}
-
-// disassemble uses spirv-dis when installed, else our own disassembler.
-func disassemble(words []uint32, bin []byte) ([]byte, error) {
-	if path, err := exec.LookPath("spirv-dis"); err == nil {
-		dir, err := os.MkdirTemp("", "gpudiff-dis")
-		if err == nil {
-			defer os.RemoveAll(dir)
-			f := filepath.Join(dir, "k.spv")
-			if os.WriteFile(f, bin, 0o644) == nil {
-				if out, err := exec.Command(path, f).Output(); err == nil {
-					return out, nil
-				}
-			}
-		}
-	}
-	s, err := spirv.Disassemble(words)
-	return []byte(s), err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 func newFlattenCmd(g *globalFlags) *cobra.Command {
@@ -58,11 +58,9 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 					}
 				}
 			}
-			var ds []flatten.TagSwitchStat
-			var ls loopStats
+			var st report.FlattenStats
 			if stats {
-				opts.OnTagSwitch = func(st flatten.TagSwitchStat) { ds = append(ds, st) }
-				opts.OnLoop = ls.add
+				st.Collect(&opts)
 			}
 			if kernel != "" {
 				// A compute entry point flattens to an entry point
@@ -80,8 +78,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 				return inputErr(err)
 			}
 			if stats {
-				writeTagSwitchStats(cmd.ErrOrStderr(), args[0], ds)
-				ls.write(cmd.ErrOrStderr())
+				st.Write(cmd.ErrOrStderr())
 			}
 			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
 		},
@@ -96,43 +93,4 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&loops, "loops", "auto", "what becomes of loops: auto (unroll those with a proven bound within --max-unroll, keep the others as loops of the twin), unroll (unroll all; refuse a loop without a bound), mask (keep every loop as a loop of the twin)")
 	f.StringVar(&dumpAfter, "dump-after", "", "print the twin to standard error after each run of this pass that changed it, or after every pass with 'all' (passes: "+strings.Join(flatten.PassNames(), ", ")+")")
 	return cmd
-}
-
-// writeTagSwitchStats prints one line per dispatch flatten met (the
-// kernel flattened, the dispatch's function and position, its tag set,
-// its candidates and the ones kept), then the totals:
-//
-//	dispatch materials: eval_brdf 20:3: tag {1u, 4u}: 6 candidates, 4 pruned, kept brdf_lambert brdf_mirror
-//	dispatches: 1, candidates: 6, pruned: 4
-func writeTagSwitchStats(w io.Writer, file string, ds []flatten.TagSwitchStat) {
-	seen, pruned := 0, 0
-	for _, d := range ds {
-		fmt.Fprintf(w, "dispatch %s: %s %d:%d: tag %v: %d candidates, %d pruned, kept %s\n",
-			d.Kernel, d.Func, d.Pos.Line, d.Pos.Col, d.Tag, len(d.Candidates), d.Pruned(), strings.Join(d.Kept, " "))
-		seen += len(d.Candidates)
-		pruned += d.Pruned()
-	}
-	fmt.Fprintf(w, "dispatches: %d, candidates: %d, pruned: %d\n", len(ds), seen, pruned)
-}
-
-// loopStats counts the loops flatten lowered, by what became of them
-// (flatten.Options.OnLoop).
-type loopStats struct{ unrolled, uniform, masked int }
-
-func (s *loopStats) add(_ ir.Pos, kind string) {
-	switch kind {
-	case "unrolled":
-		s.unrolled++
-	case "uniform":
-		s.uniform++
-	case "masked":
-		s.masked++
-	}
-}
-
-// write prints the loop totals:
-//
-//	loops: unrolled 2, kept uniform 1, masked 1
-func (s *loopStats) write(w io.Writer) {
-	fmt.Fprintf(w, "loops: unrolled %d, kept uniform %d, masked %d\n", s.unrolled, s.uniform, s.masked)
 }

@@ -1,7 +1,6 @@
-package main
+package report
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,12 +19,10 @@ func TestDriverChanges(t *testing.T) {
 		{Adapter: "wgpu-gl:llvmpipe", Driver: "Mesa", Version: "22.3.6"},
 		{Adapter: "new", Driver: "y", Version: "2"},
 	}
-	assert.Equal(t, []string{"wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1"}, driverChanges(before, now))
-	assert.Nil(t, driverChanges(before, before))
-	var w bytes.Buffer
-	noteDriverChange(&w, before, now)
-	assert.Contains(t, w.String(), "the drivers changed since the campaign began (wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1)")
-	w.Reset()
-	noteDriverChange(&w, before, before)
-	assert.Empty(t, w.String())
+	assert.Equal(t, []string{"wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1"}, DriverChanges(before, now))
+	assert.Nil(t, DriverChanges(before, before))
+	assert.Contains(t, ResumeDriverNote(before, now), "the drivers changed since the campaign began (wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1)")
+	assert.Empty(t, ResumeDriverNote(before, before))
+	assert.Empty(t, BaselineDriverNote("b.json", before, before))
+	assert.Empty(t, CaseDriverNote(nil, now))
 }
