@@ -49,6 +49,7 @@ func newAmberCmd(g *globalFlags) *cobra.Command {
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when neither a case record nor an inputs file gives them")
 	f.StringVar(&fl.mode, "mode", "", "emission mode of the SPIR-V: portable or raw (default: the case's recorded mode, else portable)")
 	f.BoolVar(&fl.flat, "flat", false, "export the flattened twin <kernel>_flat instead of the kernel")
+	g.addStrictFlag(f)
 	f.StringVar(&fl.only, "only", "", "comma-separated invocation indices to keep (default: all)")
 	return cmd
 }
@@ -60,7 +61,7 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	if err != nil {
 		return inputErr(err)
 	}
-	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
+	opts := amber.Options{Flat: fl.flat, Flatten: g.flatOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
 	if rec := c.Record; rec != nil {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict

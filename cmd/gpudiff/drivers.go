@@ -68,6 +68,7 @@ func newDriversCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per case × adapter) to this file")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the flattened twins")
+	g.addStrictFlag(f)
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V (WGSL only)")
 	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points run in the compute stage)")
 	return cmd
@@ -129,7 +130,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	defer closeAll()
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
-		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+		Interp: g.interpOptions(), Flatten: g.flatOptions()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
 			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),

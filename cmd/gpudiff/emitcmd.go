@@ -50,7 +50,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			}
 			name := f.Name
 			if flat {
-				tw, err := flatten.Function(m, name, g.flattenOptions())
+				tw, err := flatten.Function(m, name, g.flatOptions())
 				if err != nil {
 					return inputErr(err)
 				}
@@ -93,6 +93,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 	fl.StringVar(&mode, "mode", "portable", "emission mode: portable or raw")
 	fl.BoolVar(&flat, "flat", false, "emit the flattened twin <kernel>_flat")
 	fl.StringVar(&stage, "stage", "compute", "stage of the kernel ABI's entry point: compute or fragment (a @fragment entry point as written is emitted as written)")
+	g.addStrictFlag(fl)
 	fl.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return cmd
 }

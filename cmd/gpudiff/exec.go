@@ -57,6 +57,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	}
 	f := cmd.Flags()
 	addCaseFlags(f, &fl)
+	g.addStrictFlag(f)
 	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
 	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
@@ -127,7 +128,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 		defer closeAll()
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
 	if err != nil {
 		return nil, inputErr(err)
 	}

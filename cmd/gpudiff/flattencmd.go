@@ -18,7 +18,6 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 	var (
 		kernel    string
 		maxUnroll int
-		strict    bool
 		out       string
 		verify    bool
 		dumpAfter string
@@ -45,8 +44,8 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
-			opts := g.flattenOptions()
-			opts.MaxUnroll, opts.Strict, opts.VerifyPasses, opts.Loops = maxUnroll, strict, verify, loops
+			opts := g.flatOptions()
+			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
 					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
@@ -86,7 +85,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&kernel, "kernel", "", "flatten only this function (default: every kernel)")
 	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
-	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
+	g.addStrictFlag(f)
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	f.BoolVar(&verify, "verify-passes", false, "verify the twin (ir.Verify) after every pass; a failure is an internal error naming the pass")
 	f.BoolVar(&stats, "stats", false, "print to standard error, per closed-set dispatch (a switch whose arms call same-signature functions with the same arguments), the candidates it declares and those the tag-set analysis prunes, then the totals; then the loops: how many were unrolled, kept as uniform loops and kept as masked loops")

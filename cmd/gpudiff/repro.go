@@ -41,6 +41,7 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print exec's JSON object for the replay")
 	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "per-dispatch time limit")
+	g.addStrictFlag(cmd.Flags())
 	return cmd
 }
 
@@ -71,7 +72,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return err
 		}
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}

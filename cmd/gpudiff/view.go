@@ -36,6 +36,7 @@ func newViewCmd(g *globalFlags) *cobra.Command {
 	}
 	f := cmd.Flags()
 	addCaseFlags(f, &fl.execFlags)
+	g.addStrictFlag(f)
 	f.StringVar(&fl.screenshot, "screenshot", "", "render one frame into this PNG file and exit (no window shown)")
 	f.StringVar(&fl.keys, "keys", "", "keys to apply before the first frame, in order (e.g. fs: the twin, then the other format; a q closes the window after its first frame)")
 	return cmd
