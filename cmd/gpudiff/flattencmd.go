@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report"
@@ -62,13 +61,11 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 				st.Collect(&opts)
 			}
 			if kernel != "" {
-				// A compute entry point flattens to an entry point
-				// (flatten's doc, "Entry points"); any other kernel must
-				// be one exec can run as a function.
-				if f := m.Func(kernel); f == nil || f.Stage != ir.StageCompute {
-					if _, err := wgsl.Kernel(m, kernel); err != nil {
-						return inputErr(err)
-					}
+				// --kernel names a function kernel or an entry point (an
+				// entry point flattens to an entry point: flatten's doc,
+				// "Entry points"), as on every subcommand (check.KindOf).
+				if _, err := check.KindOf(m, kernel).Func(m, kernel); err != nil {
+					return inputErr(err)
 				}
 				if _, err := flatten.Function(m, kernel, opts); err != nil {
 					return inputErr(err)
