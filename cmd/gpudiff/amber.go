@@ -43,7 +43,7 @@ func newAmberCmd(g *globalFlags) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&fl.out, "output", "o", "", "write the script to this file (default: stdout)")
-	f.StringVar(&fl.kernel, "kernel", "", "kernel function (default: the case's, else the only function no other function calls)")
+	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function (default: the case's, else the module's compute entry point, else the only function no other function calls)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values")
 	f.IntVar(&fl.invocations, "invocations", check.DefaultInvocations, "invocations when neither a case record nor an inputs file gives the arguments")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when neither a case record nor an inputs file gives them")
@@ -66,18 +66,26 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
 	}
-	if fl.only != "" {
-		var kept [][]ir.Value
-		for _, s := range strings.Split(fl.only, ",") {
-			i, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || i < 0 || i >= len(c.Args) {
-				return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
-			}
-			kept = append(kept, c.Args[i])
+	var script *amber.Script
+	if e := c.Entry(); e != nil {
+		if fl.only != "" {
+			return usagef("gpudiff export-amber: --only is for function kernels; a compute entry point is one dispatch")
 		}
-		c.Args = kept
+		script, err = amber.ExportEntry(e, opts)
+	} else {
+		if fl.only != "" {
+			var kept [][]ir.Value
+			for _, s := range strings.Split(fl.only, ",") {
+				i, err := strconv.Atoi(strings.TrimSpace(s))
+				if err != nil || i < 0 || i >= len(c.Args) {
+					return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
+				}
+				kept = append(kept, c.Args[i])
+			}
+			c.Args = kept
+		}
+		script, err = amber.Export(c.Kernel(), opts)
 	}
-	script, err := amber.Export(c.Kernel(), opts)
 	if err != nil {
 		return inputErr(fmt.Errorf("gpudiff export-amber: %w", err))
 	}
