@@ -16,7 +16,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -147,14 +146,8 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		rep.ApplyBaseline(fl.baseline, known)
 	}
 	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
-	if known != nil {
-		var now []harness.DriverRecord
-		for _, a := range rep.Adapters {
-			now = append(now, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
-		}
-		if note := baselineDriverNote(fl.baseline, now); note != "" {
-			fmt.Fprintln(stdout, note)
-		}
+	if note := baselineDriverNote(fl.baseline, rep.DriverRecords()); note != "" {
+		fmt.Fprintln(stdout, note)
 	}
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")

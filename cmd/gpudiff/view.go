@@ -76,16 +76,3 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 	}
 	return execExit(x.Verdict(), x.FlattenErr())
 }
-
-// viewTitle is the window's title for the shown view.
-func viewTitle(v *report.Viewer) string {
-	return "gpudiff view: " + viewLine(v.Current())
-}
-
-// viewLine names a view and its verdict, as view prints it.
-func viewLine(w report.View) string {
-	if w.Verdict == "" {
-		return w.Label + " (reference)"
-	}
-	return w.Label + " (" + string(w.Verdict) + ")"
-}
