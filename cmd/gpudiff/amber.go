@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
@@ -36,8 +35,7 @@ func newAmberCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("export-amber.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			fl.changed = changedFlags(cmd)
 			return runAmber(g, args[0], fl, cmd.OutOrStdout())
 		},
 	}

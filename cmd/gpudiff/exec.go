@@ -50,8 +50,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("exec.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			fl.changed = changedFlags(cmd)
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
