@@ -169,10 +169,11 @@ type LoadOptions struct {
 	// CaseFileOnly refuses a path that is not a case file (repro), before
 	// parsing it.
 	SaveCase, CaseFileOnly bool
-	// KernelOnly loads a function kernel whatever the module declares, with
-	// export-amber's inputs: a case file's, --inputs, NAME.inputs.json
-	// beside the file, else Invocations (≥ 1) seeded ones; an entry
-	// point's case file is refused (ParseCase).
+	// KernelOnly loads a function kernel whatever else the module
+	// declares (a fragment entry point is refused), with export-amber's
+	// inputs: a case file's, --inputs, NAME.inputs.json beside the file,
+	// else Invocations (≥ 1) seeded ones; a compute entry point (its case
+	// file, or the kernel KindOf names) loads as without KernelOnly.
 	KernelOnly bool
 	// Overrides are the pipeline constants the module is parsed with.
 	Overrides map[string]float64
@@ -252,6 +253,17 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	}
 	c := &AnyCase{Module: m, Source: src, Flat: o.Flat, SPIRV: o.SPIRV}
 	if o.KernelOnly {
+		// A compute entry point (its case file, or named by --kernel or
+		// the module's default) loads as exec loads it.
+		if IsCase(src) {
+			if _, ec, rec, err := ParseCaseFile(path, src); err == nil && ec != nil {
+				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
+				return c, c.loadCompute(path, o, ec)
+			}
+		} else if KindOf(m, o.Kernel) == KindCompute {
+			c.Kind = KindCompute
+			return c, c.loadCompute(path, o, nil)
+		}
 		return c, c.loadKernelOnly(path, o)
 	}
 	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {

@@ -84,12 +84,21 @@ func JudgeReplay(rec *CaseRecord, now []Finding) ReplayOutcome {
 		out.Message = fmt.Sprintf("repro: the recorded failure (%s) no longer reproduces: every run agrees", recordedClasses(rec.Findings, rec.Verdict))
 	case anyRecorded(now, recorded):
 		out.Outcome = ReplayReproduces
-		out.Message = fmt.Sprintf("repro: REPRODUCES: %s — %s", now[0].Class, now[0].Implicates)
+		out.Message = fmt.Sprintf("repro: REPRODUCES: %s", dashed(now[0]))
 	default:
 		out.Outcome = ReplayDifferent
-		out.Message = fmt.Sprintf("repro: fails differently: recorded %s, now %s — %s", recordedClasses(rec.Findings, rec.Verdict), now[0].Class, now[0].Implicates)
+		out.Message = fmt.Sprintf("repro: fails differently: recorded %s, now %s", recordedClasses(rec.Findings, rec.Verdict), dashed(now[0]))
 	}
 	return out
+}
+
+// dashed is a finding's class, then " — " and what it implicates when it
+// says (a message never ends with a dash and nothing after it, issue 25).
+func dashed(f Finding) string {
+	if f.Implicates == "" {
+		return string(f.Class)
+	}
+	return string(f.Class) + " — " + f.Implicates
 }
 
 // classFamily maps a finding class onto the disagreement it names,

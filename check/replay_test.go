@@ -27,15 +27,16 @@ func TestJudgeReplay(t *testing.T) {
 		{"no finding", vendor, nil, ReplayFixed, "repro: the recorded failure (vendor) no longer reproduces: every run agrees"},
 		{"another class", vendor, []Finding{{Class: ClassSPIRV, Implicates: "gpudiff's SPIR-V"}}, ReplayDifferent,
 			"repro: fails differently: recorded vendor, now spirv — gpudiff's SPIR-V"},
-		{"stack recorded, vendor now", &CaseRecord{Findings: []Finding{{Class: ClassStack}}}, []Finding{{Class: ClassVendor}}, ReplayReproduces, "repro: REPRODUCES: vendor — "},
-		{"verdict only", &CaseRecord{Verdict: "timeout"}, []Finding{{Class: ClassTimeout}}, ReplayReproduces, "repro: REPRODUCES: timeout — "},
+		{"stack recorded, vendor now", &CaseRecord{Findings: []Finding{{Class: ClassStack}}}, []Finding{{Class: ClassVendor}}, ReplayReproduces, "repro: REPRODUCES: vendor"},
+		{"verdict only", &CaseRecord{Verdict: "timeout"}, []Finding{{Class: ClassTimeout}}, ReplayReproduces, "repro: REPRODUCES: timeout"},
 		{"flatten recorded, flatten-refused now", &CaseRecord{Findings: []Finding{{Class: ClassFlatten}}}, []Finding{{Class: ClassFlattenRefused}}, ReplayDifferent,
-			"repro: fails differently: recorded flatten, now flatten-refused — "},
+			"repro: fails differently: recorded flatten, now flatten-refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := JudgeReplay(tc.rec, tc.now)
 			assert.Equal(t, tc.outcome, out.Outcome)
 			assert.Equal(t, tc.message, out.Message)
+			assert.NotRegexp(t, `—\s*$`, out.Message, "no dash with nothing after it (issue 25)")
 			assert.Len(t, out.Now, len(tc.now))
 			assert.NotNil(t, out.Recorded)
 		})

@@ -321,6 +321,18 @@ func (v *Viewer) show(i int) {
 // Current is the view shown.
 func (v *Viewer) Current() View { return v.views[v.cur] }
 
+// Title is the window's title for the shown view.
+func (v *Viewer) Title() string { return "gpudiff view: " + v.Current().Line() }
+
+// Line names a view and its verdict, as `gpudiff view` prints it:
+// "LABEL (VERDICT)", or "LABEL (reference)" for the reference.
+func (w View) Line() string {
+	if w.Verdict == "" {
+		return w.Label + " (reference)"
+	}
+	return w.Label + " (" + string(w.Verdict) + ")"
+}
+
 // Image is the shown view's picture (drawn once per view).
 func (v *Viewer) Image() *image.RGBA {
 	img, ok := v.imgs[v.cur]

@@ -224,3 +224,10 @@ func TestViewerClickLeaf(t *testing.T) {
 	assert.Equal(t, "out[1], swiftshader main wgsl\n  initial:   2u\n  reference: 5u\n  output:    9u\n  differs:   reference 5u, got 9u\n", text)
 	assert.Equal(t, EntryPicture(res, "main", 0).Pix, v.Image().Pix)
 }
+
+// TestViewLine: a view's line names its label and verdict, the reference's
+// says so; the window's title is the shown view's line.
+func TestViewLine(t *testing.T) {
+	assert.Equal(t, "interp (reference)", View{Label: "interp"}.Line())
+	assert.Equal(t, "wgpu-vulkan:llvmpipe k wgsl (mismatch)", View{Label: "wgpu-vulkan:llvmpipe k wgsl", Verdict: "mismatch"}.Line())
+}

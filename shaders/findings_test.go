@@ -23,11 +23,7 @@ import (
 // invocation, derived by hand in findings/README.md (not copied from the
 // interpreter), the runs it implicates, and whether the flattened twin
 // sidesteps the bug there.
-var findings = map[string]struct {
-	reference   []string
-	implicates  func(r oracle.Judged) bool
-	twinEscapes bool
-}{
+var findings = map[string]kernelFinding{
 	"lavapipe_loop_exit_wrap.wgsl":                  {[]string{`2`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
 	"lavapipe_switch_in_loop.wgsl":                  {[]string{`{"ret": 0, "g0": 1}`}, onAdapter("wgpu-vulkan:llvmpipe"), true},
 	"swiftshader_zero_init_i32_vector_compare.wgsl": {[]string{`1`}, onDriver("swiftshader"), false},
@@ -46,6 +42,29 @@ var findings = map[string]struct {
 		`{"ret": 0, "g": [0, 5, 0]}`, `{"ret": 1, "g": [1, 5, 1]}`,
 		`{"ret": -1, "g": [-1, 5, -1]}`, `{"ret": 7, "g": [7, 5, 7]}`,
 	}, func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "dawn-") }, true},
+}
+
+// kernelFinding is one function-kernel finding: its reference per
+// invocation, derived by hand in findings/README.md, the runs it
+// implicates, and whether the flattened twin sidesteps the bug there.
+type kernelFinding struct {
+	reference   []string
+	implicates  func(r oracle.Judged) bool
+	twinEscapes bool
+}
+
+// crashFindings lists each finding under findings/ where a stack crashes on
+// valid WGSL: the implicated runs have no outputs to compare (the case
+// file records them as verdict crash with "outputs": [] and the crash's
+// message), so the finding is the crash itself. The reference is still
+// derived by hand: every run the finding does not implicate must give it.
+var crashFindings = map[string]kernelFinding{
+	// naga's SPIR-V backend aborts (a Rust panic in naga::back::spv) on a
+	// pointer to a struct member passed as an argument: every wgpu Vulkan
+	// adapter, WGSL only (gpudiff's SPIR-V passes); the twin inlines the
+	// call and passes.
+	"naga_spv_member_pointer_argument.wgsl": {[]string{`[0, 1, 2, 3]`, `[1, 1, 2, 3]`, `[-1, 1, 2, 3]`},
+		func(r oracle.Judged) bool { return r.Format == "wgsl" && strings.HasPrefix(r.Adapter, "wgpu-vulkan:") }, true},
 }
 
 // computeFindings lists each finding under findings/compute/: a compute
@@ -113,7 +132,7 @@ func onAdapter(name string) func(r oracle.Judged) bool {
 func TestFindings(t *testing.T) {
 	files, err := filepath.Glob("../findings/*.wgsl")
 	require.NoError(t, err)
-	require.Len(t, files, len(findings), "every finding has a hand-derived reference here")
+	require.Len(t, files, len(findings)+len(crashFindings), "every finding has a hand-derived reference here")
 	var devs []check.Device
 	for _, a := range []struct{ name, install string }{
 		{"wgpu-vulkan:llvmpipe", "install mesa-vulkan-drivers (make deps)"},
@@ -141,8 +160,24 @@ func TestFindings(t *testing.T) {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			fd, ok := findings[name]
+			cf, crash := crashFindings[name]
+			if crash {
+				fd, ok = cf, true
+			}
 			require.True(t, ok, "no hand-derived reference for %s", name)
-			c, _, mode := readCase(t, path)
+			c, rec, mode := readCase(t, path)
+			if crash {
+				recordedCrash := 0
+				for _, r := range rec.Runs {
+					if fd.implicates(oracle.Judged{Run: oracle.Run{Adapter: r.Adapter, Function: r.Function, Format: r.Format}}) && r.Function == c.Kernel {
+						assert.Equal(t, string(oracle.Crash), r.Verdict, "%s %s: the recorded run crashed", r.Adapter, r.Format)
+						assert.Empty(t, r.Outputs, "a crashed run records no outputs")
+						recordedCrash++
+					}
+				}
+				assert.Positive(t, recordedCrash, "the case file records the crash")
+				assert.Equal(t, string(oracle.Crash), rec.Verdict)
+			}
 			res, err := check.Execute(t.Context(), c, check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
 			require.NoError(t, err)
 			require.Len(t, res.Reference, len(fd.reference))

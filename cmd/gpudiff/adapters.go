@@ -14,18 +14,11 @@ import (
 func newAdaptersCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "adapters",
-		Short: "List the WebGPU adapters found on this machine, with their stable names",
-		Long: `adapters lists every adapter of every WebGPU implementation found: wgpu-native's
-(named wgpu-<backend>:<device>, e.g. wgpu-vulkan:llvmpipe, with the short alias
-vulkan:llvmpipe) and Dawn's through its node binding (dawn-<backend>:<device>).
---adapter flags elsewhere take a name, an alias, a prefix (vulkan, dawn) or all.
-Each adapter's driver and its version come from the native API: Vulkan's driver
-properties (driverName, driverInfo, conformanceVersion, driverVersion decoded
-per vendor), GL_VERSION for GL, Dawn's adapter description for Dawn's.`,
-		Example: `  gpudiff adapters
-  gpudiff adapters --json`,
-		Args: cobra.NoArgs,
+		Use:     "adapters",
+		Short:   "List the WebGPU adapters found on this machine, with their stable names",
+		Long:    helpText("adapters"),
+		Example: helpText("adapters.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			infos, err := harness.AllAdapters()
 			if len(infos) == 0 {

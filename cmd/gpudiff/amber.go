@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
@@ -30,45 +29,25 @@ type amberFlags struct {
 func newAmberCmd(g *globalFlags) *cobra.Command {
 	var fl amberFlags
 	cmd := &cobra.Command{
-		Use:   "export-amber CASE",
-		Short: "Write an Amber script that replays a case with gpudiff's SPIR-V and the reference's expected values",
-		Long: `export-amber writes an Amber script (github.com/google/amber) for a case: a case
-file (with its own kernel, inputs, mode, seed and verdict), or a .wgsl kernel
-with --inputs FILE (default: NAME.inputs.json beside it, else --invocations
-arguments from --seed) and --kernel K.
-
-The script holds gpudiff's own SPIR-V of the kernel (--flat: of its flattened
-twin) as SPIR-V assembly (spirv-dis when installed, else gpudiff's
-disassembler) with TARGET_ENV spv1.3, the input and output storage buffers
-with the exact bytes of the kernel ABI at DESCRIPTOR_SET 0 BINDING 0 and 1,
-one RUN of ceil(n/64) workgroups, and an EXPECT (IDX = byte offset) for every
-determinate output leaf of the reference interpreter; the output is viewed as
-uint32 (u32, bool), int32 and float through COPY so that each EXPECT compares
-its own type. The WGSL source, seed, verdict and tool version are # comments.
-Run it with: amber -v 1.1 case.amber
-
---mode defaults to the case file's recorded mode, else portable. --only keeps
-the listed invocations (e.g. the ones a divergence names), for a smaller repro.
-
-Exit codes: 0 written; 2 usage or input error.`,
-		Example: `  gpudiff export-amber findings/lavapipe_loop_exit_wrap.wgsl -o case.amber
-  gpudiff export-amber shaders/conformance/div_by_zero_i32.wgsl --mode raw --only 0 -o div0.amber
-  gpudiff export-amber shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --flat -o tonemap_flat.amber`,
-		Args: cobra.ExactArgs(1),
+		Use:     "export-amber CASE",
+		Short:   "Write an Amber script that replays a case with gpudiff's SPIR-V and the reference's expected values",
+		Long:    helpText("export-amber"),
+		Example: helpText("export-amber.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			fl.changed = changedFlags(cmd)
 			return runAmber(g, args[0], fl, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&fl.out, "output", "o", "", "write the script to this file (default: stdout)")
-	f.StringVar(&fl.kernel, "kernel", "", "kernel function (default: the case's, else the only function no other function calls)")
+	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function (default: the case's, else the module's compute entry point, else the only function no other function calls)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values")
 	f.IntVar(&fl.invocations, "invocations", check.DefaultInvocations, "invocations when neither a case record nor an inputs file gives the arguments")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when neither a case record nor an inputs file gives them")
 	f.StringVar(&fl.mode, "mode", "", "emission mode of the SPIR-V: portable or raw (default: the case's recorded mode, else portable)")
 	f.BoolVar(&fl.flat, "flat", false, "export the flattened twin <kernel>_flat instead of the kernel")
+	g.addStrictFlag(f)
 	f.StringVar(&fl.only, "only", "", "comma-separated invocation indices to keep (default: all)")
 	return cmd
 }
@@ -80,23 +59,31 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	if err != nil {
 		return inputErr(err)
 	}
-	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
+	opts := amber.Options{Flat: fl.flat, Flatten: g.flatOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
 	if rec := c.Record; rec != nil {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
 	}
-	if fl.only != "" {
-		var kept [][]ir.Value
-		for _, s := range strings.Split(fl.only, ",") {
-			i, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || i < 0 || i >= len(c.Args) {
-				return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
-			}
-			kept = append(kept, c.Args[i])
+	var script *amber.Script
+	if e := c.Entry(); e != nil {
+		if fl.only != "" {
+			return usagef("gpudiff export-amber: --only is for function kernels; a compute entry point is one dispatch")
 		}
-		c.Args = kept
+		script, err = amber.ExportEntry(e, opts)
+	} else {
+		if fl.only != "" {
+			var kept [][]ir.Value
+			for _, s := range strings.Split(fl.only, ",") {
+				i, err := strconv.Atoi(strings.TrimSpace(s))
+				if err != nil || i < 0 || i >= len(c.Args) {
+					return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
+				}
+				kept = append(kept, c.Args[i])
+			}
+			c.Args = kept
+		}
+		script, err = amber.Export(c.Kernel(), opts)
 	}
-	script, err := amber.Export(c.Kernel(), opts)
 	if err != nil {
 		return inputErr(fmt.Errorf("gpudiff export-amber: %w", err))
 	}

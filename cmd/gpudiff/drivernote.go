@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
-	"strings"
 
-	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 // baselineDrivers reads the driver identities a baseline file recorded: a
@@ -47,33 +45,20 @@ func baselineDrivers(file string) []harness.DriverRecord {
 	return out
 }
 
-// baselineDriverNote is the summary line that says a baseline was recorded
-// on other drivers than this run's ("" when the drivers are the same, or
-// the baseline recorded none): its known failures may be fixed, and its
-// absent ones new, because of the driver rather than the program.
+// baselineDriverNote is report.BaselineDriverNote for the baseline file
+// ("" when there is none).
 func baselineDriverNote(file string, now []harness.DriverRecord) string {
 	if file == "" {
 		return ""
 	}
-	ch := campaign.DriverChanges(baselineDrivers(file), now)
-	if len(ch) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("note: the baseline %s was recorded on other drivers (%s): new and known failures compare across a driver change", file, strings.Join(ch, "; "))
+	return report.BaselineDriverNote(file, baselineDrivers(file), now)
 }
 
-// caseDriverNote is the note repro prints (on stderr) when a case file was
-// recorded on other drivers than the devices it replays on: a failure that
-// no longer reproduces may have been fixed by the driver, not by gpudiff.
-// "" when the drivers agree or the case recorded none.
+// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
 func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
 	var now []harness.DriverRecord
 	for _, d := range devs {
 		now = append(now, harness.WithDriver(d.Info()).Record())
 	}
-	ch := campaign.DriverChanges(recorded, now)
-	if len(ch) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("gpudiff repro: note: the case was recorded on other drivers (%s)", strings.Join(ch, "; "))
+	return report.CaseDriverNote(recorded, now)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -43,71 +42,11 @@ type driversFlags struct {
 func newDriversCmd(g *globalFlags) *cobra.Command {
 	var fl driversFlags
 	cmd := &cobra.Command{
-		Use:   "drivers",
-		Short: "Run a corpus on every adapter and print the driver matrix: who disagrees with WGSL, with whom, on which rule",
-		Long: `drivers runs every case — each .wgsl of each --corpus directory (with
-NAME.inputs.json beside it; a case file carries its own inputs) and --generated
-programs — on every selected adapter, as the original kernel and its flattened
-twin, as WGSL and as gpudiff's own SPIR-V where the implementation takes SPIR-V
-(Dawn does not), and compares every invocation with the reference interpreter.
-A .wgsl whose kernel is a compute entry point as written (shaders/compute) is
-one dispatch: its bindings and "workgroups" from NAME.inputs.json (as exec
-reads them; without one, seeded bindings and one workgroup), its read_write
-bindings compared with the reference dispatch; so are entry-point case files
-and --generated programs of --profile compute. gpudiff's SPIR-V of an entry
-point with atomics is skipped on wgpu (its SPIR-V reader has no atomics): the
-cell says "skipped (spirv)". A .wgsl whose kernel is a @fragment entry point
-(shaders/fragment) is drawn as written over a 16x16 target, one invocation per
-pixel, its @location outputs compared pixel by pixel, in the fragment stage.
-
-It prints the matrix (case × adapter: agrees, differs, compile error, crash,
-timeout; each cell names the runs that do not agree, worst outcome first: a
-format alone means the original and its twin, "wgsl orig" or "spirv twin" one
-of them), the
-divergences per rule (the kernel's "// rule:" line; generated programs under
-"generated"), and every divergence with what it implicates, in one line:
-
-  compiler          another implementation agrees on the same driver, or the
-                    differing invocations execute an operation SPIR-V leaves
-                    undefined and WGSL defines (the compiler must guard it), or
-                    gpudiff's SPIR-V agrees on the adapter
-  driver            the same implementation agrees on another driver of the
-                    same API and nothing undefined is executed
-  driver-or-backend it agrees only through another API backend
-  spirv-path        gpudiff's SPIR-V differs where the WGSL path agrees
-  undefined-spirv   gpudiff's raw SPIR-V executes an undefined operation
-                    (not a stack bug)
-  stage             the fragment-stage run differs (or does not compile or
-                    finish) where the compute-stage run of the same function
-                    and format agrees on the adapter
-  flatten, reference, stack, harness (see 'gpudiff drivers' in README.md)
-
-The default mode is raw (operators as written): the stack under test must
-implement WGSL's rules itself.
-
---stage fragment runs every function kernel in the fragment stage instead
-(gpudiff's @fragment twin of the kernel ABI's entry point, one fragment per
-invocation), --stage both in both: the matrix then has a stage column, one
-row per case and stage, and a cell's runs are compared with the runs of the
-same stage on the other adapters. Compute entry points run in the compute
-stage only.
-
-Divergences are keyed case/adapter/function/format, e.g.
-div_by_zero_i32/wgpu-vulkan:llvmpipe/original/wgsl, with /fragment after a
-fragment-stage run's key. --baseline reads known
-keys from a previous --json report or a text file with one key per line;
-write one from a first run with --json known.json, then pass --baseline
-known.json.
-
-Exit codes: 0 no divergence outside the baseline; 1 a new divergence (each is
-named); 2 usage or input error.`,
-		Example: `  gpudiff drivers --corpus shaders/conformance
-  gpudiff drivers --corpus shaders/conformance --html matrix.html --json known.json --junit drivers.xml
-  gpudiff drivers --corpus shaders/conformance --baseline known.json
-  gpudiff drivers --corpus shaders/examples --generated 50 --seed 7 --adapter vulkan --mode portable
-  gpudiff drivers --corpus shaders/compute --generated 20 --profile compute
-  gpudiff drivers --corpus shaders/conformance --stage both --adapter wgpu --mode portable`,
-		Args: cobra.NoArgs,
+		Use:     "drivers",
+		Short:   "Run a corpus on every adapter and print the driver matrix: who disagrees with WGSL, with whom, on which rule",
+		Long:    helpText("drivers"),
+		Example: helpText("drivers.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = changedFlags(cmd)
 			return runDrivers(cmd.Context(), g, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -128,6 +67,7 @@ named); 2 usage or input error.`,
 	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per case × adapter) to this file")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the flattened twins")
+	g.addStrictFlag(f)
 	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V (WGSL only)")
 	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points run in the compute stage)")
 	return cmd
@@ -189,7 +129,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	defer closeAll()
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
-		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+		Interp: g.interpOptions(), Flatten: g.flatOptions()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
 			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),
@@ -206,14 +146,8 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		rep.ApplyBaseline(fl.baseline, known)
 	}
 	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
-	if known != nil {
-		var now []harness.DriverRecord
-		for _, a := range rep.Adapters {
-			now = append(now, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
-		}
-		if note := baselineDriverNote(fl.baseline, now); note != "" {
-			fmt.Fprintln(stdout, note)
-		}
+	if note := baselineDriverNote(fl.baseline, rep.DriverRecords()); note != "" {
+		fmt.Fprintln(stdout, note)
 	}
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")

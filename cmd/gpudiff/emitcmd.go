@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
 	"os"
-	"os/exec"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -14,6 +10,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/report/amber"
 )
 
 func newEmitCmd(g *globalFlags) *cobra.Command {
@@ -22,34 +19,11 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 		flat                             bool
 	)
 	cmd := &cobra.Command{
-		Use:   "emit FILE.wgsl",
-		Short: "Emit the runnable WGSL or SPIR-V of a kernel (or of its flattened twin)",
-		Long: `emit prints what gpudiff submits to a GPU for a kernel: the kernel's call graph
-plus the kernel-ABI entry point (inputs at @group(0) @binding(0), outputs at
-@binding(1), @workgroup_size(64)).
-
-Formats:
-  wgsl       WGSL text
-  spirv      a SPIR-V 1.3 binary for the Vulkan 1.1 environment (entry point "main");
-             needs -o FILE or a non-terminal standard output
-  spirv-asm  SPIR-V assembly: from spirv-dis (spirv-tools) when it is installed,
-             otherwise from gpudiff's own disassembler
-
---flat emits the twin <kernel>_flat instead of the kernel. --mode portable spells
-out WGSL's integer, shift and conversion rules with guards; raw emits operators
-as written. --stage fragment emits the kernel ABI's entry point in the fragment
-stage (a @fragment entry point computing its invocation from
-@builtin(position), 256 pixels to a row, with a u32 marker at @location(0); in
-SPIR-V an OpEntryPoint Fragment "main"). A @fragment entry point as written is
-emitted as written (its own name, position input and @location outputs), and so
-is a @compute entry point (its own bindings, workgroup variables and
-@workgroup_size; --flat: its twin, an entry point of its own).`,
-		Example: `  gpudiff emit shaders/examples/shade.wgsl --format wgsl
-  gpudiff emit shaders/examples/shade.wgsl --format spirv -o s.spv && spirv-val --target-env vulkan1.1 s.spv
-  gpudiff emit shaders/examples/shade.wgsl --format spirv-asm --flat --mode raw
-  gpudiff emit shaders/examples/shade.wgsl --stage fragment
-  gpudiff emit shaders/fragment/rings.wgsl --format spirv-asm`,
-		Args: cobra.ExactArgs(1),
+		Use:     "emit FILE.wgsl",
+		Short:   "Emit the runnable WGSL or SPIR-V of a kernel (or of its flattened twin)",
+		Long:    helpText("emit"),
+		Example: helpText("emit.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			md, err := wgsl.ParseMode(mode)
 			if err != nil {
@@ -76,7 +50,7 @@ is a @compute entry point (its own bindings, workgroup variables and
 			}
 			name := f.Name
 			if flat {
-				tw, err := flatten.Function(m, name, g.flattenOptions())
+				tw, err := flatten.Function(m, name, g.flatOptions())
 				if err != nil {
 					return inputErr(err)
 				}
@@ -85,16 +59,7 @@ is a @compute entry point (its own bindings, workgroup variables and
 			var data []byte
 			switch format {
 			case "wgsl":
-				var src string
-				var err error
-				switch {
-				case kind == check.KindFragment:
-					src, err = wgsl.EmitFragment(m, name, wgsl.EmitOptions{Mode: md})
-				case kind == check.KindCompute:
-					src, err = wgsl.EmitEntry(m, name, wgsl.EmitOptions{Mode: md})
-				default:
-					src, _, err = wgsl.Emit(m, name, wgsl.EmitOptions{Mode: md, Fragment: fragment})
-				}
+				src, err := kind.EmitWGSL(m, name, md, fragment)
 				if err != nil {
 					return inputErr(err)
 				}
@@ -104,13 +69,13 @@ is a @compute entry point (its own bindings, workgroup variables and
 				if err != nil {
 					return inputErr(err)
 				}
-				var bin bytes.Buffer
-				_ = binary.Write(&bin, binary.LittleEndian, words)
-				data = bin.Bytes()
+				data = amber.WordsToBytes(words)
 				if format == "spirv-asm" {
-					if data, err = disassemble(words, data); err != nil {
+					asm, err := amber.DefaultDisassembler().Run(words)
+					if err != nil {
 						return inputErr(err)
 					}
+					data = []byte(asm)
 				} else if out == "" {
 					if fd, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
 						return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
@@ -128,24 +93,7 @@ is a @compute entry point (its own bindings, workgroup variables and
 	fl.StringVar(&mode, "mode", "portable", "emission mode: portable or raw")
 	fl.BoolVar(&flat, "flat", false, "emit the flattened twin <kernel>_flat")
 	fl.StringVar(&stage, "stage", "compute", "stage of the kernel ABI's entry point: compute or fragment (a @fragment entry point as written is emitted as written)")
+	g.addStrictFlag(fl)
 	fl.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	return cmd
-}
-
-// disassemble uses spirv-dis when installed, else our own disassembler.
-func disassemble(words []uint32, bin []byte) ([]byte, error) {
-	if path, err := exec.LookPath("spirv-dis"); err == nil {
-		dir, err := os.MkdirTemp("", "gpudiff-dis")
-		if err == nil {
-			defer os.RemoveAll(dir)
-			f := filepath.Join(dir, "k.spv")
-			if os.WriteFile(f, bin, 0o644) == nil {
-				if out, err := exec.Command(path, f).Output(); err == nil {
-					return out, nil
-				}
-			}
-		}
-	}
-	s, err := spirv.Disassemble(words)
-	return []byte(s), err
 }

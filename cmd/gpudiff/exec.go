@@ -44,90 +44,19 @@ type execFlags struct {
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var fl execFlags
 	cmd := &cobra.Command{
-		Use:   "exec FILE.wgsl",
-		Short: "Run one kernel in the reference interpreter and on GPU adapters, and compare per invocation",
-		Long: `exec runs a kernel of a WGSL file (or of a saved case file) for N invocations
-in the reference interpreter and on the selected WebGPU adapters, and compares
-every invocation's outputs with the reference.
-
-Which function runs: a module with a @compute entry point runs it as written
-(below), even beside helper functions; else one with a @fragment entry point
-runs that; a module without entry points runs its function kernel, the only
-function no other function calls. --kernel NAME picks one by name. Arguments come from --inputs (a JSON object mapping each parameter to an
-array with one value per invocation); without it, from NAME.inputs.json beside
-NAME.wgsl when there is one (the inputs drivers uses; not with --seed or
---invocations, nor when --kernel names a function other than NAME); otherwise
-deterministically from --seed, starting with edge values (0, ±1, INT_MIN,
-INT_MAX, integer-valued floats), or as --fill says. A case file replays its
-own inputs.
-
---fill zero|iota|small|edges|random makes up what --inputs does not give,
-counting leaves from 0 per binding or parameter: zero; iota (the leaf's
-index); small (1 + index mod 16, f32 a quarter of that); edges (edge values
-first, then seeded); random (seeded). Default: edges for a function kernel's
-arguments, small for an entry point's bindings. When made-up inputs drive the
-reference past --max-steps, the verdict is out-of-domain (exit 4), naming the
-loop: the inputs are outside what the shader handles, not a stack's fault. --flat
-also flattens the kernel and runs the twin <kernel>_flat in the interpreter and
-on every adapter; --spirv also runs gpudiff's own SPIR-V.
-
-A module whose kernel is a @compute entry point (the only one, or --kernel
-NAME) runs as written: every storage and uniform binding is filled from
---inputs (a JSON object keyed by binding variable name, plus an optional
-"workgroups": [X, Y, Z]), NAME.inputs.json beside NAME.wgsl, or --fill (a
-runtime-sized array gets one element per invocation; bindings an --inputs file
-leaves out start zeroed unless --fill is given); --workgroups X[,Y[,Z]] sets
-the dispatch size (bounded by --max-invocations); the final contents of every read_write storage binding
-are compared leaf by leaf (data races and the values atomics return are
-indeterminate, reported, never a mismatch).
-
-A module whose kernel is a @fragment entry point (the only one, or --kernel
-NAME) runs as written over a --size WxH target (default 16x16): each pixel is
-one invocation whose @builtin(position) is the pixel centre (x + 0.5, y + 0.5,
-0, 1), the reference runs the entry point once per pixel, and every GPU run
-draws it (one full-screen triangle) with one colour attachment per @location
-output (r32/rg32/rgba32 float, sint or uint), read back and compared per pixel.
-Bindings, derivatives, discard and textures are outside the subset.
-
---stage fragment runs every GPU run of a function kernel in the fragment stage
-instead: gpudiff's @fragment twin of the kernel ABI's entry point, drawn as one
-full-screen triangle over a target min(N, 256) pixels wide and ceil(N/256)
-rows high, the fragment at pixel (x, y) running invocation 256*y + x with the
-same input and output storage buffers; --stage both runs each in both stages.
-A fragment run that disagrees where the compute run of the same function and
-format agrees on the adapter is a stage finding ("stage"). Compute entry
-points run in the compute stage only.
-
---png DIR also writes one PNG per run, the reference's included, named
-ADAPTER-FUNCTION-FORMAT[-MODE].png: a near-square grid with one cell per
-invocation (an entry point: one row of cells per read_write binding), coloured
-by value on the reference's range, disagreeing cells framed in red,
-indeterminate ones hatched grey, with a legend.
-
-Exit codes: 0 every run agrees; 1 some run disagrees, or a stack crashed or
-timed out on the case; 4 the shader's own
-defect or domain (race, out-of-domain); 2 usage, input or compile error
-(including a flatten refusal with --flat).`,
-		Example: `  gpudiff exec shaders/examples/shade.wgsl
-  gpudiff exec shaders/examples/pcg_hash.wgsl --invocations 256 --seed 7 --json
-  gpudiff exec shaders/examples/tonemap.wgsl --kernel tonemap --inputs shaders/examples/tonemap.inputs.json --adapter all --flat --spirv
-  gpudiff exec shaders/examples/tonemap.wgsl --no-gpu --flat
-  gpudiff exec shaders/regress/swizzle_value_before_call.wgsl
-  gpudiff exec shaders/examples/divmod.wgsl --flat --save-case divmod.case.wgsl
-  gpudiff exec shaders/examples/shade.wgsl --flat --spirv --png pictures
-  gpudiff exec shaders/compute/histogram.wgsl --adapter vulkan --json
-  gpudiff exec shaders/examples/shade.wgsl --stage both --flat --spirv --json
-  gpudiff exec shaders/fragment/checker.wgsl --flat --spirv
-  gpudiff exec shaders/fragment/rings.wgsl --size 24x5 --adapter all --json`,
-		Args: cobra.ExactArgs(1),
+		Use:     "exec FILE.wgsl",
+		Short:   "Run one kernel in the reference interpreter and on GPU adapters, and compare per invocation",
+		Long:    helpText("exec"),
+		Example: helpText("exec.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			fl.changed = changedFlags(cmd)
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
 	addCaseFlags(f, &fl)
+	g.addStrictFlag(f)
 	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of a table")
 	f.BoolVar(&fl.allRows, "all-rows", false, "show every invocation in the table (by default, past 16 invocations only the first 4 and the disagreeing ones)")
 	f.StringVar(&fl.saveCase, "save-case", "", "also write the run as a case file (module, inputs, reference, observed runs, verdict) for 'gpudiff repro' and shaders/regress")
@@ -198,7 +127,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 		defer closeAll()
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
 	if err != nil {
 		return nil, inputErr(err)
 	}

@@ -2,23 +2,21 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 func newFlattenCmd(g *globalFlags) *cobra.Command {
 	var (
 		kernel    string
 		maxUnroll int
-		strict    bool
 		out       string
 		verify    bool
 		dumpAfter string
@@ -26,26 +24,11 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		loops     string
 	)
 	cmd := &cobra.Command{
-		Use:   "flatten FILE.wgsl",
-		Short: "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
-		Long: `flatten adds to the module the flattened twin <name>_flat of the kernel (or of
-every kernel) and prints the module as WGSL. The twin has no if, loop, switch,
-break, continue or user call, and a single return at its end: ifs become
-select, early returns a live mask, calls are inlined, bounded loops are
-unrolled with break and continue masks, and other loops (--loops) are kept as
-one loop each whose only exit is its own mask turning false: a uniform loop
-(its exit the same in a whole workgroup; barriers inside it stay, guarded)
-or a masked loop (per-invocation exit), body branchless.
-
-Constructs outside flatten's subset (recursion, with --loops unroll unbounded
-loops and unrolling past --max-unroll, builtins outside the whitelist, uniformity-dependent operations
-under non-uniform control flow) are refused with file:line:col: flatten: … and
-exit code 2; nothing is printed then.`,
-		Example: `  gpudiff flatten shaders/examples/shade.wgsl
-  gpudiff flatten shaders/examples/tonemap.wgsl --kernel tonemap --max-unroll 256 --strict -o tonemap_flat.wgsl
-  gpudiff flatten shaders/examples/shade.wgsl --verify-passes --dump-after lower
-  gpudiff flatten shaders/dispatch/materials.wgsl --stats -o /dev/null`,
-		Args: cobra.ExactArgs(1),
+		Use:     "flatten FILE.wgsl",
+		Short:   "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
+		Long:    helpText("flatten"),
+		Example: helpText("flatten.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten"))
 			if err != nil {
@@ -60,8 +43,8 @@ exit code 2; nothing is printed then.`,
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
-			opts := g.flattenOptions()
-			opts.MaxUnroll, opts.Strict, opts.VerifyPasses, opts.Loops = maxUnroll, strict, verify, loops
+			opts := g.flatOptions()
+			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
 					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
@@ -73,20 +56,16 @@ exit code 2; nothing is printed then.`,
 					}
 				}
 			}
-			var ds []flatten.TagSwitchStat
-			var ls loopStats
+			var st report.FlattenStats
 			if stats {
-				opts.OnTagSwitch = func(st flatten.TagSwitchStat) { ds = append(ds, st) }
-				opts.OnLoop = ls.add
+				st.Collect(&opts)
 			}
 			if kernel != "" {
-				// A compute entry point flattens to an entry point
-				// (flatten's doc, "Entry points"); any other kernel must
-				// be one exec can run as a function.
-				if f := m.Func(kernel); f == nil || f.Stage != ir.StageCompute {
-					if _, err := wgsl.Kernel(m, kernel); err != nil {
-						return inputErr(err)
-					}
+				// --kernel names a function kernel or an entry point (an
+				// entry point flattens to an entry point: flatten's doc,
+				// "Entry points"), as on every subcommand (check.KindOf).
+				if _, err := check.KindOf(m, kernel).Func(m, kernel); err != nil {
+					return inputErr(err)
 				}
 				if _, err := flatten.Function(m, kernel, opts); err != nil {
 					return inputErr(err)
@@ -95,8 +74,7 @@ exit code 2; nothing is printed then.`,
 				return inputErr(err)
 			}
 			if stats {
-				writeTagSwitchStats(cmd.ErrOrStderr(), args[0], ds)
-				ls.write(cmd.ErrOrStderr())
+				st.Write(cmd.ErrOrStderr())
 			}
 			return writeOutput(cmd.OutOrStdout(), out, []byte(ir.Print(m)))
 		},
@@ -104,50 +82,11 @@ exit code 2; nothing is printed then.`,
 	f := cmd.Flags()
 	f.StringVar(&kernel, "kernel", "", "flatten only this function (default: every kernel)")
 	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
-	f.BoolVar(&strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
+	g.addStrictFlag(f)
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")
 	f.BoolVar(&verify, "verify-passes", false, "verify the twin (ir.Verify) after every pass; a failure is an internal error naming the pass")
 	f.BoolVar(&stats, "stats", false, "print to standard error, per closed-set dispatch (a switch whose arms call same-signature functions with the same arguments), the candidates it declares and those the tag-set analysis prunes, then the totals; then the loops: how many were unrolled, kept as uniform loops and kept as masked loops")
 	f.StringVar(&loops, "loops", "auto", "what becomes of loops: auto (unroll those with a proven bound within --max-unroll, keep the others as loops of the twin), unroll (unroll all; refuse a loop without a bound), mask (keep every loop as a loop of the twin)")
 	f.StringVar(&dumpAfter, "dump-after", "", "print the twin to standard error after each run of this pass that changed it, or after every pass with 'all' (passes: "+strings.Join(flatten.PassNames(), ", ")+")")
 	return cmd
-}
-
-// writeTagSwitchStats prints one line per dispatch flatten met (the
-// kernel flattened, the dispatch's function and position, its tag set,
-// its candidates and the ones kept), then the totals:
-//
-//	dispatch materials: eval_brdf 20:3: tag {1u, 4u}: 6 candidates, 4 pruned, kept brdf_lambert brdf_mirror
-//	dispatches: 1, candidates: 6, pruned: 4
-func writeTagSwitchStats(w io.Writer, file string, ds []flatten.TagSwitchStat) {
-	seen, pruned := 0, 0
-	for _, d := range ds {
-		fmt.Fprintf(w, "dispatch %s: %s %d:%d: tag %v: %d candidates, %d pruned, kept %s\n",
-			d.Kernel, d.Func, d.Pos.Line, d.Pos.Col, d.Tag, len(d.Candidates), d.Pruned(), strings.Join(d.Kept, " "))
-		seen += len(d.Candidates)
-		pruned += d.Pruned()
-	}
-	fmt.Fprintf(w, "dispatches: %d, candidates: %d, pruned: %d\n", len(ds), seen, pruned)
-}
-
-// loopStats counts the loops flatten lowered, by what became of them
-// (flatten.Options.OnLoop).
-type loopStats struct{ unrolled, uniform, masked int }
-
-func (s *loopStats) add(_ ir.Pos, kind string) {
-	switch kind {
-	case "unrolled":
-		s.unrolled++
-	case "uniform":
-		s.uniform++
-	case "masked":
-		s.masked++
-	}
-}
-
-// write prints the loop totals:
-//
-//	loops: unrolled 2, kept uniform 1, masked 1
-func (s *loopStats) write(w io.Writer) {
-	fmt.Fprintf(w, "loops: unrolled %d, kept uniform %d, masked %d\n", s.unrolled, s.uniform, s.masked)
 }

@@ -26,21 +26,11 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 		timeout  time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "repro CASE.wgsl",
-		Short: "Replay a saved case and report whether its recorded failure still reproduces",
-		Long: `repro re-runs a case file (as saved by 'gpudiff run') with the recorded kernel,
-inputs, emission mode, flattening and SPIR-V choice, on the selected adapters
-(default: the first Vulkan adapter), and compares the outcome with the recorded
-findings.
-
-Exit codes:
-  0  the recorded failure no longer reproduces (every run agrees)
-  1  it reproduces: a finding of the recorded class occurs again
-  4  something fails, but differently from the record
-  2  the case file is unreadable or invalid (file:line:col: …)`,
-		Example: `  gpudiff repro findings/lavapipe_loop_exit_wrap.wgsl
-  gpudiff repro shaders/regress/value_array_index.wgsl --adapter all --json`,
-		Args: cobra.ExactArgs(1),
+		Use:     "repro CASE.wgsl",
+		Short:   "Replay a saved case and report whether its recorded failure still reproduces",
+		Long:    helpText("repro"),
+		Example: helpText("repro.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {
 				return err
@@ -51,6 +41,7 @@ Exit codes:
 	cmd.Flags().StringArrayVar(&adapters, "adapter", nil, "adapter(s) to replay on: short name, prefix, or all (default: the first Vulkan adapter)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print exec's JSON object for the replay")
 	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "per-dispatch time limit")
+	g.addStrictFlag(cmd.Flags())
 	return cmd
 }
 
@@ -81,7 +72,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return err
 		}
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}

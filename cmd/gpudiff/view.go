@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/report"
 )
@@ -23,50 +22,19 @@ type viewFlags struct {
 func newViewCmd(g *globalFlags) *cobra.Command {
 	var fl viewFlags
 	cmd := &cobra.Command{
-		Use:   "view CASE.wgsl|FILE.wgsl",
-		Short: "Run a case as exec does and show each run's picture in a window",
-		Long: `view runs a kernel or compute entry point of a WGSL file, or replays a case file
-(its inputs, mode, --flat and --spirv as recorded, as repro does), exactly as
-exec does, prints exec's table, and opens a window showing one run's picture
-at a time — the picture exec --png writes: a grid of cells coloured by value on
-the reference's range, disagreeing cells framed in red, indeterminate ones
-hatched grey — enlarged by a whole factor.
-
-It opens on the first run that disagrees with the reference, else the first
-GPU run. Keys:
-  a / A   next / previous adapter ("interp" is the reference interpreter)
-  f       function: the kernel or its flattened twin (--flat)
-  s       format: WGSL or gpudiff's SPIR-V (--spirv)
-  t       stage (every run is a compute dispatch today)
-  q, Esc  quit
-A click on a cell prints that invocation's arguments, the reference and the
-run's outputs (an entry point's leaf: its initial value, the reference, the
-run's value) to stdout.
-
---screenshot FILE renders the frame the window would show into FILE (PNG) and
-exits without showing the window; --keys applies keys first (--keys fs: the
-twin's SPIR-V run), and a q among them closes the window once it has shown
-its first frame.
-
-The window needs a display (X11; under CI: xvfb-run -a gpudiff view …) and a
-gpudiff built with the viewer: go build -tags glfw ./cmd/gpudiff (make
-build-viewer); the default build has no X11 dependency and view exits 2.
-
-Exit codes as exec's: 0 every run agrees; 1 some run disagrees; 2 usage,
-input or compile error, no display, or no viewer in this build.`,
-		Example: `  gpudiff view shaders/examples/shade.wgsl --flat --spirv
-  gpudiff view findings/lavapipe_loop_exit_wrap.wgsl
-  gpudiff view shaders/examples/shade.wgsl --screenshot out.png
-  gpudiff view findings/lavapipe_loop_exit_wrap.wgsl --keys f --screenshot twin.png`,
-		Args: cobra.ExactArgs(1),
+		Use:     "view CASE.wgsl|FILE.wgsl",
+		Short:   "Run a case as exec does and show each run's picture in a window",
+		Long:    helpText("view"),
+		Example: helpText("view.example"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
+			fl.changed = changedFlags(cmd)
 			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
 	addCaseFlags(f, &fl.execFlags)
+	g.addStrictFlag(f)
 	f.StringVar(&fl.screenshot, "screenshot", "", "render one frame into this PNG file and exit (no window shown)")
 	f.StringVar(&fl.keys, "keys", "", "keys to apply before the first frame, in order (e.g. fs: the twin, then the other format; a q closes the window after its first frame)")
 	return cmd
@@ -105,17 +73,4 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 		return err
 	}
 	return execExit(x.Verdict(), x.FlattenErr())
-}
-
-// viewTitle is the window's title for the shown view.
-func viewTitle(v *report.Viewer) string {
-	return "gpudiff view: " + viewLine(v.Current())
-}
-
-// viewLine names a view and its verdict, as view prints it.
-func viewLine(w report.View) string {
-	if w.Verdict == "" {
-		return w.Label + " (reference)"
-	}
-	return w.Label + " (" + string(w.Verdict) + ")"
 }

@@ -21,7 +21,7 @@ const viewerBuilt = true
 func showViewer(ctx context.Context, v *report.Viewer, screenshot string, quit bool, stdout io.Writer) error {
 	img := v.Image()
 	w, h := window.WindowSize(img.Bounds().Dx(), img.Bounds().Dy())
-	win, err := window.Open(window.Options{Title: viewTitle(v), Width: w, Height: h, Hidden: screenshot != ""})
+	win, err := window.Open(window.Options{Title: v.Title(), Width: w, Height: h, Hidden: screenshot != ""})
 	if err != nil {
 		return usagef("gpudiff view: %v", err)
 	}
@@ -37,10 +37,10 @@ func showViewer(ctx context.Context, v *report.Viewer, screenshot string, quit b
 		if err := check.WriteFileAtomic(screenshot, report.PNGBytes(shot)); err != nil {
 			return usagef("gpudiff view: --screenshot: %v", err)
 		}
-		fmt.Fprintf(stdout, "wrote %s: %s, %d×%d\n", screenshot, viewLine(v.Current()), shot.Bounds().Dx(), shot.Bounds().Dy())
+		fmt.Fprintf(stdout, "wrote %s: %s, %d×%d\n", screenshot, v.Current().Line(), shot.Bounds().Dx(), shot.Bounds().Dy())
 		return nil
 	}
-	fmt.Fprintf(stdout, "showing %s\nkeys: %s\n", viewLine(v.Current()), report.ViewKeys)
+	fmt.Fprintf(stdout, "showing %s\nkeys: %s\n", v.Current().Line(), report.ViewKeys)
 	if quit {
 		if err := win.Present(); err != nil {
 			return usagef("gpudiff view: %v", err)
@@ -70,8 +70,8 @@ func (h *viewHandler) Key(r rune) bool {
 			fmt.Fprintf(h.out, "gpudiff view: %v\n", err)
 			return true
 		}
-		h.win.SetTitle(viewTitle(h.v))
-		fmt.Fprintf(h.out, "showing %s\n", viewLine(h.v.Current()))
+		h.win.SetTitle(h.v.Title())
+		fmt.Fprintf(h.out, "showing %s\n", h.v.Current().Line())
 	case res.Message != "":
 		fmt.Fprintln(h.out, res.Message)
 	}

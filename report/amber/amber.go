@@ -290,7 +290,7 @@ func collect(out *[]leaf, v ir.Value, base int, path string, indet []bool, tol [
 			for i, e := range v.Elems {
 				rec(e, off+4*i, fmt.Sprintf("%s[%d]", path, i))
 			}
-		case ir.KindArray:
+		case ir.KindArray, ir.KindRuntimeArray, ir.KindMat:
 			stride := ir.ArrayStride(v.Type)
 			for i, e := range v.Elems {
 				rec(e, off+stride*i, fmt.Sprintf("%s[%d]", path, i))
@@ -318,15 +318,17 @@ func collect(out *[]leaf, v ir.Value, base int, path string, indet []bool, tol [
 	rec(v, base, path)
 }
 
-// view is the buffer an EXPECT on a leaf of kind k names.
-func view(k ir.Kind) string {
+// view is the buffer an EXPECT on a leaf of kind k in buffer base names:
+// base itself (uint32), or its COPY as int32 (base_i32) or float
+// (base_f32), as OutputBuffer's are OutputI32 and OutputF32.
+func view(base string, k ir.Kind) string {
 	switch k {
 	case ir.KindI32:
-		return OutputI32
+		return base + "_i32"
 	case ir.KindF32:
-		return OutputF32
+		return base + "_f32"
 	}
-	return OutputBuffer
+	return base
 }
 
 // comparison is the comparator prefix of a leaf's EXPECT: "EQ" or
@@ -384,7 +386,10 @@ func formatDecimal(f float64, bits int) string {
 
 // writeExpects writes one invocation's EXPECT lines: a run of leaves at
 // consecutive offsets with the same view and comparison shares a line.
-func writeExpects(b *strings.Builder, ls []leaf, s *Script) {
+func writeExpects(b *strings.Builder, ls []leaf, s *Script) { writeExpectsIn(b, OutputBuffer, ls, s) }
+
+// writeExpectsIn is writeExpects for the leaves of buffer base.
+func writeExpectsIn(b *strings.Builder, base string, ls []leaf, s *Script) {
 	for i := 0; i < len(ls); {
 		l := ls[i]
 		if l.indet {
@@ -397,12 +402,12 @@ func writeExpects(b *strings.Builder, ls []leaf, s *Script) {
 		j := i + 1
 		for ; j < len(ls); j++ {
 			m := ls[j]
-			if m.indet || view(m.kind) != view(l.kind) || comparison(m) != comparison(l) || m.off != ls[j-1].off+4 {
+			if m.indet || view(base, m.kind) != view(base, l.kind) || comparison(m) != comparison(l) || m.off != ls[j-1].off+4 {
 				break
 			}
 			vals = append(vals, Value(m.value))
 		}
-		fmt.Fprintf(b, "EXPECT %s IDX %d %s %s\n", view(l.kind), l.off, comparison(l), strings.Join(vals, " "))
+		fmt.Fprintf(b, "EXPECT %s IDX %d %s %s\n", view(base, l.kind), l.off, comparison(l), strings.Join(vals, " "))
 		s.Expects++
 		s.Checked += j - i
 		i = j

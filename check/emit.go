@@ -1,0 +1,22 @@
+package check
+
+import (
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// EmitWGSL is the WGSL that a case of kind k submits for function fn of m
+// (its twin's name, for the twin): an entry point as written
+// (wgsl.EmitFragment, wgsl.EmitEntry: its own bindings and outputs), a
+// function kernel with the kernel ABI's entry point (wgsl.Emit; in the
+// fragment stage with fragment). `gpudiff emit` prints it.
+func (k Kind) EmitWGSL(m *ir.Module, fn string, mode wgsl.Mode, fragment bool) (string, error) {
+	switch k {
+	case KindFragment:
+		return wgsl.EmitFragment(m, fn, wgsl.EmitOptions{Mode: mode})
+	case KindCompute:
+		return wgsl.EmitEntry(m, fn, wgsl.EmitOptions{Mode: mode})
+	}
+	src, _, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode, Fragment: fragment})
+	return src, err
+}
