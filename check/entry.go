@@ -54,8 +54,8 @@ type EntryResult struct {
 	// the buffers in Names (their channel codes, check/texture.go).
 	TextureOutputs []*ir.TextureVar
 	textures       map[string]*interp.Texture // every texture's contents, as dispatched
-	Races    []interp.Race
-	Runs     []oracle.Judged
+	Races          []interp.Race
+	Runs           []oracle.Judged
 	// Skipped are the runs an implementation or emitter cannot take
 	// (oracle.Unsupported: SPIR-V on Dawn, which takes WGSL only; gpudiff's
 	// SPIR-V of atomics on wgpu), with their reason; never judged.
