@@ -963,3 +963,14 @@ func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[stri
 	}
 	return bufs, texs, smps, nil
 }
+
+// TextureInputs is c's textures and samplers as inputs-file entries by
+// name (TextureJSON, SamplerJSON; exec --json's "bindings").
+func TextureInputs(c *EntryCase) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte("{"+strings.Join(TexturesJSON(c.Module, c.Textures, c.Samplers), ", ")+"}"), &obj) == nil {
+		out = obj
+	}
+	return out
+}
