@@ -384,11 +384,11 @@ func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*EntryCase, e
 		}
 		wg[i] = n
 	}
-	bufs, err := ParseBindings(file+": inputs", rec.Inputs, m)
+	bufs, texs, smps, err := parseEntryInputs(file+": inputs", rec.Inputs, m)
 	if err != nil {
 		return nil, err
 	}
-	return &EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs}, nil
+	return &EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs, Textures: texs, Samplers: smps}, nil
 }
 
 // ParseBindings decodes {binding: value} for m's storage and uniform
@@ -452,7 +452,7 @@ func NewEntryRecord(c *EntryCase, res *EntryResult, opts Options, toolVersion st
 	r := res.AsResult(c.Entry)
 	rec := &CaseRecord{
 		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],
-		Inputs: BindingsJSON(c.Module, c.Buffers), Verdict: string(res.Verdict), Findings: Attribute(r),
+		Inputs: EntryInputsJSON(c), Verdict: string(res.Verdict), Findings: Attribute(r),
 		Hash: ir.Hash(ir.ProgramText(c.Module, c.Entry)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
 		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
 	}

@@ -30,6 +30,11 @@ type EntryCase struct {
 	Entry      string              // the @compute entry point
 	Workgroups [3]uint32           // the dispatch size, each ≥ 1
 	Buffers    map[string]ir.Value // initial value by binding name; a missing one starts zeroed
+	// Textures and Samplers are the contents of every texture binding and
+	// the description of every sampler binding, by variable name
+	// (check/texture.go); empty for a module without them.
+	Textures map[string]*interp.Texture
+	Samplers map[string]*interp.Sampler
 }
 
 // EntryResult is the outcome of ExecuteEntry.
@@ -44,8 +49,13 @@ type EntryResult struct {
 	// module order (Bindings' order), as dispatched.
 	Inputs   []ir.Value
 	Bindings []*ir.SharedVar
-	Races    []interp.Race
-	Runs     []oracle.Judged
+	// TextureOutputs are the storage textures the entry point may write
+	// (write or read_write access), in module order: the outputs after
+	// the buffers in Names (their channel codes, check/texture.go).
+	TextureOutputs []*ir.TextureVar
+	textures       map[string]*interp.Texture // every texture's contents, as dispatched
+	Races          []interp.Race
+	Runs           []oracle.Judged
 	// Skipped are the runs an implementation or emitter cannot take
 	// (oracle.Unsupported: SPIR-V on Dawn, which takes WGSL only; gpudiff's
 	// SPIR-V of atomics on wgpu), with their reason; never judged.
@@ -118,6 +128,21 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	for i, v := range res.Bindings {
 		inputs[v.Name] = res.Inputs[i]
 	}
+	texs, smps, err := caseTextures(c)
+	if err != nil {
+		return nil, err
+	}
+	texJob, smpJob, written, err := textureJob(c.Module, c.Entry, texs, smps)
+	if err != nil {
+		return nil, err
+	}
+	res.TextureOutputs, res.textures = written, texs
+	for _, v := range written {
+		res.Names = append(res.Names, v.Name)
+	}
+	if len(c.Module.Textures) > 0 {
+		opts.Interp.Textures, opts.Interp.Samplers = texs, smps
+	}
 	ref, err := d.Run(inputs, c.Workgroups, opts.Interp)
 	if err != nil {
 		if entryOutOfDomain(res, err, opts) {
@@ -126,9 +151,12 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		return nil, err
 	}
 	res.Races = ref.Races
-	for _, name := range res.Names {
+	for _, name := range res.Names[:len(res.Names)-len(written)] {
 		o := ref.Buffers[name]
 		res.Reference = append(res.Reference, expected(o))
+	}
+	for _, v := range written {
+		res.Reference = append(res.Reference, textureOutput(v, texs[v.Name], ref.Textures))
 	}
 
 	mode := opts.Mode
@@ -151,7 +179,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 			runs = append(runs, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
 		}
 	}
-	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups}
+	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups, Textures: texJob, Samplers: smpJob}
 	for _, format := range formats {
 		for _, fn := range funcs {
 			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
@@ -205,9 +233,13 @@ func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[strin
 		return r
 	}
 	outs := make([]oracle.Expected, len(res.Names))
-	for i, name := range res.Names {
+	nb := len(res.Names) - len(res.TextureOutputs)
+	for i, name := range res.Names[:nb] {
 		o := out.Buffers[name]
 		outs[i] = expected(o)
+	}
+	for i, v := range res.TextureOutputs {
+		outs[nb+i] = textureOutput(v, io.Textures[v.Name], out.Textures)
 	}
 	r.Outputs = [][]oracle.Expected{outs}
 	return r
@@ -291,6 +323,16 @@ func decodeEntryRun(res *EntryResult, out []byte, r *oracle.Run) {
 		}
 		off += len(data)
 		outs = append(outs, oracle.Expected{Value: val})
+	}
+	for _, v := range res.TextureOutputs {
+		t := res.textures[v.Name]
+		n := len(t.Data[0])
+		if off+n > len(out) {
+			r.Failed, r.Message = oracle.Error, fmt.Sprintf("read back %d bytes, fewer than the read_write bindings and written storage textures hold", len(out))
+			return
+		}
+		outs = append(outs, oracle.Expected{Value: textureValue(v, t, textureCodes(t.Format, out[off:off+n]))})
+		off += n
 	}
 	r.Outputs = [][]oracle.Expected{outs}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -67,7 +69,7 @@ func (k Kind) Func(m *ir.Module, kernel string) (*ir.Func, error) {
 
 // AnyCase is one case of any kind as a loader or generator makes it: the
 // module, the function it runs, and that kind's inputs. Textures and
-// samplers will be bindings of every kind (Bindings).
+// samplers are bindings of every kind (Textures, Samplers).
 type AnyCase struct {
 	Kind   Kind
 	Module *ir.Module
@@ -78,6 +80,11 @@ type AnyCase struct {
 	// Bindings are the initial values of a compute entry point's storage
 	// and uniform bindings by variable name (a missing one starts zeroed).
 	Bindings map[string]ir.Value
+	// Textures and Samplers are the contents of the module's texture
+	// bindings and the descriptions of its sampler bindings, by variable
+	// name (check/texture.go): given, recorded or made up.
+	Textures map[string]*interp.Texture
+	Samplers map[string]*interp.Sampler
 	// Workgroups is a compute entry point's dispatch size, each ≥ 1.
 	Workgroups [3]uint32
 	// Size is a fragment entry point's render target, width and height in
@@ -110,7 +117,7 @@ func (c *AnyCase) Entry() *EntryCase {
 	if c.Kind != KindCompute {
 		return nil
 	}
-	return &EntryCase{Module: c.Module, Entry: c.Func.Name, Workgroups: c.Workgroups, Buffers: c.Bindings}
+	return &EntryCase{Module: c.Module, Entry: c.Func.Name, Workgroups: c.Workgroups, Buffers: c.Bindings, Textures: c.Textures, Samplers: c.Samplers}
 }
 
 // Fragment is the case as a fragment entry point's FragmentCase (nil for
@@ -537,7 +544,7 @@ func (c *AnyCase) loadCompute(path string, o LoadOptions, saved *EntryCase) erro
 	switch {
 	case inputs != "":
 		var fileWG *[3]uint32
-		if c.Bindings, fileWG, err = o.readBindingInputs(inputs, m); err != nil {
+		if c.Bindings, fileWG, err = o.readBindingInputs(inputs, m, c); err != nil {
 			return err
 		}
 		if fileWG != nil && !o.Given["workgroups"] {
@@ -554,11 +561,29 @@ func (c *AnyCase) loadCompute(path string, o LoadOptions, saved *EntryCase) erro
 					c.Bindings[name], c.Fill = v, fill
 				}
 			}
+			for _, v := range m.Textures {
+				if _, given := c.Textures[v.Name]; !given && v.T.Kind == ir.KindTexture {
+					c.Fill = fill
+				}
+			}
+			err = completeTextures(m, c.Textures, c.Samplers, fill, o.Seed)
+		} else {
+			// Without --fill the textures it does not give start zeroed.
+			err = completeTextures(m, c.Textures, c.Samplers, FillZero, 0)
+		}
+		if err != nil {
+			return err
 		}
 	case saved != nil && !o.Given["seed"] && !o.Given["fill"]:
 		c.Bindings, c.Fill = saved.Buffers, Fill(c.Record.Fill)
+		c.Textures, c.Samplers = saved.Textures, saved.Samplers
 	default:
 		c.Bindings, c.Fill = FillBindings(fill, o.Seed, m, f, wg), fill
+		if len(m.Textures) > 0 {
+			if c.Textures, c.Samplers, err = FillTextures(fill, o.Seed, m); err != nil {
+				return err
+			}
+		}
 		o.warnSeed(fill)
 	}
 	c.Workgroups = wg
@@ -681,7 +706,11 @@ func (o *LoadOptions) readInputs(path string, f *ir.Func) ([][]ir.Value, error) 
 // mapping storage and uniform binding names to their initial values (the
 // JSON form of ir values; a runtime-sized array takes the given length),
 // and optionally "workgroups": [X, Y, Z] (unless a variable has that name).
-func (o *LoadOptions) readBindingInputs(path string, m *ir.Module) (map[string]ir.Value, *[3]uint32, error) {
+//
+// Texture and sampler bindings take their TextureJSON and SamplerJSON
+// entries (check/texture.go), stored in c.
+func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (map[string]ir.Value, *[3]uint32, error) {
+	c.Textures, c.Samplers = map[string]*interp.Texture{}, map[string]*interp.Sampler{}
 	data, err := o.read(path)
 	if err != nil {
 		return nil, nil, err
@@ -718,6 +747,16 @@ func (o *LoadOptions) readBindingInputs(path string, m *ir.Module) (map[string]i
 			wg = &v
 			continue
 		}
+		if tv := m.TextureVar(k); tv != nil {
+			if err := parseHandleInput(tv, raw, filepath.Dir(path), m, c.Textures, c.Samplers); err != nil {
+				var pe *ir.Error
+				if errors.As(err, &pe) {
+					return nil, nil, err
+				}
+				return nil, nil, o.usagef("%s: %s: %v", path, k, err)
+			}
+			continue
+		}
 		g := m.SharedVar(k)
 		if g == nil || g.Space == ir.SpaceWorkgroup {
 			var have []string
@@ -726,7 +765,11 @@ func (o *LoadOptions) readBindingInputs(path string, m *ir.Module) (map[string]i
 					have = append(have, v.Name)
 				}
 			}
-			return nil, nil, o.usagef("%s: the module has no storage or uniform binding named %q (have %s)", path, k, strings.Join(have, ", "))
+			what := "storage or uniform binding"
+			for _, v := range m.Textures {
+				have, what = append(have, v.Name), "storage, uniform, texture or sampler binding"
+			}
+			return nil, nil, o.usagef("%s: the module has no %s named %q (have %s)", path, what, k, strings.Join(have, ", "))
 		}
 		v, err := ir.UnmarshalValue(g.T, raw)
 		if err != nil {

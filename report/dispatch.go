@@ -47,6 +47,11 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 	for i, v := range res.Bindings {
 		inputs[v.Name] = ir.MarshalValue(res.Inputs[i])
 	}
+	if len(c.Module.Textures) > 0 {
+		for k, v := range check.TextureInputs(c) {
+			inputs[k] = v
+		}
+	}
 	ref := map[string]json.RawMessage{}
 	for i, name := range res.Names {
 		if i < len(res.Reference) { // none when out of domain

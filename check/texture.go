@@ -1,0 +1,976 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// Textures and samplers of a case (issue 24 items 4 and 7): bindings of
+// every kind of case, beside the buffers. Each texture binding of the
+// module gets contents (interp.Texture: format, size, mip levels, texel
+// bytes) and each sampler binding a description (interp.Sampler, WebGPU's
+// GPUSamplerDescriptor), from the inputs file or a case record (one JSON
+// form, TextureJSON and SamplerJSON, keyed by the variable's name beside
+// the buffers), or made up as Fill says (FillTextures). The reference gets
+// them as interp.Options.Textures/Samplers, every GPU run as
+// harness.Dispatch.Textures/Samplers (the bindings the entry point uses),
+// and every storage texture the entry point may write (write or
+// read_write access) is an output beside the read_write buffers: its
+// channel codes (the bits of each channel as stored: an 8-bit unorm byte,
+// the binary16 bits of a float16, the bits of a 32-bit channel), texel by
+// texel, named NAME[layer][y][x][channel] (1d: NAME[x][channel]; 2d and
+// storage textures have one layer: NAME[y][x][channel]).
+
+// Default sizes of made-up textures (FillTextures, and a texture an inputs
+// file does not give): 16 texels wide, 16 high for every dimension but 1d;
+// a 2d_array has 2 layers, a 3d texture is 8×8×4, a cube 8×8 (6 faces), a
+// cube_array 2 cubes; one mip level.
+var defaultTextureSize = map[ir.TexDim][3]int{
+	ir.Tex1D: {16, 1, 1}, ir.Tex2D: {16, 16, 1}, ir.Tex2DArray: {16, 16, 2},
+	ir.Tex3D: {8, 8, 4}, ir.TexCube: {8, 8, 6}, ir.TexCubeArray: {8, 8, 12},
+}
+
+// texFmt is a texel format as the case model reads it: r, rg, rgba or
+// bgra channels of 8, 16 or 32 bits, unorm, snorm, uint, sint or float.
+type texFmt struct {
+	name     string
+	channels int
+	bits     int
+	kind     string
+}
+
+func (f texFmt) texelBytes() int { return f.channels * f.bits / 8 }
+
+// channelKind is the channel type the shader reads the format as.
+func (f texFmt) channelKind() ir.Kind {
+	switch f.kind {
+	case "uint":
+		return ir.KindU32
+	case "sint":
+		return ir.KindI32
+	}
+	return ir.KindF32
+}
+
+// leafType is the type of one channel code in an output value: the
+// channel's type for 32-bit float and sint channels (the code is that
+// value's bits), else u32 (the code as an unsigned integer).
+func (f texFmt) leafType() *ir.Type {
+	if f.bits == 32 && f.kind == "float" {
+		return ir.F32
+	}
+	if f.bits == 32 && f.kind == "sint" {
+		return ir.I32
+	}
+	return ir.U32
+}
+
+func parseTexFmt(s string) (texFmt, error) {
+	f := texFmt{name: s}
+	rest := s
+	switch {
+	case strings.HasPrefix(s, "rgba"), strings.HasPrefix(s, "bgra"):
+		f.channels, rest = 4, s[4:]
+	case strings.HasPrefix(s, "rg"):
+		f.channels, rest = 2, s[2:]
+	case strings.HasPrefix(s, "r"):
+		f.channels, rest = 1, s[1:]
+	}
+	for _, b := range []int{8, 16, 32} {
+		if p := fmt.Sprint(b); strings.HasPrefix(rest, p) {
+			f.bits, f.kind = b, rest[len(p):]
+		}
+	}
+	ok := f.channels != 0 && f.bits != 0 && harness.TexelSize(s) == f.texelBytes()
+	switch f.kind {
+	case "unorm", "snorm":
+		ok = ok && f.bits <= 16
+	case "uint", "sint":
+	case "float":
+		ok = ok && f.bits >= 16
+	default:
+		ok = false
+	}
+	if !ok {
+		return f, fmt.Errorf("texture format %q is not one gpudiff uploads (r/rg/rgba 8, 16 or 32 bits unorm, snorm, uint, sint or float with a WebGPU texel size, or bgra8unorm)", s)
+	}
+	return f, nil
+}
+
+// TextureJSON is a texture's entry in an inputs file or a case record:
+// its format, level 0's size (width, height, depth or array layers), its
+// mip levels, and each level's texels (layer after layer, row after row,
+// each texel an array of channel values: what the shader reads for
+// normalized and float formats — 0 to 1 for unorm, -1 to 1 for snorm,
+// rounded to the nearest code — and the integer for uint and sint), or
+// a PNG file (relative to the inputs file; 8-bit formats, one level:
+// channel c is the image's R, G, B, A byte). Missing texels are zero.
+type TextureJSON struct {
+	Format    string        `json:"format,omitempty"`
+	Size      []int         `json:"size,omitempty"`
+	MipLevels int           `json:"mipLevels,omitempty"`
+	Levels    [][][]float64 `json:"levels,omitempty"`
+	PNG       string        `json:"png,omitempty"`
+}
+
+// SamplerJSON is a sampler's entry (WebGPU GPUSamplerDescriptor's names).
+type SamplerJSON struct {
+	AddressModeU string   `json:"addressModeU,omitempty"`
+	AddressModeV string   `json:"addressModeV,omitempty"`
+	AddressModeW string   `json:"addressModeW,omitempty"`
+	MagFilter    string   `json:"magFilter,omitempty"`
+	MinFilter    string   `json:"minFilter,omitempty"`
+	MipmapFilter string   `json:"mipmapFilter,omitempty"`
+	LodMinClamp  *float32 `json:"lodMinClamp,omitempty"`
+	LodMaxClamp  *float32 `json:"lodMaxClamp,omitempty"`
+	Compare      string   `json:"compare,omitempty"`
+}
+
+// defaultFormat is a made-up texture's format: a storage texture's
+// declared one, else rgba8unorm for f32, rgba8uint for u32, rgba8sint
+// for i32 sampled textures.
+func defaultFormat(t *ir.Type) string {
+	tt := t.Tex
+	if tt.Class == ir.TexStorage {
+		return tt.Format.String()
+	}
+	switch tt.Sampled.Kind {
+	case ir.KindU32:
+		return "rgba8uint"
+	case ir.KindI32:
+		return "rgba8sint"
+	}
+	return "rgba8unorm"
+}
+
+// checkTextureVar refuses the texture classes whose contents the case
+// model cannot upload yet (depth and multisampled textures), positioned.
+func checkTextureVar(m *ir.Module, v *ir.TextureVar) error {
+	if v.T.Kind != ir.KindTexture {
+		return nil
+	}
+	switch v.T.Tex.Class {
+	case ir.TexDepth, ir.TexMultisampled:
+		return &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v bindings are not supported by cases yet (their contents cannot be given or uploaded; only a render pass writes a multisampled or depth texture)", v.Name, v.T)}
+	}
+	return nil
+}
+
+// levelSize is level l's size of a texture of dimension dim.
+func levelSize(dim ir.TexDim, w, h, d, l int) (int, int, int) {
+	w, h = max(w>>l, 1), max(h>>l, 1)
+	if dim == ir.Tex3D {
+		d = max(d>>l, 1)
+	}
+	if dim == ir.Tex1D {
+		h = 1
+	}
+	return w, h, d
+}
+
+// checkTextureShape checks a texture's size and levels against its
+// declaration.
+func checkTextureShape(v *ir.TextureVar, t *interp.Texture) error {
+	dim := v.T.Tex.Dim
+	w, h, d := t.Width, t.Height, t.DepthOrLayers
+	if w < 1 || h < 1 || d < 1 {
+		return fmt.Errorf("size %dx%dx%d: each must be ≥ 1", w, h, d)
+	}
+	if w*h*d > 1<<24 {
+		return fmt.Errorf("size %dx%dx%d is over 2^24 texels", w, h, d)
+	}
+	switch dim {
+	case ir.Tex1D:
+		if h != 1 || d != 1 {
+			return fmt.Errorf("a texture_1d is [width]: size %dx%dx%d", w, h, d)
+		}
+	case ir.Tex2D:
+		if d != 1 {
+			return fmt.Errorf("a 2d texture has one layer: size %dx%dx%d", w, h, d)
+		}
+	case ir.TexCube, ir.TexCubeArray:
+		if w != h || d%6 != 0 || dim == ir.TexCube && d != 6 {
+			return fmt.Errorf("a cube is square with 6 layers (a cube_array a multiple of 6): size %dx%dx%d", w, h, d)
+		}
+	}
+	biggest := max(w, h)
+	if dim == ir.Tex3D {
+		biggest = max(biggest, d)
+	}
+	maxLevels := 1
+	for biggest>>maxLevels > 0 {
+		maxLevels++
+	}
+	if t.MipLevels < 1 || t.MipLevels > maxLevels {
+		return fmt.Errorf("mipLevels %d: want 1 to %d for size %dx%dx%d", t.MipLevels, maxLevels, w, h, d)
+	}
+	if v.T.Tex.Class == ir.TexStorage && t.MipLevels != 1 {
+		return fmt.Errorf("a storage texture binds one mip level: mipLevels %d", t.MipLevels)
+	}
+	return nil
+}
+
+// checkTextureFormat checks format against v's declaration.
+func checkTextureFormat(v *ir.TextureVar, format string) (texFmt, error) {
+	f, err := parseTexFmt(format)
+	if err != nil {
+		return f, err
+	}
+	tt := v.T.Tex
+	if tt.Class == ir.TexStorage && tt.Format.String() != format {
+		return f, fmt.Errorf("format %s, but %s is declared %v", format, v.Name, v.T)
+	}
+	if f.channelKind() != tt.Sampled.Kind {
+		return f, fmt.Errorf("format %s gives %s values, but %s is declared %v", format, map[ir.Kind]string{ir.KindF32: "f32", ir.KindU32: "u32", ir.KindI32: "i32"}[f.channelKind()], v.Name, v.T)
+	}
+	return f, nil
+}
+
+// emptyTexture is v's texture of format and size with zeroed levels.
+func emptyTexture(v *ir.TextureVar, format string, w, h, d, levels int) *interp.Texture {
+	t := &interp.Texture{Format: format, Width: w, Height: h, DepthOrLayers: d, MipLevels: levels, SampleCount: 1}
+	f, _ := parseTexFmt(format)
+	for l := 0; l < levels; l++ {
+		lw, lh, ld := levelSize(v.T.Tex.Dim, w, h, d, l)
+		t.Data = append(t.Data, make([]byte, lw*lh*ld*f.texelBytes()))
+	}
+	return t
+}
+
+// FillTextures makes up the contents of every texture binding of m and
+// the description of every sampler binding as fill says (seeded for
+// FillEdges and FillRandom): a made-up texture has its default format
+// (defaultFormat) and size (defaultTextureSize), one mip level; a
+// sampler is nearest and clamp-to-edge (a sampler_comparison compares
+// with "less"). Channel leaves k = 0, 1, … of a texture: FillZero 0;
+// FillIota k (normalized formats: code k mod 2^bits); FillSmall 1 + k
+// mod 16 (floats (1 + k mod 16)/4, unorm codes (1 + k mod 16)·15);
+// FillEdges and FillRandom seeded codes (floats: [-1, 1) in steps of
+// 2^-8; integers 0 to 255, or -128 to 127).
+func FillTextures(fill Fill, seed uint64, m *ir.Module) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+	texs, smps := map[string]*interp.Texture{}, map[string]*interp.Sampler{}
+	for i, v := range m.Textures {
+		if v.T.Kind == ir.KindSampler {
+			smps[v.Name] = defaultSampler(v)
+			continue
+		}
+		if err := checkTextureVar(m, v); err != nil {
+			return nil, nil, err
+		}
+		sz := defaultTextureSize[v.T.Tex.Dim]
+		t := emptyTexture(v, defaultFormat(v.T), sz[0], sz[1], sz[2], 1)
+		f, _ := parseTexFmt(t.Format)
+		fl := newFiller(fill, seed+uint64(i+1)*0x9e3779b97f4a7c15, 0)
+		cb := f.bits / 8
+		for l := range t.Data {
+			for off := 0; off < len(t.Data[l]); off += cb {
+				putCode(t.Data[l][off:], cb, fl.code(f))
+			}
+		}
+		texs[v.Name] = t
+	}
+	return texs, smps, nil
+}
+
+func defaultSampler(v *ir.TextureVar) *interp.Sampler {
+	s := &interp.Sampler{AddressModeU: "clamp-to-edge", AddressModeV: "clamp-to-edge", AddressModeW: "clamp-to-edge",
+		MagFilter: "nearest", MinFilter: "nearest", MipmapFilter: "nearest", LodMaxClamp: 32}
+	if v.T.Tex != nil && v.T.Tex.Comparison {
+		s.Compare = "less"
+	}
+	return s
+}
+
+// code is the next channel code of format f.
+func (fl *filler) code(f texFmt) uint32 {
+	k := fl.k
+	fl.k++
+	mask := uint32(1)<<f.bits - 1
+	if f.bits == 32 {
+		mask = ^uint32(0)
+	}
+	var x float32
+	switch fl.fill {
+	case FillZero:
+		return 0
+	case FillIota:
+		if f.kind == "float" {
+			x = float32(k)
+		} else {
+			return k & mask
+		}
+	case FillSmall:
+		switch f.kind {
+		case "float":
+			x = float32(1+k%16) / 4
+		case "unorm", "snorm":
+			return (1 + k%16) * 15 & mask
+		default:
+			return 1 + k%16
+		}
+	default:
+		r := fl.next()
+		switch f.kind {
+		case "float":
+			x = float32(int32(r>>56)-128) / 128 // [-1, 1) in steps of 2^-7
+		case "sint":
+			return uint32(int32(int8(r>>56))) & mask
+		case "uint":
+			return uint32(r>>56) & mask
+		default:
+			return uint32(r>>32) & mask
+		}
+	}
+	if f.bits == 16 {
+		return uint32(f32ToF16(x))
+	}
+	return math.Float32bits(x)
+}
+
+func putCode(b []byte, cb int, x uint32) {
+	for i := 0; i < cb; i++ {
+		b[i] = byte(x >> (8 * i))
+	}
+}
+
+func getCode(b []byte, cb int) uint32 {
+	var x uint32
+	for i := 0; i < cb; i++ {
+		x |= uint32(b[i]) << (8 * i)
+	}
+	return x
+}
+
+// f32ToF16 rounds x to the nearest binary16 (ties to even; overflow to
+// infinity).
+func f32ToF16(x float32) uint16 {
+	b := math.Float32bits(x)
+	sign := uint16(b>>16) & 0x8000
+	exp := int(b>>23&0xff) - 127 + 15
+	man := b & 0x7fffff
+	switch {
+	case b&0x7fffffff > 0x7f800000:
+		return sign | 0x7e00
+	case exp >= 31:
+		return sign | 0x7c00
+	case exp <= 0:
+		if exp < -10 {
+			return sign
+		}
+		man |= 0x800000
+		shift := uint32(14 - exp)
+		h := man >> shift
+		rem := man & (1<<shift - 1)
+		half := uint32(1) << (shift - 1)
+		if rem > half || rem == half && h&1 == 1 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	h := uint32(exp)<<10 | man>>13
+	rem := man & 0x1fff
+	if rem > 0x1000 || rem == 0x1000 && h&1 == 1 {
+		h++
+	}
+	return sign | uint16(h)
+}
+
+func f16ToF32(h uint16) float32 {
+	sign := uint32(h&0x8000) << 16
+	exp := uint32(h >> 10 & 0x1f)
+	man := uint32(h & 0x3ff)
+	switch {
+	case exp == 0x1f:
+		return math.Float32frombits(sign | 0x7f800000 | man<<13)
+	case exp == 0:
+		f := float32(man) / 1024 / 16384
+		if sign != 0 {
+			f = -f
+		}
+		return f
+	}
+	return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
+}
+
+// channelCode converts a channel value as the inputs file gives it to its
+// code.
+func channelCode(f texFmt, x float64) (uint32, error) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%v is not a channel value", x)
+	}
+	mask := uint32(1)<<f.bits - 1
+	if f.bits == 32 {
+		mask = ^uint32(0)
+	}
+	switch f.kind {
+	case "unorm":
+		if x < 0 || x > 1 {
+			return 0, fmt.Errorf("%v is outside a unorm channel's [0, 1]", x)
+		}
+		return uint32(math.Round(x * float64(mask))), nil
+	case "snorm":
+		if x < -1 || x > 1 {
+			return 0, fmt.Errorf("%v is outside an snorm channel's [-1, 1]", x)
+		}
+		return uint32(int32(math.Round(x*float64(mask>>1)))) & mask, nil
+	case "float":
+		if f.bits == 16 {
+			if math.Abs(x) > 65504 {
+				return 0, fmt.Errorf("%v is outside a float16 channel's range", x)
+			}
+			return uint32(f32ToF16(float32(x))), nil
+		}
+		return math.Float32bits(float32(x)), nil
+	case "uint":
+		if x != math.Trunc(x) || x < 0 || x > float64(mask) {
+			return 0, fmt.Errorf("%v is not a %d-bit unsigned integer", x, f.bits)
+		}
+		return uint32(x), nil
+	}
+	lim := math.Ldexp(1, f.bits-1)
+	if x != math.Trunc(x) || x < -lim || x >= lim {
+		return 0, fmt.Errorf("%v is not a %d-bit signed integer", x, f.bits)
+	}
+	return uint32(int64(x)) & mask, nil
+}
+
+// channelValue is code's value as the inputs file writes it
+// (channelCode's inverse where the code is canonical).
+func channelValue(f texFmt, code uint32) float64 {
+	mask := uint32(1)<<f.bits - 1
+	if f.bits == 32 {
+		mask = ^uint32(0)
+	}
+	switch f.kind {
+	case "unorm":
+		return float64(code) / float64(mask)
+	case "snorm":
+		s := int32(code<<(32-f.bits)) >> (32 - f.bits)
+		return max(float64(s)/float64(mask>>1), -1)
+	case "float":
+		if f.bits == 16 {
+			return float64(f16ToF32(uint16(code)))
+		}
+		return float64(math.Float32frombits(code))
+	case "sint":
+		return float64(int32(code<<(32-f.bits)) >> (32 - f.bits))
+	}
+	return float64(code)
+}
+
+// parseTexture reads v's entry (dir: where a PNG's name is relative to;
+// "" refuses PNG names, as in a case record).
+func parseTexture(v *ir.TextureVar, raw json.RawMessage, dir string, m *ir.Module) (*interp.Texture, error) {
+	if err := checkTextureVar(m, v); err != nil {
+		return nil, err
+	}
+	var tj TextureJSON
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&tj); err != nil {
+		return nil, fmt.Errorf("want {\"format\", \"size\": [w, h, depth or layers], \"mipLevels\", \"levels\": [[[channel, …] per texel] per level]} or a \"png\" file name: %v", err)
+	}
+	var img *image.NRGBA
+	if tj.PNG != "" {
+		if tj.Levels != nil {
+			return nil, fmt.Errorf("give either \"levels\" or \"png\", not both")
+		}
+		p := tj.PNG
+		if dir != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("png: %v", err)
+		}
+		src, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("png %s: %v", p, err)
+		}
+		img = image.NewNRGBA(src.Bounds())
+		draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	}
+	format := tj.Format
+	if format == "" {
+		format = defaultFormat(v.T)
+	}
+	f, err := checkTextureFormat(v, format)
+	if err != nil {
+		return nil, err
+	}
+	sz := defaultTextureSize[v.T.Tex.Dim]
+	if img != nil {
+		if f.bits != 8 {
+			return nil, fmt.Errorf("png: a PNG gives 8-bit channels, but the format is %s", format)
+		}
+		sz = [3]int{img.Rect.Dx(), img.Rect.Dy(), 1}
+		if v.T.Tex.Dim == ir.Tex1D {
+			sz[1] = 1
+		}
+	}
+	if tj.Size != nil {
+		if len(tj.Size) == 0 || len(tj.Size) > 3 {
+			return nil, fmt.Errorf("size: want [width], [width, height] or [width, height, depth or layers], got %v", tj.Size)
+		}
+		sz = [3]int{1, 1, 1}
+		copy(sz[:], tj.Size)
+	}
+	levels := tj.MipLevels
+	if levels == 0 {
+		levels = 1
+	}
+	t := &interp.Texture{Format: format, Width: sz[0], Height: sz[1], DepthOrLayers: sz[2], MipLevels: levels, SampleCount: 1}
+	if err := checkTextureShape(v, t); err != nil {
+		return nil, err
+	}
+	t = emptyTexture(v, format, sz[0], sz[1], sz[2], levels)
+	cb := f.bits / 8
+	if img != nil {
+		if img.Rect.Dx() != sz[0] || img.Rect.Dy() != sz[1] || sz[2] != 1 || levels != 1 {
+			return nil, fmt.Errorf("png: the image is %dx%d, the texture %dx%dx%d with %d levels (a PNG is one level, one layer)", img.Rect.Dx(), img.Rect.Dy(), sz[0], sz[1], sz[2], levels)
+		}
+		for i := 0; i < sz[0]*sz[1]; i++ {
+			for c := 0; c < f.channels; c++ {
+				t.Data[0][i*f.channels+c] = img.Pix[4*i+c]
+			}
+		}
+		return t, nil
+	}
+	if len(tj.Levels) > levels {
+		return nil, fmt.Errorf("levels: texels for %d levels, the texture has %d (mipLevels)", len(tj.Levels), levels)
+	}
+	for l, texels := range tj.Levels {
+		n := len(t.Data[l]) / f.texelBytes()
+		if len(texels) > n {
+			lw, lh, ld := levelSize(v.T.Tex.Dim, sz[0], sz[1], sz[2], l)
+			return nil, fmt.Errorf("levels[%d]: %d texels, level %d has %d (%dx%dx%d)", l, len(texels), l, n, lw, lh, ld)
+		}
+		for i, texel := range texels {
+			if len(texel) != f.channels {
+				return nil, fmt.Errorf("levels[%d][%d]: %d channel values, %s has %d", l, i, len(texel), format, f.channels)
+			}
+			for c, x := range texel {
+				code, err := channelCode(f, x)
+				if err != nil {
+					return nil, fmt.Errorf("levels[%d][%d][%d]: %v", l, i, c, err)
+				}
+				putCode(t.Data[l][(i*f.channels+c)*cb:], cb, code)
+			}
+		}
+	}
+	return t, nil
+}
+
+var (
+	addressModes = []string{"clamp-to-edge", "repeat", "mirror-repeat"}
+	filterModes  = []string{"nearest", "linear"}
+	compareFuncs = []string{"never", "less", "equal", "less-equal", "greater", "not-equal", "greater-equal", "always"}
+)
+
+func oneOf(key, got string, want []string) error {
+	for _, w := range want {
+		if got == w {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %q is not one of %s", key, got, strings.Join(want, ", "))
+}
+
+// parseSampler reads v's entry; what it does not give is the default
+// (defaultSampler).
+func parseSampler(v *ir.TextureVar, raw json.RawMessage) (*interp.Sampler, error) {
+	var sj SamplerJSON
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sj); err != nil {
+		return nil, fmt.Errorf("want a GPUSamplerDescriptor {\"magFilter\", \"minFilter\", \"mipmapFilter\", \"addressModeU\", \"addressModeV\", \"addressModeW\", \"lodMinClamp\", \"lodMaxClamp\", \"compare\"}: %v", err)
+	}
+	s := defaultSampler(v)
+	for _, x := range []struct {
+		key, val string
+		dst      *string
+		want     []string
+	}{{"addressModeU", sj.AddressModeU, &s.AddressModeU, addressModes}, {"addressModeV", sj.AddressModeV, &s.AddressModeV, addressModes},
+		{"addressModeW", sj.AddressModeW, &s.AddressModeW, addressModes}, {"magFilter", sj.MagFilter, &s.MagFilter, filterModes},
+		{"minFilter", sj.MinFilter, &s.MinFilter, filterModes}, {"mipmapFilter", sj.MipmapFilter, &s.MipmapFilter, filterModes},
+		{"compare", sj.Compare, &s.Compare, compareFuncs}} {
+		if x.val == "" {
+			continue
+		}
+		if err := oneOf(x.key, x.val, x.want); err != nil {
+			return nil, err
+		}
+		*x.dst = x.val
+	}
+	if sj.LodMinClamp != nil {
+		s.LodMinClamp = *sj.LodMinClamp
+	}
+	if sj.LodMaxClamp != nil {
+		s.LodMaxClamp = *sj.LodMaxClamp
+	}
+	if s.LodMinClamp < 0 || s.LodMaxClamp < s.LodMinClamp {
+		return nil, fmt.Errorf("lodMinClamp %v, lodMaxClamp %v: want 0 ≤ lodMinClamp ≤ lodMaxClamp", s.LodMinClamp, s.LodMaxClamp)
+	}
+	isCmp := v.T.Tex != nil && v.T.Tex.Comparison
+	if isCmp != (s.Compare != "") {
+		if isCmp {
+			return nil, fmt.Errorf("%s is a sampler_comparison: it needs \"compare\"", v.Name)
+		}
+		return nil, fmt.Errorf("compare: %s is a sampler, not a sampler_comparison", v.Name)
+	}
+	return s, nil
+}
+
+// parseHandleInput reads the entry of texture or sampler v.
+func parseHandleInput(v *ir.TextureVar, raw json.RawMessage, dir string, m *ir.Module, texs map[string]*interp.Texture, smps map[string]*interp.Sampler) error {
+	if v.T.Kind == ir.KindSampler {
+		s, err := parseSampler(v, raw)
+		if err != nil {
+			return err
+		}
+		smps[v.Name] = s
+		return nil
+	}
+	t, err := parseTexture(v, raw, dir, m)
+	if err != nil {
+		return err
+	}
+	texs[v.Name] = t
+	return nil
+}
+
+// completeTextures gives every texture and sampler of m that texs and
+// smps lack its default: made up as fill says (FillTextures; "" zeroed),
+// a sampler nearest and clamp-to-edge.
+func completeTextures(m *ir.Module, texs map[string]*interp.Texture, smps map[string]*interp.Sampler, fill Fill, seed uint64) error {
+	if len(m.Textures) == 0 {
+		return nil
+	}
+	f := fill
+	if f == "" {
+		f = FillZero
+	}
+	ft, fs, err := FillTextures(f, seed, m)
+	if err != nil {
+		return err
+	}
+	for k, v := range ft {
+		if _, ok := texs[k]; !ok {
+			texs[k] = v
+		}
+	}
+	for k, v := range fs {
+		if _, ok := smps[k]; !ok {
+			smps[k] = v
+		}
+	}
+	return nil
+}
+
+// TexturesJSON renders textures and samplers as the entries of an inputs
+// object (TextureJSON, SamplerJSON), in module order, each as
+// "name": {…}; "" when there are none.
+func TexturesJSON(m *ir.Module, texs map[string]*interp.Texture, smps map[string]*interp.Sampler) []string {
+	var out []string
+	for _, v := range m.Textures {
+		name, _ := json.Marshal(v.Name)
+		var body []byte
+		if s, ok := smps[v.Name]; ok && v.T.Kind == ir.KindSampler {
+			lmin, lmax := s.LodMinClamp, s.LodMaxClamp
+			body, _ = json.Marshal(SamplerJSON{AddressModeU: s.AddressModeU, AddressModeV: s.AddressModeV, AddressModeW: s.AddressModeW,
+				MagFilter: s.MagFilter, MinFilter: s.MinFilter, MipmapFilter: s.MipmapFilter, LodMinClamp: &lmin, LodMaxClamp: &lmax, Compare: s.Compare})
+		} else if t, ok := texs[v.Name]; ok {
+			f, _ := parseTexFmt(t.Format)
+			tj := TextureJSON{Format: t.Format, Size: []int{t.Width, t.Height, t.DepthOrLayers}, MipLevels: t.MipLevels}
+			cb := f.bits / 8
+			for _, data := range t.Data {
+				lv := [][]float64{}
+				for i := 0; i+f.texelBytes() <= len(data); i += f.texelBytes() {
+					texel := make([]float64, f.channels)
+					for c := range texel {
+						texel[c] = channelValue(f, getCode(data[i+c*cb:], cb))
+					}
+					lv = append(lv, texel)
+				}
+				tj.Levels = append(tj.Levels, lv)
+			}
+			body, _ = json.Marshal(tj)
+		} else {
+			continue
+		}
+		out = append(out, string(name)+": "+string(body))
+	}
+	return out
+}
+
+// EntryInputsJSON is a compute entry point's case inputs: its buffers
+// (BindingsJSON) and its textures and samplers (TexturesJSON) in one
+// object, the inputs file's form.
+func EntryInputsJSON(c *EntryCase) json.RawMessage {
+	raw := BindingsJSON(c.Module, c.Buffers)
+	more := TexturesJSON(c.Module, c.Textures, c.Samplers)
+	if len(more) == 0 {
+		return raw
+	}
+	s := strings.TrimSuffix(string(raw), "}")
+	if s != "{" {
+		s += ", "
+	}
+	return json.RawMessage(s + strings.Join(more, ", ") + "}")
+}
+
+// usedHandles is the texture and sampler bindings entry's call graph
+// uses: the ones a GPU run binds.
+func usedHandles(m *ir.Module, entry string) map[string]bool {
+	used := map[string]bool{}
+	for _, f := range m.CallGraph(entry) {
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			if id, ok := n.(*ir.Ident); ok && id.Ref == ir.RefHandle {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	return used
+}
+
+var viewNames = map[ir.TexDim]string{ir.Tex1D: "1d", ir.Tex2D: "2d", ir.Tex2DArray: "2d-array", ir.Tex3D: "3d", ir.TexCube: "cube", ir.TexCubeArray: "cube-array"}
+
+// textureJob is the harness's textures and samplers of a dispatch of
+// entry (the bindings it uses), and the written storage textures, in the
+// order the harness reads them back.
+func textureJob(m *ir.Module, entry string, texs map[string]*interp.Texture, smps map[string]*interp.Sampler) ([]harness.TextureBinding, []harness.SamplerBinding, []*ir.TextureVar, error) {
+	used := usedHandles(m, entry)
+	var tb []harness.TextureBinding
+	var sb []harness.SamplerBinding
+	var written []*ir.TextureVar
+	for _, v := range m.Textures {
+		if !used[v.Name] {
+			continue
+		}
+		if v.T.Kind == ir.KindSampler {
+			s := smps[v.Name]
+			if s == nil {
+				return nil, nil, nil, fmt.Errorf("sampler %s: no description", v.Name)
+			}
+			sb = append(sb, harness.SamplerBinding{Group: uint32(v.Group), Binding: uint32(v.Binding),
+				AddressModeU: s.AddressModeU, AddressModeV: s.AddressModeV, AddressModeW: s.AddressModeW,
+				MagFilter: s.MagFilter, MinFilter: s.MinFilter, MipmapFilter: s.MipmapFilter,
+				LodMinClamp: s.LodMinClamp, LodMaxClamp: s.LodMaxClamp, Compare: s.Compare})
+			continue
+		}
+		t := texs[v.Name]
+		if t == nil {
+			return nil, nil, nil, fmt.Errorf("texture %s: no contents", v.Name)
+		}
+		b := harness.TextureBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: harness.TextureSampled,
+			View: viewNames[v.T.Tex.Dim], Format: t.Format, Width: uint32(t.Width), Height: uint32(t.Height),
+			DepthOrLayers: uint32(t.DepthOrLayers), MipLevels: uint32(t.MipLevels), Data: t.Data}
+		if v.T.Tex.Class == ir.TexStorage {
+			b.Kind = harness.TextureStorage
+			b.Access = map[ir.TexAccess]string{ir.TexRead: "read-only", ir.TexWrite: "write-only", ir.TexReadWrite: "read-write"}[v.T.Tex.Access]
+			if b.Written() {
+				written = append(written, v)
+			}
+		}
+		tb = append(tb, b)
+	}
+	return tb, sb, written, nil
+}
+
+// textureValue is level 0 of a storage texture as an output value:
+// channel codes of type leafType, [layer][y][x][channel] (1d:
+// [x][channel]; one layer: [y][x][channel]).
+func textureValue(v *ir.TextureVar, t *interp.Texture, codes []uint32) ir.Value {
+	f, _ := parseTexFmt(t.Format)
+	lt := f.leafType()
+	w, h, d := t.Width, t.Height, t.DepthOrLayers
+	k := 0
+	texel := func() ir.Value {
+		tt := ir.ArrayOf(lt, f.channels)
+		es := make([]ir.Value, f.channels)
+		for c := range es {
+			es[c] = ir.ScalarVal(lt, codes[k])
+			k++
+		}
+		return ir.CompositeVal(tt, es...)
+	}
+	row := func() ir.Value {
+		es := make([]ir.Value, w)
+		for x := range es {
+			es[x] = texel()
+		}
+		return ir.CompositeVal(ir.ArrayOf(es[0].Type, w), es...)
+	}
+	if v.T.Tex.Dim == ir.Tex1D {
+		return row()
+	}
+	layer := func() ir.Value {
+		es := make([]ir.Value, h)
+		for y := range es {
+			es[y] = row()
+		}
+		return ir.CompositeVal(ir.ArrayOf(es[0].Type, h), es...)
+	}
+	if d == 1 && v.T.Tex.Dim == ir.Tex2D {
+		return layer()
+	}
+	es := make([]ir.Value, d)
+	for z := range es {
+		es[z] = layer()
+	}
+	return ir.CompositeVal(ir.ArrayOf(es[0].Type, d), es...)
+}
+
+// textureCodes reads level 0's channel codes from texel bytes.
+func textureCodes(format string, data []byte) []uint32 {
+	f, _ := parseTexFmt(format)
+	cb := f.bits / 8
+	out := make([]uint32, len(data)/cb)
+	for i := range out {
+		out[i] = getCode(data[i*cb:], cb)
+	}
+	return out
+}
+
+// textureExpected is a storage texture's reference output: the
+// reference's final contents (o, when the entry point stores to it), or
+// its initial ones.
+func textureExpected(v *ir.TextureVar, t *interp.Texture, o *interp.TextureOutput) oracle.Expected {
+	if o == nil || len(o.Levels) == 0 {
+		return oracle.Expected{Value: textureValue(v, t, textureCodes(t.Format, t.Data[0]))}
+	}
+	e := oracle.Expected{Value: textureValue(v, t, o.Levels[0])}
+	n := len(o.Levels[0])
+	anys := o.Any[0]
+	allowed := o.Allowed[0]
+	if anys == nil && len(allowed) == 0 {
+		return e
+	}
+	e.Indeterminate = make([]bool, n)
+	e.Allowed = make([]ir.ValueSet, n)
+	idx := make([]int, 0, len(allowed))
+	for i := range allowed {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		e.Indeterminate[i] = true
+		e.Allowed[i] = ir.ValueSet{Values: append([]uint32(nil), allowed[i]...)}
+	}
+	for i, a := range anys {
+		if a {
+			e.Indeterminate[i], e.Allowed[i] = true, ir.ValueSet{}
+		}
+	}
+	e.Why = "a stored texel WGSL leaves open: a conversion with two nearest codes, an out-of-bounds, racing or indeterminate textureStore"
+	return e
+}
+
+// caseTextures returns c's textures and samplers completed with the
+// defaults of the ones c lacks (zeroed textures of the default format and
+// size, nearest clamp-to-edge samplers), in new maps (the reference adds
+// to its samplers map).
+func caseTextures(c *EntryCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+	texs, smps := map[string]*interp.Texture{}, map[string]*interp.Sampler{}
+	for k, v := range c.Textures {
+		texs[k] = v
+	}
+	for k, v := range c.Samplers {
+		smps[k] = v
+	}
+	for name := range texs {
+		if v := c.Module.TextureVar(name); v == nil || v.T.Kind != ir.KindTexture {
+			return nil, nil, fmt.Errorf("%s has no texture binding named %q", c.Entry, name)
+		}
+	}
+	for name := range smps {
+		if v := c.Module.TextureVar(name); v == nil || v.T.Kind != ir.KindSampler {
+			return nil, nil, fmt.Errorf("%s has no sampler binding named %q", c.Entry, name)
+		}
+	}
+	for _, v := range c.Module.Textures {
+		if t := texs[v.Name]; t != nil {
+			if _, err := checkTextureFormat(v, t.Format); err != nil {
+				return nil, nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
+			}
+			if err := checkTextureShape(v, t); err != nil {
+				return nil, nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
+			}
+		}
+	}
+	if err := completeTextures(c.Module, texs, smps, FillZero, 0); err != nil {
+		return nil, nil, err
+	}
+	return texs, smps, nil
+}
+
+// textureOutput is storage texture v's output in a dispatch result's
+// Textures (outs), or its initial contents t where the run did not store
+// to it.
+func textureOutput(v *ir.TextureVar, t *interp.Texture, outs map[string]interp.TextureOutput) oracle.Expected {
+	if o, ok := outs[v.Name]; ok {
+		return textureExpected(v, t, &o)
+	}
+	return textureExpected(v, t, nil)
+}
+
+// parseEntryInputs decodes a compute entry point's recorded inputs: its
+// buffers (ParseBindings) and its textures and samplers (a case record
+// holds their texels: no PNG names).
+func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Value, map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+	if len(m.Textures) == 0 {
+		bufs, err := ParseBindings(where, raw, m)
+		return bufs, nil, nil, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, nil, nil, fmt.Errorf("%s: want a JSON object mapping binding names to values", where)
+	}
+	texs, smps := map[string]*interp.Texture{}, map[string]*interp.Sampler{}
+	for _, v := range m.Textures {
+		r, ok := obj[v.Name]
+		if !ok {
+			continue
+		}
+		if err := parseHandleInput(v, r, "", m, texs, smps); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %s: %v", where, v.Name, err)
+		}
+		delete(obj, v.Name)
+	}
+	rest, _ := json.Marshal(obj)
+	bufs, err := ParseBindings(where, rest, m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := completeTextures(m, texs, smps, FillZero, 0); err != nil {
+		return nil, nil, nil, err
+	}
+	return bufs, texs, smps, nil
+}
+
+// TextureInputs is c's textures and samplers as inputs-file entries by
+// name (TextureJSON, SamplerJSON; exec --json's "bindings").
+func TextureInputs(c *EntryCase) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte("{"+strings.Join(TexturesJSON(c.Module, c.Textures, c.Samplers), ", ")+"}"), &obj) == nil {
+		out = obj
+	}
+	return out
+}
