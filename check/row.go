@@ -546,6 +546,14 @@ func (at *rowAttributor) crashed(a RowAdapter, r *RowRun) (class Class, culprit,
 		return ClassCompiler, a.Compiler,
 			fmt.Sprintf("the same driver runs %s's translation to completion on %s, but %s's %s: %s", compilerNames(peers), adapterNames(peers), a.Compiler, what, msg)
 	}
+	if r.Format == oracle.FormatWGSL {
+		// The same driver runs gpudiff's SPIR-V of the same function to
+		// completion: what differs is the WGSL path, the compiler's.
+		if own := at.run(a.Name, r.Function, oracle.FormatSPIRV, r.Stage); fine(own) {
+			return ClassCompiler, a.Compiler,
+				fmt.Sprintf("it %s on the WGSL while gpudiff's SPIR-V of the same function runs to completion on the same adapter (the same driver): %s", what, msg)
+		}
+	}
 	return ClassStack, fmt.Sprintf("%s or driver %s", a.Compiler, a.Driver), fmt.Sprintf("it %s and no neighbour separates compiler from driver: %s", what, msg)
 }
 

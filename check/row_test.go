@@ -51,6 +51,23 @@ func TestAttributeRow(t *testing.T) {
 	assert.Equal(t, []string{"wgpu-gl:llvmpipe"}, fs[0].SameAs)
 	assert.Equal(t, 2, fs[1].Run)
 
+	// A crash of the WGSL run whose SPIR-V run completes on the same
+	// adapter is the WGSL compiler's, not the driver's (issue 25: naga's
+	// SPIR-V backend aborting on a member pointer argument).
+	crash := &Row{Mode: "raw", Adapters: row.Adapters[:1], Runs: []RowRun{
+		{Adapter: "wgpu-vulkan:swiftshader", Function: RowOriginal, Format: oracle.FormatWGSL, Stage: oracle.StageCompute, Outcome: RowCrash, Error: "SIGABRT"},
+		run("wgpu-vulkan:swiftshader", RowAgrees, "[1, 0]"),
+	}}
+	crash.Runs[1].Format = oracle.FormatSPIRV
+	fs = AttributeRow(crash)
+	require.Len(t, fs, 1)
+	assert.Equal(t, ClassCompiler, fs[0].Class)
+	assert.Equal(t, "naga", fs[0].Culprit)
+	crash.Runs[1].Outcome = RowCrash
+	fs = AttributeRow(crash)
+	require.Len(t, fs, 2)
+	assert.Equal(t, ClassStack, fs[0].Class, "both formats crash: compiler and driver stay unseparated")
+
 	row.Error = "  setup failed\nmore"
 	row.Runs = nil
 	fs = AttributeRow(row)
