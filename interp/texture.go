@@ -135,6 +135,7 @@ type texInst struct {
 	alts   []map[int][]uint32
 	writer [][]int32 // per level, per texel: the invocation that stored it (+1), or 0
 	stored bool      // the entry point stores to it
+	serr   []float64 // while sampling: the coordinates' error bounds (texture_filter.go)
 }
 
 // texState is the textures and samplers of a dispatch.
@@ -593,51 +594,46 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				return
 			}
 			lod := float64(math.Float32frombits(fr.s[fLevel.loc].bits))
-			if fr.s[fLevel.loc].err != 0 || lod != math.Trunc(lod) || smp.MagFilter == "linear" || smp.MinFilter == "linear" {
-				// Linear filtering and fractional levels: not yet an
-				// interval in the reference.
-				anyOut(fr, unsup)
-				return
-			}
-			lod = math.Min(math.Max(lod, float64(smp.LodMinClamp)), float64(smp.LodMaxClamp))
-			if smp.LodMaxClamp == 0 && smp.LodMinClamp == 0 {
-				lod = 0
-			}
-			l := int(math.Min(math.Max(lod, 0), float64(len(t.levels)-1)))
-			w, h, d := t.levelSize(l)
-			size := [3]int{w, h, d}
-			modes := [3]string{smp.AddressModeU, smp.AddressModeV, smp.AddressModeW}
-			var xyz [3]int64
+			lodErr := fr.s[fLevel.loc].err
+			s := make([]float64, cw)
+			serr := make([]float64, cw)
 			for j := int32(0); j < cw; j++ {
 				sl := fr.s[fcoords.loc+j]
 				u := float64(math.Float32frombits(sl.bits))
-				if math.IsNaN(u) || math.IsInf(u, 0) || sl.err != 0 {
+				if math.IsNaN(u) || math.IsInf(u, 0) || math.IsNaN(lod) || math.IsInf(lod, 0) {
 					anyOut(fr, oob)
 					return
 				}
-				x := u * float64(size[j])
-				if hasOffset {
-					x += float64(int32(fr.s[offset.loc+j].bits))
-				}
-				// Sub-texel precision ≥ 4 bits: within 2^-4 of a texel
-				// edge either neighbour may be chosen.
-				if f := x - math.Floor(x); f < 1.0/16 || f > 1-1.0/16 {
-					anyOut(fr, unsup)
-					return
-				}
-				xyz[j] = wrap(int64(math.Floor(x)), size[j], modes[j])
+				s[j], serr[j] = u, sl.err
 			}
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
 			if hasLayer {
 				// WGSL: the array index is clamped to the layers.
 				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
-				xyz[2] = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
 			}
-			idx, ok := t.index(int64(l), xyz, 0)
+			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, lod, lodErr)
 			if !ok {
-				anyOut(fr, oob)
+				anyOut(fr, race)
 				return
 			}
-			t.load(fr, l, idx, out, n, inexact, race)
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
 		}
 	default:
 		fn = func(fr *frame) { anyOut(fr, unsup) }

@@ -125,7 +125,10 @@ fn main() {
 	assert.Equal(t, float32(20.0/255), val(o, 0))
 	assert.Equal(t, float32(20.0/255), val(o, 1))
 	assert.Equal(t, float32(40.0/255), val(o, 2))
-	assert.True(t, o.Indeterminate[3])
+	// At a texel edge either neighbour (20 or 30) may be chosen: the
+	// value's bound covers both.
+	assert.InDelta(t, 25.0/255, float64(val(o, 3)), 1e-6)
+	assert.GreaterOrEqual(t, o.Tolerance[3], 5.0/255)
 	o = run("mirror-repeat")
 	assert.Equal(t, float32(20.0/255), val(o, 0))
 	assert.Equal(t, float32(30.0/255), val(o, 1))
@@ -154,4 +157,48 @@ func TestTextureFormatConversion(t *testing.T) {
 	assert.Equal(t, []uint32{0x81}, cs, "-1 → -127")
 	_, err = parseTexFormat("depth24plus")
 	assert.Error(t, err)
+}
+
+// Linear filtering: a 2-texel r8unorm ramp (0, 255). At u = 0.5 of the
+// texture α = 0.5, a multiple of 2^-4 that every sub-texel precision ≥ 4
+// bits keeps: 0.5 within the filter's 2^-8; at u = 0.15 (α = 0.1, off the
+// grid) α may be anywhere in [0.1 − 1/16, 0.1 + 1/16]. Mip levels: level
+// 1 (one texel, 100) at lod 1; lod 0.5 with a linear mipmap filter blends
+// the levels half and half (δ = 0.5 is on the grid too).
+func TestTextureSampleLevelLinear(t *testing.T) {
+	fsrc := `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@group(0) @binding(2) var<storage, read_write> out: array<f32, 5>;
+@compute @workgroup_size(1)
+fn main() {
+  out[0] = textureSampleLevel(tex, s, vec2f(0.5, 0.5), 0.0).x;
+  out[1] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 0.0).x;
+  out[2] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 1.0).x;
+  out[3] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 0.5).x;
+  out[4] = textureSampleLevel(tex, s, vec2f(0.3, 0.5), 0.0).x;
+}
+`
+	res := texDispatch(t, fsrc, Options{
+		Textures: map[string]*Texture{"tex": {Format: "r8unorm", Width: 2, Height: 1, DepthOrLayers: 1, MipLevels: 2, Data: [][]byte{{0, 255}, {100}}}},
+		Samplers: map[string]*Sampler{"s": {MagFilter: "linear", MinFilter: "linear", MipmapFilter: "linear"}},
+	}, [3]uint32{1, 1, 1})
+	o := res.Buffers["out"]
+	val := func(i int) float64 { return float64(math.Float32frombits(o.Value.Elems[i].Bits)) }
+	within := func(i int, lo, hi, maxTol float64) {
+		t.Helper()
+		assert.LessOrEqual(t, val(i)-o.Tolerance[i], lo, "leaf %d lower bound", i)
+		assert.GreaterOrEqual(t, val(i)+o.Tolerance[i], hi, "leaf %d upper bound", i)
+		assert.LessOrEqual(t, o.Tolerance[i], maxTol, "leaf %d bound stays tight", i)
+	}
+	for i := range o.Indeterminate {
+		require.False(t, o.Indeterminate[i], o.Why)
+	}
+	within(0, 0.5, 0.5, 1.0/256+1e-6)
+	within(1, 0, 0, 1.0/256+1e-6)
+	within(2, 100.0/255, 100.0/255, 1.0/256+1e-6)
+	within(3, 50.0/255, 50.0/255, 2.0/256+1e-6) // two filtering stages
+	// 0.3f * 2 - 0.5 = 0.1000000238: α ∈ [0.0375, 0.1625] (255 → 1.0).
+	within(4, 0.0375, 0.1625, 1.0/16+1.0/4096+1.0/256+1e-6)
+	assert.InDelta(t, 0.1, val(4), 1e-6)
 }
