@@ -92,6 +92,8 @@ type frame struct {
 	// instruction of an f32 branch whose general case is running.
 	calls []int32
 	brPC  int32
+	// quad is the fragment's 2×2 quad under RunQuads (quad.go), else nil.
+	quad *quadCtx
 }
 
 // fail stops the invocation with a positioned error.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 func texDispatch(t *testing.T, src string, opts Options, wg [3]uint32) *DispatchResult {
@@ -201,4 +202,50 @@ fn main() {
 	// 0.3f * 2 - 0.5 = 0.1000000238: α ∈ [0.0375, 0.1625] (255 → 1.0).
 	within(4, 0.0375, 0.1625, 1.0/16+1.0/4096+1.0/256+1e-6)
 	assert.InDelta(t, 0.1, val(4), 1e-6)
+}
+
+// Derivatives in 2×2 quads (quad.go), hand-derived: at pixel (x, y) the
+// position is (x + 0.5, y + 0.5); v = X² + 3Y; the quad's columns are
+// 2qx and 2qx + 1, so dpdxFine(v) = (2qx + 1.5)² − (2qx + 0.5)² = 4qx + 2,
+// dpdyFine(v) = 3, dpdx(X) = 1 and fwidth(2Y) = 0 + 2; dpdxCoarse(X·Y)
+// is either row's difference: Y of the quad's top or bottom row
+// (2qy + 0.5 or 2qy + 1.5), an allowed range of [2qy + 0.5, 2qy + 1.5].
+func TestQuadDerivatives(t *testing.T) {
+	src := `
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  let v = p.x * p.x + 3.0 * p.y;
+  return vec4f(dpdxFine(v), dpdyFine(v) + dpdx(p.x), fwidth(p.y * 2.0), dpdxCoarse(p.x * p.y));
+}
+`
+	m, err := wgsl.Parse("q.wgsl", []byte(src))
+	require.NoError(t, err)
+	p, err := Compile(m, "main")
+	require.NoError(t, err)
+	const W, H = 5, 3 // odd: helper invocations past the edge
+	invs, err := p.RunQuads(func(x, y int) []ir.Value {
+		return []ir.Value{ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(float32(x)+0.5), ir.F32Val(float32(y)+0.5), ir.F32Val(0), ir.F32Val(1))}
+	}, W, H, Options{})
+	require.NoError(t, err)
+	require.Len(t, invs, W*H)
+	for i, inv := range invs {
+		x, y := i%W, i/W
+		require.NoError(t, inv.Err)
+		o := inv.Outputs[0]
+		leaf := func(j int) float64 { return float64(math.Float32frombits(o.Value.Elems[j].Bits)) }
+		for j := 0; j < 4; j++ {
+			require.False(t, o.Indeterminate != nil && o.Indeterminate[j], "pixel (%d, %d) leaf %d: %s", x, y, j, o.Why)
+		}
+		qx, qy := float64(x/2*2)/2, float64(y/2*2)
+		assert.Equal(t, 4*qx+2, leaf(0), "dpdxFine at (%d, %d)", x, y)
+		assert.Equal(t, 4.0, leaf(1), "dpdyFine + dpdx at (%d, %d)", x, y)
+		assert.Equal(t, 2.0, leaf(2), "fwidth at (%d, %d)", x, y)
+		lo, hi := qy+0.5, qy+1.5
+		assert.LessOrEqual(t, leaf(3)-o.Tolerance[3], lo, "dpdxCoarse lower at (%d, %d)", x, y)
+		assert.GreaterOrEqual(t, leaf(3)+o.Tolerance[3], hi, "dpdxCoarse upper at (%d, %d)", x, y)
+		assert.Less(t, o.Tolerance[3], 0.6)
+	}
+	// Outside a quad, a derivative still stops the invocation.
+	inv, err := p.Run([][]ir.Value{{ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(0.5), ir.F32Val(0.5), ir.F32Val(0), ir.F32Val(1))}}, Options{})
+	require.NoError(t, err)
+	require.Error(t, inv[0].Err)
 }

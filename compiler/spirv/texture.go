@@ -387,3 +387,18 @@ func (f *fnEmitter) clampCoords(coords uint32, t *ir.Type, size uint32) uint32 {
 	max := f.op(opISub, ut, size, one)
 	return f.clampMax(coords, t, max)
 }
+
+// derivative emits a derivative builtin in a fragment entry point
+// (OpDPdx … OpFwidthCoarse, SPIR-V §3.52.22; the fine and coarse forms
+// need the DerivativeControl capability).
+func (f *fnEmitter) derivative(x *ir.BuiltinCall) uint32 {
+	op := map[ir.Builtin]opcode{
+		ir.BDpdx: opDPdx, ir.BDpdy: opDPdx + 1, ir.BFwidth: opDPdx + 2,
+		ir.BDpdxFine: opDPdxFine, ir.BDpdyFine: opDPdxFine + 1, ir.BFwidthFine: opDPdxFine + 2,
+		ir.BDpdxCoarse: opDPdxFine + 3, ir.BDpdyCoarse: opDPdxFine + 4, ir.BFwidthCoarse: opFwidthCoarse,
+	}[x.Fn]
+	if op >= opDPdxFine {
+		f.e.capability(0x33) // DerivativeControl
+	}
+	return f.op(op, f.e.typeOf(x.T), f.expr(x.Args[0]))
+}
