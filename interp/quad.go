@@ -150,7 +150,7 @@ func (c *compiler) derivative(e *ir.BuiltinCall, dst int32) cexpr {
 	fn := func(fr *frame) {
 		q := fr.quad
 		if q == nil {
-			fr.fail(pos, "%s is not executable by the reference outside a quad (a derivative builtin needs the fragment's 2×2 quad)", name)
+			fr.fail(pos, "%s is not executable by the reference (a derivative builtin needs other invocations)", name) // outside RunQuads
 			return
 		}
 		k := q.k

@@ -96,7 +96,7 @@ func TestTexturesRefusedInSPIRV(t *testing.T) {
 func TestFragmentDerivativesValidate(t *testing.T) {
 	m, err := wgsl.Parse("d.wgsl", []byte(`
 @fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
-  return vec4f(dpdx(p.x), dpdyFine(p.xy), fwidthCoarse(p.y), dpdxCoarse(p.x)) + vec4f(fwidth(p.xy), dpdy(p.y), dpdxFine(p.y)) + vec4f(dpdyCoarse(p.x), fwidthFine(p.x), 0.0, 0.0).xxyz;
+  return vec4f(dpdx(p.x), dpdyFine(p.y), fwidthCoarse(p.y), dpdxCoarse(p.x)) + vec4f(fwidth(p.xy), dpdy(p.y), dpdxFine(p.y)) + vec4f(dpdyCoarse(p.x), fwidthFine(p.x), 0.0, 0.0).xxyz;
 }`))
 	require.NoError(t, err)
 	for _, opts := range bothModes {
