@@ -61,9 +61,14 @@ func (p *Program) RunQuads(args func(x, y int) []ir.Value, width, height int, op
 	}
 	fr := p.getFrame()
 	defer func() {
-		fr.quad = nil
+		fr.quad, fr.tex = nil, nil
 		p.frames.Put(fr)
 	}()
+	tex, err := p.textures(opts)
+	if err != nil {
+		return nil, err
+	}
+	fr.tex = tex
 	out := make([]Invocation, width*height)
 	for qy := 0; qy < height; qy += 2 {
 		for qx := 0; qx < width; qx += 2 {
@@ -112,6 +117,19 @@ func (p *Program) RunQuads(args func(x, y int) []ir.Value, width, height int, op
 		}
 	}
 	return out, nil
+}
+
+// textures returns the texture state of a function-mode run of p: nil
+// when its module has no textures.
+func (p *Program) textures(opts Options) (*texState, error) {
+	if p.mod == nil || len(p.mod.Textures) == 0 {
+		return nil, nil
+	}
+	st, err := newTexState(p.mod, p.name, opts.Textures, opts.Samplers)
+	if err != nil {
+		return nil, &ir.Error{File: p.file, Pass: "interp", Msg: err.Error()}
+	}
+	return st, nil
 }
 
 func sameLogs(a, b *[4][][]slot) bool {

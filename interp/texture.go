@@ -417,8 +417,8 @@ func f16Neighbours(x float32) (lo, hi uint16, ok bool) {
 
 // textureCall compiles a texture builtin call of an entry point.
 func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
-	if c.entry == nil {
-		c.errorf(e.Pos, "%s outside a compute entry point: the reference has textures only in entry points as written", e.Op)
+	if c.entry == nil && e.Op == ir.TexStore {
+		c.errorf(e.Pos, "%s outside a compute entry point: the reference stores to textures only in compute entry points as written", e.Op)
 		return c.dummy(e.T, dst)
 	}
 	p := e.Parts()
@@ -502,7 +502,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 	switch e.Op {
 	case ir.TexDimensions, ir.TexNumLayers, ir.TexNumLevels, ir.TexNumSamples:
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
+			t := texOf(fr).tex[texName]
 			l := int64(0)
 			if hasLevel {
 				if bad(fr) {
@@ -542,7 +542,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		}
 		sc := signedOf(lettersExpr('i'))
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
+			t := texOf(fr).tex[texName]
 			if bad(fr) {
 				if e.Op == ir.TexStore {
 					t.poisonAll()
@@ -587,8 +587,8 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			break
 		}
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
-			smp := fr.sh.run.tex.samplers[sampName]
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
 			if bad(fr) || smp == nil {
 				anyOut(fr, oob)
 				return
@@ -635,10 +635,113 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				fr.s[out+j] = sl
 			}
 		}
+	case ir.TexSample, ir.TexSampleBias:
+		if tt.Class != ir.TexSampled || tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF {
+			fn = func(fr *frame) { anyOut(fr, unsup) }
+			break
+		}
+		pending := c.addReason(e.Pos, rBitcast, e, "its quad neighbours' coordinates are not known yet (the reference runs the quad again)")
+		fn = func(fr *frame) {
+			q := fr.quad
+			if q == nil {
+				fr.fail(e.Pos, "%s is not executable by the reference outside a fragment quad (its level of detail comes from implicit derivatives)", e.Op)
+				return
+			}
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
+			// The coordinates are this call's entry in the quad's
+			// derivative log (quad.go).
+			k := q.k
+			q.k++
+			own := append([]slot(nil), fr.s[fcoords.loc:fcoords.loc+cw]...)
+			q.logs[q.lane] = append(q.logs[q.lane], own)
+			var P [4][]slot
+			for l := 0; l < 4; l++ {
+				if k >= len(q.prev[l]) {
+					anyOut(fr, pending)
+					return
+				}
+				P[l] = q.prev[l][k]
+			}
+			P[q.lane] = own
+			if bad(fr) || smp == nil {
+				anyOut(fr, oob)
+				return
+			}
+			var pv [4][]float64
+			serr := make([]float64, cw)
+			for l := 0; l < 4; l++ {
+				for j := int32(0); j < cw; j++ {
+					sl := P[l][j]
+					if sl.why < 0 {
+						anyOut(fr, oob)
+						return
+					}
+					pv[l] = append(pv[l], float64(math.Float32frombits(sl.bits)))
+					serr[j] = math.Max(serr[j], sl.err)
+				}
+			}
+			bias, biasErr := 0.0, 0.0
+			if e.Op == ir.TexSampleBias {
+				bias = float64(math.Float32frombits(fr.s[fLevel.loc].bits))
+				biasErr = fr.s[fLevel.loc].err
+			}
+			lo, hi := implicitLod(t, pv, serr)
+			lo, hi = lo+bias-biasErr, hi+bias+biasErr
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
+			if hasLayer {
+				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+			}
+			s := make([]float64, cw)
+			for j := range s {
+				s[j] = pv[q.lane][j]
+			}
+			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, (lo+hi)/2, (hi-lo)/2)
+			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
+		}
 	default:
 		fn = func(fr *frame) { anyOut(fr, unsup) }
 	}
 	return cexpr{code: c.emit(fn, ops...), loc: out, n: n}
+}
+
+// texOf returns the textures of fr's run: a dispatch's, or a
+// function-mode (fragment) run's.
+func texOf(fr *frame) *texState {
+	if fr.sh != nil && fr.sh.run.tex != nil {
+		return fr.sh.run.tex
+	}
+	return fr.tex
+}
+
+// invOf identifies fr's invocation for the storage texture writer
+// records (function mode has no stores: 1).
+func invOf(fr *frame) int32 {
+	if fr.sh != nil {
+		return fr.sh.inv
+	}
+	return 1
 }
 
 // wrap applies an address mode to texel index i of a level of size n.
@@ -681,7 +784,7 @@ func (t *texInst) load(fr *frame, l, idx int, out, n int32, inexact, race int32)
 		anyv = alt // a store left one of several codes: any value (for now)
 	}
 	if t.v.T.Tex.Class == ir.TexStorage && t.v.T.Tex.Access == ir.TexReadWrite {
-		if w := t.writer[l][idx]; w != 0 && w != fr.sh.inv {
+		if w := t.writer[l][idx]; w != 0 && w != invOf(fr) {
 			anyv = true
 		}
 	}
@@ -735,7 +838,7 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 		}
 	}
 	prev := t.writer[l][idx]
-	if prev != 0 && prev != fr.sh.inv {
+	if prev != 0 && prev != invOf(fr) {
 		old := t.levels[l][4*idx : 4*idx+4]
 		_, a0 := t.alts[l][4*idx]
 		_, a1 := t.alts[l][4*idx+1]
@@ -745,7 +848,7 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 			ok = false // two invocations store different values: either may win
 		}
 	}
-	t.writer[l][idx] = fr.sh.inv
+	t.writer[l][idx] = invOf(fr)
 	if !ok {
 		t.any[l][idx] = true
 		return

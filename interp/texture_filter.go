@@ -321,3 +321,55 @@ func (t *texInst) filterRange(maxAbs float64) float64 {
 	}
 	return maxAbs
 }
+
+// lodSlack is the latitude the reference gives an implementation's
+// log2 of the scale factor (Vulkan does not fix its precision; the
+// reference assumes 2^-4, the precision it assumes for the mipmap
+// weight).
+const lodSlack = 1.0 / 16
+
+// implicitLod returns the interval of λ_base (Vulkan "Scale Factor
+// Operation, Level-of-Detail Operation and Image Level(s) Selection",
+// isotropic) for a quad whose lanes have coordinates pv (normalized,
+// with error bounds serr): ∂/∂x is either row's difference and ∂/∂y
+// either column's (WGSL lets the implementation take fine or coarse
+// derivatives); f_x lies in [max_j |∂u_j/∂x|, Σ_j |∂u_j/∂x|] (Vulkan's
+// allowed approximation of the length), likewise f_y; ρ_max = max(f_x,
+// f_y); λ_base = log2(ρ_max) within lodSlack. Sizes are level 0's.
+func implicitLod(t *texInst, pv [4][]float64, serr []float64) (float64, float64) {
+	w, h, d := t.levelSize(0)
+	size := []float64{float64(w), float64(h), float64(d)}
+	n := len(pv[0])
+	lenRange := func(a, b int) (float64, float64) {
+		mx, sum := 0.0, 0.0
+		for j := 0; j < n; j++ {
+			v := math.Abs(pv[a][j]-pv[b][j]) * size[j]
+			mx, sum = math.Max(mx, v), sum+v+2*serr[j]*size[j]
+		}
+		return math.Max(mx-2*maxOf(serr)*size[0], 0), sum
+	}
+	rlo, rhi := math.Inf(1), 0.0
+	for _, xr := range [][2]int{{1, 0}, {3, 2}} {
+		for _, yc := range [][2]int{{2, 0}, {3, 1}} {
+			xl, xh := lenRange(xr[0], xr[1])
+			yl, yh := lenRange(yc[0], yc[1])
+			rlo = math.Min(rlo, math.Max(xl, yl))
+			rhi = math.Max(rhi, math.Max(xh, yh))
+		}
+	}
+	lg := func(r float64) float64 {
+		if r <= 0 {
+			return -64
+		}
+		return math.Log2(r)
+	}
+	return lg(rlo) - lodSlack, lg(rhi) + lodSlack
+}
+
+func maxOf(xs []float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	return m
+}

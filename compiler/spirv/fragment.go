@@ -24,6 +24,7 @@ func emitFragment(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uin
 	for _, g := range m.GlobalsUsed(ep.Name) {
 		e.declareGlobal(g)
 	}
+	e.declareTextures(m, ep)
 	for _, fn := range fns {
 		e.function(fn)
 	}

@@ -162,8 +162,8 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		return 0
 	}
 	tt := tv.v.T.Tex
-	if x.Op.ImplicitDerivatives() {
-		e.errorf(x.Pos, "%s: implicit-derivative sampling is not emitted as SPIR-V yet (fragment shaders; run the WGSL path)", x.Op)
+	if x.Op.ImplicitDerivatives() && !e.derivatives {
+		e.errorf(x.Pos, "%s: implicit-derivative sampling needs a fragment entry point", x.Op)
 		return 0
 	}
 	img := f.op(opLoad, tv.typ, tv.id)
@@ -267,7 +267,8 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 			return f.op(opCompositeExtract, b.typeFloat(), v, 0)
 		}
 		return v
-	case ir.TexSampleLevel, ir.TexSampleGrad, ir.TexSampleCompareLevel, ir.TexGather, ir.TexGatherCompare:
+	case ir.TexSampleLevel, ir.TexSampleGrad, ir.TexSampleCompareLevel, ir.TexGather, ir.TexGatherCompare,
+		ir.TexSample, ir.TexSampleBias, ir.TexSampleCompare:
 		smp := e.tex[p.Sampler.(*ir.Ident).Name]
 		si := f.op(opSampledImage, tv.sampled, img, f.op(opLoad, smp.typ, smp.id))
 		coords := f.expr(p.Coords)
@@ -301,6 +302,9 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		case ir.TexSampleGrad:
 			mask |= imageOpGrad
 			ops = append(ops, f.expr(p.DdX), f.expr(p.DdY))
+		case ir.TexSampleBias:
+			mask |= imageOpBias
+			ops = append(ops, f.expr(p.Bias))
 		}
 		if p.Offset != nil {
 			mask |= imageOpConstOffset
@@ -319,6 +323,14 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		switch x.Op {
 		case ir.TexSampleCompareLevel:
 			return f.op(opImageSampleDrefExplicitLod, b.typeFloat(), append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
+		case ir.TexSampleCompare:
+			return f.op(opImageSampleDrefImplicitLod, b.typeFloat(), append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
+		case ir.TexSample, ir.TexSampleBias:
+			v := f.op(opImageSampleImplicitLod, f4, append([]uint32{si, coords}, tail()...)...)
+			if tt.Class == ir.TexDepth {
+				return f.op(opCompositeExtract, b.typeFloat(), v, 0)
+			}
+			return v
 		case ir.TexGatherCompare:
 			return f.op(opImageDrefGather, f4, append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
 		case ir.TexGather:
