@@ -163,3 +163,10 @@ func TestTextureSampleUniformity(t *testing.T) {
 	_, err = Parse("x.wgsl", []byte(ok))
 	require.NoError(t, err)
 }
+
+func TestTextureSampleOnlyInFragments(t *testing.T) {
+	src := "@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\nfn f() -> vec4f { return textureSample(t, s, vec2f(0.5)); }\n@compute @workgroup_size(1) fn main() { _ = f(); }\n"
+	_, err := Parse("x.wgsl", []byte(src))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "x.wgsl:3:26: check: textureSample must only be used in the fragment stage, but compute entry point main calls it")
+}
