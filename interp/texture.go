@@ -159,7 +159,10 @@ func (t *texInst) levelSize(l int) (int, int, int) {
 }
 
 func newTexState(m *ir.Module, entry string, textures map[string]*Texture, samplers map[string]*Sampler) (*texState, error) {
-	st := &texState{tex: map[string]*texInst{}, samplers: samplers, initial: map[string][][]uint32{}}
+	st := &texState{tex: map[string]*texInst{}, samplers: map[string]*Sampler{}, initial: map[string][][]uint32{}}
+	for k, v := range samplers {
+		st.samplers[k] = v
+	}
 	stored := map[string]bool{}
 	for _, f := range m.CallGraph(entry) {
 		ir.Inspect(f.Body, func(n ir.Node) bool {
@@ -635,6 +638,94 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				fr.s[out+j] = sl
 			}
 		}
+	case ir.TexSampleGrad, ir.TexGather:
+		if tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF || (e.Op == ir.TexSampleGrad) != (tt.Class == ir.TexSampled && e.Op == ir.TexSampleGrad) {
+			fn = func(fr *frame) { anyOut(fr, unsup) }
+			break
+		}
+		var dd []cexpr
+		for i, l := range letters {
+			if l == 'd' {
+				dd = append(dd, ops[i])
+			}
+		}
+		comp := 0
+		if p.Component != nil {
+			comp = int(p.Component.(*ir.Lit).Val.Bits)
+		}
+		intType := tt.Class != ir.TexDepth && tt.Sampled.Kind != ir.KindF32
+		fn = func(fr *frame) {
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
+			if bad(fr) || smp == nil {
+				anyOut(fr, oob)
+				return
+			}
+			s := make([]float64, cw)
+			serr := make([]float64, cw)
+			for j := int32(0); j < cw; j++ {
+				sl := fr.s[fcoords.loc+j]
+				s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
+				if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
+					anyOut(fr, oob)
+					return
+				}
+			}
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
+			if hasLayer {
+				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+			}
+			var res [4]interval
+			var ok bool
+			if e.Op == ir.TexGather {
+				res, ok = t.gather(smp, s, serr, lay, offs, comp)
+			} else {
+				vec := func(o cexpr) ([]float64, float64) {
+					v := make([]float64, cw)
+					m := 0.0
+					for j := int32(0); j < cw; j++ {
+						v[j] = float64(math.Float32frombits(fr.s[o.loc+j].bits))
+						m = math.Max(m, fr.s[o.loc+j].err)
+					}
+					return v, m
+				}
+				gx, ex := vec(dd[0])
+				gy, ey := vec(dd[1])
+				lo, hi := lodRange(t, [][]float64{gx}, [][]float64{gy}, math.Max(ex, ey))
+				res, ok = t.sampleLevelTol(smp, s, serr, lay, offs, (lo+hi)/2, (hi-lo)/2)
+			}
+			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				if intType {
+					// Integer texels: exact where one footprint is possible.
+					if iv.lo != iv.hi {
+						fr.s[out+j] = slot{why: -unsup}
+						continue
+					}
+					fr.s[out+j] = slot{bits: intBits(iv.lo, tt.Sampled.Kind)}
+					continue
+				}
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
+		}
 	case ir.TexSample, ir.TexSampleBias:
 		if tt.Class != ir.TexSampled || tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF {
 			fn = func(fr *frame) { anyOut(fr, unsup) }
@@ -724,6 +815,15 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		fn = func(fr *frame) { anyOut(fr, unsup) }
 	}
 	return cexpr{code: c.emit(fn, ops...), loc: out, n: n}
+}
+
+// intBits returns the bits of an integer channel value decoded as a
+// float64 by texelF (exact: it came from a 32-bit integer).
+func intBits(v float64, k ir.Kind) uint32 {
+	if k == ir.KindI32 {
+		return uint32(int32(v))
+	}
+	return uint32(v)
 }
 
 // texOf returns the textures of fr's run: a dispatch's, or a

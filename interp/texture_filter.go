@@ -81,7 +81,14 @@ func (t *texInst) texelF(l int, xyz [3]int64) (v [4]float64, tol [4]float64, ok 
 		switch {
 		case j < t.f.channels || t.f.bgra:
 			bits, e := t.f.decode(codes[j])
-			v[j], tol[j] = float64(math.Float32frombits(bits)), e
+			switch t.f.kind {
+			case "uint":
+				v[j] = float64(bits)
+			case "sint":
+				v[j] = float64(int32(bits))
+			default:
+				v[j], tol[j] = float64(math.Float32frombits(bits)), e
+			}
 		case j == 3:
 			v[j] = 1
 		}
@@ -328,31 +335,45 @@ func (t *texInst) filterRange(maxAbs float64) float64 {
 // weight).
 const lodSlack = 1.0 / 16
 
-// implicitLod returns the interval of λ_base (Vulkan "Scale Factor
-// Operation, Level-of-Detail Operation and Image Level(s) Selection",
-// isotropic) for a quad whose lanes have coordinates pv (normalized,
-// with error bounds serr): ∂/∂x is either row's difference and ∂/∂y
-// either column's (WGSL lets the implementation take fine or coarse
-// derivatives); f_x lies in [max_j |∂u_j/∂x|, Σ_j |∂u_j/∂x|] (Vulkan's
-// allowed approximation of the length), likewise f_y; ρ_max = max(f_x,
-// f_y); λ_base = log2(ρ_max) within lodSlack. Sizes are level 0's.
+// implicitLod returns the interval of λ_base for a quad whose lanes have
+// coordinates pv (normalized, with error bounds serr): ∂/∂x is either
+// row's difference and ∂/∂y either column's (WGSL lets the
+// implementation take fine or coarse derivatives); see lodRange.
 func implicitLod(t *texInst, pv [4][]float64, serr []float64) (float64, float64) {
+	diff := func(a, b int) []float64 {
+		d := make([]float64, len(pv[a]))
+		for j := range d {
+			d[j] = pv[a][j] - pv[b][j]
+		}
+		return d
+	}
+	return lodRange(t, [][]float64{diff(1, 0), diff(3, 2)}, [][]float64{diff(2, 0), diff(3, 1)}, 2*maxOf(serr))
+}
+
+// lodRange returns the interval of λ_base (Vulkan "Scale Factor
+// Operation, Level-of-Detail Operation and Image Level(s) Selection",
+// isotropic) for the candidate derivative vectors gxs (∂/∂x) and gys
+// (∂/∂y) of the normalized coordinates, each component within err: f_x
+// lies in [max_j |∂u_j/∂x|, Σ_j |∂u_j/∂x|] (Vulkan's allowed
+// approximation of the length; u_j = s_j × level 0's size), likewise f_y;
+// ρ_max = max(f_x, f_y); λ_base = log2(ρ_max) within lodSlack.
+func lodRange(t *texInst, gxs, gys [][]float64, err float64) (float64, float64) {
 	w, h, d := t.levelSize(0)
 	size := []float64{float64(w), float64(h), float64(d)}
-	n := len(pv[0])
-	lenRange := func(a, b int) (float64, float64) {
+	lenRange := func(g []float64) (float64, float64) {
 		mx, sum := 0.0, 0.0
-		for j := 0; j < n; j++ {
-			v := math.Abs(pv[a][j]-pv[b][j]) * size[j]
-			mx, sum = math.Max(mx, v), sum+v+2*serr[j]*size[j]
+		for j, v := range g {
+			a := math.Abs(v) * size[j]
+			e := err * size[j]
+			mx, sum = math.Max(mx, a-e), sum+a+e
 		}
-		return math.Max(mx-2*maxOf(serr)*size[0], 0), sum
+		return math.Max(mx, 0), sum
 	}
 	rlo, rhi := math.Inf(1), 0.0
-	for _, xr := range [][2]int{{1, 0}, {3, 2}} {
-		for _, yc := range [][2]int{{2, 0}, {3, 1}} {
-			xl, xh := lenRange(xr[0], xr[1])
-			yl, yh := lenRange(yc[0], yc[1])
+	for _, gx := range gxs {
+		for _, gy := range gys {
+			xl, xh := lenRange(gx)
+			yl, yh := lenRange(gy)
 			rlo = math.Min(rlo, math.Max(xl, yl))
 			rhi = math.Max(rhi, math.Max(xh, yh))
 		}
@@ -364,6 +385,55 @@ func implicitLod(t *texInst, pv [4][]float64, serr []float64) (float64, float64)
 		return math.Log2(r)
 	}
 	return lg(rlo) - lodSlack, lg(rhi) + lodSlack
+}
+
+// gather returns textureGather's four texels (component comp) at
+// normalized coordinates s of level 0: (umin, vmax), (umax, vmax),
+// (umax, vmin), (umin, vmin) of the bilinear footprint (WGSL
+// #texturegather); near a footprint edge (within the sub-texel
+// latitude) either footprint, as intervals. ok is false when a texel is
+// any value.
+func (t *texInst) gather(smp *Sampler, s, serr []float64, layer int64, offset []int64, comp int) ([4]interval, bool) {
+	w, h, _ := t.levelSize(0)
+	size := [2]int{w, h}
+	modes := [2]string{smp.AddressModeU, smp.AddressModeV}
+	var cand [2][]int64
+	for k := 0; k < 2; k++ {
+		u := s[k] * float64(size[k])
+		if offset != nil {
+			u += float64(offset[k])
+		}
+		x := u - 0.5
+		slack := subTexelSlack + serr[k]*float64(size[k])
+		a, b := math.Floor(x-slack), math.Floor(x+slack)
+		if b-a > 2 {
+			return [4]interval{}, false
+		}
+		for i := a; i <= b; i++ {
+			cand[k] = append(cand[k], int64(i))
+		}
+	}
+	var res [4]interval
+	for j := range res {
+		res[j] = interval{math.Inf(1), math.Inf(-1)}
+	}
+	for _, i0 := range cand[0] {
+		for _, j0 := range cand[1] {
+			pos := [4][2]int64{{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}}
+			for r, pq := range pos {
+				xyz := [3]int64{wrap(pq[0], size[0], modes[0]), wrap(pq[1], size[1], modes[1]), 0}
+				if layer >= 0 {
+					xyz[2] = layer
+				}
+				v, tol, ok := t.texelF(0, xyz)
+				if !ok {
+					return res, false
+				}
+				res[r] = res[r].union(interval{v[comp] - tol[comp], v[comp] + tol[comp]})
+			}
+		}
+	}
+	return res, true
 }
 
 func maxOf(xs []float64) float64 {

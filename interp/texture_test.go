@@ -249,3 +249,52 @@ func TestQuadDerivatives(t *testing.T) {
 	require.NoError(t, err)
 	require.Error(t, inv[0].Err)
 }
+
+// textureGather returns the bilinear footprint's texels in WGSL's order
+// (umin, vmax), (umax, vmax), (umax, vmin), (umin, vmin); textureSampleGrad
+// with gradients of one level-0 texel samples level 0, of two texels
+// level 1 (nearest mipmap filter: λ = 1 ± 2^-4 rounds to 1).
+func TestTextureGatherAndGrad(t *testing.T) {
+	src := `
+@group(0) @binding(0) var tu: texture_2d<u32>;
+@group(0) @binding(1) var tf: texture_2d<f32>;
+@group(0) @binding(2) var s: sampler;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4f, 4>;
+@group(0) @binding(4) var<storage, read_write> outu: vec4u;
+@compute @workgroup_size(1)
+fn main() {
+  outu = textureGather(0, tu, s, vec2f(0.5, 0.5));
+  out[0] = textureGather(1, tf, s, vec2f(0.5, 0.5));
+  out[1] = textureSampleGrad(tf, s, vec2f(0.3, 0.3), vec2f(0.25, 0.0), vec2f(0.0, 0.25));
+  out[2] = textureSampleGrad(tf, s, vec2f(0.3, 0.3), vec2f(0.5, 0.0), vec2f(0.0, 0.5));
+}
+`
+	// tu: 4x4 r32uint, texel (x, y) = 10y + x.
+	tu := make([]byte, 4*16)
+	for i := 0; i < 16; i++ {
+		tu[4*i] = byte(10*(i/4) + i%4)
+	}
+	// tf: 4x4 rg8unorm level 0 (g = 16(10y + x)), level 1 2x2 all 200.
+	tf0 := make([]byte, 2*16)
+	for i := 0; i < 16; i++ {
+		tf0[2*i], tf0[2*i+1] = 7, byte(16*(i%4)+64*(i/4))
+	}
+	tf1 := []byte{200, 200, 200, 200, 200, 200, 200, 200}
+	res := texDispatch(t, src, Options{
+		Textures: map[string]*Texture{
+			"tu": {Format: "r32uint", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{tu}},
+			"tf": {Format: "rg8unorm", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 2, Data: [][]byte{tf0, tf1}},
+		},
+	}, [3]uint32{1, 1, 1})
+	// (0.5, 0.5) of 4 texels: x = 1.5 → footprint columns 1, 2 and rows 1, 2.
+	u := res.Buffers["outu"].Value
+	assert.Equal(t, []uint32{21, 22, 12, 11}, []uint32{u.Elems[0].Bits, u.Elems[1].Bits, u.Elems[2].Bits, u.Elems[3].Bits})
+	o := res.Buffers["out"]
+	f := func(i, j int) float64 { return float64(math.Float32frombits(o.Value.Elems[i].Elems[j].Bits)) }
+	for j, texel := range [][2]int{{1, 2}, {2, 2}, {2, 1}, {1, 1}} {
+		assert.InDelta(t, float64(16*texel[0]+64*texel[1])/255, f(0, j), 1e-6)
+	}
+	// Grad of 1 texel: level 0; (0.3, 0.3) → texel (1, 1) with nearest.
+	assert.InDelta(t, float64(16+64)/255, f(1, 1), 1e-6)
+	assert.InDelta(t, 200.0/255, f(2, 1), 1e-6)
+}

@@ -258,3 +258,101 @@ func TestTextureLinearFilteringWithinReference(t *testing.T) {
 		}
 	}
 }
+
+// texGatherGradWGSL: textureGather (u32 and f32 textures, with an
+// offset) and textureSampleGrad at several gradients, per invocation.
+const texGatherGradWGSL = `
+@group(0) @binding(0) var tu: texture_2d<u32>;
+@group(0) @binding(1) var tf: texture_2d<f32>;
+@group(0) @binding(2) var s: sampler;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4f, 48>;
+@group(0) @binding(4) var<storage, read_write> outu: array<vec4u, 16>;
+@group(0) @binding(5) var su: sampler;
+@compute @workgroup_size(4, 4)
+fn main(@builtin(local_invocation_id) id: vec3u) {
+  let i = id.y * 4u + id.x;
+  let uv = (vec2f(id.xy) + vec2f(0.3, 0.6)) / 4.0;
+  outu[i] = textureGather(0, tu, su, uv);
+  out[i] = textureGather(1, tf, s, uv, vec2i(1, 0));
+  let g = f32(id.x) * 0.2 + 0.05;
+  out[16u + i] = textureSampleGrad(tf, s, uv, vec2f(g, 0.0), vec2f(0.0, g * 0.5));
+  out[32u + i] = textureSampleGrad(tf, s, uv, vec2f(g, g), vec2f(-g, g));
+}
+`
+
+func TestTextureGatherAndGradAgreeWithGPUs(t *testing.T) {
+	m, err := wgsl.Parse("gg.wgsl", []byte(texGatherGradWGSL))
+	require.NoError(t, err)
+	tu := make([]byte, 4*16)
+	for i := 0; i < 16; i++ {
+		binary.LittleEndian.PutUint32(tu[4*i:], uint32(1000+37*i))
+	}
+	tf := [][]byte{make([]byte, 2*16), make([]byte, 2*4), make([]byte, 2)}
+	for l, b := range tf {
+		for i := range b {
+			b[i] = byte(i*29 + 40*l + 3)
+		}
+	}
+	for _, filter := range []string{"nearest", "linear"} {
+		smp := interp.Sampler{AddressModeU: "repeat", AddressModeV: "mirror-repeat", MagFilter: filter, MinFilter: filter, MipmapFilter: filter}
+		d, err := interp.CompileEntry(m, "main")
+		require.NoError(t, err)
+		ref, err := d.Run(nil, [3]uint32{1, 1, 1}, interp.Options{
+			Textures: map[string]*interp.Texture{
+				"tu": {Format: "r32uint", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{tu}},
+				"tf": {Format: "rg8unorm", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 3, Data: tf},
+			},
+			Samplers: map[string]*interp.Sampler{"s": &smp, "su": {AddressModeU: "repeat", AddressModeV: "mirror-repeat"}},
+		})
+		require.NoError(t, err)
+		of, ou := ref.Buffers["out"], ref.Buffers["outu"]
+		job := harness.Dispatch{
+			Buffers: []harness.BufferBinding{{Group: 0, Binding: 3, Kind: harness.BindingStorage, Data: make([]byte, 48*16)},
+				{Group: 0, Binding: 4, Kind: harness.BindingStorage, Data: make([]byte, 16*16)}},
+			Textures: []harness.TextureBinding{
+				{Group: 0, Binding: 0, Kind: harness.TextureSampled, View: "2d", Format: "r32uint", Width: 4, Height: 4, Data: [][]byte{tu}},
+				{Group: 0, Binding: 1, Kind: harness.TextureSampled, View: "2d", Format: "rg8unorm", Width: 4, Height: 4, MipLevels: 3, Data: tf},
+			},
+			Samplers: []harness.SamplerBinding{{Group: 0, Binding: 2, AddressModeU: "repeat", AddressModeV: "mirror-repeat", MagFilter: filter, MinFilter: filter, MipmapFilter: filter},
+				{Group: 0, Binding: 5, AddressModeU: "repeat", AddressModeV: "mirror-repeat"}},
+			Workgroups: [3]uint32{1, 1, 1},
+		}
+		src, err := wgsl.EmitEntry(m, "main", wgsl.EmitOptions{})
+		require.NoError(t, err)
+		// WGSL only: gpudiff's SPIR-V (spirv-val clean) has OpImageGather,
+		// which wgpu v0.23's SPIR-V front end does not take ("unsupported
+		// instruction ImageGather").
+		for _, adapter := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader"} {
+			t.Run(filter+"/"+adapter, func(t *testing.T) {
+				dev, err := harness.Open(adapter)
+				require.NoError(t, err)
+				defer dev.Close()
+				for _, k := range []harness.Kernel{{WGSL: src, EntryPoint: "main"}} {
+					got, err := dev.Run(context.Background(), k, job)
+					require.NoError(t, err)
+					fixed := 0
+					for i := 0; i < 48*4; i++ {
+						if of.Indeterminate != nil && of.Indeterminate[i] {
+							continue
+						}
+						fixed++
+						g := float64(math.Float32frombits(binary.LittleEndian.Uint32(got[4*i:])))
+						w := float64(math.Float32frombits(of.Value.Elems[i/4].Elems[i%4].Bits))
+						tol := 0.0
+						if of.Tolerance != nil {
+							tol = of.Tolerance[i]
+						}
+						assert.LessOrEqual(t, math.Abs(g-w), tol, "out leaf %d: GPU %v, reference %v ± %v", i, g, w, tol)
+					}
+					assert.Greater(t, fixed, 48*4*3/4)
+					for i := 0; i < 16*4; i++ {
+						if ou.Indeterminate != nil && ou.Indeterminate[i] {
+							continue
+						}
+						assert.Equal(t, ou.Value.Elems[i/4].Elems[i%4].Bits, binary.LittleEndian.Uint32(got[48*16+4*i:]), "outu leaf %d", i)
+					}
+				}
+			})
+		}
+	}
+}

@@ -31,7 +31,6 @@ import (
 // Image Format; Tint needs StorageImageWriteWithoutFormat).
 
 const (
-	capImageGatherExtended         = 0x19
 	capImageCubeArray              = 0x22
 	capSampled1D                   = 0x2b
 	capImage1D                     = 0x2c
@@ -309,9 +308,9 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		if p.Offset != nil {
 			mask |= imageOpConstOffset
 			ops = append(ops, f.expr(p.Offset))
-			if x.Op == ir.TexGather || x.Op == ir.TexGatherCompare {
-				e.capability(capImageGatherExtended)
-			}
+			// ConstOffset on a gather needs no ImageGatherExtended
+			// (that is for Offset and ConstOffsets); wgpu's SPIR-V
+			// front end rejects the capability.
 		}
 		tail := func() []uint32 {
 			if mask == 0 {
