@@ -40,15 +40,21 @@ import (
 // another invocation stored to.
 //
 // An out-of-bounds textureLoad returns any texel of the texture or zero
-// (WGSL #textureload): any value. textureSampleLevel with nearest
-// filtering is exact (Vulkan "Texel Filtering": the texel whose cell
-// holds the coordinate, after the address mode: clamp-to-edge, repeat,
-// mirror-repeat); a coordinate within one texel-width/2^4 of a texel
-// edge could select either neighbour at sub-texel precision ≥ 4 bits,
-// and makes the result any value. Linear filtering, level selection
-// between mip levels and the sampling builtins with implicit derivatives
-// are not in the reference yet: their results are any value (never a
-// mismatch).
+// (WGSL #textureload): any value. Sampling (texture_filter.go):
+// textureSampleLevel and textureSampleGrad filter nearest or linear at
+// the level their explicit level or gradients select, textureGather
+// returns the bilinear footprint, textureSample and textureSampleBias
+// take the level from the fragment quad's implicit derivatives (quad.go,
+// Program.RunQuads); results are intervals (midpoint ± tolerance) that
+// cover every sub-texel and mipmap precision ≥ 4 bits. Not in the
+// reference yet (any value, never a mismatch): cube textures,
+// depth-compare sampling (textureSampleCompare(Level),
+// textureGatherCompare), and textureStore outside a compute entry
+// point (refused when compiling).
+//
+// Function-mode runs (a fragment entry point through Program.Run or
+// RunQuads) take their textures from the same Options.Textures and
+// Options.Samplers.
 
 // Texture is the content of one texture binding.
 type Texture struct {
