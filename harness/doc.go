@@ -62,6 +62,40 @@
 // per-adapter worker processes are for: package harness/worker runs Device.Run
 // in them.
 //
+// # Textures and samplers (issue 24)
+//
+// A dispatch of a module as written may bind textures and samplers beside
+// its buffers (texture.go), still as bytes: Dispatch.Textures holds one
+// TextureBinding per texture binding — @group/@binding, Kind
+// (TextureSampled or TextureStorage), the WebGPU view dimension ("2d",
+// "2d-array", …), format ("rgba8unorm", …), the layout's SampleType ("" to
+// derive it from the format) or storage Access ("write-only", "read-only",
+// "read-write"), the size of level 0, MipLevels, and Data: each mip
+// level's texels, layer after layer, row after row, tightly packed.
+// Dispatch.Samplers holds one SamplerBinding per sampler (filters, address
+// modes, LOD clamps, compare). Run returns, after the BindingStorage
+// buffers, every written storage texture (TextureBinding.Written) level by
+// level, tightly packed (TextureBinding.ReadBackSize bytes each; the
+// device's 256-byte row padding removed). Multisampled and depth textures
+// cannot be uploaded (a render pass would have to draw them) and are
+// refused. harness/worker and harness/dawn carry the same fields.
+//
+// What the case model calls (the lead wires it; nothing here decodes a
+// texel): for each ir.TextureVar of the module, build a TextureBinding
+// (view dimension from ir.TextureType.Dim: "1d", "2d", "2d-array", "3d",
+// "cube", "cube-array"; Kind from its Class; Access from TexAccess: read →
+// "read-only", write → "write-only", read_write → "read-write"; Format from
+// the inputs, which must equal ir.TexFormat's name for a storage texture)
+// and the matching interp.Texture (same Format, size, MipLevels and Data);
+// for each sampler an interp.Sampler and a SamplerBinding with the same
+// fields. Pass the former in Dispatch.Textures/Samplers and the latter in
+// interp.Options.Textures/Samplers to Dispatch.Run; then compare the
+// output's texture bytes, split with ReadBackSize, against
+// interp.DispatchResult.Textures[name] (interp.TextureOutput: Levels are
+// channel codes of the format's channel width, Any marks codes that may be
+// anything, Allowed the codes a store may have left; TextureOutput.Bytes
+// gives a level as bytes).
+//
 // Package harness/window (build tag glfw) is the one place WebGPU draws to a
 // screen: an image in a GLFW window, and the same frame offscreen for a
 // screenshot (gpudiff view).

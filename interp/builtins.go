@@ -98,7 +98,9 @@ func accuracy(info *ir.BuiltinInfo) string {
 func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	info := e.Fn.Info()
 	switch info.Class {
-	case ir.ClassDerivative, ir.ClassBarrier, ir.ClassSubgroup:
+	case ir.ClassDerivative:
+		return c.derivative(e, dst) // quad.go
+	case ir.ClassBarrier, ir.ClassSubgroup:
 		return c.unexecutable(e, info)
 	}
 	if e.Fn == ir.BTranspose || e.Fn == ir.BDeterminant {

@@ -83,7 +83,7 @@ func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
 		return nil, &ir.Error{File: m.File, Pass: "interp", Msg: err.Error()}
 	}
 	c := &compiler{
-		p:       &Program{file: m.File, abi: abi},
+		p:       &Program{file: m.File, abi: abi, mod: m, name: kernel},
 		m:       m,
 		opts:    opts,
 		consts:  map[string]int32{},

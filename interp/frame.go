@@ -92,6 +92,11 @@ type frame struct {
 	// instruction of an f32 branch whose general case is running.
 	calls []int32
 	brPC  int32
+	// quad is the fragment's 2×2 quad under RunQuads (quad.go), else nil.
+	quad *quadCtx
+	// tex is the textures of a function-mode run (a fragment entry
+	// point's, texture.go); an entry point's dispatch keeps them in sh.
+	tex *texState
 }
 
 // fail stops the invocation with a positioned error.

@@ -60,6 +60,10 @@ type Program struct {
 	positions []ir.Pos
 	tables    [][]uint32
 	frames    sync.Pool
+	// mod and name are the module and function compiled (Compile only):
+	// the textures of a fragment run (texture.go, quad.go).
+	mod  *ir.Module
+	name string
 }
 
 // Invocation is the outcome of one invocation of a kernel.
@@ -145,7 +149,15 @@ func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
 		limit = DefaultMaxSteps
 	}
 	fr := p.getFrame()
-	defer p.frames.Put(fr)
+	defer func() {
+		fr.tex = nil
+		p.frames.Put(fr)
+	}()
+	tex, err := p.textures(opts)
+	if err != nil {
+		return nil, err
+	}
+	fr.tex = tex
 	out := make([]Invocation, len(args))
 	paths := opts.maxPaths()
 	budget := int64(forkBudget)

@@ -40,15 +40,21 @@ import (
 // another invocation stored to.
 //
 // An out-of-bounds textureLoad returns any texel of the texture or zero
-// (WGSL #textureload): any value. textureSampleLevel with nearest
-// filtering is exact (Vulkan "Texel Filtering": the texel whose cell
-// holds the coordinate, after the address mode: clamp-to-edge, repeat,
-// mirror-repeat); a coordinate within one texel-width/2^4 of a texel
-// edge could select either neighbour at sub-texel precision ≥ 4 bits,
-// and makes the result any value. Linear filtering, level selection
-// between mip levels and the sampling builtins with implicit derivatives
-// are not in the reference yet: their results are any value (never a
-// mismatch).
+// (WGSL #textureload): any value. Sampling (texture_filter.go):
+// textureSampleLevel and textureSampleGrad filter nearest or linear at
+// the level their explicit level or gradients select, textureGather
+// returns the bilinear footprint, textureSample and textureSampleBias
+// take the level from the fragment quad's implicit derivatives (quad.go,
+// Program.RunQuads); results are intervals (midpoint ± tolerance) that
+// cover every sub-texel and mipmap precision ≥ 4 bits. Not in the
+// reference yet (any value, never a mismatch): cube textures,
+// depth-compare sampling (textureSampleCompare(Level),
+// textureGatherCompare), and textureStore outside a compute entry
+// point (refused when compiling).
+//
+// Function-mode runs (a fragment entry point through Program.Run or
+// RunQuads) take their textures from the same Options.Textures and
+// Options.Samplers.
 
 // Texture is the content of one texture binding.
 type Texture struct {
@@ -135,6 +141,7 @@ type texInst struct {
 	alts   []map[int][]uint32
 	writer [][]int32 // per level, per texel: the invocation that stored it (+1), or 0
 	stored bool      // the entry point stores to it
+	serr   []float64 // while sampling: the coordinates' error bounds (texture_filter.go)
 }
 
 // texState is the textures and samplers of a dispatch.
@@ -158,7 +165,10 @@ func (t *texInst) levelSize(l int) (int, int, int) {
 }
 
 func newTexState(m *ir.Module, entry string, textures map[string]*Texture, samplers map[string]*Sampler) (*texState, error) {
-	st := &texState{tex: map[string]*texInst{}, samplers: samplers, initial: map[string][][]uint32{}}
+	st := &texState{tex: map[string]*texInst{}, samplers: map[string]*Sampler{}, initial: map[string][][]uint32{}}
+	for k, v := range samplers {
+		st.samplers[k] = v
+	}
 	stored := map[string]bool{}
 	for _, f := range m.CallGraph(entry) {
 		ir.Inspect(f.Body, func(n ir.Node) bool {
@@ -416,8 +426,8 @@ func f16Neighbours(x float32) (lo, hi uint16, ok bool) {
 
 // textureCall compiles a texture builtin call of an entry point.
 func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
-	if c.entry == nil {
-		c.errorf(e.Pos, "%s outside a compute entry point: the reference has textures only in entry points as written", e.Op)
+	if c.entry == nil && e.Op == ir.TexStore {
+		c.errorf(e.Pos, "%s outside a compute entry point: the reference stores to textures only in compute entry points as written", e.Op)
 		return c.dummy(e.T, dst)
 	}
 	p := e.Parts()
@@ -501,7 +511,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 	switch e.Op {
 	case ir.TexDimensions, ir.TexNumLayers, ir.TexNumLevels, ir.TexNumSamples:
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
+			t := texOf(fr).tex[texName]
 			l := int64(0)
 			if hasLevel {
 				if bad(fr) {
@@ -541,7 +551,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		}
 		sc := signedOf(lettersExpr('i'))
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
+			t := texOf(fr).tex[texName]
 			if bad(fr) {
 				if e.Op == ir.TexStore {
 					t.poisonAll()
@@ -586,63 +596,258 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			break
 		}
 		fn = func(fr *frame) {
-			t := fr.sh.run.tex.tex[texName]
-			smp := fr.sh.run.tex.samplers[sampName]
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
 			if bad(fr) || smp == nil {
 				anyOut(fr, oob)
 				return
 			}
 			lod := float64(math.Float32frombits(fr.s[fLevel.loc].bits))
-			if fr.s[fLevel.loc].err != 0 || lod != math.Trunc(lod) || smp.MagFilter == "linear" || smp.MinFilter == "linear" {
-				// Linear filtering and fractional levels: not yet an
-				// interval in the reference.
-				anyOut(fr, unsup)
-				return
-			}
-			lod = math.Min(math.Max(lod, float64(smp.LodMinClamp)), float64(smp.LodMaxClamp))
-			if smp.LodMaxClamp == 0 && smp.LodMinClamp == 0 {
-				lod = 0
-			}
-			l := int(math.Min(math.Max(lod, 0), float64(len(t.levels)-1)))
-			w, h, d := t.levelSize(l)
-			size := [3]int{w, h, d}
-			modes := [3]string{smp.AddressModeU, smp.AddressModeV, smp.AddressModeW}
-			var xyz [3]int64
+			lodErr := fr.s[fLevel.loc].err
+			s := make([]float64, cw)
+			serr := make([]float64, cw)
 			for j := int32(0); j < cw; j++ {
 				sl := fr.s[fcoords.loc+j]
 				u := float64(math.Float32frombits(sl.bits))
-				if math.IsNaN(u) || math.IsInf(u, 0) || sl.err != 0 {
+				if math.IsNaN(u) || math.IsInf(u, 0) || math.IsNaN(lod) || math.IsInf(lod, 0) {
 					anyOut(fr, oob)
 					return
 				}
-				x := u * float64(size[j])
-				if hasOffset {
-					x += float64(int32(fr.s[offset.loc+j].bits))
-				}
-				// Sub-texel precision ≥ 4 bits: within 2^-4 of a texel
-				// edge either neighbour may be chosen.
-				if f := x - math.Floor(x); f < 1.0/16 || f > 1-1.0/16 {
-					anyOut(fr, unsup)
-					return
-				}
-				xyz[j] = wrap(int64(math.Floor(x)), size[j], modes[j])
+				s[j], serr[j] = u, sl.err
 			}
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
 			if hasLayer {
 				// WGSL: the array index is clamped to the layers.
 				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
-				xyz[2] = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
 			}
-			idx, ok := t.index(int64(l), xyz, 0)
+			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, lod, lodErr)
 			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
+		}
+	case ir.TexSampleGrad, ir.TexGather:
+		if tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF || (e.Op == ir.TexSampleGrad) != (tt.Class == ir.TexSampled && e.Op == ir.TexSampleGrad) {
+			fn = func(fr *frame) { anyOut(fr, unsup) }
+			break
+		}
+		var dd []cexpr
+		for i, l := range letters {
+			if l == 'd' {
+				dd = append(dd, ops[i])
+			}
+		}
+		comp := 0
+		if p.Component != nil {
+			comp = int(p.Component.(*ir.Lit).Val.Bits)
+		}
+		intType := tt.Class != ir.TexDepth && tt.Sampled.Kind != ir.KindF32
+		fn = func(fr *frame) {
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
+			if bad(fr) || smp == nil {
 				anyOut(fr, oob)
 				return
 			}
-			t.load(fr, l, idx, out, n, inexact, race)
+			s := make([]float64, cw)
+			serr := make([]float64, cw)
+			for j := int32(0); j < cw; j++ {
+				sl := fr.s[fcoords.loc+j]
+				s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
+				if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
+					anyOut(fr, oob)
+					return
+				}
+			}
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
+			if hasLayer {
+				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+			}
+			var res [4]interval
+			var ok bool
+			if e.Op == ir.TexGather {
+				res, ok = t.gather(smp, s, serr, lay, offs, comp)
+			} else {
+				vec := func(o cexpr) ([]float64, float64) {
+					v := make([]float64, cw)
+					m := 0.0
+					for j := int32(0); j < cw; j++ {
+						v[j] = float64(math.Float32frombits(fr.s[o.loc+j].bits))
+						m = math.Max(m, fr.s[o.loc+j].err)
+					}
+					return v, m
+				}
+				gx, ex := vec(dd[0])
+				gy, ey := vec(dd[1])
+				lo, hi := lodRange(t, [][]float64{gx}, [][]float64{gy}, math.Max(ex, ey))
+				res, ok = t.sampleLevelTol(smp, s, serr, lay, offs, (lo+hi)/2, (hi-lo)/2)
+			}
+			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				if intType {
+					// Integer texels: exact where one footprint is possible.
+					if iv.lo != iv.hi {
+						fr.s[out+j] = slot{why: -unsup}
+						continue
+					}
+					fr.s[out+j] = slot{bits: intBits(iv.lo, tt.Sampled.Kind)}
+					continue
+				}
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
+		}
+	case ir.TexSample, ir.TexSampleBias:
+		if tt.Class != ir.TexSampled || tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF {
+			fn = func(fr *frame) { anyOut(fr, unsup) }
+			break
+		}
+		pending := c.addReason(e.Pos, rBitcast, e, "its quad neighbours' coordinates are not known yet (the reference runs the quad again)")
+		fn = func(fr *frame) {
+			q := fr.quad
+			if q == nil {
+				fr.fail(e.Pos, "%s is not executable by the reference outside a fragment quad (its level of detail comes from implicit derivatives)", e.Op)
+				return
+			}
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
+			// The coordinates are this call's entry in the quad's
+			// derivative log (quad.go).
+			k := q.k
+			q.k++
+			own := append([]slot(nil), fr.s[fcoords.loc:fcoords.loc+cw]...)
+			q.logs[q.lane] = append(q.logs[q.lane], own)
+			var P [4][]slot
+			for l := 0; l < 4; l++ {
+				if k >= len(q.prev[l]) {
+					anyOut(fr, pending)
+					return
+				}
+				P[l] = q.prev[l][k]
+			}
+			P[q.lane] = own
+			if bad(fr) || smp == nil {
+				anyOut(fr, oob)
+				return
+			}
+			var pv [4][]float64
+			serr := make([]float64, cw)
+			for l := 0; l < 4; l++ {
+				for j := int32(0); j < cw; j++ {
+					sl := P[l][j]
+					if sl.why < 0 {
+						anyOut(fr, oob)
+						return
+					}
+					pv[l] = append(pv[l], float64(math.Float32frombits(sl.bits)))
+					serr[j] = math.Max(serr[j], sl.err)
+				}
+			}
+			bias, biasErr := 0.0, 0.0
+			if e.Op == ir.TexSampleBias {
+				bias = float64(math.Float32frombits(fr.s[fLevel.loc].bits))
+				biasErr = fr.s[fLevel.loc].err
+			}
+			lo, hi := implicitLod(t, pv, serr)
+			lo, hi = lo+bias-biasErr, hi+bias+biasErr
+			var offs []int64
+			if hasOffset {
+				offs = make([]int64, cw)
+				for j := int32(0); j < cw; j++ {
+					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+				}
+			}
+			lay := int64(-1)
+			if hasLayer {
+				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
+				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
+			}
+			s := make([]float64, cw)
+			for j := range s {
+				s[j] = pv[q.lane][j]
+			}
+			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, (lo+hi)/2, (hi-lo)/2)
+			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			for j := int32(0); j < n; j++ {
+				iv := res[j]
+				mid := float32((iv.lo + iv.hi) / 2)
+				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+				sl := slot{bits: math.Float32bits(mid)}
+				if tol > 0 {
+					sl.why, sl.err = inexact, tol+ulp(float64(mid))
+				}
+				fr.s[out+j] = sl
+			}
 		}
 	default:
 		fn = func(fr *frame) { anyOut(fr, unsup) }
 	}
 	return cexpr{code: c.emit(fn, ops...), loc: out, n: n}
+}
+
+// intBits returns the bits of an integer channel value decoded as a
+// float64 by texelF (exact: it came from a 32-bit integer).
+func intBits(v float64, k ir.Kind) uint32 {
+	if k == ir.KindI32 {
+		return uint32(int32(v))
+	}
+	return uint32(v)
+}
+
+// texOf returns the textures of fr's run: a dispatch's, or a
+// function-mode (fragment) run's.
+func texOf(fr *frame) *texState {
+	if fr.sh != nil && fr.sh.run.tex != nil {
+		return fr.sh.run.tex
+	}
+	return fr.tex
+}
+
+// invOf identifies fr's invocation for the storage texture writer
+// records (function mode has no stores: 1).
+func invOf(fr *frame) int32 {
+	if fr.sh != nil {
+		return fr.sh.inv
+	}
+	return 1
 }
 
 // wrap applies an address mode to texel index i of a level of size n.
@@ -685,7 +890,7 @@ func (t *texInst) load(fr *frame, l, idx int, out, n int32, inexact, race int32)
 		anyv = alt // a store left one of several codes: any value (for now)
 	}
 	if t.v.T.Tex.Class == ir.TexStorage && t.v.T.Tex.Access == ir.TexReadWrite {
-		if w := t.writer[l][idx]; w != 0 && w != fr.sh.inv {
+		if w := t.writer[l][idx]; w != 0 && w != invOf(fr) {
 			anyv = true
 		}
 	}
@@ -739,7 +944,7 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 		}
 	}
 	prev := t.writer[l][idx]
-	if prev != 0 && prev != fr.sh.inv {
+	if prev != 0 && prev != invOf(fr) {
 		old := t.levels[l][4*idx : 4*idx+4]
 		_, a0 := t.alts[l][4*idx]
 		_, a1 := t.alts[l][4*idx+1]
@@ -749,7 +954,7 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 			ok = false // two invocations store different values: either may win
 		}
 	}
-	t.writer[l][idx] = fr.sh.inv
+	t.writer[l][idx] = invOf(fr)
 	if !ok {
 		t.any[l][idx] = true
 		return

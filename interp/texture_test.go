@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 func texDispatch(t *testing.T, src string, opts Options, wg [3]uint32) *DispatchResult {
@@ -125,7 +126,10 @@ fn main() {
 	assert.Equal(t, float32(20.0/255), val(o, 0))
 	assert.Equal(t, float32(20.0/255), val(o, 1))
 	assert.Equal(t, float32(40.0/255), val(o, 2))
-	assert.True(t, o.Indeterminate[3])
+	// At a texel edge either neighbour (20 or 30) may be chosen: the
+	// value's bound covers both.
+	assert.InDelta(t, 25.0/255, float64(val(o, 3)), 1e-6)
+	assert.GreaterOrEqual(t, o.Tolerance[3], 5.0/255)
 	o = run("mirror-repeat")
 	assert.Equal(t, float32(20.0/255), val(o, 0))
 	assert.Equal(t, float32(30.0/255), val(o, 1))
@@ -154,4 +158,143 @@ func TestTextureFormatConversion(t *testing.T) {
 	assert.Equal(t, []uint32{0x81}, cs, "-1 → -127")
 	_, err = parseTexFormat("depth24plus")
 	assert.Error(t, err)
+}
+
+// Linear filtering: a 2-texel r8unorm ramp (0, 255). At u = 0.5 of the
+// texture α = 0.5, a multiple of 2^-4 that every sub-texel precision ≥ 4
+// bits keeps: 0.5 within the filter's 2^-8; at u = 0.15 (α = 0.1, off the
+// grid) α may be anywhere in [0.1 − 1/16, 0.1 + 1/16]. Mip levels: level
+// 1 (one texel, 100) at lod 1; lod 0.5 with a linear mipmap filter blends
+// the levels half and half (δ = 0.5 is on the grid too).
+func TestTextureSampleLevelLinear(t *testing.T) {
+	fsrc := `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@group(0) @binding(2) var<storage, read_write> out: array<f32, 5>;
+@compute @workgroup_size(1)
+fn main() {
+  out[0] = textureSampleLevel(tex, s, vec2f(0.5, 0.5), 0.0).x;
+  out[1] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 0.0).x;
+  out[2] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 1.0).x;
+  out[3] = textureSampleLevel(tex, s, vec2f(0.25, 0.5), 0.5).x;
+  out[4] = textureSampleLevel(tex, s, vec2f(0.3, 0.5), 0.0).x;
+}
+`
+	res := texDispatch(t, fsrc, Options{
+		Textures: map[string]*Texture{"tex": {Format: "r8unorm", Width: 2, Height: 1, DepthOrLayers: 1, MipLevels: 2, Data: [][]byte{{0, 255}, {100}}}},
+		Samplers: map[string]*Sampler{"s": {MagFilter: "linear", MinFilter: "linear", MipmapFilter: "linear"}},
+	}, [3]uint32{1, 1, 1})
+	o := res.Buffers["out"]
+	val := func(i int) float64 { return float64(math.Float32frombits(o.Value.Elems[i].Bits)) }
+	within := func(i int, lo, hi, maxTol float64) {
+		t.Helper()
+		assert.LessOrEqual(t, val(i)-o.Tolerance[i], lo, "leaf %d lower bound", i)
+		assert.GreaterOrEqual(t, val(i)+o.Tolerance[i], hi, "leaf %d upper bound", i)
+		assert.LessOrEqual(t, o.Tolerance[i], maxTol, "leaf %d bound stays tight", i)
+	}
+	for i := range o.Indeterminate {
+		require.False(t, o.Indeterminate[i], o.Why)
+	}
+	within(0, 0.5, 0.5, 1.0/256+1e-6)
+	within(1, 0, 0, 1.0/256+1e-6)
+	within(2, 100.0/255, 100.0/255, 1.0/256+1e-6)
+	within(3, 50.0/255, 50.0/255, 2.0/256+1e-6) // two filtering stages
+	// 0.3f * 2 - 0.5 = 0.1000000238: α ∈ [0.0375, 0.1625] (255 → 1.0).
+	within(4, 0.0375, 0.1625, 1.0/16+1.0/4096+1.0/256+1e-6)
+	assert.InDelta(t, 0.1, val(4), 1e-6)
+}
+
+// Derivatives in 2×2 quads (quad.go), hand-derived: at pixel (x, y) the
+// position is (x + 0.5, y + 0.5); v = X² + 3Y; the quad's columns are
+// 2qx and 2qx + 1, so dpdxFine(v) = (2qx + 1.5)² − (2qx + 0.5)² = 4qx + 2,
+// dpdyFine(v) = 3, dpdx(X) = 1 and fwidth(2Y) = 0 + 2; dpdxCoarse(X·Y)
+// is either row's difference: Y of the quad's top or bottom row
+// (2qy + 0.5 or 2qy + 1.5), an allowed range of [2qy + 0.5, 2qy + 1.5].
+func TestQuadDerivatives(t *testing.T) {
+	src := `
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  let v = p.x * p.x + 3.0 * p.y;
+  return vec4f(dpdxFine(v), dpdyFine(v) + dpdx(p.x), fwidth(p.y * 2.0), dpdxCoarse(p.x * p.y));
+}
+`
+	m, err := wgsl.Parse("q.wgsl", []byte(src))
+	require.NoError(t, err)
+	p, err := Compile(m, "main")
+	require.NoError(t, err)
+	const W, H = 5, 3 // odd: helper invocations past the edge
+	invs, err := p.RunQuads(func(x, y int) []ir.Value {
+		return []ir.Value{ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(float32(x)+0.5), ir.F32Val(float32(y)+0.5), ir.F32Val(0), ir.F32Val(1))}
+	}, W, H, Options{})
+	require.NoError(t, err)
+	require.Len(t, invs, W*H)
+	for i, inv := range invs {
+		x, y := i%W, i/W
+		require.NoError(t, inv.Err)
+		o := inv.Outputs[0]
+		leaf := func(j int) float64 { return float64(math.Float32frombits(o.Value.Elems[j].Bits)) }
+		for j := 0; j < 4; j++ {
+			require.False(t, o.Indeterminate != nil && o.Indeterminate[j], "pixel (%d, %d) leaf %d: %s", x, y, j, o.Why)
+		}
+		qx, qy := float64(x/2*2)/2, float64(y/2*2)
+		assert.Equal(t, 4*qx+2, leaf(0), "dpdxFine at (%d, %d)", x, y)
+		assert.Equal(t, 4.0, leaf(1), "dpdyFine + dpdx at (%d, %d)", x, y)
+		assert.Equal(t, 2.0, leaf(2), "fwidth at (%d, %d)", x, y)
+		lo, hi := qy+0.5, qy+1.5
+		assert.LessOrEqual(t, leaf(3)-o.Tolerance[3], lo, "dpdxCoarse lower at (%d, %d)", x, y)
+		assert.GreaterOrEqual(t, leaf(3)+o.Tolerance[3], hi, "dpdxCoarse upper at (%d, %d)", x, y)
+		assert.Less(t, o.Tolerance[3], 0.6)
+	}
+	// Outside a quad, a derivative still stops the invocation.
+	inv, err := p.Run([][]ir.Value{{ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(0.5), ir.F32Val(0.5), ir.F32Val(0), ir.F32Val(1))}}, Options{})
+	require.NoError(t, err)
+	require.Error(t, inv[0].Err)
+}
+
+// textureGather returns the bilinear footprint's texels in WGSL's order
+// (umin, vmax), (umax, vmax), (umax, vmin), (umin, vmin); textureSampleGrad
+// with gradients of one level-0 texel samples level 0, of two texels
+// level 1 (nearest mipmap filter: λ = 1 ± 2^-4 rounds to 1).
+func TestTextureGatherAndGrad(t *testing.T) {
+	src := `
+@group(0) @binding(0) var tu: texture_2d<u32>;
+@group(0) @binding(1) var tf: texture_2d<f32>;
+@group(0) @binding(2) var s: sampler;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4f, 4>;
+@group(0) @binding(4) var<storage, read_write> outu: vec4u;
+@compute @workgroup_size(1)
+fn main() {
+  outu = textureGather(0, tu, s, vec2f(0.5, 0.5));
+  out[0] = textureGather(1, tf, s, vec2f(0.5, 0.5));
+  out[1] = textureSampleGrad(tf, s, vec2f(0.3, 0.3), vec2f(0.25, 0.0), vec2f(0.0, 0.25));
+  out[2] = textureSampleGrad(tf, s, vec2f(0.3, 0.3), vec2f(0.5, 0.0), vec2f(0.0, 0.5));
+}
+`
+	// tu: 4x4 r32uint, texel (x, y) = 10y + x.
+	tu := make([]byte, 4*16)
+	for i := 0; i < 16; i++ {
+		tu[4*i] = byte(10*(i/4) + i%4)
+	}
+	// tf: 4x4 rg8unorm level 0 (g = 16(10y + x)), level 1 2x2 all 200.
+	tf0 := make([]byte, 2*16)
+	for i := 0; i < 16; i++ {
+		tf0[2*i], tf0[2*i+1] = 7, byte(16*(i%4)+64*(i/4))
+	}
+	tf1 := []byte{200, 200, 200, 200, 200, 200, 200, 200}
+	res := texDispatch(t, src, Options{
+		Textures: map[string]*Texture{
+			"tu": {Format: "r32uint", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{tu}},
+			"tf": {Format: "rg8unorm", Width: 4, Height: 4, DepthOrLayers: 1, MipLevels: 2, Data: [][]byte{tf0, tf1}},
+		},
+	}, [3]uint32{1, 1, 1})
+	// (0.5, 0.5) of 4 texels: x = 1.5 → footprint columns 1, 2 and rows 1, 2.
+	u := res.Buffers["outu"].Value
+	assert.Equal(t, []uint32{21, 22, 12, 11}, []uint32{u.Elems[0].Bits, u.Elems[1].Bits, u.Elems[2].Bits, u.Elems[3].Bits})
+	o := res.Buffers["out"]
+	f := func(i, j int) float64 { return float64(math.Float32frombits(o.Value.Elems[i].Elems[j].Bits)) }
+	for j, texel := range [][2]int{{1, 2}, {2, 2}, {2, 1}, {1, 1}} {
+		assert.InDelta(t, float64(16*texel[0]+64*texel[1])/255, f(0, j), 1e-6)
+	}
+	// Grad of 1 texel: level 0; (0.3, 0.3) → texel (1, 1) with nearest.
+	assert.InDelta(t, float64(16+64)/255, f(1, 1), 1e-6)
+	assert.InDelta(t, 200.0/255, f(2, 1), 1e-6)
 }

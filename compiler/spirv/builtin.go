@@ -58,6 +58,9 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 		f.barrier(ir.BWorkgroupBarrier)
 		return v
 	}
+	if info.Class == ir.ClassDerivative && e.derivatives {
+		return f.derivative(x) // texture.go
+	}
 	if !info.Pure() {
 		e.errorf(x.Pos, "builtin %s is not supported by the SPIR-V backend (needs uniform control flow or a non-compute stage)", info.Name)
 		for _, a := range x.Args {

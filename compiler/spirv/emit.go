@@ -284,6 +284,7 @@ type emitter struct {
 	builtins    map[string]uint32     // builtin value name → its Input variable
 	iface       []uint32              // the entry point's interface (Input variables)
 	tex         map[string]*texVar    // texture and sampler bindings by name (texture.go)
+	derivatives bool                  // a fragment entry point: derivative builtins are emitted (texture.go)
 }
 
 // funcInfo is a declared user function.

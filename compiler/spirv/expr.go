@@ -65,7 +65,7 @@ func (f *fnEmitter) expr(x ir.Expr) uint32 {
 		return f.arrayLength(x)
 	case *ir.TextureCall:
 		if e.tex == nil {
-			e.errorf(x.Pos, "%s outside a compute entry point as written: not emitted as SPIR-V", x.Op)
+			e.errorf(x.Pos, "%s outside an entry point as written: not emitted as SPIR-V", x.Op)
 			return 0
 		}
 		return f.texture(x)

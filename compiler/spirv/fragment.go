@@ -15,6 +15,7 @@ import (
 // interface lists FragCoord (when ep takes the position) and the outputs.
 func emitFragment(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uint32, error) {
 	e := newEmitter(m, opts, w)
+	e.derivatives = true
 	e.header()
 	fns := m.CallGraph(ep.Name)
 	for _, fn := range fns {
@@ -23,6 +24,7 @@ func emitFragment(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uin
 	for _, g := range m.GlobalsUsed(ep.Name) {
 		e.declareGlobal(g)
 	}
+	e.declareTextures(m, ep)
 	for _, fn := range fns {
 		e.function(fn)
 	}

@@ -31,7 +31,6 @@ import (
 // Image Format; Tint needs StorageImageWriteWithoutFormat).
 
 const (
-	capImageGatherExtended         = 0x19
 	capImageCubeArray              = 0x22
 	capSampled1D                   = 0x2b
 	capImage1D                     = 0x2c
@@ -162,8 +161,8 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		return 0
 	}
 	tt := tv.v.T.Tex
-	if x.Op.ImplicitDerivatives() {
-		e.errorf(x.Pos, "%s: implicit-derivative sampling is not emitted as SPIR-V yet (fragment shaders; run the WGSL path)", x.Op)
+	if x.Op.ImplicitDerivatives() && !e.derivatives {
+		e.errorf(x.Pos, "%s: implicit-derivative sampling needs a fragment entry point", x.Op)
 		return 0
 	}
 	img := f.op(opLoad, tv.typ, tv.id)
@@ -267,7 +266,8 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 			return f.op(opCompositeExtract, b.typeFloat(), v, 0)
 		}
 		return v
-	case ir.TexSampleLevel, ir.TexSampleGrad, ir.TexSampleCompareLevel, ir.TexGather, ir.TexGatherCompare:
+	case ir.TexSampleLevel, ir.TexSampleGrad, ir.TexSampleCompareLevel, ir.TexGather, ir.TexGatherCompare,
+		ir.TexSample, ir.TexSampleBias, ir.TexSampleCompare:
 		smp := e.tex[p.Sampler.(*ir.Ident).Name]
 		si := f.op(opSampledImage, tv.sampled, img, f.op(opLoad, smp.typ, smp.id))
 		coords := f.expr(p.Coords)
@@ -301,13 +301,16 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		case ir.TexSampleGrad:
 			mask |= imageOpGrad
 			ops = append(ops, f.expr(p.DdX), f.expr(p.DdY))
+		case ir.TexSampleBias:
+			mask |= imageOpBias
+			ops = append(ops, f.expr(p.Bias))
 		}
 		if p.Offset != nil {
 			mask |= imageOpConstOffset
 			ops = append(ops, f.expr(p.Offset))
-			if x.Op == ir.TexGather || x.Op == ir.TexGatherCompare {
-				e.capability(capImageGatherExtended)
-			}
+			// ConstOffset on a gather needs no ImageGatherExtended
+			// (that is for Offset and ConstOffsets); wgpu's SPIR-V
+			// front end rejects the capability.
 		}
 		tail := func() []uint32 {
 			if mask == 0 {
@@ -319,6 +322,14 @@ func (f *fnEmitter) texture(x *ir.TextureCall) uint32 {
 		switch x.Op {
 		case ir.TexSampleCompareLevel:
 			return f.op(opImageSampleDrefExplicitLod, b.typeFloat(), append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
+		case ir.TexSampleCompare:
+			return f.op(opImageSampleDrefImplicitLod, b.typeFloat(), append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
+		case ir.TexSample, ir.TexSampleBias:
+			v := f.op(opImageSampleImplicitLod, f4, append([]uint32{si, coords}, tail()...)...)
+			if tt.Class == ir.TexDepth {
+				return f.op(opCompositeExtract, b.typeFloat(), v, 0)
+			}
+			return v
 		case ir.TexGatherCompare:
 			return f.op(opImageDrefGather, f4, append([]uint32{si, coords, f.expr(p.DepthRef)}, tail()...)...)
 		case ir.TexGather:
@@ -386,4 +397,19 @@ func (f *fnEmitter) clampCoords(coords uint32, t *ir.Type, size uint32) uint32 {
 	}
 	max := f.op(opISub, ut, size, one)
 	return f.clampMax(coords, t, max)
+}
+
+// derivative emits a derivative builtin in a fragment entry point
+// (OpDPdx … OpFwidthCoarse, SPIR-V §3.52.22; the fine and coarse forms
+// need the DerivativeControl capability).
+func (f *fnEmitter) derivative(x *ir.BuiltinCall) uint32 {
+	op := map[ir.Builtin]opcode{
+		ir.BDpdx: opDPdx, ir.BDpdy: opDPdx + 1, ir.BFwidth: opDPdx + 2,
+		ir.BDpdxFine: opDPdxFine, ir.BDpdyFine: opDPdxFine + 1, ir.BFwidthFine: opDPdxFine + 2,
+		ir.BDpdxCoarse: opDPdxFine + 3, ir.BDpdyCoarse: opDPdxFine + 4, ir.BFwidthCoarse: opFwidthCoarse,
+	}[x.Fn]
+	if op >= opDPdxFine {
+		f.e.capability(0x33) // DerivativeControl
+	}
+	return f.op(op, f.e.typeOf(x.T), f.expr(x.Args[0]))
 }

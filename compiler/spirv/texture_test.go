@@ -92,3 +92,19 @@ func TestTexturesRefusedInSPIRV(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "x.wgsl:1:27: spirv: t: storage texel format bgra8unorm has no SPIR-V Image Format")
 }
+
+func TestFragmentDerivativesValidate(t *testing.T) {
+	m, err := wgsl.Parse("d.wgsl", []byte(`
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  return vec4f(dpdx(p.x), dpdyFine(p.y), fwidthCoarse(p.y), dpdxCoarse(p.x)) + vec4f(fwidth(p.xy), dpdy(p.y), dpdxFine(p.y)) + vec4f(dpdyCoarse(p.x), fwidthFine(p.x), 0.0, 0.0).xxyz;
+}`))
+	require.NoError(t, err)
+	for _, opts := range bothModes {
+		words := emitValid(t, m, "main", opts)
+		dis, err := Disassemble(words)
+		require.NoError(t, err)
+		for _, op := range []string{"OpDPdx ", "OpDPdyFine", "OpFwidthCoarse", "OpDPdxCoarse", "OpFwidth ", "OpDPdy ", "OpDPdxFine", "OpDPdyCoarse", "OpFwidthFine", "DerivativeControl"} {
+			assert.Contains(t, dis, op)
+		}
+	}
+}

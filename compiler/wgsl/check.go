@@ -202,6 +202,7 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 		return nil
 	}
 	mc.checkUniformity(m)
+	mc.textureStages(m)
 	return m
 }
 

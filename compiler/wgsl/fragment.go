@@ -207,5 +207,26 @@ func EmitFragment(m *ir.Module, entry string, opts EmitOptions) (string, error) 
 	if f == nil || f.Stage != ir.StageFragment {
 		return "", fmt.Errorf("emit: no fragment entry point %q in module", entry)
 	}
-	return EmitFunctions(m, entry, opts)
+	body, err := EmitFunctions(m, entry, opts)
+	if err != nil || len(m.Textures) == 0 {
+		return body, err
+	}
+	// The texture and sampler bindings the entry point's functions use
+	// (issue 24: a fragment entry point as written samples them).
+	used := map[string]bool{}
+	for _, g := range m.CallGraph(entry) {
+		ir.Inspect(g.Body, func(n ir.Node) bool {
+			if id, ok := n.(*ir.Ident); ok && id.Ref == ir.RefHandle {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	var b strings.Builder
+	for _, v := range m.Textures {
+		if used[v.Name] {
+			b.WriteString(v.Decl() + "\n")
+		}
+	}
+	return b.String() + "\n" + body, nil
 }

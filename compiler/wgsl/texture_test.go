@@ -163,3 +163,38 @@ func TestTextureSampleUniformity(t *testing.T) {
 	_, err = Parse("x.wgsl", []byte(ok))
 	require.NoError(t, err)
 }
+
+func TestTextureSampleOnlyInFragments(t *testing.T) {
+	src := "@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\nfn f() -> vec4f { return textureSample(t, s, vec2f(0.5)); }\n@compute @workgroup_size(1) fn main() { _ = f(); }\n"
+	_, err := Parse("x.wgsl", []byte(src))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "x.wgsl:3:26: check: textureSample must only be used in the fragment stage, but compute entry point main calls it")
+}
+
+// The verifier checks a texture call's form, argument types and result
+// type against ir's overload table, and a handle used as a value.
+func TestTextureVerifier(t *testing.T) {
+	src := "@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var<storage, read_write> o: vec4f;\n@compute @workgroup_size(1) fn main() {\n  o = textureLoad(t, vec2i(0), 0);\n}\n"
+	m := ptParse(t, src)
+	require.NoError(t, ir.Verify(m))
+	var call *ir.TextureCall
+	ir.Inspect(m.Func("main").Body, func(n ir.Node) bool {
+		if c, ok := n.(*ir.TextureCall); ok {
+			call = c
+		}
+		return true
+	})
+	require.NotNil(t, call)
+	call.Form = "i"
+	assert.ErrorContains(t, ir.Verify(m), `textureLoad: form "i", but its arguments have form "iL"`)
+	call.Form = "iL"
+	call.Args[2] = &ir.Lit{Val: ir.F32Val(0)}
+	assert.ErrorContains(t, ir.Verify(m), "argument 3 of textureLoad: expected i32 or u32, got f32")
+	call.Args[2] = &ir.Lit{Val: ir.I32Val(0)}
+	call.T = ir.Vec(4, ir.U32)
+	assert.Error(t, ir.Verify(m))
+	call.T = ir.Vec(4, ir.F32)
+	require.NoError(t, ir.Verify(m))
+	m.Func("main").Body.Stmts = append(m.Func("main").Body.Stmts, &ir.Decl{Name: "h", T: m.Textures[0].T, Init: &ir.Ident{Name: "t", T: m.Textures[0].T, Ref: ir.RefHandle}})
+	assert.ErrorContains(t, ir.Verify(m), "texture or sampler t used outside a texture builtin's arguments")
+}
