@@ -136,6 +136,12 @@ func (p *printer) structDecl(s *StructDecl) {
 		if f.HasLocation {
 			p.ws(fmt.Sprintf("@location(%d) ", f.Location))
 		}
+		if f.Align > 0 {
+			p.ws(fmt.Sprintf("@align(%d) ", f.Align))
+		}
+		if f.Size > 0 {
+			p.ws(fmt.Sprintf("@size(%d) ", f.Size))
+		}
 		p.ws(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	p.ws("}\n")

@@ -226,7 +226,8 @@ func (e *emitter) prepare() {
 }
 
 // printStruct prints s with its members' @builtin and @location
-// attributes (an entry point's IO; WGSL ignores them elsewhere).
+// attributes (an entry point's IO; WGSL ignores them elsewhere) and their
+// @align and @size (the layout of the struct in a buffer).
 func printStruct(s *ir.StructDecl) string {
 	var b strings.Builder
 	b.WriteString("struct " + s.Name + " {\n")
@@ -237,6 +238,12 @@ func printStruct(s *ir.StructDecl) string {
 		}
 		if f.HasLocation {
 			fmt.Fprintf(&b, "@location(%d) ", f.Location)
+		}
+		if f.Align > 0 {
+			fmt.Fprintf(&b, "@align(%d) ", f.Align)
+		}
+		if f.Size > 0 {
+			fmt.Fprintf(&b, "@size(%d) ", f.Size)
 		}
 		b.WriteString(f.Name + ": " + f.Type.String() + ",\n")
 	}

@@ -1,0 +1,80 @@
+package wgsl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// Issue 24 item 6: the core WGSL constructs Tint's corpus uses, front end
+// and layout.
+
+// TestMemberAlignSizeLayout checks the layout of WGSL's own example of
+// @align and @size (WGSL #structure-member-layout, the second example:
+// the offsets, alignments and sizes in its comments).
+func TestMemberAlignSizeLayout(t *testing.T) {
+	src := `struct A {
+  u: f32,
+  v: f32,
+  w: vec2<f32>,
+  @size(16) x: f32,
+}
+struct B {
+  a: vec2<f32>,
+  b: vec3<f32>,
+  c: f32,
+  d: f32,
+  @align(16) e: A,
+  f: vec3<f32>,
+  g: array<A, 3>,
+  h: i32,
+}
+@group(0) @binding(0) var<storage, read_write> buf: B;
+@compute @workgroup_size(1) fn main() { buf.h = 1; }
+`
+	m, err := Parse("t.wgsl", []byte(src))
+	require.NoError(t, err)
+	var a, b *ir.Type
+	for _, v := range m.Shared {
+		b = v.T
+	}
+	require.NotNil(t, b)
+	a = b.Struct.Fields[4].Type
+	assert.Equal(t, []int{0, 4, 8, 16}, ir.FieldOffsets(a.Struct))
+	assert.Equal(t, 8, ir.AlignOf(a))
+	assert.Equal(t, 32, ir.SizeOf(a))
+	assert.Equal(t, []int{0, 16, 28, 32, 48, 80, 96, 192}, ir.FieldOffsets(b.Struct))
+	assert.Equal(t, 16, ir.AlignOf(b))
+	assert.Equal(t, 208, ir.SizeOf(b))
+	assert.Equal(t, 32, ir.ArrayStride(b.Struct.Fields[6].Type))
+	// The WGSL emitter keeps the attributes.
+	assert.Contains(t, printStruct(b.Struct), "@align(16) e: A,")
+	assert.Contains(t, printStruct(a.Struct), "@size(16) x: f32,")
+}
+
+// TestMemberAlignSizeErrors: the shader-creation errors of @align and
+// @size, positioned (WGSL #structure-member-layout,
+// #address-space-layout-constraints).
+func TestMemberAlignSizeErrors(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"size smaller than the type", "struct S { @size(8) v: vec4<f32> }\n@group(0) @binding(0) var<storage, read_write> s: S;\n@compute @workgroup_size(1) fn main() { s.v.x = 1.0; }",
+			"t.wgsl:1:18: check: @size(8) is smaller than the size of vec4<f32> (16 bytes)"},
+		{"size of a runtime-sized array", "struct S { @size(8) v: array<u32> }\n@group(0) @binding(0) var<storage, read_write> s: S;\n@compute @workgroup_size(1) fn main() { s.v[0] = 1u; }",
+			"t.wgsl:1:12: check: @size cannot be applied to a member of runtime-sized type array<u32>"},
+		{"align below the type's in storage", "struct S { a: u32, @align(4) v: vec4<f32> }\n@group(0) @binding(0) var<storage, read_write> s: S;\n@compute @workgroup_size(1) fn main() { s.a = 1u; }",
+			"t.wgsl:2:51: check: struct S member v: @align(4) is not a multiple of 16"},
+		{"uniform struct member align below 16", "struct T { x: f32 }\nstruct S { a: u32, @align(8) t: T }\n@group(0) @binding(0) var<uniform> s: S;\n@group(0) @binding(1) var<storage, read_write> o: u32;\n@compute @workgroup_size(1) fn main() { o = s.a; }",
+			"t.wgsl:3:39: check: struct S member t: @align(8) is not a multiple of 16"},
+		{"align not a power of two", "struct S { @align(12) a: u32 }\n@compute @workgroup_size(1) fn main() { var s: S; _ = s; }",
+			"t.wgsl:1:19: check: @align needs a positive power of two, got 12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("t.wgsl", []byte(c.src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}
