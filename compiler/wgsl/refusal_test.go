@@ -46,10 +46,6 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"3:9", "check: kernel k is outside the gpudiff subset: uses alias M, which is outside the subset: f16 type"}}},
 	{"pointer parameter", "fn k(p: ptr<function, i32>) -> i32 { return *p; }", "", true,
 		[]ptRefusal{{"1:9", "check: kernel k is outside the gpudiff subset: pointer parameter"}}},
-	{"a let of a pointer whose index reads a var", "fn k(x: i32) -> i32 {\n  var a = array(x, x);\n  var i = 1;\n  let p = &a[i];\n  return *p;\n}", "", true,
-		[]ptRefusal{{"4:11", "check: kernel k is outside the gpudiff subset: pointer (address-of operator '&') whose indices read mutable memory or call a function"}}},
-	{"a let of a pointer whose index calls", "fn g() -> i32 { return 0; }\nfn k(x: i32) -> i32 {\n  var a = array(x, x);\n  let p = &a[g()];\n  return *p;\n}", "", true,
-		[]ptRefusal{{"4:11", "check: kernel k is outside the gpudiff subset: pointer (address-of operator '&') whose indices read mutable memory or call a function"}}},
 	{"workgroup size beyond the reference's", "@compute @workgroup_size(2048)\nfn main() { }", "", true,
 		[]ptRefusal{
 			{"1:1", "check: no kernel: every function is an entry point (the first: @compute fn main)"},
