@@ -48,8 +48,8 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"1:9", "check: kernel k is outside the gpudiff subset: pointer parameter"}}},
 	{"workgroup size beyond the reference's", "@compute @workgroup_size(2048)\nfn main() { }", "", true,
 		[]ptRefusal{
+			{"1:26", "check: @compute fn main is outside gpudiff's subset: @workgroup_size argument 2048 (gpudiff's reference allows at most 1024)"},
 			{"1:1", "check: no kernel: every function is an entry point (the first: @compute fn main)"},
-			{"1:26", "check: also outside gpudiff's subset: @compute fn main: @workgroup_size argument 2048 (gpudiff's reference allows at most 1024)"},
 		}},
 	{"override without a default", "override scale: f32;\nfn k(x: f32) -> f32 { return x * scale; }", "", true,
 		[]ptRefusal{{"2:34", "check: kernel k is outside the gpudiff subset: uses override scale, which is outside the subset: override scale has no default value"}}},
@@ -67,12 +67,12 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"2:1", "check: no kernel: every function is an entry point (the first: @vertex fn vs) or is called by another function"}}},
 	{"enable and what an entry point's helper uses", "enable f16;\n@group(0) @binding(0) var t: texture_2d<f32>;\nfn size() -> u32 { return textureDimensions(t).x; }\n@compute @workgroup_size(1) fn main() { _ = size(); }", "", true,
 		[]ptRefusal{
+			// The entry point itself leads, at its call of size (column 45 of line 4).
+			{"4:45", "check: @compute fn main is outside gpudiff's subset: calls size, which is outside the subset: builtin textureDimensions"},
 			{"4:1", "check: no kernel: every function is an entry point (the first: @compute fn main)"},
 			{"1:1", "check: also outside gpudiff's subset: enable f16 (enable-extensions)"},
 			{"2:30", "check: also outside gpudiff's subset: var t: texture type texture_2d"},
 			{"3:27", "check: also outside gpudiff's subset: fn size: builtin textureDimensions"},
-			// The entry point itself, at its call of size (column 45 of line 4).
-			{"4:45", "check: also outside gpudiff's subset: @compute fn main: calls size, which is outside the subset: builtin textureDimensions"},
 		}},
 	{"no function", "const n = 4;", "", true,
 		[]ptRefusal{{"1:1", "check: no kernel: the module declares no function; gpudiff runs a function kernel"}}},
