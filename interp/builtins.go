@@ -107,6 +107,9 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	if info.Class == ir.ClassPack {
 		return c.packBuiltin(e, dst)
 	}
+	if e.Fn == ir.BModf || e.Fn == ir.BFrexp {
+		return c.splitBuiltin(e, dst)
+	}
 	ops := c.operands(e.Args...)
 	at := e.Args[0].Type()
 	n := int32(e.T.Width())

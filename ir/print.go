@@ -148,7 +148,11 @@ func (p *printer) structDecl(s *StructDecl) {
 }
 
 func (p *printer) global(g *Global) {
-	p.ws("var<private> " + g.Name + ": " + g.T.String())
+	if g.T.Kind == KindStruct && IsPredeclaredStruct(g.T.Struct) && g.Init != nil {
+		p.ws("var<private> " + g.Name) // a predeclared result struct has no WGSL spelling
+	} else {
+		p.ws("var<private> " + g.Name + ": " + g.T.String())
+	}
 	if g.Init != nil {
 		p.ws(" = ")
 		p.expr(g.Init)

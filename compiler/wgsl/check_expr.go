@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -42,7 +43,7 @@ func (c *chkCtx) cvResult(off int32, v cVal, err error, t *chkType) chkOp {
 
 // irOf returns the ir expression of a concrete operand.
 func (c *chkCtx) irOf(op chkOp) ir.Expr {
-	if op.c != nil {
+	if op.c != nil && (op.e == nil || op.t.k != ckStruct || !ir.IsPredeclaredStruct(op.t.st)) {
 		if op.t.isAbstract() {
 			panic(fmt.Sprintf("wgsl: irOf abstract operand of type %v", op.t))
 		}
@@ -934,7 +935,16 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 	switch l := a.t.leaf(); {
 	case l == nil:
 	case l.k == ckAbsInt:
-		a = c.to(a, a.t.withScalar(chkU32), "bitcast")
+		// Overload resolution (WGSL #overload-resolution-section) ranks
+		// AbstractInt -> i32 before u32: bitcast<u32>(-1) is
+		// bitcast<u32>(-1i). A value beyond i32 takes u32 (0xffffffff).
+		to := chkI32
+		for _, s := range cvComponents(*a.c) {
+			if s.i < math.MinInt32 || s.i > math.MaxInt32 {
+				to = chkU32
+			}
+		}
+		a = c.to(a, a.t.withScalar(to), "bitcast")
 	case l.k == ckAbsFloat:
 		a = c.to(a, a.t.withScalar(chkF32), "bitcast")
 	}
@@ -1050,6 +1060,9 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	args := c.args(x.args)
 	if len(args) != info.Args {
 		c.errorf(id.off, "%s expects %d argument(s), got %d", info.Name, info.Args, len(args))
+	}
+	if b == ir.BModf || b == ir.BFrexp {
+		return c.splitBuiltin(b, id, args)
 	}
 	if b == ir.BTranspose || b == ir.BDeterminant {
 		// WGSL #transpose-builtin, #determinant-builtin: matrix
@@ -1251,4 +1264,58 @@ func (c *chkCtx) matrixBinary(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 		return a
 	}
 	return chkOp{t: chkFromIR(rt), e: &ir.Binary{Pos: c.pos(off), Op: op, X: c.irOf(a), Y: c.irOf(b), T: rt}, off: off}
+}
+
+// splitBuiltin checks modf(e) and frexp(e) (WGSL #modf-builtin,
+// #frexp-builtin): e a float scalar or vector, converted to f32 (the
+// subset has no __modf_result_abstract: an abstract argument is
+// concretized first, which gives the same members wherever the value is
+// an f32). The result is the predeclared struct ir.ModfResult or
+// ir.FrexpResult; with a constant argument it is also constant (so its
+// members fold), and its IR stays the call, since the struct has no WGSL
+// spelling a literal could use.
+func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkOp {
+	name := b.Info().Name
+	if len(args) != 1 {
+		c.errorf(id.off, "%s expects 1 argument, got %d", name, len(args))
+	}
+	a := args[0]
+	l := a.t.leaf()
+	if l == nil || l.k != ckF32 && l.k != ckAbsFloat && l.k != ckAbsInt {
+		c.errorf(id.off, "no overload of %s(%s)", name, chkTypeList(args))
+	}
+	a = c.to(a, a.t.withScalar(chkF32), "argument 1 of "+name)
+	rt, err := ir.BuiltinResultType(b, []*ir.Type{a.t.toIR()})
+	if err != nil {
+		c.errorf(id.off, "%v", err)
+	}
+	res := chkFromIR(rt)
+	op := chkOp{t: res, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: b, Args: []ir.Expr{c.irOf(a)}, T: rt}, off: id.off}
+	if a.c == nil {
+		return op
+	}
+	xs := cvComponents(*a.c)
+	ft := make([]*chkType, 2)
+	for i := range ft {
+		ft[i] = chkFromIR(rt.Struct.Fields[i].Type)
+	}
+	var first, second []cVal
+	for _, x := range xs {
+		if b == ir.BModf {
+			w := math.Trunc(x.f)
+			first, second = append(first, cvFloat(chkF32, x.f-w)), append(second, cvFloat(chkF32, w))
+		} else {
+			f, e := math.Frexp(x.f)
+			first, second = append(first, cvFloat(chkF32, f)), append(second, cvInt(chkI32, int64(e)))
+		}
+	}
+	member := func(t *chkType, vs []cVal) cVal {
+		if t.k == ckVec {
+			return cVal{t: t, el: vs}
+		}
+		return vs[0]
+	}
+	v := cVal{t: res, el: []cVal{member(ft[0], first), member(ft[1], second)}}
+	op.c = &v
+	return op
 }

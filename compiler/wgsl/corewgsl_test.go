@@ -78,3 +78,30 @@ func TestMemberAlignSizeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAbstractIntBitcastAndPhony: bitcast<u32> of a negative AbstractInt
+// converts it to i32 first (WGSL #overload-resolution-section ranks
+// AbstractInt -> i32 before u32), so bitcast<u32>(-1) = 0xffffffff; a
+// phony assignment of an AbstractInt beyond i32 and of a pointer to a
+// runtime-sized array is valid WGSL and leaves nothing to evaluate.
+func TestAbstractIntBitcastAndPhony(t *testing.T) {
+	src := `@group(0) @binding(0) var<storage, read_write> a: array<i32>;
+@group(0) @binding(1) var<storage, read_write> o: array<u32, 3>;
+@compute @workgroup_size(1)
+fn main() {
+  _ = 5000000000;
+  _ = &a;
+  o[0] = bitcast<u32>(-1);
+  o[1] = bitcast<u32>(0xffffffff);
+  o[2] = bitcast<vec2<u32>>(vec2(-2, 3)).x;
+}
+`
+	m, err := Parse("t.wgsl", []byte(src))
+	require.NoError(t, err)
+	body := ir.PrintFunc(m.Func("main"))
+	assert.Contains(t, body, "o[0i] = 4294967295u;")
+	assert.Contains(t, body, "o[1i] = 4294967295u;")
+	assert.Contains(t, body, "o[2i] = 4294967294u;")
+	assert.NotContains(t, body, "_ =", "the phony assignments leave nothing to evaluate (a runtime-sized array has no value to load)")
+	require.NoError(t, ir.Verify(m))
+}

@@ -210,7 +210,11 @@ func (e *emitter) prepare() {
 	if len(e.globals) > 0 {
 		var b strings.Builder
 		for _, g := range e.globals {
-			b.WriteString("var<private> " + g.Name + ": " + g.T.String())
+			if g.T.Kind == ir.KindStruct && ir.IsPredeclaredStruct(g.T.Struct) && g.Init != nil {
+				b.WriteString("var<private> " + g.Name) // modf's, frexp's result: no WGSL spelling
+			} else {
+				b.WriteString("var<private> " + g.Name + ": " + g.T.String())
+			}
 			if g.Init != nil {
 				b.WriteString(" = " + ir.PrintExpr(g.Init))
 			}

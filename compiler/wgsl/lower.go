@@ -57,7 +57,10 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 	case *astVarStmt:
 		return c.localDecl(x)
 	case *astAssignStmt:
-		return []ir.Stmt{c.assign(x)}
+		if s := c.assign(x); s != nil {
+			return []ir.Stmt{s}
+		}
+		return nil
 	case *astIncDecStmt:
 		return []ir.Stmt{c.incDec(x)}
 	case *astCallStmt:
@@ -329,10 +332,34 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 
 func (c *chkCtx) assign(x *astAssignStmt) ir.Stmt {
 	if x.lhs == nil {
+		// A phony assignment (WGSL #phony-assignment-section) evaluates
+		// its right-hand side for its effects only.
 		if p := c.pointerUse(x.rhs); p != nil {
-			return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(p.view)}
+			// _ = &view: only the calls in the view's indices have an
+			// effect (the view itself is never loaded, so a runtime-sized
+			// array's view needs no value).
+			b := &ir.Block{Pos: c.pos(x.off)}
+			if p.view.e != nil {
+				ir.Inspect(p.view.e, func(n ir.Node) bool {
+					if ix, ok := n.(*ir.Index); ok && !stableExpr(ix.Index) {
+						b.Stmts = append(b.Stmts, &ir.ExprStmt{Pos: ix.Index.Position(), X: ix.Index})
+						return false
+					}
+					return true
+				})
+			}
+			if len(b.Stmts) == 0 {
+				return nil
+			}
+			return b
 		}
-		op := c.concrete(c.value(x.rhs))
+		op := c.value(x.rhs)
+		if op.c != nil && op.t.isAbstract() {
+			// A constant of an abstract type: no effect, and nothing to
+			// concretize (_ = 5000000000 is valid WGSL).
+			return nil
+		}
+		op = c.concrete(op)
 		c.constructible(op.t, x.off, "a phony assignment's value")
 		return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(op)}
 	}
