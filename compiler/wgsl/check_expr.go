@@ -527,6 +527,13 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	if i.c != nil && base.t.k != ckRuntimeArray && (i.c.i < 0 || i.c.i >= int64(base.t.n)) {
 		c.errorf(i.off, "index %d is out of bounds for %v", i.c.i, base.t)
 	}
+	if base.c != nil && i.c != nil && base.t.isAbstract() && c.usesOverride(x.index) {
+		// An index that depends on an override makes the access an
+		// override-expression, evaluated at pipeline creation, whose
+		// abstract base is concretized first (WGSL #override-expr,
+		// #concretization): vec2(1e-50)[O] is 0.0f (bug/tint/1697.wgsl).
+		base = c.concrete(base)
+	}
 	if base.c != nil && i.c != nil {
 		return c.constOp(base.c.el[i.c.i], x.off)
 	}
@@ -1318,4 +1325,40 @@ func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkO
 	v := cVal{t: res, el: []cVal{member(ft[0], first), member(ft[1], second)}}
 	op.c = &v
 	return op
+}
+
+// usesOverride reports whether e names a module-scope override (not
+// shadowed by a local): an override-expression, which the checker
+// evaluates with the override's value as if it were constant.
+func (c *chkCtx) usesOverride(e astExpr) bool {
+	switch x := e.(type) {
+	case *astIdentExpr:
+		if c.local(x.name) == nil {
+			if d, ok := c.mc.byName[x.name]; ok && d.a.kind == "override" {
+				return true
+			}
+		}
+		for _, t := range x.tmpl {
+			if c.usesOverride(t) {
+				return true
+			}
+		}
+	case *astCallExpr:
+		for _, a := range x.args {
+			if c.usesOverride(a) {
+				return true
+			}
+		}
+	case *astParenExpr:
+		return c.usesOverride(x.x)
+	case *astUnaryExpr:
+		return c.usesOverride(x.x)
+	case *astBinaryExpr:
+		return c.usesOverride(x.x) || c.usesOverride(x.y)
+	case *astIndexExpr:
+		return c.usesOverride(x.x) || c.usesOverride(x.index)
+	case *astMemberExpr:
+		return c.usesOverride(x.x)
+	}
+	return false
 }

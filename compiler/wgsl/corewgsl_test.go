@@ -105,3 +105,19 @@ fn main() {
 	assert.NotContains(t, body, "_ =", "the phony assignments leave nothing to evaluate (a runtime-sized array has no value to load)")
 	require.NoError(t, ir.Verify(m))
 }
+
+// TestOverrideIndexConcretizesItsBase: an index that depends on an
+// override makes the access an override-expression, so its abstract base
+// is concretized first (WGSL #override-expr): 1e-50 becomes 0.0f and the
+// outer index is 0. With a const index the access stays a
+// const-expression in AbstractFloat and the outer index, 10000, is out of
+// bounds, a shader-creation error.
+func TestOverrideIndexConcretizesItsBase(t *testing.T) {
+	body := "@group(0) @binding(0) var<storage, read_write> o: i32;\n@compute @workgroup_size(1)\nfn f() {\n  const s = 1e-50;\n  o = vec2(0, 7)[i32(vec2(s)[O]*1e27*1e27)];\n}\n"
+	m, err := Parse("t.wgsl", []byte("override O = 0;\n"+body))
+	require.NoError(t, err)
+	assert.Contains(t, ir.PrintFunc(m.Func("f")), "o = 0i;")
+	_, err = Parse("t.wgsl", []byte("const O = 0;\n"+body))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "index 10000 is out of bounds")
+}
