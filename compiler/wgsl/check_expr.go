@@ -922,7 +922,10 @@ func (c *chkCtx) constructArrayInferred(args []chkOp, off int32) chkOp {
 			c.errorf(a.off, "array constructor: elements of types %v and %v", elem, a.t)
 		}
 	}
-	if elem.k != ckStruct {
+	if elem.scalarOf() != nil {
+		// Scalars, vectors and arrays of them unify their leaves; a
+		// struct or matrix element (matrices are f32 in the subset) is
+		// the first argument's type.
 		elem = elem.withScalar(c.commonLeaf(args, off, "array constructor"))
 	}
 	return c.construct(chkArray(elem, len(args)), args, off)

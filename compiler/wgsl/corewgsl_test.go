@@ -121,3 +121,12 @@ func TestOverrideIndexConcretizesItsBase(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "index 10000 is out of bounds")
 }
+
+// TestArrayOfMatricesInferred: array(m0, m1) of matrices infers
+// array<mat2x2<f32>, 2> (WGSL #array-builtin), abstract matrices included.
+func TestArrayOfMatricesInferred(t *testing.T) {
+	m, err := Parse("t.wgsl", []byte("var<private> a = array(mat2x2(1.0, 2.0, 3.0, 4.0), mat2x2<f32>(5f, 6f, 7f, 8f));\nfn k() -> f32 {\n  return a[1][1][0];\n}\n"))
+	require.NoError(t, err)
+	require.Len(t, m.Globals, 1)
+	assert.Equal(t, "array<mat2x2<f32>, 2>", m.Globals[0].T.String())
+}
