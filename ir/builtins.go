@@ -111,6 +111,10 @@ const (
 	// ModfResult and FrexpResult.
 	BModf
 	BFrexp
+	// BDegrees and BRadians convert angles (WGSL #degrees-builtin,
+	// #radians-builtin).
+	BDegrees
+	BRadians
 	numBuiltins
 )
 
@@ -277,6 +281,8 @@ func init() {
 	}{{BWorkgroupBarrier, "workgroupBarrier"}, {BStorageBarrier, "storageBarrier"}, {BTextureBarrier, "textureBarrier"}} {
 		def(d.b, d.name, ClassBarrier, 0, x, 0, 0, "WGSL #sync-builtin-functions", func([]*Type) (*Type, error) { return Void, nil })
 	}
+	def(BDegrees, "degrees", m, 1, h, 0, 0, "x * 57.295779513082322865", sigSame(isFloat))
+	def(BRadians, "radians", m, 1, h, 0, 0, "x * 0.017453292519943295769", sigSame(isFloat))
 	def(BModf, "modf", m, 1, x, 0, 0, "WGSL #modf-builtin", func(a []*Type) (*Type, error) {
 		if !isFloat(a[0]) {
 			return nil, fmt.Errorf("needs f32 or vecN<f32>")

@@ -18,6 +18,7 @@ var glslFloat = map[ir.Builtin]uint32{
 	ir.BAtan: glslAtan, ir.BAtan2: glslAtan2, ir.BCross: glslCross, ir.BLength: glslLength,
 	ir.BNormalize: glslNormalize, ir.BDistance: glslDistance, ir.BStep: glslStep,
 	ir.BSmoothstep: glslSmoothStep, ir.BFma: glslFma,
+	ir.BDegrees: glslDegrees, ir.BRadians: glslRadians,
 }
 
 // builtin emits a builtin call. Arguments are evaluated left to right.

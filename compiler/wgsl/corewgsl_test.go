@@ -130,3 +130,14 @@ func TestArrayOfMatricesInferred(t *testing.T) {
 	require.Len(t, m.Globals, 1)
 	assert.Equal(t, "array<mat2x2<f32>, 2>", m.Globals[0].T.String())
 }
+
+// TestDegreesRadians: degrees and radians (WGSL #degrees-builtin,
+// #radians-builtin) fold as x * 180/pi and x * pi/180.
+func TestDegreesRadians(t *testing.T) {
+	m, err := Parse("t.wgsl", []byte("fn k(x: f32) -> vec3<f32> {\n  return vec3(degrees(x), radians(180.0), degrees(0.5f));\n}\n"))
+	require.NoError(t, err)
+	body := ir.PrintFunc(m.Func("k"))
+	assert.Contains(t, body, "degrees(x)")
+	assert.Contains(t, body, "3.1415927f", "radians(180.0) = pi, rounded to f32")
+	assert.Contains(t, body, "28.64789f", "degrees(0.5f) = 0.5f * 57.29578f")
+}
