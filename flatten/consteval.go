@@ -492,6 +492,11 @@ func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStat
 	if fn.Info().Class == ir.ClassPack {
 		return ir.Value{}, evalUnknown // data packing: not folded
 	}
+	if fn == ir.BModf || fn == ir.BFrexp {
+		// Not folded: the result is a predeclared struct (ir.ModfResult,
+		// ir.FrexpResult), which no WGSL literal can spell.
+		return ir.Value{}, evalUnknown
+	}
 	switch fn {
 	case ir.BAll, ir.BAny:
 		v := args[0]

@@ -109,6 +109,9 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	if info.Class == ir.ClassPack {
 		return c.packBuiltin(e, dst)
 	}
+	if e.Fn == ir.BModf || e.Fn == ir.BFrexp {
+		return c.splitBuiltin(e, dst)
+	}
 	ops := c.operands(e.Args...)
 	at := e.Args[0].Type()
 	n := int32(e.T.Width())
@@ -250,6 +253,10 @@ var (
 	f32Unary = map[ir.Builtin]fk1{
 		ir.BAbs:         func(a fv) (fv, fstatus) { return fAbs(a), fsOK },
 		ir.BFloor:       func(a fv) (fv, fstatus) { return fFloor(a), fsOK },
+		// degrees, radians: inherited from x * the f32 constant (WGSL
+		// #degrees-builtin, #radians-builtin).
+		ir.BDegrees: func(a fv) (fv, fstatus) { return fMul(a, fv{r32(57.295779513082322865), 0}), fsOK },
+		ir.BRadians: func(a fv) (fv, fstatus) { return fMul(a, fv{r32(0.017453292519943295769), 0}), fsOK },
 		ir.BCeil:        func(a fv) (fv, fstatus) { return fCeil(a), fsOK },
 		ir.BRound:       func(a fv) (fv, fstatus) { return fRound(a), fsOK },
 		ir.BTrunc:       func(a fv) (fv, fstatus) { return fTrunc(a), fsOK },

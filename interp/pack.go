@@ -150,3 +150,54 @@ func (c *compiler) packBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 	}
 	return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }
+
+// splitBuiltin executes modf(x) and frexp(x) (WGSL #modf-builtin,
+// #frexp-builtin) lane by lane into the result struct's slots (the n
+// fract lanes, then the n whole or exp lanes). Both are exact on a
+// finite, normal, exact operand: modf's whole part is trunc(x) and its
+// fract part x - trunc(x), each with x's sign; frexp's fract is in
+// [0.5, 1) in magnitude, with x's sign, and x = fract * 2^exp (frexp(0)
+// = (0, 0)). An indeterminate operand makes both parts indeterminate
+// for its reason, an inexact one (an error bound) ambiguous, Inf/NaN
+// overflow. A subnormal operand: modf gives (x, 0), equal to the flushed
+// result under the subnormal/zero equivalence; frexp's flushed (0, 0) and
+// unflushed results differ, so both parts are subnormal-indeterminate.
+func (c *compiler) splitBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
+	ops := c.operands(e.Args...)
+	a, n := ops[0].loc, ops[0].n
+	site := c.site(e.Pos, e, accuracy(e.Fn.Info()))
+	d := c.pickDst(dst, 2*n, false, ops...)
+	modf := e.Fn == ir.BModf
+	fn := func(fr *frame) {
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			x := s[a+i]
+			v := float64(math.Float32frombits(x.bits))
+			var first, second uint32
+			why := x.why
+			switch {
+			case modf:
+				w := math.Trunc(v)
+				first, second = math.Float32bits(float32(v-w)), math.Float32bits(float32(w))
+				if math.IsInf(v, 0) || math.IsNaN(v) {
+					first, second = 0, 0
+				}
+			default:
+				f, ex := math.Frexp(v)
+				first, second = math.Float32bits(float32(f)), uint32(int32(ex))
+			}
+			switch {
+			case why < 0:
+			case math.IsInf(v, 0) || math.IsNaN(v):
+				why = -(site + int32(fsOverflow))
+			case x.err > 0:
+				why = -(site + int32(fsAmbiguous))
+			case !modf && isSubnormal(x.bits):
+				why = -(site + int32(fsSubnormal))
+			}
+			s[d+i] = slot{bits: first, why: why}
+			s[d+n+i] = slot{bits: second, why: why}
+		}
+	}
+	return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, ops...), loc: d, n: 2 * n, stops: anyStops(ops...)}
+}

@@ -106,6 +106,15 @@ const (
 	BWorkgroupUniformLoad
 	BPack2x16Float
 	BUnpack2x16Float
+	// BModf and BFrexp split a float (WGSL #modf-builtin,
+	// #frexp-builtin); their results are the predeclared structs
+	// ModfResult and FrexpResult.
+	BModf
+	BFrexp
+	// BDegrees and BRadians convert angles (WGSL #degrees-builtin,
+	// #radians-builtin).
+	BDegrees
+	BRadians
 	numBuiltins
 )
 
@@ -272,6 +281,20 @@ func init() {
 	}{{BWorkgroupBarrier, "workgroupBarrier"}, {BStorageBarrier, "storageBarrier"}, {BTextureBarrier, "textureBarrier"}} {
 		def(d.b, d.name, ClassBarrier, 0, x, 0, 0, "WGSL #sync-builtin-functions", func([]*Type) (*Type, error) { return Void, nil })
 	}
+	def(BDegrees, "degrees", m, 1, h, 0, 0, "x * 57.295779513082322865", sigSame(isFloat))
+	def(BRadians, "radians", m, 1, h, 0, 0, "x * 0.017453292519943295769", sigSame(isFloat))
+	def(BModf, "modf", m, 1, x, 0, 0, "WGSL #modf-builtin", func(a []*Type) (*Type, error) {
+		if !isFloat(a[0]) {
+			return nil, fmt.Errorf("needs f32 or vecN<f32>")
+		}
+		return ModfResult(a[0]), nil
+	})
+	def(BFrexp, "frexp", m, 1, x, 0, 0, "WGSL #frexp-builtin", func(a []*Type) (*Type, error) {
+		if !isFloat(a[0]) {
+			return nil, fmt.Errorf("needs f32 or vecN<f32>")
+		}
+		return FrexpResult(a[0]), nil
+	})
 	def(BWorkgroupUniformLoad, "workgroupUniformLoad", ClassBarrier, 1, x, 0, 0, "WGSL #workgroupUniformLoad-builtin", func(a []*Type) (*Type, error) {
 		if a[0].Kind == KindAtomic || a[0].Kind == KindRuntimeArray {
 			return nil, fmt.Errorf("workgroupUniformLoad of %v", a[0])

@@ -213,7 +213,43 @@ func CmpXchgResult(elem *Type) *Type {
 
 // IsPredeclaredStruct reports whether s is a predeclared result struct
 // (atomicCompareExchangeWeak's) rather than a module's declaration.
-func IsPredeclaredStruct(s *StructDecl) bool { return s == cmpXchgI32 || s == cmpXchgU32 }
+func IsPredeclaredStruct(s *StructDecl) bool {
+	return s == cmpXchgI32 || s == cmpXchgU32 || splitResults[s.Name] == s
+}
+
+// splitResults holds the predeclared result structs of modf and frexp by
+// name, made once so that each is one *StructDecl.
+var splitResults = map[string]*StructDecl{}
+
+func init() {
+	for _, t := range []*Type{F32, Vec(2, F32), Vec(3, F32), Vec(4, F32)} {
+		suffix, it := "f32", I32
+		if t.Kind == KindVec {
+			suffix, it = fmt.Sprintf("vec%d_f32", t.Len), Vec(t.Len, I32)
+		}
+		m := &StructDecl{Name: "__modf_result_" + suffix, Fields: []Field{{Name: "fract", Type: t}, {Name: "whole", Type: t}}}
+		f := &StructDecl{Name: "__frexp_result_" + suffix, Fields: []Field{{Name: "fract", Type: t}, {Name: "exp", Type: it}}}
+		splitResults[m.Name], splitResults[f.Name] = m, f
+	}
+}
+
+// ModfResult returns the predeclared result struct of modf(T) (WGSL
+// #modf-builtin): __modf_result_f32 or __modf_result_vecN_f32, members
+// fract and whole of type T. Like CmpXchgResult it is declared in no
+// module and cannot be spelled in WGSL.
+func ModfResult(t *Type) *Type { return StructType(splitResults["__modf_result_"+splitSuffix(t)]) }
+
+// FrexpResult returns the predeclared result struct of frexp(T) (WGSL
+// #frexp-builtin): __frexp_result_f32 or __frexp_result_vecN_f32, members
+// fract (T) and exp (i32 or vecN<i32>).
+func FrexpResult(t *Type) *Type { return StructType(splitResults["__frexp_result_"+splitSuffix(t)]) }
+
+func splitSuffix(t *Type) string {
+	if t.Kind == KindVec {
+		return fmt.Sprintf("vec%d_f32", t.Len)
+	}
+	return "f32"
+}
 
 // Atomic is an atomic builtin call (WGSL #atomic-builtin-functions):
 // Args[0] is the pointer operand, a reference (an Ident/Index/Member

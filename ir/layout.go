@@ -30,7 +30,7 @@ func AlignOf(t *Type) int {
 	case KindStruct:
 		a := 1
 		for _, f := range t.Struct.Fields {
-			if fa := AlignOf(f.Type); fa > a {
+			if fa := MemberAlign(f, AlignOf); fa > a {
 				a = fa
 			}
 		}
@@ -57,9 +57,28 @@ func SizeOf(t *Type) int {
 	case KindStruct:
 		offs := FieldOffsets(t.Struct)
 		last := len(offs) - 1
-		return roundUp(AlignOf(t), offs[last]+SizeOf(t.Struct.Fields[last].Type))
+		return roundUp(AlignOf(t), offs[last]+MemberSize(t.Struct.Fields[last], SizeOf))
 	}
 	panic(fmt.Sprintf("ir.SizeOf(%v)", t))
+}
+
+// MemberAlign returns AlignOfMember (WGSL #structure-member-layout): the
+// member's @align(n), else align(f.Type) — align being the layout's
+// alignment function (AlignOf, or an emitter's extension of it).
+func MemberAlign(f Field, align func(*Type) int) int {
+	if f.Align > 0 {
+		return f.Align
+	}
+	return align(f.Type)
+}
+
+// MemberSize returns SizeOfMember (WGSL #structure-member-layout): the
+// member's @size(n), else size(f.Type).
+func MemberSize(f Field, size func(*Type) int) int {
+	if f.Size > 0 {
+		return f.Size
+	}
+	return size(f.Type)
 }
 
 // ArrayStride returns the element stride of the array type t (or the
@@ -69,14 +88,15 @@ func ArrayStride(t *Type) int { return roundUp(AlignOf(t.Elem), SizeOf(t.Elem)) 
 
 // FieldOffsets returns the byte offset of each member of s: each member
 // at the first offset after the previous one that is a multiple of its
-// alignment.
+// alignment (WGSL #structure-member-layout: OffsetOfMember, with the
+// members' @align and @size).
 func FieldOffsets(s *StructDecl) []int {
 	offs := make([]int, len(s.Fields))
 	off := 0
 	for i, f := range s.Fields {
-		off = roundUp(AlignOf(f.Type), off)
+		off = roundUp(MemberAlign(f, AlignOf), off)
 		offs[i] = off
-		off += SizeOf(f.Type)
+		off += MemberSize(f, SizeOf)
 	}
 	return offs
 }

@@ -21,13 +21,17 @@ import (
 // runtime-sized array an ir.Value of that type with any number of Elems),
 // as the binding's initial buffer contents, little-endian. Errors name the
 // path of a component that does not fit t ("[3].pos: has type i32, want
-// u32").
+// u32"). The buffer is padded to a multiple of t's alignment: a
+// backend's store type wraps the binding in a struct (SPIR-V's Block;
+// WGSL #memory-layouts: a struct's size rounds up to its alignment), so a
+// bare vec3<f32> binding, 12 bytes, is bound as 16, the size the shader's
+// minimum binding size asks for.
 func BindingBytes(t *Type, v Value) ([]byte, error) {
 	n, err := bindingSize(t, v, "")
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, n)
+	b := make([]byte, roundUp(AlignOf(t), n))
 	encodeBinding(b, t, v)
 	return b, nil
 }

@@ -142,13 +142,23 @@ func (p *printer) structDecl(s *StructDecl) {
 		if f.HasLocation {
 			p.ws(fmt.Sprintf("@location(%d) ", f.Location))
 		}
+		if f.Align > 0 {
+			p.ws(fmt.Sprintf("@align(%d) ", f.Align))
+		}
+		if f.Size > 0 {
+			p.ws(fmt.Sprintf("@size(%d) ", f.Size))
+		}
 		p.ws(f.Name + ": " + f.Type.String() + ",\n")
 	}
 	p.ws("}\n")
 }
 
 func (p *printer) global(g *Global) {
-	p.ws("var<private> " + g.Name + ": " + g.T.String())
+	if g.T.Kind == KindStruct && IsPredeclaredStruct(g.T.Struct) && g.Init != nil {
+		p.ws("var<private> " + g.Name) // a predeclared result struct has no WGSL spelling
+	} else {
+		p.ws("var<private> " + g.Name + ": " + g.T.String())
+	}
 	if g.Init != nil {
 		p.ws(" = ")
 		p.expr(g.Init)

@@ -218,6 +218,9 @@ type StructDecl struct {
 // struct is an entry point's parameter type, else "". HasLocation and
 // Location give the member's @location(Location) when the struct is a
 // fragment entry point's result type (one colour attachment per member).
+// Align and Size are the member's @align(n) and @size(n) (WGSL
+// #structure-member-layout), 0 where not written: they set the member's
+// alignment and byte size in every layout (MemberAlign, MemberSize).
 type Field struct {
 	Pos         Pos
 	Name        string
@@ -225,6 +228,7 @@ type Field struct {
 	Builtin     string
 	HasLocation bool
 	Location    int
+	Align, Size int
 }
 
 // FieldIndex returns the index of the named field, or -1.

@@ -18,6 +18,7 @@ var glslFloat = map[ir.Builtin]uint32{
 	ir.BAtan: glslAtan, ir.BAtan2: glslAtan2, ir.BCross: glslCross, ir.BLength: glslLength,
 	ir.BNormalize: glslNormalize, ir.BDistance: glslDistance, ir.BStep: glslStep,
 	ir.BSmoothstep: glslSmoothStep, ir.BFma: glslFma,
+	ir.BDegrees: glslDegrees, ir.BRadians: glslRadians,
 }
 
 // builtin emits a builtin call. Arguments are evaluated left to right.
@@ -82,6 +83,8 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 		return f.op(opTranspose, t, args[0])
 	case ir.BDeterminant:
 		return f.glsl(glslDeterminant, t, args[0])
+	case ir.BModf, ir.BFrexp:
+		return f.split(x.Fn, t, at, args[0])
 	}
 	if info.Class == ir.ClassPack {
 		return f.pack(x.Fn, t, args[0])
@@ -253,4 +256,36 @@ func (f *fnEmitter) pack(fn ir.Builtin, t, a uint32) uint32 {
 		r = c
 	}
 	return r
+}
+
+// split emits modf(x) and frexp(x) (WGSL #modf-builtin, #frexp-builtin)
+// as their result struct built with OpCompositeConstruct, not with
+// GLSL.std.450 ModfStruct/FrexpStruct, which naga's SPIR-V reader (wgpu
+// v0.23) rejects ("Special type is not registered"):
+//   - modf: whole = Trunc(x), fract = x - whole (exact for finite x);
+//   - frexp: for x != 0, exp = ((bits >> 23) & 0xff) - 126 and fract =
+//     bitcast((bits & 0x807fffff) | 0x3f000000) (the significand with
+//     the exponent of 0.5, x's sign); x == 0 gives (x, 0). Exact for
+//     normal x; subnormal, Inf and NaN operands are indeterminate in the
+//     reference.
+func (f *fnEmitter) split(b ir.Builtin, t uint32, at *ir.Type, x uint32) uint32 {
+	e := f.e
+	ft := e.typeOf(at)
+	if b == ir.BModf {
+		whole := f.glsl(glslTrunc, ft, x)
+		return f.op(opCompositeConstruct, t, f.op(opFSub, ft, x, whole), whole)
+	}
+	ut, it := ir.U32, ir.I32
+	bt := ir.Bool
+	if at.Kind == ir.KindVec {
+		ut, it, bt = ir.Vec(at.Len, ir.U32), ir.Vec(at.Len, ir.I32), ir.Vec(at.Len, ir.Bool)
+	}
+	bits := f.op(opBitcast, e.typeOf(ut), x)
+	biased := f.op(opBitwiseAnd, e.typeOf(ut), f.op(opShiftRightLogical, e.typeOf(ut), bits, e.splatConst(ut, 23)), e.splatConst(ut, 0xff))
+	exp := f.op(opISub, e.typeOf(it), f.op(opBitcast, e.typeOf(it), biased), e.splatConst(it, 126))
+	fr := f.op(opBitcast, ft, f.op(opBitwiseOr, e.typeOf(ut), f.op(opBitwiseAnd, e.typeOf(ut), bits, e.splatConst(ut, 0x807fffff)), e.splatConst(ut, 0x3f000000)))
+	zero := f.op(opFOrdEqual, e.typeOf(bt), x, e.splatConst(at, 0))
+	fr = f.op(opSelect, ft, zero, x, fr)
+	exp = f.op(opSelect, e.typeOf(it), zero, e.splatConst(it, 0), exp)
+	return f.op(opCompositeConstruct, t, fr, exp)
 }

@@ -171,6 +171,12 @@ func jsonValue(t *testing.T, typ *ir.Type, raw json.RawMessage) ir.Value {
 
 // hostBytes is the byte size of value v of binding type t.
 func hostBytes(t *ir.Type, v ir.Value) int {
+	// The binding's Block struct rounds its size up to its alignment (a
+	// bare vec3 binding is 16 bytes, as ir.BindingBytes allocates it).
+	return roundUp(hostAlign(t), hostDataBytes(t, v))
+}
+
+func hostDataBytes(t *ir.Type, v ir.Value) int {
 	switch t.Kind {
 	case ir.KindRuntimeArray:
 		return len(v.Elems) * hostStride(t)
@@ -178,7 +184,7 @@ func hostBytes(t *ir.Type, v ir.Value) int {
 		if t.HasRuntimeArray() {
 			offs := hostOffsets(t.Struct)
 			last := len(offs) - 1
-			return offs[last] + hostBytes(t.Struct.Fields[last].Type, v.Elems[last])
+			return offs[last] + hostDataBytes(t.Struct.Fields[last].Type, v.Elems[last])
 		}
 	}
 	return hostSize(t)

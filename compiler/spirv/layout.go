@@ -37,7 +37,7 @@ func hostAlign(t *ir.Type) int {
 	case ir.KindStruct:
 		a := 1
 		for _, f := range t.Struct.Fields {
-			a = max(a, hostAlign(f.Type))
+			a = max(a, ir.MemberAlign(f, hostAlign))
 		}
 		return a
 	}
@@ -55,7 +55,7 @@ func hostSize(t *ir.Type) int {
 	case ir.KindStruct:
 		offs := hostOffsets(t.Struct)
 		last := len(offs) - 1
-		return roundUp(hostAlign(t), offs[last]+hostSize(t.Struct.Fields[last].Type))
+		return roundUp(hostAlign(t), offs[last]+ir.MemberSize(t.Struct.Fields[last], hostSize))
 	case ir.KindRuntimeArray:
 		panic(fmt.Sprintf("spirv: hostSize(%v): a runtime-sized array has no size", t))
 	}
@@ -68,15 +68,15 @@ func hostStride(t *ir.Type) int { return roundUp(hostAlign(t.Elem), hostSize(t.E
 
 // hostOffsets returns each member's byte offset: the first offset after
 // the previous member that is a multiple of the member's alignment
-// (WGSL #structure-member-layout; no @align/@size attributes in the subset).
+// (WGSL #structure-member-layout, with the members' @align and @size).
 func hostOffsets(s *ir.StructDecl) []int {
 	offs := make([]int, len(s.Fields))
 	off := 0
 	for i, f := range s.Fields {
-		off = roundUp(hostAlign(f.Type), off)
+		off = roundUp(ir.MemberAlign(f, hostAlign), off)
 		offs[i] = off
 		if f.Type.Kind != ir.KindRuntimeArray {
-			off += hostSize(f.Type)
+			off += ir.MemberSize(f, hostSize)
 		}
 	}
 	return offs

@@ -258,14 +258,24 @@ func (c *chkCtx) structDecl() {
 	st := &ir.StructDecl{Pos: c.pos(a.nameOff), Name: a.name}
 	for i, m := range a.members {
 		builtin, loc := "", -1
+		var align, size *astAttr
 		for _, at := range m.attrs {
-			builtin, loc = c.memberAttr(at, builtin, loc)
+			switch at.name {
+			case "align":
+				align = at
+			case "size":
+				size = at
+			default:
+				builtin, loc = c.memberAttr(at, builtin, loc)
+			}
 		}
 		t := c.resolveType(m.typ)
 		if t.k == ckRuntimeArray && i != len(a.members)-1 {
 			c.errorf(m.typ.off, "a runtime-sized array must be the last member of a struct")
 		}
-		st.Fields = append(st.Fields, ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin, HasLocation: loc >= 0, Location: max(loc, 0)})
+		f := ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin, HasLocation: loc >= 0, Location: max(loc, 0)}
+		c.layoutAttrs(&f, align, size)
+		st.Fields = append(st.Fields, f)
 	}
 	t := &chkType{k: ckStruct, st: st}
 	if n := t.components(); n > chkMaxComponents {
@@ -273,6 +283,52 @@ func (c *chkCtx) structDecl() {
 	}
 	c.d.t = t
 	c.d.st = st
+}
+
+// layoutAttrs records a member's @align(n) and @size(n) (attrValues has
+// checked n: a positive power of two, a positive integer) in f (WGSL
+// #structure-member-layout). @size must be at least the byte size of the
+// member's type, which must have a fixed footprint (not a runtime-sized
+// array). Whether @align is a multiple of the alignment an address space
+// requires is checked where a buffer holds the struct (hostLayout).
+func (c *chkCtx) layoutAttrs(f *ir.Field, align, size *astAttr) {
+	if align != nil {
+		f.Align = int(c.expr(align.args[0]).c.i)
+	}
+	if size == nil {
+		return
+	}
+	n := int(c.expr(size.args[0]).c.i)
+	if f.Type.HasRuntimeArray() {
+		c.errorf(size.off, "@size cannot be applied to a member of runtime-sized type %v (WGSL #structure-member-layout)", f.Type)
+	}
+	if min := ir.SizeOf(f.Type); n < min {
+		c.errorf(astExprStart(size.args[0]), "@size(%d) is smaller than the size of %v (%d bytes) (WGSL #structure-member-layout)", n, f.Type, min)
+	}
+	f.Size = n
+}
+
+// hostLayout checks the @align attributes of the structs t holds, the
+// store type of a var<storage> or var<uniform>: each must be a multiple
+// of the member type's required alignment in the address space (WGSL
+// #address-space-layout-constraints: RequiredAlignOf, which rounds a
+// struct's or array's alignment up to 16 in the uniform address space).
+func (c *chkCtx) hostLayout(t *ir.Type, uniform bool, off int32) {
+	switch t.Kind {
+	case ir.KindArray, ir.KindRuntimeArray:
+		c.hostLayout(t.Elem, uniform, off)
+	case ir.KindStruct:
+		for _, f := range t.Struct.Fields {
+			need := ir.AlignOf(f.Type)
+			if k := f.Type.Kind; uniform && (k == ir.KindStruct || k == ir.KindArray) {
+				need = max(need, 16)
+			}
+			if f.Align > 0 && f.Align%need != 0 {
+				c.errorf(off, "struct %s member %s: @align(%d) is not a multiple of %d, the alignment %v requires in this address space (WGSL #address-space-layout-constraints)", t.Struct.Name, f.Name, f.Align, need, f.Type)
+			}
+			c.hostLayout(f.Type, uniform, off)
+		}
+	}
 }
 
 func (c *chkCtx) globalVar() {

@@ -87,6 +87,9 @@ func (c *chkCtx) sharedVar(space string) {
 	case space == "storage" && it.HasAtomic() && g.Access != ir.AccessReadWrite:
 		c.errorf(a.typ.off, "atomics in var<storage> '%s' need the read_write access mode", a.name)
 	}
+	if space != "workgroup" {
+		c.hostLayout(it, space == "uniform", a.typ.off)
+	}
 	if space != "workgroup" && hasBool(it) {
 		c.errorf(a.typ.off, "var<%s> '%s': bool is not host-shareable", space, a.name)
 	}

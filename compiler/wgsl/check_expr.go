@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -42,7 +43,7 @@ func (c *chkCtx) cvResult(off int32, v cVal, err error, t *chkType) chkOp {
 
 // irOf returns the ir expression of a concrete operand.
 func (c *chkCtx) irOf(op chkOp) ir.Expr {
-	if op.c != nil {
+	if op.c != nil && (op.e == nil || op.t.k != ckStruct || !ir.IsPredeclaredStruct(op.t.st)) {
 		if op.t.isAbstract() {
 			panic(fmt.Sprintf("wgsl: irOf abstract operand of type %v", op.t))
 		}
@@ -529,6 +530,13 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	if i.c != nil && base.t.k != ckRuntimeArray && (i.c.i < 0 || i.c.i >= int64(base.t.n)) {
 		c.errorf(i.off, "index %d is out of bounds for %v", i.c.i, base.t)
 	}
+	if base.c != nil && i.c != nil && base.t.isAbstract() && c.usesOverride(x.index) {
+		// An index that depends on an override makes the access an
+		// override-expression, evaluated at pipeline creation, whose
+		// abstract base is concretized first (WGSL #override-expr,
+		// #concretization): vec2(1e-50)[O] is 0.0f (bug/tint/1697.wgsl).
+		base = c.concrete(base)
+	}
 	if base.c != nil && i.c != nil {
 		return c.constOp(base.c.el[i.c.i], x.off)
 	}
@@ -920,7 +928,10 @@ func (c *chkCtx) constructArrayInferred(args []chkOp, off int32) chkOp {
 			c.errorf(a.off, "array constructor: elements of types %v and %v", elem, a.t)
 		}
 	}
-	if elem.k != ckStruct {
+	if elem.scalarOf() != nil {
+		// Scalars, vectors and arrays of them unify their leaves; a
+		// struct or matrix element (matrices are f32 in the subset) is
+		// the first argument's type.
 		elem = elem.withScalar(c.commonLeaf(args, off, "array constructor"))
 	}
 	return c.construct(chkArray(elem, len(args)), args, off)
@@ -940,7 +951,16 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 	switch l := a.t.leaf(); {
 	case l == nil:
 	case l.k == ckAbsInt:
-		a = c.to(a, a.t.withScalar(chkU32), "bitcast")
+		// Overload resolution (WGSL #overload-resolution-section) ranks
+		// AbstractInt -> i32 before u32: bitcast<u32>(-1) is
+		// bitcast<u32>(-1i). A value beyond i32 takes u32 (0xffffffff).
+		to := chkI32
+		for _, s := range cvComponents(*a.c) {
+			if s.i < math.MinInt32 || s.i > math.MaxInt32 {
+				to = chkU32
+			}
+		}
+		a = c.to(a, a.t.withScalar(to), "bitcast")
 	case l.k == ckAbsFloat:
 		a = c.to(a, a.t.withScalar(chkF32), "bitcast")
 	}
@@ -1056,6 +1076,9 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	args := c.args(x.args)
 	if len(args) != info.Args {
 		c.errorf(id.off, "%s expects %d argument(s), got %d", info.Name, info.Args, len(args))
+	}
+	if b == ir.BModf || b == ir.BFrexp {
+		return c.splitBuiltin(b, id, args)
 	}
 	if b == ir.BTranspose || b == ir.BDeterminant {
 		// WGSL #transpose-builtin, #determinant-builtin: matrix
@@ -1257,4 +1280,94 @@ func (c *chkCtx) matrixBinary(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 		return a
 	}
 	return chkOp{t: chkFromIR(rt), e: &ir.Binary{Pos: c.pos(off), Op: op, X: c.irOf(a), Y: c.irOf(b), T: rt}, off: off}
+}
+
+// splitBuiltin checks modf(e) and frexp(e) (WGSL #modf-builtin,
+// #frexp-builtin): e a float scalar or vector, converted to f32 (the
+// subset has no __modf_result_abstract: an abstract argument is
+// concretized first, which gives the same members wherever the value is
+// an f32). The result is the predeclared struct ir.ModfResult or
+// ir.FrexpResult; with a constant argument it is also constant (so its
+// members fold), and its IR stays the call, since the struct has no WGSL
+// spelling a literal could use.
+func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkOp {
+	name := b.Info().Name
+	if len(args) != 1 {
+		c.errorf(id.off, "%s expects 1 argument, got %d", name, len(args))
+	}
+	a := args[0]
+	l := a.t.leaf()
+	if l == nil || l.k != ckF32 && l.k != ckAbsFloat && l.k != ckAbsInt {
+		c.errorf(id.off, "no overload of %s(%s)", name, chkTypeList(args))
+	}
+	a = c.to(a, a.t.withScalar(chkF32), "argument 1 of "+name)
+	rt, err := ir.BuiltinResultType(b, []*ir.Type{a.t.toIR()})
+	if err != nil {
+		c.errorf(id.off, "%v", err)
+	}
+	res := chkFromIR(rt)
+	op := chkOp{t: res, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: b, Args: []ir.Expr{c.irOf(a)}, T: rt}, off: id.off}
+	if a.c == nil {
+		return op
+	}
+	xs := cvComponents(*a.c)
+	ft := make([]*chkType, 2)
+	for i := range ft {
+		ft[i] = chkFromIR(rt.Struct.Fields[i].Type)
+	}
+	var first, second []cVal
+	for _, x := range xs {
+		if b == ir.BModf {
+			w := math.Trunc(x.f)
+			first, second = append(first, cvFloat(chkF32, x.f-w)), append(second, cvFloat(chkF32, w))
+		} else {
+			f, e := math.Frexp(x.f)
+			first, second = append(first, cvFloat(chkF32, f)), append(second, cvInt(chkI32, int64(e)))
+		}
+	}
+	member := func(t *chkType, vs []cVal) cVal {
+		if t.k == ckVec {
+			return cVal{t: t, el: vs}
+		}
+		return vs[0]
+	}
+	v := cVal{t: res, el: []cVal{member(ft[0], first), member(ft[1], second)}}
+	op.c = &v
+	return op
+}
+
+// usesOverride reports whether e names a module-scope override (not
+// shadowed by a local): an override-expression, which the checker
+// evaluates with the override's value as if it were constant.
+func (c *chkCtx) usesOverride(e astExpr) bool {
+	switch x := e.(type) {
+	case *astIdentExpr:
+		if c.local(x.name) == nil {
+			if d, ok := c.mc.byName[x.name]; ok && d.a.kind == "override" {
+				return true
+			}
+		}
+		for _, t := range x.tmpl {
+			if c.usesOverride(t) {
+				return true
+			}
+		}
+	case *astCallExpr:
+		for _, a := range x.args {
+			if c.usesOverride(a) {
+				return true
+			}
+		}
+	case *astParenExpr:
+		return c.usesOverride(x.x)
+	case *astUnaryExpr:
+		return c.usesOverride(x.x)
+	case *astBinaryExpr:
+		return c.usesOverride(x.x) || c.usesOverride(x.y)
+	case *astIndexExpr:
+		return c.usesOverride(x.x) || c.usesOverride(x.index)
+	case *astMemberExpr:
+		return c.usesOverride(x.x)
+	}
+	return false
 }

@@ -419,6 +419,17 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		return f1(wgslsem.Round)
 	case ir.BTrunc:
 		return f1(math.Trunc)
+	case ir.BDegrees, ir.BRadians:
+		k := 57.295779513082322865
+		if b == ir.BRadians {
+			k = 0.017453292519943295769
+		}
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			if t.k == ckF32 {
+				return cvRound(float64(float32(c[0].f)*float32(k)), t, name)
+			}
+			return cvRound(c[0].f*k, t, name)
+		})
 	case ir.BFract:
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			x := c[0].f

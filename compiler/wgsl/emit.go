@@ -210,7 +210,11 @@ func (e *emitter) prepare() {
 	if len(e.globals) > 0 {
 		var b strings.Builder
 		for _, g := range e.globals {
-			b.WriteString("var<private> " + g.Name + ": " + g.T.String())
+			if g.T.Kind == ir.KindStruct && ir.IsPredeclaredStruct(g.T.Struct) && g.Init != nil {
+				b.WriteString("var<private> " + g.Name) // modf's, frexp's result: no WGSL spelling
+			} else {
+				b.WriteString("var<private> " + g.Name + ": " + g.T.String())
+			}
 			if g.Init != nil {
 				b.WriteString(" = " + ir.PrintExpr(g.Init))
 			}
@@ -226,7 +230,8 @@ func (e *emitter) prepare() {
 }
 
 // printStruct prints s with its members' @builtin and @location
-// attributes (an entry point's IO; WGSL ignores them elsewhere).
+// attributes (an entry point's IO; WGSL ignores them elsewhere) and their
+// @align and @size (the layout of the struct in a buffer).
 func printStruct(s *ir.StructDecl) string {
 	var b strings.Builder
 	b.WriteString("struct " + s.Name + " {\n")
@@ -237,6 +242,12 @@ func printStruct(s *ir.StructDecl) string {
 		}
 		if f.HasLocation {
 			fmt.Fprintf(&b, "@location(%d) ", f.Location)
+		}
+		if f.Align > 0 {
+			fmt.Fprintf(&b, "@align(%d) ", f.Align)
+		}
+		if f.Size > 0 {
+			fmt.Fprintf(&b, "@size(%d) ", f.Size)
 		}
 		b.WriteString(f.Name + ": " + f.Type.String() + ",\n")
 	}

@@ -122,7 +122,10 @@ const kernelModeToday = "gpudiff runs function kernels (a function that is neith
 // first entry point (a module without a candidate has one, or declares no
 // function), then one error per other declaration outside the subset and
 // per enable directive, in source order, so that the user sees at once
-// what else stands between the module and gpudiff.
+// what else stands between the module and gpudiff. Where an entry point
+// gpudiff would run as written is outside the subset, its cause leads
+// (issue 24: the "no kernel" line buried it): "@compute fn main is outside
+// gpudiff's subset: CAUSE", positioned at the cause.
 func noKernel(m *ir.Module) ir.ErrorList {
 	var entry *ir.Opaque
 	for _, o := range m.Opaque {
@@ -141,7 +144,13 @@ func noKernel(m *ir.Module) ir.ErrorList {
 		}
 		break
 	}
-	var list ir.ErrorList
+	var list, lead ir.ErrorList
+	for _, o := range m.Opaque {
+		if runnableEntry(o) {
+			lead = append(lead, ir.Errorf(m.File, o.ReasonPos, "check", "%s fn %s is outside gpudiff's subset: %s", entryStage(o), o.Name, o.Reason))
+			break
+		}
+	}
 	if entry == nil {
 		list = append(list, ir.Errorf(m.File, ir.Pos{Line: 1, Col: 1}, "check",
 			"no kernel: the module declares no function; gpudiff runs a function kernel: a function that is neither an entry point nor called by another function, "+
@@ -156,14 +165,14 @@ func noKernel(m *ir.Module) ir.ErrorList {
 			break
 		}
 		switch {
-		case o.EntryPoint && (strings.Contains(o.Text, "@compute") || strings.Contains(o.Text, "@fragment")) && o.Reason != "" && !strings.HasPrefix(o.Reason, "entry point ("):
+		case runnableEntry(o):
 			// An entry point gpudiff would run as written, but for a
-			// construct outside the subset: name the construct.
-			st := "@compute"
-			if !strings.Contains(o.Text, "@compute") {
-				st = "@fragment"
+			// construct outside the subset: name the construct (the
+			// first one leads).
+			if len(lead) > 0 && lead[0].Pos == o.ReasonPos {
+				continue
 			}
-			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: %s fn %s: %s", st, o.Name, o.Reason))
+			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: %s fn %s: %s", entryStage(o), o.Name, o.Reason))
 		case o.EntryPoint:
 		case o.Kind == "enable":
 			list = append(list, ir.Errorf(m.File, o.Pos, "check", "also outside gpudiff's subset: %s (enable-extensions)", strings.TrimSuffix(o.Text, ";")))
@@ -175,7 +184,21 @@ func noKernel(m *ir.Module) ir.ErrorList {
 			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: %s: %s", what, o.Reason))
 		}
 	}
-	return list
+	return append(lead, list...)
+}
+
+// runnableEntry reports whether o is a @compute or @fragment entry point
+// gpudiff would run as written but for a construct outside the subset.
+func runnableEntry(o *ir.Opaque) bool {
+	return o.EntryPoint && (strings.Contains(o.Text, "@compute") || strings.Contains(o.Text, "@fragment")) && o.Reason != "" && !strings.HasPrefix(o.Reason, "entry point (")
+}
+
+// entryStage is the stage attribute of the entry point o.
+func entryStage(o *ir.Opaque) string {
+	if strings.Contains(o.Text, "@compute") {
+		return "@compute"
+	}
+	return "@fragment"
 }
 
 // funcPos is the position of the function (IR or opaque) named name.

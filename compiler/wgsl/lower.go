@@ -1,6 +1,8 @@
 package wgsl
 
 import (
+	"fmt"
+
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -53,12 +55,12 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 	case *astBlock:
 		return []ir.Stmt{c.block(x)}
 	case *astVarStmt:
-		if d := c.localDecl(x); d != nil {
-			return []ir.Stmt{d}
+		return c.localDecl(x)
+	case *astAssignStmt:
+		if s := c.assign(x); s != nil {
+			return []ir.Stmt{s}
 		}
 		return nil
-	case *astAssignStmt:
-		return []ir.Stmt{c.assign(x)}
 	case *astIncDecStmt:
 		return []ir.Stmt{c.incDec(x)}
 	case *astCallStmt:
@@ -133,7 +135,7 @@ func stableView(p *chkPtr) bool {
 	return ok
 }
 
-func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
+func (c *chkCtx) localDecl(x *astVarStmt) []ir.Stmt {
 	var t *chkType
 	var ptrType *astIdentExpr // let p: ptr<AS, T, A> = …
 	if x.kw == "let" && x.typ != nil && x.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
@@ -159,15 +161,20 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 				}
 				// A let of a pointer is a name for its view where the view
 				// is stable (a pointer parameter's always is); otherwise
-				// it is outside the subset.
+				// its unstable indices are evaluated here, into lets, and
+				// the view reads them (pinView).
 				q := *p
-				q.stable = q.param || stableView(p)
+				var pre []ir.Stmt
+				if !q.param && !stableView(p) && p.view.e != nil {
+					q.view.e, pre = c.pinView(p.view.e, x.name)
+				}
+				q.stable = q.param || stableView(&q)
 				q.param = false
 				if !q.stable {
 					c.deferOutside(p.off, "pointer (address-of operator '&') whose indices read mutable memory or call a function")
 				}
 				c.declare(x.name, &chkLocal{ref: ir.RefLet, t: p.view.t, ptr: &q})
-				return nil
+				return pre
 			}
 			if ptrType != nil {
 				a := c.value(x.init)
@@ -201,14 +208,74 @@ func (c *chkCtx) localDecl(x *astVarStmt) ir.Stmt {
 		return nil
 	case "let":
 		c.declare(x.name, &chkLocal{ref: ir.RefLet, t: t})
-		return &ir.Decl{Pos: c.pos(x.off), Name: x.name, T: t.toIR(), Init: c.irOf(*init)}
+		return []ir.Stmt{&ir.Decl{Pos: c.pos(x.off), Name: x.name, T: t.toIR(), Init: c.irOf(*init)}}
 	}
 	d := &ir.Decl{Pos: c.pos(x.off), Name: x.name, T: t.toIR(), Mutable: true}
 	if init != nil {
 		d.Init = c.irOf(*init)
 	}
 	c.declare(x.name, &chkLocal{ref: ir.RefVar, t: t})
-	return d
+	return []ir.Stmt{d}
+}
+
+// pinView evaluates the index operands of view, the memory view of a
+// let's pointer (let name = &view), that read mutable memory or call a
+// function, into fresh lets, in WGSL's evaluation order (the base before
+// its index, left to right): a pointer designates the location its view
+// had when the pointer was formed (WGSL #address-of-expr), so each use of
+// the pointer reads the lets instead of re-evaluating the operands. It
+// returns the view that reads them and the lets' declarations, which
+// precede the pointer's let.
+func (c *chkCtx) pinView(view ir.Expr, name string) (ir.Expr, []ir.Stmt) {
+	var pre []ir.Stmt
+	var pin func(e ir.Expr) ir.Expr
+	pin = func(e ir.Expr) ir.Expr {
+		switch x := e.(type) {
+		case *ir.Index:
+			y := *x
+			y.X = pin(x.X)
+			if !stableExpr(x.Index) {
+				n := fmt.Sprintf("%s_index%d", name, len(pre))
+				for c.local(n) != nil {
+					n += "_"
+				}
+				pre = append(pre, &ir.Decl{Pos: x.Index.Position(), Name: n, T: x.Index.Type(), Init: x.Index})
+				y.Index = &ir.Ident{Pos: x.Index.Position(), Name: n, T: x.Index.Type(), Ref: ir.RefLet}
+			}
+			return &y
+		case *ir.Member:
+			y := *x
+			y.X = pin(x.X)
+			return &y
+		case *ir.Swizzle:
+			y := *x
+			y.X = pin(x.X)
+			return &y
+		}
+		return e
+	}
+	return pin(view), pre
+}
+
+// stableExpr reports whether e reads no mutable memory and calls nothing.
+func stableExpr(e ir.Expr) bool {
+	ok := true
+	ir.Inspect(e, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Ident:
+			if x.Ref.Mutable() {
+				ok = false
+			}
+		case *ir.Call, *ir.Atomic:
+			ok = false
+		case *ir.BuiltinCall:
+			if !x.Fn.Info().Pure() {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // ref checks an assignment target: a memory view rooted at a var or a
@@ -265,10 +332,34 @@ func (c *chkCtx) ref(e astExpr, what string) chkOp {
 
 func (c *chkCtx) assign(x *astAssignStmt) ir.Stmt {
 	if x.lhs == nil {
+		// A phony assignment (WGSL #phony-assignment-section) evaluates
+		// its right-hand side for its effects only.
 		if p := c.pointerUse(x.rhs); p != nil {
-			return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(p.view)}
+			// _ = &view: only the calls in the view's indices have an
+			// effect (the view itself is never loaded, so a runtime-sized
+			// array's view needs no value).
+			b := &ir.Block{Pos: c.pos(x.off)}
+			if p.view.e != nil {
+				ir.Inspect(p.view.e, func(n ir.Node) bool {
+					if ix, ok := n.(*ir.Index); ok && !stableExpr(ix.Index) {
+						b.Stmts = append(b.Stmts, &ir.ExprStmt{Pos: ix.Index.Position(), X: ix.Index})
+						return false
+					}
+					return true
+				})
+			}
+			if len(b.Stmts) == 0 {
+				return nil
+			}
+			return b
 		}
-		op := c.concrete(c.value(x.rhs))
+		op := c.value(x.rhs)
+		if op.c != nil && op.t.isAbstract() {
+			// A constant of an abstract type: no effect, and nothing to
+			// concretize (_ = 5000000000 is valid WGSL).
+			return nil
+		}
+		op = c.concrete(op)
 		c.constructible(op.t, x.off, "a phony assignment's value")
 		return &ir.ExprStmt{Pos: c.pos(x.off), X: c.irOf(op)}
 	}
