@@ -9,6 +9,7 @@ import (
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -37,7 +38,8 @@ type entryProgram struct {
 // startEntry prepares program i, a compute entry point: its case, and a
 // record whose runs the prep stage makes (runEntry).
 func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
-	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module)}
+	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module),
+		Textures: p.Textures, Samplers: p.Samplers}
 	f := p.Module.Func(p.Kernel)
 	inv := int(f.WorkgroupSize[0] * f.WorkgroupSize[1] * f.WorkgroupSize[2] * p.Workgroups[0] * p.Workgroups[1] * p.Workgroups[2])
 	rec := ProgramRecord{Index: i, Seed: p.Seed, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
@@ -129,7 +131,9 @@ func (e *entryFailure) save(cfg Config, rec *ProgramRecord, first check.Finding,
 // declares, fitted to the candidate's type (bindingValue: a struct the
 // shrinker dropped members of keeps the values of the members it still
 // has). A binding the shrinker dropped, or whose value does not fit, is
-// left out: ExecuteEntry then fills it with zeros.
+// left out: ExecuteEntry then fills it with zeros. Textures and samplers
+// the candidate still declares keep their contents (the shrinker never
+// changes a texture's type).
 func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
 	bufs := map[string]ir.Value{}
 	for name, v := range orig.Buffers {
@@ -139,7 +143,22 @@ func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
 			}
 		}
 	}
-	return &check.EntryCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
+	c := &check.EntryCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
+	for _, v := range sc.Module.Textures {
+		if t, ok := orig.Textures[v.Name]; ok {
+			if c.Textures == nil {
+				c.Textures = map[string]*interp.Texture{}
+			}
+			c.Textures[v.Name] = t
+		}
+		if s, ok := orig.Samplers[v.Name]; ok {
+			if c.Samplers == nil {
+				c.Samplers = map[string]*interp.Sampler{}
+			}
+			c.Samplers[v.Name] = s
+		}
+	}
+	return c
 }
 
 // bindingValue fits v, a binding's value in the shape check.EntryCase

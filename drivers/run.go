@@ -256,7 +256,8 @@ func newCaseResult(c *Case) *CaseResult {
 
 // newEntryCaseResult is the row of a compute entry point: one
 // "invocation" (the dispatch) whose arguments are the bindings' initial
-// values (a binding without one starts zeroed, as ExecuteEntry fills it).
+// values (a binding without one starts zeroed, as ExecuteEntry fills it);
+// its inputs also hold the case's textures and samplers.
 func newEntryCaseResult(c *Case) *CaseResult {
 	e := c.Entry
 	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: e.Entry, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
@@ -278,7 +279,9 @@ func newEntryCaseResult(c *Case) *CaseResult {
 		cr.Params = append(cr.Params, v.Name)
 		row = append(row, oracle.Human(oracle.Expected{Value: val}))
 	}
-	cr.Inputs = check.BindingsJSON(e.Module, full)
+	// The inputs file's form: the buffers, then the textures and samplers
+	// the case gives (check.EntryInputsJSON).
+	cr.Inputs = check.EntryInputsJSON(&check.EntryCase{Module: e.Module, Buffers: full, Textures: e.Textures, Samplers: e.Samplers})
 	cr.Args = [][]string{row}
 	return cr
 }

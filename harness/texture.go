@@ -349,6 +349,10 @@ func (d *Device) createTextures(job Dispatch, add func(g uint32, e wgpu.BindGrou
 			}
 			if t.Written() {
 				row := (int(lw*ts) + 255) &^ 255
+				// A copy's buffer offset must be a multiple of the texel
+				// size (WebGPU GPUImageDataLayout.offset) and of 4: the
+				// buffers before it end anywhere.
+				*readSize = (*readSize + 255) &^ 255
 				offs = append(offs, *readSize)
 				rows = append(rows, row)
 				*readSize += row * int(lh) * int(ld)

@@ -110,6 +110,20 @@ var computeFindings = map[string]struct {
 		38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64,
 		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]}`,
 		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "dawn-gl") }, false},
+	// naga's SPIR-V reader resolves OpImageQuerySizeLod of an arrayed
+	// image as (width, height) and rejects the extraction of its layer
+	// count (textureNumLayers): a compile error for gpudiff's SPIR-V on
+	// every wgpu adapter, original and twin; naga's GLSL of the WGSL
+	// does not compile either (wgpu-gl); the other WGSL runs agree.
+	"naga_spv_in_num_layers.wgsl": {`{"out": [3, 2]}`,
+		func(r oracle.Judged) bool {
+			return r.Adapter == "wgpu-gl:llvmpipe" || r.Format == "spirv" && strings.HasPrefix(r.Adapter, "wgpu-")
+		}, false},
+	// wgpu-native v0.23's naga rejects a u32 textureLoad level
+	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
+	// SPIR-V, original and twin; Dawn agrees.
+	"naga_textureload_u32_level.wgsl": {`{"out": [5, 6, 7, 8]}`,
+		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "wgpu-") }, false},
 }
 
 // onDriver implicates every adapter on a driver (wgpu's and Dawn's alike).

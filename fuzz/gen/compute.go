@@ -86,6 +86,9 @@ type computeGen struct {
 	// mg generates the matrix code (compute_matrix.go); nil in a
 	// program without matrices.
 	mg *matGen
+	// tg generates the texture code (compute_texture.go); nil in a
+	// program without textures.
+	tg *texGen
 }
 
 // generateCompute is generate for a profile with Entry set.
@@ -97,7 +100,11 @@ func generateCompute(src source, cfg Config) *Program {
 	if err := ir.Normalize(g.m); err != nil {
 		panic(fmt.Sprintf("gen: generated compute program does not verify (generator bug): %v\n%s", err, ir.Print(g.m)))
 	}
-	return &Program{Module: g.m, Kernel: ComputeEntryName, Workgroups: cg.wg}
+	p := &Program{Module: g.m, Kernel: ComputeEntryName, Workgroups: cg.wg}
+	if cg.tg != nil {
+		p.Textures, p.Samplers = cg.tg.texs, cg.tg.samps
+	}
+	return p
 }
 
 func (cg *computeGen) program() {
@@ -202,6 +209,10 @@ func (cg *computeGen) program() {
 		cg.mg = &matGen{cg: cg, r: r}
 		cg.mg.declare(add)
 	}
+	if g.prof.Textures > 0 && r.chance(g.prof.Textures) {
+		cg.tg = &texGen{cg: cg, r: r}
+		cg.tg.declare()
+	}
 
 	// The entry point and its builtins.
 	v3 := ir.Vec(3, ir.U32)
@@ -257,6 +268,9 @@ func (cg *computeGen) program() {
 		if cg.mg != nil && r.chance(40) {
 			cg.mg.phase()
 		}
+		if cg.tg != nil {
+			cg.tg.phase()
+		}
 		if uniformLoops && p == 0 && cg.mg == nil {
 			cg.roundsPhase(p, tile, wcnt, hist)
 		} else {
@@ -270,6 +284,9 @@ func (cg *computeGen) program() {
 		cg.reductionPhase(tile)
 	}
 	cg.computePhase(max(1, c.budget))
+	if cg.tg != nil {
+		cg.tg.reads()
+	}
 	if cg.mg != nil {
 		if r.chance(40) {
 			cg.mg.phase()
@@ -279,6 +296,9 @@ func (cg *computeGen) program() {
 		}
 	}
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: index(out, gi), RHS: cg.acc})
+	if cg.tg != nil {
+		cg.tg.final()
+	}
 	if hist != nil {
 		cg.atomicRMW(hist, cg.hist, cg.histOp)
 	}

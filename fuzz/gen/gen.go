@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -83,6 +84,12 @@ type Program struct {
 	// point ComputeEntryName, its bindings' initial contents are
 	// Bindings(Seed, Module)); zero for function kernels.
 	Workgroups [3]uint32
+	// Textures and Samplers are the contents of the texture bindings and
+	// the descriptions of the sampler bindings of a compute entry point
+	// with textures (Profile.Textures; compute_texture.go), by variable
+	// name; nil without them.
+	Textures map[string]*interp.Texture
+	Samplers map[string]*interp.Sampler
 }
 
 // IsEntry reports whether p is a compute entry point (Profile.Entry)

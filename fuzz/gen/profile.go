@@ -62,6 +62,11 @@ type Profile struct {
 	// matrix array exchanged like the tile, and the matrix operators
 	// and builtins (compute_matrix.go).
 	Matrices int
+	// Textures is the percentage of Entry programs that also read
+	// sampled textures (textureLoad, textureSampleLevel with a nearest
+	// sampler, textureDimensions) and store to storage textures, each
+	// invocation its own texel (compute_texture.go).
+	Textures int
 	// Dispatch makes every program interface-style code: a closed set of
 	// same-signature implementations called through a switch on a tag
 	// the kernel chooses by control flow (dispatch.go), for flatten's
@@ -141,6 +146,19 @@ var baseProfile = Profile{
 	VoidKernel: 15, VoidHelper: 25, ExprDepth: 3, OutsideSubset: 0.03,
 }
 
+// computeEdit makes a profile the compute profile.
+func computeEdit(p *Profile) {
+	p.Entry = true
+	p.Loop.Data = 6
+	p.UniformLoops = 40
+	p.Matrices = 50
+	p.OutsideSubset = 0
+	p.Helpers, p.CallDepth = 2, 2
+	p.Stmt.Loop = 3
+	p.MaxTrips = 4
+	p.Type.Struct, p.Type.Array = 3, 3
+}
+
 func derive(name, doc string, edit func(p *Profile)) Profile {
 	p := baseProfile
 	p.Name, p.Doc = name, doc
@@ -181,17 +199,7 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", func(p *Profile) {
-		p.Entry = true
-		p.Loop.Data = 6
-		p.UniformLoops = 40
-		p.Matrices = 50
-		p.OutsideSubset = 0
-		p.Helpers, p.CallDepth = 2, 2
-		p.Stmt.Loop = 3
-		p.MaxTrips = 4
-		p.Type.Struct, p.Type.Array = 3, 3
-	}),
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", computeEdit),
 	derive("dispatch", "interface-style dispatch: a switch on a tag over same-signature implementations, the tag chosen by control flow, helpers, struct fields, loops or an input", func(p *Profile) {
 		p.Dispatch = true
 		p.OutsideSubset = 0
@@ -199,6 +207,11 @@ var profiles = []Profile{
 		p.VoidHelper = 0
 		p.Stmt.Loop = 3
 		p.MaxTrips = 3
+	}),
+	derive("textures", "the compute profile's entry points with textures: sampled texture_2d/2d_array<f32|u32|i32> read with textureLoad, textureSampleLevel (nearest) and textureDimensions, storage textures of several formats written with textureStore, one texel per invocation", func(p *Profile) {
+		computeEdit(p)
+		p.Textures = 100
+		p.Matrices = 20
 	}),
 }
 
@@ -220,6 +233,10 @@ var profiles = []Profile{
 //     half of them) and dispatches of several workgroups, race-free by
 //     construction (compute.go, compute_matrix.go; doc.go "Compute entry
 //     points"); Program.Workgroups is the dispatch.
+//   - textures: the compute profile's entry points with texture and
+//     sampler bindings (sampled textures read exactly, storage textures
+//     each invocation writes its own texel of; compute_texture.go);
+//     Program.Textures and Program.Samplers are their contents.
 //   - dispatch: interface-style programs, a closed set of implementations
 //     behind a switch on a tag chosen by control flow, a helper, a
 //     struct field, a loop-carried value or an input (dispatch.go).

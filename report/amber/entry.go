@@ -23,7 +23,14 @@ import (
 // each read_write binding's final contents in the reference interpreter.
 // Leaves the reference leaves indeterminate (races, the order-dependent
 // results of atomics) get no EXPECT, a comment saying why.
+//
+// Textures and samplers are refused, naming the first binding: the script
+// would neither bind nor check them (Amber's images and samplers are not
+// written yet).
 func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
+	if err := refuseTextures(c); err != nil {
+		return nil, err
+	}
 	mode := opts.Mode
 	if mode == "" {
 		mode = wgsl.Portable
@@ -159,4 +166,28 @@ func writeEntryHeader(b *strings.Builder, c *check.EntryCase, opts Options, s *S
 		b.WriteString("#   " + l + "\n")
 	}
 	b.WriteString("\n")
+}
+
+// refuseTextures refuses an entry point whose call graph uses a texture
+// or sampler binding, naming it (positioned).
+func refuseTextures(c *check.EntryCase) error {
+	used := map[string]bool{}
+	for _, f := range c.Module.CallGraph(c.Entry) {
+		ir.Inspect(f.Body, func(n ir.Node) bool {
+			if id, ok := n.(*ir.Ident); ok && id.Ref == ir.RefHandle {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	for _, v := range c.Module.Textures {
+		if used[v.Name] {
+			kind := "texture"
+			if v.T.Kind == ir.KindSampler {
+				kind = "sampler"
+			}
+			return &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "amber", Msg: fmt.Sprintf("%s binding %s (%v, @group(%d) @binding(%d)): export-amber does not write Amber images and samplers yet, so the script could neither bind nor check it", kind, v.Name, v.T, v.Group, v.Binding)}
+		}
+	}
+	return nil
 }
