@@ -65,6 +65,9 @@ type Spec struct {
 	MaxUnrollCopies int   `json:"max_unroll_copies"`
 	// Whitelist is flatten's builtin whitelist; null: flatten's default.
 	Whitelist []string `json:"whitelist"`
+	// Strict is flatten's residual check (--strict; absent: off, as every
+	// campaign journaled before it).
+	Strict bool `json:"strict,omitempty"`
 	// ShrinkAttempts bounds the candidate executions per failure
 	// (negative: failures are not shrunk).
 	ShrinkAttempts int `json:"shrink_attempts"`
@@ -264,6 +267,7 @@ func (s Spec) Resume(path string, given map[string]bool, h Spec) (Spec, error) {
 		{"max-steps", "", s.MaxSteps, h.MaxSteps},
 		{"max-unroll-copies", "", s.MaxUnrollCopies, h.MaxUnrollCopies},
 		{"whitelist", "", s.Whitelist, h.Whitelist},
+		{"strict", "", s.Strict, h.Strict},
 		{"shrink-attempts", "", s.ShrinkAttempts, h.ShrinkAttempts},
 		{"baseline", "", s.BaselineSHA256, h.BaselineSHA256},
 		{"", flatten.FaultEnv, s.FlattenFault, h.FlattenFault},
@@ -318,9 +322,9 @@ func (s Spec) Stages() []oracle.Stage {
 }
 
 // Flatten and Interp are the options of flatten and the reference
-// interpreter the campaign runs with (its limits and whitelist).
+// interpreter the campaign runs with (its limits, whitelist and --strict).
 func (s Spec) Flatten() flatten.Options {
-	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, Whitelist: s.Whitelist}
+	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, Whitelist: s.Whitelist, Strict: s.Strict}
 }
 func (s Spec) Interp() interp.Options { return interp.Options{MaxSteps: s.MaxSteps} }
 

@@ -59,7 +59,7 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	if err != nil {
 		return inputErr(err)
 	}
-	opts := amber.Options{Flat: fl.flat, Flatten: g.flatOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
+	opts := amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
 	if rec := c.Record; rec != nil {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict

@@ -129,7 +129,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	defer closeAll()
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
-		Interp: g.interpOptions(), Flatten: g.flatOptions()}
+		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
 			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),

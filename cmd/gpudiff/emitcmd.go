@@ -50,7 +50,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			}
 			name := f.Name
 			if flat {
-				tw, err := flatten.Function(m, name, g.flatOptions())
+				tw, err := flatten.Function(m, name, g.flattenOptions())
 				if err != nil {
 					return inputErr(err)
 				}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -17,14 +16,9 @@ import (
 // allows no builtin). Every name must be a builtin the IR knows (WGSL
 // "Built-in Functions"): an unknown name is a usage error, not a silently
 // ignored entry.
-//
-// It also holds --strict (addStrictFlag), the other flag that changes how a
-// twin is built, until globalFlags gives the flatten flags a group of their
-// own (globalFlags lives in limits.go).
 type whitelistValue struct {
-	names  []string
-	set    bool
-	strict bool // --strict: flatten.Options.Strict
+	names []string
+	set   bool
 }
 
 func (w *whitelistValue) String() string { return strings.Join(w.names, ",") }
@@ -67,17 +61,10 @@ func (g *globalFlags) addFlattenFlags(root *cobra.Command) {
 }
 
 // addStrictFlag registers --strict on f, the flag set of a subcommand that
-// builds a twin (exec, view, emit, flatten, repro, export-amber, drivers;
-// run adopts it with g.addStrictFlag(cmd.Flags())): flatten's residual
-// check (flatten.Options.Strict), the same meaning on every subcommand.
+// builds a twin (exec, view, emit, flatten, repro, export-amber, drivers,
+// run): flatten's residual check (flatten.Options.Strict, a campaign's
+// Spec.Strict), the same meaning on every subcommand.
 func (g *globalFlags) addStrictFlag(f *pflag.FlagSet) {
-	f.BoolVar(&g.whitelist.strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
+	f.BoolVar(&g.strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 }
 
-// flatOptions are the flatten.Options of every twin a subcommand builds:
-// the limits' and --whitelist's (flattenOptions), and --strict.
-func (g *globalFlags) flatOptions() flatten.Options {
-	o := g.flattenOptions()
-	o.Strict = g.whitelist.strict
-	return o
-}

@@ -43,7 +43,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
-			opts := g.flatOptions()
+			opts := g.flattenOptions()
 			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {

@@ -44,6 +44,7 @@ type globalFlags struct {
 	lim       limits
 	whitelist whitelistValue
 	overrides overrideValue
+	strict    bool // --strict (addStrictFlag)
 }
 
 // addLimitFlags registers the limit flags on root, bound to g.lim.
@@ -111,10 +112,11 @@ func (g *globalFlags) checkKernelLimits(m *ir.Module, f *ir.Func, n int) error {
 	return nil
 }
 
-// interpOptions and flattenOptions carry the limits into the passes.
+// interpOptions and flattenOptions carry the limits, --whitelist and
+// --strict into the passes.
 func (g *globalFlags) interpOptions() interp.Options { return interp.Options{MaxSteps: g.lim.Steps} }
 func (g *globalFlags) flattenOptions() flatten.Options {
-	return flatten.Options{MaxUnroll: g.lim.Unroll, Whitelist: g.whitelist.Whitelist()}
+	return flatten.Options{MaxUnroll: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), Strict: g.strict}
 }
 
 // checkLimitFlags refuses a limit that is zero or negative (exit 2 naming

@@ -72,7 +72,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return err
 		}
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}

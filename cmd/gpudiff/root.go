@@ -192,17 +192,9 @@ func exitCode(err error, stderr io.Writer) int {
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
 	g := &globalFlags{lim: defaultLimits}
 	root := &cobra.Command{
-		Use:   "gpudiff",
-		Short: "GPU execution harness and differential tester for predicated (flattened) shader code",
-		Long: `gpudiff runs WGSL-subset kernels in a reference interpreter and on every WebGPU
-adapter of the machine, flattens them into branchless, call-free twins, and
-reports every per-invocation disagreement, attributed to the component that
-caused it.
-
-Exit codes: 0 every run agrees; 1 a run disagrees; 2 usage, input or compile
-error (source errors are printed file:line:col: message); 3 internal error;
-4 the shader itself is at fault (a data race, or inputs outside its domain)
-and no run disagrees; 130 / 143 stopped by SIGINT (Ctrl-C) / SIGTERM.`,
+		Use:           "gpudiff",
+		Short:         "GPU execution harness and differential tester for predicated (flattened) shader code",
+		Long:          helpText("gpudiff"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),

@@ -53,39 +53,11 @@ type runFlags struct {
 func newRunCmd(g *globalFlags) *cobra.Command {
 	var fl runFlags
 	cmd := &cobra.Command{
-		Use:   "run",
-		Short: "Run a campaign: generate programs, check original and twin on every path, shrink and save failures",
-		Long: `run is the nightly job. It generates random well-typed, terminating programs
-(deterministically from --seed), and for each one checks
-
-  interp(original) == interp(twin) == GPU(original) == GPU(twin)
-
-in WGSL and SPIR-V on every selected adapter. Every failure is attributed
-(flatten, predication on a stack, gpudiff's SPIR-V, a vendor's driver, a stack
-disagreeing with WGSL), shrunk, de-duplicated by signature and saved to the
-corpus as a replayable case file (see 'gpudiff repro').
-
---stage fragment runs every GPU run of a generated function kernel as gpudiff's
-@fragment twin of the kernel ABI's entry point (one fragment per invocation over
-a full-screen triangle), --stage both in both stages; a fragment run that
-disagrees where the compute run agrees is attributed to the stack's fragment
-path (class "stage").
-
-Program i of seed S is regenerated alone by its derived seed (in the report);
---shard I/N checks only the programs i with i % N == I, so N machines split one
-seed without overlap. --jobs N runs N worker processes (devices) per adapter,
-spreading programs and shrinking candidates over them; results, reports, case
-files and journals are the same for any N (not recorded in the journal: a
-resumed campaign may change it).
-
-Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
-130 / 143 interrupted by SIGINT / SIGTERM (the report says "interrupted": true;
-continue with --resume LOG).`,
-		Example: `  gpudiff run --seed 1 --count 200
-  gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml --html nightly.html
-  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json
-  gpudiff run --seed 7 --count 20 --stage both --adapter vulkan`,
-		Args: cobra.NoArgs,
+		Use:     "run",
+		Short:   "Run a campaign: generate programs, check original and twin on every path, shrink and save failures",
+		Long:    helpText("run"),
+		Example: helpText("run.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
@@ -115,6 +87,7 @@ continue with --resume LOG).`,
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
 	f.IntVar(&fl.jobs, "jobs", 0, "devices per adapter, each a worker process of its own: programs and shrink candidates are spread over them; results, reports, case files and journals are the same for any N, so a resumed campaign may change it (default: the number of CPUs, at most one per 256 MiB of available memory over all adapters)")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
+	g.addStrictFlag(f)
 	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash, kill -9 or Ctrl-C): its header fixes every option that changes a result (no flag need be repeated; one that contradicts it is an error)")
 	return cmd
 }
@@ -134,7 +107,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	spec := campaign.Spec{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: campaign.JournalDuration(fl.duration),
 		Size: fl.size, Profile: fl.profile, Shard: fl.shard, Mode: fl.mode, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV,
 		NoGPU: fl.noGPU, Stage: fl.stage, Adapters: fl.adapters, Timeout: campaign.JournalDuration(fl.timeout),
-		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
+		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), Strict: g.strict, ShrinkAttempts: fl.shrinkMax,
 		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
 		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit, HTML: fl.html, Jobs: fl.jobs}
 	if err := spec.Validate(fl.changed, g.lim.Invocations); err != nil {
