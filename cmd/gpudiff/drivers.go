@@ -107,10 +107,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	// The same limits as exec and repro, per corpus file; an entry point's
 	// dispatch or draw has exec's limits (a fragment case is 16x16 pixels).
 	cases, err := drivers.LoadCorpora(fl.corpora, func(c *drivers.Case) error {
-		if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
+		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
 			return err
 		}
-		return g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
+		return g.lim.CheckKernel(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
 	})
 	if err != nil {
 		return inputErr(err)

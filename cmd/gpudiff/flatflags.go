@@ -67,4 +67,3 @@ func (g *globalFlags) addFlattenFlags(root *cobra.Command) {
 func (g *globalFlags) addStrictFlag(f *pflag.FlagSet) {
 	f.BoolVar(&g.strict, "strict", false, "fail on residuals the folds should have removed (constant-condition select, unfolded identity, all-constant call, !const)")
 }
-

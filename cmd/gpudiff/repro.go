@@ -68,8 +68,8 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		fmt.Fprintln(stderr, note)
 	}
 	if c.Kind == check.KindKernel {
-		if err := g.checkKernelLimits(c.Module, c.Func, len(c.Args)); err != nil {
-			return err
+		if err := g.lim.CheckKernel(c.Module, c.Func, len(c.Args)); err != nil {
+			return inputErr(err)
 		}
 	}
 	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -186,7 +187,7 @@ func TestResumeContradictionsExit2(t *testing.T) {
 	assert.Equal(t, 10, h.Size)
 	assert.Equal(t, "0/1", h.Shard)
 	assert.Equal(t, 30*time.Second, time.Duration(h.Timeout))
-	assert.Equal(t, defaultLimits.Steps, h.MaxSteps)
+	assert.Equal(t, check.DefaultLimits.Steps, h.MaxSteps)
 
 	for _, c := range []struct {
 		args []string

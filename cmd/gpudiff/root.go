@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/check"
 )
 
 // Exit codes (README "Exit codes").
@@ -190,7 +192,7 @@ func exitCode(err error, stderr io.Writer) int {
 // globalFlags that each subcommand captures), never in package variables,
 // so that run may be called many times in one process.
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globalFlags{lim: defaultLimits}
+	g := &globalFlags{lim: check.DefaultLimits}
 	root := &cobra.Command{
 		Use:           "gpudiff",
 		Short:         "GPU execution harness and differential tester for predicated (flattened) shader code",

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/check"
 )
 
 // TestStrictOnEveryTwinBuildingCommand: --strict is accepted wherever a
@@ -17,11 +19,11 @@ func TestStrictOnEveryTwinBuildingCommand(t *testing.T) {
 		"exec": newExecCmd, "view": newViewCmd, "emit": newEmitCmd, "flatten": newFlattenCmd,
 		"repro": newReproCmd, "export-amber": newAmberCmd, "drivers": newDriversCmd, "run": newRunCmd,
 	} {
-		g := &globalFlags{lim: defaultLimits}
+		g := &globalFlags{lim: check.DefaultLimits}
 		cmd := mk(g)
 		require.NoError(t, cmd.ParseFlags([]string{"--strict"}), name)
 		assert.True(t, g.flattenOptions().Strict, name)
-		g = &globalFlags{lim: defaultLimits}
+		g = &globalFlags{lim: check.DefaultLimits}
 		require.NoError(t, mk(g).ParseFlags(nil), name)
 		assert.False(t, g.flattenOptions().Strict, name)
 	}
