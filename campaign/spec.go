@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -427,6 +428,42 @@ func DriverChanges(before, now []harness.DriverRecord) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
+	}
+	return out
+}
+
+// BaselineDrivers reads the driver identities a baseline file recorded: a
+// run --report JSON's "drivers", or a drivers --json report's adapters
+// (driver_name, driver_version), for report.BaselineDriverNote. A text baseline, or a report written
+// before drivers were recorded, has none (nil).
+func BaselineDrivers(file string) []harness.DriverRecord {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var rep struct {
+		Drivers  []harness.DriverRecord `json:"drivers"`
+		Adapters json.RawMessage        `json:"adapters"`
+	}
+	if json.Unmarshal(data, &rep) != nil {
+		return nil
+	}
+	if len(rep.Drivers) > 0 {
+		return rep.Drivers
+	}
+	var adapters []struct {
+		Name          string `json:"name"`
+		DriverName    string `json:"driver_name"`
+		DriverVersion string `json:"driver_version"`
+	}
+	if json.Unmarshal(rep.Adapters, &adapters) != nil {
+		return nil // run's adapters are a list of names
+	}
+	var out []harness.DriverRecord
+	for _, a := range adapters {
+		if a.DriverName != "" {
+			out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+		}
 	}
 	return out
 }

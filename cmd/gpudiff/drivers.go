@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/baseline"
+	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -146,7 +147,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		rep.ApplyBaseline(fl.baseline, known)
 	}
 	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
-	if note := baselineDriverNote(fl.baseline, rep.DriverRecords()); note != "" {
+	if note := report.BaselineDriverNote(fl.baseline, campaign.BaselineDrivers(fl.baseline), rep.DriverRecords()); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	if known == nil && len(rep.Divergences) > 0 {

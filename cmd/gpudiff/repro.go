@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -92,4 +93,13 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return &exitError{code: reproStill}
 	}
 	return &exitError{code: reproDifferent}
+}
+
+// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
+func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
+	var now []harness.DriverRecord
+	for _, d := range devs {
+		now = append(now, harness.WithDriver(d.Info()).Record())
+	}
+	return report.CaseDriverNote(recorded, now)
 }

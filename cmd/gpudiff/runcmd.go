@@ -164,7 +164,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	if err := writeCampaignFiles("run", c, ran, sum); err != nil {
 		return err
 	}
-	if note := baselineDriverNote(c.Baseline, ran.Drivers); note != "" {
+	if note := report.BaselineDriverNote(c.Baseline, campaign.BaselineDrivers(c.Baseline), ran.Drivers); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	if sum.Interrupted {
