@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/campaign"
-	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -61,33 +60,14 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 		}
 	}
 	if fl.log != "" {
-		data, err := campaign.EncodeJournal(h, m.Records, sum.Elapsed, sum.Interrupted)
-		if err == nil {
-			err = check.WriteFileAtomic(fl.log, data)
-		}
-		if err != nil {
+		if err := m.WriteJournal(fl.log, h); err != nil {
 			return usagef("gpudiff merge: --log: %v", err)
 		}
 	}
 	if err := writeCampaignFiles("merge", h, ran, sum); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
+	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), m.ShardList())
 	report.WriteCampaignSummary(stdout, h, ran, sum)
 	return newBugs("merge", sum)
-}
-
-// shardList names the merged journals in shard order.
-func shardList(m *campaign.Merged) string {
-	s := ""
-	for k, sh := range m.Shards {
-		if k > 0 {
-			s += ", "
-		}
-		s += sh.Path
-	}
-	if len(s) > 200 {
-		s = fmt.Sprintf("%s … (%d journals)", s[:200], len(m.Shards))
-	}
-	return s
 }
