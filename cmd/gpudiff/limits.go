@@ -19,7 +19,7 @@ import (
 // journal sets them from the journal's header.
 type globalFlags struct {
 	lim       check.Limits
-	whitelist whitelistValue
+	whitelist flatten.WhitelistFlag
 	overrides wgsl.OverrideFlag
 	strict    bool // --strict (addStrictFlag)
 }
