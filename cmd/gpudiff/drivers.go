@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/campaign"
@@ -131,10 +129,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
 		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond))
+	if bar := progressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
@@ -153,16 +148,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
 	}
-	for _, out := range []struct {
-		flag, path string
-		render     func(io.Writer, *drivers.Report) error
-	}{{"json", fl.json, report.WriteDriversJSON}, {"html", fl.html, report.WriteDriversHTML}, {"junit", fl.junit, report.WriteDriversJUnit}} {
-		if out.path == "" {
-			continue
-		}
-		if err := writeFile(out.path, func(w io.Writer) error { return out.render(w, rep) }); err != nil {
-			return usagef("gpudiff drivers: --%s: %v", out.flag, err)
-		}
+	if err := writeOutputs("drivers", output{"json", fl.json, func(w io.Writer) error { return report.WriteDriversJSON(w, rep) }},
+		output{"html", fl.html, func(w io.Writer) error { return report.WriteDriversHTML(w, rep) }},
+		output{"junit", fl.junit, func(w io.Writer) error { return report.WriteDriversJUnit(w, rep) }}); err != nil {
+		return err
 	}
 	if len(rep.New()) > 0 {
 		return errFound
