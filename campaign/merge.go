@@ -321,3 +321,30 @@ var messageSig = regexp.MustCompile(`^` + string(check.ClassCompileError) + `/.*
 // isMessageSignature reports whether sig is a compile error's message
 // signature, the failures finishProgram does not shrink once saved.
 func isMessageSignature(sig string) bool { return messageSig.MatchString(sig) }
+
+// ShardList names the merged journals in shard order (at most about 200
+// bytes of them, then how many there are).
+func (m *Merged) ShardList() string {
+	s := ""
+	for k, sh := range m.Shards {
+		if k > 0 {
+			s += ", "
+		}
+		s += sh.Path
+	}
+	if len(s) > 200 {
+		s = fmt.Sprintf("%s … (%d journals)", s[:200], len(m.Shards))
+	}
+	return s
+}
+
+// WriteJournal writes the merged campaign's journal, with header h (the
+// Header with the caller's outputs), to path atomically: its records in
+// program order, as one machine would have journaled them.
+func (m *Merged) WriteJournal(path string, h Spec) error {
+	data, err := EncodeJournal(h, m.Records, m.Summary.Elapsed, m.Summary.Interrupted)
+	if err != nil {
+		return err
+	}
+	return check.WriteFileAtomic(path, data)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,9 @@ type Spec struct {
 	MaxUnrollCopies int   `json:"max_unroll_copies"`
 	// Whitelist is flatten's builtin whitelist; null: flatten's default.
 	Whitelist []string `json:"whitelist"`
+	// Strict is flatten's residual check (--strict; absent: off, as every
+	// campaign journaled before it).
+	Strict bool `json:"strict,omitempty"`
 	// ShrinkAttempts bounds the candidate executions per failure
 	// (negative: failures are not shrunk).
 	ShrinkAttempts int `json:"shrink_attempts"`
@@ -264,6 +268,7 @@ func (s Spec) Resume(path string, given map[string]bool, h Spec) (Spec, error) {
 		{"max-steps", "", s.MaxSteps, h.MaxSteps},
 		{"max-unroll-copies", "", s.MaxUnrollCopies, h.MaxUnrollCopies},
 		{"whitelist", "", s.Whitelist, h.Whitelist},
+		{"strict", "", s.Strict, h.Strict},
 		{"shrink-attempts", "", s.ShrinkAttempts, h.ShrinkAttempts},
 		{"baseline", "", s.BaselineSHA256, h.BaselineSHA256},
 		{"", flatten.FaultEnv, s.FlattenFault, h.FlattenFault},
@@ -318,9 +323,9 @@ func (s Spec) Stages() []oracle.Stage {
 }
 
 // Flatten and Interp are the options of flatten and the reference
-// interpreter the campaign runs with (its limits and whitelist).
+// interpreter the campaign runs with (its limits, whitelist and --strict).
 func (s Spec) Flatten() flatten.Options {
-	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, Whitelist: s.Whitelist}
+	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, Whitelist: s.Whitelist, Strict: s.Strict}
 }
 func (s Spec) Interp() interp.Options { return interp.Options{MaxSteps: s.MaxSteps} }
 
@@ -423,6 +428,42 @@ func DriverChanges(before, now []harness.DriverRecord) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
+	}
+	return out
+}
+
+// BaselineDrivers reads the driver identities a baseline file recorded: a
+// run --report JSON's "drivers", or a drivers --json report's adapters
+// (driver_name, driver_version), for report.BaselineDriverNote. A text baseline, or a report written
+// before drivers were recorded, has none (nil).
+func BaselineDrivers(file string) []harness.DriverRecord {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var rep struct {
+		Drivers  []harness.DriverRecord `json:"drivers"`
+		Adapters json.RawMessage        `json:"adapters"`
+	}
+	if json.Unmarshal(data, &rep) != nil {
+		return nil
+	}
+	if len(rep.Drivers) > 0 {
+		return rep.Drivers
+	}
+	var adapters []struct {
+		Name          string `json:"name"`
+		DriverName    string `json:"driver_name"`
+		DriverVersion string `json:"driver_version"`
+	}
+	if json.Unmarshal(rep.Adapters, &adapters) != nil {
+		return nil // run's adapters are a list of names
+	}
+	var out []harness.DriverRecord
+	for _, a := range adapters {
+		if a.DriverName != "" {
+			out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+		}
 	}
 	return out
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 func newAdaptersCmd() *cobra.Command {
@@ -29,24 +27,7 @@ func newAdaptersCmd() *cobra.Command {
 				// its npm package): say why, list the others.
 				fmt.Fprintf(cmd.ErrOrStderr(), "gpudiff adapters: note: %v\n", err)
 			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(infos)
-			}
-			t := table.NewWriter()
-			t.SetOutputMirror(cmd.OutOrStdout())
-			t.SetStyle(table.StyleLight)
-			t.AppendHeader(table.Row{"name", "alias", "implementation", "backend", "device", "vendor", "type", "driver", "driver version"})
-			for _, a := range infos {
-				alias := ""
-				if a.Implementation == "wgpu" {
-					_, alias, _ = strings.Cut(a.Name, "wgpu-")
-				}
-				t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type, a.Driver, a.DriverVersion})
-			}
-			t.Render()
-			return nil
+			return report.WriteAdapters(cmd.OutOrStdout(), infos, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the adapters as a JSON array")

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
 
@@ -59,31 +55,7 @@ func runAmber(g *globalFlags, path string, fl amberFlags, stdout io.Writer) erro
 	if err != nil {
 		return inputErr(err)
 	}
-	opts := amber.Options{Flat: fl.flat, Flatten: g.flatOptions(), Name: path, Tool: "gpudiff " + version(), Source: string(c.Source), Mode: c.Mode}
-	if rec := c.Record; rec != nil {
-		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
-		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
-	}
-	var script *amber.Script
-	if e := c.Entry(); e != nil {
-		if fl.only != "" {
-			return usagef("gpudiff export-amber: --only is for function kernels; a compute entry point is one dispatch")
-		}
-		script, err = amber.ExportEntry(e, opts)
-	} else {
-		if fl.only != "" {
-			var kept [][]ir.Value
-			for _, s := range strings.Split(fl.only, ",") {
-				i, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil || i < 0 || i >= len(c.Args) {
-					return usagef("gpudiff export-amber: --only: %q is not an invocation index in [0, %d)", s, len(c.Args))
-				}
-				kept = append(kept, c.Args[i])
-			}
-			c.Args = kept
-		}
-		script, err = amber.Export(c.Kernel(), opts)
-	}
+	script, err := amber.ExportCase(c, fl.only, amber.Options{Flat: fl.flat, Flatten: g.flattenOptions(), Name: path, Tool: "gpudiff " + version()})
 	if err != nil {
 		return inputErr(fmt.Errorf("gpudiff export-amber: %w", err))
 	}

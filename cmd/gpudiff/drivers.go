@@ -4,15 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/baseline"
+	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -107,10 +106,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	// The same limits as exec and repro, per corpus file; an entry point's
 	// dispatch or draw has exec's limits (a fragment case is 16x16 pixels).
 	cases, err := drivers.LoadCorpora(fl.corpora, func(c *drivers.Case) error {
-		if err := g.checkSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
+		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
 			return err
 		}
-		return g.checkKernelLimits(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
+		return g.lim.CheckKernel(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
 	})
 	if err != nil {
 		return inputErr(err)
@@ -129,11 +128,8 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	defer closeAll()
 
 	opts := drivers.Options{Mode: mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: stages, Timeout: 2 * fl.timeout, Tool: "gpudiff " + version(),
-		Interp: g.interpOptions(), Flatten: g.flatOptions()}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(len(cases)*len(devs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-			progressbar.OptionSetDescription("cases × adapters"), progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond))
+		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
+	if bar := progressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
@@ -146,22 +142,16 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		rep.ApplyBaseline(fl.baseline, known)
 	}
 	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
-	if note := baselineDriverNote(fl.baseline, rep.DriverRecords()); note != "" {
+	if note := report.BaselineDriverNote(fl.baseline, campaign.BaselineDrivers(fl.baseline), rep.DriverRecords()); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	if known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
 	}
-	for _, out := range []struct {
-		flag, path string
-		render     func(io.Writer, *drivers.Report) error
-	}{{"json", fl.json, report.WriteDriversJSON}, {"html", fl.html, report.WriteDriversHTML}, {"junit", fl.junit, report.WriteDriversJUnit}} {
-		if out.path == "" {
-			continue
-		}
-		if err := writeFile(out.path, func(w io.Writer) error { return out.render(w, rep) }); err != nil {
-			return usagef("gpudiff drivers: --%s: %v", out.flag, err)
-		}
+	if err := writeOutputs("drivers", output{"json", fl.json, func(w io.Writer) error { return report.WriteDriversJSON(w, rep) }},
+		output{"html", fl.html, func(w io.Writer) error { return report.WriteDriversHTML(w, rep) }},
+		output{"junit", fl.junit, func(w io.Writer) error { return report.WriteDriversJUnit(w, rep) }}); err != nil {
+		return err
 	}
 	if len(rep.New()) > 0 {
 		return errFound

@@ -9,7 +9,6 @@ import (
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
 
@@ -43,18 +42,9 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			}
 			// An entry point is emitted as written (its own bindings and
 			// outputs), a function kernel with the kernel ABI's entry point.
-			kind := check.KindOf(m, kernel)
-			f, err := kind.Func(m, kernel)
+			kind, name, err := check.EmitFunc(m, kernel, flat, g.flattenOptions())
 			if err != nil {
 				return inputErr(err)
-			}
-			name := f.Name
-			if flat {
-				tw, err := flatten.Function(m, name, g.flatOptions())
-				if err != nil {
-					return inputErr(err)
-				}
-				name = tw.Name
 			}
 			var data []byte
 			switch format {

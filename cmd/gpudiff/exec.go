@@ -127,7 +127,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 		defer closeAll()
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return nil, inputErr(err)
 	}

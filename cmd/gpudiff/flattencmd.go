@@ -43,7 +43,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
-			opts := g.flatOptions()
+			opts := g.flattenOptions()
 			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
 			if dumpAfter != "" {
 				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
@@ -64,10 +64,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 				// --kernel names a function kernel or an entry point (an
 				// entry point flattens to an entry point: flatten's doc,
 				// "Entry points"), as on every subcommand (check.KindOf).
-				if _, err := check.KindOf(m, kernel).Func(m, kernel); err != nil {
-					return inputErr(err)
-				}
-				if _, err := flatten.Function(m, kernel, opts); err != nil {
+				if _, _, err := check.EmitFunc(m, kernel, true, opts); err != nil {
 					return inputErr(err)
 				}
 			} else if err := flatten.Module(m, opts); err != nil {

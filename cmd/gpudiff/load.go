@@ -10,6 +10,6 @@ import (
 // bounded by the limits (check.Load decides which file, kernel and inputs a
 // command line names).
 func (g *globalFlags) loadOptions(cmd string) check.LoadOptions {
-	return check.LoadOptions{Command: cmd, Overrides: g.overrides.Overrides(), ReadFile: g.readSource,
-		CheckKernel: g.checkKernelLimits, MaxInvocations: g.lim.Invocations}
+	return check.LoadOptions{Command: cmd, Overrides: g.overrides.Overrides(), ReadFile: g.lim.ReadSource,
+		CheckKernel: g.lim.CheckKernel, MaxInvocations: g.lim.Invocations}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/campaign"
-	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -19,24 +18,10 @@ type mergeFlags struct {
 func newMergeCmd() *cobra.Command {
 	var fl mergeFlags
 	cmd := &cobra.Command{
-		Use:   "merge [--report OUT.json] [--junit OUT.xml] [--html OUT.html] [--corpus DIR] [--log OUT.jsonl] SHARD.jsonl...",
-		Short: "Merge the journals of a campaign run in shards (--shard I/N) into the campaign one machine would have run",
-		Long: `merge reads the journals (--log) of every shard of a campaign split with
-'gpudiff run --shard I/N' and writes what one machine running the whole
-campaign writes: its summary on stdout, --report, --junit, --html, the journal (--log)
-and the case files (--corpus), failures grouped by signature across shards,
-one case file per signature (the first program's, as one machine saves it).
-Timing fields aside (elapsed: the longest shard's), they are equal to a
-single run's.
-
-Every journal must be a shard of the same campaign (the same options, gpudiff
-version and shard count) and hold all its programs; every shard must be given
-once. A shard's case files are read from its corpus (a relative --corpus is
-looked up beside its journal first, then in the working directory).
-
-Exit codes: 0 no new bug; 1 new bugs; 2 a missing, repeated, unfinished or
-mismatched shard, or an unreadable journal or case file (naming the file).`,
-		Example: `  gpudiff merge --report nightly.json --junit nightly.xml --html nightly.html --corpus nightly/cases shard-0.jsonl shard-1.jsonl`,
+		Use:     "merge [--report OUT.json] [--junit OUT.xml] [--html OUT.html] [--corpus DIR] [--log OUT.jsonl] SHARD.jsonl...",
+		Short:   "Merge the journals of a campaign run in shards (--shard I/N) into the campaign one machine would have run",
+		Long:    helpText("merge"),
+		Example: helpText("merge.example"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("gpudiff merge: give the journals of every shard (written by gpudiff run --shard I/N --log FILE)\nRun 'gpudiff merge --help' for usage.")
@@ -75,33 +60,14 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 		}
 	}
 	if fl.log != "" {
-		data, err := campaign.EncodeJournal(h, m.Records, sum.Elapsed, sum.Interrupted)
-		if err == nil {
-			err = check.WriteFileAtomic(fl.log, data)
-		}
-		if err != nil {
+		if err := m.WriteJournal(fl.log, h); err != nil {
 			return usagef("gpudiff merge: --log: %v", err)
 		}
 	}
 	if err := writeCampaignFiles("merge", h, ran, sum); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), shardList(m))
+	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), m.ShardList())
 	report.WriteCampaignSummary(stdout, h, ran, sum)
 	return newBugs("merge", sum)
-}
-
-// shardList names the merged journals in shard order.
-func shardList(m *campaign.Merged) string {
-	s := ""
-	for k, sh := range m.Shards {
-		if k > 0 {
-			s += ", "
-		}
-		s += sh.Path
-	}
-	if len(s) > 200 {
-		s = fmt.Sprintf("%s … (%d journals)", s[:200], len(m.Shards))
-	}
-	return s
 }

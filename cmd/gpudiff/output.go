@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -32,13 +34,40 @@ func colorOut(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// writeFile renders into path atomically: render writes the whole file to
-// a buffer, which check.WriteFileAtomic then writes. A render or write
-// failure leaves no partial file behind.
-func writeFile(path string, render func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := render(&b); err != nil {
-		return err
+// output is one file a command writes: its flag, its path ("" none) and
+// what renders it.
+type output struct {
+	flag, path string
+	render     func(io.Writer) error
+}
+
+// writeOutputs renders each output given into its file atomically
+// (check.WriteFileAtomic: a render or write failure leaves no partial file
+// behind); an error names command cmd and the output's flag.
+func writeOutputs(cmd string, outs ...output) error {
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		var b bytes.Buffer
+		err := o.render(&b)
+		if err == nil {
+			err = check.WriteFileAtomic(o.path, b.Bytes())
+		}
+		if err != nil {
+			return usagef("gpudiff %s: --%s: %v", cmd, o.flag, err)
+		}
 	}
-	return check.WriteFileAtomic(path, b.Bytes())
+	return nil
+}
+
+// progressBar is a progress bar of total steps (-1: open-ended) on a
+// terminal stderr (nil otherwise), with opts.
+func progressBar(stderr io.Writer, total int, opts ...progressbar.Option) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(total, append([]progressbar.Option{progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100 * time.Millisecond)}, opts...)...)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -68,11 +69,11 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		fmt.Fprintln(stderr, note)
 	}
 	if c.Kind == check.KindKernel {
-		if err := g.checkKernelLimits(c.Module, c.Func, len(c.Args)); err != nil {
-			return err
+		if err := g.lim.CheckKernel(c.Module, c.Func, len(c.Args)); err != nil {
+			return inputErr(err)
 		}
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flatOptions()}))
+	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}
@@ -92,4 +93,13 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return &exitError{code: reproStill}
 	}
 	return &exitError{code: reproDifferent}
+}
+
+// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
+func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
+	var now []harness.DriverRecord
+	for _, d := range devs {
+		now = append(now, harness.WithDriver(d.Info()).Record())
+	}
+	return report.CaseDriverNote(recorded, now)
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gpudiff/gpudiff/check"
 )
 
 // Exit codes (README "Exit codes").
@@ -86,61 +88,9 @@ func inputErr(err error) error { return &exitError{code: exitUsage, msg: err.Err
 // found is the error of a command that ran fine and found disagreements.
 var errFound = &exitError{code: exitFound}
 
-// version identifies the gpudiff build that made a report, case file,
-// journal or Amber script: the module version when gpudiff was built from
-// a tagged release (v1.2.3), else "devel"; then, when the
-// build recorded its VCS state (go build in a git checkout stamps it),
-// "+" and the first 12 hex digits of the commit, the commit time (UTC,
-// RFC 3339) and " (modified)" when the work tree had uncommitted changes,
-// e.g. "devel+ca78898c1234 2026-01-02T15:04:05Z (modified)". Everything
-// that records a version calls this one function.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	return versionOf(bi)
-}
-
-// versionOf is version for the build information bi.
-func versionOf(bi *debug.BuildInfo) string {
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	var rev, when string
-	modified := false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return v
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	// Go stamps a build of an untagged commit with a pseudo-version
-	// (v0.0.0-20260102150405-ca78898c1234+dirty) that repeats what follows.
-	v = strings.TrimSuffix(v, "+dirty")
-	if strings.Contains(v, rev) {
-		v = "devel"
-	}
-	v += "+" + rev
-	if when != "" {
-		v += " " + when
-	}
-	if modified {
-		v += " (modified)"
-	}
-	return v
-}
+// version is check.Version: the gpudiff build that made a report, case
+// file, journal or Amber script.
+func version() string { return check.Version() }
 
 // run executes the gpudiff command line args and returns the exit code.
 // It never lets a panic escape: a panic is a gpudiff bug, reported as an
@@ -190,19 +140,11 @@ func exitCode(err error, stderr io.Writer) int {
 // globalFlags that each subcommand captures), never in package variables,
 // so that run may be called many times in one process.
 func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
-	g := &globalFlags{lim: defaultLimits}
+	g := &globalFlags{lim: check.DefaultLimits}
 	root := &cobra.Command{
-		Use:   "gpudiff",
-		Short: "GPU execution harness and differential tester for predicated (flattened) shader code",
-		Long: `gpudiff runs WGSL-subset kernels in a reference interpreter and on every WebGPU
-adapter of the machine, flattens them into branchless, call-free twins, and
-reports every per-invocation disagreement, attributed to the component that
-caused it.
-
-Exit codes: 0 every run agrees; 1 a run disagrees; 2 usage, input or compile
-error (source errors are printed file:line:col: message); 3 internal error;
-4 the shader itself is at fault (a data race, or inputs outside its domain)
-and no run disagrees; 130 / 143 stopped by SIGINT (Ctrl-C) / SIGTERM.`,
+		Use:           "gpudiff",
+		Short:         "GPU execution harness and differential tester for predicated (flattened) shader code",
+		Long:          helpText("gpudiff"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),

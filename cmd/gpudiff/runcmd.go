@@ -11,7 +11,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/campaign"
 	"github.com/gpudiff/gpudiff/check"
@@ -23,69 +22,24 @@ import (
 	"github.com/gpudiff/gpudiff/report"
 )
 
+// runFlags are run's flags: the campaign.Spec they describe (the limits,
+// --whitelist, --strict, the tool and the fault switches added by
+// runCampaign), and what only this run does.
 type runFlags struct {
-	seed        uint64
-	count       int
-	duration    time.Duration
-	size        int
-	profile     string
-	adapters    []string
-	mode        string
-	corpus      string
-	report      string
-	junit       string
-	html        string
-	shard       string
-	baseline    string
-	invocations int
-	noSPIRV     bool
-	noGPU       bool
-	stage       string // compute, fragment or both (stage.go)
+	spec        campaign.Spec
 	verbose     bool
-	shrinkMax   int
-	log         string
-	resume      string
-	timeout     time.Duration
-	jobs        int
+	log, resume string
 	changed     map[string]bool
 }
 
 func newRunCmd(g *globalFlags) *cobra.Command {
 	var fl runFlags
 	cmd := &cobra.Command{
-		Use:   "run",
-		Short: "Run a campaign: generate programs, check original and twin on every path, shrink and save failures",
-		Long: `run is the nightly job. It generates random well-typed, terminating programs
-(deterministically from --seed), and for each one checks
-
-  interp(original) == interp(twin) == GPU(original) == GPU(twin)
-
-in WGSL and SPIR-V on every selected adapter. Every failure is attributed
-(flatten, predication on a stack, gpudiff's SPIR-V, a vendor's driver, a stack
-disagreeing with WGSL), shrunk, de-duplicated by signature and saved to the
-corpus as a replayable case file (see 'gpudiff repro').
-
---stage fragment runs every GPU run of a generated function kernel as gpudiff's
-@fragment twin of the kernel ABI's entry point (one fragment per invocation over
-a full-screen triangle), --stage both in both stages; a fragment run that
-disagrees where the compute run agrees is attributed to the stack's fragment
-path (class "stage").
-
-Program i of seed S is regenerated alone by its derived seed (in the report);
---shard I/N checks only the programs i with i % N == I, so N machines split one
-seed without overlap. --jobs N runs N worker processes (devices) per adapter,
-spreading programs and shrinking candidates over them; results, reports, case
-files and journals are the same for any N (not recorded in the journal: a
-resumed campaign may change it).
-
-Exit codes: 0 no new failure; 1 a failure not in the --baseline; 2 usage error;
-130 / 143 interrupted by SIGINT / SIGTERM (the report says "interrupted": true;
-continue with --resume LOG).`,
-		Example: `  gpudiff run --seed 1 --count 200
-  gpudiff run --seed 42 --duration 2h --adapter all --corpus nightly/cases --report nightly.json --junit nightly.xml --html nightly.html
-  gpudiff run --seed 42 --count 100000 --shard 3/16 --baseline nightly.json
-  gpudiff run --seed 7 --count 20 --stage both --adapter vulkan`,
-		Args: cobra.NoArgs,
+		Use:     "run",
+		Short:   "Run a campaign: generate programs, check original and twin on every path, shrink and save failures",
+		Long:    helpText("run"),
+		Example: helpText("run.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl.changed = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { fl.changed[f.Name] = true })
@@ -93,28 +47,29 @@ continue with --resume LOG).`,
 		},
 	}
 	f := cmd.Flags()
-	f.Uint64Var(&fl.seed, "seed", 1, "campaign seed: the same seed generates byte-identical programs on any machine")
-	f.IntVar(&fl.count, "count", 0, "number of programs, at least 1 (default 200 when --duration is not given)")
-	f.DurationVar(&fl.duration, "duration", 0, "run until this much wall-clock time has passed (e.g. 30m, 2h); a resumed campaign runs for what is left of it")
-	f.IntVar(&fl.size, "size", 0, "program size: drives statements, nesting and call depth (default 30)")
-	f.StringVar(&fl.profile, "profile", "default", "generator profile: "+strings.Join(profileNames(), ", "))
-	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter(s) to run on: short name, prefix, or all; repeatable (default: the first Vulkan adapter)")
-	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable or raw")
-	f.StringVar(&fl.corpus, "corpus", "gpudiff-cases", "directory where shrunk failures are saved as case files")
-	f.StringVar(&fl.report, "report", "", "write a JSON report (one record per failure) to this file")
-	f.StringVar(&fl.junit, "junit", "", "write JUnit XML (one test case per program × adapter) to this file")
-	f.StringVar(&fl.html, "html", "", "write a self-contained HTML page to this file: the summary, each bug once with its attribution, programs, case file, replay command and pictures of its case")
-	f.StringVar(&fl.shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
-	f.StringVar(&fl.baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
-	f.IntVar(&fl.invocations, "invocations", 16, "invocations per program")
-	f.BoolVar(&fl.noSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
-	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points of --profile compute run in the compute stage)")
-	f.BoolVar(&fl.noGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
+	f.Uint64Var(&fl.spec.Seed, "seed", 1, "campaign seed: the same seed generates byte-identical programs on any machine")
+	f.IntVar(&fl.spec.Count, "count", 0, "number of programs, at least 1 (default 200 when --duration is not given)")
+	f.DurationVar((*time.Duration)(&fl.spec.Duration), "duration", 0, "run until this much wall-clock time has passed (e.g. 30m, 2h); a resumed campaign runs for what is left of it")
+	f.IntVar(&fl.spec.Size, "size", 0, "program size: drives statements, nesting and call depth (default 30)")
+	f.StringVar(&fl.spec.Profile, "profile", "default", "generator profile: "+strings.Join(profileNames(), ", "))
+	f.StringArrayVar(&fl.spec.Adapters, "adapter", nil, "adapter(s) to run on: short name, prefix, or all; repeatable (default: the first Vulkan adapter)")
+	f.StringVar(&fl.spec.Mode, "mode", "portable", "emission mode: portable or raw")
+	f.StringVar(&fl.spec.Corpus, "corpus", "gpudiff-cases", "directory where shrunk failures are saved as case files")
+	f.StringVar(&fl.spec.Report, "report", "", "write a JSON report (one record per failure) to this file")
+	f.StringVar(&fl.spec.JUnit, "junit", "", "write JUnit XML (one test case per program × adapter) to this file")
+	f.StringVar(&fl.spec.HTML, "html", "", "write a self-contained HTML page to this file: the summary, each bug once with its attribution, programs, case file, replay command and pictures of its case")
+	f.StringVar(&fl.spec.Shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
+	f.StringVar(&fl.spec.Baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
+	f.IntVar(&fl.spec.Invocations, "invocations", 16, "invocations per program")
+	f.BoolVar(&fl.spec.NoSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
+	f.StringVar(&fl.spec.Stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points of --profile compute run in the compute stage)")
+	f.BoolVar(&fl.spec.NoGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
-	f.IntVar(&fl.shrinkMax, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
-	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
-	f.IntVar(&fl.jobs, "jobs", 0, "devices per adapter, each a worker process of its own: programs and shrink candidates are spread over them; results, reports, case files and journals are the same for any N, so a resumed campaign may change it (default: the number of CPUs, at most one per 256 MiB of available memory over all adapters)")
+	f.IntVar(&fl.spec.ShrinkAttempts, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
+	f.DurationVar((*time.Duration)(&fl.spec.Timeout), "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
+	f.IntVar(&fl.spec.Jobs, "jobs", 0, "devices per adapter, each a worker process of its own: programs and shrink candidates are spread over them; results, reports, case files and journals are the same for any N, so a resumed campaign may change it (default: the number of CPUs, at most one per 256 MiB of available memory over all adapters)")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
+	g.addStrictFlag(f)
 	f.StringVar(&fl.resume, "resume", "", "continue the campaign journaled in this file (after a crash, kill -9 or Ctrl-C): its header fixes every option that changes a result (no flag need be repeated; one that contradicts it is an error)")
 	return cmd
 }
@@ -131,12 +86,9 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	if f := os.Getenv(flatten.FaultEnv); f != "" {
 		fmt.Fprintf(stderr, "gpudiff run: warning: %s=%s breaks a flatten rule on purpose (testing only)\n", flatten.FaultEnv, f)
 	}
-	spec := campaign.Spec{Tool: version(), Seed: fl.seed, Count: fl.count, Duration: campaign.JournalDuration(fl.duration),
-		Size: fl.size, Profile: fl.profile, Shard: fl.shard, Mode: fl.mode, Invocations: fl.invocations, NoSPIRV: fl.noSPIRV,
-		NoGPU: fl.noGPU, Stage: fl.stage, Adapters: fl.adapters, Timeout: campaign.JournalDuration(fl.timeout),
-		MaxSteps: g.lim.Steps, MaxUnrollCopies: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), ShrinkAttempts: fl.shrinkMax,
-		Baseline: fl.baseline, FlattenFault: os.Getenv(flatten.FaultEnv), WorkerFault: os.Getenv(worker.FaultEnv),
-		Corpus: fl.corpus, Report: fl.report, JUnit: fl.junit, HTML: fl.html, Jobs: fl.jobs}
+	spec := fl.spec
+	spec.Tool, spec.MaxSteps, spec.MaxUnrollCopies, spec.Whitelist, spec.Strict = version(), g.lim.Steps, g.lim.Unroll, g.whitelist.Whitelist(), g.strict
+	spec.FlattenFault, spec.WorkerFault = os.Getenv(flatten.FaultEnv), os.Getenv(worker.FaultEnv)
 	if err := spec.Validate(fl.changed, g.lim.Invocations); err != nil {
 		return usagef("gpudiff run: %v", err)
 	}
@@ -149,7 +101,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	var devs []check.Device
 	var names []string
 	if !c.NoGPU {
-		jobs := fl.jobs
+		jobs := fl.spec.Jobs
 		if !fl.changed["jobs"] {
 			jobs = devices.AutoJobs
 		}
@@ -166,7 +118,11 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		}
 	}
 	shard, shards := c.Shards()
-	bar := progressBar(stderr, c.Count, shard, shards)
+	total := -1 // open-ended: a --duration campaign
+	if c.Count > 0 {
+		total = (c.Count - shard + shards - 1) / shards // the shard's share
+	}
+	bar := progressBar(stderr, total, progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
 	var lines []string
 	sum, err := run.Execute(ctx, devs, func(r campaign.ProgramRecord) {
 		if bar != nil {
@@ -191,7 +147,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	if err := writeCampaignFiles("run", c, ran, sum); err != nil {
 		return err
 	}
-	if note := baselineDriverNote(c.Baseline, ran.Drivers); note != "" {
+	if note := report.BaselineDriverNote(c.Baseline, campaign.BaselineDrivers(c.Baseline), ran.Drivers); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
 	if sum.Interrupted {
@@ -214,41 +170,12 @@ func newBugs(cmd string, sum *campaign.Summary) error {
 	return &exitError{code: exitFound, msg: "gpudiff " + cmd + ": " + campaign.CountPhrase(n, programs, "new")}
 }
 
-// progressBar is run's progress bar on a terminal stderr (nil
-// otherwise): the shard's share of count programs, or open-ended for a
-// --duration campaign (count 0).
-func progressBar(stderr io.Writer, count, shard, shards int) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	total := -1
-	if count > 0 {
-		total = (count - shard + shards - 1) / shards
-	}
-	return progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"),
-		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-}
-
 // writeCampaignFiles writes the --report, --junit and --html files the
 // campaign c names (atomically), run as ran; cmd is the command for
 // errors.
 func writeCampaignFiles(cmd string, c campaign.Spec, ran report.CampaignRun, sum *campaign.Summary) error {
-	for _, out := range []struct {
-		flag, file string
-		write      func(io.Writer, campaign.Spec, report.CampaignRun, *campaign.Summary) error
-	}{
-		{"report", c.Report, report.WriteCampaignJSON},
-		{"junit", c.JUnit, report.WriteCampaignJUnit},
-		{"html", c.HTML, report.WriteCampaignHTML},
-	} {
-		if out.file == "" {
-			continue
-		}
-		if err := writeFile(out.file, func(w io.Writer) error { return out.write(w, c, ran, sum) }); err != nil {
-			return usagef("gpudiff %s: --%s: %v", cmd, out.flag, err)
-		}
-	}
-	return nil
+	return writeOutputs(cmd,
+		output{"report", c.Report, func(w io.Writer) error { return report.WriteCampaignJSON(w, c, ran, sum) }},
+		output{"junit", c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, c, ran, sum) }},
+		output{"html", c.HTML, func(w io.Writer) error { return report.WriteCampaignHTML(w, c, ran, sum) }})
 }

@@ -1,0 +1,43 @@
+package amber
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// ExportCase exports a case check.Load read (gpudiff export-amber): a
+// compute entry point's dispatch (ExportEntry) or a function kernel's
+// invocations (Export), of these only the indices that only lists
+// (comma-separated; "" keeps all; an entry point has none to pick). The
+// script's source is the module's (a case file's without its record, whose
+// seed and verdict it records) and its mode the case's.
+func ExportCase(c *check.AnyCase, only string, opts Options) (*Script, error) {
+	opts.Source, opts.Mode = string(c.Source), c.Mode
+	if rec := c.Record; rec != nil {
+		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
+		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
+	}
+	if e := c.Entry(); e != nil {
+		if only != "" {
+			return nil, fmt.Errorf("--only is for function kernels; a compute entry point is one dispatch")
+		}
+		return ExportEntry(e, opts)
+	}
+	if only != "" {
+		var kept [][]ir.Value
+		for _, s := range strings.Split(only, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || i < 0 || i >= len(c.Args) {
+				return nil, fmt.Errorf("--only: %q is not an invocation index in [0, %d)", s, len(c.Args))
+			}
+			kept = append(kept, c.Args[i])
+		}
+		c.Args = kept
+	}
+	return Export(c.Kernel(), opts)
+}
