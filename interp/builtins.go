@@ -251,12 +251,12 @@ func intDot(xl, yl, n, d int32) exprFn {
 // Scalar f32 builtin kernels.
 var (
 	f32Unary = map[ir.Builtin]fk1{
-		ir.BAbs:         func(a fv) (fv, fstatus) { return fAbs(a), fsOK },
-		ir.BFloor:       func(a fv) (fv, fstatus) { return fFloor(a), fsOK },
+		ir.BAbs:   func(a fv) (fv, fstatus) { return fAbs(a), fsOK },
+		ir.BFloor: func(a fv) (fv, fstatus) { return fFloor(a), fsOK },
 		// degrees, radians: inherited from x * the f32 constant (WGSL
 		// #degrees-builtin, #radians-builtin).
-		ir.BDegrees: func(a fv) (fv, fstatus) { return fMul(a, fv{r32(57.295779513082322865), 0}), fsOK },
-		ir.BRadians: func(a fv) (fv, fstatus) { return fMul(a, fv{r32(0.017453292519943295769), 0}), fsOK },
+		ir.BDegrees:     func(a fv) (fv, fstatus) { return fMul(a, fv{r32(57.295779513082322865), 0}), fsOK },
+		ir.BRadians:     func(a fv) (fv, fstatus) { return fMul(a, fv{r32(0.017453292519943295769), 0}), fsOK },
 		ir.BCeil:        func(a fv) (fv, fstatus) { return fCeil(a), fsOK },
 		ir.BRound:       func(a fv) (fv, fstatus) { return fRound(a), fsOK },
 		ir.BTrunc:       func(a fv) (fv, fstatus) { return fTrunc(a), fsOK },

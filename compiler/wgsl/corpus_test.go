@@ -77,8 +77,8 @@ func TestParseCorpus(t *testing.T) {
 			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
 				"FragOut": "struct member attribute @blend_src", "gain": "kept verbatim",
 				"enable_fog": "override enable_fog has no default value",
-				"shade":   "function attribute @diagnostic",
-				"fs_main": "fragment input @location", "cs_main": "statement attribute @diagnostic"},
+				"shade":      "function attribute @diagnostic",
+				"fs_main":    "fragment input @location", "cs_main": "statement attribute @diagnostic"},
 		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
