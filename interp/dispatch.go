@@ -219,6 +219,16 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 	// each invocation then touches exactly the locations it accesses,
 	// which the race detector needs.
 	m = ir.DirectVariableAccess(m)
+	// Barriers run only in the entry point's own body (opBarrier, the
+	// segments of segment.go): the calls that reach one are inlined, and
+	// every workgroupUniformLoad becomes a let's whole initializer
+	// (ir.InlineBarriers; the positions stay the helpers').
+	if in := ir.InlineBarriers(m, name); in != m {
+		if err := ir.Verify(in); err != nil {
+			return nil, &ir.Error{File: m.File, Pos: f.Pos, Pass: "interp", Msg: "internal error: the entry point with its barrier calls inlined does not verify: " + err.Error()}
+		}
+		m = in
+	}
 	f = m.Func(name)
 	e := &entryInfo{f: f, ids: map[string]int{}}
 	c := &compiler{
