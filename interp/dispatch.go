@@ -302,11 +302,11 @@ func (d *Dispatch) Entry() *ir.Func { return d.entry }
 // bindings Run takes and returns, and the workgroup variables).
 func (d *Dispatch) Vars() []*ir.SharedVar { return d.e.vars }
 
-// barrierStmt compiles a barrier statement of the entry point's body as
-// opBarrier; it reports false for any other statement.
+// barrierStmt compiles a barrier statement of the entry point's body
+// (workgroupBarrier, storageBarrier, textureBarrier) as opBarrier; it reports false for any other statement.
 func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
 	b, ok := s.X.(*ir.BuiltinCall)
-	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier) || !c.inBody {
+	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier && b.Fn != ir.BTextureBarrier) || !c.inBody {
 		return false
 	}
 	c.barrier(b.Pos, b.Fn)
@@ -317,8 +317,16 @@ func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
 // barriers of workgroupUniformLoad).
 func (c *compiler) barrier(pos ir.Pos, fn ir.Builtin) {
 	x := uint32(c.here() + 1)
-	if fn == ir.BStorageBarrier {
+	switch fn {
+	case ir.BStorageBarrier:
 		x |= 1 << 31
+	case ir.BTextureBarrier:
+		// textureBarrier (WGSL #sync-builtin-functions) orders only
+		// texture memory, whose loads of another invocation's stores the
+		// reference never orders (texture.go: any value): here it is a
+		// control barrier alone, after which workgroup and storage
+		// accesses still race.
+		x |= 1 << 30
 	}
 	c.p.positions = append(c.p.positions, pos)
 	c.emitOp(instr{op: opBarrier, x: x, b: int32(len(c.p.positions) - 1)})
@@ -912,9 +920,11 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun
 		if doneInv >= 0 {
 			return d.nonUniform(frames, atInv, doneInv)
 		}
-		if at&(1<<31) != 0 {
+		switch {
+		case at&(1<<31) != 0:
 			ep[1]++
-		} else {
+		case at&(1<<30) != 0: // textureBarrier: execution only
+		default:
 			ep[0]++
 		}
 	}
