@@ -785,6 +785,7 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 	if run.tex != nil {
 		run.tex.reset()
 	}
+	run.forgetAnywhere()
 	mem := make([][]slot, len(d.e.vars))
 	shadow := make([][]access, len(d.e.vars))
 	ashadow := make([][]access, len(d.e.vars))
@@ -811,6 +812,7 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 		}
 	}
 	wgMem := func() {
+		run.forgetAnywhere()
 		for i, g := range d.e.vars {
 			if g.Space == ir.SpaceWorkgroup {
 				n := size(g.T)
