@@ -132,14 +132,20 @@ func (l *lowerer) barrier(x *ir.BuiltinCall) bool {
 // barrier; WGSL #workgroupUniformLoad-builtin) as written where the
 // effective predicate is statically true: its reference's indices are
 // uniform (the front end checks them), so the twin's call is the
-// source's. Under any predicate it is refused, positioned (guarding it
-// would need an assignment form the subset does not take).
+// source's. Under a predicate P it is an access, `var v: T; if (P) { v =
+// workgroupUniformLoad(&R); }`, kept only where P is uniform, as a
+// barrier's guard is (checkBarriers): a helper that returns early, or an
+// if on a uniform value around it. Nowhere where P is statically false.
 func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
-	if l.pred() != nil {
-		l.errorf(x.Pos, "%s under a predicate: flatten keeps it only where control flow is statically uniform (it is a barrier; WGSL #workgroupUniformLoad-builtin)", x.Fn)
-		return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
+	call := &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, Args: []ir.Expr{l.ref(x.Args[0], false)}, T: x.T}
+	p := l.pred()
+	if p == nil {
+		return call
 	}
-	return &ir.BuiltinCall{Pos: x.Pos, Fn: x.Fn, Args: []ir.Expr{l.ref(x.Args[0], false)}, T: x.T}
+	if !isFalse(p) {
+		l.pending = append(l.pending, pendingBarrier{pos: x.Pos, fn: x.Fn})
+	}
+	return l.access(call, x.T)
 }
 
 // pendingBarrier is a barrier guard of the twin, `if (P) { barrier; }`,
@@ -209,7 +215,7 @@ func loopIsUniform(m *ir.Module, twin *ir.Func, lp *ir.Loop) bool {
 // isGuard reports whether s is a guard of an entry point's twin:
 // `if (c) { s1 }` with an empty else and s1 an access to shared memory —
 // a barrier, an atomic statement, a store to a shared variable, or the
-// assignment of a load or an atomic to a local.
+// assignment of a load, an atomic or a workgroupUniformLoad to a local.
 func isGuard(s ir.Stmt) bool {
 	x, ok := s.(*ir.If)
 	if !ok || len(x.Else.Stmts) != 0 || len(x.Then.Stmts) != 1 {
@@ -237,6 +243,8 @@ func isGuard(s ir.Stmt) bool {
 		switch z := y.RHS.(type) {
 		case *ir.Atomic, *ir.TextureCall:
 			return true
+		case *ir.BuiltinCall:
+			return z.Fn == ir.BWorkgroupUniformLoad
 		default:
 			root := ir.RootIdent(z)
 			return root != nil && root.Ref == ir.RefShared && ir.IsReference(z)

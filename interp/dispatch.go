@@ -219,6 +219,16 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 	// each invocation then touches exactly the locations it accesses,
 	// which the race detector needs.
 	m = ir.DirectVariableAccess(m)
+	// Barriers run only in the entry point's own body (opBarrier, the
+	// segments of segment.go): the calls that reach one are inlined, and
+	// every workgroupUniformLoad becomes a let's whole initializer
+	// (ir.InlineBarriers; the positions stay the helpers').
+	if in := ir.InlineBarriers(m, name); in != m {
+		if err := ir.Verify(in); err != nil {
+			return nil, &ir.Error{File: m.File, Pos: f.Pos, Pass: "interp", Msg: "internal error: the entry point with its barrier calls inlined does not verify: " + err.Error()}
+		}
+		m = in
+	}
 	f = m.Func(name)
 	e := &entryInfo{f: f, ids: map[string]int{}}
 	c := &compiler{
@@ -292,11 +302,11 @@ func (d *Dispatch) Entry() *ir.Func { return d.entry }
 // bindings Run takes and returns, and the workgroup variables).
 func (d *Dispatch) Vars() []*ir.SharedVar { return d.e.vars }
 
-// barrierStmt compiles a barrier statement of the entry point's body as
-// opBarrier; it reports false for any other statement.
+// barrierStmt compiles a barrier statement of the entry point's body
+// (workgroupBarrier, storageBarrier, textureBarrier) as opBarrier; it reports false for any other statement.
 func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
 	b, ok := s.X.(*ir.BuiltinCall)
-	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier) || !c.inBody {
+	if !ok || (b.Fn != ir.BWorkgroupBarrier && b.Fn != ir.BStorageBarrier && b.Fn != ir.BTextureBarrier) || !c.inBody {
 		return false
 	}
 	c.barrier(b.Pos, b.Fn)
@@ -307,8 +317,16 @@ func (c *compiler) barrierStmt(s *ir.ExprStmt) bool {
 // barriers of workgroupUniformLoad).
 func (c *compiler) barrier(pos ir.Pos, fn ir.Builtin) {
 	x := uint32(c.here() + 1)
-	if fn == ir.BStorageBarrier {
+	switch fn {
+	case ir.BStorageBarrier:
 		x |= 1 << 31
+	case ir.BTextureBarrier:
+		// textureBarrier (WGSL #sync-builtin-functions) orders only
+		// texture memory, whose loads of another invocation's stores the
+		// reference never orders (texture.go: any value): here it is a
+		// control barrier alone, after which workgroup and storage
+		// accesses still race.
+		x |= 1 << 30
 	}
 	c.p.positions = append(c.p.positions, pos)
 	c.emitOp(instr{op: opBarrier, x: x, b: int32(len(c.p.positions) - 1)})
@@ -767,6 +785,7 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 	if run.tex != nil {
 		run.tex.reset()
 	}
+	run.forgetAnywhere()
 	mem := make([][]slot, len(d.e.vars))
 	shadow := make([][]access, len(d.e.vars))
 	ashadow := make([][]access, len(d.e.vars))
@@ -793,6 +812,7 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 		}
 	}
 	wgMem := func() {
+		run.forgetAnywhere()
 		for i, g := range d.e.vars {
 			if g.Space == ir.SpaceWorkgroup {
 				n := size(g.T)
@@ -902,9 +922,11 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun
 		if doneInv >= 0 {
 			return d.nonUniform(frames, atInv, doneInv)
 		}
-		if at&(1<<31) != 0 {
+		switch {
+		case at&(1<<31) != 0:
 			ep[1]++
-		} else {
+		case at&(1<<30) != 0: // textureBarrier: execution only
+		default:
 			ep[0]++
 		}
 	}

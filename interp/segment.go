@@ -103,12 +103,29 @@ type dispatchRun struct {
 	kinds             [][]ir.Kind       // per var: the scalar kind of each leaf (leafKinds), once per run
 	oneKind           []bool            // per var: all its leaves are of one kind
 	tex               *texState         // textures and samplers (texture.go)
+
+	// gen counts the changes of each var's memory (write and the undo of
+	// a path); anywhere memoizes loadAnywhere's set per var at a gen, so
+	// a loop of out-of-bounds loads does not rebuild it every step.
+	gen      []uint64
+	anywhere map[int32]anywhereMemo
 }
+
+type anywhereMemo struct {
+	gen uint64
+	set int32
+	ok  bool
+}
+
+// forgetAnywhere drops loadAnywhere's memo (memory replaced or cleared
+// other than by write, or the sets reset).
+func (r *dispatchRun) forgetAnywhere() { clear(r.anywhere) }
 
 func newDispatchRun(nvars int) *dispatchRun {
 	return &dispatchRun{
 		racyObs: map[scopeKey]*racyScope{}, atomicObs: map[scopeKey]*atomicScope{},
 		prior: map[scopeKey]slot{}, sticky: make([]int32, nvars), budget: forkBudget,
+		gen: make([]uint64, nvars), anywhere: map[int32]anywhereMemo{},
 	}
 }
 
@@ -132,6 +149,7 @@ func (r *dispatchRun) set(id int32) ir.ValueSet {
 func (sh *invShared) write(id, off int32, v slot) {
 	mem := sh.mem[id]
 	sh.run.journal = append(sh.run.journal, memWrite{id: id, off: off, old: mem[off]})
+	sh.run.gen[id]++
 	if w := sh.run.sticky[id]; w != 0 {
 		v.taint(-w)
 	}
@@ -521,6 +539,7 @@ func (r *dispatchRun) next() {
 	r.racyObs, r.atomicObs = map[scopeKey]*racyScope{}, map[scopeKey]*atomicScope{}
 	r.prior = map[scopeKey]slot{}
 	r.sets, r.journal = r.sets[:0], r.journal[:0]
+	r.forgetAnywhere()
 	clear(r.sticky)
 	r.budget = forkBudget
 }
@@ -574,6 +593,7 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		for i := len(run.journal) - 1; i >= 0; i-- {
 			w := run.journal[i]
 			fr.sh.mem[w.id][w.off] = w.old
+			run.gen[w.id]++
 		}
 		run.journal = run.journal[:0]
 	}
@@ -766,6 +786,14 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	if len(mem) > maxAnywhereLeaves || !sh.run.oneKind[id] {
 		return
 	}
+	if m, hit := sh.run.anywhere[id]; hit && m.gen == sh.run.gen[id] {
+		if m.ok {
+			dst.set = m.set
+		}
+		return
+	}
+	memo := anywhereMemo{gen: sh.run.gen[id]}
+	defer func() { sh.run.anywhere[id] = memo }()
 	set, ok := ir.ValueSet{}.Add(0, 0)
 	for _, v := range mem {
 		if !ok || v.why < 0 {
@@ -775,6 +803,7 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	}
 	if ok {
 		dst.set = sh.run.addSet(set)
+		memo.set, memo.ok = dst.set, true
 	}
 }
 

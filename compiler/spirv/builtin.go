@@ -48,7 +48,7 @@ var glslFloat = map[ir.Builtin]uint32{
 func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	e := f.e
 	info := x.Fn.Info()
-	if e.entry != nil && (x.Fn == ir.BWorkgroupBarrier || x.Fn == ir.BStorageBarrier) {
+	if e.entry != nil && (x.Fn == ir.BWorkgroupBarrier || x.Fn == ir.BStorageBarrier || x.Fn == ir.BTextureBarrier) {
 		f.barrier(x.Fn)
 		return 0
 	}

@@ -42,7 +42,8 @@ func computeShaders(t *testing.T) map[string]*ir.Module {
 // it; it also checks the parts of the module the entry point is made of:
 // OpEntryPoint GLCompute under the WGSL name, LocalSize = @workgroup_size,
 // one DescriptorSet/Binding per binding the entry point uses, and an
-// OpControlBarrier per barrier call plus the zeroing barrier when the
+// OpControlBarrier per barrier call (in the entry point and the functions
+// it calls) plus the zeroing barrier when the
 // module has workgroup variables.
 func TestComputeEntryPointsValidate(t *testing.T) {
 	for name, m := range computeShaders(t) {
@@ -68,15 +69,17 @@ func TestComputeEntryPointsValidate(t *testing.T) {
 				assert.Equal(t, bindings, strings.Count(dis, " Binding "), "Binding decorations")
 				assert.Equal(t, bindings, strings.Count(dis, " DescriptorSet "), "DescriptorSet decorations")
 				barriers := 0
-				ir.Inspect(ep.Body, func(n ir.Node) bool {
-					if c, ok := n.(*ir.BuiltinCall); ok && (c.Fn == ir.BWorkgroupBarrier || c.Fn == ir.BStorageBarrier) {
-						barriers++
-					}
-					if c, ok := n.(*ir.BuiltinCall); ok && c.Fn == ir.BWorkgroupUniformLoad {
-						barriers += 2 // OpControlBarrier; OpLoad; OpControlBarrier
-					}
-					return true
-				})
+				for _, fn := range m.CallGraph(ep.Name) { // each function is emitted once
+					ir.Inspect(fn.Body, func(n ir.Node) bool {
+						if c, ok := n.(*ir.BuiltinCall); ok && (c.Fn == ir.BWorkgroupBarrier || c.Fn == ir.BStorageBarrier) {
+							barriers++
+						}
+						if c, ok := n.(*ir.BuiltinCall); ok && c.Fn == ir.BWorkgroupUniformLoad {
+							barriers += 2 // OpControlBarrier; OpLoad; OpControlBarrier
+						}
+						return true
+					})
+				}
 				if workgroup > 0 {
 					barriers++ // zeroing
 				}

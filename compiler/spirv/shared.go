@@ -20,6 +20,7 @@ const (
 	semanticsAcquireRelease  uint32 = 0x8
 	semanticsUniformMemory   uint32 = 0x40
 	semanticsWorkgroupMemory uint32 = 0x100
+	semanticsImageMemory     uint32 = 0x800
 )
 
 // builtInOf maps WGSL's compute builtin values (ir.InvocationBuiltins) to
@@ -275,8 +276,11 @@ func (f *fnEmitter) zeroWorkgroup() {
 // Tint commit e85efca "storageBarrier() has workgroup memory scope").
 func (f *fnEmitter) barrier(fn ir.Builtin) {
 	sem := semanticsAcquireRelease | semanticsWorkgroupMemory
-	if fn == ir.BStorageBarrier {
+	switch fn {
+	case ir.BStorageBarrier:
 		sem = semanticsAcquireRelease | semanticsUniformMemory
+	case ir.BTextureBarrier:
+		sem = semanticsAcquireRelease | semanticsImageMemory // Tint
 	}
 	if f.e.work.barrierBlock && f.cur != 0 && len(f.code) != f.labelEnd {
 		next := f.b.id()

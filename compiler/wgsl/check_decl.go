@@ -54,10 +54,6 @@ type chkCtx struct {
 	// pending is the first construct outside the subset that the
 	// declaration is refused for once checked through (deferOutside).
 	pending *chkOutside
-	// wul is set while checking the initializer of a let or var of a
-	// compute entry point that is a workgroupUniformLoad call, the one
-	// place the subset takes it.
-	wul bool
 }
 
 // errorf records an error and abandons the declaration.

@@ -276,9 +276,10 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 
 // workgroupUniformLoad checks workgroupUniformLoad(&R) (WGSL
 // #workgroupUniformLoad-builtin): R rooted at a var<workgroup> of a
-// constructible type; the subset takes the call only as the initializer
-// of a let or var of a compute entry point (c.wul), where the reference
-// and flatten run it as barrier, load, barrier. Its uniformity rules (a
+// constructible type, anywhere in a function a compute entry point calls
+// (a barrier anywhere else is an ir.Verify error): the reference inlines
+// the calls that reach one (ir.InlineBarriers) and runs it as barrier,
+// load, barrier, as flatten and the emitters do. Its uniformity rules (a
 // uniform pointer, uniform control flow, a uniform result) are
 // check_uniformity's.
 func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
@@ -287,10 +288,6 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 	if len(x.args) != 1 {
 		c.errorf(id.off, "%s expects 1 argument, got %d", name, len(x.args))
 	}
-	if !c.wul {
-		c.outsidef(id.off, "%s other than as the whole initializer of a let or var of a compute entry point", name)
-	}
-	c.wul = false
 	p := c.addrOf(x.args[0], name)
 	root := ir.RootIdent(p.e)
 	if c.sharedPtrParam(root) {

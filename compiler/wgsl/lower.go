@@ -181,11 +181,7 @@ func (c *chkCtx) localDecl(x *astVarStmt) []ir.Stmt {
 				c.errorf(astExprStart(x.init), "let '%s' is declared %s but initialized with a value of type %v", x.name, "ptr", a.t)
 			}
 		}
-		if call, ok := chkUnparen(x.init).(*astCallExpr); ok && call.callee.name == "workgroupUniformLoad" && c.d.entry && c.local(call.callee.name) == nil {
-			c.wul = true
-		}
 		op := c.value(x.init)
-		c.wul = false
 		if t == nil {
 			t = op.t
 			if x.kw != "const" {

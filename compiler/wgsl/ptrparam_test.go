@@ -70,7 +70,7 @@ func TestPointerParameterRefusals(t *testing.T) {
 		invalid   bool
 	}{
 		{"var<workgroup> w: i32;\nfn f(p: ptr<workgroup, i32>) -> i32 {\n  return workgroupUniformLoad(p);\n}\n@compute @workgroup_size(1)\nfn main() {\n  _ = f(&w);\n}\n",
-			"a.wgsl:3:10: outside the subset: workgroupUniformLoad other than as the whole initializer of a let or var of a compute entry point", false},
+			"a.wgsl:3:31: outside the subset: workgroupUniformLoad through a pointer parameter", false},
 		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",
 			"a.wgsl:3:4: check: cannot assign to the memory pointer parameter 'p' (ptr<storage, array<i32, 4>, read>) points to: its access mode is read", true},
 		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>, read_write>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",

@@ -9,12 +9,13 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// TestWorkgroupUniformLoad: workgroupUniformLoad(&R) as a let or var
+// TestWorkgroupUniformLoad: workgroupUniformLoad(&R), e.g. as a let or var
 // initializer of a compute entry point becomes the builtin call (printed
 // back with its '&'); a non-uniform index, a call in non-uniform control
 // flow and a pointer outside workgroup memory are errors (WGSL
 // #workgroupUniformLoad-builtin, #uniformity), its result decides a
-// barrier's branch, and any other position is refused, positioned.
+// barrier's branch; any other position, in the entry point or a
+// function it calls, is taken too.
 func TestWorkgroupUniformLoad(t *testing.T) {
 	const head = "var<workgroup> w: u32;\nvar<workgroup> a: array<u32, 4>;\n@group(0) @binding(0) var<storage, read_write> o: array<u32, 4>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>) {\n"
 	m, err := Parse("a.wgsl", []byte(head+"  let v = workgroupUniformLoad(&w);\n  var x = workgroupUniformLoad(&a[wid.x]);\n  if (v > x) {\n    workgroupBarrier();\n  }\n  o[li] = v + x;\n}\n"))
@@ -39,14 +40,15 @@ func TestWorkgroupUniformLoad(t *testing.T) {
 		require.Error(t, err, c.body)
 		assert.Contains(t, err.Error(), c.want, c.body)
 	}
-	for _, c := range []struct{ body, want string }{
-		{"  o[li] = workgroupUniformLoad(&w) + 1u;\n}\n", "a.wgsl:6:11: workgroupUniformLoad other than as the whole initializer of a let or var of a compute entry point"},
+	// Any position, in the entry point or a function it calls (issue 24
+	// item 6): the reference inlines it (ir.InlineBarriers).
+	for _, body := range []string{
+		"  o[li] = workgroupUniformLoad(&w) + 1u;\n}\n",
+		"  o[li] = f();\n}\nfn f() -> u32 {\n  if (workgroupUniformLoad(&w) > 2u) {\n    return 1u;\n  }\n  return workgroupUniformLoad(&a[1]);\n}\n",
 	} {
-		m, err = Parse("a.wgsl", []byte(head+c.body))
-		require.NoError(t, err, c.body)
-		o := m.OpaqueDecl("main")
-		require.NotNil(t, o, c.body)
-		assert.Equal(t, c.want, "a.wgsl:"+o.ReasonPos.String()+": "+o.Reason, c.body)
+		m, err = Parse("a.wgsl", []byte(head+body))
+		require.NoError(t, err, body)
+		require.Nil(t, m.OpaqueDecl("main"), body)
 	}
 	// A stable workgroup pointer let used other than by
 	// workgroupUniformLoad names its view (&a[wid.x]).
