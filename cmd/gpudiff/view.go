@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,17 +57,7 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 		return err
 	}
 	v := report.NewViewer(report.CaseViews(x))
-	quit := false
-	for _, k := range fl.keys {
-		r := v.Key(k)
-		if r.Message != "" {
-			fmt.Fprintf(stdout, "key %q: %s\n", k, r.Message)
-		}
-		if r.Quit {
-			quit = true
-			break
-		}
-	}
+	quit := v.Keys(fl.keys, stdout)
 	if err := showViewer(ctx, v, fl.screenshot, quit, stdout); err != nil {
 		return err
 	}
