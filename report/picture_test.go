@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,4 +139,19 @@ func TestEntryPictureMarksLeaves(t *testing.T) {
 	assertColorNear(t, [3]float64{0, 0, 0}, img.At(x, y), 2, "leaf 0 is the minimum: black")
 	x, y = centre(EntryPictureCell(res, 0, 1))
 	assertColorNear(t, [3]float64{255, 255, 255}, img.At(x, y), 2, "leaf 1 is the maximum: white")
+}
+
+// WritePictures writes each picture under its file name, none without a
+// directory, and stops at a file it cannot write.
+func TestWritePictures(t *testing.T) {
+	dir := t.TempDir()
+	pics := []NamedPicture{{File: "a.png", PNG: []byte("A")}, {File: "b.png", PNG: []byte("B")}}
+	require.NoError(t, WritePictures(dir, pics))
+	for _, p := range pics {
+		data, err := os.ReadFile(filepath.Join(dir, p.File))
+		require.NoError(t, err)
+		assert.Equal(t, p.PNG, data)
+	}
+	require.NoError(t, WritePictures("", pics))
+	assert.Error(t, WritePictures(filepath.Join(dir, "a.png"), pics), "a file is no directory")
 }

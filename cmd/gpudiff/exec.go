@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -104,8 +105,8 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if err := checkFlags(fl.name(), fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
 		return nil, err
 	}
-	if err := pictureDir(fl.png); err != nil {
-		return nil, err
+	if err := os.MkdirAll(fl.png, 0o755); fl.png != "" && err != nil { // before any run: exit 2, no dispatch
+		return nil, usagef("gpudiff exec: --png: %v", err)
 	}
 	stages, err := parseStages(fl.name(), fl.stage)
 	if err != nil {
@@ -143,8 +144,8 @@ func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
-	if err := writePictures(fl.png, report.CasePictures(x)); err != nil {
-		return err
+	if err := report.WritePictures(fl.png, report.CasePictures(x)); err != nil {
+		return usagef("gpudiff exec: --png: %v", err)
 	}
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
