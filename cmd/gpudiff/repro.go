@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -65,7 +64,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
-	if note := caseDriverNote(rec.Drivers, devs); note != "" {
+	if note := report.CaseDriverNote(rec.Drivers, check.DeviceDrivers(devs)); note != "" {
 		fmt.Fprintln(stderr, note)
 	}
 	if c.Kind == check.KindKernel {
@@ -93,13 +92,4 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return &exitError{code: reproStill}
 	}
 	return &exitError{code: reproDifferent}
-}
-
-// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
-func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
-	var now []harness.DriverRecord
-	for _, d := range devs {
-		now = append(now, harness.WithDriver(d.Info()).Record())
-	}
-	return report.CaseDriverNote(recorded, now)
 }
