@@ -11,7 +11,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -92,7 +91,7 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	if err := writeExecuted(x, fl, stdout); err != nil {
 		return err
 	}
-	return execExit(x.Verdict(), x.FlattenErr())
+	return execExit(x)
 }
 
 // executeFile runs the case that path and fl name (check.Load: a module's
@@ -162,24 +161,14 @@ func (fl execFlags) name() string {
 	return "exec"
 }
 
-// execExit is exec's exit for a judged case (README "Exit codes"):
-// flatten's refusal is an input error (exit 2, its positioned message);
-// pass 0, mismatch 1, a stack that crashed or hung on the case (crash,
-// timeout: a finding, issue 25) 1, the shader's own defect (race,
-// out-of-domain) 4,
-// anything else (a run or the reference could not
-// produce outputs) 2.
-func execExit(v oracle.Verdict, flattenErr error) error {
-	if flattenErr != nil {
-		return inputErr(flattenErr)
+// execExit is exec's and view's exit for x (README "Exit codes"; its
+// class is check's): flatten's refusal is an input error with its
+// positioned message.
+func execExit(x *check.Outcome) error {
+	if e := x.Exit(); e == check.ExitFlatten {
+		return inputErr(x.FlattenErr())
+	} else if code := [...]int{check.ExitPass: exitOK, check.ExitFound: exitFound, check.ExitNoOutputs: exitUsage, check.ExitShader: exitShader}[e]; code != exitOK {
+		return &exitError{code: code}
 	}
-	switch v {
-	case oracle.Pass:
-		return nil
-	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
-		return errFound
-	case oracle.Race, oracle.OutOfDomain:
-		return &exitError{code: exitShader}
-	}
-	return &exitError{code: exitUsage}
+	return nil
 }

@@ -61,5 +61,5 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 	if err := showViewer(ctx, v, fl.screenshot, quit, stdout); err != nil {
 		return err
 	}
-	return execExit(x.Verdict(), x.FlattenErr())
+	return execExit(x)
 }
