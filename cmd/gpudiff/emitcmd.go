@@ -28,7 +28,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usagef("gpudiff emit: --mode: %v", err)
 			}
-			m, _, err := check.LoadModule(args[0], g.loadOptions("emit"))
+			m, _, err := check.LoadModule(args[0], g.loadOptions("emit", check.LoadOptions{}))
 			if err != nil {
 				return inputErr(err)
 			}

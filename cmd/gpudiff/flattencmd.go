@@ -30,7 +30,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("flatten.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten"))
+			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten", check.LoadOptions{}))
 			if err != nil {
 				return inputErr(err)
 			}

@@ -49,7 +49,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 	// The case file's own kernel, inputs, mode, flattening and SPIR-V
 	// choice (a function kernel's recorded stages too); the limits are
 	// checked once the adapters are open, as a run's are.
-	o := g.loadOptions("repro")
+	o := g.loadOptions("repro", check.LoadOptions{})
 	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
 	c, err := check.Load(path, o)
 	if err != nil {

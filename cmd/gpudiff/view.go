@@ -27,7 +27,7 @@ func newViewCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("view.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = changedFlags(cmd)
+			fl.Given = changedFlags(cmd)
 			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -48,7 +48,7 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 			return usagef("gpudiff view: --screenshot %s: no directory %s", fl.screenshot, filepath.Dir(fl.screenshot))
 		}
 	}
-	fl.cmd, fl.recordedPaths = "view", true
+	fl.Command, fl.Recorded = "view", true
 	x, err := executeFile(ctx, g, path, fl.execFlags, stderr)
 	if err != nil {
 		return err
