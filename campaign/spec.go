@@ -312,6 +312,17 @@ func (s Spec) Shards() (shard, shards int) {
 	return shard, shards
 }
 
+// ShardPrograms is how many programs the validated Spec's shard checks
+// (its share of Count); -1 when that is open-ended (a --duration
+// campaign).
+func (s Spec) ShardPrograms() int {
+	if s.Count <= 0 {
+		return -1
+	}
+	shard, shards := s.Shards()
+	return (s.Count - shard + shards - 1) / shards
+}
+
 // Stages returns the pipeline stages of the validated Spec's GPU runs.
 func (s Spec) Stages() []oracle.Stage {
 	st := s.Stage
@@ -409,6 +420,17 @@ func (r *Run) UseAdapters(names []string, drivers []harness.DriverRecord, warn i
 		r.Spec.Drivers = drivers
 	}
 	return nil
+}
+
+// UseDevices is UseAdapters for the devices the run opened: their names,
+// with the drivers harness.DriverRecords lists for them. It returns the
+// names.
+func (r *Run) UseDevices(devs []check.Device, warn io.Writer) ([]string, error) {
+	var names []string
+	for _, d := range devs {
+		names = append(names, d.Info().Name)
+	}
+	return names, r.UseAdapters(names, harness.DriverRecords(names), warn)
 }
 
 // DriverChanges lists, one phrase each, the adapters whose driver or

@@ -110,19 +110,11 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			return usagef("gpudiff run: %v", err)
 		}
 		defer closeAll()
-		for _, d := range devs {
-			names = append(names, d.Info().Name)
-		}
-		if err := run.UseAdapters(names, harness.DriverRecords(names), stderr); err != nil {
+		if names, err = run.UseDevices(devs, stderr); err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
 	}
-	shard, shards := c.Shards()
-	total := -1 // open-ended: a --duration campaign
-	if c.Count > 0 {
-		total = (c.Count - shard + shards - 1) / shards // the shard's share
-	}
-	bar := progressBar(stderr, total, progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
+	bar := progressBar(stderr, c.ShardPrograms(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
 	var lines []string
 	sum, err := run.Execute(ctx, devs, func(r campaign.ProgramRecord) {
 		if bar != nil {
