@@ -140,20 +140,10 @@ func (s *Spec) Validate(given map[string]bool, maxInvocations int) error {
 		return fmt.Errorf("--profile: %v", err)
 	}
 	s.Profile = prof.Name
-	for _, c := range []struct {
-		flag    string
-		problem string
-	}{
-		{"count", atLeast("count", int64(s.Count), 1)},
-		{"duration", positive("duration", time.Duration(s.Duration))},
-		{"size", atLeast("size", int64(s.Size), 1)},
-		{"invocations", atLeast("invocations", int64(s.Invocations), 1)},
-		{"jobs", atLeast("jobs", int64(s.Jobs), 1)},
-		{"timeout", positive("timeout", time.Duration(s.Timeout))},
-	} {
-		if c.problem != "" && given[c.flag] {
-			return fmt.Errorf("%s", c.problem)
-		}
+	if err := check.FirstProblem(given, check.AtLeast("count", int64(s.Count), 1), check.Positive("duration", time.Duration(s.Duration)),
+		check.AtLeast("size", int64(s.Size), 1), check.AtLeast("invocations", int64(s.Invocations), 1),
+		check.AtLeast("jobs", int64(s.Jobs), 1), check.Positive("timeout", time.Duration(s.Timeout))); err != nil {
+		return err
 	}
 	if s.Invocations > maxInvocations {
 		return fmt.Errorf("--invocations %d exceeds the limit of %d (raise it with --max-invocations)", s.Invocations, maxInvocations)
@@ -204,23 +194,6 @@ func adapterNames(sels []string) ([]string, error) {
 		names[i] = a.Name
 	}
 	return names, nil
-}
-
-// atLeast is the problem of --flag's value v when it is under min ("" none).
-func atLeast(flag string, v, min int64) string {
-	if v < min {
-		return fmt.Sprintf("--%s must be at least %d, got %d", flag, min, v)
-	}
-	return ""
-}
-
-// positive is the problem of --flag's duration d when it is not positive
-// ("" none): no duration option has a "no limit" spelling.
-func positive(flag string, d time.Duration) string {
-	if d <= 0 {
-		return fmt.Sprintf("--%s must be a positive duration such as 30s or 5m, got %v", flag, d)
-	}
-	return ""
 }
 
 // ParseShard parses a shard "I/N" (gpudiff run --shard, a journal's

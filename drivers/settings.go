@@ -27,7 +27,7 @@ type Settings struct {
 	Stage       string // compute, fragment or both (check.ParseStages)
 	Timeout     time.Duration
 	// Given names the settings the user gave (flag names): Size and
-	// Timeout are checked only when given, their defaults passing.
+	// Timeout are checked only when given (nil: always, check.FirstProblem).
 	Given map[string]bool
 	// MaxInvocations bounds Invocations (check.Limits.Invocations).
 	MaxInvocations int
@@ -60,11 +60,8 @@ func (s Settings) Validate() (Resolved, error) {
 	if r.Stages, err = check.ParseStages(s.Stage); err != nil {
 		return r, fmt.Errorf("--stage: %v", err)
 	}
-	if s.Given["size"] && s.Size < 1 {
-		return r, fmt.Errorf("--size must be at least 1, got %d", s.Size)
-	}
-	if s.Given["timeout"] && s.Timeout <= 0 {
-		return r, fmt.Errorf("--timeout must be a positive duration such as 30s or 5m, got %v", s.Timeout)
+	if err := check.FirstProblem(s.Given, check.AtLeast("size", int64(s.Size), 1), check.Positive("timeout", s.Timeout)); err != nil {
+		return r, err
 	}
 	if s.Invocations > s.MaxInvocations {
 		return r, fmt.Errorf("--invocations %d exceeds the limit of %d (raise it with --max-invocations)", s.Invocations, s.MaxInvocations)

@@ -8,7 +8,7 @@ import (
 // TestSettingsValidate: each bad setting is refused naming its flag, in
 // the order a command line's are checked; good ones resolve.
 func TestSettingsValidate(t *testing.T) {
-	ok := Settings{Corpora: []string{"x"}, Profile: "default", Invocations: 16, Mode: "raw", Stage: "compute", Timeout: time.Second, MaxInvocations: 64}
+	ok := Settings{Corpora: []string{"x"}, Given: map[string]bool{}, Profile: "default", Invocations: 16, Mode: "raw", Stage: "compute", Timeout: time.Second, MaxInvocations: 64}
 	for _, tc := range []struct {
 		name string
 		edit func(*Settings)

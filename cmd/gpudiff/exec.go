@@ -89,7 +89,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	if _, err := wgsl.ParseMode(fl.Mode); err != nil {
 		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
 	}
-	if err := checkFlags(fl.name(), fl.Given, intAtLeast("invocations", int64(fl.Invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+	if err := checkFlags(fl.name(), fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(fl.png, 0o755); fl.png != "" && err != nil { // before any run: exit 2, no dispatch

@@ -34,7 +34,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return inputErr(err)
 			}
-			if err := checkFlags("flatten", changedFlags(cmd), intAtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
+			if err := checkFlags("flatten", changedFlags(cmd), check.AtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
 				return err
 			}
 			if !slices.Contains([]string{"auto", "unroll", "mask"}, loops) {

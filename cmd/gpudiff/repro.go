@@ -32,7 +32,7 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("repro.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {
+			if err := checkFlags("repro", nil, check.Positive("timeout", timeout)); err != nil {
 				return err
 			}
 			return runRepro(cmd.Context(), g, args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
