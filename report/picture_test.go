@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -154,4 +155,20 @@ func TestWritePictures(t *testing.T) {
 	}
 	require.NoError(t, WritePictures("", pics))
 	assert.Error(t, WritePictures(filepath.Join(dir, "a.png"), pics), "a file is no directory")
+}
+
+// WriteOutputs writes each output given, skips those without a path,
+// and names the flag of one that fails, leaving no file behind.
+func TestWriteOutputs(t *testing.T) {
+	dir := t.TempDir()
+	text := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	fail := func(io.Writer) error { return os.ErrInvalid }
+	require.NoError(t, WriteOutputs(Output{"json", filepath.Join(dir, "a"), text("A")}, Output{"html", "", fail}))
+	data, err := os.ReadFile(filepath.Join(dir, "a"))
+	require.NoError(t, err)
+	assert.Equal(t, "A", string(data))
+	assert.EqualError(t, WriteOutputs(Output{"junit", filepath.Join(dir, "b"), fail}), "--junit: invalid argument")
+	assert.NoFileExists(t, filepath.Join(dir, "b"))
 }

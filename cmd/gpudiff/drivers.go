@@ -108,9 +108,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if r.Known == nil && len(rep.Divergences) > 0 {
 		fmt.Fprintf(stdout, "no baseline: every divergence counts as new (write one with --json known.json, then run with --baseline known.json)\n")
 	}
-	if err := writeOutputs("drivers", output{"json", fl.json, func(w io.Writer) error { return report.WriteDriversJSON(w, rep) }},
-		output{"html", fl.html, func(w io.Writer) error { return report.WriteDriversHTML(w, rep) }},
-		output{"junit", fl.junit, func(w io.Writer) error { return report.WriteDriversJUnit(w, rep) }}); err != nil {
+	if err := writeOutputs("drivers", report.DriversOutputs(rep, fl.json, fl.html, fl.junit)); err != nil {
 		return err
 	}
 	if len(rep.New()) > 0 {

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/report"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -34,29 +34,11 @@ func colorOut(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// output is one file a command writes: its flag, its path ("" none) and
-// what renders it.
-type output struct {
-	flag, path string
-	render     func(io.Writer) error
-}
-
-// writeOutputs renders each output given into its file atomically
-// (check.WriteFileAtomic: a render or write failure leaves no partial file
-// behind); an error names command cmd and the output's flag.
-func writeOutputs(cmd string, outs ...output) error {
-	for _, o := range outs {
-		if o.path == "" {
-			continue
-		}
-		var b bytes.Buffer
-		err := o.render(&b)
-		if err == nil {
-			err = check.WriteFileAtomic(o.path, b.Bytes())
-		}
-		if err != nil {
-			return usagef("gpudiff %s: --%s: %v", cmd, o.flag, err)
-		}
+// writeOutputs writes outs (report.WriteOutputs); an error names command
+// cmd and the output's flag.
+func writeOutputs(cmd string, outs []report.Output) error {
+	if err := report.WriteOutputs(outs...); err != nil {
+		return usagef("gpudiff %s: %v", cmd, err)
 	}
 	return nil
 }
