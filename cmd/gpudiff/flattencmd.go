@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,24 +35,16 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if err := checkFlags("flatten", changedFlags(cmd), check.AtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
 				return err
 			}
-			if !slices.Contains([]string{"auto", "unroll", "mask"}, loops) {
-				return usagef("gpudiff flatten: --loops: %q is not one of auto, unroll, mask", loops)
+			if err := flatten.CheckLoops(loops); err != nil {
+				return usagef("gpudiff flatten: %v", err)
 			}
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
 			opts := g.flattenOptions()
 			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
-			if dumpAfter != "" {
-				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
-					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
-				}
-				stderr := cmd.ErrOrStderr()
-				opts.AfterPass = func(pass string, twin *ir.Func) {
-					if dumpAfter == "all" || pass == dumpAfter {
-						fmt.Fprintf(stderr, "// after %s:\n%s\n", pass, ir.PrintFunc(twin))
-					}
-				}
+			if err := opts.DumpAfter(dumpAfter, cmd.ErrOrStderr()); err != nil {
+				return usagef("gpudiff flatten: %v", err)
 			}
 			var st report.FlattenStats
 			if stats {
