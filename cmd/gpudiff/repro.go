@@ -46,19 +46,11 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 }
 
 func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
-	// The case file's own kernel, inputs, mode, flattening and SPIR-V
-	// choice (a function kernel's recorded stages too); the limits are
-	// checked once the adapters are open, as a run's are.
-	o := g.loadOptions("repro", check.LoadOptions{})
-	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
-	c, err := check.Load(path, o)
+	c, err := check.LoadReplay(path, g.loadOptions("repro", check.LoadOptions{}))
 	if err != nil {
 		return inputErr(err)
 	}
 	rec := c.Record
-	if c.Kind == check.KindKernel {
-		c.Stages = rec.Stages
-	}
 	devs, closeAll, err := openDevicesJobs(sels, timeout, 1, stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
