@@ -89,11 +89,11 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 
 	opts := drivers.Options{Mode: r.Mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: r.Stages, Timeout: 2 * fl.Timeout, Tool: "gpudiff " + version(),
 		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
-	if bar := progressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
+	if bar := report.ProgressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	color := colorOut(stdout)
+	color := report.Color(stdout)
 	rep := drivers.Run(ctx, cases, devs, opts)
 	if ctx.Err() != nil {
 		return usagef("gpudiff drivers: interrupted")

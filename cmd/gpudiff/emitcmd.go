@@ -2,13 +2,12 @@ package main
 
 import (
 	"errors"
-	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/report"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
 
@@ -52,7 +51,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			} else if err != nil {
 				return inputErr(err)
 			}
-			if fd, ok := cmd.OutOrStdout().(*os.File); binary && out == "" && ok && term.IsTerminal(int(fd.Fd())) {
+			if binary && out == "" && report.Terminal(cmd.OutOrStdout()) {
 				return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
 			}
 			return writeOutput(cmd.OutOrStdout(), out, data)

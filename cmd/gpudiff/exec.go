@@ -135,7 +135,7 @@ func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
 	}
-	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)})
 	return nil
 }
 

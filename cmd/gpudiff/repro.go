@@ -74,7 +74,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return err
 		}
 	} else {
-		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: colorOut(stdout)})
+		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: report.Color(stdout)})
 		fmt.Fprintln(stdout, out.Message)
 	}
 	switch out.Outcome {
