@@ -19,3 +19,15 @@ func TestExitOf(t *testing.T) {
 		assert.Equal(t, want, ExitOf(v, nil), v)
 	}
 }
+
+// EmitStage takes compute and fragment only.
+func TestEmitStage(t *testing.T) {
+	f, err := EmitStage("compute")
+	assert.NoError(t, err)
+	assert.False(t, f)
+	f, err = EmitStage("fragment")
+	assert.NoError(t, err)
+	assert.True(t, f)
+	_, err = EmitStage("both")
+	assert.EqualError(t, err, `--stage must be compute or fragment, got "both"`)
+}

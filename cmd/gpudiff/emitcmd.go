@@ -31,13 +31,9 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return inputErr(err)
 			}
-			fragment := false
-			switch stage {
-			case "compute":
-			case "fragment":
-				fragment = true
-			default:
-				return usagef("gpudiff emit: --stage must be compute or fragment, got %q", stage)
+			fragment, err := check.EmitStage(stage)
+			if err != nil {
+				return usagef("gpudiff emit: %v", err)
 			}
 			// An entry point is emitted as written (its own bindings and
 			// outputs), a function kernel with the kernel ABI's entry point.
