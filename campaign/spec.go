@@ -140,20 +140,10 @@ func (s *Spec) Validate(given map[string]bool, maxInvocations int) error {
 		return fmt.Errorf("--profile: %v", err)
 	}
 	s.Profile = prof.Name
-	for _, c := range []struct {
-		flag    string
-		problem string
-	}{
-		{"count", atLeast("count", int64(s.Count), 1)},
-		{"duration", positive("duration", time.Duration(s.Duration))},
-		{"size", atLeast("size", int64(s.Size), 1)},
-		{"invocations", atLeast("invocations", int64(s.Invocations), 1)},
-		{"jobs", atLeast("jobs", int64(s.Jobs), 1)},
-		{"timeout", positive("timeout", time.Duration(s.Timeout))},
-	} {
-		if c.problem != "" && given[c.flag] {
-			return fmt.Errorf("%s", c.problem)
-		}
+	if err := check.FirstProblem(given, check.AtLeast("count", int64(s.Count), 1), check.Positive("duration", time.Duration(s.Duration)),
+		check.AtLeast("size", int64(s.Size), 1), check.AtLeast("invocations", int64(s.Invocations), 1),
+		check.AtLeast("jobs", int64(s.Jobs), 1), check.Positive("timeout", time.Duration(s.Timeout))); err != nil {
+		return err
 	}
 	if s.Invocations > maxInvocations {
 		return fmt.Errorf("--invocations %d exceeds the limit of %d (raise it with --max-invocations)", s.Invocations, maxInvocations)
@@ -204,23 +194,6 @@ func adapterNames(sels []string) ([]string, error) {
 		names[i] = a.Name
 	}
 	return names, nil
-}
-
-// atLeast is the problem of --flag's value v when it is under min ("" none).
-func atLeast(flag string, v, min int64) string {
-	if v < min {
-		return fmt.Sprintf("--%s must be at least %d, got %d", flag, min, v)
-	}
-	return ""
-}
-
-// positive is the problem of --flag's duration d when it is not positive
-// ("" none): no duration option has a "no limit" spelling.
-func positive(flag string, d time.Duration) string {
-	if d <= 0 {
-		return fmt.Sprintf("--%s must be a positive duration such as 30s or 5m, got %v", flag, d)
-	}
-	return ""
 }
 
 // ParseShard parses a shard "I/N" (gpudiff run --shard, a journal's
@@ -310,6 +283,17 @@ func (s Spec) Resume(path string, given map[string]bool, h Spec) (Spec, error) {
 func (s Spec) Shards() (shard, shards int) {
 	shard, shards, _ = ParseShard(s.Shard)
 	return shard, shards
+}
+
+// ShardPrograms is how many programs the validated Spec's shard checks
+// (its share of Count); -1 when that is open-ended (a --duration
+// campaign).
+func (s Spec) ShardPrograms() int {
+	if s.Count <= 0 {
+		return -1
+	}
+	shard, shards := s.Shards()
+	return (s.Count - shard + shards - 1) / shards
 }
 
 // Stages returns the pipeline stages of the validated Spec's GPU runs.
@@ -409,6 +393,17 @@ func (r *Run) UseAdapters(names []string, drivers []harness.DriverRecord, warn i
 		r.Spec.Drivers = drivers
 	}
 	return nil
+}
+
+// UseDevices is UseAdapters for the devices the run opened: their names,
+// with the drivers harness.DriverRecords lists for them. It returns the
+// names.
+func (r *Run) UseDevices(devs []check.Device, warn io.Writer) ([]string, error) {
+	var names []string
+	for _, d := range devs {
+		names = append(names, d.Info().Name)
+	}
+	return names, r.UseAdapters(names, harness.DriverRecords(names), warn)
 }
 
 // DriverChanges lists, one phrase each, the adapters whose driver or

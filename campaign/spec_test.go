@@ -2,12 +2,14 @@ package campaign
 
 import (
 	"bytes"
+	"io"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -33,6 +35,29 @@ func TestDriverChanges(t *testing.T) {
 	assert.Empty(t, w.String())
 	assert.ErrorContains(t, r.UseAdapters([]string{"wgpu-gl:llvmpipe"}, before, &w), "the campaign ran on wgpu-vulkan:llvmpipe, this machine gives wgpu-gl:llvmpipe")
 }
+
+// ShardPrograms counts the programs i % N == I of Count; -1 without one.
+func TestShardPrograms(t *testing.T) {
+	assert.Equal(t, 3, Spec{Count: 10, Shard: "1/3"}.ShardPrograms(), "1, 4, 7")
+	assert.Equal(t, 4, Spec{Count: 10, Shard: "0/3"}.ShardPrograms(), "0, 3, 6, 9")
+	assert.Equal(t, 10, Spec{Count: 10, Shard: "0/1"}.ShardPrograms())
+	assert.Equal(t, 0, Spec{Count: 2, Shard: "2/3"}.ShardPrograms())
+	assert.Equal(t, -1, Spec{Shard: "0/1"}.ShardPrograms())
+}
+
+// UseDevices names the run's adapters after the devices opened.
+func TestUseDevices(t *testing.T) {
+	r := &Run{}
+	names, err := r.UseDevices([]check.Device{interpDevice{}}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"interp"}, names)
+	assert.Equal(t, names, r.Spec.Adapters)
+}
+
+// interpDevice is a device named like the interpreter: no driver to list.
+type interpDevice struct{ check.Device }
+
+func (interpDevice) Info() harness.AdapterInfo { return harness.AdapterInfo{Name: "interp"} }
 
 func TestParseShard(t *testing.T) {
 	i, n, err := ParseShard("3/16")

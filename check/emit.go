@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -19,4 +21,16 @@ func (k Kind) EmitWGSL(m *ir.Module, fn string, mode wgsl.Mode, fragment bool) (
 	}
 	src, _, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode, Fragment: fragment})
 	return src, err
+}
+
+// EmitStage parses `gpudiff emit`'s --stage, the stage of the kernel
+// ABI's entry point: compute, or fragment (true).
+func EmitStage(stage string) (fragment bool, err error) {
+	switch stage {
+	case "compute":
+		return false, nil
+	case "fragment":
+		return true, nil
+	}
+	return false, fmt.Errorf("--stage must be compute or fragment, got %q", stage)
 }

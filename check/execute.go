@@ -24,6 +24,17 @@ type Device interface {
 	Run(ctx context.Context, k harness.Kernel, job harness.Dispatch) ([]byte, error)
 }
 
+// DeviceDrivers are the driver records of devs, in order, each adapter's
+// driver filled in as harness.WithDriver does (repro's note compares them
+// with a case file's).
+func DeviceDrivers(devs []Device) []harness.DriverRecord {
+	var out []harness.DriverRecord
+	for _, d := range devs {
+		out = append(out, harness.WithDriver(d.Info()).Record())
+	}
+	return out
+}
+
 // Case is one program to check: a module, its kernel and the arguments of
 // each invocation (Args[i][j] is parameter j of invocation i).
 type Case struct {

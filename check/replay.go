@@ -134,3 +134,20 @@ func recordedClasses(fs []Finding, verdict string) string {
 	}
 	return s
 }
+
+// LoadReplay loads the case file at path to replay it as recorded
+// (repro): its own kernel, inputs, mode, flattening and SPIR-V choice, and
+// a function kernel's recorded stages; a path that is not a case file is
+// refused. o's overrides and limits do not apply: the caller checks the
+// limits once its adapters are open, as a run's are.
+func LoadReplay(path string, o LoadOptions) (*AnyCase, error) {
+	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
+	c, err := Load(path, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.Kind == KindKernel {
+		c.Stages = c.Record.Stages
+	}
+	return c, nil
+}

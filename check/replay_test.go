@@ -66,3 +66,18 @@ func TestReplayOutOfDomainReproduces(t *testing.T) {
 	assert.Equal(t, ReplayReproduces, out.Outcome)
 	assert.Equal(t, "repro: REPRODUCES: out-of-domain — the made-up inputs (edges) drive the shader past the step limit: l.wgsl:3:3: interp: step limit of 9 exceeded", out.Message)
 }
+
+// LoadReplay loads a case file with its record (a function kernel with its
+// recorded stages) and refuses a plain module, whatever the overrides.
+func TestLoadReplay(t *testing.T) {
+	c, err := LoadReplay("../shaders/regress/bool_array_private.wgsl", LoadOptions{Command: "repro", Overrides: map[string]float64{"nope": 1}, MaxInvocations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assert.NotNil(t, c.Record)
+	if c.Kind == KindKernel {
+		assert.Equal(t, c.Record.Stages, c.Stages)
+	}
+	_, err = LoadReplay("../shaders/compute/atomic_counter_read.wgsl", LoadOptions{Command: "repro"})
+	assert.Error(t, err)
+}

@@ -204,3 +204,17 @@ func TestTexturePNG(t *testing.T) {
 	d := loadTex(t, wgslPath, LoadOptions{})
 	assert.Equal(t, c.Textures["src"], d.Textures["src"])
 }
+
+// driverDevice names its driver, so WithDriver keeps it.
+type driverDevice struct{ fakeTexDevice }
+
+func (driverDevice) Info() harness.AdapterInfo {
+	return harness.AdapterInfo{Name: "fake", Driver: "d", DriverVersion: "1.2"}
+}
+
+// DeviceDrivers records each device's driver, in order.
+func TestDeviceDrivers(t *testing.T) {
+	assert.Empty(t, DeviceDrivers(nil))
+	assert.Equal(t, []harness.DriverRecord{{Adapter: "fake", Driver: "d", Version: "1.2"}, {Adapter: "fake", Driver: "d", Version: "1.2"}},
+		DeviceDrivers([]Device{driverDevice{}, driverDevice{}}))
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/gpudiff/gpudiff/check"
 )
@@ -35,6 +36,21 @@ func WriteCaseJSON(w io.Writer, o *check.Outcome, replay *check.ReplayOutcome) e
 		return WriteDispatchJSON(w, o.Case.Entry(), o.Entry)
 	}
 	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o.Result, replay)
+}
+
+// WritePictures writes each picture to dir/File atomically
+// (check.WriteFileAtomic), stopping at the first failure; an empty dir
+// writes none.
+func WritePictures(dir string, pics []NamedPicture) error {
+	for _, p := range pics {
+		if dir == "" {
+			break
+		}
+		if err := check.WriteFileAtomic(filepath.Join(dir, p.File), p.PNG); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CasePictures are o's pictures: the reference's, then each judged run's.

@@ -5,7 +5,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,4 +140,35 @@ func TestEntryPictureMarksLeaves(t *testing.T) {
 	assertColorNear(t, [3]float64{0, 0, 0}, img.At(x, y), 2, "leaf 0 is the minimum: black")
 	x, y = centre(EntryPictureCell(res, 0, 1))
 	assertColorNear(t, [3]float64{255, 255, 255}, img.At(x, y), 2, "leaf 1 is the maximum: white")
+}
+
+// WritePictures writes each picture under its file name, none without a
+// directory, and stops at a file it cannot write.
+func TestWritePictures(t *testing.T) {
+	dir := t.TempDir()
+	pics := []NamedPicture{{File: "a.png", PNG: []byte("A")}, {File: "b.png", PNG: []byte("B")}}
+	require.NoError(t, WritePictures(dir, pics))
+	for _, p := range pics {
+		data, err := os.ReadFile(filepath.Join(dir, p.File))
+		require.NoError(t, err)
+		assert.Equal(t, p.PNG, data)
+	}
+	require.NoError(t, WritePictures("", pics))
+	assert.Error(t, WritePictures(filepath.Join(dir, "a.png"), pics), "a file is no directory")
+}
+
+// WriteOutputs writes each output given, skips those without a path,
+// and names the flag of one that fails, leaving no file behind.
+func TestWriteOutputs(t *testing.T) {
+	dir := t.TempDir()
+	text := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	fail := func(io.Writer) error { return os.ErrInvalid }
+	require.NoError(t, WriteOutputs(Output{"json", filepath.Join(dir, "a"), text("A")}, Output{"html", "", fail}))
+	data, err := os.ReadFile(filepath.Join(dir, "a"))
+	require.NoError(t, err)
+	assert.Equal(t, "A", string(data))
+	assert.EqualError(t, WriteOutputs(Output{"junit", filepath.Join(dir, "b"), fail}), "--junit: invalid argument")
+	assert.NoFileExists(t, filepath.Join(dir, "b"))
 }

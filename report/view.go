@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image"
+	"io"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
@@ -402,6 +403,22 @@ func (v *Viewer) Key(r rune) KeyResult {
 		return v.move(axisStage, 1)
 	}
 	return KeyResult{Message: fmt.Sprintf("key %q does nothing; keys: %s", r, ViewKeys)}
+}
+
+// Keys applies keys in order, as typed before the first frame, writing
+// each one's message to w as `key 'x': …`; it stops at a quitting key and
+// reports whether one came.
+func (v *Viewer) Keys(keys string, w io.Writer) (quit bool) {
+	for _, k := range keys {
+		r := v.Key(k)
+		if r.Message != "" {
+			fmt.Fprintf(w, "key %q: %s\n", k, r.Message)
+		}
+		if r.Quit {
+			return true
+		}
+	}
+	return false
 }
 
 // move shows the next (dir 1) or previous (dir -1) value of axis a among

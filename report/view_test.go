@@ -2,6 +2,7 @@ package report
 
 import (
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -161,6 +162,19 @@ func TestViewerFirstView(t *testing.T) {
 	assert.Equal(t, "lavapipe", v.Current().Adapter)
 	v = NewViewer(views([4]string{c, "interp", "k", "ir"}, [4]string{c, "interp", "k_flat", "ir"}))
 	assert.Equal(t, [4]string{c, "interp", "k", "ir"}, at(v))
+}
+
+// Keys applies keys in order, printing each message, and stops at q.
+func TestViewerKeysBeforeFirstFrame(t *testing.T) {
+	c := StageCompute
+	v := NewViewer(views([4]string{c, "interp", "k", "ir"}, [4]string{c, "interp", "k_flat", "ir"}, [4]string{c, "lavapipe", "k", "wgsl"}))
+	var b strings.Builder
+	assert.True(t, v.Keys("zfqf", &b))
+	assert.Equal(t, [4]string{c, "lavapipe", "k", "wgsl"}, at(v), "f moves nowhere: one function on lavapipe; nothing after q")
+	assert.Equal(t, "key 'z': key 'z' does nothing; keys: "+ViewKeys+"\n", b.String()[:len("key 'z': key 'z' does nothing; keys: "+ViewKeys+"\n")])
+	b.Reset()
+	assert.False(t, v.Keys("", &b))
+	assert.Empty(t, b.String())
 }
 
 // A click on a cell of a function kernel's picture prints that

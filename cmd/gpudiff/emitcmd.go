@@ -1,14 +1,13 @@
 package main
 
 import (
-	"os"
+	"errors"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/report"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
 
@@ -28,17 +27,13 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usagef("gpudiff emit: --mode: %v", err)
 			}
-			m, _, err := check.LoadModule(args[0], g.loadOptions("emit"))
+			m, _, err := check.LoadModule(args[0], g.loadOptions("emit", check.LoadOptions{}))
 			if err != nil {
 				return inputErr(err)
 			}
-			fragment := false
-			switch stage {
-			case "compute":
-			case "fragment":
-				fragment = true
-			default:
-				return usagef("gpudiff emit: --stage must be compute or fragment, got %q", stage)
+			fragment, err := check.EmitStage(stage)
+			if err != nil {
+				return usagef("gpudiff emit: %v", err)
 			}
 			// An entry point is emitted as written (its own bindings and
 			// outputs), a function kernel with the kernel ABI's entry point.
@@ -46,33 +41,14 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return inputErr(err)
 			}
-			var data []byte
-			switch format {
-			case "wgsl":
-				src, err := kind.EmitWGSL(m, name, md, fragment)
-				if err != nil {
-					return inputErr(err)
-				}
-				data = []byte(src)
-			case "spirv", "spirv-asm":
-				words, err := spirv.Emit(m, name, spirv.Options{Mode: md, Fragment: fragment})
-				if err != nil {
-					return inputErr(err)
-				}
-				data = amber.WordsToBytes(words)
-				if format == "spirv-asm" {
-					asm, err := amber.DefaultDisassembler().Run(words)
-					if err != nil {
-						return inputErr(err)
-					}
-					data = []byte(asm)
-				} else if out == "" {
-					if fd, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(fd.Fd())) {
-						return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
-					}
-				}
-			default:
-				return usagef("gpudiff emit: --format must be wgsl, spirv or spirv-asm, got %q", format)
+			data, binary, err := amber.Emit(m, kind, name, format, md, fragment)
+			if fe := (*amber.FormatError)(nil); errors.As(err, &fe) {
+				return usagef("gpudiff emit: %v", err)
+			} else if err != nil {
+				return inputErr(err)
+			}
+			if binary && out == "" && report.Terminal(cmd.OutOrStdout()) {
+				return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
 			}
 			return writeOutput(cmd.OutOrStdout(), out, data)
 		},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,35 +11,22 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/gpudiff/gpudiff/report"
 )
 
 type execFlags struct {
-	changed     map[string]bool // flags set on the command line
-	kernel      string
-	invocations int
-	inputs      string
-	seed        uint64
-	fill        string // check.Fill of what --inputs does not give ("": not given)
-	adapters    []string
-	mode        string
-	asJSON      bool
-	noGPU       bool
-	flat        bool
-	spirv       bool
-	timeout     time.Duration
-	saveCase    string
-	allRows     bool
-	workgroups  string // entry points: X[,Y[,Z]] (dispatch.go)
-	stage       string // compute, fragment or both (stage.go)
-	size        string // fragment entry points: WxH (fragment.go)
-	png         string // directory of one PNG picture per run (pictures.go)
-	// recordedPaths: a case file's recorded --flat and --spirv are the
-	// defaults, as repro replays them (view); exec takes them from its
-	// flags.
-	recordedPaths bool
-	cmd           string // the subcommand, for messages: "exec" (when empty) or "view"
+	// The case flags as given, for check.Load (Given, Kernel, Invocations,
+	// Inputs, Seed, Fill, Mode, Flat, SPIRV, Workgroups, Stage, Size);
+	// Command is the subcommand, for messages ("" for exec); Recorded: a
+	// case file's recorded --flat and --spirv are the defaults, as repro
+	// replays them (view), where exec takes them from its flags.
+	check.LoadOptions
+	adapters      []string
+	asJSON, noGPU bool
+	timeout       time.Duration
+	saveCase      string
+	allRows       bool
+	png           string // directory of one PNG picture per run
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -50,7 +38,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("exec.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = changedFlags(cmd)
+			fl.Given = changedFlags(cmd)
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -67,20 +55,20 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 // addCaseFlags adds the flags that say which case to run and where (exec
 // and view share them).
 func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
-	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
-	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
-	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
-	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
-	f.StringVar(&fl.fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.Kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
+	f.IntVar(&fl.Invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
+	f.StringVar(&fl.Inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
+	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.Fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
-	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
+	f.StringVar(&fl.Mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
-	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
+	f.BoolVar(&fl.Flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
-	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
-	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
-	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
-	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
+	f.BoolVar(&fl.SPIRV, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	f.StringVar(&fl.Workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
+	f.StringVar(&fl.Stage, "stage", "compute", stageFlagHelp)
+	f.StringVar(&fl.Size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
@@ -91,30 +79,28 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	if err := writeExecuted(x, fl, stdout); err != nil {
 		return err
 	}
-	return execExit(x.Verdict(), x.FlattenErr())
+	return execExit(x)
 }
 
 // executeFile runs the case that path and fl name (check.Load: a module's
 // kernel or entry point, or a case file) on the interpreter and fl's
 // adapters.
 func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Outcome, error) {
-	if _, err := wgsl.ParseMode(fl.mode); err != nil {
+	if _, err := wgsl.ParseMode(fl.Mode); err != nil {
 		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
 	}
-	if err := checkFlags(fl.name(), fl.changed, intAtLeast("invocations", int64(fl.invocations), 1), positiveDuration("timeout", fl.timeout)); err != nil {
+	if err := checkFlags(fl.name(), fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
 		return nil, err
 	}
-	if err := pictureDir(fl.png); err != nil {
-		return nil, err
+	if err := os.MkdirAll(fl.png, 0o755); fl.png != "" && err != nil { // before any run: exit 2, no dispatch
+		return nil, usagef("gpudiff exec: --png: %v", err)
 	}
-	stages, err := parseStages(fl.name(), fl.stage)
+	stages, err := parseStages(fl.name(), fl.Stage)
 	if err != nil {
 		return nil, err
 	}
-	o := g.loadOptions(fl.name())
-	o.Given, o.Kernel, o.Inputs, o.Seed, o.Fill, o.Invocations = fl.changed, fl.kernel, fl.inputs, fl.seed, fl.fill, fl.invocations
-	o.Workgroups, o.Size, o.Stage, o.Stages, o.Mode = fl.workgroups, fl.size, fl.stage, stages, fl.mode
-	o.Flat, o.SPIRV, o.Recorded, o.SaveCase, o.Warn = fl.flat, fl.spirv, fl.recordedPaths, fl.saveCase != "", stderr
+	o := g.loadOptions(fl.name(), fl.LoadOptions)
+	o.Stages, o.SaveCase, o.Warn = stages, fl.saveCase != "", stderr
 	c, err := check.Load(path, o)
 	if err != nil {
 		return nil, inputErr(err)
@@ -143,42 +129,32 @@ func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
-	if err := writePictures(fl.png, report.CasePictures(x)); err != nil {
-		return err
+	if err := report.WritePictures(fl.png, report.CasePictures(x)); err != nil {
+		return usagef("gpudiff exec: --png: %v", err)
 	}
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
 	}
-	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: colorOut(stdout)})
+	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)})
 	return nil
 }
 
 // name is the subcommand the flags belong to, for messages.
 func (fl execFlags) name() string {
-	if fl.cmd != "" {
-		return fl.cmd
+	if fl.Command != "" {
+		return fl.Command
 	}
 	return "exec"
 }
 
-// execExit is exec's exit for a judged case (README "Exit codes"):
-// flatten's refusal is an input error (exit 2, its positioned message);
-// pass 0, mismatch 1, a stack that crashed or hung on the case (crash,
-// timeout: a finding, issue 25) 1, the shader's own defect (race,
-// out-of-domain) 4,
-// anything else (a run or the reference could not
-// produce outputs) 2.
-func execExit(v oracle.Verdict, flattenErr error) error {
-	if flattenErr != nil {
-		return inputErr(flattenErr)
+// execExit is exec's and view's exit for x (README "Exit codes"; its
+// class is check's): flatten's refusal is an input error with its
+// positioned message.
+func execExit(x *check.Outcome) error {
+	if e := x.Exit(); e == check.ExitFlatten {
+		return inputErr(x.FlattenErr())
+	} else if code := [...]int{check.ExitPass: exitOK, check.ExitFound: exitFound, check.ExitNoOutputs: exitUsage, check.ExitShader: exitShader}[e]; code != exitOK {
+		return &exitError{code: code}
 	}
-	switch v {
-	case oracle.Pass:
-		return nil
-	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
-		return errFound
-	case oracle.Race, oracle.OutOfDomain:
-		return &exitError{code: exitShader}
-	}
-	return &exitError{code: exitUsage}
+	return nil
 }

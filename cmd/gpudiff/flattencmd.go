@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,31 +28,23 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("flatten.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten"))
+			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten", check.LoadOptions{}))
 			if err != nil {
 				return inputErr(err)
 			}
-			if err := checkFlags("flatten", changedFlags(cmd), intAtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
+			if err := checkFlags("flatten", changedFlags(cmd), check.AtLeast("max-unroll", int64(maxUnroll), 1)); err != nil {
 				return err
 			}
-			if !slices.Contains([]string{"auto", "unroll", "mask"}, loops) {
-				return usagef("gpudiff flatten: --loops: %q is not one of auto, unroll, mask", loops)
+			if err := flatten.CheckLoops(loops); err != nil {
+				return usagef("gpudiff flatten: %v", err)
 			}
 			if maxUnroll == 0 {
 				maxUnroll = g.lim.Unroll
 			}
 			opts := g.flattenOptions()
 			opts.MaxUnroll, opts.VerifyPasses, opts.Loops = maxUnroll, verify, loops
-			if dumpAfter != "" {
-				if dumpAfter != "all" && !slices.Contains(flatten.PassNames(), dumpAfter) {
-					return usagef("gpudiff flatten: --dump-after: no pass %q (passes: all, %s)", dumpAfter, strings.Join(flatten.PassNames(), ", "))
-				}
-				stderr := cmd.ErrOrStderr()
-				opts.AfterPass = func(pass string, twin *ir.Func) {
-					if dumpAfter == "all" || pass == dumpAfter {
-						fmt.Fprintf(stderr, "// after %s:\n%s\n", pass, ir.PrintFunc(twin))
-					}
-				}
+			if err := opts.DumpAfter(dumpAfter, cmd.ErrOrStderr()); err != nil {
+				return usagef("gpudiff flatten: %v", err)
 			}
 			var st report.FlattenStats
 			if stats {

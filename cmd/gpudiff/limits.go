@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -44,49 +41,20 @@ func (g *globalFlags) flattenOptions() flatten.Options {
 }
 
 // checkLimitFlags refuses a limit that is zero or negative (exit 2 naming
-// its flag): no limit flag has a "no limit" spelling, and 0 must not
-// silently mean the default or nothing at all.
+// its flag: check.Limits.Check).
 func (g *globalFlags) checkLimitFlags() error {
-	lim := &g.lim
-	return checkFlags("", nil,
-		intAtLeast("max-source-bytes", lim.SourceBytes, 1), intAtLeast("max-statements", int64(lim.Statements), 1),
-		intAtLeast("max-invocations", int64(lim.Invocations), 1), intAtLeast("max-steps", lim.Steps, 1),
-		intAtLeast("max-unroll-copies", int64(lim.Unroll), 1), intAtLeast("max-buffer-bytes", lim.BufferBytes, 1))
-}
-
-// flagCheck is one numeric flag's check: problem says why its value
-// cannot mean what it says ("" when it can).
-type flagCheck struct{ flag, problem string }
-
-// intAtLeast checks that --flag's value v is at least min.
-func intAtLeast(flag string, v, min int64) flagCheck {
-	if v < min {
-		return flagCheck{flag, fmt.Sprintf("--%s must be at least %d, got %d", flag, min, v)}
+	if err := g.lim.Check(); err != nil {
+		return usagef("gpudiff: %v", err)
 	}
-	return flagCheck{flag: flag}
-}
-
-// positiveDuration checks that --flag's duration d is positive: no
-// duration flag has a "no limit" spelling.
-func positiveDuration(flag string, d time.Duration) flagCheck {
-	if d <= 0 {
-		return flagCheck{flag, fmt.Sprintf("--%s must be a positive duration such as 30s or 5m, got %v", flag, d)}
-	}
-	return flagCheck{flag: flag}
+	return nil
 }
 
 // checkFlags returns the first failed check of a flag given on the
-// command line (changed; nil: every check counts, for flags whose
-// defaults pass) as a usage error of the subcommand cmd ("" for the
-// limit flags every subcommand shares).
-func checkFlags(cmd string, changed map[string]bool, checks ...flagCheck) error {
-	for _, c := range checks {
-		if c.problem != "" && (changed == nil || changed[c.flag]) {
-			if cmd == "" {
-				return usagef("gpudiff: %s", c.problem)
-			}
-			return usagef("gpudiff %s: %s", cmd, c.problem)
-		}
+// command line (check.FirstProblem; changed nil: every check counts) as a
+// usage error of the subcommand cmd.
+func checkFlags(cmd string, changed map[string]bool, checks ...check.FlagCheck) error {
+	if err := check.FirstProblem(changed, checks...); err != nil {
+		return usagef("gpudiff %s: %v", cmd, err)
 	}
 	return nil
 }

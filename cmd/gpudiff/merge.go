@@ -64,7 +64,7 @@ func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
 			return usagef("gpudiff merge: --log: %v", err)
 		}
 	}
-	if err := writeCampaignFiles("merge", h, ran, sum); err != nil {
+	if err := writeOutputs("merge", report.CampaignOutputs(h, ran, sum)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d shards of %s\n", len(m.Shards), m.ShardList())

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -33,7 +32,7 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("repro.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFlags("repro", nil, positiveDuration("timeout", timeout)); err != nil {
+			if err := checkFlags("repro", nil, check.Positive("timeout", timeout)); err != nil {
 				return err
 			}
 			return runRepro(cmd.Context(), g, args[0], adapters, timeout, asJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -47,25 +46,17 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 }
 
 func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
-	// The case file's own kernel, inputs, mode, flattening and SPIR-V
-	// choice (a function kernel's recorded stages too); the limits are
-	// checked once the adapters are open, as a run's are.
-	o := g.loadOptions("repro")
-	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
-	c, err := check.Load(path, o)
+	c, err := check.LoadReplay(path, g.loadOptions("repro", check.LoadOptions{}))
 	if err != nil {
 		return inputErr(err)
 	}
 	rec := c.Record
-	if c.Kind == check.KindKernel {
-		c.Stages = rec.Stages
-	}
 	devs, closeAll, err := openDevicesJobs(sels, timeout, 1, stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
 	}
 	defer closeAll()
-	if note := caseDriverNote(rec.Drivers, devs); note != "" {
+	if note := report.CaseDriverNote(rec.Drivers, check.DeviceDrivers(devs)); note != "" {
 		fmt.Fprintln(stderr, note)
 	}
 	if c.Kind == check.KindKernel {
@@ -83,7 +74,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return err
 		}
 	} else {
-		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: colorOut(stdout)})
+		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: report.Color(stdout)})
 		fmt.Fprintln(stdout, out.Message)
 	}
 	switch out.Outcome {
@@ -93,13 +84,4 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return &exitError{code: reproStill}
 	}
 	return &exitError{code: reproDifferent}
-}
-
-// caseDriverNote is report.CaseDriverNote for the devices a case replays on.
-func caseDriverNote(recorded []harness.DriverRecord, devs []check.Device) string {
-	var now []harness.DriverRecord
-	for _, d := range devs {
-		now = append(now, harness.WithDriver(d.Info()).Record())
-	}
-	return report.CaseDriverNote(recorded, now)
 }

@@ -110,19 +110,11 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			return usagef("gpudiff run: %v", err)
 		}
 		defer closeAll()
-		for _, d := range devs {
-			names = append(names, d.Info().Name)
-		}
-		if err := run.UseAdapters(names, harness.DriverRecords(names), stderr); err != nil {
+		if names, err = run.UseDevices(devs, stderr); err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
 	}
-	shard, shards := c.Shards()
-	total := -1 // open-ended: a --duration campaign
-	if c.Count > 0 {
-		total = (c.Count - shard + shards - 1) / shards // the shard's share
-	}
-	bar := progressBar(stderr, total, progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
+	bar := report.ProgressBar(stderr, c.ShardPrograms(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
 	var lines []string
 	sum, err := run.Execute(ctx, devs, func(r campaign.ProgramRecord) {
 		if bar != nil {
@@ -144,7 +136,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	c = run.Spec // with the adapters opened (UseAdapters)
 	ran := report.CampaignRun{Tool: "gpudiff " + version(), Drivers: harness.DriverRecords(names)}
 	report.WriteCampaignSummary(stdout, c, ran, sum)
-	if err := writeCampaignFiles("run", c, ran, sum); err != nil {
+	if err := writeOutputs("run", report.CampaignOutputs(c, ran, sum)); err != nil {
 		return err
 	}
 	if note := report.BaselineDriverNote(c.Baseline, campaign.BaselineDrivers(c.Baseline), ran.Drivers); note != "" {
@@ -168,14 +160,4 @@ func newBugs(cmd string, sum *campaign.Summary) error {
 	}
 	n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
 	return &exitError{code: exitFound, msg: "gpudiff " + cmd + ": " + campaign.CountPhrase(n, programs, "new")}
-}
-
-// writeCampaignFiles writes the --report, --junit and --html files the
-// campaign c names (atomically), run as ran; cmd is the command for
-// errors.
-func writeCampaignFiles(cmd string, c campaign.Spec, ran report.CampaignRun, sum *campaign.Summary) error {
-	return writeOutputs(cmd,
-		output{"report", c.Report, func(w io.Writer) error { return report.WriteCampaignJSON(w, c, ran, sum) }},
-		output{"junit", c.JUnit, func(w io.Writer) error { return report.WriteCampaignJUnit(w, c, ran, sum) }},
-		output{"html", c.HTML, func(w io.Writer) error { return report.WriteCampaignHTML(w, c, ran, sum) }})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,7 +27,7 @@ func newViewCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("view.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.changed = changedFlags(cmd)
+			fl.Given = changedFlags(cmd)
 			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -49,7 +48,7 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 			return usagef("gpudiff view: --screenshot %s: no directory %s", fl.screenshot, filepath.Dir(fl.screenshot))
 		}
 	}
-	fl.cmd, fl.recordedPaths = "view", true
+	fl.Command, fl.Recorded = "view", true
 	x, err := executeFile(ctx, g, path, fl.execFlags, stderr)
 	if err != nil {
 		return err
@@ -58,19 +57,9 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 		return err
 	}
 	v := report.NewViewer(report.CaseViews(x))
-	quit := false
-	for _, k := range fl.keys {
-		r := v.Key(k)
-		if r.Message != "" {
-			fmt.Fprintf(stdout, "key %q: %s\n", k, r.Message)
-		}
-		if r.Quit {
-			quit = true
-			break
-		}
-	}
+	quit := v.Keys(fl.keys, stdout)
 	if err := showViewer(ctx, v, fl.screenshot, quit, stdout); err != nil {
 		return err
 	}
-	return execExit(x.Verdict(), x.FlattenErr())
+	return execExit(x)
 }

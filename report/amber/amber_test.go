@@ -518,3 +518,26 @@ func TestExportErrors(t *testing.T) {
 	_, err := Export(c, Options{})
 	assert.ErrorContains(t, err, "no invocations")
 }
+
+// TestEmit: emit's three formats of one function kernel, and an unknown
+// format refused as a *FormatError naming it.
+func TestEmit(t *testing.T) {
+	m, err := wgsl.Parse("t.wgsl", []byte("fn k(x: i32) -> i32 { return x + 1; }\n"))
+	require.NoError(t, err)
+	src, binary, err := Emit(m, check.KindKernel, "k", "wgsl", wgsl.Portable, false)
+	require.NoError(t, err)
+	require.False(t, binary)
+	require.Contains(t, string(src), "@compute")
+	words, binary, err := Emit(m, check.KindKernel, "k", "spirv", wgsl.Portable, false)
+	require.NoError(t, err)
+	require.True(t, binary)
+	require.Equal(t, []byte{0x03, 0x02, 0x23, 0x07}, words[:4])
+	asm, binary, err := Emit(m, check.KindKernel, "k", "spirv-asm", wgsl.Portable, true)
+	require.NoError(t, err)
+	require.False(t, binary)
+	require.Contains(t, string(asm), "OpEntryPoint Fragment")
+	_, _, err = Emit(m, check.KindKernel, "k", "hlsl", wgsl.Portable, false)
+	var fe *FormatError
+	require.ErrorAs(t, err, &fe)
+	require.Equal(t, `--format must be wgsl, spirv or spirv-asm, got "hlsl"`, err.Error())
+}

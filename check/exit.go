@@ -1,0 +1,35 @@
+package check
+
+import "github.com/gpudiff/gpudiff/oracle"
+
+// Exit is the exit class of a judged case, as exec and view end (README
+// "Exit codes"); the command maps each class to its code.
+type Exit int
+
+const (
+	ExitPass      Exit = iota // every run agrees with the reference (exit 0)
+	ExitFound                 // a run disagrees, or a stack crashed or hung on the case (a finding, issue 25; exit 1)
+	ExitFlatten               // flatten refused the twin Options.Flat asked for: an input error (exit 2, FlattenErr's positioned message)
+	ExitNoOutputs             // a run or the reference could not produce outputs (exit 2)
+	ExitShader                // the shader's own defect: a data race, inputs outside its domain; no stack is blamed (exit 4)
+)
+
+// ExitOf is the exit class of a case judged verdict v whose twin flatten
+// refused with flattenErr (nil: none).
+func ExitOf(v oracle.Verdict, flattenErr error) Exit {
+	if flattenErr != nil {
+		return ExitFlatten
+	}
+	switch v {
+	case oracle.Pass:
+		return ExitPass
+	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
+		return ExitFound
+	case oracle.Race, oracle.OutOfDomain:
+		return ExitShader
+	}
+	return ExitNoOutputs
+}
+
+// Exit is o's exit class (ExitOf).
+func (o *Outcome) Exit() Exit { return ExitOf(o.Verdict(), o.FlattenErr()) }
