@@ -20,7 +20,9 @@ import (
 // row order from the top-left: its @builtin(position) is the pixel centre
 // (x + 0.5, y + 0.5, 0, 1), which harness.VertexWGSL's full-screen
 // triangle gives every fragment (depth 0, w 1). The reference runs the
-// entry point once per pixel with that position (interp); each GPU run
+// entry point once per pixel with that position (interp), in 2×2 quads
+// when it takes derivatives (usesQuads); its texture and sampler bindings
+// are the case's, as a compute entry point's (Textures, Samplers); each GPU run
 // draws the entry point as written with one colour attachment per
 // @location output (FragmentAttachment), whose texels are decoded back to
 // the outputs. The result has a function kernel's shape (Result): one
