@@ -462,6 +462,12 @@ func interpRun(m *ir.Module, kernel string, args [][]ir.Value, opts interp.Optio
 	if err != nil {
 		return nil, nil, err
 	}
+	return invocationsExpected(m, kernel, invs)
+}
+
+// invocationsExpected turns the reference's invocations of kernel into
+// the oracle's expected outputs and per-invocation errors (interpRun).
+func invocationsExpected(m *ir.Module, kernel string, invs []interp.Invocation) ([][]oracle.Expected, []string, error) {
 	abi, err := ir.NewKernelABI(m, kernel)
 	if err != nil {
 		return nil, nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -19,7 +20,9 @@ import (
 // row order from the top-left: its @builtin(position) is the pixel centre
 // (x + 0.5, y + 0.5, 0, 1), which harness.VertexWGSL's full-screen
 // triangle gives every fragment (depth 0, w 1). The reference runs the
-// entry point once per pixel with that position (interp); each GPU run
+// entry point once per pixel with that position (interp), in 2×2 quads
+// when it takes derivatives (usesQuads); its texture and sampler bindings
+// are the case's, as a compute entry point's (Textures, Samplers); each GPU run
 // draws the entry point as written with one colour attachment per
 // @location output (FragmentAttachment), whose texels are decoded back to
 // the outputs. The result has a function kernel's shape (Result): one
@@ -31,6 +34,12 @@ type FragmentCase struct {
 	Module *ir.Module
 	Entry  string    // the @fragment entry point
 	Size   [2]uint32 // the render target's width and height in pixels, each ≥ 1
+	// Textures and Samplers are the contents of the module's texture
+	// bindings and its samplers by variable name (check/texture.go), as a
+	// compute entry point's; a missing one is a zeroed texture of the
+	// default format, a nearest clamp-to-edge sampler.
+	Textures map[string]*interp.Texture
+	Samplers map[string]*interp.Sampler
 }
 
 // DefaultFragmentSize is the render target exec draws a fragment entry
@@ -110,7 +119,28 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 	}
 	abi.Outputs = []ir.ABIField{{Name: "ret", T: f.Result}} // private globals are not outputs of a fragment
 	res := &Result{ABI: abi, Names: []string{"ret"}}
-	ref, refErr, err := interpRun(c.Module, f.Name, args, opts.Interp)
+	var texJob []harness.TextureBinding
+	var smpJob []harness.SamplerBinding
+	if len(c.Module.Textures) > 0 {
+		texs, smps, err := completeCaseTextures(c.Module, f.Name, c.Textures, c.Samplers)
+		if err != nil {
+			return nil, err
+		}
+		if texJob, smpJob, _, err = textureJob(c.Module, f.Name, texs, smps); err != nil {
+			return nil, err
+		}
+		opts.Interp.Textures, opts.Interp.Samplers = texs, smps
+	}
+	// A fragment that takes derivatives (or samples with implicit ones)
+	// runs in 2×2 quads (interp.Program.RunQuads); one that does not runs
+	// alone, pixel by pixel, as before quads existed.
+	run := func(m *ir.Module, fn string) ([][]oracle.Expected, []string, error) {
+		if !usesQuads(m, fn) {
+			return interpRun(m, fn, args, opts.Interp)
+		}
+		return quadRun(m, fn, int(w), int(h), len(f.Params), opts.Interp)
+	}
+	ref, refErr, err := run(c.Module, f.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +160,7 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 		} else {
 			mod, res.Twin = m, tw.Name
 			funcs = append(funcs, tw.Name)
-			outsTw, invErr, err := interpRun(m, tw.Name, args, opts.Interp)
+			outsTw, invErr, err := run(m, tw.Name)
 			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: oracle.FormatIR, Outputs: retOnly(outsTw), InvocationErr: invErr}
 			if err != nil {
 				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
@@ -142,7 +172,7 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 	if opts.SPIRV {
 		formats = append(formats, oracle.FormatSPIRV)
 	}
-	job := harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true}
+	job := harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true, Textures: texJob, Samplers: smpJob}
 	for _, d := range opts.Devices {
 		for _, fn := range funcs {
 			for _, format := range formats {
@@ -173,6 +203,45 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 		res.Verdict = oracle.Error
 	}
 	return res, nil
+}
+
+// usesQuads reports whether fn's call graph in m takes a derivative or
+// samples with implicit derivatives: then its fragments run in 2×2 quads.
+func usesQuads(m *ir.Module, fn string) bool {
+	quads := false
+	for _, g := range m.CallGraph(fn) {
+		ir.Inspect(g.Body, func(n ir.Node) bool {
+			switch x := n.(type) {
+			case *ir.BuiltinCall:
+				quads = quads || x.Fn.Info().Class == ir.ClassDerivative
+			case *ir.TextureCall:
+				quads = quads || x.Op.ImplicitDerivatives()
+			}
+			return !quads
+		})
+	}
+	return quads
+}
+
+// quadRun runs fragment entry point fn of m over a w×h target in 2×2
+// quads (interp.Program.RunQuads; helper invocations past the target's
+// edge get their pixel centre too), one invocation per pixel in row
+// order, as interpRun's outputs.
+func quadRun(m *ir.Module, fn string, w, h, nparams int, opts interp.Options) ([][]oracle.Expected, []string, error) {
+	p, err := interp.Compile(m, fn)
+	if err != nil {
+		return nil, nil, err
+	}
+	invs, err := p.RunQuads(func(x, y int) []ir.Value {
+		if nparams == 0 {
+			return []ir.Value{}
+		}
+		return []ir.Value{ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(float32(x)+0.5), ir.F32Val(float32(y)+0.5), ir.F32Val(0), ir.F32Val(1))}
+	}, w, h, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return invocationsExpected(m, fn, invs)
 }
 
 // retOnly keeps each invocation's first output, the entry point's result

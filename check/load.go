@@ -126,7 +126,7 @@ func (c *AnyCase) Fragment() *FragmentCase {
 	if c.Kind != KindFragment {
 		return nil
 	}
-	return &FragmentCase{Module: c.Module, Entry: c.Func.Name, Size: c.Size}
+	return &FragmentCase{Module: c.Module, Entry: c.Func.Name, Size: c.Size, Textures: c.Textures, Samplers: c.Samplers}
 }
 
 // Options returns base with the case's Stages, Mode, Flat, SPIRV and Fill.
@@ -298,7 +298,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	}
 	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
 		c.Kind = KindFragment
-		return c, c.loadFragment(o)
+		return c, c.loadFragment(path, o)
 	}
 	if o.Given["size"] {
 		return nil, o.usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", o.Command)
@@ -616,9 +616,16 @@ func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
 
 // loadFragment loads a fragment entry point's case: every pixel of a --size
 // target (default DefaultFragmentSize) is one invocation. The arguments and
-// dispatch flags of kernels and compute entry points do not apply.
-func (c *AnyCase) loadFragment(o LoadOptions) error {
+// dispatch flags of kernels and compute entry points do not apply. A module
+// with texture or sampler bindings takes them as a compute entry point
+// does (loadTextures): --inputs, the inputs file beside it, or made up as
+// --fill and --seed say.
+func (c *AnyCase) loadFragment(path string, o LoadOptions) error {
+	textures := len(c.Module.Textures) > 0
 	for _, name := range []string{"inputs", "seed", "invocations", "workgroups"} {
+		if textures && (name == "inputs" || name == "seed") {
+			continue
+		}
 		if o.Given[name] {
 			return o.usagef("gpudiff %s: --%s is for kernels and compute entry points; a fragment entry point runs once per pixel of --size WxH", o.Command, name)
 		}
@@ -643,7 +650,62 @@ func (c *AnyCase) loadFragment(o LoadOptions) error {
 		return o.usagef("gpudiff %s: --size %dx%d is %d pixels, over the limit of %d invocations (raise it with --max-invocations)", o.Command, c.Size[0], c.Size[1], n, o.MaxInvocations)
 	}
 	c.Args = FragmentPositions(c.Size[0], c.Size[1], len(f.Params))
+	if textures {
+		return c.loadTextures(path, o, f)
+	}
 	return nil
+}
+
+// loadTextures loads a fragment entry point's textures and samplers as
+// loadCompute loads a compute entry point's: the inputs file's texture and
+// sampler entries (--inputs, else NAME.inputs.json beside the file unless
+// --seed or --fill is given), the rest zeroed or, with --fill, made up;
+// without an inputs file all made up as --fill (default small) and --seed
+// say. An inputs file's other entries are refused: a fragment entry point
+// takes no buffers.
+func (c *AnyCase) loadTextures(path string, o LoadOptions, f *ir.Func) error {
+	m := c.Module
+	fill, err := o.fill(FillSmall)
+	if err != nil {
+		return err
+	}
+	inputs := o.Inputs
+	if inputs == "" && !o.Given["seed"] && !o.Given["fill"] {
+		inputs = besideInputs(path, o.Kernel)
+	}
+	if inputs == "" {
+		if c.Textures, c.Samplers, err = FillTextures(fill, o.Seed, m); err != nil {
+			return err
+		}
+		c.Fill = fill
+		o.warnSeed(fill)
+		return nil
+	}
+	bufs, wg, err := o.readBindingInputs(inputs, m, c)
+	if err != nil {
+		return err
+	}
+	if len(bufs) > 0 || wg != nil {
+		var names []string
+		for k := range bufs {
+			names = append(names, k)
+		}
+		if wg != nil {
+			names = append(names, "workgroups")
+		}
+		sort.Strings(names)
+		return o.usagef("%s: %s: a fragment entry point takes textures and samplers only (%s takes no buffers or dispatch size)", inputs, strings.Join(names, ", "), f.Name)
+	}
+	if !o.Given["fill"] {
+		// Without --fill the textures it does not give start zeroed.
+		return completeTextures(m, c.Textures, c.Samplers, FillZero, 0)
+	}
+	for _, v := range m.Textures {
+		if _, given := c.Textures[v.Name]; !given && v.T.Kind == ir.KindTexture {
+			c.Fill = fill
+		}
+	}
+	return completeTextures(m, c.Textures, c.Samplers, fill, o.Seed)
 }
 
 // ParseWorkgroups parses a dispatch size X[,Y[,Z]] (missing ones are 1),

@@ -887,34 +887,40 @@ func textureExpected(v *ir.TextureVar, t *interp.Texture, o *interp.TextureOutpu
 // size, nearest clamp-to-edge samplers), in new maps (the reference adds
 // to its samplers map).
 func caseTextures(c *EntryCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+	return completeCaseTextures(c.Module, c.Entry, c.Textures, c.Samplers)
+}
+
+// completeCaseTextures is caseTextures of any kind of case: module m,
+// entry point entry, its given textures and samplers.
+func completeCaseTextures(m *ir.Module, entry string, givenTexs map[string]*interp.Texture, givenSmps map[string]*interp.Sampler) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
 	texs, smps := map[string]*interp.Texture{}, map[string]*interp.Sampler{}
-	for k, v := range c.Textures {
+	for k, v := range givenTexs {
 		texs[k] = v
 	}
-	for k, v := range c.Samplers {
+	for k, v := range givenSmps {
 		smps[k] = v
 	}
 	for name := range texs {
-		if v := c.Module.TextureVar(name); v == nil || v.T.Kind != ir.KindTexture {
-			return nil, nil, fmt.Errorf("%s has no texture binding named %q", c.Entry, name)
+		if v := m.TextureVar(name); v == nil || v.T.Kind != ir.KindTexture {
+			return nil, nil, fmt.Errorf("%s has no texture binding named %q", entry, name)
 		}
 	}
 	for name := range smps {
-		if v := c.Module.TextureVar(name); v == nil || v.T.Kind != ir.KindSampler {
-			return nil, nil, fmt.Errorf("%s has no sampler binding named %q", c.Entry, name)
+		if v := m.TextureVar(name); v == nil || v.T.Kind != ir.KindSampler {
+			return nil, nil, fmt.Errorf("%s has no sampler binding named %q", entry, name)
 		}
 	}
-	for _, v := range c.Module.Textures {
+	for _, v := range m.Textures {
 		if t := texs[v.Name]; t != nil {
 			if _, err := checkTextureFormat(v, t.Format); err != nil {
-				return nil, nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
+				return nil, nil, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
 			}
 			if err := checkTextureShape(v, t); err != nil {
-				return nil, nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
+				return nil, nil, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v", v.Name, err)}
 			}
 		}
 	}
-	if err := completeTextures(c.Module, texs, smps, FillZero, 0); err != nil {
+	if err := completeTextures(m, texs, smps, FillZero, 0); err != nil {
 		return nil, nil, err
 	}
 	return texs, smps, nil

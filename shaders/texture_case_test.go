@@ -33,6 +33,9 @@ func TestTextureCasesOnGPUs(t *testing.T) {
 			c, err := check.Load(f, check.LoadOptions{Command: "test", Flat: true, SPIRV: true})
 			require.NoError(t, err)
 			require.NotEmpty(t, c.Textures)
+			if c.Kind == check.KindFragment {
+				t.Skip("a fragment entry point: TestFragmentTextureCasesOnGPUs")
+			}
 			out, err := c.Execute(context.Background(), c.Options(check.Options{Devices: devs}))
 			require.NoError(t, err)
 			require.NotEmpty(t, out.Entry.TextureOutputs)
@@ -43,4 +46,42 @@ func TestTextureCasesOnGPUs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFragmentTextureCasesOnGPUs is issue 24's fragment acceptance: every
+// fragment entry point of shaders/textures (checker_sample.wgsl: a
+// mipmapped checker through a nearest and a linear sampler, implicit
+// derivatives) passes through the case model on lavapipe, SwiftShader and
+// llvmpipe GL, original and twin, WGSL and gpudiff's SPIR-V.
+func TestFragmentTextureCasesOnGPUs(t *testing.T) {
+	files, err := filepath.Glob("textures/*.wgsl")
+	require.NoError(t, err)
+	var devs []check.Device
+	adapters := []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe"}
+	for _, a := range adapters {
+		d, err := harness.Open(a)
+		require.NoError(t, err)
+		defer d.Close()
+		devs = append(devs, d)
+	}
+	n := 0
+	for _, f := range files {
+		c, err := check.Load(f, check.LoadOptions{Command: "test", Flat: true, SPIRV: true})
+		require.NoError(t, err)
+		if c.Kind != check.KindFragment {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, err := c.Execute(context.Background(), c.Options(check.Options{Devices: devs}))
+			require.NoError(t, err)
+			assert.Equal(t, oracle.Pass, out.Verdict())
+			assert.Len(t, out.Result.Runs, 1+len(adapters)*4, "interp twin + adapters × {WGSL, SPIR-V} × {original, twin}")
+			for _, r := range out.Result.Runs {
+				assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
+				assert.Empty(t, r.Mismatches, "%s %s %s", r.Adapter, r.Function, r.Format)
+			}
+		})
+	}
+	assert.NotZero(t, n, "shaders/textures has a fragment entry point")
 }

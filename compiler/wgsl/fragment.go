@@ -99,14 +99,15 @@ func opaqueCompute(m *ir.Module) bool {
 //     attachment, every attachment written);
 //   - outputs of more than 32 bytes per pixel (WebGPU's default
 //     maxColorAttachmentBytesPerSample, which every adapter supports);
-//   - in its call graph, a module binding or workgroup variable, an
-//     atomic or arrayLength (the subset's fragment entry points take no
-//     bindings yet), or a derivative builtin (dpdx & co: the reference
-//     runs each fragment alone, without the 2×2 quad of neighbours a
-//     derivative reads).
+//   - in its call graph, a storage or uniform binding or workgroup
+//     variable, an atomic or arrayLength, or a storage texture it may
+//     write (the subset's fragment entry points take sampled and
+//     read-only textures and samplers, no other bindings yet).
 //
-// discard and textures are refused where they are written, by the front
-// end (outside the subset).
+// Derivatives (dpdx & co) and implicit-derivative sampling are inside:
+// the reference runs fragments in 2×2 quads (interp.Program.RunQuads).
+// discard is refused where it is written, by the front end (outside the
+// subset).
 func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 	fail := func(pos ir.Pos, format string, args ...any) (*ir.Func, error) {
 		return nil, ir.ErrorList{ir.Errorf(m.File, pos, "check", format, args...)}
@@ -170,7 +171,9 @@ func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 			switch x := n.(type) {
 			case *ir.Ident:
 				if x.Ref == ir.RefHandle {
-					bad, what = x, "uses texture or sampler "+x.Name+": gpudiff's fragment entry points take no bindings yet"
+					if v := m.TextureVar(x.Name); v != nil && v.T.Kind == ir.KindTexture && v.T.Tex.Class == ir.TexStorage && v.T.Tex.Access != ir.TexRead {
+						bad, what = x, "uses storage texture "+x.Name+" with "+v.T.Tex.Access.String()+" access: gpudiff's fragment entry points take sampled and read-only textures and samplers, no writable bindings yet"
+					}
 				}
 				if x.Ref == ir.RefShared {
 					bad, what = x, "uses var<"+m.SharedVar(x.Name).Space.String()+"> "+x.Name+": gpudiff's fragment entry points take no bindings yet"
@@ -179,10 +182,6 @@ func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 				bad, what = x, "calls "+x.Op.String()+": gpudiff's fragment entry points take no bindings yet"
 			case *ir.ArrayLength:
 				bad, what = x, "calls arrayLength: gpudiff's fragment entry points take no bindings yet"
-			case *ir.BuiltinCall:
-				if x.Fn.Info().Class == ir.ClassDerivative {
-					bad, what = x, fmt.Sprintf("calls %s: gpudiff's reference runs each fragment alone, without the 2×2 quad of neighbours a derivative reads", x.Fn.Info().Name)
-				}
 			}
 			return bad == nil
 		})

@@ -70,8 +70,8 @@ func TestFragmentEntryRefusals(t *testing.T) {
 	}{
 		{"discard", "@fragment\nfn f(@builtin(position) p: vec4<f32>) -> @location(0) f32 {\n  if (p.x > 2.0) {\n    discard;\n  }\n  return p.x;\n}\n",
 			"t.wgsl:4:5: check: fragment entry point f is outside the gpudiff subset: discard statement"},
-		{"derivative", "@fragment\nfn f(@builtin(position) p: vec4<f32>) -> @location(0) f32 {\n  return dpdx(p.x);\n}\n",
-			"t.wgsl:3:10: check: fragment entry point f calls dpdx: gpudiff's reference runs each fragment alone"},
+		{"writable storage texture", "@group(0) @binding(0) var o: texture_storage_2d<rgba8unorm, write>;\n@fragment\nfn f(@builtin(position) p: vec4<f32>) -> @location(0) f32 {\n  textureStore(o, vec2<u32>(p.xy), vec4<f32>(1.0));\n  return p.x;\n}\n",
+			"t.wgsl:4:16: check: fragment entry point f uses storage texture o with write access: gpudiff's fragment entry points take sampled and read-only textures and samplers, no writable bindings yet"},
 		{"vec3 output", "@fragment\nfn f(@builtin(position) p: vec4<f32>) -> @location(0) vec3<f32> {\n  return p.xyz;\n}\n",
 			"t.wgsl:2:1: check: fragment output ret is vec3<f32>: no 32-bit colour format has three components (use vec4)"},
 		{"location gap", "struct O {\n  @location(0) a: f32,\n  @location(2) b: f32,\n}\n@fragment\nfn f(@builtin(position) p: vec4<f32>) -> O {\n  return O(p.x, p.y);\n}\n",
@@ -102,4 +102,26 @@ func TestFragmentEntryRefusals(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+// TestFragmentEntryTexturesAndDerivatives: a fragment entry point that
+// samples a texture (implicit derivatives), loads a read-only storage
+// texture and takes derivatives is inside the subset (issue 24): the
+// reference runs it in 2×2 quads; EmitFragment declares the bindings it
+// uses.
+func TestFragmentEntryTexturesAndDerivatives(t *testing.T) {
+	src := "@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\n@group(0) @binding(2) var r: texture_storage_2d<r32float, read>;\n@group(1) @binding(0) var unused: texture_2d<f32>;\n" +
+		"@fragment\nfn f(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {\n  let c = textureSample(t, s, p.xy * 0.1);\n  return c + vec4<f32>(dpdx(p.x), dpdyFine(p.y), fwidth(p.x), textureLoad(r, vec2<u32>(0u)).x);\n}\n"
+	m, err := Parse("t.wgsl", []byte(src))
+	require.NoError(t, err)
+	f, err := FragmentEntry(m, "")
+	require.NoError(t, err)
+	assert.Equal(t, "f", f.Name)
+	text, err := EmitFragment(m, "f", EmitOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, text, "var t: texture_2d<f32>;")
+	assert.Contains(t, text, "var s: sampler;")
+	assert.NotContains(t, text, "unused")
+	_, err = Parse("again.wgsl", []byte(text))
+	require.NoError(t, err, text)
 }

@@ -132,7 +132,7 @@ type request struct {
 	Vertex      string                     `json:"vertex,omitempty"`
 	Target      [2]uint32                  `json:"target,omitzero"`
 	Attachments []harness.AttachmentFormat `json:"attachments,omitempty"`
-	Entry       bool                       `json:"entry,omitempty"` // an entry point as written, without bindings
+	Entry       bool                       `json:"entry,omitempty"` // an entry point as written: Textures and Samplers only
 	// Workgroups, when set, makes this a dispatch of a module as written
 	// (harness.Dispatch.Buffers): Bindings are its buffers, Input,
 	// OutputSize and Invocations unused.
@@ -265,8 +265,8 @@ type reply struct {
 // A kernel ABI dispatch dispatches ceil(Invocations/64) workgroups along x
 // and returns the output buffer's OutputSize bytes. A kernel in the
 // fragment stage (k.Stage harness.FragmentStage, the kernel ABI's buffers
-// only, or with job.Entry a fragment entry point as written without
-// bindings) is drawn as harness.Device.Run draws it: one full-screen
+// only, or with job.Entry a fragment entry point as written with its
+// textures and samplers, no buffers) is drawn as harness.Device.Run draws it: one full-screen
 // triangle of harness.VertexWGSL over job.Target, the attachments' texels
 // after the output; a device whose fragment stage has no writable storage
 // buffers returns a *harness.UnsupportedError. A dispatch of a module as
@@ -310,6 +310,11 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	case k.Stage == harness.FragmentStage:
 		req.Input, req.OutputSize, req.Invocations = job.Input, job.OutputSize, job.Invocations
 		req.Stage, req.Vertex, req.Target, req.Attachments, req.Entry = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments, job.Entry
+		if job.Entry {
+			// Its sampled and read-only textures and samplers (written
+			// storage textures are refused by the case model).
+			req.Textures, req.Samplers, _ = wireTextures(job)
+		}
 		for _, f := range job.Attachments {
 			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
 		}

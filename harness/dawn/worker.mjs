@@ -33,8 +33,9 @@
 // target with one colour attachment per format (cleared to zero), and the
 // output is the output buffer's bytes followed by each attachment's texels,
 // row by row, without row padding (harness.Dispatch.Attachments). With
-// "entry": true it is a fragment entry point as written without bindings:
-// no buffers are bound and the output is the attachments' texels alone.
+// "entry": true it is a fragment entry point as written: no buffers are
+// bound, only its "textures" and "samplers" (as runBindings takes them),
+// and the output is the attachments' texels alone.
 //
 // A request with "workgroups" runs an entry point as written (ARCHITECTURE.md
 // "Entry points as written"; the Go side's harness.Dispatch.Buffers):
@@ -301,11 +302,89 @@ async function serve(backend, name, featureLevel, allFeatures) {
   const texelSize = { r32uint: 4, r32sint: 4, r32float: 4, rg32uint: 8, rg32sint: 8, rg32float: 8, rgba32uint: 16, rgba32sint: 16, rgba32float: 16 };
 
   async function runFragment(req) {
+    // The textures a draw of an entry point as written samples are
+    // destroyed when it returns, whichever way.
+    const owned = [];
+    try {
+      return await drawFragment(req, owned);
+    } finally {
+      for (const t of owned) t.destroy();
+    }
+  }
+
+  // handleGroups makes the bind group layouts (visible to the fragment
+  // stage), the textures (uploaded level by level), views, samplers and
+  // bind groups of a fragment entry point's texture and sampler bindings,
+  // as runBindings makes a compute dispatch's; the textures go to owned.
+  async function handleGroups(textures, samplers, owned) {
+    let groups = 0;
+    for (const b of [...textures, ...samplers]) groups = Math.max(groups, b.group + 1);
+    const visibility = GPUShaderStage.FRAGMENT;
+    const entries = Array.from({ length: groups }, () => []);
+    for (const t of textures) {
+      entries[t.group].push(t.kind === 'storage'
+        ? { binding: t.binding, visibility, storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
+        : { binding: t.binding, visibility, texture: { sampleType: t.sampleType, viewDimension: t.view } });
+    }
+    for (const s of samplers) entries[s.group].push({ binding: s.binding, visibility, sampler: { type: s.type } });
+    for (const e of entries) e.sort((x, y) => x.binding - y.binding);
+    const layouts = await scoped(['internal', 'out-of-memory', 'validation'], () => {
+      const bgls = entries.map((e) => device.createBindGroupLayout({ label: 'module bindings', entries: e }));
+      return { bgls, layout: device.createPipelineLayout({ label: 'module bindings', bindGroupLayouts: bgls }) };
+    });
+    if (layouts.err) return { error: failure('bind-group', layouts.err.message) };
+    const made = await scoped(['out-of-memory', 'validation'], () => {
+      const views = textures.map((t) => {
+        const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
+        const usage = GPUTextureUsage.COPY_DST | (t.kind === 'storage' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
+        const tex = device.createTexture({
+          label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels, usage,
+        });
+        owned.push(tex);
+        t.levels.forEach((lv, l) => {
+          device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
+            { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
+        });
+        return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
+      });
+      const smps = samplers.map((s) => {
+        const desc = {
+          addressModeU: s.addressModeU, addressModeV: s.addressModeV, addressModeW: s.addressModeW,
+          magFilter: s.magFilter, minFilter: s.minFilter, mipmapFilter: s.mipmapFilter,
+          lodMinClamp: s.lodMinClamp, lodMaxClamp: s.lodMaxClamp,
+        };
+        if (s.compare) desc.compare = s.compare;
+        return device.createSampler(desc);
+      });
+      return { views, smps };
+    });
+    if (made.err) return { error: failure('texture', made.err.message) };
+    const { views, smps } = made.value;
+    const bg = await scoped(['validation'], () => layouts.value.bgls.map((l, g) => device.createBindGroup({
+      layout: l,
+      entries: [
+        ...textures.flatMap((t, i) => t.group !== g ? [] : [{ binding: t.binding, resource: views[i] }]),
+        ...samplers.flatMap((s, i) => s.group !== g ? [] : [{ binding: s.binding, resource: smps[i] }]),
+      ],
+    })));
+    if (bg.err) return { error: failure('bind-group', bg.err.message) };
+    return { layout: layouts.value.layout, groups: bg.value };
+  }
+
+  async function drawFragment(req, owned) {
     if (lost) return failure('device', lost, true);
     uncaptured = [];
-    // An entry point as written ("entry": true) has no bindings: an empty
-    // layout, no buffers; the kernel ABI's draw binds its two buffers.
-    const fl = req.entry ? { layout: device.createPipelineLayout({ label: 'no bindings', bindGroupLayouts: [] }) } : await fragmentLayout();
+    // An entry point as written ("entry": true) binds only its textures
+    // and samplers (none: an empty layout); the kernel ABI's draw binds
+    // its two buffers.
+    const handleTextures = req.textures ?? [], handleSamplers = req.samplers ?? [];
+    let handles = null;
+    if (req.entry && handleTextures.length + handleSamplers.length > 0) {
+      handles = await handleGroups(handleTextures, handleSamplers, owned);
+      if (handles.error) return handles.error;
+    }
+    const fl = handles ? { layout: handles.layout }
+      : req.entry ? { layout: device.createPipelineLayout({ label: 'no bindings', bindGroupLayouts: [] }) } : await fragmentLayout();
     if (fl.err) return { kind: 'unsupported', message: fl.err };
     const vmod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.vertex }));
     if (vmod.err) return failure('device', `the vertex stage: ${vmod.err.message}`);
@@ -338,6 +417,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
           });
           pass.setPipeline(pipe.value);
           if (bg) pass.setBindGroup(0, bg);
+          if (handles) handles.groups.forEach((group, g) => pass.setBindGroup(g, group));
           pass.draw(3);
           pass.end();
         },
