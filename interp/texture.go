@@ -635,13 +635,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			}
 			for j := int32(0); j < n; j++ {
 				iv := res[j]
-				mid := float32((iv.lo + iv.hi) / 2)
-				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
-				sl := slot{bits: math.Float32bits(mid)}
-				if tol > 0 {
-					sl.why, sl.err = inexact, tol+ulp(float64(mid))
-				}
-				fr.s[out+j] = sl
+				fr.s[out+j] = iv.slot(inexact)
 			}
 		}
 	case ir.TexSampleGrad, ir.TexGather:
@@ -723,13 +717,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 					fr.s[out+j] = slot{bits: intBits(iv.lo, tt.Sampled.Kind)}
 					continue
 				}
-				mid := float32((iv.lo + iv.hi) / 2)
-				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
-				sl := slot{bits: math.Float32bits(mid)}
-				if tol > 0 {
-					sl.why, sl.err = inexact, tol+ulp(float64(mid))
-				}
-				fr.s[out+j] = sl
+				fr.s[out+j] = iv.slot(inexact)
 			}
 		}
 	case ir.TexSample, ir.TexSampleBias:
@@ -808,13 +796,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			}
 			for j := int32(0); j < n; j++ {
 				iv := res[j]
-				mid := float32((iv.lo + iv.hi) / 2)
-				tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
-				sl := slot{bits: math.Float32bits(mid)}
-				if tol > 0 {
-					sl.why, sl.err = inexact, tol+ulp(float64(mid))
-				}
-				fr.s[out+j] = sl
+				fr.s[out+j] = iv.slot(inexact)
 			}
 		}
 	default:
@@ -1081,4 +1063,17 @@ func (st *texState) outputs() map[string]TextureOutput {
 		res[name] = o
 	}
 	return res
+}
+
+// slot is the f32 leaf an interval of allowed channel values becomes: its
+// midpoint, inexact by half its width plus the midpoint's own rounding
+// (exact when the interval is one value), inexact naming the reason.
+func (iv interval) slot(inexact int32) slot {
+	mid := float32((iv.lo + iv.hi) / 2)
+	tol := math.Max(iv.hi-float64(mid), float64(mid)-iv.lo)
+	sl := slot{bits: math.Float32bits(mid)}
+	if tol > 0 {
+		sl.why, sl.err = inexact, tol+ulp(float64(mid))
+	}
+	return sl
 }
