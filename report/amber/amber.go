@@ -462,15 +462,7 @@ func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mod
 	b.WriteString("# run: amber -v 1.1 THIS_FILE   (a Vulkan 1.1 device; SPIR-V 1.3)\n")
 	b.WriteString("# The shader: entry point main, workgroup size 64; invocation i reads input record i (binding 0),\n")
 	b.WriteString("# calls the function and writes output record i (binding 1); invocations past the end return at once.\n")
-	src := opts.Source
-	if src == "" {
-		src = ir.Print(c.Module)
-	}
-	b.WriteString("#\n# WGSL source:\n")
-	for _, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
-		b.WriteString("#   " + l + "\n")
-	}
-	b.WriteString("\n")
+	writeSourceComment(b, opts.Source, c.Module)
 }
 
 // ReadSPIRV reads a SPIR-V binary file as words.
@@ -487,4 +479,17 @@ func ReadSPIRV(path string) ([]uint32, error) {
 		return nil, err
 	}
 	return words, nil
+}
+
+// writeSourceComment ends a script's header with the case's WGSL source
+// (src, else m printed) as comment lines and a blank line.
+func writeSourceComment(b *strings.Builder, src string, m *ir.Module) {
+	if src == "" {
+		src = ir.Print(m)
+	}
+	b.WriteString("#\n# WGSL source:\n")
+	for _, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
+		b.WriteString("#   " + l + "\n")
+	}
+	b.WriteString("\n")
 }

@@ -157,15 +157,7 @@ func writeEntryHeader(b *strings.Builder, c *check.EntryCase, opts Options, s *S
 	fmt.Fprintf(b, "# SPIR-V: gpudiff's own emitter (SPIR-V 1.3, Vulkan 1.1 environment), %s mode; assembly by %s\n", mode, s.Disassembler)
 	b.WriteString("# run: amber -v 1.1 THIS_FILE   (a Vulkan 1.1 device; SPIR-V 1.3)\n")
 	b.WriteString("# The shader: the entry point as written, its bindings at their own groups and bindings.\n")
-	src := opts.Source
-	if src == "" {
-		src = ir.Print(c.Module)
-	}
-	b.WriteString("#\n# WGSL source:\n")
-	for _, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
-		b.WriteString("#   " + l + "\n")
-	}
-	b.WriteString("\n")
+	writeSourceComment(b, opts.Source, c.Module)
 }
 
 // refuseTextures refuses an entry point whose call graph uses a texture
