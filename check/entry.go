@@ -100,7 +100,10 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		}
 	}
 	var bufs []harness.BufferBinding
-	for _, v := range c.Module.Shared {
+	// The entry point's resource interface (WGSL #resource-interface):
+	// a binding it does not use is not part of its pipeline, and may
+	// share its @group/@binding with one it does (another entry point's).
+	for _, v := range c.Module.SharedUsed(c.Entry) {
 		if v.Space == ir.SpaceWorkgroup {
 			continue
 		}

@@ -240,6 +240,30 @@ func (m *Module) FindCycle(name string) []string {
 	return visit(name)
 }
 
+// SharedUsed returns the shared variables (workgroup, storage, uniform)
+// that name's call graph refers to, in module order: for an entry point,
+// its resource interface (WGSL #resource-interface: the bindings it
+// statically accesses; others at the same @group/@binding belong to
+// other entry points).
+func (m *Module) SharedUsed(name string) []*SharedVar {
+	used := map[string]bool{}
+	for _, f := range m.CallGraph(name) {
+		Inspect(f.Body, func(n Node) bool {
+			if id, ok := n.(*Ident); ok && id.Ref == RefShared {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	var out []*SharedVar
+	for _, v := range m.Shared {
+		if used[v.Name] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // GlobalsUsed returns the private globals that name's call graph reads or
 // writes, in module order.
 func (m *Module) GlobalsUsed(name string) []*Global {
