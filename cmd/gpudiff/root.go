@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/flatten"
 )
 
 // Exit codes (README "Exit codes").
@@ -83,7 +84,13 @@ func usagef(format string, args ...any) error {
 
 // inputErr wraps an error from parsing user input (exit 2), keeping its
 // own positioned text.
-func inputErr(err error) error { return &exitError{code: exitUsage, msg: err.Error()} }
+func inputErr(err error) error {
+	var fe *flatten.Error
+	if errors.As(err, &fe) && fe.Kind == flatten.Internal {
+		return &exitError{code: exitInternal, msg: err.Error()} // a flatten bug, not the input's
+	}
+	return &exitError{code: exitUsage, msg: err.Error()}
+}
 
 // found is the error of a command that ran fine and found disagreements.
 var errFound = &exitError{code: exitFound}
