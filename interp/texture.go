@@ -507,6 +507,25 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		}
 		return nil
 	}
+	// offsets reads the constant texel offset (nil without one); layerOf
+	// the array layer, clamped to t's layers as WGSL says (-1: no layer).
+	offsets := func(fr *frame) []int64 {
+		if !hasOffset {
+			return nil
+		}
+		offs := make([]int64, cw)
+		for j := int32(0); j < cw; j++ {
+			offs[j] = int64(int32(fr.s[offset.loc+j].bits))
+		}
+		return offs
+	}
+	layerOf := func(fr *frame, t *texInst) int64 {
+		if !hasLayer {
+			return -1
+		}
+		a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
+		return min(max(a, 0), int64(t.data.DepthOrLayers-1))
+	}
 	var fn exprFn
 	switch e.Op {
 	case ir.TexDimensions, ir.TexNumLayers, ir.TexNumLevels, ir.TexNumSamples:
@@ -615,19 +634,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				}
 				s[j], serr[j] = u, sl.err
 			}
-			var offs []int64
-			if hasOffset {
-				offs = make([]int64, cw)
-				for j := int32(0); j < cw; j++ {
-					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
-				}
-			}
-			lay := int64(-1)
-			if hasLayer {
-				// WGSL: the array index is clamped to the layers.
-				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
-				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
-			}
+			offs, lay := offsets(fr), layerOf(fr, t)
 			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, lod, lodErr)
 			if !ok {
 				anyOut(fr, race)
@@ -671,18 +678,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 					return
 				}
 			}
-			var offs []int64
-			if hasOffset {
-				offs = make([]int64, cw)
-				for j := int32(0); j < cw; j++ {
-					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
-				}
-			}
-			lay := int64(-1)
-			if hasLayer {
-				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
-				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
-			}
+			offs, lay := offsets(fr), layerOf(fr, t)
 			var res [4]interval
 			var ok bool
 			if e.Op == ir.TexGather {
@@ -773,18 +769,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			}
 			lo, hi := implicitLod(t, pv, serr)
 			lo, hi = lo+bias-biasErr, hi+bias+biasErr
-			var offs []int64
-			if hasOffset {
-				offs = make([]int64, cw)
-				for j := int32(0); j < cw; j++ {
-					offs[j] = int64(int32(fr.s[offset.loc+j].bits))
-				}
-			}
-			lay := int64(-1)
-			if hasLayer {
-				a := readInt(fr, layer, 0, signedOf(lettersExpr('a')))
-				lay = min(max(a, 0), int64(t.data.DepthOrLayers-1))
-			}
+			offs, lay := offsets(fr), layerOf(fr, t)
 			s := make([]float64, cw)
 			for j := range s {
 				s[j] = pv[q.lane][j]
