@@ -22,15 +22,15 @@ type Finding struct {
 	// others agree),
 	// or the failure verdicts' classes (ClassCompileError, ClassCrash,
 	// ClassTimeout, ClassError; FailureClass).
-	Class Class
+	Class Class `json:"class"`
 	// Adapter is the adapter involved ("interp" for the flatten class).
-	Adapter string
+	Adapter string `json:"adapter"`
 	// Runs names the runs that disagree ("adapter function format").
-	Runs []string
+	Runs []string `json:"runs"`
 	// Implicates says, in words, what the disagreement points at and why.
-	Implicates string
+	Implicates string `json:"implicates"`
 	// Invocations are the disagreeing invocations (first run).
-	Invocations []int
+	Invocations []int `json:"invocations"`
 	// Message and Format are the stack's own words for a failure class
 	// (the compile error, the crash) and the format of the failed run
 	// (oracle.FormatWGSL, oracle.FormatSPIRV), else "". Case files keep

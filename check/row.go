@@ -138,15 +138,15 @@ type RowFinding struct {
 type Hazard struct {
 	// Op is the instruction gpudiff's raw SPIR-V uses for the operation,
 	// e.g. "OpSDiv" or "SClamp" (a GLSL.std.450 extended instruction).
-	Op string
+	Op string `json:"op"`
 	// Domain says which undefined domain was reached, e.g. "a zero
 	// divisor" (SPIR-V 1.3 §3.32.13 for the arithmetic instructions,
 	// GLSL.std.450 for the clamps).
-	Domain string
+	Domain string `json:"domain"`
 	// Pos is the position of the WGSL operation.
-	Pos ir.Pos
+	Pos ir.Pos `json:"pos"`
 	// Invocations are the invocations that reach Domain, ascending.
-	Invocations []int
+	Invocations []int `json:"invocations"`
 }
 
 func (h Hazard) String() string {

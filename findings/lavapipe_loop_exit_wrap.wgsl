@@ -266,13 +266,13 @@ fn kernel() -> i32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "vendor",
-      "Adapter": "wgpu-vulkan:llvmpipe",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "wgpu-vulkan:llvmpipe",
+      "runs": [
         "wgpu-vulkan:llvmpipe kernel wgsl"
       ],
-      "Implicates": "vendor divergence: only wgpu-vulkan:llvmpipe disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
-      "Invocations": [
+      "implicates": "vendor divergence: only wgpu-vulkan:llvmpipe disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
+      "invocations": [
         0
       ]
     }

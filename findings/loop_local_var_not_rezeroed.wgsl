@@ -271,46 +271,46 @@ fn kernel() -> i32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "vendor",
-      "Adapter": "wgpu-gl:llvmpipe",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "wgpu-gl:llvmpipe",
+      "runs": [
         "wgpu-gl:llvmpipe kernel wgsl"
       ],
-      "Implicates": "vendor divergence, compiler: wgpu's WGSL compiler (naga) is implicated — dawn-gl:llvmpipe, dawn-gles:llvmpipe run their own translation of the same WGSL correctly on the same driver (gl:llvmpipe); gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
-      "Invocations": [
+      "implicates": "vendor divergence, compiler: wgpu's WGSL compiler (naga) is implicated — dawn-gl:llvmpipe, dawn-gles:llvmpipe run their own translation of the same WGSL correctly on the same driver (gl:llvmpipe); gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
+      "invocations": [
         0
       ]
     },
     {
-      "Class": "stack",
-      "Adapter": "wgpu-vulkan:llvmpipe",
-      "Runs": [
+      "class": "stack",
+      "adapter": "wgpu-vulkan:llvmpipe",
+      "runs": [
         "wgpu-vulkan:llvmpipe kernel wgsl"
       ],
-      "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
-      "Invocations": [
+      "implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
+      "invocations": [
         0
       ]
     },
     {
-      "Class": "stack",
-      "Adapter": "wgpu-vulkan:swiftshader",
-      "Runs": [
+      "class": "stack",
+      "adapter": "wgpu-vulkan:swiftshader",
+      "runs": [
         "wgpu-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
-      "Invocations": [
+      "implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V of the same function agrees, which points at the stack's WGSL compiler",
+      "invocations": [
         0
       ]
     },
     {
-      "Class": "stack",
-      "Adapter": "dawn-vulkan:swiftshader",
-      "Runs": [
+      "class": "stack",
+      "adapter": "dawn-vulkan:swiftshader",
+      "runs": [
         "dawn-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong",
-      "Invocations": [
+      "implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong",
+      "invocations": [
         0
       ]
     }

@@ -185,13 +185,13 @@ fn kernel(x: f32) -> vec4<f32> {
   "verdict": "crash",
   "findings": [
     {
-      "Class": "crash",
-      "Adapter": "wgpu-vulkan:llvmpipe",
-      "Runs": [
+      "class": "crash",
+      "adapter": "wgpu-vulkan:llvmpipe",
+      "runs": [
         "wgpu-vulkan:llvmpipe kernel wgsl"
       ],
-      "Implicates": "the stack crashed or lost the device running this kernel: worker: wgpu-vulkan:llvmpipe: dispatch \"kernel/wgsl\" crashed the worker process (exit status 2, SIGABRT)",
-      "Invocations": null
+      "implicates": "the stack crashed or lost the device running this kernel: worker: wgpu-vulkan:llvmpipe: dispatch \"kernel/wgsl\" crashed the worker process (exit status 2, SIGABRT)",
+      "invocations": null
     }
   ],
   "hash": "c70f6aec2eb2fbaa875ab99a7fe59db5e75d9ea89fc9a395a01c71eae73fd326",

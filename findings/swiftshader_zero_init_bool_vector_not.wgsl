@@ -322,24 +322,24 @@ fn kernel() -> i32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "vendor",
-      "Adapter": "wgpu-vulkan:swiftshader",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "wgpu-vulkan:swiftshader",
+      "runs": [
         "wgpu-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "vendor divergence, driver: every implementation on driver vulkan:swiftshader (wgpu-vulkan:swiftshader, dawn-vulkan:swiftshader) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler; gpudiff's own SPIR-V disagrees too — which points at the driver or the interpreter, though wgpu translates SPIR-V through naga as well",
-      "Invocations": [
+      "implicates": "vendor divergence, driver: every implementation on driver vulkan:swiftshader (wgpu-vulkan:swiftshader, dawn-vulkan:swiftshader) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler; gpudiff's own SPIR-V disagrees too — which points at the driver or the interpreter, though wgpu translates SPIR-V through naga as well",
+      "invocations": [
         0
       ]
     },
     {
-      "Class": "vendor",
-      "Adapter": "dawn-vulkan:swiftshader",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "dawn-vulkan:swiftshader",
+      "runs": [
         "dawn-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "vendor divergence, driver: every implementation on driver vulkan:swiftshader (wgpu-vulkan:swiftshader, dawn-vulkan:swiftshader) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler",
-      "Invocations": [
+      "implicates": "vendor divergence, driver: every implementation on driver vulkan:swiftshader (wgpu-vulkan:swiftshader, dawn-vulkan:swiftshader) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler",
+      "invocations": [
         0
       ]
     }

@@ -262,24 +262,24 @@ fn kernel() -> i32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "stack",
-      "Adapter": "wgpu-vulkan:swiftshader",
-      "Runs": [
+      "class": "stack",
+      "adapter": "wgpu-vulkan:swiftshader",
+      "runs": [
         "wgpu-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
-      "Invocations": [
+      "implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
+      "invocations": [
         0
       ]
     },
     {
-      "Class": "stack",
-      "Adapter": "dawn-vulkan:swiftshader",
-      "Runs": [
+      "class": "stack",
+      "adapter": "dawn-vulkan:swiftshader",
+      "runs": [
         "dawn-vulkan:swiftshader kernel wgsl"
       ],
-      "Implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong",
-      "Invocations": [
+      "implicates": "the stack disagrees with WGSL's semantics (its WGSL compiler or driver), or gpudiff's WGSL emitter or interpreter is wrong",
+      "invocations": [
         0
       ]
     }

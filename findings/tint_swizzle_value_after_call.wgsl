@@ -898,13 +898,13 @@ fn k(x: i32) -> i32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "vendor",
-      "Adapter": "dawn-vulkan:swiftshader",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "dawn-vulkan:swiftshader",
+      "runs": [
         "dawn-vulkan:swiftshader k wgsl"
       ],
-      "Implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-vulkan:swiftshader runs their own translation of the same WGSL correctly on the same driver (vulkan:swiftshader)",
-      "Invocations": [
+      "implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-vulkan:swiftshader runs their own translation of the same WGSL correctly on the same driver (vulkan:swiftshader)",
+      "invocations": [
         0,
         1,
         2,
@@ -912,13 +912,13 @@ fn k(x: i32) -> i32 {
       ]
     },
     {
-      "Class": "vendor",
-      "Adapter": "dawn-gl:llvmpipe",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "dawn-gl:llvmpipe",
+      "runs": [
         "dawn-gl:llvmpipe k wgsl"
       ],
-      "Implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-gl:llvmpipe runs their own translation of the same WGSL correctly on the same driver (gl:llvmpipe)",
-      "Invocations": [
+      "implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-gl:llvmpipe runs their own translation of the same WGSL correctly on the same driver (gl:llvmpipe)",
+      "invocations": [
         0,
         1,
         2,
@@ -926,13 +926,13 @@ fn k(x: i32) -> i32 {
       ]
     },
     {
-      "Class": "vendor",
-      "Adapter": "dawn-gles:llvmpipe",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "dawn-gles:llvmpipe",
+      "runs": [
         "dawn-gles:llvmpipe k wgsl"
       ],
-      "Implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-gl:llvmpipe runs their own translation of the same WGSL correctly on the same driver (gl:llvmpipe)",
-      "Invocations": [
+      "implicates": "vendor divergence, compiler: dawn's WGSL compiler (Tint) is implicated — wgpu-gl:llvmpipe runs their own translation of the same WGSL correctly on the same driver (gl:llvmpipe)",
+      "invocations": [
         0,
         1,
         2,

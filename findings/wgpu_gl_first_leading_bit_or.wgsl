@@ -335,13 +335,13 @@ fn kernel(x: u32) -> u32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "vendor",
-      "Adapter": "wgpu-gl:llvmpipe",
-      "Runs": [
+      "class": "vendor",
+      "adapter": "wgpu-gl:llvmpipe",
+      "runs": [
         "wgpu-gl:llvmpipe kernel wgsl"
       ],
-      "Implicates": "vendor divergence: only wgpu-gl:llvmpipe disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
-      "Invocations": [
+      "implicates": "vendor divergence: only wgpu-gl:llvmpipe disagrees with the reference; the other adapters agree, so its driver (or the WGSL compiler's output for it) is implicated; gpudiff's own SPIR-V disagrees too, which points at the driver or the interpreter",
+      "invocations": [
         0,
         1,
         2,

@@ -323,26 +323,26 @@ fn kernel(a: u32) -> u32 {
   "verdict": "mismatch",
   "findings": [
     {
-      "Class": "spirv",
-      "Adapter": "wgpu-gl:llvmpipe",
-      "Runs": [
+      "class": "spirv",
+      "adapter": "wgpu-gl:llvmpipe",
+      "runs": [
         "wgpu-gl:llvmpipe kernel spirv"
       ],
-      "Implicates": "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter",
-      "Invocations": [
+      "implicates": "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter",
+      "invocations": [
         0,
         1,
         2
       ]
     },
     {
-      "Class": "spirv",
-      "Adapter": "wgpu-gl:llvmpipe",
-      "Runs": [
+      "class": "spirv",
+      "adapter": "wgpu-gl:llvmpipe",
+      "runs": [
         "wgpu-gl:llvmpipe kernel_flat spirv"
       ],
-      "Implicates": "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter",
-      "Invocations": [
+      "implicates": "gpudiff's SPIR-V emitter (or the stack's SPIR-V path): the WGSL of the same function agrees on this adapter",
+      "invocations": [
         0,
         1,
         2

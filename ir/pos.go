@@ -9,7 +9,8 @@ import (
 // Pos is a source position: 1-based line and column (column counted in
 // bytes). The zero Pos means "no position" (synthesized code).
 type Pos struct {
-	Line, Col int32
+	Line int32 `json:"line"`
+	Col  int32 `json:"col"`
 }
 
 // IsValid reports whether p names a real source position.
