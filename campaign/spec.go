@@ -13,6 +13,7 @@ import (
 	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/findings"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
@@ -77,6 +78,11 @@ type Spec struct {
 	// the file again and refuses one that changed.
 	Baseline       string `json:"baseline"`
 	BaselineSHA256 string `json:"baseline_sha256"`
+	// ProjectFindings counts the project's own findings (findings.Known,
+	// findings/known.txt embedded in the binary) as known failures besides
+	// Baseline (--project-findings, on by default for a new campaign;
+	// absent in a journal: off, as every campaign journaled before it ran).
+	ProjectFindings bool `json:"project_findings,omitempty"`
 	// FlattenFault and WorkerFault are the test-only fault switches
 	// (GPUDIFF_FLATTEN_FAULT, GPUDIFF_WORKER_FAULT) the campaign ran with.
 	FlattenFault string `json:"flatten_fault"`
@@ -244,6 +250,7 @@ func (s Spec) Resume(path string, given map[string]bool, h Spec) (Spec, error) {
 		{"strict", "", s.Strict, h.Strict},
 		{"shrink-attempts", "", s.ShrinkAttempts, h.ShrinkAttempts},
 		{"baseline", "", s.BaselineSHA256, h.BaselineSHA256},
+		{"project-findings", "", s.ProjectFindings, h.ProjectFindings},
 		{"", flatten.FaultEnv, s.FlattenFault, h.FlattenFault},
 		{"", worker.FaultEnv, s.WorkerFault, h.WorkerFault},
 	} {
@@ -371,6 +378,15 @@ func Open(spec Spec, given map[string]bool, resume, log string, warn io.Writer) 
 			return nil, fmt.Errorf("--baseline: %v", err)
 		}
 		r.Baseline = b
+	}
+	if c.ProjectFindings {
+		if r.Baseline == nil {
+			r.Baseline = &baseline.Set{}
+		}
+		if err := r.Baseline.AddText(findings.KnownFile, findings.Known, nil); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("internal error: %v", err) // the embedded list is checked by campaign's tests
+		}
 	}
 	return r, nil
 }

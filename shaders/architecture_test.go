@@ -14,7 +14,7 @@ import (
 var stageRank = map[string]int{
 	// leaves: depend on nothing in the project
 	"ir": 0, "ir/wgslsem": 0, "compiler/emitmode": 0, "baseline": 0, "internal/benchkit": 0,
-	"harness/driverid": 0, "harness/internal/wgpuext": 0, "fuzz": 0,
+	"harness/driverid": 0, "harness/internal/wgpuext": 0, "fuzz": 0, "findings": 0,
 	// the stages over the IR, and the byte-level harness
 	"interp": 1, "flatten": 1, "compiler/wgsl": 1, "compiler/spirv": 1, "fuzz/shrink": 1, "oracle": 1, "harness": 1,
 	// generators; harness processes and implementations

@@ -60,6 +60,7 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&fl.spec.HTML, "html", "", "write a self-contained HTML page to this file: the summary, each bug once with its attribution, programs, case file, replay command and pictures of its case")
 	f.StringVar(&fl.spec.Shard, "shard", "", "I/N: check only programs i with i % N == I (0 ≤ I < N)")
 	f.StringVar(&fl.spec.Baseline, "baseline", "", "known failures (a previous --report JSON, or one signature or pattern per line, e.g. vendor/wgpu-gl:llvmpipe/*): they do not fail the run")
+	f.BoolVar(&fl.spec.ProjectFindings, "project-findings", true, "count the project's own findings (findings/known.txt, built in) as known failures besides --baseline; --project-findings=false makes every failure new")
 	f.IntVar(&fl.spec.Invocations, "invocations", 16, "invocations per program")
 	f.BoolVar(&fl.spec.NoSPIRV, "no-spirv", false, "skip gpudiff's SPIR-V runs (WGSL only)")
 	f.StringVar(&fl.spec.Stage, "stage", "compute", stageFlagHelp+" (function kernels; compute entry points of --profile compute run in the compute stage)")
