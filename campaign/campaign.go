@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpudiff/gpudiff/baseline"
@@ -68,6 +69,12 @@ type Config struct {
 	// OnProgram, when set, receives each program's record as soon as it is
 	// judged (progress bars, JSONL logs).
 	OnProgram func(ProgramRecord)
+
+	// deadline is when a Duration campaign's time is up (RunCampaign; zero:
+	// none): shrinking stops there too. shrinking sums the wall time spent
+	// shrinking failures (Summary.Shrinking).
+	deadline  time.Time
+	shrinking *atomic.Int64
 	// Prior holds records of programs already checked (from a journal
 	// being resumed): they are counted in the summary and not re-run.
 	Prior []ProgramRecord
@@ -95,8 +102,11 @@ type ProgramRecord struct {
 	Outside     string        `json:"outside_subset,omitempty"`
 	Stmts       int           `json:"stmts"`
 	ShrunkStmts int           `json:"shrunk_stmts,omitempty"`
-	Invocations int           `json:"invocations"`
-	Runs        []RunCount    `json:"runs,omitempty"`
+	// ShrinkStopped: shrinking stopped when a Duration campaign's time was
+	// up, so the saved case is as small as it got by then, not minimal.
+	ShrinkStopped bool       `json:"shrink_stopped,omitempty"`
+	Invocations   int        `json:"invocations"`
+	Runs          []RunCount `json:"runs,omitempty"`
 	// Millis is the wall-clock time the program took; it is not journaled,
 	// so a resumed journal equals an uninterrupted one.
 	Millis int64 `json:"-"`
@@ -131,9 +141,13 @@ type Summary struct {
 	New, Known  int // failures not in / in the baseline
 	Flaky       int // GPU findings a second run did not confirm (saved, not counted as new)
 	Elapsed     time.Duration
-	Failures    []ProgramRecord
-	Hashes      []string // program hashes in check order (determinism checks)
-	Indices     []int    // program indices, same order
+	// Shrinking is the wall time this run spent shrinking failures, summed
+	// over them (part of Elapsed; a resumed campaign's earlier runs are
+	// not counted).
+	Shrinking time.Duration
+	Failures  []ProgramRecord
+	Hashes    []string // program hashes in check order (determinism checks)
+	Indices   []int    // program indices, same order
 	// Interrupted reports that ctx ended (Ctrl-C, SIGTERM) before the
 	// campaign did: the summary covers the programs checked until then,
 	// each recorded in full; a program interrupted mid-check has no record.
@@ -203,6 +217,10 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	sum := &Summary{Seed: cfg.Seed, RunsPer: map[string]int{}, Verdicts: map[string]int{}}
 	start := time.Now().Add(-cfg.Spent) // the campaign's start, earlier runs included
+	if cfg.Duration > 0 && cfg.deadline.IsZero() {
+		cfg.deadline = start.Add(cfg.Duration)
+	}
+	cfg.shrinking = &atomic.Int64{}
 	saved := map[string]bool{}
 	prior := map[int]ProgramRecord{}
 	for _, r := range cfg.Prior {
@@ -229,6 +247,7 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 		return true
 	})
 	sum.Elapsed = time.Since(start)
+	sum.Shrinking = time.Duration(cfg.shrinking.Load())
 	sum.Interrupted = ctx.Err() != nil
 	return sum, nil
 }
@@ -366,8 +385,11 @@ func (k *kernelFailure) again(ctx context.Context, opts check.Options) ([]check.
 	return classify(k.p, r), nil
 }
 
-func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase {
+func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget int, expired func() bool, sopts, opts check.Options) failingCase {
 	still := func(sc shrink.Case) bool {
+		if expired() {
+			return false
+		}
 		r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
 		if err != nil {
 			return false

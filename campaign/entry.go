@@ -112,9 +112,9 @@ func (e *entryFailure) again(ctx context.Context, opts check.Options) ([]check.F
 	return classifyEntry(e.c, r), nil
 }
 
-func (e *entryFailure) shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase {
+func (e *entryFailure) shrink(ctx context.Context, first check.Finding, budget int, expired func() bool, sopts, opts check.Options) failingCase {
 	out := shrink.MinimizeParallel(shrink.Case{Module: e.c.Module, Kernel: e.c.Entry},
-		func(sc shrink.Case) bool { return entryStillFails(ctx, e.c, sc, sopts, first) }, budget, shrinkWorkers(sopts.Devices))
+		func(sc shrink.Case) bool { return !expired() && entryStillFails(ctx, e.c, sc, sopts, first) }, budget, shrinkWorkers(sopts.Devices))
 	small := &entryFailure{c: shrunkEntry(e.c, out), res: e.res}
 	if r, err := check.ExecuteEntry(ctx, small.c, opts); err == nil {
 		small.res = r

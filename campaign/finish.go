@@ -3,6 +3,8 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
@@ -19,10 +21,12 @@ type failingCase interface {
 	// again executes the case again with opts and attributes the result.
 	again(ctx context.Context, opts check.Options) ([]check.Finding, error)
 	// shrink minimizes the case within budget candidate executions
-	// (made with sopts) while first persists, and returns the shrunk case
-	// with its result executed with opts (the unshrunk result when that
-	// execution fails).
-	shrink(ctx context.Context, first check.Finding, budget int, sopts, opts check.Options) failingCase
+	// (made with sopts) while first persists and expired reports false (a
+	// candidate tried after that counts as not failing, so the smallest
+	// case found so far is kept), and returns the shrunk case with its
+	// result executed with opts (the unshrunk result when that execution
+	// fails).
+	shrink(ctx context.Context, first check.Finding, budget int, expired func() bool, sopts, opts check.Options) failingCase
 	// save writes the case file (saveRecord) and records it in rec.
 	save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool)
 }
@@ -43,7 +47,9 @@ type failingCase interface {
 // the unshrunk program's form.
 //
 // Otherwise the case is shrunk while the first finding (same class, same
-// adapter) persists (shrinkBudget), signed and saved. An interrupted
+// adapter) persists (shrinkBudget) and a Duration campaign's time is not
+// up (a failure met at the deadline is saved as far as it was shrunk,
+// ProgramRecord.ShrinkStopped), signed and saved. An interrupted
 // campaign (ctx ended) saves nothing half-judged.
 func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
 	m, fn := fc.fn()
@@ -79,7 +85,20 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 		if check.BlamesFlatten(first.Class) {
 			sopts.Devices = nil // the interpreter alone shows a flatten bug
 		}
-		small = fc.shrink(ctx, first, shrinkBudget(cfg, first), sopts, opts)
+		t0 := time.Now()
+		var stopped atomic.Bool // candidates are tried shrinkWorkers at a time
+		expired := func() bool {
+			if !cfg.deadline.IsZero() && !time.Now().Before(cfg.deadline) {
+				stopped.Store(true)
+				return true
+			}
+			return false
+		}
+		small = fc.shrink(ctx, first, shrinkBudget(cfg, first), expired, sopts, opts)
+		rec.ShrinkStopped = stopped.Load()
+		if cfg.shrinking != nil {
+			cfg.shrinking.Add(int64(time.Since(t0)))
+		}
 		sm, sfn := small.fn()
 		rec.ShrunkStmts = shrink.Stmts(sm, sfn)
 	}

@@ -97,7 +97,28 @@ func campaignRows(s *campaign.Summary) []campaignRow {
 		rows = append(rows, campaignRow{"unconfirmed (flaky) bugs", bugRow("unconfirmed")})
 	}
 	return append(rows, campaignRow{"programs/s", fmt.Sprintf("%.2f", s.ProgramsPerSecond())},
-		campaignRow{"elapsed", s.Elapsed.Round(time.Millisecond)}, campaignRow{"program digest", Digest(s.Hashes)})
+		campaignRow{"elapsed", elapsedText(s)}, campaignRow{"program digest", Digest(s.Hashes)})
+}
+
+// elapsedText is the elapsed row: the campaign's wall time and, when it
+// shrank failures, how much of that went to shrinking and how many
+// shrinks a --duration deadline cut short.
+func elapsedText(s *campaign.Summary) string {
+	text := s.Elapsed.Round(time.Millisecond).String()
+	if s.Shrinking <= 0 {
+		return text
+	}
+	text += fmt.Sprintf(" (shrinking failures: %s", s.Shrinking.Round(time.Millisecond))
+	stopped := 0
+	for _, f := range s.Failures {
+		if f.ShrinkStopped {
+			stopped++
+		}
+	}
+	if stopped > 0 {
+		text += fmt.Sprintf("; %d cut short by --duration, saved as far as they had shrunk", stopped)
+	}
+	return text + ")"
 }
 
 // hashesLine names the first and last program hashes ("" without programs).
@@ -173,6 +194,7 @@ type CampaignReport struct {
 	Known       int                      `json:"known_failures"`
 	PerSecond   float64                  `json:"programs_per_second"`
 	ElapsedMS   int64                    `json:"elapsed_ms"`
+	ShrinkingMS int64                    `json:"shrinking_ms"`
 	Digest      string                   `json:"program_digest"`
 	Duration    string                   `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
 	Interrupted bool                     `json:"interrupted"`        // a signal stopped the campaign early
@@ -195,7 +217,7 @@ func NewCampaignReport(c campaign.Spec, run CampaignRun, s *campaign.Summary) Ca
 	r := CampaignReport{Tool: run.Tool, Seed: c.Seed, Count: c.Count, Shard: shard, Size: c.Size,
 		Profile: c.Profile, Mode: c.Mode, Adapters: c.Adapters, Programs: s.Programs, Invocations: s.Invocations,
 		RunsPer: s.RunsPer, Verdicts: s.Verdicts, New: s.New, Known: s.Known, Flaky: s.Flaky, PerSecond: s.ProgramsPerSecond(),
-		ElapsedMS: s.Elapsed.Milliseconds(), Digest: Digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
+		ElapsedMS: s.Elapsed.Milliseconds(), ShrinkingMS: s.Shrinking.Milliseconds(), Digest: Digest(s.Hashes), Failures: s.Failures, Interrupted: s.Interrupted}
 	if c.Duration > 0 {
 		r.Duration = c.Duration.String()
 	}
