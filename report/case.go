@@ -56,7 +56,7 @@ func WritePictures(dir string, pics []NamedPicture) error {
 // CasePictures are o's pictures: the reference's, then each judged run's.
 func CasePictures(o *check.Outcome) []NamedPicture {
 	if o.Entry != nil {
-		return EntryPictures(o.Entry, o.Case.Func.Name)
+		return append(EntryPictures(o.Entry, o.Case.Func.Name), EntryTexturePictures(o.Entry, o.Case.Module, o.Case.Func.Name)...)
 	}
 	return ResultPictures(o.Result)
 }
