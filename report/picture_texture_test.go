@@ -1,0 +1,178 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// storeLoad runs shaders/textures/store_load.wgsl (with its inputs file:
+// src a 2×2 rgba8unorm texture, dst a written 2×2 rgba8unorm storage
+// texture) on the reference and on lavapipe.
+func storeLoad(t *testing.T) (*check.AnyCase, *check.Outcome) {
+	t.Helper()
+	c, err := check.Load("../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"})
+	require.NoError(t, err)
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	o, err := c.Execute(context.Background(), check.Options{Devices: []check.Device{d}})
+	require.NoError(t, err)
+	require.NotNil(t, o.Entry)
+	require.Len(t, o.Entry.Runs, 1)
+	return c, o
+}
+
+func decodePNGBytes(t *testing.T, b []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	return img
+}
+
+func rgbaAt(img image.Image, p image.Point) color.RGBA {
+	r, g, b, a := img.At(p.X, p.Y).RGBA()
+	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+}
+
+func centreOf(r image.Rectangle) image.Point {
+	return image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2)
+}
+
+// exec --png's texture pictures, decoded: every texel of the input
+// texture src shows its bytes (store_load.inputs.json's channel values
+// ×255, rounded: unorm is drawn as is), the written texture dst shows
+// each run's codes, the texels whose reference is a set of two codes
+// (dst's b = src's g × 0.5, odd codes halved) are hatched on their
+// lower-right half, and a texel a run disagrees on is framed red.
+func TestTexturePicturesShowTexelsAndMarks(t *testing.T) {
+	c, o := storeLoad(t)
+	res := o.Entry
+	pics := CasePictures(o)
+	byFile := map[string][]byte{}
+	for _, p := range pics {
+		byFile[p.File] = p.PNG
+	}
+	run := res.Runs[0].Run
+	for _, f := range []string{"interp-main-ir-src.png", "interp-main-ir-dst.png", TexturePictureFile(run, "src"), TexturePictureFile(run, "dst")} {
+		require.Contains(t, byFile, f)
+	}
+	tvs := res.TextureViews(c.Module, "main")
+	require.Len(t, tvs, 2)
+	src, dst := tvs[0], tvs[1]
+	require.Equal(t, "src", src.Var.Name)
+	require.Equal(t, -1, src.Output)
+	require.Equal(t, "dst", dst.Var.Name)
+
+	// src's texels, from the inputs file: [0,1,0], [1,0.2,0], [0.4,0.6,0], [0.8,1,0].
+	want := [][3]uint8{{0, 255, 0}, {255, 51, 0}, {102, 153, 0}, {204, 255, 0}}
+	img := decodePNGBytes(t, byFile[TexturePictureFile(run, "src")])
+	for i, w := range want {
+		r, ok := TexturePictureTexel(src, true, 0, 0, i%2, i/2)
+		require.True(t, ok)
+		assert.Equal(t, TextureScale(2, 2), r.Dx(), "a texel is TextureScale pixels wide")
+		for _, p := range []image.Point{r.Min, centreOf(r), r.Max.Sub(image.Pt(1, 1))} {
+			assert.Equal(t, color.RGBA{w[0], w[1], w[2], 255}, rgbaAt(img, p), "src texel %d pixel %v", i, p)
+		}
+		got, ok := TexturePictureTexelAt(src, true, r.Min.X, r.Min.Y)
+		require.True(t, ok)
+		assert.Equal(t, Texel{0, 0, i % 2, i / 2}, got)
+	}
+	_, ok := TexturePictureTexelAt(src, true, 0, 0)
+	assert.False(t, ok, "the title is no texel")
+
+	// dst in the lavapipe run: its centre pixel is the run's codes (r, g, b);
+	// texel 1's b (src's g 0.2 × 0.5 = 0.1, 25.5 codes) may be 25 or 26:
+	// its lower-right corner is hatched, its upper-left corner is not.
+	codes := leafCodes(res.Runs[0].Outputs[0][dst.Output].Value)
+	img = decodePNGBytes(t, byFile[TexturePictureFile(run, "dst")])
+	for i := 0; i < 4; i++ {
+		r, _ := TexturePictureTexel(dst, false, 0, 0, i%2, i/2)
+		assert.Equal(t, color.RGBA{uint8(codes[4*i]), uint8(codes[4*i+1]), uint8(codes[4*i+2]), 255}, rgbaAt(img, r.Min.Add(image.Pt(1, 1))), "dst texel %d", i)
+	}
+	r1, _ := TexturePictureTexel(dst, false, 0, 0, 1, 0)
+	assert.Contains(t, HatchColors[:], rgbaAt(img, r1.Max.Sub(image.Pt(1, 1))), "texel 1's reference is a set of two codes")
+	assert.True(t, res.Reference[dst.Output].Indeterminate[4*1+2], "the reference agrees: texel 1's b is a set")
+
+	// A run that stored 7 into texel (1, 1)'s red: framed red there only.
+	bad := res.Runs[0].Run
+	v := bad.Outputs[0][dst.Output].Value.Clone()
+	v.Elems[1].Elems[1].Elems[0].Bits = 7
+	outs := append([]oracle.Expected(nil), bad.Outputs[0]...)
+	outs[dst.Output] = oracle.Expected{Value: v}
+	bad.Outputs = [][]oracle.Expected{outs}
+	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{bad})
+	require.Equal(t, oracle.Mismatch, res.Verdict)
+	img = decodePNG(t, TexturePicture(res, "main", dst, false, 0))
+	for i := 0; i < 4; i++ {
+		r, _ := TexturePictureTexel(dst, false, 0, 0, i%2, i/2)
+		corner := rgbaAt(img, r.Min)
+		if i == 3 {
+			assert.Equal(t, MismatchColor, corner, "the disagreeing texel is framed")
+			assert.Equal(t, color.RGBA{7, uint8(codes[13]), uint8(codes[14]), 255}, rgbaAt(img, r.Min.Add(image.Pt(6, 6))), "inside the frame: the run's value")
+		} else {
+			assert.NotEqual(t, MismatchColor, corner, "texel %d agrees", i)
+		}
+	}
+}
+
+// The display mapping the legend names, per format kind.
+func TestTextureDisplayMapping(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		v      float64
+		name   string
+		want   uint8
+	}{
+		{"rgba8unorm", 0.2, "unorm: value as is", 51},
+		{"rgba8snorm", 0, "snorm: (v+1)/2", 128},
+		{"rgba16float", 3.5, "float: clamped to [0, 1]", 255},
+		{"rgba16float", -1, "float: clamped to [0, 1]", 0},
+		{"r32uint", 15, "uint: [10, 20] to [0, 255]", 128},
+	} {
+		name, m := displayMapping(c.format, 10, 20)
+		assert.Equal(t, c.name, name)
+		assert.Equal(t, c.want, m(c.v), "%s %v", c.format, c.v)
+	}
+	// bgra8unorm's bytes B, G, R, A are drawn as the colour they stand for.
+	_, m := displayMapping("bgra8unorm", 0, 1)
+	col, ok := texelColor("bgra8unorm", []uint32{255, 0, 0, 255}, m)
+	assert.True(t, ok)
+	assert.Equal(t, color.RGBA{0, 0, 255, 255}, col)
+	// A NaN float is magenta.
+	col, ok = texelColor("r32float", []uint32{0x7fc00000}, m)
+	assert.False(t, ok)
+	assert.Equal(t, NonFiniteColor, col)
+}
+
+// exec --png writes the texture pictures beside the runs' own.
+func TestWriteTexturePictures(t *testing.T) {
+	_, o := storeLoad(t)
+	dir := t.TempDir()
+	require.NoError(t, WritePictures(dir, CasePictures(o)))
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, "interp-main-ir-dst.png interp-main-ir-src.png interp-main-ir.png "+
+		"wgpu_vulkan_llvmpipe-main-wgsl-portable-dst.png wgpu_vulkan_llvmpipe-main-wgsl-portable-src.png wgpu_vulkan_llvmpipe-main-wgsl-portable.png",
+		strings.Join(names, " "))
+	b, err := os.ReadFile(filepath.Join(dir, "interp-main-ir-src.png"))
+	require.NoError(t, err)
+	decodePNGBytes(t, b)
+}
