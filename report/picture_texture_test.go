@@ -176,3 +176,55 @@ func TestWriteTexturePictures(t *testing.T) {
 	require.NoError(t, err)
 	decodePNGBytes(t, b)
 }
+
+// The viewer steps through a run's pictures with p/P (its buffer leaves,
+// then each texture), keeps the picture when the adapter changes, and a
+// click on a texel prints its place and values: an input's channels
+// (store_load.inputs.json's src texel (1, 0) is [1, 0.2, 0, 1]), a
+// written texel's reference — dst (1, 0) = (src.r, src(0, 0).r, src.g ×
+// 0.5, 1) = (1, 0, 0.1, 1), where 0.1 is 25.5 codes: WGSL allows 25 or 26
+// — and the run's value.
+func TestViewerTexturePictures(t *testing.T) {
+	c, o := storeLoad(t)
+	res := o.Entry
+	v := NewViewer(CaseViews(o))
+	label := "wgpu-vulkan:llvmpipe main wgsl portable"
+	require.Equal(t, label, v.Current().Label)
+	require.Equal(t, ShowsBindings, v.Current().Shows)
+	tvs := res.TextureViews(c.Module, "main")
+	src, dst := tvs[0], tvs[1]
+
+	require.True(t, v.Key(KeyPicture).Changed)
+	require.Equal(t, "src", v.Current().Shows)
+	assert.Equal(t, label+" src", v.Current().Label)
+	assert.Equal(t, TexturePicture(res, "main", src, true, 0).Pix, v.Image().Pix)
+	r, _ := TexturePictureTexel(src, true, 0, 0, 1, 0)
+	text, ok := v.Click(centre(r))
+	require.True(t, ok)
+	assert.Equal(t, "src texel (1, 0) level 0 layer 0, "+label+"\n"+
+		"  input:     r 1 (code 255), g 0.2 (code 51), b 0 (code 0), a 1 (code 255) (rgba8unorm, the same in every run)\n", text)
+	_, ok = v.Click(0, 0)
+	assert.False(t, ok)
+
+	require.True(t, v.Key(KeyPicture).Changed)
+	require.Equal(t, "dst", v.Current().Shows)
+	r, _ = TexturePictureTexel(dst, false, 0, 0, 1, 0)
+	text, ok = v.Click(centre(r))
+	require.True(t, ok)
+	codes := leafCodes(res.Runs[0].Outputs[0][dst.Output].Value)
+	assert.Equal(t, "dst texel (1, 0) level 0 layer 0, "+label+"\n"+
+		"  reference: r 1 (code 255), g 0 (code 0), b one of 0.0980392 (code 25) or 0.101961 (code 26), a 1 (code 255)\n"+
+		"  output:    r 1 (code 255), g 0 (code 0), b "+channelText("rgba8unorm", codes[6])+", a 1 (code 255)\n", text)
+	assert.Contains(t, []uint32{25, 26}, codes[6], "lavapipe stored one of the allowed codes")
+
+	require.True(t, v.Key(KeyAdapter).Changed)
+	assert.Equal(t, [4]string{StageCompute, "interp", "main", "ir"}, at(v))
+	assert.Equal(t, "dst", v.Current().Shows, "the adapter key keeps the picture")
+	assert.Equal(t, TexturePicture(res, "main", dst, false, -1).Pix, v.Image().Pix)
+	require.True(t, v.Key(KeyPictureBack).Changed)
+	assert.Equal(t, "src", v.Current().Shows)
+	require.True(t, v.Key(KeyPictureBack).Changed)
+	assert.Equal(t, ShowsBindings, v.Current().Shows)
+	require.True(t, v.Key(KeyPictureBack).Changed)
+	assert.Equal(t, "dst", v.Current().Shows, "P wraps")
+}
