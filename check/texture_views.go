@@ -111,3 +111,26 @@ func TextureCodes(t *interp.Texture, l int) []uint32 {
 	}
 	return textureCodes(t.Format, t.Data[l])
 }
+
+// TextureViews returns the texture bindings (not samplers) c's function
+// uses, in module order, with the contents every run gets (a given
+// texture, else the default one): the inputs of a fragment entry point's
+// runs (Output -1: its storage textures are not read back). Errors are
+// positioned at a binding whose given contents do not fit it.
+func (c *AnyCase) TextureViews() ([]TextureView, error) {
+	if c.Module == nil || c.Func == nil || len(c.Module.Textures) == 0 {
+		return nil, nil
+	}
+	texs, _, err := completeCaseTextures(c.Module, c.Func.Name, c.Textures, c.Samplers)
+	if err != nil {
+		return nil, err
+	}
+	used := usedHandles(c.Module, c.Func.Name)
+	var out []TextureView
+	for _, v := range c.Module.Textures {
+		if t := texs[v.Name]; v.T.Kind == ir.KindTexture && used[v.Name] && t != nil {
+			out = append(out, TextureView{Var: v, Texture: t, Output: -1})
+		}
+	}
+	return out, nil
+}

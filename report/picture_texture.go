@@ -72,7 +72,7 @@ func textureLayout(tv check.TextureView, input bool) texLayout {
 	if !input {
 		levels = 1
 	}
-	dim := tv.Var.T.Tex.Dim
+	dim := texDim(tv)
 	word := "layer"
 	switch dim {
 	case ir.Tex3D:
@@ -109,10 +109,19 @@ func textureLayout(tv check.TextureView, input bool) texLayout {
 func texLevelSize(tv check.TextureView, l int) (w, h, d int) {
 	t := tv.Texture
 	w, h, d = max(1, t.Width>>l), max(1, t.Height>>l), max(1, t.DepthOrLayers)
-	if tv.Var.T.Tex.Dim == ir.Tex3D {
+	if texDim(tv) == ir.Tex3D {
 		d = max(1, t.DepthOrLayers>>l)
 	}
 	return w, h, d
+}
+
+// texDim is tv's dimension (2d for a render target, which has no
+// binding).
+func texDim(tv check.TextureView) ir.TexDim {
+	if tv.Var == nil || tv.Var.T == nil || tv.Var.T.Tex == nil {
+		return ir.Tex2D
+	}
+	return tv.Var.T.Tex.Dim
 }
 
 // TexturePictureTexel is the rectangle of texel (x, y) of mip level and
@@ -163,14 +172,14 @@ type texData struct {
 }
 
 // textureData gathers what run k (k < 0: the reference) shows of tv.
-func textureData(res *check.EntryResult, entry string, tv check.TextureView, input bool, k int) texData {
+func textureData(res texRuns, entry string, tv check.TextureView, input bool, k int) texData {
 	t := tv.Texture
 	ch, _, _, _, _ := check.TextureFormat(t.Format)
 	d := texData{format: t.Format, channels: max(ch, 1)}
 	run := oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR}
 	var j *oracle.Judged
 	if k >= 0 {
-		j = &res.Runs[k]
+		j = &res.runs[k]
 		run = j.Run
 	}
 	dims := fmt.Sprintf("%dx%d", t.Width, t.Height)
@@ -186,7 +195,7 @@ func textureData(res *check.EntryResult, entry string, tv check.TextureView, inp
 		d.subtitle = "as dispatched to every run; " + RunLabel(run)
 		return d
 	}
-	ref := res.Reference[tv.Output]
+	ref := res.reference[tv.Output]
 	refCodes := leafCodes(ref.Value)
 	d.lo, d.hi = codeRange(t.Format, d.channels, [][]uint32{refCodes})
 	var got []uint32
@@ -319,8 +328,24 @@ func texelColor(format string, cs []uint32, m func(float64) uint8) (color.RGBA, 
 // 0 with the texels the run disagrees on and those the reference leaves
 // open marked (the package comment above says how).
 func TexturePicture(res *check.EntryResult, entry string, tv check.TextureView, input bool, k int) *image.RGBA {
-	lay := textureLayout(tv, input)
-	d := textureData(res, entry, tv, input, k)
+	return texturePicture(texRuns{res.Runs, res.Reference}, entry, tv, input, k)
+}
+
+// texRuns are the judged runs (and, for a written texture's pictures, the
+// reference's outputs) a texture picture is drawn from.
+type texRuns struct {
+	runs      []oracle.Judged
+	reference []oracle.Expected
+}
+
+func texturePicture(res texRuns, entry string, tv check.TextureView, input bool, k int) *image.RGBA {
+	return drawTexture(textureLayout(tv, input), textureData(res, entry, tv, input, k), !input)
+}
+
+// drawTexture draws d's tiles laid out as lay, with the marks and their
+// legend when marks.
+func drawTexture(lay texLayout, d texData, marks bool) *image.RGBA {
+	input := !marks
 	mapping, m := displayMapping(d.format, d.lo, d.hi)
 	chans := [...]string{"", "one channel: grey", "r, g: red, green", "r, g, b", "r, g, b (alpha not drawn)"}[min(d.channels, 4)]
 	legend := []string{"display " + mapping, chans}
@@ -390,7 +415,7 @@ func TexturePicture(res *check.EntryResult, entry string, tv check.TextureView, 
 	if !input {
 		swatch("differs", func(r image.Rectangle) { fill(img, r, gridColor); border(img, r, 2) })
 		swatch("any value", func(r image.Rectangle) { hatch(img, r) })
-		swatch("set", func(r image.Rectangle) { fill(img, r, gridColor); halfHatch(img, r) })
+		swatch("set/interval", func(r image.Rectangle) { fill(img, r, gridColor); halfHatch(img, r) })
 	}
 	swatch("NaN/inf", func(r image.Rectangle) { fill(img, r, NonFiniteColor) })
 	if !input {

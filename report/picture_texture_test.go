@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,4 +228,85 @@ func TestViewerTexturePictures(t *testing.T) {
 	assert.Equal(t, ShowsBindings, v.Current().Shows)
 	require.True(t, v.Key(KeyPictureBack).Changed)
 	assert.Equal(t, "dst", v.Current().Shows, "P wraps")
+}
+
+// A fragment entry point's pictures (shaders/textures/checker_sample.wgsl
+// on lavapipe, 16×16 target): each attachment is drawn as the image it is —
+// pixel (x, y)'s colour is invocation 16y + x's output channels as bytes
+// (f32 clamped to [0, 1], ×255, rounded) — the sampled checker texture's
+// every level is drawn from its bytes, a pixel the run differs on is
+// framed red, and the viewer's view of an attachment prints the pixel's
+// invocation when clicked.
+func TestFragmentPictures(t *testing.T) {
+	c, err := check.Load("../shaders/textures/checker_sample.wgsl", check.LoadOptions{Command: "exec"})
+	require.NoError(t, err)
+	require.Equal(t, check.KindFragment, c.Kind)
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	o, err := c.Execute(context.Background(), check.Options{Devices: []check.Device{d}})
+	require.NoError(t, err)
+	res := o.Result
+	require.Len(t, res.Runs, 1)
+	files := map[string][]byte{}
+	for _, p := range CasePictures(o) {
+		files[p.File] = p.PNG
+	}
+	run := res.Runs[0].Run
+	for _, f := range []string{"target_near", "target_lin", "checker", "checker_l"} {
+		require.Contains(t, files, TexturePictureFile(run, f))
+		require.Contains(t, files, TexturePictureFile(ReferenceRun(res), f))
+	}
+	to8 := func(bits uint32) uint8 {
+		return uint8(math.Round(255 * math.Max(0, math.Min(1, float64(math.Float32frombits(bits))))))
+	}
+	tv := fragmentTarget("near @location(0)", "rgba32float", 16, 16)
+	img := decodePNGBytes(t, files[TexturePictureFile(run, "target_near")])
+	for _, i := range []int{0, 17, 35, 255} {
+		r, ok := TexturePictureTexel(tv, false, 0, 0, i%16, i/16)
+		require.True(t, ok)
+		cs := leafCodes(res.Runs[0].Outputs[i][0].Value)[:4]
+		assert.Equal(t, color.RGBA{to8(cs[0]), to8(cs[1]), to8(cs[2]), 255}, rgbaAt(img, r.Min.Add(image.Pt(2, 2))), "pixel %d", i)
+	}
+	tvs, err := c.TextureViews()
+	require.NoError(t, err)
+	require.Len(t, tvs, 2)
+	checker := tvs[0]
+	require.Equal(t, "checker", checker.Var.Name)
+	img = decodePNGBytes(t, files[TexturePictureFile(run, "checker")])
+	for level := 0; level < 4; level++ {
+		codes := check.TextureCodes(checker.Texture, level)
+		r, ok := TexturePictureTexel(checker, true, level, 0, 1, 0)
+		require.True(t, ok, "level %d", level)
+		assert.Equal(t, color.RGBA{uint8(codes[4]), uint8(codes[5]), uint8(codes[6]), 255}, rgbaAt(img, centreOf(r)), "level %d texel (1, 0)", level)
+	}
+
+	// A run whose pixel (3, 2) red is off: that pixel, only, is framed.
+	bad := res.Runs[0].Run
+	bad.Outputs = append([][]oracle.Expected(nil), bad.Outputs...)
+	v := bad.Outputs[35][0].Value.Clone()
+	v.Elems[0].Elems[0].Bits = math.Float32bits(0.123)
+	bad.Outputs[35] = []oracle.Expected{{Value: v}}
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, []oracle.Run{bad})
+	require.Equal(t, oracle.Mismatch, res.Verdict)
+	atts := fragmentAttachments(res)
+	require.Len(t, atts, 2)
+	img = decodePNG(t, attachmentPicture(res, atts[0], 16, 16, 0))
+	for _, i := range []int{34, 35, 36} {
+		r, _ := TexturePictureTexel(tv, false, 0, 0, i%16, i/16)
+		assert.Equal(t, i == 35, rgbaAt(img, r.Min) == MismatchColor, "pixel %d framed", i)
+	}
+	img = decodePNG(t, attachmentPicture(res, atts[1], 16, 16, 0))
+	r, _ := TexturePictureTexel(tv, false, 0, 0, 3, 2)
+	assert.NotEqual(t, MismatchColor, rgbaAt(img, r.Min), "lin agrees at pixel (3, 2)")
+
+	vw := NewViewer(CaseViews(o))
+	require.Equal(t, oracle.Mismatch, vw.Current().Verdict)
+	require.True(t, vw.Key(KeyPicture).Changed)
+	assert.Equal(t, "target near @location(0)", vw.Current().Shows)
+	r, _ = TexturePictureTexel(tv, false, 0, 0, 3, 2)
+	text, ok := vw.Click(centreOf(r).X, centreOf(r).Y)
+	require.True(t, ok)
+	assert.True(t, strings.HasPrefix(text, "pixel (3, 2): invocation 35, "+RunLabel(bad)+"\n"), text)
+	assert.Contains(t, text, "differs:   ret.near[0]: reference")
 }

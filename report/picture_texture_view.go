@@ -22,13 +22,13 @@ const ShowsBindings = "bindings"
 
 // textureViews are run k's texture views of an entry point's result, on
 // base's axes.
-func textureViews(res *check.EntryResult, entry string, specs []texturePictureSpec, base View, k int) []View {
+func textureViews(res texRuns, entry string, specs []texturePictureSpec, base View, k int) []View {
 	var out []View
 	for _, s := range specs {
 		v := base
 		v.Shows = s.name()
 		v.Label = base.Label + " " + s.name()
-		v.Picture = func() *image.RGBA { return TexturePicture(res, entry, s.tv, s.input, k) }
+		v.Picture = func() *image.RGBA { return texturePicture(res, entry, s.tv, s.input, k) }
 		v.Cell = func(x, y int) (string, bool) {
 			t, ok := TexturePictureTexelAt(s.tv, s.input, x, y)
 			if !ok {
@@ -79,11 +79,11 @@ func texelChannels(format string, cs []uint32, each func(c int) string) string {
 // contents, the reference's value — a channel WGSL leaves open as the
 // set of codes it allows, or "any value" — the run's, and the channels
 // that differ.
-func texelDescription(res *check.EntryResult, entry string, tv check.TextureView, input bool, k int, t Texel) string {
+func texelDescription(res texRuns, entry string, tv check.TextureView, input bool, k int, t Texel) string {
 	run := oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR}
 	var j *oracle.Judged
 	if k >= 0 {
-		j = &res.Runs[k]
+		j = &res.runs[k]
 		run = j.Run
 	}
 	tex := tv.Texture
@@ -108,7 +108,7 @@ func texelDescription(res *check.EntryResult, entry string, tv check.TextureView
 		}
 		return b.String()
 	}
-	ref := res.Reference[tv.Output]
+	ref := res.reference[tv.Output]
 	rc := codesOf(leafCodes(ref.Value))
 	if rc == nil {
 		return b.String()

@@ -107,7 +107,7 @@ func EntryViews(c *check.EntryCase, res *check.EntryResult) []View {
 				}
 				return leafDescription(res, run, j, o, l), true
 			}}
-		return append([]View{base}, textureViews(res, c.Entry, specs, base, k)...)
+		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference}, c.Entry, specs, base, k)...)
 	}
 	out := view(-1)
 	for k := range res.Runs {
