@@ -357,6 +357,19 @@ func (v *Viewer) Image() *image.RGBA {
 // is.
 func (v *Viewer) Click(x, y int) (string, bool) { return v.views[v.cur].Cell(x, y) }
 
+// Hover is the window's title with the pointer at pixel (x, y) of Image:
+// Title, then the first line of what a click there would print (a
+// texel's binding, coordinates, level and layer; an invocation; a leaf),
+// or Title alone off every cell.
+func (v *Viewer) Hover(x, y int) string {
+	text, ok := v.Click(x, y)
+	if !ok {
+		return v.Title()
+	}
+	line, _, _ := strings.Cut(text, "\n")
+	return v.Title() + " | " + line
+}
+
 // KeyResult is what a key did.
 type KeyResult struct {
 	Quit    bool   // q or Esc: close the viewer
