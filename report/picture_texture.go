@@ -195,7 +195,10 @@ func textureData(res texRuns, entry string, tv check.TextureView, input bool, k 
 		d.subtitle = "as dispatched to every run; " + RunLabel(run)
 		return d
 	}
-	ref := res.reference[tv.Output]
+	var ref oracle.Expected // none where the reference did not run (out of domain)
+	if tv.Output < len(res.reference) {
+		ref = res.reference[tv.Output]
+	}
 	refCodes := leafCodes(ref.Value)
 	d.lo, d.hi = codeRange(t.Format, d.channels, [][]uint32{refCodes})
 	var got []uint32
@@ -240,6 +243,9 @@ func textureData(res texRuns, entry string, tv check.TextureView, input bool, k 
 
 // leafCodes is a texture output value's channel codes in leaf order.
 func leafCodes(v ir.Value) []uint32 {
+	if v.Type == nil {
+		return nil
+	}
 	var out []uint32
 	var walk func(v ir.Value)
 	walk = func(v ir.Value) {

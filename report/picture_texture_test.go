@@ -310,3 +310,34 @@ func TestFragmentPictures(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text, "pixel (3, 2): invocation 35, "+RunLabel(bad)+"\n"), text)
 	assert.Contains(t, text, "differs:   ret.near[0]: reference")
 }
+
+// An entry point whose made-up inputs are out of its domain (the
+// reference stops at the step limit: nothing is compared) still gets its
+// texture pictures: the written texture with no texels ("no output").
+func TestTexturePicturesOutOfDomain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dom.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(`@group(0) @binding(0) var<storage, read_write> n: array<u32, 1>;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba8unorm, write>;
+@compute @workgroup_size(1) fn main() {
+  var i = 0u;
+  loop { if (i == n[0]) { break; } i += 1u; }
+  textureStore(dst, vec2u(0u), vec4f(f32(i)));
+}
+`), 0o644))
+	c, err := check.Load(path, check.LoadOptions{Command: "exec", Fill: "random", Seed: 1, Given: map[string]bool{"fill": true, "seed": true}})
+	require.NoError(t, err)
+	o, err := c.Execute(context.Background(), c.Options(check.Options{}))
+	require.NoError(t, err)
+	require.Equal(t, oracle.OutOfDomain, o.Entry.Verdict)
+	pics := CasePictures(o)
+	require.Len(t, pics, 2)
+	assert.Equal(t, "interp-main-ir-dst.png", pics[1].File)
+	tv := o.Entry.TextureViews(c.Module, "main")[0]
+	r, _ := TexturePictureTexel(tv, false, 0, 0, 0, 0)
+	assert.Equal(t, MissingColor, rgbaAt(decodePNGBytes(t, pics[1].PNG), centreOf(r)))
+	v := NewViewer(CaseViews(o))
+	v.Key(KeyPicture)
+	text, ok := v.Click(centreOf(r).X, centreOf(r).Y)
+	require.True(t, ok)
+	assert.Equal(t, "dst texel (0, 0) level 0 layer 0, interp main ir\n", text)
+}

@@ -108,6 +108,9 @@ func texelDescription(res texRuns, entry string, tv check.TextureView, input boo
 		}
 		return b.String()
 	}
+	if tv.Output >= len(res.reference) {
+		return b.String() // the reference did not run (out of domain)
+	}
 	ref := res.reference[tv.Output]
 	rc := codesOf(leafCodes(ref.Value))
 	if rc == nil {
