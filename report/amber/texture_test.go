@@ -17,12 +17,16 @@ import (
 )
 
 // webgpuFormat is the WebGPU format of an Amber (Vulkan) format name, the
-// inverse of amberFormat over the formats the tests use.
+// inverse of amberFormat.
 func webgpuFormat(t *testing.T, amber string) string {
 	t.Helper()
-	for _, f := range []string{"rgba8unorm", "rgba8snorm", "rgba8uint", "rgba8sint", "bgra8unorm", "rgba16float", "r32float", "r32uint", "r32sint", "rg32float", "rgba32float"} {
-		if a, _ := amberFormat(f); a == amber {
-			return f
+	for _, ch := range []string{"r", "rg", "rgba", "bgra"} {
+		for _, bits := range []string{"8", "16", "32"} {
+			for _, kind := range []string{"unorm", "snorm", "uint", "sint", "float"} {
+				if a, ok := amberFormat(ch + bits + kind); ok && a == amber {
+					return ch + bits + kind
+				}
+			}
 		}
 	}
 	t.Fatalf("no WebGPU format for %s", amber)
@@ -102,6 +106,11 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 	var curBuf string
 	var curImg *texImage
 	for _, l := range strings.Split(sc.Text, "\n") {
+		// The BUFFER's comment names its WGSL access: a read_write one
+		// is bound as such even when no EXPECT names it.
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "#" && strings.HasPrefix(f[1], "buf_") && strings.Contains(l, "read_write>") {
+			rw[strings.TrimSuffix(f[1], ":")] = true
+		}
 		if i := strings.Index(l, "#"); i >= 0 {
 			l = l[:i]
 		}
@@ -189,7 +198,7 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 			if f[4] == "uniform" {
 				kind = harness.BindingUniform
 			}
-			rw[f[2]] = false
+			rw[f[2]] = rw[f[2]] // bound
 			job.Buffers = append(job.Buffers, harness.BufferBinding{Group: uint32(g), Binding: uint32(b), Kind: kind})
 		case f[0] == "RUN":
 			for k := range job.Workgroups {
@@ -265,6 +274,12 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 		idx, err := strconv.Atoi(e[3])
 		require.NoError(t, err)
 		cmp, vals := e[4], e[5:]
+		tol := -1.0 // EXPECT … TOLERANCE t EQ …: absolute, on float buffers
+		if cmp == "TOLERANCE" {
+			tol, err = strconv.ParseFloat(e[5], 64)
+			require.NoError(t, err)
+			cmp, vals = e[6], e[7:]
+		}
 		ok := true
 		if img := imgs[e[1]]; img != nil {
 			_, bits, _, _, _ := check.TextureFormat(img.format)
@@ -300,6 +315,9 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 			for k, v := range vals {
 				bits := binary.LittleEndian.Uint32(final[name][idx+4*k:])
 				switch {
+				case strings.HasSuffix(e[1], "_f32") && tol >= 0:
+					want, _ := strconv.ParseFloat(v, 64)
+					ok = ok && math.Abs(float64(math.Float32frombits(bits))-want) <= tol
 				case strings.HasSuffix(e[1], "_f32"):
 					want, _ := strconv.ParseFloat(v, 64)
 					ok = ok && math.Float32frombits(bits) == float32(want)
