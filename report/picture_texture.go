@@ -367,7 +367,10 @@ func drawTexture(lay texLayout, d texData, marks bool) *image.RGBA {
 	drawText(img, picMargin, picMargin+picLine, d.subtitle)
 	for _, t := range lay.tiles {
 		drawText(img, t.at.Min.X, t.at.Min.Y-picLine, t.label)
-		codes := d.codes[min(t.level, len(d.codes)-1)]
+		var codes []uint32 // none: drawn as missing
+		if t.level < len(d.codes) {
+			codes = d.codes[t.level]
+		}
 		base := t.layer * t.w * t.h
 		small := image.NewRGBA(image.Rect(0, 0, t.w, t.h))
 		for y := 0; y < t.h; y++ {

@@ -114,7 +114,7 @@ func fragmentTarget(name, format string, w, h int) check.TextureView {
 	return check.TextureView{Var: &ir.TextureVar{Name: name}, Texture: &interp.Texture{Format: format, Width: w, Height: h, DepthOrLayers: 1, MipLevels: 1}, Output: 0}
 }
 
-// AttachmentPicture draws attachment a of a fragment result res (target
+// attachmentPicture draws attachment a of a fragment result res (target
 // w×h) in run k (k < 0: the reference).
 func attachmentPicture(res *check.Result, a fragAttachment, w, h, k int) *image.RGBA {
 	format, ch := a.format()
