@@ -56,7 +56,10 @@ func WritePictures(dir string, pics []NamedPicture) error {
 // CasePictures are o's pictures: the reference's, then each judged run's.
 func CasePictures(o *check.Outcome) []NamedPicture {
 	if o.Entry != nil {
-		return EntryPictures(o.Entry, o.Case.Func.Name)
+		return append(EntryPictures(o.Entry, o.Case.Func.Name), EntryTexturePictures(o.Entry, o.Case.Module, o.Case.Func.Name)...)
+	}
+	if o.Case.Kind == check.KindFragment {
+		return append(ResultPictures(o.Result), FragmentPictures(o.Case, o.Result)...)
 	}
 	return ResultPictures(o.Result)
 }
@@ -66,5 +69,12 @@ func CaseViews(o *check.Outcome) []View {
 	if o.Entry != nil {
 		return EntryViews(o.Case.Entry(), o.Entry)
 	}
-	return ResultViews(o.Case.Func, o.Case.Args, o.Result)
+	views := ResultViews(o.Case.Func, o.Case.Args, o.Result)
+	if o.Case.Kind == check.KindFragment {
+		pics := fragmentPictures(o.Case, o.Result)
+		for i := range len(views) {
+			views = append(views, fragmentViews(pics, views[i], i-1)...)
+		}
+	}
+	return views
 }

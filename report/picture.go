@@ -165,12 +165,7 @@ func PictureFile(r oracle.Run) string {
 		parts = append(parts, r.Mode)
 	}
 	for i, p := range parts {
-		parts[i] = strings.Map(func(c rune) rune {
-			if c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				return c
-			}
-			return '_'
-		}, p)
+		parts[i] = sanitize(p)
 	}
 	return strings.Join(parts, "-") + ".png"
 }

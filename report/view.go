@@ -33,6 +33,10 @@ type View struct {
 	Adapter  string // "interp" (the reference interpreter) or an adapter name
 	Function string // the kernel or entry point, or its _flat twin
 	Format   string // "ir" (the interpreter), "wgsl" or "spirv" (oracle.Format)
+	// Shows is what the picture shows: ShowsBindings (the run's outputs),
+	// or one of an entry point's texture pictures (a texture binding's
+	// name, "NAME input" for a written one's initial contents).
+	Shows string
 	// Label names the run as pictures do (RunLabel).
 	Label string
 	// Verdict is the run's judgement; "" for the reference itself.
@@ -57,7 +61,7 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 		if run.Stage != "" {
 			stage = string(run.Stage)
 		}
-		v := View{Stage: stage, Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Label: RunLabel(run),
+		v := View{Stage: stage, Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Shows: ShowsBindings, Label: RunLabel(run),
 			Picture: func() *image.RGBA { return RunPicture(res, k) },
 			Cell: func(x, y int) (string, bool) {
 				i, ok := PictureCellAt(n, x, y)
@@ -80,15 +84,17 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 
 // EntryViews returns the views of a compute entry point's result res for
 // case c: the reference's, then each judged run's (skipped runs have no
-// picture).
+// picture); each run's picture of its buffer leaves is followed by its
+// texture pictures (TexturePicture), one view each.
 func EntryViews(c *check.EntryCase, res *check.EntryResult) []View {
-	view := func(k int) View {
+	specs := texturePictureSpecs(res, c.Module, c.Entry)
+	view := func(k int) []View {
 		run := oracle.Run{Adapter: "interp", Function: c.Entry, Format: oracle.FormatIR}
 		var verdict oracle.Verdict
 		if k >= 0 {
 			run, verdict = res.Runs[k].Run, res.Runs[k].Verdict
 		}
-		return View{Stage: stageName(c.Module, c.Entry), Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Label: RunLabel(run), Verdict: verdict,
+		base := View{Stage: stageName(c.Module, c.Entry), Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Shows: ShowsBindings, Label: RunLabel(run), Verdict: verdict,
 			Picture: func() *image.RGBA { return EntryPicture(res, c.Entry, k) },
 			Cell: func(x, y int) (string, bool) {
 				o, l, ok := EntryPictureCellAt(res, x, y)
@@ -101,10 +107,11 @@ func EntryViews(c *check.EntryCase, res *check.EntryResult) []View {
 				}
 				return leafDescription(res, run, j, o, l), true
 			}}
+		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference}, c.Entry, specs, base, k)...)
 	}
-	out := []View{view(-1)}
+	out := view(-1)
 	for k := range res.Runs {
-		out = append(out, view(k))
+		out = append(out, view(k)...)
 	}
 	return out
 }
@@ -270,7 +277,7 @@ func leafDescription(res *check.EntryResult, run oracle.Run, j *oracle.Judged, o
 }
 
 // ViewKeys is the viewer's key map, as its help prints it.
-const ViewKeys = "a/A next/previous adapter, f function (original/twin), s format (WGSL/SPIR-V), t stage, q or Esc quit; click a cell to print it"
+const ViewKeys = "a/A next/previous adapter, f function (original/twin), s format (WGSL/SPIR-V), t stage, p/P next/previous picture (bindings, each texture), q or Esc quit; click a cell or texel to print it"
 
 // Keys a Viewer takes (Viewer.Key).
 const (
@@ -279,6 +286,8 @@ const (
 	KeyFunction    = 'f'
 	KeyFormat      = 's'
 	KeyStage       = 't'
+	KeyPicture     = 'p'
+	KeyPictureBack = 'P'
 	KeyQuit        = 'q'
 	KeyEscape      = 0x1b
 )
@@ -348,6 +357,19 @@ func (v *Viewer) Image() *image.RGBA {
 // is.
 func (v *Viewer) Click(x, y int) (string, bool) { return v.views[v.cur].Cell(x, y) }
 
+// Hover is the window's title with the pointer at pixel (x, y) of Image:
+// Title, then the first line of what a click there would print (a
+// texel's binding, coordinates, level and layer; an invocation; a leaf),
+// or Title alone off every cell.
+func (v *Viewer) Hover(x, y int) string {
+	text, ok := v.Click(x, y)
+	if !ok {
+		return v.Title()
+	}
+	line, _, _ := strings.Cut(text, "\n")
+	return v.Title() + " | " + line
+}
+
 // KeyResult is what a key did.
 type KeyResult struct {
 	Quit    bool   // q or Esc: close the viewer
@@ -364,13 +386,15 @@ const (
 	axisAdapter
 	axisFunction
 	axisFormat
+	axisPicture
 	numAxes
 )
 
-var axisNames = [numAxes]string{"stage", "adapter", "function", "format"}
+var axisNames = [numAxes]string{"stage", "adapter", "function", "format", "picture"}
 
-// axisRank orders the axes for scoping: function and format are peers.
-var axisRank = [numAxes]int{0, 1, 2, 2}
+// axisRank orders the axes for scoping: function and format are peers;
+// pictures move within one run.
+var axisRank = [numAxes]int{0, 1, 2, 2, 3}
 
 func (w View) axis(a int) string {
 	switch a {
@@ -380,13 +404,15 @@ func (w View) axis(a int) string {
 		return w.Adapter
 	case axisFunction:
 		return w.Function
+	case axisPicture:
+		return w.Shows
 	}
 	return w.Format
 }
 
 // Key applies key r (KeyAdapter, KeyAdapterBack, KeyFunction, KeyFormat,
-// KeyStage, KeyQuit, KeyEscape; anything else only says what the keys
-// are).
+// KeyStage, KeyPicture, KeyPictureBack, KeyQuit, KeyEscape; anything
+// else only says what the keys are).
 func (v *Viewer) Key(r rune) KeyResult {
 	switch r {
 	case KeyQuit, KeyEscape:
@@ -401,6 +427,10 @@ func (v *Viewer) Key(r rune) KeyResult {
 		return v.move(axisFormat, 1)
 	case KeyStage:
 		return v.move(axisStage, 1)
+	case KeyPicture:
+		return v.move(axisPicture, 1)
+	case KeyPictureBack:
+		return v.move(axisPicture, -1)
 	}
 	return KeyResult{Message: fmt.Sprintf("key %q does nothing; keys: %s", r, ViewKeys)}
 }
@@ -452,6 +482,9 @@ func (v *Viewer) move(a, dir int) KeyResult {
 			where = " of " + cur.Adapter
 			if a == axisAdapter {
 				where = " in stage " + cur.Stage
+			}
+			if a == axisPicture {
+				where = " of " + cur.Label
 			}
 		}
 		return KeyResult{Message: fmt.Sprintf("only one %s%s: %s", axisNames[a], where, cur.axis(a))}

@@ -245,3 +245,25 @@ func TestViewLine(t *testing.T) {
 	assert.Equal(t, "interp (reference)", View{Label: "interp"}.Line())
 	assert.Equal(t, "wgpu-vulkan:llvmpipe k wgsl (mismatch)", View{Label: "wgpu-vulkan:llvmpipe k wgsl", Verdict: "mismatch"}.Line())
 }
+
+// Hover titles the window with the shown view's line and the first line
+// of what a click there prints; off every cell, the line alone.
+func TestViewerHover(t *testing.T) {
+	arr := ir.ArrayOf(ir.U32, 3)
+	val := func(xs ...uint32) ir.Value {
+		var es []ir.Value
+		for _, x := range xs {
+			es = append(es, ir.U32Val(x))
+		}
+		return ir.CompositeVal(arr, es...)
+	}
+	ref := []oracle.Expected{{Value: val(4, 5, 6)}}
+	runs, verdict := oracle.Judge([][]oracle.Expected{ref}, []string{"out"}, []oracle.Run{{Adapter: "swiftshader", Function: "main", Format: oracle.FormatWGSL, Outputs: [][]oracle.Expected{{{Value: val(4, 9, 6)}}}}})
+	res := &check.EntryResult{Names: []string{"out"}, Reference: ref, Runs: runs, Verdict: verdict,
+		Bindings: []*ir.SharedVar{{Name: "out", T: arr, Space: ir.SpaceStorage}}, Inputs: []ir.Value{val(1, 2, 3)}}
+	v := NewViewer(EntryViews(&check.EntryCase{Entry: "main", Workgroups: [3]uint32{1, 1, 1}}, res))
+	x, y := centre(EntryPictureCell(res, 0, 1))
+	assert.Equal(t, "gpudiff view: swiftshader main wgsl (mismatch) | out[1], swiftshader main wgsl", v.Hover(x, y))
+	assert.Equal(t, v.Title(), v.Hover(0, 0))
+	assert.Equal(t, v.Title(), v.Hover(-1, -1))
+}

@@ -66,7 +66,7 @@ func scriptCondition(cond string) (bool, error) {
 
 // scriptCopies are the repository directories every script's work
 // directory starts with (README's examples name files in them).
-var scriptCopies = []string{"shaders/examples", "shaders/conformance", "shaders/regress", "shaders/compute", "shaders/dispatch", "shaders/fragment", "findings"}
+var scriptCopies = []string{"shaders/examples", "shaders/conformance", "shaders/regress", "shaders/compute", "shaders/dispatch", "shaders/fragment", "shaders/textures", "findings"}
 
 // cmdExits is the script command `exits CODE PROGRAM [ARGS...]`.
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {

@@ -47,7 +47,7 @@ func showViewer(ctx context.Context, v *report.Viewer, screenshot string, quit b
 		}
 		return nil
 	}
-	if err := win.Run(ctx, &viewHandler{v: v, win: win, out: stdout}); err != nil && ctx.Err() == nil {
+	if err := win.Run(ctx, &viewHandler{Viewer: v, win: win, out: stdout}); err != nil && ctx.Err() == nil {
 		return usagef("gpudiff view: %v", err)
 	}
 	return nil
@@ -55,23 +55,23 @@ func showViewer(ctx context.Context, v *report.Viewer, screenshot string, quit b
 
 // viewHandler turns the window's keys and clicks into the viewer's.
 type viewHandler struct {
-	v   *report.Viewer
-	win *window.Window
-	out io.Writer
+	*report.Viewer // its Hover titles the window (window.Hoverer)
+	win            *window.Window
+	out            io.Writer
 }
 
 func (h *viewHandler) Key(r rune) bool {
-	res := h.v.Key(r)
+	res := h.Viewer.Key(r)
 	switch {
 	case res.Quit:
 		return true
 	case res.Changed:
-		if err := h.win.SetImage(h.v.Image()); err != nil {
+		if err := h.win.SetImage(h.Viewer.Image()); err != nil {
 			fmt.Fprintf(h.out, "gpudiff view: %v\n", err)
 			return true
 		}
-		h.win.SetTitle(h.v.Title())
-		fmt.Fprintf(h.out, "showing %s\n", h.v.Current().Line())
+		h.win.SetTitle(h.Viewer.Title())
+		fmt.Fprintf(h.out, "showing %s\n", h.Viewer.Current().Line())
 	case res.Message != "":
 		fmt.Fprintln(h.out, res.Message)
 	}
@@ -79,7 +79,7 @@ func (h *viewHandler) Key(r rune) bool {
 }
 
 func (h *viewHandler) Click(x, y int) {
-	if text, ok := h.v.Click(x, y); ok {
+	if text, ok := h.Viewer.Click(x, y); ok {
 		fmt.Fprint(h.out, text)
 	}
 }

@@ -35,7 +35,7 @@ import (
 func viewDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, d := range []string{"shaders/examples", "findings"} {
+	for _, d := range []string{"shaders/examples", "shaders/textures", "findings"} {
 		require.NoError(t, os.CopyFS(filepath.Join(dir, d), os.DirFS(repo(d))))
 	}
 	return dir
@@ -203,6 +203,24 @@ func TestViewScreenshotMismatch(t *testing.T) {
 	centre := at(shot, k, (r.Min.X+r.Max.X)/2, cy)
 	assertNear(t, [3]int{0, 0, 0}, centre, "the twin's cell: 2, the range's bottom")
 	assert.Equal(t, centre, at(shot, k, r.Min.X, cy), "the twin's cell has no frame")
+}
+
+// A texture picture in the window (issue 24 point 7): with --keys p the
+// viewer steps from lavapipe's run of shaders/textures/store_load.wgsl to
+// that run's picture of its input texture src, and the screenshot is exec
+// --png's picture of it (report.TexturePictureFile) enlarged by a whole
+// factor, pixel for pixel.
+func TestViewScreenshotTexture(t *testing.T) {
+	dir := viewDir(t)
+	code, out, errOut := xvfbGpudiff(t, dir, "view", "shaders/textures/store_load.wgsl", "--keys", "p", "--screenshot", "tex.png")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	assert.Regexp(t, `(?m)^wrote tex.png: wgpu-vulkan:llvmpipe main wgsl portable src \(pass\), \d+×\d+$`, out)
+	shot := decodePNGFile(t, filepath.Join(dir, "tex.png"))
+	pics := t.TempDir()
+	code, _, errOut = gpudiff(t, "exec", filepath.Join(dir, "shaders/textures/store_load.wgsl"), "--adapter", "wgpu-vulkan:llvmpipe", "--png", pics)
+	require.Equal(t, 0, code, errOut)
+	run := oracle.Run{Adapter: "wgpu-vulkan:llvmpipe", Function: "main", Format: oracle.FormatWGSL, Mode: "portable"}
+	enlargement(t, shot, decodePNGFile(t, filepath.Join(pics, report.TexturePictureFile(run, "src"))))
 }
 
 // README's window examples, closed by a q in --keys once the window has

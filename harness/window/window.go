@@ -47,6 +47,14 @@ type Handler interface {
 	Click(x, y int)
 }
 
+// Hoverer is a Handler that also follows the pointer: Hover gets the
+// image pixel under it (x, y; -1, -1 off the image) whenever it moves and
+// returns the window's title for that place ("" leaves the title as it
+// is).
+type Hoverer interface {
+	Hover(x, y int) string
+}
+
 // Window is a desktop window showing one image, with the WebGPU device
 // that draws it.
 type Window struct {
@@ -513,18 +521,23 @@ func (w *Window) Run(ctx context.Context, h Handler) error {
 		if b != glfw.MouseButtonLeft || action != glfw.Press {
 			return
 		}
-		// The cursor is in screen coordinates; the viewport in
-		// framebuffer pixels (they differ on high-density displays).
-		cx, cy := win.GetCursorPos()
-		ww, wh := win.GetSize()
-		fw, fh := win.GetFramebufferSize()
-		if ww <= 0 || wh <= 0 {
-			return
-		}
-		if x, y, ok := w.Viewport().ImagePoint(cx*float64(fw)/float64(ww), cy*float64(fh)/float64(wh)); ok {
+		if x, y, ok := w.cursorPixel(); ok {
 			h.Click(x, y)
 		}
 	})
+	if hv, ok := h.(Hoverer); ok {
+		title := ""
+		w.win.SetCursorPosCallback(func(*glfw.Window, float64, float64) {
+			x, y, ok := w.cursorPixel()
+			if !ok {
+				x, y = -1, -1
+			}
+			if t := hv.Hover(x, y); t != "" && t != title {
+				title = t
+				w.win.SetTitle(t)
+			}
+		})
+	}
 	w.win.Show()
 	w.dirty = true
 	for !w.win.ShouldClose() {
@@ -539,6 +552,19 @@ func (w *Window) Run(ctx context.Context, h Handler) error {
 		glfw.WaitEventsTimeout(0.1)
 	}
 	return nil
+}
+
+// cursorPixel is the image pixel under the cursor, false off the image.
+// The cursor is in screen coordinates, the viewport in framebuffer pixels
+// (they differ on high-density displays).
+func (w *Window) cursorPixel() (x, y int, ok bool) {
+	cx, cy := w.win.GetCursorPos()
+	ww, wh := w.win.GetSize()
+	fw, fh := w.win.GetFramebufferSize()
+	if ww <= 0 || wh <= 0 {
+		return 0, 0, false
+	}
+	return w.Viewport().ImagePoint(cx*float64(fw)/float64(ww), cy*float64(fh)/float64(wh))
 }
 
 // events turns what the device reported outside error scopes since the

@@ -24,9 +24,10 @@ import (
 // Leaves the reference leaves indeterminate (races, the order-dependent
 // results of atomics) get no EXPECT, a comment saying why.
 //
-// Textures and samplers are refused, naming the first binding: the script
-// would neither bind nor check them (Amber's images and samplers are not
-// written yet).
+// Textures and samplers are IMAGEs and SAMPLERs at their own bindings,
+// and a written storage texture's final level 0 is checked texel by texel
+// (report/amber/texture.go says how, and what is refused: array layers,
+// cube faces, more than one mip level, non-finite input texels).
 func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
 	if err := refuseTextures(c); err != nil {
 		return nil, err
@@ -116,6 +117,9 @@ func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
 		fmt.Fprintf(&expects, "# %s: %s\n", v.Name, oracle.Human(e))
 		writeExpectsIn(&expects, buf, ls, s)
 	}
+	if err := writeTextures(&b, &binds, &expects, c, ref, s); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(&b, "\nPIPELINE compute %s\n  ATTACH %s ENTRY_POINT %s\n%sEND\n\n", PipelineName, ShaderName, fn, binds.String())
 	fmt.Fprintf(&b, "RUN %s %d %d %d\n", PipelineName, wg[0], wg[1], wg[2])
 	for _, cp := range copies {
@@ -158,28 +162,4 @@ func writeEntryHeader(b *strings.Builder, c *check.EntryCase, opts Options, s *S
 	b.WriteString("# run: amber -v 1.1 THIS_FILE   (a Vulkan 1.1 device; SPIR-V 1.3)\n")
 	b.WriteString("# The shader: the entry point as written, its bindings at their own groups and bindings.\n")
 	writeSourceComment(b, opts.Source, c.Module)
-}
-
-// refuseTextures refuses an entry point whose call graph uses a texture
-// or sampler binding, naming it (positioned).
-func refuseTextures(c *check.EntryCase) error {
-	used := map[string]bool{}
-	for _, f := range c.Module.CallGraph(c.Entry) {
-		ir.Inspect(f.Body, func(n ir.Node) bool {
-			if id, ok := n.(*ir.Ident); ok && id.Ref == ir.RefHandle {
-				used[id.Name] = true
-			}
-			return true
-		})
-	}
-	for _, v := range c.Module.Textures {
-		if used[v.Name] {
-			kind := "texture"
-			if v.T.Kind == ir.KindSampler {
-				kind = "sampler"
-			}
-			return &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "amber", Msg: fmt.Sprintf("%s binding %s (%v, @group(%d) @binding(%d)): export-amber does not write Amber images and samplers yet, so the script could neither bind nor check it", kind, v.Name, v.T, v.Group, v.Binding)}
-		}
-	}
-	return nil
 }

@@ -156,17 +156,3 @@ func checkEntryScript(t *testing.T, sc *Script, run bool) {
 	}
 	assert.Equal(t, sc.Checked, checked)
 }
-
-// TestExportEntryRefusesTextures: an entry point with textures is refused
-// with the texture binding named and positioned, not exported as a script
-// that neither binds nor checks it.
-func TestExportEntryRefusesTextures(t *testing.T) {
-	c, err := check.Load("../../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "test", KernelOnly: true, Invocations: 4, Seed: 1})
-	require.NoError(t, err)
-	e := c.Entry()
-	require.NotNil(t, e)
-	_, err = ExportEntry(e, Options{Tool: "test"})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "store_load.wgsl:4:")
-	assert.Contains(t, err.Error(), "texture binding src (texture_2d<f32>, @group(0) @binding(0))")
-}
