@@ -58,21 +58,21 @@ type CaseRecord struct {
 	// pixel in row order from the top-left; Inputs are the texture and
 	// sampler bindings' entries (exec --inputs' form, {} without any);
 	// Reference and each run's outputs hold each pixel's result.
-	Size       []uint32          `json:"size,omitempty"`
-	Inputs     json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
-	Reference  []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
-	Runs       []RunRecord       `json:"runs"`      // observed runs (as recorded)
-	Verdict    string            `json:"verdict"`
-	Findings   []Finding         `json:"findings,omitempty"`
-	Signature  string            `json:"signature,omitempty"` // de-duplication key
-	Hash       string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
-	Mode       string            `json:"mode"`                // emission mode of the GPU runs
-	Flat       bool              `json:"flat"`                // whether the twin was run
-	SPIRV      bool              `json:"spirv"`
-	Stages     []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
-	Seed       *SeedInfo         `json:"seed,omitempty"`
-	Tool       ToolInfo          `json:"tool"`
-	Note       string            `json:"note,omitempty"`
+	Size      []uint32          `json:"size,omitempty"`
+	Inputs    json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict   string            `json:"verdict"`
+	Findings  []Finding         `json:"findings,omitempty"`
+	Signature string            `json:"signature,omitempty"` // de-duplication key
+	Hash      string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode      string            `json:"mode"`                // emission mode of the GPU runs
+	Flat      bool              `json:"flat"`                // whether the twin was run
+	SPIRV     bool              `json:"spirv"`
+	Stages    []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
+	Seed      *SeedInfo         `json:"seed,omitempty"`
+	Tool      ToolInfo          `json:"tool"`
+	Note      string            `json:"note,omitempty"`
 	// Drivers names the driver and version behind each GPU adapter of
 	// Runs (harness.DriverRecords), sorted by adapter; absent in cases
 	// recorded before drivers were, and with no GPU run.
