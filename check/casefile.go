@@ -214,6 +214,11 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	if rec.IsEntry() {
 		fmt.Fprintf(&b, "// entry point %s, workgroups %v; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Workgroups)
 	} else if rec.IsFragment() {
+		for _, r := range rec.Runs {
+			if len(r.Leaves) > 0 {
+				fmt.Fprintf(&b, "// %s %s %s: %d of %d pixels disagree: %s\n", r.Adapter, r.Function, r.Format, len(r.Mismatches), rec.Invocations, LeafSummary(r.Leaves))
+			}
+		}
 		fmt.Fprintf(&b, "// fragment entry point %s, %dx%d pixels; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Size[0], rec.Size[1])
 	} else {
 		fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)

@@ -12,6 +12,12 @@
 // SwiftShader gives 0.6102 (its red, 0.4 + 0.2δ, agrees: same levels, same δ).
 // gpudiff case ea4a991c0608 — mismatch (vendor on wgpu-vulkan:swiftshader)
 // vendor divergence, driver: every implementation on driver vulkan:swiftshader (wgpu-vulkan:swiftshader, dawn-vulkan:swiftshader) disagrees with the reference while the other drivers agree, so the driver is implicated, not a WGSL compiler; gpudiff's own SPIR-V disagrees too — which points at the driver or the interpreter, though wgpu translates SPIR-V through naga as well
+// wgpu-vulkan:swiftshader main wgsl: 53 of 64 pixels disagree: ret[1] 53
+// wgpu-vulkan:swiftshader main spirv: 53 of 64 pixels disagree: ret[1] 53
+// wgpu-vulkan:swiftshader main_flat wgsl: 53 of 64 pixels disagree: ret[1] 53
+// wgpu-vulkan:swiftshader main_flat spirv: 53 of 64 pixels disagree: ret[1] 53
+// dawn-vulkan:swiftshader main wgsl: 53 of 64 pixels disagree: ret[1] 53
+// dawn-vulkan:swiftshader main_flat wgsl: 53 of 64 pixels disagree: ret[1] 53
 // fragment entry point main, 8x8 pixels; replay: gpudiff repro THIS_FILE
 
 @group(0) @binding(0) var checker_l: texture_2d<f32>;
