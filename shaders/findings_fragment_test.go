@@ -1,6 +1,7 @@
 package shaders
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -73,6 +74,10 @@ func fragmentFindingsCheck(t *testing.T, devs []check.Device) {
 			for _, l := range fd.leaves {
 				require.Less(t, l.pixel, len(res.Reference))
 				ref := res.Reference[l.pixel]
+				if tol := ref[0].Tolerance; l.leaf < len(tol) {
+					mid := math.Float32frombits(ref[0].Value.Elems[l.leaf].Bits)
+					t.Logf("pixel %d leaf %d: allowed %v ± %.4f (hand %v, stack %v)", l.pixel, l.leaf, mid, tol[l.leaf], l.hand, l.wrong)
+				}
 				assert.True(t, leafAllowed(ref, res.Names, l.leaf, l.hand), "pixel %d leaf %d: the hand-derived %v is allowed (reference %v)", l.pixel, l.leaf, l.hand, ref[0].Value)
 				assert.False(t, leafAllowed(ref, res.Names, l.leaf, l.wrong), "pixel %d leaf %d: the stack's %v is outside the allowed set", l.pixel, l.leaf, l.wrong)
 			}
