@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -50,21 +51,28 @@ type CaseRecord struct {
 	// value} (exec --inputs' form), Invocations is 1 and Reference and
 	// each run's outputs hold one "invocation": the whole dispatch's
 	// read_write bindings.
-	Workgroups []uint32          `json:"workgroups,omitempty"`
-	Inputs     json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
-	Reference  []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
-	Runs       []RunRecord       `json:"runs"`      // observed runs (as recorded)
-	Verdict    string            `json:"verdict"`
-	Findings   []Finding         `json:"findings,omitempty"`
-	Signature  string            `json:"signature,omitempty"` // de-duplication key
-	Hash       string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
-	Mode       string            `json:"mode"`                // emission mode of the GPU runs
-	Flat       bool              `json:"flat"`                // whether the twin was run
-	SPIRV      bool              `json:"spirv"`
-	Stages     []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
-	Seed       *SeedInfo         `json:"seed,omitempty"`
-	Tool       ToolInfo          `json:"tool"`
-	Note       string            `json:"note,omitempty"`
+	Workgroups []uint32 `json:"workgroups,omitempty"`
+	// Size is set for a fragment entry point's case (Kernel is the entry
+	// point): the render target's width and height in pixels
+	// (check/fragcase.go). Invocations is then width × height, one per
+	// pixel in row order from the top-left; Inputs are the texture and
+	// sampler bindings' entries (exec --inputs' form, {} without any);
+	// Reference and each run's outputs hold each pixel's result.
+	Size      []uint32          `json:"size,omitempty"`
+	Inputs    json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict   string            `json:"verdict"`
+	Findings  []Finding         `json:"findings,omitempty"`
+	Signature string            `json:"signature,omitempty"` // de-duplication key
+	Hash      string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode      string            `json:"mode"`                // emission mode of the GPU runs
+	Flat      bool              `json:"flat"`                // whether the twin was run
+	SPIRV     bool              `json:"spirv"`
+	Stages    []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
+	Seed      *SeedInfo         `json:"seed,omitempty"`
+	Tool      ToolInfo          `json:"tool"`
+	Note      string            `json:"note,omitempty"`
 	// Drivers names the driver and version behind each GPU adapter of
 	// Runs (harness.DriverRecords), sorted by adapter; absent in cases
 	// recorded before drivers were, and with no GPU run.
@@ -82,6 +90,11 @@ type RunRecord struct {
 	Mismatches []int             `json:"mismatches"`
 	Verdict    string            `json:"verdict"`
 	Error      string            `json:"error"`
+	// Leaves summarizes a fragment run's disagreements: for each output
+	// leaf (a channel, e.g. "ret.lin[3]") that differs from the
+	// reference, at how many pixels (Mismatches lists the pixels).
+	// Absent where every leaf agrees, and in other kinds' records.
+	Leaves map[string]int `json:"leaves,omitempty"`
 }
 
 // SeedInfo locates a generated program: Program regenerates it alone
@@ -179,6 +192,11 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rec.IsFragment() {
+		// A value per pixel and channel: each array of scalars on one
+		// line (a texel, a vec4), not one line per number.
+		js = scalarArray.ReplaceAllFunc(js, func(a []byte) []byte { return lineBreaks.ReplaceAll(a, nil) })
+	}
 	esc := strings.NewReplacer("/*", `/\u002a`, "*/", `\u002a/`).Replace(string(js))
 	var b bytes.Buffer
 	short := rec.Hash
@@ -195,6 +213,13 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	}
 	if rec.IsEntry() {
 		fmt.Fprintf(&b, "// entry point %s, workgroups %v; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Workgroups)
+	} else if rec.IsFragment() {
+		for _, r := range rec.Runs {
+			if len(r.Leaves) > 0 {
+				fmt.Fprintf(&b, "// %s %s %s: %d of %d pixels disagree: %s\n", r.Adapter, r.Function, r.Format, len(r.Mismatches), rec.Invocations, LeafSummary(r.Leaves))
+			}
+		}
+		fmt.Fprintf(&b, "// fragment entry point %s, %dx%d pixels; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Size[0], rec.Size[1])
 	} else {
 		fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)
 	}
@@ -205,6 +230,14 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// scalarArray matches a JSON array with no array or object inside;
+// lineBreaks the indentation MarshalIndent put in it (a JSON string holds
+// no raw newline, so every match is whitespace between tokens).
+var (
+	scalarArray = regexp.MustCompile(`\[[^\[\]{}]*\]`)
+	lineBreaks  = regexp.MustCompile(`\n\s*`)
+)
+
 // WriteCase writes a case file atomically (temporary file in the same
 // directory, fsync, rename): a reader never sees a half-written case.
 func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
@@ -214,7 +247,7 @@ func WriteCase(path string, m *ir.Module, rec *CaseRecord) error {
 	}
 	// A case nobody can replay is worse than none: read it back first, as
 	// repro will, and write nothing when that fails.
-	if _, _, _, err := ParseCaseFile(filepath.Base(path), data); err != nil {
+	if _, _, err := parseCase(filepath.Base(path), data); err != nil {
 		return fmt.Errorf("case for %s does not read back (a gpudiff bug; nothing written): %w", filepath.Base(path), err)
 	}
 	return WriteFileAtomic(path, data)
@@ -283,17 +316,21 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 // IsEntry reports whether the record is a compute entry point's case.
 func (r *CaseRecord) IsEntry() bool { return len(r.Workgroups) > 0 }
 
-// ParseCaseFile reads a case file of either kind: a function kernel's
-// (the *Case) or a compute entry point's (the *EntryCase: its entry
-// point, workgroups and bindings); exactly one of them is non-nil on
-// success. Errors are positioned as ParseCase's.
+// ParseCaseFile reads a case file of a function kernel (the *Case) or a
+// compute entry point (the *EntryCase: its entry point, workgroups and
+// bindings); exactly one of them is non-nil on success. Errors are
+// positioned as ParseCase's; a fragment entry point's case is refused,
+// naming check.Load, which reads every kind (ParseFragmentCase).
 func ParseCaseFile(file string, src []byte) (*Case, *EntryCase, *CaseRecord, error) {
 	c, rec, err := parseCase(file, src)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if ec, ok := c.(*EntryCase); ok {
-		return nil, ec, rec, nil
+	switch c := c.(type) {
+	case *EntryCase:
+		return nil, c, rec, nil
+	case *FragmentCase:
+		return nil, nil, nil, fmt.Errorf("%s: the case of fragment entry point %s (%dx%d pixels) is a render, not a kernel's or a dispatch's case (gpudiff exec, repro and view take it)", file, c.Entry, c.Size[0], c.Size[1])
 	}
 	return c.(*Case), nil, rec, nil
 }
@@ -330,6 +367,16 @@ func parseCase(file string, src []byte) (any, *CaseRecord, error) {
 	m, err := wgsl.Parse(file, src)
 	if err != nil {
 		return nil, nil, err
+	}
+	if rec.IsEntry() && rec.IsFragment() {
+		return nil, nil, fmt.Errorf("%s: case record: both workgroups (a compute entry point's) and size (a fragment entry point's)", file)
+	}
+	if rec.IsFragment() {
+		fc, err := parseFragmentRecord(file, m, &rec, len(src))
+		if err != nil {
+			return nil, nil, err
+		}
+		return fc, &rec, nil
 	}
 	if rec.IsEntry() {
 		ec, err := parseEntryRecord(file, m, &rec)

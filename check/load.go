@@ -172,8 +172,8 @@ type LoadOptions struct {
 	Workgroups, Size, Stage, Mode string
 	Stages                        []oracle.Stage
 	Flat, SPIRV, Recorded         bool
-	// SaveCase refuses kinds that have no case file yet (fragment);
-	// CaseFileOnly refuses a path that is not a case file (repro), before
+	// SaveCase says the run will be saved as a case file (every kind has
+	// one); CaseFileOnly refuses a path that is not a case file (repro), before
 	// parsing it.
 	SaveCase, CaseFileOnly bool
 	// KernelOnly loads a function kernel whatever else the module
@@ -263,7 +263,11 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 		// A compute entry point (its case file, or named by --kernel or
 		// the module's default) loads as exec loads it.
 		if IsCase(src) {
-			if _, ec, rec, err := ParseCaseFile(path, src); err == nil && ec != nil {
+			pc, rec, err := parseCase(path, src)
+			if fc, ok := pc.(*FragmentCase); err == nil && ok {
+				return nil, o.usagef("gpudiff %s: %s is the case of fragment entry point %s (%dx%d pixels): a render pipeline, which %s does not write (it writes compute pipelines only)", o.Command, path, fc.Entry, fc.Size[0], fc.Size[1], o.Command)
+			}
+			if ec, ok := pc.(*EntryCase); err == nil && ok {
 				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
 				return c, c.loadCompute(path, o, ec)
 			}
@@ -278,18 +282,23 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	}
 	var saved *Case
 	if IsCase(src) {
-		fc, ec, rec, err := ParseCaseFile(path, src)
+		pc, rec, err := parseCase(path, src)
 		if err != nil {
 			return nil, err
 		}
 		c.Record = rec
-		if ec != nil {
+		switch pc := pc.(type) {
+		case *EntryCase:
 			// A compute entry point's case file: its dispatch, bindings
 			// and mode.
-			c.Module, c.Kind = ec.Module, KindCompute
-			return c, c.loadCompute(path, o, ec)
+			c.Module, c.Kind = pc.Module, KindCompute
+			return c, c.loadCompute(path, o, pc)
+		case *FragmentCase:
+			// A fragment entry point's: its target, textures and mode.
+			c.Module, c.Kind = pc.Module, KindFragment
+			return c, c.loadFragment(path, o, pc)
 		}
-		saved = fc
+		saved = pc.(*Case)
 	}
 	kernel := o.Kernel
 	if o.KernelNamedLikeFile && saved == nil && kernel == "" && m.Func(strings.TrimSuffix(filepath.Base(path), ".wgsl")) != nil {
@@ -298,7 +307,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	}
 	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
 		c.Kind = KindFragment
-		return c, c.loadFragment(path, o)
+		return c, c.loadFragment(path, o, nil)
 	}
 	if o.Given["size"] {
 		return nil, o.usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", o.Command)
@@ -619,8 +628,10 @@ func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
 // dispatch flags of kernels and compute entry points do not apply. A module
 // with texture or sampler bindings takes them as a compute entry point
 // does (loadTextures): --inputs, the inputs file beside it, or made up as
-// --fill and --seed say.
-func (c *AnyCase) loadFragment(path string, o LoadOptions) error {
+// --fill and --seed say. saved is the case file's (nil for a module): its
+// entry point, size, textures and samplers and recorded mode are the
+// defaults, as a compute case file's are.
+func (c *AnyCase) loadFragment(path string, o LoadOptions, saved *FragmentCase) error {
 	textures := len(c.Module.Textures) > 0
 	for _, name := range []string{"inputs", "seed", "invocations", "workgroups"} {
 		if textures && (name == "inputs" || name == "seed") {
@@ -630,17 +641,34 @@ func (c *AnyCase) loadFragment(path string, o LoadOptions) error {
 			return o.usagef("gpudiff %s: --%s is for kernels and compute entry points; a fragment entry point runs once per pixel of --size WxH", o.Command, name)
 		}
 	}
-	if o.SaveCase {
-		return o.usagef("gpudiff %s: --save-case does not take fragment entry points yet", o.Command)
-	}
 	if o.Given["stage"] && o.Stage != "fragment" {
 		return o.usagef("gpudiff %s: --stage %s: a fragment entry point runs as written, in the fragment stage", o.Command, o.Stage)
 	}
-	f, err := wgsl.FragmentEntry(c.Module, o.Kernel)
+	kernel := o.Kernel
+	if saved != nil {
+		rec := c.Record
+		if kernel == "" {
+			kernel = saved.Entry
+		}
+		if o.Recorded {
+			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
+			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
+		}
+		if !o.Given["mode"] && rec.Mode != "" {
+			var err error
+			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
+				return o.usagef("%s: case record: %v", path, err)
+			}
+		}
+	}
+	f, err := wgsl.FragmentEntry(c.Module, kernel)
 	if err != nil {
 		return err
 	}
 	c.Func, c.Size = f, DefaultFragmentSize
+	if saved != nil {
+		c.Size = saved.Size
+	}
 	if o.Given["size"] {
 		if c.Size, err = ParseSize(o.Size); err != nil {
 			return o.usagef("gpudiff %s: --size %s: %v", o.Command, o.Size, err)
@@ -650,10 +678,20 @@ func (c *AnyCase) loadFragment(path string, o LoadOptions) error {
 		return o.usagef("gpudiff %s: --size %dx%d is %d pixels, over the limit of %d invocations (raise it with --max-invocations)", o.Command, c.Size[0], c.Size[1], n, o.MaxInvocations)
 	}
 	c.Args = FragmentPositions(c.Size[0], c.Size[1], len(f.Params))
-	if textures {
-		return c.loadTextures(path, o, f)
+	if !textures {
+		return nil
 	}
-	return nil
+	if saved != nil && o.Inputs == "" && !o.Given["seed"] && !o.Given["fill"] {
+		// A case file carries its own textures and samplers.
+		c.Textures, c.Samplers, c.Fill = saved.Textures, saved.Samplers, Fill(c.Record.Fill)
+		return nil
+	}
+	if saved != nil {
+		// --inputs, --seed or --fill replace the recorded textures; the
+		// inputs file beside a case file is not its own.
+		path = ""
+	}
+	return c.loadTextures(path, o, f)
 }
 
 // loadTextures loads a fragment entry point's textures and samplers as
@@ -911,16 +949,16 @@ func (o *Outcome) FlattenErr() error {
 	return o.Result.FlattenErr
 }
 
-// Record is the case file's record of the run (NewRecord, NewEntryRecord);
-// a fragment entry point has none yet (nil).
+// Record is the case file's record of the run (NewRecord, NewEntryRecord,
+// NewFragmentRecord, by kind).
 func (o *Outcome) Record(toolVersion string) *CaseRecord {
 	switch o.Case.Kind {
 	case KindCompute:
 		return NewEntryRecord(o.Case.Entry(), o.Entry, o.Options, toolVersion)
-	case KindKernel:
-		return NewRecord(o.Case.Kernel(), o.Result, o.Options, toolVersion)
+	case KindFragment:
+		return NewFragmentRecord(o.Case.Fragment(), o.Result, o.Options, toolVersion)
 	}
-	return nil
+	return NewRecord(o.Case.Kernel(), o.Result, o.Options, toolVersion)
 }
 
 // Replay judges the run against the case file's record rec (JudgeReplay); a

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
 )
@@ -36,6 +39,35 @@ func WriteCaseJSON(w io.Writer, o *check.Outcome, replay *check.ReplayOutcome) e
 		return WriteDispatchJSON(w, o.Case.Entry(), o.Entry)
 	}
 	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o.Result, replay)
+}
+
+// WriteReplay writes repro's output for o, the replay of a case file
+// judged out (check.Outcome.Replay): exec's JSON object with out as its
+// "repro" member (asJSON), else exec's table and out's one-line message.
+// Errors are w's.
+func WriteReplay(w io.Writer, o *check.Outcome, out check.ReplayOutcome, asJSON bool) error {
+	if asJSON {
+		return WriteCaseJSON(w, o, &out)
+	}
+	WriteCaseTable(w, o, ExecOptions{Color: Color(w)})
+	_, err := fmt.Fprintln(w, out.Message)
+	return err
+}
+
+// SaveRun writes what exec keeps of o besides its output: the case file
+// (saveCase, check.WriteCase; "" none) with toolVersion in its record, and
+// the pictures (CasePictures) into directory png ("" none). Errors name
+// the flag: "--save-case: …", "--png: …".
+func SaveRun(o *check.Outcome, saveCase, png, toolVersion string) error {
+	if saveCase != "" {
+		if err := check.WriteCase(saveCase, o.Case.Module, o.Record(toolVersion)); err != nil {
+			return fmt.Errorf("--save-case: %w", err)
+		}
+	}
+	if err := WritePictures(png, CasePictures(o)); err != nil {
+		return fmt.Errorf("--png: %w", err)
+	}
+	return nil
 }
 
 // WritePictures writes each picture to dir/File atomically
@@ -77,4 +109,121 @@ func CaseViews(o *check.Outcome) []View {
 		}
 	}
 	return views
+}
+
+// EntryRun is one entry point's turn when a module's entry points run in
+// turn (check.EachEntry): its outcome, or Err, the positioned reason it
+// was refused (Outcome nil), and its exit code (README "Exit codes").
+type EntryRun struct {
+	Name    string
+	Outcome *check.Outcome
+	Err     string
+	Exit    int
+}
+
+// verdict is the run's verdict word, "refused" for an entry point that
+// did not run, and flatten's refusal as "flatten-rejected".
+func (r EntryRun) verdict() string {
+	if r.Outcome == nil {
+		return "refused"
+	}
+	if r.Outcome.FlattenErr() != nil {
+		return "flatten-rejected"
+	}
+	return string(r.Outcome.Verdict())
+}
+
+// RunEntries runs several entry points in turn (check.EachEntry), one
+// call of run per element of each (run returns its outcome, nil when it
+// did not run, its exit code and its error), and writes them
+// (WriteEntries); a refusal or internal error's message goes to warn too,
+// named after its entry point. It returns the worst exit code
+// (check.WorstExit). Errors are w's, or a command line's error: one
+// whose message starts "gpudiff " (a usage error of the CLI, not a
+// source position) is every entry point's, so it ends the run, returned
+// as is with exit 2 and nothing written.
+func RunEntries(w, warn io.Writer, each []check.LoadOptions, asJSON bool, opts ExecOptions, run func(check.LoadOptions) (*check.Outcome, int, error)) (int, error) {
+	runs, worst := make([]EntryRun, len(each)), 0
+	for i, o := range each {
+		x, code, err := run(o)
+		if code == 2 && x == nil && strings.HasPrefix(err.Error(), "gpudiff ") {
+			return code, err
+		}
+		runs[i] = EntryRun{Name: o.Kernel, Outcome: x, Exit: code}
+		if err != nil && (x == nil || code == 2 || code == 3) {
+			runs[i].Err = err.Error()
+			fmt.Fprintf(warn, "gpudiff exec: entry point %s: %v\n", o.Kernel, err)
+		}
+		worst = check.WorstExit(worst, code)
+	}
+	return worst, WriteEntries(w, runs, worst, asJSON, opts)
+}
+
+// WriteEntries writes exec's output for several entry points run in turn
+// whose worst exit code is exit: with asJSON one JSON array
+// (WriteEntriesJSON); else per entry point a header line "== entry point
+// NAME (i of n) ==" and its table (WriteCaseTable) or its refusal, then
+// one line per entry point with its verdict and exit code, and "verdict:
+// V (N entry points, exit C)", V the verdict of the first entry point
+// whose exit code is the worst. Errors are w's.
+func WriteEntries(w io.Writer, runs []EntryRun, exit int, asJSON bool, opts ExecOptions) error {
+	if asJSON {
+		return WriteEntriesJSON(w, runs)
+	}
+	for i, r := range runs {
+		fmt.Fprintf(w, "== entry point %s (%d of %d) ==\n", r.Name, i+1, len(runs))
+		if r.Outcome == nil {
+			fmt.Fprintf(w, "refused: %s\n", r.Err)
+			continue
+		}
+		WriteCaseTable(w, r.Outcome, opts)
+	}
+	fmt.Fprintf(w, "== %d entry points, run in turn ==\n", len(runs))
+	worst := ""
+	for _, r := range runs {
+		fmt.Fprintf(w, "  %s: %s (exit %d)\n", r.Name, r.verdict(), r.Exit)
+		if worst == "" && r.Exit == exit {
+			worst = r.verdict()
+		}
+	}
+	_, err := fmt.Fprintf(w, "verdict: %s (%d entry points, exit %d)\n", worst, len(runs), exit)
+	return err
+}
+
+// WriteEntriesJSON writes exec --json for several entry points: a JSON
+// array with one element per entry point in module order: exec's object
+// for its run (WriteCaseJSON) with "exit" added, or {"entry": NAME,
+// "verdict": "refused", "error": MESSAGE, "exit": CODE} for one refused.
+// Errors are w's.
+func WriteEntriesJSON(w io.Writer, runs []EntryRun) error {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, r := range runs {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		var one bytes.Buffer
+		if r.Outcome == nil {
+			js, _ := json.MarshalIndent(struct {
+				Entry   string `json:"entry"`
+				Verdict string `json:"verdict"`
+				Error   string `json:"error"`
+				Exit    int    `json:"exit"`
+			}{r.Name, "refused", r.Err, r.Exit}, "", "  ")
+			one.Write(js)
+		} else {
+			if err := WriteCaseJSON(&one, r.Outcome, nil); err != nil {
+				return err
+			}
+			obj := bytes.TrimRight(one.Bytes(), "\n")
+			obj = bytes.TrimRight(bytes.TrimSuffix(obj, []byte("}")), " \n")
+			obj = append(obj, fmt.Sprintf(",\n  \"exit\": %d\n}", r.Exit)...)
+			one.Reset()
+			one.Write(obj)
+		}
+		b.Write(one.Bytes())
+	}
+	b.WriteString("\n]\n")
+	_, err := w.Write(b.Bytes())
+	return err
 }

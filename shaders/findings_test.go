@@ -135,8 +135,9 @@ func onAdapter(name string) func(r oracle.Judged) bool {
 	return func(r oracle.Judged) bool { return r.Adapter == name }
 }
 
-// TestFindings checks the stack bugs kept under findings/ (top level, and
-// the compute entry points under findings/compute/):
+// TestFindings checks the stack bugs kept under findings/ (top level, the
+// compute entry points under findings/compute/ and the fragment entry
+// points' case files under findings/fragment/):
 // the reference is the hand-derived one; every run the finding does not
 // implicate agrees (on lavapipe, SwiftShader, wgpu's GL backend and Dawn on
 // SwiftShader and on llvmpipe GL); among
@@ -170,6 +171,7 @@ func TestFindings(t *testing.T) {
 		devs = append(devs, d)
 	}
 	t.Run("compute", func(t *testing.T) { computeFindingsCheck(t, devs) })
+	t.Run("fragment", func(t *testing.T) { fragmentFindingsCheck(t, devs) })
 	for _, path := range files {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {

@@ -10,14 +10,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/check"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/report"
 )
 
 type execFlags struct {
 	// The case flags as given, for check.Load (Given, Kernel, Invocations,
 	// Inputs, Seed, Fill, Mode, Flat, SPIRV, Workgroups, Stage, Size);
-	// Command is the subcommand, for messages ("" for exec); Recorded: a
+	// Command is the subcommand, for messages (exec, view); Recorded: a
 	// case file's recorded --flat and --spirv are the defaults, as repro
 	// replays them (view), where exec takes them from its flags.
 	check.LoadOptions
@@ -26,7 +25,8 @@ type execFlags struct {
 	timeout       time.Duration
 	saveCase      string
 	allRows       bool
-	png           string // directory of one PNG picture per run
+	png           string         // directory of one PNG picture per run
+	devs          []check.Device // open adapters to run on (nil: open fl.adapters)
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -38,7 +38,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("exec.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.Given = changedFlags(cmd)
+			fl.Given, fl.Command = changedFlags(cmd), "exec"
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -72,6 +72,9 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
+	if each := check.EachEntry(path, g.loadOptions(fl.Command, fl.LoadOptions)); len(each) > 1 {
+		return runEach(ctx, g, path, fl, each, stdout, stderr)
+	}
 	x, err := executeFile(ctx, g, path, fl, stderr)
 	if err != nil {
 		return err
@@ -86,30 +89,27 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 // kernel or entry point, or a case file) on the interpreter and fl's
 // adapters.
 func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Outcome, error) {
-	if _, err := wgsl.ParseMode(fl.Mode); err != nil {
-		return nil, usagef("gpudiff %s: --mode: %v", fl.name(), err)
-	}
-	if err := checkFlags(fl.name(), fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
+	if err := checkFlags(fl.Command, fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(fl.png, 0o755); fl.png != "" && err != nil { // before any run: exit 2, no dispatch
 		return nil, usagef("gpudiff exec: --png: %v", err)
 	}
-	stages, err := parseStages(fl.name(), fl.Stage)
+	stages, err := parseStages(fl.Command, fl.Stage)
 	if err != nil {
 		return nil, err
 	}
-	o := g.loadOptions(fl.name(), fl.LoadOptions)
+	o := g.loadOptions(fl.Command, fl.LoadOptions)
 	o.Stages, o.SaveCase, o.Warn = stages, fl.saveCase != "", stderr
 	c, err := check.Load(path, o)
 	if err != nil {
 		return nil, inputErr(err)
 	}
-	var devs []check.Device
-	if !fl.noGPU {
+	devs := fl.devs
+	if !fl.noGPU && devs == nil {
 		var closeAll func()
 		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
-			return nil, usagef("gpudiff %s: --adapter: %v", fl.name(), err)
+			return nil, usagef("gpudiff %s: --adapter: %v", fl.Command, err)
 		}
 		defer closeAll()
 	}
@@ -121,30 +121,17 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 }
 
 // writeExecuted saves and prints what exec does for x: the case file
-// (--save-case), the pictures (--png), then the table or the JSON document
-// (--json).
+// (--save-case) and the pictures (--png) (report.SaveRun), then the table
+// or the JSON document (--json).
 func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
-	if fl.saveCase != "" {
-		if err := check.WriteCase(fl.saveCase, x.Case.Module, x.Record(version())); err != nil {
-			return usagef("gpudiff exec: --save-case: %v", err)
-		}
-	}
-	if err := report.WritePictures(fl.png, report.CasePictures(x)); err != nil {
-		return usagef("gpudiff exec: --png: %v", err)
+	if err := report.SaveRun(x, fl.saveCase, fl.png, version()); err != nil {
+		return usagef("gpudiff %s: %v", fl.Command, err)
 	}
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
 	}
 	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)})
 	return nil
-}
-
-// name is the subcommand the flags belong to, for messages.
-func (fl execFlags) name() string {
-	if fl.Command != "" {
-		return fl.Command
-	}
-	return "exec"
 }
 
 // execExit is exec's and view's exit for x (README "Exit codes"; its
@@ -157,4 +144,33 @@ func execExit(x *check.Outcome) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// runEach runs each entry point of a module in turn (check.EachEntry;
+// README "Several entry points") on one set of adapters, as exec runs
+// one, saving a case file per failing entry point (check.EachCasePath);
+// report.RunEntries prints them and gives the worst exit code.
+func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []check.LoadOptions, stdout, stderr io.Writer) error {
+	if !fl.noGPU {
+		var closeAll func()
+		var err error
+		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
+			return usagef("gpudiff exec: --adapter: %v", err)
+		}
+		defer closeAll()
+	}
+	code, err := report.RunEntries(stdout, stderr, each, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)}, func(o check.LoadOptions) (*check.Outcome, int, error) {
+		fl.LoadOptions = o // runs one at a time
+		x, err := executeFile(ctx, g, path, fl, stderr)
+		if err == nil {
+			if err = report.SaveRun(x, check.EachCasePath(fl.saveCase, o.Kernel, x.Exit()), fl.png, version()); err == nil {
+				err = execExit(x)
+			}
+		}
+		return x, exitCode(err, io.Discard), err
+	})
+	if err != nil || code == exitOK {
+		return err
+	}
+	return &exitError{code: code}
 }

@@ -12,13 +12,6 @@ import (
 	"github.com/gpudiff/gpudiff/report"
 )
 
-// Exit codes of repro (README "gpudiff repro").
-const (
-	reproFixed     = 0 // the recorded failure no longer occurs: every run agrees
-	reproStill     = 1 // the recorded failure (same class on the same kind of path) reproduces
-	reproDifferent = 4 // something fails, but not as recorded
-)
-
 func newReproCmd(g *globalFlags) *cobra.Command {
 	var (
 		adapters []string
@@ -69,19 +62,11 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return inputErr(err)
 	}
 	out := x.Replay(rec)
-	if asJSON {
-		if err := report.WriteCaseJSON(stdout, x, &out); err != nil {
-			return err
-		}
-	} else {
-		report.WriteCaseTable(stdout, x, report.ExecOptions{Color: report.Color(stdout)})
-		fmt.Fprintln(stdout, out.Message)
+	if err := report.WriteReplay(stdout, x, out, asJSON); err != nil {
+		return err
 	}
-	switch out.Outcome {
-	case check.ReplayFixed:
-		return nil
-	case check.ReplayReproduces:
-		return &exitError{code: reproStill}
+	if code := check.ReplayExit(out.Outcome); code != exitOK {
+		return &exitError{code: code}
 	}
-	return &exitError{code: reproDifferent}
+	return nil
 }
