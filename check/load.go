@@ -172,10 +172,9 @@ type LoadOptions struct {
 	Workgroups, Size, Stage, Mode string
 	Stages                        []oracle.Stage
 	Flat, SPIRV, Recorded         bool
-	// SaveCase says the run will be saved as a case file (every kind has
-	// one); CaseFileOnly refuses a path that is not a case file (repro), before
+	// CaseFileOnly refuses a path that is not a case file (repro), before
 	// parsing it.
-	SaveCase, CaseFileOnly bool
+	CaseFileOnly bool
 	// KernelOnly loads a function kernel whatever else the module
 	// declares (a fragment entry point is refused), with export-amber's
 	// inputs: a case file's, --inputs, NAME.inputs.json beside the file,

@@ -100,7 +100,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		return nil, err
 	}
 	o := g.loadOptions(fl.Command, fl.LoadOptions)
-	o.Stages, o.SaveCase, o.Warn = stages, fl.saveCase != "", stderr
+	o.Stages, o.Warn = stages, stderr
 	c, err := check.Load(path, o)
 	if err != nil {
 		return nil, inputErr(err)
@@ -152,8 +152,7 @@ func execExit(x *check.Outcome) error {
 // report.RunEntries prints them and gives the worst exit code.
 func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []check.LoadOptions, stdout, stderr io.Writer) error {
 	if !fl.noGPU {
-		var closeAll func()
-		var err error
+		closeAll, err := func() {}, error(nil)
 		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
 			return usagef("gpudiff exec: --adapter: %v", err)
 		}
