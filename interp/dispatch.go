@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -674,7 +675,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	}
 	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
-		res, err := d.runPass(mem, workgroups, limit, opts.maxPaths(), run)
+		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), run)
 		if err != nil {
 			return nil, err
 		}
@@ -703,7 +704,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 
 // runPass runs the dispatch once from the initial memory init, with what
 // run assumes of races and contended atomics.
-func (d *Dispatch) runPass(init [][]uint32, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
 	if run.tex != nil {
 		run.tex.reset()
 	}
@@ -776,7 +777,9 @@ func (d *Dispatch) runPass(init [][]uint32, workgroups [3]uint32, limit int64, m
 				for li := 0; li < local; li++ {
 					fr := frames[li]
 					copy(fr.s, d.p.image)
-					fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause = 0, limit, false, nil, 0, 0
+					fr.ctx = ctx
+					fr.start(limit)
+					fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
 					fr.resume = 0
 					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
 					wid := [3]uint32{wx, wy, wz}
@@ -796,6 +799,12 @@ func (d *Dispatch) runPass(init [][]uint32, workgroups [3]uint32, limit int64, m
 					}
 				}
 				if err := d.runWorkgroup(frames, &ep, run, maxPaths); err != nil {
+					if e := stopped(ctx); e != nil {
+						return nil, e
+					}
+					return nil, err
+				}
+				if err := stopped(ctx); err != nil {
 					return nil, err
 				}
 				wgLinear++

@@ -1,12 +1,14 @@
 package shaders
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 // TestCrossWorkgroupStorageRacesReported checks that the compact race
@@ -66,4 +68,58 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		// touches the rest (zero, exact).
 		require.Equal(t, i <= 32 || i == 40, out.Indeterminate[i], "leaf %d", i)
 	}
+}
+
+// endsAfter is a context that ends at its n-th look (Err call): a
+// deterministic stand-in for a SIGTERM arriving during a long dispatch.
+type endsAfter struct {
+	context.Context
+	n, looks int
+	done     chan struct{}
+}
+
+func (c *endsAfter) Done() <-chan struct{} { return c.done }
+func (c *endsAfter) Err() error {
+	c.looks++
+	if c.looks >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestDispatchStopsWhenItsContextEnds: a dispatch of issue 26's tiled
+// kernel (4,096 workgroups) whose Options.Context ends stops at the
+// look that sees it (between workgroups, or every few thousand steps
+// inside one) with an error wrapping context.Canceled and no result; an
+// open context changes nothing.
+func TestDispatchStopsWhenItsContextEnds(t *testing.T) {
+	m, err := wgsl.Parse("tile.wgsl", []byte(tileKernel))
+	require.NoError(t, err)
+	d, err := interp.CompileEntry(m, "main")
+	require.NoError(t, err)
+	ctx := &endsAfter{Context: context.Background(), n: 10, done: make(chan struct{})}
+	res, err := d.Run(nil, [3]uint32{4096, 1, 1}, interp.Options{Context: ctx})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Nil(t, res)
+	require.LessOrEqual(t, ctx.looks, 10+2, "it stops at the look that sees the end (then builds its error)")
+
+	arr := func(f func(i int) float32) ir.Value {
+		v := ir.Value{Type: m.SharedVar("x").T}
+		for i := range 512 {
+			v.Elems = append(v.Elems, ir.F32Val(f(i)))
+		}
+		return v
+	}
+	in := map[string]ir.Value{"x": arr(func(i int) float32 { return float32(i) }), "y": arr(func(int) float32 { return 1 })}
+	small := func(o interp.Options) *interp.DispatchResult {
+		res, err := d.Run(in, [3]uint32{2, 1, 1}, o)
+		require.NoError(t, err)
+		return res
+	}
+	want := small(interp.Options{})
+	require.Equal(t, want, small(interp.Options{Context: &endsAfter{Context: context.Background(), n: 1 << 30, done: make(chan struct{})}}))
+	// y[i] = 2x[i] + 2x[next in the tile] + 1: y[0] = 0 + 2 + 1, y[255] = 510 + 0 + 1.
+	y := want.Buffers["y"].Value.Elems
+	require.Equal(t, float32(3), y[0].F32())
+	require.Equal(t, float32(511), y[255].F32())
 }
