@@ -811,6 +811,10 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			}
 		}
 	}
+	// The shadows are done with: let the collector have them while the
+	// outputs are built.
+	clear(shs)
+	shadow, ashadow, st.extra = nil, nil, nil
 	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
