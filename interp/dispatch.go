@@ -628,7 +628,9 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 // runtime-sized array's length is the value's: an ir.Value of array type
 // whose Elems are the elements, see BufferValue). It fails, before
 // running anything, on a value of the wrong type; a failure of an
-// invocation (step limit, non-uniform barrier) is the error, positioned.
+// invocation (step limit, non-uniform barrier) is the error, positioned;
+// opts.Context ending stops it (Options.Context). A binding the dispatch
+// leaves exact and unchanged is returned as the caller's own value.
 func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
 	limit := opts.MaxSteps
 	if limit <= 0 {

@@ -35,10 +35,12 @@ type Options struct {
 	Textures map[string]*Texture
 	Samplers map[string]*Sampler
 	// Context, when not nil, stops a run once it ends: Run, Program.Run
-	// and Dispatch.Run then return an error wrapping context.Cause
-	// (stopped) within about a millisecond of interpretation (the step
-	// counter looks at it every cancelEvery steps, and between
-	// invocations), and no results.
+	// and Dispatch.Run then return no results and the error
+	// "interp: reference run stopped: <cause>", which wraps
+	// context.Cause(Context) (errors.Is finds context.Canceled or
+	// context.DeadlineExceeded). They look at it every 16,384 steps of
+	// an invocation (well under a millisecond) and between invocations
+	// and workgroups.
 	Context context.Context
 }
 
