@@ -89,6 +89,7 @@ type EntryResult struct {
 // every device beside the original, all judged against the original's
 // reference.
 func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult, error) {
+	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	d, err := interp.CompileEntry(c.Module, c.Entry)
 	if err != nil {
 		return nil, err

@@ -93,6 +93,7 @@ type Result struct {
 // Execute is its three stages in order: Prepare, DeviceRuns on every
 // device, Judge. A campaign runs the same stages, spread over a pipeline.
 func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
+	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	x, err := Prepare(c, opts)
 	if err != nil {
 		return nil, err

@@ -365,19 +365,25 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opSteps:
 			fr.steps += int64(in.x)
 			if fr.steps > fr.limit {
-				return fr.overLimit(fr.p.positions[in.b])
+				if k := fr.overLimit(fr.p.positions[in.b]); k != cNext {
+					return k
+				}
 			}
 		case opAddSteps:
 			fr.steps += int64(in.x)
 		case opLoopStep:
 			fr.steps++
 			if fr.steps > fr.limit {
-				return fr.overLimit(fr.p.positions[in.b])
+				if k := fr.overLimit(fr.p.positions[in.b]); k != cNext {
+					return k
+				}
 			}
 		case opLoopBack:
 			fr.steps++
 			if fr.steps > fr.limit {
-				return fr.overLimit(fr.p.positions[in.b])
+				if k := fr.overLimit(fr.p.positions[in.b]); k != cNext {
+					return k
+				}
 			}
 			pc = int(in.d) - 1
 		case opStop:

@@ -1,8 +1,8 @@
 package interp
 
 import (
+	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -74,95 +74,10 @@ type invShared struct {
 	ep      *[2]uint32
 	races   *[]Race
 	ashadow [][]access            // the contention shadow of atomic locations (segment.go)
+	st      *shadowTab            // the shadows' extra reads, this pass
 	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
 	d       *Dispatch
 	run     *dispatchRun
-}
-
-// access is a location's race shadow: its last write w, and the reads
-// since that write summarized so that a later access learns exactly
-// whether some read is unordered with it. Workgroups run one after
-// another and a workgroup's epochs only grow, so a read is unordered with
-// a later access by invocation I of workgroup M at epoch E exactly when
-// the read is from another workgroup, or from M at epoch E by another
-// invocation. Hence it is enough to keep:
-//
-//   - ra: the first read of the newest (workgroup, epoch) seen, when
-//     every read since w is from one workgroup (older epochs of it are
-//     ordered before every later access of that workgroup, and ra stands
-//     for the workgroup towards other workgroups);
-//   - rb: a second read of ra's epoch by another invocation, or, when
-//     multi is set, a read from a workgroup other than ra's (then every
-//     later access has a read of another workgroup to race with).
-//
-// The last write suffices for writes: a write unordered with an
-// earlier one was reported when it happened, on this location.
-type access struct {
-	w, ra, rb accessTag
-	multi     bool // reads since w come from two or more workgroups
-}
-
-// racingRead returns a read since the last write that is unordered with
-// an access by me, or nil.
-func (a *access) racingRead(me accessTag) *accessTag {
-	switch {
-	case a.ra.inv == 0:
-		return nil
-	case a.multi:
-		if a.ra.wg != me.wg {
-			return &a.ra
-		}
-		return &a.rb
-	case a.ra.wg != me.wg:
-		return &a.ra
-	case a.ra.ep < me.ep:
-		return nil
-	case a.ra.inv != me.inv:
-		return &a.ra
-	case a.rb.inv != 0:
-		return &a.rb
-	}
-	return nil
-}
-
-// observe checks an access by me (a write when write is set) against
-// the shadow and records it. It returns an earlier access the new one
-// races with (inv 0: none) and whether that access was a write.
-func (a *access) observe(me accessTag, write bool) (other accessTag, otherWrite bool) {
-	if a.w.inv != 0 && a.w.inv != me.inv && (a.w.wg != me.wg || a.w.ep >= me.ep) {
-		other, otherWrite = a.w, true
-	} else if write {
-		if r := a.racingRead(me); r != nil {
-			other = *r
-		}
-	}
-	if write {
-		*a = access{w: me}
-	} else {
-		a.addRead(me)
-	}
-	return other, otherWrite
-}
-
-// addRead records a read by me (after the race check).
-func (a *access) addRead(me accessTag) {
-	switch {
-	case a.ra.inv == 0:
-		a.ra = me
-	case a.multi:
-	case a.ra.wg != me.wg:
-		a.rb, a.multi = me, true
-	case a.ra.ep < me.ep:
-		a.ra, a.rb = me, accessTag{}
-	case a.ra.inv != me.inv && a.rb.inv == 0:
-		a.rb = me
-	}
-}
-
-type accessTag struct {
-	inv, wg int32 // inv 0: none
-	ep      uint32
-	pos     int32 // reason id of the access
 }
 
 // Race is a data race the dispatch found.
@@ -665,12 +580,12 @@ func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
 	if sh.d.e.vars[id].Space == ir.SpaceWorkgroup {
 		space = 0
 	}
-	me := accessTag{inv: sh.inv, wg: sh.wg, ep: sh.ep[space], pos: pos}
-	other, otherWrite := a.observe(me, write)
+	me := sh.accessor(sh.ep[space], pos)
+	other, otherWrite := sh.st.observe(a, &me, write)
 	if other.inv != 0 {
-		sh.report(id, off, other, me, write, otherWrite)
+		sh.report(id, off, other, me.accessTag, write, otherWrite)
 		k := scopeKey{id: int32(id), off: off, wg: sh.wg, ep: me.ep}
-		if other.wg != sh.wg {
+		if !me.same(other) {
 			k = scopeKey{id: int32(id), off: off, wg: -1}
 		}
 		if sh.run.racyObs[k] == nil {
@@ -678,6 +593,12 @@ func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
 		}
 	}
 	return other.inv != 0
+}
+
+// accessor returns the invocation's access at epoch ep from position pos.
+func (sh *invShared) accessor(ep uint32, pos int32) accessor {
+	l := sh.st.local
+	return accessor{accessTag: accessTag{inv: sh.inv, ep: ep, pos: pos}, lo: sh.wg*l + 1, hi: sh.wg*l + l}
 }
 
 func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWrite bool) {
@@ -696,7 +617,7 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 		if f := sh.d.p.file; f != "" {
 			at = f + ":" + at
 		}
-		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, t.wg)
+		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, sh.st.wg(t))
 	}
 	*sh.races = append(*sh.races, Race{Var: sh.d.e.vars[id].Name, Slot: int(off), A: desc(prev, prevWrite), B: desc(me, write)})
 }
@@ -707,14 +628,16 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 // runtime-sized array's length is the value's: an ir.Value of array type
 // whose Elems are the elements, see BufferValue). It fails, before
 // running anything, on a value of the wrong type; a failure of an
-// invocation (step limit, non-uniform barrier) is the error, positioned.
+// invocation (step limit, non-uniform barrier) is the error, positioned;
+// opts.Context ending stops it (Options.Context). A binding the dispatch
+// leaves exact and unchanged is returned as the caller's own value.
 func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
 	limit := opts.MaxSteps
 	if limit <= 0 {
 		limit = DefaultMaxSteps
 	}
 	file := d.p.file
-	mem := make([][]slot, len(d.e.vars))
+	mem := make([][]uint32, len(d.e.vars))
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
@@ -726,9 +649,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		if err := checkShared(v, g.T); err != nil {
 			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", g.Name, err)}
 		}
-		s := make([]slot, 0, 16)
-		s = flattenValue(v, s)
-		mem[i] = s
+		mem[i] = flattenValue(v, make([]uint32, 0, countLeaves(v)))
 	}
 	for name := range buffers {
 		if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
@@ -750,9 +671,13 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		run.tex = tex
 	}
 	run.initial = mem
+	run.given = make([]ir.Value, len(d.e.vars))
+	for i, g := range d.e.vars {
+		run.given[i] = buffers[g.Name]
+	}
 	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
-		res, err := d.runPass(mem, workgroups, limit, opts.maxPaths(), run)
+		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), run)
 		if err != nil {
 			return nil, err
 		}
@@ -781,7 +706,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 
 // runPass runs the dispatch once from the initial memory init, with what
 // run assumes of races and contended atomics.
-func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
 	if run.tex != nil {
 		run.tex.reset()
 	}
@@ -793,14 +718,22 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 		if g.Space == ir.SpaceWorkgroup {
 			continue
 		}
-		mem[i] = slices.Clone(init[i])
-		shadow[i] = make([]access, len(mem[i]))
+		mem[i] = make([]slot, len(init[i]))
+		for j, b := range init[i] {
+			mem[i][j].bits = b
+		}
+		if d.e.writes[i] {
+			// A binding no invocation writes cannot race (reads never
+			// race with reads): it has no shadow, and check finds none.
+			shadow[i] = make([]access, len(mem[i]))
+		}
 		if hasAtomic(g.T) {
 			ashadow[i] = make([]access, len(mem[i]))
 		}
 	}
 	ws := d.entry.WorkgroupSize
 	local := int(ws[0] * ws[1] * ws[2])
+	st := &shadowTab{local: int32(local)}
 	var races []Race
 	frames := make([]*frame, local)
 	shs := make([]invShared, local)
@@ -819,14 +752,20 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 				run.sticky[i] = 0
 				if len(mem[i]) == 0 {
 					mem[i] = make([]slot, n)
-					shadow[i] = make([]access, n)
+					if d.e.writes[i] {
+						shadow[i] = make([]access, n)
+					}
 					if hasAtomic(g.T) {
 						ashadow[i] = make([]access, n)
 					}
 				} else {
 					clear(mem[i])
-					clear(shadow[i])
-					clear(ashadow[i])
+					for j := range shadow[i] {
+						st.reset(&shadow[i][j])
+					}
+					for j := range ashadow[i] {
+						st.reset(&ashadow[i][j])
+					}
 				}
 			}
 		}
@@ -840,48 +779,83 @@ func (d *Dispatch) runPass(init [][]slot, workgroups [3]uint32, limit int64, max
 				for li := 0; li < local; li++ {
 					fr := frames[li]
 					copy(fr.s, d.p.image)
-					fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause = 0, limit, false, nil, 0, 0
+					fr.ctx = ctx
+					fr.start(limit)
+					fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
 					fr.resume = 0
 					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
 					wid := [3]uint32{wx, wy, wz}
 					gid := [3]uint32{wx*ws[0] + lid[0], wy*ws[1] + lid[1], wz*ws[2] + lid[2]}
-					shs[li] = invShared{mem: mem, shadow: shadow, ashadow: ashadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d, run: run}
+					shs[li] = invShared{mem: mem, shadow: shadow, ashadow: ashadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d, run: run, st: st}
 					fr.sh = &shs[li]
-					vals := map[string][]uint32{
-						"local_invocation_id": lid[:], "workgroup_id": wid[:], "global_invocation_id": gid[:],
-						"num_workgroups": workgroups[:], "local_invocation_index": {uint32(li)},
-					}
+					ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
 					for j, prm := range d.entry.Params {
 						base := d.e.params[j].base
 						if prm.Builtin != "" {
-							for k, b := range vals[prm.Builtin] {
-								fr.s[base+int32(k)] = slot{bits: b}
-							}
+							ids.put(fr.s, base, prm.Builtin)
 							continue
 						}
 						for fi, f := range prm.T.Struct.Fields {
-							at := base + fieldOffset(prm.T, fi)
-							for k, b := range vals[f.Builtin] {
-								fr.s[at+int32(k)] = slot{bits: b}
-							}
+							ids.put(fr.s, base+fieldOffset(prm.T, fi), f.Builtin)
 						}
 					}
 				}
 				if err := d.runWorkgroup(frames, &ep, run, maxPaths); err != nil {
+					if e := stopped(ctx); e != nil {
+						return nil, e
+					}
+					return nil, err
+				}
+				if err := stopped(ctx); err != nil {
 					return nil, err
 				}
 				wgLinear++
 			}
 		}
 	}
+	// The shadows are done with: let the collector have them while the
+	// outputs are built.
+	clear(shs)
+	shadow, ashadow, st.extra = nil, nil, nil
 	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
 		}
+		if v, ok := d.unchanged(run, i, mem[i]); ok {
+			res.Buffers[g.Name] = Output{Value: v}
+			continue
+		}
 		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
 	}
 	return res, nil
+}
+
+// computeIDs are an invocation's compute builtin values (WGSL
+// #built-in-values).
+type computeIDs struct {
+	lid, wid, gid, nwg [3]uint32
+	li                 uint32
+}
+
+// put stores the builtin named name into s from at.
+func (ids *computeIDs) put(s []slot, at int32, name string) {
+	var v []uint32
+	switch name {
+	case "local_invocation_id":
+		v = ids.lid[:]
+	case "workgroup_id":
+		v = ids.wid[:]
+	case "global_invocation_id":
+		v = ids.gid[:]
+	case "num_workgroups":
+		v = ids.nwg[:]
+	case "local_invocation_index":
+		v = []uint32{ids.li}
+	}
+	for k, b := range v {
+		s[at+int32(k)] = slot{bits: b}
+	}
 }
 
 // runWorkgroup runs one workgroup's invocations to completion, barrier
@@ -978,18 +952,49 @@ func checkShared(v ir.Value, t *ir.Type) error {
 	return checkValue(v, t)
 }
 
-func flattenValue(v ir.Value, s []slot) []slot {
+// flattenValue appends the bits of v's leaves to s (a bool as 0 or 1).
+func flattenValue(v ir.Value, s []uint32) []uint32 {
 	if v.Elems == nil && v.Type != nil && v.Type.IsScalar() {
 		b := v.Bits
 		if v.Type.Kind == ir.KindBool && b != 0 {
 			b = 1
 		}
-		return append(s, slot{bits: b})
+		return append(s, b)
 	}
 	for _, e := range v.Elems {
 		s = flattenValue(e, s)
 	}
 	return s
+}
+
+// countLeaves returns the number of scalar leaves of v.
+func countLeaves(v ir.Value) int {
+	if v.Elems == nil {
+		return 1
+	}
+	n := 0
+	for _, e := range v.Elems {
+		n += countLeaves(e)
+	}
+	return n
+}
+
+// unchanged returns the caller's value of binding i when the dispatch
+// left the binding exact and unchanged and that value has the output's
+// type (no atomics; a runtime-sized array given as one): the output then
+// shares it rather than copying it (an ir.Value is never modified).
+func (d *Dispatch) unchanged(run *dispatchRun, i int, mem []slot) (ir.Value, bool) {
+	g := d.e.vars[i]
+	v := run.given[i]
+	if v.Type == nil || d.e.writes[i] || hasAtomic(g.T) || !ir.Identical(v.Type, g.T) {
+		return ir.Value{}, false
+	}
+	for j, s := range mem {
+		if s != (slot{bits: run.initial[i][j]}) {
+			return ir.Value{}, false
+		}
+	}
+	return v, true
 }
 
 // sharedOutput converts a binding's final memory to an Output (atomics
@@ -1028,6 +1033,9 @@ func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
 	case ir.KindRuntimeArray:
 		n := size(t.Elem)
 		var es []ir.Value
+		if n > 0 {
+			es = make([]ir.Value, 0, (len(s)-*pos)/int(n))
+		}
 		for n > 0 && *pos+int(n) <= len(s) {
 			es = append(es, buildShared(t.Elem, s, pos))
 		}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -58,7 +59,12 @@ type (
 type frame struct {
 	s     []slot
 	steps int64
+	// limit is the step count at which the next check runs (overLimit):
+	// full, the invocation's step limit, or, while ctx may end, the next
+	// cancellation checkpoint before it.
 	limit int64
+	full  int64
+	ctx   context.Context
 	// stop is set when the invocation must end early: err holds a failure,
 	// or poison names the branch whose indeterminate condition made the
 	// rest of the invocation indeterminate. Once stop is set, limit is -1
@@ -109,13 +115,59 @@ func (fr *frame) fail(pos ir.Pos, format string, args ...any) {
 	fr.limit = -1
 }
 
-// overLimit is called when the step counter passes the limit: either the
-// invocation already stopped (limit is -1), or it ran out of steps.
+// cancelEvery is the number of steps between two looks at a run's
+// context: well under a millisecond of interpretation.
+const cancelEvery = 1 << 14
+
+// start resets the step counter of a new invocation with step limit full.
+func (fr *frame) start(full int64) {
+	fr.steps, fr.full, fr.limit = 0, full, full
+	if fr.ctx != nil && fr.ctx.Done() != nil {
+		fr.limit = min(full, cancelEvery)
+	}
+}
+
+// overLimit is called when the step counter passes the limit: the
+// invocation already stopped (limit is -1), or ran out of steps, or
+// reached a cancellation checkpoint (cNext: go on, unless the run's
+// context ended, which stops the invocation with an error wrapping
+// context.Cause).
 func (fr *frame) overLimit(pos ir.Pos) ctl {
-	if !fr.stop {
-		fr.fail(pos, "step limit of %d exceeded (the kernel may not terminate)", fr.limit)
+	switch {
+	case fr.stop:
+	case fr.steps <= fr.full:
+		if fr.canceled() {
+			return cAbort
+		}
+		fr.limit = min(fr.full, fr.steps+cancelEvery)
+		return cNext
+	default:
+		fr.fail(pos, "step limit of %d exceeded (the kernel may not terminate)", fr.full)
 	}
 	return cAbort
+}
+
+// canceled reports whether the run's context ended, and then stops the
+// invocation (with an error that Run replaces by stopped's).
+func (fr *frame) canceled() bool {
+	if fr.ctx == nil || fr.ctx.Err() == nil {
+		return false
+	}
+	if !fr.stop {
+		fr.err = &ir.Error{File: fr.p.file, Pass: "interp", Msg: "reference run stopped"}
+		fr.stop, fr.limit = true, -1
+	}
+	return true
+}
+
+// stopped returns the error of a Run whose context ctx ended (nil: it
+// has not): it wraps context.Cause(ctx), so errors.Is finds
+// context.Canceled or context.DeadlineExceeded (or the cancel cause).
+func stopped(ctx context.Context) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("interp: reference run stopped: %w", context.Cause(ctx))
 }
 
 // poisonAll stops the invocation because a branch at reason site r

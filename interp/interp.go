@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -33,6 +34,14 @@ type Options struct {
 	// (texture.go); a sampler not given is WebGPU's default sampler.
 	Textures map[string]*Texture
 	Samplers map[string]*Sampler
+	// Context, when not nil, stops a run once it ends: Run, Program.Run
+	// and Dispatch.Run then return no results and the error
+	// "interp: reference run stopped: <cause>", which wraps
+	// context.Cause(Context) (errors.Is finds context.Canceled or
+	// context.DeadlineExceeded). They look at it every 16,384 steps of
+	// an invocation (well under a millisecond) and between invocations
+	// and workgroups.
+	Context context.Context
 }
 
 func (o Options) maxPaths() int {
@@ -158,16 +167,24 @@ func (p *Program) Run(args [][]ir.Value, opts Options) ([]Invocation, error) {
 		return nil, err
 	}
 	fr.tex = tex
+	fr.ctx = opts.Context
+	defer func() { fr.ctx = nil }()
 	out := make([]Invocation, len(args))
 	paths := opts.maxPaths()
 	budget := int64(forkBudget)
 	for i, inv := range args {
+		if err := stopped(opts.Context); err != nil {
+			return nil, err
+		}
 		if paths == 1 {
 			p.invoke(fr, inv, limit)
 			out[i] = p.collect(fr)
 			continue
 		}
 		out[i] = p.explore(fr, paths, &budget, inv, limit)
+	}
+	if err := stopped(opts.Context); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -186,7 +203,8 @@ func (p *Program) invoke(fr *frame, args []ir.Value, limit int64) {
 	copy(fr.s[p.globLo:p.globHi], p.image[p.globLo:p.globHi])
 	k := p.kernel
 	clear(fr.s[k.ret : k.ret+k.retN])
-	fr.steps, fr.limit, fr.stop, fr.err, fr.poison, fr.cause = 0, limit, false, nil, 0, 0
+	fr.start(limit)
+	fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
 	for j, v := range args {
 		p.store(fr.s, p.params[j].base, v, p.argWhy[j])
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRaceShadowFindsTheFirstRaceOfEveryHistory checks the constant-size
-// race shadow (access.observe) against the definition it summarizes: in a
+// race shadow (shadowTab.observe) against the definition it summarizes: in a
 // history of accesses to one location, access j races when some earlier
 // access i is by another invocation, at least one of the two writes, and
 // no barrier orders them (they are in different workgroups, or in one
@@ -19,14 +19,17 @@ import (
 // it the location is indeterminate, so later pairs need not be found).
 func TestRaceShadowFindsTheFirstRaceOfEveryHistory(t *testing.T) {
 	type acc struct {
-		tag   accessTag
+		tag   accessor
+		wg    int32
 		write bool
 	}
-	unordered := func(x, y accessTag) bool {
-		return x.inv != y.inv && (x.wg != y.wg || x.ep == y.ep)
+	unordered := func(x, y acc) bool {
+		return x.tag.inv != y.tag.inv && (x.wg != y.wg || x.tag.ep == y.tag.ep)
 	}
 	r := rand.New(rand.NewSource(1))
 	races := 0
+	var a access
+	st := &shadowTab{}
 	for h := 0; h < 200000; h++ {
 		var hist []acc
 		inv := int32(0)
@@ -34,7 +37,8 @@ func TestRaceShadowFindsTheFirstRaceOfEveryHistory(t *testing.T) {
 			n := 1 + r.Intn(3) // invocations in the workgroup
 			for ep := uint32(0); ep < uint32(1+r.Intn(3)); ep++ {
 				for k := r.Intn(4); k > 0; k-- {
-					hist = append(hist, acc{accessTag{inv: inv + 1 + int32(r.Intn(n)), wg: wg, ep: ep}, r.Intn(3) == 0})
+					me := accessor{accessTag{inv: inv + 1 + int32(r.Intn(n)), ep: ep}, inv + 1, inv + int32(n)}
+					hist = append(hist, acc{me, wg, r.Intn(3) == 0})
 				}
 			}
 			inv += int32(n)
@@ -42,7 +46,7 @@ func TestRaceShadowFindsTheFirstRaceOfEveryHistory(t *testing.T) {
 		want := -1
 		for j := range hist {
 			for i := 0; i < j && want < 0; i++ {
-				if (hist[i].write || hist[j].write) && unordered(hist[i].tag, hist[j].tag) {
+				if (hist[i].write || hist[j].write) && unordered(hist[i], hist[j]) {
 					want = j
 				}
 			}
@@ -51,10 +55,17 @@ func TestRaceShadowFindsTheFirstRaceOfEveryHistory(t *testing.T) {
 			}
 		}
 		got := -1
-		var a access
+		st.reset(&a) // one location's shadow reused, as a workgroup variable's is
 		for j, x := range hist {
-			if other, _ := a.observe(x.tag, x.write); other.inv != 0 {
-				require.True(t, unordered(other, x.tag), "history %d: access %d blamed an ordered access", h, j)
+			if other, _ := st.observe(&a, &x.tag, x.write); other.inv != 0 {
+				o := acc{tag: accessor{accessTag: other}}
+				for _, y := range hist[:j] {
+					if y.tag.accessTag == other {
+						o = y
+					}
+				}
+				require.NotZero(t, o.tag.hi, "history %d: access %d blamed an access not in the history", h, j)
+				require.True(t, unordered(o, x), "history %d: access %d blamed an ordered access", h, j)
 				got = j
 				break
 			}

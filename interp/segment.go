@@ -97,7 +97,8 @@ type dispatchRun struct {
 	racy, racyObs     map[scopeKey]*racyScope
 	atomic, atomicObs map[scopeKey]*atomicScope
 	prior             map[scopeKey]slot // value at the first access in the scope (this pass)
-	initial           [][]slot          // storage buffers at dispatch start
+	initial           [][]uint32        // storage buffers at dispatch start (their leaves' bits)
+	given             []ir.Value        // per var: the caller's value of a storage or uniform binding (Type nil: none)
 	sticky            []int32           // per var: reason id when an invocation's rest made it indeterminate
 	budget            int64             // steps left for forked paths (fork.go)
 	kinds             [][]ir.Kind       // per var: the scalar kind of each leaf (leafKinds), once per run
@@ -183,7 +184,7 @@ func (sh *invShared) racyAssumed(id, off int32) (scopeKey, *racyScope) {
 // at the first access in the scope this pass (cur, when this is it).
 func (sh *invShared) priorOf(k scopeKey, cur slot) slot {
 	if k.wg < 0 && sh.run.initial[k.id] != nil {
-		return sh.run.initial[k.id][k.off]
+		return slot{bits: sh.run.initial[k.id][k.off]}
 	}
 	if p, ok := sh.run.prior[k]; ok {
 		return p
@@ -310,7 +311,7 @@ func sameKindAll(ks []ir.Kind) bool {
 // leafKinds lists the scalar kinds of a shared var's n leaves (a
 // runtime-sized array repeats its element's).
 func leafKinds(t *ir.Type, n int) []ir.Kind {
-	var one []ir.Kind
+	one := make([]ir.Kind, 0, n)
 	var rec func(t *ir.Type)
 	rec = func(t *ir.Type) {
 		switch t.Kind {
@@ -355,10 +356,10 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	// Observe contention with the race shadow's ordering rules, on a
 	// shadow of its own (sh.ashadow).
 	a := &sh.ashadow[id][off]
-	me := accessTag{inv: sh.inv, wg: sh.wg, ep: l.ep, pos: 1}
-	if other, _ := a.observe(me, write); other.inv != 0 {
+	me := sh.accessor(l.ep, 1)
+	if other, _ := sh.st.observe(a, &me, write); other.inv != 0 {
 		k := l
-		if other.wg != sh.wg {
+		if !me.same(other) {
 			k = g
 		}
 		if r.atomicObs[k] == nil {
@@ -417,7 +418,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	if as != nil && !as.other {
 		var prior slot
 		if k.wg < 0 {
-			prior = r.initial[id][off]
+			prior = slot{bits: r.initial[id][off]}
 		} else {
 			prior = r.prior[k]
 		}
@@ -810,7 +811,7 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 // setKinds records the leaf kinds of every shared var, once per run (mem
 // holds the storage and uniform bindings; workgroup vars have their type's
 // size).
-func (r *dispatchRun) setKinds(vars []*ir.SharedVar, mem [][]slot) {
+func (r *dispatchRun) setKinds(vars []*ir.SharedVar, mem [][]uint32) {
 	r.kinds, r.oneKind = make([][]ir.Kind, len(vars)), make([]bool, len(vars))
 	for i, g := range vars {
 		n := len(mem[i])

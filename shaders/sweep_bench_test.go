@@ -5,10 +5,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 // tileKernel is issue 26's one-barrier tiled kernel: each invocation
@@ -29,11 +36,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // BenchmarkDispatchSweep is the reference's dispatch-size sweep (issue
-// 26; `make bench` runs it): `gpudiff exec tile.wgsl --workgroups N
-// --no-gpu --json` for 65,536, 1,048,576 and 4,194,304 invocations, each
-// in a process of its own, reporting its wall time (s) and peak resident
-// memory (MB, the child's getrusage ru_maxrss) beside the target of
-// issue 26 (64 MB + 4× the bound buffers' bytes).
+// 26; `make bench` runs it) for 65,536, 1,048,576 and 4,194,304
+// invocations of tileKernel, each measured in a process of its own:
+//
+//   - exec: `gpudiff exec tile.wgsl --workgroups N --no-gpu --json`, the
+//     whole command (loading, bindings, reference, report);
+//   - reference: interp.Dispatch.Run alone, on bindings given as ir.Value
+//     (this test binary re-run as TestSweepReferenceChild).
+//
+// Each row gives the wall time (s), the CPU time (user + system, s: on a
+// machine shared with other work the steadier figure) and the peak
+// resident memory (MB, the child's getrusage ru_maxrss) beside issue
+// 26's target (64 MB + 4× the bound buffers' bytes).
 func BenchmarkDispatchSweep(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "gpudiff")
@@ -47,26 +61,68 @@ func BenchmarkDispatchSweep(b *testing.B) {
 	var rows []string
 	for _, wg := range []int{256, 4096, 16384} {
 		inv := wg * 256
-		b.Run(fmt.Sprintf("invocations=%d", inv), func(b *testing.B) {
-			var wall time.Duration
-			var rss int64
-			for b.Loop() {
-				cmd := exec.Command(bin, "exec", src, "--workgroups", fmt.Sprint(wg), "--no-gpu", "--json", "--max-invocations", fmt.Sprint(inv))
-				cmd.Stdout, cmd.Stderr = nil, nil
-				t0 := time.Now()
-				out, err := cmd.CombinedOutput()
-				wall = time.Since(t0)
-				if err != nil {
-					b.Fatalf("%v: %v\n%.2000s", cmd.Args, err, out)
+		for _, what := range []string{"exec", "reference"} {
+			b.Run(fmt.Sprintf("%s/invocations=%d", what, inv), func(b *testing.B) {
+				var wall, cpu time.Duration
+				var rss int64
+				for b.Loop() {
+					cmd := exec.Command(bin, "exec", src, "--workgroups", fmt.Sprint(wg), "--no-gpu", "--json", "--max-invocations", fmt.Sprint(inv))
+					if what == "reference" {
+						cmd = exec.Command(os.Args[0], "-test.run", "^TestSweepReferenceChild$")
+						cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", sweepChildEnv, wg))
+					}
+					t0 := time.Now()
+					out, err := cmd.CombinedOutput()
+					wall = time.Since(t0)
+					if err != nil {
+						b.Fatalf("%v: %v\n%.2000s", cmd.Args, err, out)
+					}
+					rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+					cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 				}
-				rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
-			}
-			mb := float64(rss) / 1024
-			target := 64 + 4*float64(inv*8)/(1<<20)
-			b.ReportMetric(wall.Seconds(), "s")
-			b.ReportMetric(mb, "peak-MB")
-			rows = append(rows, fmt.Sprintf("%9d invocations: %6.2f s, peak %7.1f MB (target ≤ %.0f MB: %s)", inv, wall.Seconds(), mb, target, map[bool]string{true: "met", false: "not met"}[mb <= target]))
-		})
+				mb := float64(rss) / 1024
+				target := 64 + 4*float64(inv*8)/(1<<20)
+				b.ReportMetric(wall.Seconds(), "s")
+				b.ReportMetric(cpu.Seconds(), "cpu-s")
+				b.ReportMetric(mb, "peak-MB")
+				rows = append(rows, fmt.Sprintf("%-9s %9d invocations: %6.2f s (CPU %6.2f s), peak %7.1f MB (target ≤ %.0f MB: %s)",
+					what, inv, wall.Seconds(), cpu.Seconds(), mb, target, map[bool]string{true: "met", false: "not met"}[mb <= target]))
+			})
+		}
 	}
-	b.Logf("reference dispatch sweep (gpudiff exec --no-gpu, one process each):\n%s", strings.Join(rows, "\n"))
+	b.Logf("reference dispatch sweep (one process each; exec: gpudiff exec --no-gpu, reference: interp.Dispatch.Run alone):\n%s", strings.Join(rows, "\n"))
+}
+
+// sweepChildEnv makes TestSweepReferenceChild run: its value is the
+// number of workgroups.
+const sweepChildEnv = "GPUDIFF_SWEEP_REFERENCE_WORKGROUPS"
+
+// TestSweepReferenceChild is BenchmarkDispatchSweep's reference-only
+// child: with sweepChildEnv set it dispatches tileKernel on that many
+// workgroups, x[i] = (i mod 16 + 1) / 4 and y[i] = 1 (bindings as
+// ir.Value, as check passes them), and checks two hand-derived leaves
+// (y[i] = 2x[i] + 2x[next in the tile] + 1: y[0] = 0.5 + 1 + 1, y[15] =
+// 8 + 0.5 + 1); without it, it is skipped.
+func TestSweepReferenceChild(t *testing.T) {
+	wgs, err := strconv.Atoi(os.Getenv(sweepChildEnv))
+	if err != nil {
+		t.Skipf("a child of BenchmarkDispatchSweep only (%s not set)", sweepChildEnv)
+	}
+	m, err := wgsl.Parse("tile.wgsl", []byte(tileKernel))
+	require.NoError(t, err)
+	d, err := interp.CompileEntry(m, "main")
+	require.NoError(t, err)
+	n := wgs * 256
+	x := ir.Value{Type: m.SharedVar("x").T, Elems: make([]ir.Value, n)}
+	y := ir.Value{Type: m.SharedVar("y").T, Elems: make([]ir.Value, n)}
+	for i := range n {
+		x.Elems[i] = ir.F32Val(float32(i%16+1) / 4)
+		y.Elems[i] = ir.F32Val(1)
+	}
+	res, err := d.Run(map[string]ir.Value{"x": x, "y": y}, [3]uint32{uint32(wgs), 1, 1}, interp.Options{})
+	require.NoError(t, err)
+	out := res.Buffers["y"].Value.Elems
+	require.Equal(t, float32(2.5), out[0].F32())
+	require.Equal(t, float32(9.5), out[15].F32())
+	require.Empty(t, res.Races)
 }
