@@ -64,6 +64,9 @@ func SaveRun(o *check.Outcome, saveCase, png, toolVersion string) error {
 			return fmt.Errorf("--save-case: %w", err)
 		}
 	}
+	if png == "" {
+		return nil // pictures cost memory in proportion to the outputs: only made when asked for
+	}
 	if err := WritePictures(png, CasePictures(o)); err != nil {
 		return fmt.Errorf("--png: %w", err)
 	}
