@@ -256,10 +256,16 @@ func failureImplicates(r oracle.Judged) string {
 // wrong, past wgpu's wrapper lines ("Validation Error", "Caused by:",
 // "In wgpuDeviceCreate…", "note: label = …"): e.g. "Internal error:
 // 0:31(18): error: LHS of `||' must be scalar boolean" from wgpu's GL
-// backend. It is the first line when no other qualifies.
+// backend. naga's validator heads every error with "Shader validation
+// error:" and a source diagram, then its chain of causes from the outer
+// one ("Function [1] 'main' is invalid") to the root ("Index 2 is out of
+// bounds for expression [8]"): there the root, the last line, says what is
+// wrong — the header alone would give every validation error one key. It
+// is the first line when no other qualifies.
 func errorLine(msg string) string {
 	first := ""
-	for _, l := range strings.Split(msg, "\n") {
+	lines := strings.Split(msg, "\n")
+	for _, l := range lines {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
@@ -271,6 +277,13 @@ func errorLine(msg string) string {
 		if low == "validation error" || strings.HasPrefix(low, "caused by") || strings.HasPrefix(low, "in wgpu") ||
 			strings.HasPrefix(low, "note: label") {
 			continue
+		}
+		if strings.HasPrefix(low, "shader validation error") {
+			for k := len(lines) - 1; k >= 0; k-- {
+				if root := strings.TrimSpace(lines[k]); root != "" && !strings.ContainsAny(root, "│┌└") {
+					return root
+				}
+			}
 		}
 		return l
 	}

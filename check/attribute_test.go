@@ -117,3 +117,18 @@ func TestAttributeStage(t *testing.T) {
 	require.Len(t, fs, 1)
 	assert.Equal(t, ClassStage, fs[0].Class)
 }
+
+// naga's validation errors all begin "Shader validation error:" and a
+// source diagram; their key is the root cause naga gives last (the
+// message is naga 23's for findings/compute/naga_spv_in_num_layers.wgsl),
+// so two different validation errors get two keys and one error met by
+// two programs (other expression numbers) one.
+func TestMessageKeyOfNagaValidationErrors(t *testing.T) {
+	naga := func(fn, root string) string {
+		return "Validation Error\n\nCaused by:\n    In wgpuDeviceCreateShaderModule\n    \nShader validation error: \n  ┌─ :1:1\n  │\n1 │ \n  │  \n  │ \n  │ naga::Expression [9]\n  │ naga::Function [1]\n\n\n    Function [1] '" + fn + "' is invalid\n    Expression [9] is invalid\n    Type resolution failed\n    " + root
+	}
+	a := naga("", "Index 2 is out of bounds for expression [8]")
+	assert.Equal(t, "Index 2 is out of bounds for expression [8]", errorLine(a))
+	assert.Equal(t, MessageKey(a), MessageKey(naga("main_flat", "Index 2 is out of bounds for expression [13]")))
+	assert.NotEqual(t, MessageKey(a), MessageKey(naga("", "Expression [8] is not a composite type")))
+}
