@@ -194,7 +194,7 @@ type CampaignReport struct {
 	Known       int                      `json:"known_failures"`
 	PerSecond   float64                  `json:"programs_per_second"`
 	ElapsedMS   int64                    `json:"elapsed_ms"`
-	ShrinkingMS int64                    `json:"shrinking_ms"`
+	ShrinkingMS int64                    `json:"shrinking_ms,omitempty"` // this run's; absent in a merge (journals do not record it)
 	Digest      string                   `json:"program_digest"`
 	Duration    string                   `json:"duration,omitempty"` // the time budget ("" for a Count campaign)
 	Interrupted bool                     `json:"interrupted"`        // a signal stopped the campaign early

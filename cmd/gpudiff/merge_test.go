@@ -69,7 +69,7 @@ func TestMergeOfFourShardsEqualsOneRun(t *testing.T) {
 	assert.Contains(t, m.out.String(), "merged 4 shards")
 
 	// Reports and JUnit: equal once timing is stripped.
-	timing := regexp.MustCompile(`(?m)^  "(elapsed_ms|programs_per_second)": [0-9.e+-]+,\n| (time|timestamp)="[^"]*"`)
+	timing := regexp.MustCompile(`(?m)^  "(elapsed_ms|shrinking_ms|programs_per_second)": [0-9.e+-]+,\n| (time|timestamp)="[^"]*"`)
 	for _, f := range []string{"report.json", "junit.xml"} {
 		want, got := readFile(t, filepath.Join(single, f)), readFile(t, filepath.Join(sharded, f))
 		assert.Equal(t, timing.ReplaceAllString(string(want), ""), timing.ReplaceAllString(string(got), ""), "%s", f)
