@@ -94,6 +94,15 @@ type texFormat struct {
 func (f texFormat) texelBytes() int { return f.channels * f.bits / 8 }
 
 func parseTexFormat(s string) (texFormat, error) {
+	// The depth formats read as their one channel (WebGPU
+	// "Depth-stencil formats"; WGSL #texture-depth: a depth texture
+	// reads an f32): depth32float as r32float, depth16unorm as r16unorm.
+	switch s {
+	case "depth32float":
+		return texFormat{name: s, channels: 1, bits: 32, kind: "float"}, nil
+	case "depth16unorm":
+		return texFormat{name: s, channels: 1, bits: 16, kind: "unorm"}, nil
+	}
 	f := texFormat{name: s}
 	rest := s
 	switch {
