@@ -247,6 +247,10 @@ func (t TextureBinding) LayoutSampleType() string {
 		return "sint"
 	case f == "r32float" || f == "rg32float" || f == "rgba32float":
 		return "unfilterable-float"
+	case max(t.SampleCount, 1) > 1:
+		// WebGPU #bind-group-layout-creation: a multisampled
+		// binding's sample type is not "float".
+		return "unfilterable-float"
 	}
 	return "float"
 }
