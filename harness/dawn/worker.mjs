@@ -340,6 +340,9 @@ fn gpudiff_vertex(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32>
     const src = device.createTexture({
       label: 'gpudiff upload source', size: [w, h, layers], format: srcFormat, mipLevelCount: levels,
       usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+      // compatibility mode binds a texture with the view dimension it
+      // was created for (one layer would default to '2d')
+      textureBindingViewDimension: '2d-array',
     });
     owned.push(src);
     for (let l = 0; l < levels; l++) {
