@@ -3,7 +3,7 @@
 // frag_depth), of a depth16unorm 2d-array (copied), of every sample of two
 // multisampled textures (r32float and rgba8uint, 4 samples, uploaded by a
 // per-sample render pass), and textureNumSamples. Hand-derived expected
-// values: depth_ms_load.expected.json (and check's TestDepthMultisampledHandDerived).
+// values: check's TestDepthMultisampledHandDerived.
 @group(0) @binding(0) var d: texture_depth_2d;
 @group(0) @binding(1) var da: texture_depth_2d_array;
 @group(0) @binding(2) var ms: texture_multisampled_2d<f32>;
