@@ -19,7 +19,8 @@ import (
 // bindings — one bare, one a struct holding a matrix member, an array of
 // matrices and an array of structs holding matrices — to a storage output,
 // by constant and by dynamic (storage-read) indices, as whole matrices,
-// single columns, single elements and whole structs. WGSL offsets of U
+// single columns, single elements and whole structs, and through a
+// ptr<uniform> parameter. WGSL offsets of U
 // (#alignment-and-size, uniform constraints): a 0, m 8..32 (mat3x2: align
 // 8, size 24), arr 32..64 (array<mat2x2f, 2>: align 16 in uniform, stride
 // 16), s 64..160 (array<S, 2>, S: before 0, m 8..32, after 32, size 48).
@@ -39,6 +40,8 @@ struct U {
 @group(0) @binding(2) var<storage, read> ix: array<u32, 4>;
 @group(0) @binding(3) var<storage, read_write> o: array<vec2f, 24>;
 @group(0) @binding(4) var<storage, read_write> e: array<f32, 4>;
+
+fn col(p: ptr<uniform, mat3x2f>, j: u32) -> vec2f { return (*p)[j]; }
 
 @compute @workgroup_size(1)
 fn main() {
@@ -70,6 +73,8 @@ fn main() {
   e[1] = u.m[ix[1]][ix[1]];
   e[2] = bare[ix[3]].x;
   e[3] = u.s[1].m[1][0];
+  o[20] = col(&u.s[1].m, ix[2]);
+  o[21] = col(&u.m, 1u);
 }`
 
 // TestUniformMatCx2OnLavapipeAndSwiftShader runs std140Shader from
@@ -106,7 +111,7 @@ func TestUniformMatCx2OnLavapipeAndSwiftShader(t *testing.T) {
 		arr(0, 1), arr(1, 0), arr(1, 0), arr(1, 1),
 		sm(1, 0), sm(0, 2), sm(1, 2), {0, 24},
 		bare(0), bare(1), bare(2), bare(3), bare(3), bare(1),
-		{}, {}, {}, {},
+		sm(1, 2), um(1), {}, {},
 	}
 	wantE := []float32{um(2)[1], um(1)[1], bare(3)[0], sm(1, 1)[0]}
 
