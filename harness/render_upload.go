@@ -17,12 +17,15 @@ import (
 // subresource with a fragment shader that reads the source:
 //
 //   - multisampled colour (sampleCount 4, one level, one layer): the source
-//     is a 2d-array of the same format with one layer per sample; the
-//     fragment shader takes @builtin(sample_index), which makes it run
-//     once per sample (WGSL #builtin-values: sample shading), and returns
-//     textureLoad(src, pixel, sample_index, 0) to the one colour target.
-//     Unorm, float, uint and sint values cross the shader unchanged (a
-//     unorm code's value converts back to the same code);
+//     is a 2d-array of the same format with one layer per sample; pass s
+//     draws with the pipeline's sample mask 1 << s (WebGPU
+//     GPUMultisampleState.mask: only sample s is written; the passes after
+//     the first load the others) a fragment shader returning
+//     textureLoad(src, pixel, s, 0) to the one colour target. The mask,
+//     not @builtin(sample_index), picks the sample: compatibility mode
+//     (Dawn's GL backends) has no sample_index. Unorm, float, uint and
+//     sint values cross the shader unchanged (a unorm code's value
+//     converts back to the same code);
 //   - depth32float (every level and layer): the source is an r32float
 //     2d-array with the same levels and layers; one pass per level and
 //     layer renders into a single-subresource view as the depth attachment
@@ -59,10 +62,10 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
 	T := sampledTypeOf(t.Format)
 	return fmt.Sprintf(`@group(0) @binding(0) var src: texture_2d_array<%[1]s>;
 @fragment
-fn upload(@builtin(position) p: vec4<f32>, @builtin(sample_index) s: u32) -> @location(0) vec4<%[1]s> {
-  return textureLoad(src, vec2<i32>(p.xy), i32(s), 0);
+fn upload(@builtin(position) p: vec4<f32>) -> @location(0) vec4<%[1]s> {
+  return textureLoad(src, vec2<i32>(p.xy), %[2]d, 0);
 }
-`, T)
+`, T, layer)
 }
 
 // sampledTypeOf is the WGSL type a shader reads format's texels as.
@@ -180,6 +183,9 @@ func (d *Device) uploadByRender(tex *wgpu.Texture, t TextureBinding) (err error)
 			Multisample: wgpu.MultisampleState{Count: samples, Mask: 0xFFFFFFFF},
 			Fragment:    &wgpu.FragmentState{Module: m, EntryPoint: "upload"},
 		}
+		if !depth {
+			desc.Multisample.Mask = 1 << layer // layer is the sample
+		}
 		if depth {
 			keep := wgpu.StencilFaceState{Compare: wgpu.CompareFunctionAlways, FailOp: wgpu.StencilOperationKeep, DepthFailOp: wgpu.StencilOperationKeep, PassOp: wgpu.StencilOperationKeep}
 			desc.DepthStencil = &wgpu.DepthStencilState{Format: wgpu.TextureFormatDepth32Float, DepthWriteEnabled: true,
@@ -189,13 +195,13 @@ func (d *Device) uploadByRender(tex *wgpu.Texture, t TextureBinding) (err error)
 		}
 		return d.dev.CreateRenderPipeline(desc)
 	}
-	draw := func(p *wgpu.RenderPipeline, view *wgpu.TextureView) error {
+	draw := func(p *wgpu.RenderPipeline, view *wgpu.TextureView, load wgpu.LoadOp) error {
 		desc := &wgpu.RenderPassDescriptor{Label: "gpudiff upload"}
 		if depth {
 			desc.DepthStencilAttachment = &wgpu.RenderPassDepthStencilAttachment{View: view,
-				DepthLoadOp: wgpu.LoadOpClear, DepthStoreOp: wgpu.StoreOpStore, DepthClearValue: 0}
+				DepthLoadOp: load, DepthStoreOp: wgpu.StoreOpStore, DepthClearValue: 0}
 		} else {
-			desc.ColorAttachments = []wgpu.RenderPassColorAttachment{{View: view, LoadOp: wgpu.LoadOpClear, StoreOp: wgpu.StoreOpStore}}
+			desc.ColorAttachments = []wgpu.RenderPassColorAttachment{{View: view, LoadOp: load, StoreOp: wgpu.StoreOpStore}}
 		}
 		pass := enc.BeginRenderPass(desc)
 		pass.SetPipeline(p)
@@ -208,19 +214,25 @@ func (d *Device) uploadByRender(tex *wgpu.Texture, t TextureBinding) (err error)
 		return nil
 	}
 	if !depth {
-		p, err := pipeline(0, 0)
-		if err != nil {
-			return err
-		}
-		release = append(release, p.Release)
 		view, err := tex.CreateView(&wgpu.TextureViewDescriptor{Format: wgpuFormats[t.Format], Dimension: wgpu.TextureViewDimension2D,
 			MipLevelCount: 1, ArrayLayerCount: 1, Aspect: wgpu.TextureAspectAll})
 		if err != nil {
 			return err
 		}
 		release = append(release, view.Release)
-		if err := draw(p, view); err != nil {
-			return err
+		for s := uint32(0); s < samples; s++ {
+			p, err := pipeline(s, 0)
+			if err != nil {
+				return err
+			}
+			release = append(release, p.Release)
+			load := wgpu.LoadOpLoad
+			if s == 0 {
+				load = wgpu.LoadOpClear
+			}
+			if err := draw(p, view, load); err != nil {
+				return err
+			}
 		}
 	} else {
 		for l := uint32(0); l < levels; l++ {
@@ -236,7 +248,7 @@ func (d *Device) uploadByRender(tex *wgpu.Texture, t TextureBinding) (err error)
 					return err
 				}
 				release = append(release, view.Release)
-				if err := draw(p, view); err != nil {
+				if err := draw(p, view, wgpu.LoadOpClear); err != nil {
 					return err
 				}
 			}

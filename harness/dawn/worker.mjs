@@ -316,8 +316,9 @@ async function serve(backend, name, featureLevel, allFeatures) {
   // a multisampled texture and a depth32float one. Their texels go into a
   // source 2d-array by writeTexture (one layer per sample, or the
   // texture's levels and layers as r32float), then a full-target triangle
-  // per subresource writes them: per sample (@builtin(sample_index)) to
-  // the colour target, or @builtin(frag_depth) to the depth attachment
+  // per subresource writes them: sample s with the pipeline's sample mask
+  // 1 << s (compatibility mode has no @builtin(sample_index)) to the
+  // colour target, or @builtin(frag_depth) to the depth attachment
   // (depthCompare 'always'). The shaders index with i32, as the Go
   // harness's do. The source texture goes to owned (destroyed after the
   // run).
@@ -371,32 +372,35 @@ fn gpudiff_vertex(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32>
     const bg = device.createBindGroup({ layout: bgl, entries: [
       { binding: 0, resource: src.createView({ dimension: '2d-array', mipLevelCount: levels }) }] });
     const encoder = device.createCommandEncoder({ label: 'gpudiff upload' });
-    const draw = (fragment, view) => {
+    const draw = (fragment, view, mask, loadOp) => {
       const module = device.createShaderModule({ code: uploadVertex + fragment });
       const desc = {
         label: 'gpudiff upload', layout,
         vertex: { module, entryPoint: 'gpudiff_vertex' },
         fragment: { module, entryPoint: 'upload', targets: depth ? [] : [{ format: t.format }] },
         primitive: { topology: 'triangle-list' },
-        multisample: { count: samples },
+        multisample: { count: samples, mask },
       };
       if (depth) desc.depthStencil = { format: 'depth32float', depthWriteEnabled: true, depthCompare: 'always' };
       const pipe = device.createRenderPipeline(desc);
       const pass = encoder.beginRenderPass(depth
-        ? { colorAttachments: [], depthStencilAttachment: { view, depthLoadOp: 'clear', depthStoreOp: 'store', depthClearValue: 0 } }
-        : { colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+        ? { colorAttachments: [], depthStencilAttachment: { view, depthLoadOp: loadOp, depthStoreOp: 'store', depthClearValue: 0 } }
+        : { colorAttachments: [{ view, loadOp, storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
       pass.setPipeline(pipe);
       pass.setBindGroup(0, bg);
       pass.draw(3);
       pass.end();
     };
     if (!depth) {
-      draw(`@group(0) @binding(0) var src: texture_2d_array<${T}>;
+      const view = tex.createView({ dimension: '2d' });
+      for (let s = 0; s < samples; s++) {
+        draw(`@group(0) @binding(0) var src: texture_2d_array<${T}>;
 @fragment
-fn upload(@builtin(position) p: vec4<f32>, @builtin(sample_index) s: u32) -> @location(0) vec4<${T}> {
-  return textureLoad(src, vec2<i32>(p.xy), i32(s), 0);
+fn upload(@builtin(position) p: vec4<f32>) -> @location(0) vec4<${T}> {
+  return textureLoad(src, vec2<i32>(p.xy), ${s}, 0);
 }
-`, tex.createView({ dimension: '2d' }));
+`, view, 1 << s, s === 0 ? 'clear' : 'load');
+      }
     } else {
       for (let l = 0; l < levels; l++) {
         for (let z = 0; z < dl; z++) {
@@ -405,7 +409,7 @@ fn upload(@builtin(position) p: vec4<f32>, @builtin(sample_index) s: u32) -> @lo
 fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
   return textureLoad(src, vec2<i32>(p.xy), ${z}, ${l}).x;
 }
-`, tex.createView({ dimension: '2d', baseMipLevel: l, mipLevelCount: 1, baseArrayLayer: z, arrayLayerCount: 1 }));
+`, tex.createView({ dimension: '2d', baseMipLevel: l, mipLevelCount: 1, baseArrayLayer: z, arrayLayerCount: 1 }), 0xFFFFFFFF, 'clear');
         }
       }
     }
