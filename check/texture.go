@@ -193,12 +193,6 @@ var msFormats = map[string]bool{
 // msSamples is a multisampled texture's sample count.
 const msSamples = 4
 
-// checkTextureVar is where a texture class the case model cannot give
-// contents to would be refused; every class WGSL's front end admits has
-// them now (depth: depth32float or depth16unorm; multisampled: 4 samples
-// a texel).
-func checkTextureVar(m *ir.Module, v *ir.TextureVar) error { return nil }
-
 // sampleCount is the sample count of v's textures: 4 for a
 // texture_multisampled_2d, else 1.
 func sampleCount(v *ir.TextureVar) int {
@@ -327,9 +321,6 @@ func FillTextures(fill Fill, seed uint64, m *ir.Module) (map[string]*interp.Text
 		if v.T.Kind == ir.KindSampler {
 			smps[v.Name] = defaultSampler(v)
 			continue
-		}
-		if err := checkTextureVar(m, v); err != nil {
-			return nil, nil, err
 		}
 		sz := defaultTextureSize[v.T.Tex.Dim]
 		t := emptyTexture(v, defaultFormat(v.T), sz[0], sz[1], sz[2], 1)
@@ -550,9 +541,6 @@ func channelValue(f texFmt, code uint32) float64 {
 // parseTexture reads v's entry (dir: where a PNG's name is relative to;
 // "" refuses PNG names, as in a case record).
 func parseTexture(v *ir.TextureVar, raw json.RawMessage, dir string, m *ir.Module) (*interp.Texture, error) {
-	if err := checkTextureVar(m, v); err != nil {
-		return nil, err
-	}
 	var tj TextureJSON
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
