@@ -494,6 +494,17 @@ func channelCode(f texFmt, x float64) (uint32, error) {
 		if f.depth && (x < 0 || x > 1) {
 			return 0, fmt.Errorf("%v is outside a depth texel's [0, 1]", x)
 		}
+		if f.depth {
+			// The render pass that uploads depth32float may flush a
+			// subnormal frag_depth to zero (Vulkan lets depth writes
+			// flush denormals), and -0 is the depth 0.
+			if v := float32(x); v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+				return 0, fmt.Errorf("%v is subnormal as an f32: the depth a render pass stores may be zero instead", x)
+			}
+			if x == 0 {
+				return 0, nil
+			}
+		}
 		if f.bits == 16 {
 			if math.Abs(x) > 65504 {
 				return 0, fmt.Errorf("%v is outside a float16 channel's range", x)

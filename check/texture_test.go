@@ -385,7 +385,8 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 
 // Depth and multisampled inputs outside what WebGPU can hold are input
 // errors naming the key: a depth32float texel outside [0, 1] (frag_depth
-// is clamped to the viewport's depth range), a colour format on a depth
+// is clamped to the viewport's depth range) or subnormal (a depth write
+// may flush it), a colour format on a depth
 // binding, a format WebGPU cannot multisample, a sample count other than
 // 4.
 func TestDepthMultisampledInputErrors(t *testing.T) {
@@ -396,6 +397,7 @@ func TestDepthMultisampledInputErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(wgslPath, src, 0o644))
 	for _, tc := range []struct{ json, want string }{
 		{`{"d": {"size": [1, 1], "levels": [[[1.5]]]}}`, `d: levels[0][0][0]: 1.5 is outside a depth texel's [0, 1]`},
+		{`{"d": {"size": [1, 1], "levels": [[[1e-40]]]}}`, `d: levels[0][0][0]: 1e-40 is subnormal as an f32`},
 		{`{"d": {"format": "r32float"}}`, `d: format r32float, but d is declared texture_depth_2d: want depth32float or depth16unorm`},
 		{`{"ms": {"format": "depth32float"}}`, `ms: format depth32float is a depth format`},
 		{`{"ms": {"format": "rgba32float"}}`, `ms: format rgba32float cannot be multisampled`},
