@@ -51,6 +51,7 @@ type texFmt struct {
 	channels int
 	bits     int
 	kind     string
+	depth    bool // depth32float or depth16unorm
 }
 
 func (f texFmt) texelBytes() int { return f.channels * f.bits / 8 }
@@ -81,6 +82,12 @@ func (f texFmt) leafType() *ir.Type {
 
 func parseTexFmt(s string) (texFmt, error) {
 	f := texFmt{name: s}
+	switch s {
+	case "depth32float": // one 32-bit float channel (WebGPU "Depth-stencil formats")
+		return texFmt{name: s, channels: 1, bits: 32, kind: "float", depth: true}, nil
+	case "depth16unorm": // one 16-bit unorm channel
+		return texFmt{name: s, channels: 1, bits: 16, kind: "unorm", depth: true}, nil
+	}
 	rest := s
 	switch {
 	case strings.HasPrefix(s, "rgba"), strings.HasPrefix(s, "bgra"):
@@ -106,7 +113,7 @@ func parseTexFmt(s string) (texFmt, error) {
 		ok = false
 	}
 	if !ok {
-		return f, fmt.Errorf("texture format %q is not one gpudiff uploads (r/rg/rgba 8, 16 or 32 bits unorm, snorm, uint, sint or float with a WebGPU texel size, or bgra8unorm)", s)
+		return f, fmt.Errorf("texture format %q is not one gpudiff uploads (r/rg/rgba 8, 16 or 32 bits unorm, snorm, uint, sint or float with a WebGPU texel size, bgra8unorm, depth32float or depth16unorm)", s)
 	}
 	return f, nil
 }
@@ -119,12 +126,24 @@ func parseTexFmt(s string) (texFmt, error) {
 // rounded to the nearest code — and the integer for uint and sint), or
 // a PNG file (relative to the inputs file; 8-bit formats, one level:
 // channel c is the image's R, G, B, A byte). Missing texels are zero.
+//
+// A depth texture (texture_depth_*) has format depth32float (the
+// default) or depth16unorm, one channel: its depth in [0, 1] (a render
+// pass writes depth32float texels through @builtin(frag_depth), which
+// Vulkan clamps to the viewport's [0, 1], WebGPU §"Depth-stencil
+// formats"; depth16unorm is copied). A texture_multisampled_2d has
+// sampleCount 4 (the only multisampled count WebGPU core has), one level
+// and one layer, and a multisample-capable format (WebGPU's texture
+// format capabilities: rgba8unorm, the default, r32float, rgba16float,
+// 8- and 16-bit uint and sint, …); its texels are given sample by
+// sample: texel (x, y)'s sample s is entry (y·width + x)·4 + s.
 type TextureJSON struct {
-	Format    string        `json:"format,omitempty"`
-	Size      []int         `json:"size,omitempty"`
-	MipLevels int           `json:"mipLevels,omitempty"`
-	Levels    [][][]float64 `json:"levels,omitempty"`
-	PNG       string        `json:"png,omitempty"`
+	Format      string        `json:"format,omitempty"`
+	Size        []int         `json:"size,omitempty"`
+	MipLevels   int           `json:"mipLevels,omitempty"`
+	SampleCount int           `json:"sampleCount,omitempty"`
+	Levels      [][][]float64 `json:"levels,omitempty"`
+	PNG         string        `json:"png,omitempty"`
 }
 
 // SamplerJSON is a sampler's entry (WebGPU GPUSamplerDescriptor's names).
@@ -141,12 +160,16 @@ type SamplerJSON struct {
 }
 
 // defaultFormat is a made-up texture's format: a storage texture's
-// declared one, else rgba8unorm for f32, rgba8uint for u32, rgba8sint
-// for i32 sampled textures.
+// declared one, depth32float for a depth texture, else rgba8unorm for
+// f32, rgba8uint for u32, rgba8sint for i32 sampled and multisampled
+// textures.
 func defaultFormat(t *ir.Type) string {
 	tt := t.Tex
 	if tt.Class == ir.TexStorage {
 		return tt.Format.String()
+	}
+	if tt.Class == ir.TexDepth {
+		return "depth32float"
 	}
 	switch tt.Sampled.Kind {
 	case ir.KindU32:
@@ -157,17 +180,26 @@ func defaultFormat(t *ir.Type) string {
 	return "rgba8unorm"
 }
 
-// checkTextureVar refuses the texture classes whose contents the case
-// model cannot upload yet (depth and multisampled textures), positioned.
-func checkTextureVar(m *ir.Module, v *ir.TextureVar) error {
-	if v.T.Kind != ir.KindTexture {
-		return nil
+// msFormats are the formats a texture_multisampled_2d may have: WebGPU's
+// core formats with the multisampling capability (WebGPU §"Plain color
+// formats") that gpudiff uploads.
+var msFormats = map[string]bool{
+	"r8unorm": true, "r8uint": true, "r8sint": true, "rg8unorm": true, "rg8uint": true, "rg8sint": true,
+	"rgba8unorm": true, "bgra8unorm": true, "rgba8uint": true, "rgba8sint": true,
+	"r16uint": true, "r16sint": true, "r16float": true, "rg16uint": true, "rg16sint": true, "rg16float": true,
+	"rgba16uint": true, "rgba16sint": true, "rgba16float": true, "r32float": true,
+}
+
+// msSamples is a multisampled texture's sample count.
+const msSamples = 4
+
+// sampleCount is the sample count of v's textures: 4 for a
+// texture_multisampled_2d, else 1.
+func sampleCount(v *ir.TextureVar) int {
+	if v.T.Kind == ir.KindTexture && v.T.Tex.Class == ir.TexMultisampled {
+		return msSamples
 	}
-	switch v.T.Tex.Class {
-	case ir.TexDepth, ir.TexMultisampled:
-		return &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("texture %s: %v bindings are not supported by cases yet (their contents cannot be given or uploaded; only a render pass writes a multisampled or depth texture)", v.Name, v.T)}
-	}
-	return nil
+	return 1
 }
 
 // levelSize is level l's size of a texture of dimension dim.
@@ -221,6 +253,12 @@ func checkTextureShape(v *ir.TextureVar, t *interp.Texture) error {
 	if v.T.Tex.Class == ir.TexStorage && t.MipLevels != 1 {
 		return fmt.Errorf("a storage texture binds one mip level: mipLevels %d", t.MipLevels)
 	}
+	if want := sampleCount(v); max(t.SampleCount, 1) != want {
+		return fmt.Errorf("sampleCount %d: %s takes %d (WebGPU core's multisampled count is 4)", t.SampleCount, v.T, want)
+	}
+	if v.T.Tex.Class == ir.TexMultisampled && t.MipLevels != 1 {
+		return fmt.Errorf("a multisampled texture has one mip level: mipLevels %d", t.MipLevels)
+	}
 	return nil
 }
 
@@ -234,19 +272,32 @@ func checkTextureFormat(v *ir.TextureVar, format string) (texFmt, error) {
 	if tt.Class == ir.TexStorage && tt.Format.String() != format {
 		return f, fmt.Errorf("format %s, but %s is declared %v", format, v.Name, v.T)
 	}
+	if (tt.Class == ir.TexDepth) != f.depth {
+		if f.depth {
+			return f, fmt.Errorf("format %s is a depth format, but %s is declared %v (a depth texture binds as texture_depth_*)", format, v.Name, v.T)
+		}
+		return f, fmt.Errorf("format %s, but %s is declared %v: want depth32float or depth16unorm", format, v.Name, v.T)
+	}
+	if tt.Class == ir.TexMultisampled && !msFormats[format] {
+		return f, fmt.Errorf("format %s cannot be multisampled in WebGPU core (r32float, rgba8unorm, rgba16float, 8- and 16-bit uint or sint … can)", format)
+	}
+	if tt.Class == ir.TexDepth {
+		return f, nil
+	}
 	if f.channelKind() != tt.Sampled.Kind {
 		return f, fmt.Errorf("format %s gives %s values, but %s is declared %v", format, map[ir.Kind]string{ir.KindF32: "f32", ir.KindU32: "u32", ir.KindI32: "i32"}[f.channelKind()], v.Name, v.T)
 	}
 	return f, nil
 }
 
-// emptyTexture is v's texture of format and size with zeroed levels.
+// emptyTexture is v's texture of format and size with zeroed levels (and
+// v's sample count).
 func emptyTexture(v *ir.TextureVar, format string, w, h, d, levels int) *interp.Texture {
-	t := &interp.Texture{Format: format, Width: w, Height: h, DepthOrLayers: d, MipLevels: levels, SampleCount: 1}
+	t := &interp.Texture{Format: format, Width: w, Height: h, DepthOrLayers: d, MipLevels: levels, SampleCount: sampleCount(v)}
 	f, _ := parseTexFmt(format)
 	for l := 0; l < levels; l++ {
 		lw, lh, ld := levelSize(v.T.Tex.Dim, w, h, d, l)
-		t.Data = append(t.Data, make([]byte, lw*lh*ld*f.texelBytes()))
+		t.Data = append(t.Data, make([]byte, lw*lh*ld*t.SampleCount*f.texelBytes()))
 	}
 	return t
 }
@@ -260,16 +311,16 @@ func emptyTexture(v *ir.TextureVar, format string, w, h, d, levels int) *interp.
 // FillIota k (normalized formats: code k mod 2^bits); FillSmall 1 + k
 // mod 16 (floats (1 + k mod 16)/4, unorm codes (1 + k mod 16)·15);
 // FillEdges and FillRandom seeded codes (floats: [-1, 1) in steps of
-// 2^-8; integers 0 to 255, or -128 to 127).
+// 2^-8; integers 0 to 255, or -128 to 127). depth32float texels stay in
+// [0, 1]: FillIota (k mod 65537)/65536, FillSmall (1 + k mod 16)/16,
+// seeded [0, 1) in steps of 2^-8. A multisampled texture's leaves are
+// its samples.
 func FillTextures(fill Fill, seed uint64, m *ir.Module) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
 	texs, smps := map[string]*interp.Texture{}, map[string]*interp.Sampler{}
 	for i, v := range m.Textures {
 		if v.T.Kind == ir.KindSampler {
 			smps[v.Name] = defaultSampler(v)
 			continue
-		}
-		if err := checkTextureVar(m, v); err != nil {
-			return nil, nil, err
 		}
 		sz := defaultTextureSize[v.T.Tex.Dim]
 		t := emptyTexture(v, defaultFormat(v.T), sz[0], sz[1], sz[2], 1)
@@ -304,6 +355,18 @@ func (fl *filler) code(f texFmt) uint32 {
 		mask = ^uint32(0)
 	}
 	var x float32
+	if f.depth && f.kind == "float" {
+		// depth32float: within [0, 1], what a depth texture holds.
+		switch fl.fill {
+		case FillZero:
+			return 0
+		case FillIota:
+			return math.Float32bits(float32(k%65537) / 65536)
+		case FillSmall:
+			return math.Float32bits(float32(1+k%16) / 16)
+		}
+		return math.Float32bits(float32(fl.next()>>56) / 256)
+	}
 	switch fl.fill {
 	case FillZero:
 		return 0
@@ -428,6 +491,20 @@ func channelCode(f texFmt, x float64) (uint32, error) {
 		}
 		return uint32(int32(math.Round(x*float64(mask>>1)))) & mask, nil
 	case "float":
+		if f.depth && (x < 0 || x > 1) {
+			return 0, fmt.Errorf("%v is outside a depth texel's [0, 1]", x)
+		}
+		if f.depth {
+			// The render pass that uploads depth32float may flush a
+			// subnormal frag_depth to zero (Vulkan lets depth writes
+			// flush denormals), and -0 is the depth 0.
+			if v := float32(x); v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+				return 0, fmt.Errorf("%v is subnormal as an f32: the depth a render pass stores may be zero instead", x)
+			}
+			if x == 0 {
+				return 0, nil
+			}
+		}
 		if f.bits == 16 {
 			if math.Abs(x) > 65504 {
 				return 0, fmt.Errorf("%v is outside a float16 channel's range", x)
@@ -475,9 +552,6 @@ func channelValue(f texFmt, code uint32) float64 {
 // parseTexture reads v's entry (dir: where a PNG's name is relative to;
 // "" refuses PNG names, as in a case record).
 func parseTexture(v *ir.TextureVar, raw json.RawMessage, dir string, m *ir.Module) (*interp.Texture, error) {
-	if err := checkTextureVar(m, v); err != nil {
-		return nil, err
-	}
 	var tj TextureJSON
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -534,7 +608,14 @@ func parseTexture(v *ir.TextureVar, raw json.RawMessage, dir string, m *ir.Modul
 	if levels == 0 {
 		levels = 1
 	}
-	t := &interp.Texture{Format: format, Width: sz[0], Height: sz[1], DepthOrLayers: sz[2], MipLevels: levels, SampleCount: 1}
+	samples := tj.SampleCount
+	if samples == 0 {
+		samples = sampleCount(v)
+	}
+	if img != nil && samples != 1 {
+		return nil, fmt.Errorf("png: a PNG gives one sample a texel, %s has %d", v.T, samples)
+	}
+	t := &interp.Texture{Format: format, Width: sz[0], Height: sz[1], DepthOrLayers: sz[2], MipLevels: levels, SampleCount: samples}
 	if err := checkTextureShape(v, t); err != nil {
 		return nil, err
 	}
@@ -697,6 +778,9 @@ func TexturesJSON(m *ir.Module, texs map[string]*interp.Texture, smps map[string
 		} else if t, ok := texs[v.Name]; ok {
 			f, _ := parseTexFmt(t.Format)
 			tj := TextureJSON{Format: t.Format, Size: []int{t.Width, t.Height, t.DepthOrLayers}, MipLevels: t.MipLevels}
+			if t.SampleCount > 1 {
+				tj.SampleCount = t.SampleCount
+			}
 			cb := f.bits / 8
 			for _, data := range t.Data {
 				lv := [][]float64{}
@@ -780,7 +864,10 @@ func textureJob(m *ir.Module, entry string, texs map[string]*interp.Texture, smp
 		}
 		b := harness.TextureBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: harness.TextureSampled,
 			View: viewNames[v.T.Tex.Dim], Format: t.Format, Width: uint32(t.Width), Height: uint32(t.Height),
-			DepthOrLayers: uint32(t.DepthOrLayers), MipLevels: uint32(t.MipLevels), Data: t.Data}
+			DepthOrLayers: uint32(t.DepthOrLayers), MipLevels: uint32(t.MipLevels), SampleCount: uint32(max(t.SampleCount, 1)), Data: t.Data}
+		if v.T.Tex.Class == ir.TexDepth {
+			b.SampleType = "depth"
+		}
 		if v.T.Tex.Class == ir.TexStorage {
 			b.Kind = harness.TextureStorage
 			b.Access = map[ir.TexAccess]string{ir.TexRead: "read-only", ir.TexWrite: "write-only", ir.TexReadWrite: "read-write"}[v.T.Tex.Access]

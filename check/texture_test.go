@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -217,4 +219,196 @@ func TestDeviceDrivers(t *testing.T) {
 	assert.Empty(t, DeviceDrivers(nil))
 	assert.Equal(t, []harness.DriverRecord{{Adapter: "fake", Driver: "d", Version: "1.2"}, {Adapter: "fake", Driver: "d", Version: "1.2"}},
 		DeviceDrivers([]Device{driverDevice{}, driverDevice{}}))
+}
+
+const (
+	depthMSLoad  = "../shaders/textures/depth/depth_ms_load.wgsl"
+	depthCompare = "../shaders/textures/depth/depth_compare.wgsl"
+)
+
+// refLeaves flattens the reference's leaves of output k: each leaf's
+// value as a float64 (u32 leaves as integers) and its tolerance.
+func refLeaves(t *testing.T, e oracle.Expected) (vals, tols []float64) {
+	t.Helper()
+	var walk func(v ir.Value)
+	walk = func(v ir.Value) {
+		if v.Elems != nil {
+			for _, x := range v.Elems {
+				walk(x)
+			}
+			return
+		}
+		switch v.Type.Kind {
+		case ir.KindF32:
+			vals = append(vals, float64(math.Float32frombits(v.Bits)))
+		default:
+			vals = append(vals, float64(v.Bits))
+		}
+	}
+	walk(e.Value)
+	tols = make([]float64, len(vals))
+	for i := range tols {
+		if e.Tolerance != nil && i < len(e.Tolerance) {
+			tols[i] = e.Tolerance[i]
+		}
+	}
+	return vals, tols
+}
+
+// The reference reads depth and multisampled inputs as the inputs file
+// gives them (shaders/textures/depth/depth_ms_load.wgsl): depth32float
+// texels exactly (level 0: 0, 0.25, 0.5, 1; level 1: 0.75), depth16unorm
+// texels as code/65535 within the unorm conversion's tolerance (0.2 is
+// code 13107 = 65535/5, so within 2^-16 of 0.2), each sample of texel
+// (x, y) as entry (y·w + x)·4 + s (r32float samples 1…8; rgba8uint
+// samples (4s+1, …, 4s+4)), and textureNumSamples is 4.
+func TestDepthMultisampledHandDerived(t *testing.T) {
+	c := loadTex(t, depthMSLoad, LoadOptions{})
+	require.Equal(t, 4, c.Textures["ms"].SampleCount)
+	require.Equal(t, "depth32float", c.Textures["d"].Format)
+	out, err := c.Execute(context.Background(), c.Options(Options{}))
+	require.NoError(t, err)
+	res := out.Entry
+	require.Equal(t, []string{"o", "u", "n"}, res.Names)
+	o, otol := refLeaves(t, res.Reference[0])
+	want := []float64{0, 0.25, 0.5, 1, 0.75, 0, 0.2, 0.4, 0.6, 0.8, 1, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8}
+	require.Len(t, o, len(want))
+	for i, w := range want {
+		if i >= 5 && i < 13 { // depth16unorm
+			assert.InDelta(t, w, o[i], 1.0/65536, "o[%d]", i)
+			assert.LessOrEqual(t, otol[i], 1.0/32768, "o[%d] tolerance", i)
+			continue
+		}
+		assert.Equal(t, w, o[i], "o[%d]", i)
+		assert.Zero(t, otol[i], "o[%d] exact", i)
+	}
+	u, _ := refLeaves(t, res.Reference[1])
+	for i := range u {
+		assert.Equal(t, float64(i+1), u[i], "u leaf %d", i)
+	}
+	n, _ := refLeaves(t, res.Reference[2])
+	assert.Equal(t, []float64{4, 4}, n)
+}
+
+// The reference's depth comparisons (shaders/textures/depth/depth_compare.wgsl,
+// texels 0.2, 0.4, 0.6, 0.8, "less": depth_ref < texel passes): nearest
+// at the texel centres with 0.5 is 0, 0, 1, 1 exactly; linear is exactly
+// 1 with 0.1 and 0 with 0.9 (the whole footprint passes or fails);
+// linear at the centre with 0.5 is any value in [0, 1] (two pass, two
+// fail); the gather at the centre is 1, 1, 0, 0 exactly (footprint order
+// (0,1), (1,1), (1,0), (0,0), WGSL #texturegathercompare).
+func TestDepthCompareHandDerived(t *testing.T) {
+	c := loadTex(t, depthCompare, LoadOptions{})
+	out, err := c.Execute(context.Background(), c.Options(Options{}))
+	require.NoError(t, err)
+	res := out.Entry
+	o, otol := refLeaves(t, res.Reference[0])
+	want := []float64{0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}
+	require.Len(t, o, 13)
+	for i, w := range want {
+		assert.Equal(t, w, o[i], "o[%d]", i)
+		assert.Zero(t, otol[i], "o[%d] exact", i)
+	}
+	assert.Equal(t, 0.5, o[12])
+	assert.GreaterOrEqual(t, otol[12], 0.5, "o[12] covers [0, 1]")
+	g, gtol := refLeaves(t, res.Reference[1])
+	assert.Equal(t, []float64{1, 1, 0, 0}, g)
+	assert.Equal(t, []float64{0, 0, 0, 0}, gtol)
+}
+
+// Depth and multisampled cases pass on lavapipe and SwiftShader, original
+// and flattened twin, from WGSL: the harness uploads depth32float and
+// multisampled textures by render passes (harness/render_upload.go) and
+// depth16unorm by a copy, and every leaf read back is within the
+// reference (the hand-derived values above). gpudiff's SPIR-V is left
+// out: wgpu v0.23's SPIR-V reader (naga) refuses a depth OpImageFetch
+// whose vec4 result is then indexed, and has no OpImageDrefGather
+// (both spirv-val clean); multisampled loads pass in SPIR-V
+// (TestMultisampledSPIRVOnGPUs).
+func TestDepthMultisampledCasesOnGPUs(t *testing.T) {
+	devs := texGPUs(t)
+	for _, f := range []string{depthMSLoad, depthCompare} {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			c := loadTex(t, f, LoadOptions{Flat: true})
+			out, err := c.Execute(context.Background(), c.Options(Options{Devices: devs}))
+			require.NoError(t, err)
+			assert.Equal(t, oracle.Pass, out.Verdict())
+			assert.Len(t, out.Entry.Runs, 1+2*2, "interp twin + 2 adapters × {original, twin}")
+			for _, r := range out.Entry.Runs {
+				assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
+				assert.Empty(t, r.Mismatches, "%s %s %s", r.Adapter, r.Function, r.Format)
+			}
+		})
+	}
+}
+
+// texGPUs opens lavapipe and SwiftShader (closed when the test ends).
+func texGPUs(t *testing.T) []Device {
+	var devs []Device
+	for _, a := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader"} {
+		d, err := harness.Open(a)
+		require.NoError(t, err)
+		t.Cleanup(d.Close)
+		devs = append(devs, d)
+	}
+	return devs
+}
+
+// A multisampled texture made up by --fill (rgba8unorm, 16×16, 4
+// samples: small values, leaf k (1 + k mod 16)·15) and read sample by
+// sample passes in WGSL and gpudiff's SPIR-V on lavapipe and SwiftShader:
+// the render-pass upload puts every sample where textureLoad's sample
+// index finds it.
+func TestMultisampledSPIRVOnGPUs(t *testing.T) {
+	dir := t.TempDir()
+	src := `@group(0) @binding(0) var ms: texture_multisampled_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> o: array<vec4f, 1024>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let p = vec2i(i32(id.x % 16u), i32(id.x / 16u));
+  o[id.x * 4u + id.y] = textureLoad(ms, p, i32(id.y));
+}
+`
+	path := filepath.Join(dir, "ms.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	c, err := Load(path, LoadOptions{Command: "exec", SPIRV: true, Fill: "small", Workgroups: "64,4", Given: map[string]bool{"workgroups": true, "fill": true}})
+	require.NoError(t, err)
+	require.Equal(t, [3]uint32{64, 4, 1}, c.Workgroups)
+	out, err := c.Execute(context.Background(), c.Options(Options{Devices: texGPUs(t), SPIRV: true}))
+	require.NoError(t, err)
+	assert.Equal(t, oracle.Pass, out.Verdict())
+	assert.Len(t, out.Entry.Runs, 2*2, "2 adapters × {WGSL, SPIR-V}")
+	for _, r := range out.Entry.Runs {
+		assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
+	}
+}
+
+// Depth and multisampled inputs outside what WebGPU can hold are input
+// errors naming the key: a depth32float texel outside [0, 1] (frag_depth
+// is clamped to the viewport's depth range) or subnormal (a depth write
+// may flush it), a colour format on a depth
+// binding, a format WebGPU cannot multisample, a sample count other than
+// 4.
+func TestDepthMultisampledInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(depthMSLoad)
+	require.NoError(t, err)
+	wgslPath := filepath.Join(dir, "s.wgsl")
+	require.NoError(t, os.WriteFile(wgslPath, src, 0o644))
+	for _, tc := range []struct{ json, want string }{
+		{`{"d": {"size": [1, 1], "levels": [[[1.5]]]}}`, `d: levels[0][0][0]: 1.5 is outside a depth texel's [0, 1]`},
+		{`{"d": {"size": [1, 1], "levels": [[[1e-40]]]}}`, `d: levels[0][0][0]: 1e-40 is subnormal as an f32`},
+		{`{"d": {"format": "r32float"}}`, `d: format r32float, but d is declared texture_depth_2d: want depth32float or depth16unorm`},
+		{`{"ms": {"format": "depth32float"}}`, `ms: format depth32float is a depth format`},
+		{`{"ms": {"format": "rgba32float"}}`, `ms: format rgba32float cannot be multisampled`},
+		{`{"ms": {"format": "r32float", "sampleCount": 2}}`, `ms: sampleCount 2: texture_multisampled_2d<f32> takes 4`},
+	} {
+		in := filepath.Join(dir, "in.json")
+		require.NoError(t, os.WriteFile(in, []byte(tc.json), 0o644))
+		_, err := Load(wgslPath, LoadOptions{Command: "exec", Inputs: in})
+		require.Error(t, err, tc.json)
+		assert.Contains(t, err.Error(), tc.want, tc.json)
+		_, usage := err.(*UsageError)
+		assert.True(t, usage, "%T", err)
+	}
 }

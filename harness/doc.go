@@ -76,9 +76,11 @@
 // modes, LOD clamps, compare). Run returns, after the BindingStorage
 // buffers, every written storage texture (TextureBinding.Written) level by
 // level, tightly packed (TextureBinding.ReadBackSize bytes each; the
-// device's 256-byte row padding removed). Multisampled and depth textures
-// cannot be uploaded (a render pass would have to draw them) and are
-// refused. harness/worker and harness/dawn carry the same fields.
+// device's 256-byte row padding removed). A multisampled texture
+// (SampleCount 4: each texel's samples one after the other in Data) and a
+// depth32float one are uploaded by render passes (render_upload.go), a
+// depth16unorm one by a copy; depth formats bind with sample type
+// "depth". harness/worker and harness/dawn carry the same fields.
 //
 // What the case model calls (the lead wires it; nothing here decodes a
 // texel): for each ir.TextureVar of the module, build a TextureBinding

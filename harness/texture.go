@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cogentcore/webgpu/wgpu"
 )
@@ -52,9 +53,10 @@ type TextureBinding struct {
 	// texture, array layers otherwise; 6 per cube). Zero counts as 1.
 	Width, Height, DepthOrLayers uint32
 	MipLevels                    uint32 // 0 counts as 1
-	SampleCount                  uint32 // 0 counts as 1; 4: multisampled (cannot be uploaded: refused)
+	SampleCount                  uint32 // 0 counts as 1; 4: multisampled (uploaded by a render pass, render_upload.go)
 	// Data holds each mip level's initial texels, tightly packed; a
-	// missing or short level is zero-filled.
+	// missing or short level is zero-filled. A multisampled texture's
+	// texel holds SampleCount samples one after the other.
 	Data [][]byte
 }
 
@@ -80,6 +82,9 @@ var texFormatBytes = map[string]int{
 	"rgba8unorm": 4, "rgba8snorm": 4, "rgba8uint": 4, "rgba8sint": 4, "bgra8unorm": 4,
 	"rg32uint": 8, "rg32sint": 8, "rg32float": 8, "rgba16uint": 8, "rgba16sint": 8, "rgba16float": 8,
 	"rgba32uint": 16, "rgba32sint": 16, "rgba32float": 16,
+	// depth formats (WebGPU §"Depth-stencil formats"): one channel;
+	// depth32float is uploaded by a render pass (render_upload.go).
+	"depth16unorm": 2, "depth32float": 4,
 }
 
 // TexelSize returns the bytes of one texel of format f, 0 if unknown.
@@ -184,15 +189,18 @@ func checkTextures(job Dispatch, seen map[[2]uint32]bool, maxGroups uint64) erro
 		default:
 			return fmt.Errorf("harness: texture at @group(%d) @binding(%d) has kind %d", t.Group, t.Binding, t.Kind)
 		}
-		_, _, _, levels, samples := t.size()
-		if samples > 1 {
-			return fmt.Errorf("harness: texture at @group(%d) @binding(%d): a multisampled texture cannot be uploaded (only a render pass writes one)", t.Group, t.Binding)
+		_, _, dl, levels, samples := t.size()
+		if samples != 1 && (samples != 4 || t.Kind != TextureSampled || t.View != "2d" || levels != 1 || dl != 1) {
+			return fmt.Errorf("harness: texture at @group(%d) @binding(%d): sampleCount %d: a multisampled texture is a sampled 2d texture of 4 samples, one level and one layer (WebGPU core)", t.Group, t.Binding, samples)
+		}
+		if strings.HasPrefix(t.Format, "depth") && (t.Kind != TextureSampled || t.LayoutSampleType() != "depth" || samples != 1) {
+			return fmt.Errorf("harness: texture at @group(%d) @binding(%d): a %s texture binds as a single-sampled depth texture (sample type \"depth\")", t.Group, t.Binding, t.Format)
 		}
 		if len(t.Data) > int(levels) {
 			return fmt.Errorf("harness: texture at @group(%d) @binding(%d): data for %d levels, it has %d", t.Group, t.Binding, len(t.Data), levels)
 		}
 		for l, b := range t.Data {
-			if len(b) > t.LevelBytes(uint32(l)) {
+			if len(b) > t.LevelBytes(uint32(l))*int(samples) {
 				return fmt.Errorf("harness: texture at @group(%d) @binding(%d): level %d data is %d bytes, more than its %d", t.Group, t.Binding, l, len(b), t.LevelBytes(uint32(l)))
 			}
 		}
@@ -224,17 +232,24 @@ func checkTextures(job Dispatch, seen map[[2]uint32]bool, maxGroups uint64) erro
 }
 
 // LayoutSampleType is the bind group layout's sample type of a sampled
-// texture: SampleType, or the one Format implies.
+// texture: SampleType, or the one Format implies ("depth" for the depth
+// formats).
 func (t TextureBinding) LayoutSampleType() string {
 	if t.SampleType != "" {
 		return t.SampleType
 	}
 	switch f := t.Format; {
+	case strings.HasPrefix(f, "depth"):
+		return "depth"
 	case len(f) > 4 && f[len(f)-4:] == "uint":
 		return "uint"
 	case len(f) > 4 && f[len(f)-4:] == "sint":
 		return "sint"
 	case f == "r32float" || f == "rg32float" || f == "rgba32float":
+		return "unfilterable-float"
+	case max(t.SampleCount, 1) > 1:
+		// WebGPU #bind-group-layout-creation: a multisampled
+		// binding's sample type is not "float".
 		return "unfilterable-float"
 	}
 	return "float"
@@ -322,6 +337,9 @@ func (d *Device) createTextures(job Dispatch, add func(g uint32, e wgpu.BindGrou
 			dim = wgpu.TextureDimension3D
 		}
 		usage := wgpu.TextureUsageCopyDst | wgpu.TextureUsageTextureBinding
+		if t.renderUploaded() {
+			usage = wgpu.TextureUsageRenderAttachment | wgpu.TextureUsageTextureBinding
+		}
 		if t.Kind == TextureStorage {
 			usage = wgpu.TextureUsageCopyDst | wgpu.TextureUsageStorageBinding | wgpu.TextureUsageCopySrc
 		}
@@ -336,7 +354,12 @@ func (d *Device) createTextures(job Dispatch, add func(g uint32, e wgpu.BindGrou
 		s.tex = append(s.tex, tex)
 		ts := uint32(TexelSize(t.Format))
 		var offs, rows []int
-		for l := uint32(0); l < levels; l++ {
+		if t.renderUploaded() {
+			if err := d.uploadByRender(tex, t); err != nil {
+				return fail("texture upload", err)
+			}
+		}
+		for l := uint32(0); l < levels && !t.renderUploaded(); l++ {
 			lw, lh, ld := t.LevelSize(l)
 			data := make([]byte, t.LevelBytes(l))
 			if int(l) < len(t.Data) {

@@ -76,7 +76,8 @@ func TestRunTexturesRejectsInvalid(t *testing.T) {
 		want string
 	}{
 		{"unknown format", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "depth24plus"}}}, "format \"depth24plus\" is not one the harness uploads"},
-		{"multisampled", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "rgba8unorm", SampleCount: 4}}}, "a multisampled texture cannot be uploaded"},
+		{"two samples", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "rgba8unorm", SampleCount: 2}}}, "sampleCount 2: a multisampled texture is a sampled 2d texture of 4 samples"},
+		{"depth as storage", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureStorage, Access: "write-only", View: "2d", Format: "depth32float"}}}, "a depth32float texture binds as a single-sampled depth texture"},
 		{"duplicate binding", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Buffers: []BufferBinding{{Kind: BindingStorage, Data: le(0)}}, Samplers: []SamplerBinding{{}}}, "two bindings at @group(0) @binding(0)"},
 		{"level too big", Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureSampled, View: "2d", Format: "r8unorm", Width: 2, Data: [][]byte{{1, 2, 3}}}}}, "level 0 data is 3 bytes, more than its 2"},
 	} {

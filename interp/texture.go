@@ -48,9 +48,9 @@ import (
 // Program.RunQuads); results are intervals (midpoint ± tolerance) that
 // cover every sub-texel and mipmap precision ≥ 4 bits. Not in the
 // reference yet (any value, never a mismatch): cube textures,
-// depth-compare sampling (textureSampleCompare(Level),
-// textureGatherCompare), and textureStore outside a compute entry
-// point (refused when compiling).
+// textureSampleCompare (implicit derivatives), and textureStore outside
+// a compute entry point (refused when compiling). textureSampleCompareLevel
+// and textureGatherCompare: texture_compare.go.
 //
 // Function-mode runs (a fragment entry point through Program.Run or
 // RunQuads) take their textures from the same Options.Textures and
@@ -94,6 +94,15 @@ type texFormat struct {
 func (f texFormat) texelBytes() int { return f.channels * f.bits / 8 }
 
 func parseTexFormat(s string) (texFormat, error) {
+	// The depth formats read as their one channel (WebGPU
+	// "Depth-stencil formats"; WGSL #texture-depth: a depth texture
+	// reads an f32): depth32float as r32float, depth16unorm as r16unorm.
+	switch s {
+	case "depth32float":
+		return texFormat{name: s, channels: 1, bits: 32, kind: "float"}, nil
+	case "depth16unorm":
+		return texFormat{name: s, channels: 1, bits: 16, kind: "unorm"}, nil
+	}
 	f := texFormat{name: s}
 	rest := s
 	switch {
@@ -783,6 +792,56 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				iv := res[j]
 				fr.s[out+j] = iv.slot(inexact)
 			}
+		}
+	case ir.TexSampleCompareLevel, ir.TexGatherCompare:
+		// texture_compare.go; cube textures are not in the reference yet.
+		if tt.Dim == ir.TexCube || tt.Dim == ir.TexCubeArray || !hasF || !hasFLevel {
+			fn = func(fr *frame) { anyOut(fr, unsup) }
+			break
+		}
+		gather := e.Op == ir.TexGatherCompare
+		mixed := c.addReason(e.Pos, rInexact, e, fmt.Sprintf("%s: texels that compare differently (any result in [0, 1])", e.Op))
+		fn = func(fr *frame) {
+			t := texOf(fr).tex[texName]
+			smp := texOf(fr).samplers[sampName]
+			if bad(fr) || smp == nil || smp.Compare == "" {
+				anyOut(fr, oob)
+				return
+			}
+			ref := float64(math.Float32frombits(fr.s[fLevel.loc].bits))
+			if math.IsNaN(ref) || math.IsInf(ref, 0) {
+				anyOut(fr, oob)
+				return
+			}
+			r := t.compareRef(ref, fr.s[fLevel.loc].err)
+			s := make([]float64, cw)
+			serr := make([]float64, cw)
+			for j := int32(0); j < cw; j++ {
+				sl := fr.s[fcoords.loc+j]
+				s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
+				if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
+					anyOut(fr, oob)
+					return
+				}
+			}
+			offs, lay := offsets(fr), layerOf(fr, t)
+			if gather {
+				fp, ok := t.gather(smp, s, serr, lay, offs, 0)
+				if !ok {
+					anyOut(fr, race)
+					return
+				}
+				for j := int32(0); j < n; j++ {
+					fr.s[out+j] = comparePass(smp.Compare, r, fp[j]).slot(mixed)
+				}
+				return
+			}
+			res, ok := t.sampleCompare(smp, s, serr, lay, offs, r)
+			if !ok {
+				anyOut(fr, race)
+				return
+			}
+			fr.s[out] = res.slot(mixed)
 		}
 	default:
 		fn = func(fr *frame) { anyOut(fr, unsup) }

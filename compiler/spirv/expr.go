@@ -583,6 +583,9 @@ func (f *fnEmitter) refp(x ir.Expr) (ptr, class, pointee uint32) {
 // mirror to the logical type (fromHost; arrays and structs are rebuilt,
 // since their mirrors carry layout decorations and are other types).
 func (f *fnEmitter) loadPlace(x ir.Expr) uint32 {
+	if sv := f.std140Root(x); sv != nil {
+		return f.uniformLoad(x, sv)
+	}
 	ptr, class, pointee := f.refp(x)
 	if !hostClass(class) {
 		return f.op(opLoad, pointee, ptr)

@@ -43,6 +43,10 @@ type sharedVar struct {
 	typ   uint32   // the variable's pointee type: the Block struct, or the logical type (Workgroup)
 	wrap  []uint32 // indices from the variable to v's value: [0] when a Block struct wraps it
 	rt    uint32   // member of typ that is the runtime-sized array, for OpArrayLength
+	// std140: a var<uniform> holding a matCx2, laid out with its
+	// matrices split into columns (std140.go); loads go through
+	// uniformLoad.
+	std140 bool
 }
 
 // hostClass reports whether class holds host-shareable (explicitly laid
@@ -90,6 +94,8 @@ func sharedUsed(m *ir.Module, name string) []*ir.SharedVar {
 //     Binding = @binding. A read-only storage binding is NonWritable, as
 //     the variable and as each member of its Block (SPIR-V §3.20
 //     "Decoration"; wgpu checks a read-only binding against it).
+//     A var<uniform> holding a matCx2 is laid out with the matrices split
+//     into vec2 columns instead (declareUniformStd140, std140.go).
 func (e *emitter) declareShared(v *ir.SharedVar) {
 	b := e.b
 	sv := &sharedVar{v: v}
@@ -102,12 +108,12 @@ func (e *emitter) declareShared(v *ir.SharedVar) {
 		if v.Space == ir.SpaceUniform {
 			sv.class = storageClassUniform
 			if hasMatCx2(v.T) {
-				// WGSL lays out matCx2 with an 8-byte column stride in
-				// every address space; Vulkan's uniform layout without
-				// uniformBufferStandardLayout needs a multiple of 16
-				// (Vulkan §15.6.4), so Tint splits such matrices into
-				// vec2 members. gpudiff's SPIR-V does not yet.
-				e.errorf(v.Pos, "var<uniform> %s holds a matCx2<f32>, whose 8-byte column stride Vulkan's uniform layout does not allow (Tint splits it into vec2 columns); not supported by gpudiff's SPIR-V backend", v.Name)
+				// matCx2's 8-byte column stride: split (std140.go).
+				e.declareUniformStd140(sv)
+				b.name(sv.id, v.Name)
+				e.shared[v.Name] = sv
+				e.sharedByID[sv.id] = sv
+				return
 			}
 		}
 		var members []uint32

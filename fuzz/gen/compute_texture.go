@@ -16,6 +16,7 @@ import (
 //
 //	@group(0) @binding(6) var tin0: texture_2d<T>;          (or texture_2d_array<T>; T f32, u32 or i32)
 //	@group(0) @binding(7) var smp0: sampler;                 (optional: nearest filtering, any address modes)
+//	                      var smpL: sampler;                 (optional, bound last: linear filtering)
 //	@group(0) @binding(8) var tout0: texture_storage_2d<F, write>;   (or texture_storage_2d_array<F, write>)
 //
 // Their contents are part of the program (Program.Textures and
@@ -28,13 +29,15 @@ import (
 //     sampler at a texel centre (a coordinate ((c + 0.5) · 2^-k, exact
 //     in f32, the sizes being powers of two) that may lie outside [0, 1),
 //     where the address modes apply), at an integral level;
-//     textureDimensions and textureNumLevels; combined
+//     textureDimensions, textureNumLevels and textureNumLayers; combined
 //     into acc;
 //   - textureStore of each storage texture at the invocation's own texel
 //     (gi's texel: (gi % W, gi / W), or (gi % W, gi / W % H) and layer gi
 //     / (W·H) of an array; the storage texture has at least one texel per
 //     invocation), once after a phase or at the end: race-free as out[gi]
-//     is.
+//     is. An rgba8unorm store's channel may be a linear sample of an
+//     rgba8unorm texture (linearChannel), judged by the reference's
+//     interval.
 //
 // Every value stays exact: sampled contents are integers (float formats:
 // |v| ≤ 2048, exact in binary16) or unorm bytes, whose reads (c / 255,
@@ -83,6 +86,7 @@ type texGen struct {
 	texs    map[string]*interp.Texture
 	samps   map[string]*interp.Sampler
 	binding int
+	linear  *ir.Ident // a linear sampler, when an rgba8unorm texture feeds an rgba8unorm store
 }
 
 var (
@@ -158,6 +162,31 @@ func (tg *texGen) declare() {
 		ot.id = add(fmt.Sprintf("tout%d", i), ir.TextureOf(ir.TexStorage, ot.dim, nil, ot.format, ir.TexWrite))
 		tg.texs[ot.id.Name] = tg.contents(ot.format.String(), ot.w, ot.h, ot.layers, 1, r.chance(50))
 		tg.out = append(tg.out, ot)
+	}
+	// A linear sampler (drawn last, so that the draws above are those of
+	// programs without one): its samples of an rgba8unorm texture reach
+	// only rgba8unorm stores (linearChannel; an rgba8unorm storage
+	// texture toutL is added when there is none).
+	unormIn, unormOut := false, false
+	for _, st := range tg.in {
+		unormIn = unormIn || st.unorm
+	}
+	for _, ot := range tg.out {
+		unormOut = unormOut || ot.format == ir.FmtRGBA8Unorm
+	}
+	if unormIn && r.chance(60) {
+		if !unormOut {
+			// an rgba8unorm storage texture for the linear samples
+			ot := &storageTex{dim: ir.Tex2D, format: ir.FmtRGBA8Unorm, layers: 1}
+			ot.w = 1 << r.between(0, 4)
+			ot.h = (n + ot.w - 1) / ot.w
+			ot.id = add("toutL", ir.TextureOf(ir.TexStorage, ot.dim, nil, ot.format, ir.TexWrite))
+			tg.texs[ot.id.Name] = tg.contents(ot.format.String(), ot.w, ot.h, 1, 1, r.chance(50))
+			tg.out = append(tg.out, ot)
+		}
+		tg.linear = add("smpL", ir.SamplerOf(false))
+		tg.samps[tg.linear.Name] = &interp.Sampler{AddressModeU: texAddressModes[r.intn(3)], AddressModeV: texAddressModes[r.intn(3)],
+			AddressModeW: "clamp-to-edge", MagFilter: "linear", MinFilter: "linear", MipmapFilter: "nearest", LodMaxClamp: 32}
 	}
 }
 
@@ -311,11 +340,15 @@ func (tg *texGen) query(st *sampledTex) {
 	case 2:
 		e = tg.call(ir.TexNumLevels, st.id)
 	default:
-		// Not textureNumLayers: naga's SPIR-V reader drops the layer
-		// component of OpImageQuerySizeLod on an arrayed image and
-		// rejects the module (findings/compute/naga_spv_in_num_layers.wgsl),
-		// which would fail every program with one on the SPIR-V path.
 		e = swizzle(tg.call(ir.TexDimensions, st.id), 1)
+		if st.dim == ir.Tex2DArray && r.chance(50) {
+			// naga's SPIR-V reader drops the layer component of
+			// OpImageQuerySizeLod on an arrayed image and rejects the
+			// module (findings/compute/naga_spv_in_num_layers.wgsl): a
+			// known bug, one compile-error signature per adapter
+			// (README "Finding bugs": --baseline).
+			e = tg.call(ir.TexNumLayers, st.id)
+		}
 	}
 	q := cg.let(tg.name("tq"), e, true)
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, cg.fromScalar(q))})
@@ -423,6 +456,10 @@ func (tg *texGen) store(ot *storageTex) {
 	fi := ot.format.Info()
 	comps := make([]ir.Expr, 4)
 	for i := range comps {
+		if ot.format == ir.FmtRGBA8Unorm && tg.linear != nil && r.chance(40) {
+			comps[i] = tg.linearChannel()
+			continue
+		}
 		comps[i] = tg.channel(fi)
 	}
 	elem := map[ir.Kind]*ir.Type{ir.KindF32: ir.F32, ir.KindU32: ir.U32, ir.KindI32: ir.I32}[fi.Channel]
@@ -433,6 +470,40 @@ func (tg *texGen) store(ot *storageTex) {
 	}
 	args = append(args, v)
 	cg.stmts = append(cg.stmts, &ir.ExprStmt{X: tg.call(ir.TexStore, args...)})
+}
+
+// linearChannel returns a channel of a linear sample of an rgba8unorm
+// texture at level 0: at ((c + k/8) · (1/W, 1/H)), c from the source
+// (within the texture) and k in 1…7 (exact f32, the sizes being powers of
+// two; the address modes apply near the edges). The reference gives the
+// filtered value as an interval (sub-texel precision ≥ 4 bits, its
+// arithmetic slack), within [0, 1]; stored to an rgba8unorm channel it
+// allows the codes the interval spans (at most 4, never any value).
+func (tg *texGen) linearChannel() ir.Expr {
+	cg, r := tg.cg, tg.r
+	var unorm []*sampledTex
+	for _, st := range tg.in {
+		if st.unorm {
+			unorm = append(unorm, st)
+		}
+	}
+	st := unorm[r.intn(len(unorm))]
+	s := tg.source()
+	w, h := st.w, st.h
+	v2 := ir.Vec(2, ir.F32)
+	f := func(x float32) ir.Value { return ir.F32Val(x) }
+	cx := convert(ir.F32, bin(ir.OpRem, s, uLit(w)))
+	cy := convert(ir.F32, bin(ir.OpRem, bin(ir.OpDiv, s, uLit(w)), uLit(h)))
+	frac := lit(ir.Value{Type: v2, Elems: []ir.Value{f(float32(r.between(1, 7)) / 8), f(float32(r.between(1, 7)) / 8)}})
+	scale := lit(ir.Value{Type: v2, Elems: []ir.Value{f(1 / float32(w)), f(1 / float32(h))}})
+	cv := cg.let(tg.name("tl"), bin(ir.OpMul, bin(ir.OpAdd, construct(v2, cx, cy), frac), scale), false)
+	args := []ir.Expr{st.id, tg.linear, cv}
+	if st.dim == ir.Tex2DArray {
+		args = append(args, bin(ir.OpRem, s, uLit(st.layers)))
+	}
+	args = append(args, lit(ir.F32Val(0)))
+	t := cg.let(tg.name("tx"), tg.call(ir.TexSampleLevel, args...), false)
+	return swizzle(t, uint8(r.intn(4)))
 }
 
 // channel returns a value for one channel of format fi, from acc (or a

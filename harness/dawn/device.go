@@ -147,19 +147,22 @@ type request struct {
 // "sampled" or "storage", SampleType the layout's (resolved), Data each
 // mip level's texels (base64 in JSON).
 type wireTexture struct {
-	Group      uint32     `json:"group"`
-	Binding    uint32     `json:"binding"`
-	Kind       string     `json:"kind"`
-	View       string     `json:"view"`
-	Format     string     `json:"format"`
-	SampleType string     `json:"sampleType,omitempty"`
-	Access     string     `json:"access,omitempty"`
-	Size       []uint32   `json:"size"` // level 0: width, height, depth or layers
-	MipLevels  uint32     `json:"mipLevels"`
-	TexelSize  int        `json:"texelSize"`
-	Levels     [][]uint32 `json:"levels"` // per level: width, height, depth or layers
-	Data       [][]byte   `json:"data"`
-	ReadBack   bool       `json:"readBack"`
+	Group      uint32   `json:"group"`
+	Binding    uint32   `json:"binding"`
+	Kind       string   `json:"kind"`
+	View       string   `json:"view"`
+	Format     string   `json:"format"`
+	SampleType string   `json:"sampleType,omitempty"`
+	Access     string   `json:"access,omitempty"`
+	Size       []uint32 `json:"size"` // level 0: width, height, depth or layers
+	MipLevels  uint32   `json:"mipLevels"`
+	// SampleCount is 1, or 4 for a multisampled texture (uploaded by a
+	// render pass, as a depth32float one: harness/render_upload.go).
+	SampleCount uint32     `json:"sampleCount"`
+	TexelSize   int        `json:"texelSize"`
+	Levels      [][]uint32 `json:"levels"` // per level: width, height, depth or layers
+	Data        [][]byte   `json:"data"`
+	ReadBack    bool       `json:"readBack"`
 }
 
 // wireSampler is a harness.SamplerBinding as worker.mjs takes it (a
@@ -188,7 +191,7 @@ func wireTextures(job harness.Dispatch) ([]wireTexture, []wireSampler, int) {
 	for _, t := range job.Textures {
 		levels := max(t.MipLevels, 1)
 		w := wireTexture{Group: t.Group, Binding: t.Binding, Kind: "sampled", View: t.View, Format: t.Format,
-			Size: []uint32{max(t.Width, 1), max(t.Height, 1), max(t.DepthOrLayers, 1)}, MipLevels: levels,
+			Size: []uint32{max(t.Width, 1), max(t.Height, 1), max(t.DepthOrLayers, 1)}, MipLevels: levels, SampleCount: max(t.SampleCount, 1),
 			TexelSize: harness.TexelSize(t.Format), ReadBack: t.Written()}
 		if t.Kind == harness.TextureStorage {
 			w.Kind, w.Access = "storage", t.Access
@@ -198,7 +201,7 @@ func wireTextures(job harness.Dispatch) ([]wireTexture, []wireSampler, int) {
 		for l := uint32(0); l < levels; l++ {
 			lw, lh, ld := t.LevelSize(l)
 			w.Levels = append(w.Levels, []uint32{lw, lh, ld})
-			data := make([]byte, t.LevelBytes(l))
+			data := make([]byte, t.LevelBytes(l)*int(max(t.SampleCount, 1)))
 			if int(l) < len(t.Data) {
 				copy(data, t.Data[l])
 			}

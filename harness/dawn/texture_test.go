@@ -1,6 +1,7 @@
 package dawn
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,68 @@ func TestRunTextures(t *testing.T) {
 			assert.Equal(t, want, out, "hand-derived")
 		})
 	}
+}
+
+// renderUploadWGSL reads a depth32float 2d-array (2 layers, 2 levels)
+// and every sample of a multisampled rgba8uint texture: the textures only
+// a render pass can write (harness/render_upload.go; worker.mjs).
+const renderUploadWGSL = `
+@group(0) @binding(0) var d: texture_depth_2d_array;
+@group(0) @binding(1) var ms: texture_multisampled_2d<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32, 14>;
+
+@compute @workgroup_size(1)
+fn main() {
+  for (var i = 0; i < 4; i++) {
+    out[i] = bitcast<u32>(textureLoad(d, vec2i(i % 2, 0), i / 2, 0));
+    let s = textureLoad(ms, vec2i(0, 0), i);
+    out[4 + i] = s.x | (s.y << 8u) | (s.z << 16u) | (s.w << 24u);
+  }
+  out[8] = bitcast<u32>(textureLoad(d, vec2i(0, 0), 0, 1));
+  out[9] = bitcast<u32>(textureLoad(d, vec2i(0, 0), 1, 1));
+  for (var i = 0; i < 4; i++) {
+    let s = textureLoad(ms, vec2i(1, 0), i);
+    out[10 + i] = s.x | (s.y << 8u) | (s.z << 16u) | (s.w << 24u);
+  }
+}
+`
+
+// TestRunRenderUploadedTextures: a depth32float texture's texels (level 0
+// layers 0 and 1: 0.25, 0.5 | 0.75, 1; level 1: 0.125 | 0.0625) come
+// back as the same f32 bits, and sample s of the 2×1 multisampled
+// rgba8uint texture's texel x is the bytes the job gives at (x·4 + s)·4,
+// on wgpu (lavapipe) and Dawn (SwiftShader): every sample and
+// subresource is where textureLoad looks for it. (Dawn's GL backends
+// refuse textureLoad of a depth texture in compatibility mode.)
+func TestRunRenderUploadedTextures(t *testing.T) {
+	k := harness.Kernel{WGSL: renderUploadWGSL, EntryPoint: "main"}
+	f := func(x float32) uint32 { return math.Float32bits(x) }
+	depth := [][]byte{le(f(0.25), f(0.5), f(0.75), f(1)), le(f(0.125), f(0.0625))}
+	var ms []byte
+	for i := 0; i < 8; i++ {
+		ms = append(ms, byte(4*i), byte(4*i+1), byte(4*i+2), byte(4*i+3))
+	}
+	job := harness.Dispatch{
+		Buffers: []harness.BufferBinding{{Group: 0, Binding: 2, Kind: harness.BindingStorage, Data: make([]byte, 56)}},
+		Textures: []harness.TextureBinding{
+			{Group: 0, Binding: 0, Kind: harness.TextureSampled, View: "2d-array", Format: "depth32float", Width: 2, Height: 1, DepthOrLayers: 2, MipLevels: 2, Data: depth},
+			{Group: 0, Binding: 1, Kind: harness.TextureSampled, View: "2d", Format: "rgba8uint", Width: 2, Height: 1, SampleCount: 4, Data: [][]byte{ms}},
+		},
+		Workgroups: [3]uint32{1, 1, 1},
+	}
+	var want []byte
+	want = append(want, depth[0]...)
+	want = append(want, ms[:16]...)                 // texel 0's samples
+	want = append(want, le(f(0.125), f(0.0625))...) // level 1, layers 0 and 1
+	want = append(want, ms[16:]...)                 // texel 1's samples
+	lavapipe, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	defer lavapipe.Close()
+	got, err := lavapipe.Run(t.Context(), k, job)
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "lavapipe (wgpu)")
+	d := openDevice(t, swiftshader)
+	got, err = d.Run(t.Context(), k, job)
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "SwiftShader (Dawn)")
 }

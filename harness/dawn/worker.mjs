@@ -312,6 +312,110 @@ async function serve(backend, name, featureLevel, allFeatures) {
     }
   }
 
+  // Textures no copy writes (harness/render_upload.go, the same passes):
+  // a multisampled texture and a depth32float one. Their texels go into a
+  // source 2d-array by writeTexture (one layer per sample, or the
+  // texture's levels and layers as r32float), then a full-target triangle
+  // per subresource writes them: sample s with the pipeline's sample mask
+  // 1 << s (compatibility mode has no @builtin(sample_index)) to the
+  // colour target, or @builtin(frag_depth) to the depth attachment
+  // (depthCompare 'always'). The shaders index with i32, as the Go
+  // harness's do. The source texture goes to owned (destroyed after the
+  // run).
+  const renderUploaded = (t) => t.sampleCount > 1 || t.format === 'depth32float';
+  const sampledTypeOf = (f) => f.endsWith('uint') ? 'u32' : f.endsWith('sint') ? 'i32' : 'f32';
+  // The vertex stage is harness.VertexWGSL's.
+  const uploadVertex = `@vertex
+fn gpudiff_vertex(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+  return vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.0, 1.0);
+}
+`;
+  function uploadByRender(tex, t, owned) {
+    const samples = t.sampleCount;
+    const depth = t.format === 'depth32float';
+    const [w, h, dl] = t.size;
+    const srcFormat = depth ? 'r32float' : t.format;
+    const layers = depth ? dl : samples;
+    const levels = depth ? t.mipLevels : 1;
+    const ts = t.texelSize;
+    const src = device.createTexture({
+      label: 'gpudiff upload source', size: [w, h, layers], format: srcFormat, mipLevelCount: levels,
+      usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+      // compatibility mode binds a texture with the view dimension it
+      // was created for (one layer would default to '2d')
+      textureBindingViewDimension: '2d-array',
+    });
+    owned.push(src);
+    for (let l = 0; l < levels; l++) {
+      const [lw, lh] = t.levels[l];
+      const given = Buffer.from(t.data[l] ?? '', 'base64');
+      const data = new Uint8Array(lw * lh * layers * ts);
+      if (depth) {
+        data.set(given.subarray(0, data.length));
+      } else {
+        // Sample s of texel i is at (i·samples + s)·ts: layer s.
+        const n = lw * lh;
+        for (let i = 0; i < n; i++) {
+          for (let s = 0; s < samples; s++) {
+            const from = (i * samples + s) * ts;
+            if (from + ts <= given.length) data.set(given.subarray(from, from + ts), (s * n + i) * ts);
+          }
+        }
+      }
+      device.queue.writeTexture({ texture: src, mipLevel: l }, data, { bytesPerRow: lw * ts, rowsPerImage: lh }, [lw, lh, layers]);
+    }
+    const T = sampledTypeOf(srcFormat);
+    const sampleType = T === 'u32' ? 'uint' : T === 'i32' ? 'sint' : 'unfilterable-float';
+    const bgl = device.createBindGroupLayout({ label: 'gpudiff upload', entries: [
+      { binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType, viewDimension: '2d-array' } }] });
+    const layout = device.createPipelineLayout({ label: 'gpudiff upload', bindGroupLayouts: [bgl] });
+    const bg = device.createBindGroup({ layout: bgl, entries: [
+      { binding: 0, resource: src.createView({ dimension: '2d-array', mipLevelCount: levels }) }] });
+    const encoder = device.createCommandEncoder({ label: 'gpudiff upload' });
+    const draw = (fragment, view, mask, loadOp) => {
+      const module = device.createShaderModule({ code: uploadVertex + fragment });
+      const desc = {
+        label: 'gpudiff upload', layout,
+        vertex: { module, entryPoint: 'gpudiff_vertex' },
+        fragment: { module, entryPoint: 'upload', targets: depth ? [] : [{ format: t.format }] },
+        primitive: { topology: 'triangle-list' },
+        multisample: { count: samples, mask },
+      };
+      if (depth) desc.depthStencil = { format: 'depth32float', depthWriteEnabled: true, depthCompare: 'always' };
+      const pipe = device.createRenderPipeline(desc);
+      const pass = encoder.beginRenderPass(depth
+        ? { colorAttachments: [], depthStencilAttachment: { view, depthLoadOp: loadOp, depthStoreOp: 'store', depthClearValue: 0 } }
+        : { colorAttachments: [{ view, loadOp, storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, bg);
+      pass.draw(3);
+      pass.end();
+    };
+    if (!depth) {
+      const view = tex.createView({ dimension: '2d' });
+      for (let s = 0; s < samples; s++) {
+        draw(`@group(0) @binding(0) var src: texture_2d_array<${T}>;
+@fragment
+fn upload(@builtin(position) p: vec4<f32>) -> @location(0) vec4<${T}> {
+  return textureLoad(src, vec2<i32>(p.xy), ${s}, 0);
+}
+`, view, 1 << s, s === 0 ? 'clear' : 'load');
+      }
+    } else {
+      for (let l = 0; l < levels; l++) {
+        for (let z = 0; z < dl; z++) {
+          draw(`@group(0) @binding(0) var src: texture_2d_array<f32>;
+@fragment
+fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
+  return textureLoad(src, vec2<i32>(p.xy), ${z}, ${l}).x;
+}
+`, tex.createView({ dimension: '2d', baseMipLevel: l, mipLevelCount: 1, baseArrayLayer: z, arrayLayerCount: 1 }), 0xFFFFFFFF, 'clear');
+        }
+      }
+    }
+    device.queue.submit([encoder.finish()]);
+  }
+
   // handleGroups makes the bind group layouts (visible to the fragment
   // stage), the textures (uploaded level by level), views, samplers and
   // bind groups of a fragment entry point's texture and sampler bindings,
@@ -324,7 +428,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
     for (const t of textures) {
       entries[t.group].push(t.kind === 'storage'
         ? { binding: t.binding, visibility, storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
-        : { binding: t.binding, visibility, texture: { sampleType: t.sampleType, viewDimension: t.view } });
+        : { binding: t.binding, visibility, texture: { sampleType: t.sampleType, viewDimension: t.view, multisampled: t.sampleCount > 1 } });
     }
     for (const s of samplers) entries[s.group].push({ binding: s.binding, visibility, sampler: { type: s.type } });
     for (const e of entries) e.sort((x, y) => x.binding - y.binding);
@@ -336,15 +440,21 @@ async function serve(backend, name, featureLevel, allFeatures) {
     const made = await scoped(['out-of-memory', 'validation'], () => {
       const views = textures.map((t) => {
         const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
-        const usage = GPUTextureUsage.COPY_DST | (t.kind === 'storage' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
+        let usage = GPUTextureUsage.COPY_DST | (t.kind === 'storage' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
+        if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
         const tex = device.createTexture({
-          label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels, usage,
+          label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
+          sampleCount: t.sampleCount, usage,
         });
         owned.push(tex);
-        t.levels.forEach((lv, l) => {
-          device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
-            { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
-        });
+        if (renderUploaded(t)) {
+          uploadByRender(tex, t, owned);
+        } else {
+          t.levels.forEach((lv, l) => {
+            device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
+              { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
+          });
+        }
         return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
       });
       const smps = samplers.map((s) => {
@@ -574,7 +684,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
     for (const t of textures) {
       entries[t.group].push(t.kind === 'storage'
         ? { binding: t.binding, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
-        : { binding: t.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: t.sampleType, viewDimension: t.view } });
+        : { binding: t.binding, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: t.sampleType, viewDimension: t.view, multisampled: t.sampleCount > 1 } });
     }
     for (const s of samplers) {
       entries[s.group].push({ binding: s.binding, visibility: GPUShaderStage.COMPUTE, sampler: { type: s.type } });
@@ -638,18 +748,24 @@ async function serve(backend, name, featureLevel, allFeatures) {
       const made2 = await scoped(['out-of-memory', 'validation'], () => {
         const views = textures.map((t, i) => {
           const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
-          const usage = t.kind === 'storage'
+          let usage = t.kind === 'storage'
             ? GPUTextureUsage.COPY_DST | GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC
             : GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING;
+          if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
           const tex = device.createTexture({
-            label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels, usage,
+            label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
+            sampleCount: t.sampleCount, usage,
           });
           buffers.push(tex); // destroyed with the buffers
           texs[i].tex = tex;
-          t.levels.forEach((lv, l) => {
-            device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
-              { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
-          });
+          if (renderUploaded(t)) {
+            uploadByRender(tex, t, buffers);
+          } else {
+            t.levels.forEach((lv, l) => {
+              device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
+                { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
+            });
+          }
           return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
         });
         const smps = samplers.map((s) => {
