@@ -677,10 +677,10 @@ func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 // overrideDecl checks an override declaration (WGSL #override-decls).
 // An override's value is the pipeline constant supplied for it
 // (ParseOptions.Overrides, WebGPU GPUProgrammableStage.constants), else
-// its default: the value is substituted at every use, as a const's value
-// is (the declaration is kept verbatim in the module's text), so the
-// emitted modules carry it and their pipelines need no constants. An
-// override with neither is refused, positioned. The initializer may use
+// its default, else DefaultOverrideConstant: the value is substituted at
+// every use, as a const's value is (the declaration is kept in the
+// module's text with the value as its initializer), so the emitted
+// modules carry it and their pipelines need no constants. The initializer may use
 // other overrides (their values) and consts.
 func (c *chkCtx) overrideDecl() {
 	d, a := c.d, c.d.a
@@ -699,7 +699,7 @@ func (c *chkCtx) overrideDecl() {
 		}
 	}
 	if a.init == nil {
-		c.outsidef(a.kwOff, "override %s has no default value and no pipeline constant supplies one (give it with --override %s=VALUE)", a.name, key)
+		c.errorf(a.kwOff, "override '%s' needs a type or an initializer (WGSL #override-decls)", a.name)
 	}
 	op := c.expr(a.init)
 	if op.c == nil {
