@@ -276,7 +276,7 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 
 // workgroupUniformLoad checks workgroupUniformLoad(&R) (WGSL
 // #workgroupUniformLoad-builtin): R rooted at a var<workgroup> of a
-// constructible type, anywhere in a function a compute entry point calls
+// constructible type or an atomic<T> (that overload returns T), anywhere in a function a compute entry point calls
 // (a barrier anywhere else is an ir.Verify error): the reference inlines
 // the calls that reach one (ir.InlineBarriers) and runs it as barrier,
 // load, barrier, as flatten and the emitters do. Its uniformity rules (a
@@ -296,12 +296,14 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 	if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
 		c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>)", name)
 	}
+	rt := p.t
 	if p.t.k == ckAtomic {
-		c.outsidef(id.off, "%s of an atomic", name)
+		rt = p.t.elem // the overload for ptr<workgroup, atomic<T>> returns T
+	} else {
+		c.constructible(p.t, astExprStart(x.args[0]), "the pointee of "+name)
 	}
-	c.constructible(p.t, astExprStart(x.args[0]), "the pointee of "+name)
-	t := p.t.toIR()
-	return c.mustUse(chkOp{t: p.t, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: ir.BWorkgroupUniformLoad, Args: []ir.Expr{p.e}, T: t}, off: id.off}, stmt, name)
+	t := rt.toIR()
+	return c.mustUse(chkOp{t: rt, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: ir.BWorkgroupUniformLoad, Args: []ir.Expr{p.e}, T: t}, off: id.off}, stmt, name)
 }
 
 // addrOf checks &e, the pointer argument of an atomic builtin or
