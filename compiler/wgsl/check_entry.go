@@ -291,9 +291,12 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 	p := c.addrOf(x.args[0], name)
 	root := ir.RootIdent(p.e)
 	if c.sharedPtrParam(root) {
-		c.outsidef(astExprStart(x.args[0]), "%s through a pointer parameter", name)
-	}
-	if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
+		// A ptr<workgroup, T> parameter: every stage sees the access the
+		// caller's argument designates (ir.DirectVariableAccess).
+		if l := c.local(root.Name); l.ptr.space != ir.SpaceWorkgroup {
+			c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>), not ptr<%s, …>", name, l.ptr.space)
+		}
+	} else if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
 		c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>)", name)
 	}
 	rt := p.t

@@ -39,8 +39,9 @@
 //     operands are lets, parameters, constants and pure builtins of them
 //     — as a name for that view, substituted at each use (the location is
 //     the one formed at the let, WGSL #let-decls); *&x in place. A let of
-//     a pointer whose indices read a var or call a function, and
-//     workgroupUniformLoad through a pointer parameter, are outside.
+//     a pointer whose indices read a var or call a function is outside;
+//     workgroupUniformLoad through a ptr<workgroup, T> parameter is in
+//     (ir.DirectVariableAccess; its pointer must be uniform, #uniformity).
 //   - @fragment entry points (check_fragment.go) taking
 //     @builtin(position), returning a @location value or a struct whose
 //     members carry @location (ir.Func.ResultLocation,
