@@ -53,6 +53,15 @@ func WritePictures(dir string, pics []NamedPicture) error {
 	return nil
 }
 
+// WriteCasePictures writes o's pictures (CasePictures) to dir as
+// WritePictures does; an empty dir draws none.
+func WriteCasePictures(dir string, o *check.Outcome) error {
+	if dir == "" {
+		return nil
+	}
+	return WritePictures(dir, CasePictures(o))
+}
+
 // CasePictures are o's pictures: the reference's, then each judged run's.
 func CasePictures(o *check.Outcome) []NamedPicture {
 	if o.Entry != nil {

@@ -129,7 +129,7 @@ func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 			return usagef("gpudiff exec: --save-case: %v", err)
 		}
 	}
-	if err := report.WritePictures(fl.png, report.CasePictures(x)); err != nil {
+	if err := report.WriteCasePictures(fl.png, x); err != nil {
 		return usagef("gpudiff exec: --png: %v", err)
 	}
 	if fl.asJSON {

@@ -90,6 +90,7 @@ func (c *chkCtx) sharedVar(space string) {
 	if space != "workgroup" {
 		c.hostLayout(it, space == "uniform", a.typ.off)
 	}
+	c.bindingLimit(space, it, a.typ.off)
 	if space != "workgroup" && hasBool(it) {
 		c.errorf(a.typ.off, "var<%s> '%s': bool is not host-shareable", space, a.name)
 	}

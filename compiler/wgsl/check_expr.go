@@ -767,6 +767,7 @@ func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
 
 // construct checks T(args) for a known type T.
 func (c *chkCtx) construct(t *chkType, args []chkOp, off int32) chkOp {
+	c.valueLimit(t, off, "a constructed value")
 	if len(args) == 0 {
 		return c.constOp(cvZero(t), off)
 	}
