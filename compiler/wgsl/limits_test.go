@@ -1,10 +1,13 @@
 package wgsl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 // TestSizeLimits: a binding is bounded by WebGPU's default limits (WebGPU
@@ -42,7 +45,7 @@ func TestSizeLimits(t *testing.T) {
 			"array of 33554433 elements of i32: more than 134217728 bytes, WebGPU's maxStorageBufferBindingSize"},
 		{"fn k() -> i32 {\n  var a: array<i32, 65537>;\n  return a[1];\n}\n", "2:10",
 			"a function-scope var of type array<i32, 65537>, 65537 scalar components: more than gpudiff's limit of 65536"},
-		{"fn k() -> i32 {\n  return array<i32, 656633>()[0];\n}\n", "2:10",
+		{"fn k(i: i32) -> i32 {\n  return array<i32, 656633>()[i];\n}\n", "2:10",
 			"a constructed value of type array<i32, 656633>, 656633 scalar components"},
 		{"var<private> p: array<vec4<f32>, 16385>;\nfn k() -> f32 {\n  return p[0].x;\n}\n", "1:14",
 			"var<private> 'p' of type array<vec4<f32>, 16385>, 65540 scalar components"},
@@ -63,4 +66,32 @@ func TestSizeLimits(t *testing.T) {
 		}
 		assert.True(t, found, "refused at %s: %s", c.at, c.src)
 	}
+}
+
+// TestZeroArrayElementFolds: array<T, N>()[k] with a constant k is T's zero
+// value (WGSL #zero-value-builtin-function) whatever N is, so Tint's
+// bug/chromium/1449538.wgsl (array<i32, 636109182>()[0], 2.5 GB if made)
+// runs; with a run-time k the array is made as before (its index checked
+// once: the one call of g stays one call), and refused where too large.
+func TestZeroArrayElementFolds(t *testing.T) {
+	m, err := Parse("a.wgsl", []byte("fn k() -> i32 {\n  return array<i32, 636109182>()[341] + array<i32, 6566335>()[1];\n}\n"))
+	require.NoError(t, err)
+	require.NotNil(t, m.Func("k"))
+	r := m.Func("k").Body.Stmts[0].(*ir.Return)
+	lit, ok := r.Value.(*ir.Lit)
+	require.True(t, ok, "folded to a literal, not %T", r.Value)
+	assert.Equal(t, int32(0), lit.Val.I32())
+
+	m, err = Parse("a.wgsl", []byte("var<private> n: i32;\nfn g() -> i32 {\n  n += 1;\n  return n;\n}\nfn k() -> i32 {\n  return array<i32, 4>()[g()];\n}\n"))
+	require.NoError(t, err)
+	require.NotNil(t, m.Func("k"))
+	assert.Equal(t, 1, strings.Count(ir.PrintFunc(m.Func("k")), "g()"), ir.PrintFunc(m.Func("k")))
+
+	_, err = Parse("a.wgsl", []byte("fn k() -> i32 {\n  return array<i32, 4>()[4];\n}\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a.wgsl:2:26: check: index 4 is out of bounds for array<i32, 4>")
+
+	m, err = Parse("a.wgsl", []byte("fn k(i: i32) -> i32 {\n  return array<i32, 636109182>()[i];\n}\n"))
+	require.NoError(t, err)
+	assert.Nil(t, m.Func("k"), "a run-time index makes the array: outside the subset")
 }
