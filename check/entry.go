@@ -259,7 +259,7 @@ func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[strin
 const wgpuSPIRVAtomics = "wgpu-native v0.23's SPIR-V front end (naga) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
 
 // usesAtomics reports whether fn, or a function it calls, uses an atomic
-// builtin.
+// builtin (workgroupUniformLoad of an atomic included).
 func usesAtomics(m *ir.Module, fn string) bool {
 	seen := map[string]bool{}
 	var walk func(name string) bool
@@ -273,6 +273,8 @@ func usesAtomics(m *ir.Module, fn string) bool {
 			switch x := n.(type) {
 			case *ir.Atomic:
 				return true
+			case *ir.BuiltinCall: // workgroupUniformLoad of an atomic: an OpAtomicLoad
+				return x.Fn == ir.BWorkgroupUniformLoad && x.Args[0].Type().Kind == ir.KindAtomic
 			case *ir.Call:
 				return walk(x.Func)
 			}

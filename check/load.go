@@ -226,6 +226,7 @@ func LoadModule(path string, o LoadOptions) (*ir.Module, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	noteOverrides(m, o)
 	return m, src, nil
 }
 
@@ -331,6 +332,19 @@ func (o *LoadOptions) fill(def Fill) (Fill, error) {
 		return "", o.usagef("gpudiff %s: --fill: %v", o.Command, err)
 	}
 	return fill, nil
+}
+
+// noteOverrides tells o.Warn, once per override, the pipeline constant
+// gpudiff supplied to an override with no default and none given
+// (wgsl.DefaultOverrideConstant, ir.Opaque.Supplied) and how to choose
+// another.
+func noteOverrides(m *ir.Module, o LoadOptions) {
+	for _, d := range m.Opaque {
+		if o.Warn != nil && d.Supplied != "" {
+			key, _, _ := strings.Cut(d.Supplied, "=")
+			fmt.Fprintf(o.Warn, "%s:%s: note: override %s has no default value and no pipeline constant was given: gpudiff supplies the constant %s (true for a bool, 1 for a number: the smallest valid workgroup size or array count) to the reference and every GPU run; choose another with --override %s=VALUE\n", m.File, d.Pos, d.Name, d.Supplied, key)
+		}
+	}
 }
 
 // warnSeed warns when --seed is given but fill ignores seeds (zero, iota,

@@ -122,7 +122,7 @@ func (c *compiler) stmt(s ir.Stmt) {
 		} else if b, ok := s.Init.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && c.entry != nil && c.inBody {
 			// workgroupUniformLoad(&R): barrier, load R, barrier.
 			c.barrier(b.Pos, ir.BWorkgroupBarrier)
-			c.simple(exec(c.exprTo(b.Args[0], base)))
+			c.simple(exec(c.exprTo(ir.UniformLoadValue(b), base)))
 			c.barrier(b.Pos, ir.BWorkgroupBarrier)
 		} else {
 			c.simple(exec(c.exprTo(s.Init, base)))

@@ -98,11 +98,13 @@ const (
 	// BWorkgroupUniformLoad is workgroupUniformLoad(&R) (WGSL
 	// #workgroupUniformLoad-builtin): Args[0] is the reference R (an
 	// Ident/Index/Member chain rooted at a workgroup SharedVar, written &R
-	// in WGSL, as an Atomic's pointer operand), T is R's type. It executes
-	// a workgroup barrier, loads R and returns the value, uniform across
-	// the workgroup; like a barrier it needs uniform control flow. The
-	// subset has it only as the initializer of a Decl of a compute entry
-	// point's body.
+	// in WGSL, as an Atomic's pointer operand), T is R's type, or T when R
+	// is an atomic<T> (the overload for ptr<workgroup, atomic<T>>, whose
+	// load is an atomicLoad: UniformLoadValue). It executes a workgroup
+	// barrier, loads R and returns the value, uniform across the
+	// workgroup; like a barrier it needs uniform control flow. The subset
+	// has it only as the initializer of a Decl of a compute entry point's
+	// body.
 	BWorkgroupUniformLoad
 	BPack2x16Float
 	BUnpack2x16Float
@@ -296,7 +298,10 @@ func init() {
 		return FrexpResult(a[0]), nil
 	})
 	def(BWorkgroupUniformLoad, "workgroupUniformLoad", ClassBarrier, 1, x, 0, 0, "WGSL #workgroupUniformLoad-builtin", func(a []*Type) (*Type, error) {
-		if a[0].Kind == KindAtomic || a[0].Kind == KindRuntimeArray {
+		switch a[0].Kind {
+		case KindAtomic:
+			return a[0].Elem, nil
+		case KindRuntimeArray:
 			return nil, fmt.Errorf("workgroupUniformLoad of %v", a[0])
 		}
 		return a[0], nil

@@ -268,6 +268,20 @@ type Atomic struct {
 // Ptr returns the pointer operand (the reference to the atomic).
 func (e *Atomic) Ptr() Expr { return e.Args[0] }
 
+// UniformLoadValue returns the load between the two barriers of
+// workgroupUniformLoad(&R) b (BWorkgroupUniformLoad, WGSL
+// #workgroupUniformLoad-builtin): R itself, or atomicLoad(&R) when R is an
+// atomic<T> (the overload returning T; its load is atomic, as Tint lowers
+// it). The reference and the SPIR-V emitter evaluate it between their
+// barriers.
+func UniformLoadValue(b *BuiltinCall) Expr {
+	r := b.Args[0]
+	if r.Type().Kind != KindAtomic {
+		return r
+	}
+	return &Atomic{Pos: b.Pos, Op: AtomicLoad, Args: []Expr{r}, T: b.T}
+}
+
 // ArrayLength is arrayLength(&X) (WGSL #arrayLength-builtin): X is a
 // reference to a runtime-sized array (a storage SharedVar of that type,
 // or the last member of one); the result is a u32.

@@ -27,7 +27,7 @@ import (
 // bare vec3<f32> binding, 12 bytes, is bound as 16, the size the shader's
 // minimum binding size asks for.
 func BindingBytes(t *Type, v Value) ([]byte, error) {
-	n, err := bindingSize(t, v, "")
+	n, err := bindingSize(t, v, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -36,16 +36,36 @@ func BindingBytes(t *Type, v Value) ([]byte, error) {
 	return b, nil
 }
 
+// bindingPath is where bindingSize is in a binding's value: the element
+// or member of its parent (nil: the whole value), spelled only for an
+// error, so that checking a large binding formats nothing.
+type bindingPath struct {
+	parent *bindingPath
+	index  int
+	member string // "" for an element
+}
+
+func (p *bindingPath) String() string {
+	if p == nil {
+		return "value"
+	}
+	var s string
+	for ; p != nil; p = p.parent {
+		if p.member != "" {
+			s = "." + p.member + s
+		} else {
+			s = fmt.Sprintf("[%d]", p.index) + s
+		}
+	}
+	return s
+}
+
 // bindingSize is the byte size of v as a binding of type t, checking v's
 // shape on the way.
-func bindingSize(t *Type, v Value, path string) (int, error) {
-	where := path
-	if where == "" {
-		where = "value"
-	}
+func bindingSize(t *Type, v Value, where *bindingPath) (int, error) {
 	switch t.Kind {
 	case KindAtomic:
-		return bindingSize(t.Elem, v, path)
+		return bindingSize(t.Elem, v, where)
 	case KindI32, KindU32, KindF32:
 		if v.Type == nil || v.Type.Kind != t.Kind || v.Elems != nil {
 			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
@@ -64,7 +84,7 @@ func bindingSize(t *Type, v Value, path string) (int, error) {
 			return 0, fmt.Errorf("%s: %d elements, want %d for %v", where, len(v.Elems), t.Len, t)
 		}
 		for i, e := range v.Elems {
-			if _, err := bindingSize(t.Elem, e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if _, err := bindingSize(t.Elem, e, &bindingPath{parent: where, index: i}); err != nil {
 				return 0, err
 			}
 		}
@@ -76,7 +96,7 @@ func bindingSize(t *Type, v Value, path string) (int, error) {
 		offs := FieldOffsets(t.Struct)
 		end := 0
 		for i, f := range t.Struct.Fields {
-			n, err := bindingSize(f.Type, v.Elems[i], path+"."+f.Name)
+			n, err := bindingSize(f.Type, v.Elems[i], &bindingPath{parent: where, member: f.Name})
 			if err != nil {
 				return 0, err
 			}

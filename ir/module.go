@@ -85,6 +85,12 @@ type Opaque struct {
 	Reason     string // why it is outside the subset, for error messages
 	ReasonPos  Pos    // where the first construct outside the subset is
 	EntryPoint bool   // an @compute/@vertex/@fragment function
+	// Supplied is, for an override with neither a default value nor a
+	// pipeline constant given, the constant gpudiff supplied as the
+	// --override argument that gives it, KEY=VALUE ("o=1", "1234=1";
+	// wgsl.DefaultOverrideConstant), which Text carries as its
+	// initializer; "" otherwise.
+	Supplied string
 }
 
 // Func returns the function named name, or nil.

@@ -696,9 +696,37 @@ func (w *uniFn) expr(e Expr, st uniState) int32 {
 		return w.call(x, st)
 	case *AddrOf:
 		w.expr(x.X, st)
-		return cf
+		return w.pointerValue(x.X, st)
 	}
 	return cf
+}
+
+// pointerValue returns the node of the value of the pointer &r: uniform
+// where control flow is and every index of the chain r is, and, rooted at
+// a pointer parameter, where that parameter is (WGSL #uniformity: the
+// pointer an invocation forms names the same memory as another's only if
+// its indices agree; workgroupUniformLoad requires that).
+func (w *uniFn) pointerValue(r Expr, st uniState) int32 {
+	g := w.g
+	n := g.node()
+	g.edge(n, st.cf)
+	for r != nil {
+		switch e := r.(type) {
+		case *Index:
+			g.edge(n, w.expr(e.Index, st))
+			r = e.X
+		case *Member:
+			r = e.X
+		case *Ident:
+			if p, ok := w.params[e.Name]; ok && e.Ref == RefPtr {
+				g.edge(n, p)
+			}
+			r = nil
+		default:
+			r = nil
+		}
+	}
+	return n
 }
 
 func (w *uniFn) builtin(x *BuiltinCall, st uniState) int32 {
@@ -723,7 +751,9 @@ func (w *uniFn) builtin(x *BuiltinCall, st uniState) int32 {
 		required = true
 		if x.Fn == BWorkgroupUniformLoad {
 			// The pointer must be a uniform value: every index of &R
-			// (WGSL #workgroupUniformLoad-builtin); the result is uniform.
+			// and, through a pointer parameter, the pointer the caller
+			// passed (ParameterRequiredToBeUniform; WGSL
+			// #workgroupUniformLoad-builtin); the result is uniform.
 			for r := x.Args[0]; r != nil; {
 				switch e := r.(type) {
 				case *Index:
@@ -735,6 +765,14 @@ func (w *uniFn) builtin(x *BuiltinCall, st uniState) int32 {
 					r = e.X
 				case *Member:
 					r = e.X
+				case *Ident:
+					if p, ok := w.params[e.Name]; ok && e.Ref == RefPtr {
+						g.edge(uniRequired, p)
+						g.reqs = append(g.reqs, uniReq{to: p, pos: e.Pos,
+							msg: "the pointer argument of workgroupUniformLoad must be a uniform value (WGSL #uniformity)",
+							why: fmt.Sprintf("loads through it with workgroupUniformLoad at %s", x.Pos)})
+					}
+					r = nil
 				default:
 					r = nil
 				}

@@ -163,11 +163,18 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 			header = append(header, dispatchRunLabel(c, r.Run))
 		}
 		t.AppendHeader(header)
-		hidden := 0
+		hidden, indShown := 0, 0
 		for i, row := range rows {
-			interesting := row.ind
+			interesting := false
 			for _, bad := range row.bad {
 				interesting = interesting || bad
+			}
+			// Indeterminate leaves are shown too, up to 64 of them (a
+			// racing store at an unknown index can make a whole large
+			// binding indeterminate).
+			if row.ind && !interesting && indShown < 64 {
+				interesting = true
+				indShown++
 			}
 			if !allRows && len(rows) > 16 && i >= 8 && !interesting {
 				hidden++

@@ -53,9 +53,10 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 		return 0
 	}
 	if e.entry != nil && x.Fn == ir.BWorkgroupUniformLoad {
-		// OpControlBarrier; OpLoad; OpControlBarrier (Tint, naga).
+		// OpControlBarrier; OpLoad (OpAtomicLoad for an atomic);
+		// OpControlBarrier (Tint, naga).
 		f.barrier(ir.BWorkgroupBarrier)
-		v := f.expr(x.Args[0])
+		v := f.expr(ir.UniformLoadValue(x))
 		f.barrier(ir.BWorkgroupBarrier)
 		return v
 	}

@@ -69,7 +69,7 @@ func TestComputeEntryPointsValidate(t *testing.T) {
 				assert.Equal(t, bindings, strings.Count(dis, " Binding "), "Binding decorations")
 				assert.Equal(t, bindings, strings.Count(dis, " DescriptorSet "), "DescriptorSet decorations")
 				barriers := 0
-				for _, fn := range m.CallGraph(ep.Name) { // each function is emitted once
+				for _, fn := range ir.DirectVariableAccess(m).CallGraph(ep.Name) { // each function (each specialization of one with shared pointer parameters) is emitted once
 					ir.Inspect(fn.Body, func(n ir.Node) bool {
 						if c, ok := n.(*ir.BuiltinCall); ok && (c.Fn == ir.BWorkgroupBarrier || c.Fn == ir.BStorageBarrier) {
 							barriers++
@@ -100,4 +100,22 @@ func firstField(s, prefix string) string {
 		return ""
 	}
 	return f[0]
+}
+
+// TestDiscardedLoadOfALargeBinding: `_ = v` of a 1000000-element storage
+// array (Tint's bug/chromium/1367602_storage_space.wgsl, now within
+// WebGPU's binding limits) emits no load: copying v into a value would
+// take one OpCompositeConstruct operand per element, past an instruction's
+// 65535 words (SPIR-V §2.3 "Physical Layout"), which spirv-val rejects.
+func TestDiscardedLoadOfALargeBinding(t *testing.T) {
+	src := "@group(0) @binding(0) var<storage> v: array<i32, 1000000>;\n@group(0) @binding(1) var<storage, read_write> o: array<i32, 2>;\n@compute @workgroup_size(1)\nfn main() {\n  _ = v;\n  o[1] = v[999999];\n}\n"
+	m, err := wgsl.Parse("big.wgsl", []byte(src))
+	require.NoError(t, err)
+	for _, o := range bothModes {
+		words := emitValid(t, m, "main", o)
+		dis, err := Disassemble(words)
+		require.NoError(t, err)
+		assert.NotContains(t, dis, "OpCompositeConstruct", "no copy of v")
+		assert.Equal(t, 1, strings.Count(dis, "OpLoad "), "the one load of an element, v[999999]")
+	}
 }

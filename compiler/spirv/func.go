@@ -236,6 +236,13 @@ func (f *fnEmitter) stmt(s ir.Stmt) {
 	case *ir.Assign:
 		f.assign(s)
 	case *ir.ExprStmt:
+		if ir.IsReference(s.X) && !ir.Any(s.X, hasEffect) {
+			// A discarded load (`_ = v`) has no effect; emitting it would
+			// copy v into a value, one OpCompositeConstruct operand per
+			// element (more than an instruction's 65535 words for a large
+			// binding, SPIR-V §2.3).
+			return
+		}
 		f.expr(s.X)
 	case *ir.If:
 		f.ifStmt(s)
@@ -408,4 +415,16 @@ func (f *fnEmitter) switchStmt(s *ir.Switch) {
 	}
 	f.targets = f.targets[:len(f.targets)-1]
 	f.mergeBlock(merge)
+}
+
+// hasEffect reports whether n is a call, an atomic or a builtin that is
+// not pure (an expression node with an effect beyond its value).
+func hasEffect(n ir.Node) bool {
+	switch x := n.(type) {
+	case *ir.Call, *ir.Atomic:
+		return true
+	case *ir.BuiltinCall:
+		return !x.Fn.Info().Pure()
+	}
+	return false
 }

@@ -91,6 +91,10 @@ type chkDecl struct {
 	// as its initializer, so the printed module (and a case file) runs
 	// the same with no constants.
 	supplied string
+	// defaulted is KEY=VALUE, the pipeline constant gpudiff supplied
+	// (DefaultOverrideConstant) to an override that had no default and
+	// none given.
+	defaulted string
 	// overrideKey is an override's pipeline-constant key as messages
 	// show it ("7 (scale)" for @id(7) override scale).
 	overrideKey string
@@ -348,7 +352,7 @@ func (mc *chkModule) assemble() *ir.Module {
 			if d.supplied != "" {
 				text = d.supplied
 			}
-			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: text,
+			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: text, Supplied: d.defaulted,
 				Reason: d.outside, ReasonPos: mc.pos(d.outsideOff), EntryPoint: d.entry}
 			if o.Reason == "" {
 				o.Reason = "module-scope " + a.kind + " (kept verbatim)"

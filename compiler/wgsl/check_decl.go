@@ -274,8 +274,8 @@ func (c *chkCtx) structDecl() {
 		st.Fields = append(st.Fields, f)
 	}
 	t := &chkType{k: ckStruct, st: st}
-	if n := t.components(); n > chkMaxComponents {
-		c.outsidef(a.nameOff, "struct of %d scalar components, more than gpudiff's limit of %d", n, chkMaxComponents)
+	if n := t.components(); n > chkMaxTypeComponents {
+		c.outsidef(a.nameOff, "struct of %d scalar components: more than %d bytes, WebGPU's maxStorageBufferBindingSize (WebGPU §3.6.2 Limits), the largest memory a shader can use", n, maxStorageBufferBindingSize)
 	}
 	c.d.t = t
 	c.d.st = st
@@ -379,6 +379,7 @@ func (c *chkCtx) globalVar() {
 		c.errorf(a.nameOff, "var '%s' needs a type or an initializer", a.name)
 	}
 	c.constructible(t, a.nameOff, "var<private> '"+a.name+"'")
+	c.valueLimit(t, a.nameOff, "var<private> '"+a.name+"'")
 	g.T = t.toIR()
 	c.d.glob = g
 }
@@ -608,8 +609,8 @@ func (c *chkCtx) resolveType(t *astIdentExpr) *chkType {
 		if n.c.i <= 0 {
 			c.errorf(t.tmpl[1].astOff(), "array element count must be greater than 0, got %d", n.c.i)
 		}
-		if n.c.i > chkMaxComponents || int64(elem.components())*n.c.i > chkMaxComponents {
-			c.outsidef(t.off, "array of %d elements of %v, more than gpudiff's limit of %d scalar components", n.c.i, elem, chkMaxComponents)
+		if n.c.i > chkMaxTypeComponents || int64(elem.components())*n.c.i > chkMaxTypeComponents {
+			c.outsidef(t.off, "array of %d elements of %v: more than %d bytes, WebGPU's maxStorageBufferBindingSize (WebGPU §3.6.2 Limits), the largest memory a shader can use", n.c.i, elem, maxStorageBufferBindingSize)
 		}
 		return chkArray(elem, int(n.c.i))
 	}
@@ -629,7 +630,39 @@ func (c *chkCtx) valueType(t *astIdentExpr, what string) *chkType {
 	}
 	r := c.resolveType(t)
 	c.constructible(r, t.off, what)
+	c.valueLimit(r, t.off, what)
 	return r
+}
+
+// valueLimit refuses, as outside the subset, a value type of more than
+// chkMaxComponents scalar components (what: "a parameter", "var<private>
+// 'x'"): the reference makes one per invocation.
+func (c *chkCtx) valueLimit(t *chkType, off int32, what string) {
+	if t == nil {
+		return
+	}
+	if n := t.components(); n > chkMaxComponents {
+		c.outsidef(off, "%s of type %v, %d scalar components: more than gpudiff's limit of %d for a value the reference makes per invocation (a binding may be as large as WebGPU's limits allow)", what, t, n, chkMaxComponents)
+	}
+}
+
+// bindingLimit refuses, as outside the subset, a var<storage>,
+// var<uniform> or var<workgroup> of type t larger than WebGPU's default
+// limit for it (WebGPU §3.6.2 "Limits": maxStorageBufferBindingSize,
+// maxUniformBufferBindingSize, maxComputeWorkgroupStorageSize; a
+// runtime-sized array counts its fixed part): a pipeline using it fails
+// on a device with the default limits.
+func (c *chkCtx) bindingLimit(space string, t *ir.Type, off int32) {
+	limit, name := maxStorageBufferBindingSize, "maxStorageBufferBindingSize"
+	switch space {
+	case "uniform":
+		limit, name = maxUniformBufferBindingSize, "maxUniformBufferBindingSize"
+	case "workgroup":
+		limit, name = maxComputeWorkgroupStorageSize, "maxComputeWorkgroupStorageSize"
+	}
+	if n := ir.SizeOf(t); n > limit {
+		c.outsidef(off, "var<%s> of %d bytes, more than WebGPU's %s, %d bytes (WebGPU §3.6.2 Limits)", space, n, name, limit)
+	}
 }
 
 // constructible rejects a type values cannot have: one holding an atomic
@@ -677,10 +710,10 @@ func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 // overrideDecl checks an override declaration (WGSL #override-decls).
 // An override's value is the pipeline constant supplied for it
 // (ParseOptions.Overrides, WebGPU GPUProgrammableStage.constants), else
-// its default: the value is substituted at every use, as a const's value
-// is (the declaration is kept verbatim in the module's text), so the
-// emitted modules carry it and their pipelines need no constants. An
-// override with neither is refused, positioned. The initializer may use
+// its default, else DefaultOverrideConstant: the value is substituted at
+// every use, as a const's value is (the declaration is kept in the
+// module's text with the value as its initializer), so the emitted
+// modules carry it and their pipelines need no constants. The initializer may use
 // other overrides (their values) and consts.
 func (c *chkCtx) overrideDecl() {
 	d, a := c.d, c.d.a
@@ -699,7 +732,7 @@ func (c *chkCtx) overrideDecl() {
 		}
 	}
 	if a.init == nil {
-		c.outsidef(a.kwOff, "override %s has no default value and no pipeline constant supplies one (give it with --override %s=VALUE)", a.name, key)
+		c.errorf(a.kwOff, "override '%s' needs a type or an initializer (WGSL #override-decls)", a.name)
 	}
 	op := c.expr(a.init)
 	if op.c == nil {

@@ -90,6 +90,7 @@ func (c *chkCtx) sharedVar(space string) {
 	if space != "workgroup" {
 		c.hostLayout(it, space == "uniform", a.typ.off)
 	}
+	c.bindingLimit(space, it, a.typ.off)
 	if space != "workgroup" && hasBool(it) {
 		c.errorf(a.typ.off, "var<%s> '%s': bool is not host-shareable", space, a.name)
 	}
@@ -276,7 +277,7 @@ func (c *chkCtx) sharedCall(x *astCallExpr, stmt bool) (chkOp, bool) {
 
 // workgroupUniformLoad checks workgroupUniformLoad(&R) (WGSL
 // #workgroupUniformLoad-builtin): R rooted at a var<workgroup> of a
-// constructible type, anywhere in a function a compute entry point calls
+// constructible type or an atomic<T> (that overload returns T), anywhere in a function a compute entry point calls
 // (a barrier anywhere else is an ir.Verify error): the reference inlines
 // the calls that reach one (ir.InlineBarriers) and runs it as barrier,
 // load, barrier, as flatten and the emitters do. Its uniformity rules (a
@@ -291,17 +292,22 @@ func (c *chkCtx) workgroupUniformLoad(x *astCallExpr, stmt bool) chkOp {
 	p := c.addrOf(x.args[0], name)
 	root := ir.RootIdent(p.e)
 	if c.sharedPtrParam(root) {
-		c.outsidef(astExprStart(x.args[0]), "%s through a pointer parameter", name)
-	}
-	if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
+		// A ptr<workgroup, T> parameter: every stage sees the access the
+		// caller's argument designates (ir.DirectVariableAccess).
+		if l := c.local(root.Name); l.ptr.space != ir.SpaceWorkgroup {
+			c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>), not ptr<%s, …>", name, l.ptr.space)
+		}
+	} else if g := c.mc.byName[root.Name]; g == nil || g.shared == nil || g.shared.Space != ir.SpaceWorkgroup {
 		c.errorf(astExprStart(x.args[0]), "%s needs a pointer into workgroup memory (ptr<workgroup, T>)", name)
 	}
+	rt := p.t
 	if p.t.k == ckAtomic {
-		c.outsidef(id.off, "%s of an atomic", name)
+		rt = p.t.elem // the overload for ptr<workgroup, atomic<T>> returns T
+	} else {
+		c.constructible(p.t, astExprStart(x.args[0]), "the pointee of "+name)
 	}
-	c.constructible(p.t, astExprStart(x.args[0]), "the pointee of "+name)
-	t := p.t.toIR()
-	return c.mustUse(chkOp{t: p.t, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: ir.BWorkgroupUniformLoad, Args: []ir.Expr{p.e}, T: t}, off: id.off}, stmt, name)
+	t := rt.toIR()
+	return c.mustUse(chkOp{t: rt, e: &ir.BuiltinCall{Pos: c.pos(id.off), Fn: ir.BWorkgroupUniformLoad, Args: []ir.Expr{p.e}, T: t}, off: id.off}, stmt, name)
 }
 
 // addrOf checks &e, the pointer argument of an atomic builtin or

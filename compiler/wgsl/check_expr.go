@@ -511,6 +511,10 @@ func (c *chkCtx) binaryOps(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
 // ---- access ----
 
 func (c *chkCtx) index(x *astIndexExpr) chkOp {
+	op, i, ok := c.zeroArrayElement(x)
+	if ok {
+		return op
+	}
 	var base chkOp
 	if p := c.pointerUse(x.x); p != nil {
 		base = p.view // WGSL #pointer-composite-access
@@ -520,7 +524,10 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 	if base.t.k != ckVec && base.t.k != ckArray && base.t.k != ckRuntimeArray && base.t.k != ckMat {
 		c.errorf(x.off, "cannot index a value of type %v", base.t)
 	}
-	i := c.value(x.index)
+	if i == nil {
+		v := c.value(x.index)
+		i = &v
+	}
 	if !i.t.isScalar() || !i.t.isInt() {
 		c.errorf(i.off, "index must be an integer, not %v", i.t)
 	}
@@ -541,9 +548,44 @@ func (c *chkCtx) index(x *astIndexExpr) chkOp {
 		return c.constOp(base.c.el[i.c.i], x.off)
 	}
 	base = c.concrete(base)
-	i = c.concrete(i)
-	return chkOp{t: base.t.elem, e: &ir.Index{Pos: c.pos(x.off), X: c.irOf(base), Index: c.irOf(i), T: base.t.elem.toIR()},
+	ci := c.concrete(*i)
+	return chkOp{t: base.t.elem, e: &ir.Index{Pos: c.pos(x.off), X: c.irOf(base), Index: c.irOf(ci), T: base.t.elem.toIR()},
 		ref: base.ref, off: x.off, vcomp: base.t.k == ckVec}
+}
+
+// zeroArrayElement folds array<T, N>()[k], k a const-expression, to T's
+// zero value (WGSL #zero-value-builtin-function, #array-access-expr)
+// without making the array, whose N may be far larger than any value
+// gpudiff makes (Tint's bug/chromium/1449538.wgsl: array<i32,
+// 636109182>()[0]); ok is false for any other index expression, with the
+// index already checked (i) when x has that form but k is not constant.
+func (c *chkCtx) zeroArrayElement(x *astIndexExpr) (op chkOp, i *chkOp, ok bool) {
+	call, isCall := chkUnparen(x.x).(*astCallExpr)
+	if !isCall || len(call.args) != 0 {
+		return chkOp{}, nil, false
+	}
+	id := call.callee
+	if id.name != "array" || len(id.tmpl) != 2 || c.local("array") != nil || c.mc.byName["array"] != nil {
+		return chkOp{}, nil, false
+	}
+	elem := c.resolveType(c.typeArg(id.tmpl[0]))
+	if elem.k == ckRuntimeArray {
+		c.errorf(id.tmpl[0].astOff(), "array element type cannot be a runtime-sized array")
+	}
+	c.constructible(elem, id.tmpl[0].astOff(), "an array element")
+	c.valueLimit(elem, id.tmpl[0].astOff(), "an array element")
+	n := c.expr(id.tmpl[1])
+	if n.c == nil || !n.t.isInt() || !n.t.isScalar() || n.c.i <= 0 {
+		return chkOp{}, nil, false // the ordinary path reports it
+	}
+	k := c.value(x.index)
+	if k.c == nil || !k.t.isScalar() || !k.t.isInt() {
+		return chkOp{}, &k, false
+	}
+	if k.c.i < 0 || k.c.i >= n.c.i {
+		c.errorf(k.off, "index %d is out of bounds for array<%v, %d>", k.c.i, elem, n.c.i)
+	}
+	return c.constOp(cvZero(elem), x.off), nil, true
 }
 
 func (c *chkCtx) member(x *astMemberExpr) chkOp {
@@ -767,6 +809,7 @@ func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
 
 // construct checks T(args) for a known type T.
 func (c *chkCtx) construct(t *chkType, args []chkOp, off int32) chkOp {
+	c.valueLimit(t, off, "a constructed value")
 	if len(args) == 0 {
 		return c.constOp(cvZero(t), off)
 	}

@@ -220,10 +220,29 @@ func (t *chkType) toIR() *ir.Type {
 	panic(fmt.Sprintf("wgsl: toIR of %v", t))
 }
 
-// chkMaxComponents bounds the number of scalar components of a subset
-// type, which keeps constant values, zero values and kernel ABI records
-// small.
+// chkMaxComponents bounds the number of scalar components of a value
+// gpudiff makes per invocation — a function-scope or private variable, a
+// let, a parameter, a result, a constructed or constant value
+// (chkCtx.valueLimit) — which keeps the reference's per-invocation memory,
+// constant values, zero values and kernel ABI records small. Bindings are
+// bounded by WebGPU's limits instead (chkCtx.bindingLimit).
 const chkMaxComponents = 1 << 16
+
+// WebGPU's default limits (WebGPU §3.6.2 "Limits"), which every adapter
+// supports and a device gets unless it asks for more: the largest storage
+// and uniform buffer binding and the workgroup storage of a compute
+// pipeline, in bytes.
+const (
+	maxStorageBufferBindingSize    = 134217728
+	maxUniformBufferBindingSize    = 65536
+	maxComputeWorkgroupStorageSize = 16384
+)
+
+// chkMaxTypeComponents bounds the scalar components of any type: each is
+// at least 4 bytes, so a type with more is larger than the largest
+// binding (maxStorageBufferBindingSize) and, being more than
+// chkMaxComponents, than any value gpudiff makes.
+const chkMaxTypeComponents = maxStorageBufferBindingSize / 4
 
 // components returns the number of scalar components of t.
 func (t *chkType) components() int {

@@ -39,8 +39,9 @@
 //     operands are lets, parameters, constants and pure builtins of them
 //     — as a name for that view, substituted at each use (the location is
 //     the one formed at the let, WGSL #let-decls); *&x in place. A let of
-//     a pointer whose indices read a var or call a function, and
-//     workgroupUniformLoad through a pointer parameter, are outside.
+//     a pointer whose indices read a var or call a function is outside;
+//     workgroupUniformLoad through a ptr<workgroup, T> parameter is in
+//     (ir.DirectVariableAccess; its pointer must be uniform, #uniformity).
 //   - @fragment entry points (check_fragment.go) taking
 //     @builtin(position), returning a @location value or a struct whose
 //     members carry @location (ir.Func.ResultLocation,
@@ -78,8 +79,13 @@
 //     XID_Continue (letters, letter numbers, Other_ID_Start; plus marks,
 //     decimal digits, connector punctuation, Other_ID_Continue).
 //   - Expressions and statements nest at most 1000 levels (each operator
-//     of a left-associative chain counts as a level); a subset type has at
-//     most 65536 scalar components (larger ones are outside the subset).
+//     of a left-associative chain counts as a level); a value the
+//     reference makes per invocation (a function-scope or private
+//     variable, a let, a parameter, a result, a constructed value) has at
+//     most 65536 scalar components; a var<storage>, var<uniform> or
+//     var<workgroup> at most WebGPU's default limit for it (WebGPU §3.6.2
+//     "Limits": 134217728, 65536 and 16384 bytes); larger ones are
+//     outside the subset.
 //   - An f32 remainder folds to the exact remainder (the interpreter's
 //     reference value); Tint folds the spec's formula x - y * trunc(x / y)
 //     with f32 roundings. Both are within WGSL's accuracy.

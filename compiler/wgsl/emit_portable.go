@@ -47,6 +47,26 @@ import (
 // memory is emitted as ir.DirectVariableAccess rewrites it, in both
 // modes.
 
+// atomicUniformLoad returns the workgroupUniformLoad of an atomic that is
+// the whole initializer, assigned value or returned value of s, else nil.
+func atomicUniformLoad(s ir.Stmt) *ir.BuiltinCall {
+	var x ir.Expr
+	switch s := s.(type) {
+	case *ir.Decl:
+		x = s.Init
+	case *ir.Assign:
+		if s.Op == ir.OpNone {
+			x = s.RHS
+		}
+	case *ir.Return:
+		x = s.Value
+	}
+	if b, ok := x.(*ir.BuiltinCall); ok && b.Fn == ir.BWorkgroupUniformLoad && b.Args[0].Type().Kind == ir.KindAtomic {
+		return b
+	}
+	return nil
+}
+
 func (e *emitter) rewriteFunc(f *ir.Func) {
 	e.rewriteBlock(f.Body)
 }
@@ -60,6 +80,29 @@ func (e *emitter) rewriteBlock(b *ir.Block) {
 }
 
 func (e *emitter) rewriteStmt(s ir.Stmt) []ir.Stmt {
+	if b := atomicUniformLoad(s); b != nil {
+		// In both modes: naga (wgpu-native v0.23) types
+		// workgroupUniformLoad of a ptr<workgroup, atomic<T>> as
+		// atomic<T>, not T ("the type of `res` is expected to be `u32`,
+		// but got `atomic<u32>`"). Its semantics spelled out (WGSL
+		// #workgroupUniformLoad-builtin): a barrier, the atomic load, a
+		// barrier.
+		barrier := func() ir.Stmt {
+			return &ir.ExprStmt{Pos: b.Pos, X: &ir.BuiltinCall{Pos: b.Pos, Fn: ir.BWorkgroupBarrier, T: ir.Void}}
+		}
+		load := ir.UniformLoadValue(b)
+		switch s := s.(type) {
+		case *ir.Decl:
+			s.Init = load
+		case *ir.Assign:
+			s.RHS = load
+		case *ir.Return:
+			name := e.namer.Fresh("gpudiff_wul")
+			out := append([]ir.Stmt{barrier()}, &ir.Decl{Pos: b.Pos, Name: name, T: b.T, Init: load}, barrier())
+			return append(out, &ir.Return{Pos: s.Pos, Value: &ir.Ident{Pos: b.Pos, Name: name, T: b.T, Ref: ir.RefLet}})
+		}
+		return append(append([]ir.Stmt{barrier()}, e.rewriteStmt(s)...), barrier())
+	}
 	if e.mode != Portable {
 		ir.EditChildren(s, e.rewriteNode)
 		return []ir.Stmt{s}

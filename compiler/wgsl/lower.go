@@ -195,6 +195,7 @@ func (c *chkCtx) localDecl(x *astVarStmt) []ir.Stmt {
 		c.errorf(x.nameOff, "var '%s' needs a type or an initializer", x.name)
 	}
 	c.constructible(t, x.nameOff, x.kw+" '"+x.name+"'")
+	c.valueLimit(t, x.nameOff, x.kw+" '"+x.name+"'")
 	switch x.kw {
 	case "const":
 		if init.c == nil {

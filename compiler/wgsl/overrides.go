@@ -21,8 +21,9 @@ type ParseOptions struct {
 	// in range ([EnforceRange]); f32 rounds to nearest and must be finite.
 	// A key naming no override of the module, or a value that does not
 	// convert, is an error. Overrides without a value keep their
-	// default; one without a default and without a value is refused as
-	// outside the subset (WebGPU makes creating such a pipeline an error).
+	// default; one without a default and without a value (WebGPU makes
+	// creating such a pipeline an error) gets DefaultOverrideConstant,
+	// recorded in its ir.Opaque's Supplied.
 	Overrides map[string]float64
 }
 
@@ -32,17 +33,32 @@ func ParseWith(file string, src []byte, opts ParseOptions) (*ir.Module, error) {
 	return parse(file, src, opts)
 }
 
+// DefaultOverrideConstant is the pipeline constant gpudiff supplies for an
+// override that has neither a default value nor one given
+// (ParseOptions.Overrides, --override NAME=VALUE), as it makes up inputs:
+// converted like any GPUPipelineConstantValue it is true for a bool and 1
+// for an i32, u32 or f32 — the smallest value valid wherever an override
+// may appear as a count (@workgroup_size, WGSL #attr-workgroup_size, and
+// an array's element count, #array-types, both ≥ 1). The parsed module
+// keeps it as the declaration's initializer (a case file replays the same
+// run) and in the ir.Opaque's Supplied, for the note the caller prints.
+const DefaultOverrideConstant = 1.0
+
 // overrideValue returns the value the pipeline supplies for the override
 // being checked (key: its @id or name, overrideKey), converted to type t,
 // and whether one is supplied. A conversion failure is an error at the
-// declaration.
+// declaration. With none supplied and no initializer, gpudiff supplies
+// DefaultOverrideConstant.
 func (c *chkCtx) overrideValue(key string, t *chkType) (chkOp, bool) {
 	a := c.d.a
 	v, ok := c.mc.overrides[key]
-	if !ok {
+	if ok {
+		c.mc.usedOverrides[key] = true
+	} else if a.init == nil {
+		v = DefaultOverrideConstant
+	} else {
 		return chkOp{}, false
 	}
-	c.mc.usedOverrides[key] = true
 	bad := func(why string) {
 		c.errorf(a.nameOff, "pipeline constant %s = %v for override '%s' (%v): %s (WebGPU GPUPipelineConstantValue conversion)", key, v, a.name, t, why)
 	}
@@ -70,6 +86,9 @@ func (c *chkCtx) overrideValue(key string, t *chkType) (chkOp, bool) {
 		bad("an override is a bool, i32, u32 or f32 scalar")
 	}
 	c.d.supplied = fmt.Sprintf("%soverride %s: %v = %s;", c.mc.src[a.off:a.kwOff], a.name, t, cvWGSL(cv))
+	if !ok {
+		c.d.defaulted = key + "=" + strconv.FormatFloat(DefaultOverrideConstant, 'g', -1, 64)
+	}
 	return c.constOp(cv, a.nameOff), true
 }
 

@@ -65,3 +65,56 @@ fn ke() -> i32 { return e; }
 		assert.Contains(t, err.Error(), c.want)
 	}
 }
+
+// TestOverrideWithoutDefaultGetsOne: an override with neither a default
+// nor a pipeline constant (WebGPU would refuse the pipeline) gets
+// DefaultOverrideConstant, converted as a constant is: 1 for i32, u32
+// and f32, true for bool; its ir.Opaque records the --override argument
+// that gives it (KEY=1, the @id when there is one) and its printed text
+// has the value as initializer, so the printed module parses back (with
+// no constants and nothing supplied) to the same functions. A given
+// constant still wins and records nothing.
+func TestOverrideWithoutDefaultGetsOne(t *testing.T) {
+	const src = `@id(3) override a: i32;
+override b: u32;
+override c: f32;
+override d: bool;
+override e: u32 = 5u;
+fn ka() -> i32 { return a; }
+fn kb() -> u32 { return b; }
+fn kc() -> f32 { return c; }
+fn kd() -> bool { return d; }
+fn ke() -> u32 { return e; }
+`
+	m, err := ParseWith("o.wgsl", []byte(src), ParseOptions{Overrides: map[string]float64{"b": 9}})
+	require.NoError(t, err)
+	lit := func(name string) ir.Value {
+		r := m.Func(name).Body.Stmts[0].(*ir.Return)
+		l, ok := r.Value.(*ir.Lit)
+		require.True(t, ok, "%s returns %T", name, r.Value)
+		return l.Val
+	}
+	assert.Equal(t, int32(1), lit("ka").I32())
+	assert.Equal(t, uint32(9), lit("kb").U32(), "the given constant wins")
+	assert.Equal(t, float32(1), lit("kc").F32())
+	assert.True(t, lit("kd").Bool())
+	assert.Equal(t, uint32(5), lit("ke").U32(), "a default stays")
+	supplied := map[string]string{}
+	for _, o := range m.Opaque {
+		if o.Kind == "override" {
+			supplied[o.Name] = o.Supplied
+		}
+	}
+	assert.Equal(t, map[string]string{"a": "3=1", "b": "", "c": "c=1", "d": "d=1", "e": ""}, supplied)
+	printed := ir.Print(m)
+	assert.Contains(t, printed, "@id(3) override a: i32 = 1i;")
+	assert.Contains(t, printed, "override d: bool = true;")
+	again, err := Parse("o2.wgsl", []byte(printed))
+	require.NoError(t, err, printed)
+	for _, o := range again.Opaque {
+		assert.Empty(t, o.Supplied, "%s: the printed module has every value", o.Name)
+	}
+	for _, k := range []string{"ka", "kb", "kc", "kd", "ke"} {
+		assert.Equal(t, ir.PrintFunc(m.Func(k)), ir.PrintFunc(again.Func(k)))
+	}
+}

@@ -57,8 +57,7 @@ func TestPointerParameterAliasingRefused(t *testing.T) {
 }
 
 // TestPointerParameterRefusals checks the positioned refusals around
-// pointer parameters: workgroupUniformLoad through a workgroup pointer
-// parameter is outside the subset; a store through a read-only storage
+// pointer parameters: a store through a read-only storage
 // pointer, a read-only argument for a read_write parameter, a uniform
 // pointer to an atomic, a pointer where a value is expected, a value where a pointer is
 // expected, a mismatched store type and an access mode on a function
@@ -69,8 +68,6 @@ func TestPointerParameterRefusals(t *testing.T) {
 		src, want string
 		invalid   bool
 	}{
-		{"var<workgroup> w: i32;\nfn f(p: ptr<workgroup, i32>) -> i32 {\n  return workgroupUniformLoad(p);\n}\n@compute @workgroup_size(1)\nfn main() {\n  _ = f(&w);\n}\n",
-			"a.wgsl:3:31: outside the subset: workgroupUniformLoad through a pointer parameter", false},
 		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",
 			"a.wgsl:3:4: check: cannot assign to the memory pointer parameter 'p' (ptr<storage, array<i32, 4>, read>) points to: its access mode is read", true},
 		{"@group(0) @binding(0) var<storage, read> s: array<i32, 4>;\nfn f(p: ptr<storage, array<i32, 4>, read_write>) {\n  (*p)[1] = 1;\n}\n@compute @workgroup_size(1)\nfn main() {\n  f(&s);\n}\n",
@@ -104,6 +101,40 @@ func TestPointerParameterRefusals(t *testing.T) {
 		}
 		require.Error(t, err, c.src)
 		assert.Contains(t, err.Error(), c.want, c.src)
+		assert.Error(t, tint.check(t, c.src)[0], "Tint accepts %q", c.src)
+	}
+}
+
+// TestUniformLoadThroughPointerParameter: workgroupUniformLoad(p) of a
+// ptr<workgroup, T> parameter (Tint's builtins/workgroupUniformLoad/
+// via_param.wgsl) is in the subset where the pointer the caller passes is
+// uniform, directly or through a parameter given a uniform value, and,
+// as Tint rejects it (WGSL #uniformity: the pointer parameter is
+// ParameterRequiredToBeUniform), an error at the argument where it is
+// formed from an invocation id (line:col derived by hand, the caller's
+// argument).
+func TestUniformLoadThroughPointerParameter(t *testing.T) {
+	tint := ptTintCheck(t)
+	const head = "var<workgroup> v: array<i32, 4>;\nfn foo(p: ptr<workgroup, i32>) -> i32 {\n  return workgroupUniformLoad(p);\n}\n"
+	valid := []string{
+		head + "fn bar(k: u32) -> i32 {\n  return foo(&v[k]);\n}\n@compute @workgroup_size(4)\nfn main() {\n  _ = bar(2u) + foo(&(v[0]));\n}\n",
+		"var<workgroup> a: atomic<u32>;\nfn foo(p: ptr<workgroup, atomic<u32>>) -> u32 {\n  return workgroupUniformLoad(p);\n}\n@compute @workgroup_size(4)\nfn main() {\n  _ = foo(&a);\n}\n",
+	}
+	for _, src := range valid {
+		m, err := Parse("v.wgsl", []byte(src))
+		require.NoError(t, err, src)
+		assert.NotNil(t, m.Func("main"), "main is in the subset")
+		assert.NoError(t, tint.check(t, src)[0], src)
+	}
+	invalid := []struct{ src, at string }{
+		{head + "@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  _ = foo(&v[i]);\n}\n", "7:11"},
+		{head + "fn bar(k: u32) -> i32 {\n  return foo(&v[k]);\n}\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  _ = bar(i);\n}\n", "10:11"},
+	}
+	for _, c := range invalid {
+		_, err := Parse("a.wgsl", []byte(c.src))
+		require.Error(t, err, c.src)
+		assert.Contains(t, err.Error(), "a.wgsl:"+c.at+": check: argument 1 of ")
+		assert.Contains(t, err.Error(), "must be a uniform value")
 		assert.Error(t, tint.check(t, c.src)[0], "Tint accepts %q", c.src)
 	}
 }

@@ -51,8 +51,6 @@ var ptRefusalCases = []struct {
 			{"1:26", "check: @compute fn main is outside gpudiff's subset: @workgroup_size argument 2048 (gpudiff's reference allows at most 1024)"},
 			{"1:1", "check: no kernel: every function is an entry point (the first: @compute fn main)"},
 		}},
-	{"override without a default", "override scale: f32;\nfn k(x: f32) -> f32 { return x * scale; }", "", true,
-		[]ptRefusal{{"2:34", "check: kernel k is outside the gpudiff subset: uses override scale, which is outside the subset: override scale has no default value"}}},
 	{"struct member attribute", "struct S {\n  @location(0) @interpolate(flat) a: f32,\n}\nfn k(s: S) -> f32 { return s.a; }", "", true,
 		[]ptRefusal{{"4:9", "check: kernel k is outside the gpudiff subset: uses struct S, which is outside the subset: struct member attribute @interpolate"}}},
 	{"discard", "fn k(x: f32) -> f32 {\n  if (x < 0.0) { discard; }\n  return x;\n}", "", true,
