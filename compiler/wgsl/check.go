@@ -86,11 +86,6 @@ type chkModule struct {
 // chkDecl is a module-scope declaration and what checking it produced.
 type chkDecl struct {
 	a *astDecl
-	// supplied is the text an override declaration is kept as when a
-	// pipeline constant gives its value: the declaration with that value
-	// as its initializer, so the printed module (and a case file) runs
-	// the same with no constants.
-	supplied string
 	// defaulted is KEY=VALUE, the pipeline constant gpudiff supplied
 	// (DefaultOverrideConstant) to an override that had no default and
 	// none given.
@@ -349,8 +344,8 @@ func (mc *chkModule) assemble() *ir.Module {
 			m.Funcs = append(m.Funcs, d.fn)
 		default:
 			text := string(mc.src[a.off:a.end])
-			if d.supplied != "" {
-				text = d.supplied
+			if a.kind == "override" && d.c != nil {
+				text = specializedOverride(a, d)
 			}
 			o := &ir.Opaque{Pos: mc.pos(a.off), Kind: a.kind, Name: a.name, Text: text, Supplied: d.defaulted,
 				Reason: d.outside, ReasonPos: mc.pos(d.outsideOff), EntryPoint: d.entry}

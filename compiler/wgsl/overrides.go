@@ -85,11 +85,25 @@ func (c *chkCtx) overrideValue(key string, t *chkType) (chkOp, bool) {
 	default:
 		bad("an override is a bool, i32, u32 or f32 scalar")
 	}
-	c.d.supplied = fmt.Sprintf("%soverride %s: %v = %s;", c.mc.src[a.off:a.kwOff], a.name, t, cvWGSL(cv))
 	if !ok {
 		c.d.defaulted = key + "=" + strconv.FormatFloat(DefaultOverrideConstant, 'g', -1, 64)
 	}
 	return c.constOp(cv, a.nameOff), true
+}
+
+// specializedOverride is the text override declaration a (checked as d)
+// is kept as in the parsed module (ir.Opaque.Text, which every printed and
+// emitted module and every case file carries): a const of the override's
+// value — the pipeline constant given, else its default, else
+// DefaultOverrideConstant (no comment: the printed module must print
+// the same once parsed again, and comments are not kept). The
+// functions use that value, substituted at every use, so a printed
+// `override` would let a reader, or a pipeline given other constants,
+// change the declaration while the functions keep the old value (issue
+// 25); as a const the printed module keeps its meaning, and naming it in
+// --override is an error rather than a silent no-op.
+func specializedOverride(a *astDecl, d *chkDecl) string {
+	return fmt.Sprintf("const %s: %v = %s;", a.name, d.c.t, cvWGSL(*d.c))
 }
 
 // cvWGSL spells a scalar value of a concrete type as a WGSL literal
