@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -176,13 +177,15 @@ func BenchmarkGpudiff(b *testing.B) {
 		}
 		t.AppendRow(table.Row{"d", "interpreter, per executed IR operation",
 			fmt.Sprintf("%.2f ns = %.1f× native Go (%.3f ns)", interpNs, interpNs/nativeNs, nativeNs), "≤ 10×", met(interpNs/nativeNs <= 10)})
-		timeX := flat[1].time.Seconds() / flat[0].time.Seconds()
+		timeX := flat[1].cpu.Seconds() / flat[0].cpu.Seconds()
+		wallX := flat[1].time.Seconds() / flat[0].time.Seconds()
 		stmtsX := float64(flat[1].in) / float64(flat[0].in)
 		grow0, grow1 := float64(flat[0].out)/float64(flat[0].in), float64(flat[1].out)/float64(flat[1].in)
 		noGCX := flat[1].noGC.Seconds() / flat[0].noGC.Seconds()
 		t.AppendRow(table.Row{"e", "flatten, 1k → 10k statements",
-			fmt.Sprintf("time ×%.1f (%v → %v; collector off ×%.1f), allocations ×%.1f, for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
-				flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond), noGCX,
+			fmt.Sprintf("CPU time ×%.1f (%v → %v; collector off ×%.1f; wall ×%.1f, %v → %v), allocations ×%.1f, for ×%.1f statements; output ×%.2f → ×%.2f", timeX,
+				flat[0].cpu.Round(100*time.Microsecond), flat[1].cpu.Round(time.Millisecond), noGCX,
+				wallX, flat[0].time.Round(100*time.Microsecond), flat[1].time.Round(time.Millisecond),
 				float64(flat[1].allocs)/float64(flat[0].allocs), stmtsX, grow0, grow1),
 			"linear", met(timeX/stmtsX <= 1.5 && grow1 <= 1.25*grow0)})
 		t.SetCaption("%s", strings.Join([]string{
@@ -194,7 +197,7 @@ func BenchmarkGpudiff(b *testing.B) {
 			fmt.Sprintf("c: (time of b on %s + time of b on %s) / time of one campaign on both; the machine's CPUs were %.0f%% busy during it (/proc/stat, every process);",
 				short(adapters[0]), short(adapters[min(1, len(adapters)-1)]), 100*float64(bothBusy)/float64(max(bothTotal, 1))),
 			fmt.Sprintf("d: thread CPU time, median run, interp's BenchmarkInterp kernel, %d operations per run of 64 invocations (interp.CountOps);", ops),
-			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; allocations count the work independently of CPU caches (the 10k twin's working set outgrows them); collector off: the same runs with Go's collector disabled (what remains is the algorithm and the memory hierarchy).",
+			fmt.Sprintf("e: %d → %d and %d → %d statements (flatten's BenchmarkFlatten10kStatements pattern); linear: time per statement within 1.5× and growth within 1.25× from 1k to 10k; CPU time: the process's (getrusage, every thread, the collector's included), best run, judged rather than wall time, which on a shared machine holds other processes' time slices (a 10k run's always, a 1k run's rarely); allocations count the work independently of CPU caches (the 10k twin's working set outgrows L2); collector off: the same runs with Go's collector disabled (what remains is the algorithm and the memory hierarchy).",
 				flat[0].in, flat[0].out, flat[1].in, flat[1].out),
 		}, "\n"))
 		t.Render()
@@ -336,12 +339,28 @@ func benchInterp(b *testing.B) (interpNs, nativeNs float64, ops int64) {
 
 type flatMeasure struct {
 	in, out int
-	time    time.Duration
-	allocs  uint64 // heap allocations of one run (runtime.MemStats.Mallocs)
-	// noGC is the best time of a run with the collector off
+	// cpu is the best process CPU time of a run (user + system, every
+	// thread: the collector's workers included), the measure the row
+	// judges: on a shared machine a run's wall time also holds the other
+	// processes' time slices, which a 15 ms run often escapes and a
+	// 200 ms one never does.
+	cpu    time.Duration
+	time   time.Duration // the best wall time of a run
+	allocs uint64        // heap allocations of one run (runtime.MemStats.Mallocs)
+	// noGC is the best process CPU time of a run with the collector off
 	// (debug.SetGCPercent(-1)): the algorithm's cost without the
 	// collector's, whose work per allocation grows with the live heap.
 	noGC time.Duration
+}
+
+// processCPU is the process's CPU time so far (getrusage(RUSAGE_SELF):
+// user + system, every thread).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchFlatten flattens one function of about 1,000 and of about 10,000
@@ -366,9 +385,9 @@ func benchFlatten(b *testing.B) [2]flatMeasure {
 			runtime.GC() // every run starts from the same collected heap
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
-			t0 := time.Now()
+			c0, t0 := processCPU(), time.Now()
 			tw, err := flatten.Function(c, "big", flatten.Options{})
-			d := time.Since(t0)
+			d, cd := time.Since(t0), processCPU()-c0
 			runtime.ReadMemStats(&ms1)
 			out[s].allocs = ms1.Mallocs - ms0.Mallocs
 			if err != nil {
@@ -377,13 +396,16 @@ func benchFlatten(b *testing.B) [2]flatMeasure {
 			if out[s].time == 0 || d < out[s].time {
 				out[s].time = d
 			}
+			if out[s].cpu == 0 || cd < out[s].cpu {
+				out[s].cpu = cd
+			}
 			out[s].out = shrink.Stmts(c, tw.Name)
 			c = ir.CloneModule(m)
 			runtime.GC()
 			old := debug.SetGCPercent(-1)
-			t0 = time.Now()
+			c0 = processCPU()
 			_, err = flatten.Function(c, "big", flatten.Options{})
-			d = time.Since(t0)
+			d = processCPU() - c0
 			debug.SetGCPercent(old)
 			if err != nil {
 				b.Fatal(err)

@@ -1,6 +1,7 @@
 package flatten
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"strings"
@@ -262,25 +263,28 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 	var loops []*ir.Loop
 	var blocks []*ir.Block
 	var idx []int
+	var free []bool // in f's body outside every loop: its copies add to the total once
 	seen := map[*ir.Func]bool{}
-	var walk func(n ir.Node)
-	walk = func(n ir.Node) {
+	var walk func(n ir.Node, nested bool)
+	walk = func(n ir.Node, nested bool) {
 		if b, ok := n.(*ir.Block); ok {
 			for i, s := range b.Stmts {
 				if l, ok := s.(*ir.Loop); ok {
 					loops, blocks, idx = append(loops, l), append(blocks, b), append(idx, i)
+					free = append(free, !nested)
 				}
 			}
 		}
 		if call, ok := n.(*ir.Call); ok {
 			if g := c.m.Func(call.Func); g != nil && !seen[g] {
 				seen[g] = true
-				walk(g.Body)
+				walk(g.Body, true)
 			}
 		}
-		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
+		_, isLoop := n.(*ir.Loop)
+		ir.DoChildren(n, func(k ir.Node) bool { walk(k, nested || isLoop); return false })
 	}
-	walk(f.Body)
+	walk(f.Body, false)
 	recount := func() int64 {
 		c.memo = map[string]int64{}
 		return c.blockCopies(f.Body)
@@ -292,23 +296,62 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 		}
 	}
 	total := recount()
-	for total > limit {
-		best, bestN := -1, int64(0)
-		for k, l := range loops {
-			if c.masked[l] {
-				continue
-			}
-			if n := c.stmtCopies(blocks[k], idx[k]); n > bestN {
-				best, bestN = k, n
-			}
+	// The loop with the most copies (the first of equals) is masked until
+	// the count fits. Recounting every loop after each masking made this
+	// quadratic (a function of 2,000 small loops spent seconds here), so
+	// the counts sit in a heap and are recounted only at its top: masking
+	// a loop never raises another loop's count (it lowers its own and
+	// those of the loops and calls around it), so a top that, recounted,
+	// still comes first is the loop a full recount would choose. Masking
+	// a free loop changes no other count, so the total moves by its
+	// change alone; any other recounts the function.
+	h := &loopHeap{}
+	for k, l := range loops {
+		if !c.masked[l] {
+			h.items = append(h.items, loopCount{k, c.stmtCopies(blocks[k], idx[k])})
 		}
-		if best < 0 {
+	}
+	heap.Init(h)
+	for total > limit && h.Len() > 0 {
+		top := heap.Pop(h).(loopCount)
+		top.n = c.stmtCopies(blocks[top.k], idx[top.k])
+		if h.Len() > 0 && before(h.items[0], top) {
+			heap.Push(h, top) // stale: recounted lower than the next
+			continue
+		}
+		if top.n <= 0 {
 			break
 		}
-		c.masked[loops[best]] = true
-		total = recount()
+		c.masked[loops[top.k]] = true
+		if free[top.k] && total < satMax {
+			total = total - top.n + c.stmtCopies(blocks[top.k], idx[top.k])
+		} else {
+			total = recount()
+		}
 	}
 	return total
+}
+
+// loopCount is a loop's index in maskBeyondCap's list and its copies;
+// loopHeap orders them most copies first, then by index.
+type loopCount struct {
+	k int
+	n int64
+}
+
+type loopHeap struct{ items []loopCount }
+
+// before reports whether a is masked before b.
+func before(a, b loopCount) bool { return a.n > b.n || a.n == b.n && a.k < b.k }
+
+func (h *loopHeap) Len() int           { return len(h.items) }
+func (h *loopHeap) Less(i, j int) bool { return before(h.items[i], h.items[j]) }
+func (h *loopHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *loopHeap) Push(x any)         { h.items = append(h.items, x.(loopCount)) }
+func (h *loopHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
 }
 
 const satMax = int64(1) << 40

@@ -2,7 +2,6 @@ package flatten
 
 import (
 	"maps"
-	"slices"
 	"sort"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -314,14 +313,49 @@ func copyPropPass(p *pipe) bool {
 	env := map[string]*ir.Ident{}
 	users := map[string][]string{}
 	changed := false
+	// Inside a kept loop every change to env and users is journaled
+	// (their former entries), and undone after the loop's body: cloning
+	// both maps per kept loop, as before, made the pass quadratic in a
+	// function of many kept loops.
+	type undo struct {
+		key  string
+		src  *ir.Ident // env's entry, or
+		us   []string  // users' entry
+		had  bool
+		isUs bool
+	}
+	var journal []undo
+	depth := 0
+	setEnv := func(k string, v *ir.Ident) {
+		if depth > 0 {
+			old, had := env[k]
+			journal = append(journal, undo{key: k, src: old, had: had})
+		}
+		if v == nil {
+			delete(env, k)
+		} else {
+			env[k] = v
+		}
+	}
+	setUsers := func(k string, v []string, del bool) {
+		if depth > 0 {
+			old, had := users[k]
+			journal = append(journal, undo{key: k, us: old, had: had, isUs: true})
+		}
+		if del {
+			delete(users, k)
+		} else {
+			users[k] = v
+		}
+	}
 	kill := func(name string) {
-		delete(env, name)
+		setEnv(name, nil)
 		for _, a := range users[name] {
 			if src := env[a]; src != nil && src.Name == name {
-				delete(env, a)
+				setEnv(a, nil)
 			}
 		}
-		delete(users, name)
+		setUsers(name, nil, true)
 	}
 	subst := func(e ir.Expr) ir.Expr {
 		return mapIdents(e, func(id *ir.Ident) ir.Expr {
@@ -337,8 +371,8 @@ func copyPropPass(p *pipe) bool {
 	}
 	record := func(a string, rhs ir.Expr) {
 		if src, ok := rhs.(*ir.Ident); ok && src.Name != a && src.Ref != ir.RefShared {
-			env[a] = src
-			users[src.Name] = append(users[src.Name], a)
+			setEnv(a, src)
+			setUsers(src.Name, append(users[src.Name], a), false)
 		}
 	}
 	var run func(stmts []ir.Stmt)
@@ -350,12 +384,24 @@ func copyPropPass(p *pipe) bool {
 				for n := range assignedIn(lp) {
 					kill(n)
 				}
-				savedEnv, savedUsers := maps.Clone(env), map[string][]string{}
-				for k, v := range users {
-					savedUsers[k] = slices.Clone(v)
-				}
+				mark := len(journal)
+				depth++
 				run(lp.Body.Stmts) // the break-if, !m, stays as it is
-				env, users = savedEnv, savedUsers
+				depth--
+				for i := len(journal) - 1; i >= mark; i-- {
+					u := journal[i]
+					switch {
+					case u.isUs && u.had:
+						users[u.key] = u.us
+					case u.isUs:
+						delete(users, u.key)
+					case u.had:
+						env[u.key] = u.src
+					default:
+						delete(env, u.key)
+					}
+				}
+				journal = journal[:mark]
 				continue
 			}
 			editReads(s, subst)
