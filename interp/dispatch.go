@@ -3,8 +3,10 @@ package interp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
@@ -78,6 +80,7 @@ type invShared struct {
 	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
 	d       *Dispatch
 	run     *dispatchRun
+	owner   [][]atomic.Int32 // a parallel pass's claims (parallel.go); nil when sequential
 }
 
 // Race is a data race the dispatch found.
@@ -371,6 +374,13 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
 		mem := fr.sh.mem[id]
+		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+			// A parallel pass that must be abandoned (parallel.go):
+			// the leaves are another workgroup's.
+			clear(fr.s[d : d+n])
+			fr.abandon()
+			return
+		}
 		if off+n > int32(len(mem)) {
 			for j := int32(0); j < n; j++ {
 				fr.s[d+j] = slot{why: oob}
@@ -415,6 +425,10 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
+		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+			fr.abandon() // parallel.go: the leaves are another workgroup's
+			return cAbort
+		}
 		if tmp >= 0 {
 			mem := fr.sh.mem[id]
 			for j := int32(0); j < n; j++ {
@@ -481,9 +495,19 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	}
 	weak := c.addReason(e.Pos, rWeakCAS, e, "")
 	oob := c.addReason(e.Pos, rOOBWrite, e, c.entry.vars[id].Name)
+	storage := c.entry.vars[id].Space != ir.SpaceWorkgroup
 	fn := func(fr *frame) {
-		off, bad := r.at(fr)
 		sh := fr.sh
+		if storage && sh.owner != nil {
+			// An atomic on a storage binding in a parallel pass: its
+			// shadow and result depend on other workgroups (parallel.go).
+			fr.abandon()
+			for j := int32(0); j < max(n, 1); j++ {
+				fr.s[d+j] = slot{}
+			}
+			return
+		}
+		off, bad := r.at(fr)
 		mem := sh.mem[id]
 		if off >= int32(len(mem)) || bad {
 			// An atomic through an invalid reference may act on any
@@ -677,7 +701,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	}
 	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
-		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), run)
+		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), opts.workers(), run)
 		if err != nil {
 			return nil, err
 		}
@@ -705,15 +729,77 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 }
 
 // runPass runs the dispatch once from the initial memory init, with what
-// run assumes of races and contended atomics.
-func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+// run assumes of races and contended atomics: on the first pass with
+// several workers, workgroups in parallel when that is certain to give
+// what the sequential run gives (parallel.go), else workgroup after
+// workgroup.
+func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (*DispatchResult, error) {
 	if run.tex != nil {
 		run.tex.reset()
 	}
 	run.forgetAnywhere()
-	mem := make([][]slot, len(d.e.vars))
-	shadow := make([][]access, len(d.e.vars))
-	ashadow := make([][]access, len(d.e.vars))
+	mem, shadow, ashadow := d.passMemory(init)
+	var races []Race
+	done := false
+	if workers > 1 && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
+		ok, err := d.runParallel(ctx, mem, shadow, ashadow, workgroups, limit, maxPaths, workers, run)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			done = true
+		} else {
+			// Abandoned (parallel.go): the memory the workers left is
+			// discarded, and the pass runs sequentially from the start.
+			mem, shadow, ashadow = d.passMemory(init)
+		}
+	}
+	if !done {
+		w := d.newWorker(run, mem, shadow, ashadow, maxPaths, nil)
+		wgLinear := int32(0)
+		for wz := uint32(0); wz < workgroups[2]; wz++ {
+			for wy := uint32(0); wy < workgroups[1]; wy++ {
+				for wx := uint32(0); wx < workgroups[0]; wx++ {
+					if err := w.workgroup(ctx, wgLinear, [3]uint32{wx, wy, wz}, workgroups, limit, maxPaths); err != nil {
+						if e := stopped(ctx); e != nil {
+							return nil, e
+						}
+						return nil, err
+					}
+					if err := stopped(ctx); err != nil {
+						return nil, err
+					}
+					wgLinear++
+				}
+			}
+		}
+		races = w.races
+		w.release()
+	}
+	// The shadows are done with: let the collector have them while the
+	// outputs are built.
+	shadow, ashadow = nil, nil
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		if v, ok := d.unchanged(run, i, mem[i]); ok {
+			res.Buffers[g.Name] = Output{Value: v}
+			continue
+		}
+		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
+	}
+	return res, nil
+}
+
+// passMemory makes a pass's storage and uniform memory from the initial
+// leaves init, and their race and contention shadows (workgroup
+// variables' are each worker's: wgWorker).
+func (d *Dispatch) passMemory(init [][]uint32) (mem [][]slot, shadow, ashadow [][]access) {
+	mem = make([][]slot, len(d.e.vars))
+	shadow = make([][]access, len(d.e.vars))
+	ashadow = make([][]access, len(d.e.vars))
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
@@ -731,104 +817,109 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			ashadow[i] = make([]access, len(mem[i]))
 		}
 	}
+	return mem, shadow, ashadow
+}
+
+// wgWorker runs workgroups one at a time: its frames (one per local
+// invocation), its workgroup variables' memory and shadows, and its
+// shadows' table; the storage and uniform memory and shadows are the
+// pass's, shared with the other workers of a parallel pass.
+type wgWorker struct {
+	d               *Dispatch
+	run             *dispatchRun
+	mem             [][]slot
+	shadow, ashadow [][]access
+	st              *shadowTab
+	races           []Race
+	frames          []*frame
+	shs             []invShared
+	ep              [2]uint32
+	owner           [][]atomic.Int32 // parallel.go; nil when sequential
+}
+
+// newWorker makes a worker of a pass over its memory (the slices are
+// copied: the workgroup variables' entries become the worker's own).
+func (d *Dispatch) newWorker(run *dispatchRun, mem [][]slot, shadow, ashadow [][]access, maxPaths int, owner [][]atomic.Int32) *wgWorker {
 	ws := d.entry.WorkgroupSize
 	local := int(ws[0] * ws[1] * ws[2])
-	st := &shadowTab{local: int32(local)}
-	var races []Race
-	frames := make([]*frame, local)
-	shs := make([]invShared, local)
-	var ep [2]uint32
-	for i := range frames {
-		frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
+	w := &wgWorker{d: d, run: run, mem: slices.Clone(mem), shadow: slices.Clone(shadow), ashadow: slices.Clone(ashadow),
+		st: &shadowTab{local: int32(local)}, frames: make([]*frame, local), shs: make([]invShared, local), owner: owner}
+	for i := range w.frames {
+		w.frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
 		if maxPaths > 1 {
-			frames[i].snap = make([]slot, len(d.p.image))
+			w.frames[i].snap = make([]slot, len(d.p.image))
 		}
 	}
-	wgMem := func() {
-		run.forgetAnywhere()
-		for i, g := range d.e.vars {
-			if g.Space == ir.SpaceWorkgroup {
-				n := size(g.T)
-				run.sticky[i] = 0
-				if len(mem[i]) == 0 {
-					mem[i] = make([]slot, n)
-					if d.e.writes[i] {
-						shadow[i] = make([]access, n)
-					}
-					if hasAtomic(g.T) {
-						ashadow[i] = make([]access, n)
-					}
-				} else {
-					clear(mem[i])
-					for j := range shadow[i] {
-						st.reset(&shadow[i][j])
-					}
-					for j := range ashadow[i] {
-						st.reset(&ashadow[i][j])
-					}
-				}
-			}
-		}
-	}
-	wgLinear := int32(0)
-	for wz := uint32(0); wz < workgroups[2]; wz++ {
-		for wy := uint32(0); wy < workgroups[1]; wy++ {
-			for wx := uint32(0); wx < workgroups[0]; wx++ {
-				wgMem()
-				ep = [2]uint32{}
-				for li := 0; li < local; li++ {
-					fr := frames[li]
-					copy(fr.s, d.p.image)
-					fr.ctx = ctx
-					fr.start(limit)
-					fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
-					fr.resume = 0
-					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
-					wid := [3]uint32{wx, wy, wz}
-					gid := [3]uint32{wx*ws[0] + lid[0], wy*ws[1] + lid[1], wz*ws[2] + lid[2]}
-					shs[li] = invShared{mem: mem, shadow: shadow, ashadow: ashadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d, run: run, st: st}
-					fr.sh = &shs[li]
-					ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
-					for j, prm := range d.entry.Params {
-						base := d.e.params[j].base
-						if prm.Builtin != "" {
-							ids.put(fr.s, base, prm.Builtin)
-							continue
-						}
-						for fi, f := range prm.T.Struct.Fields {
-							ids.put(fr.s, base+fieldOffset(prm.T, fi), f.Builtin)
-						}
-					}
-				}
-				if err := d.runWorkgroup(frames, &ep, run, maxPaths); err != nil {
-					if e := stopped(ctx); e != nil {
-						return nil, e
-					}
-					return nil, err
-				}
-				if err := stopped(ctx); err != nil {
-					return nil, err
-				}
-				wgLinear++
-			}
-		}
-	}
-	// The shadows are done with: let the collector have them while the
-	// outputs are built.
-	clear(shs)
-	shadow, ashadow, st.extra = nil, nil, nil
-	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
+	return w
+}
+
+// release drops what the worker holds of the pass's shadows.
+func (w *wgWorker) release() {
+	clear(w.shs)
+	w.shadow, w.ashadow, w.st.extra = nil, nil, nil
+}
+
+// wgMem zeroes the workgroup variables (and their shadows) for a new
+// workgroup.
+func (w *wgWorker) wgMem() {
+	d, run := w.d, w.run
+	run.forgetAnywhere()
 	for i, g := range d.e.vars {
-		if g.Space == ir.SpaceWorkgroup {
+		if g.Space != ir.SpaceWorkgroup {
 			continue
 		}
-		if v, ok := d.unchanged(run, i, mem[i]); ok {
-			res.Buffers[g.Name] = Output{Value: v}
+		n := size(g.T)
+		run.sticky[i] = 0
+		if len(w.mem[i]) == 0 {
+			w.mem[i] = make([]slot, n)
+			if d.e.writes[i] {
+				w.shadow[i] = make([]access, n)
+			}
+			if hasAtomic(g.T) {
+				w.ashadow[i] = make([]access, n)
+			}
 			continue
 		}
-		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
+		clear(w.mem[i])
+		for j := range w.shadow[i] {
+			w.st.reset(&w.shadow[i][j])
+		}
+		for j := range w.ashadow[i] {
+			w.st.reset(&w.ashadow[i][j])
+		}
 	}
-	return res, nil
+}
+
+// workgroup runs the workgroup wid, linear index wgLinear, to its end.
+func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32, workgroups [3]uint32, limit int64, maxPaths int) error {
+	d := w.d
+	w.wgMem()
+	w.ep = [2]uint32{}
+	ws := d.entry.WorkgroupSize
+	local := int32(len(w.frames))
+	for li, fr := range w.frames {
+		copy(fr.s, d.p.image)
+		fr.ctx = ctx
+		fr.start(limit)
+		fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
+		fr.resume = 0
+		lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
+		gid := [3]uint32{wid[0]*ws[0] + lid[0], wid[1]*ws[1] + lid[1], wid[2]*ws[2] + lid[2]}
+		w.shs[li] = invShared{mem: w.mem, shadow: w.shadow, ashadow: w.ashadow, inv: wgLinear*local + int32(li) + 1, wg: wgLinear, ep: &w.ep, races: &w.races, d: d, run: w.run, st: w.st, owner: w.owner}
+		fr.sh = &w.shs[li]
+		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
+		for j, prm := range d.entry.Params {
+			base := d.e.params[j].base
+			if prm.Builtin != "" {
+				ids.put(fr.s, base, prm.Builtin)
+				continue
+			}
+			for fi, f := range prm.T.Struct.Fields {
+				ids.put(fr.s, base+fieldOffset(prm.T, fi), f.Builtin)
+			}
+		}
+	}
+	return d.runWorkgroup(w.frames, &w.ep, w.run, maxPaths)
 }
 
 // computeIDs are an invocation's compute builtin values (WGSL
@@ -885,6 +976,9 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun
 			}
 			done[i] = true
 			if fr.poison != 0 {
+				if fr.sh.owner != nil {
+					return errParallel // poisonRest writes every storage leaf: parallel.go
+				}
 				d.poisonRest(fr, run)
 				continue
 			}
