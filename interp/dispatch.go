@@ -52,7 +52,11 @@ type entryInfo struct {
 	race   []int32 // per shared var: the reason id of a race on it
 	params []varInfo
 	writes []bool // per shared var: the entry point's call graph stores to it (or an atomic writes it)
-	rest   int32  // reason id: an invocation whose rest is indeterminate
+	// readOnly, per shared var: a storage or uniform binding without
+	// atomics that nothing writes. Its memory is the dispatch's initial
+	// leaves (dispatchRun.initial, 4 bytes a leaf), not slots (24).
+	readOnly []bool
+	rest     int32 // reason id: an invocation whose rest is indeterminate
 }
 
 // Dispatch is a compute entry point compiled for dispatches. It is
@@ -163,6 +167,9 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
 	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
+	for i, g := range e.vars {
+		e.readOnly = append(e.readOnly, g.Space != ir.SpaceWorkgroup && !e.writes[i] && !hasAtomic(g.T))
+	}
 	e.rest = c.addReason(f.Pos, rBranch, nil, "")
 	used := m.GlobalsUsed(name)
 	c.p.globLo = int32(len(c.image))
@@ -319,7 +326,7 @@ func (c *compiler) sharedRef(e ir.Expr) sref {
 			idcode.run(fr)
 			n := ln
 			if runtime {
-				n = (int32(len(fr.sh.mem[id])) - off) / max(esz, 1)
+				n = (fr.sh.leaves(id) - off) / max(esz, 1)
 			}
 			if n <= 0 {
 				return off, true
@@ -351,7 +358,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 		esz := size(x.X.Type().Elem)
 		id, off := r.id, r.off
 		fn := func(fr *frame) {
-			fr.s[d] = slot{bits: uint32((int32(len(fr.sh.mem[id])) - off) / max(esz, 1))}
+			fr.s[d] = slot{bits: uint32((fr.sh.leaves(id) - off) / max(esz, 1))}
 		}
 		return cexpr{code: c.emit(fn), loc: d, n: 1}, true
 	case *ir.Ident, *ir.Member, *ir.Index, *ir.Swizzle:
@@ -371,6 +378,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	race := c.entry.race[r.id]
 	posID := c.addReason(e.Position(), rOOBRead, e, "read")
 	id := r.id
+	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
 		mem := fr.sh.mem[id]
@@ -381,13 +389,20 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 			fr.abandon()
 			return
 		}
-		if off+n > int32(len(mem)) {
+		if off+n > fr.sh.leaves(id) {
 			for j := int32(0); j < n; j++ {
 				fr.s[d+j] = slot{why: oob}
 			}
 			return
 		}
-		copy(fr.s[d:d+n], mem[off:off+n])
+		if ro {
+			init := fr.sh.run.initial[id]
+			for j := int32(0); j < n; j++ {
+				fr.s[d+j] = slot{bits: init[off+j]}
+			}
+		} else {
+			copy(fr.s[d:d+n], mem[off:off+n])
+		}
 		for j := int32(0); j < n; j++ {
 			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
 			if bad {
@@ -788,7 +803,14 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			res.Buffers[g.Name] = Output{Value: v}
 			continue
 		}
-		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
+		m := mem[i]
+		if d.e.readOnly[i] {
+			m = make([]slot, len(init[i]))
+			for j, b := range init[i] {
+				m[j].bits = b
+			}
+		}
+		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, m)
 	}
 	return res, nil
 }
@@ -803,6 +825,9 @@ func (d *Dispatch) passMemory(init [][]uint32) (mem [][]slot, shadow, ashadow []
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
+		}
+		if d.e.readOnly[i] {
+			continue // read from init itself (entryInfo.readOnly)
 		}
 		mem[i] = make([]slot, len(init[i]))
 		for j, b := range init[i] {
@@ -1082,6 +1107,9 @@ func (d *Dispatch) unchanged(run *dispatchRun, i int, mem []slot) (ir.Value, boo
 	v := run.given[i]
 	if v.Type == nil || d.e.writes[i] || hasAtomic(g.T) || !ir.Identical(v.Type, g.T) {
 		return ir.Value{}, false
+	}
+	if d.e.readOnly[i] {
+		return v, true // its memory is the initial leaves themselves
 	}
 	for j, s := range mem {
 		if s != (slot{bits: run.initial[i][j]}) {

@@ -80,6 +80,15 @@ func (sh *invShared) claim(id, off, n int32) bool {
 	return true
 }
 
+// leaves is the number of leaves of var id's memory (entryInfo.readOnly:
+// a read-only binding's are its initial leaves).
+func (sh *invShared) leaves(id int) int32 {
+	if sh.d.e.readOnly[id] {
+		return int32(len(sh.run.initial[id]))
+	}
+	return int32(len(sh.mem[id]))
+}
+
 // claimed reports whether var id takes claims in this pass (a written
 // storage binding of a parallel pass).
 func (sh *invShared) claimed(id int) bool { return sh.owner != nil && sh.owner[id] != nil }
