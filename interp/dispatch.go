@@ -1051,6 +1051,16 @@ func checkShared(v ir.Value, t *ir.Type) error {
 		if t.Kind == ir.KindArray && len(v.Elems) != t.Len {
 			return fmt.Errorf("value of %v has %d elements", t, len(v.Elems))
 		}
+		if t.Elem.IsScalar() {
+			// A buffer of scalars, the common large binding: one loop
+			// (checkValue's error for the first element that differs).
+			for _, e := range v.Elems {
+				if e.Type == nil || len(e.Elems) != 0 || !ir.Identical(e.Type, t.Elem) {
+					return checkValue(e, t.Elem)
+				}
+			}
+			return nil
+		}
 		for _, e := range v.Elems {
 			if err := checkShared(e, t.Elem); err != nil {
 				return err
@@ -1073,6 +1083,18 @@ func checkShared(v ir.Value, t *ir.Type) error {
 
 // flattenValue appends the bits of v's leaves to s (a bool as 0 or 1).
 func flattenValue(v ir.Value, s []uint32) []uint32 {
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
+		// An array of scalars (checked: checkShared): one loop.
+		isBool := v.Type.Elem.Kind == ir.KindBool
+		for _, e := range v.Elems {
+			b := e.Bits
+			if isBool && b != 0 {
+				b = 1
+			}
+			s = append(s, b)
+		}
+		return s
+	}
 	if v.Elems == nil && v.Type != nil && v.Type.IsScalar() {
 		b := v.Bits
 		if v.Type.Kind == ir.KindBool && b != 0 {
@@ -1088,6 +1110,9 @@ func flattenValue(v ir.Value, s []uint32) []uint32 {
 
 // countLeaves returns the number of scalar leaves of v.
 func countLeaves(v ir.Value) int {
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
+		return len(v.Elems)
+	}
 	if v.Elems == nil {
 		return 1
 	}
@@ -1155,6 +1180,15 @@ func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
 	case ir.KindRuntimeArray:
 		n := size(t.Elem)
 		var es []ir.Value
+		if t.Elem.IsScalar() {
+			// A buffer of scalars, the common large binding: one loop.
+			es = make([]ir.Value, len(s)-*pos)
+			for i := range es {
+				es[i] = ir.Value{Type: t.Elem, Bits: s[*pos+i].bits}
+			}
+			*pos = len(s)
+			return ir.Value{Type: t, Elems: es}
+		}
 		if n > 0 {
 			es = make([]ir.Value, 0, (len(s)-*pos)/int(n))
 		}
