@@ -56,6 +56,9 @@ type entryInfo struct {
 	// atomics that nothing writes. Its memory is the dispatch's initial
 	// leaves (dispatchRun.initial, 4 bytes a leaf), not slots (24).
 	readOnly []bool
+	// parallel: no storage binding has atomics (each atomic there would
+	// abandon a parallel pass: parallel.go), so a first pass may try.
+	parallel bool
 	rest     int32 // reason id: an invocation whose rest is indeterminate
 }
 
@@ -167,8 +170,12 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
 	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
+	e.parallel = true
 	for i, g := range e.vars {
 		e.readOnly = append(e.readOnly, g.Space != ir.SpaceWorkgroup && !e.writes[i] && !hasAtomic(g.T))
+		if g.Space != ir.SpaceWorkgroup && hasAtomic(g.T) {
+			e.parallel = false
+		}
 	}
 	e.rest = c.addReason(f.Pos, rBranch, nil, "")
 	used := m.GlobalsUsed(name)
@@ -756,7 +763,7 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 	mem, shadow, ashadow := d.passMemory(init)
 	var races []Race
 	done := false
-	if workers > 1 && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
+	if workers > 1 && d.e.parallel && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
 		ok, err := d.runParallel(ctx, mem, shadow, ashadow, workgroups, limit, maxPaths, workers, run)
 		if err != nil {
 			return nil, err
@@ -765,7 +772,9 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			done = true
 		} else {
 			// Abandoned (parallel.go): the memory the workers left is
-			// discarded, and the pass runs sequentially from the start.
+			// discarded (before the new is made: the collector may have
+			// it), and the pass runs sequentially from the start.
+			mem, shadow, ashadow = nil, nil, nil
 			mem, shadow, ashadow = d.passMemory(init)
 		}
 	}
