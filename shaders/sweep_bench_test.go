@@ -91,7 +91,7 @@ func BenchmarkDispatchSweep(b *testing.B) {
 				b.ReportMetric(wall.Seconds(), "s")
 				b.ReportMetric(cpu.Seconds(), "cpu-s")
 				b.ReportMetric(mb, "peak-MB")
-				rows = append(rows, fmt.Sprintf("%-9s %9d invocations: %6.2f s (CPU %6.2f s), peak %7.1f MB (target ≤ %.0f MB: %s)",
+				rows = append(rows, fmt.Sprintf("%-11s %9d invocations: %6.2f s (CPU %6.2f s), peak %7.1f MB (target ≤ %.0f MB: %s)",
 					what, inv, wall.Seconds(), cpu.Seconds(), mb, target, map[bool]string{true: "met", false: "not met"}[mb <= target]))
 			})
 		}
