@@ -18,9 +18,9 @@ import (
 // Every workgroup runs in turn (or, in a first pass with several
 // workers, in parallel where that changes nothing: parallel.go); inside
 // a workgroup, each invocation runs to its next barrier (or its end),
-// then the next invocation: the entry
-// point's body is one flat code (code.go), so an invocation stopped at a
-// barrier is its frame plus the instruction to resume at — no goroutine
+// then the next invocation: the entry point's body is one flat code
+// (code.go), so an invocation stopped at a barrier is its frame plus the
+// instruction to resume at — no goroutine
 // per invocation, and the closure-compiled code keeps its speed. When
 // every invocation stopped, they must all be at the same barrier (or all
 // done); otherwise the barrier was reached by only some of them, which is
