@@ -128,6 +128,9 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 			res.Names = append(res.Names, v.Name)
 		}
 	}
+	if err := stoppedBy(ctx); err != nil { // laying out a large binding takes a while
+		return nil, err
+	}
 	inputs := map[string]ir.Value{}
 	for i, v := range res.Bindings {
 		inputs[v.Name] = res.Inputs[i]
@@ -155,6 +158,9 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		return nil, err
 	}
 	res.Races = ref.Races
+	if err := stoppedBy(ctx); err != nil { // the GPU runs and judging a large dispatch take a while
+		return nil, err
+	}
 	for _, name := range res.Names[:len(res.Names)-len(written)] {
 		o := ref.Buffers[name]
 		res.Reference = append(res.Reference, expected(o))
@@ -220,6 +226,16 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		res.Verdict = oracle.Race
 	}
 	return res, nil
+}
+
+// stoppedBy is the error of a case ctx stopped between its phases (the
+// reference itself stops inside: interp.Options.Context), nil while ctx
+// runs: the caller maps the cause (a signal) to its exit status.
+func stoppedBy(ctx context.Context) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("check: stopped: %w", context.Cause(ctx))
 }
 
 // twinReference dispatches the twin tw of module tm in the interpreter

@@ -3,8 +3,10 @@ package interp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
@@ -13,10 +15,12 @@ import (
 // Dispatches of compute entry points as written (ARCHITECTURE.md
 // "Entry points as written (compute)").
 //
-// Every workgroup runs in turn; inside a workgroup, each invocation runs
-// to its next barrier (or its end), then the next invocation: the entry
-// point's body is one flat code (code.go), so an invocation stopped at a
-// barrier is its frame plus the instruction to resume at — no goroutine
+// Every workgroup runs in turn (or, in a first pass with several
+// workers, in parallel where that changes nothing: parallel.go); inside
+// a workgroup, each invocation runs to its next barrier (or its end),
+// then the next invocation: the entry point's body is one flat code
+// (code.go), so an invocation stopped at a barrier is its frame plus the
+// instruction to resume at — no goroutine
 // per invocation, and the closure-compiled code keeps its speed. When
 // every invocation stopped, they must all be at the same barrier (or all
 // done); otherwise the barrier was reached by only some of them, which is
@@ -50,7 +54,14 @@ type entryInfo struct {
 	race   []int32 // per shared var: the reason id of a race on it
 	params []varInfo
 	writes []bool // per shared var: the entry point's call graph stores to it (or an atomic writes it)
-	rest   int32  // reason id: an invocation whose rest is indeterminate
+	// readOnly, per shared var: a storage or uniform binding without
+	// atomics that nothing writes. Its memory is the dispatch's initial
+	// leaves (dispatchRun.initial, 4 bytes a leaf), not slots (24).
+	readOnly []bool
+	// parallel: no storage binding has atomics (each atomic there would
+	// abandon a parallel pass: parallel.go), so a first pass may try.
+	parallel bool
+	rest     int32 // reason id: an invocation whose rest is indeterminate
 }
 
 // Dispatch is a compute entry point compiled for dispatches. It is
@@ -78,6 +89,7 @@ type invShared struct {
 	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
 	d       *Dispatch
 	run     *dispatchRun
+	owner   [][]atomic.Int32 // a parallel pass's claims (parallel.go); nil when sequential
 }
 
 // Race is a data race the dispatch found.
@@ -160,6 +172,13 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
 	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
+	e.parallel = true
+	for i, g := range e.vars {
+		e.readOnly = append(e.readOnly, g.Space != ir.SpaceWorkgroup && !e.writes[i] && !hasAtomic(g.T))
+		if g.Space != ir.SpaceWorkgroup && hasAtomic(g.T) {
+			e.parallel = false
+		}
+	}
 	e.rest = c.addReason(f.Pos, rBranch, nil, "")
 	used := m.GlobalsUsed(name)
 	c.p.globLo = int32(len(c.image))
@@ -316,7 +335,7 @@ func (c *compiler) sharedRef(e ir.Expr) sref {
 			idcode.run(fr)
 			n := ln
 			if runtime {
-				n = (int32(len(fr.sh.mem[id])) - off) / max(esz, 1)
+				n = (fr.sh.leaves(id) - off) / max(esz, 1)
 			}
 			if n <= 0 {
 				return off, true
@@ -348,7 +367,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 		esz := size(x.X.Type().Elem)
 		id, off := r.id, r.off
 		fn := func(fr *frame) {
-			fr.s[d] = slot{bits: uint32((int32(len(fr.sh.mem[id])) - off) / max(esz, 1))}
+			fr.s[d] = slot{bits: uint32((fr.sh.leaves(id) - off) / max(esz, 1))}
 		}
 		return cexpr{code: c.emit(fn), loc: d, n: 1}, true
 	case *ir.Ident, *ir.Member, *ir.Index, *ir.Swizzle:
@@ -368,16 +387,31 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	race := c.entry.race[r.id]
 	posID := c.addReason(e.Position(), rOOBRead, e, "read")
 	id := r.id
+	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
 		mem := fr.sh.mem[id]
-		if off+n > int32(len(mem)) {
+		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+			// A parallel pass that must be abandoned (parallel.go):
+			// the leaves are another workgroup's.
+			clear(fr.s[d : d+n])
+			fr.abandon()
+			return
+		}
+		if off+n > fr.sh.leaves(id) {
 			for j := int32(0); j < n; j++ {
 				fr.s[d+j] = slot{why: oob}
 			}
 			return
 		}
-		copy(fr.s[d:d+n], mem[off:off+n])
+		if ro {
+			init := fr.sh.run.initial[id]
+			for j := int32(0); j < n; j++ {
+				fr.s[d+j] = slot{bits: init[off+j]}
+			}
+		} else {
+			copy(fr.s[d:d+n], mem[off:off+n])
+		}
 		for j := int32(0); j < n; j++ {
 			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
 			if bad {
@@ -415,6 +449,10 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
+		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+			fr.abandon() // parallel.go: the leaves are another workgroup's
+			return cAbort
+		}
 		if tmp >= 0 {
 			mem := fr.sh.mem[id]
 			for j := int32(0); j < n; j++ {
@@ -481,9 +519,19 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	}
 	weak := c.addReason(e.Pos, rWeakCAS, e, "")
 	oob := c.addReason(e.Pos, rOOBWrite, e, c.entry.vars[id].Name)
+	storage := c.entry.vars[id].Space != ir.SpaceWorkgroup
 	fn := func(fr *frame) {
-		off, bad := r.at(fr)
 		sh := fr.sh
+		if storage && sh.owner != nil {
+			// An atomic on a storage binding in a parallel pass: its
+			// shadow and result depend on other workgroups (parallel.go).
+			fr.abandon()
+			for j := int32(0); j < max(n, 1); j++ {
+				fr.s[d+j] = slot{}
+			}
+			return
+		}
+		off, bad := r.at(fr)
 		mem := sh.mem[id]
 		if off >= int32(len(mem)) || bad {
 			// An atomic through an invalid reference may act on any
@@ -677,7 +725,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 	}
 	run.setKinds(d.e.vars, mem)
 	for pass := 1; ; pass++ {
-		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), run)
+		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), opts.workers(), run)
 		if err != nil {
 			return nil, err
 		}
@@ -705,18 +753,92 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 }
 
 // runPass runs the dispatch once from the initial memory init, with what
-// run assumes of races and contended atomics.
-func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths int, run *dispatchRun) (*DispatchResult, error) {
+// run assumes of races and contended atomics: on the first pass with
+// several workers, workgroups in parallel when that is certain to give
+// what the sequential run gives (parallel.go), else workgroup after
+// workgroup.
+func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (*DispatchResult, error) {
 	if run.tex != nil {
 		run.tex.reset()
 	}
 	run.forgetAnywhere()
-	mem := make([][]slot, len(d.e.vars))
-	shadow := make([][]access, len(d.e.vars))
-	ashadow := make([][]access, len(d.e.vars))
+	mem, shadow, ashadow := d.passMemory(init)
+	var races []Race
+	done := false
+	if workers > 1 && d.e.parallel && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
+		ok, err := d.runParallel(ctx, mem, shadow, ashadow, workgroups, limit, maxPaths, workers, run)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			done = true
+		} else {
+			// Abandoned (parallel.go): the memory the workers left is
+			// discarded (before the new is made: the collector may have
+			// it), and the pass runs sequentially from the start.
+			mem, shadow, ashadow = nil, nil, nil
+			mem, shadow, ashadow = d.passMemory(init)
+		}
+	}
+	if !done {
+		w := d.newWorker(run, mem, shadow, ashadow, maxPaths, nil)
+		wgLinear := int32(0)
+		for wz := uint32(0); wz < workgroups[2]; wz++ {
+			for wy := uint32(0); wy < workgroups[1]; wy++ {
+				for wx := uint32(0); wx < workgroups[0]; wx++ {
+					if err := w.workgroup(ctx, wgLinear, [3]uint32{wx, wy, wz}, workgroups, limit, maxPaths); err != nil {
+						if e := stopped(ctx); e != nil {
+							return nil, e
+						}
+						return nil, err
+					}
+					if err := stopped(ctx); err != nil {
+						return nil, err
+					}
+					wgLinear++
+				}
+			}
+		}
+		races = w.races
+		w.release()
+	}
+	// The shadows are done with: let the collector have them while the
+	// outputs are built.
+	shadow, ashadow = nil, nil
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
+		}
+		if v, ok := d.unchanged(run, i, mem[i]); ok {
+			res.Buffers[g.Name] = Output{Value: v}
+			continue
+		}
+		m := mem[i]
+		if d.e.readOnly[i] {
+			m = make([]slot, len(init[i]))
+			for j, b := range init[i] {
+				m[j].bits = b
+			}
+		}
+		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, m)
+	}
+	return res, nil
+}
+
+// passMemory makes a pass's storage and uniform memory from the initial
+// leaves init, and their race and contention shadows (workgroup
+// variables' are each worker's: wgWorker).
+func (d *Dispatch) passMemory(init [][]uint32) (mem [][]slot, shadow, ashadow [][]access) {
+	mem = make([][]slot, len(d.e.vars))
+	shadow = make([][]access, len(d.e.vars))
+	ashadow = make([][]access, len(d.e.vars))
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		if d.e.readOnly[i] {
+			continue // read from init itself (entryInfo.readOnly)
 		}
 		mem[i] = make([]slot, len(init[i]))
 		for j, b := range init[i] {
@@ -731,104 +853,109 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			ashadow[i] = make([]access, len(mem[i]))
 		}
 	}
+	return mem, shadow, ashadow
+}
+
+// wgWorker runs workgroups one at a time: its frames (one per local
+// invocation), its workgroup variables' memory and shadows, and its
+// shadows' table; the storage and uniform memory and shadows are the
+// pass's, shared with the other workers of a parallel pass.
+type wgWorker struct {
+	d               *Dispatch
+	run             *dispatchRun
+	mem             [][]slot
+	shadow, ashadow [][]access
+	st              *shadowTab
+	races           []Race
+	frames          []*frame
+	shs             []invShared
+	ep              [2]uint32
+	owner           [][]atomic.Int32 // parallel.go; nil when sequential
+}
+
+// newWorker makes a worker of a pass over its memory (the slices are
+// copied: the workgroup variables' entries become the worker's own).
+func (d *Dispatch) newWorker(run *dispatchRun, mem [][]slot, shadow, ashadow [][]access, maxPaths int, owner [][]atomic.Int32) *wgWorker {
 	ws := d.entry.WorkgroupSize
 	local := int(ws[0] * ws[1] * ws[2])
-	st := &shadowTab{local: int32(local)}
-	var races []Race
-	frames := make([]*frame, local)
-	shs := make([]invShared, local)
-	var ep [2]uint32
-	for i := range frames {
-		frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
+	w := &wgWorker{d: d, run: run, mem: slices.Clone(mem), shadow: slices.Clone(shadow), ashadow: slices.Clone(ashadow),
+		st: &shadowTab{local: int32(local)}, frames: make([]*frame, local), shs: make([]invShared, local), owner: owner}
+	for i := range w.frames {
+		w.frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
 		if maxPaths > 1 {
-			frames[i].snap = make([]slot, len(d.p.image))
+			w.frames[i].snap = make([]slot, len(d.p.image))
 		}
 	}
-	wgMem := func() {
-		run.forgetAnywhere()
-		for i, g := range d.e.vars {
-			if g.Space == ir.SpaceWorkgroup {
-				n := size(g.T)
-				run.sticky[i] = 0
-				if len(mem[i]) == 0 {
-					mem[i] = make([]slot, n)
-					if d.e.writes[i] {
-						shadow[i] = make([]access, n)
-					}
-					if hasAtomic(g.T) {
-						ashadow[i] = make([]access, n)
-					}
-				} else {
-					clear(mem[i])
-					for j := range shadow[i] {
-						st.reset(&shadow[i][j])
-					}
-					for j := range ashadow[i] {
-						st.reset(&ashadow[i][j])
-					}
-				}
-			}
-		}
-	}
-	wgLinear := int32(0)
-	for wz := uint32(0); wz < workgroups[2]; wz++ {
-		for wy := uint32(0); wy < workgroups[1]; wy++ {
-			for wx := uint32(0); wx < workgroups[0]; wx++ {
-				wgMem()
-				ep = [2]uint32{}
-				for li := 0; li < local; li++ {
-					fr := frames[li]
-					copy(fr.s, d.p.image)
-					fr.ctx = ctx
-					fr.start(limit)
-					fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
-					fr.resume = 0
-					lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
-					wid := [3]uint32{wx, wy, wz}
-					gid := [3]uint32{wx*ws[0] + lid[0], wy*ws[1] + lid[1], wz*ws[2] + lid[2]}
-					shs[li] = invShared{mem: mem, shadow: shadow, ashadow: ashadow, inv: wgLinear*int32(local) + int32(li) + 1, wg: wgLinear, ep: &ep, races: &races, d: d, run: run, st: st}
-					fr.sh = &shs[li]
-					ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
-					for j, prm := range d.entry.Params {
-						base := d.e.params[j].base
-						if prm.Builtin != "" {
-							ids.put(fr.s, base, prm.Builtin)
-							continue
-						}
-						for fi, f := range prm.T.Struct.Fields {
-							ids.put(fr.s, base+fieldOffset(prm.T, fi), f.Builtin)
-						}
-					}
-				}
-				if err := d.runWorkgroup(frames, &ep, run, maxPaths); err != nil {
-					if e := stopped(ctx); e != nil {
-						return nil, e
-					}
-					return nil, err
-				}
-				if err := stopped(ctx); err != nil {
-					return nil, err
-				}
-				wgLinear++
-			}
-		}
-	}
-	// The shadows are done with: let the collector have them while the
-	// outputs are built.
-	clear(shs)
-	shadow, ashadow, st.extra = nil, nil, nil
-	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
+	return w
+}
+
+// release drops what the worker holds of the pass's shadows.
+func (w *wgWorker) release() {
+	clear(w.shs)
+	w.shadow, w.ashadow, w.st.extra = nil, nil, nil
+}
+
+// wgMem zeroes the workgroup variables (and their shadows) for a new
+// workgroup.
+func (w *wgWorker) wgMem() {
+	d, run := w.d, w.run
+	run.forgetAnywhere()
 	for i, g := range d.e.vars {
-		if g.Space == ir.SpaceWorkgroup {
+		if g.Space != ir.SpaceWorkgroup {
 			continue
 		}
-		if v, ok := d.unchanged(run, i, mem[i]); ok {
-			res.Buffers[g.Name] = Output{Value: v}
+		n := size(g.T)
+		run.sticky[i] = 0
+		if len(w.mem[i]) == 0 {
+			w.mem[i] = make([]slot, n)
+			if d.e.writes[i] {
+				w.shadow[i] = make([]access, n)
+			}
+			if hasAtomic(g.T) {
+				w.ashadow[i] = make([]access, n)
+			}
 			continue
 		}
-		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, mem[i])
+		clear(w.mem[i])
+		for j := range w.shadow[i] {
+			w.st.reset(&w.shadow[i][j])
+		}
+		for j := range w.ashadow[i] {
+			w.st.reset(&w.ashadow[i][j])
+		}
 	}
-	return res, nil
+}
+
+// workgroup runs the workgroup wid, linear index wgLinear, to its end.
+func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32, workgroups [3]uint32, limit int64, maxPaths int) error {
+	d := w.d
+	w.wgMem()
+	w.ep = [2]uint32{}
+	ws := d.entry.WorkgroupSize
+	local := int32(len(w.frames))
+	for li, fr := range w.frames {
+		copy(fr.s, d.p.image)
+		fr.ctx = ctx
+		fr.start(limit)
+		fr.stop, fr.err, fr.poison, fr.cause = false, nil, 0, 0
+		fr.resume = 0
+		lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
+		gid := [3]uint32{wid[0]*ws[0] + lid[0], wid[1]*ws[1] + lid[1], wid[2]*ws[2] + lid[2]}
+		w.shs[li] = invShared{mem: w.mem, shadow: w.shadow, ashadow: w.ashadow, inv: wgLinear*local + int32(li) + 1, wg: wgLinear, ep: &w.ep, races: &w.races, d: d, run: w.run, st: w.st, owner: w.owner}
+		fr.sh = &w.shs[li]
+		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
+		for j, prm := range d.entry.Params {
+			base := d.e.params[j].base
+			if prm.Builtin != "" {
+				ids.put(fr.s, base, prm.Builtin)
+				continue
+			}
+			for fi, f := range prm.T.Struct.Fields {
+				ids.put(fr.s, base+fieldOffset(prm.T, fi), f.Builtin)
+			}
+		}
+	}
+	return d.runWorkgroup(w.frames, &w.ep, w.run, maxPaths)
 }
 
 // computeIDs are an invocation's compute builtin values (WGSL
@@ -885,6 +1012,9 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun
 			}
 			done[i] = true
 			if fr.poison != 0 {
+				if fr.sh.owner != nil {
+					return errParallel // poisonRest writes every storage leaf: parallel.go
+				}
 				d.poisonRest(fr, run)
 				continue
 			}
@@ -932,6 +1062,16 @@ func checkShared(v ir.Value, t *ir.Type) error {
 		if t.Kind == ir.KindArray && len(v.Elems) != t.Len {
 			return fmt.Errorf("value of %v has %d elements", t, len(v.Elems))
 		}
+		if t.Elem.IsScalar() {
+			// A buffer of scalars, the common large binding: one loop
+			// (checkValue's error for the first element that differs).
+			for _, e := range v.Elems {
+				if e.Type == nil || len(e.Elems) != 0 || !ir.Identical(e.Type, t.Elem) {
+					return checkValue(e, t.Elem)
+				}
+			}
+			return nil
+		}
 		for _, e := range v.Elems {
 			if err := checkShared(e, t.Elem); err != nil {
 				return err
@@ -954,6 +1094,18 @@ func checkShared(v ir.Value, t *ir.Type) error {
 
 // flattenValue appends the bits of v's leaves to s (a bool as 0 or 1).
 func flattenValue(v ir.Value, s []uint32) []uint32 {
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
+		// An array of scalars (checked: checkShared): one loop.
+		isBool := v.Type.Elem.Kind == ir.KindBool
+		for _, e := range v.Elems {
+			b := e.Bits
+			if isBool && b != 0 {
+				b = 1
+			}
+			s = append(s, b)
+		}
+		return s
+	}
 	if v.Elems == nil && v.Type != nil && v.Type.IsScalar() {
 		b := v.Bits
 		if v.Type.Kind == ir.KindBool && b != 0 {
@@ -969,6 +1121,9 @@ func flattenValue(v ir.Value, s []uint32) []uint32 {
 
 // countLeaves returns the number of scalar leaves of v.
 func countLeaves(v ir.Value) int {
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
+		return len(v.Elems)
+	}
 	if v.Elems == nil {
 		return 1
 	}
@@ -988,6 +1143,9 @@ func (d *Dispatch) unchanged(run *dispatchRun, i int, mem []slot) (ir.Value, boo
 	v := run.given[i]
 	if v.Type == nil || d.e.writes[i] || hasAtomic(g.T) || !ir.Identical(v.Type, g.T) {
 		return ir.Value{}, false
+	}
+	if d.e.readOnly[i] {
+		return v, true // its memory is the initial leaves themselves
 	}
 	for j, s := range mem {
 		if s != (slot{bits: run.initial[i][j]}) {
@@ -1033,6 +1191,15 @@ func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
 	case ir.KindRuntimeArray:
 		n := size(t.Elem)
 		var es []ir.Value
+		if t.Elem.IsScalar() {
+			// A buffer of scalars, the common large binding: one loop.
+			es = make([]ir.Value, len(s)-*pos)
+			for i := range es {
+				es[i] = ir.Value{Type: t.Elem, Bits: s[*pos+i].bits}
+			}
+			*pos = len(s)
+			return ir.Value{Type: t, Elems: es}
+		}
 		if n > 0 {
 			es = make([]ir.Value, 0, (len(s)-*pos)/int(n))
 		}

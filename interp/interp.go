@@ -42,6 +42,13 @@ type Options struct {
 	// an invocation (well under a millisecond) and between invocations
 	// and workgroups.
 	Context context.Context
+	// Workers is the number of goroutines a dispatch (Dispatch.Run) may
+	// run its workgroups on; 0 means GOMAXPROCS, 1 sequential. Results,
+	// indeterminate marks, race reports and errors are the same for any
+	// number (parallel.go: a first pass runs in parallel only while no
+	// two workgroups touch one written storage leaf and nothing depends
+	// on the workgroups' order, else it runs again sequentially).
+	Workers int
 }
 
 func (o Options) maxPaths() int {

@@ -784,7 +784,7 @@ const maxAnywhereLeaves = 1024
 func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	dst.taint(why)
 	mem := sh.mem[id]
-	if len(mem) > maxAnywhereLeaves || !sh.run.oneKind[id] {
+	if sh.leaves(int(id)) > maxAnywhereLeaves || !sh.run.oneKind[id] {
 		return
 	}
 	if m, hit := sh.run.anywhere[id]; hit && m.gen == sh.run.gen[id] {
@@ -795,6 +795,12 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	}
 	memo := anywhereMemo{gen: sh.run.gen[id]}
 	defer func() { sh.run.anywhere[id] = memo }()
+	if sh.d.e.readOnly[id] {
+		mem = make([]slot, len(sh.run.initial[id]))
+		for j, b := range sh.run.initial[id] {
+			mem[j].bits = b
+		}
+	}
 	set, ok := ir.ValueSet{}.Add(0, 0)
 	for _, v := range mem {
 		if !ok || v.why < 0 {

@@ -27,84 +27,83 @@ import (
 // bare vec3<f32> binding, 12 bytes, is bound as 16, the size the shader's
 // minimum binding size asks for.
 func BindingBytes(t *Type, v Value) ([]byte, error) {
-	n, err := bindingSize(t, v, nil)
+	n, err := bindingSize(t, v)
 	if err != nil {
-		return nil, err
+		where := err.path
+		if where == "" {
+			where = "value"
+		}
+		return nil, fmt.Errorf("%s: %s", where, err.msg)
 	}
 	b := make([]byte, roundUp(AlignOf(t), n))
 	encodeBinding(b, t, v)
 	return b, nil
 }
 
-// bindingPath is where bindingSize is in a binding's value: the element
-// or member of its parent (nil: the whole value), spelled only for an
-// error, so that checking a large binding formats nothing.
-type bindingPath struct {
-	parent *bindingPath
-	index  int
-	member string // "" for an element
-}
-
-func (p *bindingPath) String() string {
-	if p == nil {
-		return "value"
-	}
-	var s string
-	for ; p != nil; p = p.parent {
-		if p.member != "" {
-			s = "." + p.member + s
-		} else {
-			s = fmt.Sprintf("[%d]", p.index) + s
-		}
-	}
-	return s
+// bindingErr is a shape error of bindingSize: the path of the component
+// from the value checked ("[3].pos"), built only on the way out of the
+// recursion (a path per element cost a Sprintf per leaf: issue 26), and
+// the message.
+type bindingErr struct {
+	path, msg string
 }
 
 // bindingSize is the byte size of v as a binding of type t, checking v's
 // shape on the way.
-func bindingSize(t *Type, v Value, where *bindingPath) (int, error) {
+func bindingSize(t *Type, v Value) (int, *bindingErr) {
 	switch t.Kind {
 	case KindAtomic:
-		return bindingSize(t.Elem, v, where)
+		return bindingSize(t.Elem, v)
 	case KindI32, KindU32, KindF32:
 		if v.Type == nil || v.Type.Kind != t.Kind || v.Elems != nil {
-			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
+			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
 		}
 		return 4, nil
 	case KindVec, KindMat:
 		if v.Type == nil || !Identical(v.Type, t) {
-			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
+			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
 		}
 		return SizeOf(t), nil
 	case KindArray, KindRuntimeArray:
 		if v.Type == nil || v.Type.Kind != KindArray && v.Type.Kind != KindRuntimeArray {
-			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
+			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
 		}
 		if t.Kind == KindArray && len(v.Elems) != t.Len {
-			return 0, fmt.Errorf("%s: %d elements, want %d for %v", where, len(v.Elems), t.Len, t)
+			return 0, &bindingErr{msg: fmt.Sprintf("%d elements, want %d for %v", len(v.Elems), t.Len, t)}
 		}
-		for i, e := range v.Elems {
-			if _, err := bindingSize(t.Elem, e, &bindingPath{parent: where, index: i}); err != nil {
-				return 0, err
+		if k := t.Elem.Kind; k == KindI32 || k == KindU32 || k == KindF32 {
+			// The common case, a buffer of scalars: no call per element.
+			for i, e := range v.Elems {
+				if e.Type == nil || e.Type.Kind != k || e.Elems != nil {
+					return 0, &bindingErr{path: fmt.Sprintf("[%d]", i), msg: fmt.Sprintf("has type %v, want %v", e.Type, t.Elem)}
+				}
+			}
+		} else {
+			for i, e := range v.Elems {
+				if _, err := bindingSize(t.Elem, e); err != nil {
+					err.path = fmt.Sprintf("[%d]", i) + err.path
+					return 0, err
+				}
 			}
 		}
 		return len(v.Elems) * ArrayStride(t), nil
 	case KindStruct:
 		if v.Type == nil || v.Type.Kind != KindStruct || len(v.Elems) != len(t.Struct.Fields) {
-			return 0, fmt.Errorf("%s: has type %v, want %v", where, v.Type, t)
+			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
 		}
 		offs := FieldOffsets(t.Struct)
 		end := 0
 		for i, f := range t.Struct.Fields {
-			n, err := bindingSize(f.Type, v.Elems[i], &bindingPath{parent: where, member: f.Name})
+			n, err := bindingSize(f.Type, v.Elems[i])
 			if err != nil {
+				err.path = "." + f.Name + err.path
 				return 0, err
 			}
 			end = offs[i] + n
 		}
 		return max(roundUp(AlignOf(t), end), SizeOf(t)), nil
 	}
-	return 0, fmt.Errorf("%s: type %v is not host-shareable", where, t)
+	return 0, &bindingErr{msg: fmt.Sprintf("type %v is not host-shareable", t)}
 }
 
 func encodeBinding(b []byte, t *Type, v Value) {

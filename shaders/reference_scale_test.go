@@ -1,14 +1,20 @@
 package shaders
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/report"
 )
 
 // TestCrossWorkgroupStorageRacesReported checks that the compact race
@@ -74,14 +80,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // deterministic stand-in for a SIGTERM arriving during a long dispatch.
 type endsAfter struct {
 	context.Context
-	n, looks int
-	done     chan struct{}
+	n     int64
+	looks atomic.Int64 // parallel workers look too
+	done  chan struct{}
 }
 
 func (c *endsAfter) Done() <-chan struct{} { return c.done }
 func (c *endsAfter) Err() error {
-	c.looks++
-	if c.looks >= c.n {
+	if c.looks.Add(1) >= c.n {
 		return context.Canceled
 	}
 	return nil
@@ -98,10 +104,16 @@ func TestDispatchStopsWhenItsContextEnds(t *testing.T) {
 	d, err := interp.CompileEntry(m, "main")
 	require.NoError(t, err)
 	ctx := &endsAfter{Context: context.Background(), n: 10, done: make(chan struct{})}
-	res, err := d.Run(nil, [3]uint32{4096, 1, 1}, interp.Options{Context: ctx})
+	res, err := d.Run(nil, [3]uint32{4096, 1, 1}, interp.Options{Context: ctx, Workers: 1})
 	require.ErrorIs(t, err, context.Canceled)
 	require.Nil(t, res)
-	require.LessOrEqual(t, ctx.looks, 10+2, "it stops at the look that sees the end (then builds its error)")
+	require.LessOrEqual(t, ctx.looks.Load(), int64(10+2), "it stops at the look that sees the end (then builds its error)")
+	// In parallel (interp/parallel.go) each worker stops at its next look.
+	ctx = &endsAfter{Context: context.Background(), n: 10, done: make(chan struct{})}
+	res, err = d.Run(nil, [3]uint32{4096, 1, 1}, interp.Options{Context: ctx, Workers: 3})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Nil(t, res)
+	require.LessOrEqual(t, ctx.looks.Load(), int64(10+2*3+2))
 
 	arr := func(f func(i int) float32) ir.Value {
 		v := ir.Value{Type: m.SharedVar("x").T}
@@ -122,4 +134,82 @@ func TestDispatchStopsWhenItsContextEnds(t *testing.T) {
 	y := want.Buffers["y"].Value.Elems
 	require.Equal(t, float32(3), y[0].F32())
 	require.Equal(t, float32(511), y[255].F32())
+}
+
+// TestParallelDispatchIsTheSameForAnyWorkers: the reference's dispatch
+// on 1, 2 and 3 workers (interp.Options.Workers; interp/parallel.go)
+// gives byte-identical exec --json reports (outputs, indeterminate marks,
+// allowed sets, race reports and their order) for every compute shader of
+// shaders/compute (atomics, barriers, races, out-of-bounds accesses among
+// them) and for kernels chosen to stress the merge: issue 26's tiled
+// kernel over 64 workgroups (parallel throughout), a cross-workgroup
+// storage race (TestCrossWorkgroupStorageRacesReported's: abandoned,
+// rerun in order), a global atomic counter, and a workgroup-memory race
+// in every workgroup (reported once, for the first workgroup). The
+// expected value is the one-worker run, the sequential reference every
+// other test checks.
+func TestParallelDispatchIsTheSameForAnyWorkers(t *testing.T) {
+	files, err := filepath.Glob("compute/*.wgsl")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	extra := map[string]string{
+		"tile.wgsl": tileKernel,
+		"xrace.wgsl": `@group(0) @binding(0) var<storage, read_write> buf: array<u32, 64>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = buf[0];
+  buf[gid.x + 1u] = v + gid.x;
+  if (gid.x == 21u) { buf[0] = 7u; }
+}
+`,
+		"counter.wgsl": `@group(0) @binding(0) var<storage, read_write> n: atomic<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32, 32>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  out[gid.x] = atomicAdd(&n, gid.x);
+}
+`,
+		"wgrace.wgsl": `@group(0) @binding(0) var<storage, read_write> out: array<u32, 32>;
+var<workgroup> t: array<u32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) gid: vec3<u32>) {
+  t[l] = gid.x;
+  out[gid.x] = t[(l + 1u) % 4u];
+}
+`,
+	}
+	wgs := map[string]string{"tile.wgsl": "64", "xrace.wgsl": "8", "counter.wgsl": "8", "wgrace.wgsl": "8"}
+	for name, src := range extra {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+		files = append(files, p)
+	}
+	ran := 0
+	for _, f := range files {
+		opts := check.LoadOptions{Command: "exec", Workgroups: wgs[filepath.Base(f)]}
+		if opts.Workgroups != "" {
+			opts.Given = map[string]bool{"workgroups": true}
+		}
+		c, err := check.Load(f, opts)
+		if err != nil || c.Kind != check.KindCompute {
+			continue // a function kernel, a fragment shader, several entry points
+		}
+		var want []byte
+		for _, workers := range []int{1, 2, 3} {
+			x, err := c.Execute(t.Context(), c.Options(check.Options{Interp: interp.Options{Workers: workers}}))
+			var b bytes.Buffer
+			if err == nil {
+				require.NoError(t, report.WriteCaseJSON(&b, x, nil))
+			} else {
+				b.WriteString(err.Error()) // the reference's error: the same too
+			}
+			if workers == 1 {
+				want = b.Bytes()
+				continue
+			}
+			require.Equal(t, string(want), b.String(), "%s with %d workers", f, workers)
+		}
+		ran++
+	}
+	require.GreaterOrEqual(t, ran, 40, "compute shaders dispatched")
 }

@@ -42,7 +42,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 //   - exec: `gpudiff exec tile.wgsl --workgroups N --no-gpu --json`, the
 //     whole command (loading, bindings, reference, report);
 //   - reference: interp.Dispatch.Run alone, on bindings given as ir.Value
-//     (this test binary re-run as TestSweepReferenceChild).
+//     (this test binary re-run as TestSweepReferenceChild), its workgroups
+//     on every core (interp.Options.Workers 0);
+//   - reference-1: the same on one worker (the sequential reference), for
+//     the parallel speed-up (compare the wall times; CPU times stay close).
 //
 // Each row gives the wall time (s), the CPU time (user + system, s: on a
 // machine shared with other work the steadier figure) and the peak
@@ -61,15 +64,18 @@ func BenchmarkDispatchSweep(b *testing.B) {
 	var rows []string
 	for _, wg := range []int{256, 4096, 16384} {
 		inv := wg * 256
-		for _, what := range []string{"exec", "reference"} {
+		for _, what := range []string{"exec", "reference", "reference-1"} {
 			b.Run(fmt.Sprintf("%s/invocations=%d", what, inv), func(b *testing.B) {
 				var wall, cpu time.Duration
 				var rss int64
 				for b.Loop() {
 					cmd := exec.Command(bin, "exec", src, "--workgroups", fmt.Sprint(wg), "--no-gpu", "--json", "--max-invocations", fmt.Sprint(inv))
-					if what == "reference" {
+					if what != "exec" {
 						cmd = exec.Command(os.Args[0], "-test.run", "^TestSweepReferenceChild$")
 						cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", sweepChildEnv, wg))
+						if what == "reference-1" {
+							cmd.Env = append(cmd.Env, sweepWorkersEnv+"=1")
+						}
 					}
 					t0 := time.Now()
 					out, err := cmd.CombinedOutput()
@@ -85,13 +91,17 @@ func BenchmarkDispatchSweep(b *testing.B) {
 				b.ReportMetric(wall.Seconds(), "s")
 				b.ReportMetric(cpu.Seconds(), "cpu-s")
 				b.ReportMetric(mb, "peak-MB")
-				rows = append(rows, fmt.Sprintf("%-9s %9d invocations: %6.2f s (CPU %6.2f s), peak %7.1f MB (target ≤ %.0f MB: %s)",
+				rows = append(rows, fmt.Sprintf("%-11s %9d invocations: %6.2f s (CPU %6.2f s), peak %7.1f MB (target ≤ %.0f MB: %s)",
 					what, inv, wall.Seconds(), cpu.Seconds(), mb, target, map[bool]string{true: "met", false: "not met"}[mb <= target]))
 			})
 		}
 	}
-	b.Logf("reference dispatch sweep (one process each; exec: gpudiff exec --no-gpu, reference: interp.Dispatch.Run alone):\n%s", strings.Join(rows, "\n"))
+	b.Logf("reference dispatch sweep (one process each; exec: gpudiff exec --no-gpu, reference: interp.Dispatch.Run alone on every core, reference-1: on one worker):\n%s", strings.Join(rows, "\n"))
 }
+
+// sweepWorkersEnv is TestSweepReferenceChild's interp.Options.Workers
+// (unset: 0, every core).
+const sweepWorkersEnv = "GPUDIFF_SWEEP_REFERENCE_WORKERS"
 
 // sweepChildEnv makes TestSweepReferenceChild run: its value is the
 // number of workgroups.
@@ -119,7 +129,8 @@ func TestSweepReferenceChild(t *testing.T) {
 		x.Elems[i] = ir.F32Val(float32(i%16+1) / 4)
 		y.Elems[i] = ir.F32Val(1)
 	}
-	res, err := d.Run(map[string]ir.Value{"x": x, "y": y}, [3]uint32{uint32(wgs), 1, 1}, interp.Options{})
+	workers, _ := strconv.Atoi(os.Getenv(sweepWorkersEnv)) // 0: GOMAXPROCS
+	res, err := d.Run(map[string]ir.Value{"x": x, "y": y}, [3]uint32{uint32(wgs), 1, 1}, interp.Options{Workers: workers})
 	require.NoError(t, err)
 	out := res.Buffers["y"].Value.Elems
 	require.Equal(t, float32(2.5), out[0].F32())
