@@ -500,29 +500,19 @@ func (f *fnEmitter) access(x ir.Expr) uint32 {
 	if f.isPlace(x) {
 		return f.loadPlace(x)
 	}
-	t := e.typeOf(x.Type())
+	var operand ir.Expr
 	switch x := x.(type) {
 	case *ir.Member:
-		return f.op(opCompositeExtract, t, f.expr(x.X), uint32(x.Field))
+		operand = x.X
 	case *ir.Swizzle:
-		return f.op(opCompositeExtract, t, f.expr(x.X), uint32(x.Comps[0]))
+		operand = x.X
 	case *ir.Index:
-		base := f.expr(x.X)
-		if lit, ok := x.Index.(*ir.Lit); ok {
-			return f.op(opCompositeExtract, t, base, lit.Val.Bits)
-		}
-		xt := x.X.Type()
-		idx := f.index(x.Index, xt.Len)
-		if xt.Kind == ir.KindVec {
-			return f.op(opVectorExtractDynamic, t, base, idx)
-		}
-		tmp := f.newVar(xt, "")
-		f.store(tmp, base)
-		ptr := f.op(opAccessChain, f.b.typePointer(storageClassFunction, t), tmp, idx)
-		return f.load(x.T, ptr)
+		operand = x.X
+	default:
+		e.errorf(x.Position(), "unsupported access %T", x)
+		return 0
 	}
-	e.errorf(x.Position(), "unsupported access %T", x)
-	return 0
+	return f.valueStep(f.expr(operand), x) // the operand first, then a run-time index
 }
 
 // isPlace reports whether x is an Index/Member/one-component Swizzle
