@@ -528,6 +528,20 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		}
 		return offs
 	}
+	// coordsOf reads the f32 sampling coordinates with their error
+	// bounds; ok is false when one is NaN or infinite (the result is then
+	// any value).
+	coordsOf := func(fr *frame) (s, serr []float64, ok bool) {
+		s, serr = make([]float64, cw), make([]float64, cw)
+		for j := int32(0); j < cw; j++ {
+			sl := fr.s[fcoords.loc+j]
+			s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
+			if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
+				return nil, nil, false
+			}
+		}
+		return s, serr, true
+	}
 	layerOf := func(fr *frame, t *texInst) int64 {
 		if !hasLayer {
 			return -1
@@ -632,16 +646,10 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 			}
 			lod := float64(math.Float32frombits(fr.s[fLevel.loc].bits))
 			lodErr := fr.s[fLevel.loc].err
-			s := make([]float64, cw)
-			serr := make([]float64, cw)
-			for j := int32(0); j < cw; j++ {
-				sl := fr.s[fcoords.loc+j]
-				u := float64(math.Float32frombits(sl.bits))
-				if math.IsNaN(u) || math.IsInf(u, 0) || math.IsNaN(lod) || math.IsInf(lod, 0) {
-					anyOut(fr, oob)
-					return
-				}
-				s[j], serr[j] = u, sl.err
+			s, serr, ok := coordsOf(fr)
+			if !ok || math.IsNaN(lod) || math.IsInf(lod, 0) {
+				anyOut(fr, oob)
+				return
 			}
 			offs, lay := offsets(fr), layerOf(fr, t)
 			res, ok := t.sampleLevelTol(smp, s, serr, lay, offs, lod, lodErr)
@@ -677,19 +685,13 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				anyOut(fr, oob)
 				return
 			}
-			s := make([]float64, cw)
-			serr := make([]float64, cw)
-			for j := int32(0); j < cw; j++ {
-				sl := fr.s[fcoords.loc+j]
-				s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
-				if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
-					anyOut(fr, oob)
-					return
-				}
+			s, serr, ok := coordsOf(fr)
+			if !ok {
+				anyOut(fr, oob)
+				return
 			}
 			offs, lay := offsets(fr), layerOf(fr, t)
 			var res [4]interval
-			var ok bool
 			if e.Op == ir.TexGather {
 				res, ok = t.gather(smp, s, serr, lay, offs, comp)
 			} else {
@@ -814,15 +816,10 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				return
 			}
 			r := t.compareRef(ref, fr.s[fLevel.loc].err)
-			s := make([]float64, cw)
-			serr := make([]float64, cw)
-			for j := int32(0); j < cw; j++ {
-				sl := fr.s[fcoords.loc+j]
-				s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
-				if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
-					anyOut(fr, oob)
-					return
-				}
+			s, serr, ok := coordsOf(fr)
+			if !ok {
+				anyOut(fr, oob)
+				return
 			}
 			offs, lay := offsets(fr), layerOf(fr, t)
 			if gather {
