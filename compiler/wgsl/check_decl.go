@@ -191,6 +191,7 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 		if d.entry {
 			for _, at := range a.attrs {
 				if at.name == "vertex" {
+					c.vertexBuiltins(a)
 					c.outsidef(at.off, "entry point (@%s)", at.name)
 				}
 			}
@@ -765,4 +766,43 @@ func overrideKey(c *chkCtx, a *astDecl) string {
 		}
 	}
 	return a.name
+}
+
+// vertexBuiltins checks the @builtin values a vertex entry point's
+// parameters and return value name, the one part of a vertex entry point
+// (outside the subset, kept verbatim) whose errors are plain to see
+// without checking its body: the inputs vertex_index and instance_index
+// (u32), the output position (vec4<f32>) (WGSL #builtin-values). A
+// structure parameter or result is left to the stack.
+func (c *chkCtx) vertexBuiltins(a *astDecl) {
+	builtinOf := func(as []*astAttr) (string, int32) {
+		for _, at := range as {
+			if at.name == "builtin" && len(at.args) == 1 {
+				if id, ok := at.args[0].(*astIdentExpr); ok {
+					return id.name, id.off
+				}
+			}
+		}
+		return "", 0
+	}
+	for _, p := range a.params {
+		name, off := builtinOf(p.attrs)
+		if name == "" {
+			continue
+		}
+		if name != "vertex_index" && name != "instance_index" {
+			c.errorf(off, "@builtin(%s) is not an input of a vertex entry point (WGSL #builtin-values)", name)
+		}
+		if t := c.resolveType(p.typ); t.k != ckU32 {
+			c.errorf(p.typ.off, "@builtin(%s) has type %v, not u32 (WGSL #builtin-values)", name, t)
+		}
+	}
+	if name, off := builtinOf(a.retAttrs); name != "" && a.ret != nil {
+		if name != "position" && name != "clip_distances" {
+			c.errorf(off, "@builtin(%s) is not an output of a vertex entry point (WGSL #builtin-values)", name)
+		}
+		if t := c.resolveType(a.ret); name == "position" && !chkIdentical(t, chkVec(4, chkF32)) {
+			c.errorf(a.ret.off, "@builtin(position) has type %v, not vec4<f32> (WGSL #builtin-values)", t)
+		}
+	}
 }

@@ -36,6 +36,11 @@ func TestErrors(t *testing.T) {
 		{"missing operand", "fn f() -> i32 { return 1 +; }", "1:27", "parse: expected an expression, found ';'"},
 		{"break if not last", "fn f() { loop { continuing { break if true; let x = 1; } } }", "1:45", "parse: 'break if' must be the last statement"},
 		{"reserved word", "fn f() { let class = 1; }", "1:14", `parse: "class" is a reserved word`},
+		// a vertex entry point's builtins (WGSL #builtin-values), checked
+		// although the function is outside the subset
+		{"vertex input position", "@vertex fn vs(@builtin(position) v: u32) -> @builtin(position) vec4<f32> { return vec4<f32>(); }", "1:24", "check: @builtin(position) is not an input of a vertex entry point"},
+		{"vertex_index not u32", "@vertex fn vs(@builtin(vertex_index) v: i32) -> @builtin(position) vec4<f32> { return vec4<f32>(); }", "1:41", "check: @builtin(vertex_index) has type i32, not u32"},
+		{"vertex position not vec4", "@vertex fn vs() -> @builtin(position) vec3<f32> { return vec3<f32>(); }", "1:39", "check: @builtin(position) has type vec3<f32>, not vec4<f32>"},
 		// names and scopes
 		{"undeclared identifier", "fn f() -> i32 { return y; }", "1:24", "check: undeclared identifier 'y'"},
 		{"redeclaration in one scope", "fn f() { let a = 1; let a = 2; }", "1:25", "check: redeclaration of 'a' in the same scope"},
