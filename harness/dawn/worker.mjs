@@ -323,6 +323,12 @@ async function serve(backend, name, featureLevel, allFeatures) {
   // harness's do. The source texture goes to owned (destroyed after the
   // run).
   const renderUploaded = (t) => t.sampleCount > 1 || t.format === 'depth32float';
+  // bindingView is a sampled texture's textureBindingViewDimension, the
+  // view its binding uses: WebGPU's compatibility mode (Dawn's GL and GLES
+  // backends) binds a texture only as the view dimension it was created
+  // for, and takes '2d' for a one-layer 2d texture, so a one-layer
+  // texture_2d_array (or a cube) would not bind there.
+  const bindingView = (t) => (t.kind === 'storage' ? {} : { textureBindingViewDimension: t.view });
   const sampledTypeOf = (f) => f.endsWith('uint') ? 'u32' : f.endsWith('sint') ? 'i32' : 'f32';
   // The vertex stage is harness.VertexWGSL's.
   const uploadVertex = `@vertex
@@ -444,7 +450,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
         if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
         const tex = device.createTexture({
           label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
-          sampleCount: t.sampleCount, usage,
+          sampleCount: t.sampleCount, usage, ...bindingView(t),
         });
         owned.push(tex);
         if (renderUploaded(t)) {
@@ -754,7 +760,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
           if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
           const tex = device.createTexture({
             label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
-            sampleCount: t.sampleCount, usage,
+            sampleCount: t.sampleCount, usage, ...bindingView(t),
           });
           buffers.push(tex); // destroyed with the buffers
           texs[i].tex = tex;
