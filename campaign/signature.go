@@ -78,7 +78,8 @@ func CaseFileName(f check.Finding, hash string) string {
 //     operand (a vector's or array's element type; "struct"), NAME.T for
 //     a builtin call with T that of its first argument, conv.T.U and
 //     bitcast.T.U for a conversion from U to T, select, dynindex (an
-//     index that is not a literal) and swizzle.
+//     index that is not a literal) and swizzle, and OP.D for a texture
+//     builtin on a texture of dimension D (textureLoad.2d_array).
 //
 // The classes that blame flatten ("flatten", "flatten-refused") take the
 // branches only: predication is a rule per branch construct (condition
@@ -181,6 +182,12 @@ func formTokens(class check.Class, m *ir.Module, kernel string) []string {
 				}
 			case *ir.Swizzle:
 				add(&other, "swizzle")
+			case *ir.TextureCall:
+				tok := n.Op.String()
+				if tx := n.Texture(); tx != nil && tx.Type().Tex != nil {
+					tok += "." + tx.Type().Tex.Dim.String()
+				}
+				add(&other, tok)
 			}
 			return true
 		})

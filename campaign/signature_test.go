@@ -209,3 +209,21 @@ func TestCompileErrorSignatureIgnoresPositions(t *testing.T) {
 	assert.True(t, hasFinding([]check.Finding{b}, a))
 	assert.False(t, hasFinding([]check.Finding{other}, a))
 }
+
+// TestFormNamesTextureBuiltins: a texture builtin is a construct of the
+// form, with the dimension of its texture, so a stack bug in one kind of
+// texture access (wgpu-gl's one-layer texture_2d_array,
+// findings/compute/wgpu_gl_one_layer_array.wgsl) is not signed like any
+// program with the same arithmetic.
+func TestFormNamesTextureBuiltins(t *testing.T) {
+	src := `@group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+@group(0) @binding(1) var tin: texture_2d_array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  out[i] = textureLoad(tin, vec2<u32>(i, 0u), 0i, 0i).x + textureNumLayers(tin);
+}
+`
+	m, err := wgsl.Parse("t.wgsl", []byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, "add.u32+dynindex+swizzle+textureLoad.2d_array+textureNumLayers.2d_array", Form(check.ClassVendor, m, "main"))
+}

@@ -119,6 +119,15 @@ var computeFindings = map[string]struct {
 		func(r oracle.Judged) bool {
 			return r.Adapter == "wgpu-gl:llvmpipe" || r.Format == "spirv" && strings.HasPrefix(r.Adapter, "wgpu-")
 		}, false},
+	// wgpu's GL backend makes a one-layer 2d texture a GL_TEXTURE_2D, so
+	// its texture_2d_array binding reads zeros: wgpu-gl WGSL, original and
+	// twin. gpudiff's SPIR-V of the textureLoad (its bounds clamp queries
+	// the arrayed size) meets naga_spv_in_num_layers on every wgpu
+	// adapter; Dawn, GL included, agrees.
+	"wgpu_gl_one_layer_array.wgsl": {`{"out": [10, 11, 12, 13]}`,
+		func(r oracle.Judged) bool {
+			return r.Adapter == "wgpu-gl:llvmpipe" || r.Format == "spirv" && strings.HasPrefix(r.Adapter, "wgpu-")
+		}, false},
 	// wgpu-native v0.23's naga rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
