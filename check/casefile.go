@@ -129,6 +129,14 @@ func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseReco
 	if len(opts.Stages) > 1 || len(opts.Stages) == 1 && opts.Stages[0] != oracle.StageCompute {
 		rec.Stages = opts.Stages // compute alone is recorded as before stages: absent
 	}
+	rec.addResult(res, false)
+	return rec
+}
+
+// addResult records res's reference and runs per invocation in rec (with
+// each run's disagreeing leaves and their counts when leaves:
+// RunRecord.Leaves), and the drivers of the runs' adapters.
+func (rec *CaseRecord) addResult(res *Result, leaves bool) {
 	for _, r := range res.Reference {
 		rec.Reference = append(rec.Reference, oracle.InvocationJSON(r, res.Names))
 	}
@@ -138,10 +146,12 @@ func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseReco
 		for _, o := range r.Outputs {
 			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
 		}
+		if leaves {
+			rr.Leaves = leafCounts(r)
+		}
 		rec.Runs = append(rec.Runs, rr)
 	}
 	rec.Drivers = runDrivers(rec.Runs)
-	return rec
 }
 
 // runDrivers is the driver identity of the GPU adapters of runs, or nil

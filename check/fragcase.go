@@ -47,19 +47,7 @@ func NewFragmentRecord(c *FragmentCase, res *Result, opts Options, toolVersion s
 	if rec.Mode == "" {
 		rec.Mode = string(wgsl.Portable)
 	}
-	for _, r := range res.Reference {
-		rec.Reference = append(rec.Reference, oracle.InvocationJSON(r, res.Names))
-	}
-	for _, r := range res.Runs {
-		rr := RunRecord{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Stage: r.Stage, Mode: r.Mode,
-			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...), Verdict: string(r.Verdict), Error: r.Message}
-		for _, o := range r.Outputs {
-			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
-		}
-		rr.Leaves = leafCounts(r)
-		rec.Runs = append(rec.Runs, rr)
-	}
-	rec.Drivers = runDrivers(rec.Runs)
+	rec.addResult(res, true)
 	return rec
 }
 

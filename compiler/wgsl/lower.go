@@ -116,23 +116,7 @@ func stableView(p *chkPtr) bool {
 		return false
 	}
 	root := ir.RootIdent(p.view.e)
-	ok := root != nil
-	ir.Inspect(p.view.e, func(n ir.Node) bool {
-		switch x := n.(type) {
-		case *ir.Ident:
-			if x != root && x.Ref.Mutable() {
-				ok = false
-			}
-		case *ir.Call, *ir.Atomic:
-			ok = false
-		case *ir.BuiltinCall:
-			if !x.Fn.Info().Pure() {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
+	return root != nil && stableBut(p.view.e, root)
 }
 
 func (c *chkCtx) localDecl(x *astVarStmt) []ir.Stmt {
@@ -255,12 +239,17 @@ func (c *chkCtx) pinView(view ir.Expr, name string) (ir.Expr, []ir.Stmt) {
 }
 
 // stableExpr reports whether e reads no mutable memory and calls nothing.
-func stableExpr(e ir.Expr) bool {
+func stableExpr(e ir.Expr) bool { return stableBut(e, nil) }
+
+// stableBut is stableExpr with the identifier root (nil: none) allowed to
+// name mutable memory: a view's root variable, which the view designates
+// rather than reads.
+func stableBut(e ir.Expr, root *ir.Ident) bool {
 	ok := true
 	ir.Inspect(e, func(n ir.Node) bool {
 		switch x := n.(type) {
 		case *ir.Ident:
-			if x.Ref.Mutable() {
+			if x != root && x.Ref.Mutable() {
 				ok = false
 			}
 		case *ir.Call, *ir.Atomic:
