@@ -329,6 +329,40 @@ async function serve(backend, name, featureLevel, allFeatures) {
   // for, and takes '2d' for a one-layer 2d texture, so a one-layer
   // texture_2d_array (or a cube) would not bind there.
   const bindingView = (t) => (t.kind === 'storage' ? {} : { textureBindingViewDimension: t.view });
+  // makeTexture creates binding texture t with its usage (plus extra,
+  // unless a render pass uploads it), fills it with t's texels, puts it in
+  // owned (destroyed after the run), and returns it with the view its
+  // binding uses.
+  const makeTexture = (t, extra, owned) => {
+    const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
+    const usage = renderUploaded(t)
+      ? GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING
+      : GPUTextureUsage.COPY_DST | extra | (t.kind === 'storage' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
+    const tex = device.createTexture({
+      label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
+      sampleCount: t.sampleCount, usage, ...bindingView(t),
+    });
+    owned.push(tex);
+    if (renderUploaded(t)) {
+      uploadByRender(tex, t, owned);
+    } else {
+      t.levels.forEach((lv, l) => {
+        device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
+          { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
+      });
+    }
+    return { tex, view: tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels }) };
+  };
+  // makeSampler creates binding sampler s.
+  const makeSampler = (s) => {
+    const desc = {
+      addressModeU: s.addressModeU, addressModeV: s.addressModeV, addressModeW: s.addressModeW,
+      magFilter: s.magFilter, minFilter: s.minFilter, mipmapFilter: s.mipmapFilter,
+      lodMinClamp: s.lodMinClamp, lodMaxClamp: s.lodMaxClamp,
+    };
+    if (s.compare) desc.compare = s.compare;
+    return device.createSampler(desc);
+  };
   const sampledTypeOf = (f) => f.endsWith('uint') ? 'u32' : f.endsWith('sint') ? 'i32' : 'f32';
   // The vertex stage is harness.VertexWGSL's.
   const uploadVertex = `@vertex
@@ -444,35 +478,8 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
     });
     if (layouts.err) return { error: failure('bind-group', layouts.err.message) };
     const made = await scoped(['out-of-memory', 'validation'], () => {
-      const views = textures.map((t) => {
-        const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
-        let usage = GPUTextureUsage.COPY_DST | (t.kind === 'storage' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
-        if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
-        const tex = device.createTexture({
-          label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
-          sampleCount: t.sampleCount, usage, ...bindingView(t),
-        });
-        owned.push(tex);
-        if (renderUploaded(t)) {
-          uploadByRender(tex, t, owned);
-        } else {
-          t.levels.forEach((lv, l) => {
-            device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
-              { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
-          });
-        }
-        return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
-      });
-      const smps = samplers.map((s) => {
-        const desc = {
-          addressModeU: s.addressModeU, addressModeV: s.addressModeV, addressModeW: s.addressModeW,
-          magFilter: s.magFilter, minFilter: s.minFilter, mipmapFilter: s.mipmapFilter,
-          lodMinClamp: s.lodMinClamp, lodMaxClamp: s.lodMaxClamp,
-        };
-        if (s.compare) desc.compare = s.compare;
-        return device.createSampler(desc);
-      });
-      return { views, smps };
+      const views = textures.map((t) => makeTexture(t, 0, owned).view);
+      return { views, smps: samplers.map(makeSampler) };
     });
     if (made.err) return { error: failure('texture', made.err.message) };
     const { views, smps } = made.value;
@@ -753,37 +760,12 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
 
       const made2 = await scoped(['out-of-memory', 'validation'], () => {
         const views = textures.map((t, i) => {
-          const dimension = t.view === '1d' ? '1d' : t.view === '3d' ? '3d' : '2d';
-          let usage = t.kind === 'storage'
-            ? GPUTextureUsage.COPY_DST | GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC
-            : GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING;
-          if (renderUploaded(t)) usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING;
-          const tex = device.createTexture({
-            label: `group ${t.group} binding ${t.binding}`, size: t.size, dimension, format: t.format, mipLevelCount: t.mipLevels,
-            sampleCount: t.sampleCount, usage, ...bindingView(t),
-          });
-          buffers.push(tex); // destroyed with the buffers
-          texs[i].tex = tex;
-          if (renderUploaded(t)) {
-            uploadByRender(tex, t, buffers);
-          } else {
-            t.levels.forEach((lv, l) => {
-              device.queue.writeTexture({ texture: tex, mipLevel: l }, Buffer.from(t.data[l] ?? '', 'base64'),
-                { bytesPerRow: lv[0] * t.texelSize, rowsPerImage: lv[1] }, lv);
-            });
-          }
-          return tex.createView({ dimension: t.view, mipLevelCount: t.mipLevels });
+          // A storage texture is read back (COPY_SRC); destroyed with the buffers.
+          const made = makeTexture(t, t.kind === 'storage' ? GPUTextureUsage.COPY_SRC : 0, buffers);
+          texs[i].tex = made.tex;
+          return made.view;
         });
-        const smps = samplers.map((s) => {
-          const desc = {
-            addressModeU: s.addressModeU, addressModeV: s.addressModeV, addressModeW: s.addressModeW,
-            magFilter: s.magFilter, minFilter: s.minFilter, mipmapFilter: s.mipmapFilter,
-            lodMinClamp: s.lodMinClamp, lodMaxClamp: s.lodMaxClamp,
-          };
-          if (s.compare) desc.compare = s.compare;
-          return device.createSampler(desc);
-        });
-        return { views, smps };
+        return { views, smps: samplers.map(makeSampler) };
       });
       if (made2.err) return failure('texture', made2.err.message);
       const { views, smps } = made2.value;
