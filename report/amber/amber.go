@@ -439,16 +439,25 @@ func firstLine(s string) string {
 }
 
 func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
-	b.WriteString("#!amber\n")
-	name := opts.Name
-	if name == "" {
-		name = c.Kernel
-	}
-	fmt.Fprintf(b, "# gpudiff case %s: function %s", name, fn)
+	what := "function " + fn
 	if fn != c.Kernel {
-		fmt.Fprintf(b, " (the flattened twin of %s)", c.Kernel)
+		what += " (the flattened twin of " + c.Kernel + ")"
 	}
-	fmt.Fprintf(b, ", %d invocations, %s mode\n", s.Invocations, mode)
+	writeScriptHeader(b, opts, c.Kernel, fmt.Sprintf("%s, %d invocations", what, s.Invocations), s, mode, c.Module,
+		"# The shader: entry point main, workgroup size 64; invocation i reads input record i (binding 0),\n"+
+			"# calls the function and writes output record i (binding 1); invocations past the end return at once.\n")
+}
+
+// writeScriptHeader writes the comment every exported script opens with:
+// the case's name (opts.Name, else name), what runs (what), the tool,
+// verdict and seed it came with, how the SPIR-V was made and is run, what
+// the shader does (shader: whole comment lines) and the WGSL source of m.
+func writeScriptHeader(b *strings.Builder, opts Options, name, what string, s *Script, mode wgsl.Mode, m *ir.Module, shader string) {
+	b.WriteString("#!amber\n")
+	if opts.Name != "" {
+		name = opts.Name
+	}
+	fmt.Fprintf(b, "# gpudiff case %s: %s, %s mode\n", name, what, mode)
 	if opts.Tool != "" {
 		fmt.Fprintf(b, "# tool: %s\n", opts.Tool)
 	}
@@ -460,9 +469,8 @@ func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mod
 	}
 	fmt.Fprintf(b, "# SPIR-V: gpudiff's own emitter (SPIR-V 1.3, Vulkan 1.1 environment), %s mode; assembly by %s\n", mode, s.Disassembler)
 	b.WriteString("# run: amber -v 1.1 THIS_FILE   (a Vulkan 1.1 device; SPIR-V 1.3)\n")
-	b.WriteString("# The shader: entry point main, workgroup size 64; invocation i reads input record i (binding 0),\n")
-	b.WriteString("# calls the function and writes output record i (binding 1); invocations past the end return at once.\n")
-	writeSourceComment(b, opts.Source, c.Module)
+	b.WriteString(shader)
+	writeSourceComment(b, opts.Source, m)
 }
 
 // ReadSPIRV reads a SPIR-V binary file as words.

@@ -142,24 +142,10 @@ func space(v *ir.SharedVar) string {
 }
 
 func writeEntryHeader(b *strings.Builder, c *check.EntryCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
-	b.WriteString("#!amber\n")
-	name := opts.Name
-	if name == "" {
-		name = c.Entry
-	}
-	fmt.Fprintf(b, "# gpudiff case %s: compute entry point %s", name, fn)
+	what := "compute entry point " + fn
 	if fn != c.Entry {
-		fmt.Fprintf(b, " (the flattened twin of %s)", c.Entry)
+		what += " (the flattened twin of " + c.Entry + ")"
 	}
-	fmt.Fprintf(b, ", %d×%d×%d workgroups, %s mode\n", c.Workgroups[0], c.Workgroups[1], c.Workgroups[2], mode)
-	if opts.Tool != "" {
-		fmt.Fprintf(b, "# tool: %s\n", opts.Tool)
-	}
-	if opts.Verdict != "" {
-		fmt.Fprintf(b, "# recorded verdict: %s\n", opts.Verdict)
-	}
-	fmt.Fprintf(b, "# SPIR-V: gpudiff's own emitter (SPIR-V 1.3, Vulkan 1.1 environment), %s mode; assembly by %s\n", mode, s.Disassembler)
-	b.WriteString("# run: amber -v 1.1 THIS_FILE   (a Vulkan 1.1 device; SPIR-V 1.3)\n")
-	b.WriteString("# The shader: the entry point as written, its bindings at their own groups and bindings.\n")
-	writeSourceComment(b, opts.Source, c.Module)
+	writeScriptHeader(b, opts, c.Entry, fmt.Sprintf("%s, %d×%d×%d workgroups", what, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2]), s, mode, c.Module,
+		"# The shader: the entry point as written, its bindings at their own groups and bindings.\n")
 }
