@@ -30,7 +30,7 @@ func TestBufferLeavesMatchBindingValue(t *testing.T) {
 		b.SetLeaf(i, uint32(100+i))
 	}
 	require.Equal(t, 0, b.Offset(0))
-	require.Equal(t, 16+16+4, b.Offset(1+3+1)) // m[1][1]
+	require.Equal(t, 16+16+4, b.Offset(1+3+1))   // m[1][1]
 	require.Equal(t, 64+16+12, b.Offset(10+4+3)) // ps[1].id
 	require.Equal(t, ".m[1][1]", b.LeafPath(5))
 	require.Equal(t, ".ps[1].id", b.LeafPath(17))
