@@ -1232,3 +1232,38 @@ func SortRaces(rs []Race) {
 		return rs[i].Slot < rs[j].Slot
 	})
 }
+
+// RunBuffers is Run with the bindings given as, and their final contents
+// returned as, buffers (ir.Buffer: the bytes of each binding's
+// host-shareable layout, WGSL #memory-layouts): every Output of the
+// result has Buffer set and Value zero; Indeterminate, Tolerance and
+// Allowed index its leaves as before. A missing binding starts zeroed.
+// Errors are Run's, and a buffer shorter than its type's fixed part.
+func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
+	vals := make(map[string]ir.Value, len(buffers))
+	for name, b := range buffers {
+		v, err := b.Value()
+		if err != nil {
+			pos := d.entry.Pos
+			if g, ok := d.e.ids[name]; ok {
+				pos = d.e.vars[g].Pos
+			}
+			return nil, &ir.Error{File: d.p.file, Pos: pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", name, err)}
+		}
+		vals[name] = v
+	}
+	res, err := d.Run(vals, workgroups, opts)
+	if err != nil {
+		return nil, err
+	}
+	for name, o := range res.Buffers {
+		g := d.e.vars[d.e.ids[name]]
+		b, err := ir.NewBuffer(g.T, o.Value)
+		if err != nil {
+			return nil, &ir.Error{File: d.p.file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("internal error: binding %s: %v", name, err)}
+		}
+		o.Buffer, o.Value = b, ir.Value{}
+		res.Buffers[name] = o
+	}
+	return res, nil
+}

@@ -97,6 +97,9 @@ type Invocation struct {
 // Output is the value of one ABI output of one invocation.
 type Output struct {
 	Value ir.Value
+	// Buffer, set by Dispatch.RunBuffers instead of Value, is a
+	// binding's final contents as its buffer's bytes (ir.Buffer).
+	Buffer ir.Buffer
 	// Indeterminate and Tolerance have one entry per leaf scalar of Value,
 	// in ir.Type.ComponentTypes order; both are nil when every leaf is
 	// exact and determinate. Indeterminate[i] reports that WGSL leaves leaf

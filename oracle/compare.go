@@ -16,12 +16,32 @@ import (
 // leaf, the set of values WGSL allows there (an empty ir.ValueSet: any
 // value); the comparator checks membership, so a value outside the set is
 // a difference. Entries of determinate leaves are ignored.
+//
+// Buffer, when its Type is set, is the output's value instead of Value
+// (which is then the zero ir.Value): a binding's contents as its buffer's
+// bytes (ir.Buffer), how an entry point's bindings travel (issue 26). Its
+// leaves are numbered as Value's would be.
 type Expected struct {
 	Value         ir.Value
+	Buffer        ir.Buffer
 	Indeterminate []bool
 	Tolerance     []float64
 	Why           string
 	Allowed       []ir.ValueSet
+}
+
+// Val returns the output's value as an ir.Value tree: Value, or Buffer
+// decoded (a tree of 40 bytes per leaf: for small outputs and for
+// consumers that walk values).
+func (e Expected) Val() ir.Value {
+	if e.Buffer.Type == nil {
+		return e.Value
+	}
+	v, err := e.Buffer.Value()
+	if err != nil {
+		return ir.Value{Type: e.Buffer.Type}
+	}
+	return v
 }
 
 // Set returns the allowed set of leaf i (meaningful when it is
@@ -81,10 +101,10 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 	var diffs []LeafDiff
 	for o := range ref {
 		if o >= len(got) {
-			return Differ, append(diffs, LeafDiff{Output: o, Path: names[o], Want: ref[o].Value.String(), Got: "<missing>"})
+			return Differ, append(diffs, LeafDiff{Output: o, Path: names[o], Want: ref[o].Val().String(), Got: "<missing>"})
 		}
-		rl := leaves(ref[o].Value, names[o])
-		gl := leaves(got[o].Value, names[o])
+		rl := leaves(ref[o].Val(), names[o])
+		gl := leaves(got[o].Val(), names[o])
 		for i := range rl {
 			tol := 0.0
 			if ref[o].Tolerance != nil {

@@ -19,7 +19,7 @@ import (
 func MarshalExpected(e Expected) []byte {
 	var b bytes.Buffer
 	i := 0
-	writeLeafJSON(&b, e.Value, func(v ir.Value) string {
+	writeLeafJSON(&b, e.Val(), func(v ir.Value) string {
 		defer func() { i++ }()
 		if !e.indet(i) {
 			return ""
@@ -141,7 +141,7 @@ func Human(e Expected) string {
 			b.WriteString(HumanScalar(v))
 		}
 	}
-	rec(e.Value)
+	rec(e.Val())
 	return b.String()
 }
 
