@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // JSON form of values, shared by `gpudiff exec --inputs/--json`, case
@@ -19,61 +21,226 @@ import (
 //   - vectors and arrays: JSON arrays of their components;
 //   - structs: JSON objects keyed by member name, in declaration order.
 
-// MarshalValue returns v in the JSON form above.
+// MarshalValue returns v in the JSON form above, laid out compactly with
+// a space after each comma and colon (`[1, 2]`, `{"a": 1}`).
 func MarshalValue(v Value) []byte {
 	var b bytes.Buffer
-	writeJSON(&b, v)
+	j := NewJSONWriter(&b, false)
+	j.Value(v, nil)
 	return b.Bytes()
 }
 
-func writeJSON(b *bytes.Buffer, v Value) {
-	switch v.Type.Kind {
+// AppendScalarJSON appends the scalar of type t with bits in the JSON
+// form above (f32: FormatF32JSON's text, or "NaN", "+Inf", "-Inf"; a type
+// that is not a scalar: null).
+func AppendScalarJSON(dst []byte, t *Type, bits uint32) []byte {
+	switch t.Kind {
 	case KindBool:
-		if v.Bool() {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
+		if bits != 0 {
+			return append(dst, "true"...)
 		}
+		return append(dst, "false"...)
 	case KindI32:
-		b.WriteString(strconv.FormatInt(int64(v.I32()), 10))
+		return strconv.AppendInt(dst, int64(int32(bits)), 10)
 	case KindU32:
-		b.WriteString(strconv.FormatUint(uint64(v.U32()), 10))
+		return strconv.AppendUint(dst, uint64(bits), 10)
 	case KindF32:
-		f := v.F32()
+		f := float64(math.Float32frombits(bits))
 		switch {
-		case math.IsNaN(float64(f)):
-			b.WriteString(`"NaN"`)
-		case math.IsInf(float64(f), 1):
-			b.WriteString(`"+Inf"`)
-		case math.IsInf(float64(f), -1):
-			b.WriteString(`"-Inf"`)
-		default:
-			b.WriteString(FormatF32JSON(f))
+		case math.IsNaN(f):
+			return append(dst, `"NaN"`...)
+		case math.IsInf(f, 1):
+			return append(dst, `"+Inf"`...)
+		case math.IsInf(f, -1):
+			return append(dst, `"-Inf"`...)
 		}
-	case KindVec, KindArray, KindRuntimeArray, KindMat:
-		b.WriteByte('[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeJSON(b, e)
-		}
-		b.WriteByte(']')
-	case KindStruct:
-		b.WriteByte('{')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			name, _ := json.Marshal(v.Type.Struct.Fields[i].Name)
-			b.Write(name)
-			b.WriteString(": ")
-			writeJSON(b, e)
-		}
-		b.WriteByte('}')
-	default:
-		b.WriteString("null")
+		return strconv.AppendFloat(dst, f, 'g', -1, 32) // FormatF32JSON's text
 	}
+	return append(dst, "null"...)
+}
+
+// JSONSink is where a JSONWriter writes: a *bufio.Writer (streamed) or a
+// *bytes.Buffer.
+type JSONSink interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+// JSONWriter writes one JSON document onto a JSONSink as it goes, in one
+// of two layouts:
+//
+//   - compact (MarshalValue's): a space after each comma and colon;
+//   - indented: as encoding/json's Encoder with SetIndent("", "  ")
+//     prints a document (every element of a non-empty array or object on
+//     its own line, indented two spaces per level; [] and {} when empty;
+//     strings escaped as encoding/json escapes them, HTML characters
+//     included), the form of exec's JSON reports.
+//
+// Callers call Elem before each element of an array and Key before each
+// member of an object; the sink's errors are the caller's to check (a
+// bufio.Writer keeps its first one).
+type JSONWriter struct {
+	w       JSONSink
+	indent  bool
+	depth   int
+	empty   bool // the container opened last has no element yet
+	scratch []byte
+}
+
+// NewJSONWriter returns a writer onto w, indented or compact.
+func NewJSONWriter(w JSONSink, indented bool) *JSONWriter {
+	return &JSONWriter{w: w, indent: indented}
+}
+
+const jsonSpaces = "                                                                "
+
+func (j *JSONWriter) newline(depth int) {
+	j.w.WriteByte('\n')
+	for n := 2 * depth; n > 0; {
+		k := min(n, len(jsonSpaces))
+		j.w.WriteString(jsonSpaces[:k])
+		n -= k
+	}
+}
+
+// Open begins an array ('[') or an object ('{').
+func (j *JSONWriter) Open(c byte) {
+	j.w.WriteByte(c)
+	j.depth++
+	j.empty = true
+}
+
+// Close ends the array (']') or object ('}') opened last.
+func (j *JSONWriter) Close(c byte) {
+	j.depth--
+	if j.indent && !j.empty {
+		j.newline(j.depth)
+	}
+	j.w.WriteByte(c)
+	j.empty = false
+}
+
+// Elem precedes an element of the array opened last.
+func (j *JSONWriter) Elem() {
+	switch {
+	case j.indent && j.empty:
+		j.newline(j.depth)
+	case j.indent:
+		j.w.WriteByte(',')
+		j.newline(j.depth)
+	case !j.empty:
+		j.w.WriteString(", ")
+	}
+	j.empty = false
+}
+
+// Key precedes the member name of the object opened last.
+func (j *JSONWriter) Key(name string) {
+	j.Elem()
+	j.String(name)
+	j.w.WriteString(": ")
+}
+
+// String writes s as a JSON string, escaped as encoding/json escapes it
+// (with HTML escaping: <, >, & as \u003c, \u003e, \u0026).
+func (j *JSONWriter) String(s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			js, _ := json.Marshal(s)
+			j.w.Write(js)
+			return
+		}
+	}
+	j.w.WriteByte('"')
+	j.w.WriteString(s)
+	j.w.WriteByte('"')
+}
+
+// Int writes an integer.
+func (j *JSONWriter) Int(n int64) {
+	j.scratch = strconv.AppendInt(j.scratch[:0], n, 10)
+	j.w.Write(j.scratch)
+}
+
+// Scalar writes the scalar of type t with bits (AppendScalarJSON).
+func (j *JSONWriter) Scalar(t *Type, bits uint32) {
+	j.scratch = AppendScalarJSON(j.scratch[:0], t, bits)
+	j.w.Write(j.scratch)
+}
+
+// Raw writes raw, a JSON value, laid out as the writer lays out its own
+// (indented: compacted with HTML escaping, then indented at the current
+// depth, as the Encoder treats a json.RawMessage; compact: as is). It
+// fails when raw is not valid JSON.
+func (j *JSONWriter) Raw(raw []byte) error {
+	if !j.indent {
+		_, err := j.w.Write(raw)
+		return err
+	}
+	var c, h, out bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		return err
+	}
+	json.HTMLEscape(&h, c.Bytes())
+	if err := json.Indent(&out, h.Bytes(), strings.Repeat("  ", j.depth), "  "); err != nil {
+		return err
+	}
+	_, err := j.w.Write(out.Bytes())
+	return err
+}
+
+// LeafHook writes leaf i (value v) itself and returns true, or returns
+// false to have the writer write v.
+type LeafHook func(j *JSONWriter, i int, v Value) bool
+
+// Value writes v in the JSON form above, each leaf through hook when it
+// is not nil.
+func (j *JSONWriter) Value(v Value, hook LeafHook) {
+	WalkValue(v, jsonVisitor{j, hook})
+}
+
+// Buffer writes b in the JSON form of b.Value() (a runtime-sized array
+// with RuntimeLength elements, an atomic as its scalar) without decoding
+// it into a tree, each leaf through hook when it is not nil.
+func (j *JSONWriter) Buffer(b Buffer, hook LeafHook) {
+	b.Walk(jsonVisitor{j, hook})
+}
+
+type jsonVisitor struct {
+	j    *JSONWriter
+	hook LeafHook
+}
+
+func (x jsonVisitor) Open(t *Type, n int) {
+	if t.Kind == KindStruct {
+		x.j.Open('{')
+	} else {
+		x.j.Open('[')
+	}
+}
+
+func (x jsonVisitor) Child(t *Type, k int) {
+	if t.Kind == KindStruct {
+		x.j.Key(t.Struct.Fields[k].Name)
+	} else {
+		x.j.Elem()
+	}
+}
+
+func (x jsonVisitor) Close(t *Type) {
+	if t.Kind == KindStruct {
+		x.j.Close('}')
+	} else {
+		x.j.Close(']')
+	}
+}
+
+func (x jsonVisitor) Leaf(i int, v Value) {
+	if x.hook != nil && x.hook(x.j, i, v) {
+		return
+	}
+	x.j.Scalar(v.Type, v.Bits)
 }
 
 // UnmarshalValue parses raw (the JSON form above) as a value of type t.

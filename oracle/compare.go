@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -96,6 +95,11 @@ type LeafDiff struct {
 // indeterminate in got is not compared (the interpreter's precision is
 // not a program's behaviour); tolerances add. It
 // returns the outcome and the differing leaves.
+//
+// Each output may be in either form (Expected.Value or Expected.Buffer,
+// on either side): leaves are compared in ComponentTypes order (a matrix
+// as its C×R scalars) through Expected.Cursor, and a leaf's path is
+// built only when it differs.
 func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome, []LeafDiff) {
 	out := Agree
 	var diffs []LeafDiff
@@ -103,19 +107,24 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 		if o >= len(got) {
 			return Differ, append(diffs, LeafDiff{Output: o, Path: names[o], Want: ref[o].Val().String(), Got: "<missing>"})
 		}
-		rl := leaves(ref[o].Val(), names[o])
-		gl := leaves(got[o].Val(), names[o])
-		for i := range rl {
+		r, g := &ref[o], &got[o]
+		rc, gc := r.Cursor(), g.Cursor()
+		for i := 0; ; i++ {
+			rv, ok := rc.Next()
+			if !ok {
+				break
+			}
+			gv, gok := gc.Next()
 			tol := 0.0
-			if ref[o].Tolerance != nil {
-				tol = ref[o].Tolerance[i]
+			if i < len(r.Tolerance) {
+				tol = r.Tolerance[i]
 			}
 			gotTol := 0.0
-			if got[o].Tolerance != nil && i < len(got[o].Tolerance) {
-				gotTol = got[o].Tolerance[i]
+			if i < len(g.Tolerance) {
+				gotTol = g.Tolerance[i]
 			}
-			if ref[o].indet(i) {
-				set := ref[o].Set(i)
+			if r.indet(i) {
+				set := r.Set(i)
 				if set.IsAny() {
 					if out == Agree {
 						out = Indeterminate
@@ -128,28 +137,24 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 				// (forks take both ways of every indeterminate branch,
 				// also where the ways are correlated), so a twin's set
 				// reaching past the original's proves nothing.
-				if i < len(gl) && got[o].indet(i) {
+				if gok && g.indet(i) {
 					if out == Agree {
 						out = Indeterminate
 					}
 					continue
 				}
-				ok := i < len(gl) && Contains(set, gl[i].v, gotTol)
-				if !ok {
-					g := "<missing>"
-					if i < len(gl) {
-						g = gl[i].v.String()
-						if got[o].indet(i) {
-							g = "indeterminate in " + got[o].Set(i).Format(gl[i].v.Type) + " (" + got[o].Why + ")"
-						}
+				if !gok || !Contains(set, gv, gotTol) {
+					gs := "<missing>"
+					if gok {
+						gs = gv.String()
 					}
 					out = Differ
-					diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rl[i].path, Want: "one of " + set.Format(rl[i].v.Type), Got: g})
+					diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rc.Path(names[o]), Want: "one of " + set.Format(rv.Type), Got: gs})
 				}
 				continue
 			}
 			tol += gotTol
-			if got[o].indet(i) {
+			if gok && g.indet(i) {
 				// The interpreter cannot fix the twin's leaf where it can
 				// fix the original's: its rules are not equally precise
 				// on both (a branch runs both ways and joins; the select
@@ -160,13 +165,13 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 				}
 				continue
 			}
-			if i >= len(gl) || !LeafEqual(rl[i].v, gl[i].v, tol) {
-				g := "<missing>"
-				if i < len(gl) {
-					g = gl[i].v.String()
+			if !gok || !LeafEqual(rv, gv, tol) {
+				gs := "<missing>"
+				if gok {
+					gs = gv.String()
 				}
 				out = Differ
-				diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rl[i].path, Want: rl[i].v.String(), Got: g})
+				diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rc.Path(names[o]), Want: rv.String(), Got: gs})
 			}
 		}
 	}
@@ -238,29 +243,3 @@ func Contains(set ir.ValueSet, got ir.Value, gotTol float64) bool {
 
 // flushable reports whether f is zero or subnormal in f32.
 func flushable(f float64) bool { return math.Abs(f) < 0x1p-126 }
-
-type leaf struct {
-	path string
-	v    ir.Value
-}
-
-func leaves(v ir.Value, path string) []leaf {
-	var out []leaf
-	var rec func(v ir.Value, path string)
-	rec = func(v ir.Value, path string) {
-		switch v.Type.Kind {
-		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
-			for i, e := range v.Elems {
-				rec(e, fmt.Sprintf("%s[%d]", path, i))
-			}
-		case ir.KindStruct:
-			for i, e := range v.Elems {
-				rec(e, path+"."+v.Type.Struct.Fields[i].Name)
-			}
-		default:
-			out = append(out, leaf{path, v})
-		}
-	}
-	rec(v, path)
-	return out
-}

@@ -11,138 +11,142 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// MarshalExpected writes e in the JSON form of values (ir.MarshalValue),
+// MarshalExpected returns e in the JSON form of values (ir.MarshalValue),
 // with each indeterminate leaf written as the string "indeterminate" (any
 // value), or, where the reference knows the values WGSL allows, as
 // {"oneOf": [values...]} and/or {"range": [lo, hi]} (both keys when the
-// set is a union of the two).
+// set is a union of the two). Compact layout (ir.JSONWriter); e may hold
+// either form (Value or Buffer).
 func MarshalExpected(e Expected) []byte {
 	var b bytes.Buffer
-	i := 0
-	writeLeafJSON(&b, e.Val(), func(v ir.Value) string {
-		defer func() { i++ }()
-		if !e.indet(i) {
-			return ""
-		}
-		set := e.Set(i)
-		if set.IsAny() {
-			return `"indeterminate"`
-		}
-		var parts []string
-		if len(set.Values) > 0 {
-			var vs []string
-			for _, x := range set.Values {
-				vs = append(vs, string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: x})))
-			}
-			parts = append(parts, `"oneOf": [`+strings.Join(vs, ", ")+`]`)
-		}
-		if set.HasRange {
-			parts = append(parts, `"range": [`+string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: set.Lo}))+`, `+string(ir.MarshalValue(ir.Value{Type: v.Type, Bits: set.Hi}))+`]`)
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	})
+	WriteExpectedJSON(ir.NewJSONWriter(&b, false), e)
 	return b.Bytes()
 }
 
-// writeLeafJSON writes v; indet returns a scalar leaf's replacement text
-// ("" to write the value).
-func writeLeafJSON(b *bytes.Buffer, v ir.Value, indet func(ir.Value) string) {
-	switch v.Type.Kind {
-	case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
-		b.WriteByte('[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteString(", ")
+// WriteExpectedJSON writes e as MarshalExpected does onto j, in j's
+// layout, leaf by leaf from either form (a Buffer is never decoded into a
+// tree); the sink's errors are j's caller's.
+func WriteExpectedJSON(j *ir.JSONWriter, e Expected) {
+	var hook ir.LeafHook
+	if e.Indeterminate != nil {
+		hook = func(j *ir.JSONWriter, i int, v ir.Value) bool {
+			if !e.indet(i) {
+				return false
 			}
-			writeLeafJSON(b, e, indet)
+			writeSetJSON(j, v.Type, e.Set(i))
+			return true
 		}
-		b.WriteByte(']')
-	case ir.KindStruct:
-		b.WriteByte('{')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			name, _ := json.Marshal(v.Type.Struct.Fields[i].Name)
-			b.Write(name)
-			b.WriteString(": ")
-			writeLeafJSON(b, e, indet)
-		}
-		b.WriteByte('}')
-	default:
-		if r := indet(v); r != "" {
-			b.WriteString(r)
-			return
-		}
-		b.Write(ir.MarshalValue(v))
 	}
+	switch {
+	case e.Buffer.Type != nil:
+		j.Buffer(e.Buffer, hook)
+	default:
+		j.Value(e.Value, hook)
+	}
+}
+
+// writeSetJSON writes an indeterminate leaf of type t whose allowed set is
+// set: "indeterminate", or {"oneOf": [...], "range": [lo, hi]}.
+func writeSetJSON(j *ir.JSONWriter, t *ir.Type, set ir.ValueSet) {
+	if set.IsAny() {
+		j.String("indeterminate")
+		return
+	}
+	j.Open('{')
+	if len(set.Values) > 0 {
+		j.Key("oneOf")
+		j.Open('[')
+		for _, x := range set.Values {
+			j.Elem()
+			j.Scalar(t, x)
+		}
+		j.Close(']')
+	}
+	if set.HasRange {
+		j.Key("range")
+		j.Open('[')
+		j.Elem()
+		j.Scalar(t, set.Lo)
+		j.Elem()
+		j.Scalar(t, set.Hi)
+		j.Close(']')
+	}
+	j.Close('}')
 }
 
 // InvocationJSON renders one invocation's outputs: the bare value when the
-// only output is "ret", otherwise an object keyed by output name.
+// only output is "ret", otherwise an object keyed by output name (compact
+// layout).
 func InvocationJSON(outs []Expected, names []string) json.RawMessage {
-	if len(names) == 1 && names[0] == "ret" && len(outs) == 1 {
-		return MarshalExpected(outs[0])
-	}
 	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, o := range outs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		n, _ := json.Marshal(names[i])
-		b.Write(n)
-		b.WriteString(": ")
-		b.Write(MarshalExpected(o))
-	}
-	b.WriteByte('}')
+	WriteInvocationJSON(ir.NewJSONWriter(&b, false), outs, names)
 	return b.Bytes()
 }
 
-// Human renders a leaf-annotated value for tables: like WGSL constructors
-// but compact (vectors as (1, 2, 3), f32 as the shortest round-trip
-// decimal) with "indet" for indeterminate leaves and their allowed set
-// where the reference knows it ("indet{1, 7}", "indet[1, 16]").
-func Human(e Expected) string {
-	var b bytes.Buffer
-	i := 0
-	var rec func(v ir.Value)
-	rec = func(v ir.Value) {
-		switch v.Type.Kind {
-		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
-			b.WriteByte('(')
-			for k, c := range v.Elems {
-				if k > 0 {
-					b.WriteString(", ")
-				}
-				rec(c)
-			}
-			b.WriteByte(')')
-		case ir.KindStruct:
-			b.WriteByte('{')
-			for k, c := range v.Elems {
-				if k > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(v.Type.Struct.Fields[k].Name + ": ")
-				rec(c)
-			}
-			b.WriteByte('}')
-		default:
-			ind, set := e.indet(i), e.Set(i)
-			i++
-			if ind {
-				b.WriteString("indet")
-				if !set.IsAny() {
-					b.WriteString(set.Format(v.Type))
-				}
-				return
-			}
-			b.WriteString(HumanScalar(v))
-		}
+// WriteInvocationJSON writes InvocationJSON's value onto j, in j's layout.
+func WriteInvocationJSON(j *ir.JSONWriter, outs []Expected, names []string) {
+	if len(names) == 1 && names[0] == "ret" && len(outs) == 1 {
+		WriteExpectedJSON(j, outs[0])
+		return
 	}
-	rec(e.Val())
-	return b.String()
+	j.Open('{')
+	for i, o := range outs {
+		j.Key(names[i])
+		WriteExpectedJSON(j, o)
+	}
+	j.Close('}')
+}
+
+// Human renders a leaf-annotated value for tables: like WGSL constructors
+// but compact (vectors, matrices (as their columns) and arrays as
+// (1, 2, 3), f32 as the shortest round-trip decimal) with "indet" for
+// indeterminate leaves and their allowed set where the reference knows it
+// ("indet{1, 7}", "indet[1, 16]"). e may hold either form.
+func Human(e Expected) string {
+	h := humanVisitor{e: &e}
+	e.Walk(&h)
+	return h.b.String()
+}
+
+type humanVisitor struct {
+	e *Expected
+	b strings.Builder
+}
+
+func (h *humanVisitor) Open(t *ir.Type, n int) {
+	if t.Kind == ir.KindStruct {
+		h.b.WriteByte('{')
+	} else {
+		h.b.WriteByte('(')
+	}
+}
+
+func (h *humanVisitor) Child(t *ir.Type, k int) {
+	if k > 0 {
+		h.b.WriteString(", ")
+	}
+	if t.Kind == ir.KindStruct {
+		h.b.WriteString(t.Struct.Fields[k].Name + ": ")
+	}
+}
+
+func (h *humanVisitor) Close(t *ir.Type) {
+	if t.Kind == ir.KindStruct {
+		h.b.WriteByte('}')
+	} else {
+		h.b.WriteByte(')')
+	}
+}
+
+func (h *humanVisitor) Leaf(i int, v ir.Value) {
+	if h.e.indet(i) {
+		h.b.WriteString("indet")
+		if set := h.e.Set(i); !set.IsAny() {
+			h.b.WriteString(set.Format(v.Type))
+		}
+		return
+	}
+	h.b.WriteString(HumanScalar(v))
 }
 
 // HumanScalar prints one scalar compactly.

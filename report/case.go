@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/ir"
 )
 
 // Rendering a case's run of any kind (check.Outcome): a compute entry
@@ -199,34 +201,35 @@ func WriteEntries(w io.Writer, runs []EntryRun, exit int, asJSON bool, opts Exec
 // "verdict": "refused", "error": MESSAGE, "exit": CODE} for one refused.
 // Errors are w's.
 func WriteEntriesJSON(w io.Writer, runs []EntryRun) error {
-	var b bytes.Buffer
-	b.WriteString("[\n")
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[\n")
 	for i, r := range runs {
 		if i > 0 {
-			b.WriteString(",\n")
+			bw.WriteString(",\n")
 		}
-		var one bytes.Buffer
-		if r.Outcome == nil {
+		switch {
+		case r.Outcome == nil:
 			js, _ := json.MarshalIndent(struct {
 				Entry   string `json:"entry"`
 				Verdict string `json:"verdict"`
 				Error   string `json:"error"`
 				Exit    int    `json:"exit"`
 			}{r.Name, "refused", r.Err, r.Exit}, "", "  ")
-			one.Write(js)
-		} else {
+			bw.Write(js)
+		case r.Outcome.Entry != nil:
+			// Streamed: the entry point's object with "exit" last.
+			writeDispatchJSON(ir.NewJSONWriter(bw, true), r.Outcome.Case.Entry(), r.Outcome.Entry, &r.Exit)
+		default:
+			var one bytes.Buffer
 			if err := WriteCaseJSON(&one, r.Outcome, nil); err != nil {
 				return err
 			}
 			obj := bytes.TrimRight(one.Bytes(), "\n")
 			obj = bytes.TrimRight(bytes.TrimSuffix(obj, []byte("}")), " \n")
 			obj = append(obj, fmt.Sprintf(",\n  \"exit\": %d\n}", r.Exit)...)
-			one.Reset()
-			one.Write(obj)
+			bw.Write(obj)
 		}
-		b.Write(one.Bytes())
 	}
-	b.WriteString("\n]\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	bw.WriteString("\n]\n")
+	return bw.Flush()
 }

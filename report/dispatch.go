@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
@@ -17,94 +19,192 @@ import (
 // exec's output for a compute entry point as written (check.ExecuteEntry):
 // a table per read_write binding, or one JSON document.
 
-type dispatchRunJSON struct {
-	Adapter string `json:"adapter"`
-	// Function is the entry point run: the original, or its flattened
-	// twin <entry>_flat (exec --flat).
-	Function string                     `json:"function"`
-	Format   string                     `json:"format"`
-	Mode     string                     `json:"mode"`
-	Outputs  map[string]json.RawMessage `json:"outputs"`
-	// Mismatches are the differing leaves ("out[3].pos[1]"); Verdict the
-	// run's.
-	Mismatches []dispatchDiffJSON `json:"mismatches"`
-	Verdict    string             `json:"verdict"`
-	Error      string             `json:"error"`
-}
-
-type dispatchDiffJSON struct {
-	Leaf      string `json:"leaf"`
-	Reference string `json:"reference"`
-	Got       string `json:"got"`
-}
-
 // WriteDispatchJSON writes exec's JSON document for an entry point: the
 // entry, the dispatch size, every binding's initial value, the reference
 // (read_write bindings, indeterminate leaves as "indeterminate"), the
-// races, every judged run, the skipped ones and the verdict.
+// races, every judged run, the skipped ones and the verdict. It is
+// written onto w as it goes (a bufio.Writer; a binding of either form,
+// ir.Value or ir.Buffer, leaf by leaf), laid out as encoding/json's
+// Encoder with SetIndent("", "  ") prints it, then a newline. Errors
+// are w's.
 func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) error {
-	inputs := map[string]json.RawMessage{}
-	for i, v := range res.Bindings {
-		inputs[v.Name] = ir.MarshalValue(res.Inputs[i])
+	bw := bufio.NewWriterSize(w, 64<<10)
+	writeDispatchJSON(ir.NewJSONWriter(bw, true), c, res, nil)
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// writeDispatchJSON writes the document's object; exit, when not nil, is
+// an "exit" member added last (WriteEntriesJSON). Its members, in order:
+//
+//	entry, twin (with exec --flat), workgroups [X, Y, Z],
+//	bindings {name: initial value} (textures' too), reference {name:
+//	value}, races [string], runs [{adapter, function, format, mode,
+//	outputs {name: value}, mismatches [{leaf, reference, got}], verdict,
+//	error}], skipped [{adapter, function, format, reason}],
+//	out_of_domain (when the made-up inputs are outside the shader's
+//	domain: the reference's step-limit error), verdict
+//
+// with the keys of each {name: ...} object sorted, as encoding/json
+// sorts a map's.
+func writeDispatchJSON(j *ir.JSONWriter, c *check.EntryCase, res *check.EntryResult, exit *int) {
+	j.Open('{')
+	j.Key("entry")
+	j.String(c.Entry)
+	if res.Twin != "" {
+		j.Key("twin")
+		j.String(res.Twin)
 	}
+	j.Key("workgroups")
+	j.Open('[')
+	for _, n := range c.Workgroups {
+		j.Elem()
+		j.Int(int64(n))
+	}
+	j.Close(']')
+
+	j.Key("bindings")
+	var tex map[string]json.RawMessage
 	if len(c.Module.Textures) > 0 {
-		for k, v := range check.TextureInputs(c) {
-			inputs[k] = v
+		tex = check.TextureInputs(c)
+	}
+	inputs := map[string]int{}
+	var keys []string
+	for i, v := range res.Bindings {
+		if _, dup := inputs[v.Name]; !dup {
+			keys = append(keys, v.Name)
+		}
+		inputs[v.Name] = i
+	}
+	for k := range tex {
+		if _, dup := inputs[k]; !dup {
+			keys = append(keys, k)
 		}
 	}
-	ref := map[string]json.RawMessage{}
-	for i, name := range res.Names {
-		if i < len(res.Reference) { // none when out of domain
-			ref[name] = oracle.MarshalExpected(res.Reference[i])
+	sort.Strings(keys)
+	j.Open('{')
+	for _, k := range keys {
+		j.Key(k)
+		if raw, ok := tex[k]; ok {
+			if err := j.Raw(raw); err != nil {
+				j.String("")
+			}
+			continue
 		}
+		writeInputJSON(j, res, inputs[k])
 	}
-	races := []string{}
+	j.Close('}')
+
+	j.Key("reference")
+	j.Open('{')
+	for _, i := range sortedNames(res.Names, len(res.Reference)) { // none when out of domain
+		j.Key(res.Names[i])
+		oracle.WriteExpectedJSON(j, res.Reference[i])
+	}
+	j.Close('}')
+
+	j.Key("races")
+	j.Open('[')
 	for _, r := range res.Races {
-		races = append(races, r.String())
+		j.Elem()
+		j.String(r.String())
 	}
-	runs := []dispatchRunJSON{}
+	j.Close(']')
+
+	j.Key("runs")
+	j.Open('[')
 	for _, r := range res.Runs {
-		rj := dispatchRunJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Mode: r.Mode,
-			Outputs: map[string]json.RawMessage{}, Mismatches: []dispatchDiffJSON{}, Verdict: string(r.Verdict), Error: r.Message}
+		j.Elem()
+		j.Open('{')
+		j.Key("adapter")
+		j.String(r.Adapter)
+		j.Key("function")
+		j.String(r.Function)
+		j.Key("format")
+		j.String(string(r.Format))
+		j.Key("mode")
+		j.String(r.Mode)
+		j.Key("outputs")
+		j.Open('{')
 		if len(r.Outputs) == 1 {
-			for i, o := range r.Outputs[0] {
-				rj.Outputs[res.Names[i]] = oracle.MarshalExpected(o)
+			for _, i := range sortedNames(res.Names, len(r.Outputs[0])) {
+				j.Key(res.Names[i])
+				oracle.WriteExpectedJSON(j, r.Outputs[0][i])
 			}
 		}
+		j.Close('}')
+		j.Key("mismatches")
+		j.Open('[')
 		for _, d := range r.Diffs[0] {
-			rj.Mismatches = append(rj.Mismatches, dispatchDiffJSON{d.Path, d.Want, d.Got})
+			j.Elem()
+			j.Open('{')
+			j.Key("leaf")
+			j.String(d.Path)
+			j.Key("reference")
+			j.String(d.Want)
+			j.Key("got")
+			j.String(d.Got)
+			j.Close('}')
 		}
-		runs = append(runs, rj)
+		j.Close(']')
+		j.Key("verdict")
+		j.String(string(r.Verdict))
+		j.Key("error")
+		j.String(r.Message)
+		j.Close('}')
 	}
-	type skipped struct {
-		Adapter  string `json:"adapter"`
-		Function string `json:"function"`
-		Format   string `json:"format"`
-		Reason   string `json:"reason"`
-	}
-	skips := []skipped{}
+	j.Close(']')
+
+	j.Key("skipped")
+	j.Open('[')
 	for _, r := range res.Skipped {
-		skips = append(skips, skipped{r.Adapter, r.Function, string(r.Format), r.Message})
+		j.Elem()
+		j.Open('{')
+		j.Key("adapter")
+		j.String(r.Adapter)
+		j.Key("function")
+		j.String(r.Function)
+		j.Key("format")
+		j.String(string(r.Format))
+		j.Key("reason")
+		j.String(r.Message)
+		j.Close('}')
 	}
-	obj := struct {
-		Entry string `json:"entry"`
-		// Twin is the flattened twin's name with exec --flat.
-		Twin       string                     `json:"twin,omitempty"`
-		Workgroups [3]uint32                  `json:"workgroups"`
-		Bindings   map[string]json.RawMessage `json:"bindings"`
-		Reference  map[string]json.RawMessage `json:"reference"`
-		Races      []string                   `json:"races"`
-		Runs       []dispatchRunJSON          `json:"runs"`
-		Skipped    []skipped                  `json:"skipped"`
-		// OutOfDomain is why the made-up inputs are outside what the
-		// shader handles (verdict "out-of-domain"): the reference's
-		// step-limit error at the loop.
-		OutOfDomain string `json:"out_of_domain,omitempty"`
-		Verdict     string `json:"verdict"`
-	}{c.Entry, res.Twin, c.Workgroups, inputs, ref, races, runs, skips, res.Domain, ExecVerdict(res.Verdict)}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(obj)
+	j.Close(']')
+	if res.Domain != "" {
+		j.Key("out_of_domain")
+		j.String(res.Domain)
+	}
+	j.Key("verdict")
+	j.String(ExecVerdict(res.Verdict))
+	if exit != nil {
+		j.Key("exit")
+		j.Int(int64(*exit))
+	}
+	j.Close('}')
+}
+
+// writeInputJSON writes binding i's initial value (check.EntryResult's
+// Inputs) leaf by leaf.
+func writeInputJSON(j *ir.JSONWriter, res *check.EntryResult, i int) {
+	j.Value(res.Inputs[i], nil)
+}
+
+// sortedNames returns the indices of names[:n] in the order of their
+// names, each name once (the last index of a repeated name, as a map
+// keeps the last value stored).
+func sortedNames(names []string, n int) []int {
+	n = min(n, len(names))
+	last := make(map[string]int, n)
+	for i := range n {
+		last[names[i]] = i
+	}
+	idx := make([]int, 0, len(last))
+	for _, i := range last {
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return names[idx[a]] < names[idx[b]] })
+	return idx
 }
 
 // leafRow is one leaf of a read_write binding in the table.

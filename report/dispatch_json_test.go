@@ -1,0 +1,230 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// floatsKernel writes NaN, ±Inf, -0 and a subnormal (bitcasts of the
+// input words), a nested struct with a matrix and a padded vec3, and an
+// atomic, into several read_write bindings.
+const floatsKernel = `struct Inner { v: vec3<f32>, k: i32 }
+struct Outer { inner: Inner, m: mat2x2<f32>, tags: array<u32, 2> }
+@group(0) @binding(0) var<storage, read> words: array<u32, 6>;
+@group(0) @binding(1) var<storage, read_write> fs: array<f32, 6>;
+@group(0) @binding(2) var<storage, read_write> o: Outer;
+@group(0) @binding(3) var<storage, read_write> n: atomic<u32>;
+@group(0) @binding(4) var<storage, read_write> rt: array<Inner>;
+
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) l: u32) {
+  if (l == 0u) {
+    for (var i = 0u; i < 6u; i++) {
+      fs[i] = bitcast<f32>(words[i]);
+    }
+    o.inner.v = vec3<f32>(fs[0], 1.5, -2.25);
+    o.inner.k = -7;
+    o.m = mat2x2<f32>(0.25, 0.5, 0.75, 1e20);
+    o.tags = array<u32, 2>(1u, 4294967295u);
+    rt[1].v = vec3<f32>(3.0, fs[3], 0.1);
+  }
+  atomicAdd(&n, 1u);
+}
+`
+
+const floatsInputs = `{"words": [2143289344, 2139095040, 4286578688, 2147483648, 1, 1065353216], "rt": [{"v": [0, 0, 0], "k": 1}, {"v": [0, 0, 0], "k": 2}, {"v": [1, 2, 3], "k": 3}]}`
+
+// outOfDomainKernel loops until a binding holds a value the made-up
+// inputs (--fill small: 1 + index mod 16) never give: the reference stops
+// at the step limit, the verdict is out-of-domain.
+const outOfDomainKernel = `@group(0) @binding(0) var<storage, read_write> x: array<u32, 4>;
+
+@compute @workgroup_size(1)
+fn main() {
+  var i = 0u;
+  while (x[0] != 12345u) {
+    i++;
+  }
+  x[1] = i;
+}
+`
+
+// dispatchJSONCases are the entry points the byte-identity test renders:
+// races (indeterminate leaves, allowed sets), an atomic counter's allowed
+// range, out-of-bounds stores, structs with padding and a runtime-sized
+// array of them, textures, the floats kernel, a twin (--flat) and an
+// out-of-domain reference.
+func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "floats.wgsl"), []byte(floatsKernel), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "floats.inputs.json"), []byte(floatsInputs), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ood.wgsl"), []byte(outOfDomainKernel), 0o644))
+	type src struct {
+		path string
+		opts check.LoadOptions
+	}
+	srcs := map[string]src{}
+	for _, n := range []string{"race", "race_neighbour_read", "race_across_workgroups", "atomic_counter_read", "atomic_minmax_global",
+		"oob_store_whole_binding", "oob_read_values", "particles", "core_align_size", "core_vec3_binding", "histogram", "indeterminate_loop_exit"} {
+		srcs[n] = src{"../shaders/compute/" + n + ".wgsl", check.LoadOptions{Command: "exec"}}
+	}
+	srcs["race flat"] = src{"../shaders/compute/race.wgsl", check.LoadOptions{Command: "exec", Flat: true}}
+	srcs["store_load"] = src{"../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"}}
+	srcs["floats"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec"}}
+	srcs["floats flat"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec", Flat: true}}
+	srcs["out of domain"] = src{filepath.Join(dir, "ood.wgsl"), check.LoadOptions{Command: "exec", Fill: "small", Given: map[string]bool{"fill": true}}}
+	out := map[string]*check.Outcome{}
+	for name, s := range srcs {
+		c, err := check.Load(s.path, s.opts)
+		require.NoError(t, err, name)
+		o, err := c.Execute(context.Background(), c.Options(check.Options{}))
+		require.NoError(t, err, name)
+		require.NotNil(t, o.Entry, name)
+		out[name] = o
+	}
+	require.Equal(t, oracle.OutOfDomain, out["out of domain"].Entry.Verdict, "the out-of-domain case is one")
+	return out
+}
+
+// withRuns adds judged runs to res: one returning the reference's values
+// with its first determinate leaf of every output changed (a differing
+// leaf: "≠") and every indeterminate one at its allowed set's first
+// member or bound, the last leaf's value pushed past a range; one whose
+// last output lacks its last leaf ("<missing>"); a crashed one whose
+// message has HTML and control characters; and a skipped one. asBuffer
+// gives the runs' buffer outputs as ir.Buffer.
+func withRuns(t *testing.T, c *check.EntryCase, res *check.EntryResult, asBuffer bool) {
+	t.Helper()
+	if res.Domain != "" {
+		return
+	}
+	var changed, short []oracle.Expected
+	for b, e := range res.Reference {
+		v := e.Val().Clone()
+		leaf, first := 0, true
+		var rec func(v *ir.Value)
+		rec = func(v *ir.Value) {
+			if v.Elems == nil && v.Type.IsScalar() {
+				ind := leaf < len(e.Indeterminate) && e.Indeterminate[leaf]
+				switch {
+				case !ind && first:
+					v.Bits ^= 0x40000001
+					first = false
+				case ind && len(e.Set(leaf).Values) > 0:
+					v.Bits = e.Set(leaf).Values[0]
+				case ind && e.Set(leaf).HasRange:
+					v.Bits = e.Set(leaf).Hi + 1 // outside the range: a mismatch "one of [lo, hi]"
+				}
+				leaf++
+				return
+			}
+			for i := range v.Elems {
+				rec(&v.Elems[i])
+			}
+		}
+		rec(&v)
+		changed = append(changed, expectedAs(t, c, res.Names[b], v, asBuffer))
+		sv := e.Val().Clone()
+		if b == len(res.Reference)-1 && sv.Type.Kind == ir.KindRuntimeArray && len(sv.Elems) > 0 {
+			sv.Elems = sv.Elems[:len(sv.Elems)-1]
+		}
+		short = append(short, expectedAs(t, c, res.Names[b], sv, asBuffer))
+	}
+	runs := []oracle.Run{
+		{Adapter: "fake <a&b>", Function: c.Entry, Format: oracle.FormatWGSL, Mode: "portable", Outputs: [][]oracle.Expected{changed}},
+		{Adapter: "fake", Function: c.Entry, Format: oracle.FormatSPIRV, Mode: "raw", Outputs: [][]oracle.Expected{short}},
+		{Adapter: "crashy", Function: c.Entry, Format: oracle.FormatWGSL, Failed: oracle.Crash, Message: "SIGSEGV in <vtn> & \"more\"\n\tline 2\x01 \u2028 é"},
+	}
+	for _, r := range res.Runs { // the twin's interpreter run (--flat)
+		runs = append(runs, r.Run)
+	}
+	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
+	res.Skipped = append(res.Skipped, oracle.Run{Adapter: "dawn", Function: c.Entry, Format: oracle.FormatSPIRV, Failed: oracle.Unsupported, Message: "Dawn takes <WGSL> only"})
+}
+
+// expectedAs is v as the output name of c: a Buffer of its binding's type
+// when asBuffer (a storage texture's output stays a Value).
+func expectedAs(t *testing.T, c *check.EntryCase, name string, v ir.Value, asBuffer bool) oracle.Expected {
+	t.Helper()
+	sv := c.Module.SharedVar(name)
+	if !asBuffer || sv == nil {
+		return oracle.Expected{Value: v}
+	}
+	b, err := ir.NewBuffer(sv.T, v)
+	require.NoError(t, err, name)
+	return oracle.Expected{Buffer: b}
+}
+
+// asBufferReference is res with its reference's buffer outputs as
+// ir.Buffer (their indeterminacy and allowed sets kept).
+func asBufferReference(t *testing.T, c *check.EntryCase, res *check.EntryResult) *check.EntryResult {
+	t.Helper()
+	r := *res
+	r.Reference = nil
+	for b, e := range res.Reference {
+		x := expectedAs(t, c, res.Names[b], e.Val(), true)
+		x.Indeterminate, x.Tolerance, x.Allowed, x.Why = e.Indeterminate, e.Tolerance, e.Allowed, e.Why
+		r.Reference = append(r.Reference, x)
+	}
+	return &r
+}
+
+// TestDispatchJSONIsByteIdentical: exec --json's document for an entry
+// point, streamed (WriteDispatchJSON), is byte for byte what the
+// encoding/json code path it replaces printed (dispatch_json_old_test.go,
+// a copy of that code), on reference results of real dispatches with
+// judged runs added — with the reference and the runs' outputs as
+// ir.Value trees and as ir.Buffer alike; and WriteEntriesJSON's array of
+// several entry points likewise.
+func TestDispatchJSONIsByteIdentical(t *testing.T) {
+	var entries []EntryRun
+	for name, o := range dispatchJSONCases(t) {
+		c := o.Case.Entry()
+		valueRes := *o.Entry
+		withRuns(t, c, &valueRes, false)
+		var want, got bytes.Buffer
+		require.NoError(t, oldWriteDispatchJSON(&want, c, &valueRes), name)
+		require.NoError(t, WriteDispatchJSON(&got, c, &valueRes), name)
+		require.Equal(t, want.String(), got.String(), "%s: ir.Value form", name)
+
+		bufRes := asBufferReference(t, c, o.Entry)
+		withRuns(t, c, bufRes, true)
+		got.Reset()
+		require.NoError(t, WriteDispatchJSON(&got, c, bufRes), name)
+		require.Equal(t, want.String(), got.String(), "%s: ir.Buffer form", name)
+		// The oracle judged both forms alike (its own test covers the
+		// cases one by one).
+		for k := range valueRes.Runs {
+			assert.Equal(t, valueRes.Runs[k].Diffs, bufRes.Runs[k].Diffs, "%s run %d", name, k)
+			assert.Equal(t, valueRes.Runs[k].Verdict, bufRes.Runs[k].Verdict, "%s run %d", name, k)
+		}
+		if name == "floats" {
+			for _, s := range []string{`"NaN"`, `"+Inf"`, `"-Inf"`, `-0`, `1e-45`, `1e+20`, `"\u003cmissing\u003e"`, `"fake \u003ca\u0026b\u003e"`, `"indeterminate"`} {
+				assert.Contains(t, got.String(), s, "the floats case covers %s", s)
+			}
+		}
+		if strings.Contains(got.String(), `"oneOf"`) {
+			t.Logf("%s has allowed sets", name)
+		}
+		o2 := *o
+		o2.Entry = &valueRes
+		entries = append(entries, EntryRun{Name: name, Outcome: &o2, Exit: len(entries) % 4})
+	}
+	entries = append(entries[:2], append([]EntryRun{{Name: "refused", Err: "x.wgsl:1:2: no <such> thing", Exit: 2}}, entries[2:]...)...)
+	var want, got bytes.Buffer
+	require.NoError(t, oldWriteEntriesJSON(&want, entries))
+	require.NoError(t, WriteEntriesJSON(&got, entries))
+	require.Equal(t, want.String(), got.String())
+}
