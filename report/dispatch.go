@@ -207,19 +207,13 @@ func sortedNames(names []string, n int) []int {
 	return idx
 }
 
-// leafRow is one leaf of a read_write binding in the table.
-type leafRow struct {
-	path string
-	ref  string
-	got  []string // per run
-	bad  []bool
-	ind  bool
-}
-
 // WriteDispatchTable writes one table per read_write binding: a row per
 // leaf (its path, the reference, one column per run; "≠" marks a leaf that
 // differs, "~" one the reference leaves indeterminate), then a line per
-// run, the races and the skipped runs.
+// run, the races and the skipped runs. Past 16 leaves only the first 8,
+// those that differ and up to 64 indeterminate ones get a row (all with
+// opts.AllRows); the leaves are read one by one from either form of the
+// outputs (oracle.Expected.Cursor), text made only for the rows shown.
 func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
@@ -229,77 +223,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 		return
 	}
 	for b, name := range res.Names {
-		refLeaves := leafStrings(res.Reference[b], name)
-		rows := make([]leafRow, len(refLeaves))
-		for i, l := range refLeaves {
-			rows[i] = leafRow{path: l.path, ref: l.s, ind: l.ind, got: make([]string, len(res.Runs)), bad: make([]bool, len(res.Runs))}
-		}
-		for k, r := range res.Runs {
-			var got []leafText
-			if r.Failed == "" && len(r.Outputs) == 1 {
-				got = leafStrings(r.Outputs[0][b], name)
-			}
-			diffs := map[string]bool{}
-			for _, d := range r.Diffs[0] {
-				diffs[d.Path] = true
-			}
-			for i := range rows {
-				switch {
-				case r.Failed != "":
-					rows[i].got[k] = string(r.Failed)
-				case i < len(got):
-					rows[i].got[k] = got[i].s
-				default:
-					rows[i].got[k] = "-"
-				}
-				rows[i].bad[k] = diffs[rows[i].path]
-			}
-		}
-		t := table.NewWriter()
-		t.SetOutputMirror(w)
-		t.SetStyle(table.StyleLight)
-		header := table.Row{name, "reference"}
-		for _, r := range res.Runs {
-			header = append(header, dispatchRunLabel(c, r.Run))
-		}
-		t.AppendHeader(header)
-		hidden, indShown := 0, 0
-		for i, row := range rows {
-			interesting := false
-			for _, bad := range row.bad {
-				interesting = interesting || bad
-			}
-			// Indeterminate leaves are shown too, up to 64 of them (a
-			// racing store at an unknown index can make a whole large
-			// binding indeterminate).
-			if row.ind && !interesting && indShown < 64 {
-				interesting = true
-				indShown++
-			}
-			if !allRows && len(rows) > 16 && i >= 8 && !interesting {
-				hidden++
-				continue
-			}
-			ref := row.ref
-			if row.ind && !strings.HasPrefix(ref, "∈ ") {
-				ref = "~ " + ref
-			}
-			tr := table.Row{row.path, ref}
-			for k, g := range row.got {
-				if row.bad[k] {
-					g = "≠ " + g
-					if color {
-						g = text.FgRed.Sprint(g)
-					}
-				}
-				tr = append(tr, g)
-			}
-			t.AppendRow(tr)
-		}
-		t.Render()
-		if hidden > 0 {
-			fmt.Fprintf(w, "(%d agreeing leaves of %s not shown; --all-rows shows them)\n", hidden, name)
-		}
+		writeBindingTable(w, c, res, b, name, color, allRows)
 	}
 	if len(res.Names) == 0 {
 		fmt.Fprintln(w, "the entry point has no read_write storage binding: nothing to compare")
@@ -343,38 +267,141 @@ func dispatchRunLabel(c *check.EntryCase, r oracle.Run) string {
 	return label
 }
 
-type leafText struct {
+// writeBindingTable writes read_write binding b's table (WriteDispatchTable).
+func writeBindingTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, b int, name string, color, allRows bool) {
+	ref := res.Reference[b]
+	n := ref.Count()
+	rc := ref.Cursor()
+	runs := len(res.Runs)
+	gcs := make([]oracle.Leaves, runs)
+	got := make([]*oracle.Expected, runs)
+	// bad[k]: the leaves run k differs at (a diff's leaf index, confirmed
+	// by its path when the row is made).
+	bad := make([]map[int][]string, runs)
+	for k, r := range res.Runs {
+		if r.Failed == "" && len(r.Outputs) == 1 && b < len(r.Outputs[0]) {
+			got[k] = &r.Outputs[0][b]
+			gcs[k] = got[k].Cursor()
+		}
+		for _, d := range r.Diffs[0] {
+			if d.Output == b {
+				if bad[k] == nil {
+					bad[k] = map[int][]string{}
+				}
+				bad[k][d.Leaf] = append(bad[k][d.Leaf], d.Path)
+			}
+		}
+	}
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	header := table.Row{name, "reference"}
+	for _, r := range res.Runs {
+		header = append(header, dispatchRunLabel(c, r.Run))
+	}
+	t.AppendHeader(header)
+	hidden, indShown := 0, 0
+	gv := make([]ir.Value, runs)
+	gok := make([]bool, runs)
+	isBad := make([]bool, runs)
+	path := ""
+	for i := 0; i < n; i++ {
+		rv, _ := rc.Next()
+		for k := range runs {
+			if got[k] != nil {
+				gv[k], gok[k] = gcs[k].Next()
+			}
+		}
+		path = ""
+		interesting := false
+		for k := range runs {
+			isBad[k] = false
+			if ps, ok := bad[k][i]; ok {
+				if path == "" {
+					path = rc.Path(name)
+				}
+				for _, p := range ps {
+					isBad[k] = isBad[k] || p == path
+				}
+			}
+			interesting = interesting || isBad[k]
+		}
+		ind := i < len(ref.Indeterminate) && ref.Indeterminate[i]
+		// Indeterminate leaves are shown too, up to 64 of them (a
+		// racing store at an unknown index can make a whole large
+		// binding indeterminate).
+		if ind && !interesting && indShown < 64 {
+			interesting = true
+			indShown++
+		}
+		if !allRows && n > 16 && i >= 8 && !interesting {
+			hidden++
+			continue
+		}
+		if path == "" {
+			path = rc.Path(name)
+		}
+		refText := leafText(ref, i, rv)
+		if ind && !strings.HasPrefix(refText, "∈ ") {
+			refText = "~ " + refText
+		}
+		tr := table.Row{path, refText}
+		for k, r := range res.Runs {
+			var g string
+			switch {
+			case r.Failed != "":
+				g = string(r.Failed)
+			case got[k] != nil && gok[k]:
+				g = leafText(*got[k], i, gv[k])
+			default:
+				g = "-"
+			}
+			if isBad[k] {
+				g = "≠ " + g
+				if color {
+					g = text.FgRed.Sprint(g)
+				}
+			}
+			tr = append(tr, g)
+		}
+		t.AppendRow(tr)
+	}
+	t.Render()
+	if hidden > 0 {
+		fmt.Fprintf(w, "(%d agreeing leaves of %s not shown; --all-rows shows them)\n", hidden, name)
+	}
+}
+
+// leafText is leaf i (value v) of e for the table: the scalar, or "∈ "
+// and the values WGSL allows there when e leaves it indeterminate within
+// a known set (the runs are checked against them).
+func leafText(e oracle.Expected, i int, v ir.Value) string {
+	if i < len(e.Indeterminate) && e.Indeterminate[i] {
+		if set := e.Set(i); !set.IsAny() {
+			return "∈ " + set.Format(v.Type)
+		}
+	}
+	return oracle.HumanScalar(v)
+}
+
+type leafTextRow struct {
 	path, s string
 	ind     bool
 }
 
-// leafStrings lists e's leaves with the oracle's paths, rendered for
-// the table, and whether the reference leaves them indeterminate.
-func leafStrings(e oracle.Expected, name string) []leafText {
-	var out []leafText
-	var rec func(v ir.Value, path string)
-	rec = func(v ir.Value, path string) {
-		switch v.Type.Kind {
-		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
-			for i, c := range v.Elems {
-				rec(c, fmt.Sprintf("%s[%d]", path, i))
-			}
-		case ir.KindStruct:
-			for i, c := range v.Elems {
-				rec(c, path+"."+v.Type.Struct.Fields[i].Name)
-			}
-		default:
-			i := len(out)
-			ind := e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
-			s := oracle.Human(oracle.Expected{Value: v})
-			if set := e.Set(i); ind && !set.IsAny() {
-				// The values WGSL allows there: the runs are checked
-				// against them.
-				s = "∈ " + set.Format(v.Type)
-			}
-			out = append(out, leafText{path: path, s: s, ind: ind})
+// leafStrings lists e's leaves (either form) with the oracle's paths,
+// rendered as the table renders them (leafText), and whether e leaves
+// them indeterminate: a string per leaf, for the viewer's description of
+// one leaf (the table itself makes text only for the rows it shows).
+func leafStrings(e oracle.Expected, name string) []leafTextRow {
+	var out []leafTextRow
+	c := e.Cursor()
+	for {
+		v, ok := c.Next()
+		if !ok {
+			return out
 		}
+		i := c.Index()
+		out = append(out, leafTextRow{path: c.Path(name), s: leafText(e, i, v), ind: i < len(e.Indeterminate) && e.Indeterminate[i]})
 	}
-	rec(e.Value, name)
-	return out
 }

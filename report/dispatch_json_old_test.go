@@ -1,12 +1,13 @@
 package report
 
-// A copy of exec --json's code path for an entry point as it was before
-// issue 26 streamed it (report/dispatch.go's WriteDispatchJSON,
-// report/case.go's WriteEntriesJSON, oracle.MarshalExpected and
-// ir.MarshalValue at commit 82500c9), kept as the oracle of
-// TestDispatchJSONIsByteIdentical: the streamed writer must print the
-// same bytes. Only the whole-document encoding/json pass is the old
-// one's; the values it encodes come from the same check.EntryResult.
+// A copy of exec's code paths for an entry point as they were before
+// issue 26 streamed them (report/dispatch.go's WriteDispatchJSON and
+// WriteDispatchTable, report/case.go's WriteEntriesJSON,
+// oracle.MarshalExpected and ir.MarshalValue at commit 82500c9), kept as
+// the oracle of TestDispatchJSONIsByteIdentical and
+// TestDispatchTableIsUnchanged: the streamed writers must print the same
+// bytes. The values rendered come from the same check.EntryResult (a
+// Buffer output decoded with Val()).
 
 import (
 	"bytes"
@@ -16,6 +17,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
@@ -253,4 +257,166 @@ func oldWriteEntriesJSON(w io.Writer, runs []EntryRun) error {
 	b.WriteString("\n]\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// oldLeafRow is one leaf of a read_write binding in the table.
+type oldLeafRow struct {
+	path string
+	ref  string
+	got  []string // per run
+	bad  []bool
+	ind  bool
+}
+
+// oldWriteDispatchTable is WriteDispatchTable as it was; it writes one table per read_write binding: a row per
+// leaf (its path, the reference, one column per run; "≠" marks a leaf that
+// differs, "~" one the reference leaves indeterminate), then a line per
+// run, the races and the skipped runs.
+func oldWriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, opts ExecOptions) {
+	color, allRows := opts.Color, opts.AllRows
+	if res.Domain != "" {
+		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
+		fmt.Fprintln(w, "  nothing compared: not a stack's fault; try other inputs (--fill small, --inputs) or raise --max-steps")
+		fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
+		return
+	}
+	for b, name := range res.Names {
+		refLeaves := oldLeafStrings(res.Reference[b], name)
+		rows := make([]oldLeafRow, len(refLeaves))
+		for i, l := range refLeaves {
+			rows[i] = oldLeafRow{path: l.path, ref: l.s, ind: l.ind, got: make([]string, len(res.Runs)), bad: make([]bool, len(res.Runs))}
+		}
+		for k, r := range res.Runs {
+			var got []oldLeafText
+			if r.Failed == "" && len(r.Outputs) == 1 {
+				got = oldLeafStrings(r.Outputs[0][b], name)
+			}
+			diffs := map[string]bool{}
+			for _, d := range r.Diffs[0] {
+				diffs[d.Path] = true
+			}
+			for i := range rows {
+				switch {
+				case r.Failed != "":
+					rows[i].got[k] = string(r.Failed)
+				case i < len(got):
+					rows[i].got[k] = got[i].s
+				default:
+					rows[i].got[k] = "-"
+				}
+				rows[i].bad[k] = diffs[rows[i].path]
+			}
+		}
+		t := table.NewWriter()
+		t.SetOutputMirror(w)
+		t.SetStyle(table.StyleLight)
+		header := table.Row{name, "reference"}
+		for _, r := range res.Runs {
+			header = append(header, dispatchRunLabel(c, r.Run))
+		}
+		t.AppendHeader(header)
+		hidden, indShown := 0, 0
+		for i, row := range rows {
+			interesting := false
+			for _, bad := range row.bad {
+				interesting = interesting || bad
+			}
+			// Indeterminate leaves are shown too, up to 64 of them (a
+			// racing store at an unknown index can make a whole large
+			// binding indeterminate).
+			if row.ind && !interesting && indShown < 64 {
+				interesting = true
+				indShown++
+			}
+			if !allRows && len(rows) > 16 && i >= 8 && !interesting {
+				hidden++
+				continue
+			}
+			ref := row.ref
+			if row.ind && !strings.HasPrefix(ref, "∈ ") {
+				ref = "~ " + ref
+			}
+			tr := table.Row{row.path, ref}
+			for k, g := range row.got {
+				if row.bad[k] {
+					g = "≠ " + g
+					if color {
+						g = text.FgRed.Sprint(g)
+					}
+				}
+				tr = append(tr, g)
+			}
+			t.AppendRow(tr)
+		}
+		t.Render()
+		if hidden > 0 {
+			fmt.Fprintf(w, "(%d agreeing leaves of %s not shown; --all-rows shows them)\n", hidden, name)
+		}
+	}
+	if len(res.Names) == 0 {
+		fmt.Fprintln(w, "the entry point has no read_write storage binding: nothing to compare")
+	}
+	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Entry, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
+		c.Module.Func(c.Entry).WorkgroupSize[0], c.Module.Func(c.Entry).WorkgroupSize[1], c.Module.Func(c.Entry).WorkgroupSize[2])
+	for _, r := range res.Runs {
+		label := dispatchRunLabel(c, r.Run)
+		switch {
+		case r.Failed != "":
+			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
+		case len(r.Mismatches) > 0:
+			fmt.Fprintf(w, "  %s: %d leaves disagree\n", label, len(r.Diffs[0]))
+		default:
+			fmt.Fprintf(w, "  %s: agrees", label)
+			if len(r.Indeterminate) > 0 {
+				fmt.Fprintf(w, " (leaves indeterminate in the reference: ~ any value, not compared; ∈ a set WGSL allows, checked)")
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, r := range res.Races {
+		fmt.Fprintf(w, "  race: %s\n", r)
+	}
+	if len(res.Races) > 0 {
+		fmt.Fprintf(w, "  the shader has a data race (WGSL #memory-model): a defect of the shader, not of any stack; its racing loads and the locations they reach are compared against the values WGSL allows\n")
+	}
+	for _, r := range res.Skipped {
+		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
+	}
+	fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
+}
+
+type oldLeafText struct {
+	path, s string
+	ind     bool
+}
+
+// oldLeafStrings lists e's leaves with the oracle's paths, rendered for
+// the table, and whether the reference leaves them indeterminate.
+func oldLeafStrings(e oracle.Expected, name string) []oldLeafText {
+	var out []oldLeafText
+	var rec func(v ir.Value, path string)
+	rec = func(v ir.Value, path string) {
+		switch v.Type.Kind {
+		case ir.KindVec, ir.KindArray, ir.KindRuntimeArray:
+			for i, c := range v.Elems {
+				rec(c, fmt.Sprintf("%s[%d]", path, i))
+			}
+		case ir.KindStruct:
+			for i, c := range v.Elems {
+				rec(c, path+"."+v.Type.Struct.Fields[i].Name)
+			}
+		default:
+			i := len(out)
+			ind := e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
+			s := oracle.Human(oracle.Expected{Value: v})
+			if set := e.Set(i); ind && !set.IsAny() {
+				// The values WGSL allows there: the runs are checked
+				// against them.
+				s = "∈ " + set.Format(v.Type)
+			}
+			out = append(out, oldLeafText{path: path, s: s, ind: ind})
+		}
+	}
+	rec(e.Val(), name)
+	return out
 }

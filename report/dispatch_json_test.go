@@ -60,6 +60,21 @@ fn main() {
 }
 `
 
+// tileKernel is issue 26's tiled kernel (shaders/sweep_bench_test.go):
+// 256 leaves of y per workgroup, for the tables' hidden rows.
+const tileKernel = `@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+var<workgroup> tile: array<f32, 256>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) l: u32) {
+  let i = gid.x;
+  tile[l] = x[i] * 2.0;
+  workgroupBarrier();
+  y[i] = tile[l] + tile[(l + 1u) % 256u] + y[i];
+}
+`
+
 // dispatchJSONCases are the entry points the byte-identity test renders:
 // races (indeterminate leaves, allowed sets), an atomic counter's allowed
 // range, out-of-bounds stores, structs with padding and a runtime-sized
@@ -71,6 +86,7 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "floats.wgsl"), []byte(floatsKernel), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "floats.inputs.json"), []byte(floatsInputs), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "ood.wgsl"), []byte(outOfDomainKernel), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tile.wgsl"), []byte(tileKernel), 0o644))
 	type src struct {
 		path string
 		opts check.LoadOptions
@@ -81,6 +97,7 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
 		srcs[n] = src{"../shaders/compute/" + n + ".wgsl", check.LoadOptions{Command: "exec"}}
 	}
 	srcs["race flat"] = src{"../shaders/compute/race.wgsl", check.LoadOptions{Command: "exec", Flat: true}}
+	srcs["tile"] = src{filepath.Join(dir, "tile.wgsl"), check.LoadOptions{Command: "exec", Workgroups: "3"}}
 	srcs["store_load"] = src{"../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"}}
 	srcs["floats"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec"}}
 	srcs["floats flat"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec", Flat: true}}
@@ -227,4 +244,40 @@ func TestDispatchJSONIsByteIdentical(t *testing.T) {
 	require.NoError(t, oldWriteEntriesJSON(&want, entries))
 	require.NoError(t, WriteEntriesJSON(&got, entries))
 	require.Equal(t, want.String(), got.String())
+}
+
+// TestDispatchTableIsUnchanged: exec's table for an entry point, made
+// leaf by leaf for the rows shown (WriteDispatchTable), is what the code
+// it replaces printed (dispatch_json_old_test.go), with and without
+// --all-rows and colour, both forms of outputs; except that a matrix is
+// now its C×R leaves, a row each (the floats kernel's o.m), as the oracle
+// compares and names them.
+func TestDispatchTableIsUnchanged(t *testing.T) {
+	for name, o := range dispatchJSONCases(t) {
+		c := o.Case.Entry()
+		valueRes := *o.Entry
+		withRuns(t, c, &valueRes, false)
+		bufRes := asBufferReference(t, c, o.Entry)
+		withRuns(t, c, bufRes, true)
+		for _, opts := range []ExecOptions{{}, {AllRows: true}, {Color: true}} {
+			var want, got, gotBuf bytes.Buffer
+			oldWriteDispatchTable(&want, c, &valueRes, opts)
+			WriteDispatchTable(&got, c, &valueRes, opts)
+			WriteDispatchTable(&gotBuf, c, bufRes, opts)
+			require.Equal(t, got.String(), gotBuf.String(), "%s %+v: both forms", name, opts)
+			if strings.HasPrefix(name, "floats") {
+				// o.m's four leaves, column by column, a row each (the
+				// old table had one row "o.m" for the whole matrix).
+				for _, row := range []string{`│ o\.m\[0\]\[0\] +│ 0\.25 `, `│ o\.m\[0\]\[1\] +│ 0\.5 `, `│ o\.m\[1\]\[0\] +│ 0\.75 `, `│ o\.m\[1\]\[1\] +│ 1e\+20 `} {
+					assert.Regexp(t, row, got.String(), name)
+				}
+				assert.Regexp(t, `│ o\.m +│ \(\(0\.25, 0\.5\), \(0\.75, 1e\+20\)\) `, want.String(), "the old table's one row for o.m")
+				continue
+			}
+			require.Equal(t, want.String(), got.String(), "%s %+v", name, opts)
+			if name == "tile" && !opts.AllRows {
+				assert.Contains(t, got.String(), "agreeing leaves of y not shown", "the tile case hides rows")
+			}
+		}
+	}
 }
