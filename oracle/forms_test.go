@@ -185,3 +185,31 @@ func TestValueAndBufferFormsCompareAlike(t *testing.T) {
 	assert.Equal(t, []int{0, 1}, js[0].Mismatches)
 	assert.Equal(t, js[0].Diffs[0], js[0].Diffs[1])
 }
+
+// Two Buffers with the same bytes agree without a leaf walk; bytes that
+// differ only in padding still agree (leaf by leaf: padding is no leaf),
+// and one leaf's bytes differing is that leaf's diff. array<vec3<f32>, 2>
+// has a stride of 16 (WGSL #memory-layouts): bytes 12..16 are padding,
+// leaf 3 ([1][0]) lies at 16.
+func TestBuffersCompareByBytesThenLeaves(t *testing.T) {
+	ty := ir.ArrayOf(ir.Vec(3, ir.F32), 2)
+	ref := ir.ZeroBuffer(ty)
+	require.Len(t, ref.Bytes, 32)
+	for i := range 6 {
+		ref.SetLeaf(i, math.Float32bits(float32(i)))
+	}
+	names := []string{"a"}
+	o, d := CompareInvocation([]Expected{{Buffer: ref}}, []Expected{{Buffer: ref.Clone()}}, names)
+	assert.Equal(t, Agree, o)
+	assert.Empty(t, d)
+	pad := ref.Clone()
+	pad.Bytes[13] = 0xff
+	o, d = CompareInvocation([]Expected{{Buffer: ref}}, []Expected{{Buffer: pad}}, names)
+	assert.Equal(t, Agree, o, "padding is no leaf")
+	assert.Empty(t, d)
+	bad := ref.Clone()
+	bad.Bytes[16+3] ^= 0x80 // leaf 3 = 3.0 with its sign flipped
+	o, d = CompareInvocation([]Expected{{Buffer: ref}}, []Expected{{Buffer: bad}}, names)
+	assert.Equal(t, Differ, o)
+	assert.Equal(t, []LeafDiff{{Output: 0, Leaf: 3, Path: "a[1][0]", Want: "3.0f", Got: "-3.0f"}}, d)
+}
