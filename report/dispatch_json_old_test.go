@@ -2,10 +2,10 @@ package report
 
 // A copy of exec's code paths for an entry point as they were before
 // issue 26 streamed them (report/dispatch.go's WriteDispatchJSON and
-// WriteDispatchTable, report/case.go's WriteEntriesJSON,
+// WriteDispatchTable, report/exec.go's WriteExecJSON, report/case.go's WriteEntriesJSON,
 // oracle.MarshalExpected and ir.MarshalValue at commit 82500c9), kept as
 // the oracle of TestDispatchJSONIsByteIdentical and
-// TestDispatchTableIsUnchanged: the streamed writers must print the same
+// TestDispatchTableIsUnchanged, TestExecJSONIsByteIdentical: the streamed writers must print the same
 // bytes. The values rendered come from the same check.EntryResult (a
 // Buffer output decoded with Val()).
 
@@ -418,5 +418,105 @@ func oldLeafStrings(e oracle.Expected, name string) []oldLeafText {
 		}
 	}
 	rec(e.Val(), name)
+	return out
+}
+
+type oldRunJSON struct {
+	Adapter       string            `json:"adapter"`
+	Function      string            `json:"function"`
+	Format        string            `json:"format"`
+	Stage         string            `json:"stage,omitempty"` // GPU runs: "compute" or "fragment"
+	Mode          string            `json:"mode"`
+	Outputs       []json.RawMessage `json:"outputs"`
+	Mismatches    []int             `json:"mismatches"`
+	Indeterminate []int             `json:"indeterminate"`
+	Error         string            `json:"error"`
+}
+
+// oldWriteExecJSON is WriteExecJSON as it was: it writes exec's JSON object (README "exec --json") for the
+// result res of running kernel f on args[invocation][param]: one indented
+// document and a newline on w. replay, when non-nil, is repro's judgement
+// of the run (its "repro" member), carried in the same document so that
+// `repro --json` prints nothing else. Errors are w's.
+func oldWriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, replay *check.ReplayOutcome) error {
+	ref := make([]json.RawMessage, len(res.Reference))
+	for i, r := range res.Reference {
+		ref[i] = oldInvocationJSON(r, res.Names)
+	}
+	runs := make([]oldRunJSON, 0, len(res.Runs))
+	for _, r := range res.Runs {
+		rj := oldRunJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Stage: string(r.Stage), Mode: r.Mode,
+			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
+			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
+		for _, o := range r.Outputs {
+			rj.Outputs = append(rj.Outputs, oldInvocationJSON(o, res.Names))
+		}
+		runs = append(runs, rj)
+	}
+	type refErr struct {
+		Invocation int    `json:"invocation"`
+		Error      string `json:"error"`
+	}
+	var refErrs []refErr
+	for _, i := range res.Unfinished() {
+		refErrs = append(refErrs, refErr{i, res.ReferenceErr[i]})
+	}
+	obj := struct {
+		Kernel      string            `json:"kernel"`
+		Invocations int               `json:"invocations"`
+		Inputs      json.RawMessage   `json:"inputs"`
+		Reference   []json.RawMessage `json:"reference"`
+		// ReferenceErrors are the invocations the reference interpreter
+		// could not finish (step limit, positioned at the loop); their
+		// reference outputs are indeterminate and the verdict is "error",
+		// or "out-of-domain" when the inputs were made up (--fill).
+		ReferenceErrors []refErr     `json:"reference_errors,omitempty"`
+		Runs            []oldRunJSON `json:"runs"`
+		Verdict         string       `json:"verdict"`
+		// Findings attribute every disagreement (check.Attribute: what
+		// it implicates and why); empty when the verdict is pass.
+		Findings []oldFindingJSON `json:"findings"`
+		// Repro is repro's judgement of the replay (repro --json only).
+		Repro *check.ReplayOutcome `json:"repro,omitempty"`
+	}{f.Name, len(args), check.InputsJSON(f, args), ref, refErrs, runs, ExecVerdict(res.Verdict), oldExecFindings(res), replay}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(obj)
+}
+
+func oldInvocationJSON(outs []oracle.Expected, names []string) json.RawMessage {
+	if len(names) == 1 && names[0] == "ret" && len(outs) == 1 {
+		return oldMarshalExpected(outs[0])
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, o := range outs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		n, _ := json.Marshal(names[i])
+		b.Write(n)
+		b.WriteString(": ")
+		b.Write(oldMarshalExpected(o))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// oldFindingJSON is one attributed disagreement in exec's JSON.
+type oldFindingJSON struct {
+	Class       string   `json:"class"`
+	Adapter     string   `json:"adapter"`
+	Runs        []string `json:"runs"`
+	Implicates  string   `json:"implicates"`
+	Invocations []int    `json:"invocations"`
+}
+
+// oldExecFindings is check.Attribute(res) in exec's JSON form ([] when none).
+func oldExecFindings(res *check.Result) []oldFindingJSON {
+	out := []oldFindingJSON{}
+	for _, fd := range check.Attribute(res) {
+		out = append(out, oldFindingJSON{string(fd.Class), fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
+	}
 	return out
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,85 +32,152 @@ func ExecVerdict(v oracle.Verdict) string {
 	return "error"
 }
 
-type runJSON struct {
-	Adapter       string            `json:"adapter"`
-	Function      string            `json:"function"`
-	Format        string            `json:"format"`
-	Stage         string            `json:"stage,omitempty"` // GPU runs: "compute" or "fragment"
-	Mode          string            `json:"mode"`
-	Outputs       []json.RawMessage `json:"outputs"`
-	Mismatches    []int             `json:"mismatches"`
-	Indeterminate []int             `json:"indeterminate"`
-	Error         string            `json:"error"`
-}
-
 // WriteExecJSON writes exec's JSON object (README "exec --json") for the
 // result res of running kernel f on args[invocation][param]: one indented
 // document and a newline on w. replay, when non-nil, is repro's judgement
 // of the run (its "repro" member), carried in the same document so that
-// `repro --json` prints nothing else. Errors are w's.
+// `repro --json` prints nothing else. Its members, in order: kernel,
+// invocations, inputs {param: [value per invocation]}, reference [per
+// invocation: oracle.InvocationJSON's value], reference_errors
+// [{invocation, error}] (when some invocation did not finish), runs
+// [{adapter, function, format, stage (GPU runs), mode, outputs [per
+// invocation], mismatches [invocation], indeterminate [invocation],
+// error}], verdict, findings [{class, adapter, runs, implicates,
+// invocations}], repro. It is written onto w as it goes (a bufio.Writer),
+// laid out as encoding/json's Encoder with SetIndent("", "  ") prints
+// it. Errors are w's.
 func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, replay *check.ReplayOutcome) error {
-	ref := make([]json.RawMessage, len(res.Reference))
-	for i, r := range res.Reference {
-		ref[i] = oracle.InvocationJSON(r, res.Names)
-	}
-	runs := make([]runJSON, 0, len(res.Runs))
-	for _, r := range res.Runs {
-		rj := runJSON{Adapter: r.Adapter, Function: r.Function, Format: string(r.Format), Stage: string(r.Stage), Mode: r.Mode,
-			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...),
-			Indeterminate: append([]int{}, r.Indeterminate...), Error: r.Message}
-		for _, o := range r.Outputs {
-			rj.Outputs = append(rj.Outputs, oracle.InvocationJSON(o, res.Names))
+	bw := bufio.NewWriterSize(w, 64<<10)
+	j := ir.NewJSONWriter(bw, true)
+	j.Open('{')
+	j.Key("kernel")
+	j.String(f.Name)
+	j.Key("invocations")
+	j.Int(int64(len(args)))
+	j.Key("inputs") // check.InputsJSON's object
+	j.Open('{')
+	for k, p := range f.Params {
+		j.Key(p.Name)
+		j.Open('[')
+		for i := range args {
+			j.Elem()
+			j.Value(args[i][k], nil)
 		}
-		runs = append(runs, rj)
+		j.Close(']')
 	}
-	type refErr struct {
-		Invocation int    `json:"invocation"`
-		Error      string `json:"error"`
+	j.Close('}')
+	j.Key("reference")
+	j.Open('[')
+	for _, r := range res.Reference {
+		j.Elem()
+		oracle.WriteInvocationJSON(j, r, res.Names)
 	}
-	var refErrs []refErr
-	for _, i := range res.Unfinished() {
-		refErrs = append(refErrs, refErr{i, res.ReferenceErr[i]})
+	j.Close(']')
+	// ReferenceErrors are the invocations the reference interpreter could
+	// not finish (step limit, positioned at the loop); their reference
+	// outputs are indeterminate and the verdict is "error", or
+	// "out-of-domain" when the inputs were made up (--fill).
+	if un := res.Unfinished(); len(un) > 0 {
+		j.Key("reference_errors")
+		j.Open('[')
+		for _, i := range un {
+			j.Elem()
+			j.Open('{')
+			j.Key("invocation")
+			j.Int(int64(i))
+			j.Key("error")
+			j.String(res.ReferenceErr[i])
+			j.Close('}')
+		}
+		j.Close(']')
 	}
-	obj := struct {
-		Kernel      string            `json:"kernel"`
-		Invocations int               `json:"invocations"`
-		Inputs      json.RawMessage   `json:"inputs"`
-		Reference   []json.RawMessage `json:"reference"`
-		// ReferenceErrors are the invocations the reference interpreter
-		// could not finish (step limit, positioned at the loop); their
-		// reference outputs are indeterminate and the verdict is "error",
-		// or "out-of-domain" when the inputs were made up (--fill).
-		ReferenceErrors []refErr  `json:"reference_errors,omitempty"`
-		Runs            []runJSON `json:"runs"`
-		Verdict         string    `json:"verdict"`
-		// Findings attribute every disagreement (check.Attribute: what
-		// it implicates and why); empty when the verdict is pass.
-		Findings []findingJSON `json:"findings"`
-		// Repro is repro's judgement of the replay (repro --json only).
-		Repro *check.ReplayOutcome `json:"repro,omitempty"`
-	}{f.Name, len(args), check.InputsJSON(f, args), ref, refErrs, runs, ExecVerdict(res.Verdict), execFindings(res), replay}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(obj)
-}
-
-// findingJSON is one attributed disagreement in exec's JSON.
-type findingJSON struct {
-	Class       string   `json:"class"`
-	Adapter     string   `json:"adapter"`
-	Runs        []string `json:"runs"`
-	Implicates  string   `json:"implicates"`
-	Invocations []int    `json:"invocations"`
-}
-
-// execFindings is check.Attribute(res) in exec's JSON form ([] when none).
-func execFindings(res *check.Result) []findingJSON {
-	out := []findingJSON{}
+	j.Key("runs")
+	j.Open('[')
+	for _, r := range res.Runs {
+		j.Elem()
+		j.Open('{')
+		j.Key("adapter")
+		j.String(r.Adapter)
+		j.Key("function")
+		j.String(r.Function)
+		j.Key("format")
+		j.String(string(r.Format))
+		if r.Stage != "" { // GPU runs: "compute" or "fragment"
+			j.Key("stage")
+			j.String(string(r.Stage))
+		}
+		j.Key("mode")
+		j.String(r.Mode)
+		j.Key("outputs")
+		j.Open('[')
+		for _, o := range r.Outputs {
+			j.Elem()
+			oracle.WriteInvocationJSON(j, o, res.Names)
+		}
+		j.Close(']')
+		j.Key("mismatches")
+		writeInts(j, r.Mismatches)
+		j.Key("indeterminate")
+		writeInts(j, r.Indeterminate)
+		j.Key("error")
+		j.String(r.Message)
+		j.Close('}')
+	}
+	j.Close(']')
+	j.Key("verdict")
+	j.String(ExecVerdict(res.Verdict))
+	// Findings attribute every disagreement (check.Attribute: what it
+	// implicates and why); empty when the verdict is pass.
+	j.Key("findings")
+	j.Open('[')
 	for _, fd := range check.Attribute(res) {
-		out = append(out, findingJSON{string(fd.Class), fd.Adapter, fd.Runs, fd.Implicates, append([]int{}, fd.Invocations...)})
+		j.Elem()
+		j.Open('{')
+		j.Key("class")
+		j.String(string(fd.Class))
+		j.Key("adapter")
+		j.String(fd.Adapter)
+		j.Key("runs")
+		if fd.Runs == nil {
+			bw.WriteString("null")
+		} else {
+			j.Open('[')
+			for _, r := range fd.Runs {
+				j.Elem()
+				j.String(r)
+			}
+			j.Close(']')
+		}
+		j.Key("implicates")
+		j.String(fd.Implicates)
+		j.Key("invocations")
+		writeInts(j, fd.Invocations)
+		j.Close('}')
 	}
-	return out
+	j.Close(']')
+	if replay != nil { // repro's judgement of the replay (repro --json only)
+		j.Key("repro")
+		js, err := json.Marshal(replay)
+		if err != nil {
+			return err
+		}
+		if err := j.Raw(js); err != nil {
+			return err
+		}
+	}
+	j.Close('}')
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// writeInts writes xs as a JSON array ([] when empty).
+func writeInts(j *ir.JSONWriter, xs []int) {
+	j.Open('[')
+	for _, x := range xs {
+		j.Elem()
+		j.Int(int64(x))
+	}
+	j.Close(']')
 }
 
 // runLabel names a run in table headers: the adapter, the format unless
