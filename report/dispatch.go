@@ -45,7 +45,7 @@ type dispatchDiffJSON struct {
 func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) error {
 	inputs := map[string]json.RawMessage{}
 	for i, v := range res.Bindings {
-		inputs[v.Name] = ir.MarshalValue(res.Inputs[i])
+		inputs[v.Name] = oracle.MarshalExpected(oracle.Expected{Buffer: res.Inputs[i]})
 	}
 	if len(c.Module.Textures) > 0 {
 		for k, v := range check.TextureInputs(c) {
@@ -275,6 +275,6 @@ func leafStrings(e oracle.Expected, name string) []leafText {
 			out = append(out, leafText{path: path, s: s, ind: ind})
 		}
 	}
-	rec(e.Value, name)
+	rec(e.Val(), name)
 	return out
 }
