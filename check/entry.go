@@ -27,8 +27,8 @@ import (
 // EntryCase is one module as written to check.
 type EntryCase struct {
 	Module     *ir.Module
-	Entry      string              // the @compute entry point
-	Workgroups [3]uint32           // the dispatch size, each ≥ 1
+	Entry      string    // the @compute entry point
+	Workgroups [3]uint32 // the dispatch size, each ≥ 1
 	// Buffers are the bindings' initial contents by binding name, as
 	// their buffers hold them (ir.Buffer; BindingBuffers makes them from
 	// values); a missing one starts zeroed.

@@ -128,7 +128,9 @@ func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	}
 	assert.Subset(t, []int32{0, 1, -1, -2147483648, 2147483647, 2, -2}, edges)
 	assert.Len(t, bufs["b"].Elems, 3)
-	js := func(v map[string]ir.Value) string { return string(check.BindingsJSON(m, check.MustBindingBuffers(m, v))) }
+	js := func(v map[string]ir.Value) string {
+		return string(check.BindingsJSON(m, check.MustBindingBuffers(m, v)))
+	}
 	assert.Equal(t, js(bufs), js(gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
 	assert.NotEqual(t, js(bufs), js(gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1})))
 	// ExecuteEntry takes them as they are.
