@@ -38,7 +38,7 @@ type entryProgram struct {
 // startEntry prepares program i, a compute entry point: its case, and a
 // record whose runs the prep stage makes (runEntry).
 func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
-	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module),
+	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
 		Textures: p.Textures, Samplers: p.Samplers}
 	f := p.Module.Func(p.Kernel)
 	inv := int(f.WorkgroupSize[0] * f.WorkgroupSize[1] * f.WorkgroupSize[2] * p.Workgroups[0] * p.Workgroups[1] * p.Workgroups[2])
@@ -135,11 +135,13 @@ func (e *entryFailure) save(cfg Config, rec *ProgramRecord, first check.Finding,
 // the candidate still declares keep their contents (the shrinker never
 // changes a texture's type).
 func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
-	bufs := map[string]ir.Value{}
-	for name, v := range orig.Buffers {
+	bufs := map[string]ir.Buffer{}
+	for name, v := range check.BindingValues(orig.Buffers) {
 		if g := sc.Module.SharedVar(name); g != nil && g.Space != ir.SpaceWorkgroup {
 			if fv, ok := bindingValue(v, g.T); ok {
-				bufs[name] = fv
+				if b, err := ir.NewBuffer(g.T, fv); err == nil {
+					bufs[name] = b
+				}
 			}
 		}
 	}

@@ -164,7 +164,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 		if first == nil {
 			first = p
 		}
-		orig := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module)}
+		orig := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))}
 		next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
 		for k := 0; k < 400; k++ {
 			cand, ok := next()
@@ -192,7 +192,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 	t.Logf("%d candidates race on a matrix location, %d refused in all", racy, refused)
 	assert.Greater(t, racy, 0, "the shrinker proposes matrix races: the predicate's race check is what keeps them out")
 
-	orig := &check.EntryCase{Module: first.Module, Entry: first.Kernel, Workgroups: first.Workgroups, Buffers: gen.Bindings(first.Seed, first.Module)}
+	orig := &check.EntryCase{Module: first.Module, Entry: first.Kernel, Workgroups: first.Workgroups, Buffers: check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module))}
 	small := shrink.Minimize(shrink.Case{Module: first.Module, Kernel: first.Kernel}, func(sc shrink.Case) bool {
 		if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Entry) || !mtileExchange(sc.Module, sc.Kernel) {
 			return false
@@ -242,28 +242,29 @@ fn main(@builtin(local_invocation_index) li: u32) {
   atomicAdd(&hist[li], 1u);
 }`)
 	pt := orig.SharedVar("prm").T
-	oc := &check.EntryCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: map[string]ir.Value{
+	oc := &check.EntryCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: check.MustBindingBuffers(orig, map[string]ir.Value{
 		"prm":   ir.CompositeVal(pt, ir.U32Val(7), ir.I32Val(-3)),
 		"out":   ir.CompositeVal(orig.SharedVar("out").T, ir.I32Val(5), ir.I32Val(6)),
 		"hist":  {Type: orig.SharedVar("hist").T, Elems: []ir.Value{ir.U32Val(1), ir.U32Val(2)}},
 		"extra": ir.CompositeVal(orig.SharedVar("extra").T, ir.U32Val(1), ir.U32Val(2)),
-	}}
+	})}
 	res, err := check.ExecuteEntry(context.Background(), oc, check.Options{})
 	require.NoError(t, err)
-	require.Equal(t, "array<i32, 2>(5i, 6i)", res.Reference[0].Value.String(), "out: -3 + (7 + extra[li])")
+	require.Equal(t, "array<i32, 2>(5i, 6i)", res.Reference[0].Val().String(), "out: -3 + (7 + extra[li])")
 
 	c := shrunkEntry(oc, shrink.Case{Module: cand, Kernel: "main"})
 	require.NotContains(t, c.Buffers, "extra", "dropped with its declaration")
-	prm := c.Buffers["prm"]
+	cv := check.BindingValues(c.Buffers)
+	prm := cv["prm"]
 	require.Len(t, prm.Elems, 1)
 	assert.Same(t, cand.SharedVar("prm").T.Struct, prm.Type.Struct)
 	assert.Equal(t, int32(-3), prm.Elems[0].I32(), "f1 keeps its value")
-	assert.Equal(t, "array<atomic<u32>, 2>(1u, 2u)", c.Buffers["hist"].String())
+	assert.Equal(t, "array<atomic<u32>, 2>(1u, 2u)", cv["hist"].String())
 	res, err = check.ExecuteEntry(context.Background(), c, check.Options{})
 	require.NoError(t, err)
 	for i, name := range res.Names {
 		if name == "out" {
-			assert.Equal(t, "array<i32, 2>(-3i, -3i)", res.Reference[i].Value.String())
+			assert.Equal(t, "array<i32, 2>(-3i, -3i)", res.Reference[i].Val().String())
 		}
 	}
 	rec := check.NewEntryRecord(c, res, check.Options{}, "test")
@@ -271,5 +272,5 @@ fn main(@builtin(local_invocation_index) li: u32) {
 	require.NoError(t, err)
 	_, ec, _, err := check.ParseCaseFile("shrunk.wgsl", data)
 	require.NoError(t, err, "the shrunk case reads back:\n%s", data)
-	assert.Equal(t, int32(-3), ec.Buffers["prm"].Elems[0].I32())
+	assert.Equal(t, int32(-3), check.BindingValues(ec.Buffers)["prm"].Elems[0].I32())
 }

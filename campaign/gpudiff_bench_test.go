@@ -172,8 +172,18 @@ func BenchmarkGpudiff(b *testing.B) {
 			// Even with a core per adapter, the pair ends when the slower
 			// campaign does: (A + B) / max(A, B) is the most it can be.
 			bound := (e2e[a0] + e2e[a1]).Seconds() / max(e2e[a0], e2e[a1]).Seconds()
+			// What bounds the pair is the slower driver: the parallel
+			// campaign cannot end before that adapter's bare dispatches
+			// of the same modules (its floor, (a)) do. both / that floor
+			// near 1 says the remaining cost is the driver's, not
+			// gpudiff's (issue 26 (c)).
+			slow := a0
+			if floor[a1] > floor[a0] {
+				slow = a1
+			}
 			t.AppendRow(table.Row{"c", "two adapters in parallel, " + short(a0) + " ∥ " + short(a1),
-				fmt.Sprintf("%.2f programs/s = %.2f× one after the other (at most %.2f× for these two)", rate(both), speedup, bound), "≥ 1.7×", met(speedup >= 1.7)})
+				fmt.Sprintf("%.2f programs/s = %.2f× one after the other (at most %.2f× for these two without sharing the reference; the pair takes %.2f× %s's driver floor)",
+					rate(both), speedup, bound, both.Seconds()/floor[slow].Seconds(), short(slow)), "≥ 1.7×", met(speedup >= 1.7)})
 		}
 		t.AppendRow(table.Row{"d", "interpreter, per executed IR operation",
 			fmt.Sprintf("%.2f ns = %.1f× native Go (%.3f ns)", interpNs, interpNs/nativeNs, nativeNs), "≤ 10×", met(interpNs/nativeNs <= 10)})

@@ -32,7 +32,7 @@ func referenceOf(t *testing.T, name string, wg [3]uint32) *EntryResult {
 func observed(res *EntryResult, set map[[2]int]uint32) oracle.Run {
 	var outs []oracle.Expected
 	for b, e := range res.Reference {
-		v := cloneValue(e.Value)
+		v := cloneValue(e.Val())
 		leaf := 0
 		var rec func(v *ir.Value)
 		rec = func(v *ir.Value) {

@@ -449,14 +449,14 @@ func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*EntryCase, e
 }
 
 // ParseBindings decodes {binding: value} for m's storage and uniform
-// bindings (a missing binding starts zeroed). where prefixes error
-// messages.
-func ParseBindings(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Value, error) {
+// bindings (a missing binding starts zeroed), laid out as their buffers
+// (ir.Buffer). where prefixes error messages.
+func ParseBindings(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Buffer, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		return nil, fmt.Errorf("%s: want a JSON object mapping binding names to values", where)
 	}
-	out := map[string]ir.Value{}
+	out := map[string]ir.Buffer{}
 	for _, v := range m.Shared {
 		r, ok := obj[v.Name]
 		if !ok {
@@ -469,7 +469,11 @@ func ParseBindings(where string, raw json.RawMessage, m *ir.Module) (map[string]
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", where, v.Name, err)
 		}
-		out[v.Name] = val
+		b, err := ir.NewBuffer(v.T, val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", where, v.Name, err)
+		}
+		out[v.Name] = b
 		delete(obj, v.Name)
 	}
 	for k := range obj {
@@ -479,8 +483,9 @@ func ParseBindings(where string, raw json.RawMessage, m *ir.Module) (map[string]
 }
 
 // BindingsJSON renders bindings as {binding: value} in the module's
-// declaration order (exec --inputs' form for entry points).
-func BindingsJSON(m *ir.Module, bufs map[string]ir.Value) json.RawMessage {
+// declaration order (exec --inputs' form for entry points), each buffer
+// as its decoded value.
+func BindingsJSON(m *ir.Module, bufs map[string]ir.Buffer) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0
@@ -496,7 +501,11 @@ func BindingsJSON(m *ir.Module, bufs map[string]ir.Value) json.RawMessage {
 		name, _ := json.Marshal(v.Name)
 		b.Write(name)
 		b.WriteString(": ")
-		b.Write(ir.MarshalValue(val))
+		v, err := val.Value()
+		if err != nil {
+			v = ir.ZeroBinding(val.Type)
+		}
+		b.Write(ir.MarshalValue(v))
 	}
 	b.WriteByte('}')
 	return b.Bytes()

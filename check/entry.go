@@ -27,9 +27,12 @@ import (
 // EntryCase is one module as written to check.
 type EntryCase struct {
 	Module     *ir.Module
-	Entry      string              // the @compute entry point
-	Workgroups [3]uint32           // the dispatch size, each ≥ 1
-	Buffers    map[string]ir.Value // initial value by binding name; a missing one starts zeroed
+	Entry      string    // the @compute entry point
+	Workgroups [3]uint32 // the dispatch size, each ≥ 1
+	// Buffers are the bindings' initial contents by binding name, as
+	// their buffers hold them (ir.Buffer; BindingBuffers makes them from
+	// values); a missing one starts zeroed.
+	Buffers map[string]ir.Buffer
 	// Textures and Samplers are the contents of every texture binding and
 	// the description of every sampler binding, by variable name
 	// (check/texture.go); empty for a module without them.
@@ -45,9 +48,9 @@ type EntryResult struct {
 	// order-dependent atomic results, out-of-bounds writes).
 	Names     []string
 	Reference []oracle.Expected
-	// Inputs are every storage and uniform binding's initial value, in
-	// module order (Bindings' order), as dispatched.
-	Inputs   []ir.Value
+	// Inputs are every storage and uniform binding's initial contents,
+	// in module order (Bindings' order), as dispatched.
+	Inputs   []ir.Buffer
 	Bindings []*ir.SharedVar
 	// TextureOutputs are the storage textures the entry point may write
 	// (write or read_write access), in module order: the outputs after
@@ -110,18 +113,20 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 		}
 		val, ok := c.Buffers[v.Name]
 		if !ok {
-			val = ir.ZeroBinding(v.T)
+			val = ir.ZeroBuffer(v.T)
 		}
 		if v.Space == ir.SpaceUniform {
 			if err := ir.CheckUniformLayout(v.T); err != nil {
 				return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: err.Error()}
 			}
 		}
-		data, err := ir.BindingBytes(v.T, val)
-		if err != nil {
-			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: %v", v.Name, err)}
+		if !ir.Identical(val.Type, v.T) {
+			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: has type %v, want %v", v.Name, val.Type, v.T)}
 		}
-		bufs = append(bufs, harness.BufferBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: bindingKind(v), Data: data})
+		if min := ir.SizeOf(v.T); len(val.Bytes) < min {
+			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: %d bytes, fewer than its type %v's %d", v.Name, len(val.Bytes), v.T, min)}
+		}
+		bufs = append(bufs, harness.BufferBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: bindingKind(v), Data: val.Bytes})
 		res.Bindings = append(res.Bindings, v)
 		res.Inputs = append(res.Inputs, val)
 		if bindingKind(v) == harness.BindingStorage {
@@ -131,7 +136,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	if err := stoppedBy(ctx); err != nil { // laying out a large binding takes a while
 		return nil, err
 	}
-	inputs := map[string]ir.Value{}
+	inputs := map[string]ir.Buffer{}
 	for i, v := range res.Bindings {
 		inputs[v.Name] = res.Inputs[i]
 	}
@@ -150,7 +155,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	if len(c.Module.Textures) > 0 {
 		opts.Interp.Textures, opts.Interp.Samplers = texs, smps
 	}
-	ref, err := d.Run(inputs, c.Workgroups, opts.Interp)
+	ref, err := d.RunBuffers(inputs, c.Workgroups, opts.Interp)
 	if err != nil {
 		if entryOutOfDomain(res, err, opts) {
 			return res, nil
@@ -241,12 +246,12 @@ func stoppedBy(ctx context.Context) error {
 // twinReference dispatches the twin tw of module tm in the interpreter
 // with the original's bindings: the run "interp <tw> ir", whose outputs
 // (with the twin's own indeterminate leaves) are judged like any run.
-func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[string]ir.Value, wg [3]uint32, io interp.Options) oracle.Run {
+func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[string]ir.Buffer, wg [3]uint32, io interp.Options) oracle.Run {
 	r := oracle.Run{Adapter: "interp", Function: tw, Format: oracle.FormatIR}
 	d, err := interp.CompileEntry(tm, tw)
 	var out *interp.DispatchResult
 	if err == nil {
-		out, err = d.Run(inputs, wg, io)
+		out, err = d.RunBuffers(inputs, wg, io)
 	}
 	if err != nil {
 		r.Failed, r.Message = oracle.Error, err.Error()
@@ -333,18 +338,14 @@ func decodeEntryRun(res *EntryResult, out []byte, r *oracle.Run) {
 		if bindingKind(v) != harness.BindingStorage {
 			continue
 		}
-		data, err := ir.BindingBytes(v.T, res.Inputs[i])
-		if err != nil || off+len(data) > len(out) {
+		n := len(res.Inputs[i].Bytes)
+		if off+n > len(out) {
 			r.Failed, r.Message = oracle.Error, fmt.Sprintf("read back %d bytes, fewer than the read_write bindings hold", len(out))
 			return
 		}
-		val, err := ir.BindingValue(v.T, out[off:off+len(data)])
-		if err != nil {
-			r.Failed, r.Message = oracle.Error, err.Error()
-			return
-		}
-		off += len(data)
-		outs = append(outs, oracle.Expected{Value: val})
+		// The run's bytes as they came back: no decoding (issue 26).
+		outs = append(outs, oracle.Expected{Buffer: ir.Buffer{Type: v.T, Bytes: out[off : off+n : off+n]}})
+		off += n
 	}
 	for _, v := range res.TextureOutputs {
 		t := res.textures[v.Name]
@@ -407,5 +408,5 @@ func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
 
 // expected is the oracle's form of an interpreter output.
 func expected(o interp.Output) oracle.Expected {
-	return oracle.Expected{Value: o.Value, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
+	return oracle.Expected{Value: o.Value, Buffer: o.Buffer, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
 }

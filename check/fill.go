@@ -80,23 +80,31 @@ func FillArgs(fill Fill, seed uint64, params []*ir.Param, n int) [][]ir.Value {
 }
 
 // FillBindings fills every storage and uniform binding of module m for
-// its entry point f, dispatched as wg workgroups: FillEdges is
-// gen.EntryBindings exactly; otherwise each binding's leaves are counted
-// from 0. A runtime-sized array (a whole binding or a struct's last
-// member) gets one element per invocation of the dispatch; an atomic
-// takes its scalar's value.
-func FillBindings(fill Fill, seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Value {
+// its entry point f, dispatched as wg workgroups, as buffers (ir.Buffer):
+// FillEdges is gen.EntryBindings exactly; otherwise each binding's leaves
+// are counted from 0, written straight into its bytes (4 bytes per leaf:
+// no ir.Value tree, issue 26). A runtime-sized array (a whole binding or a
+// struct's last member) gets one element per invocation of the dispatch;
+// an atomic takes its scalar's value.
+func FillBindings(fill Fill, seed uint64, m *ir.Module, f *ir.Func, wg [3]uint32) map[string]ir.Buffer {
 	if fill == FillEdges || fill == "" {
-		return gen.EntryBindings(seed, m, f, wg)
+		return MustBindingBuffers(m, gen.EntryBindings(seed, m, f, wg))
 	}
 	ws := f.WorkgroupSize
 	n := int(ws[0] * ws[1] * ws[2] * wg[0] * wg[1] * wg[2])
-	out := map[string]ir.Value{}
+	out := map[string]ir.Buffer{}
 	for i, v := range m.Shared {
 		if v.Space == ir.SpaceWorkgroup {
 			continue
 		}
-		out[v.Name] = newFiller(fill, seed+uint64(i)*0x9e3779b97f4a7c15, n).value(v.T)
+		fl := newFiller(fill, seed+uint64(i)*0x9e3779b97f4a7c15, n)
+		b := ir.BufferOfLength(v.T, n)
+		if fill != FillZero {
+			for j := range b.Leaves() {
+				b.SetLeaf(j, fl.scalar(b.LeafType(j)).Bits)
+			}
+		}
+		out[v.Name] = b
 	}
 	return out
 }
@@ -136,6 +144,11 @@ func (fl *filler) value(t *ir.Type) ir.Value {
 		}
 		return ir.CompositeVal(t, es...)
 	}
+	return fl.scalar(t)
+}
+
+// scalar fills the next leaf, of scalar type t.
+func (fl *filler) scalar(t *ir.Type) ir.Value {
 	k := fl.k
 	fl.k++
 	switch fl.fill {

@@ -40,7 +40,7 @@ func TestFillBindings(t *testing.T) {
 	require.NoError(t, err)
 	f := m.Func("main")
 	wg := [3]uint32{2, 1, 1}
-	js := func(b map[string]ir.Value) string { return string(BindingsJSON(m, b)) }
+	js := func(b map[string]ir.Buffer) string { return string(BindingsJSON(m, b)) }
 
 	assert.Equal(t, `{"p": {"count": 0, "scale": 0, "width": 0}, "idx": [[0, 0], [0, 0]], "out": [0, 0, 0, 0, 0, 0], "n": 0}`,
 		js(FillBindings(FillZero, 1, m, f, wg)))
@@ -50,15 +50,15 @@ func TestFillBindings(t *testing.T) {
 	assert.Equal(t, `{"p": {"count": 1, "scale": 0.5, "width": 3}, "idx": [[1, 2], [3, 4]], "out": [1, 2, 3, 4, 5, 6], "n": 1}`,
 		js(FillBindings(FillSmall, 1, m, f, wg)))
 	// edges is gen.EntryBindings itself: today's seeded values.
-	assert.Equal(t, js(gen.EntryBindings(7, m, f, wg)), js(FillBindings(FillEdges, 7, m, f, wg)))
+	assert.Equal(t, js(MustBindingBuffers(m, gen.EntryBindings(7, m, f, wg))), js(FillBindings(FillEdges, 7, m, f, wg)))
 
 	// random: seeded (same seed, same values; another seed, others), f32
 	// in [-1, 1).
 	r1, r2 := FillBindings(FillRandom, 1, m, f, wg), FillBindings(FillRandom, 2, m, f, wg)
 	assert.Equal(t, js(r1), js(FillBindings(FillRandom, 1, m, f, wg)))
 	assert.NotEqual(t, js(r1), js(r2))
-	for _, b := range []map[string]ir.Value{r1, r2} {
-		s := b["p"].Elems[1].F32()
+	for _, b := range []map[string]ir.Buffer{r1, r2} {
+		s := BindingValues(b)["p"].Elems[1].F32()
 		assert.True(t, s >= -1 && s < 1, "scale %v", s)
 	}
 }
@@ -121,7 +121,7 @@ func TestStepLimitOutOfDomain(t *testing.T) {
 	assert.Contains(t, res.ReferenceErr[1], "loop.wgsl:3:3: interp: step limit of 1000 exceeded")
 	assert.Empty(t, Attribute(res), "out of domain is no finding")
 	// The finished invocation is still judged: 3 iterations.
-	assert.Equal(t, uint32(3), res.Reference[0][0].Value.Bits)
+	assert.Equal(t, uint32(3), res.Reference[0][0].Val().Bits)
 
 	// The record keeps the fill, and a replay reads it back.
 	rec := NewRecord(c, res, io, "test")
@@ -156,7 +156,7 @@ func TestEntryStepLimitOutOfDomain(t *testing.T) {
 	m, err := wgsl.Parse("eloop.wgsl", []byte(loopEntry))
 	require.NoError(t, err)
 	cnt := ir.CompositeVal(m.SharedVar("cnt").T, ir.U32Val(2), ir.U32Val(4000000000))
-	c := &EntryCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: map[string]ir.Value{"cnt": cnt}}
+	c := &EntryCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: MustBindingBuffers(m, map[string]ir.Value{"cnt": cnt})}
 	_, err = ExecuteEntry(t.Context(), c, Options{Interp: interpLimit(1000)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "eloop.wgsl:5:3: interp: step limit of 1000 exceeded")

@@ -79,7 +79,7 @@ type AnyCase struct {
 	Args [][]ir.Value
 	// Bindings are the initial values of a compute entry point's storage
 	// and uniform bindings by variable name (a missing one starts zeroed).
-	Bindings map[string]ir.Value
+	Bindings map[string]ir.Buffer
 	// Textures and Samplers are the contents of the module's texture
 	// bindings and the descriptions of its sampler bindings, by variable
 	// name (check/texture.go): given, recorded or made up.
@@ -822,7 +822,7 @@ func (o *LoadOptions) readInputs(path string, f *ir.Func) ([][]ir.Value, error) 
 //
 // Texture and sampler bindings take their TextureJSON and SamplerJSON
 // entries (check/texture.go), stored in c.
-func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (map[string]ir.Value, *[3]uint32, error) {
+func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (map[string]ir.Buffer, *[3]uint32, error) {
 	c.Textures, c.Samplers = map[string]*interp.Texture{}, map[string]*interp.Sampler{}
 	data, err := o.read(path)
 	if err != nil {
@@ -837,7 +837,7 @@ func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (
 		return nil, nil, o.usagef("%s: want a JSON object mapping binding names to their values", where)
 	}
 	var wg *[3]uint32
-	bufs := map[string]ir.Value{}
+	bufs := map[string]ir.Buffer{}
 	names := make([]string, 0, len(obj))
 	for k := range obj {
 		names = append(names, k)
@@ -888,7 +888,11 @@ func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (
 		if err != nil {
 			return nil, nil, o.usagef("%s: %s%v", path, k, strings.TrimPrefix(err.Error(), "value"))
 		}
-		bufs[k] = v
+		b, err := ir.NewBuffer(g.T, v)
+		if err != nil {
+			return nil, nil, o.usagef("%s: %s: %v", path, k, err)
+		}
+		bufs[k] = b
 	}
 	return bufs, wg, nil
 }

@@ -1026,7 +1026,7 @@ func textureOutput(v *ir.TextureVar, t *interp.Texture, outs map[string]interp.T
 // parseEntryInputs decodes a compute entry point's recorded inputs: its
 // buffers (ParseBindings) and its textures and samplers (a case record
 // holds their texels: no PNG names).
-func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Value, map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[string]ir.Buffer, map[string]*interp.Texture, map[string]*interp.Sampler, error) {
 	if len(m.Textures) == 0 {
 		bufs, err := ParseBindings(where, raw, m)
 		return bufs, nil, nil, err

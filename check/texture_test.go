@@ -65,7 +65,7 @@ func TestTextureReferenceHandDerived(t *testing.T) {
 		{204, []uint32{203, 204, 205}}, {102, []uint32{101, 102, 103}}, {127, []uint32{127, 128}}, {255, nil}, // (1,1): t=(.8,1), s=src(0,1).x=.4
 	}
 	var leaves []uint32
-	for _, row := range e.Value.Elems {
+	for _, row := range e.Val().Elems {
 		for _, texel := range row.Elems {
 			for _, ch := range texel.Elems {
 				leaves = append(leaves, ch.Bits)
@@ -245,7 +245,7 @@ func refLeaves(t *testing.T, e oracle.Expected) (vals, tols []float64) {
 			vals = append(vals, float64(v.Bits))
 		}
 	}
-	walk(e.Value)
+	walk(e.Val())
 	tols = make([]float64, len(vals))
 	for i := range tols {
 		if e.Tolerance != nil && i < len(e.Tolerance) {

@@ -201,7 +201,7 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 		if p.IsEntry() {
 			// A compute entry point (the compute profile): the dispatch
 			// a campaign checks, its bindings gen.Bindings(seed).
-			c.Entry = &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: gen.Bindings(p.Seed, p.Module),
+			c.Entry = &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
 				Textures: p.Textures, Samplers: p.Samplers}
 		} else {
 			c.Case = &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)}

@@ -80,12 +80,14 @@ func TestLoadCorpusReadsEntryPoints(t *testing.T) {
 	h := byName["histogram"].Entry
 	assert.Equal(t, "main", h.Entry)
 	assert.Equal(t, [3]uint32{2, 1, 1}, h.Workgroups)
-	assert.Len(t, h.Buffers["values"].Elems, 16)
-	assert.Equal(t, uint32(100), h.Buffers["bins"].Elems[0].Bits)
+	hv := check.BindingValues(h.Buffers)
+	assert.Len(t, hv["values"].Elems, 16)
+	assert.Equal(t, uint32(100), hv["bins"].Elems[0].Bits)
 	s := byName["stencil_case"].Entry
 	assert.Equal(t, [3]uint32{2, 1, 1}, s.Workgroups)
-	assert.Len(t, s.Buffers["src"].Elems, 16)
-	assert.Equal(t, int32(-3), int32(s.Buffers["src"].Elems[1].Bits))
+	sv := check.BindingValues(s.Buffers)
+	assert.Len(t, sv["src"].Elems, 16)
+	assert.Equal(t, int32(-3), int32(sv["src"].Elems[1].Bits))
 
 	k, err := LoadFile("../shaders/examples/shade.wgsl")
 	require.NoError(t, err)
@@ -126,10 +128,13 @@ func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	}
 	assert.Subset(t, []int32{0, 1, -1, -2147483648, 2147483647, 2, -2}, edges)
 	assert.Len(t, bufs["b"].Elems, 3)
-	assert.Equal(t, check.BindingsJSON(m, bufs), check.BindingsJSON(m, gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
-	assert.NotEqual(t, string(check.BindingsJSON(m, bufs)), string(check.BindingsJSON(m, gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1}))))
+	js := func(v map[string]ir.Value) string {
+		return string(check.BindingsJSON(m, check.MustBindingBuffers(m, v)))
+	}
+	assert.Equal(t, js(bufs), js(gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
+	assert.NotEqual(t, js(bufs), js(gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1})))
 	// ExecuteEntry takes them as they are.
-	_, err = check.ExecuteEntry(context.Background(), &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: bufs}, check.Options{})
+	_, err = check.ExecuteEntry(context.Background(), &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: check.MustBindingBuffers(m, bufs)}, check.Options{})
 	require.NoError(t, err)
 }
 
@@ -210,7 +215,7 @@ func TestGeneratedComputePrograms(t *testing.T) {
 		require.NotNil(t, c.Entry)
 		p := gen.Generate(gen.ProgramSeed(3, i), gen.Config{Profile: prof, OutsideSubset: -1})
 		assert.Equal(t, p.Workgroups, c.Entry.Workgroups)
-		assert.Equal(t, check.BindingsJSON(p.Module, gen.Bindings(p.Seed, p.Module)), check.BindingsJSON(c.Entry.Module, c.Entry.Buffers))
+		assert.Equal(t, check.BindingsJSON(p.Module, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))), check.BindingsJSON(c.Entry.Module, c.Entry.Buffers))
 		assert.Equal(t, "compute", c.Seed.Profile)
 	}
 }

@@ -265,7 +265,7 @@ func newEntryCaseResult(c *Case) *CaseResult {
 	if c.Seed != nil {
 		cr.Seed = c.Seed
 	}
-	full := map[string]ir.Value{}
+	full := map[string]ir.Buffer{}
 	row := []string{}
 	for _, v := range e.Module.Shared {
 		if v.Space == ir.SpaceWorkgroup {
@@ -273,11 +273,11 @@ func newEntryCaseResult(c *Case) *CaseResult {
 		}
 		val, ok := e.Buffers[v.Name]
 		if !ok {
-			val = ir.ZeroBinding(v.T)
+			val = ir.ZeroBuffer(v.T)
 		}
 		full[v.Name] = val
 		cr.Params = append(cr.Params, v.Name)
-		row = append(row, oracle.Human(oracle.Expected{Value: val}))
+		row = append(row, oracle.Human(oracle.Expected{Buffer: val}))
 	}
 	// The inputs file's form: the buffers, then the textures and samplers
 	// the case gives (check.EntryInputsJSON).

@@ -66,6 +66,9 @@ func (b Buffer) Leaves() int {
 	if len(b.Bytes) < l.size {
 		return 0
 	}
+	if l.tail == nil {
+		return len(l.fixed)
+	}
 	return len(l.fixed) + l.tailElems(len(b.Bytes))*l.tailLeaves()
 }
 

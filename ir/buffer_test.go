@@ -79,4 +79,8 @@ func TestBufferRuntimeArrayCountsAsBindingValue(t *testing.T) {
 	}
 	require.Equal(t, "[2][1]", Buffer{Type: rt, Bytes: make([]byte, 48)}.LeafPath(7))
 	require.Equal(t, "", Buffer{Type: F32, Bytes: make([]byte, 4)}.LeafPath(0))
+	fixed := ZeroBuffer(ArrayOf(Vec(2, U32), 3))
+	require.Equal(t, 6, fixed.Leaves())
+	require.Equal(t, 0, fixed.RuntimeLength())
+	require.Equal(t, 0, Buffer{Type: fixed.Type, Bytes: make([]byte, 8)}.Leaves(), "shorter than the fixed part")
 }

@@ -17,20 +17,9 @@ type BufferLeaves struct {
 	n int
 }
 
-// LeafAccess returns b's leaves by index: Len is Leaves() (0 when Bytes
-// is shorter than the fixed part).
+// LeafAccess returns b's leaves by index: Len is Leaves().
 func (b Buffer) LeafAccess() BufferLeaves {
-	l := leafLayoutOf(b.Type)
-	n := 0
-	if len(b.Bytes) >= l.size {
-		n = len(l.fixed)
-		if l.tail != nil {
-			// Counted here rather than by Leaves, which reads l.tail
-			// also for a type without a runtime-sized array.
-			n += l.tailElems(len(b.Bytes)) * len(l.tail.fixed)
-		}
-	}
-	return BufferLeaves{l: l, b: b.Bytes, n: n}
+	return BufferLeaves{l: leafLayoutOf(b.Type), b: b.Bytes, n: b.Leaves()}
 }
 
 // Len returns the number of leaves.

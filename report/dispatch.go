@@ -185,9 +185,9 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.EntryCase, res *check.EntryRes
 }
 
 // writeInputJSON writes binding i's initial value (check.EntryResult's
-// Inputs) leaf by leaf.
+// Inputs, an ir.Buffer) leaf by leaf.
 func writeInputJSON(j *ir.JSONWriter, res *check.EntryResult, i int) {
-	j.Value(res.Inputs[i], nil)
+	j.Buffer(res.Inputs[i], nil)
 }
 
 // sortedNames returns the indices of names[:n] in the order of their

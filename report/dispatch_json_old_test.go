@@ -161,7 +161,9 @@ type oldDispatchDiffJSON struct {
 
 // oldInputValue is binding i's initial value as a tree, whichever form
 // check.EntryResult carries it in.
-func oldInputValue(res *check.EntryResult, i int) ir.Value { return res.Inputs[i] }
+func oldInputValue(res *check.EntryResult, i int) ir.Value {
+	return oracle.Expected{Buffer: res.Inputs[i]}.Val()
+}
 
 func oldWriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) error {
 	inputs := map[string]json.RawMessage{}

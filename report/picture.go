@@ -204,7 +204,7 @@ func RunPicture(res *check.Result, k int) *image.RGBA {
 		}
 		if i < len(run.Outputs) {
 			for _, o := range run.Outputs[i] {
-				appendLeaves(&c, o.Value)
+				appendLeaves(&c, o.Val())
 			}
 			if len(c.vals) > MaxStripes {
 				c.vals, c.finite = c.vals[:MaxStripes], c.finite[:MaxStripes]
@@ -240,10 +240,10 @@ func EntryPicture(res *check.EntryResult, entry string, k int) *image.RGBA {
 	for o, ref := range res.Reference {
 		var got pcell
 		if len(run.Outputs) > 0 && o < len(run.Outputs[0]) {
-			appendLeaves(&got, run.Outputs[0][o].Value)
+			appendLeaves(&got, run.Outputs[0][o].Val())
 		}
 		var want pcell
-		appendLeaves(&want, ref.Value)
+		appendLeaves(&want, ref.Val())
 		total += len(want.vals)
 		for l := range want.vals {
 			c := pcell{col: l % EntryColumns, row: row + l/EntryColumns}
@@ -278,7 +278,7 @@ func EntryPictureCell(res *check.EntryResult, o, l int) image.Rectangle {
 	row, total := 0, 0
 	for i, ref := range res.Reference {
 		var c pcell
-		appendLeaves(&c, ref.Value)
+		appendLeaves(&c, ref.Val())
 		total += len(c.vals)
 		if i < o {
 			row += max(1, (len(c.vals)+EntryColumns-1)/EntryColumns)
@@ -396,7 +396,7 @@ func valueRange(ref [][]oracle.Expected) (lo, hi float64) {
 	for _, outs := range ref {
 		for _, o := range outs {
 			var c pcell
-			appendLeaves(&c, o.Value)
+			appendLeaves(&c, o.Val())
 			for l, f := range c.vals {
 				if !c.finite[l] || o.Indeterminate != nil && l < len(o.Indeterminate) && o.Indeterminate[l] {
 					continue

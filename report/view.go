@@ -151,7 +151,7 @@ func EntryPictureCellAt(res *check.EntryResult, x, y int) (o, l int, ok bool) {
 	total := 0
 	for i, ref := range res.Reference {
 		var c pcell
-		appendLeaves(&c, ref.Value)
+		appendLeaves(&c, ref.Val())
 		counts[i] = len(c.vals)
 		total += counts[i]
 	}
@@ -242,7 +242,7 @@ func leafDescription(res *check.EntryResult, run oracle.Run, j *oracle.Judged, o
 	fmt.Fprintf(&b, "%s, %s\n", ref[l].path, RunLabel(run))
 	for bi, bv := range res.Bindings {
 		if bv.Name == name && bi < len(res.Inputs) {
-			if in := leafStrings(oracle.Expected{Value: res.Inputs[bi]}, name); l < len(in) {
+			if in := leafStrings(oracle.Expected{Buffer: res.Inputs[bi]}, name); l < len(in) {
 				fmt.Fprintf(&b, "  initial:   %s\n", in[l].s)
 			}
 		}

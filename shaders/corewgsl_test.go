@@ -45,11 +45,13 @@ func TestCoreWGSLOnLavapipe(t *testing.T) {
 			require.NoError(t, err)
 			var in map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal(b, &in))
-			c := &check.EntryCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Value{}}
+			c := &check.EntryCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Buffer{}}
 			require.NoError(t, json.Unmarshal(in["workgroups"], &c.Workgroups))
 			for _, v := range m.Shared {
 				if raw, ok := in[v.Name]; ok {
-					c.Buffers[v.Name] = computeValue(t, v.T, raw)
+					buf, err := ir.NewBuffer(v.T, computeValue(t, v.T, raw))
+					require.NoError(t, err)
+					c.Buffers[v.Name] = buf
 				}
 			}
 			res, err := check.ExecuteEntry(t.Context(), c, check.Options{Devices: []check.Device{dev}, Flat: true, SPIRV: true})

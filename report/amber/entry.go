@@ -73,10 +73,7 @@ func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
 	var copies []string
 	out := 0 // index into ref.Names / ref.Reference
 	for i, v := range ref.Bindings {
-		data, err := ir.BindingBytes(v.T, ref.Inputs[i])
-		if err != nil {
-			return nil, fmt.Errorf("amber: binding %s: %v", v.Name, err)
-		}
+		data := ref.Inputs[i].Bytes
 		buf := "buf_" + v.Name
 		fmt.Fprintf(&b, "# %s: @group(%d) @binding(%d) var<%s> %s: %s, %d bytes\n", buf, v.Group, v.Binding, space(v), v.Name, v.T.String(), len(data))
 		fmt.Fprintf(&b, "BUFFER %s DATA_TYPE uint32 DATA\n", buf)
@@ -99,7 +96,7 @@ func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
 		e := ref.Reference[out]
 		out++
 		var ls []leaf
-		collect(&ls, e.Value, 0, v.Name, e.Indeterminate, e.Tolerance, false, e.Why)
+		collect(&ls, e.Val(), 0, v.Name, e.Indeterminate, e.Tolerance, false, e.Why)
 		needI32, needF32 := false, false
 		for _, l := range ls {
 			needI32 = needI32 || !l.indet && l.kind == ir.KindI32
