@@ -202,6 +202,12 @@ func TestBuffersCompareByBytesThenLeaves(t *testing.T) {
 	o, d := CompareInvocation([]Expected{{Buffer: ref}}, []Expected{{Buffer: ref.Clone()}}, names)
 	assert.Equal(t, Agree, o)
 	assert.Empty(t, d)
+	// All-false marks are no indeterminate leaf; one true mark makes the
+	// same bytes indeterminate, not agreeing (the leaf is not compared).
+	o, _ = CompareInvocation([]Expected{{Buffer: ref, Indeterminate: make([]bool, 6)}}, []Expected{{Buffer: ref.Clone()}}, names)
+	assert.Equal(t, Agree, o)
+	o, _ = CompareInvocation([]Expected{{Buffer: ref, Indeterminate: []bool{false, false, true}}}, []Expected{{Buffer: ref.Clone()}}, names)
+	assert.Equal(t, Indeterminate, o)
 	pad := ref.Clone()
 	pad.Bytes[13] = 0xff
 	o, d = CompareInvocation([]Expected{{Buffer: ref}}, []Expected{{Buffer: pad}}, names)
