@@ -30,7 +30,9 @@ import (
 //
 // Memory: private globals and locals are per invocation (the frame);
 // var<workgroup> memory is per workgroup (zeroed when it starts);
-// storage and uniform buffers are per dispatch. Every non-atomic access
+// storage and uniform buffers are per dispatch, 4 bytes a leaf
+// (memory.go), plus an 8-byte race shadow word per location of a
+// written one (shadow.go). Every non-atomic access
 // to shared memory is checked for a data race (WGSL #memory-model): two
 // accesses to one location by different invocations, at least one a
 // write, neither ordered before the other by a barrier of the location's
@@ -55,8 +57,8 @@ type entryInfo struct {
 	params []varInfo
 	writes []bool // per shared var: the entry point's call graph stores to it (or an atomic writes it)
 	// readOnly, per shared var: a storage or uniform binding without
-	// atomics that nothing writes. Its memory is the dispatch's initial
-	// leaves (dispatchRun.initial, 4 bytes a leaf), not slots (24).
+	// atomics that nothing writes. Its memory is the caller's bytes
+	// (dispatchRun.initial), never copied.
 	readOnly []bool
 	// layout, per shared var: where its leaves lie in a binding's bytes
 	// and their kinds (memory.go).
