@@ -713,7 +713,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		}
 		// The value's leaves (its runtime-sized array's length), not as
 		// many as the padded bytes could hold.
-		in[i] = bindingIn{b: b, n: int32(countLeaves(v))}
+		in[i] = bindingIn{b: b, n: int32(min(countLeaves(v), d.e.layout[i].count(len(b))))}
 	}
 	if err := d.knownBindings(buffers); err != nil {
 		return nil, err
@@ -1290,10 +1290,18 @@ func checkShared(v ir.Value, t *ir.Type) error {
 	return checkValue(v, t)
 }
 
-// countLeaves returns the number of scalar leaves of v.
+// countLeaves returns the number of scalar leaves of v (an array with no
+// elements has none).
 func countLeaves(v ir.Value) int {
-	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
-		return len(v.Elems)
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) {
+		if v.Type.Elem.IsScalar() {
+			return len(v.Elems)
+		}
+		n := 0
+		for _, e := range v.Elems {
+			n += countLeaves(e)
+		}
+		return n
 	}
 	if v.Elems == nil {
 		return 1

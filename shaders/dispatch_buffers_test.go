@@ -145,6 +145,21 @@ func TestRunBuffersAgreesWithRun(t *testing.T) {
 			}
 		}
 	}
+	// No bindings given: each starts zeroed, paddedKernel's runtime-sized
+	// array of structs with no element (ir.ZeroBuffer: no bytes) in both,
+	// the uniform struct 16 bytes.
+	m, err := wgsl.Parse("padded.wgsl", []byte(paddedKernel))
+	require.NoError(t, err)
+	d, err := interp.CompileEntry(m, "main")
+	require.NoError(t, err)
+	want, err := d.Run(nil, [3]uint32{1, 1, 1}, interp.Options{})
+	require.NoError(t, err)
+	got, err := d.RunBuffers(nil, [3]uint32{1, 1, 1}, interp.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, want.Buffers["out"].Value.Elems)
+	assert.Zero(t, got.Buffers["out"].Buffer.RuntimeLength())
+	assert.Len(t, got.Buffers["p"].Buffer.Bytes, 16)
+
 	// The corpus exercises what the comparison is about.
 	assert.Positive(t, races, "races")
 	assert.Positive(t, allowed, "allowed sets")
