@@ -45,8 +45,14 @@ func newCells(n int) *cells {
 	return &cells{bits: make([]uint32, n), pages: make([]atomic.Pointer[extPage], (n+(1<<extPageBits)-1)>>extPageBits)}
 }
 
-// n returns the number of leaves.
-func (c *cells) n() int32 { return int32(len(c.bits)) }
+// n returns the number of leaves (0 for nil: a read-only binding has no
+// cells).
+func (c *cells) n() int32 {
+	if c == nil {
+		return 0
+	}
+	return int32(len(c.bits))
+}
 
 // get returns leaf i's slot.
 func (c *cells) get(i int32) slot {
