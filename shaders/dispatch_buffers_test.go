@@ -52,7 +52,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // TestComputeShadersMatchHandDerivedExpectations, so this pins
 // RunBuffers to them. A binding nothing writes comes back as the
 // caller's own bytes; a written one in bytes of its own, the caller's
-// untouched.
+// untouched. RunBuffers gives the same on 1, 2 and 3 workers.
 func TestRunBuffersAgreesWithRun(t *testing.T) {
 	files, err := filepath.Glob("compute/*.wgsl")
 	require.NoError(t, err)
@@ -111,6 +111,12 @@ func TestRunBuffersAgreesWithRun(t *testing.T) {
 		require.NoError(t, err, c.name)
 		got, err := d.RunBuffers(bufs, wg, interp.Options{})
 		require.NoError(t, err, c.name)
+		for _, workers := range []int{1, 2, 3} {
+			// The same on any number of workers (interp/parallel.go).
+			again, err := d.RunBuffers(bufs, wg, interp.Options{Workers: workers})
+			require.NoError(t, err, c.name)
+			require.Equal(t, got, again, "%s on %d workers", c.name, workers)
+		}
 		assert.Equal(t, want.Races, got.Races, c.name)
 		races += len(want.Races)
 		require.Len(t, got.Buffers, len(want.Buffers), c.name)
