@@ -715,7 +715,7 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		// many as the padded bytes could hold.
 		in[i] = bindingIn{b: b, n: int32(min(countLeaves(v), d.e.layout[i].count(len(b))))}
 	}
-	if err := d.knownBindings(buffers); err != nil {
+	if err := knownBindings(d, buffers); err != nil {
 		return nil, err
 	}
 	r, err := d.run(in, workgroups, opts)
@@ -776,7 +776,7 @@ func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32
 		}
 		in[i] = bindingIn{b: b.Bytes, n: int32(d.e.layout[i].count(len(b.Bytes)))}
 	}
-	if err := d.knownBindings(buffers); err != nil {
+	if err := knownBindings(d, buffers); err != nil {
 		return nil, err
 	}
 	r, err := d.run(in, workgroups, opts)
@@ -809,22 +809,13 @@ func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32
 	return res, nil
 }
 
-// knownBindings fails for a name that is not a storage or uniform
-// binding of the module.
-func (d *Dispatch) knownBindings(names any) error {
+// knownBindings fails for a name of m that is not a storage or uniform
+// binding of d's module (the first such name in sorted order).
+func knownBindings[V any](d *Dispatch, m map[string]V) error {
 	var bad []string
-	switch m := names.(type) {
-	case map[string]ir.Value:
-		for name := range m {
-			if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
-				bad = append(bad, name)
-			}
-		}
-	case map[string]ir.Buffer:
-		for name := range m {
-			if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
-				bad = append(bad, name)
-			}
+	for name := range m {
+		if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
+			bad = append(bad, name)
 		}
 	}
 	if len(bad) == 0 {
