@@ -2,11 +2,11 @@ package interp
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
@@ -30,7 +30,9 @@ import (
 //
 // Memory: private globals and locals are per invocation (the frame);
 // var<workgroup> memory is per workgroup (zeroed when it starts);
-// storage and uniform buffers are per dispatch. Every non-atomic access
+// storage and uniform buffers are per dispatch, 4 bytes a leaf
+// (memory.go), plus an 8-byte race shadow word per location of a
+// written one (shadow.go). Every non-atomic access
 // to shared memory is checked for a data race (WGSL #memory-model): two
 // accesses to one location by different invocations, at least one a
 // write, neither ordered before the other by a barrier of the location's
@@ -55,9 +57,12 @@ type entryInfo struct {
 	params []varInfo
 	writes []bool // per shared var: the entry point's call graph stores to it (or an atomic writes it)
 	// readOnly, per shared var: a storage or uniform binding without
-	// atomics that nothing writes. Its memory is the dispatch's initial
-	// leaves (dispatchRun.initial, 4 bytes a leaf), not slots (24).
+	// atomics that nothing writes. Its memory is the caller's bytes
+	// (dispatchRun.initial), never copied.
 	readOnly []bool
+	// layout, per shared var: where its leaves lie in a binding's bytes
+	// and their kinds (memory.go).
+	layout []*leafMap
 	// parallel: no storage binding has atomics (each atomic there would
 	// abandon a parallel pass: parallel.go), so a first pass may try.
 	parallel bool
@@ -78,18 +83,18 @@ type Dispatch struct {
 // shared var (workgroup vars: its workgroup's), the race shadows, and
 // its identity.
 type invShared struct {
-	mem     [][]slot
-	shadow  [][]access
+	mem     []*cells
+	shadow  []*varShadow
 	inv     int32 // linear invocation index in the dispatch, + 1
 	wg      int32 // linear workgroup index
 	ep      *[2]uint32
 	races   *[]Race
-	ashadow [][]access            // the contention shadow of atomic locations (segment.go)
-	st      *shadowTab            // the shadows' extra reads, this pass
+	ashadow []*varShadow          // the contention shadow of atomic locations (segment.go)
+	st      *shadowTab            // the worker's shadow records and extra reads (shadow.go)
 	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
 	d       *Dispatch
 	run     *dispatchRun
-	owner   [][]atomic.Int32 // a parallel pass's claims (parallel.go); nil when sequential
+	par     bool // a parallel pass: storage shadows are claims (parallel.go)
 }
 
 // Race is a data race the dispatch found.
@@ -175,6 +180,7 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 	e.parallel = true
 	for i, g := range e.vars {
 		e.readOnly = append(e.readOnly, g.Space != ir.SpaceWorkgroup && !e.writes[i] && !hasAtomic(g.T))
+		e.layout = append(e.layout, newLeafMap(g.T, g.Space != ir.SpaceWorkgroup))
 		if g.Space != ir.SpaceWorkgroup && hasAtomic(g.T) {
 			e.parallel = false
 		}
@@ -390,7 +396,6 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
-		mem := fr.sh.mem[id]
 		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
 			// A parallel pass that must be abandoned (parallel.go):
 			// the leaves are another workgroup's.
@@ -405,12 +410,15 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 			return
 		}
 		if ro {
-			init := fr.sh.run.initial[id]
+			init := &fr.sh.run.initial[id]
 			for j := int32(0); j < n; j++ {
-				fr.s[d+j] = slot{bits: init[off+j]}
+				fr.s[d+j] = slot{bits: init.at(off + j)}
 			}
 		} else {
-			copy(fr.s[d:d+n], mem[off:off+n])
+			mem := fr.sh.mem[id]
+			for j := int32(0); j < n; j++ {
+				fr.s[d+j] = mem.get(off + j)
+			}
 		}
 		for j := int32(0); j < n; j++ {
 			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
@@ -456,11 +464,11 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 		if tmp >= 0 {
 			mem := fr.sh.mem[id]
 			for j := int32(0); j < n; j++ {
-				if off+n > int32(len(mem)) {
+				if off+n > mem.n() {
 					fr.s[tmp+j] = slot{why: loadOOB}
 					continue
 				}
-				fr.s[tmp+j] = mem[off+j]
+				fr.s[tmp+j] = mem.get(off + j)
 				fr.sh.load(int32(id), off+j, &fr.s[tmp+j], loadID, race)
 				if bad {
 					fr.s[tmp+j].taint(loadOOB)
@@ -471,8 +479,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 		if stops && fr.stop {
 			return cAbort
 		}
-		mem := fr.sh.mem[id]
-		if off+n > int32(len(mem)) {
+		if off+n > fr.sh.mem[id].n() {
 			return cNext // an empty runtime-sized array: the store is dropped
 		}
 		if bad {
@@ -522,7 +529,7 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 	storage := c.entry.vars[id].Space != ir.SpaceWorkgroup
 	fn := func(fr *frame) {
 		sh := fr.sh
-		if storage && sh.owner != nil {
+		if storage && sh.par {
 			// An atomic on a storage binding in a parallel pass: its
 			// shadow and result depend on other workgroups (parallel.go).
 			fr.abandon()
@@ -533,7 +540,7 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 		}
 		off, bad := r.at(fr)
 		mem := sh.mem[id]
-		if off >= int32(len(mem)) || bad {
+		if off >= mem.n() || bad {
 			// An atomic through an invalid reference may act on any
 			// location of the variable's buffer or not at all (WGSL
 			// #out-of-bounds-access-sec): the whole variable and the
@@ -544,7 +551,7 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 			}
 			return
 		}
-		old := mem[off]
+		old := mem.get(off)
 		if w := sh.run.sticky[id]; w != 0 {
 			old.taint(-w)
 		}
@@ -619,11 +626,14 @@ func (c *compiler) atomic(e *ir.Atomic, dst int32) cexpr {
 // check records an access to leaf off of shared var id and reports
 // whether it races with an earlier one.
 func (sh *invShared) check(id int, off int32, write bool, pos int32) bool {
-	shadow := sh.shadow[id]
-	if int(off) >= len(shadow) {
+	vs := sh.shadow[id]
+	if vs == nil || int(off) >= vs.len() {
 		return false
 	}
-	a := &shadow[off]
+	a := sh.st.at(vs, int32(id), off, false, sh.wg, sh.par)
+	if a == nil {
+		return false // a parallel pass's foreign location: claim abandoned it first
+	}
 	space := 1 // storage barriers order storage and uniform memory
 	if sh.d.e.vars[id].Space == ir.SpaceWorkgroup {
 		space = 0
@@ -679,13 +689,13 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 // invocation (step limit, non-uniform barrier) is the error, positioned;
 // opts.Context ending stops it (Options.Context). A binding the dispatch
 // leaves exact and unchanged is returned as the caller's own value.
+//
+// Run is RunBuffers for callers that hold values: each value is laid out
+// as its binding's bytes (ir.BindingBytes), and each binding's final
+// memory decoded back into Output.Value (Output.Buffer stays zero).
 func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
-	limit := opts.MaxSteps
-	if limit <= 0 {
-		limit = DefaultMaxSteps
-	}
 	file := d.p.file
-	mem := make([][]uint32, len(d.e.vars))
+	in := make([]bindingIn, len(d.e.vars))
 	for i, g := range d.e.vars {
 		if g.Space == ir.SpaceWorkgroup {
 			continue
@@ -697,13 +707,219 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		if err := checkShared(v, g.T); err != nil {
 			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", g.Name, err)}
 		}
-		mem[i] = flattenValue(v, make([]uint32, 0, countLeaves(v)))
+		b, err := ir.BindingBytes(g.T, v)
+		if err != nil {
+			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", g.Name, err)}
+		}
+		// The value's leaves (its runtime-sized array's length), not as
+		// many as the padded bytes could hold.
+		in[i] = bindingIn{b: b, n: int32(min(countLeaves(v), d.e.layout[i].count(len(b))))}
 	}
-	for name := range buffers {
+	if err := knownBindings(d, buffers); err != nil {
+		return nil, err
+	}
+	r, err := d.run(in, workgroups, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: r.races, Textures: r.tex}
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		out := r.output(d, i)
+		if v := buffers[g.Name]; r.mem[i] == nil && v.Type != nil && ir.Identical(v.Type, g.T) {
+			out.Value = v // unchanged: the caller's own value (an ir.Value is never modified)
+		} else {
+			pos := 0
+			out.Value = buildShared(g.T, r.bitsOf(i), int(r.leaves(i)), &pos)
+		}
+		res.Buffers[g.Name] = out
+	}
+	return res, nil
+}
+
+// RunBuffers dispatches workgroups[0] × workgroups[1] × workgroups[2]
+// workgroups with every storage and uniform binding given as its
+// buffer's bytes (ir.Buffer: the host-shareable layout, WGSL
+// #memory-layouts; a runtime-sized array holds as many elements as fit),
+// by variable name; a missing binding starts zeroed (ir.ZeroBuffer). The
+// dispatch's memory is built straight from the bytes, 4 bytes a leaf: a
+// binding nothing writes is read from the caller's bytes themselves, a
+// written one copied once (memory.go).
+//
+// Every Output of the result has Buffer set and Value zero; its
+// Indeterminate, Tolerance and Allowed index the buffer's leaves
+// (ir.Buffer.Leaf) and are nil when every leaf is exact and determinate.
+// A written binding's Buffer has bytes of its own, as long as the input's
+// (padding copied); a binding the entry point never writes (no store, no
+// atomic) shares the caller's bytes, unchanged. Errors are Run's: a
+// buffer of another layout than its binding's type, or shorter than the
+// type's fixed part, an unknown binding name, the invocation count,
+// textures, and an invocation's failure.
+func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
+	file := d.p.file
+	in := make([]bindingIn, len(d.e.vars))
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		b, ok := buffers[g.Name]
+		if !ok {
+			b = ir.ZeroBuffer(g.T)
+		}
+		if b.Type != nil && b.Type != g.T && !ir.Identical(b.Type, g.T) && !newLeafMap(b.Type, true).sameLayout(d.e.layout[i]) {
+			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: a buffer of type %v, want %v", g.Name, b.Type, g.T)}
+		}
+		if need := ir.SizeOf(g.T); len(b.Bytes) < need {
+			return nil, &ir.Error{File: file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %d bytes, want at least %d (the fixed part of %v)", g.Name, len(b.Bytes), need, g.T)}
+		}
+		in[i] = bindingIn{b: b.Bytes, n: int32(d.e.layout[i].count(len(b.Bytes)))}
+	}
+	if err := knownBindings(d, buffers); err != nil {
+		return nil, err
+	}
+	r, err := d.run(in, workgroups, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &DispatchResult{Buffers: map[string]Output{}, Races: r.races, Textures: r.tex}
+	for i, g := range d.e.vars {
+		if g.Space == ir.SpaceWorkgroup {
+			continue
+		}
+		out := r.output(d, i)
+		b := in[i].b
+		if c := r.mem[i]; c != nil {
+			b = slices.Clone(b)
+			m := d.e.layout[i]
+			if m.dense {
+				for j, v := range c.bits {
+					binary.LittleEndian.PutUint32(b[4*j:], v)
+				}
+			} else {
+				for j, v := range c.bits {
+					binary.LittleEndian.PutUint32(b[m.off(int32(j)):], v)
+				}
+			}
+		}
+		out.Buffer = ir.Buffer{Type: g.T, Bytes: b}
+		res.Buffers[g.Name] = out
+	}
+	return res, nil
+}
+
+// knownBindings fails for a name of m that is not a storage or uniform
+// binding of d's module (the first such name in sorted order).
+func knownBindings[V any](d *Dispatch, m map[string]V) error {
+	var bad []string
+	for name := range m {
 		if g, ok := d.e.ids[name]; !ok || d.e.vars[g].Space == ir.SpaceWorkgroup {
-			return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: fmt.Sprintf("no storage or uniform binding named %s", name)}
+			bad = append(bad, name)
 		}
 	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return &ir.Error{File: d.p.file, Pos: d.entry.Pos, Pass: "interp", Msg: fmt.Sprintf("no storage or uniform binding named %s", bad[0])}
+}
+
+// bindingIn is a storage or uniform binding's initial contents: its
+// bytes in the host-shareable layout, and how many leaves the dispatch
+// sees in them.
+type bindingIn struct {
+	b []byte
+	n int32
+}
+
+// runOut is what a dispatch leaves: each storage or uniform binding's
+// final memory (nil: a read-only binding, its initial bytes), the
+// reason every leaf of a binding is any value (anyWhy: the passes did not
+// settle), the races and the textures.
+type runOut struct {
+	mem    []*cells
+	anyWhy []string
+	run    *dispatchRun
+	races  []Race
+	tex    map[string]TextureOutput
+}
+
+// leaves returns the number of leaves of binding i.
+func (r *runOut) leaves(i int) int32 {
+	if r.mem[i] != nil {
+		return r.mem[i].n()
+	}
+	return r.run.initial[i].n
+}
+
+// bitsOf returns a reader of binding i's final leaves.
+func (r *runOut) bitsOf(i int) func(int) uint32 {
+	if c := r.mem[i]; c != nil {
+		return func(j int) uint32 { return c.bits[j] }
+	}
+	v := &r.run.initial[i]
+	return func(j int) uint32 { return v.at(int32(j)) }
+}
+
+// output returns binding i's per-leaf indeterminacy, tolerance and
+// allowed sets (nil when every leaf is exact and determinate) and the
+// first reason.
+func (r *runOut) output(d *Dispatch, i int) Output {
+	var out Output
+	n := int(r.leaves(i))
+	if r.anyWhy != nil && r.anyWhy[i] != "" {
+		out.Indeterminate, out.Tolerance = make([]bool, n), make([]float64, n)
+		for j := range out.Indeterminate {
+			out.Indeterminate[j] = true
+		}
+		out.Why = r.anyWhy[i]
+		return out
+	}
+	c := r.mem[i]
+	if c == nil {
+		return out
+	}
+	for pi := range c.pages {
+		p := c.pages[pi].Load()
+		if p == nil {
+			continue
+		}
+		for k := range p {
+			j := pi<<extPageBits + k
+			e := p[k]
+			if j >= n || e.why == 0 {
+				continue
+			}
+			if out.Indeterminate == nil {
+				out.Indeterminate = make([]bool, n)
+				out.Tolerance = make([]float64, n)
+			}
+			out.Indeterminate[j] = e.why < 0
+			out.Tolerance[j] = e.err
+			if e.why < 0 && e.set != 0 {
+				if out.Allowed == nil {
+					out.Allowed = make([]ir.ValueSet, n)
+				}
+				out.Allowed[j] = r.run.set(e.set)
+			}
+			if out.Why == "" {
+				out.Why = d.p.reasonText(e.why)
+			}
+		}
+	}
+	return out
+}
+
+// run dispatches with the bindings in (per shared var; a workgroup
+// var's entry is unused), pass after pass until what a pass observes of
+// races and contended atomics stays within what it assumed (segment.go).
+func (d *Dispatch) run(in []bindingIn, workgroups [3]uint32, opts Options) (*runOut, error) {
+	limit := opts.MaxSteps
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	file := d.p.file
 	ws := d.entry.WorkgroupSize
 	local := int(ws[0] * ws[1] * ws[2])
 	total := uint64(workgroups[0]) * uint64(workgroups[1]) * uint64(workgroups[2]) * uint64(local)
@@ -718,51 +934,47 @@ func (d *Dispatch) Run(buffers map[string]ir.Value, workgroups [3]uint32, opts O
 		}
 		run.tex = tex
 	}
-	run.initial = mem
-	run.given = make([]ir.Value, len(d.e.vars))
+	run.initial = make([]leafView, len(d.e.vars))
 	for i, g := range d.e.vars {
-		run.given[i] = buffers[g.Name]
+		if g.Space != ir.SpaceWorkgroup {
+			run.initial[i] = leafView{b: in[i].b, m: d.e.layout[i], n: in[i].n}
+		}
 	}
-	run.setKinds(d.e.vars, mem)
+	run.layout = d.e.layout
 	for pass := 1; ; pass++ {
-		res, err := d.runPass(opts.Context, mem, workgroups, limit, opts.maxPaths(), opts.workers(), run)
+		out, err := d.runPass(opts.Context, workgroups, limit, opts.maxPaths(), opts.workers(), run)
 		if err != nil {
 			return nil, err
 		}
 		if run.settled() {
-			return res, nil
+			return out, nil
 		}
 		if pass == maxPasses {
 			// The races or contended atomics keep changing what the
 			// invocations do: every writable binding is any value.
+			out.anyWhy = make([]string, len(d.e.vars))
 			for i, g := range d.e.vars {
 				if g.Space != ir.SpaceWorkgroup && d.e.writes[i] {
-					o := res.Buffers[g.Name]
-					o.Indeterminate, o.Tolerance, o.Allowed = make([]bool, len(o.Indeterminate)), make([]float64, len(o.Indeterminate)), nil
-					for j := range o.Indeterminate {
-						o.Indeterminate[j] = true
-					}
-					o.Why = fmt.Sprintf("%s: the shader's races or concurrent atomics change its behaviour from run to run (%d passes of the reference)", d.entry.Pos, maxPasses)
-					res.Buffers[g.Name] = o
+					out.anyWhy[i] = fmt.Sprintf("%s: the shader's races or concurrent atomics change its behaviour from run to run (%d passes of the reference)", d.entry.Pos, maxPasses)
 				}
 			}
-			return res, nil
+			return out, nil
 		}
 		run.next()
 	}
 }
 
-// runPass runs the dispatch once from the initial memory init, with what
+// runPass runs the dispatch once from the initial memory, with what
 // run assumes of races and contended atomics: on the first pass with
 // several workers, workgroups in parallel when that is certain to give
 // what the sequential run gives (parallel.go), else workgroup after
 // workgroup.
-func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (*DispatchResult, error) {
+func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (*runOut, error) {
 	if run.tex != nil {
 		run.tex.reset()
 	}
 	run.forgetAnywhere()
-	mem, shadow, ashadow := d.passMemory(init)
+	mem, shadow, ashadow := d.passMemory(run)
 	var races []Race
 	done := false
 	if workers > 1 && d.e.parallel && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
@@ -777,11 +989,11 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 			// discarded (before the new is made: the collector may have
 			// it), and the pass runs sequentially from the start.
 			mem, shadow, ashadow = nil, nil, nil
-			mem, shadow, ashadow = d.passMemory(init)
+			mem, shadow, ashadow = d.passMemory(run)
 		}
 	}
 	if !done {
-		w := d.newWorker(run, mem, shadow, ashadow, maxPaths, nil)
+		w := d.newWorker(run, mem, shadow, ashadow, maxPaths, false)
 		wgLinear := int32(0)
 		for wz := uint32(0); wz < workgroups[2]; wz++ {
 			for wy := uint32(0); wy < workgroups[1]; wy++ {
@@ -802,55 +1014,29 @@ func (d *Dispatch) runPass(ctx context.Context, init [][]uint32, workgroups [3]u
 		races = w.races
 		w.release()
 	}
-	// The shadows are done with: let the collector have them while the
-	// outputs are built.
-	shadow, ashadow = nil, nil
-	res := &DispatchResult{Buffers: map[string]Output{}, Races: races, Textures: run.tex.outputs()}
-	for i, g := range d.e.vars {
-		if g.Space == ir.SpaceWorkgroup {
-			continue
-		}
-		if v, ok := d.unchanged(run, i, mem[i]); ok {
-			res.Buffers[g.Name] = Output{Value: v}
-			continue
-		}
-		m := mem[i]
-		if d.e.readOnly[i] {
-			m = make([]slot, len(init[i]))
-			for j, b := range init[i] {
-				m[j].bits = b
-			}
-		}
-		res.Buffers[g.Name] = sharedOutput(d.p, run, g.T, m)
-	}
-	return res, nil
+	return &runOut{mem: mem, run: run, races: races, tex: run.tex.outputs()}, nil
 }
 
 // passMemory makes a pass's storage and uniform memory from the initial
-// leaves init, and their race and contention shadows (workgroup
+// leaves (a read-only binding has none: it is read from them), and their
+// race and contention shadows, 8 bytes a location (shadow.go; workgroup
 // variables' are each worker's: wgWorker).
-func (d *Dispatch) passMemory(init [][]uint32) (mem [][]slot, shadow, ashadow [][]access) {
-	mem = make([][]slot, len(d.e.vars))
-	shadow = make([][]access, len(d.e.vars))
-	ashadow = make([][]access, len(d.e.vars))
+func (d *Dispatch) passMemory(run *dispatchRun) (mem []*cells, shadow, ashadow []*varShadow) {
+	mem = make([]*cells, len(d.e.vars))
+	shadow = make([]*varShadow, len(d.e.vars))
+	ashadow = make([]*varShadow, len(d.e.vars))
 	for i, g := range d.e.vars {
-		if g.Space == ir.SpaceWorkgroup {
-			continue
+		if g.Space == ir.SpaceWorkgroup || d.e.readOnly[i] {
+			continue // read-only: read from the initial leaves themselves (entryInfo.readOnly)
 		}
-		if d.e.readOnly[i] {
-			continue // read from init itself (entryInfo.readOnly)
-		}
-		mem[i] = make([]slot, len(init[i]))
-		for j, b := range init[i] {
-			mem[i][j].bits = b
-		}
+		mem[i] = run.initial[i].cells()
 		if d.e.writes[i] {
 			// A binding no invocation writes cannot race (reads never
 			// race with reads): it has no shadow, and check finds none.
-			shadow[i] = make([]access, len(mem[i]))
+			shadow[i] = &varShadow{words: make([]uint64, mem[i].n())}
 		}
 		if hasAtomic(g.T) {
-			ashadow[i] = make([]access, len(mem[i]))
+			ashadow[i] = &varShadow{words: make([]uint64, mem[i].n())}
 		}
 	}
 	return mem, shadow, ashadow
@@ -863,23 +1049,24 @@ func (d *Dispatch) passMemory(init [][]uint32) (mem [][]slot, shadow, ashadow []
 type wgWorker struct {
 	d               *Dispatch
 	run             *dispatchRun
-	mem             [][]slot
-	shadow, ashadow [][]access
+	mem             []*cells
+	shadow, ashadow []*varShadow
 	st              *shadowTab
 	races           []Race
 	frames          []*frame
 	shs             []invShared
+	done            []bool // runWorkgroup's
 	ep              [2]uint32
-	owner           [][]atomic.Int32 // parallel.go; nil when sequential
+	par             bool // parallel.go
 }
 
 // newWorker makes a worker of a pass over its memory (the slices are
 // copied: the workgroup variables' entries become the worker's own).
-func (d *Dispatch) newWorker(run *dispatchRun, mem [][]slot, shadow, ashadow [][]access, maxPaths int, owner [][]atomic.Int32) *wgWorker {
+func (d *Dispatch) newWorker(run *dispatchRun, mem []*cells, shadow, ashadow []*varShadow, maxPaths int, par bool) *wgWorker {
 	ws := d.entry.WorkgroupSize
 	local := int(ws[0] * ws[1] * ws[2])
 	w := &wgWorker{d: d, run: run, mem: slices.Clone(mem), shadow: slices.Clone(shadow), ashadow: slices.Clone(ashadow),
-		st: &shadowTab{local: int32(local)}, frames: make([]*frame, local), shs: make([]invShared, local), owner: owner}
+		st: &shadowTab{local: int32(local)}, frames: make([]*frame, local), shs: make([]invShared, local), done: make([]bool, local), par: par}
 	for i := range w.frames {
 		w.frames[i] = &frame{s: make([]slot, len(d.p.image)), p: d.p}
 		if maxPaths > 1 {
@@ -892,7 +1079,8 @@ func (d *Dispatch) newWorker(run *dispatchRun, mem [][]slot, shadow, ashadow [][
 // release drops what the worker holds of the pass's shadows.
 func (w *wgWorker) release() {
 	clear(w.shs)
-	w.shadow, w.ashadow, w.st.extra = nil, nil, nil
+	w.shadow, w.ashadow = nil, nil
+	w.st.extra, w.st.recs = nil, nil
 }
 
 // wgMem zeroes the workgroup variables (and their shadows) for a new
@@ -904,24 +1092,24 @@ func (w *wgWorker) wgMem() {
 		if g.Space != ir.SpaceWorkgroup {
 			continue
 		}
-		n := size(g.T)
+		n := int(size(g.T))
 		run.sticky[i] = 0
-		if len(w.mem[i]) == 0 {
-			w.mem[i] = make([]slot, n)
+		if w.mem[i] == nil {
+			w.mem[i] = newCells(n)
 			if d.e.writes[i] {
-				w.shadow[i] = make([]access, n)
+				w.shadow[i] = &varShadow{full: make([]access, n)}
 			}
 			if hasAtomic(g.T) {
-				w.ashadow[i] = make([]access, n)
+				w.ashadow[i] = &varShadow{full: make([]access, n)}
 			}
 			continue
 		}
-		clear(w.mem[i])
-		for j := range w.shadow[i] {
-			w.st.reset(&w.shadow[i][j])
+		w.mem[i].clear()
+		if w.shadow[i] != nil {
+			clear(w.shadow[i].full)
 		}
-		for j := range w.ashadow[i] {
-			w.st.reset(&w.ashadow[i][j])
+		if w.ashadow[i] != nil {
+			clear(w.ashadow[i].full)
 		}
 	}
 }
@@ -930,6 +1118,7 @@ func (w *wgWorker) wgMem() {
 func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32, workgroups [3]uint32, limit int64, maxPaths int) error {
 	d := w.d
 	w.wgMem()
+	defer w.st.endWorkgroup(w.shadow, w.ashadow, w.par)
 	w.ep = [2]uint32{}
 	ws := d.entry.WorkgroupSize
 	local := int32(len(w.frames))
@@ -941,7 +1130,7 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 		fr.resume = 0
 		lid := [3]uint32{uint32(li) % ws[0], uint32(li) / ws[0] % ws[1], uint32(li) / (ws[0] * ws[1])}
 		gid := [3]uint32{wid[0]*ws[0] + lid[0], wid[1]*ws[1] + lid[1], wid[2]*ws[2] + lid[2]}
-		w.shs[li] = invShared{mem: w.mem, shadow: w.shadow, ashadow: w.ashadow, inv: wgLinear*local + int32(li) + 1, wg: wgLinear, ep: &w.ep, races: &w.races, d: d, run: w.run, st: w.st, owner: w.owner}
+		w.shs[li] = invShared{mem: w.mem, shadow: w.shadow, ashadow: w.ashadow, inv: wgLinear*local + int32(li) + 1, wg: wgLinear, ep: &w.ep, races: &w.races, d: d, run: w.run, st: w.st, par: w.par}
 		fr.sh = &w.shs[li]
 		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
 		for j, prm := range d.entry.Params {
@@ -955,7 +1144,8 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 			}
 		}
 	}
-	return d.runWorkgroup(w.frames, &w.ep, w.run, maxPaths)
+	clear(w.done)
+	return d.runWorkgroup(w.frames, w.done, &w.ep, w.run, maxPaths)
 }
 
 // computeIDs are an invocation's compute builtin values (WGSL
@@ -989,8 +1179,7 @@ func (ids *computeIDs) put(s []slot, at int32, name string) {
 // by barrier, each segment between barriers on every path its fork
 // points allow (segment). An invocation whose rest is indeterminate
 // (poisonRest) waits at no barrier.
-func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun, maxPaths int) error {
-	done := make([]bool, len(frames))
+func (d *Dispatch) runWorkgroup(frames []*frame, done []bool, ep *[2]uint32, run *dispatchRun, maxPaths int) error {
 	for {
 		var at uint32
 		atInv, doneInv := -1, -1
@@ -1012,7 +1201,7 @@ func (d *Dispatch) runWorkgroup(frames []*frame, ep *[2]uint32, run *dispatchRun
 			}
 			done[i] = true
 			if fr.poison != 0 {
-				if fr.sh.owner != nil {
+				if fr.sh.par {
 					return errParallel // poisonRest writes every storage leaf: parallel.go
 				}
 				d.poisonRest(fr, run)
@@ -1092,37 +1281,18 @@ func checkShared(v ir.Value, t *ir.Type) error {
 	return checkValue(v, t)
 }
 
-// flattenValue appends the bits of v's leaves to s (a bool as 0 or 1).
-func flattenValue(v ir.Value, s []uint32) []uint32 {
-	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
-		// An array of scalars (checked: checkShared): one loop.
-		isBool := v.Type.Elem.Kind == ir.KindBool
-		for _, e := range v.Elems {
-			b := e.Bits
-			if isBool && b != 0 {
-				b = 1
-			}
-			s = append(s, b)
-		}
-		return s
-	}
-	if v.Elems == nil && v.Type != nil && v.Type.IsScalar() {
-		b := v.Bits
-		if v.Type.Kind == ir.KindBool && b != 0 {
-			b = 1
-		}
-		return append(s, b)
-	}
-	for _, e := range v.Elems {
-		s = flattenValue(e, s)
-	}
-	return s
-}
-
-// countLeaves returns the number of scalar leaves of v.
+// countLeaves returns the number of scalar leaves of v (an array with no
+// elements has none).
 func countLeaves(v ir.Value) int {
-	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) && v.Type.Elem.IsScalar() {
-		return len(v.Elems)
+	if v.Type != nil && v.Type.Elem != nil && (v.Type.Kind == ir.KindArray || v.Type.Kind == ir.KindRuntimeArray) {
+		if v.Type.Elem.IsScalar() {
+			return len(v.Elems)
+		}
+		n := 0
+		for _, e := range v.Elems {
+			n += countLeaves(e)
+		}
+		return n
 	}
 	if v.Elems == nil {
 		return 1
@@ -1134,93 +1304,48 @@ func countLeaves(v ir.Value) int {
 	return n
 }
 
-// unchanged returns the caller's value of binding i when the dispatch
-// left the binding exact and unchanged and that value has the output's
-// type (no atomics; a runtime-sized array given as one): the output then
-// shares it rather than copying it (an ir.Value is never modified).
-func (d *Dispatch) unchanged(run *dispatchRun, i int, mem []slot) (ir.Value, bool) {
-	g := d.e.vars[i]
-	v := run.given[i]
-	if v.Type == nil || d.e.writes[i] || hasAtomic(g.T) || !ir.Identical(v.Type, g.T) {
-		return ir.Value{}, false
-	}
-	if d.e.readOnly[i] {
-		return v, true // its memory is the initial leaves themselves
-	}
-	for j, s := range mem {
-		if s != (slot{bits: run.initial[i][j]}) {
-			return ir.Value{}, false
-		}
-	}
-	return v, true
-}
-
-// sharedOutput converts a binding's final memory to an Output (atomics
-// as their element type, a runtime-sized array by its length).
-func sharedOutput(p *Program, run *dispatchRun, t *ir.Type, mem []slot) Output {
-	pos := 0
-	v := buildShared(t, mem, &pos)
-	out := Output{Value: v}
-	for i := range mem {
-		if mem[i].why == 0 {
-			continue
-		}
-		if out.Indeterminate == nil {
-			out.Indeterminate = make([]bool, len(mem))
-			out.Tolerance = make([]float64, len(mem))
-		}
-		out.Indeterminate[i] = mem[i].why < 0
-		out.Tolerance[i] = mem[i].err
-		if mem[i].why < 0 && mem[i].set != 0 {
-			if out.Allowed == nil {
-				out.Allowed = make([]ir.ValueSet, len(mem))
-			}
-			out.Allowed[i] = run.set(mem[i].set)
-		}
-		if out.Why == "" {
-			out.Why = p.reasonText(mem[i].why)
-		}
-	}
-	return out
-}
-
-func buildShared(t *ir.Type, s []slot, pos *int) ir.Value {
+// buildShared decodes a binding of type t from its n leaves' bits (an
+// atomic as its element type, a runtime-sized array by the leaves left),
+// leaf *pos first.
+func buildShared(t *ir.Type, bits func(int) uint32, n int, pos *int) ir.Value {
 	switch t.Kind {
 	case ir.KindAtomic:
-		return buildShared(t.Elem, s, pos)
+		return buildShared(t.Elem, bits, n, pos)
 	case ir.KindRuntimeArray:
-		n := size(t.Elem)
+		k := int(size(t.Elem))
 		var es []ir.Value
 		if t.Elem.IsScalar() {
 			// A buffer of scalars, the common large binding: one loop.
-			es = make([]ir.Value, len(s)-*pos)
+			es = make([]ir.Value, n-*pos)
 			for i := range es {
-				es[i] = ir.Value{Type: t.Elem, Bits: s[*pos+i].bits}
+				es[i] = ir.Value{Type: t.Elem, Bits: bits(*pos + i)}
 			}
-			*pos = len(s)
+			*pos = n
 			return ir.Value{Type: t, Elems: es}
 		}
-		if n > 0 {
-			es = make([]ir.Value, 0, (len(s)-*pos)/int(n))
+		if k > 0 {
+			es = make([]ir.Value, 0, (n-*pos)/k)
 		}
-		for n > 0 && *pos+int(n) <= len(s) {
-			es = append(es, buildShared(t.Elem, s, pos))
+		for k > 0 && *pos+k <= n {
+			es = append(es, buildShared(t.Elem, bits, n, pos))
 		}
 		return ir.Value{Type: t, Elems: es}
-	case ir.KindArray, ir.KindMat:
+	case ir.KindVec, ir.KindArray, ir.KindMat:
 		es := make([]ir.Value, t.Len)
 		for i := range es {
-			es[i] = buildShared(t.Elem, s, pos)
+			es[i] = buildShared(t.Elem, bits, n, pos)
 		}
 		return ir.Value{Type: t, Elems: es}
 	case ir.KindStruct:
 		es := make([]ir.Value, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
-			es[i] = buildShared(f.Type, s, pos)
+			es[i] = buildShared(f.Type, bits, n, pos)
 		}
 		return ir.Value{Type: t, Elems: es}
 	}
-	return buildValue(t, s, pos)
+	v := ir.Value{Type: t, Bits: bits(*pos)}
+	*pos++
+	return v
 }
 
 // SortRaces orders races by variable and leaf (for stable reports).
@@ -1231,39 +1356,4 @@ func SortRaces(rs []Race) {
 		}
 		return rs[i].Slot < rs[j].Slot
 	})
-}
-
-// RunBuffers is Run with the bindings given as, and their final contents
-// returned as, buffers (ir.Buffer: the bytes of each binding's
-// host-shareable layout, WGSL #memory-layouts): every Output of the
-// result has Buffer set and Value zero; Indeterminate, Tolerance and
-// Allowed index its leaves as before. A missing binding starts zeroed.
-// Errors are Run's, and a buffer shorter than its type's fixed part.
-func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32, opts Options) (*DispatchResult, error) {
-	vals := make(map[string]ir.Value, len(buffers))
-	for name, b := range buffers {
-		v, err := b.Value()
-		if err != nil {
-			pos := d.entry.Pos
-			if g, ok := d.e.ids[name]; ok {
-				pos = d.e.vars[g].Pos
-			}
-			return nil, &ir.Error{File: d.p.file, Pos: pos, Pass: "interp", Msg: fmt.Sprintf("binding %s: %v", name, err)}
-		}
-		vals[name] = v
-	}
-	res, err := d.Run(vals, workgroups, opts)
-	if err != nil {
-		return nil, err
-	}
-	for name, o := range res.Buffers {
-		g := d.e.vars[d.e.ids[name]]
-		b, err := ir.NewBuffer(g.T, o.Value)
-		if err != nil {
-			return nil, &ir.Error{File: d.p.file, Pos: g.Pos, Pass: "interp", Msg: fmt.Sprintf("internal error: binding %s: %v", name, err)}
-		}
-		o.Buffer, o.Value = b, ir.Value{}
-		res.Buffers[name] = o
-	}
-	return res, nil
 }

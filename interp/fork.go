@@ -130,7 +130,7 @@ func (f *forker) state(fr *frame, r, pc int32) [2]uint64 {
 			// values (the order they were made in does not matter).
 			var sum uint64
 			for _, w := range fr.sh.run.dedupJournal() {
-				v := fr.sh.mem[w[0]][w[1]]
+				v := fr.sh.mem[w[0]].get(w[1])
 				h.Reset()
 				binary.LittleEndian.PutUint32(b[0:], uint32(w[0]))
 				binary.LittleEndian.PutUint32(b[4:], uint32(w[1]))

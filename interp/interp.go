@@ -100,8 +100,9 @@ type Output struct {
 	// Buffer, set by Dispatch.RunBuffers instead of Value, is a
 	// binding's final contents as its buffer's bytes (ir.Buffer).
 	Buffer ir.Buffer
-	// Indeterminate and Tolerance have one entry per leaf scalar of Value,
-	// in ir.Type.ComponentTypes order; both are nil when every leaf is
+	// Indeterminate and Tolerance have one entry per leaf scalar of Value
+	// (of Buffer, when it is set: ir.Buffer.Leaf), in
+	// ir.Type.ComponentTypes order; both are nil when every leaf is
 	// exact and determinate. Indeterminate[i] reports that WGSL leaves leaf
 	// i indeterminate (any value of its type is conforming). Tolerance[i]
 	// is, for an f32 leaf, the absolute error bound WGSL grants a

@@ -16,8 +16,11 @@ import (
 // sequential pass gives, or is abandoned and the pass runs sequentially:
 //
 //   - Every access to a leaf of a storage binding that the entry point
-//     writes first claims the leaf for its workgroup (owner: an atomic
-//     per leaf, 0 or workgroup + 1). A leaf that another workgroup
+//     writes first claims the leaf for its workgroup: its race shadow's
+//     word (shadow.go), 0 until then, becomes by compare-and-swap a
+//     reference to the workgroup's record of the location, naming the
+//     workgroup, and stays so (no extra memory per leaf, and one atomic
+//     load per access after the first). A leaf that another workgroup
 //     already claimed is not touched: the pass is abandoned. So no leaf
 //     is accessed by two workgroups, and a workgroup reads only the
 //     dispatch's initial values and its own writes, as it does in
@@ -67,13 +70,12 @@ func (fr *frame) abandon() {
 // them (the caller then touches none and abandons). Always true in a
 // sequential pass and for variables without claims.
 func (sh *invShared) claim(id, off, n int32) bool {
-	if sh.owner == nil || sh.owner[id] == nil {
+	if !sh.claimed(int(id)) {
 		return true
 	}
-	o := sh.owner[id]
-	me := sh.wg + 1
-	for j := off; j < off+n && int(j) < len(o); j++ {
-		if v := o[j].Load(); v != me && (v != 0 || !o[j].CompareAndSwap(0, me)) {
+	vs := sh.shadow[id]
+	for j := off; j < off+n && int(j) < len(vs.words); j++ {
+		if sh.st.at(vs, id, j, false, sh.wg, true) == nil {
 			return false
 		}
 	}
@@ -84,20 +86,22 @@ func (sh *invShared) claim(id, off, n int32) bool {
 // a read-only binding's are its initial leaves).
 func (sh *invShared) leaves(id int) int32 {
 	if sh.d.e.readOnly[id] {
-		return int32(len(sh.run.initial[id]))
+		return sh.run.initial[id].n
 	}
-	return int32(len(sh.mem[id]))
+	return sh.mem[id].n()
 }
 
 // claimed reports whether var id takes claims in this pass (a written
 // storage binding of a parallel pass).
-func (sh *invShared) claimed(id int) bool { return sh.owner != nil && sh.owner[id] != nil }
+func (sh *invShared) claimed(id int) bool {
+	return sh.par && sh.shadow[id] != nil && sh.shadow[id].words != nil
+}
 
 // workerRun is a parallel worker's dispatchRun: the pass's read-only
 // state shared, its own observations, journal and tables.
 func (r *dispatchRun) workerRun(nvars int) *dispatchRun {
 	w := newDispatchRun(nvars)
-	w.initial, w.given, w.kinds, w.oneKind = r.initial, r.given, r.kinds, r.oneKind
+	w.initial, w.layout = r.initial, r.layout
 	return w
 }
 
@@ -119,20 +123,14 @@ func (w *wgWorker) orderFree() bool {
 // runParallel runs a first pass's workgroups on workers goroutines over
 // mem (the storage memory) and its shadows. ok false: abandoned (mem is
 // then spoilt). err: ctx ended.
-func (d *Dispatch) runParallel(ctx context.Context, mem [][]slot, shadow, ashadow [][]access, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (ok bool, err error) {
+func (d *Dispatch) runParallel(ctx context.Context, mem []*cells, shadow, ashadow []*varShadow, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (ok bool, err error) {
 	nwg := int64(workgroups[0]) * int64(workgroups[1]) * int64(workgroups[2])
 	workers = int(min(int64(workers), nwg))
-	owner := make([][]atomic.Int32, len(d.e.vars))
-	for i, g := range d.e.vars {
-		if g.Space != ir.SpaceWorkgroup && d.e.writes[i] {
-			owner[i] = make([]atomic.Int32, len(mem[i]))
-		}
-	}
 	var next atomic.Int64
 	var abandoned atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
-		w := d.newWorker(run.workerRun(len(d.e.vars)), mem, shadow, ashadow, maxPaths, owner)
+		w := d.newWorker(run.workerRun(len(d.e.vars)), mem, shadow, ashadow, maxPaths, true)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -30,6 +30,19 @@ fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) 
   y[gid.x] = t[(l + 1u) % 4u];
 }
 `, "parallel"},
+		// Issue 26's tiled kernel's shape: a read-only binding every
+		// workgroup reads (never claimed), a workgroup tile, and a
+		// read-modify-write of the invocation's own leaf.
+		{`@group(0) @binding(0) var<storage, read> x: array<f32, 64>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32, 64>;
+var<workgroup> tile: array<f32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) l: u32) {
+  tile[l] = x[gid.x] * 2.0 + x[0];
+  workgroupBarrier();
+  y[gid.x] = tile[l] + tile[(l + 1u) % 4u] + y[gid.x];
+}
+`, "parallel"},
 		{`@group(0) @binding(0) var<storage, read_write> y: array<u32, 64>;
 @compute @workgroup_size(4)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

@@ -97,12 +97,10 @@ type dispatchRun struct {
 	racy, racyObs     map[scopeKey]*racyScope
 	atomic, atomicObs map[scopeKey]*atomicScope
 	prior             map[scopeKey]slot // value at the first access in the scope (this pass)
-	initial           [][]uint32        // storage buffers at dispatch start (their leaves' bits)
-	given             []ir.Value        // per var: the caller's value of a storage or uniform binding (Type nil: none)
+	initial           []leafView        // per storage or uniform var: its leaves at dispatch start (the caller's bytes)
+	layout            []*leafMap        // per var: its leaves' offsets and kinds (entryInfo.layout)
 	sticky            []int32           // per var: reason id when an invocation's rest made it indeterminate
 	budget            int64             // steps left for forked paths (fork.go)
-	kinds             [][]ir.Kind       // per var: the scalar kind of each leaf (leafKinds), once per run
-	oneKind           []bool            // per var: all its leaves are of one kind
 	tex               *texState         // textures and samplers (texture.go)
 
 	// gen counts the changes of each var's memory (write and the undo of
@@ -149,12 +147,12 @@ func (r *dispatchRun) set(id int32) ir.ValueSet {
 // write stores v into leaf off of var id, journaled.
 func (sh *invShared) write(id, off int32, v slot) {
 	mem := sh.mem[id]
-	sh.run.journal = append(sh.run.journal, memWrite{id: id, off: off, old: mem[off]})
+	sh.run.journal = append(sh.run.journal, memWrite{id: id, off: off, old: mem.get(off)})
 	sh.run.gen[id]++
 	if w := sh.run.sticky[id]; w != 0 {
 		v.taint(-w)
 	}
-	mem[off] = v
+	mem.put(off, v)
 }
 
 // scopes returns the keys of leaf off of var id for this invocation: its
@@ -183,8 +181,8 @@ func (sh *invShared) racyAssumed(id, off int32) (scopeKey, *racyScope) {
 // dispatch's initial value for the whole-dispatch scope, else the value
 // at the first access in the scope this pass (cur, when this is it).
 func (sh *invShared) priorOf(k scopeKey, cur slot) slot {
-	if k.wg < 0 && sh.run.initial[k.id] != nil {
-		return slot{bits: sh.run.initial[k.id][k.off]}
+	if k.wg < 0 && sh.run.initial[k.id].m != nil {
+		return slot{bits: sh.run.initial[k.id].at(k.off)}
 	}
 	if p, ok := sh.run.prior[k]; ok {
 		return p
@@ -220,7 +218,7 @@ func (sh *invShared) load(id, off int32, dst *slot, pos, race int32) {
 // writes.
 func (sh *invShared) store(id, off int32, v slot, pos, race int32) {
 	if k, rs := sh.racyAssumed(id, off); rs != nil {
-		p := sh.priorOf(k, sh.mem[id][off])
+		p := sh.priorOf(k, sh.mem[id].get(off))
 		sh.observeWrite(k, v)
 		if !rs.any && v.why >= 0 && p.why >= 0 {
 			s, ok := rs.written.Add(p.bits, p.err)
@@ -267,10 +265,10 @@ func (sh *invShared) observeWrite(k scopeKey, v slot) {
 
 // markAll makes every leaf of var id any value (reason why > 0), journaled.
 func (sh *invShared) markAll(id int32, why int32) {
-	for off := range sh.mem[id] {
-		v := sh.mem[id][off]
+	for off := range sh.mem[id].n() {
+		v := sh.mem[id].get(off)
 		v.taint(-why)
-		sh.write(id, int32(off), v)
+		sh.write(id, off, v)
 	}
 }
 
@@ -279,70 +277,25 @@ func (sh *invShared) markAll(id int32, why int32) {
 // variable, or nowhere): each leaf becomes its prior value or a leaf of
 // vals of its type, or any value when that set is not cheap.
 func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
-	kinds := sh.run.kinds[id]
+	lm := sh.run.layout[id]
+	mem := sh.mem[id]
 	var valKind ir.Kind
-	if len(vals) == 1 && len(kinds) > 0 {
-		valKind = kinds[0] // a scalar stored: compared by bits within a leaf of the same kind
+	if len(vals) == 1 && mem.n() > 0 {
+		valKind = lm.kind(0) // a scalar stored: compared by bits within a leaf of the same kind
 	}
-	for off := range sh.mem[id] {
-		cur := sh.mem[id][off]
+	for off := range mem.n() {
+		cur := mem.get(off)
 		nv := cur
 		nv.taint(-why)
-		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && kinds[off] == valKind && sh.run.oneKind[id] {
+		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && lm.kind(off) == valKind && lm.oneKind {
 			if s, ok := (ir.ValueSet{}).Add(cur.bits, cur.err); ok {
 				if s, ok = s.Add(vals[0].bits, vals[0].err); ok {
 					nv.set = sh.run.addSet(s)
 				}
 			}
 		}
-		sh.write(id, int32(off), nv)
+		sh.write(id, off, nv)
 	}
-}
-
-func sameKindAll(ks []ir.Kind) bool {
-	for _, k := range ks {
-		if k != ks[0] {
-			return false
-		}
-	}
-	return true
-}
-
-// leafKinds lists the scalar kinds of a shared var's n leaves (a
-// runtime-sized array repeats its element's).
-func leafKinds(t *ir.Type, n int) []ir.Kind {
-	one := make([]ir.Kind, 0, n)
-	var rec func(t *ir.Type)
-	rec = func(t *ir.Type) {
-		switch t.Kind {
-		case ir.KindAtomic:
-			rec(t.Elem)
-		case ir.KindRuntimeArray:
-			var el []ir.Kind
-			saved := one
-			one = nil
-			rec(t.Elem)
-			el, one = one, saved
-			for len(one) < n && len(el) > 0 {
-				one = append(one, el...)
-			}
-		case ir.KindArray, ir.KindMat, ir.KindVec:
-			for i := 0; i < t.Len; i++ {
-				rec(t.Elem)
-			}
-		case ir.KindStruct:
-			for _, f := range t.Struct.Fields {
-				rec(f.Type)
-			}
-		default:
-			one = append(one, t.Kind)
-		}
-	}
-	rec(t)
-	for len(one) < n {
-		one = append(one, ir.KindVoid)
-	}
-	return one[:n]
 }
 
 // atomicResult finishes the value an atomic operation returns (dst, a
@@ -355,7 +308,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	l, g := sh.scopes(id, off)
 	// Observe contention with the race shadow's ordering rules, on a
 	// shadow of its own (sh.ashadow).
-	a := &sh.ashadow[id][off]
+	a := sh.st.at(sh.ashadow[id], id, off, true, sh.wg, sh.par)
 	me := sh.accessor(l.ep, 1)
 	if other, _ := sh.st.observe(a, &me, write); other.inv != 0 {
 		k := l
@@ -380,7 +333,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	}
 	for _, k := range [2]scopeKey{l, g} {
 		if _, ok := r.prior[k]; !ok && k.wg >= 0 && r.atomic[k] != nil {
-			r.prior[k] = sh.mem[id][off]
+			r.prior[k] = sh.mem[id].get(off)
 		}
 		s := r.atomicObsScope(k)
 		if write {
@@ -418,7 +371,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 	if as != nil && !as.other {
 		var prior slot
 		if k.wg < 0 {
-			prior = slot{bits: r.initial[id][off]}
+			prior = slot{bits: r.initial[id].at(off)}
 		} else {
 			prior = r.prior[k]
 		}
@@ -587,13 +540,13 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 				p.s = slices.Clone(fr.s)
 			}
 			for _, w := range run.journal {
-				p.eff[[2]int32{w.id, w.off}] = fr.sh.mem[w.id][w.off]
+				p.eff[[2]int32{w.id, w.off}] = fr.sh.mem[w.id].get(w.off)
 			}
 			paths = append(paths, p)
 		}
 		for i := len(run.journal) - 1; i >= 0; i-- {
 			w := run.journal[i]
-			fr.sh.mem[w.id][w.off] = w.old
+			fr.sh.mem[w.id].put(w.off, w.old)
 			run.gen[w.id]++
 		}
 		run.journal = run.journal[:0]
@@ -638,13 +591,13 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		}
 	}
 	for l := range locs {
-		base := fr.sh.mem[l[0]][l[1]]
+		base := fr.sh.mem[l[0]].get(l[1])
 		v0, ok := paths[0].eff[l]
 		if !ok {
 			v0 = base
 		}
 		u, same, any := ir.ValueSet{}, true, false
-		kind := run.kinds[l[0]][l[1]]
+		kind := run.layout[l[0]].kind(l[1])
 		for _, p := range paths {
 			v, ok := p.eff[l]
 			if !ok {
@@ -783,8 +736,7 @@ const maxAnywhereLeaves = 1024
 // when the binding is small, its leaves all of one kind and determinate.
 func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	dst.taint(why)
-	mem := sh.mem[id]
-	if sh.leaves(int(id)) > maxAnywhereLeaves || !sh.run.oneKind[id] {
+	if sh.leaves(int(id)) > maxAnywhereLeaves || !sh.run.layout[id].oneKind {
 		return
 	}
 	if m, hit := sh.run.anywhere[id]; hit && m.gen == sh.run.gen[id] {
@@ -795,10 +747,17 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	}
 	memo := anywhereMemo{gen: sh.run.gen[id]}
 	defer func() { sh.run.anywhere[id] = memo }()
+	var mem []slot
 	if sh.d.e.readOnly[id] {
-		mem = make([]slot, len(sh.run.initial[id]))
-		for j, b := range sh.run.initial[id] {
-			mem[j].bits = b
+		init := &sh.run.initial[id]
+		mem = make([]slot, init.n)
+		for j := range mem {
+			mem[j].bits = init.at(int32(j))
+		}
+	} else {
+		mem = make([]slot, sh.mem[id].n())
+		for j := range mem {
+			mem[j] = sh.mem[id].get(int32(j))
 		}
 	}
 	set, ok := ir.ValueSet{}.Add(0, 0)
@@ -811,20 +770,5 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	if ok {
 		dst.set = sh.run.addSet(set)
 		memo.set, memo.ok = dst.set, true
-	}
-}
-
-// setKinds records the leaf kinds of every shared var, once per run (mem
-// holds the storage and uniform bindings; workgroup vars have their type's
-// size).
-func (r *dispatchRun) setKinds(vars []*ir.SharedVar, mem [][]uint32) {
-	r.kinds, r.oneKind = make([][]ir.Kind, len(vars)), make([]bool, len(vars))
-	for i, g := range vars {
-		n := len(mem[i])
-		if g.Space == ir.SpaceWorkgroup {
-			n = int(size(g.T))
-		}
-		r.kinds[i] = leafKinds(g.T, n)
-		r.oneKind[i] = sameKindAll(r.kinds[i])
 	}
 }

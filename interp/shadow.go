@@ -1,5 +1,7 @@
 package interp
 
+import "sync/atomic"
+
 // The race shadow: per shared location, constant state that tells a new
 // access whether it races with an earlier one (dispatch.go).
 
@@ -58,11 +60,13 @@ type extraRead struct {
 	multi bool // reads since w come from two or more workgroups
 }
 
-// shadowTab is what the shadows of one dispatch pass share: the extra
-// reads, and the workgroup size (for a tag's workgroup).
+// shadowTab is what the shadows a worker uses share: the extra reads
+// and the storage locations' records of the running workgroup (both
+// dropped when it ends), and the workgroup size (for a tag's workgroup).
 type shadowTab struct {
 	local int32
 	extra []extraRead
+	recs  []shadowRec
 }
 
 // wg returns the linear workgroup index of t's invocation.
@@ -159,4 +163,129 @@ func (st *shadowTab) addRead(a *access, me *accessor) {
 	case a.ra.inv != me.inv && e.rb.inv == 0:
 		st.setSecond(a, extraRead{rb: me.accessTag})
 	}
+}
+
+// Storage shadows (issue 26). A workgroup variable's shadow is an access
+// per location, the worker's own, cleared for each workgroup. A storage
+// binding's lives for the whole pass, so it is 8 bytes per location (a
+// shadow word), and a full access record only while the running
+// workgroup uses the location:
+//
+//   - a word with refBit set refers to the running workgroup's record of
+//     the location, shadowTab.recs[word & 0xffffffff], and names that
+//     workgroup (bits 32–62: linear index + 1); in a parallel pass that
+//     is the claim of the location (parallel.go), set by compare-and-swap
+//     from 0, and it stays after the workgroup as its mark;
+//   - in a sequential pass, when a workgroup ends, each of its records is
+//     folded into its word (compact), and the next workgroup to use the
+//     location expands the word into a record again (at).
+//
+// The fold keeps exactly what later workgroups can observe. For an
+// access by another workgroup than a tag's, access.same is false, so
+// observe, racingRead and addRead look only at the tags' invocations and
+// positions (never their epochs, nor rb, which only ra's own workgroup
+// is given), and at whether ra exists: multi changes nothing there (with
+// or without it, such an access is blamed on ra, and a read leaves ra in
+// place). And when w is set, every such access races with it and is
+// blamed on w before any read is looked at (observe), so ra is
+// unobservable. A word is therefore the last write if any, else the first
+// read, else nothing. TestRaceShadowCompactionIsExact checks the fold
+// against the whole record on random histories.
+//
+// Word layout (refBit clear): bits 0–1 kind (0 none, 1 w, 2 ra), bits
+// 2–28 the tag's invocation (≤ 1<<26, Run's bound), bits 32–62 its
+// position (a reason id, int32).
+
+const refBit = 1 << 63
+
+// varShadow is one shared variable's race or contention shadow: full
+// (a workgroup variable's) or words (a storage binding's).
+type varShadow struct {
+	full  []access
+	words []uint64
+}
+
+func (vs *varShadow) len() int {
+	if vs.full != nil {
+		return len(vs.full)
+	}
+	return len(vs.words)
+}
+
+// shadowRec is the running workgroup's record of a storage location.
+type shadowRec struct {
+	a       access
+	id, off int32
+	atomic  bool // of the contention shadow (ashadow)
+}
+
+// at returns the access record of location off of var id in vs for the
+// running workgroup wg (atomicShadow: vs is the contention shadow), or
+// nil when, in a parallel pass (par), another workgroup has the
+// location.
+func (st *shadowTab) at(vs *varShadow, id, off int32, atomicShadow bool, wg int32, par bool) *access {
+	if vs.full != nil {
+		return &vs.full[off]
+	}
+	p := &vs.words[off]
+	var w uint64
+	if par {
+		w = atomic.LoadUint64(p)
+	} else {
+		w = *p
+	}
+	if w&refBit != 0 {
+		if int32(w>>32&0x7fffffff) == wg+1 {
+			return &st.recs[uint32(w)].a
+		}
+		return nil // parallel only: a sequential pass folds every record
+	}
+	i := len(st.recs)
+	st.recs = append(st.recs, shadowRec{id: id, off: off, atomic: atomicShadow})
+	ref := refBit | uint64(wg+1)<<32 | uint64(i)
+	if par {
+		if w != 0 || !atomic.CompareAndSwapUint64(p, 0, ref) {
+			st.recs = st.recs[:i]
+			return nil
+		}
+		return &st.recs[i].a
+	}
+	tag := accessTag{inv: int32(w >> 2 & (1<<27 - 1)), pos: int32(w >> 32 & 0x7fffffff)}
+	switch w & 3 {
+	case 1:
+		st.recs[i].a.w = tag
+	case 2:
+		st.recs[i].a.ra = tag
+	}
+	*p = ref
+	return &st.recs[i].a
+}
+
+// compact folds a into a word (see above).
+func compact(a *access) uint64 {
+	switch {
+	case a.w.inv != 0:
+		return 1 | uint64(a.w.inv)<<2 | uint64(a.w.pos)<<32
+	case a.ra.inv != 0:
+		return 2 | uint64(a.ra.inv)<<2 | uint64(a.ra.pos)<<32
+	}
+	return 0
+}
+
+// endWorkgroup forgets the running workgroup's records: in a sequential
+// pass it folds each into its word first (a parallel pass's words stay
+// the workgroup's marks).
+func (st *shadowTab) endWorkgroup(shadow, ashadow []*varShadow, par bool) {
+	if !par {
+		for i := range st.recs {
+			r := &st.recs[i]
+			vs := shadow[r.id]
+			if r.atomic {
+				vs = ashadow[r.id]
+			}
+			vs.words[r.off] = compact(&r.a)
+		}
+	}
+	st.recs = st.recs[:0]
+	st.extra = st.extra[:0]
 }

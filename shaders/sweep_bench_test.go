@@ -1,10 +1,14 @@
 package shaders
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,9 +45,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 //
 //   - exec: `gpudiff exec tile.wgsl --workgroups N --no-gpu --json`, the
 //     whole command (loading, bindings, reference, report);
-//   - reference: interp.Dispatch.Run alone, on bindings given as ir.Value
-//     (this test binary re-run as TestSweepReferenceChild), its workgroups
-//     on every core (interp.Options.Workers 0);
+//   - reference: interp.Dispatch.RunBuffers alone, on bindings given as
+//     bytes (ir.Buffer; this test binary re-run as
+//     TestSweepReferenceChild), its workgroups on every core
+//     (interp.Options.Workers 0);
 //   - reference-1: the same on one worker (the sequential reference), for
 //     the parallel speed-up (compare the wall times; CPU times stay close).
 //
@@ -77,11 +82,17 @@ func BenchmarkDispatchSweep(b *testing.B) {
 							cmd.Env = append(cmd.Env, sweepWorkersEnv+"=1")
 						}
 					}
+					// The output (exec's JSON: tens of MB) is not kept: a child
+					// started with vfork inherits the parent's peak RSS
+					// as its own ru_maxrss (Linux sets it from the mm the
+					// exec leaves), so this process must stay small.
+					out := &tailWriter{}
+					cmd.Stdout, cmd.Stderr = out, out
 					t0 := time.Now()
-					out, err := cmd.CombinedOutput()
+					err := cmd.Run()
 					wall = time.Since(t0)
 					if err != nil {
-						b.Fatalf("%v: %v\n%.2000s", cmd.Args, err, out)
+						b.Fatalf("%v: %v\n%s", cmd.Args, err, out.b)
 					}
 					rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
 					cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
@@ -96,12 +107,27 @@ func BenchmarkDispatchSweep(b *testing.B) {
 			})
 		}
 	}
-	b.Logf("reference dispatch sweep (one process each; exec: gpudiff exec --no-gpu, reference: interp.Dispatch.Run alone on every core, reference-1: on one worker):\n%s", strings.Join(rows, "\n"))
+	b.Logf("reference dispatch sweep (one process each; exec: gpudiff exec --no-gpu, reference: interp.Dispatch.RunBuffers alone on every core, reference-1: on one worker):\n%s", strings.Join(rows, "\n"))
+}
+
+// tailWriter keeps the last 2,000 bytes written to it.
+type tailWriter struct{ b []byte }
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	if len(w.b) > 2000 {
+		w.b = append(w.b[:0], w.b[len(w.b)-2000:]...)
+	}
+	return len(p), nil
 }
 
 // sweepWorkersEnv is TestSweepReferenceChild's interp.Options.Workers
 // (unset: 0, every core).
 const sweepWorkersEnv = "GPUDIFF_SWEEP_REFERENCE_WORKERS"
+
+// sweepProfileEnv, when set, names a file TestSweepReferenceChild
+// writes its heap profile to after the dispatch.
+const sweepProfileEnv = "GPUDIFF_SWEEP_REFERENCE_HEAPPROFILE"
 
 // sweepChildEnv makes TestSweepReferenceChild run: its value is the
 // number of workgroups.
@@ -109,8 +135,8 @@ const sweepChildEnv = "GPUDIFF_SWEEP_REFERENCE_WORKGROUPS"
 
 // TestSweepReferenceChild is BenchmarkDispatchSweep's reference-only
 // child: with sweepChildEnv set it dispatches tileKernel on that many
-// workgroups, x[i] = (i mod 16 + 1) / 4 and y[i] = 1 (bindings as
-// ir.Value, as check passes them), and checks two hand-derived leaves
+// workgroups, x[i] = (i mod 16 + 1) / 4 and y[i] = 1 (bindings as bytes,
+// ir.Buffer, as check passes them), and checks two hand-derived leaves
 // (y[i] = 2x[i] + 2x[next in the tile] + 1: y[0] = 0.5 + 1 + 1, y[15] =
 // 8 + 0.5 + 1); without it, it is skipped.
 func TestSweepReferenceChild(t *testing.T) {
@@ -123,17 +149,28 @@ func TestSweepReferenceChild(t *testing.T) {
 	d, err := interp.CompileEntry(m, "main")
 	require.NoError(t, err)
 	n := wgs * 256
-	x := ir.Value{Type: m.SharedVar("x").T, Elems: make([]ir.Value, n)}
-	y := ir.Value{Type: m.SharedVar("y").T, Elems: make([]ir.Value, n)}
+	x := ir.BufferOfLength(m.SharedVar("x").T, n)
+	y := ir.BufferOfLength(m.SharedVar("y").T, n)
 	for i := range n {
-		x.Elems[i] = ir.F32Val(float32(i%16+1) / 4)
-		y.Elems[i] = ir.F32Val(1)
+		// array<f32>: leaf i at byte 4i.
+		binary.LittleEndian.PutUint32(x.Bytes[4*i:], math.Float32bits(float32(i%16+1)/4))
+		binary.LittleEndian.PutUint32(y.Bytes[4*i:], math.Float32bits(1))
 	}
 	workers, _ := strconv.Atoi(os.Getenv(sweepWorkersEnv)) // 0: GOMAXPROCS
-	res, err := d.Run(map[string]ir.Value{"x": x, "y": y}, [3]uint32{uint32(wgs), 1, 1}, interp.Options{Workers: workers})
+	res, err := d.RunBuffers(map[string]ir.Buffer{"x": x, "y": y}, [3]uint32{uint32(wgs), 1, 1}, interp.Options{Workers: workers})
 	require.NoError(t, err)
-	out := res.Buffers["y"].Value.Elems
-	require.Equal(t, float32(2.5), out[0].F32())
-	require.Equal(t, float32(9.5), out[15].F32())
+	out := res.Buffers["y"]
+	require.Nil(t, out.Indeterminate)
+	require.Equal(t, float32(2.5), out.Buffer.Leaf(0).F32())
+	require.Equal(t, float32(9.5), out.Buffer.Leaf(15).F32())
 	require.Empty(t, res.Races)
+	if path := os.Getenv(sweepProfileEnv); path != "" {
+		// The live heap after the dispatch (its result still held).
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		runtime.GC()
+		require.NoError(t, pprof.WriteHeapProfile(f))
+		require.NoError(t, f.Close())
+	}
+	runtime.KeepAlive(res)
 }

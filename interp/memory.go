@@ -1,0 +1,284 @@
+package interp
+
+import (
+	"encoding/binary"
+	"math"
+	"sync/atomic"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// A dispatch's memory (issue 26): 4 bytes a leaf for what a binding
+// holds, whatever the number of invocations.
+//
+//   - cells: a written shared variable's leaves as their bits, the rare
+//     leaf that is not exact and determinate (a slot's why, err, set) in
+//     pages of a side table allocated on its first such leaf;
+//   - leafView: a binding's initial leaves read straight from the
+//     caller's bytes (ir.Buffer: WGSL #memory-layouts), never copied —
+//     a read-only binding's whole memory, and every binding's value at
+//     the dispatch's start (segment.go: priorOf);
+//   - leafMap: where each leaf of a variable's type lies in those bytes,
+//     and its scalar kind, computed once per entry point.
+
+// extPageBits is log2 of the leaves of a page of the side table.
+const extPageBits = 10
+
+// slotExt is a leaf's slot less its bits.
+type slotExt struct {
+	why, set int32
+	err      float64
+}
+
+type extPage [1 << extPageBits]slotExt
+
+// cells is a shared variable's memory: bits[i] is leaf i's bits; page
+// i>>extPageBits, when allocated, holds the rest of its slot. Workers of
+// a parallel pass write disjoint leaves (parallel.go) and may allocate
+// pages concurrently (atomic page pointers).
+type cells struct {
+	bits  []uint32
+	pages []atomic.Pointer[extPage]
+}
+
+func newCells(n int) *cells {
+	return &cells{bits: make([]uint32, n), pages: make([]atomic.Pointer[extPage], (n+(1<<extPageBits)-1)>>extPageBits)}
+}
+
+// n returns the number of leaves (0 for nil: a read-only binding has no
+// cells).
+func (c *cells) n() int32 {
+	if c == nil {
+		return 0
+	}
+	return int32(len(c.bits))
+}
+
+// get returns leaf i's slot.
+func (c *cells) get(i int32) slot {
+	s := slot{bits: c.bits[i]}
+	if p := c.pages[i>>extPageBits].Load(); p != nil {
+		e := &p[i&(1<<extPageBits-1)]
+		s.why, s.set, s.err = e.why, e.set, e.err
+	}
+	return s
+}
+
+// put stores v into leaf i.
+func (c *cells) put(i int32, v slot) {
+	c.bits[i] = v.bits
+	pp := &c.pages[i>>extPageBits]
+	p := pp.Load()
+	if p == nil {
+		if v.why == 0 && v.set == 0 && math.Float64bits(v.err) == 0 {
+			return
+		}
+		p = new(extPage)
+		if !pp.CompareAndSwap(nil, p) {
+			p = pp.Load()
+		}
+	}
+	p[i&(1<<extPageBits-1)] = slotExt{why: v.why, set: v.set, err: v.err}
+}
+
+// clear zeroes every leaf (a workgroup variable for a new workgroup).
+func (c *cells) clear() {
+	clear(c.bits)
+	for i := range c.pages {
+		if p := c.pages[i].Load(); p != nil {
+			*p = extPage{}
+		}
+	}
+}
+
+// exact reports whether every leaf is exact and determinate.
+func (c *cells) exact() bool {
+	for i := range c.pages {
+		p := c.pages[i].Load()
+		if p == nil {
+			continue
+		}
+		for _, e := range p {
+			if e != (slotExt{}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// leafAt is a leaf of a type: its byte offset in the host-shareable
+// layout and its scalar kind (an atomic's element's).
+type leafAt struct {
+	off  int32
+	kind ir.Kind
+}
+
+// leafMap is where the leaves of a shared variable's type lie, in
+// ir.Type.ComponentTypes order (ir.Buffer's): the fixed part's leaves,
+// then, for a runtime-sized array (the type, or its last member), the
+// element's leaves repeated every stride bytes from tailOff. Offsets are
+// meaningful for host-shareable types only (storage and uniform
+// bindings); a workgroup variable's map serves for its kinds.
+type leafMap struct {
+	fixed   []leafAt
+	tail    []leafAt // nil: no runtime-sized array
+	tailOff int32
+	stride  int32
+	elem    int32 // the runtime-sized array's element's size
+	dense   bool  // leaf i lies at byte 4i
+	oneKind bool  // every leaf has one kind
+}
+
+func newLeafMap(t *ir.Type, offsets bool) *leafMap {
+	m := &leafMap{}
+	m.add(&m.fixed, t, 0, offsets)
+	m.dense = true
+	for i, l := range m.fixed {
+		m.dense = m.dense && l.off == int32(4*i)
+	}
+	if m.tail != nil {
+		m.dense = m.dense && m.tailOff == int32(4*len(m.fixed)) && m.stride == int32(4*len(m.tail))
+		for i, l := range m.tail {
+			m.dense = m.dense && l.off == int32(4*i)
+		}
+	}
+	m.dense = m.dense && offsets
+	m.oneKind = true
+	all := append(append([]leafAt(nil), m.fixed...), m.tail...)
+	for _, l := range all {
+		m.oneKind = m.oneKind && l.kind == all[0].kind
+	}
+	return m
+}
+
+func (m *leafMap) add(list *[]leafAt, t *ir.Type, off int, offsets bool) {
+	switch t.Kind {
+	case ir.KindAtomic:
+		m.add(list, t.Elem, off, offsets)
+	case ir.KindVec:
+		for i := range t.Len {
+			*list = append(*list, leafAt{off: int32(off + 4*i), kind: t.Elem.Kind})
+		}
+	case ir.KindArray, ir.KindMat:
+		s := 0
+		if offsets {
+			s = ir.ArrayStride(t)
+		}
+		for i := range t.Len {
+			m.add(list, t.Elem, off+i*s, offsets)
+		}
+	case ir.KindRuntimeArray:
+		m.tail = []leafAt{}
+		m.tailOff = int32(off)
+		if offsets {
+			m.stride, m.elem = int32(ir.ArrayStride(t)), int32(ir.SizeOf(t.Elem))
+		}
+		m.add(&m.tail, t.Elem, 0, offsets)
+	case ir.KindStruct:
+		var offs []int
+		if offsets {
+			offs = ir.FieldOffsets(t.Struct)
+		}
+		for i, f := range t.Struct.Fields {
+			o := off
+			if offsets {
+				o += offs[i]
+			}
+			m.add(list, f.Type, o, offsets)
+		}
+	default:
+		*list = append(*list, leafAt{off: int32(off), kind: t.Kind})
+	}
+}
+
+// count returns the number of leaves in a binding's n bytes (at least
+// its fixed part): as ir.Buffer.Leaves, a runtime-sized array holds every
+// element whose bytes fit, the last one without its trailing padding.
+func (m *leafMap) count(n int) int {
+	k := len(m.fixed)
+	if m.tail == nil || m.stride == 0 || n < int(m.tailOff) {
+		return k
+	}
+	es := (n - int(m.tailOff)) / int(m.stride)
+	if rest := n - int(m.tailOff) - es*int(m.stride); rest >= int(m.elem) {
+		es++
+	}
+	return k + es*len(m.tail)
+}
+
+// at returns leaf i's place.
+func (m *leafMap) at(i int32) leafAt {
+	if int(i) < len(m.fixed) {
+		return m.fixed[i]
+	}
+	i -= int32(len(m.fixed))
+	k := int32(len(m.tail))
+	l := m.tail[i%k]
+	l.off += m.tailOff + i/k*m.stride
+	return l
+}
+
+// kind returns leaf i's scalar kind (ir.KindVoid past a fixed type's
+// leaves, as a runtime-sized array of nothing).
+func (m *leafMap) kind(i int32) ir.Kind {
+	if int(i) >= len(m.fixed) && len(m.tail) == 0 {
+		return ir.KindVoid
+	}
+	return m.at(i).kind
+}
+
+// off returns leaf i's byte offset.
+func (m *leafMap) off(i int32) int {
+	if m.dense {
+		return 4 * int(i)
+	}
+	return int(m.at(i).off)
+}
+
+// sameLayout reports whether two maps place the same kinds of leaves at
+// the same offsets (a buffer of one type read as the other).
+func (m *leafMap) sameLayout(o *leafMap) bool {
+	eq := func(a, b []leafAt) bool {
+		if len(a) != len(b) || (a == nil) != (b == nil) {
+			return false
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return eq(m.fixed, o.fixed) && eq(m.tail, o.tail) && m.tailOff == o.tailOff && m.stride == o.stride
+}
+
+// leafView reads a binding's initial leaves from its bytes.
+type leafView struct {
+	b []byte
+	m *leafMap // nil: a workgroup variable (no initial contents)
+	n int32    // leaves
+}
+
+// at returns leaf i's bits.
+func (v *leafView) at(i int32) uint32 {
+	if v.m.dense {
+		return binary.LittleEndian.Uint32(v.b[4*int(i):])
+	}
+	return binary.LittleEndian.Uint32(v.b[v.m.off(i):])
+}
+
+// cells returns the leaves as a new memory.
+func (v *leafView) cells() *cells {
+	c := newCells(int(v.n))
+	if v.m.dense {
+		for i := range c.bits {
+			c.bits[i] = binary.LittleEndian.Uint32(v.b[4*i:])
+		}
+		return c
+	}
+	for i := range c.bits {
+		c.bits[i] = v.at(int32(i))
+	}
+	return c
+}
