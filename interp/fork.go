@@ -125,25 +125,75 @@ func (f *forker) state(fr *frame, r, pc int32) [2]uint64 {
 			h.Write(unsafe.Slice((*byte)(unsafe.Pointer(&fr.s[0])), len(fr.s)*int(unsafe.Sizeof(slot{}))))
 		}
 		out[k] = h.Sum64()
-		if fr.sh != nil && fr.sh.run != nil {
-			// The shared writes of the path so far, as a set of final
-			// values (the order they were made in does not matter).
-			var sum uint64
-			for _, w := range fr.sh.run.dedupJournal() {
-				v := fr.sh.mem[w[0]].get(w[1])
-				h.Reset()
-				binary.LittleEndian.PutUint32(b[0:], uint32(w[0]))
-				binary.LittleEndian.PutUint32(b[4:], uint32(w[1]))
-				binary.LittleEndian.PutUint32(b[8:], v.bits)
-				binary.LittleEndian.PutUint32(b[12:], uint32(v.why))
-				binary.LittleEndian.PutUint32(b[16:], uint32(v.set))
-				h.Write(b[:20])
-				sum += h.Sum64()
-			}
-			out[k] ^= sum * 0x9e3779b97f4a7c15
+	}
+	if fr.sh != nil && fr.sh.run != nil {
+		// The shared writes of the path so far, as a set of final
+		// values (the order they were made in does not matter).
+		sum := fr.sh.run.jhash.update(fr.sh.run.journal, fr.sh.mem)
+		for k := range out {
+			out[k] ^= sum[k] * 0x9e3779b97f4a7c15
 		}
 	}
 	return out
+}
+
+// journalHash is the shared-write part of fork point states: over the
+// distinct locations the current path's journal holds, the sum of a hash
+// of (location, current value) per lane. It is kept incrementally, each
+// journal entry folded in once (issue 26: hashing the whole journal at
+// every fork point made a loop that forks and writes quadratic — Tint's
+// benchmark/cluster-lights with --flat ran for over 10 minutes). Reset
+// with the journal (dispatchRun.resetJournal).
+type journalHash struct {
+	n    int               // journal entries folded in
+	vals map[[2]int32]slot // each location's value as folded in
+	sum  [2]uint64
+}
+
+func (j *journalHash) reset() {
+	j.n, j.sum = 0, [2]uint64{}
+	clear(j.vals)
+}
+
+// update folds in the journal's entries since the last call with mem's
+// current values, and returns the sums.
+func (j *journalHash) update(journal []memWrite, mem []*cells) [2]uint64 {
+	if j.n > len(journal) { // never: the journal is reset through resetJournal
+		j.reset()
+	}
+	if j.vals == nil {
+		j.vals = map[[2]int32]slot{}
+	}
+	for _, w := range journal[j.n:] {
+		key := [2]int32{w.id, w.off}
+		cur := mem[w.id].get(w.off)
+		if old, ok := j.vals[key]; ok {
+			if old == cur {
+				continue
+			}
+			h := leafStateHash(key, old)
+			j.sum[0] -= h[0]
+			j.sum[1] -= h[1]
+		}
+		h := leafStateHash(key, cur)
+		j.sum[0] += h[0]
+		j.sum[1] += h[1]
+		j.vals[key] = cur
+	}
+	j.n = len(journal)
+	return j.sum
+}
+
+// leafStateHash hashes a shared location and its value (bits, reason,
+// allowed set) in both lanes.
+func leafStateHash(key [2]int32, v slot) [2]uint64 {
+	var b [20]byte
+	binary.LittleEndian.PutUint32(b[0:], uint32(key[0]))
+	binary.LittleEndian.PutUint32(b[4:], uint32(key[1]))
+	binary.LittleEndian.PutUint32(b[8:], v.bits)
+	binary.LittleEndian.PutUint32(b[12:], uint32(v.why))
+	binary.LittleEndian.PutUint32(b[16:], uint32(v.set))
+	return [2]uint64{maphash.Bytes(hashSeeds[0], b[:]), maphash.Bytes(hashSeeds[1], b[:])}
 }
 
 // alternatives appends to stack the alternatives not taken at the fork

@@ -91,6 +91,7 @@ func (s *atomicScope) ordered() bool {
 
 type dispatchRun struct {
 	journal []memWrite
+	jhash   journalHash // the journal's part of fork point states (fork.go)
 	sets    []ir.ValueSet
 
 	// Assumptions (from the previous pass) and observations (this pass).
@@ -492,7 +493,8 @@ func (r *dispatchRun) settled() bool {
 func (r *dispatchRun) next() {
 	r.racyObs, r.atomicObs = map[scopeKey]*racyScope{}, map[scopeKey]*atomicScope{}
 	r.prior = map[scopeKey]slot{}
-	r.sets, r.journal = r.sets[:0], r.journal[:0]
+	r.sets = r.sets[:0]
+	r.resetJournal()
 	r.forgetAnywhere()
 	clear(r.sticky)
 	r.budget = forkBudget
@@ -508,7 +510,7 @@ func (r *dispatchRun) next() {
 // set and the caller makes the rest of it indeterminate (poisonRest).
 func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	start := fr.resume
-	run.journal = run.journal[:0]
+	run.resetJournal()
 	if maxPaths <= 1 {
 		return d.body.execAt(fr, start)
 	}
@@ -549,7 +551,7 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 			fr.sh.mem[w.id].put(w.off, w.old)
 			run.gen[w.id]++
 		}
-		run.journal = run.journal[:0]
+		run.resetJournal()
 	}
 	record(k)
 	stack := f.alternatives(nil, 0)
@@ -711,19 +713,10 @@ func hasAtomic(t *ir.Type) bool {
 	return false
 }
 
-// dedupJournal lists the distinct locations the journal holds, in first
-// write order.
-func (r *dispatchRun) dedupJournal() [][2]int32 {
-	seen := make(map[[2]int32]bool, len(r.journal))
-	var out [][2]int32
-	for _, w := range r.journal {
-		k := [2]int32{w.id, w.off}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
+// resetJournal empties the journal (and its fork-state hash).
+func (r *dispatchRun) resetJournal() {
+	r.journal = r.journal[:0]
+	r.jhash.reset()
 }
 
 // maxAnywhereLeaves bounds the bindings whose values loadAnywhere lists.
