@@ -172,6 +172,9 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	if n != 1 && in.op != opAddFV && in.op != opMulFV {
 		in.op = opFn
 	}
+	if (in.op == opAddFV || in.op == opMulFV) && c.goodConst(y.loc, sy, n) {
+		in.x |= goodB
+	}
 	return cexpr{code: c.emitI(in, x, y), loc: d, n: n, stops: x.stops || y.stops}
 }
 

@@ -161,10 +161,16 @@ func evalCmp(site int32, k fcmpk, x, y slot) slot {
 // exactly and equals v exactly when s is the exact sum (Dekker's
 // Fast2Sum, radix 2, round to nearest).
 func exactSum32(ub, vb uint32) (uint32, bool) {
-	u, v := math.Float32frombits(ub), math.Float32frombits(vb)
+	// The swap selects bits (conditional moves, not a branch: which
+	// operand is larger is data, and mispredicts).
+	hb, lb := ub, vb
 	if ub&0x7fffffff < vb&0x7fffffff {
-		u, v = v, u
+		hb = vb
 	}
+	if ub&0x7fffffff < vb&0x7fffffff {
+		lb = ub
+	}
+	u, v := math.Float32frombits(hb), math.Float32frombits(lb)
 	s := u + v
 	sb := math.Float32bits(s)
 	return sb, s-u == v && sb&0x7f800000 != 0x7f800000
