@@ -340,6 +340,65 @@ func TestLaneFastPathsMatchTheGeneralKernels(t *testing.T) {
 	}
 }
 
+// intKernels exercise the integer instructions with a constant operand
+// (opAddK …, opBrEqK …), on operands that may be indeterminate (i32(f)
+// of a non-finite f).
+const intKernels = `
+fn ia(a: i32, b: u32, f: f32) -> i32 { let x = a + i32(f); return ((((x + 5) * -3) ^ (7 & x)) | (x >> 3u)) + (x << 31u); }
+fn ib(a: i32, b: u32, f: f32) -> u32 { let y = b + u32(f); return ((y >> 7u) ^ (y << 13u)) % 3u + y / 5u + (7u * y) + (y >> 31u); }
+fn ic(a: i32, b: u32, f: f32) -> i32 {
+  let x = a + i32(f);
+  var r = 0;
+  if (x < -4) { r += 1; }
+  if (x >= 100) { r += 2; }
+  if (x == -1) { r += 4; }
+  if (x != 0) { r += 8; }
+  if (b > 3000000000u) { r += 16; }
+  if (b <= 5u) { r += 32; }
+  if (x > -2147483647) { r += 64; }
+  if (x <= 7) { r += 128; }
+  return r;
+}
+`
+
+// TestIntConstantInstructionsMatchTheGeneralOnes cross-checks the integer
+// instructions with a constant operand against the general ones, which a
+// countOps compilation uses (WGSL #arithmetic-expr via wgslsem, and the
+// branches' fork or poison on an indeterminate condition): the same
+// invocations, marks and reasons included.
+func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
+	m, err := wgsl.Parse("ints.wgsl", []byte(intKernels))
+	require.NoError(t, err)
+	r := rand.New(rand.NewSource(4))
+	ints := []int32{0, 1, -1, -4, -5, 5, 99, 100, 7, 8, -2147483647, -2147483648, 2147483647}
+	uints := []uint32{0, 5, 6, 3000000000, 3000000001, 1 << 31, 0xffffffff}
+	floats := []float32{0, 1, -1, float32(math.Inf(-1)), float32(math.NaN()), 3e9, 0.5}
+	var args [][]ir.Value
+	for k := 0; k < 300; k++ {
+		a, b, f := r.Int31()-r.Int31(), r.Uint32(), float32(0)
+		if k%2 == 0 {
+			a, b = ints[r.Intn(len(ints))], uints[r.Intn(len(uints))]
+		}
+		if k%3 == 0 {
+			f = floats[r.Intn(len(floats))]
+		}
+		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
+	}
+	for _, name := range []string{"ia", "ib", "ic"} {
+		fast, err := Compile(m, name)
+		require.NoError(t, err)
+		general, err := compile(m, name, compileOpts{countOps: true})
+		require.NoError(t, err)
+		want, err := general.Run(args, Options{})
+		require.NoError(t, err)
+		got, err := fast.Run(args, Options{})
+		require.NoError(t, err)
+		for k := range args {
+			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
+		}
+	}
+}
+
 // TestClampBitsIsClampInF32: the branch-free clampBits selects as
 // clamp(x, lo, hi) = min(max(x, lo), hi) compared in f32 (WGSL
 // #clamp-builtin), keeping the bits of the operand selected: x when

@@ -99,6 +99,28 @@ const (
 	opSwitch   // go to the target of s[a] in tables[b]
 	opRet      // return cReturn
 	opCount    // ops++ (compileOpts.countOps)
+
+	// Scalar integer operations with a constant right operand, its bits in
+	// x (constants are never indeterminate: the result has a's why).
+	opAddK
+	opMulK
+	opAndK
+	opOrK
+	opXorK
+	opShlK
+	opShrUK
+	opShrIK
+	opRemUK
+	opDivUK
+	// Branches on integer comparisons with a constant: unless
+	// s[a]^b (x) x, go to d, where b is the sign flip (1<<31 for i32) and
+	// x the constant already flipped.
+	opBrEqK
+	opBrNeK
+	opBrLtK
+	opBrLeK
+	opBrGtK
+	opBrGeK
 	opNop
 	opBarrier // a barrier of an entry point's body (dispatch.go): fr.resume = pc+1, return cBarrier
 )
@@ -529,6 +551,114 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			pc = int(to) - 1
+			goto enter
+		case opAddK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
+		case opMulK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits * in.x, why: a.why}
+		case opAndK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits & in.x, why: a.why}
+		case opOrK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits | in.x, why: a.why}
+		case opXorK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits ^ in.x, why: a.why}
+		case opShlK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
+		case opShrUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.Shr(a.bits, in.x), why: a.why}
+		case opShrIK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: uint32(wgslsem.Shr(int32(a.bits), in.x)), why: a.why}
+		case opRemUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.RemU32(a.bits, in.x), why: a.why}
+		case opDivUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.DivU32(a.bits, in.x), why: a.why}
+		case opBrEqK:
+			a := &s[in.a]
+			jump := a.bits^uint32(in.b) != in.x
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrNeK:
+			a := &s[in.a]
+			jump := a.bits^uint32(in.b) == in.x
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrLtK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) < in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrLeK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) <= in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrGtK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) > in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrGeK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) >= in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
 			goto enter
 		case opRet:
 			return cReturn
