@@ -341,8 +341,9 @@ func TestLaneFastPathsMatchTheGeneralKernels(t *testing.T) {
 }
 
 // intKernels exercise the integer instructions with a constant operand
-// (opAddK …, opBrEqK …), on operands that may be indeterminate (i32(f)
-// of a non-finite f).
+// (opAddK …, opBrEqK …), and i32 → f32 conversions into f32
+// instructions, on operands that may be indeterminate (i32(f) of a
+// non-finite f) or beyond 2^24.
 const intKernels = `
 fn ia(a: i32, b: u32, f: f32) -> i32 { let x = a + i32(f); return ((((x + 5) * -3) ^ (7 & x)) | (x >> 3u)) + (x << 31u); }
 fn ib(a: i32, b: u32, f: f32) -> u32 { let y = b + u32(f); return ((y >> 7u) ^ (y << 13u)) % 3u + y / 5u + (7u * y) + (y >> 31u); }
@@ -359,10 +360,16 @@ fn ic(a: i32, b: u32, f: f32) -> i32 {
   if (x <= 7) { r += 128; }
   return r;
 }
+fn fa(a: i32, b: u32, f: f32) -> f32 { let x = a + i32(f); return (f + f32(x)) * f32(x >> 4u); }
+fn fv(a: i32, b: u32, f: f32) -> vec4<f32> {
+  let x = a + i32(f);
+  return vec4<f32>(f, 1.5, -2.0, 3e38) * vec4<f32>(f32(x)) - vec4<f32>(f32(x & 255));
+}
 `
 
 // TestIntConstantInstructionsMatchTheGeneralOnes cross-checks the integer
-// instructions with a constant operand against the general ones, which a
+// instructions with a constant operand, and the conversions' fast path,
+// against the general ones, which a
 // countOps compilation uses (WGSL #arithmetic-expr via wgslsem, and the
 // branches' fork or poison on an indeterminate condition): the same
 // invocations, marks and reasons included.
@@ -384,7 +391,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	for _, name := range []string{"ia", "ib", "ic"} {
+	for _, name := range []string{"ia", "ib", "ic", "fa", "fv"} {
 		fast, err := Compile(m, name)
 		require.NoError(t, err)
 		general, err := compile(m, name, compileOpts{countOps: true})
