@@ -5,6 +5,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -439,4 +440,46 @@ func TestClampBitsIsClampInF32(t *testing.T) {
 		}
 		require.Equal(t, want, clampBits(x, lo, hi), "clamp(%g, %g, %g)", f32bits(x), f32bits(lo), f32bits(hi))
 	}
+}
+
+// BenchmarkInterpRowD is `make bench`'s row (d) alone, without the GPU
+// parts (campaign's benchInterp, the same method): benchkit.KernelWGSL
+// parsed from WGSL, 64 invocations per run, each run of Program.Run
+// alternated with the same work in native Go, the thread's CPU time of
+// each; it reports the median run's interpreter nanoseconds per executed
+// IR operation (CountOps), native Go's, and their ratio (the target is
+// ≤ 10). b.N is the number of run pairs (-benchtime 2000x: about a
+// second).
+func BenchmarkInterpRowD(b *testing.B) {
+	m, err := wgsl.Parse("bench.wgsl", []byte(benchkit.KernelWGSL))
+	require.NoError(b, err)
+	ins, args := benchInputs(benchInvocations)
+	ops, err := CountOps(m, "k", args)
+	require.NoError(b, err)
+	p, err := Compile(m, "k")
+	require.NoError(b, err)
+	now, release := benchkit.ThreadClock()
+	defer release()
+	its, nts := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	var sink float32
+	for n := 0; n < b.N; n++ {
+		t0 := now()
+		if _, err := p.Run(args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := now()
+		for _, in := range ins {
+			r := benchkit.Native(in.a, in.b, in.c, in.v)
+			sink += r[0]
+		}
+		t2 := now()
+		its, nts = append(its, t1-t0), append(nts, t2-t1)
+	}
+	slices.Sort(its)
+	slices.Sort(nts)
+	ti, tn := float64(its[len(its)/2].Nanoseconds()), float64(nts[len(nts)/2].Nanoseconds())
+	b.ReportMetric(ti/float64(ops), "cpu-ns/IR-op")
+	b.ReportMetric(tn/float64(ops), "native-cpu-ns/IR-op")
+	b.ReportMetric(ti/tn, "interp/native")
+	_ = sink
 }
