@@ -1,7 +1,12 @@
 package interp
 
 import (
+	"fmt"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"math"
 	"math/rand"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,4 +201,285 @@ func TestCountOpsCountsWhatTheBenchmarkCounts(t *testing.T) {
 	// Per invocation: 64 iterations of about 30 operations.
 	assert.Greater(t, n, int64(4*64*20))
 	assert.Less(t, n, int64(4*64*60))
+}
+
+// stepKernel has each control transfer into a block that the
+// interpreter's fused step checks handle (code.go, execAt's enter): if and
+// else, continue, break, switch clauses, a loop with a continuing block,
+// a while loop.
+const stepKernel = `
+fn k(n: i32) -> i32 {
+  var s = 0;
+  for (var i = 0; i < n; i++) {
+    if ((i & 1) == 0) { s += i; } else { continue; }
+    switch (i % 3) { case 0: { s ^= 5; } default: { } }
+    var j = 0;
+    loop { if (j >= i) { break; } j += 2; continuing { s += 1; } }
+  }
+  while (s > 100) { s -= 7; }
+  return s;
+}
+`
+
+// TestStepLimitCountingIsPinned pins the step limit's behaviour: for
+// every limit from 1 to 89, whether k(5) ends, and where the step-limit
+// error is reported, as the transitions "limit:position" of that
+// sequence; and the least limit under which each invocation ends. The
+// expected values are those of the interpreter before its step checks
+// were fused into control transfers (commit 82500c9: every block's
+// opSteps dispatched on its own), which the fusion must not change: a
+// block counts its statements when it is entered, a loop one step per
+// iteration, and the check reports the block's first statement, or the
+// innermost loop inside one (stmt.go). The first transitions follow by
+// hand: limits 1–3 fail at k's first statement (3:3; k's body has 4
+// statements, counted on entry: var s, the for statement, the while
+// statement, return), 4–5 at the for statement's block (4:8: var i and
+// the loop), and from 6 on, the first iteration's step, in the loop
+// (4:3).
+func TestStepLimitCountingIsPinned(t *testing.T) {
+	m, err := wgsl.Parse("steps.wgsl", []byte(stepKernel))
+	require.NoError(t, err)
+	p, err := Compile(m, "k")
+	require.NoError(t, err)
+	var got []string
+	last := ""
+	for limit := int64(1); limit < 90; limit++ {
+		invs, err := p.Run([][]ir.Value{{iv(5)}}, Options{MaxSteps: limit})
+		require.NoError(t, err)
+		e := "ok"
+		if invs[0].Err != nil {
+			e = strings.TrimSuffix(strings.TrimPrefix(invs[0].Err.Error(), "steps.wgsl:"),
+				fmt.Sprintf(": interp: step limit of %d exceeded (the kernel may not terminate)", limit))
+		}
+		if e != last {
+			got = append(got, fmt.Sprintf("%d:%s", limit, e))
+			last = e
+		}
+	}
+	assert.Equal(t, "1:3:3 4:4:8 6:4:3 14:8:5 17:4:3 34:8:5 41:4:3 58:8:5 69:4:3 77:10:3 81:ok", strings.Join(got, " "))
+
+	least := func(p *Program, args []ir.Value) int64 {
+		lo, hi := int64(1), int64(1<<20) // k fails under lo (or lo is 1), ends under hi
+		for hi-lo > 1 {
+			mid := (lo + hi) / 2
+			invs, err := p.Run([][]ir.Value{args}, Options{MaxSteps: mid})
+			require.NoError(t, err)
+			if invs[0].Err == nil {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		return hi
+	}
+	for n, want := range map[int32]int64{0: 16, 1: 29, 2: 37, 5: 81, 9: 150, 40: 1387} {
+		assert.Equal(t, want, least(p, []ir.Value{iv(n)}), "k(%d)", n)
+	}
+	bm, err := wgsl.Parse("bench.wgsl", []byte(benchkit.KernelWGSL))
+	require.NoError(t, err)
+	bp, err := Compile(bm, "k")
+	require.NoError(t, err)
+	_, args := benchInputs(3)
+	for k, want := range []int64{805, 809, 810} {
+		assert.Equal(t, want, least(bp, args[k]), "benchmark kernel, invocation %d", k)
+	}
+}
+
+// laneKernels exercise the lane-wise f32 fast paths (code.go: opAddFV,
+// opMulFV, opClampFV), with constant operands (whose checks the fast
+// paths skip: goodB) and run-time ones.
+const laneKernels = `
+fn mulK(v: vec4<f32>, s: f32) -> vec4<f32> { return v * 2.0; }
+fn mulV(v: vec4<f32>, s: f32) -> vec4<f32> { return v * vec4<f32>(3.0, 0.5, 1e-30, -7.0); }
+fn mulS(v: vec4<f32>, s: f32) -> vec4<f32> { return v * s; }
+fn subS(v: vec4<f32>, s: f32) -> vec4<f32> { return v - vec4<f32>(s); }
+fn addK(v: vec4<f32>, s: f32) -> vec4<f32> { return v + vec4<f32>(1.5, -2.0, 0.25, 3e38); }
+fn clampK(v: vec4<f32>, s: f32) -> vec4<f32> { return clamp(v, vec4<f32>(-3.5, -1.0, 0.0, -0.0), vec4<f32>(3.5, 1.0, 0.0, 9.0)); }
+fn clampV(v: vec4<f32>, s: f32) -> vec4<f32> { return clamp(v, vec4<f32>(s), vec4<f32>(5.0)); }
+`
+
+// TestLaneFastPathsMatchTheGeneralKernels cross-checks the lane-wise f32
+// fast paths against the general kernels (IEEE-754 with WGSL's accuracy
+// and flushing rules, f32.go), which a countOps compilation runs for
+// every operation (emitI): on operands that are zero, signed zero,
+// subnormal, huge, odd-significand, non-finite (indeterminate arguments)
+// and random, both must give the same invocation, value bits, marks,
+// tolerances and reasons included.
+func TestLaneFastPathsMatchTheGeneralKernels(t *testing.T) {
+	m, err := wgsl.Parse("lanes.wgsl", []byte(laneKernels))
+	require.NoError(t, err)
+	pool := []float32{0, float32(math.Copysign(0, -1)), 1, -1.5, 3, 4096, -4095.5, 1.0000001, 16777215, 3e38, -3e38,
+		math.Float32frombits(1), math.Float32frombits(0x807fffff), math.SmallestNonzeroFloat32 * 1e6, 0x1p-126,
+		float32(math.Inf(1)), float32(math.NaN()), 0.1, -7.25, 5, 4, -4}
+	r := rand.New(rand.NewSource(2))
+	pick := func() float32 {
+		if r.Intn(4) == 0 {
+			return math.Float32frombits(r.Uint32())
+		}
+		return pool[r.Intn(len(pool))]
+	}
+	var args [][]ir.Value
+	for k := 0; k < 400; k++ {
+		vs := make([]ir.Value, 4)
+		for j := range vs {
+			vs[j] = fvv(pick())
+		}
+		args = append(args, []ir.Value{ir.CompositeVal(vecT(4, tF32), vs...), fvv(pick())})
+	}
+	for _, name := range []string{"mulK", "mulV", "mulS", "subS", "addK", "clampK", "clampV"} {
+		fast, err := Compile(m, name)
+		require.NoError(t, err)
+		general, err := compile(m, name, compileOpts{countOps: true})
+		require.NoError(t, err)
+		want, err := general.Run(args, Options{})
+		require.NoError(t, err)
+		got, err := fast.Run(args, Options{})
+		require.NoError(t, err)
+		for k := range args {
+			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
+		}
+	}
+}
+
+// intKernels exercise the integer instructions with a constant operand
+// (opAddK …, opBrEqK …), and i32 → f32 conversions into f32
+// instructions, on operands that may be indeterminate (i32(f) of a
+// non-finite f) or beyond 2^24.
+const intKernels = `
+fn ia(a: i32, b: u32, f: f32) -> i32 { let x = a + i32(f); return ((((x + 5) * -3) ^ (7 & x)) | (x >> 3u)) + (x << 31u); }
+fn ib(a: i32, b: u32, f: f32) -> u32 { let y = b + u32(f); return ((y >> 7u) ^ (y << 13u)) % 3u + y / 5u + (7u * y) + (y >> 31u); }
+fn ic(a: i32, b: u32, f: f32) -> i32 {
+  let x = a + i32(f);
+  var r = 0;
+  if (x < -4) { r += 1; }
+  if (x >= 100) { r += 2; }
+  if (x == -1) { r += 4; }
+  if (x != 0) { r += 8; }
+  if (b > 3000000000u) { r += 16; }
+  if (b <= 5u) { r += 32; }
+  if (x > -2147483647) { r += 64; }
+  if (x <= 7) { r += 128; }
+  return r;
+}
+fn fa(a: i32, b: u32, f: f32) -> f32 { let x = a + i32(f); return (f + f32(x)) * f32(x >> 4u); }
+fn fv(a: i32, b: u32, f: f32) -> vec4<f32> {
+  let x = a + i32(f);
+  return vec4<f32>(f, 1.5, -2.0, 3e38) * vec4<f32>(f32(x)) - vec4<f32>(f32(x & 255));
+}
+`
+
+// TestIntConstantInstructionsMatchTheGeneralOnes cross-checks the integer
+// instructions with a constant operand, and the conversions' fast path,
+// against the general ones, which a
+// countOps compilation uses (WGSL #arithmetic-expr via wgslsem, and the
+// branches' fork or poison on an indeterminate condition): the same
+// invocations, marks and reasons included.
+func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
+	m, err := wgsl.Parse("ints.wgsl", []byte(intKernels))
+	require.NoError(t, err)
+	r := rand.New(rand.NewSource(4))
+	ints := []int32{0, 1, -1, -4, -5, 5, 99, 100, 7, 8, -2147483647, -2147483648, 2147483647}
+	uints := []uint32{0, 5, 6, 3000000000, 3000000001, 1 << 31, 0xffffffff}
+	floats := []float32{0, 1, -1, float32(math.Inf(-1)), float32(math.NaN()), 3e9, 0.5}
+	var args [][]ir.Value
+	for k := 0; k < 300; k++ {
+		a, b, f := r.Int31()-r.Int31(), r.Uint32(), float32(0)
+		if k%2 == 0 {
+			a, b = ints[r.Intn(len(ints))], uints[r.Intn(len(uints))]
+		}
+		if k%3 == 0 {
+			f = floats[r.Intn(len(floats))]
+		}
+		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
+	}
+	for _, name := range []string{"ia", "ib", "ic", "fa", "fv"} {
+		fast, err := Compile(m, name)
+		require.NoError(t, err)
+		general, err := compile(m, name, compileOpts{countOps: true})
+		require.NoError(t, err)
+		want, err := general.Run(args, Options{})
+		require.NoError(t, err)
+		got, err := fast.Run(args, Options{})
+		require.NoError(t, err)
+		for k := range args {
+			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
+		}
+	}
+}
+
+// TestClampBitsIsClampInF32: the branch-free clampBits selects as
+// clamp(x, lo, hi) = min(max(x, lo), hi) compared in f32 (WGSL
+// #clamp-builtin), keeping the bits of the operand selected: x when
+// neither bound passes it (so clamp(-0.0, 0.0, 1.0) is -0.0), else the
+// bound.
+func TestClampBitsIsClampInF32(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	zero, negZero := uint32(0), uint32(0x80000000)
+	assert.Equal(t, negZero, clampBits(negZero, zero, math.Float32bits(1)))
+	assert.Equal(t, zero, clampBits(zero, negZero, negZero))
+	for k := 0; k < 100000; k++ {
+		v := [3]uint32{}
+		for j := range v {
+			v[j] = r.Uint32()
+			if r.Intn(3) == 0 {
+				v[j] = math.Float32bits(float32(r.Intn(9) - 4))
+			}
+			if nonFinite(v[j]) {
+				v[j] = 0
+			}
+		}
+		x, lo, hi := v[0], v[1], v[2]
+		if f32bits(hi) < f32bits(lo) {
+			lo, hi = hi, lo
+		}
+		want := x
+		if f32bits(x) < f32bits(lo) {
+			want = lo
+		} else if f32bits(hi) < f32bits(x) {
+			want = hi
+		}
+		require.Equal(t, want, clampBits(x, lo, hi), "clamp(%g, %g, %g)", f32bits(x), f32bits(lo), f32bits(hi))
+	}
+}
+
+// BenchmarkInterpRowD is `make bench`'s row (d) alone, without the GPU
+// parts (campaign's benchInterp, the same method): benchkit.KernelWGSL
+// parsed from WGSL, 64 invocations per run, each run of Program.Run
+// alternated with the same work in native Go, the thread's CPU time of
+// each; it reports the median run's interpreter nanoseconds per executed
+// IR operation (CountOps), native Go's, and their ratio (the target is
+// ≤ 10). b.N is the number of run pairs (-benchtime 2000x: about a
+// second).
+func BenchmarkInterpRowD(b *testing.B) {
+	m, err := wgsl.Parse("bench.wgsl", []byte(benchkit.KernelWGSL))
+	require.NoError(b, err)
+	ins, args := benchInputs(benchInvocations)
+	ops, err := CountOps(m, "k", args)
+	require.NoError(b, err)
+	p, err := Compile(m, "k")
+	require.NoError(b, err)
+	now, release := benchkit.ThreadClock()
+	defer release()
+	its, nts := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	var sink float32
+	for n := 0; n < b.N; n++ {
+		t0 := now()
+		if _, err := p.Run(args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := now()
+		for _, in := range ins {
+			r := benchkit.Native(in.a, in.b, in.c, in.v)
+			sink += r[0]
+		}
+		t2 := now()
+		its, nts = append(its, t1-t0), append(nts, t2-t1)
+	}
+	slices.Sort(its)
+	slices.Sort(nts)
+	ti, tn := float64(its[len(its)/2].Nanoseconds()), float64(nts[len(nts)/2].Nanoseconds())
+	b.ReportMetric(ti/float64(ops), "cpu-ns/IR-op")
+	b.ReportMetric(tn/float64(ops), "native-cpu-ns/IR-op")
+	b.ReportMetric(ti/tn, "interp/native")
+	_ = sink
 }

@@ -192,8 +192,22 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	if e.Fn == ir.BClamp && at.Scalar().Kind == ir.KindF32 {
 		in.op, in.a, in.b, in.c = opClampFV, ls[0].loc, ls[1].loc, ls[2].loc
 		in.x = laneBits(n, ls[0].stride, ls[1].stride, ls[2].stride)
+		if c.goodConst(ls[1].loc, ls[1].stride, n) && c.goodConst(ls[2].loc, ls[2].stride, n) && c.ordered(ls[1], ls[2], n) {
+			in.x |= goodB
+		}
 	}
 	return cexpr{code: c.emitI(in, ops...), loc: d, n: n, stops: anyStops(ops...)}
+}
+
+// ordered reports whether lo ≤ hi in each of n lanes of two constant
+// f32 operands (clamp's bounds).
+func (c *compiler) ordered(lo, hi lanes, n int32) bool {
+	for i := int32(0); i < n; i++ {
+		if !(f32of(c.image[lo.loc+i*lo.stride].bits) <= f32of(c.image[hi.loc+i*hi.stride].bits)) {
+			return false
+		}
+	}
+	return true
 }
 
 // unexecutable compiles a derivative, barrier or subgroup builtin: it

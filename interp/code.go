@@ -99,7 +99,30 @@ const (
 	opSwitch   // go to the target of s[a] in tables[b]
 	opRet      // return cReturn
 	opCount    // ops++ (compileOpts.countOps)
-	opBarrier  // a barrier of an entry point's body (dispatch.go): fr.resume = pc+1, return cBarrier
+
+	// Scalar integer operations with a constant right operand, its bits in
+	// x (constants are never indeterminate: the result has a's why).
+	opAddK
+	opMulK
+	opAndK
+	opOrK
+	opXorK
+	opShlK
+	opShrUK
+	opShrIK
+	opRemUK
+	opDivUK
+	// Branches on integer comparisons with a constant: unless
+	// s[a]^b (x) x, go to d, where b is the sign flip (1<<31 for i32) and
+	// x the constant already flipped.
+	opBrEqK
+	opBrNeK
+	opBrLtK
+	opBrLeK
+	opBrGtK
+	opBrGeK
+	opNop
+	opBarrier // a barrier of an entry point's body (dispatch.go): fr.resume = pc+1, return cBarrier
 )
 
 // run executes expression code.
@@ -250,8 +273,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				x := (*[4]slot)(s[in.a : in.a+4])
 				sb := int32(in.x >> 4 & 1)
 				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
-				if x[0].why|x[1].why|x[2].why|x[3].why|b0.why|b1.why|b2.why|b3.why == 0 &&
-					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(b0.bits, b1.bits, b2.bits, b3.bits) {
+				if good4(x) && (in.x&goodB != 0 || b0.why|b1.why|b2.why|b3.why == 0 && normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
 					neg := in.x & (1 << 31)
 					r0, ok0 := exactSum32(x[0].bits, b0.bits^neg)
 					r1, ok1 := exactSum32(x[1].bits, b1.bits^neg)
@@ -289,8 +311,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				x := (*[4]slot)(s[in.a : in.a+4])
 				sb := int32(in.x >> 4 & 1)
 				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
-				if x[0].why|x[1].why|x[2].why|x[3].why|b0.why|b1.why|b2.why|b3.why == 0 &&
-					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(b0.bits, b1.bits, b2.bits, b3.bits) {
+				if good4(x) && (in.x&goodB != 0 || b0.why|b1.why|b2.why|b3.why == 0 && normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
 					r0, ok0 := exactMul32(x[0].bits, b0.bits)
 					r1, ok1 := exactMul32(x[1].bits, b1.bits)
 					r2, ok2 := exactMul32(x[2].bits, b2.bits)
@@ -324,9 +345,15 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opClampFV:
 			if in.x&0x3f == 4|7<<3 { // four lanes, all vectors
 				x, lo, hi := (*[4]slot)(s[in.a:in.a+4]), (*[4]slot)(s[in.b:in.b+4]), (*[4]slot)(s[in.c:in.c+4])
-				if x[0].why|x[1].why|x[2].why|x[3].why|lo[0].why|lo[1].why|lo[2].why|lo[3].why|hi[0].why|hi[1].why|hi[2].why|hi[3].why == 0 &&
-					normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits) && normal4(lo[0].bits, lo[1].bits, lo[2].bits, lo[3].bits) &&
-					normal4(hi[0].bits, hi[1].bits, hi[2].bits, hi[3].bits) {
+				if in.x&goodB != 0 {
+					// Constant bounds, exact, normal and ordered (goodB).
+					if good4(x) {
+						d := (*[4]slot)(s[in.d : in.d+4])
+						d[0], d[1], d[2], d[3] = slot{bits: clampBits(x[0].bits, lo[0].bits, hi[0].bits)}, slot{bits: clampBits(x[1].bits, lo[1].bits, hi[1].bits)},
+							slot{bits: clampBits(x[2].bits, lo[2].bits, hi[2].bits)}, slot{bits: clampBits(x[3].bits, lo[3].bits, hi[3].bits)}
+						continue
+					}
+				} else if good4(x) && good4(lo) && good4(hi) {
 					r0, ok0 := clampF32(x[0].bits, lo[0].bits, hi[0].bits)
 					r1, ok1 := clampF32(x[1].bits, lo[1].bits, hi[1].bits)
 					r2, ok2 := clampF32(x[2].bits, lo[2].bits, hi[2].bits)
@@ -378,6 +405,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 					return k
 				}
 			}
+			goto enter
 		case opLoopBack:
 			fr.steps++
 			if fr.steps > fr.limit {
@@ -386,6 +414,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			pc = int(in.d) - 1
+			goto enter
 		case opStop:
 			if fr.stop {
 				return cAbort
@@ -396,6 +425,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 		case opJmp:
 			pc = int(in.d) - 1
+			goto enter
 		case opBrEq:
 			a, b := &s[in.a], &s[in.b]
 			jump := a.bits != b.bits
@@ -408,6 +438,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrNe:
 			a, b := &s[in.a], &s[in.b]
 			jump := a.bits == b.bits
@@ -420,6 +451,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrLt:
 			a, b := &s[in.a], &s[in.b]
 			jump := !(a.bits^in.x < b.bits^in.x)
@@ -432,6 +464,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrLe:
 			a, b := &s[in.a], &s[in.b]
 			jump := !(a.bits^in.x <= b.bits^in.x)
@@ -444,6 +477,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrGt:
 			a, b := &s[in.a], &s[in.b]
 			jump := !(a.bits^in.x > b.bits^in.x)
@@ -456,6 +490,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrGe:
 			a, b := &s[in.a], &s[in.b]
 			jump := !(a.bits^in.x >= b.bits^in.x)
@@ -468,13 +503,14 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrF:
 			a, b := &s[in.a], &s[in.b]
 			if exactNormal(*a) && exactNormal(*b) {
 				if !cmpF32(in.x, a.bits, b.bits) {
 					pc = int(in.d) - 1
 				}
-				continue
+				goto enter
 			}
 			fr.brPC = int32(pc)
 			in.fn(fr)
@@ -484,6 +520,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if !fr.cb {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opBrBool:
 			v := &s[in.a]
 			jump := (v.bits != 0) == (in.x != 0)
@@ -496,6 +533,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			if jump {
 				pc = int(in.d) - 1
 			}
+			goto enter
 		case opSwitch:
 			v := &s[in.a]
 			tbl := fr.p.tables[in.b]
@@ -513,6 +551,115 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			pc = int(to) - 1
+			goto enter
+		case opAddK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
+		case opMulK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits * in.x, why: a.why}
+		case opAndK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits & in.x, why: a.why}
+		case opOrK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits | in.x, why: a.why}
+		case opXorK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits ^ in.x, why: a.why}
+		case opShlK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
+		case opShrUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.Shr(a.bits, in.x), why: a.why}
+		case opShrIK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: uint32(wgslsem.Shr(int32(a.bits), in.x)), why: a.why}
+		case opRemUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.RemU32(a.bits, in.x), why: a.why}
+		case opDivUK:
+			a := &s[in.a]
+			s[in.d] = slot{bits: wgslsem.DivU32(a.bits, in.x), why: a.why}
+		case opBrEqK:
+			a := &s[in.a]
+			jump := a.bits^uint32(in.b) != in.x
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrNeK:
+			a := &s[in.a]
+			jump := a.bits^uint32(in.b) == in.x
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrLtK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) < in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrLeK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) <= in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrGtK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) > in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
+		case opBrGeK:
+			a := &s[in.a]
+			jump := !(a.bits^uint32(in.b) >= in.x)
+			if a.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(in.c, int32(pc), a.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(in.d) - 1
+			}
+			goto enter
 		case opRet:
 			return cReturn
 		case opBarrier:
@@ -521,6 +668,21 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			return cBarrier
 		case opCount:
 			fr.ops++
+		}
+		continue
+	enter:
+		// A control transfer (loop step, jump, branch) into a block runs
+		// the block's opSteps here rather than in another dispatch: the same
+		// check, with nothing in between.
+		if t := pc + 1; t < len(cd) && cd[t].op == opSteps {
+			nx := &cd[t]
+			fr.steps += int64(nx.x)
+			if fr.steps > fr.limit {
+				if k := fr.overLimit(fr.p.positions[nx.b]); k != cNext {
+					return k
+				}
+			}
+			pc = t
 		}
 	}
 	return cNext
@@ -565,18 +727,28 @@ func (c *compiler) emitI(in instr, operands ...cexpr) code {
 // clampF32 is clamp(x, lo, hi) of exact, normal f32 values (as bits)
 // compared in f32; ok is false when lo > hi (the general kernel decides).
 func clampF32(x, lo, hi uint32) (uint32, bool) {
-	xv, lv, hv := math.Float32frombits(x), math.Float32frombits(lo), math.Float32frombits(hi)
-	if !(lv <= hv) {
+	if !(math.Float32frombits(lo) <= math.Float32frombits(hi)) {
 		return 0, false
 	}
+	return clampBits(x, lo, hi), true
+}
+
+// clampBits is clamp(x, lo, hi) of finite f32 values (as bits) with
+// lo ≤ hi, compared in f32: x when lo ≤ x ≤ hi, else the bound it passes
+// (the bits of x, lo or hi, so a signed zero stays as it is). With
+// lo ≤ hi, hi < max(x, lo) is hi < x: the two selections are independent
+// and compile to conditional moves (whether a value is clamped is data,
+// and a branch on it mispredicts).
+func clampBits(x, lo, hi uint32) uint32 {
+	xv, lv, hv := math.Float32frombits(x), math.Float32frombits(lo), math.Float32frombits(hi)
 	r := x
 	if xv < lv {
-		r, xv = lo, lv
+		r = lo
 	}
 	if hv < xv {
 		r = hi
 	}
-	return r, true
+	return r
 }
 
 // laneBits encodes lane strides for the lane-wise instructions: n lanes,
@@ -590,8 +762,20 @@ func laneBits(n int32, strides ...int32) uint32 {
 }
 
 // normal4 reports whether none of four f32 values (as bits) is
-// subnormal.
+// subnormal: a subnormal's magnitude bits minus one are below 0x7fffff,
+// a zero's wrap around (no branches).
 func normal4(a, b, c, d uint32) bool {
-	return (a&0x7f800000 != 0 || a&0x7fffff == 0) && (b&0x7f800000 != 0 || b&0x7fffff == 0) &&
-		(c&0x7f800000 != 0 || c&0x7fffff == 0) && (d&0x7f800000 != 0 || d&0x7fffff == 0)
+	const m = 0x7fffffff
+	return min((a&m)-1, (b&m)-1, (c&m)-1, (d&m)-1) >= 0x7fffff
 }
+
+// good4 reports whether four f32 slots are exact and not subnormal.
+func good4(x *[4]slot) bool {
+	return x[0].why|x[1].why|x[2].why|x[3].why == 0 && normal4(x[0].bits, x[1].bits, x[2].bits, x[3].bits)
+}
+
+// goodB marks a lane-wise f32 instruction whose operand b (and, for
+// opClampFV, c) is a constant that is exact and not subnormal (and, for
+// opClampFV, ordered: b ≤ c in each lane), which the fast path need not
+// check.
+const goodB = 1 << 6

@@ -35,11 +35,14 @@ type fnInfo struct {
 }
 
 type compiler struct {
-	p       *Program
-	m       *ir.Module
-	opts    compileOpts
-	image   []slot
-	consts  map[string]int32
+	p      *Program
+	m      *ir.Module
+	opts   compileOpts
+	image  []slot
+	consts map[string]int32
+	// konst marks the slots of constants (constant): never written at
+	// run time, so their compile-time image is their value.
+	konst   map[int32]bool
 	globals map[string]varInfo
 	funcs   map[string]*fnInfo
 	fn      *fnInfo
@@ -198,7 +201,26 @@ func (c *compiler) constant(pos ir.Pos, node ir.Node, v ir.Value) int32 {
 	}
 	fill(v, base)
 	c.consts[key] = base
+	if c.konst == nil {
+		c.konst = map[int32]bool{}
+	}
+	for i := base; i < base+size(v.Type); i++ {
+		c.konst[i] = true
+	}
 	return base
+}
+
+// goodConst reports whether the n slots at loc, stride apart, are
+// constants that are exact, finite and not subnormal f32 values: operands
+// whose checks a lane-wise f32 fast path can skip.
+func (c *compiler) goodConst(loc, stride, n int32) bool {
+	for i := int32(0); i < n; i++ {
+		k := loc + i*stride
+		if !c.konst[k] || c.image[k].why != 0 || isSubnormal(c.image[k].bits) {
+			return false
+		}
+	}
+	return true
 }
 
 // valueKey identifies a value by its bits (String would merge -0.0 and

@@ -172,7 +172,32 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	if n != 1 && in.op != opAddFV && in.op != opMulFV {
 		in.op = opFn
 	}
+	if (in.op == opAddFV || in.op == opMulFV) && c.goodConst(y.loc, sy, n) {
+		in.x |= goodB
+	}
+	if k, ok := c.intConst(y); ok && kOps[in.op] != 0 {
+		in.op, in.x, in.b = kOps[in.op], k, 0
+	} else if k, ok := c.intConst(x); ok && kOps[in.op] != 0 && commutes[in.op] {
+		in.op, in.x, in.a, in.b = kOps[in.op], k, y.loc, 0
+	}
 	return cexpr{code: c.emitI(in, x, y), loc: d, n: n, stops: x.stops || y.stops}
+}
+
+// kOps are the instructions of scalar integer operators with a constant
+// right operand; commutes, those whose constant may be the left one.
+var (
+	kOps = map[opcode]opcode{opAdd: opAddK, opMul: opMulK, opAnd: opAndK, opOr: opOrK, opXor: opXorK,
+		opShl: opShlK, opShrU: opShrUK, opShrI: opShrIK, opRemU: opRemUK, opDivU: opDivUK}
+	commutes = map[opcode]bool{opAdd: true, opMul: true, opAnd: true, opOr: true, opXor: true}
+)
+
+// intConst returns the bits of a scalar integer or bool constant operand
+// (never indeterminate).
+func (c *compiler) intConst(x cexpr) (uint32, bool) {
+	if x.n != 1 || len(x.code) != 0 || !c.konst[x.loc] || c.image[x.loc].why != 0 {
+		return 0, false
+	}
+	return c.image[x.loc].bits, true
 }
 
 // Instructions of scalar integer operators (opFn where there is none).

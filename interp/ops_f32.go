@@ -161,27 +161,34 @@ func evalCmp(site int32, k fcmpk, x, y slot) slot {
 // exactly and equals v exactly when s is the exact sum (Dekker's
 // Fast2Sum, radix 2, round to nearest).
 func exactSum32(ub, vb uint32) (uint32, bool) {
-	u, v := math.Float32frombits(ub), math.Float32frombits(vb)
+	// The swap selects bits (conditional moves, not a branch: which
+	// operand is larger is data, and mispredicts).
+	hb, lb := ub, vb
 	if ub&0x7fffffff < vb&0x7fffffff {
-		u, v = v, u
+		hb = vb
 	}
+	if ub&0x7fffffff < vb&0x7fffffff {
+		lb = ub
+	}
+	u, v := math.Float32frombits(hb), math.Float32frombits(lb)
 	s := u + v
 	sb := math.Float32bits(s)
 	return sb, s-u == v && sb&0x7f800000 != 0x7f800000
 }
 
 // exactMul32 multiplies two finite, non-subnormal f32 values (as bits)
-// in float32 and reports whether the product is certainly exact: a zero
-// operand, or a normal product whose operands' significands (trailing
-// zeros dropped) have at most 24 significant bits together. (Some exact
-// products are not recognized; the general kernel handles them.)
+// and reports whether the product is exact and a normal f32 or a zero
+// (from a zero operand): the float64 product of two f32 values is exact
+// (48 significant bits), and rounding it to f32 rounds once, as an f32
+// multiplication does, so the product is exact when that rounding gives
+// it back. The general kernel (fMul) gives the same f32 value, exact,
+// for every product accepted here.
 func exactMul32(ab, bb uint32) (uint32, bool) {
-	pb := math.Float32bits(math.Float32frombits(ab) * math.Float32frombits(bb))
-	if e := pb & 0x7f800000; e == 0 || e == 0x7f800000 {
-		return pb, ab&0x7fffffff == 0 || bb&0x7fffffff == 0
-	}
-	// sigBits(ab)+sigBits(bb) <= 24
-	return pb, bits.TrailingZeros32(ab|0x800000)+bits.TrailingZeros32(bb|0x800000) >= 24
+	p := float64(math.Float32frombits(ab)) * float64(math.Float32frombits(bb))
+	r := float32(p)
+	rb := math.Float32bits(r)
+	e := rb & 0x7f800000
+	return rb, float64(r) == p && e != 0x7f800000 && (e != 0 || p == 0)
 }
 
 // sigBits is the number of significant bits of a normal f32's significand.

@@ -433,6 +433,9 @@ func (c *compiler) branchCompare(e *ir.Binary, r int32, neg bool) int {
 	if kind == ir.KindI32 {
 		x = 1 << 31
 	}
+	if k, ok := c.intConst(ops[1]); ok && !c.opts.countOps { // (countOps: the general branch, for cross-checks)
+		return c.emitOp(instr{op: brOps[op] - opBrEq + opBrEqK, a: xl, b: int32(x), c: r, x: k ^ x})
+	}
 	return c.emitOp(instr{op: brOps[op], a: xl, b: yl, c: r, x: x})
 }
 
