@@ -116,12 +116,7 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.EntryCase, res *check.EntryRes
 	for _, r := range res.Runs {
 		j.Elem()
 		j.Open('{')
-		j.Key("adapter")
-		j.String(r.Adapter)
-		j.Key("function")
-		j.String(r.Function)
-		j.Key("format")
-		j.String(string(r.Format))
+		writeRunID(j, r.Run)
 		j.Key("mode")
 		j.String(r.Mode)
 		j.Key("outputs")
@@ -160,12 +155,7 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.EntryCase, res *check.EntryRes
 	for _, r := range res.Skipped {
 		j.Elem()
 		j.Open('{')
-		j.Key("adapter")
-		j.String(r.Adapter)
-		j.Key("function")
-		j.String(r.Function)
-		j.Key("format")
-		j.String(string(r.Format))
+		writeRunID(j, r)
 		j.Key("reason")
 		j.String(r.Message)
 		j.Close('}')
@@ -404,4 +394,15 @@ func leafStrings(e oracle.Expected, name string) []leafTextRow {
 		i := c.Index()
 		out = append(out, leafTextRow{path: c.Path(name), s: leafText(e, i, v), ind: i < len(e.Indeterminate) && e.Indeterminate[i]})
 	}
+}
+
+// writeRunID writes the keys that name a run in exec's JSON: its adapter,
+// function and format.
+func writeRunID(j *ir.JSONWriter, r oracle.Run) {
+	j.Key("adapter")
+	j.String(r.Adapter)
+	j.Key("function")
+	j.String(r.Function)
+	j.Key("format")
+	j.String(string(r.Format))
 }

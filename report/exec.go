@@ -96,12 +96,7 @@ func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 	for _, r := range res.Runs {
 		j.Elem()
 		j.Open('{')
-		j.Key("adapter")
-		j.String(r.Adapter)
-		j.Key("function")
-		j.String(r.Function)
-		j.Key("format")
-		j.String(string(r.Format))
+		writeRunID(j, r.Run)
 		if r.Stage != "" { // GPU runs: "compute" or "fragment"
 			j.Key("stage")
 			j.String(string(r.Stage))
