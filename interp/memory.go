@@ -131,8 +131,24 @@ type leafMap struct {
 }
 
 func newLeafMap(t *ir.Type, offsets bool) *leafMap {
-	m := &leafMap{}
-	m.add(&m.fixed, t, 0, offsets)
+	lay := ir.LeafOffsets(t)
+	conv := func(ls []ir.LeafOffset) []leafAt {
+		out := make([]leafAt, len(ls))
+		for i, l := range ls {
+			out[i] = leafAt{kind: l.Type.Kind}
+			if offsets {
+				out[i].off = int32(l.Off)
+			}
+		}
+		return out
+	}
+	m := &leafMap{fixed: conv(lay.Fixed)}
+	if lay.Tail != nil {
+		m.tail = conv(lay.Tail)
+		if offsets {
+			m.tailOff, m.stride, m.elem = int32(lay.TailOff), int32(lay.Stride), int32(lay.ElemSize)
+		}
+	}
 	m.dense = true
 	for i, l := range m.fixed {
 		m.dense = m.dense && l.off == int32(4*i)
@@ -150,46 +166,6 @@ func newLeafMap(t *ir.Type, offsets bool) *leafMap {
 		m.oneKind = m.oneKind && l.kind == all[0].kind
 	}
 	return m
-}
-
-func (m *leafMap) add(list *[]leafAt, t *ir.Type, off int, offsets bool) {
-	switch t.Kind {
-	case ir.KindAtomic:
-		m.add(list, t.Elem, off, offsets)
-	case ir.KindVec:
-		for i := range t.Len {
-			*list = append(*list, leafAt{off: int32(off + 4*i), kind: t.Elem.Kind})
-		}
-	case ir.KindArray, ir.KindMat:
-		s := 0
-		if offsets {
-			s = ir.ArrayStride(t)
-		}
-		for i := range t.Len {
-			m.add(list, t.Elem, off+i*s, offsets)
-		}
-	case ir.KindRuntimeArray:
-		m.tail = []leafAt{}
-		m.tailOff = int32(off)
-		if offsets {
-			m.stride, m.elem = int32(ir.ArrayStride(t)), int32(ir.SizeOf(t.Elem))
-		}
-		m.add(&m.tail, t.Elem, 0, offsets)
-	case ir.KindStruct:
-		var offs []int
-		if offsets {
-			offs = ir.FieldOffsets(t.Struct)
-		}
-		for i, f := range t.Struct.Fields {
-			o := off
-			if offsets {
-				o += offs[i]
-			}
-			m.add(list, f.Type, o, offsets)
-		}
-	default:
-		*list = append(*list, leafAt{off: int32(off), kind: t.Kind})
-	}
 }
 
 // count returns the number of leaves in a binding's n bytes (at least

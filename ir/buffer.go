@@ -128,6 +128,43 @@ func (b Buffer) Clone() Buffer {
 	return Buffer{Type: b.Type, Bytes: append([]byte(nil), b.Bytes...)}
 }
 
+// LeafLayout is where the scalar leaves of a host-shareable type lie,
+// in ComponentTypes order (Buffer's numbering): Fixed, the fixed part's
+// leaves (byte offset, scalar type: an atomic's element's), then, when
+// the type has a runtime-sized array (itself or its last member), Tail,
+// that array's element's leaves, repeated every Stride bytes from TailOff
+// (ElemSize: the element's size, the bytes the last element needs).
+type LeafLayout struct {
+	Fixed, Tail               []LeafOffset // Tail nil: no runtime-sized array
+	TailOff, Stride, ElemSize int
+}
+
+// LeafOffset is one leaf of a LeafLayout: its byte offset and scalar
+// type.
+type LeafOffset struct {
+	Off  int
+	Type *Type
+}
+
+// LeafOffsets returns t's LeafLayout (WGSL #memory-layouts; the offsets
+// Buffer reads, computed once per type and copied here). It panics for a
+// type that has no host-shareable layout (a texture, a pointer).
+func LeafOffsets(t *Type) LeafLayout {
+	l := leafLayoutOf(t)
+	conv := func(ls []leafAt) []LeafOffset {
+		out := make([]LeafOffset, len(ls))
+		for i, x := range ls {
+			out[i] = LeafOffset{Off: int(x.off), Type: x.t}
+		}
+		return out
+	}
+	out := LeafLayout{Fixed: conv(l.fixed)}
+	if l.tail != nil {
+		out.Tail, out.TailOff, out.Stride, out.ElemSize = conv(l.tail.fixed), l.tailOff, l.stride, l.tail.size
+	}
+	return out
+}
+
 // leafLayout is where a binding type's leaves lie: the fixed part's
 // leaves (every leaf of a type without a runtime-sized array) and, for a
 // runtime-sized array, its element's layout, stride and offset.
