@@ -249,16 +249,33 @@ func (x jsonVisitor) Leaf(i int, v Value) {
 // silently); an f32 number is rounded to the nearest float32. Errors name the path of
 // the offending component, e.g. `[2].pos[1]: 1.5 is not an integer`.
 func UnmarshalValue(t *Type, raw json.RawMessage) (Value, error) {
-	return unmarshalAt("", t, raw)
-}
-
-func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
-	fail := func(format string, args ...any) (Value, error) {
-		p := path
+	v, err := unmarshalAt(t, raw)
+	if err != nil {
+		p := err.path
 		if p == "" {
 			p = "value"
 		}
-		return Value{}, fmt.Errorf("%s: "+format, append([]any{p}, args...)...)
+		return Value{}, fmt.Errorf("%s: %s", p, err.msg)
+	}
+	return v, nil
+}
+
+// unmarshalErr is an UnmarshalValue error: the path of the component
+// from the value decoded ("[3].pos"), built on the way out of the
+// recursion only (a path per element cost a Sprintf per leaf: issue 26),
+// and the message.
+type unmarshalErr struct {
+	path, msg string
+}
+
+func (e *unmarshalErr) under(prefix string) *unmarshalErr {
+	e.path = prefix + e.path
+	return e
+}
+
+func unmarshalAt(t *Type, raw json.RawMessage) (Value, *unmarshalErr) {
+	fail := func(format string, args ...any) (Value, *unmarshalErr) {
+		return Value{}, &unmarshalErr{msg: fmt.Sprintf(format, args...)}
 	}
 	raw = bytes.TrimSpace(raw)
 	switch t.Kind {
@@ -269,15 +286,25 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		}
 		return BoolVal(b), nil
 	case KindI32, KindU32:
-		var n json.Number
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&n); err != nil {
-			return fail("want an integer, got %s", short(raw))
-		}
-		i, err := strconv.ParseInt(n.String(), 10, 64)
-		if err != nil {
-			return fail("%s is not an integer", n)
+		var i int64
+		if isJSONInteger(raw) {
+			// The common case, a plain integer literal: what the decoder
+			// below would give it, without a decoder per scalar.
+			var err error
+			if i, err = strconv.ParseInt(string(raw), 10, 64); err != nil {
+				return fail("%s is not an integer", raw)
+			}
+		} else {
+			var n json.Number
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			if err := dec.Decode(&n); err != nil {
+				return fail("want an integer, got %s", short(raw))
+			}
+			var err error
+			if i, err = strconv.ParseInt(n.String(), 10, 64); err != nil {
+				return fail("%s is not an integer", n)
+			}
 		}
 		if t.Kind == KindI32 && (i < math.MinInt32 || i > math.MaxInt32) {
 			return fail("%d is out of range for i32", i)
@@ -290,6 +317,15 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		}
 		return U32Val(uint32(i)), nil
 	case KindF32:
+		if isJSONNumber(raw) {
+			// The common case, a number literal (as the decoder below
+			// checks it): parsed directly.
+			f, err := strconv.ParseFloat(string(raw), 32)
+			if err != nil {
+				return fail("%s is not an f32", raw)
+			}
+			return F32Val(float32(f)), nil
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			switch s {
@@ -314,7 +350,7 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		}
 		return F32Val(float32(f)), nil
 	case KindAtomic:
-		return unmarshalAt(path, t.Elem, raw)
+		return unmarshalAt(t.Elem, raw)
 	case KindRuntimeArray:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
@@ -322,9 +358,9 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		}
 		v := Value{Type: t, Elems: make([]Value, len(items))}
 		for i, it := range items {
-			e, err := unmarshalAt(fmt.Sprintf("%s[%d]", path, i), t.Elem, it)
+			e, err := unmarshalAt(t.Elem, it)
 			if err != nil {
-				return Value{}, err
+				return Value{}, err.under("[" + strconv.Itoa(i) + "]")
 			}
 			v.Elems[i] = e
 		}
@@ -339,9 +375,9 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		}
 		es := make([]Value, t.Len)
 		for i, it := range items {
-			e, err := unmarshalAt(fmt.Sprintf("%s[%d]", path, i), t.Elem, it)
+			e, err := unmarshalAt(t.Elem, it)
 			if err != nil {
-				return Value{}, err
+				return Value{}, err.under("[" + strconv.Itoa(i) + "]")
 			}
 			es[i] = e
 		}
@@ -357,9 +393,9 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 			if !ok {
 				return fail("struct %s: missing member %q", t.Struct.Name, f.Name)
 			}
-			e, err := unmarshalAt(path+"."+f.Name, f.Type, it)
+			e, err := unmarshalAt(f.Type, it)
 			if err != nil {
-				return Value{}, err
+				return Value{}, err.under("." + f.Name)
 			}
 			es[i] = e
 		}
@@ -371,6 +407,66 @@ func unmarshalAt(path string, t *Type, raw json.RawMessage) (Value, error) {
 		return CompositeVal(t, es...), nil
 	}
 	return fail("type %v has no JSON form", t)
+}
+
+// isJSONInteger reports whether b is a JSON number literal without
+// fraction or exponent (RFC 8259 §6: -?(0|[1-9][0-9]*)).
+func isJSONInteger(b []byte) bool {
+	n := jsonIntPart(b)
+	return n > 0 && n == len(b)
+}
+
+// isJSONNumber reports whether b is a JSON number literal (RFC 8259 §6:
+// int, then an optional fraction .[0-9]+, then an optional exponent
+// [eE][+-]?[0-9]+).
+func isJSONNumber(b []byte) bool {
+	i := jsonIntPart(b)
+	if i == 0 {
+		return false
+	}
+	digits := func() bool {
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > j
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// jsonIntPart returns the length of the JSON int at the start of b
+// (-?(0|[1-9][0-9]*)), 0 when there is none.
+func jsonIntPart(b []byte) int {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		return i + 1
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i++
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	return 0
 }
 
 func short(raw []byte) string {
