@@ -147,6 +147,9 @@ func decodeBinding(b []byte, t *Type) Value {
 	case KindRuntimeArray:
 		s := ArrayStride(t)
 		var es []Value
+		if s > 0 && len(b) >= SizeOf(t.Elem) {
+			es = make([]Value, 0, (len(b)-SizeOf(t.Elem))/s+1)
+		}
 		for off := 0; s > 0 && off+SizeOf(t.Elem) <= len(b); off += s {
 			es = append(es, decodeBinding(b[off:], t.Elem))
 		}
