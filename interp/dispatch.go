@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
@@ -791,8 +792,19 @@ func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32
 		out := r.output(d, i)
 		b := in[i].b
 		if c := r.mem[i]; c != nil {
-			b = slices.Clone(b)
 			m := d.e.layout[i]
+			if m.dense && littleEndian && len(c.bits) > 0 && len(b) == 4*len(c.bits) {
+				// Leaf j at byte 4j, nothing else in the buffer: the
+				// final bits are the bytes (a little-endian host), and
+				// the cells, done with, become the output without a
+				// serial copy of the whole binding (issue 26: at 1M
+				// leaves the copy and its page faults were a tenth of
+				// the parallel dispatch's wall time).
+				out.Buffer = ir.Buffer{Type: g.T, Bytes: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.bits))), 4*len(c.bits))}
+				res.Buffers[g.Name] = out
+				continue
+			}
+			b = slices.Clone(b)
 			if m.dense {
 				for j, v := range c.bits {
 					binary.LittleEndian.PutUint32(b[4*j:], v)
@@ -808,6 +820,10 @@ func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32
 	}
 	return res, nil
 }
+
+// littleEndian reports whether the host stores a uint32 little-endian,
+// the byte order of WebGPU buffers (ir.Buffer).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // knownBindings fails for a name of m that is not a storage or uniform
 // binding of d's module (the first such name in sorted order).
