@@ -2,14 +2,15 @@ package interp
 
 import (
 	"fmt"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"math"
 	"math/rand"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/internal/benchkit"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/stretchr/testify/assert"
@@ -145,28 +146,14 @@ func BenchmarkInterp(b *testing.B) {
 	b.Run("ratio", func(b *testing.B) {
 		p, err := Compile(m, "k")
 		require.NoError(b, err)
-		now, release := benchkit.ThreadClock()
-		defer release()
 		var ti, tn time.Duration
-		var sink float32
-		for n := 0; n < b.N; n++ {
-			t0 := now()
-			if _, err := p.Run(args, Options{}); err != nil {
-				b.Fatal(err)
-			}
-			t1 := now()
-			for _, in := range ins {
-				r := benchkit.Native(in.a, in.b, in.c, in.v)
-				sink += r[0]
-			}
-			t2 := now()
-			ti += t1 - t0
-			tn += t2 - t1
+		its, nts := alternateWithNative(b, p, args, ins)
+		for k := range its {
+			ti, tn = ti+its[k], tn+nts[k]
 		}
 		b.ReportMetric(float64(ti)/float64(tn), "interp/native")
 		b.ReportMetric(float64(ti.Nanoseconds())/float64(b.N)/float64(ops), "cpu-ns/IR-op")
 		b.ReportMetric(float64(tn.Nanoseconds())/float64(b.N)/float64(ops), "native-cpu-ns/IR-op")
-		_ = sink
 	})
 	b.Run("native", func(b *testing.B) {
 		var sink [4]float32
@@ -458,9 +445,23 @@ func BenchmarkInterpRowD(b *testing.B) {
 	require.NoError(b, err)
 	p, err := Compile(m, "k")
 	require.NoError(b, err)
+	its, nts := alternateWithNative(b, p, args, ins)
+	slices.Sort(its)
+	slices.Sort(nts)
+	ti, tn := float64(its[len(its)/2].Nanoseconds()), float64(nts[len(nts)/2].Nanoseconds())
+	b.ReportMetric(ti/float64(ops), "cpu-ns/IR-op")
+	b.ReportMetric(tn/float64(ops), "native-cpu-ns/IR-op")
+	b.ReportMetric(ti/tn, "interp/native")
+}
+
+// alternateWithNative runs p on args and the same invocations in native
+// Go (benchkit.Native on ins) b.N times, one after the other, and returns
+// the thread's CPU time of each run of each (alternating them, so that
+// the load of a shared machine affects neither more).
+func alternateWithNative(b *testing.B, p *Program, args [][]ir.Value, ins []benchInput) (its, nts []time.Duration) {
 	now, release := benchkit.ThreadClock()
 	defer release()
-	its, nts := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	its, nts = make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
 	var sink float32
 	for n := 0; n < b.N; n++ {
 		t0 := now()
@@ -475,11 +476,6 @@ func BenchmarkInterpRowD(b *testing.B) {
 		t2 := now()
 		its, nts = append(its, t1-t0), append(nts, t2-t1)
 	}
-	slices.Sort(its)
-	slices.Sort(nts)
-	ti, tn := float64(its[len(its)/2].Nanoseconds()), float64(nts[len(nts)/2].Nanoseconds())
-	b.ReportMetric(ti/float64(ops), "cpu-ns/IR-op")
-	b.ReportMetric(tn/float64(ops), "native-cpu-ns/IR-op")
-	b.ReportMetric(ti/tn, "interp/native")
-	_ = sink
+	runtime.KeepAlive(sink)
+	return its, nts
 }
