@@ -79,23 +79,14 @@ func (b Buffer) RuntimeLength() int { return leafLayoutOf(b.Type).tailElems(len(
 // Offset returns the byte offset of leaf i in Bytes. i must be in
 // [0, Leaves()).
 func (b Buffer) Offset(i int) int {
-	l := leafLayoutOf(b.Type)
-	if i < len(l.fixed) {
-		return int(l.fixed[i].off)
-	}
-	i -= len(l.fixed)
-	k := l.tailLeaves()
-	return l.tailOff + i/k*l.stride + int(l.tail.fixed[i%k].off)
+	off, _ := leafLayoutOf(b.Type).at(i)
+	return off
 }
 
 // LeafType returns leaf i's scalar type (i32, u32 or f32).
 func (b Buffer) LeafType(i int) *Type {
-	l := leafLayoutOf(b.Type)
-	if i < len(l.fixed) {
-		return l.fixed[i].t
-	}
-	i -= len(l.fixed)
-	return l.tail.fixed[i%l.tailLeaves()].t
+	_, t := leafLayoutOf(b.Type).at(i)
+	return t
 }
 
 // Bits returns leaf i's raw 32 bits.
@@ -185,6 +176,18 @@ type leafAt struct {
 }
 
 func (l *leafLayout) tailLeaves() int { return len(l.tail.fixed) }
+
+// at returns leaf i's byte offset and scalar type.
+func (l *leafLayout) at(i int) (int, *Type) {
+	if i < len(l.fixed) {
+		f := &l.fixed[i]
+		return int(f.off), f.t
+	}
+	i -= len(l.fixed)
+	k := len(l.tail.fixed)
+	f := &l.tail.fixed[i%k]
+	return l.tailOff + i/k*l.stride + int(f.off), f.t
+}
 
 func (l *leafLayout) tailElems(n int) int {
 	if l.tail == nil || l.stride == 0 || n < l.tailOff {

@@ -28,15 +28,8 @@ func (a BufferLeaves) Len() int { return a.n }
 // At returns leaf i (in [0, Len())) as a scalar Value: its type (i32, u32
 // or f32) and its 32 bits, little-endian at the leaf's offset.
 func (a BufferLeaves) At(i int) Value {
-	l := a.l
-	if i < len(l.fixed) {
-		f := &l.fixed[i]
-		return Value{Type: f.t, Bits: binary.LittleEndian.Uint32(a.b[f.off:])}
-	}
-	i -= len(l.fixed)
-	k := len(l.tail.fixed)
-	f := &l.tail.fixed[i%k]
-	return Value{Type: f.t, Bits: binary.LittleEndian.Uint32(a.b[l.tailOff+i/k*l.stride+int(f.off):])}
+	off, t := a.l.at(i)
+	return Value{Type: t, Bits: binary.LittleEndian.Uint32(a.b[off:])}
 }
 
 // LeafVisitor receives a value's structure and its scalar leaves in
