@@ -353,6 +353,20 @@ fn fv(a: i32, b: u32, f: f32) -> vec4<f32> {
   let x = a + i32(f);
   return vec4<f32>(f, 1.5, -2.0, 3e38) * vec4<f32>(f32(x)) - vec4<f32>(f32(x & 255));
 }
+fn it(a: i32, b: u32, f: f32) -> i32 {
+  let x = a + i32(f);
+  var r = 0;
+  if ((x & 3) == 0) { r += 1; }
+  if ((b & 8u) != 0u) { r += 2; }
+  if (b % 3u == 0u) { r += 4; }
+  if (u32(x) % 5u != 0u) { r += 8; } else { r -= 1; }
+  for (var i = 0; i < (x & 7); i += 2) { r += i; }
+  for (var i = 0; i < 3; i++) {
+    if ((i & 1) != 0) { continue; }
+    r ^= i;
+  }
+  return r;
+}
 `
 
 // TestIntConstantInstructionsMatchTheGeneralOnes cross-checks the integer
@@ -379,7 +393,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	for _, name := range []string{"ia", "ib", "ic", "fa", "fv"} {
+	for _, name := range []string{"ia", "ib", "ic", "fa", "fv", "it"} {
 		fast, err := Compile(m, name)
 		require.NoError(t, err)
 		general, err := compile(m, name, compileOpts{countOps: true})
@@ -478,4 +492,40 @@ func alternateWithNative(b *testing.B, p *Program, args [][]ir.Value, ins []benc
 	}
 	runtime.KeepAlive(sink)
 	return its, nts
+}
+
+// TestFusedPairsAreCompiled: the kernel `it` of intKernels, which
+// TestIntConstantInstructionsMatchTheGeneralOnes runs fused against the
+// general instructions (a countOps compilation fuses nothing), holds each
+// pair opcode (fuse.go), so that cross-check covers them; and a pair's
+// second instruction is never a jump target.
+func TestFusedPairsAreCompiled(t *testing.T) {
+	m, err := wgsl.Parse("ints.wgsl", []byte(intKernels))
+	require.NoError(t, err)
+	p, err := Compile(m, "it")
+	require.NoError(t, err)
+	body := p.kernel.body
+	seen := map[opcode]int{}
+	targets := map[int32]bool{}
+	for _, in := range body {
+		switch in.op {
+		case opJmp, opLoopBack, opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF, opBrBool,
+			opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
+			targets[in.d] = true
+		}
+	}
+	for pc, in := range body {
+		if in.op >= opAndKBrEqK && in.op <= opAddKLoopBack {
+			seen[in.op]++
+			assert.False(t, targets[int32(pc+1)], "instruction %d, the second of a pair, is a jump target", pc+1)
+		}
+	}
+	for _, op := range []opcode{opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack} {
+		assert.Positive(t, seen[op], "pair opcode %d", op)
+	}
+	counted, err := compile(m, "it", compileOpts{countOps: true})
+	require.NoError(t, err)
+	for _, in := range counted.kernel.body {
+		assert.False(t, in.op >= opAndKBrEqK && in.op <= opAddKLoopBack, "a countOps compilation fuses nothing")
+	}
 }

@@ -123,6 +123,15 @@ const (
 	opBrGeK
 	opNop
 	opBarrier // a barrier of an entry point's body (dispatch.go): fr.resume = pc+1, return cBarrier
+
+	// Pairs of instructions executed in one dispatch (fuse.go): this
+	// instruction, then the next one, whose fields it reads; the next one
+	// is never a jump target, and stays in place.
+	opAndKBrEqK    // opAndK, then opBrEqK on its result
+	opAndKBrNeK    // opAndK, then opBrNeK on its result
+	opRemUKBrEqK   // opRemUK, then opBrEqK on its result
+	opRemUKBrNeK   // opRemUK, then opBrNeK on its result
+	opAddKLoopBack // opAddK (a loop counter's increment), then opLoopBack
 )
 
 // run executes expression code.
@@ -668,6 +677,41 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			return cBarrier
 		case opCount:
 			fr.ops++
+		case opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK:
+			a := &s[in.a]
+			v := slot{why: a.why}
+			if in.op <= opAndKBrNeK {
+				v.bits = a.bits & in.x
+			} else {
+				v.bits = wgslsem.RemU32(a.bits, in.x)
+			}
+			s[in.d] = v
+			pc++ // the branch: as opBrEqK / opBrNeK, at its own pc
+			br := &cd[pc]
+			jump := (v.bits^uint32(br.b) != br.x) == (br.op == opBrEqK)
+			if v.why < 0 {
+				var stop bool
+				if jump, stop = fr.fork2(br.c, int32(pc), v.why, jump); stop {
+					return cAbort
+				}
+			}
+			if jump {
+				pc = int(br.d) - 1
+			}
+			goto enter
+		case opAddKLoopBack:
+			a := &s[in.a]
+			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
+			pc++ // the back edge: as opLoopBack
+			lb := &cd[pc]
+			fr.steps++
+			if fr.steps > fr.limit {
+				if k := fr.overLimit(fr.p.positions[lb.b]); k != cNext {
+					return k
+				}
+			}
+			pc = int(lb.d) - 1
+			goto enter
 		}
 		continue
 	enter:

@@ -31,7 +31,7 @@ type fnInfo struct {
 	params []varInfo
 	ret    int32 // result slots (retN of them)
 	retN   int32
-	body   stmtFn
+	body   code
 }
 
 type compiler struct {

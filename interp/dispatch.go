@@ -225,6 +225,9 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		c.block(fn.Body)
 		c.inBody = false
 		body = c.out
+		if !c.opts.countOps {
+			fuse(body, c.p.tables)
+		}
 		c.out, c.targets = out, targets
 		e.params = info.params
 		c.funcs[fn.Name] = info

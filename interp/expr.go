@@ -551,7 +551,7 @@ func (c *compiler) call(e *ir.Call, dst int32) cexpr {
 		if fr.fork != nil {
 			fr.calls = append(fr.calls, site)
 		}
-		if callee.body(fr) == cAbort {
+		if callee.body.exec(fr) == cAbort {
 			return
 		}
 		if fr.fork != nil {

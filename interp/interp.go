@@ -219,7 +219,7 @@ func (p *Program) invoke(fr *frame, args []ir.Value, limit int64) {
 	for j, v := range args {
 		p.store(fr.s, p.params[j].base, v, p.argWhy[j])
 	}
-	k.body(fr)
+	k.body.exec(fr)
 }
 
 // store writes v's leaves into s from base; non-finite f32 leaves are

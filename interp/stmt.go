@@ -56,13 +56,16 @@ func (c *compiler) posIndex(pos ir.Pos) int32 {
 }
 
 // body compiles a function body into one code.
-func (c *compiler) body(b *ir.Block) stmtFn {
+func (c *compiler) body(b *ir.Block) code {
 	out, targets := c.out, c.targets
 	c.out, c.targets = nil, nil
 	c.block(b)
 	prog := c.out
 	c.out, c.targets = out, targets
-	return prog.exec
+	if !c.opts.countOps { // (countOps: every instruction on its own, for cross-checks)
+		fuse(prog, c.p.tables)
+	}
+	return prog
 }
 
 // block compiles a block: opSteps, then its statements. Statements that
