@@ -1033,6 +1033,11 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 		races = w.races
 		w.release()
 	}
+	for i, why := range run.sticky {
+		if why != 0 && mem[i] != nil && d.e.vars[i].Space != ir.SpaceWorkgroup {
+			mem[i].taintAll(why)
+		}
+	}
 	return &runOut{mem: mem, run: run, races: races, tex: run.tex.outputs()}, nil
 }
 

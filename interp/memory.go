@@ -81,6 +81,18 @@ func (c *cells) put(i int32, v slot) {
 	p[i&(1<<extPageBits-1)] = slotExt{why: v.why, set: v.set, err: v.err}
 }
 
+// taintAll makes every leaf that is not yet any value indeterminate for
+// reason why (> 0): a sticky variable at the end of a pass (its leaves
+// written before it became sticky, or never, still hold their values).
+func (c *cells) taintAll(why int32) {
+	for i := range c.n() {
+		if v := c.get(i); v.why >= 0 || v.set != 0 {
+			v.taint(-why)
+			c.put(i, v)
+		}
+	}
+}
+
 // clear zeroes every leaf (a workgroup variable for a new workgroup).
 func (c *cells) clear() {
 	clear(c.bits)

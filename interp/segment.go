@@ -109,6 +109,9 @@ type dispatchRun struct {
 	// a loop of out-of-bounds loads does not rebuild it every step.
 	gen      []uint64
 	anywhere map[int32]anywhereMemo
+	// storedAnywhere notes, per var, the gen at which every leaf was any
+	// value (indeterminate, no allowed set): storeAnywhere's no-op.
+	storedAnywhere map[int32]uint64
 }
 
 type anywhereMemo struct {
@@ -119,13 +122,13 @@ type anywhereMemo struct {
 
 // forgetAnywhere drops loadAnywhere's memo (memory replaced or cleared
 // other than by write, or the sets reset).
-func (r *dispatchRun) forgetAnywhere() { clear(r.anywhere) }
+func (r *dispatchRun) forgetAnywhere() { clear(r.anywhere); clear(r.storedAnywhere) }
 
 func newDispatchRun(nvars int) *dispatchRun {
 	return &dispatchRun{
 		racyObs: map[scopeKey]*racyScope{}, atomicObs: map[scopeKey]*atomicScope{},
 		prior: map[scopeKey]slot{}, sticky: make([]int32, nvars), budget: forkBudget,
-		gen: make([]uint64, nvars), anywhere: map[int32]anywhereMemo{},
+		gen: make([]uint64, nvars), anywhere: map[int32]anywhereMemo{}, storedAnywhere: map[int32]uint64{},
 	}
 }
 
@@ -276,18 +279,50 @@ func (sh *invShared) markAll(id int32, why int32) {
 // storeAnywhere is a store of vals through an invalid reference into var
 // id (WGSL #out-of-bounds-access-sec: it may land on any location of the
 // variable, or nowhere): each leaf becomes its prior value or a leaf of
-// vals of its type, or any value when that set is not cheap.
+// vals of its type, or any value when that set is not cheap. A leaf
+// already indeterminate keeps its reason (the first one; it is any value
+// now).
+//
+// A leaf that this leaves as it was (already any value) is not written:
+// a loop of such stores into a large buffer (a twin's masked store
+// through an indeterminate index in every unrolled iteration, each its
+// own reason) journals each leaf once, not once per store; and once a
+// pass leaves every leaf any value, further stores are skipped until the
+// variable changes (storedAnywhere, at its gen).
+//
+// A variable of more than maxStoreAnywhereLeaves leaves becomes sticky
+// instead (every leaf any value for the rest of the pass, or of the
+// workgroup for workgroup memory: load and write taint what they read and
+// store, and the pass taints the leaves at its end, runPass), which costs
+// nothing per leaf, every path of a fork included. It is coarser: a leaf
+// stored after it is any value too, where WGSL would have the value
+// stored (sound: any value contains it), and the allowed sets {prior,
+// stored} are forgone (they last only until the next such store anyway).
 func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
+	if sh.mem[id].n() > maxStoreAnywhereLeaves {
+		if sh.run.sticky[id] == 0 {
+			sh.run.sticky[id] = why
+		}
+		return
+	}
+	if g, ok := sh.run.storedAnywhere[id]; ok && g == sh.run.gen[id] {
+		return
+	}
 	lm := sh.run.layout[id]
 	mem := sh.mem[id]
 	var valKind ir.Kind
 	if len(vals) == 1 && mem.n() > 0 {
 		valKind = lm.kind(0) // a scalar stored: compared by bits within a leaf of the same kind
 	}
+	allAny := sh.run.sticky[id] == 0 // (write taints with the sticky reason instead)
 	for off := range mem.n() {
 		cur := mem.get(off)
 		nv := cur
-		nv.taint(-why)
+		if cur.why < 0 {
+			nv.taint(cur.why)
+		} else {
+			nv.taint(-why)
+		}
 		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && lm.kind(off) == valKind && lm.oneKind {
 			if s, ok := (ir.ValueSet{}).Add(cur.bits, cur.err); ok {
 				if s, ok = s.Add(vals[0].bits, vals[0].err); ok {
@@ -295,7 +330,15 @@ func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
 				}
 			}
 		}
-		sh.write(id, off, nv)
+		if nv.set != 0 {
+			allAny = false
+		}
+		if nv != cur {
+			sh.write(id, off, nv)
+		}
+	}
+	if allAny {
+		sh.run.storedAnywhere[id] = sh.run.gen[id]
 	}
 }
 
@@ -722,6 +765,12 @@ func (r *dispatchRun) resetJournal() {
 // maxAnywhereLeaves bounds the bindings whose values loadAnywhere lists.
 const maxAnywhereLeaves = 1024
 
+// maxStoreAnywhereLeaves bounds the variables whose leaves storeAnywhere
+// changes one by one (journaled: 1.77M leaves per store and per forked
+// path made a real shader's twin run for minutes, Tint's
+// benchmark/cluster-lights.wgsl); a larger one becomes sticky.
+const maxStoreAnywhereLeaves = 1 << 16
+
 // loadAnywhere makes *dst the result of a load through an invalid
 // reference into var id (WGSL #out-of-bounds-access-sec "Invalid Load":
 // a value from any location of the binding, or zero): indeterminate
@@ -729,7 +778,7 @@ const maxAnywhereLeaves = 1024
 // when the binding is small, its leaves all of one kind and determinate.
 func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	dst.taint(why)
-	if sh.leaves(int(id)) > maxAnywhereLeaves || !sh.run.layout[id].oneKind {
+	if sh.leaves(int(id)) > maxAnywhereLeaves || sh.run.sticky[id] != 0 || !sh.run.layout[id].oneKind {
 		return
 	}
 	if m, hit := sh.run.anywhere[id]; hit && m.gen == sh.run.gen[id] {

@@ -1,0 +1,75 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// anywhereKernel stores through invalid references (idx[0] is far out
+// of bounds) into a binding above maxStoreAnywhereLeaves (big, 70,000
+// leaves) and one below it (mid, 2,000), 300 times each, between
+// in-bounds stores.
+const anywhereKernel = `
+@group(0) @binding(0) var<storage, read_write> big: array<u32, 70000>;
+@group(0) @binding(1) var<storage, read_write> mid: array<u32, 2000>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32, 4>;
+@group(0) @binding(3) var<storage, read> idx: array<u32, 1>;
+
+@compute @workgroup_size(1)
+fn main() {
+  big[0] = 7u;
+  mid[0] = 7u;
+  for (var k = 0u; k < 300u; k++) {
+    big[idx[0] + k] = k;
+    mid[idx[0] + k] = k;
+  }
+  big[1] = 8u;
+  mid[1] = 8u;
+  out[0] = big[2];
+  out[1] = mid[2];
+  out[2] = big[1];
+  out[3] = mid[1];
+}
+`
+
+// TestStoreAnywhere: an invalid store may land on any location of its
+// binding, or nowhere (WGSL #out-of-bounds-access-sec, "Invalid Store").
+// Derived by hand: after 300 such stores every leaf of mid and big may
+// hold any of the values stored or its prior one, which the reference
+// keeps as any value (the set {prior, k} of the first store is dropped
+// by the second); mid[1], stored afterwards, is 8. big, above
+// maxStoreAnywhereLeaves, is sticky: any value for the rest of the pass,
+// big[1] = 8u included (coarser than WGSL, and sound); a load from it is
+// any value. out[3] = mid[1] is 8.
+func TestStoreAnywhere(t *testing.T) {
+	m, err := wgsl.Parse("anywhere.wgsl", []byte(anywhereKernel))
+	require.NoError(t, err)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	res, err := d.Run(map[string]ir.Value{"idx": ir.CompositeVal(ir.ArrayOf(tU32, 1), uv(1<<20))}, [3]uint32{1, 1, 1}, Options{})
+	require.NoError(t, err)
+	anyAt := func(o Output, i int) bool {
+		return o.Indeterminate != nil && o.Indeterminate[i] && (o.Allowed == nil || o.Allowed[i].IsAny())
+	}
+	big, mid, out := res.Buffers["big"], res.Buffers["mid"], res.Buffers["out"]
+	require.Len(t, big.Value.Elems, 70000)
+	for i := range big.Value.Elems {
+		require.True(t, anyAt(big, i), "big[%d] is any value", i)
+	}
+	assert.Contains(t, big.Why, "big")
+	for i := range mid.Value.Elems {
+		if i == 1 {
+			assert.False(t, mid.Indeterminate[1], "mid[1] is stored after the invalid stores")
+			assert.Equal(t, uint32(8), mid.Value.Elems[1].Bits)
+			continue
+		}
+		require.True(t, anyAt(mid, i), "mid[%d] is any value", i)
+	}
+	assert.Equal(t, []bool{true, true, true, false}, out.Indeterminate)
+	assert.Equal(t, uint32(8), out.Value.Elems[3].Bits)
+}
