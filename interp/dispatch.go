@@ -61,6 +61,9 @@ type entryInfo struct {
 	// atomics that nothing writes. Its memory is the caller's bytes
 	// (dispatchRun.initial), never copied.
 	readOnly []bool
+	// owned, per shared var: an owned binding at compile time (owned.go;
+	// dispatchRun.owned says whether it is in a dispatch).
+	owned []bool
 	// layout, per shared var: where its leaves lie in a binding's bytes
 	// and their kinds (memory.go).
 	layout []*leafMap
@@ -178,6 +181,10 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
 	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
+	e.owned = ownedVars(m, f, e.vars, e.ids)
+	for i := range e.owned {
+		e.owned[i] = e.owned[i] && e.writes[i]
+	}
 	e.parallel = true
 	for i, g := range e.vars {
 		e.readOnly = append(e.readOnly, g.Space != ir.SpaceWorkgroup && !e.writes[i] && !hasAtomic(g.T))
@@ -400,7 +407,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
-		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+		if (fr.sh.claimed(id) || bad && fr.sh.par && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
 			// A parallel pass that must be abandoned (parallel.go):
 			// the leaves are another workgroup's.
 			clear(fr.s[d : d+n])
@@ -461,7 +468,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
-		if fr.sh.claimed(id) && (bad || !fr.sh.claim(int32(id), off, n)) {
+		if (fr.sh.claimed(id) || bad && fr.sh.par && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
 			fr.abandon() // parallel.go: the leaves are another workgroup's
 			return cAbort
 		}
@@ -960,6 +967,7 @@ func (d *Dispatch) run(in []bindingIn, workgroups [3]uint32, opts Options) (*run
 		}
 	}
 	run.layout = d.e.layout
+	run.owned = d.ownedFor(workgroups, func(i int) int32 { return run.initial[i].n })
 	for pass := 1; ; pass++ {
 		out, err := d.runPass(opts.Context, workgroups, limit, opts.maxPaths(), opts.workers(), run)
 		if err != nil {
@@ -1054,7 +1062,7 @@ func (d *Dispatch) passMemory(run *dispatchRun) (mem []*cells, shadow, ashadow [
 			continue // read-only: read from the initial leaves themselves (entryInfo.readOnly)
 		}
 		mem[i] = run.initial[i].cells()
-		if d.e.writes[i] {
+		if d.e.writes[i] && !run.isOwned(i) {
 			// A binding no invocation writes cannot race (reads never
 			// race with reads): it has no shadow, and check finds none.
 			shadow[i] = &varShadow{words: make([]uint64, mem[i].n())}

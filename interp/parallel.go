@@ -101,7 +101,7 @@ func (sh *invShared) claimed(id int) bool {
 // state shared, its own observations, journal and tables.
 func (r *dispatchRun) workerRun(nvars int) *dispatchRun {
 	w := newDispatchRun(nvars)
-	w.initial, w.layout = r.initial, r.layout
+	w.initial, w.layout, w.owned = r.initial, r.layout, r.owned
 	return w
 }
 

@@ -112,7 +112,13 @@ type dispatchRun struct {
 	// storedAnywhere notes, per var, the gen at which every leaf was any
 	// value (indeterminate, no allowed set): storeAnywhere's no-op.
 	storedAnywhere map[int32]uint64
+	// owned, per shared var (nil: none): an owned binding in this
+	// dispatch (owned.go), without race shadow or claims.
+	owned []bool
 }
+
+// isOwned reports whether var i is owned in the dispatch (owned.go).
+func (r *dispatchRun) isOwned(i int) bool { return r.owned != nil && r.owned[i] }
 
 type anywhereMemo struct {
 	gen uint64

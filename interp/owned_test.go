@@ -1,0 +1,102 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// TestOwnedVars: which bindings the entry point accesses only as
+// v[gid.x] (owned.go), by hand for each form.
+func TestOwnedVars(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		owned      bool
+	}{
+		{"y[gid.x]", "y[gid.x] = y[gid.x] + 1u;", true},
+		{"a let of gid.x", "let i = gid.x; y[i] = y[i] * 2u; n = arrayLength(&y);", true},
+		{"another index", "y[gid.x + 1u] = 1u;", false},
+		{"a constant index as well", "y[gid.x] = y[0];", false},
+		{"gid.y", "y[gid.y] = 1u;", false},
+		{"a var of gid.x", "var i = gid.x; y[i] = 1u;", false},
+		{"a let shadowed by another let", "let i = gid.x; { let i = 0u; y[i] = 1u; }", false},
+		{"through a helper", "put(gid.x);", false},
+		{"through a pointer", "bump(&y[gid.x]);", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `@group(0) @binding(0) var<storage, read_write> y: array<u32>;
+@group(0) @binding(1) var<storage, read_write> n: u32;
+fn put(i: u32) { y[i] = 1u; }
+fn bump(p: ptr<storage, u32, read_write>) { *p = *p + 1u; }
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  ` + tc.body + `
+}
+`
+			m, err := wgsl.Parse("owned.wgsl", []byte(src))
+			require.NoError(t, err)
+			d, err := CompileEntry(m, "main")
+			require.NoError(t, err)
+			assert.Equal(t, tc.owned, d.e.owned[d.e.ids["y"]])
+			assert.False(t, d.e.owned[d.e.ids["n"]], "n is not an array")
+		})
+	}
+}
+
+// TestOwnedBindingsChangeNothing: a dispatch runs the same (final
+// buffers, marks, allowed sets, races) with owned bindings (no race
+// shadow or claims for them) as without, on one worker and on several;
+// where invocations share gid.x (a dispatch two high) or gid.x runs past
+// the binding, nothing is owned and the race or the out-of-bounds access
+// is still found.
+func TestOwnedBindingsChangeNothing(t *testing.T) {
+	const src = `@group(0) @binding(0) var<storage, read_write> y: array<u32>;
+@group(0) @binding(1) var<storage, read> x: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  y[i] = y[i] * 3u + x[i] + gid.y;
+}
+`
+	m, err := wgsl.Parse("owned.wgsl", []byte(src))
+	require.NoError(t, err)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	arr := func(n int) ir.Value {
+		v := ir.Value{Type: ir.RuntimeArrayOf(tU32)}
+		for k := range n {
+			v.Elems = append(v.Elems, uv(uint32(k+1)))
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name       string
+		n          int
+		workgroups [3]uint32
+		owned      bool
+		races      bool
+	}{
+		{"one high: owned", 64, [3]uint32{16, 1, 1}, true, false},
+		{"two high: shared gid.x, a race", 64, [3]uint32{16, 2, 1}, false, true},
+		{"gid.x past the binding", 40, [3]uint32{16, 1, 1}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := map[string]ir.Value{"y": arr(tc.n), "x": arr(tc.n)}
+			assert.Equal(t, tc.owned, d.ownedFor(tc.workgroups, func(int) int32 { return int32(tc.n) }) != nil)
+			for _, workers := range []int{1, 2, 3} {
+				got, err := d.Run(in, tc.workgroups, Options{Workers: workers})
+				require.NoError(t, err)
+				noOwned = true
+				want, err := d.Run(in, tc.workgroups, Options{Workers: workers})
+				noOwned = false
+				require.NoError(t, err)
+				require.Equal(t, want, got, "%d workers", workers)
+				assert.Equal(t, tc.races, len(got.Races) > 0, "races %v", got.Races)
+			}
+		})
+	}
+}
