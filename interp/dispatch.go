@@ -63,7 +63,8 @@ type entryInfo struct {
 	readOnly []bool
 	// owned, per shared var: an owned binding at compile time (owned.go;
 	// dispatchRun.owned says whether it is in a dispatch).
-	owned []bool
+	owned      []bool
+	ownedField []int // per owned var: the member whose array it indexes (-1: the var itself)
 	// layout, per shared var: where its leaves lie in a binding's bytes
 	// and their kinds (memory.go).
 	layout []*leafMap
@@ -181,7 +182,7 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.race = append(e.race, c.addReason(g.Pos, rOOBWrite, nil, "data race on "+g.Name))
 	}
 	e.writes = sharedWrites(m, name, e.ids, len(e.vars))
-	e.owned = ownedVars(m, f, e.vars, e.ids)
+	e.owned, e.ownedField = ownedVars(m, f, e.vars, e.ids)
 	for i := range e.owned {
 		e.owned[i] = e.owned[i] && e.writes[i]
 	}
