@@ -408,7 +408,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
-		if (fr.sh.claimed(id) || bad && fr.sh.par && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
+		if (fr.sh.claimed(id) || bad && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
 			// A parallel pass that must be abandoned (parallel.go):
 			// the leaves are another workgroup's.
 			clear(fr.s[d : d+n])
@@ -469,7 +469,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
-		if (fr.sh.claimed(id) || bad && fr.sh.par && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
+		if (fr.sh.claimed(id) || bad && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
 			fr.abandon() // parallel.go: the leaves are another workgroup's
 			return cAbort
 		}
@@ -1020,27 +1020,48 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 			mem, shadow, ashadow = d.passMemory(run)
 		}
 	}
-	if !done {
+	sequential := func() error {
 		w := d.newWorker(run, mem, shadow, ashadow, maxPaths, false)
+		defer w.release()
 		wgLinear := int32(0)
 		for wz := uint32(0); wz < workgroups[2]; wz++ {
 			for wy := uint32(0); wy < workgroups[1]; wy++ {
 				for wx := uint32(0); wx < workgroups[0]; wx++ {
 					if err := w.workgroup(ctx, wgLinear, [3]uint32{wx, wy, wz}, workgroups, limit, maxPaths); err != nil {
 						if e := stopped(ctx); e != nil {
-							return nil, e
+							return e
 						}
-						return nil, err
+						return err
 					}
 					if err := stopped(ctx); err != nil {
-						return nil, err
+						return err
 					}
 					wgLinear++
 				}
 			}
 		}
 		races = w.races
-		w.release()
+		return nil
+	}
+	if !done {
+		err := sequential()
+		if err == errParallel && run.owned != nil {
+			// An invocation reached an owned binding out of its bounds
+			// (a dispatch wider than the binding, unguarded: owned.go):
+			// the pass runs again from the start, nothing owned.
+			ownedDropped.Add(1)
+			run.owned = nil
+			run.next()
+			if run.tex != nil {
+				run.tex.reset()
+			}
+			mem, shadow, ashadow = nil, nil, nil
+			mem, shadow, ashadow = d.passMemory(run)
+			err = sequential()
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	for i, why := range run.sticky {
 		if why != 0 && mem[i] != nil && d.e.vars[i].Space != ir.SpaceWorkgroup {

@@ -1,21 +1,34 @@
 package interp
 
-import "github.com/gpudiff/gpudiff/ir"
+import (
+	"sync/atomic"
+
+	"github.com/gpudiff/gpudiff/ir"
+)
 
 // An owned binding is a storage binding whose every element an
 // invocation touches is its own: the entry point accesses it only as
 // v[gid.x], or only as v.m[gid.x] for one member m (gid its
-// @builtin(global_invocation_id) parameter; a let bound to gid.x counts
-// as gid.x), the element, or parts of it, of that array. In a dispatch whose invocations all have distinct
-// gid.x (one invocation high and deep: workgroup size and count 1 in y
-// and z) and whose gid.x all index inside the binding, no two
-// invocations touch a leaf in common: the binding cannot race, and
-// workgroups run in parallel cannot collide on it. Such a binding then
-// needs no race shadow and no claims (passMemory, dispatchRun.owned):
-// the commonest compute shape (`y[i] = f(x[i])`) runs without either.
+// @builtin(global_invocation_id) parameter; a let, or a var never
+// changed, bound to gid.x counts as gid.x), the element, or parts of it,
+// of that array. In a dispatch whose invocations all have distinct gid.x
+// (one invocation high and deep: workgroup size and count 1 in y and z),
+// no two invocations touch a leaf in common while they stay inside the
+// array: the binding cannot race, and workgroups run in parallel cannot
+// collide on it. Such a binding then needs no race shadow and no claims
+// (passMemory, dispatchRun.owned): the commonest compute shape
+// (`if (i < arrayLength(&y)) { y[i] = f(x[i]); }`) runs without either.
+// An invocation that does reach it out of bounds (a dispatch wider than
+// the array, unguarded) stops the pass, which starts again with nothing
+// owned (runPass): an out-of-bounds access lands anywhere (WGSL
+// #out-of-bounds-access-sec) and so may race.
 
-// noOwned turns owned bindings off (tests: the same results without).
-var noOwned bool
+// noOwned turns owned bindings off (tests: the same results without);
+// ownedDropped counts the passes started again without them.
+var (
+	noOwned      bool
+	ownedDropped atomic.Int64
+)
 
 // ownedVars returns, per shared var of the entry point f of m (vars, in
 // entryInfo order), whether it is owned in the sense above at compile
@@ -154,14 +167,13 @@ func isGidX(e ir.Expr, gid string, lets map[string]bool) bool {
 
 // ownedFor returns, per shared var, whether it is owned in a dispatch of
 // workgroups (see above): owned at compile time, every invocation's
-// gid.x distinct (the dispatch one invocation high and deep), and inside
-// the binding (elements of var i: its leaves over the element's).
+// gid.x distinct (the dispatch one invocation high and deep), and the
+// array not empty (var i's leaves(i) give a runtime-sized one's length).
 func (d *Dispatch) ownedFor(workgroups [3]uint32, leaves func(i int) int32) []bool {
 	ws := d.entry.WorkgroupSize
 	if noOwned || ws[1]*workgroups[1] != 1 || ws[2]*workgroups[2] != 1 {
 		return nil
 	}
-	extent := int64(ws[0]) * int64(workgroups[0])
 	var out []bool
 	for i, ok := range d.e.owned {
 		if !ok {
@@ -177,7 +189,7 @@ func (d *Dispatch) ownedFor(workgroups [3]uint32, leaves func(i int) int32) []bo
 		if arr.Kind == ir.KindRuntimeArray && esz > 0 {
 			n = (int64(leaves(i)) - off) / esz // as sharedRef's Index counts them
 		}
-		if esz == 0 || n < extent {
+		if esz == 0 || n == 0 {
 			continue
 		}
 		if out == nil {

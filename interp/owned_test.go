@@ -73,10 +73,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   y[i] = y[i] * 3u + x[i] + gid.y;
 }
+@compute @workgroup_size(4)
+fn guarded(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= arrayLength(&y)) { return; }
+  y[i] = y[i] * 3u + x[i] + gid.y;
+}
 `
 	m, err := wgsl.Parse("owned.wgsl", []byte(src))
 	require.NoError(t, err)
 	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	gd, err := CompileEntry(m, "guarded")
 	require.NoError(t, err)
 	arr := func(n int) ir.Value {
 		v := ir.Value{Type: ir.RuntimeArrayOf(tU32)}
@@ -111,21 +119,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 	}
 	for _, tc := range []struct {
 		name       string
+		d          *Dispatch
 		n          int
 		workgroups [3]uint32
 		owned      bool
 		races      bool
+		dropped    int64 // passes started again without owned bindings, per run
 	}{
-		{"one high: owned", 64, [3]uint32{16, 1, 1}, true, false},
-		{"two high: shared gid.x, a race", 64, [3]uint32{16, 2, 1}, false, true},
-		{"gid.x past the binding", 40, [3]uint32{16, 1, 1}, false, true},
+		{"one high: owned", d, 64, [3]uint32{16, 1, 1}, true, false, 0},
+		{"two high: shared gid.x, a race", d, 64, [3]uint32{16, 2, 1}, false, true, 0},
+		{"gid.x past the binding: the pass again, nothing owned", d, 40, [3]uint32{16, 1, 1}, true, true, 1},
+		{"gid.x past the binding, guarded: owned", gd, 40, [3]uint32{16, 1, 1}, true, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			d := tc.d
 			in := map[string]ir.Value{"y": arr(tc.n), "x": arr(tc.n)}
 			assert.Equal(t, tc.owned, d.ownedFor(tc.workgroups, func(int) int32 { return int32(tc.n) }) != nil)
 			for _, workers := range []int{1, 2, 3} {
+				dropped := ownedDropped.Load()
 				got, err := d.Run(in, tc.workgroups, Options{Workers: workers})
 				require.NoError(t, err)
+				assert.Equal(t, tc.dropped, ownedDropped.Load()-dropped, "%d workers: passes started again", workers)
 				noOwned = true
 				want, err := d.Run(in, tc.workgroups, Options{Workers: workers})
 				noOwned = false
