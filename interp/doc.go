@@ -39,7 +39,12 @@
 // indeterminate only makes its result indeterminate: after ir.Normalize
 // its right operand has no effects, so whether it runs cannot be
 // observed.) Entry points (dispatch.go, segment.go) add races and
-// atomics: see ARCHITECTURE.md "Verdicts that are never false".
+// atomics: see ARCHITECTURE.md "Verdicts that are never false". A
+// binding no two invocations can share (owned.go: accessed only as
+// v[gid.x] in a dispatch one invocation high) keeps no race shadow; a
+// store through an invalid reference into a variable above 65,536 leaves
+// makes all of it any value for the rest of the pass (segment.go,
+// storeAnywhere).
 //
 // # f32 accuracy
 //
@@ -101,8 +106,11 @@
 // jumps (blocks count their steps on entry, branches test comparisons
 // directly); every other operation, and the general case of a hot f32
 // one (inexact, indeterminate or subnormal operands), is a closure the
-// instruction calls. Results are computed directly into the variable
-// assigned when that cannot clobber an operand. BenchmarkInterp compares
+// instruction calls. Pairs that often follow each other — a bit test or
+// remainder branched on against a constant, a loop counter's increment
+// and the back edge — run in one dispatch (fuse.go). Results are
+// computed directly into the variable assigned when that cannot clobber
+// an operand. BenchmarkInterp compares
 // a generated-like kernel with the same kernel written in Go (thread CPU
 // time, ns per executed IR operation, CountOps).
 //
