@@ -73,3 +73,43 @@ func TestStoreAnywhere(t *testing.T) {
 	assert.Equal(t, []bool{true, true, true, false}, out.Indeterminate)
 	assert.Equal(t, uint32(8), out.Value.Elems[3].Bits)
 }
+
+// poisonKernel's invocations each loop as often as an order-dependent
+// atomicAdd result says (up to 100 times): more paths than the reference
+// explores, so each invocation stops with its rest indeterminate
+// (poisonRest), and y, which its rest writes, is any value.
+const poisonKernel = `
+@group(0) @binding(0) var<storage, read_write> c: atomic<u32>;
+@group(0) @binding(1) var<storage, read_write> y: array<u32, 256>;
+@group(0) @binding(2) var<storage, read_write> z: array<u32, 256>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  z[gid.x] = 5u;
+  let v = atomicAdd(&c, 1u);
+  var s = 0u;
+  for (var k = 0u; k < min(v, 100u); k++) { s += k; }
+  y[gid.x] = s;
+}
+`
+
+// TestPoisonedInvocations: by hand, after 256 invocations that all stop
+// as above, every leaf of y and of z is any value (the rest of a stopped
+// invocation may write any variable its entry point stores to, z's
+// earlier store included: poisonRest's rule, by variable); each stopped
+// invocation after the first finds them already sticky and marks nothing
+// again, which before made the dispatch quadratic.
+func TestPoisonedInvocations(t *testing.T) {
+	m, err := wgsl.Parse("poison.wgsl", []byte(poisonKernel))
+	require.NoError(t, err)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	res, err := d.Run(nil, [3]uint32{4, 1, 1}, Options{})
+	require.NoError(t, err)
+	for _, name := range []string{"y", "z"} {
+		o := res.Buffers[name]
+		require.Len(t, o.Value.Elems, 256)
+		for i := range o.Value.Elems {
+			require.True(t, o.Indeterminate != nil && o.Indeterminate[i] && (o.Allowed == nil || o.Allowed[i].IsAny()), "%s[%d] is any value", name, i)
+		}
+	}
+}

@@ -710,9 +710,15 @@ func (d *Dispatch) poisonRest(fr *frame, run *dispatchRun) {
 		if !d.e.writes[i] || g.Space == ir.SpaceUniform || g.Access == ir.AccessRead {
 			continue
 		}
-		if run.sticky[i] == 0 {
-			run.sticky[i] = why
+		if run.sticky[i] != 0 {
+			// Already any value for the rest of the pass: loads and
+			// stores taint with the sticky reason, and the pass taints
+			// every leaf at its end (runPass), so marking every leaf
+			// again per stopped invocation (quadratic in a dispatch whose
+			// invocations all stop) changes nothing.
+			continue
 		}
+		run.sticky[i] = why
 		fr.sh.markAll(int32(i), why)
 	}
 	run.tex.poison()
