@@ -313,19 +313,7 @@ func TestLaneFastPathsMatchTheGeneralKernels(t *testing.T) {
 		}
 		args = append(args, []ir.Value{ir.CompositeVal(vecT(4, tF32), vs...), fvv(pick())})
 	}
-	for _, name := range []string{"mulK", "mulV", "mulS", "subS", "addK", "clampK", "clampV"} {
-		fast, err := Compile(m, name)
-		require.NoError(t, err)
-		general, err := compile(m, name, compileOpts{countOps: true})
-		require.NoError(t, err)
-		want, err := general.Run(args, Options{})
-		require.NoError(t, err)
-		got, err := fast.Run(args, Options{})
-		require.NoError(t, err)
-		for k := range args {
-			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
-		}
-	}
+	requireFastMatchesGeneral(t, m, []string{"mulK", "mulV", "mulS", "subS", "addK", "clampK", "clampV"}, args)
 }
 
 // intKernels exercise the integer instructions with a constant operand
@@ -393,19 +381,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	for _, name := range []string{"ia", "ib", "ic", "fa", "fv", "it"} {
-		fast, err := Compile(m, name)
-		require.NoError(t, err)
-		general, err := compile(m, name, compileOpts{countOps: true})
-		require.NoError(t, err)
-		want, err := general.Run(args, Options{})
-		require.NoError(t, err)
-		got, err := fast.Run(args, Options{})
-		require.NoError(t, err)
-		for k := range args {
-			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
-		}
-	}
+	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it"}, args)
 }
 
 // TestClampBitsIsClampInF32: the branch-free clampBits selects as
@@ -527,5 +503,27 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 	require.NoError(t, err)
 	for _, in := range counted.kernel.body {
 		assert.False(t, in.op >= opAndKBrEqK && in.op <= opAddKLoopBack, "a countOps compilation fuses nothing")
+	}
+}
+
+// requireFastMatchesGeneral runs each function of names on args compiled
+// as the interpreter runs it (fast paths, fused pairs) and as a countOps
+// compilation does (every operation its general kernel, nothing fused),
+// and requires the same invocations, value bits, marks, tolerances and
+// reasons included.
+func requireFastMatchesGeneral(t *testing.T, m *ir.Module, names []string, args [][]ir.Value) {
+	t.Helper()
+	for _, name := range names {
+		fast, err := Compile(m, name)
+		require.NoError(t, err)
+		general, err := compile(m, name, compileOpts{countOps: true})
+		require.NoError(t, err)
+		want, err := general.Run(args, Options{})
+		require.NoError(t, err)
+		got, err := fast.Run(args, Options{})
+		require.NoError(t, err)
+		for k := range args {
+			require.Equal(t, want[k], got[k], "%s%v", name, args[k])
+		}
 	}
 }

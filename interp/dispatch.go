@@ -408,9 +408,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
 		off, bad := r.at(fr)
-		if (fr.sh.claimed(id) || bad && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
-			// A parallel pass that must be abandoned (parallel.go):
-			// the leaves are another workgroup's.
+		if !fr.sh.mayAccess(id, off, n, bad) {
 			clear(fr.s[d : d+n])
 			fr.abandon()
 			return
@@ -469,8 +467,8 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)
-		if (fr.sh.claimed(id) || bad && fr.sh.run.isOwned(id)) && (bad || !fr.sh.claim(int32(id), off, n)) {
-			fr.abandon() // parallel.go: the leaves are another workgroup's
+		if !fr.sh.mayAccess(id, off, n, bad) {
+			fr.abandon()
 			return cAbort
 		}
 		if tmp >= 0 {

@@ -97,6 +97,20 @@ func (sh *invShared) claimed(id int) bool {
 	return sh.par && sh.shadow[id] != nil && sh.shadow[id].words != nil
 }
 
+// mayAccess reports whether the invocation may access leaves off..off+n-1
+// of var id (bad: through an invalid reference), claiming them in a
+// parallel pass; false when the pass must be abandoned and the
+// invocation stopped (the caller abandons): the leaves are another
+// workgroup's, or an invalid reference may land on any of them — in a
+// parallel pass, or in an owned binding, which keeps no race shadow
+// (owned.go; runPass starts the pass again without it).
+func (sh *invShared) mayAccess(id int, off, n int32, bad bool) bool {
+	if bad {
+		return !sh.claimed(id) && !sh.run.isOwned(id)
+	}
+	return sh.claim(int32(id), off, n)
+}
+
 // workerRun is a parallel worker's dispatchRun: the pass's read-only
 // state shared, its own observations, journal and tables.
 func (r *dispatchRun) workerRun(nvars int) *dispatchRun {
