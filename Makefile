@@ -21,7 +21,7 @@ BIN := bin/gpudiff
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
-.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-gpu bench-gpu-build clean fuzz-smoke
+.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-instructions bench-gpu bench-gpu-build clean fuzz-smoke
 
 all: build
 
@@ -124,6 +124,21 @@ bench-gpu-build: deps
 	$(GO) build -buildvcs=auto -ldflags '-s -w' -o $(BIN) ./cmd/gpudiff
 	$(GO) test -c -ldflags '-s -w' -o bin/campaign.test ./campaign
 	$(GO) build -ldflags '-s -w' -o bin/bench-gpu ./deploy/benchgpu
+
+# Rows (d) and (e) of `make bench` in machine instructions and simulated
+# cache misses under Valgrind's cachegrind (internal/benchkit/instructions):
+# the same figures on every run, for judging an interpreter or flatten
+# change on a noisy machine; about 2 minutes. Installs valgrind (Debian)
+# when it is missing.
+bench-instructions: deps
+	@command -v valgrind >/dev/null || { \
+	  echo "make bench-instructions: installing valgrind"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends valgrind >/dev/null; }
+	$(GO) test -c -o bin/interp.test ./interp
+	$(GO) test -c -o bin/flatten.test ./flatten
+	$(GO) run ./internal/benchkit/instructions -interp bin/interp.test -flatten bin/flatten.test
 
 bench-all: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...

@@ -81,7 +81,9 @@ func bigKernel(stmts int) *ir.Module {
 // allocates less than the 4 MB minimum heap goal and rarely starts a
 // cycle) and L2 misses ×28 (the 10k twin, 54,000–80,000 nodes, outgrows a
 // 512 KiB L2, the 1k one hardly): the algorithm is linear; what grows
-// faster is the collector and the memory hierarchy.
+// faster is the collector and the memory hierarchy. `make
+// bench-instructions` (internal/benchkit/instructions) repeats the
+// measurement on these two benchmarks, the collector included.
 func BenchmarkFlatten10kStatements(b *testing.B) { benchFlatten(b, 10000) }
 
 // BenchmarkFlatten1kStatements is BenchmarkFlatten10kStatements at 1,000

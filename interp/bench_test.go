@@ -424,9 +424,9 @@ func TestClampBitsIsClampInF32(t *testing.T) {
 // parsed from WGSL, 64 invocations per run, each run of Program.Run
 // alternated with the same work in native Go, the thread's CPU time of
 // each; it reports the median run's interpreter nanoseconds per executed
-// IR operation (CountOps), native Go's, and their ratio (the target is
-// ≤ 10). b.N is the number of run pairs (-benchtime 2000x: about a
-// second).
+// IR operation (CountOps), native Go's, their ratio (the target is
+// ≤ 10) and the IR operations of one run. b.N is the number of run pairs
+// (-benchtime 2000x: about a second).
 func BenchmarkInterpRowD(b *testing.B) {
 	m, err := wgsl.Parse("bench.wgsl", []byte(benchkit.KernelWGSL))
 	require.NoError(b, err)
@@ -442,6 +442,7 @@ func BenchmarkInterpRowD(b *testing.B) {
 	b.ReportMetric(ti/float64(ops), "cpu-ns/IR-op")
 	b.ReportMetric(tn/float64(ops), "native-cpu-ns/IR-op")
 	b.ReportMetric(ti/tn, "interp/native")
+	b.ReportMetric(float64(ops), "IR-ops/run")
 }
 
 // alternateWithNative runs p on args and the same invocations in native

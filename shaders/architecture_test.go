@@ -27,7 +27,7 @@ var stageRank = map[string]int{
 	// rendering
 	"report": 6,
 	// front ends, tools and cross-stage tests
-	"cmd/gpudiff": 7, "deploy/benchgpu": 7, "compiler/spirv/internal/gentables": 7,
+	"cmd/gpudiff": 7, "deploy/benchgpu": 7, "compiler/spirv/internal/gentables": 7, "internal/benchkit/instructions": 7,
 	"compiler/spirv/crosscheck": 7, "shaders": 7,
 }
 

@@ -2,7 +2,8 @@
 // gpudiff's throughput table (campaign's BenchmarkGpudiff, `make bench`): the
 // interpreter benchmark kernel, as WGSL and written in Go, and a clock of
 // the calling thread's CPU time. It is internal to gpudiff's tests and
-// must never be imported by non-test code.
+// must never be imported by non-test code. Its subdirectory instructions
+// is `make bench-instructions`, a command of its own.
 package benchkit
 
 // KernelWGSL is the interpreter benchmark kernel: a bounded loop with
