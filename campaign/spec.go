@@ -61,10 +61,12 @@ type Spec struct {
 	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
 	// Timeout bounds each GPU dispatch.
 	Timeout JournalDuration `json:"timeout"`
-	// MaxSteps and MaxUnrollCopies are the interpreter's and flatten's
-	// limits (README "Limits").
+	// MaxSteps, MaxUnrollCopies and MaxUnrollNodes are the interpreter's
+	// and flatten's limits (README "Limits"); MaxUnrollNodes absent (0):
+	// flatten's default, as in journals written before it existed.
 	MaxSteps        int64 `json:"max_steps"`
 	MaxUnrollCopies int   `json:"max_unroll_copies"`
+	MaxUnrollNodes  int   `json:"max_unroll_nodes,omitempty"`
 	// Whitelist is flatten's builtin whitelist; null: flatten's default.
 	Whitelist []string `json:"whitelist"`
 	// Strict is flatten's residual check (--strict; absent: off, as every
@@ -246,6 +248,7 @@ func (s Spec) Resume(path string, given map[string]bool, h Spec) (Spec, error) {
 		{"timeout", "", s.Timeout, h.Timeout},
 		{"max-steps", "", s.MaxSteps, h.MaxSteps},
 		{"max-unroll-copies", "", s.MaxUnrollCopies, h.MaxUnrollCopies},
+		{"max-unroll-nodes", "", s.MaxUnrollNodes, h.MaxUnrollNodes},
 		{"whitelist", "", s.Whitelist, h.Whitelist},
 		{"strict", "", s.Strict, h.Strict},
 		{"shrink-attempts", "", s.ShrinkAttempts, h.ShrinkAttempts},
@@ -316,7 +319,7 @@ func (s Spec) Stages() []oracle.Stage {
 // Flatten and Interp are the options of flatten and the reference
 // interpreter the campaign runs with (its limits, whitelist and --strict).
 func (s Spec) Flatten() flatten.Options {
-	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, Whitelist: s.Whitelist, Strict: s.Strict}
+	return flatten.Options{MaxUnroll: s.MaxUnrollCopies, MaxUnrollNodes: s.MaxUnrollNodes, Whitelist: s.Whitelist, Strict: s.Strict}
 }
 func (s Spec) Interp() interp.Options { return interp.Options{MaxSteps: s.MaxSteps} }
 

@@ -46,5 +46,6 @@ func FirstProblem(given map[string]bool, checks ...FlagCheck) error {
 func (l Limits) Check() error {
 	return FirstProblem(nil, AtLeast("max-source-bytes", l.SourceBytes, 1), AtLeast("max-statements", int64(l.Statements), 1),
 		AtLeast("max-invocations", int64(l.Invocations), 1), AtLeast("max-steps", l.Steps, 1),
-		AtLeast("max-unroll-copies", int64(l.Unroll), 1), AtLeast("max-buffer-bytes", l.BufferBytes, 1))
+		AtLeast("max-unroll-copies", int64(l.Unroll), 1), AtLeast("max-unroll-nodes", int64(l.UnrollNodes), 1),
+		AtLeast("max-buffer-bytes", l.BufferBytes, 1))
 }

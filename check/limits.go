@@ -20,6 +20,7 @@ type Limits struct {
 	Invocations int   // invocations per kernel run
 	Steps       int64 // interpreter steps per invocation
 	Unroll      int   // flatten: total loop-body copies
+	UnrollNodes int   // flatten: IR nodes of what unrolling creates (Loops auto keeps loops past it)
 	BufferBytes int64 // bytes of one input or output storage buffer
 }
 
@@ -30,6 +31,7 @@ var DefaultLimits = Limits{
 	Invocations: 1 << 20,
 	Steps:       interp.DefaultMaxSteps,
 	Unroll:      flatten.DefaultMaxUnroll,
+	UnrollNodes: flatten.DefaultMaxUnrollNodes,
 	BufferBytes: 64 << 20,
 }
 

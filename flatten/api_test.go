@@ -11,6 +11,7 @@ import (
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -125,6 +126,87 @@ func TestMaxUnrollBoundary(t *testing.T) {
 	_, err = flatten.Function(parse(t, src), "s", flatten.Options{MaxUnroll: 8, OnLoop: func(_ ir.Pos, k string) { kinds = append(kinds, k) }})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"uniform"}, kinds, "the exit reads only i, a counter from a constant by a constant step")
+}
+
+// TestMaxUnrollNodes: with Loops auto, a loop whose unrolled copies would
+// pass MaxUnrollNodes is kept as a loop, whatever MaxUnroll allows, and an
+// outer loop is kept before the inner one it holds; the twin computes
+// what the hand derivation says either way. With the defaults a
+// 1,500-copy loop stays unrolled when its body is one small statement
+// (about 7,500 nodes) and is kept when its body holds about 60 nodes
+// (about 90,000).
+func TestMaxUnrollNodes(t *testing.T) {
+	type result struct {
+		kinds []string
+		got   []int32
+	}
+	run := func(src string, opts flatten.Options, args ...int32) result {
+		t.Helper()
+		m := parse(t, src)
+		var r result
+		opts.OnLoop = func(_ ir.Pos, k string) { r.kinds = append(r.kinds, k) }
+		opts.VerifyPasses = true
+		twin, err := flatten.Function(m, "k", opts)
+		require.NoError(t, err)
+		var in [][]ir.Value
+		for _, a := range args {
+			in = append(in, []ir.Value{ir.I32Val(a)})
+		}
+		res, err := interp.Run(m, twin.Name, in, interp.Options{})
+		require.NoError(t, err)
+		for _, x := range res {
+			require.NoError(t, x.Err)
+			r.got = append(r.got, int32(x.Outputs[0].Value.Bits))
+		}
+		return r
+	}
+	// 100 iterations of s += 3x + 1: s = 300x + 100.
+	one := `fn k(x: i32) -> i32 { var s = 0; for (var i = 0; i < 100; i++) { s += x * 3 + 1; } return s; }`
+	want := []int32{100, 400, -800}
+	r := run(one, flatten.Options{MaxUnrollNodes: 200}, 0, 1, -3)
+	assert.Equal(t, []string{"uniform"}, r.kinds, "101 copies of the body are more than 200 nodes")
+	assert.Equal(t, want, r.got)
+	r = run(one, flatten.Options{MaxUnrollNodes: 100000}, 0, 1, -3)
+	assert.Equal(t, []string{"unrolled"}, r.kinds)
+	assert.Equal(t, want, r.got)
+	r = run(one, flatten.Options{MaxUnrollNodes: 200, Loops: "unroll"}, 0, 1, -3)
+	assert.Equal(t, []string{"unrolled"}, r.kinds, "Loops unroll ignores the node cap")
+
+	// 10 × 10 iterations of s += x: s = 100x. The outer loop's copies
+	// hold the inner loop's: it is the larger, kept first; the inner one,
+	// one copy of 11 bodies in the kept loop, fits.
+	nested := `fn k(x: i32) -> i32 {
+  var s = 0;
+  for (var i = 0; i < 10; i++) { for (var j = 0; j < 10; j++) { s += x; } }
+  return s;
+}`
+	r = run(nested, flatten.Options{MaxUnrollNodes: 300}, 2, -1)
+	assert.ElementsMatch(t, []string{"uniform", "unrolled"}, r.kinds)
+	assert.Equal(t, []int32{200, -100}, r.got)
+
+	// The defaults: 1,500 iterations.
+	small := `fn k(x: i32) -> i32 { var s = 0; for (var i = 0; i < 1500; i++) { s += x; } return s; }`
+	r = run(small, flatten.Options{}, 1, -2)
+	assert.Equal(t, []string{"unrolled"}, r.kinds)
+	assert.Equal(t, []int32{1500, -3000}, r.got)
+	// Each iteration adds (x+1)(x+2) + (x+3)(x+4) - (2x^2 + 10x) = 14,
+	// in 60-odd nodes: s = 21,000.
+	big := `fn k(x: i32) -> i32 {
+  var s = 0;
+  for (var i = 0; i < 1500; i++) {
+    let a = (x + 1) * (x + 2);
+    let b = (x + 3) * (x + 4);
+    let c = 2 * x * x + 10 * x;
+    var d = a + b;
+    d = d - c;
+    let e = d * 1 + 0 - (x - x) + (i - i);
+    s += e;
+  }
+  return s;
+}`
+	r = run(big, flatten.Options{}, 0, 5, -7)
+	assert.Equal(t, []string{"uniform"}, r.kinds)
+	assert.Equal(t, []int32{21000, 21000, 21000}, r.got)
 }
 
 // TestEmptyWhitelist: with an empty (non-nil) whitelist every builtin is

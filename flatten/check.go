@@ -216,6 +216,10 @@ func (c *checker) unrollCount(f *ir.Func) {
 	if total > int64(c.opts.MaxUnroll) && c.opts.Loops == "auto" {
 		total = c.maskBeyondCap(f)
 	}
+	if c.opts.Loops == "auto" && c.opts.MaxUnrollNodes > 0 && c.maskBeyondNodes(f) {
+		c.memo = map[string]int64{}
+		total = c.blockCopies(f.Body)
+	}
 	c.total = total
 	if total <= int64(c.opts.MaxUnroll) {
 		return
@@ -329,6 +333,91 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 			total = recount()
 		}
 	}
+	return total
+}
+
+// maskBeyondNodes keeps as loops (Options.Loops auto) the loops whose
+// unrolled copies take the twin past Options.MaxUnrollNodes IR nodes:
+// the loop with the largest unrolled size first (an outer loop before
+// the loops it holds, which it counts), until the size fits. It reports
+// whether it kept any.
+func (c *checker) maskBeyondNodes(f *ir.Func) bool {
+	limit := int64(c.opts.MaxUnrollNodes)
+	var loops []*ir.Loop
+	seen := map[*ir.Func]bool{}
+	var walk func(n ir.Node)
+	walk = func(n ir.Node) {
+		if l, ok := n.(*ir.Loop); ok {
+			loops = append(loops, l)
+		}
+		if call, ok := n.(*ir.Call); ok {
+			if g := c.m.Func(call.Func); g != nil && !seen[g] {
+				seen[g] = true
+				walk(g.Body)
+			}
+		}
+		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
+	}
+	walk(f.Body)
+	kept := false
+	for {
+		memo := map[string]int64{}
+		if c.nodes(f.Body, memo) <= limit {
+			return kept
+		}
+		var top *ir.Loop
+		var most int64
+		for _, l := range loops {
+			if c.masked[l] || c.bounds[l] == nil || c.bounds[l].MaxEntries <= 1 {
+				continue
+			}
+			if n := c.nodes(l, memo); n > most {
+				top, most = l, n
+			}
+		}
+		if top == nil {
+			return kept
+		}
+		c.masked[top] = true
+		kept = true
+	}
+}
+
+// nodes is n's size in IR nodes once unrolled: a loop counts its
+// copies (its bound, or 1 when it is kept) of its body, continuing block
+// and break-if, and a call the body of the function it calls (memo: the
+// size of each function's body by name). Saturating, as the copy count.
+func (c *checker) nodes(n ir.Node, memo map[string]int64) int64 {
+	if l, ok := n.(*ir.Loop); ok {
+		per := int64(1)
+		if b := c.bounds[l]; b != nil && !c.masked[l] {
+			per = int64(b.MaxEntries)
+		}
+		inner := sat(c.nodes(l.Body, memo) + c.nodes(l.Continuing, memo))
+		if l.BreakIf != nil {
+			inner = sat(inner + c.nodes(l.BreakIf, memo))
+		}
+		return sat(1 + satMul(per, inner))
+	}
+	if b, ok := n.(*ir.Block); ok && b == nil {
+		return 0
+	}
+	total := int64(1)
+	if call, ok := n.(*ir.Call); ok {
+		if g := c.m.Func(call.Func); g != nil {
+			size, ok := memo[g.Name]
+			if !ok {
+				memo[g.Name] = 0 // no recursion reaches here (precheck)
+				size = c.nodes(g.Body, memo)
+				memo[g.Name] = size
+			}
+			total = sat(total + size)
+		}
+	}
+	ir.DoChildren(n, func(k ir.Node) bool {
+		total = sat(total + c.nodes(k, memo))
+		return false
+	})
 	return total
 }
 

@@ -59,6 +59,7 @@ func TestImpossibleRequestsExit2AtOnce(t *testing.T) {
 		{[]string{"exec", shade, "--no-gpu", "--max-steps", "0"}, "--max-steps must be at least 1"},
 		{[]string{"exec", shade, "--no-gpu", "--max-invocations", "-1"}, "--max-invocations must be at least 1"},
 		{[]string{"flatten", shade, "--max-unroll-copies", "0"}, "--max-unroll-copies must be at least 1"},
+		{[]string{"flatten", shade, "--max-unroll-nodes", "0"}, "--max-unroll-nodes must be at least 1"},
 		{[]string{"emit", shade, "--max-source-bytes", "0"}, "--max-source-bytes must be at least 1"},
 		{[]string{"exec", shade, "--no-gpu", "--max-statements", "-5"}, "--max-statements must be at least 1"},
 		{[]string{"exec", shade, "--no-gpu", "--max-buffer-bytes", "0"}, "--max-buffer-bytes must be at least 1"},

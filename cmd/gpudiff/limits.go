@@ -30,6 +30,7 @@ func (g *globalFlags) addLimitFlags(root *cobra.Command) {
 	f.IntVar(&lim.Invocations, "max-invocations", check.DefaultLimits.Invocations, "limit: invocations per kernel run")
 	f.Int64Var(&lim.Steps, "max-steps", check.DefaultLimits.Steps, "limit: interpreter steps (statements and loop iterations) per invocation")
 	f.IntVar(&lim.Unroll, "max-unroll-copies", check.DefaultLimits.Unroll, "limit: loop-body copies flatten may create (nesting multiplies)")
+	f.IntVar(&lim.UnrollNodes, "max-unroll-nodes", check.DefaultLimits.UnrollNodes, "limit: IR nodes of what flatten's unrolling creates; with --loops auto, loops past it stay loops of the twin (largest first)")
 	f.Int64Var(&lim.BufferBytes, "max-buffer-bytes", check.DefaultLimits.BufferBytes, "limit: bytes of one input or output storage buffer")
 }
 
@@ -37,7 +38,7 @@ func (g *globalFlags) addLimitFlags(root *cobra.Command) {
 // --strict into the passes.
 func (g *globalFlags) interpOptions() interp.Options { return g.lim.Interp() }
 func (g *globalFlags) flattenOptions() flatten.Options {
-	return flatten.Options{MaxUnroll: g.lim.Unroll, Whitelist: g.whitelist.Whitelist(), Strict: g.strict}
+	return flatten.Options{MaxUnroll: g.lim.Unroll, MaxUnrollNodes: g.lim.UnrollNodes, Whitelist: g.whitelist.Whitelist(), Strict: g.strict}
 }
 
 // checkLimitFlags refuses a limit that is zero or negative (exit 2 naming

@@ -89,6 +89,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 	}
 	spec := fl.spec
 	spec.Tool, spec.MaxSteps, spec.MaxUnrollCopies, spec.Whitelist, spec.Strict = version(), g.lim.Steps, g.lim.Unroll, g.whitelist.Whitelist(), g.strict
+	spec.MaxUnrollNodes = g.lim.UnrollNodes
 	spec.FlattenFault, spec.WorkerFault = os.Getenv(flatten.FaultEnv), os.Getenv(worker.FaultEnv)
 	if err := spec.Validate(fl.changed, g.lim.Invocations); err != nil {
 		return usagef("gpudiff run: %v", err)
