@@ -257,17 +257,11 @@ func (c *checker) unrollCount(f *ir.Func) {
 	c.errorf(pos, "unrolling needs %s loop-body copies, more than MaxUnroll %d (each loop's bound times the bounds of the loops around it, summed over every loop, inlined calls included)", count, c.opts.MaxUnroll)
 }
 
-// maskBeyondCap keeps as loops (Options.Loops auto) the loops whose
-// unrolling takes the count past MaxUnroll: first every loop whose own
-// copies (itself and what it holds) exceed the cap, outermost first,
-// then the loops with the most copies until the count fits. It returns
-// the new count.
-func (c *checker) maskBeyondCap(f *ir.Func) int64 {
-	limit := int64(c.opts.MaxUnroll)
-	var loops []*ir.Loop
-	var blocks []*ir.Block
-	var idx []int
-	var free []bool // in f's body outside every loop: its copies add to the total once
+// loopSites lists the loops of f and of the functions it calls (each
+// function once), in walk order: each loop, the block holding it and its
+// index there, and whether it is in f's body outside every loop (its
+// copies then add to the unroll count once).
+func (c *checker) loopSites(f *ir.Func) (loops []*ir.Loop, blocks []*ir.Block, idx []int, free []bool) {
 	seen := map[*ir.Func]bool{}
 	var walk func(n ir.Node, nested bool)
 	walk = func(n ir.Node, nested bool) {
@@ -289,6 +283,17 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 		ir.DoChildren(n, func(k ir.Node) bool { walk(k, nested || isLoop); return false })
 	}
 	walk(f.Body, false)
+	return loops, blocks, idx, free
+}
+
+// maskBeyondCap keeps as loops (Options.Loops auto) the loops whose
+// unrolling takes the count past MaxUnroll: first every loop whose own
+// copies (itself and what it holds) exceed the cap, outermost first,
+// then the loops with the most copies until the count fits. It returns
+// the new count.
+func (c *checker) maskBeyondCap(f *ir.Func) int64 {
+	limit := int64(c.opts.MaxUnroll)
+	loops, blocks, idx, free := c.loopSites(f)
 	recount := func() int64 {
 		c.memo = map[string]int64{}
 		return c.blockCopies(f.Body)
@@ -343,22 +348,7 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 // whether it kept any.
 func (c *checker) maskBeyondNodes(f *ir.Func) bool {
 	limit := int64(c.opts.MaxUnrollNodes)
-	var loops []*ir.Loop
-	seen := map[*ir.Func]bool{}
-	var walk func(n ir.Node)
-	walk = func(n ir.Node) {
-		if l, ok := n.(*ir.Loop); ok {
-			loops = append(loops, l)
-		}
-		if call, ok := n.(*ir.Call); ok {
-			if g := c.m.Func(call.Func); g != nil && !seen[g] {
-				seen[g] = true
-				walk(g.Body)
-			}
-		}
-		ir.DoChildren(n, func(k ir.Node) bool { walk(k); return false })
-	}
-	walk(f.Body)
+	loops, _, _, _ := c.loopSites(f)
 	kept := false
 	for {
 		memo := map[string]int64{}
