@@ -223,7 +223,7 @@ func (e *emitter) entryFunc(fn *ir.Func) {
 	for _, g := range e.inits {
 		f.store(e.globals[g.Name], f.expr(g.Init))
 	}
-	f.zeroWorkgroup()
+	f.zeroWorkgroup(fn.WorkgroupSize[0] * fn.WorkgroupSize[1] * fn.WorkgroupSize[2])
 	f.block(fn.Body)
 	f.finish(header, entry)
 
@@ -236,39 +236,161 @@ func (e *emitter) entryFunc(fn *ir.Func) {
 // point: WGSL zero-initializes workgroup memory (#var-and-value: "variables
 // in the workgroup address space are zero-initialized" at the start of
 // each workgroup), which a Vulkan 1.1 Workgroup variable may not express
-// as an initializer without VK_KHR_zero_initialize_workgroup_memory. As
-// naga's ZeroInitializeWorkgroupMemoryMode::Polyfill does, one invocation
+// as an initializer without VK_KHR_zero_initialize_workgroup_memory. A
+// variable of at most zeroSplitLeaves leaves is zeroed as naga's
+// ZeroInitializeWorkgroupMemoryMode::Polyfill does: one invocation
 // (local_invocation_index 0, naga tests local_invocation_id == 0) stores
-// OpConstantNull into each variable, then every invocation meets an
+// OpConstantNull into it. A larger one is split along its leading array
+// dimensions into units of at most zeroSplitLeaves leaves, which the
+// workgroup's invocations store among them as Tint's
+// ZeroInitWorkgroupMemory transform does (invocation i the units i,
+// i + invocations, …: a loop when there are more units than invocations):
+// llvmpipe (Mesa 22.3) did not finish a dispatch within 4 minutes when
+// one invocation stored the null of a 64×64 f32 array, the tile of
+// Tint's test/tint/bug/tint/914.wgsl. Then every invocation meets an
 // OpControlBarrier Workgroup Workgroup AcquireRelease|WorkgroupMemory
-// (workgroupBarrier's) before the body runs; the barrier is in uniform
-// control flow (the entry point's first block). Tint's transform splits
-// the stores among the invocations instead; both leave every byte zero
-// and visible to the workgroup before any user access.
-func (f *fnEmitter) zeroWorkgroup() {
+// (workgroupBarrier's) before the body runs; the barrier, the loops and
+// the stores' conditions are in uniform control flow or depend only on
+// local_invocation_index, and every byte is zero and visible to the
+// workgroup before any user access. invocations is the workgroup size's
+// product.
+func (f *fnEmitter) zeroWorkgroup(invocations uint32) {
 	e, b := f.e, f.b
-	var vars []*sharedVar
+	var whole []*sharedVar
+	type split struct {
+		sv   *sharedVar
+		dims []uint32 // leading array lengths, outermost first
+		unit *ir.Type // what is left: the element stored null
+	}
+	var splits []split
 	for _, v := range e.sharedOrder {
-		if sv := e.shared[v.Name]; sv.class == storageClassWorkgroup {
-			vars = append(vars, sv)
+		sv := e.shared[v.Name]
+		if sv.class != storageClassWorkgroup {
+			continue
+		}
+		if dims, unit := zeroCut(v.T); len(dims) == 0 {
+			whole = append(whole, sv)
+		} else {
+			splits = append(splits, split{sv, dims, unit})
 		}
 	}
-	if len(vars) == 0 {
+	if len(whole) == 0 && len(splits) == 0 {
 		return
 	}
 	vr, t := e.builtinVar("local_invocation_index")
 	li := f.op(opLoad, t, vr)
-	first := f.op(opIEqual, e.typeOf(ir.Bool), li, b.constU32(0))
-	then, merge := b.id(), b.id()
-	f.inst(opSelectionMerge, merge, selectionControlNone)
-	f.branchCond(first, then, merge)
-	f.label(then)
-	for _, sv := range vars {
-		f.store(sv.id, b.constNull(sv.typ))
+	boolT := e.typeOf(ir.Bool)
+	if len(whole) > 0 {
+		first := f.op(opIEqual, boolT, li, b.constU32(0))
+		then, merge := b.id(), b.id()
+		f.inst(opSelectionMerge, merge, selectionControlNone)
+		f.branchCond(first, then, merge)
+		f.label(then)
+		for _, sv := range whole {
+			f.store(sv.id, b.constNull(sv.typ))
+		}
+		f.branch(merge)
+		f.label(merge)
 	}
-	f.branch(merge)
-	f.label(merge)
+	for _, sp := range splits {
+		units := uint32(1)
+		for _, d := range sp.dims {
+			units *= d
+		}
+		unitT := e.typeOf(sp.unit)
+		// storeUnit stores null into unit u (< units) of sp's variable:
+		// its indices are u's digits in the dims' mixed radix.
+		storeUnit := func(u uint32) {
+			idx := make([]uint32, len(sp.dims))
+			for k := len(sp.dims) - 1; k > 0; k-- {
+				d := b.constU32(sp.dims[k])
+				idx[k] = f.op(opUMod, t, u, d)
+				u = f.op(opUDiv, t, u, d)
+			}
+			idx[0] = u
+			ptr := f.op(opAccessChain, b.typePointer(storageClassWorkgroup, unitT), append([]uint32{sp.sv.id}, idx...)...)
+			f.store(ptr, b.constNull(unitT))
+		}
+		if units <= invocations {
+			in := f.op(opULessThan, boolT, li, b.constU32(units))
+			then, merge := b.id(), b.id()
+			f.inst(opSelectionMerge, merge, selectionControlNone)
+			f.branchCond(in, then, merge)
+			f.label(then)
+			storeUnit(li)
+			f.branch(merge)
+			f.label(merge)
+			continue
+		}
+		// for (var u = li; u < units; u += invocations) { storeUnit(u) }
+		uv := f.newVar(ir.U32, "zero_"+sp.sv.v.Name)
+		f.store(uv, li)
+		header, body, cont, merge := b.id(), b.id(), b.id(), b.id()
+		f.branch(header)
+		f.label(header)
+		u := f.op(opLoad, t, uv)
+		more := f.op(opULessThan, boolT, u, b.constU32(units))
+		f.inst(opLoopMerge, merge, cont, loopControlNone)
+		f.branchCond(more, body, merge)
+		f.label(body)
+		storeUnit(u)
+		f.branch(cont)
+		f.label(cont)
+		f.store(uv, f.op(opIAdd, t, f.op(opLoad, t, uv), b.constU32(invocations)))
+		f.branch(header)
+		f.label(merge)
+	}
 	f.barrier(ir.BWorkgroupBarrier)
+}
+
+// zeroSplitLeaves is the most leaves a workgroup variable, or a unit of
+// one, that one invocation zeroes with a single store (zeroWorkgroup).
+const zeroSplitLeaves = 64
+
+// zeroCut is how zeroWorkgroup cuts a workgroup variable of type t: along
+// dims, its leading array lengths (outermost first), while what is left
+// has more than zeroSplitLeaves leaves; unit is what is left, the type
+// each store writes. No dims: the variable is stored whole. Unit u, in
+// [0, product of dims), is the element whose indices are u's digits in
+// the dims' mixed radix, the last index varying fastest
+// (zeroUnitIndex; zeroWorkgroup computes them with OpUMod and OpUDiv).
+func zeroCut(t *ir.Type) (dims []uint32, unit *ir.Type) {
+	for t.Kind == ir.KindArray && t.Len > 0 && leaves(t) > zeroSplitLeaves {
+		dims, t = append(dims, uint32(t.Len)), t.Elem
+	}
+	return dims, t
+}
+
+// zeroUnitIndex is unit u's indices (zeroCut).
+func zeroUnitIndex(u uint32, dims []uint32) []uint32 {
+	if len(dims) == 0 {
+		return nil // stored whole
+	}
+	idx := make([]uint32, len(dims))
+	for k := len(dims) - 1; k > 0; k-- {
+		idx[k], u = u%dims[k], u/dims[k]
+	}
+	idx[0] = u
+	return idx
+}
+
+// leaves is the number of scalar leaves of a value of type t.
+func leaves(t *ir.Type) int {
+	switch t.Kind {
+	case ir.KindVec:
+		return t.Len
+	case ir.KindArray:
+		return t.Len * leaves(t.Elem)
+	case ir.KindMat:
+		return t.Len * leaves(t.Elem)
+	case ir.KindStruct:
+		n := 0
+		for _, fd := range t.Struct.Fields {
+			n += leaves(fd.Type)
+		}
+		return n
+	}
+	return 1
 }
 
 // barrier emits workgroupBarrier or storageBarrier (WGSL
