@@ -40,7 +40,9 @@
 // uniform bindings are Block structs in StorageBuffer/Uniform (values
 // cross them through their host-shareable mirrors, fromHost/toHost, as
 // the kernel ABI's buffers do); var<workgroup> is a Workgroup variable,
-// zeroed explicitly (Vulkan 1.1 has no Workgroup initializers).
+// zeroed explicitly (Vulkan 1.1 has no Workgroup initializers): a small
+// one by invocation 0, a large one by the workgroup's invocations
+// together, unit by unit (zeroWorkgroup).
 //
 // Modes (ARCHITECTURE.md "Emission modes"): Portable spells out WGSL's run-time
 // rules where SPIR-V differs (see binary, convert, builtin and index for
