@@ -20,7 +20,7 @@ type Limits struct {
 	Invocations int   // invocations per kernel run
 	Steps       int64 // interpreter steps per invocation
 	Unroll      int   // flatten: total loop-body copies
-	UnrollNodes int   // flatten: IR nodes of what unrolling creates (Loops auto keeps loops past it)
+	UnrollNodes int   // flatten: IR nodes unrolling may add (Loops auto keeps loops past it)
 	BufferBytes int64 // bytes of one input or output storage buffer
 }
 

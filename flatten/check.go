@@ -1,9 +1,11 @@
 package flatten
 
 import (
+	"cmp"
 	"container/heap"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -342,73 +344,97 @@ func (c *checker) maskBeyondCap(f *ir.Func) int64 {
 }
 
 // maskBeyondNodes keeps as loops (Options.Loops auto) the loops whose
-// unrolled copies take the twin past Options.MaxUnrollNodes IR nodes:
-// the loop with the largest unrolled size first (an outer loop before
-// the loops it holds, which it counts), until the size fits. It reports
-// whether it kept any.
+// unrolling makes the twin more than Options.MaxUnrollNodes IR nodes
+// larger than it would be with every loop kept: the loops that add the
+// most first (an outer loop, which counts the copies of the loops it
+// holds, before them), until what unrolling adds fits. Keeping a loop of
+// f's own body outside every other loop (free) lowers the total by its
+// own change alone; any other recounts the function, as maskBeyondCap
+// does. It reports whether it kept any.
 func (c *checker) maskBeyondNodes(f *ir.Func) bool {
 	limit := int64(c.opts.MaxUnrollNodes)
-	loops, _, _, _ := c.loopSites(f)
-	kept := false
-	for {
-		memo := map[string]int64{}
-		if c.nodes(f.Body, memo) <= limit {
-			return kept
-		}
-		var top *ir.Loop
-		var most int64
-		for _, l := range loops {
-			if c.masked[l] || c.bounds[l] == nil || c.bounds[l].MaxEntries <= 1 {
-				continue
-			}
-			if n := c.nodes(l, memo); n > most {
-				top, most = l, n
-			}
-		}
-		if top == nil {
-			return kept
-		}
-		c.masked[top] = true
-		kept = true
+	adds := func(n ir.Node) int64 { // what unrolling adds to n
+		u, k := c.nodes(n, map[string][2]int64{})
+		return u - k
 	}
+	added := adds(f.Body)
+	if added <= limit {
+		return false
+	}
+	loops, _, _, free := c.loopSites(f)
+	type cand struct {
+		k   int
+		add int64 // what unrolling the loop adds, its inner loops' copies included
+	}
+	var cands []cand
+	for k, l := range loops {
+		if c.masked[l] || c.bounds[l] == nil || c.bounds[l].MaxEntries <= 1 {
+			continue
+		}
+		if a := adds(l); a > 0 {
+			cands = append(cands, cand{k, a})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.add, a.add) })
+	kept := false
+	for _, cd := range cands {
+		if added <= limit {
+			break
+		}
+		l := loops[cd.k]
+		before := adds(l)
+		c.masked[l] = true
+		kept = true
+		if free[cd.k] {
+			added -= before - adds(l)
+		} else {
+			added = adds(f.Body)
+		}
+	}
+	return kept
 }
 
-// nodes is n's size in IR nodes once unrolled: a loop counts its
-// copies (its bound, or 1 when it is kept) of its body, continuing block
-// and break-if, and a call the body of the function it calls (memo: the
-// size of each function's body by name). Saturating, as the copy count.
-func (c *checker) nodes(n ir.Node, memo map[string]int64) int64 {
+// nodes is n's size in IR nodes once unrolled, and its size with every
+// loop kept: a loop counts its copies (its bound, or 1 when it is kept)
+// of its body, continuing block and break-if, and a call the body of the
+// function it calls (memo: the sizes of each function's body by name).
+// Saturating, as the copy count.
+func (c *checker) nodes(n ir.Node, memo map[string][2]int64) (unrolled, kept int64) {
 	if l, ok := n.(*ir.Loop); ok {
 		per := int64(1)
 		if b := c.bounds[l]; b != nil && !c.masked[l] {
 			per = int64(b.MaxEntries)
 		}
-		inner := sat(c.nodes(l.Body, memo) + c.nodes(l.Continuing, memo))
+		bu, bk := c.nodes(l.Body, memo)
+		cu, ck := c.nodes(l.Continuing, memo)
+		iu, ik := sat(bu+cu), sat(bk+ck)
 		if l.BreakIf != nil {
-			inner = sat(inner + c.nodes(l.BreakIf, memo))
+			xu, xk := c.nodes(l.BreakIf, memo)
+			iu, ik = sat(iu+xu), sat(ik+xk)
 		}
-		return sat(1 + satMul(per, inner))
+		return sat(1 + satMul(per, iu)), sat(1 + ik)
 	}
 	if b, ok := n.(*ir.Block); ok && b == nil {
-		return 0
+		return 0, 0
 	}
-	total := int64(1)
+	unrolled, kept = 1, 1
 	if call, ok := n.(*ir.Call); ok {
 		if g := c.m.Func(call.Func); g != nil {
 			size, ok := memo[g.Name]
 			if !ok {
-				memo[g.Name] = 0 // no recursion reaches here (precheck)
-				size = c.nodes(g.Body, memo)
+				memo[g.Name] = [2]int64{} // no recursion reaches here (precheck)
+				size[0], size[1] = c.nodes(g.Body, memo)
 				memo[g.Name] = size
 			}
-			total = sat(total + size)
+			unrolled, kept = sat(unrolled+size[0]), sat(kept+size[1])
 		}
 	}
 	ir.DoChildren(n, func(k ir.Node) bool {
-		total = sat(total + c.nodes(k, memo))
+		u, kk := c.nodes(k, memo)
+		unrolled, kept = sat(unrolled+u), sat(kept+kk)
 		return false
 	})
-	return total
+	return unrolled, kept
 }
 
 // loopCount is a loop's index in maskBeyondCap's list and its copies;

@@ -262,10 +262,10 @@
 // or evaluation in an entry point) is unrolled while the function's
 // unroll count stays within Options.MaxUnroll, and kept otherwise (loops
 // whose own copies exceed the cap first, outermost first, then those
-// with the most copies), and while what unrolling creates stays within
-// Options.MaxUnrollNodes IR nodes (the loop with the largest unrolled
-// size kept first: a driver's compile time grows with the twin's size,
-// which the copy count alone does not bound); Options.Loops unroll refuses what it cannot
+// with the most copies), and while what unrolling adds to the twin stays
+// within Options.MaxUnrollNodes IR nodes (the loop that adds the most
+// kept first: a driver's compile time grows with the twin's size, which
+// the copy count alone does not bound); Options.Loops unroll refuses what it cannot
 // unroll; Options.Loops mask keeps every loop. An inner loop whose start
 // or bound reads an outer counter (`for (var j = k / 2u; j < 3u; j++)`)
 // has no syntactic bound; inside an unrolled copy of the outer loop,

@@ -35,17 +35,17 @@ type Options struct {
 	// a loop of bound 11 inside a loop of bound 11 counts 11 + 11 × 11 =
 	// 132. A function above the cap is refused with the count.
 	MaxUnroll int
-	// MaxUnrollNodes caps, with Loops auto, the size of what unrolling
-	// creates, in IR nodes (ir.Inspect's), 0 meaning
-	// DefaultMaxUnrollNodes: every loop-body copy counts the nodes of its
-	// body, continuing block and break-if, nested loops' copies and the
-	// bodies of the functions they call (inlined) included. A driver
-	// compiles straight-line code in time and memory that grow with its
-	// size, and MaxUnroll alone does not bound it (a 1,500-copy loop of a
-	// boids kernel unrolled into 1.3 MB of WGSL that llvmpipe did not
-	// compile in 30 s and SwiftShader crashed on). Past the cap, loops
-	// are kept as loops of the twin, the one with the largest unrolled
-	// size first, until it fits. Loops unroll and mask ignore it.
+	// MaxUnrollNodes caps, with Loops auto, how many IR nodes (ir.Inspect's)
+	// unrolling adds to the twin over keeping every loop a loop, 0 meaning
+	// DefaultMaxUnrollNodes: each loop's copies beyond one, of its body,
+	// continuing block and break-if, nested loops' copies and the bodies
+	// of the functions they call (inlined) included. A driver compiles
+	// straight-line code in time and memory that grow with its size, and
+	// MaxUnroll alone does not bound it (a 1,500-copy loop of a boids
+	// kernel unrolled into 1.3 MB of WGSL that llvmpipe did not compile in
+	// 30 s and SwiftShader crashed on). Past the cap, loops are kept as
+	// loops of the twin, the one that adds the most first, until what is
+	// added fits. Loops unroll and mask ignore it.
 	MaxUnrollNodes int
 	// Strict additionally fails when the finished twin still holds a
 	// residual the folds should have removed: a constant-condition select,

@@ -30,7 +30,7 @@ func (g *globalFlags) addLimitFlags(root *cobra.Command) {
 	f.IntVar(&lim.Invocations, "max-invocations", check.DefaultLimits.Invocations, "limit: invocations per kernel run")
 	f.Int64Var(&lim.Steps, "max-steps", check.DefaultLimits.Steps, "limit: interpreter steps (statements and loop iterations) per invocation")
 	f.IntVar(&lim.Unroll, "max-unroll-copies", check.DefaultLimits.Unroll, "limit: loop-body copies flatten may create (nesting multiplies)")
-	f.IntVar(&lim.UnrollNodes, "max-unroll-nodes", check.DefaultLimits.UnrollNodes, "limit: IR nodes of what flatten's unrolling creates; with --loops auto, loops past it stay loops of the twin (largest first)")
+	f.IntVar(&lim.UnrollNodes, "max-unroll-nodes", check.DefaultLimits.UnrollNodes, "limit: IR nodes flatten's unrolling may add to a twin; with --loops auto, loops past it stay loops of the twin (the one that adds the most first)")
 	f.Int64Var(&lim.BufferBytes, "max-buffer-bytes", check.DefaultLimits.BufferBytes, "limit: bytes of one input or output storage buffer")
 }
 
