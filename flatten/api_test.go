@@ -207,6 +207,16 @@ func TestMaxUnrollNodes(t *testing.T) {
 	r = run(big, flatten.Options{}, 0, 5, -7)
 	assert.Equal(t, []string{"uniform"}, r.kinds)
 	assert.Equal(t, []int32{21000, 21000, 21000}, r.got)
+
+	// The cap is on what unrolling adds, not on the function's size: a
+	// loop of 4 iterations after 30,000 straight-line statements (3 nodes
+	// each, 90,000: more than the cap by themselves) is unrolled.
+	// 30,000 x + 4 x = 30,004 x.
+	long := "fn k(x: i32) -> i32 {\n  var s = 0;\n" + strings.Repeat("  s += x;\n", 30000) +
+		"  for (var i = 0; i < 4; i++) { s += x; }\n  return s;\n}\n"
+	r = run(long, flatten.Options{}, 1, -2)
+	assert.Equal(t, []string{"unrolled"}, r.kinds)
+	assert.Equal(t, []int32{30004, -60008}, r.got)
 }
 
 // TestEmptyWhitelist: with an empty (non-nil) whitelist every builtin is
