@@ -25,6 +25,12 @@ DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-
 
 all: build
 
+# APT_INSTALL installs the Debian packages named after it (apt-get, through
+# sudo unless root); a shell snippet for the recipes below.
+APT_INSTALL = SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+  $$SUDO apt-get update -qq && \
+  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends
+
 # Idempotent: installs only what is missing; never runs apt-get when nothing is.
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -32,15 +38,11 @@ deps:
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  $(APT_INSTALL) $$missing >/dev/null; \
 	fi
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "make deps: installing nodejs npm"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }
+	  $(APT_INSTALL) nodejs npm >/dev/null; }
 	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 	@$(GO) mod download
 
@@ -133,9 +135,7 @@ bench-gpu-build: deps
 bench-instructions: deps
 	@command -v valgrind >/dev/null || { \
 	  echo "make bench-instructions: installing valgrind"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends valgrind >/dev/null; }
+	  $(APT_INSTALL) valgrind >/dev/null; }
 	$(GO) test -c -o bin/interp.test ./interp
 	$(GO) test -c -o bin/flatten.test ./flatten
 	$(GO) run ./internal/benchkit/instructions -interp bin/interp.test -flatten bin/flatten.test
