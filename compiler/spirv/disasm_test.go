@@ -47,7 +47,14 @@ func testCorpus() []namedModule {
 // spirvDis runs `spirv-dis --raw-id` on words.
 func spirvDis(t testing.TB, words []uint32) string {
 	t.Helper()
-	out, err := exec.Command(tool(t, "spirv-dis"), "--raw-id", "--no-color", writeBinary(t, words)).CombinedOutput()
+	return runSpirvDis(t, words, "--raw-id")
+}
+
+// runSpirvDis runs spirv-dis --no-color with flags on words (without
+// --raw-id: friendly names, %uint_64, %_ptr_Workgroup_uint).
+func runSpirvDis(t testing.TB, words []uint32, flags ...string) string {
+	t.Helper()
+	out, err := exec.Command(tool(t, "spirv-dis"), append(append(flags, "--no-color"), writeBinary(t, words))...).CombinedOutput()
 	require.NoError(t, err, "spirv-dis: %s", out)
 	return string(out)
 }

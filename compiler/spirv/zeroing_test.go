@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -60,9 +59,7 @@ func TestWorkgroupZeroingCoversEveryLeaf(t *testing.T) {
 				m, err := wgsl.Parse("zero.wgsl", []byte(src))
 				require.NoError(t, err, src)
 				words := emitValid(t, m, "main", Options{Mode: Portable, DebugNames: true})
-				asm, err := exec.Command(tool(t, "spirv-dis"), "--no-color", writeBinary(t, words)).CombinedOutput()
-				require.NoError(t, err, "spirv-dis: %s", asm)
-				dis := string(asm) // friendly names: %uint_64, %_ptr_Workgroup_uint
+				dis := runSpirvDis(t, words)
 				pro := dis[strings.Index(dis, "OpFunction "):strings.Index(dis, "OpControlBarrier")]
 				require.Regexp(t, strings.Join(sh.prologue, "(?s:.*)"), pro, "the zeroing")
 				got, err := gpu(t).Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: "main"},
