@@ -95,7 +95,7 @@ func main() {
 	}
 	runs := float64(hi - lo)
 	isNative := func(fn string) bool { return strings.HasSuffix(fn, "benchkit.Native") }
-	native := (d1.sumFn(isNative, 0) - d0.sumFn(isNative, 0)) / runs
+	native := (d1.sumFn(isNative) - d0.sumFn(isNative)) / runs
 	interp := (d1.total[0]-d0.total[0])/runs - native
 	t.AppendRow(table.Row{"d", "per executed IR operation",
 		fmt.Sprintf("interpreter %.1f, native Go %.1f: %.1f× (%.0f operations per run)", interp/ops, native/ops, interp/native, ops)})
@@ -211,16 +211,14 @@ func l2() (size, ways int) {
 }
 
 // profile is one cachegrind run: its events, the program's totals, the
-// counts per (file, function), and the benchmark's standard output.
+// instructions (the first event, Ir) per source line, and the
+// benchmark's standard output.
 type profile struct {
-	events   []string
-	total    []float64
-	byFileFn map[fileFn][]float64
-	byLine   map[fileLine]float64 // the first event (Ir) per source line
-	stdout   []byte
+	events []string
+	total  []float64
+	byLine map[fileLine]float64
+	stdout []byte
 }
-
-type fileFn struct{ file, fn string }
 
 // fileLine is a source line, and the function its instructions ran in.
 type fileLine struct {
@@ -256,12 +254,12 @@ func (p *profile) event(name string) float64 {
 	return 0
 }
 
-// sumFn sums event column ev over the functions keep accepts.
-func (p *profile) sumFn(keep func(string) bool, ev int) float64 {
+// sumFn sums the instructions of the functions keep accepts.
+func (p *profile) sumFn(keep func(string) bool) float64 {
 	x := 0.0
-	for k, v := range p.byFileFn {
+	for k, v := range p.byLine {
 		if keep(k.fn) {
-			x += v[ev]
+			x += v
 		}
 	}
 	return x
@@ -300,8 +298,8 @@ func run(dir, bin, bench string, n int, extra []string) (*profile, error) {
 // parseProfile reads a cachegrind output file (valgrind 3.19's format:
 // "events:", "fl=" and "fn=" lines, "LINE COUNT…" lines, "summary:").
 func parseProfile(r io.Reader) (*profile, error) {
-	p := &profile{byFileFn: map[fileFn][]float64{}, byLine: map[fileLine]float64{}}
-	var cur fileFn
+	p := &profile{byLine: map[fileLine]float64{}}
+	var cur fileLine
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -317,19 +315,9 @@ func parseProfile(r io.Reader) (*profile, error) {
 			cur.fn = strings.TrimPrefix(line, "fn=")
 		case line != "" && line[0] >= '0' && line[0] <= '9':
 			fs := strings.Fields(line)
-			v := p.byFileFn[cur]
-			if v == nil {
-				v = make([]float64, len(p.events))
-				p.byFileFn[cur] = v
-			}
-			xs := numbers(fs[1:])
-			for i, x := range xs {
-				if i < len(v) {
-					v[i] += x
-				}
-			}
-			if n, err := strconv.Atoi(fs[0]); err == nil && len(xs) > 0 {
-				p.byLine[fileLine{cur.file, cur.fn, n}] += xs[0]
+			if n, err := strconv.Atoi(fs[0]); err == nil && len(fs) > 1 {
+				cur.line = n
+				p.byLine[cur] += numbers(fs[1:2])[0]
 			}
 		}
 	}

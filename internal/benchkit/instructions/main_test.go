@@ -30,8 +30,8 @@ fn=github.com/gpudiff/gpudiff/internal/benchkit.Native
 summary: 530 3 1
 `
 
-// TestParseProfile: the totals, the sums per file and function and per
-// line, and the named events, as added up by hand from sample.
+// TestParseProfile: the totals, the instructions per line and per
+// function, and the named events, as added up by hand from sample.
 func TestParseProfile(t *testing.T) {
 	p, err := parseProfile(strings.NewReader(sample))
 	require.NoError(t, err)
@@ -39,11 +39,12 @@ func TestParseProfile(t *testing.T) {
 	assert.Equal(t, []float64{530, 3, 1}, p.total)
 	assert.Equal(t, 3.0, p.event("D1mr"))
 	assert.Equal(t, 0.0, p.event("DLmw"), "an event the run did not record")
-	assert.Equal(t, []float64{420, 1, 0}, p.byFileFn[fileFn{"/src/code.go", "interp.code.execAt"}])
-	assert.Equal(t, []float64{40, 2, 1}, p.byFileFn[fileFn{"/src/ops_f32.go", "interp.code.execAt"}])
-	assert.Equal(t, 320.0, p.byLine[fileLine{"/src/code.go", "interp.code.execAt", 151}])
-	assert.Equal(t, 70.0, p.sumFn(func(fn string) bool { return strings.HasSuffix(fn, "benchkit.Native") }, 0))
-	assert.Equal(t, 460.0, p.sumFn(func(fn string) bool { return fn == "interp.code.execAt" }, 0))
+	assert.Equal(t, 100.0, p.byLine[fileLine{"/src/code.go", "interp.code.execAt", 149}])
+	assert.Equal(t, 320.0, p.byLine[fileLine{"/src/code.go", "interp.code.execAt", 151}], "a line counted twice")
+	assert.Equal(t, 40.0, p.byLine[fileLine{"/src/ops_f32.go", "interp.code.execAt", 176}])
+	assert.Len(t, p.byLine, 4)
+	assert.Equal(t, 70.0, p.sumFn(func(fn string) bool { return strings.HasSuffix(fn, "benchkit.Native") }))
+	assert.Equal(t, 460.0, p.sumFn(func(fn string) bool { return fn == "interp.code.execAt" }))
 
 	_, err = parseProfile(strings.NewReader("fl=x\nfn=y\n1 2\n"))
 	assert.ErrorContains(t, err, "no events or summary line")
