@@ -90,9 +90,32 @@ func gdDeviceEvent(kind C.int, code C.uint32_t, message *C.char, id C.uintptr_t)
 	s.mu.Unlock()
 }
 
+// DeviceFeatures returns the features of have (an adapter's) that
+// RequestDevice enables: every WebGPU optional feature (WebGPU §3.6
+// "Optional Capabilities", e.g. "bgra8unorm-storage", "float32-filterable"),
+// so that a shader needing one runs where the adapter has it, as Dawn's
+// adapters do; and wgpu's native TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES,
+// without which wgpu-native v0.23 refuses every read-only and read-write
+// storage texture binding ("Read-write and read-only storage textures are
+// not allowed by webgpu"), although WebGPU allows read-only access to every
+// storage format and read-write access to r32float, r32sint and r32uint
+// (WGSL language feature readonly_and_readwrite_storage_textures). Other
+// native features (push constants, vertex writable storage, …) are left
+// off: no kernel gpudiff runs needs them.
+func DeviceFeatures(have []wgpu.FeatureName) []wgpu.FeatureName {
+	var out []wgpu.FeatureName
+	for _, f := range have {
+		if f < 0x00030000 || f == wgpu.NativeFeatureTextureAdapterSpecificFormatFeatures {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // RequestDevice opens a device on adapter with the adapter's own supported
 // limits (so storage buffers may be as large as the adapter allows, e.g.
-// 128 MiB on lavapipe), and with uncaptured-error and device-lost callbacks
+// 128 MiB on lavapipe), the features DeviceFeatures chooses, and with
+// uncaptured-error and device-lost callbacks
 // that report to the returned Sink instead of aborting the process. The
 // caller releases the device with its Release method, then closes the Sink.
 func RequestDevice(adapter *wgpu.Adapter) (*wgpu.Device, *Sink, error) {
@@ -109,7 +132,14 @@ func RequestDevice(adapter *wgpu.Adapter) (*wgpu.Device, *Sink, error) {
 	sinksMu.Unlock()
 
 	var msg *C.char
-	ref := C.gd_request_device(C.WGPUAdapter(adapterRef(adapter)), C.uintptr_t(s.id), &msg)
+	features := DeviceFeatures(adapter.EnumerateFeatures())
+	var fp *C.WGPUFeatureName
+	if len(features) > 0 {
+		fp = (*C.WGPUFeatureName)(C.malloc(C.size_t(len(features)) * C.size_t(unsafe.Sizeof(C.WGPUFeatureName(0)))))
+		defer C.free(unsafe.Pointer(fp))
+		copy(unsafe.Slice((*wgpu.FeatureName)(unsafe.Pointer(fp)), len(features)), features)
+	}
+	ref := C.gd_request_device(C.WGPUAdapter(adapterRef(adapter)), C.uintptr_t(s.id), fp, C.size_t(len(features)), &msg)
 	if ref == nil {
 		s.Close()
 		defer C.free(unsafe.Pointer(msg))

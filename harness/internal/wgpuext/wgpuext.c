@@ -64,7 +64,7 @@ static void gd_request_cb(WGPURequestDeviceStatus status, WGPUDevice device, cha
 	if (message != NULL) r->message = gd_strdup(message);
 }
 
-WGPUDevice gd_request_device(WGPUAdapter adapter, uintptr_t sink, char **message) {
+WGPUDevice gd_request_device(WGPUAdapter adapter, uintptr_t sink, const WGPUFeatureName *features, size_t feature_count, char **message) {
 	WGPUSupportedLimits supported;
 	memset(&supported, 0, sizeof supported);
 	if (!wgpuAdapterGetLimits(adapter, &supported)) {
@@ -79,6 +79,8 @@ WGPUDevice gd_request_device(WGPUAdapter adapter, uintptr_t sink, char **message
 	memset(&desc, 0, sizeof desc);
 	desc.label = "gpudiff";
 	desc.requiredLimits = &required;
+	desc.requiredFeatures = features;
+	desc.requiredFeatureCount = feature_count;
 	desc.deviceLostCallback = gd_lost_cb;
 	desc.deviceLostUserdata = (void *)sink;
 	desc.uncapturedErrorCallbackInfo.callback = gd_uncaptured_cb;

@@ -27,10 +27,11 @@ typedef struct gd_map_state {
 const char *gd_missing_symbol(void);
 
 // gd_request_device requests a device with the adapter's own supported
-// limits, an uncaptured-error callback and a device-lost callback that both
-// report to the Go sink with the given id. On failure it returns NULL and
-// stores a malloc'd message in *message.
-WGPUDevice gd_request_device(WGPUAdapter adapter, uintptr_t sink, char **message);
+// limits, the feature_count features of features, an uncaptured-error
+// callback and a device-lost callback that both report to the Go sink with
+// the given id. On failure it returns NULL and stores a malloc'd message
+// in *message.
+WGPUDevice gd_request_device(WGPUAdapter adapter, uintptr_t sink, const WGPUFeatureName *features, size_t feature_count, char **message);
 
 // gd_create_shader_module_spirv creates a shader module from word_count
 // SPIR-V words inside validation and out-of-memory error scopes.

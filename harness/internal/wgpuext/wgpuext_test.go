@@ -114,3 +114,25 @@ func TestGetenvSeesSetenv(t *testing.T) {
 		t.Fatalf("C getenv = %q, %v; want %q", v, ok, "reached C")
 	}
 }
+
+// TestDeviceFeatures: the WebGPU optional features and wgpu's
+// TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES are requested, in the adapter's
+// order; the other native features (here push constants and vertex
+// writable storage) are not.
+func TestDeviceFeatures(t *testing.T) {
+	have := []wgpu.FeatureName{
+		wgpu.NativeFeaturePushConstants,
+		wgpu.FeatureNameBGRA8UnormStorage,
+		wgpu.NativeFeatureTextureAdapterSpecificFormatFeatures,
+		wgpu.NativeFeatureVertexWritableStorage,
+		wgpu.FeatureNameFloat32Filterable,
+	}
+	want := []wgpu.FeatureName{
+		wgpu.FeatureNameBGRA8UnormStorage,
+		wgpu.NativeFeatureTextureAdapterSpecificFormatFeatures,
+		wgpu.FeatureNameFloat32Filterable,
+	}
+	if got := DeviceFeatures(have); !reflect.DeepEqual(got, want) {
+		t.Errorf("DeviceFeatures = %v, want %v", got, want)
+	}
+}
