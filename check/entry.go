@@ -198,13 +198,14 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	for _, format := range formats {
 		for _, fn := range funcs {
 			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
+			gap := wgpuSPIRVGap(k.SPIRV)
 			for _, dev := range opts.Devices {
 				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(mode)}
 				switch {
 				case kerr != nil:
 					FailRun(&r, kerr)
-				case format == oracle.FormatSPIRV && dev.Info().Implementation == "wgpu" && usesAtomics(mod, fn):
-					r.Failed, r.Message = oracle.Unsupported, wgpuSPIRVAtomics
+				case gap != "" && dev.Info().Implementation == "wgpu":
+					r.Failed, r.Message = oracle.Unsupported, gap
 				default:
 					out, err := dev.Run(ctx, k, job)
 					if err != nil {
@@ -268,41 +269,6 @@ func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[strin
 	}
 	r.Outputs = [][]oracle.Expected{outs}
 	return r
-}
-
-// wgpuSPIRVAtomics is why gpudiff's SPIR-V of an entry point with atomics
-// is not run on wgpu's adapters: wgpu-native v0.23 reads SPIR-V through
-// naga's SPIR-V front end, which has no atomic instructions ("unsupported
-// instruction AtomicIAdd", gfx-rs/wgpu#4489). The SPIR-V itself passes
-// spirv-val (compiler/spirv's TestComputeEntryPointsValidate), and
-// compiler/spirv's lavapipe test asserts the refusal, so it notices when
-// wgpu starts reading atomics.
-const wgpuSPIRVAtomics = "wgpu-native v0.23's SPIR-V front end (naga) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
-
-// usesAtomics reports whether fn, or a function it calls, uses an atomic
-// builtin (workgroupUniformLoad of an atomic included).
-func usesAtomics(m *ir.Module, fn string) bool {
-	seen := map[string]bool{}
-	var walk func(name string) bool
-	walk = func(name string) bool {
-		f := m.Func(name)
-		if f == nil || seen[name] {
-			return false
-		}
-		seen[name] = true
-		return ir.Any(f.Body, func(n ir.Node) bool {
-			switch x := n.(type) {
-			case *ir.Atomic:
-				return true
-			case *ir.BuiltinCall: // workgroupUniformLoad of an atomic: an OpAtomicLoad
-				return x.Fn == ir.BWorkgroupUniformLoad && x.Args[0].Type().Kind == ir.KindAtomic
-			case *ir.Call:
-				return walk(x.Func)
-			}
-			return false
-		})
-	}
-	return walk(fn)
 }
 
 // EmitEntryKernel emits entry point entry of m in format and mode: the one

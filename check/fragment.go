@@ -183,6 +183,10 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 					runs = append(runs, r)
 					continue
 				}
+				if gap := wgpuSPIRVGap(k.SPIRV); gap != "" && d.Info().Implementation == "wgpu" {
+					r.Failed, r.Message = oracle.Unsupported, gap
+					continue
+				}
 				out, err := d.Run(ctx, k, job)
 				if err != nil {
 					FailRun(&r, err)

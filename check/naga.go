@@ -1,0 +1,118 @@
+package check
+
+// wgpuSPIRVGap returns why wgpu-native v0.23 cannot read the SPIR-V
+// module words (as gpudiff emits it: valid, spirv-val accepts it), or ""
+// when nothing in it is known to stop wgpu's SPIR-V front end (naga's
+// front/spv). Such a module is refused before it reaches the driver, with
+// a compile error that is the stack's and says nothing about the shader,
+// so its runs are Unsupported (skipped, with this reason), not failed:
+// the WGSL runs still cover the entry point. Each gap is one the compiler/
+// spirv GPU tests assert wgpu still has, so they notice when an upgrade
+// closes it.
+//
+// The gaps (SPIR-V 1.6 §3.49 opcodes):
+//   - atomic instructions, OpAtomicLoad … OpAtomicXor (227–242): naga's
+//     front end reads none (gfx-rs/wgpu#4489);
+//   - OpImageGather and OpImageDrefGather (96, 97), WGSL's textureGather
+//     and textureGatherCompare: "unsupported instruction ImageGather";
+//   - OpImageQuerySize and OpImageQuerySizeLod (104, 103) of an arrayed
+//     image whose layer count (component 2) the module uses: naga reads the
+//     query as the size without the layer count ("TODO: handle arrays and
+//     cubes" in front/spv/image.rs), so its validator refuses the module
+//     ("Operation Subtract can't work with …", "Index 2 is out of
+//     bounds"). gpudiff's SPIR-V uses it for textureNumLayers and to clamp
+//     the coordinates of textureLoad and textureStore on array textures;
+//     textureDimensions of one takes components 0 and 1 only, which naga
+//     reads right (but naga's size of a 1D array texture is a scalar: any
+//     use of it is a gap).
+func wgpuSPIRVGap(words []uint32) string {
+	const (
+		opTypeImage         = 25
+		opTypeSampledImage  = 27
+		opLoad              = 61
+		opSampledImage      = 86
+		opImageGather       = 96
+		opImageDrefGather   = 97
+		opImage             = 100
+		opImageQuerySizeLod = 103
+		opImageQuerySize    = 104
+		opAtomicLoad        = 227
+		opAtomicXor         = 242
+	)
+	const (
+		opVectorShuffle    = 79
+		opCompositeExtract = 81
+	)
+	const header = 5
+	arrayed := map[uint32]bool{}  // image and sampled image type ids: arrayed?
+	oneD := map[uint32]bool{}     // … of Dim 1D
+	typeOf := map[uint32]uint32{} // loaded or extracted image ids: their type
+	sizes := map[uint32]bool{}    // size queries of arrayed images
+	for i := header; i < len(words); {
+		n, op := int(words[i]>>16), words[i]&0xffff
+		if n == 0 || i+n > len(words) {
+			return "" // malformed: let the stack say so
+		}
+		in := words[i : i+n]
+		i += n
+		switch {
+		case op >= opAtomicLoad && op <= opAtomicXor:
+			return "wgpu-native v0.23's SPIR-V front end (naga) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
+		case op == opImageGather || op == opImageDrefGather:
+			return "wgpu-native v0.23's SPIR-V front end (naga) reads no OpImageGather or OpImageDrefGather (textureGather, textureGatherCompare): the WGSL runs cover this entry point"
+		case op == opTypeImage && n > 5:
+			arrayed[in[1]] = in[5] == 1
+			oneD[in[1]] = in[3] == 0
+		case op == opTypeSampledImage && n > 2:
+			arrayed[in[1]], oneD[in[1]] = arrayed[in[2]], oneD[in[2]]
+		case (op == opLoad || op == opSampledImage || op == opImage) && n > 3:
+			typeOf[in[2]] = in[1]
+		case (op == opImageQuerySize || op == opImageQuerySizeLod) && n > 3:
+			if ty := typeOf[in[3]]; arrayed[ty] && oneD[ty] {
+				return arrayGap // naga's size of a 1D array is a scalar
+			} else if arrayed[ty] {
+				sizes[in[2]] = true
+			}
+		}
+	}
+	if len(sizes) == 0 {
+		return ""
+	}
+	// A use of such a query other than taking component 0 or 1.
+	for i := header; i < len(words); {
+		n, op := int(words[i]>>16), words[i]&0xffff
+		in := words[i : i+n]
+		i += n
+		switch {
+		case op == opCompositeExtract && n == 5 && sizes[in[3]]:
+			if in[4] < 2 {
+				continue
+			}
+		case op == opVectorShuffle && n > 5 && sizes[in[3]] && (in[4] == in[3] || !sizes[in[4]]):
+			// Components 0 and 1 of the query (the second vector, when
+			// it is not the query itself, is not read through it).
+			ok := true
+			for _, c := range in[5:] {
+				ok = ok && (c < 2 || c == 0xffffffff || in[4] != in[3] && c >= 3)
+			}
+			if ok {
+				continue
+			}
+		case (op == opImageQuerySize || op == opImageQuerySizeLod) && n > 3 && sizes[in[2]]:
+			continue // the query itself
+		default:
+			used := false
+			for _, w := range in[1:] {
+				used = used || sizes[w]
+			}
+			if !used {
+				continue
+			}
+		}
+		return arrayGap
+	}
+	return ""
+}
+
+// arrayGap is wgpuSPIRVGap's reason for a size query of an array texture.
+const arrayGap = "wgpu-native v0.23's SPIR-V front end (naga) reads the size of an array texture without its layer count (OpImageQuerySize of an arrayed image; front/spv/image.rs: \"TODO: handle arrays and cubes\"), and its validator then refuses the module: the WGSL runs cover this entry point"

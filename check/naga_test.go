@@ -1,0 +1,77 @@
+package check
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// nagaGapsWGSL has one compute entry point per case of
+// TestWgpuSPIRVGaps.
+const nagaGapsWGSL = `
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var ta: texture_2d_array<f32>;
+@group(0) @binding(2) var tc: texture_cube<f32>;
+@group(0) @binding(3) var s: sampler;
+@group(0) @binding(4) var<storage, read_write> o: array<vec4f, 4>;
+@group(0) @binding(5) var<storage, read_write> n: atomic<u32>;
+
+@compute @workgroup_size(1) fn gather() { o[0] = textureGather(1, t, s, vec2f(0.5)); }
+@compute @workgroup_size(1) fn arrayDims() { o[0] = vec4f(vec2f(textureDimensions(ta)), 0.0, 0.0); }
+@compute @workgroup_size(1) fn arrayLayers() { o[0] = vec4f(f32(textureNumLayers(ta))); }
+@compute @workgroup_size(1) fn arrayLoad() { o[0] = textureLoad(ta, vec2i(0), 0, 0); }
+@compute @workgroup_size(1) fn atomics() { atomicAdd(&n, 1u); }
+@compute @workgroup_size(1) fn plainDims() { o[0] = vec4f(vec2f(textureDimensions(t)), 0.0, 0.0); }
+@compute @workgroup_size(1) fn plainLoad() { o[0] = textureLoad(t, vec2i(0), 0); }
+@compute @workgroup_size(1) fn cubeDims() { o[0] = vec4f(vec2f(textureDimensions(tc)), 0.0, 0.0); }
+`
+
+// TestWgpuSPIRVGaps: gpudiff's SPIR-V of an entry point is skipped on wgpu
+// exactly where naga's SPIR-V front end cannot read it (wgpuSPIRVGap's
+// list, from naga's source), and wgpu still refuses each of those modules
+// on lavapipe, so this fails when an upgrade closes a gap (and the skip
+// should go). The others wgpu reads: a plain or cube texture's size query
+// (naga's size has the right components) and an array texture's width and
+// height (textureDimensions: components 0 and 1, which naga has).
+func TestWgpuSPIRVGaps(t *testing.T) {
+	m, err := wgsl.Parse("gaps.wgsl", []byte(nagaGapsWGSL))
+	require.NoError(t, err)
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	for _, tc := range []struct{ entry, gap, refusal string }{
+		{"gather", "reads no OpImageGather", "unsupported instruction ImageGather"},
+		{"arrayDims", "", ""},
+		{"arrayLayers", "size of an array texture", "Index 2 is out of bounds"},
+		{"arrayLoad", "size of an array texture", "Operation Subtract"},
+		{"atomics", "reads no atomic instructions", "unsupported instruction Atomic"},
+		{"plainDims", "", ""},
+		{"plainLoad", "", ""},
+		{"cubeDims", "", ""},
+	} {
+		t.Run(tc.entry, func(t *testing.T) {
+			k, err := EmitEntryKernel(m, tc.entry, oracle.FormatSPIRV, wgsl.Portable, tc.entry)
+			require.NoError(t, err)
+			gap := wgpuSPIRVGap(k.SPIRV)
+			// No bindings: a module wgpu reads fails later, at the
+			// pipeline's layout.
+			_, err = d.Run(context.Background(), k, harness.Dispatch{Workgroups: [3]uint32{1, 1, 1}})
+			require.Error(t, err)
+			const refused = "In wgpuDeviceCreateShaderModule"
+			if tc.gap == "" {
+				assert.Empty(t, gap)
+				assert.NotContains(t, err.Error(), refused)
+				return
+			}
+			assert.Contains(t, gap, tc.gap)
+			require.Contains(t, err.Error(), refused, "wgpu now reads this SPIR-V: drop the gap from wgpuSPIRVGap")
+			assert.Contains(t, err.Error(), tc.refusal)
+		})
+	}
+}
