@@ -464,11 +464,15 @@ func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.S
 		l, err := d.dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Label: "module bindings", Entries: entries[g]})
 		if err != nil {
 			release()
+			// The layout is the module's own bindings: an adapter that
+			// refuses it lacks what they need (fragment-stage storage,
+			// a storage texture format with this access, a feature).
+			where := "the compute stage"
 			if stage == wgpu.ShaderStageFragment {
-				return nil, nil, nil, &UnsupportedError{Adapter: d.info.Name,
-					Reason: "the module's bindings are not available to the fragment stage: " + stackMessage(err)}
+				where = "the fragment stage"
 			}
-			return nil, nil, nil, d.fail("bind-group", err)
+			return nil, nil, nil, &UnsupportedError{Adapter: d.info.Name,
+				Reason: "the module's bindings are not available to " + where + ": " + stackMessage(err)}
 		}
 		bgls[g] = l
 	}

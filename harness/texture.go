@@ -348,6 +348,13 @@ func (d *Device) createTextures(job Dispatch, add func(g uint32, e wgpu.BindGrou
 			Size: wgpu.Extent3D{Width: w, Height: h, DepthOrArrayLayers: dl}, Format: wgpuFormats[t.Format],
 			MipLevelCount: levels, SampleCount: samples,
 		})
+		if err != nil && t.Kind == TextureStorage {
+			// The format's storage usage is an adapter capability
+			// (bgra8unorm-storage; adapter-specific formats).
+			s.release()
+			return nil, &UnsupportedError{Adapter: d.info.Name,
+				Reason: fmt.Sprintf("no %s storage texture (@group(%d) @binding(%d)): %s", t.Format, t.Group, t.Binding, stackMessage(err))}
+		}
 		if err != nil {
 			return fail("texture", err)
 		}

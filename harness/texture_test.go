@@ -138,3 +138,20 @@ func TestRunReadOnlyAndReadWriteStorageTextures(t *testing.T) {
 		})
 	}
 }
+
+// TestStorageFormatAnAdapterLacksIsUnsupported: wgpu's GL backend on
+// llvmpipe has neither bgra8unorm-storage nor r8unorm storage (an
+// adapter-specific format), so a storage texture of either is a kernel it
+// cannot run (ErrUnsupported: the run is skipped), not a crash of the
+// stack; lavapipe runs both.
+func TestStorageFormatAnAdapterLacksIsUnsupported(t *testing.T) {
+	k := Kernel{WGSL: "@compute @workgroup_size(1) fn main() {}", EntryPoint: "main"}
+	for _, f := range []string{"bgra8unorm", "r8unorm"} {
+		job := Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []TextureBinding{{Kind: TextureStorage, View: "2d", Format: f, Access: "write-only", Width: 1, Height: 1}}}
+		_, err := openDevice(t, glLLVMpipe).Run(context.Background(), k, job)
+		require.ErrorIs(t, err, ErrUnsupported, f)
+		assert.Contains(t, err.Error(), "no "+f+" storage texture (@group(0) @binding(0))")
+		_, err = openDevice(t, lavapipe).Run(context.Background(), k, job)
+		require.NoError(t, err, f)
+	}
+}

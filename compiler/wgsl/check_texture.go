@@ -12,7 +12,7 @@ import (
 // module-scope bindings and the texture builtins. Outside the subset,
 // refused where written: texture_external, texture_depth_multisampled_2d,
 // a storage texture format that is not one of WebGPU's core storage
-// formats, a texture or sampler anywhere but a module-scope binding and
+// formats, bgra8unorm storage textures but write-only ones, a texture or sampler anywhere but a module-scope binding and
 // a texture builtin's argument (a parameter, a let, a var), and
 // textureSampleBaseClampToEdge (texture_external's sampler).
 
@@ -76,6 +76,11 @@ func (c *chkCtx) handleType(t *astIdentExpr) *chkType {
 			acc = ir.TexReadWrite
 		default:
 			c.errorf(aid.off, "unknown access mode '%s'", aid.name)
+		}
+		if fid.name == "bgra8unorm" && acc != ir.TexWrite {
+			// WebGPU §26.1.1 (texture format capabilities): bgra8unorm
+			// binds as storage write-only, with bgra8unorm-storage.
+			c.outsidef(aid.off, "storage texel format bgra8unorm with access %s (WebGPU allows it write-only, with the bgra8unorm-storage feature)", aid.name)
 		}
 		return h(ir.TextureOf(ir.TexStorage, dim, nil, f, acc))
 	case name == "texture_multisampled_2d" || strings.HasPrefix(name, "texture_"):

@@ -138,6 +138,8 @@ func TestTextureErrorsAndRefusals(t *testing.T) {
 		{"texture_external", "@group(0) @binding(0) var t: texture_external;\n", "t", "texture type texture_external"},
 		{"depth multisampled", "@group(0) @binding(0) var t: texture_depth_multisampled_2d;\n", "t", "texture type texture_depth_multisampled_2d"},
 		{"non-core storage format", "@group(0) @binding(0) var t: texture_storage_2d<r8unorm, write>;\n", "t", "storage texel format r8unorm"},
+		{"bgra8unorm read", "@group(0) @binding(0) var t: texture_storage_2d<bgra8unorm, read>;\n", "t", "storage texel format bgra8unorm with access read (WebGPU allows it write-only"},
+		{"bgra8unorm read_write", "@group(0) @binding(0) var t: texture_storage_1d<bgra8unorm, read_write>;\n", "t", "storage texel format bgra8unorm with access read_write"},
 		{"texture let", head + "fn f() { let x = t; }\n", "f", "let 'x' of type texture_2d<f32>"},
 		{"base clamp to edge", head + "fn f() -> vec4f { return textureSampleBaseClampToEdge(t, s, vec2f(0)); }\n", "f", "builtin textureSampleBaseClampToEdge"},
 	} {
@@ -197,4 +199,12 @@ func TestTextureVerifier(t *testing.T) {
 	require.NoError(t, ir.Verify(m))
 	m.Func("main").Body.Stmts = append(m.Func("main").Body.Stmts, &ir.Decl{Name: "h", T: m.Textures[0].T, Init: &ir.Ident{Name: "t", T: m.Textures[0].T, Ref: ir.RefHandle}})
 	assert.ErrorContains(t, ir.Verify(m), "texture or sampler t used outside a texture builtin's arguments")
+}
+
+// A write-only bgra8unorm storage texture is WebGPU's (with the
+// bgra8unorm-storage feature): inside the subset, unlike read access.
+func TestBgra8unormStorageWriteOnly(t *testing.T) {
+	m, err := Parse("x.wgsl", []byte("@group(0) @binding(0) var t: texture_storage_2d<bgra8unorm, write>;\n"))
+	require.NoError(t, err)
+	assert.Nil(t, m.OpaqueDecl("t"))
 }
