@@ -281,6 +281,9 @@ func EmitEntryKernel(m *ir.Module, entry string, format oracle.Format, mode wgsl
 		return harness.Kernel{WGSL: src, EntryPoint: entry, Label: label}, err
 	}
 	words, err := emitEntrySPIRV(m, entry, mode)
+	if spirv.IsUnsupported(err) {
+		return harness.Kernel{}, fmt.Errorf("%v: the WGSL runs cover this entry point (%w)", err, harness.ErrUnsupported)
+	}
 	if err != nil {
 		return harness.Kernel{}, err
 	}

@@ -75,3 +75,25 @@ func TestWgpuSPIRVGaps(t *testing.T) {
 		})
 	}
 }
+
+// TestSPIRVBackendGapIsUnsupported: an entry point gpudiff's SPIR-V
+// backend cannot express (a bgra8unorm storage texture has no SPIR-V
+// Image Format) is an Unsupported SPIR-V run, skipped while its WGSL runs,
+// not an error verdict; another emitter error stays an error.
+func TestSPIRVBackendGapIsUnsupported(t *testing.T) {
+	m, err := wgsl.Parse("bgra.wgsl", []byte(`
+@group(0) @binding(0) var dst: texture_storage_2d<bgra8unorm, write>;
+@compute @workgroup_size(1) fn main() { textureStore(dst, vec2i(0), vec4f(0.5)); }
+`))
+	require.NoError(t, err)
+	_, err = EmitEntryKernel(m, "main", oracle.FormatSPIRV, wgsl.Portable, "main")
+	require.Error(t, err)
+	assert.Equal(t, oracle.Unsupported, FailureVerdict(err), "%v", err)
+	assert.Contains(t, err.Error(), "bgra8unorm has no SPIR-V Image Format")
+	_, err = EmitEntryKernel(m, "nope", oracle.FormatSPIRV, wgsl.Portable, "nope")
+	require.Error(t, err)
+	assert.Equal(t, oracle.Error, FailureVerdict(err), "%v", err)
+	// The WGSL emits.
+	_, err = EmitEntryKernel(m, "main", oracle.FormatWGSL, wgsl.Portable, "main")
+	require.NoError(t, err)
+}

@@ -1,6 +1,7 @@
 package spirv
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -292,6 +293,27 @@ type funcInfo struct {
 	id, typ uint32
 	params  []uint32 // parameter types
 	result  uint32
+}
+
+// unsupportedMark ends the message of an error for valid input that this
+// backend does not express (IsUnsupported).
+const unsupportedMark = "not supported by gpudiff's SPIR-V backend"
+
+// IsUnsupported reports whether err, an error of Emit, is only about
+// input this backend does not express (a bgra8unorm storage texture,
+// which has no SPIR-V Image Format): the module is valid, and another
+// path (its WGSL) can run it.
+func IsUnsupported(err error) bool {
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return false
+	}
+	for _, e := range list {
+		if e.Pass != pass || !strings.HasSuffix(e.Msg, unsupportedMark) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *emitter) errorf(pos ir.Pos, format string, args ...any) {

@@ -114,7 +114,7 @@ func (e *emitter) declareTexture(v *ir.TextureVar) {
 			sampled = 2
 			f, ok := spvImageFormat[tt.Format]
 			if !ok {
-				e.errorf(v.Pos, "%s: storage texel format %s has no SPIR-V Image Format (Tint needs StorageImageWriteWithoutFormat); not supported by gpudiff's SPIR-V backend", v.Name, tt.Format)
+				e.errorf(v.Pos, "%s: storage texel format %s has no SPIR-V Image Format (Tint needs StorageImageWriteWithoutFormat); %s", v.Name, tt.Format, unsupportedMark)
 			}
 			format = f
 			if tt.Format == ir.FmtRG32Float || tt.Format == ir.FmtRG32Sint || tt.Format == ir.FmtRG32Uint {
