@@ -105,6 +105,8 @@ func gdDeviceEvent(kind C.int, code C.uint32_t, message *C.char, id C.uintptr_t)
 func DeviceFeatures(have []wgpu.FeatureName) []wgpu.FeatureName {
 	var out []wgpu.FeatureName
 	for _, f := range have {
+		// webgpu.h numbers WebGPU's features below 0x00030000, where
+		// wgpu-native's own begin (wgpu.h WGPUNativeFeature).
 		if f < 0x00030000 || f == wgpu.NativeFeatureTextureAdapterSpecificFormatFeatures {
 			out = append(out, f)
 		}
