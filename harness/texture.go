@@ -348,15 +348,18 @@ func (d *Device) createTextures(job Dispatch, add func(g uint32, e wgpu.BindGrou
 			Size: wgpu.Extent3D{Width: w, Height: h, DepthOrArrayLayers: dl}, Format: wgpuFormats[t.Format],
 			MipLevelCount: levels, SampleCount: samples,
 		})
-		if err != nil && t.Kind == TextureStorage {
-			// The format's storage usage is an adapter capability
-			// (bgra8unorm-storage; adapter-specific formats).
-			s.release()
-			return nil, &UnsupportedError{Adapter: d.info.Name,
-				Reason: fmt.Sprintf("no %s storage texture (@group(%d) @binding(%d)): %s", t.Format, t.Group, t.Binding, stackMessage(err))}
-		}
 		if err != nil {
-			return fail("texture", err)
+			// The texture's size and format passed Dispatch's own checks:
+			// what the device refuses is an adapter capability (a storage
+			// format: bgra8unorm-storage, adapter-specific formats; a
+			// view dimension a downlevel backend lacks).
+			s.release()
+			kind := "sampled"
+			if t.Kind == TextureStorage {
+				kind = "storage"
+			}
+			return nil, &UnsupportedError{Adapter: d.info.Name,
+				Reason: fmt.Sprintf("no %s %s texture (@group(%d) @binding(%d)): %s", t.Format, kind, t.Group, t.Binding, stackMessage(err))}
 		}
 		s.tex = append(s.tex, tex)
 		ts := uint32(TexelSize(t.Format))

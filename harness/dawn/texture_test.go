@@ -1,6 +1,7 @@
 package dawn
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -135,4 +136,38 @@ func TestRunRenderUploadedTextures(t *testing.T) {
 	got, err = d.Run(t.Context(), k, job)
 	require.NoError(t, err)
 	assert.Equal(t, want, got, "SwiftShader (Dawn)")
+}
+
+// TestBindingsTheAdapterLacksAreUnsupported: what a Dawn device refuses of
+// a module's own bindings is a kernel it cannot run (harness.ErrUnsupported:
+// the run is skipped, saying why), not a crash: a read_write rgba32sint
+// storage texture (WebGPU core allows read_write for r32 formats only) at
+// the bind group layout, and a cube array texture on Dawn's GL backend
+// (compatibility mode has none) at texture creation. dawn-vulkan runs the
+// cube array.
+func TestBindingsTheAdapterLacksAreUnsupported(t *testing.T) {
+	rw := harness.Kernel{WGSL: `
+@group(0) @binding(0) var t: texture_storage_2d<rgba32sint, read_write>;
+@compute @workgroup_size(1) fn main() { textureStore(t, vec2i(0), textureLoad(t, vec2i(0)) + 1); }
+`, EntryPoint: "main"}
+	rwJob := harness.Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []harness.TextureBinding{
+		{Kind: harness.TextureStorage, View: "2d", Format: "rgba32sint", Access: "read-write", Width: 1, Height: 1}}}
+	_, err := openDevice(t, "dawn-vulkan:swiftshader").Run(context.Background(), rw, rwJob)
+	require.ErrorIs(t, err, harness.ErrUnsupported)
+	assert.Contains(t, err.Error(), "the module's bindings are not available to the compute stage")
+
+	cube := harness.Kernel{WGSL: `
+@group(0) @binding(0) var t: texture_cube_array<f32>;
+@group(0) @binding(1) var<storage, read_write> o: array<u32, 1>;
+@compute @workgroup_size(1) fn main() { o[0] = textureNumLayers(t); }
+`, EntryPoint: "main"}
+	cubeJob := harness.Dispatch{Workgroups: [3]uint32{1, 1, 1},
+		Buffers: []harness.BufferBinding{{Group: 0, Binding: 1, Kind: harness.BindingStorage, Data: make([]byte, 4)}},
+		Textures: []harness.TextureBinding{{Kind: harness.TextureSampled, View: "cube-array", Format: "rgba8unorm", Width: 2, Height: 2, DepthOrLayers: 12}}}
+	_, err = openDevice(t, "dawn-gl:llvmpipe").Run(context.Background(), cube, cubeJob)
+	require.ErrorIs(t, err, harness.ErrUnsupported)
+	assert.Contains(t, err.Error(), "the adapter cannot create the module's textures")
+	out, err := openDevice(t, "dawn-vulkan:swiftshader").Run(context.Background(), cube, cubeJob)
+	require.NoError(t, err)
+	assert.Equal(t, le(2), out, "12 layers are 2 cubes")
 }

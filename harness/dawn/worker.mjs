@@ -22,7 +22,8 @@
 // "pipeline", the message is Tint's or Dawn's own), "device" (op "buffer",
 // "bind-group", "texture", "encode", "readback" or "device") or
 // "unsupported" (the device cannot run the request at all: a fragment
-// kernel where the fragment stage has no writable storage buffers). A
+// kernel where the fragment stage has no writable storage buffers, a
+// bind group layout or texture of the module that the device refuses). A
 // broken error means the device is lost: the worker exits after replying.
 // It exits when stdin closes.
 //
@@ -267,6 +268,16 @@ async function serve(backend, name, featureLevel, allFeatures) {
   };
   const compile = (stage, message) => ({ kind: 'compile', stage, message: dawnMessage(message) });
   const failure = (op, message, broken = false) => ({ kind: 'device', op, message: dawnMessage(message), broken });
+  // unsupported is the reply for bindings the device refuses: the layout is
+  // the module's own bindings, so the adapter lacks what they need (a
+  // storage format with this access, a binding in compatibility mode), as
+  // the wgpu harness reports it (harness.UnsupportedError).
+  const unsupported = (stage, message) => ({ kind: 'unsupported', message: `the module's bindings are not available to ${stage}: ${dawnMessage(message)}` });
+  // unsupportedTextures is the reply for textures (or samplers) of the
+  // module the device cannot create: their sizes and formats passed the
+  // harness's own checks, so it is the adapter's capability (a cube array
+  // texture in compatibility mode, a storage format).
+  const unsupportedTextures = (message) => ({ kind: 'unsupported', message: `the adapter cannot create the module's textures: ${dawnMessage(message)}` });
   const size = (n) => Math.max(4, (n + 3) & ~3);
 
   async function run(req) {
@@ -476,12 +487,12 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
       const bgls = entries.map((e) => device.createBindGroupLayout({ label: 'module bindings', entries: e }));
       return { bgls, layout: device.createPipelineLayout({ label: 'module bindings', bindGroupLayouts: bgls }) };
     });
-    if (layouts.err) return { error: failure('bind-group', layouts.err.message) };
+    if (layouts.err) return { error: unsupported('the fragment stage', layouts.err.message) };
     const made = await scoped(['out-of-memory', 'validation'], () => {
       const views = textures.map((t) => makeTexture(t, 0, owned).view);
       return { views, smps: samplers.map(makeSampler) };
     });
-    if (made.err) return { error: failure('texture', made.err.message) };
+    if (made.err) return { error: unsupportedTextures(made.err.message) };
     const { views, smps } = made.value;
     const bg = await scoped(['validation'], () => layouts.value.bgls.map((l, g) => device.createBindGroup({
       layout: l,
@@ -707,7 +718,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
       const bgls = entries.map((e) => device.createBindGroupLayout({ label: 'module bindings', entries: e }));
       return { bgls, pipelineLayout: device.createPipelineLayout({ label: 'module bindings', bindGroupLayouts: bgls }) };
     });
-    if (layouts.err) return failure('bind-group', layouts.err.message);
+    if (layouts.err) return unsupported('the compute stage', layouts.err.message);
     const { bgls, pipelineLayout } = layouts.value;
 
     const made = await createPipeline(req, pipelineLayout);
@@ -767,7 +778,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
         });
         return { views, smps: samplers.map(makeSampler) };
       });
-      if (made2.err) return failure('texture', made2.err.message);
+      if (made2.err) return unsupportedTextures(made2.err.message);
       const { views, smps } = made2.value;
 
       const bg = await scoped(['validation'], () => bgls.map((l, g) => device.createBindGroup({
