@@ -162,7 +162,7 @@ func TestBindingsTheAdapterLacksAreUnsupported(t *testing.T) {
 @compute @workgroup_size(1) fn main() { o[0] = textureNumLayers(t); }
 `, EntryPoint: "main"}
 	cubeJob := harness.Dispatch{Workgroups: [3]uint32{1, 1, 1},
-		Buffers: []harness.BufferBinding{{Group: 0, Binding: 1, Kind: harness.BindingStorage, Data: make([]byte, 4)}},
+		Buffers:  []harness.BufferBinding{{Group: 0, Binding: 1, Kind: harness.BindingStorage, Data: make([]byte, 4)}},
 		Textures: []harness.TextureBinding{{Kind: harness.TextureSampled, View: "cube-array", Format: "rgba8unorm", Width: 2, Height: 2, DepthOrLayers: 12}}}
 	_, err = openDevice(t, "dawn-gl:llvmpipe").Run(context.Background(), cube, cubeJob)
 	require.ErrorIs(t, err, harness.ErrUnsupported)
