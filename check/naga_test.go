@@ -2,6 +2,9 @@ package check
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +99,42 @@ func TestSPIRVBackendGapIsUnsupported(t *testing.T) {
 	// The WGSL emits.
 	_, err = EmitEntryKernel(m, "main", oracle.FormatWGSL, wgsl.Portable, "main")
 	require.NoError(t, err)
+}
+
+// kernelRecorder is a device of implementation "wgpu" that records the
+// kernels it is given and renders nothing (a failed run): the test asks
+// only which kernels arrive.
+type kernelRecorder struct{ got *[]harness.Kernel }
+
+func (d kernelRecorder) Info() harness.AdapterInfo {
+	return harness.AdapterInfo{Name: "wgpu-fake:recorder", Implementation: "wgpu"}
+}
+func (d kernelRecorder) Run(_ context.Context, k harness.Kernel, _ harness.Dispatch) ([]byte, error) {
+	*d.got = append(*d.got, k)
+	return nil, errors.New("recorder renders nothing")
+}
+
+// TestFragmentSPIRVGapIsNotRun: the fragment path, like the compute one,
+// does not hand wgpu gpudiff's SPIR-V of a fragment entry point naga
+// cannot read (here textureGather), and does hand it the WGSL.
+func TestFragmentSPIRVGapIsNotRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gather.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(`
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  return textureGather(1, t, s, p.xy / 4.0);
+}
+`), 0o644))
+	c, err := Load(path, LoadOptions{Command: "exec", SPIRV: true})
+	require.NoError(t, err)
+	require.Equal(t, KindFragment, c.Kind)
+	var got []harness.Kernel
+	_, err = c.Execute(context.Background(), c.Options(Options{Devices: []Device{kernelRecorder{&got}}, SPIRV: true}))
+	require.NoError(t, err)
+	require.NotEmpty(t, got)
+	for _, k := range got {
+		assert.Empty(t, k.SPIRV, "SPIR-V of %s reached wgpu", k.EntryPoint)
+		assert.NotEmpty(t, k.WGSL)
+	}
 }
