@@ -198,7 +198,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	for _, format := range formats {
 		for _, fn := range funcs {
 			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
-			gap := wgpuSPIRVGap(k.SPIRV)
+			gap := spirv.NagaGap(k.SPIRV)
 			for _, dev := range opts.Devices {
 				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(mode)}
 				switch {

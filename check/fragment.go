@@ -178,7 +178,7 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 			for _, format := range formats {
 				r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: format, Stage: oracle.StageFragment, Mode: string(mode)}
 				k, err := emitFragment(mod, fn, format, mode, opts.Label+fn+"/"+string(format)+"/fragment")
-				if spirv.IsUnsupported(err) || err == nil && wgpuSPIRVGap(k.SPIRV) != "" && d.Info().Implementation == "wgpu" {
+				if spirv.IsUnsupported(err) || err == nil && spirv.NagaGap(k.SPIRV) != "" && d.Info().Implementation == "wgpu" {
 					continue // not run: Tested drops a SPIR-V run a device cannot take
 				}
 				if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -36,7 +37,7 @@ const nagaGapsWGSL = `
 `
 
 // TestWgpuSPIRVGaps: gpudiff's SPIR-V of an entry point is skipped on wgpu
-// exactly where naga's SPIR-V front end cannot read it (wgpuSPIRVGap's
+// exactly where naga's SPIR-V front end cannot read it (spirv.NagaGap's
 // list, from naga's source), and wgpu still refuses each of those modules
 // on lavapipe, so this fails when an upgrade closes a gap (and the skip
 // should go). The others wgpu reads: a plain or cube texture's size query
@@ -61,7 +62,7 @@ func TestWgpuSPIRVGaps(t *testing.T) {
 		t.Run(tc.entry, func(t *testing.T) {
 			k, err := EmitEntryKernel(m, tc.entry, oracle.FormatSPIRV, wgsl.Portable, tc.entry)
 			require.NoError(t, err)
-			gap := wgpuSPIRVGap(k.SPIRV)
+			gap := spirv.NagaGap(k.SPIRV)
 			// No bindings: a module wgpu reads fails later, at the
 			// pipeline's layout.
 			_, err = d.Run(context.Background(), k, harness.Dispatch{Workgroups: [3]uint32{1, 1, 1}})
@@ -73,7 +74,7 @@ func TestWgpuSPIRVGaps(t *testing.T) {
 				return
 			}
 			assert.Contains(t, gap, tc.gap)
-			require.Contains(t, err.Error(), refused, "wgpu now reads this SPIR-V: drop the gap from wgpuSPIRVGap")
+			require.Contains(t, err.Error(), refused, "wgpu now reads this SPIR-V: drop the gap from spirv.NagaGap")
 			assert.Contains(t, err.Error(), tc.refusal)
 		})
 	}

@@ -57,7 +57,7 @@ func TestCoreWGSLOnLavapipe(t *testing.T) {
 			res, err := check.ExecuteEntry(t.Context(), c, check.Options{Devices: []check.Device{dev}, Flat: true, SPIRV: true})
 			require.NoError(t, err)
 			assert.Equal(t, 1+4, len(res.Runs)+len(res.Skipped), "the twin in the interpreter, then WGSL and SPIR-V, original and twin")
-			for _, r := range res.Skipped { // only what wgpu cannot read: atomics in SPIR-V (check's wgpuSPIRVGap)
+			for _, r := range res.Skipped { // only what wgpu cannot read: atomics in SPIR-V (spirv.NagaGap)
 				assert.Equal(t, oracle.FormatSPIRV, r.Format, "%s %s: %s", r.Function, r.Format, r.Message)
 				assert.Contains(t, r.Message, "reads no atomic instructions")
 			}

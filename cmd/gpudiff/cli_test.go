@@ -132,7 +132,7 @@ func TestExecEveryShaderFlatSPIRV(t *testing.T) {
 				formats[r.Adapter+"/"+r.Function+"/"+r.Format] = true
 			}
 			// wgpu cannot read the SPIR-V of an entry point with atomics
-			// (check's wgpuSPIRVGap): those runs are skipped, saying so.
+			// (spirv.NagaGap): those runs are skipped, saying so.
 			for _, r := range res.Skipped {
 				if assert.Contains(t, r.Reason, "gfx-rs/wgpu#4489", "run %s/%s/%s skipped", r.Adapter, r.Function, r.Format) {
 					formats[r.Adapter+"/"+r.Function+"/"+r.Format] = true

@@ -1,14 +1,13 @@
-package check
+package spirv
 
-// wgpuSPIRVGap returns why wgpu-native v0.23 cannot read the SPIR-V
-// module words (as gpudiff emits it: valid, spirv-val accepts it), or ""
-// when nothing in it is known to stop wgpu's SPIR-V front end (naga's
-// front/spv). Such a module is refused before it reaches the driver, with
-// a compile error that is the stack's and says nothing about the shader,
-// so its runs are Unsupported (skipped, with this reason), not failed:
-// the WGSL runs still cover the entry point. Each gap is one the compiler/
-// spirv GPU tests assert wgpu still has, so they notice when an upgrade
-// closes it.
+// NagaGap returns why wgpu-native v0.23 cannot read the SPIR-V module
+// words (as Emit writes it: valid, spirv-val accepts it), or "" when
+// nothing in it is known to stop wgpu's SPIR-V front end (naga's
+// front/spv). wgpu refuses such a module before it reaches the driver,
+// with a compile error that is the stack's and says nothing about the
+// shader: check skips those runs on wgpu with this reason (the WGSL runs
+// still cover the entry point). check's TestWgpuSPIRVGaps asserts that
+// wgpu still refuses each gap, so it notices when an upgrade closes one.
 //
 // The gaps (SPIR-V 1.6 §3.49 opcodes):
 //   - atomic instructions, OpAtomicLoad … OpAtomicXor (227–242): naga's
@@ -25,31 +24,13 @@ package check
 //     textureDimensions of one takes components 0 and 1 only, which naga
 //     reads right (but naga's size of a 1D array texture is a scalar: any
 //     use of it is a gap).
-func wgpuSPIRVGap(words []uint32) string {
-	const (
-		opTypeImage         = 25
-		opTypeSampledImage  = 27
-		opLoad              = 61
-		opSampledImage      = 86
-		opImageGather       = 96
-		opImageDrefGather   = 97
-		opImage             = 100
-		opImageQuerySizeLod = 103
-		opImageQuerySize    = 104
-		opAtomicLoad        = 227
-		opAtomicXor         = 242
-	)
-	const (
-		opVectorShuffle    = 79
-		opCompositeExtract = 81
-	)
-	const header = 5
+func NagaGap(words []uint32) string {
 	arrayed := map[uint32]bool{}  // image and sampled image type ids: arrayed?
 	oneD := map[uint32]bool{}     // … of Dim 1D
 	typeOf := map[uint32]uint32{} // loaded or extracted image ids: their type
 	sizes := map[uint32]bool{}    // size queries of arrayed images
-	for i := header; i < len(words); {
-		n, op := int(words[i]>>16), words[i]&0xffff
+	for i := headerLength; i < len(words); {
+		n, op := int(words[i]>>16), opcode(words[i]&0xffff)
 		if n == 0 || i+n > len(words) {
 			return "" // malformed: let the stack say so
 		}
@@ -79,8 +60,8 @@ func wgpuSPIRVGap(words []uint32) string {
 		return ""
 	}
 	// A use of such a query other than taking component 0 or 1.
-	for i := header; i < len(words); {
-		n, op := int(words[i]>>16), words[i]&0xffff
+	for i := headerLength; i < len(words); {
+		n, op := int(words[i]>>16), opcode(words[i]&0xffff)
 		in := words[i : i+n]
 		i += n
 		switch {
@@ -114,5 +95,5 @@ func wgpuSPIRVGap(words []uint32) string {
 	return ""
 }
 
-// arrayGap is wgpuSPIRVGap's reason for a size query of an array texture.
+// arrayGap is NagaGap's reason for a size query of an array texture.
 const arrayGap = "wgpu-native v0.23's SPIR-V front end (naga) reads the size of an array texture without its layer count (OpImageQuerySize of an arrayed image; front/spv/image.rs: \"TODO: handle arrays and cubes\"), and its validator then refuses the module: the WGSL runs cover this entry point"
