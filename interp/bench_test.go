@@ -353,7 +353,20 @@ fn it(a: i32, b: u32, f: f32) -> i32 {
     if ((i & 1) != 0) { continue; }
     r ^= i;
   }
+  var h = b ^ u32(x);
+  h = (h ^ (h << 13u)) * 5u + u32(r);
+  h = (h >> 7u) ^ h;
+  r += i32(f32(r & 1023)) + i32(h * 3u + 7u);
   return r;
+}
+fn fs(a: i32, b: u32, f: f32) -> vec4<f32> {
+  return vec4<f32>(bitcast<f32>(b), bitcast<f32>(b ^ 0x3f800000u), f32(a), f) * 2.0;
+}
+fn fs2(a: i32, b: u32, f: f32) -> vec4<f32> {
+  return 0.25 * vec4<f32>(bitcast<f32>(b), bitcast<f32>(b | 0x00800000u), -0.0, f);
+}
+fn fs3(a: i32, b: u32, f: f32) -> vec3<f32> {
+  return vec3<f32>(bitcast<f32>(b | 0x7e000000u)) * -8.0 + vec3<f32>(bitcast<f32>(b & 0x80ffffffu), f, 1.0) * 0.5;
 }
 `
 
@@ -381,7 +394,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it"}, args)
+	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it", "fs", "fs2", "fs3"}, args)
 }
 
 // TestClampBitsIsClampInF32: the branch-free clampBits selects as
@@ -475,7 +488,9 @@ func alternateWithNative(b *testing.B, p *Program, args [][]ir.Value, ins []benc
 // TestIntConstantInstructionsMatchTheGeneralOnes runs fused against the
 // general instructions (a countOps compilation fuses nothing), holds each
 // pair opcode (fuse.go), so that cross-check covers them; and a pair's
-// second instruction is never a jump target.
+// second instruction is never a jump target. Likewise the kernels fs,
+// fs2 and fs3 hold opScaleFV (a vector times a constant ±2^k, on either
+// side; four lanes and three).
 func TestFusedPairsAreCompiled(t *testing.T) {
 	m, err := wgsl.Parse("ints.wgsl", []byte(intKernels))
 	require.NoError(t, err)
@@ -492,18 +507,30 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 		}
 	}
 	for pc, in := range body {
-		if in.op >= opAndKBrEqK && in.op <= opAddKLoopBack {
+		if in.op >= opAndKBrEqK && in.op <= opMulKAddK {
 			seen[in.op]++
 			assert.False(t, targets[int32(pc+1)], "instruction %d, the second of a pair, is a jump target", pc+1)
 		}
 	}
-	for _, op := range []opcode{opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack} {
+	for _, op := range []opcode{opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack,
+		opShlKXor, opShrUKXor, opAndKI2F, opMulKAdd, opMulKAddK} {
 		assert.Positive(t, seen[op], "pair opcode %d", op)
 	}
 	counted, err := compile(m, "it", compileOpts{countOps: true})
 	require.NoError(t, err)
 	for _, in := range counted.kernel.body {
-		assert.False(t, in.op >= opAndKBrEqK && in.op <= opAddKLoopBack, "a countOps compilation fuses nothing")
+		assert.False(t, in.op >= opAndKBrEqK && in.op <= opMulKAddK, "a countOps compilation fuses nothing")
+	}
+	for name, lanes := range map[string][]uint32{"fs": {4}, "fs2": {4}, "fs3": {3, 3}} {
+		p, err := Compile(m, name)
+		require.NoError(t, err)
+		var got []uint32
+		for _, in := range p.kernel.body {
+			if in.op == opScaleFV {
+				got = append(got, in.x&7)
+			}
+		}
+		assert.Equal(t, lanes, got, "%s: the lanes of its opScaleFV instructions", name)
 	}
 }
 

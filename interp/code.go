@@ -77,6 +77,7 @@ const (
 	opAddFV   // a + (b ^ x&1<<31)
 	opMulFV   // a * b
 	opClampFV // clamp(a, b, c)
+	opScaleFV // a * ±2^c (a constant scalar): lanes x&7, a's stride bit 3 of x, the sign bit 31 of x
 	opSplat   // s[d:d+x] = s[a]
 
 	// Statements (stmt.go). Jumps go to instruction d; c is the reason
@@ -132,6 +133,11 @@ const (
 	opRemUKBrEqK   // opRemUK, then opBrEqK on its result
 	opRemUKBrNeK   // opRemUK, then opBrNeK on its result
 	opAddKLoopBack // opAddK (a loop counter's increment), then opLoopBack
+	opShlKXor      // opShlK, then opXor (x ^ (x << k): xorshift hashes)
+	opShrUKXor     // opShrUK, then opXor (x ^ (x >> k))
+	opAndKI2F      // opAndK, then opI2F on its result (f32(i & m))
+	opMulKAdd      // opMulK, then opAdd (x * k + y: LCG and index arithmetic)
+	opMulKAddK     // opMulK, then opAddK (x * k + c)
 )
 
 // run executes expression code.
@@ -343,6 +349,42 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				if ok {
 					r[i], ok = exactMul32(a.bits, b.bits)
 				}
+			}
+			if !ok {
+				in.fn(fr)
+				continue
+			}
+			for i := int32(0); i < n; i++ {
+				s[in.d+i] = slot{bits: r[i]}
+			}
+		case opScaleFV:
+			// Multiplying a normal f32 by ±2^k adds k to its exponent: the
+			// product is exact when that exponent stays normal (the
+			// general case, fn, rounds or saturates it otherwise); a
+			// zero keeps its magnitude.
+			sign := in.x & (1 << 31)
+			if in.x&0xf == 4|1<<3 { // four lanes
+				x := (*[4]slot)(s[in.a : in.a+4])
+				r0, ok0 := scale2(x[0].bits, in.c, sign)
+				r1, ok1 := scale2(x[1].bits, in.c, sign)
+				r2, ok2 := scale2(x[2].bits, in.c, sign)
+				r3, ok3 := scale2(x[3].bits, in.c, sign)
+				if ok0 && ok1 && ok2 && ok3 && x[0].why|x[1].why|x[2].why|x[3].why == 0 {
+					d := (*[4]slot)(s[in.d : in.d+4])
+					d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
+					continue
+				}
+				in.fn(fr)
+				continue
+			}
+			n, sa := int32(in.x&7), int32(in.x>>3&1)
+			var r [4]uint32
+			ok := true
+			for i := int32(0); i < n; i++ {
+				a := &s[in.a+i*sa]
+				var good bool
+				r[i], good = scale2(a.bits, in.c, sign)
+				ok = ok && good && a.why == 0
 			}
 			if !ok {
 				in.fn(fr)
@@ -699,6 +741,42 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				pc = int(br.d) - 1
 			}
 			goto enter
+		case opShlKXor, opShrUKXor:
+			// The opXor reads the shift's result t (fuse) and another
+			// operand: t reaches it in a register, not through its slot.
+			a := &s[in.a]
+			t := slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
+			if in.op == opShrUKXor {
+				t.bits = wgslsem.Shr(a.bits, in.x)
+			}
+			s[in.d] = t
+			pc++ // the opXor
+			x := &cd[pc]
+			o, w := pairOperand(x, in.d, s, t.why)
+			s[x.d] = slot{bits: t.bits ^ o, why: w}
+		case opMulKAdd, opMulKAddK:
+			a := &s[in.a]
+			m := slot{bits: a.bits * in.x, why: a.why}
+			s[in.d] = m
+			pc++ // the opAdd or opAddK, on m
+			x := &cd[pc]
+			if in.op == opMulKAddK {
+				s[x.d] = slot{bits: m.bits + x.x, why: m.why}
+				continue
+			}
+			o, w := pairOperand(x, in.d, s, m.why)
+			s[x.d] = slot{bits: m.bits + o, why: w}
+		case opAndKI2F:
+			a := &s[in.a]
+			v := slot{bits: a.bits & in.x, why: a.why}
+			s[in.d] = v
+			pc++ // the opI2F, on v
+			x := &cd[pc]
+			if i := int32(v.bits); v.why == 0 && i >= -1<<24 && i <= 1<<24 {
+				s[x.d] = slot{bits: math.Float32bits(float32(i))}
+				continue
+			}
+			x.fn(fr)
 		case opAddKLoopBack:
 			a := &s[in.a]
 			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
@@ -730,6 +808,31 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		}
 	}
 	return cNext
+}
+
+// scale2 returns the bits of f32 bits b times ±2^k (sign: the sign
+// bit), and whether that product is exact: b is zero, or b and the
+// product are normal (neither a subnormal, an infinity nor a NaN).
+func scale2(b uint32, k int32, sign uint32) (uint32, bool) {
+	m := b & 0x7fffffff
+	if m == 0 {
+		return b ^ sign, true
+	}
+	e := int32(m >> 23)
+	return (b ^ sign) + uint32(k)<<23, uint32(e-1) < 254 && uint32(e+k-1) < 254
+}
+
+// pairOperand returns the bits of the operand of x, the second
+// instruction of a pair, that is not the first's result (slot t, whose
+// why is tw; fuse requires x to read it), and the why of x's result:
+// firstWhy of its operands in x's order.
+func pairOperand(x *instr, t int32, s []slot, tw int32) (uint32, int32) {
+	if x.a == t {
+		o := &s[x.b]
+		return o.bits, firstWhy(tw, o.why)
+	}
+	o := &s[x.a]
+	return o.bits, firstWhy(o.why, tw)
 }
 
 // fnInstr is the instruction that calls fn.

@@ -3,8 +3,14 @@ package interp
 // fuse turns pairs of instructions of a function body that often follow
 // each other into one dispatch each (the pair opcodes of code.go): a bit
 // test or remainder compared with a constant and branched on
-// (`if ((x & 1) == 0)`, `if (i % 3u != 0u)`), and a loop counter's
-// increment followed by the loop's back edge (`i++` of a for loop). The
+// (`if ((x & 1) == 0)`, `if (i % 3u != 0u)`), a loop counter's
+// increment followed by the loop's back edge (`i++` of a for loop), and
+// integer expressions that hash and index arithmetic repeat: a shift
+// xored with another value (`h ^ (h << 13u)`: xorshift), a product by a
+// constant plus a value or a constant (`h * 5u + i`: LCGs, `i * 4u + 1u`),
+// a bit mask converted to f32 (`f32(i & 7)`). A pair whose second
+// instruction reads the first's result takes it from a register, not
+// from its slot (the slot is still written). The
 // first instruction takes the pair's opcode and the second stays where it
 // is, unchanged, so that every jump, branch site (fork points name the
 // branch's pc) and step-limit position stays the same; a pair is fused
@@ -46,6 +52,15 @@ func fuse(cd code, tables [][]uint32) {
 			pc++
 		case in.op == opAddK && next.op == opLoopBack:
 			in.op = opAddKLoopBack
+			pc++
+		case (in.op == opShlK || in.op == opShrUK) && next.op == opXor && (next.a == in.d || next.b == in.d):
+			in.op = map[opcode]opcode{opShlK: opShlKXor, opShrUK: opShrUKXor}[in.op]
+			pc++
+		case in.op == opAndK && next.op == opI2F && next.a == in.d:
+			in.op = opAndKI2F
+			pc++
+		case in.op == opMulK && (next.op == opAdd && (next.a == in.d || next.b == in.d) || next.op == opAddK && next.a == in.d):
+			in.op = map[opcode]opcode{opAdd: opMulKAdd, opAddK: opMulKAddK}[next.op]
 			pc++
 		}
 	}

@@ -175,12 +175,35 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	if (in.op == opAddFV || in.op == opMulFV) && c.goodConst(y.loc, sy, n) {
 		in.x |= goodB
 	}
+	if in.op == opMulFV {
+		// A vector times a constant scalar power of two (v * 2.0,
+		// 0.5 * v): the fast path scales exponents.
+		if k, sign, ok := c.pow2Const(y, sy); ok {
+			in.op, in.c, in.x = opScaleFV, k, laneBits(n, sx)|sign
+		} else if k, sign, ok := c.pow2Const(x, sx); ok {
+			in.op, in.a, in.c, in.x = opScaleFV, y.loc, k, laneBits(n, sy)|sign
+		}
+	}
 	if k, ok := c.intConst(y); ok && kOps[in.op] != 0 {
 		in.op, in.x, in.b = kOps[in.op], k, 0
 	} else if k, ok := c.intConst(x); ok && kOps[in.op] != 0 && commutes[in.op] {
 		in.op, in.x, in.a, in.b = kOps[in.op], k, y.loc, 0
 	}
 	return cexpr{code: c.emitI(in, x, y), loc: d, n: n, stops: x.stops || y.stops}
+}
+
+// pow2Const reports whether x is a broadcast scalar f32 constant ±2^k
+// (stride 0), and returns k and its sign bit.
+func (c *compiler) pow2Const(x cexpr, stride int32) (int32, uint32, bool) {
+	if stride != 0 || len(x.code) != 0 || !c.konst[x.loc] || c.image[x.loc].why != 0 {
+		return 0, 0, false
+	}
+	b := c.image[x.loc].bits
+	e := int32(b >> 23 & 0xff)
+	if b&0x7fffff != 0 || e == 0 || e == 0xff {
+		return 0, 0, false
+	}
+	return e - 127, b & (1 << 31), true
 }
 
 // kOps are the instructions of scalar integer operators with a constant
