@@ -365,6 +365,18 @@ fn fs(a: i32, b: u32, f: f32) -> vec4<f32> {
 fn fs2(a: i32, b: u32, f: f32) -> vec4<f32> {
   return 0.25 * vec4<f32>(bitcast<f32>(b), bitcast<f32>(b | 0x00800000u), -0.0, f);
 }
+fn fc(a: i32, b: u32, f: f32) -> vec4<f32> {
+  let v = vec4<f32>(f32(a >> 9u), f32(a & 255), f, f32(a >> 20u));
+  return clamp(v + vec4<f32>(f32(a >> 12u)), vec4<f32>(-4096.0), vec4<f32>(4096.0));
+}
+fn fc2(a: i32, b: u32, f: f32) -> vec4<f32> {
+  let v = vec4<f32>(f32(a >> 8u), f, bitcast<f32>((b & 0x007fffffu) | 0x00800000u), f32(a & 7));
+  return clamp(v - vec4<f32>(-2.5, f32(a >> 10u), 2.3509887e-38, 3.0), vec4<f32>(-1e30, -1.0, 0.0, -3.0), vec4<f32>(1e30, 1.0, 2.0, -1.0));
+}
+fn fc3(a: i32, b: u32, f: f32) -> vec3<f32> {
+  let v = vec3<f32>(bitcast<f32>(b), f32(a), f);
+  return clamp(v * vec3<f32>(0.75, f, -3.0) + v, vec3<f32>(-4096.0), vec3<f32>(4096.0));
+}
 fn fs3(a: i32, b: u32, f: f32) -> vec3<f32> {
   return vec3<f32>(bitcast<f32>(b | 0x7e000000u)) * -8.0 + vec3<f32>(bitcast<f32>(b & 0x80ffffffu), f, 1.0) * 0.5;
 }
@@ -394,7 +406,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it", "fs", "fs2", "fs3"}, args)
+	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it", "fs", "fs2", "fs3", "fc", "fc2", "fc3"}, args)
 }
 
 // TestClampBitsIsClampInF32: the branch-free clampBits selects as
@@ -488,9 +500,10 @@ func alternateWithNative(b *testing.B, p *Program, args [][]ir.Value, ins []benc
 // TestIntConstantInstructionsMatchTheGeneralOnes runs fused against the
 // general instructions (a countOps compilation fuses nothing), holds each
 // pair opcode (fuse.go), so that cross-check covers them; and a pair's
-// second instruction is never a jump target. Likewise the kernels fs,
-// fs2 and fs3 hold opScaleFV (a vector times a constant ±2^k, on either
-// side; four lanes and three).
+// second instruction is never a jump target. Likewise fc and fc2 hold
+// opAddFVClampFV (a scalar and a vector addend), and fs, fs2 and fs3
+// opScaleFV (a vector times a constant ±2^k, on either side; four lanes
+// and three).
 func TestFusedPairsAreCompiled(t *testing.T) {
 	m, err := wgsl.Parse("ints.wgsl", []byte(intKernels))
 	require.NoError(t, err)
@@ -507,7 +520,7 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 		}
 	}
 	for pc, in := range body {
-		if in.op >= opAndKBrEqK && in.op <= opMulKAddK {
+		if in.op >= opAndKBrEqK && in.op <= opAddFVClampFV {
 			seen[in.op]++
 			assert.False(t, targets[int32(pc+1)], "instruction %d, the second of a pair, is a jump target", pc+1)
 		}
@@ -519,7 +532,18 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 	counted, err := compile(m, "it", compileOpts{countOps: true})
 	require.NoError(t, err)
 	for _, in := range counted.kernel.body {
-		assert.False(t, in.op >= opAndKBrEqK && in.op <= opMulKAddK, "a countOps compilation fuses nothing")
+		assert.False(t, in.op >= opAndKBrEqK && in.op <= opAddFVClampFV, "a countOps compilation fuses nothing")
+	}
+	for _, name := range []string{"fc", "fc2"} {
+		p, err := Compile(m, name)
+		require.NoError(t, err)
+		n := 0
+		for _, in := range p.kernel.body {
+			if in.op == opAddFVClampFV {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "%s: opAddFVClampFV instructions", name)
 	}
 	for name, lanes := range map[string][]uint32{"fs": {4}, "fs2": {4}, "fs3": {3, 3}} {
 		p, err := Compile(m, name)

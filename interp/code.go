@@ -138,6 +138,11 @@ const (
 	opAndKI2F      // opAndK, then opI2F on its result (f32(i & m))
 	opMulKAdd      // opMulK, then opAdd (x * k + y: LCG and index arithmetic)
 	opMulKAddK     // opMulK, then opAddK (x * k + c)
+	// opAddFV on four lanes, then opClampFV of its result between
+	// constant bounds (goodB): clamp(a + b, lo, hi). When the sum's fast
+	// path does not apply, the opAddFV runs alone (fn) and the opClampFV
+	// in its own dispatch.
+	opAddFVClampFV
 )
 
 // run executes expression code.
@@ -303,24 +308,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
-			neg := in.x & (1 << 31)
-			var r [4]uint32
-			ok := true
-			for i := int32(0); i < n && ok; i++ {
-				a, b := &s[in.a+i*sa], &s[in.b+i*sb]
-				ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
-				if ok {
-					r[i], ok = exactSum32(a.bits, b.bits^neg)
-				}
-			}
-			if !ok {
-				in.fn(fr)
-				continue
-			}
-			for i := int32(0); i < n; i++ {
-				s[in.d+i] = slot{bits: r[i]}
-			}
+			addFVLanes(fr, in)
 		case opMulFV:
 			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
 				x := (*[4]slot)(s[in.a : in.a+4])
@@ -340,23 +328,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
-			var r [4]uint32
-			ok := true
-			for i := int32(0); i < n && ok; i++ {
-				a, b := &s[in.a+i*sa], &s[in.b+i*sb]
-				ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
-				if ok {
-					r[i], ok = exactMul32(a.bits, b.bits)
-				}
-			}
-			if !ok {
-				in.fn(fr)
-				continue
-			}
-			for i := int32(0); i < n; i++ {
-				s[in.d+i] = slot{bits: r[i]}
-			}
+			mulFVLanes(fr, in)
 		case opScaleFV:
 			// Multiplying a normal f32 by ±2^k adds k to its exponent: the
 			// product is exact when that exponent stays normal (the
@@ -377,22 +349,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			n, sa := int32(in.x&7), int32(in.x>>3&1)
-			var r [4]uint32
-			ok := true
-			for i := int32(0); i < n; i++ {
-				a := &s[in.a+i*sa]
-				var good bool
-				r[i], good = scale2(a.bits, in.c, sign)
-				ok = ok && good && a.why == 0
-			}
-			if !ok {
-				in.fn(fr)
-				continue
-			}
-			for i := int32(0); i < n; i++ {
-				s[in.d+i] = slot{bits: r[i]}
-			}
+			scaleFVLanes(fr, in)
 		case opClampFV:
 			if in.x&0x3f == 4|7<<3 { // four lanes, all vectors
 				x, lo, hi := (*[4]slot)(s[in.a:in.a+4]), (*[4]slot)(s[in.b:in.b+4]), (*[4]slot)(s[in.c:in.c+4])
@@ -418,23 +375,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			n, sa, sb, sc := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1), int32(in.x>>5&1)
-			var r [4]uint32
-			ok := true
-			for i := int32(0); i < n && ok; i++ {
-				x, lo, hi := &s[in.a+i*sa], &s[in.b+i*sb], &s[in.c+i*sc]
-				ok = x.why|lo.why|hi.why == 0 && !isSubnormal(x.bits) && !isSubnormal(lo.bits) && !isSubnormal(hi.bits)
-				if ok {
-					r[i], ok = clampF32(x.bits, lo.bits, hi.bits)
-				}
-			}
-			if !ok {
-				in.fn(fr)
-				continue
-			}
-			for i := int32(0); i < n; i++ {
-				s[in.d+i] = slot{bits: r[i]}
-			}
+			clampFVLanes(fr, in)
 		case opSplat:
 			v := s[in.a]
 			for i := in.d; i < in.d+int32(in.x); i++ {
@@ -777,6 +718,35 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				continue
 			}
 			x.fn(fr)
+		case opAddFVClampFV:
+			x := (*[4]slot)(s[in.a : in.a+4])
+			sb := int32(in.x >> 4 & 1)
+			b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+			if !good4(x) || in.x&goodB == 0 && (b0.why|b1.why|b2.why|b3.why != 0 || !normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
+				in.fn(fr)
+				continue
+			}
+			neg := in.x & (1 << 31)
+			r0, ok0 := exactSum32(x[0].bits, b0.bits^neg)
+			r1, ok1 := exactSum32(x[1].bits, b1.bits^neg)
+			r2, ok2 := exactSum32(x[2].bits, b2.bits^neg)
+			r3, ok3 := exactSum32(x[3].bits, b3.bits^neg)
+			if !(ok0 && ok1 && ok2 && ok3) {
+				in.fn(fr)
+				continue
+			}
+			d := (*[4]slot)(s[in.d : in.d+4])
+			d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
+			pc++ // the opClampFV, of r0..r3
+			c := &cd[pc]
+			if !normal4(r0, r1, r2, r3) {
+				c.fn(fr)
+				continue
+			}
+			lo, hi := (*[4]slot)(s[c.b:c.b+4]), (*[4]slot)(s[c.c:c.c+4])
+			d = (*[4]slot)(s[c.d : c.d+4])
+			d[0], d[1], d[2], d[3] = slot{bits: clampBits(r0, lo[0].bits, hi[0].bits)}, slot{bits: clampBits(r1, lo[1].bits, hi[1].bits)},
+				slot{bits: clampBits(r2, lo[2].bits, hi[2].bits)}, slot{bits: clampBits(r3, lo[3].bits, hi[3].bits)}
 		case opAddKLoopBack:
 			a := &s[in.a]
 			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
@@ -808,6 +778,104 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		}
 	}
 	return cNext
+}
+
+// addFVLanes is opAddFV on other than four lanes (cold: kept out of execAt's
+// register allocation).
+//
+//go:noinline
+func addFVLanes(fr *frame, in *instr) {
+	s := fr.s
+	n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
+	neg := in.x & (1 << 31)
+	var r [4]uint32
+	ok := true
+	for i := int32(0); i < n && ok; i++ {
+		a, b := &s[in.a+i*sa], &s[in.b+i*sb]
+		ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
+		if ok {
+			r[i], ok = exactSum32(a.bits, b.bits^neg)
+		}
+	}
+	if !ok {
+		in.fn(fr)
+		return
+	}
+	for i := int32(0); i < n; i++ {
+		s[in.d+i] = slot{bits: r[i]}
+	}
+}
+
+// mulFVLanes is opMulFV on other than four lanes.
+//
+//go:noinline
+func mulFVLanes(fr *frame, in *instr) {
+	s := fr.s
+	n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
+	var r [4]uint32
+	ok := true
+	for i := int32(0); i < n && ok; i++ {
+		a, b := &s[in.a+i*sa], &s[in.b+i*sb]
+		ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
+		if ok {
+			r[i], ok = exactMul32(a.bits, b.bits)
+		}
+	}
+	if !ok {
+		in.fn(fr)
+		return
+	}
+	for i := int32(0); i < n; i++ {
+		s[in.d+i] = slot{bits: r[i]}
+	}
+}
+
+// scaleFVLanes is opScaleFV on other than four lanes.
+//
+//go:noinline
+func scaleFVLanes(fr *frame, in *instr) {
+	s := fr.s
+	sign := in.x & (1 << 31)
+	n, sa := int32(in.x&7), int32(in.x>>3&1)
+	var r [4]uint32
+	ok := true
+	for i := int32(0); i < n; i++ {
+		a := &s[in.a+i*sa]
+		var good bool
+		r[i], good = scale2(a.bits, in.c, sign)
+		ok = ok && good && a.why == 0
+	}
+	if !ok {
+		in.fn(fr)
+		return
+	}
+	for i := int32(0); i < n; i++ {
+		s[in.d+i] = slot{bits: r[i]}
+	}
+}
+
+// clampFVLanes is opClampFV on other than four vector lanes.
+//
+//go:noinline
+func clampFVLanes(fr *frame, in *instr) {
+	s := fr.s
+	n, sa, sb, sc := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1), int32(in.x>>5&1)
+	var r [4]uint32
+	ok := true
+	for i := int32(0); i < n && ok; i++ {
+		x, lo, hi := &s[in.a+i*sa], &s[in.b+i*sb], &s[in.c+i*sc]
+		ok = x.why|lo.why|hi.why == 0 && !isSubnormal(x.bits) && !isSubnormal(lo.bits) && !isSubnormal(hi.bits)
+		if ok {
+			r[i], ok = clampF32(x.bits, lo.bits, hi.bits)
+		}
+	}
+	if !ok {
+		in.fn(fr)
+		return
+	}
+	for i := int32(0); i < n; i++ {
+		s[in.d+i] = slot{bits: r[i]}
+	}
 }
 
 // scale2 returns the bits of f32 bits b times ±2^k (sign: the sign

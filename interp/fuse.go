@@ -56,6 +56,10 @@ func fuse(cd code, tables [][]uint32) {
 		case (in.op == opShlK || in.op == opShrUK) && next.op == opXor && (next.a == in.d || next.b == in.d):
 			in.op = map[opcode]opcode{opShlK: opShlKXor, opShrUK: opShrUKXor}[in.op]
 			pc++
+		case in.op == opAddFV && (in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3) &&
+			next.op == opClampFV && next.x&0x3f == 4|7<<3 && next.x&goodB != 0 && next.a == in.d:
+			in.op = opAddFVClampFV
+			pc++
 		case in.op == opAndK && next.op == opI2F && next.a == in.d:
 			in.op = opAndKI2F
 			pc++
