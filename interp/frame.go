@@ -100,6 +100,8 @@ type frame struct {
 	brPC  int32
 	// quad is the fragment's 2×2 quad under RunQuads (quad.go), else nil.
 	quad *quadCtx
+	// arena holds the results collect builds (interp.go).
+	arena outArena
 	// tex is the textures of a function-mode run (a fragment entry
 	// point's, texture.go); an entry point's dispatch keeps them in sh.
 	tex *texState

@@ -293,18 +293,59 @@ func (p *Program) collect(fr *frame) Invocation {
 	if fr.err != nil {
 		return Invocation{Err: fr.err}
 	}
-	outs := make([]Output, len(p.outs))
+	outs := fr.arena.outputs(len(p.outs))
 	for i, o := range p.outs {
 		outs[i] = p.output(fr, o)
 	}
 	return Invocation{Outputs: outs}
 }
 
+// outArena carves the slices of an invocation's results (its Outputs, a
+// composite value's elements) from shared chunks: one allocation per
+// chunk rather than several per invocation. A chunk is never reused (the
+// results returned hold it), and each slice carved has its length as its
+// capacity, so that appending to one copies it.
+type outArena struct {
+	outs []Output
+	vals []ir.Value
+}
+
+// Chunk sizes of outArena, in elements; a longer slice is allocated on
+// its own.
+const (
+	arenaOutputs = 64
+	arenaValues  = 512
+)
+
+func (a *outArena) outputs(n int) []Output {
+	if n > arenaOutputs/4 {
+		return make([]Output, n)
+	}
+	if len(a.outs) < n {
+		a.outs = make([]Output, arenaOutputs)
+	}
+	r := a.outs[:n:n]
+	a.outs = a.outs[n:]
+	return r
+}
+
+func (a *outArena) values(n int) []ir.Value {
+	if n > arenaValues/4 {
+		return make([]ir.Value, n)
+	}
+	if len(a.vals) < n {
+		a.vals = make([]ir.Value, arenaValues)
+	}
+	r := a.vals[:n:n]
+	a.vals = a.vals[n:]
+	return r
+}
+
 func (p *Program) output(fr *frame, o varInfo) Output {
 	s := fr.s[o.base : o.base+o.n]
 	var out Output
 	pos := 0
-	out.Value = buildValue(o.t, s, &pos)
+	out.Value = buildValue(o.t, s, &pos, &fr.arena)
 	first := int32(0)
 	if fr.poison != 0 {
 		out.Indeterminate = make([]bool, len(s))
@@ -339,22 +380,22 @@ func (p *Program) output(fr *frame, o varInfo) Output {
 	return out
 }
 
-func buildValue(t *ir.Type, s []slot, pos *int) ir.Value {
+func buildValue(t *ir.Type, s []slot, pos *int, a *outArena) ir.Value {
 	switch t.Kind {
 	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
 		v := ir.Value{Type: t, Bits: s[*pos].bits}
 		*pos++
 		return v
 	case ir.KindVec, ir.KindArray, ir.KindMat:
-		es := make([]ir.Value, t.Len)
+		es := a.values(t.Len)
 		for i := range es {
-			es[i] = buildValue(t.Elem, s, pos)
+			es[i] = buildValue(t.Elem, s, pos, a)
 		}
 		return ir.Value{Type: t, Elems: es}
 	case ir.KindStruct:
-		es := make([]ir.Value, len(t.Struct.Fields))
+		es := a.values(len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
-			es[i] = buildValue(f.Type, s, pos)
+			es[i] = buildValue(f.Type, s, pos, a)
 		}
 		return ir.Value{Type: t, Elems: es}
 	}
