@@ -101,14 +101,17 @@
 // returns. A function body is one flat instruction array (code.go): the
 // hot operations — copies, integer arithmetic and comparisons, f32 + - *
 // and comparisons on exact normal operands (Fast2Sum in float32 for + and
-// -), four-lane f32 + - * and clamp, i32 → f32, select, splats — are
+// -), four-lane f32 + - * and clamp, a vector times a constant ±2^k
+// (exponents scaled), i32 → f32, select, splats — are
 // decoded by one switch and read their operands in place; control flow is
 // jumps (blocks count their steps on entry, branches test comparisons
 // directly); every other operation, and the general case of a hot f32
 // one (inexact, indeterminate or subnormal operands), is a closure the
 // instruction calls. Pairs that often follow each other — a bit test or
 // remainder branched on against a constant, a loop counter's increment
-// and the back edge — run in one dispatch (fuse.go). Results are
+// and the back edge, xorshift and multiply-add steps, a masked integer
+// converted to f32, clamp(a + b, lo, hi) — run in one dispatch, the
+// first's result passed to the second in registers (fuse.go). Results are
 // computed directly into the variable assigned when that cannot clobber
 // an operand. BenchmarkInterp compares
 // a generated-like kernel with the same kernel written in Go (thread CPU
