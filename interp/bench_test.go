@@ -378,7 +378,7 @@ fn fc3(a: i32, b: u32, f: f32) -> vec3<f32> {
   return clamp(v * vec3<f32>(0.75, f, -3.0) + v, vec3<f32>(-4096.0), vec3<f32>(4096.0));
 }
 fn fs3(a: i32, b: u32, f: f32) -> vec3<f32> {
-  return vec3<f32>(bitcast<f32>(b | 0x7e000000u)) * -8.0 + vec3<f32>(bitcast<f32>(b & 0x80ffffffu), f, 1.0) * 0.5;
+  return vec3<f32>(bitcast<f32>(b & 0xbfffffffu)) * -8.0 + vec3<f32>(bitcast<f32>(b | 0x7e000000u), f, 1.0) * 0.5;
 }
 `
 

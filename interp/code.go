@@ -308,7 +308,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			addFVLanes(fr, in)
+			lanesF32(fr, in, 2, addLane)
 		case opMulFV:
 			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
 				x := (*[4]slot)(s[in.a : in.a+4])
@@ -328,7 +328,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			mulFVLanes(fr, in)
+			lanesF32(fr, in, 2, mulLane)
 		case opScaleFV:
 			// Multiplying a normal f32 by ±2^k adds k to its exponent: the
 			// product is exact when that exponent stays normal (the
@@ -349,7 +349,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			scaleFVLanes(fr, in)
+			lanesF32(fr, in, 1, scaleLane)
 		case opClampFV:
 			if in.x&0x3f == 4|7<<3 { // four lanes, all vectors
 				x, lo, hi := (*[4]slot)(s[in.a:in.a+4]), (*[4]slot)(s[in.b:in.b+4]), (*[4]slot)(s[in.c:in.c+4])
@@ -375,7 +375,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			clampFVLanes(fr, in)
+			lanesF32(fr, in, 3, clampLane)
 		case opSplat:
 			v := s[in.a]
 			for i := in.d; i < in.d+int32(in.x); i++ {
@@ -780,103 +780,50 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 	return cNext
 }
 
-// addFVLanes is opAddFV on other than four lanes (cold: kept out of execAt's
-// register allocation).
+// lanesF32 is a lane-wise f32 instruction (opAddFV, opMulFV,
+// opScaleFV, opClampFV) on other than four lanes, or four that are not
+// all vectors (cold: kept out of execAt's register allocation). Lane i of
+// operand j (a, b, c; the first nops) is slot base_j + i*stride_j, the
+// stride bit 3+j of in.x (0: a broadcast scalar); each must be exact and
+// not subnormal, and lane gives the lane's result and whether it is
+// exact. Where any lane is not, in.fn, the general case, computes them
+// all.
 //
 //go:noinline
-func addFVLanes(fr *frame, in *instr) {
+func lanesF32(fr *frame, in *instr, nops int, lane func(in *instr, x, y, z uint32) (uint32, bool)) {
 	s := fr.s
-	n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
-	neg := in.x & (1 << 31)
+	n := int32(in.x & 7)
+	base := [3]int32{in.a, in.b, in.c}
 	var r [4]uint32
-	ok := true
-	for i := int32(0); i < n && ok; i++ {
-		a, b := &s[in.a+i*sa], &s[in.b+i*sb]
-		ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
-		if ok {
-			r[i], ok = exactSum32(a.bits, b.bits^neg)
+	for i := int32(0); i < n; i++ {
+		var v [3]uint32
+		for j := 0; j < nops; j++ {
+			o := &s[base[j]+i*int32(in.x>>(3+j)&1)]
+			if o.why != 0 || isSubnormal(o.bits) {
+				in.fn(fr)
+				return
+			}
+			v[j] = o.bits
 		}
-	}
-	if !ok {
-		in.fn(fr)
-		return
+		var ok bool
+		if r[i], ok = lane(in, v[0], v[1], v[2]); !ok {
+			in.fn(fr)
+			return
+		}
 	}
 	for i := int32(0); i < n; i++ {
 		s[in.d+i] = slot{bits: r[i]}
 	}
 }
 
-// mulFVLanes is opMulFV on other than four lanes.
-//
-//go:noinline
-func mulFVLanes(fr *frame, in *instr) {
-	s := fr.s
-	n, sa, sb := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1)
-	var r [4]uint32
-	ok := true
-	for i := int32(0); i < n && ok; i++ {
-		a, b := &s[in.a+i*sa], &s[in.b+i*sb]
-		ok = a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits)
-		if ok {
-			r[i], ok = exactMul32(a.bits, b.bits)
-		}
-	}
-	if !ok {
-		in.fn(fr)
-		return
-	}
-	for i := int32(0); i < n; i++ {
-		s[in.d+i] = slot{bits: r[i]}
-	}
+// The lanes of lanesF32's instructions: a + (b ^ the sign flip of
+// in.x), a * b, a * ±2^in.c, clamp(a, b, c).
+func addLane(in *instr, x, y, _ uint32) (uint32, bool) { return exactSum32(x, y^in.x&(1<<31)) }
+func mulLane(_ *instr, x, y, _ uint32) (uint32, bool)  { return exactMul32(x, y) }
+func scaleLane(in *instr, x, _, _ uint32) (uint32, bool) {
+	return scale2(x, in.c, in.x&(1<<31))
 }
-
-// scaleFVLanes is opScaleFV on other than four lanes.
-//
-//go:noinline
-func scaleFVLanes(fr *frame, in *instr) {
-	s := fr.s
-	sign := in.x & (1 << 31)
-	n, sa := int32(in.x&7), int32(in.x>>3&1)
-	var r [4]uint32
-	ok := true
-	for i := int32(0); i < n; i++ {
-		a := &s[in.a+i*sa]
-		var good bool
-		r[i], good = scale2(a.bits, in.c, sign)
-		ok = ok && good && a.why == 0
-	}
-	if !ok {
-		in.fn(fr)
-		return
-	}
-	for i := int32(0); i < n; i++ {
-		s[in.d+i] = slot{bits: r[i]}
-	}
-}
-
-// clampFVLanes is opClampFV on other than four vector lanes.
-//
-//go:noinline
-func clampFVLanes(fr *frame, in *instr) {
-	s := fr.s
-	n, sa, sb, sc := int32(in.x&7), int32(in.x>>3&1), int32(in.x>>4&1), int32(in.x>>5&1)
-	var r [4]uint32
-	ok := true
-	for i := int32(0); i < n && ok; i++ {
-		x, lo, hi := &s[in.a+i*sa], &s[in.b+i*sb], &s[in.c+i*sc]
-		ok = x.why|lo.why|hi.why == 0 && !isSubnormal(x.bits) && !isSubnormal(lo.bits) && !isSubnormal(hi.bits)
-		if ok {
-			r[i], ok = clampF32(x.bits, lo.bits, hi.bits)
-		}
-	}
-	if !ok {
-		in.fn(fr)
-		return
-	}
-	for i := int32(0); i < n; i++ {
-		s[in.d+i] = slot{bits: r[i]}
-	}
-}
+func clampLane(_ *instr, x, lo, hi uint32) (uint32, bool) { return clampF32(x, lo, hi) }
 
 // scale2 returns the bits of f32 bits b times ±2^k (sign: the sign
 // bit), and whether that product is exact: b is zero, or b and the
