@@ -365,6 +365,20 @@ fn fs(a: i32, b: u32, f: f32) -> vec4<f32> {
 fn fs2(a: i32, b: u32, f: f32) -> vec4<f32> {
   return 0.25 * vec4<f32>(bitcast<f32>(b), bitcast<f32>(b | 0x00800000u), -0.0, f);
 }
+// wy, wy2: both operands of a fused pair indeterminate for different
+// reasons (sqrt and log of negatives): the result's reason is its first
+// operand's in the second instruction's order (one function each: an
+// Output names the reason of its first indeterminate leaf only).
+fn wy(a: i32, b: u32, f: f32) -> u32 {
+  let p = u32(sqrt(f - 10.0));
+  let q = u32(log(f - 20.0));
+  return p ^ (q << 3u);
+}
+fn wy2(a: i32, b: u32, f: f32) -> u32 {
+  let p = u32(sqrt(f - 10.0));
+  let q = u32(log(f - 20.0));
+  return q * 5u + p;
+}
 fn fc(a: i32, b: u32, f: f32) -> vec4<f32> {
   let v = vec4<f32>(f32(a >> 9u), f32(a & 255), f, f32(a >> 20u));
   return clamp(v + vec4<f32>(f32(a >> 12u)), vec4<f32>(-4096.0), vec4<f32>(4096.0));
@@ -406,7 +420,7 @@ func TestIntConstantInstructionsMatchTheGeneralOnes(t *testing.T) {
 		}
 		args = append(args, []ir.Value{iv(a), uv(b), fvv(f)})
 	}
-	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it", "fs", "fs2", "fs3", "fc", "fc2", "fc3"}, args)
+	requireFastMatchesGeneral(t, m, []string{"ia", "ib", "ic", "fa", "fv", "it", "fs", "fs2", "fs3", "fc", "fc2", "fc3", "wy", "wy2"}, args)
 }
 
 // TestClampBitsIsClampInF32: the branch-free clampBits selects as
