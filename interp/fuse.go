@@ -54,7 +54,11 @@ func fuse(cd code, tables [][]uint32) {
 			in.op = opAddKLoopBack
 			pc++
 		case (in.op == opShlK || in.op == opShrUK) && next.op == opXor && (next.a == in.d || next.b == in.d):
-			in.op = map[opcode]opcode{opShlK: opShlKXor, opShrUK: opShrUKXor}[in.op]
+			if in.op == opShrUK {
+				in.op = opShrUKXor
+			} else {
+				in.op = opShlKXor
+			}
 			pc++
 		case in.op == opAddFV && (in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3) &&
 			next.op == opClampFV && next.x&0x3f == 4|7<<3 && next.x&goodB != 0 && next.a == in.d:
@@ -64,7 +68,10 @@ func fuse(cd code, tables [][]uint32) {
 			in.op = opAndKI2F
 			pc++
 		case in.op == opMulK && (next.op == opAdd && (next.a == in.d || next.b == in.d) || next.op == opAddK && next.a == in.d):
-			in.op = map[opcode]opcode{opAdd: opMulKAdd, opAddK: opMulKAddK}[next.op]
+			in.op = opMulKAdd
+			if next.op == opAddK {
+				in.op = opMulKAddK
+			}
 			pc++
 		}
 	}
