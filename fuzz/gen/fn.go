@@ -37,6 +37,10 @@ type fnGen struct {
 	g *generator
 	r *chooser
 	f *ir.Func
+	// callNest counts the calls whose arguments are being generated: an
+	// argument starts a fresh expression depth, so only this bounds how
+	// deep calls nest in calls (maxCallNest).
+	callNest int
 	// kernel marks the kernel (the outside-subset constructs go there).
 	kernel bool
 	// noReturn forbids early returns (a compute entry point's: a return
@@ -202,19 +206,30 @@ func (c *fnGen) pickCallee(hs []*helper) *helper {
 	return hs[c.r.weighted(ws...)]
 }
 
+// maxCallNest bounds calls nested in calls' arguments, `h0(h0(h0(…)))`.
+// Each call's arguments start a fresh expression depth, so a byte source
+// (FromBytes) that keeps choosing a call nested them past the WGSL front
+// end's limit of 1,000 levels (FuzzWGSLRoundTrip found it); random seeds
+// reach 16 levels with a negligible probability (the call weight to the
+// 16th power), so seeded programs are unchanged.
+const maxCallNest = 16
+
 // call builds a call of h with generated arguments and accounts for it;
-// nil when h's unroll count does not fit the cap here. The count is
+// nil when h's unroll count does not fit the cap here, or calls already
+// nest maxCallNest deep. The count is
 // reserved before the arguments are generated, so calls inside them are
 // checked against it.
 func (c *fnGen) call(h *helper) *ir.Call {
-	if !c.copiesFit(h.copies) {
+	if c.callNest >= maxCallNest || !c.copiesFit(h.copies) {
 		return nil
 	}
 	c.addCopies(h.copies)
 	args := make([]ir.Expr, len(h.f.Params))
+	c.callNest++
 	for i, p := range h.f.Params {
 		args[i] = c.expr(p.T, c.g.exprDepth-1)
 	}
+	c.callNest--
 	c.cost += c.mult * h.cost
 	c.calleeDepth = max(c.calleeDepth, h.depth)
 	return &ir.Call{Func: h.f.Name, Args: args, T: h.f.Result}
