@@ -317,27 +317,22 @@ const (
 	arenaValues  = 512
 )
 
-func (a *outArena) outputs(n int) []Output {
-	if n > arenaOutputs/4 {
-		return make([]Output, n)
-	}
-	if len(a.outs) < n {
-		a.outs = make([]Output, arenaOutputs)
-	}
-	r := a.outs[:n:n]
-	a.outs = a.outs[n:]
-	return r
-}
+func (a *outArena) outputs(n int) []Output { return carve(&a.outs, n, arenaOutputs) }
 
-func (a *outArena) values(n int) []ir.Value {
-	if n > arenaValues/4 {
-		return make([]ir.Value, n)
+func (a *outArena) values(n int) []ir.Value { return carve(&a.vals, n, arenaValues) }
+
+// carve returns n elements from the chunk *free (a new chunk of size
+// elements when it has fewer left; a slice of its own when n is over a
+// quarter of a chunk), with capacity n.
+func carve[T any](free *[]T, n, size int) []T {
+	if n > size/4 {
+		return make([]T, n)
 	}
-	if len(a.vals) < n {
-		a.vals = make([]ir.Value, arenaValues)
+	if len(*free) < n {
+		*free = make([]T, size)
 	}
-	r := a.vals[:n:n]
-	a.vals = a.vals[n:]
+	r := (*free)[:n:n]
+	*free = (*free)[n:]
 	return r
 }
 
