@@ -719,6 +719,9 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			x.fn(fr)
 		case opAddFVClampFV:
+			// The sum is opAddFV's four-lane fast path written again: as a
+			// shared function it is not inlined, and the call made row (d)
+			// 6% slower (p1 518 → 550 µs per run).
 			x := (*[4]slot)(s[in.a : in.a+4])
 			sb := int32(in.x >> 4 & 1)
 			b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
