@@ -26,11 +26,12 @@ func TestFastPathsMatchGeneralOnGeneratedPrograms(t *testing.T) {
 	if testing.Short() {
 		perProfile = 8
 	}
-	ran := 0
+	ran, profiles := 0, 0
 	for _, prof := range gen.Profiles() {
 		if prof.Entry {
 			continue // compute entry points: dispatch.go, not function kernels
 		}
+		profiles++
 		for i := 0; i < perProfile; i++ {
 			p := gen.Generate(uint64(1000*i+7), gen.Config{Profile: prof})
 			fast, errF := interp.Compile(p.Module, p.Kernel)
@@ -51,5 +52,7 @@ func TestFastPathsMatchGeneralOnGeneratedPrograms(t *testing.T) {
 			ran++
 		}
 	}
-	require.Greater(t, ran, 100, "programs cross-checked")
+	t.Logf("%d programs of %d profiles cross-checked", ran, profiles)
+	// Most programs compile; a profile's recursion programs may not.
+	require.Greater(t, ran, profiles*perProfile/2, "programs cross-checked")
 }
