@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -114,4 +116,89 @@ func TestPoisonedInvocations(t *testing.T) {
 			require.True(t, o.Indeterminate != nil && o.Indeterminate[i] && (o.Allowed == nil || o.Allowed[i].IsAny()), "%s[%d] is any value", name, i)
 		}
 	}
+}
+
+// setKernel loads through an invalid reference (idx[0] is far out of
+// bounds) from small bindings, so that each load's result is
+// indeterminate with an allowed set (loadAnywhere: the binding's values
+// and zero), then stores it, and operations on it whose instructions copy
+// the operand's slot and edit its bits: -x, ~x (scalar and vector) and -f.
+const setKernel = `
+@group(0) @binding(0) var<storage, read> si: array<i32, 4>;
+@group(0) @binding(1) var<storage, read> sf: array<f32, 4>;
+@group(0) @binding(2) var<storage, read> idx: array<u32, 1>;
+@group(0) @binding(3) var<storage, read_write> oi: array<i32, 5>;
+@group(0) @binding(4) var<storage, read_write> ofl: array<f32, 2>;
+
+@compute @workgroup_size(1)
+fn main() {
+  let v = si[idx[0]];
+  let f = sf[idx[0]];
+  oi[0] = v;
+  oi[1] = -v;
+  oi[2] = ~v;
+  let w = ~vec2<i32>(v, v);
+  oi[3] = w.x;
+  oi[4] = w.y;
+  ofl[0] = f;
+  ofl[1] = -f;
+}
+`
+
+// TestAllowedSetsFollowOnlyCopies: the allowed set of a value that an
+// operation computes must hold every value the operation gives on the
+// operand's allowed values (else a GPU's correct result reads as a
+// mismatch). Derived by hand from WGSL #out-of-bounds-access-sec (an
+// invalid load gives a value of the binding or zero): v ∈ {0, 1, 2, 3,
+// 4}, so -v ∈ {0, -1, -2, -3, -4} and ~v ∈ {-1, -2, -3, -4, -5};
+// f ∈ {0, 1.5, 2.5, 3.5, 4.5}, -f ∈ {-0, -1.5, …}. The stored copies keep
+// the sets (a positive control that the sets exist), and each computed
+// value's set, if it has one, must hold the values above (the reference
+// may also say "any value").
+func TestAllowedSetsFollowOnlyCopies(t *testing.T) {
+	m, err := wgsl.Parse("sets.wgsl", []byte(setKernel))
+	require.NoError(t, err)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	in := map[string]ir.Value{
+		"si":  ir.CompositeVal(ir.ArrayOf(tI32, 4), iv(1), iv(2), iv(3), iv(4)),
+		"sf":  ir.CompositeVal(ir.ArrayOf(tF32, 4), fvv(1.5), fvv(2.5), fvv(3.5), fvv(4.5)),
+		"idx": ir.CompositeVal(ir.ArrayOf(tU32, 1), uv(1<<20)),
+	}
+	res, err := d.Run(in, [3]uint32{1, 1, 1}, Options{})
+	require.NoError(t, err)
+	holds := func(o Output, k ir.Kind, i int, want []uint32, copied bool) {
+		t.Helper()
+		require.True(t, o.Indeterminate != nil && o.Indeterminate[i], "leaf %d is indeterminate", i)
+		if copied {
+			require.NotNil(t, o.Allowed, "leaf %d, a copy, keeps its allowed set", i)
+		}
+		if o.Allowed == nil || o.Allowed[i].IsAny() {
+			return
+		}
+		for _, b := range want {
+			set := o.Allowed[i]
+			assert.True(t, slices.Contains(set.Values, b) || set.HasRange && set.InRange(k, b), "leaf %d's allowed set %+v holds %#x", i, set, b)
+		}
+	}
+	i32s := func(vs ...int32) (r []uint32) {
+		for _, v := range vs {
+			r = append(r, uint32(v))
+		}
+		return r
+	}
+	f32s := func(vs ...float32) (r []uint32) {
+		for _, v := range vs {
+			r = append(r, math.Float32bits(v))
+		}
+		return r
+	}
+	oi, ofl := res.Buffers["oi"], res.Buffers["ofl"]
+	holds(oi, ir.KindI32, 0, i32s(0, 1, 2, 3, 4), true)
+	holds(oi, ir.KindI32, 1, i32s(0, -1, -2, -3, -4), false)
+	for i := 2; i < 5; i++ {
+		holds(oi, ir.KindI32, i, i32s(-1, -2, -3, -4, -5), false)
+	}
+	holds(ofl, ir.KindF32, 0, f32s(0, 1.5, 2.5, 3.5, 4.5), true)
+	holds(ofl, ir.KindF32, 1, f32s(float32(math.Copysign(0, -1)), -1.5, -2.5, -3.5, -4.5), false)
 }

@@ -210,17 +210,17 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opNeg:
 			a := s[in.a]
 			a.bits = uint32(wgslsem.Neg(int32(a.bits)))
-			a.set = 0
+			a.dropSet()
 			s[in.d] = a
 		case opNot:
 			a := s[in.a]
 			a.bits ^= 1
-			a.set = 0
+			a.dropSet()
 			s[in.d] = a
 		case opCompl:
 			a := s[in.a]
 			a.bits = ^a.bits
-			a.set = 0
+			a.dropSet()
 			s[in.d] = a
 		case opEq:
 			a, b := &s[in.a], &s[in.b]
@@ -275,7 +275,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opNegF:
 			a := s[in.a]
 			a.bits ^= 0x80000000
-			a.set = 0
+			a.dropSet()
 			s[in.d] = a
 		case opSel:
 			cv := s[in.c]

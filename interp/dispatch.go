@@ -912,7 +912,7 @@ func (r *runOut) output(d *Dispatch, i int) Output {
 		}
 		for k := range p {
 			j := pi<<extPageBits + k
-			e := p[k]
+			e := slot{why: p[k].why, err: p[k].err}
 			if j >= n || e.why == 0 {
 				continue
 			}
@@ -921,12 +921,12 @@ func (r *runOut) output(d *Dispatch, i int) Output {
 				out.Tolerance = make([]float64, n)
 			}
 			out.Indeterminate[j] = e.why < 0
-			out.Tolerance[j] = e.err
-			if e.why < 0 && e.set != 0 {
+			out.Tolerance[j] = e.tol()
+			if id := e.setID(); id != 0 {
 				if out.Allowed == nil {
 					out.Allowed = make([]ir.ValueSet, n)
 				}
-				out.Allowed[j] = r.run.set(e.set)
+				out.Allowed[j] = r.run.set(id)
 			}
 			if out.Why == "" {
 				out.Why = d.p.reasonText(e.why)

@@ -192,7 +192,7 @@ func leafStateHash(key [2]int32, v slot) [2]uint64 {
 	binary.LittleEndian.PutUint32(b[4:], uint32(key[1]))
 	binary.LittleEndian.PutUint32(b[8:], v.bits)
 	binary.LittleEndian.PutUint32(b[12:], uint32(v.why))
-	binary.LittleEndian.PutUint32(b[16:], uint32(v.set))
+	binary.LittleEndian.PutUint32(b[16:], uint32(v.setID()))
 	return [2]uint64{maphash.Bytes(hashSeeds[0], b[:]), maphash.Bytes(hashSeeds[1], b[:])}
 }
 

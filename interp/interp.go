@@ -347,7 +347,7 @@ func (p *Program) output(fr *frame, o varInfo) Output {
 		out.Tolerance = make([]float64, len(s))
 		for i := range s {
 			out.Indeterminate[i] = true
-			out.Tolerance[i] = s[i].err
+			out.Tolerance[i] = s[i].tol()
 		}
 		out.Why = p.reasonText(fr.poison)
 		if c := p.reasonText(fr.cause); c != "" {
@@ -364,7 +364,7 @@ func (p *Program) output(fr *frame, o varInfo) Output {
 			out.Tolerance = make([]float64, len(s))
 		}
 		out.Indeterminate[i] = s[i].why < 0
-		out.Tolerance[i] = s[i].err
+		out.Tolerance[i] = s[i].tol()
 		if first == 0 {
 			first = s[i].why
 		}

@@ -26,8 +26,8 @@ const extPageBits = 10
 
 // slotExt is a leaf's slot less its bits.
 type slotExt struct {
-	why, set int32
-	err      float64
+	why int32
+	err float64
 }
 
 type extPage [1 << extPageBits]slotExt
@@ -59,7 +59,7 @@ func (c *cells) get(i int32) slot {
 	s := slot{bits: c.bits[i]}
 	if p := c.pages[i>>extPageBits].Load(); p != nil {
 		e := &p[i&(1<<extPageBits-1)]
-		s.why, s.set, s.err = e.why, e.set, e.err
+		s.why, s.err = e.why, e.err
 	}
 	return s
 }
@@ -70,7 +70,7 @@ func (c *cells) put(i int32, v slot) {
 	pp := &c.pages[i>>extPageBits]
 	p := pp.Load()
 	if p == nil {
-		if v.why == 0 && v.set == 0 && math.Float64bits(v.err) == 0 {
+		if v.why == 0 && math.Float64bits(v.err) == 0 {
 			return
 		}
 		p = new(extPage)
@@ -78,7 +78,7 @@ func (c *cells) put(i int32, v slot) {
 			p = pp.Load()
 		}
 	}
-	p[i&(1<<extPageBits-1)] = slotExt{why: v.why, set: v.set, err: v.err}
+	p[i&(1<<extPageBits-1)] = slotExt{why: v.why, err: v.err}
 }
 
 // taintAll makes every leaf that is not yet any value indeterminate for
@@ -86,7 +86,7 @@ func (c *cells) put(i int32, v slot) {
 // written before it became sticky, or never, still hold their values).
 func (c *cells) taintAll(why int32) {
 	for i := range c.n() {
-		if v := c.get(i); v.why >= 0 || v.set != 0 {
+		if v := c.get(i); v.why >= 0 || v.setID() != 0 {
 			v.taint(-why)
 			c.put(i, v)
 		}

@@ -360,7 +360,7 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 		for i := int32(0); i < n; i++ {
 			a := s[xl+i]
 			a.bits = k(a.bits)
-			a.set = 0
+			a.dropSet()
 			s[d+i] = a
 		}
 	}

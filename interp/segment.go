@@ -10,7 +10,7 @@ import (
 // The state of one dispatch run (dispatch.go), shared by its invocations:
 // the journal of the current segment's shared writes (so that the
 // explorer of fork.go can undo a path), the allowed-set table that slots
-// point into (slot.set), what the previous pass learnt about races and
+// point into (slot.setID), what the previous pass learnt about races and
 // contended atomics (ARCHITECTURE.md "Verdicts that are never false"), and
 // what this pass observes.
 //
@@ -138,7 +138,7 @@ func newDispatchRun(nvars int) *dispatchRun {
 	}
 }
 
-// addSet stores an allowed set and returns its slot.set id.
+// addSet stores an allowed set and returns its id (slot.setID).
 func (r *dispatchRun) addSet(s ir.ValueSet) int32 {
 	if s.IsAny() {
 		return 0
@@ -212,7 +212,7 @@ func (sh *invShared) load(id, off int32, dst *slot, pos, race int32) {
 		dst.taint(-race)
 		if !rs.any && p.why >= 0 {
 			if s, ok := rs.written.Add(p.bits, p.err); ok {
-				dst.set = sh.run.addSet(s)
+				dst.giveSet(sh.run.addSet(s))
 			}
 		}
 		sh.check(int(id), off, false, pos)
@@ -236,7 +236,8 @@ func (sh *invShared) store(id, off int32, v slot, pos, race int32) {
 				s, ok = s.Add(v.bits, v.err)
 			}
 			if ok {
-				v = slot{bits: v.bits, why: -race, set: sh.run.addSet(s)}
+				v = slot{bits: v.bits, why: -race}
+				v.giveSet(sh.run.addSet(s))
 			} else {
 				v.taint(-race)
 			}
@@ -332,11 +333,11 @@ func (sh *invShared) storeAnywhere(id int32, vals []slot, why int32) {
 		if len(vals) == 1 && vals[0].why >= 0 && cur.why >= 0 && lm.kind(off) == valKind && lm.oneKind {
 			if s, ok := (ir.ValueSet{}).Add(cur.bits, cur.err); ok {
 				if s, ok = s.Add(vals[0].bits, vals[0].err); ok {
-					nv.set = sh.run.addSet(s)
+					nv.giveSet(sh.run.addSet(s))
 				}
 			}
 		}
-		if nv.set != 0 {
+		if nv.setID() != 0 {
 			allAny = false
 		}
 		if nv != cur {
@@ -439,7 +440,7 @@ func (sh *invShared) atomicResult(id, off int32, op ir.AtomicOp, write bool, v s
 			// operation's own delta).
 			lo, hi := base+own[0]+as.neg-min(delta, 0), base+own[1]+as.pos-max(delta, 0)
 			if lo >= lo64 && hi <= hi64 && lo <= hi {
-				res.set = r.addSet(ir.Interval(uint32(lo), uint32(hi)))
+				res.giveSet(r.addSet(ir.Interval(uint32(lo), uint32(hi))))
 			}
 		}
 	}
@@ -664,8 +665,8 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 			switch {
 			case v.why >= 0:
 				s, ok = ir.ValueSet{}.Add(v.bits, v.err)
-			case v.set != 0:
-				s, ok = run.set(v.set), true
+			case v.setID() != 0:
+				s, ok = run.set(v.setID()), true
 			default:
 				ok = false
 			}
@@ -682,7 +683,7 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		if !same {
 			v = slot{bits: v0.bits, why: -f.first}
 			if !any {
-				v.set = run.addSet(u)
+				v.giveSet(run.addSet(u))
 			}
 		}
 		fr.sh.write(l[0], l[1], v)
@@ -795,7 +796,7 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 	}
 	if m, hit := sh.run.anywhere[id]; hit && m.gen == sh.run.gen[id] {
 		if m.ok {
-			dst.set = m.set
+			dst.giveSet(m.set)
 		}
 		return
 	}
@@ -822,7 +823,7 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 		set, ok = set.Add(v.bits, v.err)
 	}
 	if ok {
-		dst.set = sh.run.addSet(set)
-		memo.set, memo.ok = dst.set, true
+		dst.giveSet(sh.run.addSet(set))
+		memo.set, memo.ok = dst.setID(), true
 	}
 }
