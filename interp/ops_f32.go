@@ -15,12 +15,12 @@ type (
 	fcmpk func(a, b fv) (bool, fstatus)
 )
 
-func fvOf(s slot) fv { return fv{f32of(s.bits), s.err} }
+func fvOf(s slot) fv { return fv{f32of(s.bits), s.tol()} }
 
 // flushed is s with a subnormal value replaced by a zero of its sign.
 func flushed(s slot) fv {
 	if isSubnormal(s.bits) {
-		return fv{math.Copysign(0, f32of(s.bits)), s.err}
+		return fv{math.Copysign(0, f32of(s.bits)), s.tol()}
 	}
 	return fvOf(s)
 }

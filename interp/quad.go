@@ -143,7 +143,7 @@ func sameLogs(a, b *[4][][]slot) bool {
 			}
 			for i := range a[l][k] {
 				x, y := a[l][k][i], b[l][k][i]
-				if x.bits != y.bits || (x.why < 0) != (y.why < 0) || x.err != y.err {
+				if x.bits != y.bits || (x.why < 0) != (y.why < 0) || x.tol() != y.tol() {
 					return false
 				}
 			}
@@ -199,7 +199,7 @@ func (c *compiler) derivative(e *ir.BuiltinCall, dst int32) cexpr {
 					bad = true
 				}
 				vals[l] = float64(math.Float32frombits(s.bits))
-				errs = math.Max(errs, s.err)
+				errs = math.Max(errs, s.tol())
 			}
 			if bad {
 				fr.s[d+j] = slot{why: -anyWhy}

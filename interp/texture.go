@@ -535,7 +535,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 		s, serr = make([]float64, cw), make([]float64, cw)
 		for j := int32(0); j < cw; j++ {
 			sl := fr.s[fcoords.loc+j]
-			s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.err
+			s[j], serr[j] = float64(math.Float32frombits(sl.bits)), sl.tol()
 			if math.IsNaN(s[j]) || math.IsInf(s[j], 0) {
 				return nil, nil, false
 			}
@@ -645,7 +645,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				return
 			}
 			lod := float64(math.Float32frombits(fr.s[fLevel.loc].bits))
-			lodErr := fr.s[fLevel.loc].err
+			lodErr := fr.s[fLevel.loc].tol()
 			s, serr, ok := coordsOf(fr)
 			if !ok || math.IsNaN(lod) || math.IsInf(lod, 0) {
 				anyOut(fr, oob)
@@ -700,7 +700,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 					m := 0.0
 					for j := int32(0); j < cw; j++ {
 						v[j] = float64(math.Float32frombits(fr.s[o.loc+j].bits))
-						m = math.Max(m, fr.s[o.loc+j].err)
+						m = math.Max(m, fr.s[o.loc+j].tol())
 					}
 					return v, m
 				}
@@ -770,13 +770,13 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 						return
 					}
 					pv[l] = append(pv[l], float64(math.Float32frombits(sl.bits)))
-					serr[j] = math.Max(serr[j], sl.err)
+					serr[j] = math.Max(serr[j], sl.tol())
 				}
 			}
 			bias, biasErr := 0.0, 0.0
 			if e.Op == ir.TexSampleBias {
 				bias = float64(math.Float32frombits(fr.s[fLevel.loc].bits))
-				biasErr = fr.s[fLevel.loc].err
+				biasErr = fr.s[fLevel.loc].tol()
 			}
 			lo, hi := implicitLod(t, pv, serr)
 			lo, hi = lo+bias-biasErr, hi+bias+biasErr
@@ -815,7 +815,7 @@ func (c *compiler) textureCall(e *ir.TextureCall, dst int32) cexpr {
 				anyOut(fr, oob)
 				return
 			}
-			r := t.compareRef(ref, fr.s[fLevel.loc].err)
+			r := t.compareRef(ref, fr.s[fLevel.loc].tol())
 			s, serr, ok := coordsOf(fr)
 			if !ok {
 				anyOut(fr, oob)
@@ -955,7 +955,7 @@ func (t *texInst) store(fr *frame, l, idx int, value cexpr, race int32) {
 			alts[j] = nil
 			continue
 		}
-		cs, good := t.f.encodeTol(sl.bits, sl.err)
+		cs, good := t.f.encodeTol(sl.bits, sl.tol())
 		switch {
 		case !good:
 			alts[j] = nil
