@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
@@ -145,154 +147,165 @@ const (
 	opAddFVClampFV
 )
 
+// vcode is code whose slot operands checkSlots found inside the frame
+// (compiler.verified, its only maker: TestOnlyVerifiedMakesVcode): the
+// code execAt runs, reading and writing those slots without bounds checks
+// (row (d) of `make bench`: 5% of the interpreter's time).
+type vcode []instr
+
 // run executes expression code.
-func (cd code) run(fr *frame) { cd.exec(fr) }
+func (cd vcode) run(fr *frame) { cd.exec(fr) }
 
 // exec executes code (a function body, or expression code) and returns
 // how it ended: cNext when it ran to its end, cReturn at a return, cAbort
 // when the invocation stopped.
-func (cd code) exec(fr *frame) ctl { return cd.execAt(fr, 0) }
+func (cd vcode) exec(fr *frame) ctl { return cd.execAt(fr, 0) }
 
 // execAt is exec starting at instruction pc (an entry point resuming
-// after a barrier).
-func (cd code) execAt(fr *frame, pc int) ctl {
+// after a barrier). fr must be a frame of the program cd was compiled
+// into (len(fr.s) is its image's length; checked).
+func (cd vcode) execAt(fr *frame, pc int) ctl {
 	s := fr.s
+	if len(s) < len(fr.p.image) {
+		panic("interp: a frame smaller than its program's image")
+	}
+	sp := unsafe.Pointer(unsafe.SliceData(s))
 	for ; pc < len(cd); pc++ {
 		in := &cd[pc]
 		switch in.op {
 		case opFn:
 			in.fn(fr)
 		case opCopy1:
-			s[in.d] = s[in.a]
+			*sat(sp, in.d) = *sat(sp, in.a)
 		case opCopyN:
 			copy(s[in.d:in.d+int32(in.x)], s[in.a:in.a+int32(in.x)])
 		case opClear:
 			clear(s[in.d : in.d+int32(in.x)])
 		case opAdd:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.Add(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.Add(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opSub:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.Sub(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.Sub(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opMul:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.Mul(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.Mul(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opAnd:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: a.bits & b.bits, why: firstWhy(a.why, b.why)}
 		case opOr:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits | b.bits, why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: a.bits | b.bits, why: firstWhy(a.why, b.why)}
 		case opXor:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: a.bits ^ b.bits, why: firstWhy(a.why, b.why)}
 		case opShl:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.Shl(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.Shl(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opShrU:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.Shr(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.Shr(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opShrI:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: uint32(wgslsem.Shr(int32(a.bits), b.bits)), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: uint32(wgslsem.Shr(int32(a.bits), b.bits)), why: firstWhy(a.why, b.why)}
 		case opDivU:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.DivU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.DivU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opDivI:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: uint32(wgslsem.DivI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: uint32(wgslsem.DivI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
 		case opRemU:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: wgslsem.RemU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: wgslsem.RemU32(a.bits, b.bits), why: firstWhy(a.why, b.why)}
 		case opRemI:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: uint32(wgslsem.RemI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: uint32(wgslsem.RemI32(int32(a.bits), int32(b.bits))), why: firstWhy(a.why, b.why)}
 		case opNeg:
-			a := s[in.a]
+			a := *sat(sp, in.a)
 			a.bits = uint32(wgslsem.Neg(int32(a.bits)))
 			a.dropSet()
-			s[in.d] = a
+			*sat(sp, in.d) = a
 		case opNot:
-			a := s[in.a]
+			a := *sat(sp, in.a)
 			a.bits ^= 1
 			a.dropSet()
-			s[in.d] = a
+			*sat(sp, in.d) = a
 		case opCompl:
-			a := s[in.a]
+			a := *sat(sp, in.a)
 			a.bits = ^a.bits
 			a.dropSet()
-			s[in.d] = a
+			*sat(sp, in.d) = a
 		case opEq:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits == b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits == b.bits), why: firstWhy(a.why, b.why)}
 		case opNe:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits != b.bits), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits != b.bits), why: firstWhy(a.why, b.why)}
 		case opLt:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits^in.x < b.bits^in.x), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits^in.x < b.bits^in.x), why: firstWhy(a.why, b.why)}
 		case opLe:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits^in.x <= b.bits^in.x), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits^in.x <= b.bits^in.x), why: firstWhy(a.why, b.why)}
 		case opGt:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits^in.x > b.bits^in.x), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits^in.x > b.bits^in.x), why: firstWhy(a.why, b.why)}
 		case opGe:
-			a, b := &s[in.a], &s[in.b]
-			s[in.d] = slot{bits: b2u(a.bits^in.x >= b.bits^in.x), why: firstWhy(a.why, b.why)}
+			a, b := sat(sp, in.a), sat(sp, in.b)
+			*sat(sp, in.d) = slot{bits: b2u(a.bits^in.x >= b.bits^in.x), why: firstWhy(a.why, b.why)}
 		case opAddF:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
 				if r, ok := exactSum32(a.bits, b.bits^in.x); ok {
-					s[in.d] = slot{bits: r}
+					*sat(sp, in.d) = slot{bits: r}
 					continue
 				}
 			}
 			in.fn(fr)
 		case opMulF:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			if a.why|b.why == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
 				if r, ok := exactMul32(a.bits, b.bits); ok {
-					s[in.d] = slot{bits: r}
+					*sat(sp, in.d) = slot{bits: r}
 					continue
 				}
 			}
 			in.fn(fr)
 		case opCmpF:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			if a.why|b.why == 0 && a.err == 0 && b.err == 0 && !isSubnormal(a.bits) && !isSubnormal(b.bits) {
-				s[in.d] = slot{bits: b2u(cmpF32(in.x, a.bits, b.bits))}
+				*sat(sp, in.d) = slot{bits: b2u(cmpF32(in.x, a.bits, b.bits))}
 				continue
 			}
 			in.fn(fr)
 		case opI2F:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			if v := int32(a.bits); a.why == 0 && v >= -1<<24 && v <= 1<<24 {
-				s[in.d] = slot{bits: math.Float32bits(float32(v))}
+				*sat(sp, in.d) = slot{bits: math.Float32bits(float32(v))}
 				continue
 			}
 			in.fn(fr)
 		case opNegF:
-			a := s[in.a]
+			a := *sat(sp, in.a)
 			a.bits ^= 0x80000000
 			a.dropSet()
-			s[in.d] = a
+			*sat(sp, in.d) = a
 		case opSel:
-			cv := s[in.c]
+			cv := *sat(sp, in.c)
 			src := in.a
 			if cv.bits != 0 {
 				src = in.b
 			}
-			r := s[src]
+			r := *sat(sp, src)
 			if cv.why < 0 {
 				r.taint(cv.why)
 			}
-			s[in.d] = r
+			*sat(sp, in.d) = r
 		case opAddFV:
 			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
-				x := (*[4]slot)(s[in.a : in.a+4])
+				x := (*[4]slot)(unsafe.Pointer(sat(sp, in.a)))
 				sb := int32(in.x >> 4 & 1)
-				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+				b0, b1, b2, b3 := sat(sp, in.b), sat(sp, in.b+sb), sat(sp, in.b+2*sb), sat(sp, in.b+3*sb)
 				if good4(x) && (in.x&goodB != 0 || b0.why|b1.why|b2.why|b3.why == 0 && normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
 					neg := in.x & (1 << 31)
 					r0, ok0 := exactSum32(x[0].bits, b0.bits^neg)
@@ -300,7 +313,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 					r2, ok2 := exactSum32(x[2].bits, b2.bits^neg)
 					r3, ok3 := exactSum32(x[3].bits, b3.bits^neg)
 					if ok0 && ok1 && ok2 && ok3 {
-						d := (*[4]slot)(s[in.d : in.d+4])
+						d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
 						continue
 					}
@@ -311,16 +324,16 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			lanesF32(fr, in, 2, addLane)
 		case opMulFV:
 			if in.x&0x1f == 4|3<<3 || in.x&0x1f == 4|1<<3 { // four lanes, b a vector or a scalar
-				x := (*[4]slot)(s[in.a : in.a+4])
+				x := (*[4]slot)(unsafe.Pointer(sat(sp, in.a)))
 				sb := int32(in.x >> 4 & 1)
-				b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+				b0, b1, b2, b3 := sat(sp, in.b), sat(sp, in.b+sb), sat(sp, in.b+2*sb), sat(sp, in.b+3*sb)
 				if good4(x) && (in.x&goodB != 0 || b0.why|b1.why|b2.why|b3.why == 0 && normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
 					r0, ok0 := exactMul32(x[0].bits, b0.bits)
 					r1, ok1 := exactMul32(x[1].bits, b1.bits)
 					r2, ok2 := exactMul32(x[2].bits, b2.bits)
 					r3, ok3 := exactMul32(x[3].bits, b3.bits)
 					if ok0 && ok1 && ok2 && ok3 {
-						d := (*[4]slot)(s[in.d : in.d+4])
+						d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
 						continue
 					}
@@ -336,13 +349,13 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			// zero keeps its magnitude.
 			sign := in.x & (1 << 31)
 			if in.x&0xf == 4|1<<3 { // four lanes
-				x := (*[4]slot)(s[in.a : in.a+4])
+				x := (*[4]slot)(unsafe.Pointer(sat(sp, in.a)))
 				r0, ok0 := scale2(x[0].bits, in.c, sign)
 				r1, ok1 := scale2(x[1].bits, in.c, sign)
 				r2, ok2 := scale2(x[2].bits, in.c, sign)
 				r3, ok3 := scale2(x[3].bits, in.c, sign)
 				if ok0 && ok1 && ok2 && ok3 && x[0].why|x[1].why|x[2].why|x[3].why == 0 {
-					d := (*[4]slot)(s[in.d : in.d+4])
+					d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 					d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
 					continue
 				}
@@ -352,11 +365,11 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			lanesF32(fr, in, 1, scaleLane)
 		case opClampFV:
 			if in.x&0x3f == 4|7<<3 { // four lanes, all vectors
-				x, lo, hi := (*[4]slot)(s[in.a:in.a+4]), (*[4]slot)(s[in.b:in.b+4]), (*[4]slot)(s[in.c:in.c+4])
+				x, lo, hi := (*[4]slot)(unsafe.Pointer(sat(sp, in.a))), (*[4]slot)(unsafe.Pointer(sat(sp, in.b))), (*[4]slot)(unsafe.Pointer(sat(sp, in.c)))
 				if in.x&goodB != 0 {
 					// Constant bounds, exact, normal and ordered (goodB).
 					if good4(x) {
-						d := (*[4]slot)(s[in.d : in.d+4])
+						d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 						d[0], d[1], d[2], d[3] = slot{bits: clampBits(x[0].bits, lo[0].bits, hi[0].bits)}, slot{bits: clampBits(x[1].bits, lo[1].bits, hi[1].bits)},
 							slot{bits: clampBits(x[2].bits, lo[2].bits, hi[2].bits)}, slot{bits: clampBits(x[3].bits, lo[3].bits, hi[3].bits)}
 						continue
@@ -367,7 +380,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 					r2, ok2 := clampF32(x[2].bits, lo[2].bits, hi[2].bits)
 					r3, ok3 := clampF32(x[3].bits, lo[3].bits, hi[3].bits)
 					if ok0 && ok1 && ok2 && ok3 {
-						d := (*[4]slot)(s[in.d : in.d+4])
+						d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 						d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
 						continue
 					}
@@ -377,7 +390,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			lanesF32(fr, in, 3, clampLane)
 		case opSplat:
-			v := s[in.a]
+			v := *sat(sp, in.a)
 			for i := in.d; i < in.d+int32(in.x); i++ {
 				s[i] = v
 			}
@@ -419,7 +432,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			pc = int(in.d) - 1
 			goto enter
 		case opBrEq:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := a.bits != b.bits
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -432,7 +445,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrNe:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := a.bits == b.bits
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -445,7 +458,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrLt:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := !(a.bits^in.x < b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -458,7 +471,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrLe:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := !(a.bits^in.x <= b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -471,7 +484,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrGt:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := !(a.bits^in.x > b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -484,7 +497,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrGe:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			jump := !(a.bits^in.x >= b.bits^in.x)
 			if w := firstWhy(a.why, b.why); w < 0 {
 				var stop bool
@@ -497,7 +510,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrF:
-			a, b := &s[in.a], &s[in.b]
+			a, b := sat(sp, in.a), sat(sp, in.b)
 			if exactNormal(*a) && exactNormal(*b) {
 				if !cmpF32(in.x, a.bits, b.bits) {
 					pc = int(in.d) - 1
@@ -514,7 +527,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrBool:
-			v := &s[in.a]
+			v := sat(sp, in.a)
 			jump := (v.bits != 0) == (in.x != 0)
 			if v.why < 0 {
 				var stop bool
@@ -527,7 +540,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opSwitch:
-			v := &s[in.a]
+			v := sat(sp, in.a)
 			tbl := fr.p.tables[in.b]
 			to := tbl[len(tbl)-1]
 			for i := 0; i+1 < len(tbl); i += 2 {
@@ -545,37 +558,37 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			pc = int(to) - 1
 			goto enter
 		case opAddK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits + in.x, why: a.why}
 		case opMulK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits * in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits * in.x, why: a.why}
 		case opAndK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits & in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits & in.x, why: a.why}
 		case opOrK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits | in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits | in.x, why: a.why}
 		case opXorK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits ^ in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits ^ in.x, why: a.why}
 		case opShlK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
 		case opShrUK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: wgslsem.Shr(a.bits, in.x), why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: wgslsem.Shr(a.bits, in.x), why: a.why}
 		case opShrIK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: uint32(wgslsem.Shr(int32(a.bits), in.x)), why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: uint32(wgslsem.Shr(int32(a.bits), in.x)), why: a.why}
 		case opRemUK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: wgslsem.RemU32(a.bits, in.x), why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: wgslsem.RemU32(a.bits, in.x), why: a.why}
 		case opDivUK:
-			a := &s[in.a]
-			s[in.d] = slot{bits: wgslsem.DivU32(a.bits, in.x), why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: wgslsem.DivU32(a.bits, in.x), why: a.why}
 		case opBrEqK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := a.bits^uint32(in.b) != in.x
 			if a.why < 0 {
 				var stop bool
@@ -588,7 +601,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrNeK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := a.bits^uint32(in.b) == in.x
 			if a.why < 0 {
 				var stop bool
@@ -601,7 +614,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrLtK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := !(a.bits^uint32(in.b) < in.x)
 			if a.why < 0 {
 				var stop bool
@@ -614,7 +627,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrLeK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := !(a.bits^uint32(in.b) <= in.x)
 			if a.why < 0 {
 				var stop bool
@@ -627,7 +640,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrGtK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := !(a.bits^uint32(in.b) > in.x)
 			if a.why < 0 {
 				var stop bool
@@ -640,7 +653,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			}
 			goto enter
 		case opBrGeK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			jump := !(a.bits^uint32(in.b) >= in.x)
 			if a.why < 0 {
 				var stop bool
@@ -661,14 +674,14 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opCount:
 			fr.ops++
 		case opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			v := slot{why: a.why}
 			if in.op <= opAndKBrNeK {
 				v.bits = a.bits & in.x
 			} else {
 				v.bits = wgslsem.RemU32(a.bits, in.x)
 			}
-			s[in.d] = v
+			*sat(sp, in.d) = v
 			pc++ // the branch: as opBrEqK / opBrNeK, at its own pc
 			br := &cd[pc]
 			jump := (v.bits^uint32(br.b) != br.x) == (br.op == opBrEqK)
@@ -685,36 +698,36 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 		case opShlKXor, opShrUKXor:
 			// The opXor reads the shift's result t (fuse) and another
 			// operand: t reaches it in a register, not through its slot.
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			t := slot{bits: wgslsem.Shl(a.bits, in.x), why: a.why}
 			if in.op == opShrUKXor {
 				t.bits = wgslsem.Shr(a.bits, in.x)
 			}
-			s[in.d] = t
+			*sat(sp, in.d) = t
 			pc++ // the opXor
 			x := &cd[pc]
 			o, w := pairOperand(x, in.d, s, t.why)
-			s[x.d] = slot{bits: t.bits ^ o, why: w}
+			*sat(sp, x.d) = slot{bits: t.bits ^ o, why: w}
 		case opMulKAdd, opMulKAddK:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			m := slot{bits: a.bits * in.x, why: a.why}
-			s[in.d] = m
+			*sat(sp, in.d) = m
 			pc++ // the opAdd or opAddK, on m
 			x := &cd[pc]
 			if in.op == opMulKAddK {
-				s[x.d] = slot{bits: m.bits + x.x, why: m.why}
+				*sat(sp, x.d) = slot{bits: m.bits + x.x, why: m.why}
 				continue
 			}
 			o, w := pairOperand(x, in.d, s, m.why)
-			s[x.d] = slot{bits: m.bits + o, why: w}
+			*sat(sp, x.d) = slot{bits: m.bits + o, why: w}
 		case opAndKI2F:
-			a := &s[in.a]
+			a := sat(sp, in.a)
 			v := slot{bits: a.bits & in.x, why: a.why}
-			s[in.d] = v
+			*sat(sp, in.d) = v
 			pc++ // the opI2F, on v
 			x := &cd[pc]
 			if i := int32(v.bits); v.why == 0 && i >= -1<<24 && i <= 1<<24 {
-				s[x.d] = slot{bits: math.Float32bits(float32(i))}
+				*sat(sp, x.d) = slot{bits: math.Float32bits(float32(i))}
 				continue
 			}
 			x.fn(fr)
@@ -722,9 +735,9 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 			// The sum is opAddFV's four-lane fast path written again: as a
 			// shared function it is not inlined, and the call made row (d)
 			// 6% slower (p1 518 → 550 µs per run).
-			x := (*[4]slot)(s[in.a : in.a+4])
+			x := (*[4]slot)(unsafe.Pointer(sat(sp, in.a)))
 			sb := int32(in.x >> 4 & 1)
-			b0, b1, b2, b3 := &s[in.b], &s[in.b+sb], &s[in.b+2*sb], &s[in.b+3*sb]
+			b0, b1, b2, b3 := sat(sp, in.b), sat(sp, in.b+sb), sat(sp, in.b+2*sb), sat(sp, in.b+3*sb)
 			if !good4(x) || in.x&goodB == 0 && (b0.why|b1.why|b2.why|b3.why != 0 || !normal4(b0.bits, b1.bits, b2.bits, b3.bits)) {
 				in.fn(fr)
 				continue
@@ -738,7 +751,7 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				in.fn(fr)
 				continue
 			}
-			d := (*[4]slot)(s[in.d : in.d+4])
+			d := (*[4]slot)(unsafe.Pointer(sat(sp, in.d)))
 			d[0], d[1], d[2], d[3] = slot{bits: r0}, slot{bits: r1}, slot{bits: r2}, slot{bits: r3}
 			pc++ // the opClampFV, of r0..r3
 			c := &cd[pc]
@@ -746,13 +759,13 @@ func (cd code) execAt(fr *frame, pc int) ctl {
 				c.fn(fr)
 				continue
 			}
-			lo, hi := (*[4]slot)(s[c.b:c.b+4]), (*[4]slot)(s[c.c:c.c+4])
-			d = (*[4]slot)(s[c.d : c.d+4])
+			lo, hi := (*[4]slot)(unsafe.Pointer(sat(sp, c.b))), (*[4]slot)(unsafe.Pointer(sat(sp, c.c)))
+			d = (*[4]slot)(unsafe.Pointer(sat(sp, c.d)))
 			d[0], d[1], d[2], d[3] = slot{bits: clampBits(r0, lo[0].bits, hi[0].bits)}, slot{bits: clampBits(r1, lo[1].bits, hi[1].bits)},
 				slot{bits: clampBits(r2, lo[2].bits, hi[2].bits)}, slot{bits: clampBits(r3, lo[3].bits, hi[3].bits)}
 		case opAddKLoopBack:
-			a := &s[in.a]
-			s[in.d] = slot{bits: a.bits + in.x, why: a.why}
+			a := sat(sp, in.a)
+			*sat(sp, in.d) = slot{bits: a.bits + in.x, why: a.why}
 			pc++ // the back edge: as opLoopBack
 			lb := &cd[pc]
 			fr.steps++
@@ -851,6 +864,73 @@ func pairOperand(x *instr, t int32, s []slot, tw int32) (uint32, int32) {
 	}
 	o := &s[x.a]
 	return o.bits, firstWhy(o.why, tw)
+}
+
+// sat is slot i of the frame whose first slot is at p: no bounds check
+// (execAt's operands, which checkSlots checked).
+func sat(p unsafe.Pointer, i int32) *slot {
+	return (*slot)(unsafe.Add(p, uintptr(i)*unsafe.Sizeof(slot{})))
+}
+
+// checkSlots returns an error naming the first instruction of cd that
+// execAt would read or write outside a frame of n slots through sat:
+// each slot operand, with the lanes it spans, within [0, n). Operands
+// that execAt reads through checked slices (opCopyN, opClear, opSplat,
+// pairOperand, lanesF32) need no check here; an opcode this function does
+// not know is an error, so a new instruction must say what it touches.
+func (cd code) checkSlots(n int32) error {
+	for pc := range cd {
+		in := &cd[pc]
+		lanes := int32(in.x & 7)
+		span := func(k int) int32 { // operand k's lanes (a: 0, b: 1, c: 2)
+			if in.x>>(3+k)&1 != 0 {
+				return lanes
+			}
+			return 1
+		}
+		type use struct{ at, n int32 }
+		var uses []use
+		switch in.op {
+		case opFn, opCopyN, opClear, opSplat, opSteps, opAddSteps, opLoopStep, opLoopBack, opStop, opStmt,
+			opJmp, opRet, opCount, opNop, opBarrier:
+		case opCopy1, opNeg, opNot, opCompl, opI2F, opNegF,
+			opAddK, opMulK, opAndK, opOrK, opXorK, opShlK, opShrUK, opShrIK, opRemUK, opDivUK,
+			opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack,
+			opShlKXor, opShrUKXor, opAndKI2F, opMulKAdd, opMulKAddK:
+			uses = []use{{in.a, 1}, {in.d, 1}}
+		case opAdd, opSub, opMul, opAnd, opOr, opXor, opShl, opShrU, opShrI, opDivU, opDivI, opRemU, opRemI,
+			opEq, opNe, opLt, opLe, opGt, opGe, opAddF, opMulF, opCmpF:
+			uses = []use{{in.a, 1}, {in.b, 1}, {in.d, 1}}
+		case opSel:
+			uses = []use{{in.a, 1}, {in.b, 1}, {in.c, 1}, {in.d, 1}}
+		case opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF:
+			uses = []use{{in.a, 1}, {in.b, 1}}
+		case opBrBool, opSwitch, opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
+			uses = []use{{in.a, 1}}
+		case opAddFV, opMulFV:
+			uses = []use{{in.a, span(0)}, {in.b, span(1)}, {in.d, lanes}}
+		case opScaleFV:
+			uses = []use{{in.a, span(0)}, {in.d, lanes}}
+		case opClampFV:
+			uses = []use{{in.a, span(0)}, {in.b, span(1)}, {in.c, span(2)}, {in.d, lanes}}
+		case opAddFVClampFV:
+			// Four lanes of a vector a (fuse), and the opClampFV's
+			// vectors, which the pair reads as four lanes each.
+			if lanes != 4 || span(0) != 4 || pc+1 == len(cd) {
+				return fmt.Errorf("instruction %d: opAddFVClampFV on %d lanes (a's stride %d) or last", pc, lanes, span(0))
+			}
+			c := &cd[pc+1]
+			uses = []use{{in.a, 4}, {in.b, span(1)}, {in.d, 4}, {c.b, 4}, {c.c, 4}, {c.d, 4}}
+		default:
+			return fmt.Errorf("instruction %d: opcode %d has no slot check", pc, in.op)
+		}
+		for _, u := range uses {
+			if u.at < 0 || u.n < 1 || u.at > n-u.n {
+				return fmt.Errorf("instruction %d (opcode %d) names slots [%d, %d), outside the frame's %d", pc, in.op, u.at, int64(u.at)+int64(u.n), n)
+			}
+		}
+	}
+	return nil
 }
 
 // fnInstr is the instruction that calls fn.

@@ -31,7 +31,7 @@ type fnInfo struct {
 	params []varInfo
 	ret    int32 // result slots (retN of them)
 	retN   int32
-	body   code
+	body   vcode
 }
 
 type compiler struct {
@@ -124,6 +124,18 @@ func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
 	}
 	c.p.image = c.image
 	return c.p, nil
+}
+
+// verified returns cd as vcode once checkSlots finds its slot operands
+// inside the frame as it is now (slots are allocated before the code that
+// names them, and the frame only grows); otherwise compilation fails with
+// an internal error and the result is empty.
+func (c *compiler) verified(cd code) vcode {
+	if err := cd.checkSlots(int32(len(c.image))); err != nil {
+		c.errs.Add(c.m.File, ir.Pos{}, "interp", "internal error: %v", err)
+		return nil
+	}
+	return vcode(cd)
 }
 
 func (c *compiler) errorf(pos ir.Pos, format string, args ...any) {
@@ -251,7 +263,7 @@ func (c *compiler) globalInit(g *ir.Global) {
 	}
 	fr := &frame{s: make([]slot, len(c.image)), limit: 1, p: c.p}
 	copy(fr.s, c.image)
-	ce.code.run(fr)
+	c.verified(ce.code).run(fr)
 	copy(c.image[info.base:info.base+info.n], fr.s[info.base:info.base+info.n])
 }
 
@@ -271,7 +283,7 @@ func (c *compiler) function(f *ir.Func) {
 		info.retN = size(f.Result)
 		info.ret = c.alloc(info.retN)
 	}
-	info.body = c.body(f.Body)
+	info.body = c.verified(c.body(f.Body))
 	c.funcs[f.Name] = info
 }
 

@@ -79,7 +79,7 @@ type entryInfo struct {
 type Dispatch struct {
 	p     *Program
 	e     *entryInfo
-	body  code
+	body  vcode
 	entry *ir.Func
 	m     *ir.Module // for its textures (texture.go)
 }
@@ -240,11 +240,12 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 		e.params = info.params
 		c.funcs[fn.Name] = info
 	}
+	vbody := c.verified(body)
 	if len(c.errs) > 0 {
 		return nil, c.errs.Err()
 	}
 	c.p.image = c.image
-	return &Dispatch{p: c.p, e: e, body: body, entry: f, m: m}, nil
+	return &Dispatch{p: c.p, e: e, body: vbody, entry: f, m: m}, nil
 }
 
 // Entry returns the entry point.
@@ -341,7 +342,7 @@ func (c *compiler) sharedRef(e ir.Expr) sref {
 		xt := e.X.Type()
 		idx := c.expr(e.Index)
 		prev, base, id := r.fn, r.off, r.id
-		idcode, il := idx.code, idx.loc
+		idcode, il := c.verified(idx.code), idx.loc
 		signed := e.Index.Type().Kind == ir.KindI32
 		ln := int32(xt.Len)
 		runtime := xt.Kind == ir.KindRuntimeArray
@@ -463,7 +464,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	posID := c.addReason(s.Pos, rOOBWrite, s, "write")
 	loadOOB := -c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "")
 	loadID := c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "read")
-	cd, src := v.code, v.loc
+	cd, src := c.verified(v.code), v.loc
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := r.at(fr)

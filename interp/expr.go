@@ -341,7 +341,7 @@ func (c *compiler) indexThroughRef(e *ir.Index, dst int32) cexpr {
 	if d < 0 {
 		d = c.alloc(esz)
 	}
-	refFn, idcode, il := r.fn, idx.code, idx.loc
+	refFn, idcode, il := r.fn, c.verified(idx.code), idx.loc
 	ln := int32(e.X.Type().Len)
 	signed := e.Index.Type().Kind == ir.KindI32
 	oob := -c.addReason(e.Pos, rOOBRead, e, "")
@@ -376,7 +376,7 @@ func (c *compiler) indexThroughRef(e *ir.Index, dst int32) cexpr {
 func (c *compiler) logical(e *ir.Binary, dst int32) cexpr {
 	x, y := c.expr(e.X), c.expr(e.Y)
 	d := c.pickDst(dst, 1, true, x, y)
-	xl, ycode, yl := x.loc, y.code, y.loc
+	xl, ycode, yl := x.loc, c.verified(y.code), y.loc
 	decide := uint32(0) // && is decided by false
 	if e.Op == ir.OpLogOr {
 		decide = 1

@@ -243,7 +243,7 @@ func (c *compiler) refFor(e ir.Expr, oob rkind) cref {
 		}
 		bad := -c.addReason(e.Pos, oob, e, name)
 		prev, prevOff := r.fn, r.off
-		idcode, il := idx.code, idx.loc
+		idcode, il := c.verified(idx.code), idx.loc
 		ln := int32(e.X.Type().Len)
 		signed := e.Index.Type().Kind == ir.KindI32
 		r.fn = func(fr *frame) (int32, int32) {
@@ -296,7 +296,7 @@ func (c *compiler) assign(s *ir.Assign) cstmt {
 	y := c.expr(s.RHS)
 	ce := c.binary(s, s.Op, cexpr{loc: tmp, n: n}, y, -1)
 	refFn, root := r.fn, r.root
-	cd, src := ce.code, ce.loc
+	cd, src := c.verified(ce.code), ce.loc
 	stops := r.stops || ce.stops
 	return cstmt{run: func(fr *frame) ctl {
 		off, bad := refFn(fr)
@@ -331,7 +331,7 @@ func markRoot(s []slot, root varInfo, why int32) {
 // store evaluates the reference, then the value, then stores.
 func (c *compiler) store(r cref, v cexpr, n int32) stmtFn {
 	refFn, off0, root := r.fn, r.off, r.root
-	cd, src := v.code, v.loc
+	cd, src := c.verified(v.code), v.loc
 	stops := r.stops || v.stops
 	return func(fr *frame) ctl {
 		off, bad := off0, int32(0)
