@@ -103,7 +103,11 @@
 // and comparisons on exact normal operands (Fast2Sum in float32 for + and
 // -), four-lane f32 + - * and clamp, a vector times a constant ±2^k
 // (exponents scaled), i32 → f32, select, splats — are
-// decoded by one switch and read their operands in place; control flow is
+// decoded by one switch and read their operands in place, without bounds
+// checks (every instruction's slots, lanes included, were checked against
+// the frame when it was compiled: checkSlots, vcode); a slot is 16 bytes
+// (bits, status, and the f32 error bound or the allowed set's id, which
+// never coexist); control flow is
 // jumps (blocks count their steps on entry, branches test comparisons
 // directly); every other operation, and the general case of a hot f32
 // one (inexact, indeterminate or subnormal operands), is a closure the
