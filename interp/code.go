@@ -418,7 +418,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 					return k
 				}
 			}
-			pc = int(in.d) - 1
+			pc = int(uint32(in.d)) - 1
 			goto enter
 		case opStop:
 			if fr.stop {
@@ -429,7 +429,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				return k
 			}
 		case opJmp:
-			pc = int(in.d) - 1
+			pc = int(uint32(in.d)) - 1
 			goto enter
 		case opBrEq:
 			a, b := sat(sp, in.a), sat(sp, in.b)
@@ -441,7 +441,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrNe:
@@ -454,7 +454,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrLt:
@@ -467,7 +467,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrLe:
@@ -480,7 +480,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrGt:
@@ -493,7 +493,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrGe:
@@ -506,14 +506,14 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrF:
 			a, b := sat(sp, in.a), sat(sp, in.b)
 			if exactNormal(*a) && exactNormal(*b) {
 				if !cmpF32(in.x, a.bits, b.bits) {
-					pc = int(in.d) - 1
+					pc = int(uint32(in.d)) - 1
 				}
 				goto enter
 			}
@@ -523,7 +523,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				return cAbort
 			}
 			if !fr.cb {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrBool:
@@ -536,7 +536,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opSwitch:
@@ -597,7 +597,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrNeK:
@@ -610,7 +610,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrLtK:
@@ -623,7 +623,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrLeK:
@@ -636,7 +636,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrGtK:
@@ -649,7 +649,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opBrGeK:
@@ -662,7 +662,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(in.d) - 1
+				pc = int(uint32(in.d)) - 1
 			}
 			goto enter
 		case opRet:
@@ -692,7 +692,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				}
 			}
 			if jump {
-				pc = int(br.d) - 1
+				pc = int(uint32(br.d)) - 1
 			}
 			goto enter
 		case opShlKXor, opShrUKXor:
@@ -706,7 +706,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 			*sat(sp, in.d) = t
 			pc++ // the opXor
 			x := &cd[pc]
-			o, w := pairOperand(x, in.d, s, t.why)
+			o, w := pairOperand(x, in.d, sp, t.why)
 			*sat(sp, x.d) = slot{bits: t.bits ^ o, why: w}
 		case opMulKAdd, opMulKAddK:
 			a := sat(sp, in.a)
@@ -718,7 +718,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 				*sat(sp, x.d) = slot{bits: m.bits + x.x, why: m.why}
 				continue
 			}
-			o, w := pairOperand(x, in.d, s, m.why)
+			o, w := pairOperand(x, in.d, sp, m.why)
 			*sat(sp, x.d) = slot{bits: m.bits + o, why: w}
 		case opAndKI2F:
 			a := sat(sp, in.a)
@@ -774,7 +774,7 @@ func (cd vcode) execAt(fr *frame, pc int) ctl {
 					return k
 				}
 			}
-			pc = int(lb.d) - 1
+			pc = int(uint32(lb.d)) - 1
 			goto enter
 		}
 		continue
@@ -857,26 +857,28 @@ func scale2(b uint32, k int32, sign uint32) (uint32, bool) {
 // instruction of a pair, that is not the first's result (slot t, whose
 // why is tw; fuse requires x to read it), and the why of x's result:
 // firstWhy of its operands in x's order.
-func pairOperand(x *instr, t int32, s []slot, tw int32) (uint32, int32) {
+func pairOperand(x *instr, t int32, sp unsafe.Pointer, tw int32) (uint32, int32) {
 	if x.a == t {
-		o := &s[x.b]
+		o := sat(sp, x.b)
 		return o.bits, firstWhy(tw, o.why)
 	}
-	o := &s[x.a]
+	o := sat(sp, x.a)
 	return o.bits, firstWhy(o.why, tw)
 }
 
 // sat is slot i of the frame whose first slot is at p: no bounds check
 // (execAt's operands, which checkSlots checked).
 func sat(p unsafe.Pointer, i int32) *slot {
-	return (*slot)(unsafe.Add(p, uintptr(i)*unsafe.Sizeof(slot{})))
+	return (*slot)(unsafe.Add(p, uintptr(uint32(i))*unsafe.Sizeof(slot{})))
 }
 
 // checkSlots returns an error naming the first instruction of cd that
 // execAt would read or write outside a frame of n slots through sat:
-// each slot operand, with the lanes it spans, within [0, n). Operands
+// each slot operand, with the lanes it spans, within [0, n); and each
+// jump's target within [0, len(cd)] (the end included). Operands
 // that execAt reads through checked slices (opCopyN, opClear, opSplat,
-// pairOperand, lanesF32) need no check here; an opcode this function does
+// lanesF32) need no check here, and a pair's second instruction, which
+// fuse keeps in place, is checked as itself; an opcode this function does
 // not know is an error, so a new instruction must say what it touches.
 func (cd code) checkSlots(n int32) error {
 	for pc := range cd {
@@ -923,6 +925,14 @@ func (cd code) checkSlots(n int32) error {
 			uses = []use{{in.a, 4}, {in.b, span(1)}, {in.d, 4}, {c.b, 4}, {c.c, 4}, {c.d, 4}}
 		default:
 			return fmt.Errorf("instruction %d: opcode %d has no slot check", pc, in.op)
+		}
+		switch in.op {
+		case opJmp, opLoopBack, opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF, opBrBool,
+			opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
+			// execAt reads the target as unsigned (one load, not three).
+			if in.d < 0 || int(in.d) > len(cd) {
+				return fmt.Errorf("instruction %d (opcode %d) jumps to %d, outside the code's %d instructions", pc, in.op, in.d, len(cd))
+			}
 		}
 		for _, u := range uses {
 			if u.at < 0 || u.n < 1 || u.at > n-u.n {

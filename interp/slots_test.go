@@ -28,7 +28,9 @@ func TestCheckSlotsKnowsEveryOpcode(t *testing.T) {
 
 // TestCheckSlotsRejectsSlotsOutsideTheFrame: by hand, in a frame of 8
 // slots (0..7), each instruction below names a slot, or a lane, at 8 or
-// below 0; the same instruction one slot lower is accepted.
+// below 0, or jumps outside its code (one instruction: targets 0 and 1,
+// the end, are inside); the same instruction one slot (or target) lower
+// or higher is accepted.
 func TestCheckSlotsRejectsSlotsOutsideTheFrame(t *testing.T) {
 	const v4, scalarB = 4 | 1<<3 | 1<<4, 4 | 1<<3 // four lanes: a and b vectors; a vector, b a scalar
 	cases := []struct {
@@ -47,6 +49,8 @@ func TestCheckSlotsRejectsSlotsOutsideTheFrame(t *testing.T) {
 		{"the clamp a pair reads", code{{op: opAddFVClampFV, x: v4}, {op: opClampFV, x: 4 | 7<<3 | goodB, b: 5}},
 			code{{op: opAddFVClampFV, x: v4}, {op: opClampFV, x: 4 | 7<<3 | goodB, b: 4}}, "[5, 9)"},
 		{"a pair without its second", code{{op: opAddFVClampFV, x: v4}}, nil, "last"},
+		{"a jump past the end", code{{op: opJmp, d: 2}}, code{{op: opJmp, d: 1}}, "jumps to 2"},
+		{"a branch before the start", code{{op: opBrLtK, d: -1}}, code{{op: opBrLtK, d: 0}}, "jumps to -1"},
 	}
 	for _, c := range cases {
 		err := c.bad.checkSlots(8)
