@@ -163,7 +163,11 @@ func (cd vcode) exec(fr *frame) ctl { return cd.execAt(fr, 0) }
 
 // execAt is exec starting at instruction pc (an entry point resuming
 // after a barrier). fr must be a frame of the program cd was compiled
-// into (len(fr.s) is its image's length; checked).
+// into (len(fr.s) is its image's length; checked). Slot indices and jump
+// targets are read as uint32 (checkSlots found them non-negative): Go
+// folds a zero-extending load of an instruction's field into one indexed
+// MOVL, a sign-extending one into LEAQ, LEAQ, MOVSXD (4% of row (d) each
+// for operands and for jumps).
 func (cd vcode) execAt(fr *frame, pc int) ctl {
 	s := fr.s
 	if len(s) < len(fr.p.image) {
