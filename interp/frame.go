@@ -57,12 +57,17 @@ func (s slot) setID() int32 {
 	return 0
 }
 
-// giveSet makes indeterminate s's allowed set the set with id (> 0).
+// giveSet makes indeterminate s's allowed set the set with id (0: any
+// value, as addSet returns for an empty set; +0, never -0, so that equal
+// states hash equal: fork.go hashes slot bytes).
 func (s *slot) giveSet(id int32) {
 	if s.why >= 0 {
 		panic("interp: an allowed set on a determinate slot")
 	}
-	s.err = -float64(id)
+	s.err = 0
+	if id != 0 {
+		s.err = -float64(id)
+	}
 }
 
 // tol is s's error bound: err for a determinate leaf, 0 for an
