@@ -880,8 +880,8 @@ func sat(p unsafe.Pointer, i int32) *slot {
 // execAt would read or write outside a frame of n slots through sat:
 // each slot operand, with the lanes it spans, within [0, n); and each
 // jump's target within [0, len(cd)] (the end included). Operands
-// that execAt reads through checked slices (opCopyN, opClear, opSplat,
-// lanesF32) need no check here, and a pair's second instruction, which
+// that execAt reads through checked slices (opCopyN, opClear, opSplat's
+// lanes, lanesF32) need no check here, and a pair's second instruction, which
 // fuse keeps in place, is checked as itself; an opcode this function does
 // not know is an error, so a new instruction must say what it touches.
 func (cd code) checkSlots(n int32) error {
@@ -897,8 +897,10 @@ func (cd code) checkSlots(n int32) error {
 		type use struct{ at, n int32 }
 		var uses []use
 		switch in.op {
-		case opFn, opCopyN, opClear, opSplat, opSteps, opAddSteps, opLoopStep, opLoopBack, opStop, opStmt,
+		case opFn, opCopyN, opClear, opSteps, opAddSteps, opLoopStep, opLoopBack, opStop, opStmt,
 			opJmp, opRet, opCount, opNop, opBarrier:
+		case opSplat: // the lanes it writes, through a checked slice
+			uses = []use{{in.a, 1}}
 		case opCopy1, opNeg, opNot, opCompl, opI2F, opNegF,
 			opAddK, opMulK, opAndK, opOrK, opXorK, opShlK, opShrUK, opShrIK, opRemUK, opDivUK,
 			opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack,

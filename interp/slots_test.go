@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +41,7 @@ func TestCheckSlotsRejectsSlotsOutsideTheFrame(t *testing.T) {
 	}{
 		{"opAdd's b", code{{op: opAdd, b: 8}}, code{{op: opAdd, b: 7}}, "[8, 9)"},
 		{"opAddK's d", code{{op: opAddK, d: 8}}, code{{op: opAddK, d: 7}}, "[8, 9)"},
+		{"opSplat's a", code{{op: opSplat, a: 8, x: 4}}, code{{op: opSplat, a: 7, x: 4}}, "[8, 9)"},
 		{"opSel's condition", code{{op: opSel, c: -1}}, code{{op: opSel, c: 0}}, "[-1, 0)"},
 		{"opBrLtK's a", code{{op: opBrLtK, a: 8}}, code{{op: opBrLtK, a: 7}}, "[8, 9)"},
 		{"opAddFV's vector a", code{{op: opAddFV, x: v4, a: 5}}, code{{op: opAddFV, x: v4, a: 4}}, "[5, 9)"},
@@ -100,4 +102,157 @@ func TestOnlyVerifiedMakesVcode(t *testing.T) {
 	}
 	require.Len(t, makers, 1, "vcode made at %v", makers)
 	assert.Contains(t, makers[0], " in verified")
+}
+
+// TestCheckSlotsCoversExecAt reads code.go: every slot field that a case
+// of execAt's switch hands to sat (unchecked) must be one that
+// checkSlots checks for that opcode, and every jump target it reads
+// unsigned one whose range checkSlots checks. A field of the next
+// instruction (a pair's second, which fuse keeps in place) is checked as
+// that instruction's own, unless checkSlots names it for the pair
+// (opAddFVClampFV's clamp). This is what a new or edited case must keep
+// in step.
+func TestCheckSlotsCoversExecAt(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "code.go", nil, 0)
+	require.NoError(t, err)
+	funcs := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			funcs[fd.Name.Name] = fd
+		}
+	}
+	require.Contains(t, funcs, "execAt")
+	require.Contains(t, funcs, "checkSlots")
+	// cases calls visit with each case clause of the switch on in.op in
+	// fn and the opcodes it lists (the first such switch only).
+	cases := func(fn *ast.FuncDecl, nth int, visit func(ops []string, body []ast.Stmt)) {
+		seen := 0
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			sw, ok := n.(*ast.SwitchStmt)
+			if !ok {
+				return true
+			}
+			if sel, ok := sw.Tag.(*ast.SelectorExpr); !ok || sel.Sel.Name != "op" {
+				return true
+			}
+			seen++
+			if seen != nth {
+				return true
+			}
+			for _, s := range sw.Body.List {
+				cc := s.(*ast.CaseClause)
+				var ops []string
+				for _, e := range cc.List {
+					ops = append(ops, e.(*ast.Ident).Name)
+				}
+				visit(ops, cc.Body)
+			}
+			return false
+		})
+	}
+	// fields returns "recv.field" for each instr field a, b, c, d in e.
+	fields := func(e ast.Node) []string {
+		var out []string
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && strings.Contains("abcd", x.Sel.Name) && len(x.Sel.Name) == 1 {
+					out = append(out, id.Name+"."+x.Sel.Name)
+				}
+			case *ast.Ident:
+				if x.Name == "src" { // opSel: in.a or in.b
+					out = append(out, "in.a", "in.b")
+				}
+			}
+			return true
+		})
+		return out
+	}
+	isCall := func(n ast.Node, name string) (*ast.CallExpr, bool) {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		id, ok := c.Fun.(*ast.Ident)
+		return c, ok && id.Name == name
+	}
+	// What execAt reads unchecked, by opcode.
+	satUses, jumps := map[string][]string{}, map[string][]string{}
+	cases(funcs["execAt"], 1, func(ops []string, body []ast.Stmt) {
+		for _, st := range body {
+			ast.Inspect(st, func(n ast.Node) bool {
+				if c, ok := isCall(n, "sat"); ok {
+					for _, op := range ops {
+						satUses[op] = append(satUses[op], fields(c.Args[1])...)
+					}
+				}
+				if c, ok := isCall(n, "int"); ok {
+					if u, ok := isCall(c.Args[0], "uint32"); ok {
+						for _, op := range ops {
+							jumps[op] = append(jumps[op], fields(u.Args[0])...)
+						}
+					}
+				}
+				return true
+			})
+		}
+	})
+	// What checkSlots checks, by opcode.
+	checked := map[string][]string{}
+	cases(funcs["checkSlots"], 1, func(ops []string, body []ast.Stmt) {
+		for _, st := range body {
+			ast.Inspect(st, func(n ast.Node) bool {
+				// []use{{in.a, 1}, …}: each element's slot.
+				if lit, ok := n.(*ast.CompositeLit); ok {
+					if at, ok := lit.Type.(*ast.ArrayType); ok {
+						if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "use" {
+							for _, e := range lit.Elts {
+								for _, op := range ops {
+									checked[op] = append(checked[op], fields(e.(*ast.CompositeLit).Elts[0])...)
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	})
+	jumpChecked := map[string]bool{}
+	cases(funcs["checkSlots"], 2, func(ops []string, body []ast.Stmt) {
+		for _, op := range ops {
+			jumpChecked[op] = true
+		}
+	})
+	require.NotEmpty(t, satUses["opAdd"], "the scan finds execAt's sat calls")
+	require.NotEmpty(t, checked["opAdd"], "the scan finds checkSlots's uses")
+	isPair := func(op string) bool { return pairOps[op] }
+	for op, us := range satUses {
+		for _, u := range us {
+			if slices.Contains(checked[op], u) {
+				continue
+			}
+			if !strings.HasPrefix(u, "in.") && isPair(op) {
+				continue // the pair's second instruction, checked as itself
+			}
+			t.Errorf("execAt's %s reads %s through sat; checkSlots does not check it for %s", op, u, op)
+		}
+	}
+	for op, us := range jumps {
+		for _, u := range us {
+			if u == "in.d" && !jumpChecked[op] {
+				t.Errorf("execAt's %s jumps to in.d read unsigned; checkSlots does not check %s's target", op, op)
+			}
+			if u != "in.d" && !isPair(op) {
+				t.Errorf("execAt's %s jumps to %s read unsigned; not a pair's second instruction", op, u)
+			}
+		}
+	}
+}
+
+// pairOps are the pair opcodes (fuse.go), by name.
+var pairOps = map[string]bool{
+	"opAndKBrEqK": true, "opAndKBrNeK": true, "opRemUKBrEqK": true, "opRemUKBrNeK": true, "opAddKLoopBack": true,
+	"opShlKXor": true, "opShrUKXor": true, "opAndKI2F": true, "opMulKAdd": true, "opMulKAddK": true, "opAddFVClampFV": true,
 }
