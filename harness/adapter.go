@@ -31,6 +31,20 @@ type AdapterInfo struct {
 	// implementation registered with RegisterImplementation ("dawn", from
 	// package harness/dawn).
 	Implementation string `json:"implementation"`
+	// ImplementationVersion is the version of that implementation, naming
+	// its shader compiler where it is a separate component, e.g.
+	// "wgpu 0.19.4 (naga 0.19.2)" for the wgpu-native gpudiff links,
+	// "webgpu 0.6.2 (dawn.node)" for Dawn's npm package, "deno 2.9.6
+	// (wgpu-core 29.0.1, naga 29.0.3)" for Deno's WebGPU. "" when unknown.
+	ImplementationVersion string `json:"implementation_version"`
+	// DriverSet names the set of user-space drivers the adapter was found
+	// in: "" for the system's own (the Vulkan loader's and EGL's default
+	// drivers, plus SwiftShader), or the name of a set gpudiff loads beside
+	// them (DriverSets: "mesa25" for the Mesa 25 that `make deps` unpacks
+	// into the build). A non-empty set is part of the adapter's name
+	// ("wgpu-vulkan:llvmpipe-mesa25"), so two llvmpipe drivers of different
+	// Mesa versions are never confused.
+	DriverSet string `json:"driver_set,omitempty"`
 	// Backend is the native API under the implementation: "vulkan", "gl"
 	// (OpenGL or, for wgpu, OpenGL ES), "gles" (OpenGL ES where the
 	// implementation offers both, as Dawn does), "metal", "dx12", "dx11", or
@@ -153,7 +167,11 @@ func baseName(a AdapterInfo) string {
 	if vendor == "" {
 		vendor = strings.ToLower(a.Vendor)
 	}
-	return a.Implementation + "-" + a.Backend + ":" + shortDevice(a.Device, vendor)
+	name := a.Implementation + "-" + a.Backend + ":" + shortDevice(a.Device, vendor)
+	if a.DriverSet != "" {
+		name += "-" + a.DriverSet
+	}
+	return name
 }
 
 var (
