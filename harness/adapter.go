@@ -139,13 +139,14 @@ func backendName(b wgpu.BackendType) string {
 // short name without a duplicate suffix; nameAdapters adds those.
 func wgpuInfo(in wgpu.AdapterInfo) AdapterInfo {
 	info := AdapterInfo{
-		Implementation: implWGPU,
-		Backend:        backendName(in.BackendType),
-		Device:         reported(in.Name, in.DriverDescription),
-		Vendor:         reported(in.VendorName),
-		Type:           in.AdapterType.String(),
-		VendorID:       in.VendorId,
-		DeviceID:       in.DeviceId,
+		Implementation:        implWGPU,
+		ImplementationVersion: WGPUImplementationVersion,
+		Backend:               backendName(in.BackendType),
+		Device:                reported(in.Name, in.DriverDescription),
+		Vendor:                reported(in.VendorName),
+		Type:                  in.AdapterType.String(),
+		VendorID:              in.VendorId,
+		DeviceID:              in.DeviceId,
 	}
 	if info.Vendor == "" {
 		info.Vendor = knownVendors[in.VendorId]

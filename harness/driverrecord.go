@@ -2,6 +2,7 @@ package harness
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -14,11 +15,35 @@ type DriverRecord struct {
 	Version     string `json:"driver_version"`                // AdapterInfo.DriverVersion; "" when unknown
 	Info        string `json:"driver_info,omitempty"`         // AdapterInfo.DriverInfo
 	Conformance string `json:"conformance_version,omitempty"` // AdapterInfo.DriverConformance (Vulkan)
+	// Implementation and ImplementationVersion are the WebGPU
+	// implementation that drove the adapter and its version
+	// (AdapterInfo.Implementation, AdapterInfo.ImplementationVersion:
+	// "wgpu", "wgpu 0.19.4 (naga 0.19.2)"): the shader compiler is half of
+	// what a run tests. Absent in files written before gpudiff recorded
+	// them; DriverChanges treats an absent version as unknown, not changed.
+	Implementation        string `json:"implementation,omitempty"`
+	ImplementationVersion string `json:"implementation_version,omitempty"`
 }
 
 // Record returns a's driver identity as a DriverRecord.
 func (a AdapterInfo) Record() DriverRecord {
-	return DriverRecord{Adapter: a.Name, Driver: a.Driver, Version: a.DriverVersion, Info: a.DriverInfo, Conformance: a.DriverConformance}
+	return DriverRecord{Adapter: a.Name, Driver: a.Driver, Version: a.DriverVersion, Info: a.DriverInfo, Conformance: a.DriverConformance,
+		Implementation: a.Implementation, ImplementationVersion: a.ImplementationVersion}
+}
+
+// Stack is the record's implementation version and driver as one phrase,
+// "wgpu 0.19.4 (naga 0.19.2) on llvmpipe 22.3.6"; the driver alone
+// ("llvmpipe 22.3.6") when the implementation's version is unknown (a
+// record older than it), the implementation alone when the driver is.
+func (r DriverRecord) Stack() string {
+	drv := strings.TrimSpace(r.Driver + " " + r.Version)
+	switch {
+	case r.ImplementationVersion == "":
+		return drv
+	case drv == "":
+		return r.ImplementationVersion
+	}
+	return r.ImplementationVersion + " on " + drv
 }
 
 // knownDrivers caches every adapter Adapters or AllAdapters listed in this
@@ -68,6 +93,9 @@ func withKnownDriver(a AdapterInfo, list bool) AdapterInfo {
 	}
 	if ok {
 		a.Driver, a.DriverVersion, a.DriverInfo, a.DriverConformance = r.Driver, r.Version, r.Info, r.Conformance
+		if a.ImplementationVersion == "" {
+			a.ImplementationVersion = r.ImplementationVersion
+		}
 	}
 	return a
 }
