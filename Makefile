@@ -21,7 +21,31 @@ BIN := bin/gpudiff
 DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
-.PHONY: all deps build build-viewer test test-viewer vet lint run bench bench-all bench-instructions bench-gpu bench-gpu-build clean fuzz-smoke
+# Mesa 25 beside the system's Mesa 22 (issue 37; harness.DriverSets, README
+# "Driver sets"): Debian bookworm-backports' packages of one pinned version,
+# downloaded with a private apt configuration (the system's sources and
+# installed packages are untouched) and unpacked with dpkg-deb -x into
+# $(MESA25_DIR)/root, never installed:
+#   mesa-vulkan-drivers  lavapipe 25 (libvulkan_lvp.so; its ICD manifest is
+#                        rewritten as $(MESA25_DIR)/lvp_icd.json)
+#   libegl-mesa0         Mesa 25's EGL vendor library for glvnd (its vendor
+#                        manifest rewritten as $(MESA25_DIR)/50_mesa.json)
+#   mesa-libgallium      the gallium drivers (llvmpipe) both of those load
+#   libgbm1 libgl1-mesa-dri   what libEGL_mesa links, and the DRI loader stub
+#   libdrm2 libdrm-amdgpu1 libdrm-intel1   the libdrm 2.4.123 Mesa 25 needs
+#                        (Debian 12 has 2.4.114), reached by LD_LIBRARY_PATH
+# They depend on the system's libllvm15 (Mesa 25 "(LLVM 15.0.6)").
+# $(MESA25_DIR)/VERSION, written last, holds MESA25_VERSION: when it does,
+# nothing is downloaded.
+MESA25_VERSION := 25.0.7-2~bpo12+1
+LIBDRM25_VERSION := 2.4.123-1~bpo12+1
+MESA25_DIR := build/mesa25
+MESA25_PACKAGES := mesa-vulkan-drivers=$(MESA25_VERSION) libegl-mesa0=$(MESA25_VERSION) \
+  mesa-libgallium=$(MESA25_VERSION) libgbm1=$(MESA25_VERSION) libgl1-mesa-dri=$(MESA25_VERSION) \
+  libdrm2=$(LIBDRM25_VERSION) libdrm-amdgpu1=$(LIBDRM25_VERSION) libdrm-intel1=$(LIBDRM25_VERSION)
+MESA25_SUITE := deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
+
+.PHONY: all deps mesa25 build build-viewer test test-viewer vet lint run bench bench-all bench-instructions bench-gpu bench-gpu-build clean fuzz-smoke
 
 all: build
 
@@ -44,7 +68,32 @@ deps:
 	  echo "make deps: installing nodejs npm"; \
 	  $(APT_INSTALL) nodejs npm >/dev/null; }
 	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+	@$(MAKE) --no-print-directory mesa25
 	@$(GO) mod download
+
+# Mesa 25 into $(MESA25_DIR) (see MESA25_VERSION above); a no-op when
+# $(MESA25_DIR)/VERSION already names that version. The manifests name
+# their libraries by paths relative to themselves, so the checkout may move.
+mesa25:
+	@[ "$$(cat $(MESA25_DIR)/VERSION 2>/dev/null)" = "$(MESA25_VERSION)" ] || { \
+	  echo "make deps: fetching Mesa $(MESA25_VERSION) (bookworm-backports) into $(MESA25_DIR)"; \
+	  set -eo pipefail; tmp=$(MESA25_DIR).tmp; rm -rf "$$tmp"; \
+	  mkdir -p "$$tmp/apt/lists/partial" "$$tmp/apt/cache/archives/partial" "$$tmp/debs" "$$tmp/root"; \
+	  echo "$(MESA25_SUITE)" > "$$tmp/apt/sources.list"; \
+	  apt="-o Dir::Etc::SourceList=$$PWD/$$tmp/apt/sources.list -o Dir::Etc::SourceParts=/dev/null \
+	    -o Dir::State::Lists=$$PWD/$$tmp/apt/lists -o Dir::Cache=$$PWD/$$tmp/apt/cache -o Debug::NoLocking=1"; \
+	  apt-get $$apt -qq update; \
+	  (cd "$$tmp/debs" && apt-get $$apt -qq download $(MESA25_PACKAGES) 2>&1 | { grep -v "unsandboxed as root" || true; }); \
+	  for deb in "$$tmp"/debs/*.deb; do dpkg-deb -x "$$deb" "$$tmp/root"; done; \
+	  lvp=$$(cd "$$tmp/root" && find usr/lib -name libvulkan_lvp.so); lib=$$(dirname "$$lvp"); \
+	  sed 's|"library_path" *: *"[^"]*"|"library_path": "./root/'"$$lib"'/libvulkan_lvp.so"|' \
+	    "$$tmp/root/usr/share/vulkan/icd.d/lvp_icd.json" > "$$tmp/lvp_icd.json"; \
+	  sed 's|"library_path" *: *"[^"]*"|"library_path": "./root/'"$$lib"'/libEGL_mesa.so.0"|' \
+	    "$$tmp/root/usr/share/glvnd/egl_vendor.d/50_mesa.json" > "$$tmp/50_mesa.json"; \
+	  echo "$$lib" > "$$tmp/LIBDIR"; \
+	  rm -rf "$$tmp/apt" "$$tmp/debs"; \
+	  echo "$(MESA25_VERSION)" > "$$tmp/VERSION"; \
+	  rm -rf $(MESA25_DIR); mv "$$tmp" $(MESA25_DIR); }
 
 # -buildvcs=auto: stamp the commit into the binary (gpudiff --version, the
 # tool field of reports and case files) even where GOFLAGS turns it off.
