@@ -425,11 +425,16 @@ func (r *Run) UseDevices(devs []check.Device, warn io.Writer) ([]string, error) 
 	return names, r.UseAdapters(names, harness.DriverRecords(names), warn)
 }
 
-// DriverChanges lists, one phrase each, the adapters whose driver or
-// driver version differs between before and now (records of
-// harness.DriverRecords, by adapter), e.g. "wgpu-vulkan:llvmpipe: llvmpipe
-// 22.3.6 → llvmpipe 23.0.1". Adapters in only one of the lists are not
-// changes (the adapter lists are compared elsewhere); nil when none.
+// DriverChanges lists, one phrase each, the adapters whose driver, driver
+// version or WebGPU implementation version differs between before and now
+// (records of harness.DriverRecords, by adapter), e.g.
+// "wgpu-vulkan:llvmpipe: llvmpipe 22.3.6 → llvmpipe 23.0.1", or with a new
+// implementation "wgpu-vulkan:llvmpipe: wgpu 0.19.4 (naga 0.19.2) → wgpu
+// 29.0.1 (naga 29.0.3)" (both: harness.DriverRecord.Stack on each side).
+// An implementation version absent on either side (a record written before
+// gpudiff recorded it) is unknown, not a change. Adapters in only one of
+// the lists are not changes (the adapter lists are compared elsewhere); nil
+// when none.
 func DriverChanges(before, now []harness.DriverRecord) []string {
 	old := map[string]harness.DriverRecord{}
 	for _, d := range before {
@@ -438,18 +443,28 @@ func DriverChanges(before, now []harness.DriverRecord) []string {
 	var out []string
 	for _, d := range now {
 		o, ok := old[d.Adapter]
-		if !ok || o.Driver == d.Driver && o.Version == d.Version {
+		if !ok {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
+		driver := o.Driver != d.Driver || o.Version != d.Version
+		impl := o.ImplementationVersion != "" && d.ImplementationVersion != "" && o.ImplementationVersion != d.ImplementationVersion
+		switch {
+		case driver && impl:
+			out = append(out, fmt.Sprintf("%s: %s → %s", d.Adapter, o.Stack(), d.Stack()))
+		case driver:
+			out = append(out, fmt.Sprintf("%s: %s %s → %s %s", d.Adapter, o.Driver, o.Version, d.Driver, d.Version))
+		case impl:
+			out = append(out, fmt.Sprintf("%s: %s → %s", d.Adapter, o.ImplementationVersion, d.ImplementationVersion))
+		}
 	}
 	return out
 }
 
 // BaselineDrivers reads the driver identities a baseline file recorded: a
 // run --report JSON's "drivers", or a drivers --json report's adapters
-// (driver_name, driver_version), for report.BaselineDriverNote. A text baseline, or a report written
-// before drivers were recorded, has none (nil).
+// (driver_name, driver_version, implementation_version), for
+// report.BaselineDriverNote. A text baseline, or a report written before
+// drivers were recorded, has none (nil).
 func BaselineDrivers(file string) []harness.DriverRecord {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -466,9 +481,11 @@ func BaselineDrivers(file string) []harness.DriverRecord {
 		return rep.Drivers
 	}
 	var adapters []struct {
-		Name          string `json:"name"`
-		DriverName    string `json:"driver_name"`
-		DriverVersion string `json:"driver_version"`
+		Name                  string `json:"name"`
+		DriverName            string `json:"driver_name"`
+		DriverVersion         string `json:"driver_version"`
+		Implementation        string `json:"implementation"`
+		ImplementationVersion string `json:"implementation_version"`
 	}
 	if json.Unmarshal(rep.Adapters, &adapters) != nil {
 		return nil // run's adapters are a list of names
@@ -476,7 +493,8 @@ func BaselineDrivers(file string) []harness.DriverRecord {
 	var out []harness.DriverRecord
 	for _, a := range adapters {
 		if a.DriverName != "" {
-			out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+			out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion,
+				Implementation: a.Implementation, ImplementationVersion: a.ImplementationVersion})
 		}
 	}
 	return out
