@@ -59,9 +59,25 @@ func (v Vulkan) Identity() Identity {
 		Conformance: v.Conformance,
 	}
 	if m := mesaInfo.FindStringSubmatch(v.DriverInfo); m != nil {
-		id.Version = m[1]
+		id.Version = upstreamVersion(m[1])
 	}
 	return id
+}
+
+// debianRevision matches a version with a Debian package revision appended:
+// Debian's backported Mesa names itself "25.0.7-2~bpo12+1" in driverInfo and
+// GL_VERSION (Debian 12's own says "22.3.6").
+var debianRevision = regexp.MustCompile(`^([0-9]+\.[0-9]+\.[0-9]+)-[0-9][0-9A-Za-z.+~]*$`)
+
+// upstreamVersion is a driver's version without a Debian revision
+// ("25.0.7-2~bpo12+1" → "25.0.7"), so that one release reads the same
+// however it was packaged; other suffixes ("23.1.0-devel") stay. Info keeps
+// the whole text.
+func upstreamVersion(v string) string {
+	if m := debianRevision.FindStringSubmatch(v); m != nil {
+		return m[1]
+	}
+	return v
 }
 
 // GL is what an OpenGL (ES) context reports through glGetString.
@@ -91,7 +107,7 @@ func (g GL) Identity() Identity {
 			if i > 0 {
 				id.Driver = strings.Join(rest[:i], " ")
 			}
-			id.Version = w
+			id.Version = upstreamVersion(w)
 			break
 		}
 	}
@@ -216,7 +232,7 @@ func ParseDescription(desc string) Identity {
 	words := strings.Fields(parenthesised.ReplaceAllString(rest, " "))
 	for i, w := range words {
 		if w[0] >= '0' && w[0] <= '9' {
-			id.Version = w
+			id.Version = upstreamVersion(w)
 			switch {
 			case colon:
 				id.Driver = name

@@ -38,6 +38,8 @@ func TestGLIdentity(t *testing.T) {
 	}{
 		{GL{Version: "OpenGL ES 3.2 Mesa 22.3.6", Vendor: "Mesa"}, Identity{Driver: "Mesa", Version: "22.3.6", Info: "OpenGL ES 3.2 Mesa 22.3.6"}},
 		{GL{Version: "4.5 (Core Profile) Mesa 23.1.0-devel (git-1234)", Vendor: "Mesa"}, Identity{Driver: "Mesa", Version: "23.1.0-devel", Info: "4.5 (Core Profile) Mesa 23.1.0-devel (git-1234)"}},
+		// Debian's backported Mesa names its package revision; the version is upstream's.
+		{GL{Version: "OpenGL ES 3.2 Mesa 25.0.7-2~bpo12+1", Vendor: "Mesa"}, Identity{Driver: "Mesa", Version: "25.0.7", Info: "OpenGL ES 3.2 Mesa 25.0.7-2~bpo12+1"}},
 		{GL{Version: "OpenGL ES 3.2 NVIDIA 535.104.05", Vendor: "NVIDIA Corporation"}, Identity{Driver: "NVIDIA", Version: "535.104.05", Info: "OpenGL ES 3.2 NVIDIA 535.104.05"}},
 		{GL{Version: "something else", Vendor: "X"}, Identity{Driver: "X", Info: "something else"}},
 	} {
@@ -131,6 +133,7 @@ func TestParseDescription(t *testing.T) {
 		{"OpenGL version 4.5 (Core Profile) Mesa 22.3.6", "Mesa", "22.3.6"},
 		{"OpenGL version OpenGL ES 3.2 Mesa 22.3.6", "Mesa", "22.3.6"},
 		{"llvmpipe: Mesa 22.3.6 (LLVM 15.0.6)", "llvmpipe", "22.3.6"},
+		{"llvmpipe: Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)", "llvmpipe", "25.0.7"},
 		{"NVIDIA: 535.104.05", "NVIDIA", "535.104.05"},
 		{"NVIDIA 535.104.05", "NVIDIA", "535.104.05"},
 		{"Some driver", "Some driver", ""},
@@ -148,6 +151,10 @@ func TestVulkanIdentityMesa(t *testing.T) {
 	v := Vulkan{VendorID: 0x10005, DriverVersion: 1, DriverName: "llvmpipe", DriverInfo: "Mesa 22.3.6 (LLVM 15.0.6)"}
 	if id := v.Identity(); id.Version != "22.3.6" {
 		t.Errorf("lavapipe version %q, want 22.3.6", id.Version)
+	}
+	v.DriverInfo = "Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)" // Debian's backport names its package revision
+	if id := v.Identity(); id.Version != "25.0.7" || id.Info != v.DriverInfo {
+		t.Errorf("lavapipe 25 identity %+v, want version 25.0.7 and the whole driverInfo", id)
 	}
 	v = Vulkan{VendorID: 0x10de, DriverVersion: 535<<22 | 104<<14 | 5<<6, DriverName: "NVIDIA", DriverInfo: "535.104.05"}
 	if id := v.Identity(); id.Version != "535.104.5.0" || id.Driver != "NVIDIA" {
