@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,14 +62,16 @@ type wireLimits struct {
 var backendNames = map[string]string{
 	"vulkan": "vulkan", "metal": "metal", "d3d12": "dx12", "d3d11": "dx11",
 	"opengl": "gl", "opengles": "gles",
+	"gl": "gl", // Deno's DENO_WEBGPU_BACKEND name
 }
 
 // cpuDevices matches device names of software renderers; Dawn reports no
 // adapter type, only whether an adapter is a fallback (SwiftShader is).
 var cpuDevices = regexp.MustCompile(`(?i)llvmpipe|lavapipe|softpipe|swiftshader|basic render driver`)
 
-// info converts what the worker reports, without the name.
-func (a wireAdapter) info() harness.AdapterInfo {
+// info converts what the worker run by t reports, without the name and
+// the driver set.
+func (a wireAdapter) info(t tools) harness.AdapterInfo {
 	backend := backendNames[a.Backend]
 	if backend == "" {
 		backend = "unknown"
@@ -76,6 +79,11 @@ func (a wireAdapter) info() harness.AdapterInfo {
 	device := a.Name
 	if device == "" {
 		device = a.Device
+	}
+	if t.deno != "" {
+		// Deno's info.device is the numeric device id; its description
+		// is the device name.
+		device = a.Description
 	}
 	vendor := strings.ToLower(a.Vendor)
 	if vendor == "" && strings.Contains(strings.ToLower(a.Description), "mesa") {
@@ -93,21 +101,25 @@ func (a wireAdapter) info() harness.AdapterInfo {
 		id.Driver = vendor
 	}
 	return harness.AdapterInfo{
-		Implementation: Implementation,
-		Backend:        backend,
-		Device:         device,
-		Vendor:         vendor,
-		Driver:         id.Driver,
-		DriverVersion:  id.Version,
-		DriverInfo:     a.Description,
-		Type:           typ,
+		Implementation:        t.impl(),
+		ImplementationVersion: t.implVersion,
+		Backend:               backend,
+		Device:                device,
+		Vendor:                vendor,
+		Driver:                id.Driver,
+		DriverVersion:         id.Version,
+		DriverInfo:            a.Description,
+		Type:                  typ,
 	}
 }
 
-// adapter is a named Dawn adapter and what the worker needs to open it.
+// adapter is a named adapter and what the worker needs to open it: the
+// adapter as the worker listed it and the environment (KEY=VALUE pairs
+// over the worker's usual one) it was listed in.
 type adapter struct {
 	info harness.AdapterInfo
 	wire wireAdapter
+	env  []string
 }
 
 var cache struct {
@@ -154,9 +166,35 @@ func adapters() ([]adapter, error) {
 	return as, nil
 }
 
-// list runs the worker in list mode and names what it reports.
+// list lists Dawn's adapters in every driver set (harness.DriverSets): the
+// system's, with the worker's usual environment, and each extra set's,
+// with its Env (only its drivers), its adapters named with its suffix.
 func list(t tools) ([]adapter, error) {
-	w, err := startWorker(t, "list")
+	var unnamed []harness.AdapterInfo
+	var from []adapter
+	for _, set := range harness.DriverSets() {
+		ws, err := listWire(t, set.Env)
+		if err != nil {
+			if set.Name == "" {
+				return nil, err
+			}
+			continue // an extra set Dawn cannot run at all adds nothing
+		}
+		for _, w := range ws {
+			info := w.info(t)
+			info.DriverSet = set.Name
+			unnamed = append(unnamed, info)
+			from = append(from, adapter{info: info, wire: w, env: slices.Clone(set.Env)})
+		}
+	}
+	return nameAll(unnamed, from), nil
+}
+
+// listWire runs the worker in list mode with env over its usual
+// environment and returns what it reports.
+func listWire(t tools, env []string) ([]wireAdapter, error) {
+	name := t.impl()
+	w, err := startWorker(t, env, "list")
 	if err != nil {
 		return nil, err
 	}
@@ -170,20 +208,22 @@ func list(t tools) ([]adapter, error) {
 	if err != nil {
 		w.kill()
 		if err == errDied {
-			return nil, fmt.Errorf("dawn: listing adapters: %s", w.postMortem())
+			return nil, fmt.Errorf("%s: listing adapters: %s", name, w.postMortem())
 		}
-		return nil, fmt.Errorf("dawn: listing adapters: %w", err)
+		return nil, fmt.Errorf("%s: listing adapters: %w", name, err)
 	}
 	w.stop()
 	if reply.Fatal != "" {
-		return nil, fmt.Errorf("dawn: listing adapters: %s", reply.Fatal)
+		return nil, fmt.Errorf("%s: listing adapters: %s", name, reply.Fatal)
 	}
-	unnamed := make([]harness.AdapterInfo, len(reply.Adapters))
-	for i, a := range reply.Adapters {
-		unnamed[i] = a.info()
-	}
+	return reply.Adapters, nil
+}
+
+// nameAll names unnamed (harness.NameAdapters) and returns from's adapters
+// (from[i] is unnamed[i]'s) in that order with their names.
+func nameAll(unnamed []harness.AdapterInfo, from []adapter) []adapter {
 	// NameAdapters sorts stably; give each named info the first unused
-	// wire adapter that it came from.
+	// adapter that it came from.
 	named := harness.NameAdapters(unnamed)
 	used := make([]bool, len(unnamed))
 	out := make([]adapter, 0, len(named))
@@ -198,10 +238,12 @@ func list(t tools) ([]adapter, error) {
 			}
 		}
 		used[i] = true
-		out = append(out, adapter{info: n, wire: reply.Adapters[i]})
+		a := from[i]
+		a.info = n
+		out = append(out, a)
 	}
 	if out == nil {
 		out = []adapter{} // listed: cache "none"
 	}
-	return out, nil
+	return out
 }

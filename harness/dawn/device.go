@@ -14,7 +14,7 @@ import (
 // dawn.node's createShaderModule takes its code only as WGSL text (it turns
 // a Uint32Array into the string "119734787,65536,..." and Tint rejects
 // that). It is a limit of this implementation, not a verdict on the kernel.
-var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by dawn.node (WGSL only): %w", harness.ErrUnsupported)
+var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by dawn.node or Deno's WebGPU (WGSL only): %w", harness.ErrUnsupported)
 
 // Device is one opened Dawn adapter: a node worker process with a device on
 // that adapter and the kernel ABI's bind group and pipeline layouts, reused
@@ -26,6 +26,7 @@ var ErrNoSPIRV = fmt.Errorf("dawn: SPIR-V shader modules are not supported by da
 type Device struct {
 	info  harness.AdapterInfo
 	wire  wireAdapter
+	env   []string // over the worker's usual environment (adapter.env)
 	tools tools
 	// allFeatures makes the worker request every feature of the adapter
 	// (Validator's null device).
@@ -52,6 +53,15 @@ func Open(name string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	t, err := locate()
+	if err != nil {
+		return nil, err
+	}
+	return openFrom(as, t, name)
+}
+
+// openFrom opens the adapter of as that name designates with tools t.
+func openFrom(as []adapter, t tools, name string) (*Device, error) {
 	infos := make([]harness.AdapterInfo, len(as))
 	for i, a := range as {
 		infos[i] = a.info
@@ -60,14 +70,10 @@ func Open(name string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := locate()
-	if err != nil {
-		return nil, err
-	}
 	d := &Device{info: info, tools: t}
 	for _, a := range as {
 		if a.info.Name == info.Name {
-			d.wire = a.wire
+			d.wire, d.env = a.wire, a.env
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
@@ -87,7 +93,7 @@ func (d *Device) start(ctx context.Context) error {
 	if d.allFeatures {
 		args = append(args, "all-features")
 	}
-	w, err := startWorker(d.tools, args...)
+	w, err := startWorker(d.tools, d.env, args...)
 	if err != nil {
 		return d.fail("open", err.Error(), err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Environment variables that say where the tools are.
@@ -30,11 +31,25 @@ var ErrNotInstalled = errors.New("dawn: not installed")
 
 const installHint = "run `make deps` (it installs Node.js and runs `npm ci` in the module root, where package.json pins webgpu)"
 
-// tools is what running the worker needs.
+// tools is what running the worker needs: node and dawn.node for Dawn, or
+// the deno binary for Deno (deno set).
 type tools struct {
-	node    string // path of the node binary
-	webgpu  string // path of the npm package's index.js
-	version string // the package's version, from its package.json
+	node    string // path of the node binary (Dawn)
+	webgpu  string // path of the npm package's index.js (Dawn)
+	version string // the npm package's version, from its package.json
+	deno    string // path of the deno binary; "" for Dawn
+	// implVersion is AdapterInfo.ImplementationVersion of the adapters
+	// these tools run: "webgpu 0.6.2 (dawn.node)", "deno 2.9.6 (wgpu-core
+	// 29.0.1, naga 29.0.3)".
+	implVersion string
+}
+
+// impl is the Implementation the tools run.
+func (t tools) impl() string {
+	if t.deno != "" {
+		return DenoImplementation
+	}
+	return Implementation
 }
 
 // locate finds node and the npm package webgpu.
@@ -50,18 +65,7 @@ func locate() (tools, error) {
 	}
 	t.node = path
 
-	var dirs []string
-	if m := os.Getenv(ModulesEnv); m != "" {
-		dirs = []string{m}
-	} else {
-		if wd, err := os.Getwd(); err == nil {
-			dirs = append(dirs, modulesAbove(wd)...)
-		}
-		if _, src, _, ok := runtime.Caller(0); ok {
-			dirs = append(dirs, modulesAbove(filepath.Dir(src))...)
-		}
-	}
-	for _, dir := range dirs {
+	for _, dir := range modulesDirs() {
 		pkg := filepath.Join(dir, "webgpu")
 		b, err := os.ReadFile(filepath.Join(pkg, "package.json"))
 		if err != nil {
@@ -75,6 +79,7 @@ func locate() (tools, error) {
 			meta.Main = "index.js"
 		}
 		t.webgpu, t.version = filepath.Join(pkg, meta.Main), meta.Version
+		t.implVersion = "webgpu " + meta.Version + " (dawn.node)"
 		return t, nil
 	}
 	where := "in " + ModulesEnv + "=" + os.Getenv(ModulesEnv)
@@ -82,6 +87,23 @@ func locate() (tools, error) {
 		where = "in any node_modules above the working directory or " + sourceDir()
 	}
 	return t, fmt.Errorf("%w: the npm package webgpu (Dawn's node binding) is not installed %s: %s", ErrNotInstalled, where, installHint)
+}
+
+// modulesDirs lists the node_modules directories to look for npm packages
+// in: ModulesEnv's, else every node_modules above the working directory and
+// above this package's source directory.
+func modulesDirs() []string {
+	if m := os.Getenv(ModulesEnv); m != "" {
+		return []string{m}
+	}
+	var dirs []string
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, modulesAbove(wd)...)
+	}
+	if _, src, _, ok := runtime.Caller(0); ok {
+		dirs = append(dirs, modulesAbove(filepath.Dir(src))...)
+	}
+	return dirs
 }
 
 // modulesAbove lists dir/node_modules and the same in every parent of dir.
@@ -113,9 +135,11 @@ func Version() (string, error) {
 }
 
 // workerEnv is the worker's environment: the caller's, plus the variables
-// Dawn and the drivers need where the caller left them unset, plus the path
-// of the npm package for worker.mjs.
-func workerEnv(t tools) []string {
+// the runtime and the drivers need where the caller left them unset, plus
+// the path of the npm package for worker.mjs, then extra (KEY=VALUE pairs
+// that replace the caller's: a driver set's, Deno's backend and driver
+// choice).
+func workerEnv(t tools, extra []string) []string {
 	env := os.Environ()
 	setDefault := func(k, v string) {
 		if _, set := os.LookupEnv(k); !set {
@@ -126,6 +150,50 @@ func workerEnv(t tools) []string {
 		setDefault("VK_ADD_DRIVER_FILES", swiftShaderICD)
 	}
 	setDefault("NODEVICE_SELECT", "1")        // Mesa's device-select layer: see harness.setupEnv
-	setDefault("EGL_PLATFORM", "surfaceless") // Dawn's GL backends over EGL with no display
-	return append(env, "GPUDIFF_DAWN_WEBGPU="+t.webgpu)
+	setDefault("EGL_PLATFORM", "surfaceless") // the GL backends over EGL with no display
+	if t.deno != "" {
+		setDefault("DENO_NO_UPDATE_CHECK", "1")
+		setDefault("DENO_NO_PROMPT", "1")
+		// Deno's Vulkan and GL backends print "XDG_RUNTIME_DIR is invalid
+		// or not set" on every start without one.
+		if dir, err := privateRuntimeDir(); err == nil {
+			setDefault("XDG_RUNTIME_DIR", dir)
+		}
+	} else {
+		env = append(env, "GPUDIFF_DAWN_WEBGPU="+t.webgpu)
+	}
+	return overlay(env, extra)
+}
+
+// overlay returns env with each KEY=VALUE of extra replacing env's value of
+// KEY (or added).
+func overlay(env, extra []string) []string {
+	if len(extra) == 0 {
+		return env
+	}
+	keys := map[string]bool{}
+	for _, kv := range extra {
+		k, _, _ := strings.Cut(kv, "=")
+		keys[k] = true
+	}
+	out := make([]string, 0, len(env)+len(extra))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !keys[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
+}
+
+// privateRuntimeDir is a directory only this user can use, made once, for
+// XDG_RUNTIME_DIR: <temp>/gpudiff-runtime-<uid>, mode 0700.
+func privateRuntimeDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("gpudiff-runtime-%d", os.Getuid()))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		return "", fmt.Errorf("%s is not private", dir)
+	}
+	return dir, nil
 }

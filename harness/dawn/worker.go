@@ -10,12 +10,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 )
 
-// workerSource is worker.mjs, run with `node --expose-gc --input-type=module -e`.
+// workerSource is worker.mjs, run with `node --expose-gc --input-type=module
+// -e` (Dawn) or `deno eval --ext=mjs --v8-flags=--expose-gc` (Deno).
 //
 //go:embed worker.mjs
 var workerSource string
@@ -35,14 +37,21 @@ type worker struct {
 	err    error         // cmd.Wait's error, set before exited closes
 }
 
-// startWorker starts node on worker.mjs with args.
-func startWorker(t tools, args ...string) (*worker, error) {
+// startWorker starts node or deno on worker.mjs with args, in its usual
+// environment with env's KEY=VALUE pairs over it (workerEnv).
+func startWorker(t tools, env []string, args ...string) (*worker, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(t.node, append([]string{"--expose-gc", "--input-type=module", "-e", workerSource}, args...)...)
-	cmd.Env = workerEnv(t)
+	exe := t.node
+	argv := append([]string{"--expose-gc", "--input-type=module", "-e", workerSource}, args...)
+	if t.deno != "" {
+		exe = t.deno
+		argv = append([]string{"eval", "--quiet", "--ext=mjs", "--v8-flags=--expose-gc", workerSource}, args...)
+	}
+	cmd := exec.Command(exe, argv...)
+	cmd.Env = workerEnv(t, env)
 	cmd.ExtraFiles = []*os.File{w} // fd 3
 	out := &tail{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -55,7 +64,7 @@ func startWorker(t tools, args ...string) (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
-		return nil, fmt.Errorf("dawn: starting %s: %w", t.node, err)
+		return nil, fmt.Errorf("%s: starting %s: %w", t.impl(), exe, err)
 	}
 	w.Close()
 	lines := make(chan []byte)
@@ -152,7 +161,7 @@ func (w *worker) postMortem() string {
 	if w.err != nil {
 		status = w.err.Error()
 	}
-	msg := fmt.Sprintf("node worker (pid %d) %s", w.pid(), status)
+	msg := fmt.Sprintf("%s worker (pid %d) %s", filepath.Base(w.cmd.Path), w.pid(), status)
 	if out := strings.TrimSpace(w.output.String()); out != "" {
 		msg += "; its last output:\n" + out
 	}

@@ -1,12 +1,20 @@
-// gpudiff's Dawn worker: runs compute kernels on one Dawn adapter through the
-// npm package `webgpu` (dawn.node) on behalf of the Go package harness/dawn.
+// gpudiff's JavaScript WebGPU worker: runs compute kernels and draws on one
+// adapter of a WebGPU implementation that lives in a JavaScript runtime, on
+// behalf of the Go package harness/dawn. Two hosts run it:
 //
-// The Go side embeds this file and starts it as
+//   - Dawn, through node and the npm package `webgpu` (dawn.node):
+//     node --expose-gc --input-type=module -e <this file> list
+//     node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level> [all-features]
+//     with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js;
+//   - Deno's own WebGPU (wgpu-core and naga), navigator.gpu:
+//     deno eval --ext=mjs --v8-flags=--expose-gc <this file> list|serve ...
+//     Deno has no adapter enumeration and no backend choice in its API: the
+//     Go side starts one process per driver it wants, selecting the backend
+//     with DENO_WEBGPU_BACKEND (vulkan or gl) and the Vulkan driver with
+//     VK_ICD_FILENAMES, so list reports at most one adapter and the
+//     backend and adapter-name arguments of serve only describe it.
 //
-//	node --expose-gc --input-type=module -e <this file> list
-//	node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level> [all-features]
-//
-// with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js. It
+// It
 // reads requests from stdin and writes replies to file descriptor 3, one JSON
 // object per line each way; stdout and stderr are left to Dawn and the
 // drivers, which print warnings there.
@@ -72,11 +80,18 @@ import { pathToFileURL } from 'node:url';
 
 const WORKGROUP_SIZE = 64;
 
+// DENO is set when Deno runs this file (its WebGPU is navigator.gpu).
+const DENO = typeof Deno !== 'undefined';
+
+// Deno's node:fs does not reach raw file descriptors, so it writes
+// replies through /dev/fd/3.
+const replies = DENO ? Deno.openSync('/dev/fd/3', { write: true }) : null;
+
 function send(msg) {
   const line = Buffer.from(JSON.stringify(msg) + '\n');
   for (let off = 0; off < line.length;) {
     try {
-      off += fs.writeSync(3, line, off);
+      off += DENO ? replies.writeSync(line.subarray(off)) : fs.writeSync(3, line, off);
     } catch (e) {
       if (e.code !== 'EAGAIN') throw e;
     }
@@ -98,15 +113,20 @@ function dawnMessage(msg) {
     .replace(/\s+$/, '');
 }
 
-let webgpu;
-try {
-  webgpu = await import(pathToFileURL(process.env.GPUDIFF_DAWN_WEBGPU).href);
-} catch (e) {
-  send({ fatal: `cannot load the npm package webgpu from ${process.env.GPUDIFF_DAWN_WEBGPU}: ${errorText(e)}` });
-  process.exit(1);
+// create(options) is dawn.node's GPU with the given Dawn options; Deno's
+// navigator.gpu takes none (its environment chose the driver).
+let create = () => navigator.gpu;
+if (!DENO) {
+  let webgpu;
+  try {
+    webgpu = await import(pathToFileURL(process.env.GPUDIFF_DAWN_WEBGPU).href);
+  } catch (e) {
+    send({ fatal: `cannot load the npm package webgpu from ${process.env.GPUDIFF_DAWN_WEBGPU}: ${errorText(e)}` });
+    process.exit(1);
+  }
+  create = webgpu.create;
+  Object.assign(globalThis, webgpu.globals);
 }
-const { create, globals } = webgpu;
-Object.assign(globalThis, globals);
 
 // The Dawn backends worth asking for, per platform.
 const BACKENDS = {
@@ -167,7 +187,19 @@ function describe(backend, name, found, limits = found.adapter.limits) {
   };
 }
 
+// listDeno reports the one adapter Deno's environment gives, if any.
+async function listDeno() {
+  const backend = process.env.DENO_WEBGPU_BACKEND || 'vulkan';
+  let found = null;
+  try {
+    found = await requestAdapter(navigator.gpu);
+  } catch {}
+  send({ adapters: found ? [describe(backend, '', found)] : [] });
+  process.exit(0);
+}
+
 async function list() {
+  if (DENO) return listDeno();
   const out = [];
   for (const backend of BACKENDS) {
     let names;
@@ -200,7 +232,7 @@ async function list() {
 async function serve(backend, name, featureLevel, allFeatures) {
   const opts = [`backend=${backend}`];
   if (name) opts.push(`adapter=${name}`);
-  const gpu = create(opts);
+  const gpu = create(opts); // Deno: navigator.gpu (the process's one driver)
   let adapter;
   try {
     adapter = await gpu.requestAdapter({ featureLevel });
@@ -883,7 +915,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
   process.exit(0);
 }
 
-const [mode, ...args] = process.argv.slice(1);
+const [mode, ...args] = DENO ? Deno.args : process.argv.slice(1);
 if (mode === 'list') {
   await list();
 } else if (mode === 'serve') {
