@@ -74,8 +74,10 @@ type CaseRecord struct {
 	Tool      ToolInfo          `json:"tool"`
 	Note      string            `json:"note,omitempty"`
 	// Drivers names the driver and version behind each GPU adapter of
-	// Runs (harness.DriverRecords), sorted by adapter; absent in cases
-	// recorded before drivers were, and with no GPU run.
+	// Runs, and its WebGPU implementation and that implementation's
+	// version (harness.DriverRecords), sorted by adapter; absent in cases
+	// recorded before drivers were, and with no GPU run (the
+	// implementation's keys absent in cases recorded before they were).
 	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
 }
 

@@ -7,7 +7,8 @@ import "github.com/gpudiff/gpudiff/harness"
 func (r *Report) DriverRecords() []harness.DriverRecord {
 	var out []harness.DriverRecord
 	for _, a := range r.Adapters {
-		out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion})
+		out = append(out, harness.DriverRecord{Adapter: a.Name, Driver: a.DriverName, Version: a.DriverVersion,
+			Implementation: a.Implementation, ImplementationVersion: a.ImplementationVersion})
 	}
 	return out
 }

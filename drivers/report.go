@@ -42,8 +42,13 @@ const (
 type Adapter struct {
 	Name           string `json:"name"`           // harness.AdapterInfo.Name, e.g. "wgpu-vulkan:llvmpipe"
 	Implementation string `json:"implementation"` // "wgpu", "dawn", …
-	Backend        string `json:"backend"`        // "vulkan", "gl", "gles", …
-	Device         string `json:"device"`         // as reported
+	// ImplementationVersion is the implementation's version, naming its
+	// shader compiler (harness.AdapterInfo.ImplementationVersion: "wgpu
+	// 0.19.4 (naga 0.19.2)"); empty in reports written before it was
+	// recorded.
+	ImplementationVersion string `json:"implementation_version,omitempty"`
+	Backend               string `json:"backend"` // "vulkan", "gl", "gles", …
+	Device                string `json:"device"`  // as reported
 	// Driver identifies the driver the adapter runs on: the backend's
 	// API family ("gles" counts as "gl") and the device's short name, e.g.
 	// "vulkan:swiftshader". Two implementations on one Driver run their
@@ -62,15 +67,22 @@ type Adapter struct {
 }
 
 // NewAdapter describes an adapter for the matrix.
-// The driver's name and version come from info, or, when a device's info
-// lacks them (a worker's), from harness.DriverRecords.
+// The driver's name and version, and the implementation's version, come
+// from info, or, when a device's info lacks them (a worker's), from
+// harness.DriverRecords.
 func NewAdapter(info harness.AdapterInfo) Adapter {
-	a := Adapter{Name: info.Name, Implementation: info.Implementation, Backend: info.Backend, Device: info.Device,
+	a := Adapter{Name: info.Name, Implementation: info.Implementation, ImplementationVersion: info.ImplementationVersion,
+		Backend: info.Backend, Device: info.Device,
 		Driver: harness.DriverOf(info.Name), Compiler: harness.CompilerOf(info.Implementation),
 		DriverName: info.Driver, DriverVersion: info.DriverVersion, DriverInfo: info.DriverInfo}
-	if a.DriverVersion == "" {
+	if a.DriverVersion == "" || a.ImplementationVersion == "" {
 		for _, d := range harness.DriverRecords([]string{info.Name}) {
-			a.DriverName, a.DriverVersion, a.DriverInfo = d.Driver, d.Version, d.Info
+			if a.DriverVersion == "" {
+				a.DriverName, a.DriverVersion, a.DriverInfo = d.Driver, d.Version, d.Info
+			}
+			if a.ImplementationVersion == "" {
+				a.ImplementationVersion = d.ImplementationVersion
+			}
 		}
 	}
 	return a

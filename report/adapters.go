@@ -11,8 +11,10 @@ import (
 )
 
 // WriteAdapters writes gpudiff adapters' list of infos to w: a table with
-// each wgpu adapter's alias (its name without "wgpu-"), or with asJSON a
-// JSON array.
+// each wgpu adapter's alias (its name without "wgpu-"), its implementation
+// and that implementation's version beside its driver and driver version,
+// or with asJSON a JSON array (every key of harness.AdapterInfo, among
+// them implementation_version).
 func WriteAdapters(w io.Writer, infos []harness.AdapterInfo, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
@@ -22,13 +24,13 @@ func WriteAdapters(w io.Writer, infos []harness.AdapterInfo, asJSON bool) error 
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
-	t.AppendHeader(table.Row{"name", "alias", "implementation", "backend", "device", "vendor", "type", "driver", "driver version"})
+	t.AppendHeader(table.Row{"name", "alias", "implementation", "implementation version", "backend", "device", "vendor", "type", "driver", "driver version"})
 	for _, a := range infos {
 		alias := ""
 		if a.Implementation == "wgpu" {
 			_, alias, _ = strings.Cut(a.Name, "wgpu-")
 		}
-		t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.Backend, a.Device, a.Vendor, a.Type, a.Driver, a.DriverVersion})
+		t.AppendRow(table.Row{a.Name, alias, a.Implementation, a.ImplementationVersion, a.Backend, a.Device, a.Vendor, a.Type, a.Driver, a.DriverVersion})
 	}
 	t.Render()
 	return nil

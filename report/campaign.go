@@ -160,12 +160,13 @@ func WriteBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
 	}
 }
 
-// driversLine is "drivers: ADAPTER DRIVER VERSION, ...", or "" with no
-// driver recorded.
+// driversLine is "drivers: ADAPTER IMPLEMENTATION-VERSION on DRIVER
+// VERSION, ..." (harness.DriverRecord.Stack: "wgpu-vulkan:llvmpipe wgpu
+// 0.19.4 (naga 0.19.2) on llvmpipe 22.3.6"), or "" with no driver recorded.
 func driversLine(ds []harness.DriverRecord) string {
 	var parts []string
 	for _, d := range ds {
-		parts = append(parts, strings.TrimSpace(d.Adapter+" "+d.Driver+" "+d.Version))
+		parts = append(parts, strings.TrimSpace(d.Adapter+" "+d.Stack()))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -276,7 +277,7 @@ func WriteCampaignJUnit(w io.Writer, c campaign.Spec, run CampaignRun, s *campai
 		suite := junit.Testsuite{Name: "gpudiff/" + a, Time: "0"}
 		for _, d := range run.Drivers {
 			if d.Adapter == a {
-				addDriverProperties(&suite, d.Driver, d.Version, d.Info)
+				addDriverProperties(&suite, d)
 			}
 		}
 		for _, state := range []string{"new", "known"} { // the whole campaign's, in every suite

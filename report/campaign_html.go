@@ -158,8 +158,8 @@ adapters {{if .Adapters}}{{join .Adapters}}{{else}}none (interpreter only){{end}
 {{if .Drivers}}
 <h2>Drivers</h2>
 <table>
-<tr><th>adapter</th><th>driver</th><th>version</th><th>driver info</th><th>conformance</th></tr>
-{{range .Drivers}}<tr><td><code>{{.Adapter}}</code></td><td>{{.Driver}}</td><td>{{.Version}}</td><td>{{.Info}}</td><td>{{.Conformance}}</td></tr>
+<tr><th>adapter</th><th>driver</th><th>version</th><th>driver info</th><th>conformance</th><th>implementation</th></tr>
+{{range .Drivers}}<tr><td><code>{{.Adapter}}</code></td><td>{{.Driver}}</td><td>{{.Version}}</td><td>{{.Info}}</td><td>{{.Conformance}}</td><td>{{.ImplementationVersion}}</td></tr>
 {{end}}</table>
 {{end}}
 <h2>Summary</h2>

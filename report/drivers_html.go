@@ -257,8 +257,8 @@ img { image-rendering: pixelated; border: 1px solid #ddd; }
 
 <h2>Adapters</h2>
 <table>
-<tr><th>adapter</th><th>implementation</th><th>compiler</th><th>backend</th><th>driver</th><th>device</th><th>driver version</th></tr>
-{{range .Adapters}}<tr><td><code>{{.Name}}</code></td><td>{{.Implementation}}</td><td>{{.Compiler}}</td><td>{{.Backend}}</td><td>{{.Driver}}</td><td>{{.Device}}</td><td>{{.DriverName}} {{.DriverVersion}}{{if .DriverInfo}} ({{.DriverInfo}}){{end}}</td></tr>
+<tr><th>adapter</th><th>implementation</th><th>implementation version</th><th>compiler</th><th>backend</th><th>driver</th><th>device</th><th>driver version</th></tr>
+{{range .Adapters}}<tr><td><code>{{.Name}}</code></td><td>{{.Implementation}}</td><td>{{.ImplementationVersion}}</td><td>{{.Compiler}}</td><td>{{.Backend}}</td><td>{{.Driver}}</td><td>{{.Device}}</td><td>{{.DriverName}} {{.DriverVersion}}{{if .DriverInfo}} ({{.DriverInfo}}){{end}}</td></tr>
 {{end}}</table>
 
 <h2>Matrix</h2>

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/drivers"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/jstemmer/go-junit-report/v2/junit"
 )
 
@@ -24,7 +25,8 @@ func WriteDriversJUnit(w io.Writer, rep *drivers.Report) error {
 	var suites junit.Testsuites
 	for _, a := range rep.Adapters {
 		suite := junit.Testsuite{Name: "gpudiff drivers " + a.Name, Time: "0"}
-		addDriverProperties(&suite, a.DriverName, a.DriverVersion, a.DriverInfo)
+		addDriverProperties(&suite, harness.DriverRecord{Driver: a.DriverName, Version: a.DriverVersion, Info: a.DriverInfo,
+			Implementation: a.Implementation, ImplementationVersion: a.ImplementationVersion})
 		for _, cr := range rep.Cases {
 			tc := junit.Testcase{Name: cr.Name, Classname: "gpudiff.drivers." + a.Name}
 			ds := byCell[cr.Name+"\x00"+a.Name]
@@ -87,10 +89,12 @@ func WriteDriversJSON(w io.Writer, rep *drivers.Report) error {
 	return err
 }
 
-// addDriverProperties adds the properties driver, driver_version and
-// driver_info to a suite of one adapter, those that are known.
-func addDriverProperties(suite *junit.Testsuite, name, version, info string) {
-	for _, p := range [][2]string{{"driver", name}, {"driver_version", version}, {"driver_info", info}} {
+// addDriverProperties adds the properties driver, driver_version,
+// driver_info, implementation and implementation_version of d to a suite
+// of one adapter, those that are known.
+func addDriverProperties(suite *junit.Testsuite, d harness.DriverRecord) {
+	for _, p := range [][2]string{{"driver", d.Driver}, {"driver_version", d.Version}, {"driver_info", d.Info},
+		{"implementation", d.Implementation}, {"implementation_version", d.ImplementationVersion}} {
 		if p[1] != "" {
 			suite.AddProperty(p[0], p[1])
 		}

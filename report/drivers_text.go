@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/drivers"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -34,13 +35,15 @@ func WriteDriversText(w io.Writer, rep *drivers.Report, opts DriversTextOptions)
 	writeSummary(w, rep)
 }
 
-// writeDriverLine prints "drivers: ADAPTER NAME VERSION, ..." for the
+// writeDriverLine prints "drivers: ADAPTER IMPLEMENTATION-VERSION on NAME
+// VERSION, ..." (as run's summary: harness.DriverRecord.Stack) for the
 // adapters whose driver is known; nothing when none is.
 func writeDriverLine(w io.Writer, adapters []drivers.Adapter) {
 	var parts []string
 	for _, a := range adapters {
 		if a.DriverName != "" {
-			parts = append(parts, strings.TrimSpace(a.Name+" "+a.DriverName+" "+a.DriverVersion))
+			d := harness.DriverRecord{Driver: a.DriverName, Version: a.DriverVersion, ImplementationVersion: a.ImplementationVersion}
+			parts = append(parts, strings.TrimSpace(a.Name+" "+d.Stack()))
 		}
 	}
 	if len(parts) > 0 {
