@@ -147,6 +147,7 @@ func wgpuInfo(in wgpu.AdapterInfo) AdapterInfo {
 		Type:                  in.AdapterType.String(),
 		VendorID:              in.VendorId,
 		DeviceID:              in.DeviceId,
+		DriverSet:             CurrentDriverSet(), // this process's drivers (driverset.go)
 	}
 	if info.Vendor == "" {
 		info.Vendor = knownVendors[in.VendorId]
@@ -325,8 +326,18 @@ func withDriver(a AdapterInfo) AdapterInfo {
 // on this machine, sorted in a stable order: by backend (Vulkan first, GL
 // last), then GPUs before CPUs, then by name. On a machine with no GPU and
 // `make deps` done that is wgpu-vulkan:llvmpipe (lavapipe),
-// wgpu-vulkan:swiftshader and wgpu-gl:llvmpipe. AllAdapters adds the
-// adapters of other implementations (Dawn).
+// wgpu-vulkan:llvmpipe-mesa25 (lavapipe of Mesa 25, driver set mesa25),
+// wgpu-vulkan:swiftshader, wgpu-gl:llvmpipe and wgpu-gl:llvmpipe-mesa25.
+// AllAdapters adds the adapters of other implementations (Dawn).
+//
+// The adapters of this process's driver set (the system's, unless
+// DriverSetEnv says otherwise) are wgpu-native's in this process. Those of
+// every other set DriverSets finds (mesa25) are listed by a child process
+// started with the set's Env (this executable, answered by harness's init:
+// one per set and process, about 0.2 s, run while this process enumerates
+// its own); they carry the set's name in DriverSet and in their names, and
+// only a process of their set opens them (Open refuses them; OpenAny,
+// harness/devices and harness/worker start one).
 //
 // The first call creates the process-wide WebGPU instance and, before that,
 // prepares the environment it needs (see setupEnv), changing only variables
@@ -335,9 +346,28 @@ func withDriver(a AdapterInfo) AdapterInfo {
 // layer. wgpu-native's own logging stays off unless GPUDIFF_WGPU_LOG (LogEnv)
 // asks for it. The first call also asks the Vulkan loader and EGL for the
 // drivers' identities (package driverid, tens of milliseconds, once per
-// process) to fill Driver, DriverVersion, DriverInfo and DriverConformance.
-// It returns an error only when no adapter is found.
+// process; a set's child asks its own) to fill Driver, DriverVersion,
+// DriverInfo and DriverConformance.
+//
+// It returns an error when no adapter is found, and a *DriverSetError for
+// each extra set whose child could not list its adapters (joined; the
+// other adapters are returned with it).
 func Adapters() ([]AdapterInfo, error) {
+	type listed struct {
+		infos []AdapterInfo
+		err   error
+	}
+	var others []chan listed
+	if CurrentDriverSet() == "" {
+		for _, s := range DriverSets()[1:] {
+			ch := make(chan listed, 1)
+			go func() {
+				infos, err := listSetOnce(s)
+				ch <- listed{infos, err}
+			}()
+			others = append(others, ch)
+		}
+	}
 	infos, adapters := enumerate()
 	for _, a := range adapters {
 		a.Release()
@@ -345,11 +375,20 @@ func Adapters() ([]AdapterInfo, error) {
 	for i := range infos {
 		infos[i] = withDriver(infos[i])
 	}
+	var errs []error
+	if len(others) > 0 {
+		for _, ch := range others {
+			l := <-ch
+			infos = append(infos, l.infos...)
+			errs = append(errs, l.err)
+		}
+		infos, _ = nameAdapters(infos) // Adapters order across sets; names are distinct
+	}
 	remember(infos)
 	if len(infos) == 0 {
-		return nil, errNoAdapters
+		return nil, errors.Join(append(errs, errNoAdapters)...)
 	}
-	return infos, nil
+	return infos, errors.Join(errs...)
 }
 
 // aliasImplementation is the implementation whose adapters the short names

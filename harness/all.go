@@ -82,18 +82,24 @@ func (e *ImplementationError) Unwrap() error { return e.Err }
 // first, then each registered implementation's (RegisterImplementation) in
 // registration order, each in its own Adapters order. On a machine with no
 // GPU, `make deps` done and harness/dawn imported that is
-// wgpu-vulkan:llvmpipe, wgpu-vulkan:swiftshader, wgpu-gl:llvmpipe,
-// dawn-vulkan:swiftshader, dawn-gl:llvmpipe and dawn-gles:llvmpipe.
+// wgpu-vulkan:llvmpipe, wgpu-vulkan:llvmpipe-mesa25,
+// wgpu-vulkan:swiftshader, wgpu-gl:llvmpipe, wgpu-gl:llvmpipe-mesa25,
+// dawn-vulkan:swiftshader, dawn-gl:llvmpipe and dawn-gles:llvmpipe (and
+// whatever the other implementations find in the driver sets).
 //
 // When an implementation cannot list its adapters, AllAdapters returns the
 // adapters of the others together with an *ImplementationError for each
-// that failed (joined); it returns an error with no adapters only when none
-// is found at all.
+// that failed (joined), and a *DriverSetError for each driver set whose
+// wgpu adapters could not be listed (Adapters); it returns an error with no
+// adapters only when none is found at all.
 func AllAdapters() ([]AdapterInfo, error) {
 	var all []AdapterInfo
 	var errs []error
-	if infos, err := Adapters(); err == nil {
-		all = infos
+	infos, err := Adapters()
+	all = infos
+	var dse *DriverSetError
+	if errors.As(err, &dse) && len(infos) > 0 {
+		errs = append(errs, err) // a set that could not list its adapters
 	}
 	for _, impl := range registered() {
 		infos, err := impl.Adapters()
@@ -110,10 +116,28 @@ func AllAdapters() ([]AdapterInfo, error) {
 	return all, errors.Join(errs...)
 }
 
+var (
+	setOpenerMu sync.Mutex
+	setOpener   func(name string) (Runner, error)
+)
+
+// RegisterDriverSetOpener sets how OpenAny opens a wgpu adapter of another
+// driver set than this process's (DriverSets: "wgpu-vulkan:llvmpipe-mesa25"),
+// which Open cannot load in-process: package harness/worker registers a
+// worker process started with the set's Env. The last registration wins.
+func RegisterDriverSetOpener(open func(name string) (Runner, error)) {
+	setOpenerMu.Lock()
+	defer setOpenerMu.Unlock()
+	setOpener = open
+}
+
 // OpenAny opens the adapter of any implementation that name designates (as
 // Lookup resolves it among AllAdapters: a Name, an alias of a wgpu adapter,
 // or an unambiguous prefix): wgpu's through Open, a registered
-// implementation's through its Open. An unknown name returns
+// implementation's through its Open; a wgpu adapter of another driver set
+// (AdapterInfo.DriverSet) through the opener harness/worker registers
+// (RegisterDriverSetOpener: a worker process with the set's Env). An
+// unknown name returns
 // *UnknownAdapterError, joined with the reasons of implementations that
 // could not list their adapters; an ambiguous one *AmbiguousAdapterError.
 func OpenAny(name string) (Runner, error) {
@@ -121,6 +145,15 @@ func OpenAny(name string) (Runner, error) {
 	info, err := Lookup(all, name)
 	if err != nil {
 		return nil, errors.Join(err, listErr)
+	}
+	if info.Implementation == implWGPU && info.DriverSet != CurrentDriverSet() {
+		setOpenerMu.Lock()
+		open := setOpener
+		setOpenerMu.Unlock()
+		if open == nil {
+			return nil, fmt.Errorf("harness: adapter %s is in driver set %s, which needs a worker process: import package harness/worker (it registers the opener)", info.Name, info.DriverSet)
+		}
+		return open(info.Name)
 	}
 	if info.Implementation == implWGPU {
 		d, err := Open(info.Name)

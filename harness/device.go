@@ -47,7 +47,17 @@ type Device struct {
 // on SwiftShader). An unknown name returns *UnknownAdapterError, an
 // ambiguous one *AmbiguousAdapterError; a device the adapter refuses returns
 // *DeviceError. OpenAny opens the adapters of every implementation.
+//
+// Open opens only adapters of this process's driver set (CurrentDriverSet):
+// a name of another set's adapter ("wgpu-vulkan:llvmpipe-mesa25" in a
+// process of the system's set) returns a *DriverSetError naming the set,
+// never a same-named adapter of this process's drivers. In a process of an
+// extra set (a worker started with the set's Env) Open also reads the
+// driver's identity from the drivers it loaded (Info's driver fields).
 func Open(name string) (*Device, error) {
+	if set, ok := DriverSetOf(name); ok && set.Name != CurrentDriverSet() {
+		return nil, &DriverSetError{Set: set.Name, Version: set.Version, Adapter: name}
+	}
 	infos, adapters := enumerate()
 	want, err := Lookup(infos, name)
 	idx := -1
@@ -62,6 +72,9 @@ func Open(name string) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{info: infos[idx], adapter: adapters[idx]}
+	if CurrentDriverSet() != "" {
+		d.info = withDriver(d.info) // what this process loaded, for the parent to record
+	}
 	fail := func(op string, err error) (*Device, error) {
 		d.Close()
 		return nil, &DeviceError{Adapter: d.info.Name, Op: op, Message: stackMessage(err), Err: err}

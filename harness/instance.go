@@ -37,8 +37,11 @@ const LogEnv = "GPUDIFF_WGPU_LOG"
 // XDG_RUNTIME_DIR is invalid or not set in the environment." once per
 // process when XDG_RUNTIME_DIR is unset; nothing short of setting it (which
 // is the user's business) avoids that line.
+//
+// In a process of an extra driver set (CurrentDriverSet) SwiftShader is not
+// added: the set's Env selects only the set's drivers.
 func setupEnv() {
-	if _, set := os.LookupEnv("VK_ADD_DRIVER_FILES"); !set {
+	if _, set := os.LookupEnv("VK_ADD_DRIVER_FILES"); !set && CurrentDriverSet() == "" {
 		if _, err := os.Stat(swiftShaderICD); err == nil {
 			os.Setenv("VK_ADD_DRIVER_FILES", swiftShaderICD)
 		}

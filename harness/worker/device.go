@@ -114,6 +114,13 @@ type Device struct {
 // known and the first Run pays no start-up cost. Workers that die or time
 // out while starting are retried up to opts.MaxStarts times.
 //
+// An adapter of a driver set other than this process's (its name carries
+// the set's suffix, harness.DriverSetOf: "wgpu-vulkan:llvmpipe-mesa25")
+// gets a worker started with the set's Env (harness.DriverSet), whose
+// harness opens it among that set's drivers alone; its Info's driver fields
+// are what that worker loaded. Such a name must be a full name or an alias
+// (a prefix carries no suffix and resolves among this process's set).
+//
 // Errors: *harness.UnknownAdapterError or *harness.AmbiguousAdapterError
 // when the name designates no single adapter; *harness.DeviceError when the adapter refuses a device; a
 // *StartError when MaxStarts workers in a row died or timed out first;
@@ -124,6 +131,9 @@ func Start(adapter string, opts Options) (*Device, error) {
 		return nil, err
 	}
 	env := append(os.Environ(), opts.Env...)
+	if set, ok := harness.DriverSetOf(adapter); ok && set.Name != harness.CurrentDriverSet() {
+		env = append(env, set.Env...) // after opts.Env: nothing selects other drivers
+	}
 	env = append(env, MarkerEnv+"=1")
 	d := &Device{adapter: adapter, opts: opts, env: env}
 	d.mu.Lock()
@@ -139,6 +149,18 @@ func Start(adapter string, opts Options) (*Device, error) {
 }
 
 var _ harness.Runner = (*Device)(nil)
+
+// init lets harness.OpenAny open the wgpu adapters of other driver sets,
+// which need a worker process (Start).
+func init() {
+	harness.RegisterDriverSetOpener(func(name string) (harness.Runner, error) {
+		d, err := Start(name, Options{})
+		if err != nil {
+			return nil, err // not a typed nil *Device in the interface
+		}
+		return d, nil
+	})
+}
 
 // name is the adapter's name for errors: AdapterInfo.Name once a worker
 // has opened it, else the name given to Start.
