@@ -65,7 +65,11 @@ func TestDriverSetsFindMesa25(t *testing.T) {
 		require.True(t, filepath.IsAbs(manifest), manifest)
 		b, err := os.ReadFile(manifest)
 		require.NoError(t, err)
-		var j struct{ ICD struct{ LibraryPath string `json:"library_path"` } }
+		var j struct {
+			ICD struct {
+				LibraryPath string `json:"library_path"`
+			}
+		}
 		require.NoError(t, json.Unmarshal(b, &j), manifest)
 		lib := filepath.Join(filepath.Dir(manifest), j.ICD.LibraryPath) // relative to the manifest
 		assert.FileExists(t, lib, manifest)
