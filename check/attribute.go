@@ -126,9 +126,11 @@ func Attribute(res *Result) []Finding {
 		out = append(out, Finding{Class: ClassFlatten, Adapter: "interp", Runs: []string{RunName(r.Run)}, Invocations: r.Mismatches,
 			Implicates: "flatten: the twin disagrees with the original in the reference interpreter (no GPU involved)"})
 	}
-	// Failures (compile errors, crashes, timeouts) per run.
+	// Failures (compile errors, crashes, timeouts) per run; an
+	// unsupported run (its adapter declared it cannot take the module)
+	// tested nothing and is never a finding.
 	for _, r := range res.Runs {
-		if r.Failed != "" {
+		if r.Failed != "" && r.Failed != oracle.Unsupported {
 			fd := Finding{Class: FailureClass(r.Failed), Adapter: r.Adapter, Runs: []string{RunName(r.Run)},
 				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format}
 			if r.Stage == oracle.StageFragment {
@@ -237,6 +239,9 @@ func Attribute(res *Result) []Finding {
 func failureImplicates(r oracle.Judged) string {
 	switch r.Failed {
 	case oracle.CompileError:
+		if r.Promise != "" {
+			return r.Promise + ": " + errorLine(r.Message)
+		}
 		what := string(r.Format)
 		if r.Stage == oracle.StageFragment {
 			what += " fragment entry point"

@@ -222,6 +222,23 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 			}
 		}
 	}
+	// A compile error is unsupported where the adapter declares it
+	// cannot take the module, a broken promise where it does not and
+	// another adapter accepts it (check/promise.go).
+	needs := map[string][]harness.Need{}
+	for _, fn := range funcs {
+		needs[fn] = moduleNeeds(mod, fn)
+	}
+	judgeRejections(runs, func(fn string) []harness.Need { return needs[fn] })
+	kept := runs[:0]
+	for _, r := range runs {
+		if r.Failed == oracle.Unsupported {
+			res.Skipped = append(res.Skipped, r)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	runs = kept
 	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected

@@ -31,5 +31,29 @@ func ExitOf(v oracle.Verdict, flattenErr error) Exit {
 	return ExitNoOutputs
 }
 
-// Exit is o's exit class (ExitOf).
-func (o *Outcome) Exit() Exit { return ExitOf(o.Verdict(), o.FlattenErr()) }
+// ExitOfRuns is ExitOf for a case whose judged runs are runs: a compile
+// error that broke the stack's promise (oracle.Run.Promise, set by
+// judgeRejections) is a stack finding (ExitFound), not an input error.
+func ExitOfRuns(v oracle.Verdict, flattenErr error, runs []oracle.Judged) Exit {
+	e := ExitOf(v, flattenErr)
+	if e == ExitNoOutputs && v == oracle.CompileError {
+		for _, r := range runs {
+			if r.Failed == oracle.CompileError && r.Promise != "" {
+				return ExitFound
+			}
+		}
+	}
+	return e
+}
+
+// Exit is o's exit class (ExitOfRuns).
+func (o *Outcome) Exit() Exit {
+	var runs []oracle.Judged
+	switch {
+	case o.Entry != nil:
+		runs = o.Entry.Runs
+	case o.Result != nil:
+		runs = o.Result.Runs
+	}
+	return ExitOfRuns(o.Verdict(), o.FlattenErr(), runs)
+}

@@ -49,6 +49,11 @@ type Run struct {
 	// stack's own words.
 	Failed  Verdict
 	Message string
+	// Promise, for a CompileError run, is the promise the stack broke:
+	// its adapter declares it takes what the module needs and another
+	// adapter accepted the same module (check's judgeRejections), so the
+	// rejection is a stack finding, not an input error. "" otherwise.
+	Promise string
 	// InvocationErr[i], when non-empty, is an interpreter error for
 	// invocation i (step limit), which counts as a difference.
 	InvocationErr []string
@@ -67,12 +72,24 @@ type Judged struct {
 // expected outputs; names are the output names) and returns each run's
 // judgement and the overall verdict: Mismatch when any run differs, else
 // the first failure verdict of a run, else Pass. Indeterminate invocations
-// never change the verdict.
+// never change the verdict. An Unsupported run (the adapter declared it
+// cannot take the module) is skipped: it makes the verdict Unsupported
+// only when no GPU run was tested at all.
 func Judge(ref [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
 	out := make([]Judged, len(runs))
 	overall := Pass
+	tested := false // some GPU run was not Unsupported
 	for k, r := range runs {
 		j := Judged{Run: r, Verdict: Pass, Diffs: map[int][]LeafDiff{}}
+		if r.Failed == Unsupported {
+			// Skipped: nothing was tested on it (see below).
+			j.Verdict = r.Failed
+			out[k] = j
+			continue
+		}
+		if r.Adapter != "interp" {
+			tested = true
+		}
 		if r.Failed != "" {
 			j.Verdict = r.Failed
 			if overall == Pass {
@@ -105,6 +122,13 @@ func Judge(ref [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
 			overall = Mismatch
 		}
 		out[k] = j
+	}
+	if overall == Pass && !tested {
+		for _, r := range runs {
+			if r.Failed == Unsupported {
+				return out, Unsupported // no GPU run was tested at all
+			}
+		}
 	}
 	return out, overall
 }

@@ -28,6 +28,11 @@ func ExecVerdict(v oracle.Verdict) string {
 		return string(v) // the shader's own defect or domain (exit 4)
 	case oracle.Crash, oracle.Timeout:
 		return string(v) // a stack died on the case: a finding (exit 1)
+	case oracle.CompileError, oracle.Unsupported:
+		// a stack rejected the module: a finding where it broke its
+		// promise to take it (exit 1), else exit 2; unsupported: every
+		// adapter declared it cannot take it, nothing was tested (exit 2)
+		return string(v)
 	}
 	return "error"
 }

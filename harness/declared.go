@@ -1,0 +1,150 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+)
+
+// What an adapter declares it cannot take (issue 37, item 5). A stack
+// that refuses a valid module is a finding only when the adapter promised
+// to take it: WebGPU binds an adapter at the core feature level to accept
+// every core WGSL module within its features and limits, and an adapter
+// that is not at that level — wgpu's GL backend (a "downlevel" adapter:
+// wgpu's DownlevelFlags, naga's GLSL backend features), Dawn's GL and GLES
+// backends (WebGPU compatibility mode) — declares what it lacks. Need and
+// Limitation are that vocabulary: check derives a module's needs from its
+// IR (check/promise.go) and asks Lacks whether the adapter declared one
+// of them missing; harness only states the declarations, it decides no
+// verdict.
+
+// NeedKind is a kind of capability a module may need beyond what every
+// adapter at WebGPU's core feature level takes.
+type NeedKind string
+
+const (
+	// NeedTextureLevels: textureNumLevels (a texture's mip level count
+	// queried in the shader).
+	NeedTextureLevels NeedKind = "texture-levels"
+	// NeedTextureSamples: textureNumSamples.
+	NeedTextureSamples NeedKind = "texture-samples"
+	// NeedStorageFormat: a storage texture of format Need.Arg (a WebGPU
+	// texture format name, "rg32float").
+	NeedStorageFormat NeedKind = "storage-format"
+	// NeedSamplersPerTexture: one texture sampled with two or more
+	// samplers (GLSL's combined image samplers cannot express it).
+	NeedSamplersPerTexture NeedKind = "samplers-per-texture"
+	// NeedDepthLoad: textureLoad of a depth texture.
+	NeedDepthLoad NeedKind = "depth-texture-load"
+	// NeedCubeArray: a texture_cube_array binding.
+	NeedCubeArray NeedKind = "cube-array"
+)
+
+// Need is one capability a module needs: its kind, the argument the kind
+// takes (a format), and where in the module it is needed, in words
+// ("textureNumLevels(t) at 7:11").
+type Need struct {
+	Kind  NeedKind
+	Arg   string
+	Where string
+}
+
+// Limitation is one capability an adapter declares it lacks: the kind,
+// Arg when it is about one argument of the kind only ("" for all of
+// them), and Declared, where and how the adapter or its implementation
+// declares it — what a user reads as the reason the run was skipped.
+type Limitation struct {
+	Kind     NeedKind
+	Arg      string
+	Declared string
+}
+
+// nagaGLSL is what naga's GLSL backend, the shader compiler of wgpu's GL
+// backend (wgpu-native's and Deno's), declares for GLSL ES, the language
+// wgpu's GL backend writes: naga's glsl::Features lists TEXTURE_LEVELS and
+// TEXTURE_SAMPLES as desktop-GLSL-only ("only available on glsl core, this
+// means that opengl es can't query the number of samples nor levels in a
+// image", naga/src/back/glsl/features.rs, check_availability); storage
+// images of a format outside GLSL ES 3.10's image format qualifiers
+// (§4.4.7: no rg32f, rg32i, rg32ui) need FULL_IMAGE_FORMATS
+// (GL_NV_image_formats), which Mesa's GLES does not offer; and a GLSL
+// sampler is one texture with one sampler, so naga refuses a texture used
+// with two (glsl::Error::ImageMultipleSamplers, "A image was used with
+// multiple samplers"; README "Textures and samplers").
+var nagaGLSL = []Limitation{
+	{Kind: NeedTextureLevels, Declared: "TEXTURE_LEVELS (textureNumLevels) is not among the GLSL ES capabilities of naga's GLSL backend (naga glsl::Features: desktop GLSL only)"},
+	{Kind: NeedTextureSamples, Declared: "TEXTURE_SAMPLES (textureNumSamples) is not among the GLSL ES capabilities of naga's GLSL backend (naga glsl::Features: desktop GLSL only)"},
+	{Kind: NeedStorageFormat, Arg: "rg32float", Declared: "rg32float is not a GLSL ES 3.10 image format (naga glsl::Features FULL_IMAGE_FORMATS needs GL_NV_image_formats, which this GLES lacks)"},
+	{Kind: NeedStorageFormat, Arg: "rg32uint", Declared: "rg32uint is not a GLSL ES 3.10 image format (naga glsl::Features FULL_IMAGE_FORMATS needs GL_NV_image_formats, which this GLES lacks)"},
+	{Kind: NeedStorageFormat, Arg: "rg32sint", Declared: "rg32sint is not a GLSL ES 3.10 image format (naga glsl::Features FULL_IMAGE_FORMATS needs GL_NV_image_formats, which this GLES lacks)"},
+	{Kind: NeedSamplersPerTexture, Declared: "wgpu's GL backend binds each texture with one sampler (GLSL combined image samplers; naga: \"A image was used with multiple samplers\")"},
+}
+
+// compatMode is what WebGPU's compatibility mode, the feature level of
+// Dawn's GL and GLES adapters (harness/dawn doc.go), takes away from core
+// (WebGPU compatibility mode proposal): rg32 formats as storage textures,
+// textureLoad of depth textures, and cube array textures.
+var compatMode = []Limitation{
+	{Kind: NeedStorageFormat, Arg: "rg32float", Declared: "compatibility mode has no rg32float storage textures"},
+	{Kind: NeedStorageFormat, Arg: "rg32uint", Declared: "compatibility mode has no rg32uint storage textures"},
+	{Kind: NeedStorageFormat, Arg: "rg32sint", Declared: "compatibility mode has no rg32sint storage textures"},
+	{Kind: NeedDepthLoad, Declared: "compatibility mode has no textureLoad of depth textures"},
+	{Kind: NeedCubeArray, Declared: "compatibility mode has no cube array textures"},
+}
+
+// DeclaredLimitations is what adapter info declares it lacks of WebGPU's
+// core: nothing for an adapter at the core feature level (wgpu's and
+// Deno's Vulkan, Metal and D3D12 adapters, Dawn's Vulkan ones), naga's
+// GLSL ES limits for wgpu's (and Deno's) GL adapters, compatibility
+// mode's for Dawn's GL and GLES adapters.
+func DeclaredLimitations(info AdapterInfo) []Limitation {
+	impl, backend := info.Implementation, info.Backend
+	if i, b, _, ok := NameParts(info.Name); ok {
+		if impl == "" {
+			impl = i
+		}
+		if backend == "" {
+			backend = b
+		}
+	}
+	switch {
+	case BackendFamily(backend) != "gl":
+		return nil
+	case impl == implWGPU || impl == "deno":
+		return nagaGLSL
+	case impl == "dawn":
+		return compatMode
+	}
+	return nil
+}
+
+// Lacks is the reason adapter info declares it cannot take n — the
+// adapter's name, then the declaration ("wgpu-gl:llvmpipe: TEXTURE_LEVELS
+// (textureNumLevels) is not among …") and where the module needs it —
+// or "" when the adapter declares no such limitation (it promised to take
+// n).
+func Lacks(info AdapterInfo, n Need) string {
+	for _, l := range DeclaredLimitations(info) {
+		if l.Kind == n.Kind && (l.Arg == "" || strings.EqualFold(l.Arg, n.Arg)) {
+			s := fmt.Sprintf("%s: %s", info.Name, l.Declared)
+			if n.Where != "" {
+				s += ": " + n.Where
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// FeatureLevel is the WebGPU feature level adapter info is at, as its
+// declarations imply: "downlevel" for wgpu's GL adapters (not WebGPU
+// compliant), "compatibility" for Dawn's GL and GLES ones, else "core".
+func FeatureLevel(info AdapterInfo) string {
+	ls := DeclaredLimitations(info)
+	switch {
+	case len(ls) == 0:
+		return "core"
+	case &ls[0] == &compatMode[0]:
+		return "compatibility"
+	}
+	return "downlevel"
+}
