@@ -92,7 +92,7 @@ func TestRunBindingsDispatchesAsWritten(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, wgpuOut, "lavapipe (wgpu)")
 
-	for _, name := range cpuAdapters {
+	for _, name := range runAdapters {
 		t.Run(name, func(t *testing.T) {
 			d := openDevice(t, name)
 			out, err := d.Run(t.Context(), k, bindingsJob())

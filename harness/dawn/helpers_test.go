@@ -3,6 +3,8 @@ package dawn
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,6 +21,19 @@ const (
 
 var cpuAdapters = []string{swiftshader, glLLVMpipe, glesLLVMpipe}
 
+// The Deno adapters every machine has after `make deps`.
+const (
+	denoLavapipe    = "deno-vulkan:llvmpipe"
+	denoSwiftShader = "deno-vulkan:swiftshader"
+	denoGL          = "deno-gl:llvmpipe"
+)
+
+var denoCPUAdapters = []string{denoLavapipe, denoSwiftShader, denoGL}
+
+// runAdapters are the adapters of both implementations that the tests of
+// what a Run returns go through.
+var runAdapters = append(slices.Clone(cpuAdapters), denoCPUAdapters...)
+
 const adapterHint = "install the CPU adapters with `make deps` (chromium for SwiftShader; libegl1, libegl-dev " +
 	"(Dawn loads libEGL.so), libegl-mesa0 and libgl1-mesa-dri for llvmpipe-GL)"
 
@@ -31,12 +46,27 @@ func requireDawn(t testing.TB) {
 	}
 }
 
-// openDevice opens the named Dawn adapter for the test and closes it at
-// cleanup.
+// requireDeno fails the test when deno is missing: Deno must be tested on
+// real adapters, never skipped.
+func requireDeno(t testing.TB) {
+	t.Helper()
+	if _, err := locateDeno(); err != nil {
+		t.Fatalf("%v", err)
+	}
+}
+
+// openDevice opens the named Dawn (or, for a "deno-" name, Deno) adapter
+// for the test and closes it at cleanup.
 func openDevice(t testing.TB, name string) *Device {
 	t.Helper()
-	requireDawn(t)
-	d, err := Open(name)
+	open := Open
+	if strings.HasPrefix(name, DenoImplementation+"-") {
+		requireDeno(t)
+		open = OpenDeno
+	} else {
+		requireDawn(t)
+	}
+	d, err := open(name)
 	var unknown *harness.UnknownAdapterError
 	if errors.As(err, &unknown) {
 		t.Fatalf("adapter %s not found (have %v): %s", name, unknown.Available, adapterHint)

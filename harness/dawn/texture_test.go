@@ -64,7 +64,7 @@ func TestRunTextures(t *testing.T) {
 	wgpuOut, err := lavapipe.Run(t.Context(), k, job)
 	require.NoError(t, err)
 	assert.Equal(t, want, wgpuOut, "lavapipe (wgpu)")
-	for _, name := range cpuAdapters {
+	for _, name := range runAdapters {
 		t.Run(name, func(t *testing.T) {
 			d := openDevice(t, name)
 			out, err := d.Run(t.Context(), k, textureJob())

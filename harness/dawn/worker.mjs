@@ -556,22 +556,31 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
     if (vmod.err) return failure('device', `the vertex stage: ${vmod.err.message}`);
     const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.wgsl }));
     if (mod.err) return compile('shader-module', mod.err.message);
-    const pipe = await scoped(['internal', 'validation'], () => device.createRenderPipeline({
-      layout: fl.layout,
-      vertex: { module: vmod.value, entryPoint: 'gpudiff_vertex' },
-      fragment: { module: mod.value, entryPoint: req.entryPoint, targets: req.attachments.map((format) => ({ format })) },
-      primitive: { topology: 'triangle-list' },
-    }));
-    if (pipe.err) return compile('pipeline', pipe.err.message);
     const [w, h] = req.target;
     const textures = [];
     try {
+      // The attachments first: a format the adapter cannot render to (a
+      // downlevel adapter such as wgpu's GL backend, whose rgba32float is
+      // not renderable there) is the adapter's declared capability, not a
+      // verdict on the shader.
       const tex = await scoped(['out-of-memory', 'validation'], () => req.attachments.map((format, i) => {
         const t = device.createTexture({ label: `attachment ${i}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
         textures.push(t);
         return t;
       }));
-      if (tex.err) return failure('texture', tex.err.message);
+      if (tex.err) {
+        if (tex.err instanceof GPUValidationError) {
+          return { kind: 'unsupported', message: `the adapter cannot render to ${req.attachments.join(', ')}: ${dawnMessage(tex.err.message)}` };
+        }
+        return failure('texture', tex.err.message);
+      }
+      const pipe = await scoped(['internal', 'validation'], () => device.createRenderPipeline({
+        layout: fl.layout,
+        vertex: { module: vmod.value, entryPoint: 'gpudiff_vertex' },
+        fragment: { module: mod.value, entryPoint: req.entryPoint, targets: req.attachments.map((format) => ({ format })) },
+        primitive: { topology: 'triangle-list' },
+      }));
+      if (pipe.err) return compile('pipeline', pipe.err.message);
       // Each attachment's rows, padded to 256 bytes (GPUImageCopyBuffer's
       // bytesPerRow), after the output buffer in the readback buffer.
       const rows = req.attachments.map((f) => ((w * texelSize[f] + 255) & ~255));
