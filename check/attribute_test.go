@@ -120,7 +120,7 @@ func TestAttributeStage(t *testing.T) {
 
 // naga's validation errors all begin "Shader validation error:" and a
 // source diagram; their key is the root cause naga gives last (the
-// message is naga 23's for findings/compute/naga_spv_in_num_layers.wgsl),
+// message is naga 0.19.2's for findings/compute/naga_spv_in_num_layers.wgsl),
 // so two different validation errors get two keys and one error met by
 // two programs (other expression numbers) one.
 func TestMessageKeyOfNagaValidationErrors(t *testing.T) {

@@ -321,7 +321,7 @@ func TestDepthCompareHandDerived(t *testing.T) {
 // multisampled textures by render passes (harness/render_upload.go) and
 // depth16unorm by a copy, and every leaf read back is within the
 // reference (the hand-derived values above). gpudiff's SPIR-V is left
-// out: wgpu v0.23's SPIR-V reader (naga) refuses a depth OpImageFetch
+// out: wgpu 0.19.4's SPIR-V reader (naga 0.19.2) refuses a depth OpImageFetch
 // whose vec4 result is then indexed, and has no OpImageDrefGather
 // (both spirv-val clean); multisampled loads pass in SPIR-V
 // (TestMultisampledSPIRVOnGPUs).

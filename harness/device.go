@@ -130,7 +130,7 @@ var closeDrainTimeout = 10 * time.Second
 //
 // After a Run whose ctx ended with GPU work in flight, Close first waits up to
 // 10 s for that work to finish. If it does not, Close abandons the device
-// without releasing anything: wgpu-native v0.23 corrupts later devices when a
+// without releasing anything: wgpu-native (wgpu 0.19.4) corrupts later devices when a
 // device is released with work in flight (their submissions fail with
 // "Attempt to use a resource with a different device from the one that
 // created it", which aborts the process). An abandoned device keeps its

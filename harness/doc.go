@@ -43,7 +43,7 @@
 // carries on after the loop; kernels that iterate more get wrong results
 // there, not errors. SwiftShader has no such limit.
 //
-// wgpu-native v0.23 gives up a blocking device poll (wgpuDevicePoll with
+// wgpu-native (wgpu 0.19.4) gives up a blocking device poll (wgpuDevicePoll with
 // wait) after 5 s and then treats the submission as complete: it maps the
 // readback buffer before the dispatch's copy into it (all zeros, or bytes
 // of an earlier dispatch) and recycles the command buffer and resources the
@@ -55,7 +55,7 @@
 // sleeps between polls (run.go), so any dispatch may take as long as it
 // takes.
 //
-// What this package cannot catch in-process: wgpu-native v0.23 treats a
+// What this package cannot catch in-process: wgpu-native (wgpu 0.19.4) treats a
 // failed queue submission or device poll (a lost device, a driver crash) as
 // fatal and aborts, and a kernel that never finishes can only be abandoned
 // (Run returns when its ctx ends; Close then leaks the device). Both are what

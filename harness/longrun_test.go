@@ -45,7 +45,7 @@ func checkSpin(t *testing.T, out []byte, n int) int {
 // for well over 5 s on the project's machines (2 cores; about 15 s idle,
 // more under load), then a short one on the same Device.
 //
-// wgpu-native v0.23 waits at most 5 s in a blocking device poll, then
+// wgpu-native (wgpu 0.19.4) waits at most 5 s in a blocking device poll, then
 // treats the submission as complete: it maps the readback buffer before
 // the copy into it (zeros) and recycles the command buffer and resources
 // the driver is still executing, so later dispatches of the Device return

@@ -117,7 +117,7 @@ func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
 
 // checkFragment validates a fragment draw (Kernel.Stage FragmentStage)
 // against the device's limits.
-// wgpu-native v22 reports neither maxColorAttachments nor
+// wgpu-native (wgpu 0.19.4) reports neither maxColorAttachments nor
 // maxColorAttachmentBytesPerSample (both read 0) and gives every device
 // WebGPU's defaults for them (WebGPU #limits: 8 and 32), which apply then.
 func (d *Device) checkFragment(job Dispatch) error {

@@ -35,7 +35,7 @@ import (
 //     texel outside it cannot be uploaded (the case model refuses it);
 //     inside it the f32 is stored as it is.
 //
-// The upload shaders index with i32 (wgpu v0.23's naga refuses a u32
+// The upload shaders index with i32 (wgpu 0.19.4's naga refuses a u32
 // level or layer: findings/compute/naga_textureload_u32_level.wgsl).
 //
 // The passes are submitted before the dispatch that binds the texture,

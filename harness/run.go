@@ -337,7 +337,7 @@ func (d *Device) encode(pipeline *wgpu.ComputePipeline, bindGroup *wgpu.BindGrou
 	return enc.Finish(nil)
 }
 
-// Polling the device. wgpu-native v0.23 (wgpu-core 22) waits at most 5 s
+// Polling the device. wgpu-native (wgpu-core 0.19.4) waits at most 5 s
 // (CLEANUP_WAIT_MS) in a blocking poll (wgpuDevicePoll with wait = true,
 // with or without a submission index), ignores the timeout, and then treats
 // the submission it waited for as complete: it calls the map callbacks —

@@ -35,7 +35,7 @@
 // an access the source does not make: DirectVariableAccess rewrites
 // such parameters into their index operands and direct accesses of the
 // variable, and the reference, flatten and both emitters work on its
-// result (naga in wgpu-native v0.23 has no such parameters either). A
+// result (naga 0.19.2, in the linked wgpu 0.19.4, has no such parameters either). A
 // kernel never takes a pointer.
 //
 // The package also owns what every pass shares: the operator and builtin

@@ -78,14 +78,14 @@ var computeFindings = map[string]struct {
 	implicates  func(r oracle.Judged) bool
 	twinEscapes bool
 }{
-	// wgpu-native v0.23's SPIR-V reader (naga 23) moves a workgroup load
+	// wgpu 0.19.4's SPIR-V reader (naga 0.19.2) moves a workgroup load
 	// past the next barrier: gpudiff's SPIR-V on wgpu, every driver (it was
 	// wrong on SwiftShader; lavapipe's one SIMD group of 8 hides it), the
 	// twin alike. gpudiff's emitter now avoids it (workarounds.barrierBlock),
 	// so the implicated runs pass; they are logged, not asserted.
 	"naga_spv_in_load_after_barrier.wgsl": {`{"out": [37, 26, 17, 10, 5, 2, 1, 50]}`,
 		func(r oracle.Judged) bool { return r.Format == "spirv" && strings.HasPrefix(r.Adapter, "wgpu-") }, false},
-	// wgpu-native v0.23's GLSL backend (naga 23) cannot write
+	// wgpu 0.19.4's GLSL backend (naga 0.19.2) cannot write
 	// atomicCompareExchangeWeak's result struct (gfx-rs/wgpu#7578): a
 	// compile error on wgpu-gl, original and twin; the Vulkan runs agree.
 	"naga_glsl_compare_exchange_result.wgsl": {`{"a": [7], "out": [7, 0, 7]}`,
@@ -128,7 +128,7 @@ var computeFindings = map[string]struct {
 		func(r oracle.Judged) bool {
 			return r.Adapter == "wgpu-gl:llvmpipe" || r.Format == "spirv" && strings.HasPrefix(r.Adapter, "wgpu-")
 		}, false},
-	// wgpu-native v0.23's naga rejects a u32 textureLoad level
+	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
 	"naga_textureload_u32_level.wgsl": {`{"out": [5, 6, 7, 8]}`,

@@ -320,7 +320,7 @@ func TestTextureGatherAndGradAgreeWithGPUs(t *testing.T) {
 		src, err := wgsl.EmitEntry(m, "main", wgsl.EmitOptions{})
 		require.NoError(t, err)
 		// WGSL only: gpudiff's SPIR-V (spirv-val clean) has OpImageGather,
-		// which wgpu v0.23's SPIR-V front end does not take ("unsupported
+		// which wgpu 0.19.4's SPIR-V front end does not take ("unsupported
 		// instruction ImageGather").
 		for _, adapter := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader"} {
 			t.Run(filter+"/"+adapter, func(t *testing.T) {

@@ -261,8 +261,8 @@ func (f *fnEmitter) pack(fn ir.Builtin, t, a uint32) uint32 {
 
 // split emits modf(x) and frexp(x) (WGSL #modf-builtin, #frexp-builtin)
 // as their result struct built with OpCompositeConstruct, not with
-// GLSL.std.450 ModfStruct/FrexpStruct, which naga's SPIR-V reader (wgpu
-// v0.23) rejects ("Special type is not registered"):
+// GLSL.std.450 ModfStruct/FrexpStruct, which naga's SPIR-V reader (naga
+// 0.19.2, of the linked wgpu 0.19.4) rejects ("Special type is not registered"):
 //   - modf: whole = Trunc(x), fract = x - whole (exact for finite x);
 //   - frexp: for x != 0, exp = ((bits >> 23) & 0xff) - 126 and fract =
 //     bitcast((bits & 0x807fffff) | 0x3f000000) (the significand with

@@ -123,16 +123,16 @@ type workarounds struct {
 	foldConstructs bool
 	// noDefaultLiterals leaves the values of the clause that also holds
 	// default out of OpSwitch (they reach the default target anyway):
-	// wgpu's SPIR-V front end (naga, v0.23) sends them to the next clause
+	// wgpu's SPIR-V front end (naga 0.19.2) sends them to the next clause
 	// instead (TestSwitchDefaultLiteralsQuirk).
 	noDefaultLiterals bool
 	// barrierBlock opens a new block (OpBranch to it from the open one)
 	// before an OpControlBarrier that is not already the first
-	// instruction of its block: wgpu's SPIR-V front end (naga, v0.23)
+	// instruction of its block: wgpu's SPIR-V front end (naga 0.19.2)
 	// does not close its run of pending expressions at OpControlBarrier,
 	// so an OpLoad of workgroup or storage memory between the last
 	// statement and the barrier is evaluated after the barrier
-	// (gfx-rs/wgpu#8151, fixed by gfx-rs/wgpu#8215 after v0.23), where it
+	// (gfx-rs/wgpu#8151, fixed by gfx-rs/wgpu#8215, long after the wgpu 0.19.4 gpudiff links), where it
 	// can read what other invocations store in the next phase; it does
 	// close the run at every block's end. An unconditional branch to a
 	// block of the same construct is plain structured control flow

@@ -84,7 +84,7 @@ func TestComputeEntryPointsMatchReferenceOnLavapipe(t *testing.T) {
 					got, err := dev.Run(context.Background(), harness.Kernel{SPIRV: words, EntryPoint: ep.Name},
 						harness.Dispatch{Buffers: bufs, Workgroups: wg})
 					if usesAtomics(m, ep.Name) {
-						// wgpu v0.23 reads SPIR-V through naga's front end,
+						// wgpu 0.19.4 reads SPIR-V through naga's front end,
 						// which has no atomics yet (gfx-rs/wgpu#4489; OpAtomicIAdd
 						// and the others arrived in later naga releases): the
 						// module is refused before it reaches Vulkan. When this

@@ -1,6 +1,6 @@
 package spirv
 
-// NagaGap returns why wgpu-native v0.23 cannot read the SPIR-V module
+// NagaGap returns why wgpu-native (wgpu 0.19.4) cannot read the SPIR-V module
 // words (as Emit writes it: valid, spirv-val accepts it), or "" when
 // nothing in it is known to stop wgpu's SPIR-V front end (naga's
 // front/spv). wgpu refuses such a module before it reaches the driver,
@@ -38,9 +38,9 @@ func NagaGap(words []uint32) string {
 		i += n
 		switch {
 		case op >= opAtomicLoad && op <= opAtomicXor:
-			return "wgpu-native v0.23's SPIR-V front end (naga) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
+			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
 		case op == opImageGather || op == opImageDrefGather:
-			return "wgpu-native v0.23's SPIR-V front end (naga) reads no OpImageGather or OpImageDrefGather (textureGather, textureGatherCompare): the WGSL runs cover this entry point"
+			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no OpImageGather or OpImageDrefGather (textureGather, textureGatherCompare): the WGSL runs cover this entry point"
 		case op == opTypeImage && n > 5:
 			arrayed[in[1]] = in[5] == 1
 			oneD[in[1]] = in[3] == 0
@@ -96,4 +96,4 @@ func NagaGap(words []uint32) string {
 }
 
 // arrayGap is NagaGap's reason for a size query of an array texture.
-const arrayGap = "wgpu-native v0.23's SPIR-V front end (naga) reads the size of an array texture without its layer count (OpImageQuerySize of an arrayed image; front/spv/image.rs: \"TODO: handle arrays and cubes\"), and its validator then refuses the module: the WGSL runs cover this entry point"
+const arrayGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads the size of an array texture without its layer count (OpImageQuerySize of an arrayed image; front/spv/image.rs: \"TODO: handle arrays and cubes\"), and its validator then refuses the module: the WGSL runs cover this entry point"

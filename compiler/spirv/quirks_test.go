@@ -262,7 +262,7 @@ func runBarrierLoad(t *testing.T, words []uint32) []uint32 {
 // OpControlBarrier after the load of tile[0] opens its own block and every
 // invocation gets 100 on lavapipe, in both modes. Without it the module is
 // valid and holds the load before the barrier, but wgpu's SPIR-V front end
-// (naga v0.23, gfx-rs/wgpu#8151) evaluates the load after the barrier,
+// (naga 0.19.2, gfx-rs/wgpu#8151) evaluates the load after the barrier,
 // just before tile[li] = li + 1: lavapipe runs the workgroup 8 invocations
 // at a time, switching at barriers, so invocations 8..15 read the 1 that
 // invocation 0 stored (SwiftShader, 4 at a time, goes wrong from

@@ -211,7 +211,7 @@ func TestValidModulesAccepted(t *testing.T) {
 	gaps := map[string]ptGaps{
 		// naga rejects a function whose only return is inside a loop.
 		"loop with return exits": {ptNaga: "The `return` value None does not match the function return value"},
-		// wgpu-native v0.23's naga parses no diagnostic directive,
+		// wgpu 0.19.4's naga (0.19.2) parses no diagnostic directive,
 		"diagnostic filter lowers derivative uniformity": {ptNaga: "found 'diagnostic'"},
 		// evaluates the right operand of a const && whose left is false,
 		"short-circuit guards evaluation (WGSL #const-expr)": {ptNaga: "cannot represent the abstract value `5000000000`"},

@@ -160,7 +160,7 @@ func TestParseCorpus(t *testing.T) {
 
 // ptValidatorGaps names, per file of ptCorpusFiles (by its path from this
 // directory, shaders/ as ../../shaders), what a validator does not
-// implement that the file validly uses. wgpu-native v0.23's naga parses no
+// implement that the file validly uses. wgpu 0.19.4's naga (0.19.2) parses no
 // enable, requires or diagnostic directive, so it stops at the first; and
 // it indexes an array value (not a memory view) only by a constant.
 var ptValidatorGaps = map[string]ptGaps{
@@ -178,16 +178,16 @@ var ptValidatorGaps = map[string]ptGaps{
 	"../../shaders/compute/pointer_param_order.wgsl":      {ptNaga: ptNagaPointerParams},
 	"../../shaders/compute/pointer_lets.wgsl":             {ptNaga: ptNagaPointerParams},
 	"../../shaders/compute/core_uniform_load_param.wgsl":  {ptNaga: ptNagaPointerParams},
-	"../../shaders/compute/core_uniform_load_atomic.wgsl": {ptNaga: "but got `atomic<"}, // naga v0.23 types workgroupUniformLoad of an atomic as the atomic (the WGSL emitter spells it out)
+	"../../shaders/compute/core_uniform_load_atomic.wgsl": {ptNaga: "but got `atomic<"}, // naga 0.19.2 types workgroupUniformLoad of an atomic as the atomic (the WGSL emitter spells it out)
 }
 
-// ptNagaPointerParams is naga's (v0.23) refusal of pointer parameters in
+// ptNagaPointerParams is naga's (0.19.2) refusal of pointer parameters in
 // the workgroup, storage and uniform address spaces: it lacks WGSL's
 // unrestricted_pointer_parameters language extension, which Tint has
 // (gpudiff's emitters pass such pointers as index operands instead).
 const ptNagaPointerParams = "which can't be passed into functions"
 
-// ptNagaValueIndex is naga's (v0.23) refusal to index an array value by a
+// ptNagaValueIndex is naga's (0.19.2) refusal to index an array value by a
 // non-constant index, which WGSL allows (#array-access-expr).
 const ptNagaValueIndex = "may only be indexed by a constant"
 

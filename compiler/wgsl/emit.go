@@ -114,7 +114,7 @@ type emitter struct {
 }
 
 func newEmitter(m *ir.Module, kernel string, mode Mode) *emitter {
-	// naga (wgpu-native v0.23) lacks WGSL's unrestricted_pointer_parameters
+	// naga 0.19.2 (wgpu 0.19.4) lacks WGSL's unrestricted_pointer_parameters
 	// language extension (WGSL #language-extensions-sec): it refuses a
 	// ptr<workgroup|storage|uniform, T> parameter. Those become their
 	// index operands and direct accesses, in both modes (a front-end

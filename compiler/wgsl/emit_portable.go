@@ -29,15 +29,15 @@ import (
 //   a[i] (run-time i)         a[min(u32(i), N - 1u)]: never out of bounds
 //   r op= e (e has a call)    r = r op (e): WGSL reads r before evaluating e
 //                             (#compound-assignment-sec expands to
-//                             e1 = e1 op (e2), left to right); naga in
-//                             wgpu-native v0.23 reads it after the call
+//                             e1 = e1 op (e2), left to right); naga 0.19.2
+//                             (wgpu 0.19.4) reads it after the call
 //
 // Literal operands that cannot hit a guarded case (a divisor literal with
 // no 0 or -1 component, a shift count literal below 32, a constant index)
 // are left alone to keep the output readable.
 //
 // One rewrite applies in both modes because it works around a front end,
-// not a semantic rule: naga (as in wgpu-native v0.23) rejects indexing an
+// not a semantic rule: naga (0.19.2, as in wgpu 0.19.4) rejects indexing an
 // array *value* (a let, a parameter, a constructor) with a run-time index
 // ("may only be indexed by a constant"), although WGSL allows it
 // (#array-access-expr). Such an index becomes a call of a helper that
@@ -81,7 +81,7 @@ func (e *emitter) rewriteBlock(b *ir.Block) {
 
 func (e *emitter) rewriteStmt(s ir.Stmt) []ir.Stmt {
 	if b := atomicUniformLoad(s); b != nil {
-		// In both modes: naga (wgpu-native v0.23) types
+		// In both modes: naga 0.19.2 (wgpu 0.19.4) types
 		// workgroupUniformLoad of a ptr<workgroup, atomic<T>> as
 		// atomic<T>, not T ("the type of `res` is expected to be `u32`,
 		// but got `atomic<u32>`"). Its semantics spelled out (WGSL
@@ -229,7 +229,7 @@ func isReference(e ir.Expr) bool {
 // foldIntLits folds an integer operation whose operands are both literals
 // into one literal, with WGSL's wrapping semantics (#arithmetic-expr,
 // #bit-expr: concrete i32/u32 + - * wrap; shifts by less than 32). WGSL
-// makes such an operation a const-expression; naga (wgpu-native v0.23)
+// makes such an operation a const-expression; naga 0.19.2 (wgpu 0.19.4)
 // rejects a const-expression that overflows where Tint wraps it, so the
 // emitter hands it the folded value. Other operations are returned as is.
 func foldIntLits(x *ir.Binary) ir.Expr {
@@ -304,7 +304,7 @@ func foldIntLits(x *ir.Binary) ir.Expr {
 }
 
 // valueIndex turns a run-time index of an array or matrix value into a
-// helper call (naga, wgpu v0.23, indexes array and matrix values by
+// helper call (naga 0.19.2, wgpu 0.19.4, indexes array and matrix values by
 // constants only).
 func (e *emitter) valueIndex(x *ir.Index) ir.Expr {
 	if k := x.X.Type().Kind; isConstIndex(x) || k != ir.KindArray && k != ir.KindMat || isReference(x.X) {

@@ -174,7 +174,7 @@ func TestEmitRewritesOnlyWhatNeedsGuards(t *testing.T) {
 // TestPortableCompoundAssignmentReadsFirst: WGSL expands `g ^= h()` to
 // `g = g ^ (h())`, evaluated left to right (#compound-assignment-sec,
 // #program-order), so g is read (3) before h sets it to 0 and returns 1:
-// 3 ^ 1 = 2. naga (wgpu-native v0.23) reads g after the call (0 ^ 1 = 1)
+// 3 ^ 1 = 2. naga 0.19.2 (wgpu 0.19.4) reads g after the call (0 ^ 1 = 1)
 // unless portable mode spells the expansion out.
 func TestPortableCompoundAssignmentReadsFirst(t *testing.T) {
 	g := func() *ir.Ident { return &ir.Ident{Name: "g", T: ir.I32, Ref: ir.RefGlobal} }

@@ -29,7 +29,7 @@ import (
 //     null backend with every feature, so any enable-extension may be
 //     used); const-expression values are read back by running a kernel on
 //     dawn-vulkan:swiftshader (ptTintValues).
-//   - naga: the naga inside wgpu-native v0.23 (older than the naga CLI:
+//   - naga: naga 0.19.2, inside the wgpu-native gpudiff links (wgpu 0.19.4; older than the naga CLI:
 //     it parses no enable, requires or diagnostic directives), as wgpu's
 //     createShaderModule runs it on wgpu-vulkan:llvmpipe (lavapipe).
 const (

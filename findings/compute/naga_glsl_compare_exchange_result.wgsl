@@ -1,4 +1,4 @@
-// wgpu-native v0.23's GLSL backend (naga 23) cannot write the result type
+// wgpu 0.19.4's GLSL backend (naga 0.19.2) cannot write the result type
 // of atomicCompareExchangeWeak: wgpu-gl:llvmpipe fails to compile this
 // module (WGSL, original and twin) with "Shader translation error ...
 // Unable to write type Struct { old_value, exchanged }" (gfx-rs/wgpu#7578,

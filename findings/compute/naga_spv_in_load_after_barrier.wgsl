@@ -1,4 +1,4 @@
-// wgpu-native v0.23's SPIR-V reader (naga 23) moves a workgroup load past
+// wgpu 0.19.4's SPIR-V reader (naga 0.19.2) moves a workgroup load past
 // the barrier that follows it (gfx-rs/wgpu#8151, fixed in later naga):
 // gpudiff's SPIR-V (portable and raw, original and twin) on SwiftShader
 // gives out = [37, 26, 17, 17, 26, 37, 50, 50]; naga's SPIR-V from the WGSL

@@ -1,4 +1,4 @@
-// wgpu-native's naga (v0.23) rejects textureLoad with a u32 level, which
+// wgpu-native's naga (0.19.2, of wgpu 0.19.4) rejects textureLoad with a u32 level, which
 // WGSL allows (#textureload: L is i32 or u32): "Image sample or
 // level-of-detail index's type of [5] is not an integer scalar"
 // (gfx-rs/wgpu#5433, fixed by gfx-rs/wgpu#7058 in naga 25). Met by

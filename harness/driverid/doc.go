@@ -1,5 +1,5 @@
 // Package driverid names the driver behind a WebGPU adapter, and its version,
-// by asking the native API directly: wgpu-native v0.23's wgpuAdapterGetInfo
+// by asking the native API directly: wgpu 0.19.4's wgpuAdapterGetInfo
 // drops wgpu's driver and driver_info (its vendor and device fields carry
 // only hex ids, description the device name), so gpudiff cannot learn them
 // through WebGPU.

@@ -6,7 +6,7 @@
 // [2+50, 5+37, 10+26, 17+17, 26+10, 37+5, 50+2, 1+1]
 // = [52, 42, 36, 34, 36, 42, 52, 2].
 // The other direction (reads before a barrier, writes after it) is
-// findings/compute/naga_spv_in_load_after_barrier.wgsl: wgpu-native v0.23's
+// findings/compute/naga_spv_in_load_after_barrier.wgsl: wgpu 0.19.4's
 // SPIR-V reader moves the load past the barrier (gfx-rs/wgpu#8151).
 @group(0) @binding(0) var<storage, read_write> out: array<u32, 8>;
 var<workgroup> tile: array<u32, 8>;

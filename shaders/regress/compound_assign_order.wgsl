@@ -1,6 +1,6 @@
 // Regression: WGSL expands `g ^= h()` to `g = g ^ (h())`, evaluated left to
 // right (#compound-assignment-sec, #program-order), so g is read before h
-// writes it. naga (wgpu-native v0.23) reads g after the call; gpudiff's
+// writes it. naga 0.19.2 (wgpu 0.19.4) reads g after the call; gpudiff's
 // portable mode spells the expansion out. Found by `gpudiff run --seed 1`
 // (class stack, gpudiff's SPIR-V agreeing); Dawn/Tint agrees with WGSL.
 //

@@ -1,4 +1,4 @@
-// Regression: naga (wgpu-native v0.23) rejects a run-time index into an
+// Regression: naga 0.19.2 (wgpu 0.19.4) rejects a run-time index into an
 // array *value* ("The expression may only be indexed by a constant"), which
 // WGSL allows (#array-access-expr). Found by `gpudiff run --seed 1` as a
 // compile-error on every adapter; the WGSL emitter now indexes array values

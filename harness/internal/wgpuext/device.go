@@ -95,7 +95,7 @@ func gdDeviceEvent(kind C.int, code C.uint32_t, message *C.char, id C.uintptr_t)
 // "Optional Capabilities", e.g. "bgra8unorm-storage", "float32-filterable"),
 // so that a shader needing one runs where the adapter has it, as Dawn's
 // adapters do; and wgpu's native TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES,
-// without which wgpu-native v0.23 refuses every read-only and read-write
+// without which wgpu-native (wgpu 0.19.4) refuses every read-only and read-write
 // storage texture binding ("Read-write and read-only storage textures are
 // not allowed by webgpu"), although WebGPU allows read-only access to every
 // storage format and read-write access to r32float, r32sint and r32uint

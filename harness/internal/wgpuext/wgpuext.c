@@ -109,7 +109,7 @@ static void gd_pop_cb(WGPUErrorType type, char const *message, void *userdata) {
 	e->message = gd_strdup(message);
 }
 
-// wgpu-native v0.23 panics (and so aborts) on WGPUErrorFilter_Internal
+// wgpu-native (wgpu 0.19.4) panics (and so aborts) on WGPUErrorFilter_Internal
 // ("invalid error filter"); it reports internal errors as validation errors.
 static void gd_push_scopes(WGPUDevice device) {
 	wgpuDevicePushErrorScope(device, WGPUErrorFilter_OutOfMemory);
