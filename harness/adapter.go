@@ -54,7 +54,7 @@ type AdapterInfo struct {
 	// "llvmpipe (LLVM 15.0.6, 256 bits)".
 	Device string `json:"device"`
 	// Vendor is the vendor name as reported; when the implementation
-	// reports only a numeric id (wgpu-native v0.23 does), the name of a
+	// reports only a numeric id (the linked wgpu-native, wgpu 0.19.4, does), the name of a
 	// known PCI/Khronos vendor id ("mesa", "google", "nvidia", ...), else the
 	// id in hex.
 	Vendor string `json:"vendor"`
@@ -62,7 +62,7 @@ type AdapterInfo struct {
 	// VkPhysicalDeviceDriverProperties.driverName ("llvmpipe",
 	// "SwiftShader driver", "NVIDIA"), for wgpu's GL adapter the driver
 	// GL_VERSION names ("Mesa"), both read by package harness/driverid
-	// (wgpu-native v0.23 reports neither); for Dawn's adapters Dawn's
+	// (the linked wgpu-native, wgpu 0.19.4, reports neither); for Dawn's adapters Dawn's
 	// driver description. When no driver is found it is the Vendor, and
 	// DriverVersion is "".
 	Driver string `json:"driver"`
