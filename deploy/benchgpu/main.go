@@ -90,15 +90,16 @@ func envDur(k string, def time.Duration) time.Duration {
 
 // adapter is what `gpudiff adapters --json` says of one adapter.
 type adapter struct {
-	Name           string `json:"name"`
-	Implementation string `json:"implementation"`
-	Backend        string `json:"backend"`
-	Device         string `json:"device"`
-	Vendor         string `json:"vendor"`
-	Type           string `json:"type"`
-	Driver         string `json:"driver"`
-	DriverVersion  string `json:"driver_version"`
-	DriverInfo     string `json:"driver_info"`
+	Name                  string `json:"name"`
+	Implementation        string `json:"implementation"`
+	ImplementationVersion string `json:"implementation_version"`
+	Backend               string `json:"backend"`
+	Device                string `json:"device"`
+	Vendor                string `json:"vendor"`
+	Type                  string `json:"type"`
+	Driver                string `json:"driver"`
+	DriverVersion         string `json:"driver_version"`
+	DriverInfo            string `json:"driver_info"`
 }
 
 // runReport is the part of run's --report JSON read here.
@@ -173,7 +174,7 @@ func main() {
 	c.t.AppendHeader(table.Row{"", "measure", "value", "ratio"})
 	for _, a := range all {
 		if slices.ContainsFunc(chosen, func(x adapter) bool { return x.Name == a.Name }) {
-			c.t.AppendRow(table.Row{"driver", a.Name, fmt.Sprintf("%s %s (%s; %s)", a.Driver, a.DriverVersion, a.DriverInfo, a.Device), ""})
+			c.t.AppendRow(table.Row{"driver", a.Name, fmt.Sprintf("%s %s (%s; %s; %s)", a.Driver, a.DriverVersion, a.DriverInfo, a.Device, a.ImplementationVersion), ""})
 		}
 	}
 
