@@ -352,13 +352,23 @@ func withDriver(a AdapterInfo) AdapterInfo {
 // It returns an error when no adapter is found, and a *DriverSetError for
 // each extra set whose child could not list its adapters (joined; the
 // other adapters are returned with it).
-func Adapters() ([]AdapterInfo, error) {
+func Adapters() ([]AdapterInfo, error) { return adapters(true) }
+
+// LocalAdapters is Adapters without the other driver sets: the wgpu
+// adapters this process itself finds (those of CurrentDriverSet, the
+// system's unless DriverSetEnv says otherwise), which Open opens, with their
+// drivers. It starts no process. Error: none found.
+func LocalAdapters() ([]AdapterInfo, error) { return adapters(false) }
+
+// adapters lists this process's wgpu adapters and, when sets is true and
+// this process is of the system's set, every extra set's.
+func adapters(sets bool) ([]AdapterInfo, error) {
 	type listed struct {
 		infos []AdapterInfo
 		err   error
 	}
 	var others []chan listed
-	if CurrentDriverSet() == "" {
+	if sets && CurrentDriverSet() == "" {
 		for _, s := range DriverSets()[1:] {
 			ch := make(chan listed, 1)
 			go func() {

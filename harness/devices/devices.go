@@ -59,16 +59,29 @@ func (s Set) Close() {
 }
 
 // Open opens the adapters that sels select (harness.Select's rules: a
-// name, an alias, a prefix or "all"; none selects the first Vulkan
-// adapter, a GPU before a CPU adapter). An implementation that cannot list
+// name, an alias, a prefix or "all"; none selects wgpu's first Vulkan
+// adapter of the system's drivers, a GPU before a CPU adapter). An implementation that cannot list
 // its adapters (Dawn without its npm package) is skipped, with a warning
 // when the selectors could name one of its adapters. Errors: no adapter at
 // all (harness.AllAdapters' error), a selector that matches nothing
 // (harness.Select's error), or a device that fails to open ("NAME: …";
 // the devices opened before it are closed). With Options.Jobs > 1 each
 // adapter's entry is a *Pool of that many devices, opened at once.
+//
+// With no selectors only wgpu's adapters of this process's driver set are
+// listed (harness.LocalAdapters): the default is never another
+// implementation's or driver set's adapter, so no other process is started
+// to list them (`make run`'s execs stay as fast as before Dawn, Deno and
+// Mesa 25).
 func Open(sels []string, o Options) (Set, error) {
-	all, err := harness.AllAdapters()
+	var all []harness.AdapterInfo
+	var err error
+	if len(sels) == 0 {
+		all, err = harness.LocalAdapters()
+	}
+	if len(all) == 0 {
+		all, err = harness.AllAdapters()
+	}
 	if len(all) == 0 {
 		return nil, err
 	}
