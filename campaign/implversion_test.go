@@ -85,3 +85,30 @@ func TestJournalHeaderImplementationVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, drivers, m.Header.Drivers)
 }
+
+// TestMergedDriverChanges: a shard that ran under another implementation
+// version than the first journal given is named, with the change.
+func TestMergedDriverChanges(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(impl string) []harness.DriverRecord {
+		return []harness.DriverRecord{{Adapter: "wgpu-vulkan:llvmpipe", Driver: "llvmpipe", Version: "22.3.6", Implementation: "wgpu", ImplementationVersion: impl}}
+	}
+	var paths []string
+	for i, impl := range []string{"wgpu 0.19.4 (naga 0.19.2)", "wgpu 29.0.1 (naga 29.0.3)"} {
+		shard := []string{"0/2", "1/2"}[i]
+		h := Spec{Tool: "t", Seed: 9, Count: 2, Size: 30, Profile: "default", Shard: shard, Mode: "portable",
+			Adapters: []string{"wgpu-vulkan:llvmpipe"}, Drivers: rec(impl)}
+		data, err := EncodeJournal(h, []ProgramRecord{{Index: i, Hash: "h", Verdict: "pass", Stmts: 9, Invocations: 16}}, time.Second, false)
+		require.NoError(t, err)
+		p := filepath.Join(dir, shard[:1]+".jsonl")
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		paths = append(paths, p)
+	}
+	m, err := MergeJournals(paths)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"shard 1/2 (" + paths[1] + "): wgpu-vulkan:llvmpipe: wgpu 0.19.4 (naga 0.19.2) → wgpu 29.0.1 (naga 29.0.3)"}, m.DriverChanges())
+	// The header is the first journal given: the other is the one named.
+	m, err = MergeJournals([]string{paths[1], paths[0]})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"shard 0/2 (" + paths[0] + "): wgpu-vulkan:llvmpipe: wgpu 29.0.1 (naga 29.0.3) → wgpu 0.19.4 (naga 0.19.2)"}, m.DriverChanges())
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,7 +27,7 @@ func newMergeCmd() *cobra.Command {
 			if len(args) == 0 {
 				return usagef("gpudiff merge: give the journals of every shard (written by gpudiff run --shard I/N --log FILE)\nRun 'gpudiff merge --help' for usage.")
 			}
-			return runMerge(fl, args, cmd.OutOrStdout())
+			return runMerge(fl, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -40,10 +41,13 @@ func newMergeCmd() *cobra.Command {
 
 // runMerge merges the shard journals and writes the outputs, each
 // atomically, once every input has been checked (cases included).
-func runMerge(fl mergeFlags, journals []string, stdout io.Writer) error {
+func runMerge(fl mergeFlags, journals []string, stdout, stderr io.Writer) error {
 	m, err := campaign.MergeJournals(journals)
 	if err != nil {
 		return usagef("gpudiff merge: %v", err)
+	}
+	if ch := m.DriverChanges(); len(ch) > 0 {
+		fmt.Fprintf(stderr, "gpudiff merge: note: shards ran on other drivers than %s, whose drivers the merged report names (%s)\n", journals[0], strings.Join(ch, "; "))
 	}
 	if fl.corpus != "" {
 		if err := m.CheckCases(); err != nil {
