@@ -5,7 +5,10 @@
 // environment it needs (see Adapters), adapter enumeration and naming
 // (AdapterInfo, Select, Lookup), devices (Open), the seam through which
 // other WebGPU implementations add their adapters (RegisterImplementation,
-// AllAdapters, OpenAny, Runner; package harness/dawn adds Dawn's), shader
+// AllAdapters, OpenAny, Runner; package harness/dawn adds Dawn's), the
+// driver sets adapters are found in (DriverSets: the system's drivers and
+// Mesa 25 from build/mesa25, whose adapters a child process lists and only
+// worker processes run; ARCHITECTURE.md "Driver sets"), shader
 // modules from WGSL text or SPIR-V words, buffers, dispatch and readback
 // (Device.Run), the stack's verdict on a whole WGSL module without running
 // it (Device.CompileWGSL), and turning every failure of the stack into an
