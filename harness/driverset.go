@@ -115,12 +115,11 @@ func DriverSetOf(name string) (set DriverSet, ok bool) {
 		return DriverSet{}, false
 	}
 	device, _, _ := strings.Cut(strings.ToLower(name[i+1:]), "#")
-	for _, s := range DriverSets()[1:] {
-		if strings.HasSuffix(device, "-"+s.Name) {
-			return s, true
-		}
+	if !strings.HasSuffix(device, "-mesa25") {
+		return DriverSet{}, false // the one extra set there is (DriverSets)
 	}
-	return DriverSet{}, false
+	m, err := Mesa25()
+	return m, err == nil
 }
 
 // Mesa25 returns the "mesa25" driver set: Mesa 25's lavapipe and llvmpipe
