@@ -225,11 +225,7 @@ func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult
 	// A compile error is unsupported where the adapter declares it
 	// cannot take the module, a broken promise where it does not and
 	// another adapter accepts it (check/promise.go).
-	needs := map[string][]harness.Need{}
-	for _, fn := range funcs {
-		needs[fn] = moduleNeeds(mod, fn)
-	}
-	judgeRejections(runs, func(fn string) []harness.Need { return needs[fn] })
+	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(mod, r.Function, r.Format, r.Mode) })
 	kept := runs[:0]
 	for _, r := range runs {
 		if r.Failed == oracle.Unsupported {

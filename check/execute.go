@@ -446,7 +446,7 @@ func (x *Execution) Judge(devRuns [][]oracle.Run) *Result {
 	for _, rs := range devRuns {
 		runs = append(runs, rs...)
 	}
-	judgeRejections(runs, func(fn string) []harness.Need { return moduleNeeds(x.mod, fn) }) // check/promise.go
+	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(x.mod, r.Function, r.Format, r.Mode) }) // check/promise.go
 	res := *x.res
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {

@@ -198,7 +198,7 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 			}
 		}
 	}
-	judgeRejections(runs, func(fn string) []harness.Need { return moduleNeeds(mod, fn) }) // check/promise.go
+	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(mod, r.Function, r.Format, r.Mode) }) // check/promise.go
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -35,8 +36,12 @@ import (
 // is a native extension whose rejections stay compile errors.
 
 // moduleNeeds lists what function fn of m (with its callees) needs beyond
-// WebGPU's core feature level, each where it is first needed.
-func moduleNeeds(m *ir.Module, fn string) []harness.Need {
+// WebGPU's core feature level, each where it is first needed, in the
+// run's format and mode: gpudiff's portable SPIR-V clamps every integer
+// level of a textureLoad or textureDimensions to the texture's level
+// count (OpImageQueryLevels), so it needs the level query too.
+func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []harness.Need {
+	clampsLevels := format == oracle.FormatSPIRV && mode != string(wgsl.Raw)
 	var needs []harness.Need
 	seen := map[string]bool{}
 	add := func(n harness.Need) {
@@ -66,11 +71,18 @@ func moduleNeeds(m *ir.Module, fn string) []harness.Need {
 			switch c.Op {
 			case ir.TexNumLevels:
 				add(harness.Need{Kind: harness.NeedTextureLevels, Where: where})
+			case ir.TexDimensions:
+				if clampsLevels && p.Level != nil {
+					add(harness.Need{Kind: harness.NeedTextureLevels, Where: where + " (gpudiff's portable SPIR-V clamps its level by the level count)"})
+				}
 			case ir.TexNumSamples:
 				add(harness.Need{Kind: harness.NeedTextureSamples, Where: where})
 			case ir.TexLoad:
 				if v := m.TextureVar(tex); v != nil && v.T.Tex != nil && v.T.Tex.Class == ir.TexDepth {
 					add(harness.Need{Kind: harness.NeedDepthLoad, Where: where})
+				}
+				if clampsLevels && p.Level != nil {
+					add(harness.Need{Kind: harness.NeedTextureLevels, Where: where + " (gpudiff's portable SPIR-V clamps its level by the level count)"})
 				}
 			}
 			if s := handle(p.Sampler); s != "" && tex != "" {
@@ -109,16 +121,17 @@ func moduleNeeds(m *ir.Module, fn string) []harness.Need {
 }
 
 // judgeRejections decides each compile error among runs (see above):
-// needs are each function's moduleNeeds. It changes runs in place; a run
-// it makes oracle.Unsupported the caller drops (Tested, Skipped).
-func judgeRejections(runs []oracle.Run, needs func(fn string) []harness.Need) {
+// needs are each run's moduleNeeds (its function, format and mode). It
+// changes runs in place; a run it makes oracle.Unsupported the caller
+// drops (Tested, Skipped).
+func judgeRejections(runs []oracle.Run, needs func(r oracle.Run) []harness.Need) {
 	for i := range runs {
 		r := &runs[i]
 		if r.Failed != oracle.CompileError || r.Adapter == "interp" {
 			continue
 		}
 		info := adapterInfoOf(r.Adapter)
-		if why := declaredLack(info, needs(r.Function)); why != "" {
+		if why := declaredLack(info, needs(*r)); why != "" {
 			r.Failed = oracle.Unsupported
 			r.Message = why + "\n(the stack's own message: " + errorLine(r.Message) + ")"
 			continue

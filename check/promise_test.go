@@ -35,7 +35,7 @@ func TestModuleNeeds(t *testing.T) {
 	m, err := wgsl.Parse("needs.wgsl", []byte(needsWGSL))
 	require.NoError(t, err)
 	var kinds []harness.NeedKind
-	for _, n := range moduleNeeds(m, "main") {
+	for _, n := range moduleNeeds(m, "main", oracle.FormatWGSL, "portable") {
 		kinds = append(kinds, n.Kind)
 		if n.Kind == harness.NeedStorageFormat {
 			assert.Equal(t, "rg32float", n.Arg)
@@ -49,7 +49,7 @@ func TestModuleNeeds(t *testing.T) {
 	gl := harness.AdapterInfo{Name: "wgpu-gl:llvmpipe", Implementation: "wgpu", Backend: "gl"}
 	vk := harness.AdapterInfo{Name: "wgpu-vulkan:llvmpipe", Implementation: "wgpu", Backend: "vulkan"}
 	compat := harness.AdapterInfo{Name: "dawn-gl:llvmpipe", Implementation: "dawn", Backend: "gl"}
-	for _, n := range moduleNeeds(m, "main") {
+	for _, n := range moduleNeeds(m, "main", oracle.FormatWGSL, "portable") {
 		assert.NotEmpty(t, harness.Lacks(gl, n), "wgpu-gl declares it lacks %s", n.Kind)
 		assert.Empty(t, harness.Lacks(vk, n), "a core adapter declares no limitation: %s", n.Kind)
 	}
@@ -57,6 +57,24 @@ func TestModuleNeeds(t *testing.T) {
 	assert.Equal(t, "downlevel", harness.FeatureLevel(gl))
 	assert.Equal(t, "compatibility", harness.FeatureLevel(compat))
 	assert.Contains(t, harness.Lacks(compat, harness.Need{Kind: harness.NeedStorageFormat, Arg: "rg32float"}), "compatibility mode")
+
+	// gpudiff's portable SPIR-V clamps a textureLoad level by the level
+	// count (OpImageQueryLevels): on wgpu's GL backend that SPIR-V needs
+	// TEXTURE_LEVELS where the WGSL does not (textures profile, seed
+	// 2028, programs #1 and #22).
+	load, err := wgsl.Parse("load.wgsl", []byte(`
+@group(0) @binding(0) var<storage, read_write> out: array<f32, 1>;
+@group(0) @binding(1) var t: texture_2d<f32>;
+@compute @workgroup_size(1)
+fn main() { out[0] = textureLoad(t, vec2i(0), 0).x; }
+`))
+	require.NoError(t, err)
+	assert.Empty(t, moduleNeeds(load, "main", oracle.FormatWGSL, "portable"))
+	assert.Empty(t, moduleNeeds(load, "main", oracle.FormatSPIRV, "raw"))
+	sp := moduleNeeds(load, "main", oracle.FormatSPIRV, "portable")
+	require.Len(t, sp, 1)
+	assert.Equal(t, harness.NeedTextureLevels, sp[0].Kind)
+	assert.Contains(t, harness.Lacks(gl, sp[0]), "textureLoad(t) at 5:22 (gpudiff's portable SPIR-V clamps its level by the level count)")
 	assert.Empty(t, harness.Lacks(compat, harness.Need{Kind: harness.NeedTextureLevels}), "Dawn's GL backend takes textureNumLevels")
 }
 
@@ -69,7 +87,7 @@ func TestModuleNeeds(t *testing.T) {
 func TestJudgeRejections(t *testing.T) {
 	m, err := wgsl.Parse("needs.wgsl", []byte(needsWGSL))
 	require.NoError(t, err)
-	needs := func(fn string) []harness.Need { return moduleNeeds(m, fn) }
+	needs := func(r oracle.Run) []harness.Need { return moduleNeeds(m, r.Function, r.Format, r.Mode) }
 	ce := func(adapter string, f oracle.Format) oracle.Run {
 		return oracle.Run{Adapter: adapter, Function: "main", Format: f, Stage: oracle.StageCompute, Failed: oracle.CompileError, Message: "Validation Error\n\nCaused by:\n    naga said no"}
 	}
