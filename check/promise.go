@@ -149,6 +149,9 @@ func judgeRejections(runs []oracle.Run, needs func(r oracle.Run) []harness.Need)
 		if len(accepted) == 0 {
 			continue
 		}
+		if len(accepted) > 3 {
+			accepted = append(accepted[:3], fmt.Sprintf("%d more", len(accepted)-3))
+		}
 		r.Promise = fmt.Sprintf("%s rejected a module that its features and limits require it to accept (%s; it declares no limitation the module meets); %s and gpudiff's reference accept it",
 			r.Adapter, levelWords(info), strings.Join(accepted, ", "))
 	}
