@@ -131,13 +131,17 @@ var computeFindings = map[string]struct {
 	// and gpudiff's SPIR-V, which naga's SPIR-V reader takes to the same
 	// GLSL writer) and deno-gl (naga 29) — reads zeros, original and twin.
 	"naga_glsl_struct_member_offset.wgsl": {`{"out": [2, 3, 4]}`,
-		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:") }, false},
+		func(r oracle.Judged) bool {
+			return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:")
+		}, false},
 	// naga writes raw i32 / and % as GLSL's (undefined for b = 0,
 	// INT_MIN / -1 and negative %): wgpu-gl and deno-gl, original and twin;
 	// naga 0.19's SPIR-V writer does not polyfill them either, which the
 	// twin's raw operators meet on wgpu's Vulkan adapters.
 	"naga_glsl_signed_div_rem.wgsl": {`{"out": [7, 0, -2147483648, 0, -3, -1, 0, -8]}`,
-		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "wgpu-") || strings.HasPrefix(r.Adapter, "deno-gl:") }, false},
+		func(r oracle.Judged) bool {
+			return strings.HasPrefix(r.Adapter, "wgpu-") || strings.HasPrefix(r.Adapter, "deno-gl:")
+		}, false},
 	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
