@@ -171,3 +171,29 @@ func TestBindingsTheAdapterLacksAreUnsupported(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, le(2), out, "12 layers are 2 cubes")
 }
+
+// TestOneLayerStorageArray: a texture_storage_2d_array of one layer is
+// bound as a 2d-array view on every adapter — in compatibility mode (Dawn's
+// GL backends) too, where a texture created without
+// textureBindingViewDimension '2d-array' would take only a '2d' view and
+// the bind group would fail: the harness's own error, not the stack's (a
+// campaign of the textures profile met it as "crashes" on dawn-gl). The
+// shader writes (x + 1) · 10 + y at each texel of a 2×2 layer.
+func TestOneLayerStorageArray(t *testing.T) {
+	k := harness.Kernel{WGSL: `
+@group(0) @binding(0) var dst: texture_storage_2d_array<r32uint, write>;
+@compute @workgroup_size(2, 2)
+fn main(@builtin(local_invocation_id) id: vec3u) {
+  textureStore(dst, id.xy, 0, vec4u((id.x + 1u) * 10u + id.y, 0u, 0u, 1u));
+}
+`, EntryPoint: "main"}
+	job := harness.Dispatch{Workgroups: [3]uint32{1, 1, 1}, Textures: []harness.TextureBinding{
+		{Kind: harness.TextureStorage, View: "2d-array", Format: "r32uint", Access: "write-only", Width: 2, Height: 2, DepthOrLayers: 1}}}
+	for _, name := range runAdapters {
+		t.Run(name, func(t *testing.T) {
+			out, err := openDevice(t, name).Run(context.Background(), k, job)
+			require.NoError(t, err)
+			assert.Equal(t, []uint32{10, 20, 11, 21}, words(out), "row by row: (0,0) (1,0) (0,1) (1,1)")
+		})
+	}
+}

@@ -371,7 +371,9 @@ async function serve(backend, name, featureLevel, allFeatures) {
   // backends) binds a texture only as the view dimension it was created
   // for, and takes '2d' for a one-layer 2d texture, so a one-layer
   // texture_2d_array (or a cube) would not bind there.
-  const bindingView = (t) => (t.kind === 'storage' ? {} : { textureBindingViewDimension: t.view });
+  // Dawn checks storage texture views against it too, so a storage
+  // texture_storage_2d_array of one layer needs '2d-array' here as well.
+  const bindingView = (t) => ({ textureBindingViewDimension: t.view });
   // makeTexture creates binding texture t with its usage (plus extra,
   // unless a render pass uploads it), fills it with t's texels, puts it in
   // owned (destroyed after the run), and returns it with the view its
