@@ -39,13 +39,17 @@ func DriverOf(name string) string {
 }
 
 // CompilerOf names an implementation's WGSL compiler: "naga" (wgpu),
-// "Tint" (dawn), else "<implementation>'s compiler".
+// "Tint" (dawn), "Deno's naga" (deno), else "<implementation>'s compiler".
 func CompilerOf(impl string) string {
 	switch impl {
 	case implWGPU:
 		return "naga"
 	case "dawn":
 		return "Tint"
+	case "deno":
+		// wgpu-core's naga, a current release (harness/dawn's
+		// DenoImplementation): another naga than wgpu-native's.
+		return "Deno's naga"
 	}
 	return impl + "'s compiler"
 }
