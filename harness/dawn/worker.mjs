@@ -107,6 +107,7 @@ function errorText(e) {
 // leaving the stack's own text: for WGSL, Tint's diagnostics with the quoted
 // source.
 function dawnMessage(msg) {
+  if (typeof msg !== 'string') msg = `(no message: ${typeof msg} ${msg})`;
   return msg.split('\n')
     .filter((l) => !/^\s*- While /.test(l))
     .join('\n')
@@ -294,6 +295,11 @@ async function serve(backend, name, featureLevel, allFeatures) {
     for (let i = 0; i < filters.length; i++) {
       const e = await device.popErrorScope();
       err = err ?? e;
+    }
+    if (err && typeof err.message !== 'string') {
+      // Deno's wgpu-core reports some errors (an internal error of its GL
+      // backend) without a message: say what it is, never crash on it.
+      err = { message: `${err.constructor?.name ?? typeof err} without a message (${String(err)})` };
     }
     if (thrown) throw thrown;
     return { value, err };
