@@ -1,6 +1,12 @@
-// Package dawn runs gpudiff's compute kernels on Dawn, Chromium's WebGPU
-// implementation (its shader compiler is Tint), as a second implementation
-// beside the wgpu-native that package harness drives in-process: kernels of
+// Package dawn runs gpudiff's kernels on WebGPU implementations that live in
+// a JavaScript runtime: Dawn, Chromium's WebGPU implementation (its shader
+// compiler is Tint), through node, and Deno's built-in WebGPU (wgpu-core
+// with naga 29: a current wgpu, beside the wgpu-native 0.19.4 that package
+// harness drives in-process), through deno. Both run one embedded worker,
+// worker.mjs, and both are the same *Device; what differs is the host
+// (Dawn's node and npm package, or the deno binary) and how adapters are
+// found (see DenoAdapters). Everything below says Dawn; Deno's adapters
+// behave the same unless a paragraph says otherwise: kernels of
 // the kernel ABI, and compute entry points as written with their own
 // bindings (harness.Dispatch.Buffers; ARCHITECTURE.md "Entry points as
 // written"), whose readback is byte for byte what harness.Device.Run
@@ -50,6 +56,13 @@
 // over EGL without a display). NodeEnv and ModulesEnv override where node
 // and the npm package are found.
 //
-// It must never: print anything on its own, leave a node process running
-// after Close, or depend on another gpudiff package but harness.
+// Deno's adapters are "deno-<backend>:<device-short>" (deno-vulkan:llvmpipe,
+// deno-vulkan:swiftshader, deno-gl:llvmpipe here), opened by OpenDeno and
+// registered with harness as "deno"; each driver set (harness.DriverSets)
+// adds its own, suffixed (deno-vulkan:llvmpipe-mesa25). Dawn's are listed
+// in every driver set too (dawn-vulkan:llvmpipe-mesa25: Dawn accepts Mesa
+// 25's lavapipe).
+//
+// It must never: print anything on its own, leave a node or deno process
+// running after Close, or depend on another gpudiff package but harness.
 package dawn
