@@ -187,9 +187,16 @@ func (s *Spec) Validate(given map[string]bool, maxInvocations int) error {
 }
 
 // adapterNames resolves adapter selectors to the full names of the
-// adapters they pick, without opening them.
+// adapters they pick, without opening them. With no selectors (the
+// default adapter, wgpu's first Vulkan adapter of the system's drivers)
+// only this process's wgpu adapters are listed, as harness/devices does:
+// no node, deno or driver-set process starts for `gpudiff run`'s default.
 func adapterNames(sels []string) ([]string, error) {
-	all, err := harness.AllAdapters()
+	list := harness.AllAdapters
+	if len(sels) == 0 {
+		list = harness.LocalAdapters
+	}
+	all, err := list()
 	if len(all) == 0 {
 		return nil, err
 	}
