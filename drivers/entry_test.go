@@ -253,7 +253,7 @@ func TestEntryPointsMatrixOnDawn(t *testing.T) {
 		devs[i] = d
 		assert.Equal(t, "dawn", d.Info().Implementation)
 	}
-	require.Len(t, devs, 3, "dawn-vulkan:swiftshader, dawn-gl:llvmpipe, dawn-gles:llvmpipe")
+	require.Len(t, devs, 6, "dawn-vulkan:swiftshader, dawn-gl:llvmpipe, dawn-gles:llvmpipe and the three on Mesa 25")
 	rep := Run(context.Background(), cases, devs, Options{Tool: "test"})
 	require.Len(t, rep.Cases, len(cases))
 	for _, cr := range rep.Cases {
