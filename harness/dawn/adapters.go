@@ -122,22 +122,31 @@ type adapter struct {
 	env  []string
 }
 
-var cache struct {
-	sync.Mutex
+// listing is an implementation's adapters, listed once per process by
+// find: the first successful call lists, later calls return the same.
+type listing struct {
+	mu       sync.Mutex
 	adapters []adapter // nil until listed successfully
+	find     func() ([]adapter, error)
 }
 
-// Adapters lists the adapters Dawn offers on this machine, named and
-// ordered by harness.NameAdapters: on a machine with no GPU after `make
-// deps`, dawn-vulkan:swiftshader, dawn-gl:llvmpipe and dawn-gles:llvmpipe.
-// Every backend Dawn has on this platform is asked (Linux: Vulkan, OpenGL,
-// OpenGL ES), at WebGPU's core feature level or else in compatibility mode.
-//
-// The first successful call runs a node process (about 0.3 s here); later
-// calls return the same list. Errors wrap ErrNotInstalled when node or the
-// npm package is missing; finding no adapter is not an error.
-func Adapters() ([]harness.AdapterInfo, error) {
-	as, err := adapters()
+func (l *listing) get() ([]adapter, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.adapters != nil {
+		return l.adapters, nil
+	}
+	as, err := l.find()
+	if err != nil {
+		return nil, err
+	}
+	l.adapters = as
+	return as, nil
+}
+
+// infos lists the AdapterInfos of the listing's adapters.
+func (l *listing) infos() ([]harness.AdapterInfo, error) {
+	as, err := l.get()
 	if err != nil {
 		return nil, err
 	}
@@ -148,23 +157,25 @@ func Adapters() ([]harness.AdapterInfo, error) {
 	return infos, nil
 }
 
-func adapters() ([]adapter, error) {
-	cache.Lock()
-	defer cache.Unlock()
-	if cache.adapters != nil {
-		return cache.adapters, nil
-	}
+// dawnListing is Dawn's adapters: list with the tools locate finds.
+var dawnListing = &listing{find: func() ([]adapter, error) {
 	t, err := locate()
 	if err != nil {
 		return nil, err
 	}
-	as, err := list(t)
-	if err != nil {
-		return nil, err
-	}
-	cache.adapters = as
-	return as, nil
-}
+	return list(t)
+}}
+
+// Adapters lists the adapters Dawn offers on this machine, named and
+// ordered by harness.NameAdapters: on a machine with no GPU after `make
+// deps`, dawn-vulkan:swiftshader, dawn-gl:llvmpipe and dawn-gles:llvmpipe.
+// Every backend Dawn has on this platform is asked (Linux: Vulkan, OpenGL,
+// OpenGL ES), at WebGPU's core feature level or else in compatibility mode.
+//
+// The first successful call runs a node process (about 0.3 s here); later
+// calls return the same list. Errors wrap ErrNotInstalled when node or the
+// npm package is missing; finding no adapter is not an error.
+func Adapters() ([]harness.AdapterInfo, error) { return dawnListing.infos() }
 
 // list lists Dawn's adapters in every driver set (harness.DriverSets): the
 // system's, with the worker's usual environment, and each extra set's,

@@ -227,10 +227,7 @@ func denoConfigs() []denoConfig {
 	return out
 }
 
-var denoCache struct {
-	sync.Mutex
-	adapters []adapter // nil until listed successfully
-}
+var denoListing = &listing{find: findDenoAdapters}
 
 // DenoAdapters lists the adapters Deno's WebGPU offers on this machine,
 // named and ordered by harness.NameAdapters: on a machine with no GPU after
@@ -247,24 +244,11 @@ var denoCache struct {
 // The first successful call does the listing; later calls return the same
 // list. Errors wrap ErrNotInstalled when deno is missing; finding no
 // adapter is not an error.
-func DenoAdapters() ([]harness.AdapterInfo, error) {
-	as, err := denoAdapters()
-	if err != nil {
-		return nil, err
-	}
-	infos := make([]harness.AdapterInfo, len(as))
-	for i, a := range as {
-		infos[i] = a.info
-	}
-	return infos, nil
-}
+func DenoAdapters() ([]harness.AdapterInfo, error) { return denoListing.infos() }
 
-func denoAdapters() ([]adapter, error) {
-	denoCache.Lock()
-	defer denoCache.Unlock()
-	if denoCache.adapters != nil {
-		return denoCache.adapters, nil
-	}
+// findDenoAdapters runs a deno process per denoConfigs entry and names what
+// they find.
+func findDenoAdapters() ([]adapter, error) {
 	t, err := locateDeno()
 	if err != nil {
 		return nil, err
@@ -307,9 +291,7 @@ func denoAdapters() ([]adapter, error) {
 	if len(unnamed) == 0 && len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	out := nameAll(unnamed, from)
-	denoCache.adapters = out
-	return out, nil
+	return nameAll(unnamed, from), nil
 }
 
 // withWGPUDriver fills info's vendor and driver fields from wgpu's adapter
@@ -347,14 +329,4 @@ func withWGPUDriver(info harness.AdapterInfo, w wireAdapter, wgpu []harness.Adap
 // *harness.UnknownAdapterError or *harness.AmbiguousAdapterError for the
 // name, an error wrapping ErrNotInstalled when deno is missing,
 // *harness.DeviceError (Op "open") when the worker cannot get the device.
-func OpenDeno(name string) (*Device, error) {
-	as, err := denoAdapters()
-	if err != nil {
-		return nil, err
-	}
-	t, err := locateDeno()
-	if err != nil {
-		return nil, err
-	}
-	return openFrom(as, t, name)
-}
+func OpenDeno(name string) (*Device, error) { return openIn(denoListing, locateDeno, name) }

@@ -48,8 +48,12 @@ var _ harness.Runner = (*Device)(nil)
 // *harness.AmbiguousAdapterError for the name, an error wrapping
 // ErrNotInstalled when node or the npm package is missing,
 // *harness.DeviceError (Op "open") when the worker cannot get the device.
-func Open(name string) (*Device, error) {
-	as, err := adapters()
+func Open(name string) (*Device, error) { return openIn(dawnListing, locate, name) }
+
+// openIn opens the adapter of l that name designates with the tools
+// locate finds.
+func openIn(l *listing, locate func() (tools, error), name string) (*Device, error) {
+	as, err := l.get()
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +61,6 @@ func Open(name string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openFrom(as, t, name)
-}
-
-// openFrom opens the adapter of as that name designates with tools t.
-func openFrom(as []adapter, t tools, name string) (*Device, error) {
 	infos := make([]harness.AdapterInfo, len(as))
 	for i, a := range as {
 		infos[i] = a.info
