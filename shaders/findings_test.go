@@ -142,6 +142,11 @@ var computeFindings = map[string]struct {
 		func(r oracle.Judged) bool {
 			return strings.HasPrefix(r.Adapter, "wgpu-") || strings.HasPrefix(r.Adapter, "deno-gl:")
 		}, false},
+	// SwiftShader on Tint's SPIR-V: a bool splat of an array element
+	// compared with (false, false) is wrong on dawn-vulkan:swiftshader
+	// alone (Tint's SPIR-V is right on lavapipe, naga's on SwiftShader);
+	// the twin passes.
+	"swiftshader_tint_bool_splat_equal.wgsl": {`{"out": [0, 0, 0, 0]}`, onAdapter("dawn-vulkan:swiftshader"), true},
 	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
