@@ -92,26 +92,15 @@ var compatMode = []Limitation{
 }
 
 // DeclaredLimitations is what adapter info declares it lacks of WebGPU's
-// core: nothing for an adapter at the core feature level (wgpu's and
+// core, by its FeatureLevel: nothing at the core feature level (wgpu's and
 // Deno's Vulkan, Metal and D3D12 adapters, Dawn's Vulkan ones), naga's
-// GLSL ES limits for wgpu's (and Deno's) GL adapters, compatibility
-// mode's for Dawn's GL and GLES adapters.
+// GLSL ES limits for wgpu's (and Deno's) GL adapters (downlevel),
+// compatibility mode's for Dawn's GL and GLES adapters.
 func DeclaredLimitations(info AdapterInfo) []Limitation {
-	impl, backend := info.Implementation, info.Backend
-	if i, b, _, ok := NameParts(info.Name); ok {
-		if impl == "" {
-			impl = i
-		}
-		if backend == "" {
-			backend = b
-		}
-	}
-	switch {
-	case BackendFamily(backend) != "gl":
-		return nil
-	case impl == implWGPU || impl == "deno":
+	switch FeatureLevel(info) {
+	case "downlevel":
 		return nagaGLSL
-	case impl == "dawn":
+	case "compatibility":
 		return compatMode
 	}
 	return nil
@@ -135,16 +124,28 @@ func Lacks(info AdapterInfo, n Need) string {
 	return ""
 }
 
-// FeatureLevel is the WebGPU feature level adapter info is at, as its
-// declarations imply: "downlevel" for wgpu's GL adapters (not WebGPU
-// compliant), "compatibility" for Dawn's GL and GLES ones, else "core".
+// FeatureLevel is the WebGPU feature level adapter info is at, from its
+// implementation and backend (read from its Name where the fields are
+// empty): "downlevel" for wgpu's and Deno's GL adapters (wgpu's GL backend
+// is not WebGPU compliant), "compatibility" for Dawn's GL and GLES ones,
+// else "core".
 func FeatureLevel(info AdapterInfo) string {
-	ls := DeclaredLimitations(info)
+	impl, backend := info.Implementation, info.Backend
+	if i, b, _, ok := NameParts(info.Name); ok {
+		if impl == "" {
+			impl = i
+		}
+		if backend == "" {
+			backend = b
+		}
+	}
 	switch {
-	case len(ls) == 0:
+	case BackendFamily(backend) != "gl":
 		return "core"
-	case &ls[0] == &compatMode[0]:
+	case impl == implWGPU || impl == "deno":
+		return "downlevel"
+	case impl == "dawn":
 		return "compatibility"
 	}
-	return "downlevel"
+	return "core"
 }
