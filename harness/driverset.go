@@ -115,11 +115,12 @@ func DriverSetOf(name string) (set DriverSet, ok bool) {
 		return DriverSet{}, false
 	}
 	device, _, _ := strings.Cut(strings.ToLower(name[i+1:]), "#")
-	if !strings.HasSuffix(device, "-mesa25") {
-		return DriverSet{}, false // the one extra set there is (DriverSets)
+	for _, s := range DriverSets()[1:] {
+		if strings.HasSuffix(device, "-"+s.Name) {
+			return s, true
+		}
 	}
-	m, err := Mesa25()
-	return m, err == nil
+	return DriverSet{}, false
 }
 
 // Mesa25 returns the "mesa25" driver set: Mesa 25's lavapipe and llvmpipe
@@ -180,19 +181,25 @@ func locateMesa25() (string, error) {
 		}
 		return abs, nil
 	}
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
+	for _, cand := range SearchAbove(Mesa25Dir) {
+		if _, err := os.Stat(filepath.Join(cand, "VERSION")); err == nil {
+			return cand, nil
+		}
 	}
-	if _, src, _, ok := runtime.Caller(0); ok {
-		starts = append(starts, filepath.Dir(src))
-	}
-	for _, dir := range starts {
-		for {
-			cand := filepath.Join(dir, Mesa25Dir)
-			if _, err := os.Stat(filepath.Join(cand, "VERSION")); err == nil {
-				return cand, nil
-			}
+	return "", fmt.Errorf("%w: no %s above the working directory or %s: %s",
+		ErrDriverSetNotInstalled, Mesa25Dir, SourceDir(), mesa25Hint)
+}
+
+// SearchAbove lists where a file or directory the build puts beside the
+// module (build/mesa25, node_modules) may be: rel joined to the working
+// directory and to each of its parents, then to this package's source
+// directory and each of its parents (so a test binary or a gpudiff built
+// in the checkout finds it from anywhere), nearest first.
+func SearchAbove(rel string) []string {
+	var out []string
+	for _, dir := range []string{workDir(), SourceDir()} {
+		for dir != "" {
+			out = append(out, filepath.Join(dir, rel))
 			parent := filepath.Dir(dir)
 			if parent == dir {
 				break
@@ -200,15 +207,21 @@ func locateMesa25() (string, error) {
 			dir = parent
 		}
 	}
-	return "", fmt.Errorf("%w: no %s above the working directory or %s: %s",
-		ErrDriverSetNotInstalled, Mesa25Dir, sourceDir(), mesa25Hint)
+	return out
 }
 
-func sourceDir() string {
-	if _, src, _, ok := runtime.Caller(0); ok {
+func workDir() string {
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// SourceDir is package harness's source directory as compiled in ("" when
+// the binary does not know it, e.g. built with -trimpath).
+func SourceDir() string {
+	if _, src, _, ok := runtime.Caller(0); ok && filepath.IsAbs(src) {
 		return filepath.Dir(src)
 	}
-	return "package harness's source"
+	return ""
 }
 
 // DriverSetError reports a driver set's adapters that could not be listed

@@ -93,7 +93,7 @@ func findDeno() (tools, error) {
 	}
 	where := "at " + DenoEnv + "=" + os.Getenv(DenoEnv)
 	if os.Getenv(DenoEnv) == "" {
-		where = "in any node_modules above the working directory or " + sourceDir() + ", nor in PATH"
+		where = "in any node_modules above the working directory or " + harness.SourceDir() + ", nor in PATH"
 	}
 	return t, fmt.Errorf("%w: deno (the npm package deno, Deno's WebGPU) not found %s: %s", ErrNotInstalled, where, denoInstallHint)
 }

@@ -7,8 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/harness"
 )
 
 // Environment variables that say where the tools are.
@@ -84,46 +85,19 @@ func locate() (tools, error) {
 	}
 	where := "in " + ModulesEnv + "=" + os.Getenv(ModulesEnv)
 	if os.Getenv(ModulesEnv) == "" {
-		where = "in any node_modules above the working directory or " + sourceDir()
+		where = "in any node_modules above the working directory or " + harness.SourceDir()
 	}
 	return t, fmt.Errorf("%w: the npm package webgpu (Dawn's node binding) is not installed %s: %s", ErrNotInstalled, where, installHint)
 }
 
 // modulesDirs lists the node_modules directories to look for npm packages
 // in: ModulesEnv's, else every node_modules above the working directory and
-// above this package's source directory.
+// above the module's source (harness.SearchAbove).
 func modulesDirs() []string {
 	if m := os.Getenv(ModulesEnv); m != "" {
 		return []string{m}
 	}
-	var dirs []string
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, modulesAbove(wd)...)
-	}
-	if _, src, _, ok := runtime.Caller(0); ok {
-		dirs = append(dirs, modulesAbove(filepath.Dir(src))...)
-	}
-	return dirs
-}
-
-// modulesAbove lists dir/node_modules and the same in every parent of dir.
-func modulesAbove(dir string) []string {
-	var out []string
-	for {
-		out = append(out, filepath.Join(dir, "node_modules"))
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return out
-		}
-		dir = parent
-	}
-}
-
-func sourceDir() string {
-	if _, src, _, ok := runtime.Caller(0); ok {
-		return filepath.Dir(src)
-	}
-	return "this package's source"
+	return harness.SearchAbove("node_modules")
 }
 
 // Version returns the version of the npm package webgpu that the worker
