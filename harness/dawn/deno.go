@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,29 +144,74 @@ func denoVersion(path string) (denoIdentity, error) {
 		return v, fmt.Errorf("deno --version printed %.100q", out)
 	}
 	v.deno = string(m[1])
-	bin, err := os.ReadFile(path)
+	counts, err := scanCrateVersions(path, crates)
 	if err != nil {
 		return v, err
 	}
-	counts := crateVersions(bin, crates)
 	v.wgpuCore, v.naga = mostFrequent(counts["wgpu-core"]), mostFrequent(counts["naga"])
 	return v, nil
+}
+
+// scanCrateVersions is crateVersions over the file at path, read in 4 MiB
+// chunks that overlap by more than any "<crate>-X.Y.Z/" (the deno binary
+// is 95 MB; holding it whole would cost every listing process that much
+// memory). A match is counted in the chunk where it starts before the
+// overlap, or in the last chunk.
+func scanCrateVersions(path string, crates []string) (map[string]map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	const chunk, overlap = 4 << 20, 64
+	counts := map[string]map[string]int{}
+	buf := make([]byte, 0, chunk+overlap)
+	for {
+		n, err := io.ReadFull(f, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		last := err != nil
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, err
+		}
+		limit := len(buf) - overlap
+		if last || limit < 0 {
+			limit = len(buf)
+		}
+		for crate, vs := range crateVersionsBefore(buf, crates, limit) {
+			if counts[crate] == nil {
+				counts[crate] = map[string]int{}
+			}
+			for ver, c := range vs {
+				counts[crate][ver] += c
+			}
+		}
+		if last {
+			return counts, nil
+		}
+		buf = append(buf[:0], buf[limit:]...)
+	}
 }
 
 // crateVersions counts, per crate, the versions in "<crate>-X.Y.Z/" paths
 // found in bin (a literal search: a regular expression over a 95 MB
 // binary takes seconds).
 func crateVersions(bin []byte, crates []string) map[string]map[string]int {
+	return crateVersionsBefore(bin, crates, len(bin))
+}
+
+// crateVersionsBefore is crateVersions counting only the paths that start
+// before offset limit.
+func crateVersionsBefore(bin []byte, crates []string, limit int) map[string]map[string]int {
 	counts := map[string]map[string]int{}
 	for _, crate := range crates {
 		prefix := []byte(crate + "-")
-		for rest := bin; ; {
-			i := bytes.Index(rest, prefix)
-			if i < 0 {
+		for at := 0; ; {
+			i := bytes.Index(bin[at:], prefix)
+			if i < 0 || at+i >= limit {
 				break
 			}
-			rest = rest[i+len(prefix):]
-			if ver, ok := semver(rest); ok {
+			at += i + len(prefix)
+			if ver, ok := semver(bin[at:]); ok {
 				if counts[crate] == nil {
 					counts[crate] = map[string]int{}
 				}
@@ -219,7 +265,9 @@ func denoConfigs() []denoConfig {
 	var out []denoConfig
 	for _, set := range harness.DriverSets() {
 		for _, icd := range set.VulkanICDs {
-			env := append(slices.Clone(set.Env), "DENO_WEBGPU_BACKEND=vulkan", "VK_ICD_FILENAMES="+icd, "VK_ADD_DRIVER_FILES=")
+			// VK_DRIVER_FILES is the loader's newer name and wins over
+			// VK_ICD_FILENAMES: both name the one ICD.
+			env := append(slices.Clone(set.Env), "DENO_WEBGPU_BACKEND=vulkan", "VK_ICD_FILENAMES="+icd, "VK_DRIVER_FILES="+icd, "VK_ADD_DRIVER_FILES=")
 			out = append(out, denoConfig{set: set, env: env})
 		}
 		out = append(out, denoConfig{set: set, env: append(slices.Clone(set.Env), "DENO_WEBGPU_BACKEND=gl")})

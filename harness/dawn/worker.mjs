@@ -107,7 +107,6 @@ function errorText(e) {
 // leaving the stack's own text: for WGSL, Tint's diagnostics with the quoted
 // source.
 function dawnMessage(msg) {
-  if (typeof msg !== 'string') msg = `(no message: ${typeof msg} ${msg})`;
   return msg.split('\n')
     .filter((l) => !/^\s*- While /.test(l))
     .join('\n')
