@@ -121,15 +121,21 @@ func TestCompileErrorCarriesTintMessage(t *testing.T) {
 	assert.Equal(t, 1, d.starts)
 }
 
-// TestSPIRVIsNotSupported: dawn.node takes WGSL only; a SPIR-V kernel is
-// refused before any work, and the device stays usable.
+// TestSPIRVIsNotSupported: dawn.node and Deno's createShaderModule take
+// WGSL only; a SPIR-V kernel is refused before any work (an unsupported
+// run, not a verdict), and the device stays usable.
 func TestSPIRVIsNotSupported(t *testing.T) {
-	d := openDevice(t, swiftshader)
-	_, err := d.Run(t.Context(), harness.Kernel{SPIRV: []uint32{0x07230203, 0x00010000, 0, 1, 0}, EntryPoint: "main"},
-		harness.Dispatch{OutputSize: 4, Invocations: 1})
-	assert.ErrorIs(t, err, ErrNoSPIRV)
-	_, err = d.Run(t.Context(), harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}, harness.Dispatch{OutputSize: 4, Invocations: 1})
-	assert.NoError(t, err)
+	for _, name := range []string{swiftshader, denoGL} {
+		t.Run(name, func(t *testing.T) {
+			d := openDevice(t, name)
+			_, err := d.Run(t.Context(), harness.Kernel{SPIRV: []uint32{0x07230203, 0x00010000, 0, 1, 0}, EntryPoint: "main"},
+				harness.Dispatch{OutputSize: 4, Invocations: 1})
+			assert.ErrorIs(t, err, ErrNoSPIRV)
+			assert.ErrorIs(t, err, harness.ErrUnsupported)
+			_, err = d.Run(t.Context(), harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}, harness.Dispatch{OutputSize: 4, Invocations: 1})
+			assert.NoError(t, err)
+		})
+	}
 }
 
 func TestInvalidRuns(t *testing.T) {
@@ -212,26 +218,32 @@ func TestTimeoutKillsAndRestartsWorker(t *testing.T) {
 }
 
 // TestDeadWorkerIsReplaced: a worker that dies between Runs (here: killed
-// from outside) fails the next Run with a DeviceError that says how it
-// died, and the Run after that starts a new worker.
+// from outside, as a crashing driver would end it) fails the next Run with
+// a DeviceError that says which worker and how it died, and the Run after
+// that starts a new worker — node's for Dawn, deno's for Deno.
 func TestDeadWorkerIsReplaced(t *testing.T) {
-	d := openDevice(t, swiftshader)
-	pid := d.w.pid()
-	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
-	job := harness.Dispatch{Input: le(5), OutputSize: 4, Invocations: 1}
-	k := harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}
+	for name, host := range map[string]string{swiftshader: "node worker", denoSwiftShader: "deno worker"} {
+		t.Run(name, func(t *testing.T) {
+			d := openDevice(t, name)
+			pid := d.w.pid()
+			require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+			job := harness.Dispatch{Input: le(5), OutputSize: 4, Invocations: 1}
+			k := harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}
 
-	_, err := d.Run(t.Context(), k, job)
-	var de *harness.DeviceError
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, "worker", de.Op)
-	assert.Contains(t, de.Message, "signal: killed")
-	assert.False(t, de.Broken)
+			_, err := d.Run(t.Context(), k, job)
+			var de *harness.DeviceError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "worker", de.Op)
+			assert.Contains(t, de.Message, host)
+			assert.Contains(t, de.Message, "signal: killed")
+			assert.False(t, de.Broken)
 
-	out, err := d.Run(t.Context(), k, job)
-	require.NoError(t, err)
-	assert.Equal(t, []uint32{16}, words(out))
-	assert.Equal(t, 2, d.starts)
+			out, err := d.Run(t.Context(), k, job)
+			require.NoError(t, err)
+			assert.Equal(t, []uint32{16}, words(out))
+			assert.Equal(t, 2, d.starts)
+		})
+	}
 }
 
 // TestCloseEndsWorker: Close makes the worker exit (on its own, stdin

@@ -2,10 +2,11 @@ package dawn
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,6 +77,22 @@ func TestCrateVersions(t *testing.T) {
 	}, c)
 	assert.Equal(t, "29.0.3", mostFrequent(c["naga"]))
 	assert.Equal(t, "", mostFrequent(nil))
+
+	// Read in chunks, a file counts what the whole does: paths just before
+	// and inside each chunk's overlap (its last 64 bytes, from 4 MiB), ones
+	// cut by the end of a read (4 MiB + 64, 8 MiB + 64), and one at the end.
+	big := make([]byte, 3*(4<<20)+100)
+	var want int
+	for _, at := range []int{0, 4<<20 - 80, 4<<20 - 64, 4<<20 + 10, 4<<20 + 59, 8<<20 + 59, len(big) - len("naga-1.2.3/")} {
+		copy(big[at:], "naga-1.2.3/")
+		want++
+	}
+	path := filepath.Join(t.TempDir(), "bin")
+	require.NoError(t, os.WriteFile(path, big, 0o644))
+	got, err := scanCrateVersions(path, crates)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]map[string]int{"naga": {"1.2.3": want}}, got)
+	assert.Equal(t, crateVersions(big, crates), got)
 }
 
 // TestDenoCompileErrorCarriesNagaMessage: a WGSL type error comes back as a
@@ -115,35 +132,6 @@ func TestDenoAcceptsWhatNaga019Rejects(t *testing.T) {
 	assert.Equal(t, []uint32{7}, words(out))
 }
 
-// TestDenoDeadWorkerIsReplaced: a Deno worker killed between Runs (as a
-// crashing driver would end it) costs that Run a DeviceError saying how it
-// died; the next Run starts a new one.
-func TestDenoDeadWorkerIsReplaced(t *testing.T) {
-	d := openDevice(t, denoSwiftShader)
-	require.NoError(t, syscall.Kill(d.w.pid(), syscall.SIGKILL))
-	k := harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}
-	job := harness.Dispatch{Input: le(5), OutputSize: 4, Invocations: 1}
-	_, err := d.Run(t.Context(), k, job)
-	var de *harness.DeviceError
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, "worker", de.Op)
-	assert.Contains(t, de.Message, "deno worker")
-	assert.Contains(t, de.Message, "signal: killed")
-	out, err := d.Run(t.Context(), k, job)
-	require.NoError(t, err)
-	assert.Equal(t, []uint32{16}, words(out))
-	assert.Equal(t, 2, d.starts)
-}
-
-// TestDenoSPIRVIsNotSupported: Deno's createShaderModule takes WGSL only.
-func TestDenoSPIRVIsNotSupported(t *testing.T) {
-	d := openDevice(t, denoGL)
-	_, err := d.Run(t.Context(), harness.Kernel{SPIRV: []uint32{0x07230203, 0x00010000, 0, 1, 0}, EntryPoint: "main"},
-		harness.Dispatch{OutputSize: 4, Invocations: 1})
-	assert.ErrorIs(t, err, ErrNoSPIRV)
-	assert.ErrorIs(t, err, harness.ErrUnsupported)
-}
-
 // TestDenoNotInstalledFails: a missing deno is an error wrapping
 // ErrNotInstalled that says to run `make deps`.
 func TestDenoNotInstalledFails(t *testing.T) {
@@ -151,4 +139,68 @@ func TestDenoNotInstalledFails(t *testing.T) {
 	_, err := findDeno()
 	assert.ErrorIs(t, err, ErrNotInstalled)
 	assert.ErrorContains(t, err, "make deps")
+}
+
+// mappedLibraries lists the shared objects mapped into process pid (Linux).
+func mappedLibraries(t *testing.T, pid int) []string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	require.NoError(t, err)
+	var libs []string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 6 && strings.Contains(f[5], ".so") && !slices.Contains(libs, f[5]) {
+			libs = append(libs, f[5])
+		}
+	}
+	return libs
+}
+
+// TestMesa25WorkersLoadMesa25: a Dawn or Deno adapter of the mesa25 driver
+// set runs in a node or deno process that maps Mesa 25's driver from
+// build/mesa25 and no Mesa driver of the system's, and the system's
+// same-named adapter maps none from build/mesa25 — what ran is what the
+// name says (Deno's driver fields are copied from wgpu's listing, so this
+// is the independent check). Each gives the tripler's exact output.
+func TestMesa25WorkersLoadMesa25(t *testing.T) {
+	set, err := harness.Mesa25()
+	require.NoError(t, err, "Mesa 25 is needed")
+	dir := filepath.Dir(set.VulkanICDs[0]) + "/"
+	driver := func(l string) bool {
+		return strings.Contains(l, "libvulkan_lvp.so") || strings.Contains(l, "libgallium") || strings.Contains(l, "libEGL_mesa.so") || strings.Contains(l, "_dri.so")
+	}
+	for _, c := range []struct{ mesa25, system string }{
+		{"dawn-vulkan:llvmpipe-mesa25", ""}, // Dawn refuses Mesa 22's lavapipe
+		{"dawn-gl:llvmpipe-mesa25", glLLVMpipe},
+		{"deno-vulkan:llvmpipe-mesa25", denoLavapipe},
+		{"deno-gl:llvmpipe-mesa25", denoGL},
+	} {
+		t.Run(c.mesa25, func(t *testing.T) {
+			d := openDevice(t, c.mesa25)
+			out, err := d.Run(t.Context(), harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}, harness.Dispatch{Input: le(7, 8), OutputSize: 8, Invocations: 2})
+			require.NoError(t, err)
+			assert.Equal(t, []uint32{22, 25}, words(out))
+			assert.Equal(t, "mesa25", d.Info().DriverSet)
+			var own, system []string
+			for _, l := range mappedLibraries(t, d.w.pid()) {
+				switch {
+				case !driver(l):
+				case strings.HasPrefix(l, dir):
+					own = append(own, l)
+				default:
+					system = append(system, l)
+				}
+			}
+			assert.NotEmpty(t, own, "maps no Mesa 25 driver from %s", dir)
+			assert.Empty(t, system, "maps the system's Mesa")
+			if c.system == "" {
+				return
+			}
+			sys := openDevice(t, c.system)
+			_, err = sys.Run(t.Context(), harness.Kernel{WGSL: tripleWGSL, EntryPoint: "main"}, harness.Dispatch{Input: le(1), OutputSize: 4, Invocations: 1})
+			require.NoError(t, err)
+			for _, l := range mappedLibraries(t, sys.w.pid()) {
+				assert.False(t, strings.HasPrefix(l, dir), "%s maps %s", c.system, l)
+			}
+		})
+	}
 }
