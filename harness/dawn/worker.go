@@ -3,6 +3,7 @@ package dawn
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -17,7 +18,7 @@ import (
 )
 
 // workerSource is worker.mjs, run with `node --expose-gc --input-type=module
-// -e` (Dawn) or `deno eval --ext=mjs --v8-flags=--expose-gc` (Deno).
+// -e` (Dawn) or, from a file (workerFile), `deno run` (Deno).
 //
 //go:embed worker.mjs
 var workerSource string
@@ -47,8 +48,12 @@ func startWorker(t tools, env []string, args ...string) (*worker, error) {
 	exe := t.node
 	argv := append([]string{"--expose-gc", "--input-type=module", "-e", workerSource}, args...)
 	if t.deno != "" {
+		file, err := workerFile()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.impl(), err)
+		}
 		exe = t.deno
-		argv = append([]string{"eval", "--quiet", "--ext=mjs", "--v8-flags=--expose-gc", workerSource}, args...)
+		argv = append([]string{"run", "--quiet", "--allow-all", "--no-prompt", "--no-config", "--no-lock", "--v8-flags=--expose-gc", file}, args...)
 	}
 	cmd := exec.Command(exe, argv...)
 	cmd.Env = workerEnv(t, env)
@@ -89,6 +94,46 @@ func startWorker(t tools, env []string, args ...string) (*worker, error) {
 	}()
 	return wk, nil
 }
+
+// workerFile writes workerSource once per content into the temporary
+// directory and returns its path. Deno runs the worker from a file, not
+// with `deno eval`: Deno's panic report quotes its command line, which
+// would bury the panic under the worker's whole source in a post-mortem.
+func workerFile() (string, error) {
+	workerFileOnce.Do(func() {
+		sum := sha256.Sum256([]byte(workerSource))
+		path := filepath.Join(os.TempDir(), fmt.Sprintf("gpudiff-worker-%x.mjs", sum[:8]))
+		if b, err := os.ReadFile(path); err == nil && string(b) == workerSource {
+			workerFilePath = path
+			return
+		}
+		f, err := os.CreateTemp(filepath.Dir(path), "gpudiff-worker-*.mjs")
+		if err != nil {
+			workerFileErr = err
+			return
+		}
+		_, err = f.WriteString(workerSource)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), path) // atomic: another process may write the same bytes
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			workerFileErr = fmt.Errorf("writing the worker: %w", err)
+			return
+		}
+		workerFilePath = path
+	})
+	return workerFilePath, workerFileErr
+}
+
+var (
+	workerFileOnce sync.Once
+	workerFilePath string
+	workerFileErr  error
+)
 
 // pid is the worker's process id.
 func (w *worker) pid() int { return w.cmd.Process.Pid }

@@ -7,7 +7,7 @@
 //     node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level> [all-features]
 //     with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js;
 //   - Deno's own WebGPU (wgpu-core and naga), navigator.gpu:
-//     deno eval --ext=mjs --v8-flags=--expose-gc <this file> list|serve ...
+//     deno run --allow-all --no-config --v8-flags=--expose-gc <this file> list|serve ...
 //     Deno has no adapter enumeration and no backend choice in its API: the
 //     Go side starts one process per driver it wants, selecting the backend
 //     with DENO_WEBGPU_BACKEND (vulkan or gl) and the Vulkan driver with
