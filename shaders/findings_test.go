@@ -147,6 +147,11 @@ var computeFindings = map[string]struct {
 	// alone (Tint's SPIR-V is right on lavapipe, naga's on SwiftShader);
 	// the twin passes.
 	"swiftshader_tint_bool_splat_equal.wgsl": {`{"out": [0, 0, 0, 0]}`, onAdapter("dawn-vulkan:swiftshader"), true},
+	// naga's GLSL writer lays a uniform mat4x2 out by std140 (16-byte
+	// columns, WGSL's are 8; gfx-rs/wgpu#4371): wgpu-gl and deno-gl, WGSL
+	// only (gpudiff's SPIR-V passes), original and twin.
+	"naga_glsl_uniform_matcx2.wgsl": {`{"out": [3, 9, 10]}`,
+		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:") }, false},
 	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
