@@ -151,7 +151,9 @@ var computeFindings = map[string]struct {
 	// columns, WGSL's are 8; gfx-rs/wgpu#4371): wgpu-gl and deno-gl, WGSL
 	// only (gpudiff's SPIR-V passes), original and twin.
 	"naga_glsl_uniform_matcx2.wgsl": {`{"out": [3, 9, 10]}`,
-		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:") }, false},
+		func(r oracle.Judged) bool {
+			return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:")
+		}, false},
 	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.
