@@ -259,7 +259,7 @@ type program struct {
 	i    int
 	t0   time.Time
 	p    *gen.Program
-	c    *check.Case
+	c    *check.KernelCase
 	opts check.Options
 	rec  ProgramRecord
 	// done reports that rec is complete without GPU runs: recursion (only
@@ -287,7 +287,7 @@ func startProgram(cfg Config, i int) *program {
 	}
 	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
-	c := &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
+	c := &check.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
 	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Stages: cfg.Stages, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
@@ -371,7 +371,7 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 // kind-specific part of finishFailure).
 type kernelFailure struct {
 	p   *gen.Program
-	c   *check.Case
+	c   *check.KernelCase
 	res *check.Result
 }
 
@@ -390,7 +390,7 @@ func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget 
 		if expired() {
 			return false
 		}
-		r, err := check.Execute(ctx, &check.Case{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
+		r, err := check.Execute(ctx, &check.KernelCase{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
 		if err != nil {
 			return false
 		}
@@ -400,7 +400,7 @@ func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget 
 	// still fails, in candidate order, wins: the result is the
 	// sequential one's (shrink.MinimizeParallel).
 	out := shrink.MinimizeParallel(shrink.Case{Module: k.c.Module, Kernel: k.c.Kernel, Args: k.c.Args}, still, budget, shrinkWorkers(sopts.Devices))
-	small := &kernelFailure{p: k.p, c: &check.Case{Module: out.Module, Kernel: out.Kernel, Args: out.Args}, res: k.res}
+	small := &kernelFailure{p: k.p, c: &check.KernelCase{Module: out.Module, Kernel: out.Kernel, Args: out.Args}, res: k.res}
 	if r, err := check.Execute(ctx, small.c, opts); err == nil {
 		small.res = r
 	}
@@ -430,7 +430,7 @@ func shrinkWorkers(devs []check.Device) int {
 // signature (atomically) and records it in rec: Case its name ("" when
 // nothing is saved), CaseError why a case that should have been written
 // was not, and Saved the result it was written with.
-func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
+func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.KernelCase, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
 	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Kernel, prefix, saved, func() *check.CaseRecord {
 		return check.NewRecord(c, res, opts, cfg.ToolVersion)
 	})

@@ -29,7 +29,7 @@ import (
 
 // entryProgram is an entry point between prep and the collector.
 type entryProgram struct {
-	c    *check.EntryCase
+	c    *check.ComputeCase
 	opts check.Options
 	res  *check.EntryResult
 	err  error // ExecuteEntry's setup failure: a gpudiff-side failure
@@ -38,7 +38,7 @@ type entryProgram struct {
 // startEntry prepares program i, a compute entry point: its case, and a
 // record whose runs the prep stage makes (runEntry).
 func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
-	c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
+	c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
 		Textures: p.Textures, Samplers: p.Samplers}
 	f := p.Module.Func(p.Kernel)
 	inv := int(f.WorkgroupSize[0] * f.WorkgroupSize[1] * f.WorkgroupSize[2] * p.Workgroups[0] * p.Workgroups[1] * p.Workgroups[2])
@@ -58,7 +58,7 @@ func (e *entryProgram) run(ctx context.Context) {
 // campaign's expectations of generated entry points: they are inside
 // flatten's subset, and race-free (a race the reference reports is a
 // generator bug, a gpudiff-side failure).
-func classifyEntry(c *check.EntryCase, res *check.EntryResult) []check.Finding {
+func classifyEntry(c *check.ComputeCase, res *check.EntryResult) []check.Finding {
 	fs := check.AttributeEntry(c, res)
 	if res.FlattenErr != nil {
 		fs = append([]check.Finding{{Class: check.ClassFlattenRefused, Adapter: "flatten",
@@ -98,7 +98,7 @@ func finishEntry(ctx context.Context, cfg Config, pr *program, saved map[string]
 // entryFailure is a failing entry point's case and its result (the
 // kind-specific part of finishFailure).
 type entryFailure struct {
-	c   *check.EntryCase
+	c   *check.ComputeCase
 	res *check.EntryResult
 }
 
@@ -134,7 +134,7 @@ func (e *entryFailure) save(cfg Config, rec *ProgramRecord, first check.Finding,
 // left out: ExecuteEntry then fills it with zeros. Textures and samplers
 // the candidate still declares keep their contents (the shrinker never
 // changes a texture's type).
-func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
+func shrunkEntry(orig *check.ComputeCase, sc shrink.Case) *check.ComputeCase {
 	bufs := map[string]ir.Buffer{}
 	for name, v := range check.BindingValues(orig.Buffers) {
 		if g := sc.Module.SharedVar(name); g != nil && g.Space != ir.SpaceWorkgroup {
@@ -145,7 +145,7 @@ func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
 			}
 		}
 	}
-	c := &check.EntryCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
+	c := &check.ComputeCase{Module: sc.Module, Entry: sc.Kernel, Workgroups: orig.Workgroups, Buffers: bufs}
 	for _, v := range sc.Module.Textures {
 		if t, ok := orig.Textures[v.Name]; ok {
 			if c.Textures == nil {
@@ -163,7 +163,7 @@ func shrunkEntry(orig *check.EntryCase, sc shrink.Case) *check.EntryCase {
 	return c
 }
 
-// bindingValue fits v, a binding's value in the shape check.EntryCase
+// bindingValue fits v, a binding's value in the shape check.ComputeCase
 // takes (an atomic as its scalar), to the binding type t of a shrinking
 // candidate. ir.Identical is not enough: structs are nominal, and the
 // shrinker drops unused members of a struct (fuzz/shrink edit 8) without
@@ -228,7 +228,7 @@ func bindingValue(v ir.Value, t *ir.Type) (ir.Value, bool) {
 // invocations, which the reference does not model (a shrunk case of
 // `atomicSub(&c, 1u); atomicAdd(&h, atomicLoad(&c));` that every stack
 // "disagrees" with is what dropping them gave).
-func entryStillFails(ctx context.Context, orig *check.EntryCase, sc shrink.Case, opts check.Options, first check.Finding) bool {
+func entryStillFails(ctx context.Context, orig *check.ComputeCase, sc shrink.Case, opts check.Options, first check.Finding) bool {
 	if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Entry) {
 		return false
 	}
@@ -241,7 +241,7 @@ func entryStillFails(ctx context.Context, orig *check.EntryCase, sc shrink.Case,
 }
 
 // saveEntryCase is saveCase for an entry point's case.
-func saveEntryCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.EntryCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) {
+func saveEntryCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.ComputeCase, res *check.EntryResult, opts check.Options, prefix string, saved map[string]bool) {
 	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Entry, prefix, saved, func() *check.CaseRecord {
 		return check.NewEntryRecord(c, res, opts, cfg.ToolVersion)
 	})

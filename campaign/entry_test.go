@@ -164,7 +164,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 		if first == nil {
 			first = p
 		}
-		orig := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))}
+		orig := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))}
 		next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
 		for k := 0; k < 400; k++ {
 			cand, ok := next()
@@ -192,7 +192,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 	t.Logf("%d candidates race on a matrix location, %d refused in all", racy, refused)
 	assert.Greater(t, racy, 0, "the shrinker proposes matrix races: the predicate's race check is what keeps them out")
 
-	orig := &check.EntryCase{Module: first.Module, Entry: first.Kernel, Workgroups: first.Workgroups, Buffers: check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module))}
+	orig := &check.ComputeCase{Module: first.Module, Entry: first.Kernel, Workgroups: first.Workgroups, Buffers: check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module))}
 	small := shrink.Minimize(shrink.Case{Module: first.Module, Kernel: first.Kernel}, func(sc shrink.Case) bool {
 		if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Entry) || !mtileExchange(sc.Module, sc.Kernel) {
 			return false
@@ -242,7 +242,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
   atomicAdd(&hist[li], 1u);
 }`)
 	pt := orig.SharedVar("prm").T
-	oc := &check.EntryCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: check.MustBindingBuffers(orig, map[string]ir.Value{
+	oc := &check.ComputeCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: check.MustBindingBuffers(orig, map[string]ir.Value{
 		"prm":   ir.CompositeVal(pt, ir.U32Val(7), ir.I32Val(-3)),
 		"out":   ir.CompositeVal(orig.SharedVar("out").T, ir.I32Val(5), ir.I32Val(6)),
 		"hist":  {Type: orig.SharedVar("hist").T, Elems: []ir.Value{ir.U32Val(1), ir.U32Val(2)}},

@@ -22,7 +22,7 @@ func referenceOf(t *testing.T, name string, wg [3]uint32) *EntryResult {
 	require.NoError(t, err)
 	m, err := wgsl.Parse(path, src)
 	require.NoError(t, err)
-	res, err := ExecuteEntry(context.Background(), &EntryCase{Module: m, Entry: "main", Workgroups: wg}, Options{})
+	res, err := ExecuteEntry(context.Background(), &ComputeCase{Module: m, Entry: "main", Workgroups: wg}, Options{})
 	require.NoError(t, err)
 	return res
 }
@@ -112,14 +112,14 @@ func cloneValue(v ir.Value) ir.Value {
 func TestRaceIsTheShadersFinding(t *testing.T) {
 	res := referenceOf(t, "race_neighbour_read", [3]uint32{1, 1, 1})
 	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 30})})
-	fs := AttributeEntry(&EntryCase{Entry: "main"}, res)
+	fs := AttributeEntry(&ComputeCase{Entry: "main"}, res)
 	require.Len(t, fs, 1)
 	assert.Equal(t, ClassRace, fs[0].Class)
 	assert.Contains(t, fs[0].Implicates, "8 data races")
 	assert.Contains(t, fs[0].Implicates, "race_neighbour_read.wgsl:")
 	// Outside the set, the stack is implicated first.
 	res.Runs, _ = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 20})})
-	fs = AttributeEntry(&EntryCase{Entry: "main"}, res)
+	fs = AttributeEntry(&ComputeCase{Entry: "main"}, res)
 	require.Len(t, fs, 2)
 	assert.NotEqual(t, ClassRace, fs[0].Class)
 	assert.Equal(t, ClassRace, fs[1].Class)

@@ -117,7 +117,7 @@ type ToolInfo struct {
 }
 
 // NewRecord builds the record of a case and its result.
-func NewRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseRecord {
+func NewRecord(c *KernelCase, res *Result, opts Options, toolVersion string) *CaseRecord {
 	f := c.Module.Func(c.Kernel)
 	rec := &CaseRecord{
 		Format: CaseFormat, Kernel: c.Kernel, Invocations: len(c.Args),
@@ -317,7 +317,7 @@ func IsCase(src []byte) bool { return bytes.Contains(src, []byte(CaseMarker)) }
 // checked against the module. Errors are positioned: file:line:col for
 // the WGSL part and the JSON record. A compute entry point's case is
 // refused (ParseCaseFile reads both kinds).
-func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
+func ParseCase(file string, src []byte) (*KernelCase, *CaseRecord, error) {
 	c, ec, rec, err := ParseCaseFile(file, src)
 	if err == nil && ec != nil {
 		return nil, nil, fmt.Errorf("%s: the case of compute entry point %s (workgroups %v) is a dispatch, not a function kernel's case", file, ec.Entry, rec.Workgroups)
@@ -329,22 +329,22 @@ func ParseCase(file string, src []byte) (*Case, *CaseRecord, error) {
 func (r *CaseRecord) IsEntry() bool { return len(r.Workgroups) > 0 }
 
 // ParseCaseFile reads a case file of a function kernel (the *Case) or a
-// compute entry point (the *EntryCase: its entry point, workgroups and
+// compute entry point (the *ComputeCase: its entry point, workgroups and
 // bindings); exactly one of them is non-nil on success. Errors are
 // positioned as ParseCase's; a fragment entry point's case is refused,
 // naming check.Load, which reads every kind (ParseFragmentCase).
-func ParseCaseFile(file string, src []byte) (*Case, *EntryCase, *CaseRecord, error) {
+func ParseCaseFile(file string, src []byte) (*KernelCase, *ComputeCase, *CaseRecord, error) {
 	c, rec, err := parseCase(file, src)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	switch c := c.(type) {
-	case *EntryCase:
+	case *ComputeCase:
 		return nil, c, rec, nil
 	case *FragmentCase:
 		return nil, nil, nil, fmt.Errorf("%s: the case of fragment entry point %s (%dx%d pixels) is a render, not a kernel's or a dispatch's case (gpudiff exec, repro and view take it)", file, c.Entry, c.Size[0], c.Size[1])
 	}
-	return c.(*Case), nil, rec, nil
+	return c.(*KernelCase), nil, rec, nil
 }
 
 func parseCase(file string, src []byte) (any, *CaseRecord, error) {
@@ -422,13 +422,13 @@ func parseCase(file string, src []byte) (any, *CaseRecord, error) {
 	if len(args) != rec.Invocations {
 		return nil, nil, fmt.Errorf("%s: case record: %d invocations but inputs for %d", file, rec.Invocations, len(args))
 	}
-	return &Case{Module: m, Kernel: f.Name, Args: args}, &rec, nil
+	return &KernelCase{Module: m, Kernel: f.Name, Args: args}, &rec, nil
 }
 
 // parseEntryRecord checks an entry point's record against its module and
 // builds the case: the entry point, 1 to 3 workgroup counts (each ≥ 1)
 // and the bindings' values.
-func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*EntryCase, error) {
+func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*ComputeCase, error) {
 	f, err := wgsl.Entry(m, rec.Kernel)
 	if err != nil {
 		return nil, err
@@ -447,7 +447,7 @@ func parseEntryRecord(file string, m *ir.Module, rec *CaseRecord) (*EntryCase, e
 	if err != nil {
 		return nil, err
 	}
-	return &EntryCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs, Textures: texs, Samplers: smps}, nil
+	return &ComputeCase{Module: m, Entry: f.Name, Workgroups: wg, Buffers: bufs, Textures: texs, Samplers: smps}, nil
 }
 
 // ParseBindings decodes {binding: value} for m's storage and uniform
@@ -514,7 +514,7 @@ func BindingsJSON(m *ir.Module, bufs map[string]ir.Buffer) json.RawMessage {
 // NewEntryRecord builds the record of a compute entry point's case and
 // its result: the dispatch is one invocation whose outputs are the
 // read_write bindings (EntryResult.AsResult).
-func NewEntryRecord(c *EntryCase, res *EntryResult, opts Options, toolVersion string) *CaseRecord {
+func NewEntryRecord(c *ComputeCase, res *EntryResult, opts Options, toolVersion string) *CaseRecord {
 	r := res.AsResult(c.Entry)
 	rec := &CaseRecord{
 		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],

@@ -11,7 +11,7 @@ import (
 	"github.com/gpudiff/gpudiff/harness"
 )
 
-func mustMarshal(t *testing.T, c *Case, res *Result) []byte {
+func mustMarshal(t *testing.T, c *KernelCase, res *Result) []byte {
 	b, err := MarshalCase(c.Module, NewRecord(c, res, Options{Flat: true}, "test"))
 	require.NoError(t, err)
 	return b

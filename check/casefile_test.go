@@ -27,14 +27,14 @@ fn k(s: S, x: f32) -> i32 {
 }
 `
 
-func trickyCase(t *testing.T) (*Case, *Result) {
+func trickyCase(t *testing.T) (*KernelCase, *Result) {
 	m, err := wgsl.Parse("tricky.wgsl", []byte(tricky))
 	require.NoError(t, err)
 	st := m.Struct("S")
 	sv := func(a int32, b0 bool) ir.Value {
 		return ir.CompositeVal(ir.StructType(st), ir.I32Val(a), ir.CompositeVal(ir.Vec(2, ir.Bool), ir.BoolVal(b0), ir.BoolVal(false)))
 	}
-	c := &Case{Module: m, Kernel: "k", Args: [][]ir.Value{{sv(3, true), ir.F32Val(0.75)}, {sv(-2147483648, false), ir.F32Val(-0)}}}
+	c := &KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{sv(3, true), ir.F32Val(0.75)}, {sv(-2147483648, false), ir.F32Val(-0)}}}
 	res, err := Execute(t.Context(), c, Options{Flat: true})
 	require.NoError(t, err)
 	return c, res

@@ -24,8 +24,8 @@ import (
 // dispatch is one "invocation" whose outputs are the read_write bindings,
 // in module order, named by their variables, so a leaf is "out[17].pos[1]".
 
-// EntryCase is one module as written to check.
-type EntryCase struct {
+// ComputeCase is one module as written to check.
+type ComputeCase struct {
 	Module     *ir.Module
 	Entry      string    // the @compute entry point
 	Workgroups [3]uint32 // the dispatch size, each ≥ 1
@@ -91,7 +91,7 @@ type EntryResult struct {
 // in the interpreter (run "interp <entry>_flat ir") and the twin runs on
 // every device beside the original, all judged against the original's
 // reference.
-func ExecuteEntry(ctx context.Context, c *EntryCase, opts Options) (*EntryResult, error) {
+func ExecuteEntry(ctx context.Context, c *ComputeCase, opts Options) (*EntryResult, error) {
 	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	d, err := interp.CompileEntry(c.Module, c.Entry)
 	if err != nil {
@@ -378,7 +378,7 @@ func (r *EntryResult) AsResult(entry string) *Result {
 // specific first, as Attribute does for function kernels (Finding.
 // Invocations is [0], the dispatch, when a run disagrees), then, when the
 // reference found data races, the shader's own finding (ClassRace).
-func AttributeEntry(c *EntryCase, res *EntryResult) []Finding {
+func AttributeEntry(c *ComputeCase, res *EntryResult) []Finding {
 	fs := Attribute(res.AsResult(c.Entry))
 	if len(res.Races) > 0 {
 		// The shader's own defect, listed after what the runs implicate.

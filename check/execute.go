@@ -35,9 +35,9 @@ func DeviceDrivers(devs []Device) []harness.DriverRecord {
 	return out
 }
 
-// Case is one program to check: a module, its kernel and the arguments of
+// KernelCase is one program to check: a module, its kernel and the arguments of
 // each invocation (Args[i][j] is parameter j of invocation i).
-type Case struct {
+type KernelCase struct {
 	Module *ir.Module
 	Kernel string
 	Args   [][]ir.Value
@@ -92,7 +92,7 @@ type Result struct {
 //
 // Execute is its three stages in order: Prepare, DeviceRuns on every
 // device, Judge. A campaign runs the same stages, spread over a pipeline.
-func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
+func Execute(ctx context.Context, c *KernelCase, opts Options) (*Result, error) {
 	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	x, err := Prepare(c, opts)
 	if err != nil {
@@ -114,7 +114,7 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 // campaign's pipeline and its batches) builds each run with NewRun and
 // Decode or FailRun, exactly as DeviceRuns does.
 type Execution struct {
-	c     *Case
+	c     *KernelCase
 	opts  Options
 	mode  wgsl.Mode
 	res   *Result
@@ -174,7 +174,7 @@ const moduleWork = 300
 
 // Prepare runs the interpreter stages of Execute: the reference, flatten
 // and the twin's run, and encodes the arguments. Its errors are Execute's.
-func Prepare(c *Case, opts Options) (*Execution, error) {
+func Prepare(c *KernelCase, opts Options) (*Execution, error) {
 	abi, err := ir.NewKernelABI(c.Module, c.Kernel)
 	if err != nil {
 		return nil, err

@@ -106,7 +106,7 @@ const loopKernel = `fn k(n: u32) -> u32 {
 func TestStepLimitOutOfDomain(t *testing.T) {
 	m, err := wgsl.Parse("loop.wgsl", []byte(loopKernel))
 	require.NoError(t, err)
-	c := &Case{Module: m, Kernel: "k", Args: [][]ir.Value{{ir.U32Val(3)}, {ir.U32Val(4000000000)}}}
+	c := &KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{ir.U32Val(3)}, {ir.U32Val(4000000000)}}}
 	io := Options{Interp: interpLimit(1000)}
 	res, err := Execute(t.Context(), c, io)
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestEntryStepLimitOutOfDomain(t *testing.T) {
 	m, err := wgsl.Parse("eloop.wgsl", []byte(loopEntry))
 	require.NoError(t, err)
 	cnt := ir.CompositeVal(m.SharedVar("cnt").T, ir.U32Val(2), ir.U32Val(4000000000))
-	c := &EntryCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: MustBindingBuffers(m, map[string]ir.Value{"cnt": cnt})}
+	c := &ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: MustBindingBuffers(m, map[string]ir.Value{"cnt": cnt})}
 	_, err = ExecuteEntry(t.Context(), c, Options{Interp: interpLimit(1000)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "eloop.wgsl:5:3: interp: step limit of 1000 exceeded")

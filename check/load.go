@@ -20,7 +20,7 @@ import (
 
 // The case loader: the one place that turns a path (a .wgsl file or a case
 // file), an inputs file and a command line's case flags into a case of any
-// kind (AnyCase). exec, view, emit, flatten, repro, export-amber (cmd/gpudiff)
+// kind (Case). exec, view, emit, flatten, repro, export-amber (cmd/gpudiff)
 // and the driver matrix's corpus (drivers/corpus.go) all load through it, so
 // which kind a module runs, which inputs win and how an inputs file reads are
 // decided here once (ARCHITECTURE.md "Kernel ABI", "Entry points as written").
@@ -32,7 +32,7 @@ const (
 	// KindKernel is a function kernel on the kernel ABI (Case): one
 	// argument list per invocation.
 	KindKernel Kind = iota
-	// KindCompute is a @compute entry point as written (EntryCase): its
+	// KindCompute is a @compute entry point as written (ComputeCase): its
 	// bindings' initial values and the dispatch size.
 	KindCompute
 	// KindFragment is a @fragment entry point as written (FragmentCase):
@@ -67,10 +67,10 @@ func (k Kind) Func(m *ir.Module, kernel string) (*ir.Func, error) {
 	return wgsl.Kernel(m, kernel)
 }
 
-// AnyCase is one case of any kind as a loader or generator makes it: the
+// Case is one case of any kind as a loader or generator makes it: the
 // module, the function it runs, and that kind's inputs. Textures and
 // samplers are bindings of every kind (Textures, Samplers).
-type AnyCase struct {
+type Case struct {
 	Kind   Kind
 	Module *ir.Module
 	Func   *ir.Func // the kernel function or entry point
@@ -104,25 +104,25 @@ type AnyCase struct {
 }
 
 // Kernel is the case as a function kernel's Case (nil for another kind).
-func (c *AnyCase) Kernel() *Case {
+func (c *Case) Kernel() *KernelCase {
 	if c.Kind != KindKernel {
 		return nil
 	}
-	return &Case{Module: c.Module, Kernel: c.Func.Name, Args: c.Args}
+	return &KernelCase{Module: c.Module, Kernel: c.Func.Name, Args: c.Args}
 }
 
-// Entry is the case as a compute entry point's EntryCase (nil for another
+// Entry is the case as a compute entry point's ComputeCase (nil for another
 // kind).
-func (c *AnyCase) Entry() *EntryCase {
+func (c *Case) Entry() *ComputeCase {
 	if c.Kind != KindCompute {
 		return nil
 	}
-	return &EntryCase{Module: c.Module, Entry: c.Func.Name, Workgroups: c.Workgroups, Buffers: c.Bindings, Textures: c.Textures, Samplers: c.Samplers}
+	return &ComputeCase{Module: c.Module, Entry: c.Func.Name, Workgroups: c.Workgroups, Buffers: c.Bindings, Textures: c.Textures, Samplers: c.Samplers}
 }
 
 // Fragment is the case as a fragment entry point's FragmentCase (nil for
 // another kind).
-func (c *AnyCase) Fragment() *FragmentCase {
+func (c *Case) Fragment() *FragmentCase {
 	if c.Kind != KindFragment {
 		return nil
 	}
@@ -130,7 +130,7 @@ func (c *AnyCase) Fragment() *FragmentCase {
 }
 
 // Options returns base with the case's Stages, Mode, Flat, SPIRV and Fill.
-func (c *AnyCase) Options(base Options) Options {
+func (c *Case) Options(base Options) Options {
 	base.Stages, base.Mode, base.Flat, base.SPIRV, base.Fill = c.Stages, c.Mode, c.Flat, c.SPIRV, c.Fill
 	return base
 }
@@ -236,7 +236,7 @@ func LoadModule(path string, o LoadOptions) (*ir.Module, []byte, error) {
 // inputs file beside the source, or made up as o.Fill says. Errors keep the
 // text the CLI prints: positioned source, record and inputs errors
 // (file:line:col: …), and *UsageError for flags that do not apply.
-func Load(path string, o LoadOptions) (*AnyCase, error) {
+func Load(path string, o LoadOptions) (*Case, error) {
 	c, err := load(path, o)
 	if err != nil {
 		return nil, err
@@ -244,7 +244,7 @@ func Load(path string, o LoadOptions) (*AnyCase, error) {
 	return c, nil
 }
 
-func load(path string, o LoadOptions) (*AnyCase, error) {
+func load(path string, o LoadOptions) (*Case, error) {
 	if o.CaseFileOnly {
 		src, err := o.read(path)
 		if err != nil {
@@ -258,7 +258,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &AnyCase{Module: m, Source: src, Flat: o.Flat, SPIRV: o.SPIRV}
+	c := &Case{Module: m, Source: src, Flat: o.Flat, SPIRV: o.SPIRV}
 	if o.KernelOnly {
 		// A compute entry point (its case file, or named by --kernel or
 		// the module's default) loads as exec loads it.
@@ -267,7 +267,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 			if fc, ok := pc.(*FragmentCase); err == nil && ok {
 				return nil, o.usagef("gpudiff %s: %s is the case of fragment entry point %s (%dx%d pixels): a render pipeline, which %s does not write (it writes compute pipelines only)", o.Command, path, fc.Entry, fc.Size[0], fc.Size[1], o.Command)
 			}
-			if ec, ok := pc.(*EntryCase); err == nil && ok {
+			if ec, ok := pc.(*ComputeCase); err == nil && ok {
 				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
 				return c, c.loadCompute(path, o, ec)
 			}
@@ -280,7 +280,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
 		return nil, o.usagef("gpudiff %s: --mode: %v", o.Command, err)
 	}
-	var saved *Case
+	var saved *KernelCase
 	if IsCase(src) {
 		pc, rec, err := parseCase(path, src)
 		if err != nil {
@@ -288,7 +288,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 		}
 		c.Record = rec
 		switch pc := pc.(type) {
-		case *EntryCase:
+		case *ComputeCase:
 			// A compute entry point's case file: its dispatch, bindings
 			// and mode.
 			c.Module, c.Kind = pc.Module, KindCompute
@@ -298,7 +298,7 @@ func load(path string, o LoadOptions) (*AnyCase, error) {
 			c.Module, c.Kind = pc.Module, KindFragment
 			return c, c.loadFragment(path, o, pc)
 		}
-		saved = pc.(*Case)
+		saved = pc.(*KernelCase)
 	}
 	kernel := o.Kernel
 	if o.KernelNamedLikeFile && saved == nil && kernel == "" && m.Func(strings.TrimSuffix(filepath.Base(path), ".wgsl")) != nil {
@@ -371,7 +371,7 @@ func besideInputs(path, kernel string) string {
 }
 
 // loadKernel loads a function kernel's case (saved: the case file's).
-func (c *AnyCase) loadKernel(path string, o LoadOptions, saved *Case) error {
+func (c *Case) loadKernel(path string, o LoadOptions, saved *KernelCase) error {
 	kernel := o.Kernel
 	if saved != nil && kernel == "" {
 		kernel = saved.Kernel
@@ -448,9 +448,9 @@ func (o *LoadOptions) checkKernel(m *ir.Module, f *ir.Func, n int) error {
 }
 
 // loadKernelOnly loads export-amber's function kernel (LoadOptions.KernelOnly).
-func (c *AnyCase) loadKernelOnly(path string, o LoadOptions) error {
+func (c *Case) loadKernelOnly(path string, o LoadOptions) error {
 	c.Mode = wgsl.Portable
-	var saved *Case
+	var saved *KernelCase
 	if IsCase(c.Source) {
 		fc, rec, err := ParseCase(path, c.Source)
 		if err != nil {
@@ -509,7 +509,7 @@ func fileExists(p string) bool {
 
 // loadCompute loads a compute entry point's case (saved: the case file's,
 // whose recorded dispatch, bindings and mode are the defaults).
-func (c *AnyCase) loadCompute(path string, o LoadOptions, saved *EntryCase) error {
+func (c *Case) loadCompute(path string, o LoadOptions, saved *ComputeCase) error {
 	m := c.Module
 	if saved != nil {
 		rec := c.Record
@@ -644,7 +644,7 @@ func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
 // --fill and --seed say. saved is the case file's (nil for a module): its
 // entry point, size, textures and samplers and recorded mode are the
 // defaults, as a compute case file's are.
-func (c *AnyCase) loadFragment(path string, o LoadOptions, saved *FragmentCase) error {
+func (c *Case) loadFragment(path string, o LoadOptions, saved *FragmentCase) error {
 	textures := len(c.Module.Textures) > 0
 	for _, name := range []string{"inputs", "seed", "invocations", "workgroups"} {
 		if textures && (name == "inputs" || name == "seed") {
@@ -714,7 +714,7 @@ func (c *AnyCase) loadFragment(path string, o LoadOptions, saved *FragmentCase) 
 // without an inputs file all made up as --fill (default small) and --seed
 // say. An inputs file's other entries are refused: a fragment entry point
 // takes no buffers.
-func (c *AnyCase) loadTextures(path string, o LoadOptions, f *ir.Func) error {
+func (c *Case) loadTextures(path string, o LoadOptions, f *ir.Func) error {
 	m := c.Module
 	fill, err := o.fill(FillSmall)
 	if err != nil {
@@ -822,7 +822,7 @@ func (o *LoadOptions) readInputs(path string, f *ir.Func) ([][]ir.Value, error) 
 //
 // Texture and sampler bindings take their TextureJSON and SamplerJSON
 // entries (check/texture.go), stored in c.
-func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *AnyCase) (map[string]ir.Buffer, *[3]uint32, error) {
+func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *Case) (map[string]ir.Buffer, *[3]uint32, error) {
 	c.Textures, c.Samplers = map[string]*interp.Texture{}, map[string]*interp.Sampler{}
 	data, err := o.read(path)
 	if err != nil {
@@ -921,11 +921,11 @@ func jsonPos(path string, data []byte, err error) string {
 	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
 
-// Outcome is a case's run (AnyCase.Execute): the options it ran with and
+// Outcome is a case's run (Case.Execute): the options it ran with and
 // its result, a function kernel's or fragment entry point's Result or a
 // compute entry point's EntryResult.
 type Outcome struct {
-	Case    *AnyCase
+	Case    *Case
 	Options Options
 	Result  *Result      // KindKernel, KindFragment
 	Entry   *EntryResult // KindCompute
@@ -933,7 +933,7 @@ type Outcome struct {
 
 // Execute runs c on the paths opts selects (Execute, ExecuteEntry or
 // ExecuteFragment, by kind) and judges every run. Errors are theirs.
-func (c *AnyCase) Execute(ctx context.Context, opts Options) (*Outcome, error) {
+func (c *Case) Execute(ctx context.Context, opts Options) (*Outcome, error) {
 	out := &Outcome{Case: c, Options: opts}
 	var err error
 	switch c.Kind {

@@ -154,7 +154,7 @@ func recordedClasses(fs []Finding, verdict string) string {
 // a function kernel's recorded stages; a path that is not a case file is
 // refused. o's overrides and limits do not apply: the caller checks the
 // limits once its adapters are open, as a run's are.
-func LoadReplay(path string, o LoadOptions) (*AnyCase, error) {
+func LoadReplay(path string, o LoadOptions) (*Case, error) {
 	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
 	c, err := Load(path, o)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -80,42 +81,13 @@ func (f texFmt) leafType() *ir.Type {
 	return ir.U32
 }
 
+// parseTexFmt reads format s from ir's one format table (ir.TexFormats).
 func parseTexFmt(s string) (texFmt, error) {
-	f := texFmt{name: s}
-	switch s {
-	case "depth32float": // one 32-bit float channel (WebGPU "Depth-stencil formats")
-		return texFmt{name: s, channels: 1, bits: 32, kind: "float", depth: true}, nil
-	case "depth16unorm": // one 16-bit unorm channel
-		return texFmt{name: s, channels: 1, bits: 16, kind: "unorm", depth: true}, nil
-	}
-	rest := s
-	switch {
-	case strings.HasPrefix(s, "rgba"), strings.HasPrefix(s, "bgra"):
-		f.channels, rest = 4, s[4:]
-	case strings.HasPrefix(s, "rg"):
-		f.channels, rest = 2, s[2:]
-	case strings.HasPrefix(s, "r"):
-		f.channels, rest = 1, s[1:]
-	}
-	for _, b := range []int{8, 16, 32} {
-		if p := fmt.Sprint(b); strings.HasPrefix(rest, p) {
-			f.bits, f.kind = b, rest[len(p):]
-		}
-	}
-	ok := f.channels != 0 && f.bits != 0 && harness.TexelSize(s) == f.texelBytes()
-	switch f.kind {
-	case "unorm", "snorm":
-		ok = ok && f.bits <= 16
-	case "uint", "sint":
-	case "float":
-		ok = ok && f.bits >= 16
-	default:
-		ok = false
-	}
+	fi, ok := ir.FormatInfo(s)
 	if !ok {
-		return f, fmt.Errorf("texture format %q is not one gpudiff uploads (r/rg/rgba 8, 16 or 32 bits unorm, snorm, uint, sint or float with a WebGPU texel size, bgra8unorm, depth32float or depth16unorm)", s)
+		return texFmt{name: s}, fmt.Errorf("texture format %q is not one gpudiff uploads (r/rg/rgba 8, 16 or 32 bits unorm, snorm, uint, sint or float with a WebGPU texel size, bgra8unorm, depth32float or depth16unorm)", s)
 	}
-	return f, nil
+	return texFmt{name: s, channels: fi.Channels, bits: 8 * fi.Bytes, kind: fi.ChannelType(), depth: fi.Depth}, nil
 }
 
 // TextureJSON is a texture's entry in an inputs file or a case record:
@@ -178,16 +150,6 @@ func defaultFormat(t *ir.Type) string {
 		return "rgba8sint"
 	}
 	return "rgba8unorm"
-}
-
-// msFormats are the formats a texture_multisampled_2d may have: WebGPU's
-// core formats with the multisampling capability (WebGPU §"Plain color
-// formats") that gpudiff uploads.
-var msFormats = map[string]bool{
-	"r8unorm": true, "r8uint": true, "r8sint": true, "rg8unorm": true, "rg8uint": true, "rg8sint": true,
-	"rgba8unorm": true, "bgra8unorm": true, "rgba8uint": true, "rgba8sint": true,
-	"r16uint": true, "r16sint": true, "r16float": true, "rg16uint": true, "rg16sint": true, "rg16float": true,
-	"rgba16uint": true, "rgba16sint": true, "rgba16float": true, "r32float": true,
 }
 
 // msSamples is a multisampled texture's sample count.
@@ -278,7 +240,7 @@ func checkTextureFormat(v *ir.TextureVar, format string) (texFmt, error) {
 		}
 		return f, fmt.Errorf("format %s, but %s is declared %v: want depth32float or depth16unorm", format, v.Name, v.T)
 	}
-	if tt.Class == ir.TexMultisampled && !msFormats[format] {
+	if fi, _ := ir.FormatInfo(format); tt.Class == ir.TexMultisampled && !fi.Multisample {
 		return f, fmt.Errorf("format %s cannot be multisampled in WebGPU core (r32float, rgba8unorm, rgba16float, 8- and 16-bit uint or sint … can)", format)
 	}
 	if tt.Class == ir.TexDepth {
@@ -419,54 +381,17 @@ func getCode(b []byte, cb int) uint32 {
 }
 
 // f32ToF16 rounds x to the nearest binary16 (ties to even; overflow to
-// infinity).
+// infinity): wgslsem's one conversion. A case file's policy is
+// channelCode's (a value outside float16's finite range is refused).
 func f32ToF16(x float32) uint16 {
-	b := math.Float32bits(x)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23&0xff) - 127 + 15
-	man := b & 0x7fffff
-	switch {
-	case b&0x7fffffff > 0x7f800000:
-		return sign | 0x7e00
-	case exp >= 31:
-		return sign | 0x7c00
-	case exp <= 0:
-		if exp < -10 {
-			return sign
-		}
-		man |= 0x800000
-		shift := uint32(14 - exp)
-		h := man >> shift
-		rem := man & (1<<shift - 1)
-		half := uint32(1) << (shift - 1)
-		if rem > half || rem == half && h&1 == 1 {
-			h++
-		}
-		return sign | uint16(h)
-	}
-	h := uint32(exp)<<10 | man>>13
-	rem := man & 0x1fff
-	if rem > 0x1000 || rem == 0x1000 && h&1 == 1 {
-		h++
-	}
-	return sign | uint16(h)
+	h, _, _ := wgslsem.F32ToF16(x)
+	return h
 }
 
+// f16ToF32 is binary16 bits h's value (exact): wgslsem's one conversion.
 func f16ToF32(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h >> 10 & 0x1f)
-	man := uint32(h & 0x3ff)
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp == 0:
-		f := float32(man) / 1024 / 16384
-		if sign != 0 {
-			f = -f
-		}
-		return f
-	}
-	return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
+	f, _, _ := wgslsem.F16ToF32(h)
+	return f
 }
 
 // channelCode converts a channel value as the inputs file gives it to its
@@ -805,7 +730,7 @@ func TexturesJSON(m *ir.Module, texs map[string]*interp.Texture, smps map[string
 // EntryInputsJSON is a compute entry point's case inputs: its buffers
 // (BindingsJSON) and its textures and samplers (TexturesJSON) in one
 // object, the inputs file's form.
-func EntryInputsJSON(c *EntryCase) json.RawMessage {
+func EntryInputsJSON(c *ComputeCase) json.RawMessage {
 	raw := BindingsJSON(c.Module, c.Buffers)
 	more := TexturesJSON(c.Module, c.Textures, c.Samplers)
 	if len(more) == 0 {
@@ -973,7 +898,7 @@ func textureExpected(v *ir.TextureVar, t *interp.Texture, o *interp.TextureOutpu
 // defaults of the ones c lacks (zeroed textures of the default format and
 // size, nearest clamp-to-edge samplers), in new maps (the reference adds
 // to its samplers map).
-func caseTextures(c *EntryCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+func caseTextures(c *ComputeCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
 	return completeCaseTextures(c.Module, c.Entry, c.Textures, c.Samplers)
 }
 
@@ -1059,7 +984,7 @@ func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[stri
 
 // TextureInputs is c's textures and samplers as inputs-file entries by
 // name (TextureJSON, SamplerJSON; exec --json's "bindings").
-func TextureInputs(c *EntryCase) map[string]json.RawMessage {
+func TextureInputs(c *ComputeCase) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal([]byte("{"+strings.Join(TexturesJSON(c.Module, c.Textures, c.Samplers), ", ")+"}"), &obj) == nil {

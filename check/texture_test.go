@@ -20,7 +20,7 @@ import (
 
 const storeLoad = "../shaders/textures/store_load.wgsl"
 
-func loadTex(t *testing.T, path string, o LoadOptions) *AnyCase {
+func loadTex(t *testing.T, path string, o LoadOptions) *Case {
 	t.Helper()
 	o.Command = "exec"
 	c, err := Load(path, o)
@@ -133,7 +133,7 @@ func TestTextureCaseRecordRoundTrip(t *testing.T) {
 	m := c.Module
 	ft, fs, err := FillTextures(FillRandom, 7, m)
 	require.NoError(t, err)
-	ec := &EntryCase{Module: m, Entry: "main", Textures: ft, Samplers: fs}
+	ec := &ComputeCase{Module: m, Entry: "main", Textures: ft, Samplers: fs}
 	_, texs, smps, err = parseEntryInputs("rec", EntryInputsJSON(ec), m)
 	require.NoError(t, err)
 	assert.Equal(t, ft, texs)

@@ -53,7 +53,7 @@ func (r *EntryResult) TextureViews(m *ir.Module, entry string) []TextureView {
 // gets them (zeroed textures of the default format and size, nearest
 // clamp-to-edge samplers where c gives none), in new maps; errors are
 // positioned at the binding whose given contents do not fit it.
-func CaseTextures(c *EntryCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+func CaseTextures(c *ComputeCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
 	return caseTextures(c)
 }
 
@@ -117,7 +117,7 @@ func TextureCodes(t *interp.Texture, l int) []uint32 {
 // texture, else the default one): the inputs of a fragment entry point's
 // runs (Output -1: its storage textures are not read back). Errors are
 // positioned at a binding whose given contents do not fit it.
-func (c *AnyCase) TextureViews() ([]TextureView, error) {
+func (c *Case) TextureViews() ([]TextureView, error) {
 	if c.Module == nil || c.Func == nil || len(c.Module.Textures) == 0 {
 		return nil, nil
 	}

@@ -38,11 +38,11 @@ type Case struct {
 	Source string
 	// Case is the module, kernel and per-invocation arguments of a
 	// function kernel; nil for a compute entry point as written.
-	Case *check.Case
+	Case *check.KernelCase
 	// Entry is a compute entry point as written (check.ExecuteEntry): the
 	// module, entry point, workgroups and bindings; nil for a function
 	// kernel.
-	Entry *check.EntryCase
+	Entry *check.ComputeCase
 	// Fragment is a fragment entry point as written
 	// (check.ExecuteFragment) over a check.DefaultFragmentSize target.
 	// Exactly one of Case, Entry and Fragment is set.
@@ -201,10 +201,10 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 		if p.IsEntry() {
 			// A compute entry point (the compute profile): the dispatch
 			// a campaign checks, its bindings gen.Bindings(seed).
-			c.Entry = &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
+			c.Entry = &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
 				Textures: p.Textures, Samplers: p.Samplers}
 		} else {
-			c.Case = &check.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)}
+			c.Case = &check.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)}
 		}
 		out = append(out, c)
 	}

@@ -134,7 +134,7 @@ func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	assert.Equal(t, js(bufs), js(gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
 	assert.NotEqual(t, js(bufs), js(gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1})))
 	// ExecuteEntry takes them as they are.
-	_, err = check.ExecuteEntry(context.Background(), &check.EntryCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: check.MustBindingBuffers(m, bufs)}, check.Options{})
+	_, err = check.ExecuteEntry(context.Background(), &check.ComputeCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: check.MustBindingBuffers(m, bufs)}, check.Options{})
 	require.NoError(t, err)
 }
 

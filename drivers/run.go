@@ -176,7 +176,7 @@ type slot struct {
 // runs check skips (oracle.Unsupported) are kept to be shown as skipped,
 // except SPIR-V on an implementation that takes no SPIR-V at all (Dawn),
 // which a function kernel's row leaves out too.
-func runEntry(ctx context.Context, c *check.EntryCase, opts check.Options) slot {
+func runEntry(ctx context.Context, c *check.ComputeCase, opts check.Options) slot {
 	res, err := check.ExecuteEntry(ctx, c, opts)
 	if err != nil {
 		return slot{err: err}
@@ -281,7 +281,7 @@ func newEntryCaseResult(c *Case) *CaseResult {
 	}
 	// The inputs file's form: the buffers, then the textures and samplers
 	// the case gives (check.EntryInputsJSON).
-	cr.Inputs = check.EntryInputsJSON(&check.EntryCase{Module: e.Module, Buffers: full, Textures: e.Textures, Samplers: e.Samplers})
+	cr.Inputs = check.EntryInputsJSON(&check.ComputeCase{Module: e.Module, Buffers: full, Textures: e.Textures, Samplers: e.Samplers})
 	cr.Args = [][]string{row}
 	return cr
 }

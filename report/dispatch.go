@@ -27,7 +27,7 @@ import (
 // ir.Value or ir.Buffer, leaf by leaf), laid out as encoding/json's
 // Encoder with SetIndent("", "  ") prints it, then a newline. Errors
 // are w's.
-func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) error {
+func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryResult) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	writeDispatchJSON(ir.NewJSONWriter(bw, true), c, res, nil)
 	bw.WriteByte('\n')
@@ -47,7 +47,7 @@ func WriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) 
 //
 // with the keys of each {name: ...} object sorted, as encoding/json
 // sorts a map's.
-func writeDispatchJSON(j *ir.JSONWriter, c *check.EntryCase, res *check.EntryResult, exit *int) {
+func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.EntryResult, exit *int) {
 	j.Open('{')
 	j.Key("entry")
 	j.String(c.Entry)
@@ -204,7 +204,7 @@ func sortedNames(names []string, n int) []int {
 // those that differ and up to 64 indeterminate ones get a row (all with
 // opts.AllRows); the leaves are read one by one from either form of the
 // outputs (oracle.Expected.Cursor), text made only for the rows shown.
-func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, opts ExecOptions) {
+func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
@@ -249,7 +249,7 @@ func WriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult,
 
 // dispatchRunLabel names a run: its adapter and format, then the
 // function when it is the twin.
-func dispatchRunLabel(c *check.EntryCase, r oracle.Run) string {
+func dispatchRunLabel(c *check.ComputeCase, r oracle.Run) string {
 	label := r.Adapter + " " + string(r.Format)
 	if r.Function != c.Entry {
 		label += " " + r.Function
@@ -258,7 +258,7 @@ func dispatchRunLabel(c *check.EntryCase, r oracle.Run) string {
 }
 
 // writeBindingTable writes read_write binding b's table (WriteDispatchTable).
-func writeBindingTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, b int, name string, color, allRows bool) {
+func writeBindingTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, b int, name string, color, allRows bool) {
 	ref := res.Reference[b]
 	n := ref.Count()
 	rc := ref.Cursor()

@@ -165,7 +165,7 @@ func oldInputValue(res *check.EntryResult, i int) ir.Value {
 	return oracle.Expected{Buffer: res.Inputs[i]}.Val()
 }
 
-func oldWriteDispatchJSON(w io.Writer, c *check.EntryCase, res *check.EntryResult) error {
+func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryResult) error {
 	inputs := map[string]json.RawMessage{}
 	for i, v := range res.Bindings {
 		inputs[v.Name] = oldMarshalValue(oldInputValue(res, i))
@@ -274,7 +274,7 @@ type oldLeafRow struct {
 // leaf (its path, the reference, one column per run; "≠" marks a leaf that
 // differs, "~" one the reference leaves indeterminate), then a line per
 // run, the races and the skipped runs.
-func oldWriteDispatchTable(w io.Writer, c *check.EntryCase, res *check.EntryResult, opts ExecOptions) {
+func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))

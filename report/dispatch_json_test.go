@@ -123,7 +123,7 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
 // last output lacks its last leaf ("<missing>"); a crashed one whose
 // message has HTML and control characters; and a skipped one. asBuffer
 // gives the runs' buffer outputs as ir.Buffer.
-func withRuns(t *testing.T, c *check.EntryCase, res *check.EntryResult, asBuffer bool) {
+func withRuns(t *testing.T, c *check.ComputeCase, res *check.EntryResult, asBuffer bool) {
 	t.Helper()
 	if res.Domain != "" {
 		return
@@ -174,7 +174,7 @@ func withRuns(t *testing.T, c *check.EntryCase, res *check.EntryResult, asBuffer
 
 // expectedAs is v as the output name of c: a Buffer of its binding's type
 // when asBuffer (a storage texture's output stays a Value).
-func expectedAs(t *testing.T, c *check.EntryCase, name string, v ir.Value, asBuffer bool) oracle.Expected {
+func expectedAs(t *testing.T, c *check.ComputeCase, name string, v ir.Value, asBuffer bool) oracle.Expected {
 	t.Helper()
 	sv := c.Module.SharedVar(name)
 	if !asBuffer || sv == nil {
@@ -188,7 +188,7 @@ func expectedAs(t *testing.T, c *check.EntryCase, name string, v ir.Value, asBuf
 // asReference is res with its reference's buffer outputs as ir.Buffer
 // (asBuffer) or as ir.Value trees, whichever form check gave (their
 // indeterminacy and allowed sets kept).
-func asReference(t *testing.T, c *check.EntryCase, res *check.EntryResult, asBuffer bool) *check.EntryResult {
+func asReference(t *testing.T, c *check.ComputeCase, res *check.EntryResult, asBuffer bool) *check.EntryResult {
 	t.Helper()
 	r := *res
 	r.Reference = nil

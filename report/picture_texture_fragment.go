@@ -183,7 +183,7 @@ type fragmentPicture struct {
 
 // fragmentPictures are a fragment case's extra pictures per run: each
 // attachment ("target NAME"), then each texture it samples.
-func fragmentPictures(c *check.AnyCase, res *check.Result) []fragmentPicture {
+func fragmentPictures(c *check.Case, res *check.Result) []fragmentPicture {
 	w, h := int(c.Size[0]), int(c.Size[1])
 	var out []fragmentPicture
 	for _, a := range fragmentAttachments(res) {
@@ -210,7 +210,7 @@ func fragmentPictures(c *check.AnyCase, res *check.Result) []fragmentPicture {
 
 // pixelDescription describes pixel t of the target: the invocation's
 // text (invocationText), which the pixel is.
-func pixelDescription(c *check.AnyCase, res *check.Result, k int, t Texel) string {
+func pixelDescription(c *check.Case, res *check.Result, k int, t Texel) string {
 	i := t.Y*int(c.Size[0]) + t.X
 	return fmt.Sprintf("pixel (%d, %d): ", t.X, t.Y) + invocationText(c.Func, c.Args, res, k, i)
 }
@@ -218,7 +218,7 @@ func pixelDescription(c *check.AnyCase, res *check.Result, k int, t Texel) strin
 // FragmentPictures returns a fragment case's extra pictures (render
 // target attachments, sampled textures) of the reference, then of each
 // judged run, named as TexturePictureFile names them.
-func FragmentPictures(c *check.AnyCase, res *check.Result) []NamedPicture {
+func FragmentPictures(c *check.Case, res *check.Result) []NamedPicture {
 	pics := fragmentPictures(c, res)
 	var out []NamedPicture
 	for k := -1; k < len(res.Runs); k++ {

@@ -23,7 +23,7 @@ import (
 // storeLoad runs shaders/textures/store_load.wgsl (with its inputs file:
 // src a 2×2 rgba8unorm texture, dst a written 2×2 rgba8unorm storage
 // texture) on the reference and on lavapipe.
-func storeLoad(t *testing.T) (*check.AnyCase, *check.Outcome) {
+func storeLoad(t *testing.T) (*check.Case, *check.Outcome) {
 	t.Helper()
 	c, err := check.Load("../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"})
 	require.NoError(t, err)

@@ -86,7 +86,7 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 // case c: the reference's, then each judged run's (skipped runs have no
 // picture); each run's picture of its buffer leaves is followed by its
 // texture pictures (TexturePicture), one view each.
-func EntryViews(c *check.EntryCase, res *check.EntryResult) []View {
+func EntryViews(c *check.ComputeCase, res *check.EntryResult) []View {
 	specs := texturePictureSpecs(res, c.Module, c.Entry)
 	view := func(k int) []View {
 		run := oracle.Run{Adapter: "interp", Function: c.Entry, Format: oracle.FormatIR}

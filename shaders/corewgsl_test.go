@@ -45,7 +45,7 @@ func TestCoreWGSLOnLavapipe(t *testing.T) {
 			require.NoError(t, err)
 			var in map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal(b, &in))
-			c := &check.EntryCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Buffer{}}
+			c := &check.ComputeCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Buffer{}}
 			require.NoError(t, json.Unmarshal(in["workgroups"], &c.Workgroups))
 			for _, v := range m.Shared {
 				if raw, ok := in[v.Name]; ok {

@@ -112,7 +112,7 @@ func TestFragmentStageAgreesWithCompute(t *testing.T) {
 			require.NoError(t, err)
 			f, err := wgsl.Kernel(m, "")
 			require.NoError(t, err)
-			c := &check.Case{Module: m, Kernel: f.Name, Args: gen.Inputs(1, f.Params, 300)}
+			c := &check.KernelCase{Module: m, Kernel: f.Name, Args: gen.Inputs(1, f.Params, 300)}
 			res, err := check.Execute(context.Background(), c, check.Options{Devices: cdevs, Flat: true, SPIRV: true,
 				Stages: []oracle.Stage{oracle.StageCompute, oracle.StageFragment}})
 			require.NoError(t, err)

@@ -59,7 +59,7 @@ func boolInt(b bool) int {
 }
 
 // readCase reads a case file and its recorded emission mode.
-func readCase(t *testing.T, path string) (*check.Case, *check.CaseRecord, wgsl.Mode) {
+func readCase(t *testing.T, path string) (*check.KernelCase, *check.CaseRecord, wgsl.Mode) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -14,7 +14,7 @@ import (
 )
 
 // TestTextureCasesOnGPUs runs every shaders/textures case through the case
-// model (check.Load, AnyCase.Execute: the inputs file's textures and
+// model (check.Load, Case.Execute: the inputs file's textures and
 // samplers, original and twin, WGSL and gpudiff's SPIR-V) on lavapipe and
 // SwiftShader: every stored texel within the reference's codes.
 func TestTextureCasesOnGPUs(t *testing.T) {

@@ -34,7 +34,7 @@ func TestComputeProgramsAreRaceFree(t *testing.T) {
 	for seed := uint64(0); seed < 120; seed++ {
 		p := gen.Generate(seed, cfg)
 		require.True(t, p.IsEntry(), "seed %d", seed)
-		c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module))}
+		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module))}
 		res, err := check.ExecuteEntry(context.Background(), c, check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)
 		assert.Empty(t, res.Races, "seed %d:\n%s", seed, p)

@@ -33,7 +33,7 @@ func TestTextureProgramsAreExact(t *testing.T) {
 		p := gen.Generate(seed, cfg)
 		require.True(t, p.IsEntry(), "seed %d", seed)
 		require.NotEmpty(t, p.Module.Textures, "seed %d", seed)
-		c := &check.EntryCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module)),
+		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module)),
 			Textures: p.Textures, Samplers: p.Samplers}
 		res, err := check.ExecuteEntry(context.Background(), c, check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)

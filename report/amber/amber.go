@@ -133,7 +133,7 @@ type leaf struct {
 }
 
 // Export writes the Amber script of case c (see the package doc).
-func Export(c *check.Case, opts Options) (*Script, error) {
+func Export(c *check.KernelCase, opts Options) (*Script, error) {
 	n := len(c.Args)
 	if n == 0 {
 		return nil, fmt.Errorf("amber: the case has no invocations")
@@ -438,7 +438,7 @@ func firstLine(s string) string {
 	return s
 }
 
-func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeHeader(b *strings.Builder, c *check.KernelCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "function " + fn
 	if fn != c.Kernel {
 		what += " (the flattened twin of " + c.Kernel + ")"

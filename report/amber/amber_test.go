@@ -327,7 +327,7 @@ func gpuFailures(t *testing.T, s *script, words []uint32, n int) []int {
 	return bad
 }
 
-func loadFile(t *testing.T, path, kernel string) (*check.Case, string) {
+func loadFile(t *testing.T, path, kernel string) (*check.KernelCase, string) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -343,16 +343,16 @@ func loadFile(t *testing.T, path, kernel string) (*check.Case, string) {
 	} else {
 		args = gen.Inputs(1, f.Params, 16)
 	}
-	return &check.Case{Module: m, Kernel: f.Name, Args: args}, string(src)
+	return &check.KernelCase{Module: m, Kernel: f.Name, Args: args}, string(src)
 }
 
-func parseCase(t *testing.T, src string, args [][]ir.Value) *check.Case {
+func parseCase(t *testing.T, src string, args [][]ir.Value) *check.KernelCase {
 	t.Helper()
 	m, err := wgsl.Parse("t.wgsl", []byte(src))
 	require.NoError(t, err)
 	f, err := wgsl.Kernel(m, "")
 	require.NoError(t, err)
-	return &check.Case{Module: m, Kernel: f.Name, Args: args}
+	return &check.KernelCase{Module: m, Kernel: f.Name, Args: args}
 }
 
 // TestExportPortableMatchesLavapipe: for kernels whose outputs mix f32,

@@ -16,7 +16,7 @@ import (
 // (comma-separated; "" keeps all; an entry point has none to pick). The
 // script's source is the module's (a case file's without its record, whose
 // seed and verdict it records) and its mode the case's.
-func ExportCase(c *check.AnyCase, only string, opts Options) (*Script, error) {
+func ExportCase(c *check.Case, only string, opts Options) (*Script, error) {
 	opts.Source, opts.Mode = string(c.Source), c.Mode
 	if rec := c.Record; rec != nil {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])

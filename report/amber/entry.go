@@ -28,7 +28,7 @@ import (
 // and a written storage texture's final level 0 is checked texel by texel
 // (report/amber/texture.go says how, and what is refused: array layers,
 // cube faces, more than one mip level, non-finite input texels).
-func ExportEntry(c *check.EntryCase, opts Options) (*Script, error) {
+func ExportEntry(c *check.ComputeCase, opts Options) (*Script, error) {
 	if err := refuseTextures(c); err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func space(v *ir.SharedVar) string {
 	return "storage, read"
 }
 
-func writeEntryHeader(b *strings.Builder, c *check.EntryCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeEntryHeader(b *strings.Builder, c *check.ComputeCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "compute entry point " + fn
 	if fn != c.Entry {
 		what += " (the flattened twin of " + c.Entry + ")"

@@ -134,7 +134,7 @@ func usedHandles(m *ir.Module, entry string) map[string]bool {
 
 // refuseTextures refuses, positioned at the first such binding, a texture
 // Amber's IMAGE cannot hold as gpudiff dispatches it.
-func refuseTextures(c *check.EntryCase) error {
+func refuseTextures(c *check.ComputeCase) error {
 	texs, _, err := check.CaseTextures(c)
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func refuseTextures(c *check.EntryCase) error {
 // texture and sampler bindings to b, their BIND lines to binds, and the
 // EXPECT lines of the written storage textures (ref's outputs) to
 // expects.
-func writeTextures(b, binds, expects *strings.Builder, c *check.EntryCase, ref *check.EntryResult, s *Script) error {
+func writeTextures(b, binds, expects *strings.Builder, c *check.ComputeCase, ref *check.EntryResult, s *Script) error {
 	_, smps, err := check.CaseTextures(c)
 	if err != nil {
 		return err
