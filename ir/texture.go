@@ -95,8 +95,15 @@ func (a TexAccess) String() string {
 	return "?"
 }
 
-// TexFormat is a texel format of a storage texture (WGSL
-// #storage-texel-formats: WebGPU's core storage-capable formats).
+// TexFormat is a texel format: one of WebGPU's texture formats gpudiff
+// uploads (WebGPU "Plain color formats" with a texel size, and the depth
+// formats depth16unorm and depth32float). TexFormats is the one table
+// describing them: ir (a storage texture's declared format), the
+// reference (interp: texel codes), check (case files) and harness (its
+// byte sizes, checked against this table by shaders' TestHarnessFormats)
+// all read it. The first 17 are WGSL's storage texel formats
+// (#storage-texel-formats: WebGPU's core storage-capable formats,
+// bgra8unorm with bgra8unorm-storage); Storage marks them.
 type TexFormat uint8
 
 const (
@@ -117,44 +124,108 @@ const (
 	FmtRGBA32Sint
 	FmtRGBA32Float
 	FmtBGRA8Unorm
+	// Formats a texture may have but a storage texture may not declare.
+	FmtR8Unorm
+	FmtR8Snorm
+	FmtR8Uint
+	FmtR8Sint
+	FmtR16Uint
+	FmtR16Sint
+	FmtR16Float
+	FmtRG8Unorm
+	FmtRG8Snorm
+	FmtRG8Uint
+	FmtRG8Sint
+	FmtRG16Uint
+	FmtRG16Sint
+	FmtRG16Float
+	FmtDepth16Unorm
+	FmtDepth32Float
 	numTexFormats
 )
 
 // TexFormatInfo describes a texel format: its WGSL/WebGPU name, the
 // channel type of the values shaders see (f32, i32 or u32), its channel
-// count and the bytes of one channel.
+// count and the bytes of one channel, how a channel is encoded, and
+// WebGPU's capabilities of the format that gpudiff reads.
 type TexFormatInfo struct {
 	Name     string
 	Channel  Kind // KindF32, KindI32 or KindU32
 	Channels int
 	Bytes    int // per channel
 	// Norm is "unorm" or "snorm" for normalized formats, "float" for
-	// float formats (16- or 32-bit), "" for integer formats.
+	// float formats (16-bit: binary16, 32-bit: binary32), "" for integer
+	// formats.
 	Norm string
+	// BGRA: the texel's bytes hold channels 2, 1, 0, 3 (bgra8unorm); a
+	// shader still reads (r, g, b, a).
+	BGRA bool
+	// Depth: a depth format (WebGPU "Depth-stencil formats"), read as its
+	// one channel by a texture_depth_* binding (WGSL #texture-depth).
+	Depth bool
+	// Storage: a WGSL storage texel format (#storage-texel-formats).
+	Storage bool
+	// Filterable: the format's sample type is "float" (WebGPU's texture
+	// format capabilities): a filtering sampler may sample it. The 32-bit
+	// float formats are "unfilterable-float" (without float32-filterable),
+	// the integer formats "uint"/"sint", the depth formats "depth".
+	Filterable bool
+	// Multisample: WebGPU core lets a texture of this format have
+	// sampleCount 4.
+	Multisample bool
 }
 
 // TexelSize returns the bytes of one texel.
 func (i TexFormatInfo) TexelSize() int { return i.Channels * i.Bytes }
 
-// TexFormats is the format table.
+// ChannelType is how one channel is encoded: "unorm", "snorm", "float",
+// "uint" or "sint".
+func (i TexFormatInfo) ChannelType() string {
+	if i.Norm != "" {
+		return i.Norm
+	}
+	if i.Channel == KindI32 {
+		return "sint"
+	}
+	return "uint"
+}
+
+// TexFormats is the format table. The last five columns: BGRA, Depth,
+// Storage, Filterable, Multisample.
 var TexFormats = [numTexFormats]TexFormatInfo{
-	FmtRGBA8Unorm:  {"rgba8unorm", KindF32, 4, 1, "unorm"},
-	FmtRGBA8Snorm:  {"rgba8snorm", KindF32, 4, 1, "snorm"},
-	FmtRGBA8Uint:   {"rgba8uint", KindU32, 4, 1, ""},
-	FmtRGBA8Sint:   {"rgba8sint", KindI32, 4, 1, ""},
-	FmtRGBA16Uint:  {"rgba16uint", KindU32, 4, 2, ""},
-	FmtRGBA16Sint:  {"rgba16sint", KindI32, 4, 2, ""},
-	FmtRGBA16Float: {"rgba16float", KindF32, 4, 2, "float"},
-	FmtR32Uint:     {"r32uint", KindU32, 1, 4, ""},
-	FmtR32Sint:     {"r32sint", KindI32, 1, 4, ""},
-	FmtR32Float:    {"r32float", KindF32, 1, 4, "float"},
-	FmtRG32Uint:    {"rg32uint", KindU32, 2, 4, ""},
-	FmtRG32Sint:    {"rg32sint", KindI32, 2, 4, ""},
-	FmtRG32Float:   {"rg32float", KindF32, 2, 4, "float"},
-	FmtRGBA32Uint:  {"rgba32uint", KindU32, 4, 4, ""},
-	FmtRGBA32Sint:  {"rgba32sint", KindI32, 4, 4, ""},
-	FmtRGBA32Float: {"rgba32float", KindF32, 4, 4, "float"},
-	FmtBGRA8Unorm:  {"bgra8unorm", KindF32, 4, 1, "unorm"},
+	FmtRGBA8Unorm:   {"rgba8unorm", KindF32, 4, 1, "unorm", false, false, true, true, true},
+	FmtRGBA8Snorm:   {"rgba8snorm", KindF32, 4, 1, "snorm", false, false, true, true, false},
+	FmtRGBA8Uint:    {"rgba8uint", KindU32, 4, 1, "", false, false, true, false, true},
+	FmtRGBA8Sint:    {"rgba8sint", KindI32, 4, 1, "", false, false, true, false, true},
+	FmtRGBA16Uint:   {"rgba16uint", KindU32, 4, 2, "", false, false, true, false, true},
+	FmtRGBA16Sint:   {"rgba16sint", KindI32, 4, 2, "", false, false, true, false, true},
+	FmtRGBA16Float:  {"rgba16float", KindF32, 4, 2, "float", false, false, true, true, true},
+	FmtR32Uint:      {"r32uint", KindU32, 1, 4, "", false, false, true, false, false},
+	FmtR32Sint:      {"r32sint", KindI32, 1, 4, "", false, false, true, false, false},
+	FmtR32Float:     {"r32float", KindF32, 1, 4, "float", false, false, true, false, true},
+	FmtRG32Uint:     {"rg32uint", KindU32, 2, 4, "", false, false, true, false, false},
+	FmtRG32Sint:     {"rg32sint", KindI32, 2, 4, "", false, false, true, false, false},
+	FmtRG32Float:    {"rg32float", KindF32, 2, 4, "float", false, false, true, false, false},
+	FmtRGBA32Uint:   {"rgba32uint", KindU32, 4, 4, "", false, false, true, false, false},
+	FmtRGBA32Sint:   {"rgba32sint", KindI32, 4, 4, "", false, false, true, false, false},
+	FmtRGBA32Float:  {"rgba32float", KindF32, 4, 4, "float", false, false, true, false, false},
+	FmtBGRA8Unorm:   {"bgra8unorm", KindF32, 4, 1, "unorm", true, false, true, true, true},
+	FmtR8Unorm:      {"r8unorm", KindF32, 1, 1, "unorm", false, false, false, true, true},
+	FmtR8Snorm:      {"r8snorm", KindF32, 1, 1, "snorm", false, false, false, true, false},
+	FmtR8Uint:       {"r8uint", KindU32, 1, 1, "", false, false, false, false, true},
+	FmtR8Sint:       {"r8sint", KindI32, 1, 1, "", false, false, false, false, true},
+	FmtR16Uint:      {"r16uint", KindU32, 1, 2, "", false, false, false, false, true},
+	FmtR16Sint:      {"r16sint", KindI32, 1, 2, "", false, false, false, false, true},
+	FmtR16Float:     {"r16float", KindF32, 1, 2, "float", false, false, false, true, true},
+	FmtRG8Unorm:     {"rg8unorm", KindF32, 2, 1, "unorm", false, false, false, true, true},
+	FmtRG8Snorm:     {"rg8snorm", KindF32, 2, 1, "snorm", false, false, false, true, false},
+	FmtRG8Uint:      {"rg8uint", KindU32, 2, 1, "", false, false, false, false, true},
+	FmtRG8Sint:      {"rg8sint", KindI32, 2, 1, "", false, false, false, false, true},
+	FmtRG16Uint:     {"rg16uint", KindU32, 2, 2, "", false, false, false, false, true},
+	FmtRG16Sint:     {"rg16sint", KindI32, 2, 2, "", false, false, false, false, true},
+	FmtRG16Float:    {"rg16float", KindF32, 2, 2, "float", false, false, false, true, true},
+	FmtDepth16Unorm: {"depth16unorm", KindF32, 1, 2, "unorm", false, true, false, false, true},
+	FmtDepth32Float: {"depth32float", KindF32, 1, 4, "float", false, true, false, false, true},
 }
 
 // Info returns f's description.
@@ -167,14 +238,34 @@ func (f TexFormat) Info() TexFormatInfo {
 
 func (f TexFormat) String() string { return f.Info().Name }
 
-// LookupTexFormat returns the storage texel format named name.
+// LookupTexFormat returns the storage texel format named name (a format
+// of the table that is not a storage texel format is not found).
 func LookupTexFormat(name string) (TexFormat, bool) {
+	f, ok := LookupFormat(name)
+	if !ok || !TexFormats[f].Storage {
+		return 0, false
+	}
+	return f, true
+}
+
+// LookupFormat returns the texel format named name, any of the table.
+func LookupFormat(name string) (TexFormat, bool) {
 	for f := TexFormat(1); f < numTexFormats; f++ {
 		if TexFormats[f].Name == name {
 			return f, true
 		}
 	}
 	return 0, false
+}
+
+// FormatInfo is the description of the texel format named name; ok false
+// when the table has none.
+func FormatInfo(name string) (TexFormatInfo, bool) {
+	f, ok := LookupFormat(name)
+	if !ok {
+		return TexFormatInfo{}, false
+	}
+	return TexFormats[f], true
 }
 
 // TextureType is the description of a KindTexture or KindSampler type

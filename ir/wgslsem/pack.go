@@ -1,6 +1,9 @@
 package wgslsem
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Data packing and unpacking builtins (WGSL §17.9 #pack-builtin-functions,
 // §17.10 #unpack-builtin-functions) on one component: the packed word is
@@ -101,54 +104,89 @@ func Unpack4x8(e uint32, i int, signed bool) uint32 {
 	return b
 }
 
-// F32ToF16 converts f to IEEE-754 binary16 bits, rounding to nearest
-// with ties to even (one of the two values WGSL's #floating-point-
-// conversion allows for an inexact value). exact reports that f is
-// representable; finite is false for NaN and outside binary16's finite
-// range [-65504, 65504] (pack2x16float's result is then indeterminate,
-// a const-expression a shader-creation error). Subnormal results are
-// kept (0x0001 is 2^-24).
+// binary16 (IEEE 754's 16-bit interchange format: 1 sign bit, 5 exponent
+// bits biased by 15, 10 fraction bits) is converted here and nowhere
+// else in gpudiff: pack2x16float and unpack2x16float (interp, the front
+// end's constant evaluation), float16 texels (interp's reference, check's
+// case files). Each caller keeps its own policy on top of the one
+// conversion: pack2x16float's indeterminate result outside binary16's
+// finite range (WGSL #pack2x16float-builtin), a case file's refusal of a
+// channel value no float16 texel holds.
+
+// f16Max is the bits of 65504 as an f32, binary16's largest finite value.
+const f16Max = 0x477FE000
+
+// F32ToF16 converts f to binary16 bits as IEEE 754's convertFormat does
+// under roundTiesToEven (one of the two values WGSL's
+// #floating-point-conversion allows for an inexact value): a value
+// beyond the finite range rounds to ±65504 below 65520 and to ±infinity
+// from 65520 on (the tie 65520 goes to the even infinity); ±infinity
+// stays ±infinity; a NaN becomes a quiet NaN with f's sign and the top 9
+// bits of its payload (0x7E00 | payload >> 13); subnormal results are
+// kept (0x0001 is 2^-24, 2^-25 ties to 0); -0 is 0x8000.
+//
+// exact reports that h's value is f (never for a NaN). finite is false
+// for NaN, infinities and every f outside binary16's finite range
+// [-65504, 65504] before rounding (WGSL: pack2x16float's and
+// quantizeToF16's result is then indeterminate, a const-expression a
+// shader-creation error; that policy is the caller's).
 func F32ToF16(f float32) (h uint16, exact, finite bool) {
-	a := math.Abs(float64(f))
-	var sign uint16
-	if math.Signbit(float64(f)) {
-		sign = 0x8000
-	}
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	e, m := int(b>>23&0xFF), b&0x7FFFFF
+	finite = b&0x7FFFFFFF <= f16Max
 	switch {
-	case math.IsNaN(a) || a > 65504:
-		return 0, false, false
-	case a < 0x1p-14:
-		q := a / 0x1p-24 // exact: a scaling by a power of two
-		r := math.RoundToEven(q)
-		return sign | uint16(r), r == q, true // r = 1024 is 2^-14, the least normal
+	case e == 0xFF && m != 0: // NaN
+		return sign | 0x7E00 | uint16(m>>13), false, false
+	case e == 0xFF: // ±infinity
+		return sign | 0x7C00, true, false
+	case e == 0: // zero or an f32 subnormal, below 2^-126: rounds to ±0
+		return sign, m == 0, true
 	}
-	_, e := math.Frexp(a) // a = m·2^e, m ∈ [0.5, 1)
-	e--                   // a ∈ [2^e, 2^(e+1))
-	q := a / math.Ldexp(1, e-10)
-	r := math.RoundToEven(q)
-	if r == 2048 {
-		r, e = 1024, e+1
+	x := int(e) - 127 // f = 1.m × 2^x
+	switch {
+	case x > 15: // ≥ 65536: beyond the even infinity's threshold
+		return sign | 0x7C00, false, false
+	case x >= -14: // a normal binary16, or a carry into the next binade (infinity from 65520)
+		r := uint32(x+15)<<10 | m>>13
+		rem := m & 0x1FFF
+		if rem > 0x1000 || rem == 0x1000 && r&1 == 1 {
+			r++
+		}
+		return sign | uint16(r), rem == 0, finite
+	case x < -25: // below 2^-25, half the least subnormal: rounds to ±0
+		return sign, false, true
 	}
-	return sign | uint16(e+15)<<10 | uint16(r-1024), r == q, true
+	// A subnormal binary16 (or 2^-14 by a carry): f = M × 2^(x-23) with
+	// M = 1.m × 2^23, in units of 2^-24 M × 2^(x+1), a right shift by
+	// -(x+1) ∈ [14, 24].
+	mm := m | 0x800000
+	sh := uint(-(x + 1))
+	r := mm >> sh
+	rem, half := mm&(1<<sh-1), uint32(1)<<(sh-1)
+	if rem > half || rem == half && r&1 == 1 {
+		r++
+	}
+	return sign | uint16(r), rem == 0, true
 }
 
-// F16ToF32 is the value of binary16 bits h (every binary16 value is an
-// f32): finite is false for infinities and NaNs, subnormal true for a
-// nonzero value below 2^-14 (one an implementation may flush).
+// F16ToF32 is the value of binary16 bits h, exactly (every binary16 value
+// is an f32): an infinity is the f32 infinity of its sign, a NaN the f32
+// NaN of its sign and payload (payload << 13, the quiet bit as it was).
+// finite is false for infinities and NaNs, subnormal true for a nonzero
+// value below 2^-14 (one an implementation may flush).
 func F16ToF32(h uint16) (f float32, finite, subnormal bool) {
-	e, m := int(h>>10&0x1F), float64(h&0x3FF)
-	var v float64
-	switch e {
-	case 31:
-		return 0, false, false
-	case 0:
-		v = m * 0x1p-24
-		subnormal = m != 0
-	default:
-		v = (1024 + m) * math.Ldexp(1, e-25)
+	sign := uint32(h&0x8000) << 16
+	e, m := uint32(h>>10&0x1F), uint32(h&0x3FF)
+	switch {
+	case e == 31:
+		return math.Float32frombits(sign | 0x7F800000 | m<<13), false, false
+	case e == 0 && m == 0:
+		return math.Float32frombits(sign), true, false
+	case e == 0:
+		// m × 2^-24 with m's leading one at bit p: 2^(p-24) × 1.fraction.
+		p := uint32(bits.Len32(m)) - 1
+		return math.Float32frombits(sign | (p+103)<<23 | (m<<(23-p))&0x7FFFFF), true, true
 	}
-	if h&0x8000 != 0 {
-		v = -v
-	}
-	return float32(v), true, subnormal
+	return math.Float32frombits(sign | (e+112)<<23 | m<<13), true, false
 }
