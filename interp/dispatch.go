@@ -47,7 +47,13 @@ import (
 // invocation may update the location concurrently (segment.go:
 // atomicResult). The race detector is exact with constant state per
 // location (see access): every racing pair of accesses to a location is
-// noticed, and the first is reported.
+// noticed, and the first is reported. A load through an invalid
+// reference (an index out of bounds or indeterminate; WGSL
+// #out-of-bounds-access-sec lets it access any location of its
+// variable) is checked on the location of its clamped index, and a race
+// it is in names the index the invocation computed and the array's bound
+// (Race.AOOB, BOOB; shadow.go: oobKey); a store through one is not
+// checked (storeAnywhere makes the whole variable indeterminate).
 
 // entryInfo is the compile-time state of an entry point.
 type entryInfo struct {
@@ -72,6 +78,18 @@ type entryInfo struct {
 	// abandon a parallel pass: parallel.go), so a first pass may try.
 	parallel bool
 	rest     int32 // reason id: an invocation whose rest is indeterminate
+	// oobSites lists the run-time indices into shared memory (oobFact's
+	// site); badPos holds the reason ids an access through an invalid
+	// reference is race-checked with (shadow.go: oobKey).
+	oobSites []oobSite
+	badPos   map[int32]bool
+}
+
+// oobSite is a run-time index into shared memory: the array it indexes,
+// as written, and whether the index is an i32.
+type oobSite struct {
+	array  string
+	signed bool
 }
 
 // Dispatch is a compute entry point compiled for dispatches. It is
@@ -94,6 +112,7 @@ type invShared struct {
 	wg      int32 // linear workgroup index
 	ep      *[2]uint32
 	races   *[]Race
+	oob     oobFact               // the access being made's, when its reference is invalid (sref.fn)
 	ashadow []*varShadow          // the contention shadow of atomic locations (segment.go)
 	st      *shadowTab            // the worker's shadow records and extra reads (shadow.go)
 	own     map[scopeKey][2]int64 // the invocation's own atomic deltas per assumed scope (segment.go)
@@ -109,13 +128,77 @@ type Race struct {
 	// length).
 	Var  string
 	Slot int
-	// A and B are the two accesses, "file:line:col: read|write by invocation N (workgroup W)"
-	// (the file when the module has one).
+	// A and B are the two accesses, "file:line:col: read|write by
+	// invocation N (workgroup W)" (the file when the module has one),
+	// followed, for an access through an invalid reference, by its index
+	// (OOBAccess.Text).
 	A, B string
+	// AOOB and BOOB are set when access A (B) was through an invalid
+	// memory reference: an index out of bounds (or indeterminate). WGSL
+	// lets such an access land on any location of the variable
+	// (#out-of-bounds-access-sec), so it races with every write to the
+	// variable that no barrier orders with it — the shader's own
+	// defect, which the reference checks on the location of the clamped
+	// index (the race's leaf); String then says so.
+	AOOB, BOOB *OOBAccess
+}
+
+// OOBAccess is a racing access through an invalid memory reference.
+type OOBAccess struct {
+	Invocation int  // linear index in the dispatch
+	Write      bool // a store (else a load)
+	// Array is the array indexed out of bounds, as written ("sdata",
+	// "b.data", "m[j]"); Index the index the invocation computed there
+	// (a u32's value, or an i32's), Bound the array's element count.
+	// Indeterminate: the index was indeterminate (Index is the
+	// reference's value for it, which may be in bounds). Unknown: the
+	// index was not recorded (past the reference's bound on them; the
+	// other fields but Invocation and Write are zero).
+	Array         string
+	Index         int64
+	Bound         int
+	Indeterminate bool
+	Unknown       bool
+}
+
+// Text describes the access's index, as the race's A or B ends:
+// "out of bounds: index 4294967295 (0xffffffff, -1 wrapped) of sdata's
+// 128 elements".
+func (o *OOBAccess) Text() string {
+	switch {
+	case o.Unknown:
+		return "out of bounds, or through an indeterminate index (not recorded)"
+	case o.Indeterminate:
+		return fmt.Sprintf("through an indeterminate index (%d as the reference computed it) into %s's %d elements", o.Index, o.Array, o.Bound)
+	}
+	idx := fmt.Sprint(o.Index)
+	if o.Index >= 1<<31 {
+		idx += fmt.Sprintf(" (%#x, %d wrapped)", o.Index, o.Index-1<<32)
+	}
+	return fmt.Sprintf("out of bounds: index %s of %s's %d elements", idx, o.Array, o.Bound)
 }
 
 func (r Race) String() string {
-	return fmt.Sprintf("data race on %s (leaf %d): %s, and %s", r.Var, r.Slot, r.A, r.B)
+	s := fmt.Sprintf("data race on %s (leaf %d): %s, and %s", r.Var, r.Slot, r.A, r.B)
+	o := r.AOOB
+	if o == nil {
+		o = r.BOOB
+	}
+	if o == nil {
+		return s
+	}
+	kind, other := "load", "write"
+	if o.Write {
+		kind, other = "store", "access"
+	}
+	if r.AOOB != nil && r.BOOB != nil && r.AOOB.Write != r.BOOB.Write {
+		kind = "access"
+	}
+	may := ""
+	if o.Indeterminate || o.Unknown {
+		may = "an indeterminate index may be out of bounds, and "
+	}
+	return s + fmt.Sprintf("; %sWGSL lets an out-of-bounds %s access any location of %s (#out-of-bounds-access-sec), so it races with every %s to %s that no barrier orders with it: a defect of the shader (the reference checks it at the clamped index)", may, kind, r.Var, other, r.Var)
 }
 
 // DispatchResult is the outcome of a dispatch.
@@ -346,22 +429,37 @@ func (c *compiler) sharedRef(e ir.Expr) sref {
 		signed := e.Index.Type().Kind == ir.KindI32
 		ln := int32(xt.Len)
 		runtime := xt.Kind == ir.KindRuntimeArray
+		c.entry.oobSites = append(c.entry.oobSites, oobSite{array: nodeText(e.X), signed: signed})
+		site := int32(len(c.entry.oobSites))
 		r.fn = func(fr *frame) (int32, bool) {
 			off, bad := base, false
+			var first oobFact // the chain's first invalid index, kept across this one's code
 			if prev != nil {
-				off, bad = prev(fr)
+				if off, bad = prev(fr); bad {
+					first = fr.sh.oob
+				}
 			}
 			idcode.run(fr)
 			n := ln
 			if runtime {
 				n = (fr.sh.leaves(id) - off) / max(esz, 1)
 			}
+			is := fr.s[il]
 			if n <= 0 {
+				if !bad {
+					first = oobFact{site: site, bits: is.bits, indet: is.why < 0}
+				}
+				fr.sh.oob = first
 				return off, true
 			}
-			is := fr.s[il]
 			k, ok := clampIndex(is.bits, signed, n)
-			return off + k*esz, bad || !ok || is.why < 0
+			if bad {
+				fr.sh.oob = first
+			} else if !ok || is.why < 0 {
+				fr.sh.oob = oobFact{site: site, bits: is.bits, bound: n, indet: is.why < 0}
+				bad = true
+			}
+			return off + k*esz, bad
 		}
 		r.n = esz
 		r.stops = r.stops || idx.stops
@@ -405,6 +503,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 	oob := -c.addReason(e.Position(), rOOBRead, e, "")
 	race := c.entry.race[r.id]
 	posID := c.addReason(e.Position(), rOOBRead, e, "read")
+	badID := c.badPos(e.Position(), rOOBRead, e, "read")
 	id := r.id
 	ro := c.entry.readOnly[id]
 	fn := func(fr *frame) {
@@ -420,6 +519,11 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 			}
 			return
 		}
+		pos := posID
+		if bad {
+			pos = badID
+			fr.sh.noteOOB(id, pos)
+		}
 		if ro {
 			init := &fr.sh.run.initial[id]
 			for j := int32(0); j < n; j++ {
@@ -432,7 +536,7 @@ func (c *compiler) sharedExpr(e ir.Expr, dst int32) (cexpr, bool) {
 			}
 		}
 		for j := int32(0); j < n; j++ {
-			fr.sh.load(int32(id), off+j, &fr.s[d+j], posID, race)
+			fr.sh.load(int32(id), off+j, &fr.s[d+j], pos, race)
 			if bad {
 				fr.sh.loadAnywhere(int32(id), &fr.s[d+j], oob)
 			}
@@ -464,6 +568,7 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 	posID := c.addReason(s.Pos, rOOBWrite, s, "write")
 	loadOOB := -c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "")
 	loadID := c.addReason(s.LHS.Position(), rOOBRead, s.LHS, "read")
+	loadBad := c.badPos(s.LHS.Position(), rOOBRead, s.LHS, "read")
 	cd, src := c.verified(v.code), v.loc
 	stops := r.stops || v.stops
 	return cstmt{run: func(fr *frame) ctl {
@@ -474,13 +579,18 @@ func (c *compiler) sharedAssign(s *ir.Assign) cstmt {
 		}
 		if tmp >= 0 {
 			mem := fr.sh.mem[id]
+			pos := loadID
+			if bad && off+n <= mem.n() {
+				pos = loadBad
+				fr.sh.noteOOB(id, pos)
+			}
 			for j := int32(0); j < n; j++ {
 				if off+n > mem.n() {
 					fr.s[tmp+j] = slot{why: loadOOB}
 					continue
 				}
 				fr.s[tmp+j] = mem.get(off + j)
-				fr.sh.load(int32(id), off+j, &fr.s[tmp+j], loadID, race)
+				fr.sh.load(int32(id), off+j, &fr.s[tmp+j], pos, race)
 				if bad {
 					fr.s[tmp+j].taint(loadOOB)
 				}
@@ -676,7 +786,7 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 			return
 		}
 	}
-	desc := func(t accessTag, w bool) string {
+	desc := func(t accessTag, w bool) (string, *OOBAccess) {
 		kind := "read"
 		if w {
 			kind = "write"
@@ -686,9 +796,67 @@ func (sh *invShared) report(id int, off int32, prev, me accessTag, write, prevWr
 		if f := sh.d.p.file; f != "" {
 			at = f + ":" + at
 		}
-		return fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, sh.st.wg(t))
+		s := fmt.Sprintf("%s: %s by invocation %d (workgroup %d)", at, kind, t.inv-1, sh.st.wg(t))
+		o := sh.oobAccess(id, t, w, t == me)
+		if o != nil {
+			s += ", " + o.Text()
+		}
+		return s, o
 	}
-	*sh.races = append(*sh.races, Race{Var: sh.d.e.vars[id].Name, Slot: int(off), A: desc(prev, prevWrite), B: desc(me, write)})
+	r := Race{Var: sh.d.e.vars[id].Name, Slot: int(off)}
+	r.A, r.AOOB = desc(prev, prevWrite)
+	r.B, r.BOOB = desc(me, write)
+	*sh.races = append(*sh.races, r)
+}
+
+// badPos adds the reason an access through an invalid reference at pos
+// is race-checked with (as addReason) and returns its id.
+func (c *compiler) badPos(pos ir.Pos, kind rkind, node ir.Node, what string) int32 {
+	id := c.addReason(pos, kind, node, what)
+	if c.entry.badPos == nil {
+		c.entry.badPos = map[int32]bool{}
+	}
+	c.entry.badPos[id] = true
+	return id
+}
+
+// noteOOB records the index of the access being made (sh.oob), whose
+// reference is invalid, for the race reports of later accesses
+// (shadow.go: oobKey); pos is its bad reason id. A variable without a
+// race shadow cannot race.
+func (sh *invShared) noteOOB(id int, pos int32) {
+	if sh.shadow[id] == nil {
+		return
+	}
+	space := 1
+	if sh.d.e.vars[id].Space == ir.SpaceWorkgroup {
+		space = 0
+	}
+	sh.st.noteOOB(oobKey{id: int32(id), inv: sh.inv, pos: pos}, sh.oob, sh.ep[space])
+}
+
+// oobAccess describes access t (a write when w; cur: the access being
+// made) to var id when it was through an invalid reference, else nil.
+func (sh *invShared) oobAccess(id int, t accessTag, w, cur bool) *OOBAccess {
+	if !sh.d.e.badPos[t.pos] {
+		return nil
+	}
+	o := &OOBAccess{Invocation: int(t.inv - 1), Write: w}
+	f, ok := sh.oob, cur
+	if !cur {
+		f, ok = sh.st.oob[oobKey{id: int32(id), inv: t.inv, pos: t.pos}]
+	}
+	if !ok || f.site == 0 {
+		o.Unknown = true
+		return o
+	}
+	s := sh.d.e.oobSites[f.site-1]
+	o.Array, o.Bound, o.Indeterminate = s.array, int(f.bound), f.indet
+	o.Index = int64(f.bits)
+	if s.signed {
+		o.Index = int64(int32(f.bits))
+	}
+	return o
 }
 
 // Run dispatches workgroups[0] × workgroups[1] × workgroups[2]
@@ -1133,7 +1301,7 @@ func (d *Dispatch) newWorker(run *dispatchRun, mem []*cells, shadow, ashadow []*
 func (w *wgWorker) release() {
 	clear(w.shs)
 	w.shadow, w.ashadow = nil, nil
-	w.st.extra, w.st.recs = nil, nil
+	w.st.extra, w.st.recs, w.st.oob = nil, nil, nil
 }
 
 // wgMem zeroes the workgroup variables (and their shadows) for a new

@@ -67,6 +67,49 @@ type shadowTab struct {
 	local int32
 	extra []extraRead
 	recs  []shadowRec
+	// oob holds, for the pass, what the worker's accesses through an
+	// invalid reference computed (see oobFact), so that a race reported
+	// later against one of them can name its index.
+	oob map[oobKey]oobFact
+}
+
+// An access through an invalid memory reference (an index out of
+// bounds, or indeterminate) is race-checked on the location its clamped
+// index designates, with a tag whose position is the access's "bad"
+// reason id (entryInfo.badPos) — so a tag always tells whether its
+// access was such a one — and its index is kept here, by variable,
+// invocation and that position: the first of the access's newest epoch
+// (an invocation that computes several at one position in one epoch is
+// named with the first). The table is bounded (maxOOBFacts); past it an
+// earlier access is named out of bounds without its index.
+type oobKey struct{ id, inv, pos int32 }
+
+// oobFact is the index an access through an invalid reference computed:
+// the index of its chain that was out of bounds or indeterminate first
+// (site: entryInfo.oobSites[site-1]), its value and its array's element
+// count, and the epoch of the access.
+type oobFact struct {
+	site  int32
+	bits  uint32
+	bound int32
+	indet bool
+	ep    uint32
+}
+
+// maxOOBFacts bounds a worker's table of oobFacts in a pass.
+const maxOOBFacts = 1 << 16
+
+// noteOOB records f, an access's fact, under k at epoch ep.
+func (st *shadowTab) noteOOB(k oobKey, f oobFact, ep uint32) {
+	old, ok := st.oob[k]
+	if ok && old.ep == ep || !ok && len(st.oob) >= maxOOBFacts {
+		return
+	}
+	if st.oob == nil {
+		st.oob = map[oobKey]oobFact{}
+	}
+	f.ep = ep
+	st.oob[k] = f
 }
 
 // wg returns the linear workgroup index of t's invocation.
