@@ -78,11 +78,15 @@
 //   - Identifiers use Go's Unicode categories for XID_Start and
 //     XID_Continue (letters, letter numbers, Other_ID_Start; plus marks,
 //     decimal digits, connector punctuation, Other_ID_Continue).
-//   - Expressions and statements nest at most 1000 levels (each operator
-//     of a left-associative chain counts as a level); a value the
-//     reference makes per invocation (a function-scope or private
-//     variable, a let, a parameter, a result, a constructed value) has at
-//     most 65536 scalar components; a var<storage>, var<uniform> or
+//   - Expressions and statements nest at most 1000 levels (parentheses,
+//     unary operators, calls, indices, members, blocks); a
+//     left-associative chain of one precedence level (a + b - c + …,
+//     a * b * …, a & b & …, a && b && …) is parsed in a loop and nests no
+//     level, but one outermost expression has at most 100,000 operators
+//     in its chains (each is a level of the tree later passes recurse
+//     over); a value the reference makes per invocation (a
+//     function-scope or private variable, a let, a parameter, a result, a
+//     constructed value) has at most 65536 scalar components; a var<storage>, var<uniform> or
 //     var<workgroup> at most WebGPU's default limit for it (WebGPU §3.6.2
 //     "Limits": 134217728, 65536 and 16384 bytes); larger ones are
 //     outside the subset.

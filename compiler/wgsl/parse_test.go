@@ -344,15 +344,16 @@ func TestPrivateGlobals(t *testing.T) {
 }
 
 // TestNestingIsBounded checks that pathologically deep inputs are
-// positioned syntax errors, not deep recursion in later passes.
+// positioned syntax errors, not deep recursion in later passes. (A
+// left-associative chain nests no level: TestChainsAreBoundedNotNested.)
 func TestNestingIsBounded(t *testing.T) {
 	tests := map[string]string{
-		"parentheses":    "fn f() -> i32 { return " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "; }",
-		"operator chain": "fn f() -> i32 { return 1" + strings.Repeat(" + 1", 5000) + "; }",
-		"unary chain":    "fn f() -> i32 { return " + strings.Repeat("-", 5000) + "1; }",
-		"blocks":         "fn f() { " + strings.Repeat("{", 5000) + strings.Repeat("}", 5000) + " }",
-		"else if chain":  "fn f(x: i32) { if (x == 0) {}" + strings.Repeat(" else if (x == 1) {}", 5000) + " }",
-		"member chain":   "fn f(v: vec4<f32>) -> f32 { return v" + strings.Repeat(".xyzw", 5000) + ".x; }",
+		"parentheses":                  "fn f() -> i32 { return " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "; }",
+		"parenthesized right operands": "fn f() -> i32 { return " + strings.Repeat("1 + (", 5000) + "1" + strings.Repeat(")", 5000) + "; }",
+		"unary chain":                  "fn f() -> i32 { return " + strings.Repeat("-", 5000) + "1; }",
+		"blocks":                       "fn f() { " + strings.Repeat("{", 5000) + strings.Repeat("}", 5000) + " }",
+		"else if chain":                "fn f(x: i32) { if (x == 0) {}" + strings.Repeat(" else if (x == 1) {}", 5000) + " }",
+		"member chain":                 "fn f(v: vec4<f32>) -> f32 { return v" + strings.Repeat(".xyzw", 5000) + ".x; }",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -37,13 +37,25 @@ func (d *diagList) full() bool { return len(d.list) >= maxErrors }
 // error; parseSource recovers it. It never escapes the package.
 type pBailout struct{}
 
-// pMaxDepth bounds the nesting of expressions and statements (counting
-// each operator of a left-associative chain as one level), so that every
-// later recursive pass over the tree has bounded depth.
+// pMaxDepth bounds the nesting of expressions and statements
+// (parentheses, unary operators, calls, indices, members, blocks), so that
+// every later recursive pass over the tree has bounded depth. The
+// operators of a left-associative chain (a + b - c + …, a * b * …,
+// a & b & …, a && b && …) are parsed in a loop and enter no level: such a
+// chain is bounded by pMaxChain instead.
 const pMaxDepth = 1000
+
+// pMaxChain bounds the binary operators of the left-associative chains in
+// one outermost expression. A chain of n operators is a left-leaning tree n
+// deep, and the later passes recurse over it, so the depth of an
+// expression's tree stays below pMaxDepth + pMaxChain (within Go's stacks:
+// a 4 MiB source of 1+1+… would otherwise be a tree two million deep).
+const pMaxChain = 100_000
 
 type parser struct {
 	depth   int
+	inExpr  bool // inside an expression (chain counts for the outermost one)
+	chain   int  // operators of left-associative chains in the current outermost expression
 	src     []byte
 	lx      *lexer
 	diags   *diagList
@@ -145,6 +157,16 @@ func (p *parser) deeper(off int32) {
 	p.depth++
 	if p.depth > pMaxDepth {
 		p.failf(off, "expressions and statements may nest at most %d levels deep", pMaxDepth)
+	}
+}
+
+// link counts one operator, at off, of a left-associative chain: it enters
+// no nesting level (the chain is parsed in a loop), but the outermost
+// expression may hold at most pMaxChain of them.
+func (p *parser) link(off int32) {
+	p.chain++
+	if p.chain > pMaxChain {
+		p.failf(off, "an expression may chain at most %d binary operators", pMaxChain)
 	}
 }
 
@@ -436,12 +458,16 @@ func isBinaryOp(k lexKind) bool {
 func (p *parser) expr() astExpr {
 	p.deeper(p.tok.off)
 	defer func(d int) { p.depth = d }(p.depth - 1)
+	if !p.inExpr {
+		p.inExpr, p.chain = true, 0
+		defer func() { p.inExpr = false }()
+	}
 	u := p.unary()
 	if k := p.tok.kind; isBitwiseOp(k) {
 		x := u
 		for p.tok.kind == k {
 			off := p.tok.off
-			p.deeper(off)
+			p.link(off)
 			p.next()
 			x = &astBinaryExpr{off: off, op: k, x: x, y: p.unary()}
 		}
@@ -454,7 +480,7 @@ func (p *parser) expr() astExpr {
 	if k := p.tok.kind; k == lexAndAnd || k == lexOrOr {
 		for p.tok.kind == k {
 			off := p.tok.off
-			p.deeper(off)
+			p.link(off)
 			p.next()
 			x = &astBinaryExpr{off: off, op: k, x: x, y: p.relationalFrom(p.unary())}
 		}
@@ -501,7 +527,7 @@ func (p *parser) shiftFrom(u astExpr) astExpr {
 			p.split(lexMinus)
 		}
 		k, off := p.tok.kind, p.tok.off
-		p.deeper(off)
+		p.link(off)
 		p.next()
 		x = &astBinaryExpr{off: off, op: k, x: x, y: p.mulFrom(p.unary())}
 	}
@@ -515,7 +541,7 @@ func (p *parser) mulFrom(u astExpr) astExpr {
 	x := u
 	for isMulOp(p.tok.kind) {
 		k, off := p.tok.kind, p.tok.off
-		p.deeper(off)
+		p.link(off)
 		p.next()
 		x = &astBinaryExpr{off: off, op: k, x: x, y: p.unary()}
 	}
