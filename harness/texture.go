@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/cogentcore/webgpu/wgpu"
@@ -74,7 +75,11 @@ type SamplerBinding struct {
 }
 
 // texFormatBytes is the texel size of the formats a texture binding may
-// have (WebGPU "Plain color formats" with a texel size).
+// have (WebGPU "Plain color formats" with a texel size). harness depends
+// on no other gpudiff package, so it keeps this map of its own; ir's
+// format table (ir.TexFormats) is the one description of the formats,
+// and shaders' TestHarnessFormatsAreIRs holds this map (and
+// LayoutSampleType's sample types) to it, format by format.
 var texFormatBytes = map[string]int{
 	"r8unorm": 1, "r8snorm": 1, "r8uint": 1, "r8sint": 1,
 	"r16uint": 2, "r16sint": 2, "r16float": 2, "rg8unorm": 2, "rg8snorm": 2, "rg8uint": 2, "rg8sint": 2,
@@ -89,6 +94,10 @@ var texFormatBytes = map[string]int{
 
 // TexelSize returns the bytes of one texel of format f, 0 if unknown.
 func TexelSize(format string) int { return texFormatBytes[format] }
+
+// TexelSizes returns the formats the harness uploads and their texel
+// sizes (a copy).
+func TexelSizes() map[string]int { return maps.Clone(texFormatBytes) }
 
 func (t TextureBinding) size() (w, h, d, levels, samples uint32) {
 	return max(t.Width, 1), max(t.Height, 1), max(t.DepthOrLayers, 1), max(t.MipLevels, 1), max(t.SampleCount, 1)

@@ -527,14 +527,12 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 	seen := map[opcode]int{}
 	targets := map[int32]bool{}
 	for _, in := range body {
-		switch in.op {
-		case opJmp, opLoopBack, opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF, opBrBool,
-			opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
+		if opInfos[in.op].jumps() {
 			targets[in.d] = true
 		}
 	}
 	for pc, in := range body {
-		if in.op >= opAndKBrEqK && in.op <= opAddFVClampFV {
+		if opInfos[in.op].pair {
 			seen[in.op]++
 			assert.False(t, targets[int32(pc+1)], "instruction %d, the second of a pair, is a jump target", pc+1)
 		}
@@ -546,7 +544,7 @@ func TestFusedPairsAreCompiled(t *testing.T) {
 	counted, err := compile(m, "it", compileOpts{countOps: true})
 	require.NoError(t, err)
 	for _, in := range counted.kernel.body {
-		assert.False(t, in.op >= opAndKBrEqK && in.op <= opAddFVClampFV, "a countOps compilation fuses nothing")
+		assert.False(t, opInfos[in.op].pair, "a countOps compilation fuses nothing")
 	}
 	for _, name := range []string{"fc", "fc2"} {
 		p, err := Compile(m, name)

@@ -145,7 +145,169 @@ const (
 	// path does not apply, the opAddFV runs alone (fn) and the opClampFV
 	// in its own dispatch.
 	opAddFVClampFV
+
+	numOpcodes // not an opcode: the count, opInfos' length
 )
+
+// opArg is the role of one field (a, b, c or d) of an instruction, as
+// opInfos states it for each opcode: what execAt reads through it.
+type opArg uint8
+
+const (
+	argNone   opArg = iota // unused, or an immediate (a sign flip, a reason site, a constant)
+	argSlot                // one slot, read or written through sat (unchecked): checkSlots checks it
+	argLanes               // x&7 slots through sat when a vector (a, b, c: stride bit 3, 4, 5 of x; d: always), one when a scalar: checked
+	argVec4                // four slots through sat: checked
+	argSlice               // slots through a bounds-checked slice of the frame (opCopyN, opClear, opSplat's lanes): not checked
+	argIndex               // an index into Program.positions or Program.tables (bounds-checked slices)
+	argTarget              // a jump target, an instruction index read unsigned: checkSlots checks it is in [0, len(code)]
+)
+
+// opInfo describes an opcode (after Go's cmd/compile/internal/ssa
+// opInfo): its name and the role of each of its fields. It is the one
+// statement of what an instruction touches: checkSlots reads it to
+// prove execAt's unchecked slot accesses and jumps in range, and fuse
+// reads it for jump targets; execAt's switch, which executes the
+// opcodes, is held to it by TestCheckSlotsCoversExecAt.
+type opInfo struct {
+	name string
+	args [4]opArg // a, b, c, d
+	// pair: the opcode executes the next instruction too, in the same
+	// dispatch (fuse.go); that instruction stays in place and is checked
+	// as itself, except for the fields next names, which the pair reads
+	// in its own way (opAddFVClampFV reads its clamp's bounds and result
+	// as four lanes each).
+	pair bool
+	next [4]opArg
+	// four: the opcode runs on exactly four lanes of a vector a (x&7 = 4,
+	// a's stride bit set): checkSlots requires it.
+	four bool
+}
+
+// jumps reports whether the opcode's d is a jump target.
+func (i *opInfo) jumps() bool { return i.args[3] == argTarget }
+
+func (op opcode) String() string {
+	if op < numOpcodes {
+		return opInfos[op].name
+	}
+	return fmt.Sprintf("opcode(%d)", uint8(op))
+}
+
+// Field roles of opInfos' entries: a, b, c, d.
+var (
+	rNone      = [4]opArg{}
+	rAD        = [4]opArg{argSlot, argNone, argNone, argSlot}     // d = f(a)
+	rABD       = [4]opArg{argSlot, argSlot, argNone, argSlot}     // d = f(a, b)
+	rBranch2   = [4]opArg{argSlot, argSlot, argNone, argTarget}   // branch on (a, b); c: the reason site
+	rBranch1   = [4]opArg{argSlot, argNone, argNone, argTarget}   // branch on a; b: a sign flip, c: the reason site
+	rLanesABD  = [4]opArg{argLanes, argLanes, argNone, argLanes}  // lane-wise d = f(a, b)
+	rLanesABCD = [4]opArg{argLanes, argLanes, argLanes, argLanes} // lane-wise d = f(a, b, c)
+	rStepsAt   = [4]opArg{argNone, argIndex, argNone, argNone}    // b: the step limit's position
+	rLoopBack  = [4]opArg{argNone, argIndex, argNone, argTarget}  // b: the position; d: the loop's head
+	rSwitch    = [4]opArg{argSlot, argIndex, argNone, argNone}    // a: the selector; b: its table; c: the reason site
+	rSel       = [4]opArg{argSlot, argSlot, argSlot, argSlot}     // d = c ? b : a
+	rSplat     = [4]opArg{argSlot, argNone, argNone, argSlice}    // d[0:x] = a
+	rCopyN     = [4]opArg{argSlice, argNone, argNone, argSlice}   // d[0:x] = a[0:x]
+	rClear     = [4]opArg{argNone, argNone, argNone, argSlice}    // d[0:x] = 0
+	rScale     = [4]opArg{argLanes, argNone, argNone, argLanes}   // d = a × ±2^c (c the exponent)
+	rAddFVClmp = [4]opArg{argVec4, argLanes, argNone, argVec4}    // d = a + b, four lanes
+	rClampNext = [4]opArg{argNone, argVec4, argVec4, argVec4}     // the clamp's bounds and result, four lanes
+)
+
+// opInfos describes every opcode (TestOpInfosNameEveryOpcode: each entry
+// names its constant, in order).
+var opInfos = [numOpcodes]opInfo{
+	opFn:    {name: "opFn"},
+	opCopy1: {name: "opCopy1", args: rAD},
+	opCopyN: {name: "opCopyN", args: rCopyN},
+	opClear: {name: "opClear", args: rClear},
+
+	opAdd:   {name: "opAdd", args: rABD},
+	opSub:   {name: "opSub", args: rABD},
+	opMul:   {name: "opMul", args: rABD},
+	opAnd:   {name: "opAnd", args: rABD},
+	opOr:    {name: "opOr", args: rABD},
+	opXor:   {name: "opXor", args: rABD},
+	opShl:   {name: "opShl", args: rABD},
+	opShrU:  {name: "opShrU", args: rABD},
+	opShrI:  {name: "opShrI", args: rABD},
+	opDivU:  {name: "opDivU", args: rABD},
+	opDivI:  {name: "opDivI", args: rABD},
+	opRemU:  {name: "opRemU", args: rABD},
+	opRemI:  {name: "opRemI", args: rABD},
+	opNeg:   {name: "opNeg", args: rAD},
+	opNot:   {name: "opNot", args: rAD},
+	opCompl: {name: "opCompl", args: rAD},
+	opEq:    {name: "opEq", args: rABD},
+	opNe:    {name: "opNe", args: rABD},
+	opLt:    {name: "opLt", args: rABD},
+	opLe:    {name: "opLe", args: rABD},
+	opGt:    {name: "opGt", args: rABD},
+	opGe:    {name: "opGe", args: rABD},
+	opAddF:  {name: "opAddF", args: rABD},
+	opMulF:  {name: "opMulF", args: rABD},
+	opCmpF:  {name: "opCmpF", args: rABD},
+	opI2F:   {name: "opI2F", args: rAD},
+	opNegF:  {name: "opNegF", args: rAD},
+	opSel:   {name: "opSel", args: rSel},
+
+	opAddFV:   {name: "opAddFV", args: rLanesABD},
+	opMulFV:   {name: "opMulFV", args: rLanesABD},
+	opClampFV: {name: "opClampFV", args: rLanesABCD},
+	opScaleFV: {name: "opScaleFV", args: rScale},
+	opSplat:   {name: "opSplat", args: rSplat},
+
+	opSteps:    {name: "opSteps", args: rStepsAt},
+	opAddSteps: {name: "opAddSteps", args: rNone},
+	opLoopStep: {name: "opLoopStep", args: rStepsAt},
+	opLoopBack: {name: "opLoopBack", args: rLoopBack},
+	opStop:     {name: "opStop", args: rNone},
+	opStmt:     {name: "opStmt", args: rNone},
+	opJmp:      {name: "opJmp", args: [4]opArg{argNone, argNone, argNone, argTarget}},
+	opBrEq:     {name: "opBrEq", args: rBranch2},
+	opBrNe:     {name: "opBrNe", args: rBranch2},
+	opBrLt:     {name: "opBrLt", args: rBranch2},
+	opBrLe:     {name: "opBrLe", args: rBranch2},
+	opBrGt:     {name: "opBrGt", args: rBranch2},
+	opBrGe:     {name: "opBrGe", args: rBranch2},
+	opBrF:      {name: "opBrF", args: rBranch2},
+	opBrBool:   {name: "opBrBool", args: rBranch1},
+	opSwitch:   {name: "opSwitch", args: rSwitch},
+	opRet:      {name: "opRet", args: rNone},
+	opCount:    {name: "opCount", args: rNone},
+
+	opAddK:    {name: "opAddK", args: rAD},
+	opMulK:    {name: "opMulK", args: rAD},
+	opAndK:    {name: "opAndK", args: rAD},
+	opOrK:     {name: "opOrK", args: rAD},
+	opXorK:    {name: "opXorK", args: rAD},
+	opShlK:    {name: "opShlK", args: rAD},
+	opShrUK:   {name: "opShrUK", args: rAD},
+	opShrIK:   {name: "opShrIK", args: rAD},
+	opRemUK:   {name: "opRemUK", args: rAD},
+	opDivUK:   {name: "opDivUK", args: rAD},
+	opBrEqK:   {name: "opBrEqK", args: rBranch1},
+	opBrNeK:   {name: "opBrNeK", args: rBranch1},
+	opBrLtK:   {name: "opBrLtK", args: rBranch1},
+	opBrLeK:   {name: "opBrLeK", args: rBranch1},
+	opBrGtK:   {name: "opBrGtK", args: rBranch1},
+	opBrGeK:   {name: "opBrGeK", args: rBranch1},
+	opNop:     {name: "opNop", args: rNone},
+	opBarrier: {name: "opBarrier", args: rNone},
+
+	opAndKBrEqK:    {name: "opAndKBrEqK", args: rAD, pair: true},
+	opAndKBrNeK:    {name: "opAndKBrNeK", args: rAD, pair: true},
+	opRemUKBrEqK:   {name: "opRemUKBrEqK", args: rAD, pair: true},
+	opRemUKBrNeK:   {name: "opRemUKBrNeK", args: rAD, pair: true},
+	opAddKLoopBack: {name: "opAddKLoopBack", args: rAD, pair: true},
+	opShlKXor:      {name: "opShlKXor", args: rAD, pair: true},
+	opShrUKXor:     {name: "opShrUKXor", args: rAD, pair: true},
+	opAndKI2F:      {name: "opAndKI2F", args: rAD, pair: true},
+	opMulKAdd:      {name: "opMulKAdd", args: rAD, pair: true},
+	opMulKAddK:     {name: "opMulKAddK", args: rAD, pair: true},
+	opAddFVClampFV: {name: "opAddFVClampFV", args: rAddFVClmp, pair: true, next: rClampNext, four: true},
+}
 
 // vcode is code whose slot operands checkSlots found inside the frame
 // (compiler.verified, its only maker: TestOnlyVerifiedMakesVcode): the
@@ -877,73 +1039,69 @@ func sat(p unsafe.Pointer, i int32) *slot {
 }
 
 // checkSlots returns an error naming the first instruction of cd that
-// execAt would read or write outside a frame of n slots through sat:
-// each slot operand, with the lanes it spans, within [0, n); and each
-// jump's target within [0, len(cd)] (the end included). Operands
-// that execAt reads through checked slices (opCopyN, opClear, opSplat's
-// lanes, lanesF32) need no check here, and a pair's second instruction, which
-// fuse keeps in place, is checked as itself; an opcode this function does
-// not know is an error, so a new instruction must say what it touches.
+// execAt would read or write outside a frame of n slots through sat, as
+// opInfos states each opcode's fields: each slot operand (argSlot,
+// argLanes, argVec4), with the lanes it spans, within [0, n); and each
+// jump target (argTarget) within [0, len(cd)] (the end included).
+// Operands that execAt reads through checked slices (argSlice, argIndex;
+// lanesF32) need no check here; a pair's second instruction, which fuse
+// keeps in place, is checked as itself (and must be there), and the
+// fields of it the pair reads in its own way (opInfo.next) for the pair.
+// An opcode without an opInfos entry is an error, so a new instruction
+// must say what it touches.
 func (cd code) checkSlots(n int32) error {
 	for pc := range cd {
 		in := &cd[pc]
-		lanes := int32(in.x & 7)
-		span := func(k int) int32 { // operand k's lanes (a: 0, b: 1, c: 2)
-			if in.x>>(3+k)&1 != 0 {
-				return lanes
-			}
-			return 1
+		if in.op >= numOpcodes || opInfos[in.op].name == "" {
+			return fmt.Errorf("instruction %d: opcode %d has no slot check (no opInfos entry)", pc, in.op)
 		}
-		type use struct{ at, n int32 }
-		var uses []use
-		switch in.op {
-		case opFn, opCopyN, opClear, opSteps, opAddSteps, opLoopStep, opLoopBack, opStop, opStmt,
-			opJmp, opRet, opCount, opNop, opBarrier:
-		case opSplat: // the lanes it writes, through a checked slice
-			uses = []use{{in.a, 1}}
-		case opCopy1, opNeg, opNot, opCompl, opI2F, opNegF,
-			opAddK, opMulK, opAndK, opOrK, opXorK, opShlK, opShrUK, opShrIK, opRemUK, opDivUK,
-			opAndKBrEqK, opAndKBrNeK, opRemUKBrEqK, opRemUKBrNeK, opAddKLoopBack,
-			opShlKXor, opShrUKXor, opAndKI2F, opMulKAdd, opMulKAddK:
-			uses = []use{{in.a, 1}, {in.d, 1}}
-		case opAdd, opSub, opMul, opAnd, opOr, opXor, opShl, opShrU, opShrI, opDivU, opDivI, opRemU, opRemI,
-			opEq, opNe, opLt, opLe, opGt, opGe, opAddF, opMulF, opCmpF:
-			uses = []use{{in.a, 1}, {in.b, 1}, {in.d, 1}}
-		case opSel:
-			uses = []use{{in.a, 1}, {in.b, 1}, {in.c, 1}, {in.d, 1}}
-		case opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF:
-			uses = []use{{in.a, 1}, {in.b, 1}}
-		case opBrBool, opSwitch, opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
-			uses = []use{{in.a, 1}}
-		case opAddFV, opMulFV:
-			uses = []use{{in.a, span(0)}, {in.b, span(1)}, {in.d, lanes}}
-		case opScaleFV:
-			uses = []use{{in.a, span(0)}, {in.d, lanes}}
-		case opClampFV:
-			uses = []use{{in.a, span(0)}, {in.b, span(1)}, {in.c, span(2)}, {in.d, lanes}}
-		case opAddFVClampFV:
-			// Four lanes of a vector a (fuse), and the opClampFV's
-			// vectors, which the pair reads as four lanes each.
-			if lanes != 4 || span(0) != 4 || pc+1 == len(cd) {
-				return fmt.Errorf("instruction %d: opAddFVClampFV on %d lanes (a's stride %d) or last", pc, lanes, span(0))
-			}
-			c := &cd[pc+1]
-			uses = []use{{in.a, 4}, {in.b, span(1)}, {in.d, 4}, {c.b, 4}, {c.c, 4}, {c.d, 4}}
-		default:
-			return fmt.Errorf("instruction %d: opcode %d has no slot check", pc, in.op)
+		info := &opInfos[in.op]
+		if info.pair && pc+1 == len(cd) {
+			return fmt.Errorf("instruction %d: pair %v is the last instruction", pc, in.op)
 		}
-		switch in.op {
-		case opJmp, opLoopBack, opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF, opBrBool,
-			opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK:
+		if info.four && (in.x&7 != 4 || in.x>>3&1 == 0) {
+			return fmt.Errorf("instruction %d: %v on %d lanes (a's stride %d): it runs on four lanes of a vector", pc, in.op, in.x&7, in.x>>3&1)
+		}
+		if err := checkFields(cd, pc, in, in, &info.args, n); err != nil {
+			return err
+		}
+		if info.next != rNone {
+			if err := checkFields(cd, pc, in, &cd[pc+1], &info.next, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkFields checks the fields of f (instruction pc, in, or the second
+// instruction of its pair) whose roles are roles, for checkSlots.
+func checkFields(cd code, pc int, in, f *instr, roles *[4]opArg, n int32) error {
+	vals := [4]int32{f.a, f.b, f.c, f.d}
+	for k, role := range roles {
+		at := vals[k]
+		var span int32
+		switch role {
+		case argSlot:
+			span = 1
+		case argVec4:
+			span = 4
+		case argLanes:
+			span = 1
+			if k == 3 || f.x>>(3+k)&1 != 0 {
+				span = int32(f.x & 7)
+			}
+		case argTarget:
 			// execAt reads the target as unsigned (one load, not three).
-			if in.d < 0 || int(in.d) > len(cd) {
-				return fmt.Errorf("instruction %d (opcode %d) jumps to %d, outside the code's %d instructions", pc, in.op, in.d, len(cd))
+			if at < 0 || int(at) > len(cd) {
+				return fmt.Errorf("instruction %d (%v) jumps to %d, outside the code's %d instructions", pc, in.op, at, len(cd))
 			}
+			continue
+		default:
+			continue
 		}
-		for _, u := range uses {
-			if u.at < 0 || u.n < 1 || u.at > n-u.n {
-				return fmt.Errorf("instruction %d (opcode %d) names slots [%d, %d), outside the frame's %d", pc, in.op, u.at, int64(u.at)+int64(u.n), n)
-			}
+		if at < 0 || span < 1 || at > n-span {
+			return fmt.Errorf("instruction %d (%v) names slots [%d, %d), outside the frame's %d", pc, in.op, at, int64(at)+int64(span), n)
 		}
 	}
 	return nil

@@ -29,7 +29,7 @@ func fuse(cd code, tables [][]uint32) {
 	target[0] = true
 	for pc, in := range cd {
 		switch {
-		case in.op == opJmp || in.op == opLoopBack || in.op >= opBrEq && in.op <= opBrBool || in.op >= opBrEqK && in.op <= opBrGeK:
+		case opInfos[in.op].jumps():
 			target[in.d] = true
 		case in.op == opSwitch:
 			tbl := tables[in.b] // value, target pairs, then the default target

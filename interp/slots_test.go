@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -105,13 +104,14 @@ func TestOnlyVerifiedMakesVcode(t *testing.T) {
 }
 
 // TestCheckSlotsCoversExecAt reads code.go: every slot field that a case
-// of execAt's switch hands to sat (unchecked) must be one that
-// checkSlots checks for that opcode, and every jump target it reads
-// unsigned one whose range checkSlots checks. A field of the next
-// instruction (a pair's second, which fuse keeps in place) is checked as
-// that instruction's own, unless checkSlots names it for the pair
-// (opAddFVClampFV's clamp). This is what a new or edited case must keep
-// in step.
+// of execAt's switch hands to sat (unchecked) must be one that opInfos
+// gives a checked slot role (argSlot, argLanes, argVec4) for that opcode,
+// which checkSlots then checks, and every jump target it reads unsigned
+// one that opInfos marks argTarget. A field of the next instruction (a
+// pair's second, which fuse keeps in place) is checked as that
+// instruction's own, unless opInfos names it for the pair (opInfo.next:
+// opAddFVClampFV's clamp). This is what a new or edited case must keep in
+// step with the table.
 func TestCheckSlotsCoversExecAt(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "code.go", nil, 0)
@@ -123,21 +123,19 @@ func TestCheckSlotsCoversExecAt(t *testing.T) {
 		}
 	}
 	require.Contains(t, funcs, "execAt")
-	require.Contains(t, funcs, "checkSlots")
-	// cases calls visit with each case clause of the switch on in.op in
-	// fn and the opcodes it lists (the first such switch only).
-	cases := func(fn *ast.FuncDecl, nth int, visit func(ops []string, body []ast.Stmt)) {
-		seen := 0
+	byName := map[string]*opInfo{}
+	for op := range numOpcodes {
+		byName[opInfos[op].name] = &opInfos[op]
+	}
+	// cases calls visit with each case clause of the first switch on
+	// in.op in fn and the opcodes it lists.
+	cases := func(fn *ast.FuncDecl, visit func(ops []string, body []ast.Stmt)) {
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			sw, ok := n.(*ast.SwitchStmt)
 			if !ok {
 				return true
 			}
 			if sel, ok := sw.Tag.(*ast.SelectorExpr); !ok || sel.Sel.Name != "op" {
-				return true
-			}
-			seen++
-			if seen != nth {
 				return true
 			}
 			for _, s := range sw.Body.List {
@@ -178,8 +176,12 @@ func TestCheckSlotsCoversExecAt(t *testing.T) {
 		return c, ok && id.Name == name
 	}
 	// What execAt reads unchecked, by opcode.
-	satUses, jumps := map[string][]string{}, map[string][]string{}
-	cases(funcs["execAt"], 1, func(ops []string, body []ast.Stmt) {
+	satUses, jumps, inSwitch := map[string][]string{}, map[string][]string{}, map[string]bool{}
+	cases(funcs["execAt"], func(ops []string, body []ast.Stmt) {
+		for _, op := range ops {
+			require.Contains(t, byName, op, "execAt's case %s has no opInfos entry", op)
+			inSwitch[op] = true
+		}
 		for _, st := range body {
 			ast.Inspect(st, func(n ast.Node) bool {
 				if c, ok := isCall(n, "sat"); ok {
@@ -198,73 +200,104 @@ func TestCheckSlotsCoversExecAt(t *testing.T) {
 			})
 		}
 	})
-	// What checkSlots checks, by opcode.
-	checked := map[string][]string{}
-	cases(funcs["checkSlots"], 1, func(ops []string, body []ast.Stmt) {
-		for _, st := range body {
-			ast.Inspect(st, func(n ast.Node) bool {
-				// []use{{in.a, 1}, …}: each element's slot.
-				if lit, ok := n.(*ast.CompositeLit); ok {
-					if at, ok := lit.Type.(*ast.ArrayType); ok {
-						if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "use" {
-							for _, e := range lit.Elts {
-								for _, op := range ops {
-									checked[op] = append(checked[op], fields(e.(*ast.CompositeLit).Elts[0])...)
-								}
-							}
-						}
-					}
-				}
-				return true
-			})
-		}
-	})
-	jumpChecked := map[string]bool{}
-	cases(funcs["checkSlots"], 2, func(ops []string, body []ast.Stmt) {
-		for _, op := range ops {
-			jumpChecked[op] = true
-		}
-	})
 	require.NotEmpty(t, satUses["opAdd"], "the scan finds execAt's sat calls")
-	require.NotEmpty(t, checked["opAdd"], "the scan finds checkSlots's uses")
-	// The pair opcodes (fuse.go): the constants from opAndKBrEqK to
-	// opAddFVClampFV in code.go's opcode list.
-	pairs := map[string]bool{}
-	for _, d := range f.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.CONST {
-			in := false
-			for _, sp := range gd.Specs {
-				name := sp.(*ast.ValueSpec).Names[0].Name
-				in = in || name == "opAndKBrEqK"
-				if in {
-					pairs[name] = true
-				}
-				if name == "opAddFVClampFV" {
-					in = false
-				}
-			}
-		}
+	checked := func(roles [4]opArg, field string) bool {
+		k := strings.Index("abcd", field)
+		return roles[k] == argSlot || roles[k] == argLanes || roles[k] == argVec4
 	}
-	require.True(t, pairs["opAndKBrEqK"] && pairs["opMulKAdd"] && pairs["opAddFVClampFV"] && !pairs["opBarrier"], "pair opcodes %v", pairs)
 	for op, us := range satUses {
+		info := byName[op]
 		for _, u := range us {
-			if slices.Contains(checked[op], u) {
+			recv, field, _ := strings.Cut(u, ".")
+			if recv == "in" && checked(info.args, field) {
 				continue
 			}
-			if !strings.HasPrefix(u, "in.") && pairs[op] {
-				continue // the pair's second instruction, checked as itself
+			if recv != "in" && info.pair {
+				continue // the pair's second instruction: checked as itself, and for the pair where next says
 			}
-			t.Errorf("execAt's %s reads %s through sat; checkSlots does not check it for %s", op, u, op)
+			t.Errorf("execAt's %s reads %s through sat; opInfos gives %s no checked slot role for it", op, u, op)
 		}
 	}
 	for op, us := range jumps {
+		info := byName[op]
 		for _, u := range us {
-			if u == "in.d" && !jumpChecked[op] {
-				t.Errorf("execAt's %s jumps to in.d read unsigned; checkSlots does not check %s's target", op, op)
+			if u == "in.d" && !info.jumps() {
+				t.Errorf("execAt's %s jumps to in.d read unsigned; opInfos does not mark %s's d a jump target", op, op)
 			}
-			if u != "in.d" && !pairs[op] {
+			if u != "in.d" && !info.pair {
 				t.Errorf("execAt's %s jumps to %s read unsigned; not a pair's second instruction", op, u)
 			}
 		}
 	}
+	// Every opcode but opNop has its case in execAt (a missing one would
+	// do nothing).
+	for op := range numOpcodes {
+		if !inSwitch[opInfos[op].name] && op != opNop {
+			t.Errorf("execAt has no case for %v", op)
+		}
+	}
+	assert.False(t, inSwitch["opNop"], "opNop has a case")
+}
+
+// TestOpInfosNameEveryOpcode: opInfos' entries, in order, are named for
+// code.go's opcode constants (from opFn to numOpcodes), each has one,
+// and an opcode's String is its name.
+func TestOpInfosNameEveryOpcode(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "code.go", nil, 0)
+	require.NoError(t, err)
+	var names []string
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.CONST {
+			if first := gd.Specs[0].(*ast.ValueSpec).Names[0].Name; first != "opFn" {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				names = append(names, sp.(*ast.ValueSpec).Names[0].Name)
+			}
+		}
+	}
+	require.NotEmpty(t, names)
+	require.Equal(t, "numOpcodes", names[len(names)-1])
+	names = names[:len(names)-1]
+	require.Len(t, names, int(numOpcodes))
+	for op := range numOpcodes {
+		assert.Equal(t, names[op], opInfos[op].name, "opInfos[%d]", op)
+		assert.Equal(t, names[op], op.String())
+	}
+	assert.Equal(t, "opcode(200)", opcode(200).String())
+}
+
+// TestOpInfosRoles: the roles opInfos states, by hand for a few opcodes
+// (what execAt's cases and stmt.go's emitters use the fields for), and
+// the pair opcodes are exactly those fuse makes (fuse.go).
+func TestOpInfosRoles(t *testing.T) {
+	assert.Equal(t, [4]opArg{argSlot, argSlot, argNone, argSlot}, opInfos[opAdd].args)
+	assert.Equal(t, [4]opArg{argSlot, argNone, argNone, argTarget}, opInfos[opBrLtK].args, "a, the sign flip b, the site c, the target d")
+	assert.Equal(t, [4]opArg{argSlot, argSlot, argSlot, argSlot}, opInfos[opSel].args)
+	assert.Equal(t, [4]opArg{argLanes, argNone, argNone, argLanes}, opInfos[opScaleFV].args, "c is the exponent, an immediate")
+	assert.Equal(t, [4]opArg{argNone, argIndex, argNone, argTarget}, opInfos[opLoopBack].args)
+	var jumps, pairs []opcode
+	for op := range numOpcodes {
+		if opInfos[op].jumps() {
+			jumps = append(jumps, op)
+		}
+		if opInfos[op].pair {
+			pairs = append(pairs, op)
+		}
+	}
+	assert.Equal(t, []opcode{opLoopBack, opJmp, opBrEq, opBrNe, opBrLt, opBrLe, opBrGt, opBrGe, opBrF, opBrBool,
+		opBrEqK, opBrNeK, opBrLtK, opBrLeK, opBrGtK, opBrGeK}, jumps)
+	made := map[opcode]bool{opAddKLoopBack: true, opShlKXor: true, opShrUKXor: true, opAndKI2F: true, opMulKAdd: true,
+		opMulKAddK: true, opAddFVClampFV: true}
+	for _, p := range testBranches {
+		made[p] = true
+	}
+	var want []opcode
+	for op := range numOpcodes {
+		if made[op] {
+			want = append(want, op)
+		}
+	}
+	assert.Equal(t, want, pairs)
 }

@@ -3,9 +3,9 @@ package interp
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Textures in the reference (issue 24; ir/texture.go). A dispatch gets
@@ -93,49 +93,16 @@ type texFormat struct {
 
 func (f texFormat) texelBytes() int { return f.channels * f.bits / 8 }
 
+// parseTexFormat reads format s from ir's one format table
+// (ir.TexFormats). The depth formats read as their one channel (WebGPU
+// "Depth-stencil formats"; WGSL #texture-depth: a depth texture reads an
+// f32): depth32float as r32float, depth16unorm as r16unorm would.
 func parseTexFormat(s string) (texFormat, error) {
-	// The depth formats read as their one channel (WebGPU
-	// "Depth-stencil formats"; WGSL #texture-depth: a depth texture
-	// reads an f32): depth32float as r32float, depth16unorm as r16unorm.
-	switch s {
-	case "depth32float":
-		return texFormat{name: s, channels: 1, bits: 32, kind: "float"}, nil
-	case "depth16unorm":
-		return texFormat{name: s, channels: 1, bits: 16, kind: "unorm"}, nil
+	fi, ok := ir.FormatInfo(s)
+	if !ok {
+		return texFormat{name: s}, fmt.Errorf("texture format %q is not supported by the reference", s)
 	}
-	f := texFormat{name: s}
-	rest := s
-	switch {
-	case strings.HasPrefix(s, "rgba"):
-		f.channels, rest = 4, s[4:]
-	case strings.HasPrefix(s, "bgra"):
-		f.channels, f.bgra, rest = 4, true, s[4:]
-	case strings.HasPrefix(s, "rg"):
-		f.channels, rest = 2, s[2:]
-	case strings.HasPrefix(s, "r"):
-		f.channels, rest = 1, s[1:]
-	default:
-		return f, fmt.Errorf("texture format %q is not supported by the reference", s)
-	}
-	for _, b := range []int{8, 16, 32} {
-		if p := fmt.Sprint(b); strings.HasPrefix(rest, p) {
-			f.bits, f.kind = b, rest[len(p):]
-		}
-	}
-	ok := f.bits != 0
-	switch f.kind {
-	case "unorm", "snorm":
-		ok = ok && f.bits <= 16
-	case "uint", "sint":
-	case "float":
-		ok = ok && f.bits >= 16
-	default:
-		ok = false
-	}
-	if !ok || f.bgra && (f.bits != 8 || f.kind != "unorm") {
-		return f, fmt.Errorf("texture format %q is not supported by the reference", s)
-	}
-	return f, nil
+	return texFormat{name: s, channels: fi.Channels, bits: 8 * fi.Bytes, kind: fi.ChannelType(), bgra: fi.BGRA}, nil
 }
 
 // texInst is one texture binding during a dispatch.
@@ -375,62 +342,38 @@ func (f texFormat) encode(v uint32) (codes []uint32, ok bool) {
 	return nil, false
 }
 
-// f16ToF32 converts binary16 bits to float32 (exact).
+// f16ToF32 converts binary16 bits to float32 (exact): wgslsem's one
+// conversion.
 func f16ToF32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := int(h>>10) & 0x1f
-	man := uint32(h & 0x3ff)
-	switch {
-	case exp == 0:
-		v := float32(man) * float32(math.Ldexp(1, -24))
-		if sign != 0 {
-			v = -v
-		}
-		return v
-	case exp == 31:
-		return math.Float32frombits(sign | 0xff<<23 | man<<13)
-	}
-	return math.Float32frombits(sign | uint32(exp-15+127)<<23 | man<<13)
+	f, _, _ := wgslsem.F16ToF32(h)
+	return f
 }
 
-// f16Neighbours returns the binary16 values just below and above x
-// (equal when x is one); ok false when x overflows binary16.
+// f16Neighbours returns the binary16 values just below and above x in
+// magnitude (equal when x is one; each with x's sign), the two a store
+// may leave (WGSL #floating-point-conversion: either neighbour of an
+// inexact value); ok false when x is outside binary16's finite range
+// (the stored value is then any). The neighbours come from wgslsem's one
+// conversion (its round-to-nearest result is one of them); a zero of
+// either sign stores as +0's code, 0x0000 (the reference's policy: WGSL
+// lets an implementation ignore the sign of a zero).
 func f16Neighbours(x float32) (lo, hi uint16, ok bool) {
-	if math.Abs(float64(x)) > 65504 {
+	h, exact, finite := wgslsem.F32ToF16(x)
+	switch {
+	case !finite:
 		return 0, 0, false
+	case x == 0:
+		return 0, 0, true
+	case exact:
+		return h, h, true
 	}
-	// Search: the binary16 values are ordered like their bits within a sign.
-	enc := func(v float64) uint16 {
-		// The binary16 value nearest below |v| (truncation).
-		a := math.Abs(v)
-		var bits uint16
-		if a >= math.Ldexp(1, -14) {
-			e := math.Floor(math.Log2(a))
-			for math.Ldexp(1, int(e)) > a {
-				e--
-			}
-			for math.Ldexp(1, int(e)+1) <= a {
-				e++
-			}
-			man := math.Floor((a/math.Ldexp(1, int(e)) - 1) * 1024)
-			bits = uint16(int(e)+15)<<10 | uint16(man)
-		} else {
-			bits = uint16(math.Floor(a / math.Ldexp(1, -24)))
-		}
-		return bits
+	// h's magnitude is the nearer neighbour's: below |x| (then the
+	// other is the next binary16 up, h+1 in bits) or above it (h-1; h's
+	// magnitude is then at least 2^-24, so h-1 keeps the sign bit).
+	if math.Abs(float64(f16ToF32(h))) < math.Abs(float64(x)) {
+		return h, h + 1, true
 	}
-	t := enc(float64(x))
-	sign := uint16(0)
-	if x < 0 {
-		sign = 0x8000
-	}
-	if float64(f16ToF32(t)) == math.Abs(float64(x)) {
-		return sign | t, sign | t, true
-	}
-	if t+1 > 0x7bff {
-		return 0, 0, false
-	}
-	return sign | t, sign | (t + 1), true
+	return h - 1, h, true
 }
 
 // textureCall compiles a texture builtin call of an entry point.
