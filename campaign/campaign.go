@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -116,13 +117,10 @@ type ProgramRecord struct {
 	Saved *SavedResult `json:"-"`
 }
 
-// SavedResult is the judged result of a saved case: a function kernel's
-// Result, or an entry point's EntryResult with the entry point's name.
+// SavedResult is the judged result of a saved case (of any kind: its
+// Result's Case).
 type SavedResult struct {
 	Result *check.Result
-	Entry  *check.EntryResult
-	// EntryName is the entry point Entry is the result of.
-	EntryName string
 }
 
 // RunCount counts one program's runs on one adapter.
@@ -259,7 +257,7 @@ type program struct {
 	i    int
 	t0   time.Time
 	p    *gen.Program
-	c    *check.KernelCase
+	c    *check.Case
 	opts check.Options
 	rec  ProgramRecord
 	// done reports that rec is complete without GPU runs: recursion (only
@@ -287,7 +285,7 @@ func startProgram(cfg Config, i int) *program {
 	}
 	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
-	c := &check.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, cfg.Invocations)}
+	c := check.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, cfg.Invocations))
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
 	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Stages: cfg.Stages, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
@@ -362,53 +360,73 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 		return rec
 	}
 	rec.addFindings(findings)
-	rec = finishFailure(ctx, cfg, i, rec, findings[0], &kernelFailure{p: p, c: c, res: res}, opts, saved)
+	rec = finishFailure(ctx, cfg, i, rec, findings[0], &failure{p: p, c: c, res: res}, opts, saved)
 	rec.Millis = time.Since(t0).Milliseconds()
 	return rec
 }
 
-// kernelFailure is a failing function kernel's case and its result (the
-// kind-specific part of finishFailure).
-type kernelFailure struct {
+// failure is a failing program's case (of any kind) and its result: what
+// finishFailure confirms, shrinks and saves.
+type failure struct {
 	p   *gen.Program
-	c   *check.KernelCase
+	c   *check.Case
 	res *check.Result
 }
 
-func (k *kernelFailure) fn() (*ir.Module, string) { return k.c.Module, k.c.Kernel }
+func (f *failure) fn() (*ir.Module, string) { return f.c.Module, f.c.Func.Name }
 
-func (k *kernelFailure) again(ctx context.Context, opts check.Options) ([]check.Finding, error) {
-	r, err := check.Execute(ctx, k.c, opts)
+func (f *failure) again(ctx context.Context, opts check.Options) ([]check.Finding, error) {
+	r, err := check.Execute(ctx, f.c, opts)
 	if err != nil {
 		return nil, err
 	}
-	return classify(k.p, r), nil
+	return classify(f.p, r), nil
 }
 
-func (k *kernelFailure) shrink(ctx context.Context, first check.Finding, budget int, expired func() bool, sopts, opts check.Options) failingCase {
+// shrink minimizes the case with fuzz/shrink; each candidate carries the
+// case's inputs over (check.Case.WithFunction: a kernel's arguments as the
+// shrinker leaves them, an entry point's bindings fitted to the
+// candidate) and counts while stillFails. Candidates are checked
+// shrinkWorkers at a time; the first that still fails, in candidate
+// order, wins: the result is the sequential one's
+// (shrink.MinimizeParallel).
+func (f *failure) shrink(ctx context.Context, first check.Finding, budget int, expired func() bool, sopts, opts check.Options) failingCase {
 	still := func(sc shrink.Case) bool {
-		if expired() {
-			return false
-		}
-		r, err := check.Execute(ctx, &check.KernelCase{Module: sc.Module, Kernel: sc.Kernel, Args: sc.Args}, sopts)
-		if err != nil {
-			return false
-		}
-		return hasFinding(classify(k.p, r), first)
+		return !expired() && stillFails(ctx, f.p, f.c, sc, sopts, first)
 	}
-	// Candidates are checked shrinkWorkers at a time; the first that
-	// still fails, in candidate order, wins: the result is the
-	// sequential one's (shrink.MinimizeParallel).
-	out := shrink.MinimizeParallel(shrink.Case{Module: k.c.Module, Kernel: k.c.Kernel, Args: k.c.Args}, still, budget, shrinkWorkers(sopts.Devices))
-	small := &kernelFailure{p: k.p, c: &check.KernelCase{Module: out.Module, Kernel: out.Kernel, Args: out.Args}, res: k.res}
+	out := shrink.MinimizeParallel(shrink.Case{Module: f.c.Module, Kernel: f.c.Func.Name, Args: f.c.Args}, still, budget, shrinkWorkers(sopts.Devices))
+	small := &failure{p: f.p, c: f.c.WithFunction(out.Module, out.Kernel, out.Args), res: f.res}
 	if r, err := check.Execute(ctx, small.c, opts); err == nil {
 		small.res = r
 	}
 	return small
 }
 
-func (k *kernelFailure) save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool) {
-	saveCase(cfg, rec, first, k.c, k.res, opts, prefix, saved)
+// stillFails is the shrinking predicate: the candidate sc of orig keeps
+// every barrier statement of the case, its reference must run (a
+// shrinking edit that leaves a barrier non-uniform makes it fail) and
+// report no data race (an edit that lets an invocation write a slot
+// another reads in the same phase makes one), and the first finding must
+// persist. Barriers are kept because the race detector cannot see every
+// hazard their removal makes: an atomicLoad in the same phase as atomic
+// read-modify-writes of the same counter is no race (both atomic) but its
+// value depends on the order of the invocations, which the reference does
+// not model (a shrunk case of `atomicSub(&c, 1u); atomicAdd(&h,
+// atomicLoad(&c));` that every stack "disagrees" with is what dropping
+// them gave). Function kernels have neither barriers nor races.
+func stillFails(ctx context.Context, p *gen.Program, orig *check.Case, sc shrink.Case, opts check.Options, first check.Finding) bool {
+	if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Func.Name) {
+		return false
+	}
+	r, err := check.Execute(ctx, orig.WithFunction(sc.Module, sc.Kernel, sc.Args), opts)
+	if err != nil || len(r.Races) > 0 {
+		return false
+	}
+	return hasFinding(classify(p, r), first)
+}
+
+func (f *failure) save(cfg Config, rec *ProgramRecord, first check.Finding, opts check.Options, prefix string, saved map[string]bool) {
+	saveCase(cfg, rec, first, f.c, f.res, opts, prefix, saved)
 }
 
 // shrinkWorkers is how many shrinking candidates are checked at once: as
@@ -430,9 +448,9 @@ func shrinkWorkers(devs []check.Device) int {
 // signature (atomically) and records it in rec: Case its name ("" when
 // nothing is saved), CaseError why a case that should have been written
 // was not, and Saved the result it was written with.
-func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.KernelCase, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
-	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Kernel, prefix, saved, func() *check.CaseRecord {
-		return check.NewRecord(c, res, opts, cfg.ToolVersion)
+func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
+	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Func.Name, prefix, saved, func() *check.CaseRecord {
+		return check.NewCaseRecord(c, res, opts, cfg.ToolVersion)
 	})
 	if rec.Case != "" && res != nil {
 		rec.Saved = &SavedResult{Result: res}
@@ -507,14 +525,26 @@ func shrinks(cfg Config, f check.Finding) bool {
 	return cfg.ShrinkAttempts >= 0 && f.Class != check.ClassError && f.Class != check.ClassTimeout
 }
 
-// classify attributes a result, adding the campaign's own expectations: a
-// program inside the subset that flatten refuses is a failure; a program
-// outside it that flatten accepts is fine (flatten proved more).
+// classify attributes a result (check.Result.Findings), adding the
+// campaign's own expectations: a program inside the subset that flatten
+// refuses is a failure; a program outside it that flatten accepts is fine
+// (flatten proved more); generated entry points are inside flatten's
+// subset, and race-free: a race the reference reports is a generator bug,
+// a gpudiff-side failure.
 func classify(p *gen.Program, res *check.Result) []check.Finding {
-	fs := check.Attribute(res)
+	fs := res.Findings()
 	if res.FlattenErr != nil && (p.OutsideSubset == "" || !flatten.IsRefusal(res.FlattenErr)) {
+		what := "a program inside its subset"
+		if p.IsEntry() {
+			what = "a generated entry point, which is inside its subset"
+		}
 		fs = append([]check.Finding{{Class: check.ClassFlattenRefused, Adapter: "flatten",
-			Implicates: "flatten refused (or failed on) a program inside its subset: " + firstLine(res.FlattenErr.Error())}}, fs...)
+			Implicates: "flatten refused (or failed on) " + what + ": " + firstLine(res.FlattenErr.Error())}}, fs...)
+	}
+	if len(res.Races) > 0 {
+		fs = slices.DeleteFunc(fs, func(f check.Finding) bool { return f.Class == check.ClassRace })
+		fs = append([]check.Finding{{Class: check.ClassError, Adapter: "interp", Runs: []string{"interp " + res.ABI.Kernel + " ir"},
+			Implicates: "the reference reports a data race in a generated entry point, which the compute profile makes race-free by construction (a generator bug): " + res.Races[0].String()}}, fs...)
 	}
 	return fs
 }

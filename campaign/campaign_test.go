@@ -46,7 +46,7 @@ func TestCampaignCatchesInjectedFlattenFault(t *testing.T) {
 	assert.Equal(t, f.Signature, rec.Signature)
 	assert.LessOrEqual(t, shrink.Stmts(c.Module, c.Kernel), 10)
 	replay := func() []check.Finding {
-		res, err := check.Execute(t.Context(), c, check.Options{Flat: rec.Flat})
+		res, err := check.Execute(t.Context(), c.Case(), check.Options{Flat: rec.Flat})
 		require.NoError(t, err)
 		return check.Attribute(res)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // TestComputeCampaignChecksShrinksAndSavesEntryPoints: a campaign of the
-// compute profile checks entry points with check.ExecuteEntry (runs of
+// compute profile checks entry points with check.Execute (runs of
 // main and main_flat on the device), and a stack that miscomputes one
 // program's original (injected: its WGSL dispatch's output bytes
 // flipped, campaign and shrinking runs alike) gives one failure, shrunk
@@ -61,10 +61,10 @@ func TestComputeCampaignChecksShrinksAndSavesEntryPoints(t *testing.T) {
 		p := gen.Generate(r.Seed, gen.Config{Profile: prof})
 		assert.Equal(t, p.Workgroups, ec.Workgroups)
 		assert.Equal(t, barriers(p.Module, p.Kernel), barriers(ec.Module, ec.Entry), "shrinking keeps every barrier")
-		res, err := check.ExecuteEntry(context.Background(), ec, check.Options{Devices: []check.Device{&faultyDevice{Device: d, corrupt: "main/wgsl"}}, Flat: rec.Flat})
+		res, err := check.Execute(context.Background(), ec.Case(), check.Options{Devices: []check.Device{&faultyDevice{Device: d, corrupt: "main/wgsl"}}, Flat: rec.Flat})
 		require.NoError(t, err)
 		assert.Empty(t, res.Races)
-		assert.Equal(t, check.ClassStack, check.AttributeEntry(ec, res)[0].Class, "the saved case still fails on the faulty stack")
+		assert.Equal(t, check.ClassStack, res.Findings()[0].Class, "the saved case still fails on the faulty stack")
 	}
 	assert.Equal(t, 1, sum.New)
 }
@@ -142,7 +142,7 @@ func mtileRead(n ir.Node) bool {
 // matrix location (a store to mtile[li] made mtile[0u], a neighbour's
 // slot read in the write phase, …); the reference reports them (or stops
 // at a barrier the racing value made non-uniform) and the campaign's
-// shrinking predicate, entryStillFails, turns every such candidate down
+// shrinking predicate, stillFails, turns every such candidate down
 // before it asks about the finding. Minimizing a matrix program under
 // that discipline, keeping only "it still exchanges a matrix through
 // mtile", gives a smaller program that still does, race-free, with every
@@ -164,14 +164,14 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 		if first == nil {
 			first = p
 		}
-		orig := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))}
+		orig := check.NewComputeCase(p.Module, p.Kernel, p.Workgroups, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
 		next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
 		for k := 0; k < 400; k++ {
 			cand, ok := next()
 			if !ok {
 				break
 			}
-			res, err := check.ExecuteEntry(ctx, shrunkEntry(orig, cand), check.Options{})
+			res, err := check.Execute(ctx, orig.WithFunction(cand.Module, cand.Kernel, nil), check.Options{})
 			onMatrix := false
 			if err == nil {
 				for _, r := range res.Races {
@@ -183,7 +183,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 			}
 			if err != nil || len(res.Races) > 0 {
 				refused++
-				assert.False(t, entryStillFails(ctx, orig, cand, check.Options{Flat: true}, check.Finding{Class: check.ClassFlatten}),
+				assert.False(t, stillFails(ctx, p, orig, cand, check.Options{Flat: true}, check.Finding{Class: check.ClassFlatten}),
 					"seed %d: a racing candidate passes the shrinking predicate:\n%s", p.Seed, ir.Print(cand.Module))
 			}
 		}
@@ -192,18 +192,18 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 	t.Logf("%d candidates race on a matrix location, %d refused in all", racy, refused)
 	assert.Greater(t, racy, 0, "the shrinker proposes matrix races: the predicate's race check is what keeps them out")
 
-	orig := &check.ComputeCase{Module: first.Module, Entry: first.Kernel, Workgroups: first.Workgroups, Buffers: check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module))}
+	orig := check.NewComputeCase(first.Module, first.Kernel, first.Workgroups, check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module)))
 	small := shrink.Minimize(shrink.Case{Module: first.Module, Kernel: first.Kernel}, func(sc shrink.Case) bool {
-		if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Entry) || !mtileExchange(sc.Module, sc.Kernel) {
+		if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Func.Name) || !mtileExchange(sc.Module, sc.Kernel) {
 			return false
 		}
-		r, err := check.ExecuteEntry(ctx, shrunkEntry(orig, sc), check.Options{})
+		r, err := check.Execute(ctx, orig.WithFunction(sc.Module, sc.Kernel, nil), check.Options{})
 		return err == nil && len(r.Races) == 0
 	}, 300)
 	assert.Less(t, shrink.Stmts(small.Module, small.Kernel), shrink.Stmts(first.Module, first.Kernel))
 	t.Logf("seed %d: %d → %d statements, still exchanging a matrix", first.Seed, shrink.Stmts(first.Module, first.Kernel), shrink.Stmts(small.Module, small.Kernel))
 	assert.True(t, mtileExchange(small.Module, small.Kernel))
-	res, err := check.ExecuteEntry(ctx, shrunkEntry(orig, small), check.Options{Flat: true})
+	res, err := check.Execute(ctx, orig.WithFunction(small.Module, small.Kernel, nil), check.Options{Flat: true})
 	require.NoError(t, err)
 	assert.Empty(t, res.Races)
 	assert.NoError(t, res.FlattenErr)
@@ -211,7 +211,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 
 // TestShrunkEntryFitsBindingsToShrunkStructs: the shrinker drops an unused
 // member of a binding's struct without renaming the struct (Params keeps
-// its name), so the original's value of prm no longer fits: shrunkEntry
+// its name), so the original's value of prm no longer fits: Case.WithFunction
 // keeps the values of the members the candidate still has, by name, so
 // the candidate runs on the original's inputs and its case file reads
 // back (it failed with "struct Params has no member f0" and the case was
@@ -242,32 +242,32 @@ fn main(@builtin(local_invocation_index) li: u32) {
   atomicAdd(&hist[li], 1u);
 }`)
 	pt := orig.SharedVar("prm").T
-	oc := &check.ComputeCase{Module: orig, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: check.MustBindingBuffers(orig, map[string]ir.Value{
+	oc := check.NewComputeCase(orig, "main", [3]uint32{1, 1, 1}, check.MustBindingBuffers(orig, map[string]ir.Value{
 		"prm":   ir.CompositeVal(pt, ir.U32Val(7), ir.I32Val(-3)),
 		"out":   ir.CompositeVal(orig.SharedVar("out").T, ir.I32Val(5), ir.I32Val(6)),
 		"hist":  {Type: orig.SharedVar("hist").T, Elems: []ir.Value{ir.U32Val(1), ir.U32Val(2)}},
 		"extra": ir.CompositeVal(orig.SharedVar("extra").T, ir.U32Val(1), ir.U32Val(2)),
-	})}
-	res, err := check.ExecuteEntry(context.Background(), oc, check.Options{})
+	}))
+	res, err := check.Execute(context.Background(), oc, check.Options{})
 	require.NoError(t, err)
-	require.Equal(t, "array<i32, 2>(5i, 6i)", res.Reference[0].Val().String(), "out: -3 + (7 + extra[li])")
+	require.Equal(t, "array<i32, 2>(5i, 6i)", res.Reference[0][0].Val().String(), "out: -3 + (7 + extra[li])")
 
-	c := shrunkEntry(oc, shrink.Case{Module: cand, Kernel: "main"})
-	require.NotContains(t, c.Buffers, "extra", "dropped with its declaration")
-	cv := check.BindingValues(c.Buffers)
+	c := oc.WithFunction(cand, "main", nil)
+	require.NotContains(t, c.Bindings, "extra", "dropped with its declaration")
+	cv := check.BindingValues(c.Bindings)
 	prm := cv["prm"]
 	require.Len(t, prm.Elems, 1)
 	assert.Same(t, cand.SharedVar("prm").T.Struct, prm.Type.Struct)
 	assert.Equal(t, int32(-3), prm.Elems[0].I32(), "f1 keeps its value")
 	assert.Equal(t, "array<atomic<u32>, 2>(1u, 2u)", cv["hist"].String())
-	res, err = check.ExecuteEntry(context.Background(), c, check.Options{})
+	res, err = check.Execute(context.Background(), c, check.Options{})
 	require.NoError(t, err)
 	for i, name := range res.Names {
 		if name == "out" {
-			assert.Equal(t, "array<i32, 2>(-3i, -3i)", res.Reference[i].Val().String())
+			assert.Equal(t, "array<i32, 2>(-3i, -3i)", res.Reference[0][i].Val().String())
 		}
 	}
-	rec := check.NewEntryRecord(c, res, check.Options{}, "test")
+	rec := check.NewCaseRecord(c, res, check.Options{}, "test")
 	data, err := check.MarshalCase(c.Module, rec)
 	require.NoError(t, err)
 	_, ec, _, err := check.ParseCaseFile("shrunk.wgsl", data)

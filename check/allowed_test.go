@@ -15,23 +15,23 @@ import (
 
 // referenceOf runs a shader of shaders/compute in the reference alone (no
 // device) and returns its result.
-func referenceOf(t *testing.T, name string, wg [3]uint32) *EntryResult {
+func referenceOf(t *testing.T, name string, wg [3]uint32) *Result {
 	t.Helper()
 	path := "../shaders/compute/" + name + ".wgsl"
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	m, err := wgsl.Parse(path, src)
 	require.NoError(t, err)
-	res, err := ExecuteEntry(context.Background(), &ComputeCase{Module: m, Entry: "main", Workgroups: wg}, Options{})
+	res, err := Execute(context.Background(), (&ComputeCase{Module: m, Entry: "main", Workgroups: wg}).Case(), Options{})
 	require.NoError(t, err)
 	return res
 }
 
 // observed is a GPU run that returns the reference's values, except the
 // leaves set gives (binding index, leaf index → value).
-func observed(res *EntryResult, set map[[2]int]uint32) oracle.Run {
+func observed(res *Result, set map[[2]int]uint32) oracle.Run {
 	var outs []oracle.Expected
-	for b, e := range res.Reference {
+	for b, e := range res.Reference[0] {
 		v := cloneValue(e.Val())
 		leaf := 0
 		var rec func(v *ir.Value)
@@ -64,7 +64,7 @@ func TestValueOutsideAnAllowedSetIsAFinding(t *testing.T) {
 		early uint32
 		want  oracle.Verdict
 	}{{1, oracle.Pass}, {16, oracle.Pass}, {9, oracle.Pass}, {17, oracle.Mismatch}, {0, oracle.Mismatch}} {
-		runs, v := oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{0, 2}: tc.early})})
+		runs, v := oracle.Judge(res.Reference, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{0, 2}: tc.early})})
 		assert.Equal(t, tc.want, v, "early[2] = %d", tc.early)
 		if tc.want == oracle.Mismatch {
 			require.Len(t, runs[0].Diffs[0], 1)
@@ -74,7 +74,7 @@ func TestValueOutsideAnAllowedSetIsAFinding(t *testing.T) {
 		}
 	}
 	// late[1] is exact: 16, after the barrier.
-	_, v := oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 1}: 15})})
+	_, v := oracle.Judge(res.Reference, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 1}: 15})})
 	assert.Equal(t, oracle.Mismatch, v)
 }
 
@@ -89,7 +89,7 @@ func TestRacyReadOutsideItsSetIsAFinding(t *testing.T) {
 		p2   uint32
 		want oracle.Verdict
 	}{{0, oracle.Pass}, {30, oracle.Pass}, {20, oracle.Mismatch}} {
-		_, v := oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: tc.p2})})
+		_, v := oracle.Judge(res.Reference, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: tc.p2})})
 		assert.Equal(t, tc.want, v, "p[2] = %d", tc.p2)
 	}
 	assert.Equal(t, oracle.Race, res.Verdict, "no run: the shader's race is the verdict")
@@ -111,15 +111,15 @@ func cloneValue(v ir.Value) ir.Value {
 // allowed values.
 func TestRaceIsTheShadersFinding(t *testing.T) {
 	res := referenceOf(t, "race_neighbour_read", [3]uint32{1, 1, 1})
-	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 30})})
-	fs := AttributeEntry(&ComputeCase{Entry: "main"}, res)
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 30})})
+	fs := res.Findings()
 	require.Len(t, fs, 1)
 	assert.Equal(t, ClassRace, fs[0].Class)
 	assert.Contains(t, fs[0].Implicates, "8 data races")
 	assert.Contains(t, fs[0].Implicates, "race_neighbour_read.wgsl:")
 	// Outside the set, the stack is implicated first.
-	res.Runs, _ = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 20})})
-	fs = AttributeEntry(&ComputeCase{Entry: "main"}, res)
+	res.Runs, _ = oracle.Judge(res.Reference, res.Names, []oracle.Run{observed(res, map[[2]int]uint32{{1, 2}: 20})})
+	fs = res.Findings()
 	require.Len(t, fs, 2)
 	assert.NotEqual(t, ClassRace, fs[0].Class)
 	assert.Equal(t, ClassRace, fs[1].Class)

@@ -513,9 +513,9 @@ func BindingsJSON(m *ir.Module, bufs map[string]ir.Buffer) json.RawMessage {
 
 // NewEntryRecord builds the record of a compute entry point's case and
 // its result: the dispatch is one invocation whose outputs are the
-// read_write bindings (EntryResult.AsResult).
-func NewEntryRecord(c *ComputeCase, res *EntryResult, opts Options, toolVersion string) *CaseRecord {
-	r := res.AsResult(c.Entry)
+// read_write bindings.
+func NewEntryRecord(c *ComputeCase, res *Result, opts Options, toolVersion string) *CaseRecord {
+	r := res
 	rec := &CaseRecord{
 		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],
 		Inputs: EntryInputsJSON(c), Verdict: string(res.Verdict), Findings: Attribute(r),
@@ -525,7 +525,7 @@ func NewEntryRecord(c *ComputeCase, res *EntryResult, opts Options, toolVersion 
 	if rec.Mode == "" {
 		rec.Mode = string(wgsl.Portable)
 	}
-	rec.Reference = append(rec.Reference, oracle.InvocationJSON(res.Reference, res.Names))
+	rec.Reference = append(rec.Reference, oracle.InvocationJSON(res.Reference[0], res.Names))
 	for _, run := range res.Runs {
 		rr := RunRecord{Adapter: run.Adapter, Function: run.Function, Format: run.Format, Mode: run.Mode,
 			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, run.Mismatches...), Verdict: string(run.Verdict), Error: run.Message}

@@ -24,7 +24,7 @@ func TestCaseFileDrivers(t *testing.T) {
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
 	defer d.Close()
-	res, err := Execute(t.Context(), c, Options{Flat: true, Devices: []Device{d}})
+	res, err := Execute(t.Context(), c.Case(), Options{Flat: true, Devices: []Device{d}})
 	require.NoError(t, err)
 	rec := NewRecord(c, res, Options{Flat: true}, "test")
 	gpu := map[string]bool{}
@@ -50,7 +50,7 @@ func TestCaseFileDrivers(t *testing.T) {
 	assert.Equal(t, rec.Drivers, rec2.Drivers)
 
 	// The interpreter alone records no driver.
-	res2, err := Execute(t.Context(), c, Options{Flat: true})
+	res2, err := Execute(t.Context(), c.Case(), Options{Flat: true})
 	require.NoError(t, err)
 	assert.Nil(t, NewRecord(c, res2, Options{Flat: true}, "test").Drivers)
 	assert.NotContains(t, string(mustMarshal(t, c, res2)), `"drivers"`)

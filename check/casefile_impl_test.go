@@ -20,7 +20,7 @@ func TestCaseFileImplementationVersion(t *testing.T) {
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
 	defer d.Close()
-	res, err := Execute(t.Context(), c, Options{Flat: true, Devices: []Device{d}})
+	res, err := Execute(t.Context(), c.Case(), Options{Flat: true, Devices: []Device{d}})
 	require.NoError(t, err)
 	rec := NewRecord(c, res, Options{Flat: true}, "test")
 	require.NotEmpty(t, rec.Drivers)

@@ -35,7 +35,7 @@ func trickyCase(t *testing.T) (*KernelCase, *Result) {
 		return ir.CompositeVal(ir.StructType(st), ir.I32Val(a), ir.CompositeVal(ir.Vec(2, ir.Bool), ir.BoolVal(b0), ir.BoolVal(false)))
 	}
 	c := &KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{sv(3, true), ir.F32Val(0.75)}, {sv(-2147483648, false), ir.F32Val(-0)}}}
-	res, err := Execute(t.Context(), c, Options{Flat: true})
+	res, err := Execute(t.Context(), c.Case(), Options{Flat: true})
 	require.NoError(t, err)
 	return c, res
 }

@@ -50,7 +50,7 @@ func referenceVerdict(v oracle.Verdict, refErr []string, fill Fill) oracle.Verdi
 // makes res out of domain: the inputs are made up (opts.Fill) and err is
 // the step limit. It then sets res's Verdict and Domain; the dispatch is
 // not run on any device (it would loop as long there).
-func entryOutOfDomain(res *EntryResult, err error, opts Options) bool {
+func entryOutOfDomain(res *Result, err error, opts Options) bool {
 	var ie *ir.Error
 	if opts.Fill == "" || !errors.As(err, &ie) || ie.Pass != "interp" || !strings.HasPrefix(ie.Msg, stepLimitMsg) {
 		return false

@@ -40,14 +40,14 @@ type ComputeCase struct {
 	Samplers map[string]*interp.Sampler
 }
 
-// EntryResult is the outcome of ExecuteEntry.
-type EntryResult struct {
-	// Names are the read_write storage bindings, in module order: the
-	// outputs compared. Reference[i] is binding Names[i]'s final contents
-	// in the reference, with its indeterminate leaves (races,
-	// order-dependent atomic results, out-of-bounds writes).
-	Names     []string
-	Reference []oracle.Expected
+// ComputeResult is what a compute entry point's Result holds beyond every
+// kind's (Result embeds it; nil for the other kinds). The Result's Names
+// are the read_write storage bindings in module order, then the storage
+// textures written; its Reference has one invocation, the dispatch, whose
+// outputs are their final contents in the reference, with their
+// indeterminate leaves (races, order-dependent atomic results,
+// out-of-bounds writes); its ABI names the entry point.
+type ComputeResult struct {
 	// Inputs are every storage and uniform binding's initial contents,
 	// in module order (Bindings' order), as dispatched.
 	Inputs   []ir.Buffer
@@ -58,17 +58,10 @@ type EntryResult struct {
 	TextureOutputs []*ir.TextureVar
 	textures       map[string]*interp.Texture // every texture's contents, as dispatched
 	Races          []interp.Race
-	Runs           []oracle.Judged
 	// Skipped are the runs an implementation or emitter cannot take
 	// (oracle.Unsupported: SPIR-V on Dawn, which takes WGSL only; gpudiff's
 	// SPIR-V of atomics on wgpu), with their reason; never judged.
 	Skipped []oracle.Run
-	Verdict oracle.Verdict
-	// Twin is the flattened twin's name (<entry>_flat) with Options.Flat;
-	// FlattenErr is flatten's refusal instead (the twin's runs are then
-	// absent and Verdict is FlattenRejected).
-	Twin       string
-	FlattenErr error
 	// Domain, with Verdict oracle.OutOfDomain, is why the made-up inputs
 	// (Options.Fill) are outside what the shader handles: the reference's
 	// step-limit error, positioned at the loop (check/domain.go). The
@@ -76,28 +69,45 @@ type EntryResult struct {
 	Domain string
 }
 
-// ExecuteEntry dispatches c on the reference and on every device in
-// opts.Devices, as WGSL (the module as written, emitted by
-// wgsl.EmitEntry in opts.Mode) and, with opts.SPIRV, as gpudiff's SPIR-V
-// (spirv.EmitEntry; an emitter that cannot take the module makes that run
-// Skipped, not failed), and judges every run against the reference under
-// the oracle's float policy. Errors are setup failures, positioned where
-// the source is known: no such entry point, a binding value that does not
-// fit its type, a uniform type WGSL's layout constraints refuse, the
-// reference's own failure (non-uniform barrier, step limit).
+// computeExecution is a compute entry point between Execute's stages
+// (Execution.kind): the reference and the twin's dispatch in the
+// interpreter are done, the GPU runs are not.
 //
-// With opts.Flat the entry point is flattened (flatten.Function: the twin
-// <entry>_flat is itself a compute entry point), the twin's dispatch runs
-// in the interpreter (run "interp <entry>_flat ir") and the twin runs on
-// every device beside the original, all judged against the original's
-// reference.
-func ExecuteEntry(ctx context.Context, c *ComputeCase, opts Options) (*EntryResult, error) {
-	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
+// The entry point is dispatched as WGSL (the module as written, emitted
+// by wgsl.EmitEntry in opts.Mode) and, with opts.SPIRV, as gpudiff's
+// SPIR-V (spirv.EmitEntry; an emitter that cannot take the module makes
+// that run Skipped, not failed); every run is judged against the reference
+// under the oracle's float policy. With opts.Flat the entry point is
+// flattened (flatten.Function: the twin <entry>_flat is itself a compute
+// entry point), the twin's dispatch runs in the interpreter (run "interp
+// <entry>_flat ir") and the twin runs on every device beside the
+// original, all judged against the original's reference.
+type computeExecution struct {
+	res     *Result
+	mod     *ir.Module // the case's module, or its clone holding the twin
+	funcs   []string   // the entry point, then the twin
+	formats []oracle.Format
+	mode    wgsl.Mode
+	label   string
+	job     harness.Dispatch
+	twin    []oracle.Run // the twin's dispatch in the interpreter
+	done    bool         // no GPU runs: the inputs are outside the shader's domain
+	// kernels caches each (format, function) module, emitted once.
+	kernels []emitted
+}
+
+// prepareCompute is Prepare for a compute entry point. Errors are setup
+// failures, positioned where the source is known: no such entry point, a
+// binding value that does not fit its type, a uniform type WGSL's layout
+// constraints refuse, the reference's own failure (non-uniform barrier,
+// step limit).
+func prepareCompute(c *ComputeCase, opts Options) (*computeExecution, error) {
+	ctx := opts.Interp.Context
 	d, err := interp.CompileEntry(c.Module, c.Entry)
 	if err != nil {
 		return nil, err
 	}
-	res := &EntryResult{}
+	res := &Result{ABI: &ir.KernelABI{Kernel: c.Entry}}
 	for name := range c.Buffers {
 		if v := c.Module.SharedVar(name); v == nil || v.Space == ir.SpaceWorkgroup {
 			return nil, fmt.Errorf("%s has no storage or uniform binding named %q", c.Entry, name)
@@ -155,10 +165,13 @@ func ExecuteEntry(ctx context.Context, c *ComputeCase, opts Options) (*EntryResu
 	if len(c.Module.Textures) > 0 {
 		opts.Interp.Textures, opts.Interp.Samplers = texs, smps
 	}
+	x := &computeExecution{res: res, mod: c.Module, funcs: []string{c.Entry}, label: opts.Label}
 	ref, err := d.RunBuffers(inputs, c.Workgroups, opts.Interp)
 	if err != nil {
 		if entryOutOfDomain(res, err, opts) {
-			return res, nil
+			res.Reference = [][]oracle.Expected{nil}
+			x.done = true
+			return x, nil
 		}
 		return nil, err
 	}
@@ -166,58 +179,90 @@ func ExecuteEntry(ctx context.Context, c *ComputeCase, opts Options) (*EntryResu
 	if err := stoppedBy(ctx); err != nil { // the GPU runs and judging a large dispatch take a while
 		return nil, err
 	}
+	var refOuts []oracle.Expected
 	for _, name := range res.Names[:len(res.Names)-len(written)] {
-		o := ref.Buffers[name]
-		res.Reference = append(res.Reference, expected(o))
+		refOuts = append(refOuts, expected(ref.Buffers[name]))
 	}
 	for _, v := range written {
-		res.Reference = append(res.Reference, textureOutput(v, texs[v.Name], ref.Textures))
+		refOuts = append(refOuts, textureOutput(v, texs[v.Name], ref.Textures))
 	}
+	res.Reference = [][]oracle.Expected{refOuts}
 
-	mode := opts.Mode
-	if mode == "" {
-		mode = wgsl.Portable
+	x.mode = opts.Mode
+	if x.mode == "" {
+		x.mode = wgsl.Portable
 	}
-	formats := []oracle.Format{oracle.FormatWGSL}
+	x.formats = []oracle.Format{oracle.FormatWGSL}
 	if opts.SPIRV {
-		formats = append(formats, oracle.FormatSPIRV)
+		x.formats = append(x.formats, oracle.FormatSPIRV)
 	}
-	var runs []oracle.Run
-	mod, funcs := c.Module, []string{c.Entry}
 	if opts.Flat {
 		tm := ir.CloneModule(c.Module)
 		if tw, ferr := flatten.Function(tm, c.Entry, opts.Flatten); ferr != nil {
 			res.FlattenErr = ferr
 		} else {
-			mod, res.Twin = tm, tw.Name
-			funcs = append(funcs, tw.Name)
-			runs = append(runs, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
+			x.mod, res.Twin = tm, tw.Name
+			x.funcs = append(x.funcs, tw.Name)
+			x.twin = append(x.twin, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
 		}
 	}
-	job := harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups, Textures: texJob, Samplers: smpJob}
-	for _, format := range formats {
-		for _, fn := range funcs {
-			k, kerr := EmitEntryKernel(mod, fn, format, mode, opts.Label+fn+"/"+string(format))
-			gap := spirv.NagaGap(k.SPIRV)
-			for _, dev := range opts.Devices {
-				r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(mode)}
-				switch {
-				case kerr != nil:
-					FailRun(&r, kerr)
-				case gap != "" && dev.Info().Implementation == "wgpu":
-					r.Failed, r.Message = oracle.Unsupported, gap
-				default:
-					out, err := dev.Run(ctx, k, job)
-					if err != nil {
-						FailRun(&r, err)
-					} else {
-						decodeEntryRun(res, out, &r)
-					}
+	x.job = harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups, Textures: texJob, Samplers: smpJob}
+	x.kernels = make([]emitted, len(x.formats)*len(x.funcs))
+	return x, nil
+}
+
+// deviceRuns dispatches every function in every format on dev, one run
+// per (format, function) in that order, the runs an implementation cannot
+// take (oracle.Unsupported) among them; judge sets those aside.
+func (x *computeExecution) deviceRuns(ctx context.Context, dev Device) []oracle.Run {
+	if x.done {
+		return nil
+	}
+	var runs []oracle.Run
+	for i, format := range x.formats {
+		for j, fn := range x.funcs {
+			e := &x.kernels[i*len(x.funcs)+j]
+			e.once.Do(func() { e.k, e.err = EmitEntryKernel(x.mod, fn, format, x.mode, x.label+fn+"/"+string(format)) })
+			k, kerr := e.k, e.err
+			r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(x.mode)}
+			switch {
+			case kerr != nil:
+				FailRun(&r, kerr)
+			case spirv.NagaGap(k.SPIRV) != "" && dev.Info().Implementation == "wgpu":
+				r.Failed, r.Message = oracle.Unsupported, spirv.NagaGap(k.SPIRV)
+			default:
+				out, err := dev.Run(ctx, k, x.job)
+				if err != nil {
+					FailRun(&r, err)
+				} else {
+					decodeEntryRun(&x.res.ComputeResult, out, &r)
 				}
-				if r.Failed == oracle.Unsupported {
-					res.Skipped = append(res.Skipped, r)
-					continue
-				}
+			}
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// judge judges the twin's dispatch in the interpreter and the GPU runs
+// (devRuns: deviceRuns' lists in device order) against the reference, in
+// the order format, function, device. It may be called more than once.
+func (x *computeExecution) judge(devRuns [][]oracle.Run) *Result {
+	res := *x.res
+	cr := &res.ComputeResult
+	if x.done {
+		return &res
+	}
+	cr.Skipped = nil
+	runs := append([]oracle.Run(nil), x.twin...)
+	for i := range len(x.formats) * len(x.funcs) {
+		for _, rs := range devRuns {
+			if i >= len(rs) {
+				continue
+			}
+			if r := rs[i]; r.Failed == oracle.Unsupported {
+				cr.Skipped = append(cr.Skipped, r)
+			} else {
 				runs = append(runs, r)
 			}
 		}
@@ -225,26 +270,26 @@ func ExecuteEntry(ctx context.Context, c *ComputeCase, opts Options) (*EntryResu
 	// A compile error is unsupported where the adapter declares it
 	// cannot take the module, a broken promise where it does not and
 	// another adapter accepts it (check/promise.go).
-	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(mod, r.Function, r.Format, r.Mode) })
+	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(x.mod, r.Function, r.Format, r.Mode) })
 	kept := runs[:0]
 	for _, r := range runs {
 		if r.Failed == oracle.Unsupported {
-			res.Skipped = append(res.Skipped, r)
+			cr.Skipped = append(cr.Skipped, r)
 			continue
 		}
 		kept = append(kept, r)
 	}
 	runs = kept
-	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
-	if len(res.Races) > 0 && (res.Verdict == oracle.Pass || res.Verdict == oracle.VIndeterminate) {
+	if len(cr.Races) > 0 && (res.Verdict == oracle.Pass || res.Verdict == oracle.VIndeterminate) {
 		// The shader's own defect: its racing leaves were compared
 		// against their allowed sets, and no run left them.
 		res.Verdict = oracle.Race
 	}
-	return res, nil
+	return &res
 }
 
 // stoppedBy is the error of a case ctx stopped between its phases (the
@@ -260,7 +305,7 @@ func stoppedBy(ctx context.Context) error {
 // twinReference dispatches the twin tw of module tm in the interpreter
 // with the original's bindings: the run "interp <tw> ir", whose outputs
 // (with the twin's own indeterminate leaves) are judged like any run.
-func (res *EntryResult) twinReference(tm *ir.Module, tw string, inputs map[string]ir.Buffer, wg [3]uint32, io interp.Options) oracle.Run {
+func (res *Result) twinReference(tm *ir.Module, tw string, inputs map[string]ir.Buffer, wg [3]uint32, io interp.Options) oracle.Run {
 	r := oracle.Run{Adapter: "interp", Function: tw, Format: oracle.FormatIR}
 	d, err := interp.CompileEntry(tm, tw)
 	var out *interp.DispatchResult
@@ -313,7 +358,7 @@ var emitEntrySPIRV = func(m *ir.Module, entry string, mode wgsl.Mode) ([]uint32,
 
 // decodeEntryRun splits a Buffers dispatch's output (the read_write
 // buffers, concatenated in binding order) and decodes each binding.
-func decodeEntryRun(res *EntryResult, out []byte, r *oracle.Run) {
+func decodeEntryRun(res *ComputeResult, out []byte, r *oracle.Run) {
 	var outs []oracle.Expected
 	off := 0
 	for i, v := range res.Bindings {
@@ -354,7 +399,7 @@ func bindingKind(v *ir.SharedVar) harness.BindingKind {
 
 // RaceLeaves returns, per read_write binding name, the sorted leaf indices
 // the reference reported races on.
-func (r *EntryResult) RaceLeaves() map[string][]int {
+func (r *ComputeResult) RaceLeaves() map[string][]int {
 	out := map[string][]int{}
 	for _, rc := range r.Races {
 		out[rc.Var] = append(out[rc.Var], rc.Slot)
@@ -365,24 +410,15 @@ func (r *EntryResult) RaceLeaves() map[string][]int {
 	return out
 }
 
-// AsResult returns r in the shape of a function kernel's Result, so that
-// what judges and attributes those (Attribute, ReplayFindings) takes an
-// entry point's dispatch too: the kernel is entry, the whole dispatch
-// one invocation whose outputs are the read_write bindings.
-func (r *EntryResult) AsResult(entry string) *Result {
-	return &Result{ABI: &ir.KernelABI{Kernel: entry}, Names: r.Names, Reference: [][]oracle.Expected{r.Reference},
-		Twin: r.Twin, Runs: r.Runs, Verdict: r.Verdict, FlattenErr: r.FlattenErr}
-}
-
-// AttributeEntry turns an entry point's judged runs into findings, most
-// specific first, as Attribute does for function kernels (Finding.
-// Invocations is [0], the dispatch, when a run disagrees), then, when the
-// reference found data races, the shader's own finding (ClassRace).
-func AttributeEntry(c *ComputeCase, res *EntryResult) []Finding {
-	fs := Attribute(res.AsResult(c.Entry))
+// Findings are res's findings, most specific first (Attribute: what the
+// runs implicate; Finding.Invocations is [0], the dispatch, for a compute
+// entry point's run that disagrees), then, when the reference of a compute
+// entry point found data races, the shader's own finding (ClassRace).
+func (res *Result) Findings() []Finding {
+	fs := Attribute(res)
 	if len(res.Races) > 0 {
 		// The shader's own defect, listed after what the runs implicate.
-		fs = append(fs, Finding{Class: ClassRace, Adapter: "interp", Runs: []string{"interp " + c.Entry + " ir"},
+		fs = append(fs, Finding{Class: ClassRace, Adapter: "interp", Runs: []string{"interp " + res.ABI.Kernel + " ir"},
 			Implicates: fmt.Sprintf("the shader: %d data races (WGSL #memory-model), e.g. %s", len(res.Races), res.Races[0])})
 	}
 	return fs

@@ -66,9 +66,17 @@ type Options struct {
 	Label string
 }
 
-// Result is the outcome of Execute: the reference, every judged run and
-// the overall verdict.
+// Result is the outcome of Execute for a case of any kind: the reference,
+// every judged run and the overall verdict. A function kernel's has one
+// invocation per argument list; a fragment entry point's one per pixel
+// (row-major, its position the argument), whose one output "ret" is the
+// fragment's colour; a compute entry point's one invocation, the dispatch
+// (see ComputeResult).
 type Result struct {
+	// Case and Options are what ran (Execute's arguments); Case is nil for
+	// a result judged from an Execution of a KernelCase made without one.
+	Case      *Case
+	Options   Options
 	ABI       *ir.KernelABI
 	Names     []string            // output names, ABI order
 	Reference [][]oracle.Expected // [invocation][output]
@@ -83,16 +91,25 @@ type Result struct {
 	// FlattenErr is flatten's refusal or failure when Flat was requested
 	// (the twin's runs are then absent and Verdict is FlattenRejected).
 	FlattenErr error
+	// ComputeResult is a compute entry point's dispatch: its bindings,
+	// races and skipped runs (empty for the other kinds; IsCompute).
+	ComputeResult
 }
 
-// Execute runs c on the selected paths and judges every run against the
-// interpreter's run of the original. Errors are setup failures (an
-// unknown kernel, arguments that do not fit the parameters); failures of
-// individual runs become their verdicts.
+// IsCompute reports whether res is a compute entry point's: one
+// invocation, the dispatch, whose outputs are bindings (ComputeResult).
+func (res *Result) IsCompute() bool { return res.Case != nil && res.Case.Kind == KindCompute }
+
+// Execute runs c on the paths opts selects and judges every run against
+// the interpreter's run of the original, for a case of any kind. Errors
+// are setup failures (an unknown kernel or entry point, arguments or
+// bindings that do not fit, a target size out of range, the reference's
+// own failure: see each kind's Prepare); failures of individual runs
+// become their verdicts.
 //
 // Execute is its three stages in order: Prepare, DeviceRuns on every
 // device, Judge. A campaign runs the same stages, spread over a pipeline.
-func Execute(ctx context.Context, c *KernelCase, opts Options) (*Result, error) {
+func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	x, err := Prepare(c, opts)
 	if err != nil {
@@ -105,6 +122,17 @@ func Execute(ctx context.Context, c *KernelCase, opts Options) (*Result, error) 
 	return x.Judge(runs), nil
 }
 
+// kindExecution is what a kind of case other than a function kernel
+// implements to run through Execute's stages (prepareCompute,
+// prepareFragment make one; a function kernel's stages are Execution's
+// own methods, which the campaign's batches use too).
+type kindExecution interface {
+	// deviceRuns makes every run of the case on one device.
+	deviceRuns(ctx context.Context, d Device) []oracle.Run
+	// judge judges the runs of every device, in device order.
+	judge(devRuns [][]oracle.Run) *Result
+}
+
 // Execution is a case between Execute's stages: the reference and the
 // twin's interpreter run are done (Prepare), the GPU runs are not
 // (DeviceRuns, or the same dispatches made by a caller: Functions,
@@ -114,6 +142,8 @@ func Execute(ctx context.Context, c *KernelCase, opts Options) (*Result, error) 
 // campaign's pipeline and its batches) builds each run with NewRun and
 // Decode or FailRun, exactly as DeviceRuns does.
 type Execution struct {
+	kind  kindExecution // a compute or fragment entry point's stages; nil for a function kernel
+	cs    *Case
 	c     *KernelCase
 	opts  Options
 	mode  wgsl.Mode
@@ -172,9 +202,47 @@ func pathIndex(p Path) int {
 // function has a few hundred nodes).
 const moduleWork = 300
 
-// Prepare runs the interpreter stages of Execute: the reference, flatten
-// and the twin's run, and encodes the arguments. Its errors are Execute's.
-func Prepare(c *KernelCase, opts Options) (*Execution, error) {
+// Prepare runs the interpreter stages of Execute for a case of any kind:
+// the reference, flatten and the twin's run, and the inputs laid out for
+// the devices. Its errors are Execute's. Only a function kernel's
+// Execution is batched (Batchable) and made by callers dispatch by
+// dispatch (Functions, Kernel, Dispatch, NewRun, Decode); every kind's
+// runs through DeviceRuns and Judge.
+func Prepare(c *Case, opts Options) (*Execution, error) {
+	if c.Func == nil {
+		return nil, errors.New("check: the case names no function (Case.Func is nil)")
+	}
+	var x *Execution
+	switch c.Kind {
+	case KindCompute:
+		k, err := prepareCompute(c.Entry(), opts)
+		if err != nil {
+			return nil, err
+		}
+		x = &Execution{kind: k, res: k.res}
+	case KindFragment:
+		k, err := prepareFragment(c.Fragment(), opts)
+		if err != nil {
+			return nil, err
+		}
+		x = &Execution{kind: k, res: k.res}
+	default:
+		var err error
+		if x, err = prepareKernel(c.Kernel(), opts); err != nil {
+			return nil, err
+		}
+	}
+	x.cs, x.opts = c, opts
+	x.res.Case, x.res.Options = c, opts
+	return x, nil
+}
+
+// Batchable reports whether x is a function kernel's, whose dispatches a
+// caller may make itself and batch with others' (NewBatch, RunUnit).
+func (x *Execution) Batchable() bool { return x.kind == nil }
+
+// prepareKernel is Prepare for a function kernel.
+func prepareKernel(c *KernelCase, opts Options) (*Execution, error) {
 	abi, err := ir.NewKernelABI(c.Module, c.Kernel)
 	if err != nil {
 		return nil, err
@@ -427,6 +495,9 @@ func (x *Execution) run(ctx context.Context, d Device, f int, p Path) (oracle.Ru
 // DeviceRuns runs every function on every path on d, each in a module of
 // its own, in Execute's order: per function, per stage, WGSL then SPIR-V.
 func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
+	if x.kind != nil {
+		return x.kind.deviceRuns(ctx, d)
+	}
 	var runs []oracle.Run
 	for f := range x.funcs {
 		for _, p := range x.Paths() {
@@ -442,6 +513,9 @@ func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
 // device, in device order, each in DeviceRuns' order) against the
 // reference. It may be called more than once.
 func (x *Execution) Judge(devRuns [][]oracle.Run) *Result {
+	if x.kind != nil {
+		return x.kind.judge(devRuns)
+	}
 	runs := append([]oracle.Run(nil), x.runs...)
 	for _, rs := range devRuns {
 		runs = append(runs, rs...)

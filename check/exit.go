@@ -46,14 +46,7 @@ func ExitOfRuns(v oracle.Verdict, flattenErr error, runs []oracle.Judged) Exit {
 	return e
 }
 
-// Exit is o's exit class (ExitOfRuns).
-func (o *Outcome) Exit() Exit {
-	var runs []oracle.Judged
-	switch {
-	case o.Entry != nil:
-		runs = o.Entry.Runs
-	case o.Result != nil:
-		runs = o.Result.Runs
-	}
-	return ExitOfRuns(o.Verdict(), o.FlattenErr(), runs)
+// Exit is res's exit class (ExitOfRuns).
+func (res *Result) Exit() Exit {
+	return ExitOfRuns(res.Verdict, res.FlattenErr, res.Runs)
 }

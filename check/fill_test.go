@@ -108,13 +108,13 @@ func TestStepLimitOutOfDomain(t *testing.T) {
 	require.NoError(t, err)
 	c := &KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{ir.U32Val(3)}, {ir.U32Val(4000000000)}}}
 	io := Options{Interp: interpLimit(1000)}
-	res, err := Execute(t.Context(), c, io)
+	res, err := Execute(t.Context(), c.Case(), io)
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Error, res.Verdict, "given inputs: the step limit is an error")
 	require.Len(t, Attribute(res), 1)
 
 	io.Fill = FillSmall
-	res, err = Execute(t.Context(), c, io)
+	res, err = Execute(t.Context(), c.Case(), io)
 	require.NoError(t, err)
 	assert.Equal(t, oracle.OutOfDomain, res.Verdict)
 	assert.Equal(t, []int{1}, res.Unfinished())
@@ -157,11 +157,11 @@ func TestEntryStepLimitOutOfDomain(t *testing.T) {
 	require.NoError(t, err)
 	cnt := ir.CompositeVal(m.SharedVar("cnt").T, ir.U32Val(2), ir.U32Val(4000000000))
 	c := &ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}, Buffers: MustBindingBuffers(m, map[string]ir.Value{"cnt": cnt})}
-	_, err = ExecuteEntry(t.Context(), c, Options{Interp: interpLimit(1000)})
+	_, err = Execute(t.Context(), c.Case(), Options{Interp: interpLimit(1000)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "eloop.wgsl:5:3: interp: step limit of 1000 exceeded")
 
-	res, err := ExecuteEntry(t.Context(), c, Options{Interp: interpLimit(1000), Fill: FillEdges})
+	res, err := Execute(t.Context(), c.Case(), Options{Interp: interpLimit(1000), Fill: FillEdges})
 	require.NoError(t, err)
 	assert.Equal(t, oracle.OutOfDomain, res.Verdict)
 	assert.Contains(t, res.Domain, "eloop.wgsl:5:3: interp: step limit of 1000 exceeded")

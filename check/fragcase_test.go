@@ -23,7 +23,7 @@ import (
 // case, positioned by file.
 func TestFragmentCaseRoundTrip(t *testing.T) {
 	c := loadTex(t, checkerSample, LoadOptions{Given: map[string]bool{"size": true}, Size: "6x3"})
-	x, err := c.Execute(context.Background(), c.Options(Options{}))
+	x, err := Execute(context.Background(), c, c.Options(Options{}))
 	require.NoError(t, err)
 	rec := x.Record("test")
 	require.NotNil(t, rec)
@@ -52,10 +52,10 @@ func TestFragmentCaseRoundTrip(t *testing.T) {
 	for name, s := range c.Samplers {
 		assert.Equal(t, *s, *back.Samplers[name], name)
 	}
-	bx, err := back.Execute(context.Background(), back.Options(Options{}))
+	bx, err := Execute(context.Background(), back, back.Options(Options{}))
 	require.NoError(t, err)
-	for i := range x.Result.Reference {
-		assert.Equal(t, string(oracle.InvocationJSON(x.Result.Reference[i], x.Result.Names)), string(oracle.InvocationJSON(bx.Result.Reference[i], bx.Result.Names)), "pixel %d", i)
+	for i := range x.Reference {
+		assert.Equal(t, string(oracle.InvocationJSON(x.Reference[i], x.Names)), string(oracle.InvocationJSON(bx.Reference[i], bx.Names)), "pixel %d", i)
 	}
 	out := bx.Replay(back.Record)
 	assert.Equal(t, ReplayFixed, out.Outcome, "a pass replays as a pass: %s", out.Message)

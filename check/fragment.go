@@ -88,7 +88,25 @@ func FragmentAttachment(t *ir.Type) (harness.AttachmentFormat, error) {
 	return harness.AttachmentFormat(prefix + suffix), nil
 }
 
-// ExecuteFragment runs c on the selected paths — the reference, the twin
+// fragmentExecution is a fragment entry point between Execute's stages
+// (Execution.kind): the reference and the twin's run in the interpreter
+// are done, the GPU runs are not.
+type fragmentExecution struct {
+	res         *Result
+	f           *ir.Func
+	outs        []wgsl.FragmentOutput
+	attachments []harness.AttachmentFormat
+	mod         *ir.Module // the case's module, or its clone holding the twin
+	funcs       []string
+	formats     []oracle.Format
+	mode        wgsl.Mode
+	label       string
+	job         harness.Dispatch
+	pixels      int
+	twin        []oracle.Run
+}
+
+// prepareFragment runs c on the selected paths — the reference, the twin
 // in the interpreter with opts.Flat, and each device's runs of the entry
 // point (and twin) as WGSL and, with opts.SPIRV, gpudiff's SPIR-V, all in
 // the fragment stage — and judges every pixel's outputs against the
@@ -96,7 +114,7 @@ func FragmentAttachment(t *ir.Type) (harness.AttachmentFormat, error) {
 // the fragment stage). Errors are setup failures: the entry point outside
 // what gpudiff runs (wgsl.FragmentEntry's positioned errors), a size of
 // zero or too many pixels.
-func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Result, error) {
+func prepareFragment(c *FragmentCase, opts Options) (*fragmentExecution, error) {
 	f, err := wgsl.FragmentEntry(c.Module, c.Entry)
 	if err != nil {
 		return nil, err
@@ -146,59 +164,75 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 	}
 	res.Reference, res.ReferenceErr = retOnly(ref), refErr
 
-	mode := opts.Mode
-	if mode == "" {
-		mode = wgsl.Portable
+	x := &fragmentExecution{res: res, f: f, outs: outs, attachments: attachments, mod: c.Module, funcs: []string{f.Name},
+		mode: opts.Mode, label: opts.Label, pixels: int(w * h)}
+	if x.mode == "" {
+		x.mode = wgsl.Portable
 	}
-	mod, funcs := c.Module, []string{f.Name}
-	var runs []oracle.Run
 	if opts.Flat {
 		m := ir.CloneModule(c.Module)
 		tw, ferr := flatten.Function(m, f.Name, opts.Flatten)
 		if ferr != nil {
 			res.FlattenErr = ferr
 		} else {
-			mod, res.Twin = m, tw.Name
-			funcs = append(funcs, tw.Name)
+			x.mod, res.Twin = m, tw.Name
+			x.funcs = append(x.funcs, tw.Name)
 			outsTw, invErr, err := run(m, tw.Name)
 			r := oracle.Run{Adapter: "interp", Function: tw.Name, Format: oracle.FormatIR, Outputs: retOnly(outsTw), InvocationErr: invErr}
 			if err != nil {
 				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
 			}
-			runs = append(runs, r)
+			x.twin = append(x.twin, r)
 		}
 	}
-	formats := []oracle.Format{oracle.FormatWGSL}
+	x.formats = []oracle.Format{oracle.FormatWGSL}
 	if opts.SPIRV {
-		formats = append(formats, oracle.FormatSPIRV)
+		x.formats = append(x.formats, oracle.FormatSPIRV)
 	}
-	job := harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true, Textures: texJob, Samplers: smpJob}
-	for _, d := range opts.Devices {
-		for _, fn := range funcs {
-			for _, format := range formats {
-				r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: format, Stage: oracle.StageFragment, Mode: string(mode)}
-				k, err := emitFragment(mod, fn, format, mode, opts.Label+fn+"/"+string(format)+"/fragment")
-				if spirv.IsUnsupported(err) || err == nil && spirv.NagaGap(k.SPIRV) != "" && d.Info().Implementation == "wgpu" {
-					continue // not run: Tested drops a SPIR-V run a device cannot take
-				}
-				if err != nil {
-					r.Failed, r.Message = oracle.Error, err.Error()
-					runs = append(runs, r)
-					continue
-				}
-				out, err := d.Run(ctx, k, job)
-				if err != nil {
-					FailRun(&r, err)
-				} else if r.Outputs, err = decodeFragment(out, f, outs, attachments, int(w*h)); err != nil {
-					r.Failed, r.Message = oracle.Error, err.Error()
-				}
-				if Tested(r) {
-					runs = append(runs, r)
-				}
+	x.job = harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true, Textures: texJob, Samplers: smpJob}
+	return x, nil
+}
+
+// deviceRuns draws every function in every format on d, per function WGSL
+// then SPIR-V; a SPIR-V run d cannot take is not made (Tested).
+func (x *fragmentExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
+	var runs []oracle.Run
+	for _, fn := range x.funcs {
+		for _, format := range x.formats {
+			r := oracle.Run{Adapter: d.Info().Name, Function: fn, Format: format, Stage: oracle.StageFragment, Mode: string(x.mode)}
+			k, err := emitFragment(x.mod, fn, format, x.mode, x.label+fn+"/"+string(format)+"/fragment")
+			if spirv.IsUnsupported(err) || err == nil && spirv.NagaGap(k.SPIRV) != "" && d.Info().Implementation == "wgpu" {
+				continue // not run: Tested drops a SPIR-V run a device cannot take
+			}
+			if err != nil {
+				r.Failed, r.Message = oracle.Error, err.Error()
+				runs = append(runs, r)
+				continue
+			}
+			out, err := d.Run(ctx, k, x.job)
+			if err != nil {
+				FailRun(&r, err)
+			} else if r.Outputs, err = decodeFragment(out, x.f, x.outs, x.attachments, x.pixels); err != nil {
+				r.Failed, r.Message = oracle.Error, err.Error()
+			}
+			if Tested(r) {
+				runs = append(runs, r)
 			}
 		}
 	}
-	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(mod, r.Function, r.Format, r.Mode) }) // check/promise.go
+	return runs
+}
+
+// judge judges the twin's run in the interpreter and the GPU runs
+// (devRuns: deviceRuns' lists in device order) against the reference. It
+// may be called more than once.
+func (x *fragmentExecution) judge(devRuns [][]oracle.Run) *Result {
+	res := *x.res
+	runs := append([]oracle.Run(nil), x.twin...)
+	for _, rs := range devRuns {
+		runs = append(runs, rs...)
+	}
+	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(x.mod, r.Function, r.Format, r.Mode) }) // check/promise.go
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
@@ -206,7 +240,7 @@ func ExecuteFragment(ctx context.Context, c *FragmentCase, opts Options) (*Resul
 	if res.ReferenceErr != nil {
 		res.Verdict = oracle.Error
 	}
-	return res, nil
+	return &res
 }
 
 // usesQuads reports whether fn's call graph in m takes a derivative or

@@ -78,13 +78,13 @@ func TestFragmentTextureCaseLoads(t *testing.T) {
 // both samplers.
 func TestFragmentLinearFilterOutsideIntervalIsAFinding(t *testing.T) {
 	c := loadTex(t, checkerSample, LoadOptions{Given: map[string]bool{"size": true}, Size: "12x10"})
-	ref, err := ExecuteFragment(context.Background(), c.Fragment(), Options{})
+	ref, err := Execute(context.Background(), c, Options{})
 	require.NoError(t, err)
 	require.Equal(t, oracle.Pass, ref.Verdict)
 
 	var jobs []harness.Dispatch
 	good := renderDevice{out: renderOf(t, ref), jobs: &jobs}
-	res, err := ExecuteFragment(context.Background(), c.Fragment(), Options{Devices: []Device{good}})
+	res, err := Execute(context.Background(), c, Options{Devices: []Device{good}})
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Pass, res.Verdict, "the reference's own midpoints pass")
 	require.Len(t, jobs, 1)
@@ -102,10 +102,10 @@ func TestFragmentLinearFilterOutsideIntervalIsAFinding(t *testing.T) {
 	s := *c.Samplers["lin_s"]
 	s.MagFilter, s.MinFilter, s.MipmapFilter = "nearest", "nearest", "nearest"
 	nc.Samplers["lin_s"] = &s
-	nearest, err := ExecuteFragment(context.Background(), &nc, Options{})
+	nearest, err := Execute(context.Background(), (&nc).Case(), Options{})
 	require.NoError(t, err)
 	bad := renderDevice{out: renderOf(t, nearest), jobs: &jobs}
-	res, err = ExecuteFragment(context.Background(), c.Fragment(), Options{Devices: []Device{bad}})
+	res, err = Execute(context.Background(), c, Options{Devices: []Device{bad}})
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Mismatch, res.Verdict)
 	fs := Attribute(res)

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,7 +102,40 @@ type Case struct {
 	Record *CaseRecord
 }
 
-// Kernel is the case as a function kernel's Case (nil for another kind).
+// NewKernelCase is the case of function kernel kernel of m run with args
+// (Args[invocation][param]); Func is nil when m has no such function
+// (Execute's error).
+func NewKernelCase(m *ir.Module, kernel string, args [][]ir.Value) *Case {
+	return &Case{Kind: KindKernel, Module: m, Func: m.Func(kernel), Args: args}
+}
+
+// NewComputeCase is the case of compute entry point entry of m dispatched
+// as workgroups (each ≥ 1) with bindings' initial values by variable name
+// (a missing one starts zeroed); Func is nil when m has no such function.
+func NewComputeCase(m *ir.Module, entry string, workgroups [3]uint32, bindings map[string]ir.Buffer) *Case {
+	return &Case{Kind: KindCompute, Module: m, Func: m.Func(entry), Workgroups: workgroups, Bindings: bindings}
+}
+
+// Case is c as a case of any kind (Execute's).
+func (c *KernelCase) Case() *Case { return NewKernelCase(c.Module, c.Kernel, c.Args) }
+
+// Case is c as a case of any kind (Execute's).
+func (c *ComputeCase) Case() *Case {
+	return &Case{Kind: KindCompute, Module: c.Module, Func: c.Module.Func(c.Entry), Workgroups: c.Workgroups,
+		Bindings: c.Buffers, Textures: c.Textures, Samplers: c.Samplers}
+}
+
+// Case is c as a case of any kind (Execute's).
+func (c *FragmentCase) Case() *Case {
+	f := c.Module.Func(c.Entry)
+	cs := &Case{Kind: KindFragment, Module: c.Module, Func: f, Size: c.Size, Textures: c.Textures, Samplers: c.Samplers}
+	if f != nil {
+		cs.Args = FragmentPositions(c.Size[0], c.Size[1], len(f.Params))
+	}
+	return cs
+}
+
+// Kernel is the case as a function kernel's KernelCase (nil for another kind).
 func (c *Case) Kernel() *KernelCase {
 	if c.Kind != KindKernel {
 		return nil
@@ -127,6 +159,58 @@ func (c *Case) Fragment() *FragmentCase {
 		return nil
 	}
 	return &FragmentCase{Module: c.Module, Entry: c.Func.Name, Size: c.Size, Textures: c.Textures, Samplers: c.Samplers}
+}
+
+// InputTable is c's inputs as the driver matrix lists them: the names of
+// the parameters (a compute entry point's: its storage and uniform
+// bindings, in module order), one row of human-readable values per
+// invocation (a compute entry point's one row: each binding's initial
+// value, zeroed where c gives none), and the inputs file's JSON
+// (InputsJSON; EntryInputsJSON with every binding, the textures and the
+// samplers, for a compute entry point). Params is nil for a kernel
+// without parameters, empty for an entry point without bindings.
+func (c *Case) InputTable() (params []string, rows [][]string, inputs json.RawMessage) {
+	if c.Kind == KindCompute {
+		full := map[string]ir.Buffer{}
+		row := []string{}
+		params = []string{}
+		for _, v := range c.Module.Shared {
+			if v.Space == ir.SpaceWorkgroup {
+				continue
+			}
+			val, ok := c.Bindings[v.Name]
+			if !ok {
+				val = ir.ZeroBuffer(v.T)
+			}
+			full[v.Name] = val
+			params = append(params, v.Name)
+			row = append(row, oracle.Human(oracle.Expected{Buffer: val}))
+		}
+		// The inputs file's form: the buffers, then the textures and
+		// samplers the case gives.
+		return params, [][]string{row}, EntryInputsJSON(&ComputeCase{Module: c.Module, Buffers: full, Textures: c.Textures, Samplers: c.Samplers})
+	}
+	for _, p := range c.Func.Params {
+		params = append(params, p.Name)
+	}
+	for _, args := range c.Args {
+		row := make([]string, len(args))
+		for j, a := range args {
+			row[j] = oracle.Human(oracle.Expected{Value: a})
+		}
+		rows = append(rows, row)
+	}
+	return params, rows, InputsJSON(c.Func, c.Args)
+}
+
+// Invocations is how many invocations c's result has: a function kernel's
+// argument lists, a fragment entry point's pixels, a compute entry
+// point's one dispatch.
+func (c *Case) Invocations() int {
+	if c.Kind == KindCompute {
+		return 1
+	}
+	return len(c.Args)
 }
 
 // Options returns base with the case's Stages, Mode, Flat, SPIRV and Fill.
@@ -921,73 +1005,34 @@ func jsonPos(path string, data []byte, err error) string {
 	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
 
-// Outcome is a case's run (Case.Execute): the options it ran with and
-// its result, a function kernel's or fragment entry point's Result or a
-// compute entry point's EntryResult.
-type Outcome struct {
-	Case    *Case
-	Options Options
-	Result  *Result      // KindKernel, KindFragment
-	Entry   *EntryResult // KindCompute
+// Record is the case file's record of res's run (NewCaseRecord of its
+// case and options).
+func (res *Result) Record(toolVersion string) *CaseRecord {
+	return NewCaseRecord(res.Case, res, res.Options, toolVersion)
 }
 
-// Execute runs c on the paths opts selects (Execute, ExecuteEntry or
-// ExecuteFragment, by kind) and judges every run. Errors are theirs.
-func (c *Case) Execute(ctx context.Context, opts Options) (*Outcome, error) {
-	out := &Outcome{Case: c, Options: opts}
-	var err error
+// NewCaseRecord is the case file's record of case c judged res with opts
+// (NewRecord, NewEntryRecord, NewFragmentRecord, by c's kind); toolVersion
+// is the record's tool version.
+func NewCaseRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseRecord {
 	switch c.Kind {
 	case KindCompute:
-		out.Entry, err = ExecuteEntry(ctx, c.Entry(), opts)
+		return NewEntryRecord(c.Entry(), res, opts, toolVersion)
 	case KindFragment:
-		out.Result, err = ExecuteFragment(ctx, c.Fragment(), opts)
-	default:
-		out.Result, err = Execute(ctx, c.Kernel(), opts)
+		return NewFragmentRecord(c.Fragment(), res, opts, toolVersion)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return NewRecord(c.Kernel(), res, opts, toolVersion)
 }
 
-// Verdict is the run's overall verdict.
-func (o *Outcome) Verdict() oracle.Verdict {
-	if o.Entry != nil {
-		return o.Entry.Verdict
-	}
-	return o.Result.Verdict
-}
-
-// FlattenErr is flatten's refusal when Options.Flat asked for a twin.
-func (o *Outcome) FlattenErr() error {
-	if o.Entry != nil {
-		return o.Entry.FlattenErr
-	}
-	return o.Result.FlattenErr
-}
-
-// Record is the case file's record of the run (NewRecord, NewEntryRecord,
-// NewFragmentRecord, by kind).
-func (o *Outcome) Record(toolVersion string) *CaseRecord {
-	switch o.Case.Kind {
-	case KindCompute:
-		return NewEntryRecord(o.Case.Entry(), o.Entry, o.Options, toolVersion)
-	case KindFragment:
-		return NewFragmentRecord(o.Case.Fragment(), o.Result, o.Options, toolVersion)
-	}
-	return NewRecord(o.Case.Kernel(), o.Result, o.Options, toolVersion)
-}
-
-// Replay judges the run against the case file's record rec (JudgeReplay); a
-// compute entry point's dispatch is judged as one invocation
-// (EntryResult.AsResult), its out-of-domain loop as the reference's error.
-func (o *Outcome) Replay(rec *CaseRecord) ReplayOutcome {
-	r := o.Result
-	if o.Entry != nil {
-		r = o.Entry.AsResult(o.Case.Func.Name)
-		if o.Entry.Domain != "" {
-			r.ReferenceErr = []string{o.Entry.Domain} // the loop, for the out-of-domain finding
-		}
+// Replay judges res's run against the case file's record rec
+// (JudgeReplay); a compute entry point's out-of-domain loop is judged as
+// the reference's error.
+func (res *Result) Replay(rec *CaseRecord) ReplayOutcome {
+	r := res
+	if res.Domain != "" {
+		cp := *res
+		cp.ReferenceErr = []string{res.Domain} // the loop, for the out-of-domain finding
+		r = &cp
 	}
 	return JudgeReplay(rec, ReplayFindings(r, rec))
 }

@@ -131,7 +131,7 @@ func TestFragmentSPIRVGapIsNotRun(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, KindFragment, c.Kind)
 	var got []harness.Kernel
-	_, err = c.Execute(context.Background(), c.Options(Options{Devices: []Device{kernelRecorder{&got}}, SPIRV: true}))
+	_, err = Execute(context.Background(), c, c.Options(Options{Devices: []Device{kernelRecorder{&got}}, SPIRV: true}))
 	require.NoError(t, err)
 	require.NotEmpty(t, got)
 	for _, k := range got {

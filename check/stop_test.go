@@ -21,6 +21,6 @@ func TestExecuteEntryStopsOnItsContext(t *testing.T) {
 	cause := errors.New("test cause")
 	ctx, cancel := context.WithCancelCause(t.Context())
 	cancel(cause)
-	_, err = ExecuteEntry(ctx, &ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}}, Options{})
+	_, err = Execute(ctx, (&ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}}).Case(), Options{})
 	require.ErrorIs(t, err, cause)
 }

@@ -48,12 +48,12 @@ func TestTextureInputsFile(t *testing.T) {
 // right (repeat); a value between two codes allows both.
 func TestTextureReferenceHandDerived(t *testing.T) {
 	c := loadTex(t, storeLoad, LoadOptions{})
-	out, err := c.Execute(context.Background(), c.Options(Options{}))
+	out, err := Execute(context.Background(), c, c.Options(Options{}))
 	require.NoError(t, err)
-	res := out.Entry
+	res := out
 	require.Equal(t, []string{"dst"}, res.Names)
 	assert.Equal(t, oracle.Pass, res.Verdict)
-	e := res.Reference[0]
+	e := res.Reference[0][0]
 	// [y][x][channel] leaves in order; nil: exact.
 	want := []struct {
 		code    uint32
@@ -108,11 +108,11 @@ func TestTextureMismatchJudged(t *testing.T) {
 		if tc.at >= 0 {
 			out[tc.at] = tc.b
 		}
-		o, err := c.Execute(context.Background(), c.Options(Options{Devices: []Device{fakeTexDevice{out}}}))
+		o, err := Execute(context.Background(), c, c.Options(Options{Devices: []Device{fakeTexDevice{out}}}))
 		require.NoError(t, err)
-		assert.Equal(t, tc.want, o.Entry.Verdict, "byte %d = %d", tc.at, tc.b)
+		assert.Equal(t, tc.want, o.Verdict, "byte %d = %d", tc.at, tc.b)
 		if tc.want == oracle.Mismatch {
-			fs := AttributeEntry(c.Entry(), o.Entry)
+			fs := o.Findings()
 			require.NotEmpty(t, fs)
 		}
 	}
@@ -266,11 +266,11 @@ func TestDepthMultisampledHandDerived(t *testing.T) {
 	c := loadTex(t, depthMSLoad, LoadOptions{})
 	require.Equal(t, 4, c.Textures["ms"].SampleCount)
 	require.Equal(t, "depth32float", c.Textures["d"].Format)
-	out, err := c.Execute(context.Background(), c.Options(Options{}))
+	out, err := Execute(context.Background(), c, c.Options(Options{}))
 	require.NoError(t, err)
-	res := out.Entry
+	res := out
 	require.Equal(t, []string{"o", "u", "n"}, res.Names)
-	o, otol := refLeaves(t, res.Reference[0])
+	o, otol := refLeaves(t, res.Reference[0][0])
 	want := []float64{0, 0.25, 0.5, 1, 0.75, 0, 0.2, 0.4, 0.6, 0.8, 1, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8}
 	require.Len(t, o, len(want))
 	for i, w := range want {
@@ -282,11 +282,11 @@ func TestDepthMultisampledHandDerived(t *testing.T) {
 		assert.Equal(t, w, o[i], "o[%d]", i)
 		assert.Zero(t, otol[i], "o[%d] exact", i)
 	}
-	u, _ := refLeaves(t, res.Reference[1])
+	u, _ := refLeaves(t, res.Reference[0][1])
 	for i := range u {
 		assert.Equal(t, float64(i+1), u[i], "u leaf %d", i)
 	}
-	n, _ := refLeaves(t, res.Reference[2])
+	n, _ := refLeaves(t, res.Reference[0][2])
 	assert.Equal(t, []float64{4, 4}, n)
 }
 
@@ -299,10 +299,10 @@ func TestDepthMultisampledHandDerived(t *testing.T) {
 // (0,1), (1,1), (1,0), (0,0), WGSL #texturegathercompare).
 func TestDepthCompareHandDerived(t *testing.T) {
 	c := loadTex(t, depthCompare, LoadOptions{})
-	out, err := c.Execute(context.Background(), c.Options(Options{}))
+	out, err := Execute(context.Background(), c, c.Options(Options{}))
 	require.NoError(t, err)
-	res := out.Entry
-	o, otol := refLeaves(t, res.Reference[0])
+	res := out
+	o, otol := refLeaves(t, res.Reference[0][0])
 	want := []float64{0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}
 	require.Len(t, o, 13)
 	for i, w := range want {
@@ -311,7 +311,7 @@ func TestDepthCompareHandDerived(t *testing.T) {
 	}
 	assert.Equal(t, 0.5, o[12])
 	assert.GreaterOrEqual(t, otol[12], 0.5, "o[12] covers [0, 1]")
-	g, gtol := refLeaves(t, res.Reference[1])
+	g, gtol := refLeaves(t, res.Reference[0][1])
 	assert.Equal(t, []float64{1, 1, 0, 0}, g)
 	assert.Equal(t, []float64{0, 0, 0, 0}, gtol)
 }
@@ -330,11 +330,11 @@ func TestDepthMultisampledCasesOnGPUs(t *testing.T) {
 	for _, f := range []string{depthMSLoad, depthCompare} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			c := loadTex(t, f, LoadOptions{Flat: true})
-			out, err := c.Execute(context.Background(), c.Options(Options{Devices: devs}))
+			out, err := Execute(context.Background(), c, c.Options(Options{Devices: devs}))
 			require.NoError(t, err)
-			assert.Equal(t, oracle.Pass, out.Verdict())
-			assert.Len(t, out.Entry.Runs, 1+2*2, "interp twin + 2 adapters × {original, twin}")
-			for _, r := range out.Entry.Runs {
+			assert.Equal(t, oracle.Pass, out.Verdict)
+			assert.Len(t, out.Runs, 1+2*2, "interp twin + 2 adapters × {original, twin}")
+			for _, r := range out.Runs {
 				assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
 				assert.Empty(t, r.Mismatches, "%s %s %s", r.Adapter, r.Function, r.Format)
 			}
@@ -374,11 +374,11 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 	c, err := Load(path, LoadOptions{Command: "exec", SPIRV: true, Fill: "small", Workgroups: "64,4", Given: map[string]bool{"workgroups": true, "fill": true}})
 	require.NoError(t, err)
 	require.Equal(t, [3]uint32{64, 4, 1}, c.Workgroups)
-	out, err := c.Execute(context.Background(), c.Options(Options{Devices: texGPUs(t), SPIRV: true}))
+	out, err := Execute(context.Background(), c, c.Options(Options{Devices: texGPUs(t), SPIRV: true}))
 	require.NoError(t, err)
-	assert.Equal(t, oracle.Pass, out.Verdict())
-	assert.Len(t, out.Entry.Runs, 2*2, "2 adapters × {WGSL, SPIR-V}")
-	for _, r := range out.Entry.Runs {
+	assert.Equal(t, oracle.Pass, out.Verdict)
+	assert.Len(t, out.Runs, 2*2, "2 adapters × {WGSL, SPIR-V}")
+	for _, r := range out.Runs {
 		assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
 	}
 }

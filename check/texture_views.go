@@ -18,7 +18,7 @@ type TextureView struct {
 	// Texture is the binding's contents as dispatched to the reference
 	// and to every run (every mip level and array layer).
 	Texture *interp.Texture
-	// Output is the index in EntryResult.Names and Reference (and each
+	// Output is the index in Result.Names and Reference (and each
 	// run's Outputs[0]) of the storage texture's final level 0, or -1
 	// for a texture the entry point only reads.
 	Output int
@@ -26,7 +26,7 @@ type TextureView struct {
 
 // TextureViews returns the texture bindings (not samplers) the entry
 // point entry of m uses, in module order, with their dispatched contents.
-func (r *EntryResult) TextureViews(m *ir.Module, entry string) []TextureView {
+func (r *Result) TextureViews(m *ir.Module, entry string) []TextureView {
 	if m == nil || r.textures == nil {
 		return nil
 	}

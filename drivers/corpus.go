@@ -36,29 +36,17 @@ type Case struct {
 	// Source is the WGSL text: the file as written, or ir.Print of a
 	// generated module.
 	Source string
-	// Case is the module, kernel and per-invocation arguments of a
-	// function kernel; nil for a compute entry point as written.
-	Case *check.KernelCase
-	// Entry is a compute entry point as written (check.ExecuteEntry): the
-	// module, entry point, workgroups and bindings; nil for a function
-	// kernel.
-	Entry *check.ComputeCase
-	// Fragment is a fragment entry point as written
-	// (check.ExecuteFragment) over a check.DefaultFragmentSize target.
-	// Exactly one of Case, Entry and Fragment is set.
-	Fragment *check.FragmentCase
+	// Case is what runs (check.Execute): a function kernel and its
+	// per-invocation arguments, a compute entry point as written with its
+	// workgroups and bindings, or a fragment entry point as written over
+	// a check.DefaultFragmentSize target.
+	Case *check.Case
 	// Seed locates a generated program (nil for corpus files).
 	Seed *check.SeedInfo
 }
 
-// Module is the case's module, whichever kind of case it is.
+// Module is the case's module.
 func (c *Case) Module() *ir.Module {
-	switch {
-	case c.Entry != nil:
-		return c.Entry.Module
-	case c.Fragment != nil:
-		return c.Fragment.Module
-	}
 	return c.Case.Module
 }
 
@@ -139,7 +127,7 @@ func LoadFile(path string) (*Case, error) {
 	}
 	rule, spec := HeaderLines(ac.Source)
 	c := &Case{Name: keySafe(strings.TrimSuffix(filepath.Base(path), ".wgsl")), Path: path, Rule: rule, Spec: spec, Source: string(ac.Source),
-		Case: ac.Kernel(), Entry: ac.Entry(), Fragment: ac.Fragment()}
+		Case: ac}
 	if ac.Record != nil {
 		c.Seed = ac.Record.Seed
 	}
@@ -201,10 +189,10 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 		if p.IsEntry() {
 			// A compute entry point (the compute profile): the dispatch
 			// a campaign checks, its bindings gen.Bindings(seed).
-			c.Entry = &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)),
-				Textures: p.Textures, Samplers: p.Samplers}
+			c.Case = check.NewComputeCase(p.Module, p.Kernel, p.Workgroups, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
+			c.Case.Textures, c.Case.Samplers = p.Textures, p.Samplers
 		} else {
-			c.Case = &check.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(ps, f.Params, invocations)}
+			c.Case = check.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, invocations))
 		}
 		out = append(out, c)
 	}

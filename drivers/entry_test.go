@@ -42,11 +42,11 @@ func entryCorpus(t *testing.T) (string, map[string]any) {
 	}
 	c, err := LoadFile(filepath.Join(computeDir, "stencil_1d.wgsl"))
 	require.NoError(t, err)
-	require.NotNil(t, c.Entry)
-	res, err := check.ExecuteEntry(context.Background(), c.Entry, check.Options{Mode: wgsl.Raw})
+	require.Equal(t, check.KindCompute, c.Case.Kind)
+	res, err := check.Execute(context.Background(), c.Case, check.Options{Mode: wgsl.Raw})
 	require.NoError(t, err)
-	rec := check.NewEntryRecord(c.Entry, res, check.Options{Mode: wgsl.Raw}, "test")
-	require.NoError(t, check.WriteCase(filepath.Join(dir, "stencil_case.wgsl"), c.Entry.Module, rec))
+	rec := res.Record("test")
+	require.NoError(t, check.WriteCase(filepath.Join(dir, "stencil_case.wgsl"), c.Case.Module, rec))
 	want["stencil_case"] = expectedBindings(t, "stencil_1d")
 	return dir, want
 }
@@ -73,26 +73,24 @@ func TestLoadCorpusReadsEntryPoints(t *testing.T) {
 	require.Len(t, cases, 3)
 	byName := map[string]*Case{}
 	for _, c := range cases {
-		require.Nil(t, c.Case, c.Name)
-		require.NotNil(t, c.Entry, c.Name)
+		require.Equal(t, check.KindCompute, c.Case.Kind, c.Name)
 		byName[c.Name] = c
 	}
-	h := byName["histogram"].Entry
-	assert.Equal(t, "main", h.Entry)
+	h := byName["histogram"].Case
+	assert.Equal(t, "main", h.Func.Name)
 	assert.Equal(t, [3]uint32{2, 1, 1}, h.Workgroups)
-	hv := check.BindingValues(h.Buffers)
+	hv := check.BindingValues(h.Bindings)
 	assert.Len(t, hv["values"].Elems, 16)
 	assert.Equal(t, uint32(100), hv["bins"].Elems[0].Bits)
-	s := byName["stencil_case"].Entry
+	s := byName["stencil_case"].Case
 	assert.Equal(t, [3]uint32{2, 1, 1}, s.Workgroups)
-	sv := check.BindingValues(s.Buffers)
+	sv := check.BindingValues(s.Bindings)
 	assert.Len(t, sv["src"].Elems, 16)
 	assert.Equal(t, int32(-3), int32(sv["src"].Elems[1].Bits))
 
 	k, err := LoadFile("../shaders/examples/shade.wgsl")
 	require.NoError(t, err)
-	assert.NotNil(t, k.Case)
-	assert.Nil(t, k.Entry)
+	assert.Equal(t, check.KindKernel, k.Case.Kind)
 
 	// A bad workgroups entry is refused, naming the file.
 	bad := filepath.Join(t.TempDir(), "histogram.wgsl")
@@ -133,8 +131,8 @@ func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	}
 	assert.Equal(t, js(bufs), js(gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
 	assert.NotEqual(t, js(bufs), js(gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1})))
-	// ExecuteEntry takes them as they are.
-	_, err = check.ExecuteEntry(context.Background(), &check.ComputeCase{Module: m, Entry: f.Name, Workgroups: [3]uint32{2, 1, 1}, Buffers: check.MustBindingBuffers(m, bufs)}, check.Options{})
+	// Execute takes them as they are.
+	_, err = check.Execute(context.Background(), check.NewComputeCase(m, f.Name, [3]uint32{2, 1, 1}, check.MustBindingBuffers(m, bufs)), check.Options{})
 	require.NoError(t, err)
 }
 
@@ -211,11 +209,10 @@ func TestGeneratedComputePrograms(t *testing.T) {
 	cs := Generated(3, 4, 16, gen.Config{Profile: prof})
 	require.Len(t, cs, 4)
 	for i, c := range cs {
-		require.Nil(t, c.Case)
-		require.NotNil(t, c.Entry)
+		require.Equal(t, check.KindCompute, c.Case.Kind)
 		p := gen.Generate(gen.ProgramSeed(3, i), gen.Config{Profile: prof, OutsideSubset: -1})
-		assert.Equal(t, p.Workgroups, c.Entry.Workgroups)
-		assert.Equal(t, check.BindingsJSON(p.Module, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))), check.BindingsJSON(c.Entry.Module, c.Entry.Buffers))
+		assert.Equal(t, p.Workgroups, c.Case.Workgroups)
+		assert.Equal(t, check.BindingsJSON(p.Module, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))), check.BindingsJSON(c.Case.Module, c.Case.Bindings))
 		assert.Equal(t, "compute", c.Seed.Profile)
 	}
 }

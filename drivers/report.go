@@ -162,13 +162,10 @@ type Cell struct {
 	Text string       `json:"text"`
 	Runs []*RunResult `json:"runs"`
 	// Result is the check.Result this adapter's runs were judged in (the
-	// reference, the twin's interpreter run and the adapter's runs);
-	// Entry is an entry point's check.EntryResult, whose AsResult Result
-	// is. Neither is in the JSON report: they are for pictures
-	// (report.ResultPictures, report.EntryPictures). Nil when the case
-	// did not run on the adapter.
-	Result *check.Result      `json:"-"`
-	Entry  *check.EntryResult `json:"-"`
+	// reference, the twin's interpreter run and the adapter's runs). It is
+	// not in the JSON report: it is for pictures (report.ResultPictures,
+	// report.EntryPictures). Nil when the case did not run on the adapter.
+	Result *check.Result `json:"-"`
 }
 
 // RunResult is one judged run: a function kind in a format and a stage on

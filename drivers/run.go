@@ -82,20 +82,11 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 					results[i][a] = slot{err: ctx.Err()}
 					continue
 				}
-				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin,
+				// Stages apply to a function kernel; an entry point runs in
+				// its own stage.
+				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin, Stages: opts.Stages,
 					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
-				switch {
-				case c.Entry != nil:
-					copts.Stages = nil // an entry point as written: compute
-					results[i][a] = runEntry(ctx, c.Entry, copts)
-				case c.Fragment != nil:
-					res, err := check.ExecuteFragment(ctx, c.Fragment, copts) // in the fragment stage
-					results[i][a] = slot{res: res, err: err}
-				default:
-					copts.Stages = opts.Stages
-					res, err := check.Execute(ctx, c.Case, copts)
-					results[i][a] = slot{res: res, err: err}
-				}
+				results[i][a] = runCase(ctx, c.Case, copts)
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
@@ -121,7 +112,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				cr.setReference(c, res)
 				cr.Races = s.races
 			}
-			cell := &Cell{Adapter: rep.Adapters[a].Name, Result: s.res, Entry: s.entry}
+			cell := &Cell{Adapter: rep.Adapters[a].Name, Result: s.res}
 			for _, r := range s.res.Runs {
 				if r.Adapter == "interp" {
 					continue
@@ -147,7 +138,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 		rep.Cases = append(rep.Cases, cr)
 	}
 	for i, cr := range rep.Cases {
-		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() && cases[i].Case != nil {
+		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() && cases[i].Case.Kind == check.KindKernel { // FindHazards reads a function kernel's SPIR-V
 			cr.Hazards = caseHazards(cases[i], opts.Flatten)
 		}
 		rep.Divergences = append(rep.Divergences, attributeCase(rep, cr)...)
@@ -161,27 +152,26 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 // slot is one case's outcome on one adapter.
 type slot struct {
 	res     *check.Result
-	entry   *check.EntryResult // an entry point's result (res is its AsResult)
-	skipped []oracle.Run       // an entry point's runs not taken (EntryResult.Skipped)
-	races   int                // an entry point's data races in the reference
+	skipped []oracle.Run // a compute entry point's runs not taken (check.ComputeResult.Skipped)
+	races   int          // a compute entry point's data races in the reference
 	err     error
 }
 
-// runEntry dispatches a compute entry point as written on one adapter
-// (check.ExecuteEntry: original and twin, WGSL and gpudiff's SPIR-V, in
-// the run's mode; raw emits the module's operators as written). Its
-// result is taken in a function kernel's shape (EntryResult.AsResult:
-// one invocation, the dispatch, whose outputs are the read_write
-// bindings), so cells, divergences and attribution are a kernel's. The
-// runs check skips (oracle.Unsupported) are kept to be shown as skipped,
-// except SPIR-V on an implementation that takes no SPIR-V at all (Dawn),
-// which a function kernel's row leaves out too.
-func runEntry(ctx context.Context, c *check.ComputeCase, opts check.Options) slot {
-	res, err := check.ExecuteEntry(ctx, c, opts)
+// runCase runs a case on one adapter (check.Execute: original and twin,
+// WGSL and gpudiff's SPIR-V, in the run's mode; raw emits the module's
+// operators as written). Every kind's result has a function kernel's
+// shape (a compute entry point's one invocation is the dispatch, whose
+// outputs are the read_write bindings), so cells, divergences and
+// attribution are one. The runs check skips for a compute entry point
+// (oracle.Unsupported) are kept to be shown as skipped, except SPIR-V on
+// an implementation that takes no SPIR-V at all (Dawn), which a function
+// kernel's row leaves out too.
+func runCase(ctx context.Context, c *check.Case, opts check.Options) slot {
+	res, err := check.Execute(ctx, c, opts)
 	if err != nil {
 		return slot{err: err}
 	}
-	s := slot{res: res.AsResult(c.Entry), entry: res, races: len(res.Races)}
+	s := slot{res: res, races: len(res.Races)}
 	for _, r := range res.Skipped {
 		if !strings.Contains(r.Message, dawn.ErrNoSPIRV.Error()) {
 			s.skipped = append(s.skipped, r)
@@ -222,67 +212,16 @@ func (d *boundedDevice) Run(ctx context.Context, k harness.Kernel, job harness.D
 }
 
 func newCaseResult(c *Case) *CaseResult {
-	if c.Entry != nil {
-		return newEntryCaseResult(c)
+	cs := c.Case
+	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: cs.Func.Name, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
+		Invocations: cs.Invocations()}
+	if cs.Kind == check.KindCompute {
+		cr.Workgroups = append([]uint32{}, cs.Workgroups[:]...)
 	}
-	m, kernel, allArgs := c.Module(), "", [][]ir.Value(nil)
-	if c.Fragment != nil {
-		// A fragment entry point: one invocation per pixel, its argument
-		// the pixel's position.
-		kernel = c.Fragment.Entry
-		allArgs = check.FragmentPositions(c.Fragment.Size[0], c.Fragment.Size[1], len(m.Func(kernel).Params))
-	} else {
-		kernel, allArgs = c.Case.Kernel, c.Case.Args
-	}
-	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: kernel, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
-		Invocations: len(allArgs)}
 	if c.Seed != nil {
 		cr.Seed = c.Seed
 	}
-	f := m.Func(kernel)
-	for _, p := range f.Params {
-		cr.Params = append(cr.Params, p.Name)
-	}
-	cr.Inputs = check.InputsJSON(f, allArgs)
-	for _, args := range allArgs {
-		row := make([]string, len(args))
-		for j, a := range args {
-			row[j] = oracle.Human(oracle.Expected{Value: a})
-		}
-		cr.Args = append(cr.Args, row)
-	}
-	return cr
-}
-
-// newEntryCaseResult is the row of a compute entry point: one
-// "invocation" (the dispatch) whose arguments are the bindings' initial
-// values (a binding without one starts zeroed, as ExecuteEntry fills it);
-// its inputs also hold the case's textures and samplers.
-func newEntryCaseResult(c *Case) *CaseResult {
-	e := c.Entry
-	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: e.Entry, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
-		Invocations: 1, Workgroups: append([]uint32{}, e.Workgroups[:]...), Params: []string{}}
-	if c.Seed != nil {
-		cr.Seed = c.Seed
-	}
-	full := map[string]ir.Buffer{}
-	row := []string{}
-	for _, v := range e.Module.Shared {
-		if v.Space == ir.SpaceWorkgroup {
-			continue
-		}
-		val, ok := e.Buffers[v.Name]
-		if !ok {
-			val = ir.ZeroBuffer(v.T)
-		}
-		full[v.Name] = val
-		cr.Params = append(cr.Params, v.Name)
-		row = append(row, oracle.Human(oracle.Expected{Buffer: val}))
-	}
-	// The inputs file's form: the buffers, then the textures and samplers
-	// the case gives (check.EntryInputsJSON).
-	cr.Inputs = check.EntryInputsJSON(&check.ComputeCase{Module: e.Module, Buffers: full, Textures: e.Textures, Samplers: e.Samplers})
-	cr.Args = [][]string{row}
+	cr.Params, cr.Args, cr.Inputs = cs.InputTable()
 	return cr
 }
 
@@ -415,7 +354,7 @@ func (c *Cell) aggregate() {
 // those runs, their outcome and text (aggregate). The matrix shows one row
 // per case and stage when a report has several stages.
 func (c *Cell) ForStage(st oracle.Stage) *Cell {
-	sc := &Cell{Adapter: c.Adapter, Result: c.Result, Entry: c.Entry}
+	sc := &Cell{Adapter: c.Adapter, Result: c.Result}
 	for _, r := range c.Runs {
 		if r.Stage == st {
 			sc.Runs = append(sc.Runs, r)
@@ -525,11 +464,11 @@ func (cr *CaseResult) Diverges() bool {
 // then does without).
 func caseHazards(c *Case, fo flatten.Options) map[string][]Hazard {
 	out := map[string][]Hazard{}
-	if hz, err := FindHazards(c.Case.Module, c.Case.Kernel, c.Case.Args); err == nil {
+	if hz, err := FindHazards(c.Case.Module, c.Case.Func.Name, c.Case.Args); err == nil {
 		out[Original] = hz
 	}
 	m := ir.CloneModule(c.Case.Module)
-	if tw, err := flatten.Function(m, c.Case.Kernel, fo); err == nil {
+	if tw, err := flatten.Function(m, c.Case.Func.Name, fo); err == nil {
 		if hz, err := FindHazards(m, tw.Name, c.Case.Args); err == nil {
 			out[Twin] = hz
 		}

@@ -93,13 +93,13 @@ func bugPictures(b campaign.Bug) (pics []campaignHTMLPicture, passing int, why s
 	var verdicts []oracle.Verdict
 	switch {
 	case b.Saved != nil && b.Saved.Result != nil:
-		named = ResultPictures(b.Saved.Result)
-		for _, r := range b.Saved.Result.Runs {
-			verdicts = append(verdicts, r.Verdict)
+		res := b.Saved.Result
+		if res.IsCompute() {
+			named = EntryPictures(res, res.ABI.Kernel)
+		} else {
+			named = ResultPictures(res)
 		}
-	case b.Saved != nil && b.Saved.Entry != nil:
-		named = EntryPictures(b.Saved.Entry, b.Saved.EntryName)
-		for _, r := range b.Saved.Entry.Runs {
+		for _, r := range res.Runs {
 			verdicts = append(verdicts, r.Verdict)
 		}
 	case b.Case == "" && b.CaseError == "":

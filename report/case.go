@@ -13,7 +13,7 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Rendering a case's run of any kind (check.Outcome): a compute entry
+// Rendering a case's run of any kind (check.Result): a compute entry
 // point's dispatch renders as WriteDispatchTable, WriteDispatchJSON,
 // EntryPictures and EntryViews do; a function kernel or a fragment entry
 // point (one invocation per pixel, its position the argument) as
@@ -21,13 +21,13 @@ import (
 
 // WriteCaseTable writes exec's table for o; a fragment entry point's is
 // followed by the line that maps invocations to pixels.
-func WriteCaseTable(w io.Writer, o *check.Outcome, opts ExecOptions) {
+func WriteCaseTable(w io.Writer, o *check.Result, opts ExecOptions) {
 	c := o.Case
-	if o.Entry != nil {
-		WriteDispatchTable(w, c.Entry(), o.Entry, opts)
+	if o.IsCompute() {
+		WriteDispatchTable(w, c.Entry(), o, opts)
 		return
 	}
-	WriteExecTable(w, c.Func, c.Args, o.Result, opts)
+	WriteExecTable(w, c.Func, c.Args, o, opts)
 	if c.Kind == check.KindFragment {
 		fmt.Fprintf(w, "fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d)\n", c.Func.Name, c.Size[0], c.Size[1], c.Size[0], c.Size[0])
 	}
@@ -36,18 +36,18 @@ func WriteCaseTable(w io.Writer, o *check.Outcome, opts ExecOptions) {
 // WriteCaseJSON writes exec's JSON object for o; replay, when non-nil, is
 // repro's judgement of a function kernel's run (WriteExecJSON). Errors are
 // w's.
-func WriteCaseJSON(w io.Writer, o *check.Outcome, replay *check.ReplayOutcome) error {
-	if o.Entry != nil {
-		return WriteDispatchJSON(w, o.Case.Entry(), o.Entry)
+func WriteCaseJSON(w io.Writer, o *check.Result, replay *check.ReplayOutcome) error {
+	if o.IsCompute() {
+		return WriteDispatchJSON(w, o.Case.Entry(), o)
 	}
-	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o.Result, replay)
+	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o, replay)
 }
 
 // WriteReplay writes repro's output for o, the replay of a case file
-// judged out (check.Outcome.Replay): exec's JSON object with out as its
+// judged out (check.Result.Replay): exec's JSON object with out as its
 // "repro" member (asJSON), else exec's table and out's one-line message.
 // Errors are w's.
-func WriteReplay(w io.Writer, o *check.Outcome, out check.ReplayOutcome, asJSON bool) error {
+func WriteReplay(w io.Writer, o *check.Result, out check.ReplayOutcome, asJSON bool) error {
 	if asJSON {
 		return WriteCaseJSON(w, o, &out)
 	}
@@ -60,7 +60,7 @@ func WriteReplay(w io.Writer, o *check.Outcome, out check.ReplayOutcome, asJSON 
 // (saveCase, check.WriteCase; "" none) with toolVersion in its record, and
 // the pictures (CasePictures) into directory png ("" none). Errors name
 // the flag: "--save-case: …", "--png: …".
-func SaveRun(o *check.Outcome, saveCase, png, toolVersion string) error {
+func SaveRun(o *check.Result, saveCase, png, toolVersion string) error {
 	if saveCase != "" {
 		if err := check.WriteCase(saveCase, o.Case.Module, o.Record(toolVersion)); err != nil {
 			return fmt.Errorf("--save-case: %w", err)
@@ -91,24 +91,24 @@ func WritePictures(dir string, pics []NamedPicture) error {
 }
 
 // CasePictures are o's pictures: the reference's, then each judged run's.
-func CasePictures(o *check.Outcome) []NamedPicture {
-	if o.Entry != nil {
-		return append(EntryPictures(o.Entry, o.Case.Func.Name), EntryTexturePictures(o.Entry, o.Case.Module, o.Case.Func.Name)...)
+func CasePictures(o *check.Result) []NamedPicture {
+	if o.IsCompute() {
+		return append(EntryPictures(o, o.Case.Func.Name), EntryTexturePictures(o, o.Case.Module, o.Case.Func.Name)...)
 	}
 	if o.Case.Kind == check.KindFragment {
-		return append(ResultPictures(o.Result), FragmentPictures(o.Case, o.Result)...)
+		return append(ResultPictures(o), FragmentPictures(o.Case, o)...)
 	}
-	return ResultPictures(o.Result)
+	return ResultPictures(o)
 }
 
 // CaseViews are o's runs as the viewer shows them.
-func CaseViews(o *check.Outcome) []View {
-	if o.Entry != nil {
-		return EntryViews(o.Case.Entry(), o.Entry)
+func CaseViews(o *check.Result) []View {
+	if o.IsCompute() {
+		return EntryViews(o.Case.Entry(), o)
 	}
-	views := ResultViews(o.Case.Func, o.Case.Args, o.Result)
+	views := ResultViews(o.Case.Func, o.Case.Args, o)
 	if o.Case.Kind == check.KindFragment {
-		pics := fragmentPictures(o.Case, o.Result)
+		pics := fragmentPictures(o.Case, o)
 		for i := range len(views) {
 			views = append(views, fragmentViews(pics, views[i], i-1)...)
 		}
@@ -121,7 +121,7 @@ func CaseViews(o *check.Outcome) []View {
 // was refused (Outcome nil), and its exit code (README "Exit codes").
 type EntryRun struct {
 	Name    string
-	Outcome *check.Outcome
+	Outcome *check.Result
 	Err     string
 	Exit    int
 }
@@ -132,10 +132,10 @@ func (r EntryRun) verdict() string {
 	if r.Outcome == nil {
 		return "refused"
 	}
-	if r.Outcome.FlattenErr() != nil {
+	if r.Outcome.FlattenErr != nil {
 		return "flatten-rejected"
 	}
-	return string(r.Outcome.Verdict())
+	return string(r.Outcome.Verdict)
 }
 
 // RunEntries runs several entry points in turn (check.EachEntry), one
@@ -147,7 +147,7 @@ func (r EntryRun) verdict() string {
 // whose message starts "gpudiff " (a usage error of the CLI, not a
 // source position) is every entry point's, so it ends the run, returned
 // as is with exit 2 and nothing written.
-func RunEntries(w, warn io.Writer, each []check.LoadOptions, asJSON bool, opts ExecOptions, run func(check.LoadOptions) (*check.Outcome, int, error)) (int, error) {
+func RunEntries(w, warn io.Writer, each []check.LoadOptions, asJSON bool, opts ExecOptions, run func(check.LoadOptions) (*check.Result, int, error)) (int, error) {
 	runs, worst := make([]EntryRun, len(each)), 0
 	for i, o := range each {
 		x, code, err := run(o)
@@ -216,9 +216,9 @@ func WriteEntriesJSON(w io.Writer, runs []EntryRun) error {
 				Exit    int    `json:"exit"`
 			}{r.Name, "refused", r.Err, r.Exit}, "", "  ")
 			bw.Write(js)
-		case r.Outcome.Entry != nil:
+		case r.Outcome.IsCompute():
 			// Streamed: the entry point's object with "exit" last.
-			writeDispatchJSON(ir.NewJSONWriter(bw, true), r.Outcome.Case.Entry(), r.Outcome.Entry, &r.Exit)
+			writeDispatchJSON(ir.NewJSONWriter(bw, true), r.Outcome.Case.Entry(), r.Outcome, &r.Exit)
 		default:
 			var one bytes.Buffer
 			if err := WriteCaseJSON(&one, r.Outcome, nil); err != nil {

@@ -27,7 +27,7 @@ import (
 // ir.Value or ir.Buffer, leaf by leaf), laid out as encoding/json's
 // Encoder with SetIndent("", "  ") prints it, then a newline. Errors
 // are w's.
-func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryResult) error {
+func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	writeDispatchJSON(ir.NewJSONWriter(bw, true), c, res, nil)
 	bw.WriteByte('\n')
@@ -47,7 +47,7 @@ func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryResult
 //
 // with the keys of each {name: ...} object sorted, as encoding/json
 // sorts a map's.
-func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.EntryResult, exit *int) {
+func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.Result, exit *int) {
 	j.Open('{')
 	j.Key("entry")
 	j.String(c.Entry)
@@ -97,9 +97,9 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.EntryR
 
 	j.Key("reference")
 	j.Open('{')
-	for _, i := range sortedNames(res.Names, len(res.Reference)) { // none when out of domain
+	for _, i := range sortedNames(res.Names, len(res.Reference[0])) { // none when out of domain
 		j.Key(res.Names[i])
-		oracle.WriteExpectedJSON(j, res.Reference[i])
+		oracle.WriteExpectedJSON(j, res.Reference[0][i])
 	}
 	j.Close('}')
 
@@ -176,7 +176,7 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.EntryR
 
 // writeInputJSON writes binding i's initial value (check.EntryResult's
 // Inputs, an ir.Buffer) leaf by leaf.
-func writeInputJSON(j *ir.JSONWriter, res *check.EntryResult, i int) {
+func writeInputJSON(j *ir.JSONWriter, res *check.Result, i int) {
 	j.Buffer(res.Inputs[i], nil)
 }
 
@@ -204,7 +204,7 @@ func sortedNames(names []string, n int) []int {
 // those that differ and up to 64 indeterminate ones get a row (all with
 // opts.AllRows); the leaves are read one by one from either form of the
 // outputs (oracle.Expected.Cursor), text made only for the rows shown.
-func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, opts ExecOptions) {
+func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
@@ -258,8 +258,8 @@ func dispatchRunLabel(c *check.ComputeCase, r oracle.Run) string {
 }
 
 // writeBindingTable writes read_write binding b's table (WriteDispatchTable).
-func writeBindingTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, b int, name string, color, allRows bool) {
-	ref := res.Reference[b]
+func writeBindingTable(w io.Writer, c *check.ComputeCase, res *check.Result, b int, name string, color, allRows bool) {
+	ref := res.Reference[0][b]
 	n := ref.Count()
 	rc := ref.Cursor()
 	runs := len(res.Runs)

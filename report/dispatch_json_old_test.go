@@ -6,7 +6,7 @@ package report
 // oracle.MarshalExpected and ir.MarshalValue at commit 82500c9), kept as
 // the oracle of TestDispatchJSONIsByteIdentical and
 // TestDispatchTableIsUnchanged, TestExecJSONIsByteIdentical: the streamed writers must print the same
-// bytes. The values rendered come from the same check.EntryResult (a
+// bytes. The values rendered come from the same check.Result (a
 // Buffer output decoded with Val()).
 
 import (
@@ -160,12 +160,12 @@ type oldDispatchDiffJSON struct {
 }
 
 // oldInputValue is binding i's initial value as a tree, whichever form
-// check.EntryResult carries it in.
-func oldInputValue(res *check.EntryResult, i int) ir.Value {
+// check.Result carries it in.
+func oldInputValue(res *check.Result, i int) ir.Value {
 	return oracle.Expected{Buffer: res.Inputs[i]}.Val()
 }
 
-func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryResult) error {
+func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) error {
 	inputs := map[string]json.RawMessage{}
 	for i, v := range res.Bindings {
 		inputs[v.Name] = oldMarshalValue(oldInputValue(res, i))
@@ -177,8 +177,8 @@ func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.EntryRes
 	}
 	ref := map[string]json.RawMessage{}
 	for i, name := range res.Names {
-		if i < len(res.Reference) {
-			ref[name] = oldMarshalExpected(res.Reference[i])
+		if i < len(res.Reference[0]) {
+			ref[name] = oldMarshalExpected(res.Reference[0][i])
 		}
 	}
 	races := []string{}
@@ -245,7 +245,7 @@ func oldWriteEntriesJSON(w io.Writer, runs []EntryRun) error {
 			}{r.Name, "refused", r.Err, r.Exit}, "", "  ")
 			one.Write(js)
 		} else {
-			if err := oldWriteDispatchJSON(&one, r.Outcome.Case.Entry(), r.Outcome.Entry); err != nil {
+			if err := oldWriteDispatchJSON(&one, r.Outcome.Case.Entry(), r.Outcome); err != nil {
 				return err
 			}
 			obj := bytes.TrimRight(one.Bytes(), "\n")
@@ -274,7 +274,7 @@ type oldLeafRow struct {
 // leaf (its path, the reference, one column per run; "≠" marks a leaf that
 // differs, "~" one the reference leaves indeterminate), then a line per
 // run, the races and the skipped runs.
-func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.EntryResult, opts ExecOptions) {
+func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
@@ -283,7 +283,7 @@ func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.EntryRe
 		return
 	}
 	for b, name := range res.Names {
-		refLeaves := oldLeafStrings(res.Reference[b], name)
+		refLeaves := oldLeafStrings(res.Reference[0][b], name)
 		rows := make([]oldLeafRow, len(refLeaves))
 		for i, l := range refLeaves {
 			rows[i] = oldLeafRow{path: l.path, ref: l.s, ind: l.ind, got: make([]string, len(res.Runs)), bad: make([]bool, len(res.Runs))}

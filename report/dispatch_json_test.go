@@ -81,7 +81,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // range, out-of-bounds stores, structs with padding and a runtime-sized
 // array of them, textures, the floats kernel, a twin (--flat) and an
 // out-of-domain reference.
-func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
+func dispatchJSONCases(t *testing.T) map[string]*check.Result {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "floats.wgsl"), []byte(floatsKernel), 0o644))
@@ -103,16 +103,16 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
 	srcs["floats"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec"}}
 	srcs["floats flat"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec", Flat: true}}
 	srcs["out of domain"] = src{filepath.Join(dir, "ood.wgsl"), check.LoadOptions{Command: "exec", Fill: "small", Given: map[string]bool{"fill": true}}}
-	out := map[string]*check.Outcome{}
+	out := map[string]*check.Result{}
 	for name, s := range srcs {
 		c, err := check.Load(s.path, s.opts)
 		require.NoError(t, err, name)
-		o, err := c.Execute(context.Background(), c.Options(check.Options{}))
+		o, err := check.Execute(context.Background(), c, c.Options(check.Options{}))
 		require.NoError(t, err, name)
-		require.NotNil(t, o.Entry, name)
+		require.NotNil(t, o, name)
 		out[name] = o
 	}
-	require.Equal(t, oracle.OutOfDomain, out["out of domain"].Entry.Verdict, "the out-of-domain case is one")
+	require.Equal(t, oracle.OutOfDomain, out["out of domain"].Verdict, "the out-of-domain case is one")
 	return out
 }
 
@@ -123,13 +123,13 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Outcome {
 // last output lacks its last leaf ("<missing>"); a crashed one whose
 // message has HTML and control characters; and a skipped one. asBuffer
 // gives the runs' buffer outputs as ir.Buffer.
-func withRuns(t *testing.T, c *check.ComputeCase, res *check.EntryResult, asBuffer bool) {
+func withRuns(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bool) {
 	t.Helper()
 	if res.Domain != "" {
 		return
 	}
 	var changed, short []oracle.Expected
-	for b, e := range res.Reference {
+	for b, e := range res.Reference[0] {
 		v := e.Val().Clone()
 		leaf, first := 0, true
 		var rec func(v *ir.Value)
@@ -168,7 +168,7 @@ func withRuns(t *testing.T, c *check.ComputeCase, res *check.EntryResult, asBuff
 	for _, r := range res.Runs { // the twin's interpreter run (--flat)
 		runs = append(runs, r.Run)
 	}
-	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, runs)
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	res.Skipped = append(res.Skipped, oracle.Run{Adapter: "dawn", Function: c.Entry, Format: oracle.FormatSPIRV, Failed: oracle.Unsupported, Message: "Dawn takes <WGSL> only"})
 }
 
@@ -188,15 +188,16 @@ func expectedAs(t *testing.T, c *check.ComputeCase, name string, v ir.Value, asB
 // asReference is res with its reference's buffer outputs as ir.Buffer
 // (asBuffer) or as ir.Value trees, whichever form check gave (their
 // indeterminacy and allowed sets kept).
-func asReference(t *testing.T, c *check.ComputeCase, res *check.EntryResult, asBuffer bool) *check.EntryResult {
+func asReference(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bool) *check.Result {
 	t.Helper()
 	r := *res
-	r.Reference = nil
-	for b, e := range res.Reference {
+	var ref []oracle.Expected
+	for b, e := range res.Reference[0] {
 		x := expectedAs(t, c, res.Names[b], e.Val(), asBuffer)
 		x.Indeterminate, x.Tolerance, x.Allowed, x.Why = e.Indeterminate, e.Tolerance, e.Allowed, e.Why
-		r.Reference = append(r.Reference, x)
+		ref = append(ref, x)
 	}
+	r.Reference = [][]oracle.Expected{ref}
 	return &r
 }
 
@@ -211,14 +212,14 @@ func TestDispatchJSONIsByteIdentical(t *testing.T) {
 	var entries []EntryRun
 	for name, o := range dispatchJSONCases(t) {
 		c := o.Case.Entry()
-		valueRes := *asReference(t, c, o.Entry, false)
+		valueRes := *asReference(t, c, o, false)
 		withRuns(t, c, &valueRes, false)
 		var want, got bytes.Buffer
 		require.NoError(t, oldWriteDispatchJSON(&want, c, &valueRes), name)
 		require.NoError(t, WriteDispatchJSON(&got, c, &valueRes), name)
 		require.Equal(t, want.String(), got.String(), "%s: ir.Value form", name)
 
-		bufRes := asReference(t, c, o.Entry, true)
+		bufRes := asReference(t, c, o, true)
 		withRuns(t, c, bufRes, true)
 		got.Reset()
 		require.NoError(t, WriteDispatchJSON(&got, c, bufRes), name)
@@ -237,8 +238,7 @@ func TestDispatchJSONIsByteIdentical(t *testing.T) {
 		if strings.Contains(got.String(), `"oneOf"`) {
 			t.Logf("%s has allowed sets", name)
 		}
-		o2 := *o
-		o2.Entry = &valueRes
+		o2 := valueRes
 		entries = append(entries, EntryRun{Name: name, Outcome: &o2, Exit: len(entries) % 4})
 	}
 	entries = append(entries[:2], append([]EntryRun{{Name: "refused", Err: "x.wgsl:1:2: no <such> thing", Exit: 2}}, entries[2:]...)...)
@@ -257,9 +257,9 @@ func TestDispatchJSONIsByteIdentical(t *testing.T) {
 func TestDispatchTableIsUnchanged(t *testing.T) {
 	for name, o := range dispatchJSONCases(t) {
 		c := o.Case.Entry()
-		valueRes := *asReference(t, c, o.Entry, false)
+		valueRes := *asReference(t, c, o, false)
 		withRuns(t, c, &valueRes, false)
-		bufRes := asReference(t, c, o.Entry, true)
+		bufRes := asReference(t, c, o, true)
 		withRuns(t, c, bufRes, true)
 		for _, opts := range []ExecOptions{{}, {AllRows: true}, {Color: true}} {
 			var want, got, gotBuf bytes.Buffer
@@ -333,10 +333,10 @@ func TestExecJSONIsByteIdentical(t *testing.T) {
 	for name, cs := range cases {
 		c, err := check.Load(cs.path, cs.opts)
 		require.NoError(t, err, name)
-		o, err := c.Execute(context.Background(), c.Options(check.Options{Interp: interpOptions()}))
+		o, err := check.Execute(context.Background(), c, c.Options(check.Options{Interp: interpOptions()}))
 		require.NoError(t, err, name)
-		require.NotNil(t, o.Result, name)
-		res := *o.Result
+		require.NotNil(t, o, name)
+		res := *o
 		// A GPU-like run: the reference's outputs, invocation 1's first
 		// determinate leaf changed, the last invocation missing.
 		var outs [][]oracle.Expected

@@ -140,9 +140,9 @@ func divergencePictures(cr *drivers.CaseResult, ds []*drivers.Divergence) ([]htm
 			if k < 0 || len(c.Result.Runs[k].Outputs) == 0 {
 				break
 			}
-			hd.Picture = runPicture(c.Result, c.Entry, cr.Kernel, k)
+			hd.Picture = runPicture(c.Result, cr.Kernel, k)
 			if ref == nil {
-				ref = runPicture(c.Result, c.Entry, cr.Kernel, -1)
+				ref = runPicture(c.Result, cr.Kernel, -1)
 			}
 			break
 		}
@@ -162,16 +162,17 @@ func divergentRun(res *check.Result, d *drivers.Divergence) int {
 }
 
 // runPicture draws run k of res (k < 0: the reference), an entry point's
-// run from entry when the case is one, as a data: URI.
-func runPicture(res *check.Result, entry *check.EntryResult, kernel string, k int) *campaignHTMLPicture {
+// run drawn as EntryPicture does when the case is a compute entry point's
+// (kernel names it), as a data: URI.
+func runPicture(res *check.Result, kernel string, k int) *campaignHTMLPicture {
 	var run oracle.Run
 	var png []byte
 	switch {
-	case entry != nil && k < 0:
+	case res.IsCompute() && k < 0:
 		run = oracle.Run{Adapter: "interp", Function: kernel, Format: oracle.FormatIR}
-		png = PNGBytes(EntryPicture(entry, kernel, k))
-	case entry != nil:
-		run, png = entry.Runs[k].Run, PNGBytes(EntryPicture(entry, kernel, k))
+		png = PNGBytes(EntryPicture(res, kernel, k))
+	case res.IsCompute():
+		run, png = res.Runs[k].Run, PNGBytes(EntryPicture(res, kernel, k))
 	case k < 0:
 		run, png = ReferenceRun(res), PNGBytes(RunPicture(res, k))
 	default:

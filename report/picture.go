@@ -219,13 +219,13 @@ func RunPicture(res *check.Result, k int) *image.RGBA {
 
 // EntryPicture draws run k of an entry point's result (k < 0: the
 // reference) as one row of leaves per read_write binding.
-func EntryPicture(res *check.EntryResult, entry string, k int) *image.RGBA {
+func EntryPicture(res *check.Result, entry string, k int) *image.RGBA {
 	p := &picture{}
-	p.lo, p.hi = valueRange([][]oracle.Expected{res.Reference})
+	p.lo, p.hi = valueRange([][]oracle.Expected{res.Reference[0]})
 	var run oracle.Run
 	var j *oracle.Judged
 	if k < 0 {
-		run = oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR, Outputs: [][]oracle.Expected{res.Reference}}
+		run = oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR, Outputs: [][]oracle.Expected{res.Reference[0]}}
 	} else {
 		j = &res.Runs[k]
 		run = j.Run
@@ -237,7 +237,7 @@ func EntryPicture(res *check.EntryResult, entry string, k int) *image.RGBA {
 		}
 	}
 	total, row := 0, 0
-	for o, ref := range res.Reference {
+	for o, ref := range res.Reference[0] {
 		var got pcell
 		if len(run.Outputs) > 0 && o < len(run.Outputs[0]) {
 			appendLeaves(&got, run.Outputs[0][o].Val())
@@ -274,9 +274,9 @@ func EntryPicture(res *check.EntryResult, entry string, k int) *image.RGBA {
 
 // EntryPictureCell is the rectangle of leaf l of binding o (0-based, in
 // res.Names order) in EntryPicture's image.
-func EntryPictureCell(res *check.EntryResult, o, l int) image.Rectangle {
+func EntryPictureCell(res *check.Result, o, l int) image.Rectangle {
 	row, total := 0, 0
-	for i, ref := range res.Reference {
+	for i, ref := range res.Reference[0] {
 		var c pcell
 		appendLeaves(&c, ref.Val())
 		total += len(c.vals)
@@ -552,7 +552,7 @@ func ResultPictures(res *check.Result) []NamedPicture {
 
 // EntryPictures returns an entry point's pictures: the reference's, then
 // each judged run's (skipped runs have none).
-func EntryPictures(res *check.EntryResult, entry string) []NamedPicture {
+func EntryPictures(res *check.Result, entry string) []NamedPicture {
 	ref := oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR}
 	out := []NamedPicture{{PictureFile(ref), RunLabel(ref), PNGBytes(EntryPicture(res, entry, -1))}}
 	for k := range res.Runs {

@@ -123,7 +123,7 @@ func TestEntryPictureMarksLeaves(t *testing.T) {
 	ref := []oracle.Expected{{Value: val(0, 10, 5, 3), Indeterminate: []bool{false, false, false, true}}}
 	runs, verdict := oracle.Judge([][]oracle.Expected{ref}, []string{"out"}, []oracle.Run{{Adapter: "swiftshader", Function: "main", Format: oracle.FormatWGSL, Outputs: [][]oracle.Expected{{{Value: val(0, 10, 9, 4)}}}}})
 	require.Equal(t, oracle.Mismatch, verdict)
-	res := &check.EntryResult{Names: []string{"out"}, Reference: ref, Runs: runs, Verdict: verdict}
+	res := &check.Result{Names: []string{"out"}, Reference: [][]oracle.Expected{ref}, Runs: runs, Verdict: verdict}
 
 	img := decodePNG(t, EntryPicture(res, "main", 0))
 	bad := EntryPictureCell(res, 0, 2)

@@ -333,8 +333,8 @@ func texelColor(format string, cs []uint32, m func(float64) uint8) (color.RGBA, 
 // (every level and layer), else a written storage texture's final level
 // 0 with the texels the run disagrees on and those the reference leaves
 // open marked (the package comment above says how).
-func TexturePicture(res *check.EntryResult, entry string, tv check.TextureView, input bool, k int) *image.RGBA {
-	return texturePicture(texRuns{res.Runs, res.Reference}, entry, tv, input, k)
+func TexturePicture(res *check.Result, entry string, tv check.TextureView, input bool, k int) *image.RGBA {
+	return texturePicture(texRuns{res.Runs, res.Reference[0]}, entry, tv, input, k)
 }
 
 // texRuns are the judged runs (and, for a written texture's pictures, the
@@ -454,7 +454,7 @@ type texturePictureSpec struct {
 // texturePictureSpecs are the texture pictures of each run, in order: per
 // binding in module order, a read texture's input; a written one's final
 // contents, then (read_write) its input.
-func texturePictureSpecs(res *check.EntryResult, m *ir.Module, entry string) []texturePictureSpec {
+func texturePictureSpecs(res *check.Result, m *ir.Module, entry string) []texturePictureSpec {
 	var out []texturePictureSpec
 	for _, tv := range res.TextureViews(m, entry) {
 		if tv.Output < 0 {
@@ -499,7 +499,7 @@ func sanitize(s string) string {
 // result: for the reference, then each judged run, one per texture the
 // entry point reads (its input) and per storage texture it writes (its
 // final level 0; a read_write one's input too).
-func EntryTexturePictures(res *check.EntryResult, m *ir.Module, entry string) []NamedPicture {
+func EntryTexturePictures(res *check.Result, m *ir.Module, entry string) []NamedPicture {
 	specs := texturePictureSpecs(res, m, entry)
 	var out []NamedPicture
 	for k := -1; k < len(res.Runs); k++ {

@@ -23,17 +23,17 @@ import (
 // storeLoad runs shaders/textures/store_load.wgsl (with its inputs file:
 // src a 2×2 rgba8unorm texture, dst a written 2×2 rgba8unorm storage
 // texture) on the reference and on lavapipe.
-func storeLoad(t *testing.T) (*check.Case, *check.Outcome) {
+func storeLoad(t *testing.T) (*check.Case, *check.Result) {
 	t.Helper()
 	c, err := check.Load("../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"})
 	require.NoError(t, err)
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
 	t.Cleanup(d.Close)
-	o, err := c.Execute(context.Background(), check.Options{Devices: []check.Device{d}})
+	o, err := check.Execute(context.Background(), c, check.Options{Devices: []check.Device{d}})
 	require.NoError(t, err)
-	require.NotNil(t, o.Entry)
-	require.Len(t, o.Entry.Runs, 1)
+	require.NotNil(t, o)
+	require.Len(t, o.Runs, 1)
 	return c, o
 }
 
@@ -61,7 +61,7 @@ func centreOf(r image.Rectangle) image.Point {
 // lower-right half, and a texel a run disagrees on is framed red.
 func TestTexturePicturesShowTexelsAndMarks(t *testing.T) {
 	c, o := storeLoad(t)
-	res := o.Entry
+	res := o
 	pics := CasePictures(o)
 	byFile := map[string][]byte{}
 	for _, p := range pics {
@@ -106,7 +106,7 @@ func TestTexturePicturesShowTexelsAndMarks(t *testing.T) {
 	}
 	r1, _ := TexturePictureTexel(dst, false, 0, 0, 1, 0)
 	assert.Contains(t, HatchColors[:], rgbaAt(img, r1.Max.Sub(image.Pt(1, 1))), "texel 1's reference is a set of two codes")
-	assert.True(t, res.Reference[dst.Output].Indeterminate[4*1+2], "the reference agrees: texel 1's b is a set")
+	assert.True(t, res.Reference[0][dst.Output].Indeterminate[4*1+2], "the reference agrees: texel 1's b is a set")
 
 	// A run that stored 7 into texel (1, 1)'s red: framed red there only.
 	bad := res.Runs[0].Run
@@ -115,7 +115,7 @@ func TestTexturePicturesShowTexelsAndMarks(t *testing.T) {
 	outs := append([]oracle.Expected(nil), bad.Outputs[0]...)
 	outs[dst.Output] = oracle.Expected{Value: v}
 	bad.Outputs = [][]oracle.Expected{outs}
-	res.Runs, res.Verdict = oracle.Judge([][]oracle.Expected{res.Reference}, res.Names, []oracle.Run{bad})
+	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, []oracle.Run{bad})
 	require.Equal(t, oracle.Mismatch, res.Verdict)
 	img = decodePNG(t, TexturePicture(res, "main", dst, false, 0))
 	for i := 0; i < 4; i++ {
@@ -187,7 +187,7 @@ func TestWriteTexturePictures(t *testing.T) {
 // — and the run's value.
 func TestViewerTexturePictures(t *testing.T) {
 	c, o := storeLoad(t)
-	res := o.Entry
+	res := o
 	v := NewViewer(CaseViews(o))
 	label := "wgpu-vulkan:llvmpipe main wgsl portable"
 	require.Equal(t, label, v.Current().Label)
@@ -244,9 +244,9 @@ func TestFragmentPictures(t *testing.T) {
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
 	t.Cleanup(d.Close)
-	o, err := c.Execute(context.Background(), check.Options{Devices: []check.Device{d}})
+	o, err := check.Execute(context.Background(), c, check.Options{Devices: []check.Device{d}})
 	require.NoError(t, err)
-	res := o.Result
+	res := o
 	require.Len(t, res.Runs, 1)
 	files := map[string][]byte{}
 	for _, p := range CasePictures(o) {
@@ -326,13 +326,13 @@ func TestTexturePicturesOutOfDomain(t *testing.T) {
 `), 0o644))
 	c, err := check.Load(path, check.LoadOptions{Command: "exec", Fill: "random", Seed: 1, Given: map[string]bool{"fill": true, "seed": true}})
 	require.NoError(t, err)
-	o, err := c.Execute(context.Background(), c.Options(check.Options{}))
+	o, err := check.Execute(context.Background(), c, c.Options(check.Options{}))
 	require.NoError(t, err)
-	require.Equal(t, oracle.OutOfDomain, o.Entry.Verdict)
+	require.Equal(t, oracle.OutOfDomain, o.Verdict)
 	pics := CasePictures(o)
 	require.Len(t, pics, 2)
 	assert.Equal(t, "interp-main-ir-dst.png", pics[1].File)
-	tv := o.Entry.TextureViews(c.Module, "main")[0]
+	tv := o.TextureViews(c.Module, "main")[0]
 	r, _ := TexturePictureTexel(tv, false, 0, 0, 0, 0)
 	assert.Equal(t, MissingColor, rgbaAt(decodePNGBytes(t, pics[1].PNG), centreOf(r)))
 	v := NewViewer(CaseViews(o))

@@ -86,7 +86,7 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 // case c: the reference's, then each judged run's (skipped runs have no
 // picture); each run's picture of its buffer leaves is followed by its
 // texture pictures (TexturePicture), one view each.
-func EntryViews(c *check.ComputeCase, res *check.EntryResult) []View {
+func EntryViews(c *check.ComputeCase, res *check.Result) []View {
 	specs := texturePictureSpecs(res, c.Module, c.Entry)
 	view := func(k int) []View {
 		run := oracle.Run{Adapter: "interp", Function: c.Entry, Format: oracle.FormatIR}
@@ -107,7 +107,7 @@ func EntryViews(c *check.ComputeCase, res *check.EntryResult) []View {
 				}
 				return leafDescription(res, run, j, o, l), true
 			}}
-		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference}, c.Entry, specs, base, k)...)
+		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference[0]}, c.Entry, specs, base, k)...)
 	}
 	out := view(-1)
 	for k := range res.Runs {
@@ -146,10 +146,10 @@ func PictureCellAt(n, x, y int) (int, bool) {
 // EntryPictureCellAt is the binding o (in res.Names order) and leaf l
 // whose cell holds pixel (x, y) of EntryPicture's image, and false where
 // no cell is: the inverse of EntryPictureCell.
-func EntryPictureCellAt(res *check.EntryResult, x, y int) (o, l int, ok bool) {
-	counts := make([]int, len(res.Reference))
+func EntryPictureCellAt(res *check.Result, x, y int) (o, l int, ok bool) {
+	counts := make([]int, len(res.Reference[0]))
 	total := 0
-	for i, ref := range res.Reference {
+	for i, ref := range res.Reference[0] {
 		var c pcell
 		appendLeaves(&c, ref.Val())
 		counts[i] = len(c.vals)
@@ -235,9 +235,9 @@ func invocationText(f *ir.Func, args [][]ir.Value, res *check.Result, k, i int) 
 // nil: run is the reference) of an entry point's result: the leaf's
 // initial value, the reference's final value and the run's, and how they
 // compare.
-func leafDescription(res *check.EntryResult, run oracle.Run, j *oracle.Judged, o, l int) string {
+func leafDescription(res *check.Result, run oracle.Run, j *oracle.Judged, o, l int) string {
 	name := res.Names[o]
-	ref := leafStrings(res.Reference[o], name)
+	ref := leafStrings(res.Reference[0][o], name)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s\n", ref[l].path, RunLabel(run))
 	for bi, bv := range res.Bindings {
@@ -250,7 +250,7 @@ func leafDescription(res *check.EntryResult, run oracle.Run, j *oracle.Judged, o
 	r := ref[l].s
 	if ref[l].ind {
 		r = "indeterminate"
-		if why := res.Reference[o].Why; why != "" {
+		if why := res.Reference[0][o].Why; why != "" {
 			r += " (" + why + ")"
 		}
 	}

@@ -53,8 +53,8 @@ func TestEntryPictureCellAtInvertsEntryPictureCell(t *testing.T) {
 		}
 		return ir.CompositeVal(ir.ArrayOf(ir.U32, n), es...)
 	}
-	res := &check.EntryResult{Names: []string{"a", "b", "c"},
-		Reference: []oracle.Expected{{Value: arr(70)}, {Value: ir.U32Val(3)}, {Value: arr(2)}}}
+	res := &check.Result{Names: []string{"a", "b", "c"},
+		Reference: [][]oracle.Expected{{{Value: arr(70)}, {Value: ir.U32Val(3)}, {Value: arr(2)}}}}
 	for o, n := range []int{70, 1, 2} {
 		for l := 0; l < n; l++ {
 			r := EntryPictureCell(res, o, l)
@@ -229,8 +229,8 @@ func TestViewerClickLeaf(t *testing.T) {
 	out := &ir.SharedVar{Name: "out", T: arr, Space: ir.SpaceStorage}
 	in, err := ir.NewBuffer(arr, val(1, 2, 3))
 	require.NoError(t, err)
-	res := &check.EntryResult{Names: []string{"out"}, Reference: ref, Runs: runs, Verdict: verdict,
-		Bindings: []*ir.SharedVar{out}, Inputs: []ir.Buffer{in}}
+	res := &check.Result{Names: []string{"out"}, Reference: [][]oracle.Expected{ref}, Runs: runs, Verdict: verdict,
+		ComputeResult: check.ComputeResult{Bindings: []*ir.SharedVar{out}, Inputs: []ir.Buffer{in}}}
 	c := &check.ComputeCase{Entry: "main", Workgroups: [3]uint32{1, 1, 1}}
 	v := NewViewer(EntryViews(c, res))
 	require.Equal(t, "swiftshader main wgsl", v.Current().Label)
@@ -261,8 +261,8 @@ func TestViewerHover(t *testing.T) {
 	}
 	ref := []oracle.Expected{{Value: val(4, 5, 6)}}
 	runs, verdict := oracle.Judge([][]oracle.Expected{ref}, []string{"out"}, []oracle.Run{{Adapter: "swiftshader", Function: "main", Format: oracle.FormatWGSL, Outputs: [][]oracle.Expected{{{Value: val(4, 9, 6)}}}}})
-	res := &check.EntryResult{Names: []string{"out"}, Reference: ref, Runs: runs, Verdict: verdict,
-		Bindings: []*ir.SharedVar{{Name: "out", T: arr, Space: ir.SpaceStorage}}, Inputs: []ir.Buffer{{Type: arr, Bytes: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}}}}
+	res := &check.Result{Names: []string{"out"}, Reference: [][]oracle.Expected{ref}, Runs: runs, Verdict: verdict,
+		ComputeResult: check.ComputeResult{Bindings: []*ir.SharedVar{{Name: "out", T: arr, Space: ir.SpaceStorage}}, Inputs: []ir.Buffer{{Type: arr, Bytes: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}}}}}
 	v := NewViewer(EntryViews(&check.ComputeCase{Entry: "main", Workgroups: [3]uint32{1, 1, 1}}, res))
 	x, y := centre(EntryPictureCell(res, 0, 1))
 	assert.Equal(t, "gpudiff view: swiftshader main wgsl (mismatch) | out[1], swiftshader main wgsl", v.Hover(x, y))

@@ -54,7 +54,7 @@ func TestCoreWGSLOnLavapipe(t *testing.T) {
 					c.Buffers[v.Name] = buf
 				}
 			}
-			res, err := check.ExecuteEntry(t.Context(), c, check.Options{Devices: []check.Device{dev}, Flat: true, SPIRV: true})
+			res, err := check.Execute(t.Context(), c.Case(), check.Options{Devices: []check.Device{dev}, Flat: true, SPIRV: true})
 			require.NoError(t, err)
 			assert.Equal(t, 1+4, len(res.Runs)+len(res.Skipped), "the twin in the interpreter, then WGSL and SPIR-V, original and twin")
 			for _, r := range res.Skipped { // only what wgpu cannot read: atomics in SPIR-V (spirv.NagaGap)

@@ -68,9 +68,9 @@ func fragmentFindingsCheck(t *testing.T, devs []check.Device, obs *observations)
 			c, err := check.LoadReplay(path, check.LoadOptions{})
 			require.NoError(t, err)
 			require.Equal(t, check.KindFragment, c.Kind, "%s is a fragment entry point's case", name)
-			x, err := c.Execute(t.Context(), c.Options(check.Options{Devices: devs}))
+			x, err := check.Execute(t.Context(), c, c.Options(check.Options{Devices: devs}))
 			require.NoError(t, err)
-			res := x.Result
+			res := x
 			obs.add("fragment/"+name, res.Runs, res.Twin)
 			for _, l := range fd.leaves {
 				require.Less(t, l.pixel, len(res.Reference))

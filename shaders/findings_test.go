@@ -214,7 +214,7 @@ func TestFindings(t *testing.T) {
 				assert.Positive(t, recordedCrash, "the case file records the crash")
 				assert.Equal(t, string(oracle.Crash), rec.Verdict)
 			}
-			res, err := check.Execute(t.Context(), c, check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
+			res, err := check.Execute(t.Context(), c.Case(), check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
 			require.NoError(t, err)
 			obs.add(name, res.Runs, res.Twin)
 			require.Len(t, res.Reference, len(fd.reference))
@@ -258,7 +258,7 @@ func computeFindingsCheck(t *testing.T, devs []check.Device, obs *observations) 
 			require.True(t, ok, "no hand-derived reference for %s", name)
 			c, err := drivers.LoadFile(path)
 			require.NoError(t, err)
-			require.NotNil(t, c.Entry, "%s is not a compute entry point", name)
+			require.Equal(t, check.KindCompute, c.Case.Kind, "%s is not a compute entry point", name)
 			mode := wgsl.Portable
 			if src := []byte(c.Source); check.IsCase(src) {
 				_, _, rec, err := check.ParseCaseFile(path, src)
@@ -266,10 +266,10 @@ func computeFindingsCheck(t *testing.T, devs []check.Device, obs *observations) 
 				mode, err = wgsl.ParseMode(rec.Mode)
 				require.NoError(t, err)
 			}
-			res, err := check.ExecuteEntry(t.Context(), c.Entry, check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
+			res, err := check.Execute(t.Context(), c.Case, check.Options{Devices: devs, Flat: true, SPIRV: true, Mode: mode})
 			require.NoError(t, err)
 			obs.add("compute/"+name, res.Runs, res.Twin)
-			assert.JSONEq(t, fd.reference, string(bytes.TrimSpace(oracle.InvocationJSON(res.Reference, res.Names))), "reference")
+			assert.JSONEq(t, fd.reference, string(bytes.TrimSpace(oracle.InvocationJSON(res.Reference[0], res.Names))), "reference")
 			assert.Empty(t, res.Races, "a finding's dispatch is race-free")
 			if data, err := os.ReadFile(strings.TrimSuffix(path, ".wgsl") + ".expected.json"); err == nil {
 				var exp map[string]json.RawMessage

@@ -113,7 +113,7 @@ func TestFragmentStageAgreesWithCompute(t *testing.T) {
 			f, err := wgsl.Kernel(m, "")
 			require.NoError(t, err)
 			c := &check.KernelCase{Module: m, Kernel: f.Name, Args: gen.Inputs(1, f.Params, 300)}
-			res, err := check.Execute(context.Background(), c, check.Options{Devices: cdevs, Flat: true, SPIRV: true,
+			res, err := check.Execute(context.Background(), c.Case(), check.Options{Devices: cdevs, Flat: true, SPIRV: true,
 				Stages: []oracle.Stage{oracle.StageCompute, oracle.StageFragment}})
 			require.NoError(t, err)
 			frag := 0
@@ -189,7 +189,7 @@ func TestFragmentEntriesHandDerived(t *testing.T) {
 		require.NoError(t, err)
 		for _, size := range [][2]uint32{{16, 16}, {24, 5}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", e.file, size[0], size[1]), func(t *testing.T) {
-				res, err := check.ExecuteFragment(context.Background(), &check.FragmentCase{Module: m, Entry: f.Name, Size: size},
+				res, err := check.Execute(context.Background(), (&check.FragmentCase{Module: m, Entry: f.Name, Size: size}).Case(),
 					check.Options{Devices: cdevs, Flat: true, SPIRV: true})
 				require.NoError(t, err)
 				require.Len(t, res.Reference, int(size[0]*size[1]))

@@ -196,7 +196,7 @@ fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) 
 		}
 		var want []byte
 		for _, workers := range []int{1, 2, 3} {
-			x, err := c.Execute(t.Context(), c.Options(check.Options{Interp: interp.Options{Workers: workers}}))
+			x, err := check.Execute(t.Context(), c, c.Options(check.Options{Interp: interp.Options{Workers: workers}}))
 			var b bytes.Buffer
 			if err == nil {
 				require.NoError(t, report.WriteCaseJSON(&b, x, nil))

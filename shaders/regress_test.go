@@ -33,7 +33,7 @@ func TestRegressions(t *testing.T) {
 			c, rec, mode := readCase(t, path)
 
 			// Interpreter parts, no GPU: the recorded reference still holds.
-			res, err := check.Execute(t.Context(), c, check.Options{Flat: rec.Flat})
+			res, err := check.Execute(t.Context(), c.Case(), check.Options{Flat: rec.Flat})
 			require.NoError(t, err)
 			require.Len(t, res.Reference, len(rec.Reference))
 			for i, want := range rec.Reference {
@@ -43,7 +43,7 @@ func TestRegressions(t *testing.T) {
 			assert.Equal(t, oracle.Pass, res.Verdict, "interp(twin): %v", check.Attribute(res))
 
 			// GPU parts on lavapipe.
-			res, err = check.Execute(t.Context(), c, check.Options{Devices: []check.Device{dev}, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode})
+			res, err = check.Execute(t.Context(), c.Case(), check.Options{Devices: []check.Device{dev}, Flat: rec.Flat, SPIRV: rec.SPIRV, Mode: mode})
 			require.NoError(t, err)
 			assert.Equal(t, oracle.Pass, res.Verdict, "%v", check.Attribute(res))
 			assert.Len(t, res.Runs, boolInt(rec.Flat)+(1+boolInt(rec.Flat))*(1+boolInt(rec.SPIRV)), "every recorded path ran")

@@ -36,12 +36,12 @@ func TestTextureCasesOnGPUs(t *testing.T) {
 			if c.Kind == check.KindFragment {
 				t.Skip("a fragment entry point: TestFragmentTextureCasesOnGPUs")
 			}
-			out, err := c.Execute(context.Background(), c.Options(check.Options{Devices: devs}))
+			out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
 			require.NoError(t, err)
-			require.NotEmpty(t, out.Entry.TextureOutputs)
-			assert.Equal(t, oracle.Pass, out.Verdict())
-			assert.Len(t, out.Entry.Runs, 1+2*4, "interp twin + 2 adapters × {WGSL, SPIR-V} × {original, twin}")
-			for _, r := range out.Entry.Runs {
+			require.NotEmpty(t, out.TextureOutputs)
+			assert.Equal(t, oracle.Pass, out.Verdict)
+			assert.Len(t, out.Runs, 1+2*4, "interp twin + 2 adapters × {WGSL, SPIR-V} × {original, twin}")
+			for _, r := range out.Runs {
 				assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
 			}
 		})
@@ -73,11 +73,11 @@ func TestFragmentTextureCasesOnGPUs(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			out, err := c.Execute(context.Background(), c.Options(check.Options{Devices: devs}))
+			out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
 			require.NoError(t, err)
-			assert.Equal(t, oracle.Pass, out.Verdict())
-			assert.Len(t, out.Result.Runs, 1+len(adapters)*4, "interp twin + adapters × {WGSL, SPIR-V} × {original, twin}")
-			for _, r := range out.Result.Runs {
+			assert.Equal(t, oracle.Pass, out.Verdict)
+			assert.Len(t, out.Runs, 1+len(adapters)*4, "interp twin + adapters × {WGSL, SPIR-V} × {original, twin}")
+			for _, r := range out.Runs {
 				assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
 				assert.Empty(t, r.Mismatches, "%s %s %s", r.Adapter, r.Function, r.Format)
 			}

@@ -29,11 +29,11 @@ func TestTextureViewsInCompatibilityMode(t *testing.T) {
 	}
 	c, err := check.Load("textures/compat/one_layer_array.wgsl", check.LoadOptions{Command: "test", Flat: true})
 	require.NoError(t, err)
-	out, err := c.Execute(context.Background(), c.Options(check.Options{Devices: devs}))
+	out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
 	require.NoError(t, err)
-	assert.Equal(t, oracle.Pass, out.Verdict())
+	assert.Equal(t, oracle.Pass, out.Verdict)
 	judged := map[string]bool{}
-	for _, r := range out.Entry.Runs {
+	for _, r := range out.Runs {
 		assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
 		judged[r.Adapter] = true
 	}

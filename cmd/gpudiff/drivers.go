@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gpudiff/gpudiff/check"
 	"io"
 	"strings"
 	"time"
@@ -66,10 +67,10 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	// The same limits as exec and repro, per corpus file; an entry point's
 	// dispatch or draw has exec's limits (a fragment case is 16x16 pixels).
 	cases, err := drivers.LoadCorpora(fl.Corpora, func(c *drivers.Case) error {
-		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case == nil {
+		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case.Kind != check.KindKernel {
 			return err
 		}
-		return g.lim.CheckKernel(c.Case.Module, c.Case.Module.Func(c.Case.Kernel), len(c.Case.Args))
+		return g.lim.CheckKernel(c.Case.Module, c.Case.Func, len(c.Case.Args))
 	})
 	if err != nil {
 		return inputErr(err)

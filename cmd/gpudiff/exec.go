@@ -88,7 +88,7 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 // executeFile runs the case that path and fl name (check.Load: a module's
 // kernel or entry point, or a case file) on the interpreter and fl's
 // adapters.
-func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Outcome, error) {
+func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Result, error) {
 	if err := checkFlags(fl.Command, fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 		}
 		defer closeAll()
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := check.Execute(ctx, c, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return nil, inputErr(err)
 	}
@@ -123,7 +123,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 // writeExecuted saves and prints what exec does for x: the case file
 // (--save-case) and the pictures (--png) (report.SaveRun), then the table
 // or the JSON document (--json).
-func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
+func writeExecuted(x *check.Result, fl execFlags, stdout io.Writer) error {
 	if err := report.SaveRun(x, fl.saveCase, fl.png, version()); err != nil {
 		return usagef("gpudiff %s: %v", fl.Command, err)
 	}
@@ -137,9 +137,9 @@ func writeExecuted(x *check.Outcome, fl execFlags, stdout io.Writer) error {
 // execExit is exec's and view's exit for x (README "Exit codes"; its
 // class is check's): flatten's refusal is an input error with its
 // positioned message.
-func execExit(x *check.Outcome) error {
+func execExit(x *check.Result) error {
 	if e := x.Exit(); e == check.ExitFlatten {
-		return inputErr(x.FlattenErr())
+		return inputErr(x.FlattenErr)
 	} else if code := [...]int{check.ExitPass: exitOK, check.ExitFound: exitFound, check.ExitNoOutputs: exitUsage, check.ExitShader: exitShader}[e]; code != exitOK {
 		return &exitError{code: code}
 	}
@@ -158,7 +158,7 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 		}
 		defer closeAll()
 	}
-	code, err := report.RunEntries(stdout, stderr, each, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)}, func(o check.LoadOptions) (*check.Outcome, int, error) {
+	code, err := report.RunEntries(stdout, stderr, each, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)}, func(o check.LoadOptions) (*check.Result, int, error) {
 		fl.LoadOptions = o // runs one at a time
 		x, err := executeFile(ctx, g, path, fl, stderr)
 		if err == nil {

@@ -57,7 +57,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 			return inputErr(err)
 		}
 	}
-	x, err := c.Execute(ctx, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := check.Execute(ctx, c, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}

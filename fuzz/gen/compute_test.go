@@ -35,12 +35,12 @@ func TestComputeProgramsAreRaceFree(t *testing.T) {
 		p := gen.Generate(seed, cfg)
 		require.True(t, p.IsEntry(), "seed %d", seed)
 		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module))}
-		res, err := check.ExecuteEntry(context.Background(), c, check.Options{Flat: true})
+		res, err := check.Execute(context.Background(), c.Case(), check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)
 		assert.Empty(t, res.Races, "seed %d:\n%s", seed, p)
 		assert.NoError(t, res.FlattenErr, "seed %d:\n%s", seed, p)
 		assert.Equal(t, oracle.Pass, res.Verdict, "seed %d:\n%s", seed, p)
-		for i, ref := range res.Reference {
+		for i, ref := range res.Reference[0] {
 			assert.Empty(t, ref.Indeterminate, "seed %d: binding %s has indeterminate leaves:\n%s", seed, res.Names[i], p)
 		}
 	}

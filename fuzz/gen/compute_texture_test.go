@@ -35,7 +35,7 @@ func TestTextureProgramsAreExact(t *testing.T) {
 		require.NotEmpty(t, p.Module.Textures, "seed %d", seed)
 		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module)),
 			Textures: p.Textures, Samplers: p.Samplers}
-		res, err := check.ExecuteEntry(context.Background(), c, check.Options{Flat: true})
+		res, err := check.Execute(context.Background(), c.Case(), check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)
 		assert.Empty(t, res.Races, "seed %d:\n%s", seed, p)
 		assert.NoError(t, res.FlattenErr, "seed %d:\n%s", seed, p)
@@ -44,7 +44,7 @@ func TestTextureProgramsAreExact(t *testing.T) {
 		for _, v := range res.TextureOutputs {
 			isTex[v.Name] = true
 		}
-		for i, ref := range res.Reference {
+		for i, ref := range res.Reference[0] {
 			leaves := ref.Indeterminate
 			for j := range leaves {
 				if !isTex[res.Names[i]] {

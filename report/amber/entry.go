@@ -40,11 +40,11 @@ func ExportEntry(c *check.ComputeCase, opts Options) (*Script, error) {
 	if dis.Run == nil {
 		dis = DefaultDisassembler()
 	}
-	ref, err := check.ExecuteEntry(context.Background(), c, check.Options{Mode: mode})
+	ref, err := check.Execute(context.Background(), c.Case(), check.Options{Mode: mode})
 	if err != nil {
 		return nil, err
 	}
-	if len(ref.Reference) != len(ref.Names) {
+	if len(ref.Reference[0]) != len(ref.Names) {
 		return nil, fmt.Errorf("amber: the reference dispatch of %s gave no outputs (%s)", c.Entry, ref.Verdict)
 	}
 	mod, fn := c.Module, c.Entry
@@ -93,7 +93,7 @@ func ExportEntry(c *check.ComputeCase, opts Options) (*Script, error) {
 		if out >= len(ref.Names) || ref.Names[out] != v.Name {
 			continue // read-only: not compared
 		}
-		e := ref.Reference[out]
+		e := ref.Reference[0][out]
 		out++
 		var ls []leaf
 		collect(&ls, e.Val(), 0, v.Name, e.Indeterminate, e.Tolerance, false, e.Why)

@@ -174,7 +174,7 @@ func refuseTextures(c *check.ComputeCase) error {
 // texture and sampler bindings to b, their BIND lines to binds, and the
 // EXPECT lines of the written storage textures (ref's outputs) to
 // expects.
-func writeTextures(b, binds, expects *strings.Builder, c *check.ComputeCase, ref *check.EntryResult, s *Script) error {
+func writeTextures(b, binds, expects *strings.Builder, c *check.ComputeCase, ref *check.Result, s *Script) error {
 	_, smps, err := check.CaseTextures(c)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func writeTextures(b, binds, expects *strings.Builder, c *check.ComputeCase, ref
 		}
 		fmt.Fprintf(binds, "  BIND BUFFER %s AS %s DESCRIPTOR_SET %d BINDING %d\n", name, as, v.Group, v.Binding)
 		if tv.Output >= 0 {
-			writeTextureExpects(expects, name, t, ref.Reference[tv.Output], s)
+			writeTextureExpects(expects, name, t, ref.Reference[0][tv.Output], s)
 		}
 	}
 	return nil
