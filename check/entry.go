@@ -219,29 +219,54 @@ func (x *computeExecution) deviceRuns(ctx context.Context, dev Device) []oracle.
 		return nil
 	}
 	var runs []oracle.Run
-	for i, format := range x.formats {
-		for j, fn := range x.funcs {
-			e := &x.kernels[i*len(x.funcs)+j]
-			e.once.Do(func() { e.k, e.err = EmitEntryKernel(x.mod, fn, format, x.mode, x.label+fn+"/"+string(format)) })
-			k, kerr := e.k, e.err
-			r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(x.mode)}
-			switch {
-			case kerr != nil:
-				FailRun(&r, kerr)
-			case spirv.NagaGap(k.SPIRV) != "" && dev.Info().Implementation == "wgpu":
-				r.Failed, r.Message = oracle.Unsupported, spirv.NagaGap(k.SPIRV)
-			default:
-				out, err := dev.Run(ctx, k, x.job)
-				if err != nil {
-					FailRun(&r, err)
-				} else {
-					decodeEntryRun(&x.res.ComputeResult, out, &r)
-				}
-			}
-			runs = append(runs, r)
+	for i := range x.formats {
+		for j := range x.funcs {
+			runs = append(runs, x.run(ctx, dev, i, j))
 		}
 	}
 	return runs
+}
+
+// allDeviceRuns is deviceRuns on every device of devs, made in the order
+// format, function, device: each module goes to every device before the
+// next is dispatched (as compute entry points always ran), which spaces
+// one device's dispatches apart.
+func (x *computeExecution) allDeviceRuns(ctx context.Context, devs []Device) [][]oracle.Run {
+	out := make([][]oracle.Run, len(devs))
+	if x.done {
+		return out
+	}
+	for i := range x.formats {
+		for j := range x.funcs {
+			for k, d := range devs {
+				out[k] = append(out[k], x.run(ctx, d, i, j))
+			}
+		}
+	}
+	return out
+}
+
+// run dispatches function j in format i on dev.
+func (x *computeExecution) run(ctx context.Context, dev Device, i, j int) oracle.Run {
+	format, fn := x.formats[i], x.funcs[j]
+	e := &x.kernels[i*len(x.funcs)+j]
+	e.once.Do(func() { e.k, e.err = EmitEntryKernel(x.mod, fn, format, x.mode, x.label+fn+"/"+string(format)) })
+	k, kerr := e.k, e.err
+	r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(x.mode)}
+	switch {
+	case kerr != nil:
+		FailRun(&r, kerr)
+	case spirv.NagaGap(k.SPIRV) != "" && dev.Info().Implementation == "wgpu":
+		r.Failed, r.Message = oracle.Unsupported, spirv.NagaGap(k.SPIRV)
+	default:
+		out, err := dev.Run(ctx, k, x.job)
+		if err != nil {
+			FailRun(&r, err)
+		} else {
+			decodeEntryRun(&x.res.ComputeResult, out, &r)
+		}
+	}
+	return r
 }
 
 // judge judges the twin's dispatch in the interpreter and the GPU runs

@@ -115,11 +115,22 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := make([][]oracle.Run, len(opts.Devices))
-	for k, d := range opts.Devices {
-		runs[k] = x.DeviceRuns(ctx, d)
+	var runs [][]oracle.Run
+	if all, ok := x.kind.(interleavedRuns); ok {
+		runs = all.allDeviceRuns(ctx, opts.Devices)
+	} else {
+		runs = make([][]oracle.Run, len(opts.Devices))
+		for k, d := range opts.Devices {
+			runs[k] = x.DeviceRuns(ctx, d)
+		}
 	}
 	return x.Judge(runs), nil
+}
+
+// interleavedRuns is a kindExecution that makes several devices' runs
+// itself, in its own order (DeviceRuns' lists, one per device).
+type interleavedRuns interface {
+	allDeviceRuns(ctx context.Context, devs []Device) [][]oracle.Run
 }
 
 // kindExecution is what a kind of case other than a function kernel
@@ -233,7 +244,11 @@ func Prepare(c *Case, opts Options) (*Execution, error) {
 		}
 	}
 	x.cs, x.opts = c, opts
-	x.res.Case, x.res.Options = c, opts
+	// The result keeps what the case ran with, not the devices or the
+	// context it ran in (its runs name their adapters).
+	kept := opts
+	kept.Devices, kept.Interp.Context = nil, nil
+	x.res.Case, x.res.Options = c, kept
 	return x, nil
 }
 

@@ -98,31 +98,3 @@ func EachCasePath(path, entry string, exit Exit) string {
 	}
 	return strings.TrimSuffix(path, ext) + "." + entry + ext
 }
-
-// WorstExit is the exit code of several entry points' runs given two of
-// their codes (README "Exit codes" and "Several entry points"): a bug in
-// gpudiff (3) outweighs a disagreement (1), which outweighs the shader's
-// own defect (4), which outweighs a refusal (2: an entry point that did
-// not load, or whose twin or outputs could not be made), which outweighs
-// a pass (0). An unknown code (a signal's) outweighs them all.
-func WorstExit(a, b int) int {
-	rank := func(c int) int {
-		switch c {
-		case 0:
-			return 0
-		case 2:
-			return 1
-		case 4:
-			return 2
-		case 1:
-			return 3
-		case 3:
-			return 4
-		}
-		return 5
-	}
-	if rank(b) > rank(a) {
-		return b
-	}
-	return a
-}

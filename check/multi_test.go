@@ -49,26 +49,11 @@ func TestEachEntryRunsEveryEntryPointInModuleOrder(t *testing.T) {
 	assert.Nil(t, EachEntry(filepath.Join(dir, "missing.wgsl"), LoadOptions{}), "Load says why a file does not read")
 }
 
-// TestEachCasePathAndWorstExit: a failing entry point's case goes beside
-// --save-case's path, named after it; a pass saves none. The worst exit
-// ranks 3 > 1 > 4 > 2 > 0 (README "Several entry points").
-func TestEachCasePathAndWorstExit(t *testing.T) {
+// TestEachCasePath: a failing entry point's case goes beside
+// --save-case's path, named after it; a pass saves none.
+func TestEachCasePath(t *testing.T) {
 	assert.Equal(t, "out.sel.wgsl", EachCasePath("out.wgsl", "sel", ExitFound))
 	assert.Equal(t, "d/out.sel.wgsl", EachCasePath("d/out", "sel", ExitShader))
 	assert.Equal(t, "", EachCasePath("out.wgsl", "sel", ExitPass))
 	assert.Equal(t, "", EachCasePath("", "sel", ExitFound))
-
-	worst := func(codes ...int) int {
-		w := 0
-		for _, c := range codes {
-			w = WorstExit(w, c)
-		}
-		return w
-	}
-	assert.Equal(t, 0, worst(0, 0))
-	assert.Equal(t, 2, worst(0, 2, 0))
-	assert.Equal(t, 4, worst(2, 4, 0))
-	assert.Equal(t, 1, worst(2, 1, 4))
-	assert.Equal(t, 3, worst(1, 3, 2))
-	assert.Equal(t, 130, worst(3, 130))
 }

@@ -14,20 +14,6 @@ const (
 	ReplayDifferent  = "different"  // something fails, but not as recorded
 )
 
-// ReplayExit is repro's exit code for a replay's outcome (README "gpudiff
-// repro", "Exit codes"): 0 when ReplayFixed (every run agrees), 1 when
-// ReplayReproduces (the recorded failure, same class family), 4 when
-// ReplayDifferent (something fails, but not as recorded).
-func ReplayExit(outcome string) int {
-	switch outcome {
-	case ReplayFixed:
-		return 0
-	case ReplayReproduces:
-		return 1
-	}
-	return 4
-}
-
 // ReplayOutcome is the judgement of a case file's replay, the "repro"
 // member of `gpudiff repro --json`'s document.
 type ReplayOutcome struct {

@@ -238,24 +238,13 @@ func (cr *CaseResult) setReference(c *Case, res *check.Result) {
 	}
 	for _, r := range res.Reference {
 		cr.Reference = append(cr.Reference, oracle.InvocationJSON(r, res.Names))
-		cr.RefHuman = append(cr.RefHuman, humanOutputs(r, res.Names))
+		cr.RefHuman = append(cr.RefHuman, oracle.HumanOutputs(r, res.Names))
 	}
 	for _, r := range res.Runs {
 		if r.Adapter == "interp" {
 			cr.TwinInterp = newRunResult(r, res)
 		}
 	}
-}
-
-func humanOutputs(outs []oracle.Expected, names []string) string {
-	parts := make([]string, len(outs))
-	for i, o := range outs {
-		parts[i] = oracle.Human(o)
-		if len(names) > 1 || names[0] != "ret" {
-			parts[i] = names[i] + "=" + parts[i]
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
@@ -266,7 +255,7 @@ func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
 	}
 	for _, o := range r.Outputs {
 		rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
-		rr.Human = append(rr.Human, humanOutputs(o, res.Names))
+		rr.Human = append(rr.Human, oracle.HumanOutputs(o, res.Names))
 	}
 	if len(r.Diffs) > 0 {
 		rr.Diffs = map[int][]string{}

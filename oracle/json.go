@@ -149,6 +149,21 @@ func (h *humanVisitor) Leaf(i int, v ir.Value) {
 	h.b.WriteString(HumanScalar(v))
 }
 
+// HumanOutputs is one invocation's outputs as tables show them (exec's
+// table, the viewer, the driver matrix), "name=value …" (Human of each,
+// names[i] the name of outs[i]) unless the only output is the return
+// value "ret".
+func HumanOutputs(outs []Expected, names []string) string {
+	parts := make([]string, len(outs))
+	for i, o := range outs {
+		parts[i] = Human(o)
+		if len(names) > 1 || names[0] != "ret" {
+			parts[i] = names[i] + "=" + parts[i]
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // HumanScalar prints one scalar compactly.
 func HumanScalar(v ir.Value) string {
 	switch v.Type.Kind {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/ir"
@@ -118,7 +117,8 @@ func CaseViews(o *check.Result) []View {
 
 // EntryRun is one entry point's turn when a module's entry points run in
 // turn (check.EachEntry): its outcome, or Err, the positioned reason it
-// was refused (Outcome nil), and its exit code (README "Exit codes").
+// was refused (Outcome nil), and its exit code (README "Exit codes"; the
+// command decides it).
 type EntryRun struct {
 	Name    string
 	Outcome *check.Result
@@ -136,32 +136,6 @@ func (r EntryRun) verdict() string {
 		return "flatten-rejected"
 	}
 	return string(r.Outcome.Verdict)
-}
-
-// RunEntries runs several entry points in turn (check.EachEntry), one
-// call of run per element of each (run returns its outcome, nil when it
-// did not run, its exit code and its error), and writes them
-// (WriteEntries); a refusal or internal error's message goes to warn too,
-// named after its entry point. It returns the worst exit code
-// (check.WorstExit). Errors are w's, or a command line's error: one
-// whose message starts "gpudiff " (a usage error of the CLI, not a
-// source position) is every entry point's, so it ends the run, returned
-// as is with exit 2 and nothing written.
-func RunEntries(w, warn io.Writer, each []check.LoadOptions, asJSON bool, opts ExecOptions, run func(check.LoadOptions) (*check.Result, int, error)) (int, error) {
-	runs, worst := make([]EntryRun, len(each)), 0
-	for i, o := range each {
-		x, code, err := run(o)
-		if code == 2 && x == nil && strings.HasPrefix(err.Error(), "gpudiff ") {
-			return code, err
-		}
-		runs[i] = EntryRun{Name: o.Kernel, Outcome: x, Exit: code}
-		if err != nil && (x == nil || code == 2 || code == 3) {
-			runs[i].Err = err.Error()
-			fmt.Fprintf(warn, "gpudiff exec: entry point %s: %v\n", o.Kernel, err)
-		}
-		worst = check.WorstExit(worst, code)
-	}
-	return worst, WriteEntries(w, runs, worst, asJSON, opts)
 }
 
 // WriteEntries writes exec's output for several entry points run in turn

@@ -155,7 +155,7 @@ func withRuns(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bo
 		rec(&v)
 		changed = append(changed, expectedAs(t, c, res.Names[b], v, asBuffer))
 		sv := e.Val().Clone()
-		if b == len(res.Reference)-1 && sv.Type.Kind == ir.KindRuntimeArray && len(sv.Elems) > 0 {
+		if b == len(res.Reference[0])-1 && sv.Type.Kind == ir.KindRuntimeArray && len(sv.Elems) > 0 {
 			sv.Elems = sv.Elems[:len(sv.Elems)-1]
 		}
 		short = append(short, expectedAs(t, c, res.Names[b], sv, asBuffer))

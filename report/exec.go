@@ -197,19 +197,6 @@ func runLabel(r oracle.Judged) string {
 	return l
 }
 
-// humanOutputs is one invocation's outputs as the table shows them,
-// "name=value …" unless the only output is the return value.
-func humanOutputs(outs []oracle.Expected, names []string) string {
-	parts := make([]string, len(outs))
-	for i, o := range outs {
-		parts[i] = oracle.Human(o)
-		if len(names) > 1 || names[0] != "ret" {
-			parts[i] = names[i] + "=" + parts[i]
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
 // ExecOptions configures WriteExecTable.
 type ExecOptions struct {
 	// AllRows shows every invocation; by default, past 16 invocations only
@@ -276,7 +263,7 @@ func WriteExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Resul
 		for j, a := range args[i] {
 			argStr[j] = oracle.Human(oracle.Expected{Value: a})
 		}
-		row := table.Row{i, strings.Join(argStr, ", "), humanOutputs(res.Reference[i], res.Names)}
+		row := table.Row{i, strings.Join(argStr, ", "), oracle.HumanOutputs(res.Reference[i], res.Names)}
 		for _, k := range shown {
 			r := res.Runs[k]
 			switch {
@@ -285,15 +272,15 @@ func WriteExecTable(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Resul
 			case i >= len(r.Outputs):
 				row = append(row, "-")
 			case bad[k][i]:
-				cell := "≠ " + humanOutputs(r.Outputs[i], res.Names)
+				cell := "≠ " + oracle.HumanOutputs(r.Outputs[i], res.Names)
 				if color {
 					cell = text.FgRed.Sprint(cell)
 				}
 				row = append(row, cell)
 			case ind[k][i]:
-				row = append(row, "~ "+humanOutputs(r.Outputs[i], res.Names))
+				row = append(row, "~ "+oracle.HumanOutputs(r.Outputs[i], res.Names))
 			default:
-				row = append(row, humanOutputs(r.Outputs[i], res.Names))
+				row = append(row, oracle.HumanOutputs(r.Outputs[i], res.Names))
 			}
 		}
 		if len(shown) < len(res.Runs) {

@@ -200,7 +200,7 @@ func invocationText(f *ir.Func, args [][]ir.Value, res *check.Result, k, i int) 
 		}
 		fmt.Fprintf(&b, "  arguments: %s\n", strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(&b, "  reference: %s\n", humanOutputs(res.Reference[i], res.Names))
+	fmt.Fprintf(&b, "  reference: %s\n", oracle.HumanOutputs(res.Reference[i], res.Names))
 	for o, e := range res.Reference[i] {
 		if e.Why != "" {
 			fmt.Fprintf(&b, "  reference %s indeterminate: %s\n", res.Names[o], e.Why)
@@ -216,7 +216,7 @@ func invocationText(f *ir.Func, args [][]ir.Value, res *check.Result, k, i int) 
 	case j.Failed != "":
 		fmt.Fprintf(&b, "  output:    none (%s: %s)\n", j.Failed, firstLine(j.Message))
 	case i < len(run.Outputs):
-		fmt.Fprintf(&b, "  output:    %s\n", humanOutputs(run.Outputs[i], res.Names))
+		fmt.Fprintf(&b, "  output:    %s\n", oracle.HumanOutputs(run.Outputs[i], res.Names))
 	default:
 		fmt.Fprintf(&b, "  output:    none\n")
 	}

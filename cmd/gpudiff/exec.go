@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -140,7 +142,7 @@ func writeExecuted(x *check.Result, fl execFlags, stdout io.Writer) error {
 func execExit(x *check.Result) error {
 	if e := x.Exit(); e == check.ExitFlatten {
 		return inputErr(x.FlattenErr)
-	} else if code := [...]int{check.ExitPass: exitOK, check.ExitFound: exitFound, check.ExitNoOutputs: exitUsage, check.ExitShader: exitShader}[e]; code != exitOK {
+	} else if code := exitOfClass[e]; code != exitOK {
 		return &exitError{code: code}
 	}
 	return nil
@@ -148,8 +150,11 @@ func execExit(x *check.Result) error {
 
 // runEach runs each entry point of a module in turn (check.EachEntry;
 // README "Several entry points") on one set of adapters, as exec runs
-// one, saving a case file per failing entry point (check.EachCasePath);
-// report.RunEntries prints them and gives the worst exit code.
+// one, saving a case file per failing entry point (check.EachCasePath),
+// and prints them (report.WriteEntries); its exit code is the worst
+// (worstExit). A refusal or internal error's message goes to stderr too,
+// named after its entry point; a usage error of the command line is every
+// entry point's, so it ends the run, returned as is with nothing written.
 func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []check.LoadOptions, stdout, stderr io.Writer) error {
 	if !fl.noGPU {
 		closeAll, err := func() {}, error(nil)
@@ -158,7 +163,8 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 		}
 		defer closeAll()
 	}
-	code, err := report.RunEntries(stdout, stderr, each, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)}, func(o check.LoadOptions) (*check.Result, int, error) {
+	runs, worst := make([]report.EntryRun, len(each)), exitOK
+	for i, o := range each {
 		fl.LoadOptions = o // runs one at a time
 		x, err := executeFile(ctx, g, path, fl, stderr)
 		if err == nil {
@@ -166,10 +172,19 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 				err = execExit(x)
 			}
 		}
-		return x, exitCode(err, io.Discard), err
-	})
-	if err != nil || code == exitOK {
+		code := exitCode(err, io.Discard)
+		if ee := (*exitError)(nil); x == nil && errors.As(err, &ee) && ee.commandLine {
+			return err
+		}
+		runs[i] = report.EntryRun{Name: o.Kernel, Outcome: x, Exit: code}
+		if err != nil && (x == nil || code == exitUsage || code == exitInternal) {
+			runs[i].Err = err.Error()
+			fmt.Fprintf(stderr, "gpudiff exec: entry point %s: %v\n", o.Kernel, err)
+		}
+		worst = worstExit(worst, code)
+	}
+	if err := report.WriteEntries(stdout, runs, worst, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: report.Color(stdout)}); err != nil || worst == exitOK {
 		return err
 	}
-	return &exitError{code: code}
+	return &exitError{code: worst}
 }

@@ -65,7 +65,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 	if err := report.WriteReplay(stdout, x, out, asJSON); err != nil {
 		return err
 	}
-	if code := check.ReplayExit(out.Outcome); code != exitOK {
+	if code := exitOfReplay[out.Outcome]; code != exitOK {
 		return &exitError{code: code}
 	}
 	return nil

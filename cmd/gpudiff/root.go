@@ -16,19 +16,6 @@ import (
 	"github.com/gpudiff/gpudiff/flatten"
 )
 
-// Exit codes (README "Exit codes").
-const (
-	exitOK       = 0 // every run agrees with the reference
-	exitFound    = 1 // some run disagrees (or a new failure in a campaign)
-	exitUsage    = 2 // usage, input or compile error (source errors as file:line:col: …)
-	exitInternal = 3 // a bug in gpudiff itself
-	exitShader   = 4 // the shader under test is at fault (a data race, or inputs outside its domain); no stack is blamed
-	// exitInterrupted is the status of a command stopped by SIGINT
-	// (Ctrl-C): 128 + the signal's number, the shell's convention; SIGTERM
-	// gives 143 (interruptCode).
-	exitInterrupted = 130
-)
-
 // interruption is the cancellation cause of the command's context when a
 // signal stopped it (main).
 type interruption struct{ sig os.Signal }
@@ -73,13 +60,17 @@ func interruptedBy(ctx context.Context) string {
 type exitError struct {
 	code int
 	msg  string
+	// commandLine marks a usage error of the command line (a flag that
+	// does not apply, a bad flag value: usagef, check.UsageError) rather
+	// than of one file or entry point: runEach stops at it.
+	commandLine bool
 }
 
 func (e *exitError) Error() string { return e.msg }
 
 // usagef is an input or usage error (exit 2).
 func usagef(format string, args ...any) error {
-	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...), commandLine: true}
 }
 
 // inputErr wraps an error from parsing user input (exit 2), keeping its
@@ -89,7 +80,8 @@ func inputErr(err error) error {
 	if errors.As(err, &fe) && fe.Kind == flatten.Internal {
 		return &exitError{code: exitInternal, msg: err.Error()} // a flatten bug, not the input's
 	}
-	return &exitError{code: exitUsage, msg: err.Error()}
+	var ue *check.UsageError
+	return &exitError{code: exitUsage, msg: err.Error(), commandLine: errors.As(err, &ue)}
 }
 
 // found is the error of a command that ran fine and found disagreements.
