@@ -87,9 +87,9 @@ func inputErr(err error) error {
 // found is the error of a command that ran fine and found disagreements.
 var errFound = &exitError{code: exitFound}
 
-// version is check.Version: the gpudiff build that made a report, case
-// file, journal or Amber script.
-func version() string { return check.Version() }
+// version is buildVersion: the gpudiff build that made a report, case file,
+// journal or Amber script.
+func version() string { return buildVersion() }
 
 // run executes the gpudiff command line args and returns the exit code.
 // It never lets a panic escape: a panic is a gpudiff bug, reported as an

@@ -1,4 +1,4 @@
-package check
+package main
 
 import (
 	"runtime/debug"
@@ -27,6 +27,6 @@ func TestVersionOfBuildInfo(t *testing.T) {
 		{"v1.2.0", vcs(rev, "2026-01-02T15:04:05Z", "false"), "v1.2.0+ca78898d6171 2026-01-02T15:04:05Z"},
 	} {
 		bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/gpudiff/gpudiff", Version: c.main}, Settings: c.settings}
-		assert.Equal(t, c.want, VersionOf(bi), "%s %v", c.main, c.settings)
+		assert.Equal(t, c.want, versionOf(bi), "%s %v", c.main, c.settings)
 	}
 }

@@ -1,11 +1,11 @@
-package check
+package main
 
 import (
 	"runtime/debug"
 	"strings"
 )
 
-// Version identifies the gpudiff build that made a report, case file,
+// buildVersion identifies the gpudiff build that made a report, case file,
 // journal or Amber script: the module version when gpudiff was built from
 // a tagged release (v1.2.3), else "devel"; then, when the
 // build recorded its VCS state (go build in a git checkout stamps it),
@@ -13,16 +13,16 @@ import (
 // RFC 3339) and " (modified)" when the work tree had uncommitted changes,
 // e.g. "devel+ca78898c1234 2026-01-02T15:04:05Z (modified)". Everything
 // that records a version calls this one function.
-func Version() string {
+func buildVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"
 	}
-	return VersionOf(bi)
+	return versionOf(bi)
 }
 
-// VersionOf is Version for the build information bi.
-func VersionOf(bi *debug.BuildInfo) string {
+// versionOf is buildVersion for the build information bi.
+func versionOf(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	if v == "" || v == "(devel)" {
 		v = "devel"
