@@ -381,7 +381,8 @@ func sameModules(a, b *ir.Module, kernel string, args [][]ir.Value) string {
 // seeds 20240601 and 1 to 5, and, with that fixed, through
 // m[gi][…h()…] = v (flatten's ref read gi after h wrote it) after 2098,
 // 827, 3790, 6267, 2941 and 2561 programs from the same seeds; the
-// default 500 programs are a smoke test, the long runs are by hand.
+// default 500 programs (make test-long; 200 in make test) are a smoke
+// test, the long runs are by hand.
 //
 // EVALORDER_COUNT and EVALORDER_SEED run it longer, from another seed:
 //
@@ -392,7 +393,7 @@ func TestFlattenPreservesEvaluationOrder(t *testing.T) {
 		seed = v
 	}
 	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = 500 // about 2.5 s; EVALORDER_COUNT for long runs
+	params.MinSuccessfulTests = testCount(500, 200) // about 2.5 s and 1 s; EVALORDER_COUNT for long runs
 	if testing.Short() {
 		params.MinSuccessfulTests = 100
 	}

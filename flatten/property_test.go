@@ -166,8 +166,9 @@ func TestFlattenPreservesSemanticsOnShaders(t *testing.T) {
 // generator placed outside the subset are refused. When the original
 // module prints as valid WGSL, the module with the twin must too, for the
 // front end (no shader-creation error such as a constant zero divisor).
-// 1,000 programs of the default profile per run, and 200 of each other
-// profile (control, loops, calls, data, refusal).
+// 1,000 programs of the default profile, and 200 of each other profile
+// (control, loops, calls, data, refusal), under GPUDIFF_TEST_LONG=1
+// (`make test-long`); `make test` checks the first 250 and 50 of them.
 func TestFlattenPreservesSemantics(t *testing.T) {
 	for _, profile := range gen.Profiles() {
 		if profile.Entry {
@@ -179,9 +180,9 @@ func TestFlattenPreservesSemantics(t *testing.T) {
 		t.Run(profile.Name, func(t *testing.T) {
 			t.Parallel()
 			params := gopter.DefaultTestParametersWithSeed(20240601)
-			params.MinSuccessfulTests = 200
+			params.MinSuccessfulTests = testCount(200, 50)
 			if profile.Name == "default" {
-				params.MinSuccessfulTests = 1000
+				params.MinSuccessfulTests = testCount(1000, 250)
 			}
 			if testing.Short() {
 				params.MinSuccessfulTests /= 10

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	quietWayland()
-	testscript.Main(m, map[string]func(){"gpudiff": main})
+	testscript.Main(removingBuiltGpudiff{m}, map[string]func(){"gpudiff": main})
 }
 
 // gpudiff runs the CLI in-process and returns its exit code and output.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,15 +19,43 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// buildGpudiff builds the real gpudiff binary (with its VCS stamp, as
-// `make build` does) into a test directory: interruption and `kill -9`
-// are properties of a process, not of run().
+// buildGpudiff returns the real gpudiff binary (with its VCS stamp, as
+// `make build` does): interruption and `kill -9` are properties of a
+// process, not of run(). It is built once per test binary, by the first
+// test that asks, into builtGpudiff.dir, which TestMain removes at the end.
 func buildGpudiff(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gpudiff")
-	out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
+	b := &builtGpudiff
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "gpudiff-bin-"); b.err != nil {
+			return
+		}
+		b.bin = filepath.Join(b.dir, "gpudiff")
+		b.out, b.err = exec.Command("go", "build", "-buildvcs=auto", "-o", b.bin, ".").CombinedOutput()
+	})
+	require.NoError(t, b.err, "go build: %s", b.out)
+	return b.bin
+}
+
+// builtGpudiff is buildGpudiff's one build.
+var builtGpudiff struct {
+	once     sync.Once
+	dir, bin string
+	out      []byte
+	err      error
+}
+
+// removingBuiltGpudiff runs the tests, then removes buildGpudiff's
+// directory (testscript.Main exits with Run's code, so TestMain cannot
+// defer it).
+type removingBuiltGpudiff struct{ m *testing.M }
+
+func (r removingBuiltGpudiff) Run() int {
+	code := r.m.Run()
+	if builtGpudiff.dir != "" {
+		os.RemoveAll(builtGpudiff.dir)
+	}
+	return code
 }
 
 // proc is a gpudiff process started by a test.
@@ -120,6 +149,7 @@ func TestResumeAfterKill9EndsWithTheUninterruptedRecords(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // processes of their own, in directories of their own
 			dir := t.TempDir()
 			log := filepath.Join(dir, "killed.jsonl")
 			p := startGpudiff(t, bin, dir, append([]string{"run", "--log", log, "--corpus", filepath.Join(dir, "cases")}, c.args...)...)
@@ -263,6 +293,7 @@ func TestSignalStopsACampaignLoudly(t *testing.T) {
 		code int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
 		t.Run(c.sig.String(), func(t *testing.T) {
+			t.Parallel() // processes of their own, in directories of their own
 			dir := t.TempDir()
 			log, report, junit := filepath.Join(dir, "j.jsonl"), filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml")
 			campaign := []string{"--seed", "9", "--count", "500", "--no-gpu"}

@@ -15,8 +15,9 @@ import (
 )
 
 // programsPerProfile is how many seeds each whole-corpus test checks per
-// profile.
-const programsPerProfile = 2000
+// profile: 2000 under GPUDIFF_TEST_LONG=1 (make test-long), the first 500
+// in make test.
+var programsPerProfile = testCount(2000, 500)
 
 func mustProfile(t testing.TB, name string) Profile {
 	p, err := LookupProfile(name)

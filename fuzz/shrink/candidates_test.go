@@ -12,11 +12,14 @@ import (
 // TestCandidatesVerifyAndShrink checks every candidate of generated
 // programs of every profile: it verifies, keeps the kernel with fitting
 // arguments, is strictly smaller, adds no unbounded loop, no recursion and
-// no hazard, and the original case is left untouched.
+// no hazard, and the original case is left untouched: 6 programs per
+// profile under GPUDIFF_TEST_LONG=1 (make test-long), the first 2 in make
+// test (about 6,000 candidates).
 func TestCandidatesVerifyAndShrink(t *testing.T) {
 	total := 0
+	seeds := uint64(testCount(6, 2))
 	for _, prof := range gen.Profiles() {
-		for seed := uint64(0); seed < 6; seed++ {
+		for seed := uint64(0); seed < seeds; seed++ {
 			p := gen.Generate(seed, gen.Config{Size: 14, Profile: prof})
 			c := shrink.Case{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(seed, p.Module.Func(p.Kernel).Params, 3)}
 			before := ir.Print(c.Module)
