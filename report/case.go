@@ -46,11 +46,11 @@ func WriteCaseJSON(w io.Writer, o *check.Result, replay *check.ReplayOutcome) er
 // judged out (check.Result.Replay): exec's JSON object with out as its
 // "repro" member (asJSON), else exec's table and out's one-line message.
 // Errors are w's.
-func WriteReplay(w io.Writer, o *check.Result, out check.ReplayOutcome, asJSON bool) error {
+func WriteReplay(w io.Writer, o *check.Result, out check.ReplayOutcome, asJSON bool, opts ExecOptions) error {
 	if asJSON {
 		return WriteCaseJSON(w, o, &out)
 	}
-	WriteCaseTable(w, o, ExecOptions{Color: Color(w)})
+	WriteCaseTable(w, o, opts)
 	_, err := fmt.Fprintln(w, out.Message)
 	return err
 }

@@ -90,11 +90,11 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 
 	opts := drivers.Options{Mode: r.Mode, NoTwin: fl.noTwin, NoSPIRV: fl.noSPIRV, Stages: r.Stages, Timeout: 2 * fl.Timeout, Tool: "gpudiff " + version(),
 		Interp: g.interpOptions(), Flatten: g.flattenOptions()}
-	if bar := report.ProgressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
+	if bar := progressBar(stderr, len(cases)*len(devs), progressbar.OptionSetDescription("cases × adapters")); bar != nil {
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	color := report.Color(stdout)
+	useColor := color(stdout)
 	rep := drivers.Run(ctx, cases, devs, opts)
 	if ctx.Err() != nil {
 		return usagef("gpudiff drivers: interrupted")
@@ -102,7 +102,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if r.Known != nil {
 		rep.ApplyBaseline(fl.Baseline, r.Known)
 	}
-	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: color})
+	report.WriteDriversText(stdout, rep, report.DriversTextOptions{Color: useColor})
 	if note := report.BaselineDriverNote(fl.Baseline, campaign.BaselineDrivers(fl.Baseline), rep.DriverRecords()); note != "" {
 		fmt.Fprintln(stdout, note)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
-	"github.com/gpudiff/gpudiff/report"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
 
@@ -47,7 +46,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			} else if err != nil {
 				return inputErr(err)
 			}
-			if binary && out == "" && report.Terminal(cmd.OutOrStdout()) {
+			if binary && out == "" && terminal(cmd.OutOrStdout()) {
 				return usagef("gpudiff emit: refusing to write a SPIR-V binary to a terminal; use -o FILE or --format spirv-asm")
 			}
 			return writeOutput(cmd.OutOrStdout(), out, data)

@@ -116,7 +116,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			return usagef("gpudiff run: %v", err)
 		}
 	}
-	bar := report.ProgressBar(stderr, c.ShardPrograms(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
+	bar := progressBar(stderr, c.ShardPrograms(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("programs"), progressbar.OptionSetDescription("checking"))
 	var lines []string
 	sum, err := run.Execute(ctx, devs, func(r campaign.ProgramRecord) {
 		if bar != nil {

@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"io"
@@ -9,25 +9,25 @@ import (
 	"golang.org/x/term"
 )
 
-// Terminal reports whether w is a terminal.
-func Terminal(w io.Writer) bool {
+// terminal reports whether w is a terminal.
+func terminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Color reports whether w takes ANSI colours: a terminal, and the user
+// color reports whether w takes ANSI colours: a terminal, and the user
 // has not set NO_COLOR (https://no-color.org).
-func Color(w io.Writer) bool {
+func color(w io.Writer) bool {
 	if v := os.Getenv("NO_COLOR"); v != "" && v != "0" {
 		return false
 	}
-	return Terminal(w)
+	return terminal(w)
 }
 
-// ProgressBar is a progress bar of total steps (-1: open-ended) on a
+// progressBar is a progress bar of total steps (-1: open-ended) on a
 // terminal w (nil otherwise), with opts.
-func ProgressBar(w io.Writer, total int, opts ...progressbar.Option) *progressbar.ProgressBar {
-	if !Terminal(w) {
+func progressBar(w io.Writer, total int, opts ...progressbar.Option) *progressbar.ProgressBar {
+	if !terminal(w) {
 		return nil
 	}
 	return progressbar.NewOptions(total, append([]progressbar.Option{progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),

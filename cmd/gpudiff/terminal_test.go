@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"bytes"
@@ -11,13 +11,13 @@ import (
 // A buffer or a regular file is no terminal: no colours, no progress bar.
 func TestTerminal(t *testing.T) {
 	var b bytes.Buffer
-	assert.False(t, Terminal(&b))
-	assert.False(t, Color(&b))
-	assert.Nil(t, ProgressBar(&b, 10))
+	assert.False(t, terminal(&b))
+	assert.False(t, color(&b))
+	assert.Nil(t, progressBar(&b, 10))
 	f, err := os.Create(t.TempDir() + "/f")
 	assert.NoError(t, err)
 	defer f.Close()
-	assert.False(t, Terminal(f))
+	assert.False(t, terminal(f))
 	t.Setenv("NO_COLOR", "1")
-	assert.False(t, Color(os.Stdout))
+	assert.False(t, color(os.Stdout))
 }
