@@ -984,7 +984,7 @@ func parseEntryInputs(where string, raw json.RawMessage, m *ir.Module) (map[stri
 
 // TextureInputs is c's textures and samplers as inputs-file entries by
 // name (TextureJSON, SamplerJSON; exec --json's "bindings").
-func TextureInputs(c *ComputeCase) map[string]json.RawMessage {
+func TextureInputs(c *Case) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal([]byte("{"+strings.Join(TexturesJSON(c.Module, c.Textures, c.Samplers), ", ")+"}"), &obj) == nil {

@@ -53,8 +53,8 @@ func (r *Result) TextureViews(m *ir.Module, entry string) []TextureView {
 // gets them (zeroed textures of the default format and size, nearest
 // clamp-to-edge samplers where c gives none), in new maps; errors are
 // positioned at the binding whose given contents do not fit it.
-func CaseTextures(c *ComputeCase) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
-	return caseTextures(c)
+func CaseTextures(c *Case) (map[string]*interp.Texture, map[string]*interp.Sampler, error) {
+	return completeCaseTextures(c.Module, c.Func.Name, c.Textures, c.Samplers)
 }
 
 // TextureFormat describes a texel format gpudiff uploads: its channels

@@ -23,7 +23,7 @@ import (
 func WriteCaseTable(w io.Writer, o *check.Result, opts ExecOptions) {
 	c := o.Case
 	if o.IsCompute() {
-		WriteDispatchTable(w, c.Entry(), o, opts)
+		WriteDispatchTable(w, c, o, opts)
 		return
 	}
 	WriteExecTable(w, c.Func, c.Args, o, opts)
@@ -37,7 +37,7 @@ func WriteCaseTable(w io.Writer, o *check.Result, opts ExecOptions) {
 // w's.
 func WriteCaseJSON(w io.Writer, o *check.Result, replay *check.ReplayOutcome) error {
 	if o.IsCompute() {
-		return WriteDispatchJSON(w, o.Case.Entry(), o)
+		return WriteDispatchJSON(w, o.Case, o)
 	}
 	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o, replay)
 }
@@ -103,7 +103,7 @@ func CasePictures(o *check.Result) []NamedPicture {
 // CaseViews are o's runs as the viewer shows them.
 func CaseViews(o *check.Result) []View {
 	if o.IsCompute() {
-		return EntryViews(o.Case.Entry(), o)
+		return EntryViews(o.Case, o)
 	}
 	views := ResultViews(o.Case.Func, o.Case.Args, o)
 	if o.Case.Kind == check.KindFragment {
@@ -192,7 +192,7 @@ func WriteEntriesJSON(w io.Writer, runs []EntryRun) error {
 			bw.Write(js)
 		case r.Outcome.IsCompute():
 			// Streamed: the entry point's object with "exit" last.
-			writeDispatchJSON(ir.NewJSONWriter(bw, true), r.Outcome.Case.Entry(), r.Outcome, &r.Exit)
+			writeDispatchJSON(ir.NewJSONWriter(bw, true), r.Outcome.Case, r.Outcome, &r.Exit)
 		default:
 			var one bytes.Buffer
 			if err := WriteCaseJSON(&one, r.Outcome, nil); err != nil {

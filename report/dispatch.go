@@ -27,7 +27,7 @@ import (
 // ir.Value or ir.Buffer, leaf by leaf), laid out as encoding/json's
 // Encoder with SetIndent("", "  ") prints it, then a newline. Errors
 // are w's.
-func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) error {
+func WriteDispatchJSON(w io.Writer, c *check.Case, res *check.Result) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	writeDispatchJSON(ir.NewJSONWriter(bw, true), c, res, nil)
 	bw.WriteByte('\n')
@@ -47,10 +47,10 @@ func WriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) err
 //
 // with the keys of each {name: ...} object sorted, as encoding/json
 // sorts a map's.
-func writeDispatchJSON(j *ir.JSONWriter, c *check.ComputeCase, res *check.Result, exit *int) {
+func writeDispatchJSON(j *ir.JSONWriter, c *check.Case, res *check.Result, exit *int) {
 	j.Open('{')
 	j.Key("entry")
-	j.String(c.Entry)
+	j.String(c.Func.Name)
 	if res.Twin != "" {
 		j.Key("twin")
 		j.String(res.Twin)
@@ -204,10 +204,10 @@ func sortedNames(names []string, n int) []int {
 // those that differ and up to 64 indeterminate ones get a row (all with
 // opts.AllRows); the leaves are read one by one from either form of the
 // outputs (oracle.Expected.Cursor), text made only for the rows shown.
-func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, opts ExecOptions) {
+func WriteDispatchTable(w io.Writer, c *check.Case, res *check.Result, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
-		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
+		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Func.Name, firstLine(res.Domain))
 		fmt.Fprintln(w, "  nothing compared: not a stack's fault; try other inputs (--fill small, --inputs) or raise --max-steps")
 		fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
 		return
@@ -218,8 +218,8 @@ func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, op
 	if len(res.Names) == 0 {
 		fmt.Fprintln(w, "the entry point has no read_write storage binding: nothing to compare")
 	}
-	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Entry, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
-		c.Module.Func(c.Entry).WorkgroupSize[0], c.Module.Func(c.Entry).WorkgroupSize[1], c.Module.Func(c.Entry).WorkgroupSize[2])
+	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Func.Name, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
+		c.Func.WorkgroupSize[0], c.Func.WorkgroupSize[1], c.Func.WorkgroupSize[2])
 	for _, r := range res.Runs {
 		label := dispatchRunLabel(c, r.Run)
 		switch {
@@ -249,16 +249,16 @@ func WriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, op
 
 // dispatchRunLabel names a run: its adapter and format, then the
 // function when it is the twin.
-func dispatchRunLabel(c *check.ComputeCase, r oracle.Run) string {
+func dispatchRunLabel(c *check.Case, r oracle.Run) string {
 	label := r.Adapter + " " + string(r.Format)
-	if r.Function != c.Entry {
+	if r.Function != c.Func.Name {
 		label += " " + r.Function
 	}
 	return label
 }
 
 // writeBindingTable writes read_write binding b's table (WriteDispatchTable).
-func writeBindingTable(w io.Writer, c *check.ComputeCase, res *check.Result, b int, name string, color, allRows bool) {
+func writeBindingTable(w io.Writer, c *check.Case, res *check.Result, b int, name string, color, allRows bool) {
 	ref := res.Reference[0][b]
 	n := ref.Count()
 	rc := ref.Cursor()

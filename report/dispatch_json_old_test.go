@@ -171,7 +171,7 @@ func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) 
 		inputs[v.Name] = oldMarshalValue(oldInputValue(res, i))
 	}
 	if len(c.Module.Textures) > 0 {
-		for k, v := range check.TextureInputs(c) {
+		for k, v := range check.TextureInputs(c.Case()) {
 			inputs[k] = v
 		}
 	}
@@ -314,7 +314,7 @@ func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result,
 		t.SetStyle(table.StyleLight)
 		header := table.Row{name, "reference"}
 		for _, r := range res.Runs {
-			header = append(header, dispatchRunLabel(c, r.Run))
+			header = append(header, dispatchRunLabel(c.Case(), r.Run))
 		}
 		t.AppendHeader(header)
 		hidden, indShown := 0, 0
@@ -361,7 +361,7 @@ func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result,
 	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Entry, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
 		c.Module.Func(c.Entry).WorkgroupSize[0], c.Module.Func(c.Entry).WorkgroupSize[1], c.Module.Func(c.Entry).WorkgroupSize[2])
 	for _, r := range res.Runs {
-		label := dispatchRunLabel(c, r.Run)
+		label := dispatchRunLabel(c.Case(), r.Run)
 		switch {
 		case r.Failed != "":
 			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
@@ -382,7 +382,7 @@ func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result,
 		fmt.Fprintf(w, "  the shader has a data race (WGSL #memory-model): a defect of the shader, not of any stack; its racing loads and the locations they reach are compared against the values WGSL allows\n")
 	}
 	for _, r := range res.Skipped {
-		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
+		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c.Case(), r), firstLine(r.Message))
 	}
 	fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
 }

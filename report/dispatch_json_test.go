@@ -216,13 +216,13 @@ func TestDispatchJSONIsByteIdentical(t *testing.T) {
 		withRuns(t, c, &valueRes, false)
 		var want, got bytes.Buffer
 		require.NoError(t, oldWriteDispatchJSON(&want, c, &valueRes), name)
-		require.NoError(t, WriteDispatchJSON(&got, c, &valueRes), name)
+		require.NoError(t, WriteDispatchJSON(&got, c.Case(), &valueRes), name)
 		require.Equal(t, want.String(), got.String(), "%s: ir.Value form", name)
 
 		bufRes := asReference(t, c, o, true)
 		withRuns(t, c, bufRes, true)
 		got.Reset()
-		require.NoError(t, WriteDispatchJSON(&got, c, bufRes), name)
+		require.NoError(t, WriteDispatchJSON(&got, c.Case(), bufRes), name)
 		require.Equal(t, want.String(), got.String(), "%s: ir.Buffer form", name)
 		// The oracle judged both forms alike (its own test covers the
 		// cases one by one).
@@ -264,8 +264,8 @@ func TestDispatchTableIsUnchanged(t *testing.T) {
 		for _, opts := range []ExecOptions{{}, {AllRows: true}, {Color: true}} {
 			var want, got, gotBuf bytes.Buffer
 			oldWriteDispatchTable(&want, c, &valueRes, opts)
-			WriteDispatchTable(&got, c, &valueRes, opts)
-			WriteDispatchTable(&gotBuf, c, bufRes, opts)
+			WriteDispatchTable(&got, c.Case(), &valueRes, opts)
+			WriteDispatchTable(&gotBuf, c.Case(), bufRes, opts)
 			require.Equal(t, got.String(), gotBuf.String(), "%s %+v: both forms", name, opts)
 			if strings.HasPrefix(name, "floats") {
 				// o.m's four leaves, column by column, a row each (the

@@ -86,16 +86,16 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 // case c: the reference's, then each judged run's (skipped runs have no
 // picture); each run's picture of its buffer leaves is followed by its
 // texture pictures (TexturePicture), one view each.
-func EntryViews(c *check.ComputeCase, res *check.Result) []View {
-	specs := texturePictureSpecs(res, c.Module, c.Entry)
+func EntryViews(c *check.Case, res *check.Result) []View {
+	specs := texturePictureSpecs(res, c.Module, c.Func.Name)
 	view := func(k int) []View {
-		run := oracle.Run{Adapter: "interp", Function: c.Entry, Format: oracle.FormatIR}
+		run := oracle.Run{Adapter: "interp", Function: c.Func.Name, Format: oracle.FormatIR}
 		var verdict oracle.Verdict
 		if k >= 0 {
 			run, verdict = res.Runs[k].Run, res.Runs[k].Verdict
 		}
-		base := View{Stage: stageName(c.Module, c.Entry), Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Shows: ShowsBindings, Label: RunLabel(run), Verdict: verdict,
-			Picture: func() *image.RGBA { return EntryPicture(res, c.Entry, k) },
+		base := View{Stage: stageName(c.Module, c.Func.Name), Adapter: run.Adapter, Function: run.Function, Format: string(run.Format), Shows: ShowsBindings, Label: RunLabel(run), Verdict: verdict,
+			Picture: func() *image.RGBA { return EntryPicture(res, c.Func.Name, k) },
 			Cell: func(x, y int) (string, bool) {
 				o, l, ok := EntryPictureCellAt(res, x, y)
 				if !ok {
@@ -107,7 +107,7 @@ func EntryViews(c *check.ComputeCase, res *check.Result) []View {
 				}
 				return leafDescription(res, run, j, o, l), true
 			}}
-		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference[0]}, c.Entry, specs, base, k)...)
+		return append([]View{base}, textureViews(texRuns{res.Runs, res.Reference[0]}, c.Func.Name, specs, base, k)...)
 	}
 	out := view(-1)
 	for k := range res.Runs {

@@ -133,7 +133,7 @@ type leaf struct {
 }
 
 // Export writes the Amber script of case c (see the package doc).
-func Export(c *check.KernelCase, opts Options) (*Script, error) {
+func Export(c *check.Case, opts Options) (*Script, error) {
 	n := len(c.Args)
 	if n == 0 {
 		return nil, fmt.Errorf("amber: the case has no invocations")
@@ -146,18 +146,18 @@ func Export(c *check.KernelCase, opts Options) (*Script, error) {
 	if dis.Run == nil {
 		dis = DefaultDisassembler()
 	}
-	refABI, err := ir.NewKernelABI(c.Module, c.Kernel)
+	refABI, err := ir.NewKernelABI(c.Module, c.Func.Name)
 	if err != nil {
 		return nil, err
 	}
-	invs, err := interp.Run(c.Module, c.Kernel, c.Args, interp.Options{})
+	invs, err := interp.Run(c.Module, c.Func.Name, c.Args, interp.Options{})
 	if err != nil {
 		return nil, err
 	}
-	mod, fn := c.Module, c.Kernel
+	mod, fn := c.Module, c.Func.Name
 	if opts.Flat {
 		mod = ir.CloneModule(c.Module)
-		tw, err := flatten.Function(mod, c.Kernel, opts.Flatten)
+		tw, err := flatten.Function(mod, c.Func.Name, opts.Flatten)
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +187,7 @@ func Export(c *check.KernelCase, opts Options) (*Script, error) {
 		for _, o := range abi.Outputs {
 			j, ok := refIdx[o.Name]
 			if !ok {
-				return nil, fmt.Errorf("amber: output %s of %s is not an output of %s", o.Name, fn, c.Kernel)
+				return nil, fmt.Errorf("amber: output %s of %s is not an output of %s", o.Name, fn, c.Func.Name)
 			}
 			base := i*abi.OutputStride + o.Offset
 			if inv.Err != nil {
@@ -211,7 +211,7 @@ func Export(c *check.KernelCase, opts Options) (*Script, error) {
 	// Input: the exact bytes of the kernel ABI, one line per invocation.
 	fmt.Fprintf(&b, "# %s: %d input records of %d bytes (little-endian words; kernel ABI, ARCHITECTURE.md)\n", InputBuffer, n, abi.InputStride)
 	fmt.Fprintf(&b, "BUFFER %s DATA_TYPE uint32 DATA\n", InputBuffer)
-	f := c.Module.Func(c.Kernel)
+	f := c.Module.Func(c.Func.Name)
 	for i := 0; i < n; i++ {
 		rec := in[i*abi.InputStride : (i+1)*abi.InputStride]
 		var words []string
@@ -438,12 +438,12 @@ func firstLine(s string) string {
 	return s
 }
 
-func writeHeader(b *strings.Builder, c *check.KernelCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "function " + fn
-	if fn != c.Kernel {
-		what += " (the flattened twin of " + c.Kernel + ")"
+	if fn != c.Func.Name {
+		what += " (the flattened twin of " + c.Func.Name + ")"
 	}
-	writeScriptHeader(b, opts, c.Kernel, fmt.Sprintf("%s, %d invocations", what, s.Invocations), s, mode, c.Module,
+	writeScriptHeader(b, opts, c.Func.Name, fmt.Sprintf("%s, %d invocations", what, s.Invocations), s, mode, c.Module,
 		"# The shader: entry point main, workgroup size 64; invocation i reads input record i (binding 0),\n"+
 			"# calls the function and writes output record i (binding 1); invocations past the end return at once.\n")
 }

@@ -377,7 +377,7 @@ func TestExportPortableMatchesLavapipe(t *testing.T) {
 				name := fmt.Sprintf("%s/flat=%v/%s", filepath.Base(fl.path), flat, dis.Name)
 				t.Run(name, func(t *testing.T) {
 					c, src := loadFile(t, fl.path, fl.kernel)
-					sc, err := Export(c, Options{Mode: wgsl.Portable, Flat: flat, Source: src, Disassemble: dis, Tool: "test"})
+					sc, err := Export(c.Case(), Options{Mode: wgsl.Portable, Flat: flat, Source: src, Disassemble: dis, Tool: "test"})
 					require.NoError(t, err)
 					s := parseScript(t, sc.Text)
 					checkStructure(t, s, sc)
@@ -399,7 +399,7 @@ func TestExportPortableMatchesLavapipe(t *testing.T) {
 // portable SPIR-V differ), and at least once.
 func TestExportRawCatchesTheDivergence(t *testing.T) {
 	c, src := loadFile(t, "../../shaders/conformance/div_by_zero_i32.wgsl", "div_by_zero_i32")
-	sc, err := Export(c, Options{Mode: wgsl.Raw, Source: src})
+	sc, err := Export(c.Case(), Options{Mode: wgsl.Raw, Source: src})
 	require.NoError(t, err)
 	s := parseScript(t, sc.Text)
 	checkStructure(t, s, sc)
@@ -420,7 +420,7 @@ func TestExportIndeterminateAndTolerance(t *testing.T) {
 	f := ir.F32Val
 	c := parseCase(t, `fn k(x: f32) -> vec2<f32> { return vec2<f32>(x * x, sqrt(x)); }`,
 		[][]ir.Value{{f(4)}, {f(1e30)}})
-	sc, err := Export(c, Options{})
+	sc, err := Export(c.Case(), Options{})
 	require.NoError(t, err)
 	s := parseScript(t, sc.Text)
 	checkStructure(t, s, sc)
@@ -469,7 +469,7 @@ func TestFormatFloat(t *testing.T) {
 // subnormal result to zero, so its EXPECT tolerates |value|.
 func TestExportSubnormalAllowsFlush(t *testing.T) {
 	c := parseCase(t, `fn k(x: f32) -> f32 { return x * 0.5; }`, [][]ir.Value{{ir.F32Val(0x1p-126)}})
-	sc, err := Export(c, Options{})
+	sc, err := Export(c.Case(), Options{})
 	require.NoError(t, err)
 	s := parseScript(t, sc.Text)
 	require.Len(t, s.expects, 1)
@@ -484,7 +484,7 @@ func TestExportSubnormalAllowsFlush(t *testing.T) {
 func TestExportNoENDInShader(t *testing.T) {
 	c := parseCase(t, "fn BLEND_END(x: i32) -> i32 { return x + 1; }", [][]ir.Value{{ir.I32Val(1)}})
 	for _, dis := range []Disassembler{DefaultDisassembler(), Gpudiff} {
-		sc, err := Export(c, Options{Disassemble: dis})
+		sc, err := Export(c.Case(), Options{Disassemble: dis})
 		require.NoError(t, err)
 		s := parseScript(t, sc.Text)
 		assert.NotContains(t, s.shader, "END")
@@ -496,7 +496,7 @@ func TestExportNoENDInShader(t *testing.T) {
 
 func TestExportRecordsProvenance(t *testing.T) {
 	c := parseCase(t, "fn k(x: u32) -> bool { return x > 2u; }", [][]ir.Value{{ir.U32Val(1)}, {ir.U32Val(3)}})
-	sc, err := Export(c, Options{Mode: wgsl.Raw, Name: "cases/k.wgsl", Verdict: "mismatch", Tool: "gpudiff v1.2.3",
+	sc, err := Export(c.Case(), Options{Mode: wgsl.Raw, Name: "cases/k.wgsl", Verdict: "mismatch", Tool: "gpudiff v1.2.3",
 		Seed: &check.SeedInfo{Campaign: 7, Index: 3, Program: 0xabc, Size: 30, Profile: "default"}})
 	require.NoError(t, err)
 	for _, want := range []string{
@@ -515,7 +515,7 @@ func TestExportRecordsProvenance(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	c := parseCase(t, "fn k(x: u32) -> u32 { return x; }", nil)
-	_, err := Export(c, Options{})
+	_, err := Export(c.Case(), Options{})
 	assert.ErrorContains(t, err, "no invocations")
 }
 

@@ -22,11 +22,11 @@ func ExportCase(c *check.Case, only string, opts Options) (*Script, error) {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
 	}
-	if e := c.Entry(); e != nil {
+	if c.Kind == check.KindCompute {
 		if only != "" {
 			return nil, fmt.Errorf("--only is for function kernels; a compute entry point is one dispatch")
 		}
-		return ExportEntry(e, opts)
+		return ExportEntry(c, opts)
 	}
 	if only != "" {
 		var kept [][]ir.Value
@@ -39,5 +39,5 @@ func ExportCase(c *check.Case, only string, opts Options) (*Script, error) {
 		}
 		c.Args = kept
 	}
-	return Export(c.Kernel(), opts)
+	return Export(c, opts)
 }

@@ -28,7 +28,7 @@ import (
 // and a written storage texture's final level 0 is checked texel by texel
 // (report/amber/texture.go says how, and what is refused: array layers,
 // cube faces, more than one mip level, non-finite input texels).
-func ExportEntry(c *check.ComputeCase, opts Options) (*Script, error) {
+func ExportEntry(c *check.Case, opts Options) (*Script, error) {
 	if err := refuseTextures(c); err != nil {
 		return nil, err
 	}
@@ -40,17 +40,17 @@ func ExportEntry(c *check.ComputeCase, opts Options) (*Script, error) {
 	if dis.Run == nil {
 		dis = DefaultDisassembler()
 	}
-	ref, err := check.Execute(context.Background(), c.Case(), check.Options{Mode: mode})
+	ref, err := check.Execute(context.Background(), c, check.Options{Mode: mode})
 	if err != nil {
 		return nil, err
 	}
 	if len(ref.Reference[0]) != len(ref.Names) {
-		return nil, fmt.Errorf("amber: the reference dispatch of %s gave no outputs (%s)", c.Entry, ref.Verdict)
+		return nil, fmt.Errorf("amber: the reference dispatch of %s gave no outputs (%s)", c.Func.Name, ref.Verdict)
 	}
-	mod, fn := c.Module, c.Entry
+	mod, fn := c.Module, c.Func.Name
 	if opts.Flat {
 		mod = ir.CloneModule(c.Module)
-		tw, err := flatten.Function(mod, c.Entry, opts.Flatten)
+		tw, err := flatten.Function(mod, c.Func.Name, opts.Flatten)
 		if err != nil {
 			return nil, err
 		}
@@ -138,11 +138,11 @@ func space(v *ir.SharedVar) string {
 	return "storage, read"
 }
 
-func writeEntryHeader(b *strings.Builder, c *check.ComputeCase, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeEntryHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "compute entry point " + fn
-	if fn != c.Entry {
-		what += " (the flattened twin of " + c.Entry + ")"
+	if fn != c.Func.Name {
+		what += " (the flattened twin of " + c.Func.Name + ")"
 	}
-	writeScriptHeader(b, opts, c.Entry, fmt.Sprintf("%s, %d×%d×%d workgroups", what, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2]), s, mode, c.Module,
+	writeScriptHeader(b, opts, c.Func.Name, fmt.Sprintf("%s, %d×%d×%d workgroups", what, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2]), s, mode, c.Module,
 		"# The shader: the entry point as written, its bindings at their own groups and bindings.\n")
 }

@@ -33,7 +33,7 @@ func TestExportEntryMatchesLavapipe(t *testing.T) {
 		e := c.Entry()
 		require.NotNil(t, e, "%s loads as a compute entry point", path)
 		for _, flat := range []bool{false, true} {
-			sc, err := ExportEntry(e, Options{Flat: flat, Tool: "test"})
+			sc, err := ExportEntry(e.Case(), Options{Flat: flat, Tool: "test"})
 			require.NoError(t, err, "%s flat=%v", path, flat)
 			checkEntryScript(t, sc, !strings.HasSuffix(path, "histogram.wgsl"))
 		}

@@ -134,12 +134,12 @@ func usedHandles(m *ir.Module, entry string) map[string]bool {
 
 // refuseTextures refuses, positioned at the first such binding, a texture
 // Amber's IMAGE cannot hold as gpudiff dispatches it.
-func refuseTextures(c *check.ComputeCase) error {
+func refuseTextures(c *check.Case) error {
 	texs, _, err := check.CaseTextures(c)
 	if err != nil {
 		return err
 	}
-	used := usedHandles(c.Module, c.Entry)
+	used := usedHandles(c.Module, c.Func.Name)
 	for _, v := range c.Module.Textures {
 		if !used[v.Name] || v.T.Kind != ir.KindTexture {
 			continue
@@ -174,18 +174,18 @@ func refuseTextures(c *check.ComputeCase) error {
 // texture and sampler bindings to b, their BIND lines to binds, and the
 // EXPECT lines of the written storage textures (ref's outputs) to
 // expects.
-func writeTextures(b, binds, expects *strings.Builder, c *check.ComputeCase, ref *check.Result, s *Script) error {
+func writeTextures(b, binds, expects *strings.Builder, c *check.Case, ref *check.Result, s *Script) error {
 	_, smps, err := check.CaseTextures(c)
 	if err != nil {
 		return err
 	}
-	used := usedHandles(c.Module, c.Entry)
+	used := usedHandles(c.Module, c.Func.Name)
 	for _, v := range c.Module.Textures {
 		if used[v.Name] && v.T.Kind == ir.KindSampler {
 			writeSampler(b, binds, v, smps[v.Name])
 		}
 	}
-	for _, tv := range ref.TextureViews(c.Module, c.Entry) {
+	for _, tv := range ref.TextureViews(c.Module, c.Func.Name) {
 		v, t := tv.Var, tv.Texture
 		name := "img_" + v.Name
 		format, _ := amberFormat(t.Format)

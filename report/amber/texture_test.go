@@ -362,7 +362,7 @@ func TestExportEntryTexturesMatchLavapipe(t *testing.T) {
 		e := ac.Entry()
 		require.NotNil(t, e)
 		for _, flat := range []bool{false, true} {
-			sc, err := ExportEntry(e, Options{Flat: flat, Tool: "test"})
+			sc, err := ExportEntry(e.Case(), Options{Flat: flat, Tool: "test"})
 			require.NoError(t, err, "%s flat=%v", c.path, flat)
 			assert.Contains(t, sc.Text, "\nIMAGE img_src FORMAT ")
 			assert.Contains(t, sc.Text, "BIND BUFFER img_src AS sampled_image DESCRIPTOR_SET 0 BINDING 0\n")
@@ -383,7 +383,7 @@ func TestTextureScriptCheckerCatchesWrongTexels(t *testing.T) {
 	ac, err := check.Load("../../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "test"})
 	require.NoError(t, err)
 	e := ac.Entry()
-	sc, err := ExportEntry(e, Options{Tool: "test"})
+	sc, err := ExportEntry(e.Case(), Options{Tool: "test"})
 	require.NoError(t, err)
 	bad := *sc
 	bad.Text = strings.Replace(sc.Text, "EXPECT img_dst IDX 4 GE 255 ", "EXPECT img_dst IDX 4 GE 254 ", 1)
@@ -414,7 +414,7 @@ func TestExportEntryRefusesTexturesAmberCannotHold(t *testing.T) {
 	} {
 		ac, err := check.Load(c.path, check.LoadOptions{Command: "test"})
 		require.NoError(t, err)
-		_, err = ExportEntry(ac.Entry(), Options{Tool: "test"})
+		_, err = ExportEntry(ac, Options{Tool: "test"})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), c.want)
 	}
