@@ -94,7 +94,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 		opts.Progress = func(int, int) { _ = bar.Add(1) }
 		defer bar.Finish()
 	}
-	useColor := color(stdout)
+	useColor := colorOn(stdout)
 	rep := drivers.Run(ctx, cases, devs, opts)
 	if ctx.Err() != nil {
 		return usagef("gpudiff drivers: interrupted")

@@ -132,7 +132,7 @@ func writeExecuted(x *check.Result, fl execFlags, stdout io.Writer) error {
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
 	}
-	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: color(stdout)})
+	report.WriteCaseTable(stdout, x, report.ExecOptions{AllRows: fl.allRows, Color: colorOn(stdout)})
 	return nil
 }
 
@@ -183,7 +183,7 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 		}
 		worst = worstExit(worst, code)
 	}
-	if err := report.WriteEntries(stdout, runs, worst, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: color(stdout)}); err != nil || worst == exitOK {
+	if err := report.WriteEntries(stdout, runs, worst, fl.asJSON, report.ExecOptions{AllRows: fl.allRows, Color: colorOn(stdout)}); err != nil || worst == exitOK {
 		return err
 	}
 	return &exitError{code: worst}

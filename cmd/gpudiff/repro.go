@@ -62,7 +62,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return inputErr(err)
 	}
 	out := x.Replay(rec)
-	if err := report.WriteReplay(stdout, x, out, asJSON, report.ExecOptions{Color: color(stdout)}); err != nil {
+	if err := report.WriteReplay(stdout, x, out, asJSON, report.ExecOptions{Color: colorOn(stdout)}); err != nil {
 		return err
 	}
 	if code := exitOfReplay[out.Outcome]; code != exitOK {

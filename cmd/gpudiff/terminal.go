@@ -15,9 +15,9 @@ func terminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// color reports whether w takes ANSI colours: a terminal, and the user
+// colorOn reports whether w takes ANSI colours: a terminal, and the user
 // has not set NO_COLOR (https://no-color.org).
-func color(w io.Writer) bool {
+func colorOn(w io.Writer) bool {
 	if v := os.Getenv("NO_COLOR"); v != "" && v != "0" {
 		return false
 	}
