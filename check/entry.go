@@ -227,25 +227,6 @@ func (x *computeExecution) deviceRuns(ctx context.Context, dev Device) []oracle.
 	return runs
 }
 
-// allDeviceRuns is deviceRuns on every device of devs, made in the order
-// format, function, device: each module goes to every device before the
-// next is dispatched (as compute entry points always ran), which spaces
-// one device's dispatches apart.
-func (x *computeExecution) allDeviceRuns(ctx context.Context, devs []Device) [][]oracle.Run {
-	out := make([][]oracle.Run, len(devs))
-	if x.done {
-		return out
-	}
-	for i := range x.formats {
-		for j := range x.funcs {
-			for k, d := range devs {
-				out[k] = append(out[k], x.run(ctx, d, i, j))
-			}
-		}
-	}
-	return out
-}
-
 // run dispatches function j in format i on dev.
 func (x *computeExecution) run(ctx context.Context, dev Device, i, j int) oracle.Run {
 	format, fn := x.formats[i], x.funcs[j]

@@ -115,22 +115,11 @@ func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var runs [][]oracle.Run
-	if all, ok := x.kind.(interleavedRuns); ok {
-		runs = all.allDeviceRuns(ctx, opts.Devices)
-	} else {
-		runs = make([][]oracle.Run, len(opts.Devices))
-		for k, d := range opts.Devices {
-			runs[k] = x.DeviceRuns(ctx, d)
-		}
+	runs := make([][]oracle.Run, len(opts.Devices))
+	for k, d := range opts.Devices {
+		runs[k] = x.DeviceRuns(ctx, d)
 	}
 	return x.Judge(runs), nil
-}
-
-// interleavedRuns is a kindExecution that makes several devices' runs
-// itself, in its own order (DeviceRuns' lists, one per device).
-type interleavedRuns interface {
-	allDeviceRuns(ctx context.Context, devs []Device) [][]oracle.Run
 }
 
 // kindExecution is what a kind of case other than a function kernel

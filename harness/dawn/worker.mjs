@@ -916,7 +916,11 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
         : req.stage === 'fragment' ? await runFragment(req)
           : req.workgroups !== undefined ? await runBindings(req) : await run(req);
     } catch (e) {
-      reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`);
+      // An exception mid-run leaves the device in a state nobody checked
+      // (Deno's lavapipe: an invalid buffer, then "device lost" a run
+      // later): the worker replies and exits, so the next run, usually
+      // another case's, gets a fresh device and not this run's failure.
+      reply = failure('device', `worker exception: ${e && e.stack ? e.stack : errorText(e)}`, true);
     }
     const before = runs;
     runs += Array.isArray(req.compile) ? req.compile.length : 1;
