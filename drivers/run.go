@@ -69,6 +69,10 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 	for i := range results {
 		results[i] = make([]slot, len(devs))
 	}
+	// Each case is prepared once (check.Prepare: the reference, flatten,
+	// the twin's interpreter run), by the first adapter to reach it, and
+	// every adapter makes its own runs of it and judges them.
+	preps := make([]prepared, len(cases))
 	var mu sync.Mutex
 	done, total := 0, len(cases)*len(devs)
 	var wg sync.WaitGroup
@@ -82,11 +86,16 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 					results[i][a] = slot{err: ctx.Err()}
 					continue
 				}
-				// Stages apply to a function kernel; an entry point runs in
-				// its own stage.
-				copts := check.Options{Devices: []check.Device{dev}, Flat: !opts.NoTwin, Stages: opts.Stages,
-					SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
-				results[i][a] = runCase(ctx, c.Case, copts)
+				p := &preps[i]
+				p.once.Do(func() {
+					// Stages apply to a function kernel; an entry point
+					// runs in its own stage.
+					copts := check.Options{Flat: !opts.NoTwin, Stages: opts.Stages,
+						SPIRV: !opts.NoSPIRV, Mode: opts.Mode, Label: c.Name + "/", Interp: opts.Interp, Flatten: opts.Flatten}
+					copts.Interp.Context = ctx // the reference stops when ctx ends
+					p.x, p.err = check.Prepare(c.Case, copts)
+				})
+				results[i][a] = runCase(ctx, p, dev)
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
@@ -157,20 +166,28 @@ type slot struct {
 	err     error
 }
 
-// runCase runs a case on one adapter (check.Execute: original and twin,
-// WGSL and gpudiff's SPIR-V, in the run's mode; raw emits the module's
-// operators as written). Every kind's result has a function kernel's
-// shape (a compute entry point's one invocation is the dispatch, whose
-// outputs are the read_write bindings), so cells, divergences and
-// attribution are one. The runs check skips for a compute entry point
-// (oracle.Unsupported) are kept to be shown as skipped, except SPIR-V on
-// an implementation that takes no SPIR-V at all (Dawn), which a function
-// kernel's row leaves out too.
-func runCase(ctx context.Context, c *check.Case, opts check.Options) slot {
-	res, err := check.Execute(ctx, c, opts)
-	if err != nil {
-		return slot{err: err}
+// prepared is one case between check's stages, shared by the adapters.
+type prepared struct {
+	once sync.Once
+	x    *check.Execution
+	err  error
+}
+
+// runCase runs a prepared case on one adapter (check's DeviceRuns and
+// Judge, as check.Execute does: original and twin, WGSL and gpudiff's
+// SPIR-V, in the run's mode; raw emits the module's operators as
+// written). Every kind's result has a function kernel's shape (a compute
+// entry point's one invocation is the dispatch, whose outputs are the
+// read_write bindings), so cells, divergences and attribution are one.
+// The runs check skips for a compute entry point (oracle.Unsupported) are
+// kept to be shown as skipped, except SPIR-V on an implementation that
+// takes no SPIR-V at all (Dawn), which a function kernel's row leaves out
+// too.
+func runCase(ctx context.Context, p *prepared, dev check.Device) slot {
+	if p.err != nil {
+		return slot{err: p.err}
 	}
+	res := p.x.Judge([][]oracle.Run{p.x.DeviceRuns(ctx, dev)})
 	s := slot{res: res, races: len(res.Races)}
 	for _, r := range res.Skipped {
 		if !strings.Contains(r.Message, dawn.ErrNoSPIRV.Error()) {
