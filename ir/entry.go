@@ -16,13 +16,30 @@ const (
 	StageNone     Stage = iota
 	StageCompute        // @compute (WGSL #entry-point-decl)
 	StageFragment       // @fragment (WGSL #entry-point-decl)
+	StageVertex         // @vertex (WGSL #entry-point-decl); stage_io.go
 )
 
+func (s Stage) String() string {
+	switch s {
+	case StageCompute:
+		return "compute"
+	case StageFragment:
+		return "fragment"
+	case StageVertex:
+		return "vertex"
+	}
+	return "none"
+}
+
 // FragmentBuiltins are the builtin values a fragment entry point may take
-// as parameters (WGSL #builtin-values), with their types: only the
-// framebuffer position, since gpudiff's vertex stage passes nothing else.
+// as parameters or struct members (WGSL #builtin-values), with their
+// types: the framebuffer position (x + 0.5, y + 0.5 at a pixel centre,
+// the fragment's depth z, 1/w) and whether the primitive is front-facing.
+// (sample_index and sample_mask are outside the subset: the front end
+// refuses them.)
 var FragmentBuiltins = map[string]*Type{
-	"position": Vec(4, F32),
+	"position":     Vec(4, F32),
+	"front_facing": Bool,
 }
 
 // AddressSpace is where a shared module-scope variable lives

@@ -26,12 +26,20 @@ type Global struct {
 }
 
 // Param is a function parameter. Builtin names the builtin value
-// (InvocationBuiltins) an entry point's parameter receives, else "".
+// (InvocationBuiltins, FragmentBuiltins, VertexBuiltins) an entry point's
+// parameter receives, else "". HasLocation marks a user-defined input
+// @location(Location) (WGSL #input-output-locations): a vertex attribute
+// of a vertex entry point, a varying of a fragment entry point, whose
+// Interp is its @interpolate (WGSL #interpolation; the zero value where
+// none is written).
 type Param struct {
-	Pos     Pos
-	Name    string
-	T       *Type
-	Builtin string
+	Pos         Pos
+	Name        string
+	T           *Type
+	Builtin     string
+	HasLocation bool
+	Location    int
+	Interp      Interpolation
 	// Ptr is the address space of a pointer parameter
 	// ptr<AS, T[, A]> (WGSL #ref-ptr-types), T being the pointee type;
 	// 0 for a value parameter. The body uses it only as the memory view
@@ -58,6 +66,11 @@ type Param struct {
 // are FragmentBuiltins values and whose Result is its output: a value
 // with @location(ResultLocation), or a struct whose members each have a
 // @location (Field.Location).
+// Stage is StageVertex for a @vertex entry point (stage_io.go), whose
+// parameters are VertexBuiltins values or @location attributes (or a
+// struct of them) and whose Result is a bare @builtin(position)
+// vec4<f32> (ResultBuiltin "position"), a bare @location(ResultLocation)
+// varying (interpolated as ResultInterp), or a struct of such members.
 type Func struct {
 	Pos            Pos
 	Name           string
@@ -68,6 +81,14 @@ type Func struct {
 	StagePos       Pos // the stage attribute (@compute, @fragment)
 	WorkgroupSize  [3]uint32
 	ResultLocation int
+	// ResultBuiltin is the builtin a bare result is (WGSL
+	// #builtin-values): "position" for a vertex entry point returning
+	// @builtin(position) vec4<f32>; "" otherwise (then a bare result has
+	// @location(ResultLocation)).
+	ResultBuiltin string
+	// ResultInterp is a bare @location result's @interpolate (WGSL
+	// #interpolation): a vertex entry point's varying; zero otherwise.
+	ResultInterp Interpolation
 }
 
 // Position returns the position of the fn keyword.

@@ -138,6 +138,8 @@ func DoChildren(n Node, do func(Node) bool) bool {
 			return true
 		}
 		return false
+	case *Discard:
+		return false
 	case *ExprStmt:
 		if n.X != nil && do(n.X) {
 			return true
@@ -308,6 +310,7 @@ func EditChildren(n Node, edit func(Node) Node) {
 		if n.Init != nil {
 			n.Init = edit(n.Init).(Expr)
 		}
+	case *Discard:
 	case *ExprStmt:
 		if n.X != nil {
 			n.X = edit(n.X).(Expr)
@@ -440,6 +443,9 @@ func shallowCopy(n Node) Node {
 		x := *n
 		return &x
 	case *Decl:
+		x := *n
+		return &x
+	case *Discard:
 		x := *n
 		return &x
 	case *ExprStmt:

@@ -20,7 +20,7 @@ var allNodeTypes = []Node{
 	&Lit{}, &Ident{}, &Unary{}, &Binary{}, &Select{}, &Call{}, &BuiltinCall{}, &Construct{},
 	&Convert{}, &Bitcast{}, &Index{}, &Member{}, &Swizzle{}, &AddrOf{},
 	&Block{}, &Decl{}, &Assign{}, &ExprStmt{}, &If{}, &Loop{}, &Switch{}, &Case{}, &Break{},
-	&Continue{}, &Return{}, &Func{}, &Atomic{}, &ArrayLength{}, &TextureCall{},
+	&Continue{}, &Return{}, &Func{}, &Atomic{}, &ArrayLength{}, &TextureCall{}, &Discard{},
 }
 
 var (

@@ -142,6 +142,9 @@ func (p *printer) structDecl(s *StructDecl) {
 		if f.HasLocation {
 			p.ws(fmt.Sprintf("@location(%d) ", f.Location))
 		}
+		if a := f.Interp.Attr(); a != "" {
+			p.ws(a + " ")
+		}
 		if f.Align > 0 {
 			p.ws(fmt.Sprintf("@align(%d) ", f.Align))
 		}
@@ -173,6 +176,8 @@ func (p *printer) fn(f *Func) {
 		p.ws(fmt.Sprintf("@compute @workgroup_size(%d, %d, %d)\n", w[0], w[1], w[2]))
 	case StageFragment:
 		p.ws("@fragment\n")
+	case StageVertex:
+		p.ws("@vertex\n")
 	}
 	p.ws("fn " + f.Name + "(")
 	for i, prm := range f.Params {
@@ -181,6 +186,12 @@ func (p *printer) fn(f *Func) {
 		}
 		if prm.Builtin != "" {
 			p.ws("@builtin(" + prm.Builtin + ") ")
+		}
+		if prm.HasLocation {
+			p.ws(fmt.Sprintf("@location(%d) ", prm.Location))
+		}
+		if a := prm.Interp.Attr(); a != "" {
+			p.ws(a + " ")
 		}
 		if prm.Ptr != 0 {
 			acc := ""
@@ -195,8 +206,15 @@ func (p *printer) fn(f *Func) {
 	p.ws(")")
 	if !f.Result.IsVoid() {
 		p.ws(" -> ")
-		if f.Stage == StageFragment && f.Result.Kind != KindStruct {
-			p.ws(fmt.Sprintf("@location(%d) ", f.ResultLocation))
+		if f.Stage.IsRenderStage() && f.Result.Kind != KindStruct {
+			if f.ResultBuiltin != "" {
+				p.ws("@builtin(" + f.ResultBuiltin + ") ")
+			} else {
+				p.ws(fmt.Sprintf("@location(%d) ", f.ResultLocation))
+			}
+			if a := f.ResultInterp.Attr(); a != "" {
+				p.ws(a + " ")
+			}
 		}
 		p.ws(f.Result.String())
 	}
@@ -326,6 +344,8 @@ func (p *printer) stmt(s Stmt) {
 		p.ws("}\n")
 	case *Break:
 		p.ws("break;\n")
+	case *Discard:
+		p.ws("discard;\n")
 	case *Continue:
 		p.ws("continue;\n")
 	case *Return:

@@ -214,10 +214,13 @@ type StructDecl struct {
 }
 
 // Field is one member of a struct. Builtin names the builtin value
-// (InvocationBuiltins, FragmentBuiltins) the member receives when the
-// struct is an entry point's parameter type, else "". HasLocation and
-// Location give the member's @location(Location) when the struct is a
-// fragment entry point's result type (one colour attachment per member).
+// (InvocationBuiltins, FragmentBuiltins, VertexBuiltins) the member
+// receives or, in a vertex entry point's result, gives ("position"), else
+// "". HasLocation and Location give the member's @location(Location) when
+// the struct is entry-point IO: a fragment entry point's result (one
+// colour attachment per member), a vertex attribute, a varying (WGSL
+// #input-output-locations); Interp is a varying's @interpolate (WGSL
+// #interpolation), zero where none is written.
 // Align and Size are the member's @align(n) and @size(n) (WGSL
 // #structure-member-layout), 0 where not written: they set the member's
 // alignment and byte size in every layout (MemberAlign, MemberSize).
@@ -228,6 +231,7 @@ type Field struct {
 	Builtin     string
 	HasLocation bool
 	Location    int
+	Interp      Interpolation
 	Align, Size int
 }
 

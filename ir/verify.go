@@ -426,6 +426,9 @@ func (v *verifier) stmt(s Stmt, c ctx) behavior {
 			}
 		}
 		return behReturn
+	case *Discard:
+		// Behavior {Next} (WGSL #behaviors); the stage is checked in entries.
+		return behNext
 	default:
 		v.errorf(s.Position(), "unknown statement %T", s)
 	}
