@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -14,6 +15,7 @@ type builder struct {
 	bound uint32 // next unused id
 
 	capabilities []uint32 // OpCapability
+	extensions   []uint32 // OpExtension
 	extImports   []uint32 // OpExtInstImport
 	memoryModel  []uint32 // OpMemoryModel
 	entryPoints  []uint32 // OpEntryPoint
@@ -80,6 +82,20 @@ func (b *builder) decorate(target, decoration uint32, lits ...uint32) {
 // memberDecorate records OpMemberDecorate.
 func (b *builder) memberDecorate(typ uint32, member int, decoration uint32, lits ...uint32) {
 	emit(&b.annotations, opMemberDecorate, append([]uint32{typ, uint32(member), decoration}, lits...)...)
+}
+
+// extension declares the SPIR-V extension name (OpExtension, SPIR-V
+// §3.52.3) once.
+func (b *builder) extension(name string) {
+	want := stringWords(name)
+	for i := 0; i < len(b.extensions); {
+		n := int(b.extensions[i] >> 16)
+		if n-1 == len(want) && slices.Equal(b.extensions[i+1:i+n], want) {
+			return
+		}
+		i += n
+	}
+	emit(&b.extensions, opExtension, want...)
 }
 
 // glslSet returns the id of the GLSL.std.450 extended instruction set,
@@ -254,7 +270,7 @@ const (
 
 // words lays the module out: header, then the sections in logical order.
 func (b *builder) words() []uint32 {
-	secs := [][]uint32{b.capabilities, b.extImports, b.memoryModel, b.entryPoints, b.execModes,
+	secs := [][]uint32{b.capabilities, b.extensions, b.extImports, b.memoryModel, b.entryPoints, b.execModes,
 		b.names, b.annotations, b.globals, b.functions}
 	n := headerLength
 	for _, s := range secs {

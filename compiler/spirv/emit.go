@@ -37,8 +37,15 @@ type Options struct {
 	DebugNames bool
 	// Fragment emits a function kernel's kernel ABI entry point in the
 	// fragment stage instead of GLCompute (see Emit). It does not apply to
-	// a compute entry point as written.
+	// an entry point as written.
 	Fragment bool
+	// Discard is how a fragment entry point's discard statement is
+	// lowered: DiscardDemote (also when empty) emits
+	// OpDemoteToHelperInvocation with SPV_EXT_demote_to_helper_invocation,
+	// DiscardKill emulates demotion with a flag and an OpKill once the
+	// entry point returns, for stacks that cannot take the extension
+	// (wgpu 0.19.4: NagaGap). render.go's comment gives both lowerings.
+	Discard Discard
 }
 
 // DefaultOptions returns Portable mode with debug names.
@@ -80,10 +87,15 @@ const pass = "spirv"
 // (harness.VertexWGSL): SPIR-V and WGSL modules mix in one render
 // pipeline.
 //
-// When kernel names a fragment entry point (ir.StageFragment), Emit
-// compiles it as written (fragment.go, emitFragment): an OpEntryPoint
-// Fragment under its own name, FragCoord in, a Location Output variable
-// per output, OriginUpperLeft; Options.Fragment does not apply.
+// When kernel names a vertex or fragment entry point (ir.StageVertex,
+// ir.StageFragment), Emit compiles it as written (render.go): an
+// OpEntryPoint Vertex or Fragment (OriginUpperLeft) under its own name,
+// one Input or Output variable per IO leaf — BuiltIn VertexIndex,
+// InstanceIndex and Position (vertex), FragCoord and FrontFacing
+// (fragment), Location n for @location(n), the varyings decorated Flat
+// (flat, and every integer varying) or NoPerspective (linear) — the
+// bindings, textures and samplers its call graph uses, and discard as
+// Options.Discard says; Options.Fragment does not apply.
 //
 // When kernel names a compute entry point (ir.StageCompute), Emit
 // compiles it as written instead (ARCHITECTURE.md "Entry points as
@@ -153,6 +165,12 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	if opts.Mode != Portable && opts.Mode != Raw {
 		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "unknown emission mode %q (want %q or %q)", opts.Mode, Portable, Raw)}
 	}
+	if opts.Discard == "" {
+		opts.Discard = DiscardDemote
+	}
+	if opts.Discard != DiscardDemote && opts.Discard != DiscardKill {
+		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "unknown discard lowering %q (want %q or %q)", opts.Discard, DiscardDemote, DiscardKill)}
+	}
 	f := m.Func(kernel)
 	if f == nil {
 		return nil, ir.ErrorList{ir.Errorf(m.File, ir.Pos{}, pass, "no function %q in module", kernel)}
@@ -176,8 +194,8 @@ func emitModule(m *ir.Module, kernel string, opts Options, w workarounds) ([]uin
 	switch f.Stage {
 	case ir.StageCompute:
 		return emitEntry(m, f, opts, w)
-	case ir.StageFragment:
-		return emitFragment(m, f, opts, w)
+	case ir.StageFragment, ir.StageVertex:
+		return emitRender(m, f, opts, w)
 	}
 	fns := m.CallGraph(kernel)
 	abi, err := ir.NewKernelABI(m, kernel)
@@ -286,6 +304,11 @@ type emitter struct {
 	iface       []uint32              // the entry point's interface (Input variables)
 	tex         map[string]*texVar    // texture and sampler bindings by name (texture.go)
 	derivatives bool                  // a fragment entry point: derivative builtins are emitted (texture.go)
+
+	// Render entry points as written (render.go).
+	stage       ir.Stage // the entry point's stage: StageVertex or StageFragment; StageNone otherwise
+	discardKill bool     // Options.Discard is DiscardKill
+	discardFlag uint32   // DiscardKill: the Private bool a discard sets, 0 when nothing discards
 }
 
 // funcInfo is a declared user function.

@@ -259,6 +259,8 @@ func (f *fnEmitter) stmt(s ir.Stmt) {
 				return
 			}
 		}
+	case *ir.Discard:
+		f.discard(s) // render.go
 	case *ir.Return:
 		if s.Value == nil {
 			f.terminate(opReturn)
