@@ -16,7 +16,7 @@ var stageRank = map[string]int{
 	"ir": 0, "ir/wgslsem": 0, "compiler/emitmode": 0, "baseline": 0, "internal/benchkit": 0,
 	"harness/driverid": 0, "harness/internal/wgpuext": 0, "fuzz": 0, "findings": 0,
 	// the stages over the IR, and the byte-level harness
-	"interp": 1, "flatten": 1, "compiler/wgsl": 1, "compiler/spirv": 1, "fuzz/shrink": 1, "oracle": 1, "harness": 1,
+	"interp": 1, "interp/raster": 1, "flatten": 1, "compiler/wgsl": 1, "compiler/spirv": 1, "fuzz/shrink": 1, "oracle": 1, "harness": 1,
 	// generators; harness processes and implementations
 	"fuzz/gen": 2, "harness/worker": 2, "harness/dawn": 2, "harness/window": 2,
 	"harness/devices": 3,
