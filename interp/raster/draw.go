@@ -209,3 +209,22 @@ func Assemble(t Topology, n int) (tris [][3]int, last []int) {
 	}
 	return tris, last
 }
+
+// InterpOf maps a varying's @interpolate (as the front end gives it) for
+// a leaf of scalar type t to the rasterizer's interpolation, WGSL's
+// defaults filled in (ir.Interpolation.Resolved). centroid and sample
+// sampling are refused: v1 samples at the pixel centre.
+func InterpOf(in ir.Interpolation, t *ir.Type) (Interp, error) {
+	r := in.Resolved(t)
+	switch {
+	case r.Type == ir.InterpFlat && r.Sampling == ir.SamplingFirst:
+		return FlatFirst, nil
+	case r.Type == ir.InterpFlat && r.Sampling == ir.SamplingEither:
+		return FlatEither, nil
+	case r.Type == ir.InterpPerspective && r.Sampling == ir.SamplingCenter:
+		return Perspective, nil
+	case r.Type == ir.InterpLinear && r.Sampling == ir.SamplingCenter:
+		return Linear, nil
+	}
+	return 0, fmt.Errorf("raster: %s is not supported (v1 samples at the pixel centre)", in.Attr())
+}

@@ -350,3 +350,25 @@ func TestRefusals(t *testing.T) {
 	_, err = Rasterize(Draw{Width: W, Height: H}, []Vertex{ok, ok, ok, {Position: [4]float32{0, 0, 0, -1}}})
 	assert.NoError(t, err)
 }
+
+// WGSL #interpolation's defaults: a float varying without @interpolate is
+// perspective at the centre, an integer one flat first; flat alone is
+// flat first.
+func TestInterpOfDefaults(t *testing.T) {
+	for _, c := range []struct {
+		in   ir.Interpolation
+		t    *ir.Type
+		want Interp
+	}{
+		{ir.Interpolation{}, ir.F32, Perspective},
+		{ir.Interpolation{}, ir.U32, FlatFirst},
+		{ir.Interpolation{Type: ir.InterpLinear}, ir.F32, Linear},
+		{ir.Interpolation{Type: ir.InterpFlat}, ir.F32, FlatFirst},
+		{ir.Interpolation{Type: ir.InterpFlat, Sampling: ir.SamplingEither}, ir.I32, FlatEither},
+		{ir.Interpolation{Type: ir.InterpPerspective, Sampling: ir.SamplingCenter}, ir.F32, Perspective},
+	} {
+		got, err := InterpOf(c.in, c.t)
+		require.NoError(t, err, c.in.Attr())
+		assert.Equal(t, c.want, got, "%s %v", c.in.Attr(), c.t)
+	}
+}
