@@ -23,7 +23,12 @@ package spirv
 //     the coordinates of textureLoad and textureStore on array textures;
 //     textureDimensions of one takes components 0 and 1 only, which naga
 //     reads right (but naga's size of a 1D array texture is a scalar: any
-//     use of it is a gap).
+//     use of it is a gap);
+//   - OpCapability DemoteToHelperInvocation (a fragment entry point's
+//     discard under DiscardDemote, render.go): naga's front end accepts
+//     only the capabilities of its SUPPORTED_CAPABILITIES (front/spv/mod.rs)
+//     and refuses the others; the same entry point emitted with
+//     Options.Discard = DiscardKill has no such gap.
 func NagaGap(words []uint32) string {
 	arrayed := map[uint32]bool{}  // image and sampled image type ids: arrayed?
 	oneD := map[uint32]bool{}     // … of Dim 1D
@@ -39,6 +44,8 @@ func NagaGap(words []uint32) string {
 		switch {
 		case op >= opAtomicLoad && op <= opAtomicXor:
 			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
+		case op == opCapability && n == 2 && in[1] == capabilityDemoteToHelperInvocation:
+			return demoteGap
 		case op == opImageGather || op == opImageDrefGather:
 			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no OpImageGather or OpImageDrefGather (textureGather, textureGatherCompare): the WGSL runs cover this entry point"
 		case op == opTypeImage && n > 5:
@@ -97,3 +104,6 @@ func NagaGap(words []uint32) string {
 
 // arrayGap is NagaGap's reason for a size query of an array texture.
 const arrayGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads the size of an array texture without its layer count (OpImageQuerySize of an arrayed image; front/spv/image.rs: \"TODO: handle arrays and cubes\"), and its validator then refuses the module: the WGSL runs cover this entry point"
+
+// demoteGap is NagaGap's reason for OpDemoteToHelperInvocation.
+const demoteGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) refuses the capability DemoteToHelperInvocation (discard lowered to OpDemoteToHelperInvocation): emit with Options.Discard = DiscardKill for wgpu, or let the WGSL runs cover this entry point"
