@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// builder assembles a compute-only SPIR-V module: it hands out result ids,
+// builder assembles a SPIR-V module: it hands out result ids,
 // keeps the module's sections in the order SPIR-V §2.4 ("Logical Layout of
 // a Module") requires, and deduplicates types and constants, which SPIR-V
 // requires for non-aggregate types (§2.8, "Types") and which keeps modules

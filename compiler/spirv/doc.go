@@ -1,7 +1,7 @@
 // Package spirv compiles a kernel of the ir — a function under the kernel
-// ABI, or a compute entry point as written — into a SPIR-V 1.3 binary
-// module for the Vulkan 1.1 environment (Emit) and disassembles SPIR-V binaries
-// into spirv-dis-style text (Disassemble).
+// ABI, or a compute, vertex or fragment entry point as written — into a
+// SPIR-V 1.3 binary module for the Vulkan 1.1 environment (Emit) and
+// disassembles SPIR-V binaries into spirv-dis-style text (Disassemble).
 //
 // It owns, and never delegates to another compiler:
 //
@@ -16,9 +16,12 @@
 //     func.go statements and structured control flow; expr.go and
 //     builtin.go expressions; entry.go the kernel ABI entry point;
 //     shared.go and layout.go compute entry points as written, with
-//     their bindings, workgroup memory, barriers and atomics; fragment.go
-//     fragment entry points as written, entry.go also the kernel ABI's
-//     Fragment entry point, Options.Fragment);
+//     their bindings, workgroup memory, barriers and atomics; render.go
+//     vertex and fragment entry points as written — their Input and
+//     Output variables, interpolation decorations, bindings and discard
+//     (OpDemoteToHelperInvocation, or Options.Discard's OpKill variant);
+//     entry.go also the kernel ABI's Fragment entry point,
+//     Options.Fragment);
 //   - the disassembler (disasm.go), driven by the same tables.
 //
 // Lowering in brief. Functions take their parameters by value; lets are
@@ -36,7 +39,9 @@
 // 1.4, is decomposed into leaves.
 //
 // An entry point as written keeps its own interface: builtins are Input
-// variables loaded at the top of the entry function; storage and
+// variables loaded at the top of the entry function (a render stage's
+// inputs and outputs, one variable per IO leaf, are loaded and stored by
+// a wrapper around the entry point, render.go); storage and
 // uniform bindings are Block structs in StorageBuffer/Uniform (values
 // cross them through their host-shareable mirrors, fromHost/toHost, as
 // the kernel ABI's buffers do); var<workgroup> is a Workgroup variable,

@@ -30,12 +30,12 @@ import (
 //	@builtin(front_facing) bool         Input  BuiltIn FrontFacing   (fragment)
 //	@location(n) T                      Input or Output, Location n
 //
-// WGSL's vertex_index counts from firstVertex (or baseVertex plus the
+// WGSL's vertex_index counts from firstVertex (or is baseVertex plus the
 // index buffer's entry) and instance_index from firstInstance (WGSL
-// #builtin-values); Vulkan's VertexIndex and InstanceIndex include the
-// same offsets (Vulkan §15.9: "VertexIndex … includes … firstVertex or
-// vertexOffset", "InstanceIndex … includes … firstInstance"), so they
-// load unchanged. Position is a plain BuiltIn Output variable (as Tint
+// #builtin-values); Vulkan's VertexIndex begins at vkCmdDraw's
+// firstVertex (or is the index buffer's entry plus vkCmdDrawIndexed's
+// vertexOffset) and InstanceIndex at firstInstance (Vulkan §15.9,
+// "VertexIndex", "InstanceIndex"), so they load unchanged. Position is a plain BuiltIn Output variable (as Tint
 // writes it), not a gl_PerVertex block; its coordinates are WebGPU's
 // clip space as written, since the module is consumed by a WebGPU
 // implementation (wgpu reads it with naga's SPIR-V front end without
