@@ -193,6 +193,9 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 		return nil
 	}
 	m := mc.assemble()
+	if mc.renderStages(m); len(mc.diags.list) > 0 {
+		return nil
+	}
 	if err := ir.Normalize(m); err != nil {
 		for _, e := range err.(ir.ErrorList) {
 			mc.diags.list = append(mc.diags.list, &ir.Error{File: mc.file, Pos: e.Pos, Pass: "check",

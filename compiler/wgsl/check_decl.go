@@ -188,14 +188,6 @@ func (mc *chkModule) checkDecl(d *chkDecl) {
 	case "const_assert":
 		c.constAssert(a.init)
 	case "fn":
-		if d.entry {
-			for _, at := range a.attrs {
-				if at.name == "vertex" {
-					c.vertexBuiltins(a)
-					c.outsidef(at.off, "entry point (@%s)", at.name)
-				}
-			}
-		}
 		c.function()
 	}
 }
@@ -254,7 +246,7 @@ func (c *chkCtx) structDecl() {
 	a := c.d.a
 	st := &ir.StructDecl{Pos: c.pos(a.nameOff), Name: a.name}
 	for i, m := range a.members {
-		builtin, loc := "", -1
+		io := noIO()
 		var align, size *astAttr
 		for _, at := range m.attrs {
 			switch at.name {
@@ -263,14 +255,17 @@ func (c *chkCtx) structDecl() {
 			case "size":
 				size = at
 			default:
-				builtin, loc = c.memberAttr(at, builtin, loc)
+				c.memberAttr(at, &io)
 			}
 		}
 		t := c.resolveType(m.typ)
 		if t.k == ckRuntimeArray && i != len(a.members)-1 {
 			c.errorf(m.typ.off, "a runtime-sized array must be the last member of a struct")
 		}
-		f := ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: builtin, HasLocation: loc >= 0, Location: max(loc, 0)}
+		if !io.interp.IsZero() && io.loc < 0 {
+			c.errorf(io.off, "@interpolate on member %s without @location (WGSL #interpolation)", m.name)
+		}
+		f := ir.Field{Pos: c.pos(m.off), Name: m.name, Type: t.toIR(), Builtin: io.builtin, HasLocation: io.loc >= 0, Location: max(io.loc, 0), Interp: io.interp}
 		c.layoutAttrs(&f, align, size)
 		st.Fields = append(st.Fields, f)
 	}
@@ -400,12 +395,14 @@ func (c *chkCtx) function() {
 	f := &ir.Func{Pos: c.pos(a.kwOff), Name: a.name, Result: ir.Void}
 	c.entryAttrs(f)
 	inputs := map[string]bool{}
+	locations := map[int]bool{}
 	c.push()
 	for _, p := range a.params {
-		builtin := ""
+		io := noIO()
 		for _, at := range p.attrs {
-			builtin = c.paramAttr(f, at)
+			c.paramAttr(f, at, &io)
 		}
+		builtin := io.builtin
 		if p.typ.name == "ptr" && c.local("ptr") == nil && c.mc.byName["ptr"] == nil {
 			if f.Stage != ir.StageNone {
 				c.outsidef(p.typ.off, "pointer parameter")
@@ -424,23 +421,23 @@ func (c *chkCtx) function() {
 		}
 		t := c.valueType(p.typ, "a parameter")
 		if f.Stage != ir.StageNone {
-			c.entryParam(f, p, builtin, t)
-			ins := []string{builtin}
-			if builtin == "" {
-				ins = ins[:0]
-				for _, fl := range t.st.Fields {
-					ins = append(ins, fl.Builtin)
-				}
-			}
+			ins, locs := c.entryParam(f, p, io, t)
 			for _, b := range ins {
 				if inputs[b] {
 					c.errorf(p.off, "@builtin(%s) appears more than once among the entry point's inputs (WGSL #builtin-inputs-outputs)", b)
 				}
 				inputs[b] = true
 			}
+			for _, l := range locs {
+				if locations[l] {
+					c.errorf(p.off, "@location(%d) appears more than once among the entry point's inputs (WGSL #input-output-locations)", l)
+				}
+				locations[l] = true
+			}
 		}
 		c.d.params = append(c.d.params, t)
-		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Builtin: builtin})
+		f.Params = append(f.Params, &ir.Param{Pos: c.pos(p.off), Name: p.name, T: t.toIR(), Builtin: builtin,
+			HasLocation: io.loc >= 0, Location: max(io.loc, 0), Interp: io.interp})
 		c.declare(p.name, &chkLocal{ref: ir.RefParam, t: t})
 	}
 	c.result = chkVoid
@@ -768,41 +765,3 @@ func overrideKey(c *chkCtx, a *astDecl) string {
 	return a.name
 }
 
-// vertexBuiltins checks the @builtin values a vertex entry point's
-// parameters and return value name, the one part of a vertex entry point
-// (outside the subset, kept verbatim) whose errors are plain to see
-// without checking its body: the inputs vertex_index and instance_index
-// (u32), the output position (vec4<f32>) (WGSL #builtin-values). A
-// structure parameter or result is left to the stack.
-func (c *chkCtx) vertexBuiltins(a *astDecl) {
-	builtinOf := func(as []*astAttr) (string, int32) {
-		for _, at := range as {
-			if at.name == "builtin" && len(at.args) == 1 {
-				if id, ok := at.args[0].(*astIdentExpr); ok {
-					return id.name, id.off
-				}
-			}
-		}
-		return "", 0
-	}
-	for _, p := range a.params {
-		name, off := builtinOf(p.attrs)
-		if name == "" {
-			continue
-		}
-		if name != "vertex_index" && name != "instance_index" {
-			c.errorf(off, "@builtin(%s) is not an input of a vertex entry point (WGSL #builtin-values)", name)
-		}
-		if t := c.resolveType(p.typ); t.k != ckU32 {
-			c.errorf(p.typ.off, "@builtin(%s) has type %v, not u32 (WGSL #builtin-values)", name, t)
-		}
-	}
-	if name, off := builtinOf(a.retAttrs); name != "" && a.ret != nil {
-		if name != "position" && name != "clip_distances" {
-			c.errorf(off, "@builtin(%s) is not an output of a vertex entry point (WGSL #builtin-values)", name)
-		}
-		if t := c.resolveType(a.ret); name == "position" && !chkIdentical(t, chkVec(4, chkF32)) {
-			c.errorf(a.ret.off, "@builtin(position) has type %v, not vec4<f32> (WGSL #builtin-values)", t)
-		}
-	}
-}

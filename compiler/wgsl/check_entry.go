@@ -114,8 +114,11 @@ func hasBool(t *ir.Type) bool {
 	return false
 }
 
-// builtinAttr returns the builtin value a @builtin attribute names; a
-// builtin other than the compute invocation builtins is outside the
+// builtinAttr returns the builtin value a @builtin attribute names: the
+// compute invocation builtins, the vertex and fragment ones of the subset
+// (ir.VertexBuiltins, ir.VertexOutputBuiltins, ir.FragmentBuiltins); the
+// render builtins v1 leaves out (sample_index, sample_mask, frag_depth,
+// clip_distances, primitive_index) and the subgroup ones are outside the
 // subset.
 func (c *chkCtx) builtinAttr(at *astAttr) string {
 	if len(at.args) != 1 {
@@ -126,7 +129,18 @@ func (c *chkCtx) builtinAttr(at *astAttr) string {
 		c.errorf(at.args[0].astOff(), "expected a builtin value name")
 	}
 	_, compute := ir.InvocationBuiltins[id.name]
-	if _, fragment := ir.FragmentBuiltins[id.name]; !compute && !fragment {
+	_, fragment := ir.FragmentBuiltins[id.name]
+	_, vertex := ir.VertexBuiltins[id.name]
+	_, vertexOut := ir.VertexOutputBuiltins[id.name]
+	switch {
+	case compute || fragment || vertex || vertexOut:
+	case id.name == "sample_index" || id.name == "sample_mask":
+		c.outsidef(id.off, "builtin value %s (gpudiff's v1 render pipelines draw one sample per pixel: no MSAA)", id.name)
+	case id.name == "frag_depth":
+		c.outsidef(id.off, "builtin value frag_depth (gpudiff's v1 render pipelines have no depth attachment)")
+	case id.name == "clip_distances":
+		c.outsidef(id.off, "builtin value clip_distances (gpudiff's v1 render pipelines clip only to the clip volume)")
+	default:
 		c.outsidef(id.off, "builtin value %s", id.name)
 	}
 	return id.name
@@ -144,6 +158,8 @@ func (c *chkCtx) entryAttrs(f *ir.Func) {
 			f.Stage, f.StagePos = ir.StageCompute, c.pos(at.off)
 		case "fragment":
 			f.Stage, f.StagePos = ir.StageFragment, c.pos(at.off)
+		case "vertex":
+			f.Stage, f.StagePos = ir.StageVertex, c.pos(at.off)
 		case "workgroup_size":
 			wg = at
 		default:
@@ -185,41 +201,42 @@ func (c *chkCtx) entryAttrs(f *ir.Func) {
 	}
 }
 
-// entryParam checks an entry point's parameter: a builtin value of its
-// stage (ir.InvocationBuiltins, ir.FragmentBuiltins) of its type, or, of a
-// compute entry point, a struct whose members all are.
-func (c *chkCtx) entryParam(f *ir.Func, p *astParam, builtin string, t *chkType) {
-	builtins, stage := ir.InvocationBuiltins, "compute"
-	if f.Stage == ir.StageFragment {
-		builtins, stage = ir.FragmentBuiltins, "fragment"
+// entryParam checks an entry point's parameter: of a compute entry
+// point, a builtin value (ir.InvocationBuiltins) of its type, or a struct
+// whose members all are; of a vertex or fragment entry point,
+// renderParam's. It returns the parameter's builtins and locations.
+func (c *chkCtx) entryParam(f *ir.Func, p *astParam, io ioAttrs, t *chkType) ([]string, []int) {
+	if f.Stage.IsRenderStage() {
+		return c.renderParam(f, p, io, t)
 	}
+	builtin := io.builtin
 	if builtin != "" {
-		want, ok := builtins[builtin]
+		want, ok := ir.InvocationBuiltins[builtin]
 		if !ok {
-			c.errorf(p.off, "@builtin(%s) is not an input of a %s entry point (WGSL #builtin-values)", builtin, stage)
+			c.errorf(p.off, "@builtin(%s) is not an input of a compute entry point (WGSL #builtin-values)", builtin)
 		}
 		if !ir.Identical(want, t.toIR()) {
 			c.errorf(p.typ.off, "@builtin(%s) has type %v, not %v", builtin, want, t)
 		}
-		return
-	}
-	if f.Stage == ir.StageFragment {
-		if t.k == ckStruct {
-			c.outsidef(p.off, "a structure of fragment inputs (take @builtin(position) as a parameter)")
-		}
-		c.errorf(p.off, "entry point parameter '%s' needs a @builtin attribute", p.name)
+		return []string{builtin}, nil
 	}
 	if t.k != ckStruct {
 		c.errorf(p.off, "entry point parameter '%s' needs a @builtin attribute", p.name)
 	}
+	var ins []string
 	for _, f := range t.st.Fields {
 		if f.Builtin == "" {
 			c.errorf(p.off, "entry point parameter '%s': member %s of %s has no @builtin attribute", p.name, f.Name, t.st.Name)
 		}
-		if want := ir.InvocationBuiltins[f.Builtin]; !ir.Identical(want, f.Type) {
+		if want, ok := ir.InvocationBuiltins[f.Builtin]; !ok || !ir.Identical(want, f.Type) {
+			if !ok {
+				c.errorf(p.off, "entry point parameter '%s': @builtin(%s) member %s is not an input of a compute entry point (WGSL #builtin-values)", p.name, f.Builtin, f.Name)
+			}
 			c.errorf(p.off, "entry point parameter '%s': @builtin(%s) member %s has type %v, not %v", p.name, f.Builtin, f.Name, f.Type, want)
 		}
+		ins = append(ins, f.Builtin)
 	}
+	return ins, nil
 }
 
 // sharedCall checks the atomic builtins and arrayLength, whose first

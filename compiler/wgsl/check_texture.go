@@ -251,19 +251,19 @@ func (c *chkCtx) textureArg(call *ir.TextureCall, i int, a chkOp, e astExpr, tex
 }
 
 // textureStages refuses the implicit-derivative samplers (textureSample,
-// textureSampleBias, textureSampleCompare) in a compute entry point's
-// call graph: WGSL allows them in the fragment stage only
+// textureSampleBias, textureSampleCompare) in a compute or vertex entry
+// point's call graph: WGSL allows them in the fragment stage only
 // (#texturesample: "must only be used in a fragment shader stage").
 func (mc *chkModule) textureStages(m *ir.Module) {
 	for _, ep := range m.EntryPoints() {
-		if ep.Stage != ir.StageCompute {
+		if ep.Stage == ir.StageFragment {
 			continue
 		}
 		for _, f := range m.CallGraph(ep.Name) {
 			ir.Inspect(f.Body, func(n ir.Node) bool {
 				if c, ok := n.(*ir.TextureCall); ok && c.Op.ImplicitDerivatives() && !mc.diags.full() {
 					mc.diags.list = append(mc.diags.list, ir.Errorf(m.File, c.Pos, "check",
-						"%s must only be used in the fragment stage, but compute entry point %s calls it (WGSL #%s)", c.Op, ep.Name, strings.ToLower(c.Op.String())))
+						"%s must only be used in the fragment stage, but %s entry point %s calls it (WGSL #%s)", c.Op, ep.Stage, ep.Name, strings.ToLower(c.Op.String())))
 				}
 				return true
 			})

@@ -47,9 +47,9 @@ func TestParseCorpus(t *testing.T) {
 		"textured_quad.wgsl": {
 			funcs:   []string{"srgb_to_linear", "luminance", "accumulate"},
 			structs: []string{"Uniforms"},
-			opaque: map[string]string{"VertexOutput": "struct member attribute @interpolate",
+			opaque: map[string]string{"VertexOutput": "centroid sampling",
 				"Color":       "kept verbatim",
-				"vertex_main": "entry point (@vertex)", "fragment_main": "fragment input @location"},
+				"vertex_main": "uses struct VertexOutput, which is outside the subset: @interpolate(perspective, centroid)", "fragment_main": "@interpolate(perspective, centroid): centroid sampling"},
 		},
 		"half_precision.wgsl": {
 			funcs: []string{"blur3"},
@@ -75,10 +75,10 @@ func TestParseCorpus(t *testing.T) {
 			structs: []string{"Light", "Lights"},
 			globals: []string{"scratch"},
 			opaque: map[string]string{"enable": "kept verbatim", "diagnostic": "kept verbatim",
-				"FragOut": "struct member attribute @blend_src", "gain": "kept verbatim",
+				"FragOut": "@blend_src (dual-source blending", "gain": "kept verbatim",
 				"enable_fog": "kept verbatim", // gpudiff supplies true (DefaultOverrideConstant)
 				"shade":      "function attribute @diagnostic",
-				"fs_main":    "fragment input @location", "cs_main": "statement attribute @diagnostic"},
+				"fs_main":    "uses struct FragOut, which is outside the subset: @blend_src", "cs_main": "statement attribute @diagnostic"},
 		},
 		"subset_kernels.wgsl": {
 			funcs:   []string{"sphere_t", "trace", "march", "classify", "bits", "conversions", "collatz", "shade", "main_kernel"},
@@ -216,6 +216,12 @@ func ptReasonMatches(at, reason string) bool {
 		return strings.HasPrefix(at, "ptr")
 	case strings.HasPrefix(reason, "fragment input @location"):
 		return strings.HasPrefix(at, "@location")
+	case strings.HasPrefix(reason, "@interpolate("):
+		// "@interpolate(T, S): S sampling …", positioned at S.
+		_, rest, _ := strings.Cut(reason, "): ")
+		return strings.HasPrefix(at, strings.Fields(rest)[0])
+	case strings.HasPrefix(reason, "@blend_src"), strings.HasPrefix(reason, "@invariant"):
+		return strings.HasPrefix(at, strings.Fields(reason)[0])
 	case strings.HasPrefix(reason, "pointer parameter in the "):
 		return strings.HasPrefix(at, strings.Fields(reason)[4])
 	case strings.HasPrefix(reason, "builtin ") && !strings.HasPrefix(reason, "builtin value"):

@@ -229,8 +229,8 @@ func (e *emitter) prepare() {
 	e.body.WriteString(strings.Join(parts, "\n"))
 }
 
-// printStruct prints s with its members' @builtin and @location
-// attributes (an entry point's IO; WGSL ignores them elsewhere) and their
+// printStruct prints s with its members' @builtin, @location and
+// @interpolate attributes (an entry point's IO; WGSL ignores them elsewhere) and their
 // @align and @size (the layout of the struct in a buffer).
 func printStruct(s *ir.StructDecl) string {
 	var b strings.Builder
@@ -242,6 +242,9 @@ func printStruct(s *ir.StructDecl) string {
 		}
 		if f.HasLocation {
 			fmt.Fprintf(&b, "@location(%d) ", f.Location)
+		}
+		if a := f.Interp.Attr(); a != "" {
+			b.WriteString(a + " ")
 		}
 		if f.Align > 0 {
 			fmt.Fprintf(&b, "@align(%d) ", f.Align)

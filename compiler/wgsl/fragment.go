@@ -102,12 +102,14 @@ func opaqueCompute(m *ir.Module) bool {
 //   - in its call graph, a storage or uniform binding or workgroup
 //     variable, an atomic or arrayLength, or a storage texture it may
 //     write (the subset's fragment entry points take sampled and
-//     read-only textures and samplers, no other bindings yet).
+//     read-only textures and samplers, no other bindings yet);
+//   - drawn alone, inputs other than @builtin(position) (a @location
+//     varying, front_facing, a struct of inputs) and discard, at the
+//     input or the statement: DrawFragmentEntry takes them after a
+//     vertex entry point.
 //
 // Derivatives (dpdx & co) and implicit-derivative sampling are inside:
 // the reference runs fragments in 2×2 quads (interp.Program.RunQuads).
-// discard is refused where it is written, by the front end (outside the
-// subset).
 func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 	fail := func(pos ir.Pos, format string, args ...any) (*ir.Func, error) {
 		return nil, ir.ErrorList{ir.Errorf(m.File, pos, "check", format, args...)}
@@ -144,50 +146,26 @@ func FragmentEntry(m *ir.Module, name string) (*ir.Func, error) {
 			return fail(eps[0].StagePos, "ambiguous entry point: the module has %d fragment entry points: %s (name one: --kernel)", len(eps), strings.Join(listed, ", "))
 		}
 	}
-	outs := FragmentOutputs(f)
-	if len(outs) == 0 {
-		return fail(f.StagePos, "fragment entry point %s has no @location output: gpudiff compares a fragment's outputs", f.Name)
+	if err := fragmentOutputs(m, f); err != nil {
+		return nil, err
 	}
-	bytes := 0
-	for i, o := range outs {
-		if o.T.Kind == ir.KindVec && o.T.Len == 3 {
-			return fail(f.Pos, "fragment output %s is %v: no 32-bit colour format has three components (use vec4)", o.Name, o.T)
+	// Drawn alone (one full-screen triangle from gpudiff's own vertex
+	// stage), a fragment gets its position and nothing else.
+	for _, p := range f.Params {
+		switch {
+		case p.HasLocation:
+			return fail(p.Pos, "fragment entry point %s is outside the gpudiff subset: fragment input @location (gpudiff's vertex stage passes no values to the fragment stage; draw it after a @vertex entry point: DrawFragmentEntry)", f.Name)
+		case p.Builtin == "" && p.T.Kind == ir.KindStruct:
+			return fail(p.Pos, "fragment entry point %s is outside the gpudiff subset: a structure of fragment inputs drawn alone (take @builtin(position) as a parameter, or draw it after a @vertex entry point)", f.Name)
+		case p.Builtin != "" && p.Builtin != "position":
+			return fail(p.Pos, "fragment entry point %s is outside the gpudiff subset: fragment input @builtin(%s) drawn alone (gpudiff's full-screen triangle gives only @builtin(position); draw it after a @vertex entry point)", f.Name, p.Builtin)
 		}
-		if o.Location != i {
-			return fail(f.Pos, "fragment output %s is at @location(%d): gpudiff takes outputs at locations 0 to %d, one attachment each", o.Name, o.Location, len(outs)-1)
-		}
-		bytes += ir.SizeOf(o.T)
 	}
-	if bytes > maxFragmentBytes {
-		return fail(f.Pos, "the outputs of fragment entry point %s take %d bytes per pixel, more than the %d every adapter supports (WebGPU's maxColorAttachmentBytesPerSample)", f.Name, bytes, maxFragmentBytes)
+	if d := firstDiscard(m, f.Name); d != nil {
+		return fail(d.Pos, "fragment entry point %s is outside the gpudiff subset: discard statement (drawn alone, a demoted fragment writes nothing, which gpudiff would have to tell from a written zero; draw it after a @vertex entry point)", f.Name)
 	}
-	for _, g := range m.CallGraph(f.Name) {
-		var bad ir.Node
-		var what string
-		ir.Inspect(g.Body, func(n ir.Node) bool {
-			if bad != nil {
-				return false
-			}
-			switch x := n.(type) {
-			case *ir.Ident:
-				if x.Ref == ir.RefHandle {
-					if v := m.TextureVar(x.Name); v != nil && v.T.Kind == ir.KindTexture && v.T.Tex.Class == ir.TexStorage && v.T.Tex.Access != ir.TexRead {
-						bad, what = x, "uses storage texture "+x.Name+" with "+v.T.Tex.Access.String()+" access: gpudiff's fragment entry points take sampled and read-only textures and samplers, no writable bindings yet"
-					}
-				}
-				if x.Ref == ir.RefShared {
-					bad, what = x, "uses var<"+m.SharedVar(x.Name).Space.String()+"> "+x.Name+": gpudiff's fragment entry points take no bindings yet"
-				}
-			case *ir.Atomic:
-				bad, what = x, "calls "+x.Op.String()+": gpudiff's fragment entry points take no bindings yet"
-			case *ir.ArrayLength:
-				bad, what = x, "calls arrayLength: gpudiff's fragment entry points take no bindings yet"
-			}
-			return bad == nil
-		})
-		if bad != nil {
-			return fail(bad.Position(), "fragment entry point %s %s", f.Name, what)
-		}
+	if bad, what := firstFragmentBinding(m, f, false); bad != nil {
+		return fail(bad.Position(), "fragment entry point %s %s", f.Name, what)
 	}
 	return f, nil
 }

@@ -89,7 +89,7 @@ func TestFragmentEntryRefusals(t *testing.T) {
 		{"missing location", "@fragment\nfn f(@builtin(position) p: vec4<f32>) -> vec4<f32> {\n  return p;\n}\n",
 			"t.wgsl:2:42: check: the result of fragment entry point 'f' needs a @location attribute"},
 		{"compute builtin", "@fragment\nfn f(@builtin(global_invocation_id) g: vec3<u32>) -> @location(0) u32 {\n  return g.x;\n}\n",
-			"t.wgsl:2:6: check: @builtin(global_invocation_id) is not an input of a fragment entry point"},
+			"t.wgsl:2:15: check: @builtin(global_invocation_id) is not an input of a fragment entry point"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

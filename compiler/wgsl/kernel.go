@@ -75,12 +75,20 @@ func Kernel(m *ir.Module, name string) (*ir.Func, error) {
 	if f != nil && f.Stage == ir.StageFragment {
 		return fail(f.StagePos, "kernel %s is a fragment entry point: it runs as written (gpudiff exec --size WxH), not as a function kernel", name)
 	}
+	if f != nil && f.Stage == ir.StageVertex {
+		return fail(f.StagePos, "kernel %s is a vertex entry point: it runs as written in a draw beside a fragment entry point, not as a function kernel", name)
+	}
 	if f != nil && f.Stage != ir.StageNone {
 		return fail(f.StagePos, "kernel %s is a compute entry point: it runs as written (gpudiff exec --no-gpu --workgroups X,Y,Z), not as a function kernel", name)
 	}
 	if f != nil {
 		if err := functionKernelMemory(m, name); err != nil {
 			return nil, err
+		}
+		if d := firstDiscard(m, name); d != nil {
+			// The kernel ABI runs it in the compute stage too, where WGSL
+			// refuses discard (WGSL #discard-statement).
+			return fail(d.Pos, "kernel %s is outside the gpudiff subset: discard statement (a function kernel also runs in the compute stage, where WGSL refuses discard; a @fragment entry point may discard)", name)
 		}
 	}
 	if f == nil {
@@ -136,10 +144,7 @@ func noKernel(m *ir.Module) ir.ErrorList {
 	}
 	for _, f := range m.EntryPoints() {
 		if entry == nil || f.StagePos.Line < entry.ReasonPos.Line || f.StagePos.Line == entry.ReasonPos.Line && f.StagePos.Col < entry.ReasonPos.Col {
-			st := "@compute"
-			if f.Stage == ir.StageFragment {
-				st = "@fragment"
-			}
+			st := "@" + f.Stage.String()
 			entry = &ir.Opaque{Name: f.Name, Reason: "entry point (" + st + ")", ReasonPos: f.StagePos}
 		}
 		break
@@ -419,4 +424,22 @@ func stageOf(o *ir.Opaque) *ir.Opaque {
 		return &ir.Opaque{Name: o.Name, Reason: "entry point (" + st + ")", ReasonPos: pos}
 	}
 	return o
+}
+
+// firstDiscard is the first discard statement in name's call graph, or
+// nil.
+func firstDiscard(m *ir.Module, name string) *ir.Discard {
+	var d *ir.Discard
+	for _, g := range m.CallGraph(name) {
+		ir.Inspect(g.Body, func(n ir.Node) bool {
+			if x, ok := n.(*ir.Discard); ok && d == nil {
+				d = x
+			}
+			return d == nil
+		})
+		if d != nil {
+			return d
+		}
+	}
+	return nil
 }

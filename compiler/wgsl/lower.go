@@ -84,7 +84,9 @@ func (c *chkCtx) stmt(s astStmt) []ir.Stmt {
 		c.checkContinue(x.off)
 		return []ir.Stmt{&ir.Continue{Pos: c.pos(x.off)}}
 	case *astDiscardStmt:
-		c.outsidef(x.off, "discard statement")
+		// WGSL #discard-statement: demote to a helper invocation. Its
+		// stage (fragment only) is renderStages'.
+		return []ir.Stmt{&ir.Discard{Pos: c.pos(x.off)}}
 	case *astReturnStmt:
 		return []ir.Stmt{c.returnStmt(x)}
 	case *astConstAssertStmt:
