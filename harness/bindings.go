@@ -98,7 +98,7 @@ func CheckBindings(job Dispatch, adapter string, maxWorkgroups, maxStorage, maxU
 // dispatch, and one copy of every BindingStorage buffer into a single
 // readback buffer at 4-aligned offsets. Every object is released on return.
 func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
-	bgls, layout, release, err := d.bindingLayouts(job, job.Buffers, wgpu.ShaderStageCompute)
+	bgls, layout, release, err := d.bindingLayouts(job, job.Buffers, wgpu.ShaderStageCompute, false)
 	if err != nil {
 		return nil, err
 	}

@@ -43,12 +43,16 @@ func FragmentTarget(n int) [2]uint32 {
 
 // AttachmentFormat is the texture format of one colour attachment of a
 // fragment draw (WebGPU #plain-color-formats): the attachment at index i
-// receives the entry point's @location(i) output. Only the 32-bit formats,
-// whose texels hold a WGSL value's bits exactly, are offered.
+// receives the entry point's @location(i) output. The 32-bit formats hold
+// a WGSL value's bits exactly; rgba8unorm holds each channel as the byte
+// round(clamp(v, 0, 1) × 255) (WebGPU #texture-formats, Vulkan's
+// "Conversion from Floating-Point to Normalized Fixed-Point": round to
+// nearest), read back as those bytes.
 type AttachmentFormat string
 
 // The attachment formats: the scalar type and component count of the
-// @location output they receive (f32, i32, u32; 1, 2 or 4 components).
+// @location output they receive (f32, i32, u32; 1, 2 or 4 components;
+// rgba8unorm: f32, 4 components).
 const (
 	R32Uint     AttachmentFormat = "r32uint"
 	R32Sint     AttachmentFormat = "r32sint"
@@ -59,19 +63,21 @@ const (
 	RGBA32Uint  AttachmentFormat = "rgba32uint"
 	RGBA32Sint  AttachmentFormat = "rgba32sint"
 	RGBA32Float AttachmentFormat = "rgba32float"
+	RGBA8Unorm  AttachmentFormat = "rgba8unorm"
 )
 
 var attachmentFormats = map[AttachmentFormat]wgpu.TextureFormat{
 	R32Uint: wgpu.TextureFormatR32Uint, R32Sint: wgpu.TextureFormatR32Sint, R32Float: wgpu.TextureFormatR32Float,
 	RG32Uint: wgpu.TextureFormatRG32Uint, RG32Sint: wgpu.TextureFormatRG32Sint, RG32Float: wgpu.TextureFormatRG32Float,
 	RGBA32Uint: wgpu.TextureFormatRGBA32Uint, RGBA32Sint: wgpu.TextureFormatRGBA32Sint, RGBA32Float: wgpu.TextureFormatRGBA32Float,
+	RGBA8Unorm: wgpu.TextureFormatRGBA8Unorm,
 }
 
-// TexelSize is the size in bytes of one texel of f (4 per component), 0 for
-// an unknown format.
+// TexelSize is the size in bytes of one texel of f (4 per component of a
+// 32-bit format, 4 for rgba8unorm), 0 for an unknown format.
 func (f AttachmentFormat) TexelSize() int {
 	switch f {
-	case R32Uint, R32Sint, R32Float:
+	case R32Uint, R32Sint, R32Float, RGBA8Unorm:
 		return 4
 	case RG32Uint, RG32Sint, RG32Float:
 		return 8
@@ -166,10 +172,11 @@ func CheckFragment(job Dispatch, adapter string, maxDim, maxAttachments, maxByte
 	if uint32(bytes) > maxBytesPerSample {
 		return fmt.Errorf("harness: colour attachments of %d bytes per pixel, over %s's maxColorAttachmentBytesPerSample of %d", bytes, adapter, maxBytesPerSample)
 	}
-	if job.Entry && (len(job.Input) > 0 || job.OutputSize != 0 || job.Invocations != 0) {
+	entry := job.Entry || job.Draw != nil
+	if entry && (len(job.Input) > 0 || job.OutputSize != 0 || job.Invocations != 0) {
 		return errors.New("harness: a fragment draw of an entry point as written has no Input, OutputSize or Invocations")
 	}
-	if job.Buffers != nil || job.Entry {
+	if job.Buffers != nil || entry {
 		for _, b := range job.Buffers {
 			if b.Kind != BindingReadOnly && b.Kind != BindingStorage && b.Kind != BindingUniform {
 				return fmt.Errorf("harness: @group(%d) @binding(%d) has kind %v", b.Group, b.Binding, b.Kind)
@@ -232,13 +239,50 @@ func (d *Device) vertexModule() (*wgpu.ShaderModule, error) {
 	return m, nil
 }
 
-// createRenderPipeline compiles k's fragment entry point with the vertex
-// stage into a render pipeline with layout and one colour target per
-// attachment. Errors are *CompileError.
-func (d *Device) createRenderPipeline(k Kernel, layout *wgpu.PipelineLayout, attachments []AttachmentFormat) (*wgpu.RenderPipeline, error) {
-	vertex, err := d.vertexModule()
-	if err != nil {
-		return nil, err
+// The wgpu enums of a Draw's strings (draw.go; CheckDraw has refused any
+// other).
+var (
+	wgpuTopologies = map[string]wgpu.PrimitiveTopology{
+		"triangle-list": wgpu.PrimitiveTopologyTriangleList, "triangle-strip": wgpu.PrimitiveTopologyTriangleStrip,
+	}
+	wgpuCullModes  = map[string]wgpu.CullMode{"none": wgpu.CullModeNone, "front": wgpu.CullModeFront, "back": wgpu.CullModeBack}
+	wgpuFrontFaces = map[string]wgpu.FrontFace{"ccw": wgpu.FrontFaceCCW, "cw": wgpu.FrontFaceCW}
+	wgpuStepModes  = map[string]wgpu.VertexStepMode{"vertex": wgpu.VertexStepModeVertex, "instance": wgpu.VertexStepModeInstance}
+	wgpuIndexFmts  = map[string]wgpu.IndexFormat{"uint16": wgpu.IndexFormatUint16, "uint32": wgpu.IndexFormatUint32}
+	// wgpuVertexFormats maps WGPUVertexFormats' names to webgpu.h's enum.
+	wgpuVertexFormats = enumByName[wgpu.VertexFormat]()
+)
+
+// drawLimits are the device's limits on vertex input (CheckDraw).
+func (d *Device) drawLimits() DrawLimits {
+	return DrawLimits{
+		MaxVertexBuffers: d.limits.MaxVertexBuffers, MaxVertexAttributes: d.limits.MaxVertexAttributes,
+		MaxVertexBufferArrayStride: d.limits.MaxVertexBufferArrayStride, MaxBufferSize: d.limits.MaxBufferSize,
+		VertexFormats: WGPUVertexFormats,
+	}
+}
+
+// createRenderPipeline compiles k's fragment entry point and its vertex
+// stage (k's own, else VertexWGSL's full-screen triangle) into a render
+// pipeline with layout, draw's vertex buffer layouts and primitive state,
+// and one colour target per attachment. Errors are *CompileError (a
+// vertex stage of k's own that the stack rejects is one too; the
+// harness's own failing is not).
+func (d *Device) createRenderPipeline(k Kernel, layout *wgpu.PipelineLayout, attachments []AttachmentFormat, draw Draw) (*wgpu.RenderPipeline, error) {
+	vertex, vertexEntry := (*wgpu.ShaderModule)(nil), vertexEntry
+	if k.UserVertex() {
+		m, err := d.createModule(Kernel{WGSL: k.VertexWGSL, SPIRV: k.VertexSPIRV})
+		if err != nil {
+			return nil, err
+		}
+		defer m.Release()
+		vertex, vertexEntry = m, k.VertexEntryPoint
+	} else {
+		m, err := d.vertexModule()
+		if err != nil {
+			return nil, err
+		}
+		vertex = m
 	}
 	module, err := d.createModule(k)
 	if err != nil {
@@ -249,11 +293,23 @@ func (d *Device) createRenderPipeline(k Kernel, layout *wgpu.PipelineLayout, att
 	for i, f := range attachments {
 		targets[i] = wgpu.ColorTargetState{Format: attachmentFormats[f], WriteMask: wgpu.ColorWriteMaskAll}
 	}
+	buffers := make([]wgpu.VertexBufferLayout, len(draw.VertexBuffers))
+	for i, b := range draw.VertexBuffers {
+		attrs := make([]wgpu.VertexAttribute, len(b.Attributes))
+		for j, a := range b.Attributes {
+			attrs[j] = wgpu.VertexAttribute{Format: wgpuVertexFormats[a.Format], Offset: a.Offset, ShaderLocation: a.ShaderLocation}
+		}
+		buffers[i] = wgpu.VertexBufferLayout{ArrayStride: b.Stride, StepMode: wgpuStepModes[b.StepMode], Attributes: attrs}
+	}
+	primitive := wgpu.PrimitiveState{Topology: wgpuTopologies[draw.Topology], FrontFace: wgpuFrontFaces[draw.FrontFace], CullMode: wgpuCullModes[draw.CullMode]}
+	if draw.Topology == "triangle-strip" && draw.Index != nil {
+		primitive.StripIndexFormat = wgpuIndexFmts[draw.Index.Format]
+	}
 	pipeline, err := d.dev.CreateRenderPipeline(&wgpu.RenderPipelineDescriptor{
 		Label:       "gpudiff fragment",
 		Layout:      layout,
-		Vertex:      wgpu.VertexState{Module: vertex, EntryPoint: vertexEntry},
-		Primitive:   wgpu.PrimitiveState{Topology: wgpu.PrimitiveTopologyTriangleList, FrontFace: wgpu.FrontFaceCCW, CullMode: wgpu.CullModeNone},
+		Vertex:      wgpu.VertexState{Module: vertex, EntryPoint: vertexEntry, Buffers: buffers},
+		Primitive:   primitive,
 		Multisample: wgpu.MultisampleState{Count: 1, Mask: 0xFFFFFFFF},
 		Fragment:    &wgpu.FragmentState{Module: module, EntryPoint: k.EntryPoint, Targets: targets},
 	})
@@ -263,17 +319,65 @@ func (d *Device) createRenderPipeline(k Kernel, layout *wgpu.PipelineLayout, att
 	return pipeline, nil
 }
 
+// drawBuffers are a draw's vertex buffers (by slot) and index buffer.
+type drawBuffers struct {
+	vertex []*wgpu.Buffer
+	index  *wgpu.Buffer
+}
+
+func (b *drawBuffers) release() {
+	for _, v := range b.vertex {
+		if v != nil {
+			v.Release()
+		}
+	}
+	if b.index != nil {
+		b.index.Release()
+	}
+}
+
+// createDrawBuffers creates draw's vertex and index buffers with their
+// bytes (zero-padded to a multiple of 4). On error everything created is
+// released.
+func (d *Device) createDrawBuffers(draw Draw) (*drawBuffers, error) {
+	b := &drawBuffers{vertex: make([]*wgpu.Buffer, len(draw.VertexBuffers))}
+	create := func(label string, data []byte, usage wgpu.BufferUsage) (*wgpu.Buffer, error) {
+		padded := make([]byte, bufferSize(len(data)))
+		copy(padded, data)
+		return d.dev.CreateBufferInit(&wgpu.BufferInitDescriptor{Label: label, Contents: padded, Usage: usage})
+	}
+	for i, v := range draw.VertexBuffers {
+		buf, err := create(fmt.Sprintf("vertex buffer %d", i), v.Data, wgpu.BufferUsageVertex)
+		if err != nil {
+			b.release()
+			return nil, d.fail("buffer", err)
+		}
+		b.vertex[i] = buf
+	}
+	if draw.Index != nil {
+		buf, err := create("index buffer", draw.Index.Data, wgpu.BufferUsageIndex)
+		if err != nil {
+			b.release()
+			return nil, d.fail("buffer", err)
+		}
+		b.index = buf
+	}
+	return b, nil
+}
+
 // runFragment does the work of Run for a fragment kernel: a render
-// pipeline of the kernel ABI's bindings (fragment-visible) or of the
-// module's Buffers (job.Entry: none at all when there are none), one draw of the full-screen triangle over
-// job.Target, then the readback of the output (or of every BindingStorage
-// buffer) and of every attachment. Every object it creates is released on
-// return.
+// pipeline of the kernel ABI's bindings (fragment-visible) or, for a
+// pipeline as written (job.AsWritten), of the module's Buffers, Textures
+// and Samplers (none at all when there are none; visible to the vertex
+// stage too when k has its own), the draw (job.EffectiveDraw: by default
+// the full-screen triangle) over job.Target, then the readback of the
+// output (or of every BindingStorage buffer) and of every attachment.
+// Every object it creates is released on return.
 func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byte, error) {
 	var bufs []BufferBinding
 	var layout *wgpu.PipelineLayout
 	var bgls []*wgpu.BindGroupLayout
-	if job.Buffers == nil && !job.Entry {
+	if !job.AsWritten(k) {
 		bgl, l, err := d.fragmentLayout()
 		if err != nil {
 			return nil, err
@@ -289,13 +393,14 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		bufs = job.Buffers
 		var release func()
 		var err error
-		bgls, layout, release, err = d.bindingLayouts(job, bufs, wgpu.ShaderStageFragment)
+		bgls, layout, release, err = d.bindingLayouts(job, bufs, wgpu.ShaderStageFragment, k.UserVertex())
 		if err != nil {
 			return nil, err
 		}
 		defer release()
 	}
-	pipeline, err := d.createRenderPipeline(k, layout, job.Attachments)
+	draw := job.EffectiveDraw()
+	pipeline, err := d.createRenderPipeline(k, layout, job.Attachments, draw)
 	if err != nil {
 		return nil, err
 	}
@@ -306,6 +411,11 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, err
 	}
 	defer b.release()
+	db, err := d.createDrawBuffers(draw)
+	if err != nil {
+		return nil, err
+	}
+	defer db.release()
 
 	w, h := job.Target[0], job.Target[1]
 	textures := make([]*wgpu.Texture, len(job.Attachments))
@@ -352,7 +462,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	}
 	defer readBuf.Release()
 
-	cmd, err := d.encodeDraw(pipeline, b, bufs, views, textures, job, readBuf, texOffset, rowBytes)
+	cmd, err := d.encodeDraw(pipeline, b, db, draw, bufs, views, textures, job, readBuf, texOffset, rowBytes)
 	if err != nil {
 		return nil, d.fail("encode", err)
 	}
@@ -375,10 +485,10 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 	})
 }
 
-// encodeDraw records the render pass (attachments cleared to zero, one
-// draw of three vertices), the copies of the BindingStorage buffers and of
-// the attachments into readBuf.
-func (d *Device) encodeDraw(pipeline *wgpu.RenderPipeline, b *bindings, bufs []BufferBinding, views []*wgpu.TextureView,
+// encodeDraw records the render pass (attachments cleared to draw.Clear,
+// the vertex and index buffers set, the draw call), the copies of the
+// BindingStorage buffers and of the attachments into readBuf.
+func (d *Device) encodeDraw(pipeline *wgpu.RenderPipeline, b *bindings, db *drawBuffers, draw Draw, bufs []BufferBinding, views []*wgpu.TextureView,
 	textures []*wgpu.Texture, job Dispatch, readBuf *wgpu.Buffer, texOffset, rowBytes []int) (*wgpu.CommandBuffer, error) {
 	enc, err := d.dev.CreateCommandEncoder(nil)
 	if err != nil {
@@ -387,14 +497,24 @@ func (d *Device) encodeDraw(pipeline *wgpu.RenderPipeline, b *bindings, bufs []B
 	defer enc.Release()
 	colors := make([]wgpu.RenderPassColorAttachment, len(views))
 	for i, v := range views {
-		colors[i] = wgpu.RenderPassColorAttachment{View: v, LoadOp: wgpu.LoadOpClear, StoreOp: wgpu.StoreOpStore}
+		c := draw.Clear[i]
+		colors[i] = wgpu.RenderPassColorAttachment{View: v, LoadOp: wgpu.LoadOpClear, StoreOp: wgpu.StoreOpStore,
+			ClearValue: wgpu.Color{R: c[0], G: c[1], B: c[2], A: c[3]}}
 	}
 	pass := enc.BeginRenderPass(&wgpu.RenderPassDescriptor{Label: "gpudiff fragment", ColorAttachments: colors})
 	pass.SetPipeline(pipeline)
 	for g, bg := range b.groups {
 		pass.SetBindGroup(uint32(g), bg, nil)
 	}
-	pass.Draw(3, 1, 0, 0)
+	for i, v := range db.vertex {
+		pass.SetVertexBuffer(uint32(i), v, 0, uint64(bufferSize(len(draw.VertexBuffers[i].Data))))
+	}
+	if db.index != nil {
+		pass.SetIndexBuffer(db.index, wgpuIndexFmts[draw.Index.Format], 0, uint64(bufferSize(len(draw.Index.Data))))
+		pass.DrawIndexed(draw.Count, draw.InstanceCount, draw.FirstIndex, draw.BaseVertex, draw.FirstInstance)
+	} else {
+		pass.Draw(draw.Count, draw.InstanceCount, draw.FirstVertex, draw.FirstInstance)
+	}
 	err = pass.End()
 	pass.Release()
 	if err != nil {
@@ -422,9 +542,11 @@ func (d *Device) encodeDraw(pipeline *wgpu.RenderPipeline, b *bindings, bufs []B
 }
 
 // bindingLayouts creates a bind group layout per group of bufs, visible to
-// stage (groups without buffers get an empty one), and the pipeline layout
-// of them; release releases them all.
-func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.ShaderStage) ([]*wgpu.BindGroupLayout, *wgpu.PipelineLayout, func(), error) {
+// stage (groups without buffers get an empty one) — with vertex, every
+// binding but read_write storage buffers and written storage textures to
+// the vertex stage too — and the pipeline layout of them; release
+// releases them all.
+func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.ShaderStage, vertex bool) ([]*wgpu.BindGroupLayout, *wgpu.PipelineLayout, func(), error) {
 	groups := 0
 	for _, b := range bufs {
 		groups = max(groups, int(b.Group)+1)
@@ -436,7 +558,7 @@ func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.S
 		groups = max(groups, int(s.Group)+1)
 	}
 	entries := make([][]wgpu.BindGroupLayoutEntry, groups)
-	textureLayoutEntries(job, stage, func(g uint32, e wgpu.BindGroupLayoutEntry) { entries[g] = append(entries[g], e) })
+	textureLayoutEntries(job, stage, vertex, func(g uint32, e wgpu.BindGroupLayoutEntry) { entries[g] = append(entries[g], e) })
 	for _, b := range bufs {
 		typ := map[BindingKind]wgpu.BufferBindingType{
 			BindingReadOnly: wgpu.BufferBindingTypeReadOnlyStorage,
@@ -444,7 +566,7 @@ func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.S
 			BindingUniform:  wgpu.BufferBindingTypeUniform,
 		}[b.Kind]
 		entries[b.Group] = append(entries[b.Group], wgpu.BindGroupLayoutEntry{
-			Binding: b.Binding, Visibility: stage, Buffer: wgpu.BufferBindingLayout{Type: typ},
+			Binding: b.Binding, Visibility: visibility(stage, vertex && b.Kind != BindingStorage), Buffer: wgpu.BufferBindingLayout{Type: typ},
 		})
 	}
 	bgls := make([]*wgpu.BindGroupLayout, groups)
@@ -470,6 +592,9 @@ func (d *Device) bindingLayouts(job Dispatch, bufs []BufferBinding, stage wgpu.S
 			where := "the compute stage"
 			if stage == wgpu.ShaderStageFragment {
 				where = "the fragment stage"
+				if vertex {
+					where = "the vertex and fragment stages"
+				}
 			}
 			return nil, nil, nil, &UnsupportedError{Adapter: d.info.Name,
 				Reason: "the module's bindings are not available to " + where + ": " + stackMessage(err)}

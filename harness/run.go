@@ -32,8 +32,20 @@ type Kernel struct {
 	EntryPoint string
 	// Stage is the entry point's stage: ComputeStage ("" too) or
 	// FragmentStage (render.go: Run draws a full-screen triangle with the
-	// harness's own vertex stage, VertexWGSL).
+	// harness's own vertex stage, VertexWGSL, or Dispatch.Draw with the
+	// vertex stage below).
 	Stage ShaderStage
+	// The vertex stage of a fragment draw (draw.go), a module of its own
+	// (WebGPU takes a module per stage, #GPURenderPipelineDescriptor: the
+	// fragment module's text again when one module has both):
+	// VertexEntryPoint names its @vertex entry point in exactly one of
+	// VertexWGSL and VertexSPIRV (SPIR-V words, as SPIRV). All three
+	// empty: the harness's own full-screen triangle (the const
+	// VertexWGSL). A vertex stage of its own makes the draw a render
+	// pipeline as written (Dispatch.AsWritten).
+	VertexWGSL       string
+	VertexSPIRV      []uint32
+	VertexEntryPoint string
 	// Label names the dispatch for reports and for fault injection in
 	// worker processes (harness/worker matches it by prefix), e.g.
 	// "p5/original/wgsl". The harness itself ignores it.
@@ -82,7 +94,8 @@ type Dispatch struct {
 	Target [2]uint32
 	// Attachments are the colour attachments of a fragment draw, at least
 	// one: attachment i, a Target-sized texture of format Attachments[i]
-	// cleared to zero, receives the entry point's @location(i) output.
+	// cleared to zero (or to Draw.Clear[i]), receives the entry point's
+	// @location(i) output.
 	// After the storage output (OutputSize bytes, or every BindingStorage
 	// buffer), Run returns each attachment's texels in order, row by row
 	// from the top, width × texel size bytes a row (the readback's
@@ -92,8 +105,19 @@ type Dispatch struct {
 	// bindings are Buffers (none at all when Buffers is empty), not the
 	// kernel ABI's input and output buffers; Input, OutputSize and
 	// Invocations are then zero, and Run returns the BindingStorage
-	// buffers' bytes (if any) and the attachments' texels.
+	// buffers' bytes (if any) and the attachments' texels. A Draw or a
+	// vertex stage of the Kernel's own implies it (AsWritten). In a draw
+	// with a vertex stage of its own, the uniform and read-only storage
+	// buffers, the textures (but write-only and read-write storage
+	// textures) and the samplers are visible to the vertex and the
+	// fragment stage (GPUShaderStage VERTEX | FRAGMENT); read_write
+	// storage buffers and written storage textures to the fragment stage
+	// only (WebGPU forbids them in the vertex stage).
 	Entry bool
+	// Draw is the draw call of a fragment draw (draw.go): vertex and
+	// index buffers, counts, topology, culling and clear values. nil:
+	// the full-screen triangle of the kernel ABI, cleared to zero.
+	Draw *Draw
 }
 
 // Run compiles k, runs job on the device and returns the output buffer's
@@ -162,9 +186,14 @@ func (d *Device) checkRun(k Kernel, job Dispatch) error {
 	case k.Stage != "" && k.Stage != ComputeStage && k.Stage != FragmentStage:
 		return fmt.Errorf("harness: unknown shader stage %q", k.Stage)
 	case k.Stage == FragmentStage:
-		return d.checkFragment(job)
-	case job.Target != [2]uint32{} || job.Attachments != nil:
-		return errors.New("harness: a compute dispatch has no Target or Attachments")
+		if err := d.checkFragment(job); err != nil {
+			return err
+		}
+		return CheckDraw(k, job, d.info.Name, d.drawLimits())
+	case job.Target != [2]uint32{} || job.Attachments != nil || job.Draw != nil:
+		return errors.New("harness: a compute dispatch has no Target, Attachments or Draw")
+	case k.VertexWGSL != "" || len(k.VertexSPIRV) > 0 || k.VertexEntryPoint != "":
+		return errors.New("harness: a compute dispatch has no vertex stage")
 	}
 	if job.Buffers != nil || job.Workgroups != [3]uint32{} || job.Textures != nil || job.Samplers != nil {
 		return d.checkBindings(job)

@@ -283,11 +283,21 @@ func (s SamplerBinding) bindingType() wgpu.SamplerBindingType {
 		"filtering": wgpu.SamplerBindingTypeFiltering, "non-filtering": wgpu.SamplerBindingTypeNonFiltering}[s.LayoutType()]
 }
 
+// visibility is stage, with the vertex stage added when vertex.
+func visibility(stage wgpu.ShaderStage, vertex bool) wgpu.ShaderStage {
+	if vertex {
+		return stage | wgpu.ShaderStageVertex
+	}
+	return stage
+}
+
 // textureLayoutEntries returns the bind group layout entries of the
-// dispatch's textures and samplers, by group.
-func textureLayoutEntries(job Dispatch, stage wgpu.ShaderStage, add func(g uint32, e wgpu.BindGroupLayoutEntry)) {
+// dispatch's textures and samplers, by group, visible to stage (and, with
+// vertex, to the vertex stage too: all but written storage textures,
+// which WebGPU keeps out of it).
+func textureLayoutEntries(job Dispatch, stage wgpu.ShaderStage, vertex bool, add func(g uint32, e wgpu.BindGroupLayoutEntry)) {
 	for _, t := range job.Textures {
-		e := wgpu.BindGroupLayoutEntry{Binding: t.Binding, Visibility: stage}
+		e := wgpu.BindGroupLayoutEntry{Binding: t.Binding, Visibility: visibility(stage, vertex && !t.Written())}
 		if t.Kind == TextureStorage {
 			e.StorageTexture = wgpu.StorageTextureBindingLayout{Access: wgpuStorageAcc[t.Access], Format: wgpuFormats[t.Format], ViewDimension: wgpuViewDims[t.View]}
 		} else {
@@ -296,7 +306,7 @@ func textureLayoutEntries(job Dispatch, stage wgpu.ShaderStage, add func(g uint3
 		add(t.Group, e)
 	}
 	for _, s := range job.Samplers {
-		add(s.Group, wgpu.BindGroupLayoutEntry{Binding: s.Binding, Visibility: stage, Sampler: wgpu.SamplerBindingLayout{Type: s.bindingType()}})
+		add(s.Group, wgpu.BindGroupLayoutEntry{Binding: s.Binding, Visibility: visibility(stage, vertex), Sampler: wgpu.SamplerBindingLayout{Type: s.bindingType()}})
 	}
 }
 
