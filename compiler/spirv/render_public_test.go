@@ -1,8 +1,10 @@
 package spirv
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -106,4 +108,74 @@ func ioStrings(vs []ioVar) []string {
 		out = append(out, v.String())
 	}
 	return out
+}
+
+// spirvBuiltIn is the Vulkan BuiltIn of each render stage's WGSL builtin
+// values (Vulkan §15.9, WGSL #builtin-values), by stage and direction.
+var spirvBuiltIn = map[string]string{
+	"vertex in vertex_index": "VertexIndex", "vertex in instance_index": "InstanceIndex",
+	"vertex out position": "Position",
+	"fragment in position": "FragCoord", "fragment in front_facing": "FrontFacing",
+}
+
+// TestRenderIOIsTheFrontEndsIO: each entry point's SPIR-V Input and
+// Output variables are, one for one, the IO leaves the front end lists
+// (wgsl.StageInputs, wgsl.StageOutputs): a builtin as its Vulkan BuiltIn,
+// a @location(n) as Location n, of the leaf's type; a varying (a vertex
+// output, a fragment input) decorated Flat when its interpolation,
+// resolved (ir.Interpolation.Resolved), is flat and NoPerspective when it
+// is linear; every other variable undecorated.
+func TestRenderIOIsTheFrontEndsIO(t *testing.T) {
+	check := func(t *testing.T, m *ir.Module, ep *ir.Func) {
+		stage := ep.Stage.String()
+		var want []string
+		leaves := func(dir string, ios []wgsl.StageIO) {
+			for _, io := range ios {
+				v := ioVar{class: dir, typ: io.T.String()}
+				if io.Builtin != "" {
+					bi, ok := spirvBuiltIn[stage+" "+dir+" "+io.Builtin]
+					require.True(t, ok, "%s: %s %s", ep.Name, dir, io.Builtin)
+					v.what = "BuiltIn " + bi
+				} else {
+					v.what = fmt.Sprintf("Location %d", io.Location)
+					if stage+" "+dir == "vertex out" || stage+" "+dir == "fragment in" {
+						switch io.Interp.Resolved(io.T).Type {
+						case ir.InterpFlat:
+							v.interp = "Flat"
+						case ir.InterpLinear:
+							v.interp = "NoPerspective"
+						}
+					}
+				}
+				want = append(want, v.String())
+			}
+		}
+		leaves("in", wgsl.StageInputs(ep))
+		leaves("out", wgsl.StageOutputs(ep))
+		sort.Strings(want)
+		got := ioStrings(readFacts(t, emitValid(t, m, ep.Name, DefaultOptions())).stageIO(t))
+		assert.Equal(t, want, got, ep.Name)
+	}
+	m := parseRender(t, renderPairSrc)
+	check(t, m, m.Func("vs"))
+	check(t, m, m.Func("fs"))
+	seen := map[string]bool{}
+	for _, pair := range publicPairs {
+		for _, fe := range pair {
+			path, _, _ := strings.Cut(fe, ":")
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			src, err := os.ReadFile(filepath.Join("testdata/render", path))
+			require.NoError(t, err)
+			m, err := wgsl.Parse(filepath.Base(path), src)
+			require.NoError(t, err, path)
+			for _, f := range m.Funcs {
+				if f.Stage.IsRenderStage() {
+					t.Run(path+":"+f.Name, func(t *testing.T) { check(t, m, f) })
+				}
+			}
+		}
+	}
 }
