@@ -114,7 +114,7 @@ func ioStrings(vs []ioVar) []string {
 // values (Vulkan §15.9, WGSL #builtin-values), by stage and direction.
 var spirvBuiltIn = map[string]string{
 	"vertex in vertex_index": "VertexIndex", "vertex in instance_index": "InstanceIndex",
-	"vertex out position": "Position",
+	"vertex out position":  "Position",
 	"fragment in position": "FragCoord", "fragment in front_facing": "FrontFacing",
 }
 
