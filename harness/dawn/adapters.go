@@ -55,6 +55,9 @@ type wireLimits struct {
 	MaxComputeWorkgroupsPerDimension uint64 `json:"maxComputeWorkgroupsPerDimension"`
 	MaxUniformBufferBindingSize      uint64 `json:"maxUniformBufferBindingSize"`
 	MaxBindGroups                    uint64 `json:"maxBindGroups"`
+	MaxVertexBuffers                 uint32 `json:"maxVertexBuffers"`
+	MaxVertexAttributes              uint32 `json:"maxVertexAttributes"`
+	MaxVertexBufferArrayStride       uint32 `json:"maxVertexBufferArrayStride"`
 }
 
 // backendNames maps Dawn's backend names to AdapterInfo.Backend. Dawn has

@@ -132,12 +132,23 @@ type request struct {
 	Invocations int      `json:"invocations"`
 	Compile     []string `json:"compile,omitempty"` // WGSL texts; the rest is then unused
 	// A fragment draw (harness.FragmentStage): the stage, the vertex
-	// stage's WGSL (harness.VertexWGSL), the target and the attachments.
-	Stage       string                     `json:"stage,omitempty"`
-	Vertex      string                     `json:"vertex,omitempty"`
-	Target      [2]uint32                  `json:"target,omitzero"`
-	Attachments []harness.AttachmentFormat `json:"attachments,omitempty"`
-	Entry       bool                       `json:"entry,omitempty"` // an entry point as written: Textures and Samplers only
+	// stage's WGSL (harness.VertexWGSL, or the kernel's own) and entry
+	// point, the target and the attachments.
+	Stage            string                     `json:"stage,omitempty"`
+	Vertex           string                     `json:"vertex,omitempty"`
+	VertexEntryPoint string                     `json:"vertexEntryPoint,omitempty"`
+	Target           [2]uint32                  `json:"target,omitzero"`
+	Attachments      []harness.AttachmentFormat `json:"attachments,omitempty"`
+	// Entry: a render pipeline as written (harness.Dispatch.AsWritten):
+	// its Bindings, Textures and Samplers, visible to the vertex stage too
+	// when VertexVisible (a vertex stage of the kernel's own; read_write
+	// storage buffers and written storage textures stay fragment-only).
+	Entry         bool `json:"entry,omitempty"`
+	VertexVisible bool `json:"vertexVisible,omitempty"`
+	// Draw is the draw call (harness.Dispatch.EffectiveDraw), Clear each
+	// attachment's clear value.
+	Draw  *wireDraw    `json:"draw,omitempty"`
+	Clear [][4]float64 `json:"clear,omitempty"`
 	// Workgroups, when set, makes this a dispatch of a module as written
 	// (harness.Dispatch.Buffers): Bindings are its buffers, Input,
 	// OutputSize and Invocations unused.
@@ -235,6 +246,60 @@ func wireTextures(job harness.Dispatch) ([]wireTexture, []wireSampler, int) {
 	return ts, ss, n
 }
 
+// wireDraw is a harness.Draw (its defaults filled in) as worker.mjs takes
+// it: the vertex buffers' layouts in GPUVertexBufferLayout's terms.
+type wireDraw struct {
+	VertexBuffers []wireVertexBuffer `json:"vertexBuffers"`
+	Index         *wireIndex         `json:"index,omitempty"`
+	Count         uint32             `json:"count"`
+	InstanceCount uint32             `json:"instanceCount"`
+	FirstVertex   uint32             `json:"firstVertex"`
+	FirstIndex    uint32             `json:"firstIndex"`
+	BaseVertex    int32              `json:"baseVertex"`
+	FirstInstance uint32             `json:"firstInstance"`
+	Topology      string             `json:"topology"`
+	CullMode      string             `json:"cullMode"`
+	FrontFace     string             `json:"frontFace"`
+}
+
+type wireVertexBuffer struct {
+	Data        []byte          `json:"data"` // base64 in JSON
+	ArrayStride uint64          `json:"arrayStride"`
+	StepMode    string          `json:"stepMode"`
+	Attributes  []wireAttribute `json:"attributes"`
+}
+
+// wireAttribute is a harness.VertexAttribute as GPUVertexAttribute.
+type wireAttribute struct {
+	Format         string `json:"format"`
+	Offset         uint64 `json:"offset"`
+	ShaderLocation uint32 `json:"shaderLocation"`
+}
+
+type wireIndex struct {
+	Format string `json:"format"`
+	Data   []byte `json:"data"` // base64 in JSON
+}
+
+// toWireDraw converts job's effective draw.
+func toWireDraw(job harness.Dispatch) (*wireDraw, [][4]float64) {
+	d := job.EffectiveDraw()
+	w := &wireDraw{Count: d.Count, InstanceCount: d.InstanceCount, FirstVertex: d.FirstVertex, FirstIndex: d.FirstIndex,
+		BaseVertex: d.BaseVertex, FirstInstance: d.FirstInstance, Topology: d.Topology, CullMode: d.CullMode, FrontFace: d.FrontFace,
+		VertexBuffers: []wireVertexBuffer{}}
+	for _, b := range d.VertexBuffers {
+		vb := wireVertexBuffer{Data: b.Data, ArrayStride: b.Stride, StepMode: b.StepMode, Attributes: []wireAttribute{}}
+		for _, a := range b.Attributes {
+			vb.Attributes = append(vb.Attributes, wireAttribute(a))
+		}
+		w.VertexBuffers = append(w.VertexBuffers, vb)
+	}
+	if d.Index != nil {
+		w.Index = &wireIndex{Format: d.Index.Format, Data: d.Index.Data}
+	}
+	return w, d.Clear
+}
+
 // wireBinding is a harness.BufferBinding as worker.mjs takes it: Kind is
 // WebGPU's GPUBufferBindingType.
 type wireBinding struct {
@@ -272,12 +337,18 @@ type reply struct {
 //
 // A kernel ABI dispatch dispatches ceil(Invocations/64) workgroups along x
 // and returns the output buffer's OutputSize bytes. A kernel in the
-// fragment stage (k.Stage harness.FragmentStage, the kernel ABI's buffers
-// only, or with job.Entry a fragment entry point as written with its
-// textures and samplers, no buffers) is drawn as harness.Device.Run draws it: one full-screen
-// triangle of harness.VertexWGSL over job.Target, the attachments' texels
-// after the output; a device whose fragment stage has no writable storage
-// buffers returns a *harness.UnsupportedError. A dispatch of a module as
+// fragment stage (k.Stage harness.FragmentStage) is drawn as
+// harness.Device.Run draws it, after harness.CheckFragment and
+// harness.CheckDraw (the device's vertex limits; Dawn and Deno take every
+// GPUVertexFormat): under the kernel ABI its two buffers, or — a render
+// pipeline as written (job.AsWritten) — the module's buffers, textures
+// and samplers, visible to the vertex stage too when k has its own
+// (k.VertexWGSL; VertexSPIRV is ErrNoSPIRV); job.EffectiveDraw's draw
+// (by default one full-screen triangle of harness.VertexWGSL) over
+// job.Target; the output (or every BindingStorage buffer's bytes), then
+// the attachments' texels. A device whose fragment stage has no
+// writable storage buffers returns a *harness.UnsupportedError for the
+// kernel ABI's. A dispatch of a module as
 // written (job.Buffers; ARCHITECTURE.md "Entry points as written") is
 // checked by harness.CheckBindings against the device's limits, gets a
 // bind group layout per group (empty ones for groups without buffers) and
@@ -316,12 +387,25 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	want := job.OutputSize
 	switch {
 	case k.Stage == harness.FragmentStage:
-		req.Input, req.OutputSize, req.Invocations = job.Input, job.OutputSize, job.Invocations
-		req.Stage, req.Vertex, req.Target, req.Attachments, req.Entry = string(k.Stage), harness.VertexWGSL, job.Target, job.Attachments, job.Entry
-		if job.Entry {
-			// Its sampled and read-only textures and samplers (written
-			// storage textures are refused by the case model).
+		req.Stage, req.Vertex, req.VertexEntryPoint, req.Target, req.Attachments = string(k.Stage), harness.VertexWGSL, "gpudiff_vertex", job.Target, job.Attachments
+		if k.UserVertex() {
+			req.Vertex, req.VertexEntryPoint, req.VertexVisible = k.VertexWGSL, k.VertexEntryPoint, true
+		}
+		req.Draw, req.Clear = toWireDraw(job)
+		if job.AsWritten(k) {
+			// Its buffers, textures and samplers (written storage
+			// textures are refused by the case model).
+			req.Entry = true
 			req.Textures, req.Samplers, _ = wireTextures(job)
+			req.Bindings = make([]wireBinding, len(job.Buffers))
+			for i, b := range job.Buffers {
+				req.Bindings[i] = wireBinding{Group: b.Group, Binding: b.Binding, Kind: bindingTypes[b.Kind], Data: b.Data}
+				if b.Kind == harness.BindingStorage {
+					want += len(b.Data)
+				}
+			}
+		} else {
+			req.Input, req.OutputSize, req.Invocations = job.Input, job.OutputSize, job.Invocations
 		}
 		for _, f := range job.Attachments {
 			want += int(job.Target[0]*job.Target[1]) * f.TexelSize()
@@ -423,7 +507,7 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 		return errors.New("dawn: kernel has no entry point name")
 	case (k.WGSL == "") == (len(k.SPIRV) == 0):
 		return errors.New("dawn: kernel must have exactly one of WGSL and SPIRV")
-	case len(k.SPIRV) > 0:
+	case len(k.SPIRV) > 0 || len(k.VertexSPIRV) > 0:
 		return ErrNoSPIRV
 	case job.OutputSize < 0 || job.Invocations < 0:
 		return fmt.Errorf("dawn: negative dispatch size (output %d bytes, %d invocations)", job.OutputSize, job.Invocations)
@@ -439,11 +523,21 @@ func (d *Device) checkRun(k harness.Kernel, job harness.Dispatch) error {
 	if k.Stage == harness.FragmentStage {
 		// The worker's device has WebGPU's default texture and attachment
 		// limits (it requests only the buffer limits).
-		return harness.CheckFragment(job, d.info.Name, defaultMaxTextureDimension2D, harness.DefaultMaxColorAttachments,
-			harness.DefaultMaxColorAttachmentBytesPerSample, maxBinding)
+		if err := harness.CheckFragment(job, d.info.Name, defaultMaxTextureDimension2D, harness.DefaultMaxColorAttachments,
+			harness.DefaultMaxColorAttachmentBytesPerSample, maxBinding); err != nil {
+			return err
+		}
+		// Dawn (npm webgpu 0.6.2) and Deno (wgpu 29) take every
+		// GPUVertexFormat (TestDrawVertexFormats).
+		return harness.CheckDraw(k, job, d.info.Name, harness.DrawLimits{
+			MaxVertexBuffers: l.MaxVertexBuffers, MaxVertexAttributes: l.MaxVertexAttributes,
+			MaxVertexBufferArrayStride: l.MaxVertexBufferArrayStride, MaxBufferSize: l.MaxBufferSize})
 	}
-	if job.Target != [2]uint32{} || job.Attachments != nil {
-		return errors.New("dawn: a compute dispatch has no Target or Attachments")
+	switch {
+	case job.Target != [2]uint32{} || job.Attachments != nil || job.Draw != nil:
+		return errors.New("dawn: a compute dispatch has no Target, Attachments or Draw")
+	case k.VertexWGSL != "" || k.VertexEntryPoint != "":
+		return errors.New("dawn: a compute dispatch has no vertex stage")
 	}
 	for _, n := range []int{len(job.Input), job.OutputSize} {
 		if size := uint64(max(4, (n+3)&^3)); size > maxBinding {

@@ -36,15 +36,24 @@
 // It exits when stdin closes.
 //
 // A request with "stage": "fragment" also has "vertex" (the WGSL of the
-// vertex stage, gpudiff_vertex: harness.VertexWGSL), "target" [width,
-// height] and "attachments" [format...]: the kernel ABI's buffers are bound
-// to the fragment stage, one full-screen triangle is drawn over the
-// target with one colour attachment per format (cleared to zero), and the
-// output is the output buffer's bytes followed by each attachment's texels,
-// row by row, without row padding (harness.Dispatch.Attachments). With
-// "entry": true it is a fragment entry point as written: no buffers are
-// bound, only its "textures" and "samplers" (as runBindings takes them),
-// and the output is the attachments' texels alone.
+// vertex stage: harness.VertexWGSL's gpudiff_vertex, or the kernel's
+// own), "vertexEntryPoint", "target" [width, height], "attachments"
+// [format...], "clear" [[r, g, b, a]...] (each attachment's clear value)
+// and "draw" (harness.Draw with its defaults filled in: "vertexBuffers"
+// [{"data" (base64), "arrayStride", "stepMode", "attributes"
+// [GPUVertexAttribute...]}...], "index" {"format", "data"} or absent,
+// "count", "instanceCount", "firstVertex", "firstIndex", "baseVertex",
+// "firstInstance", "topology", "cullMode", "frontFace"; absent: one
+// full-screen triangle). Under the kernel ABI its two buffers are bound
+// to the fragment stage and the output is the output buffer's bytes
+// followed by each attachment's texels, row by row, without row padding
+// (harness.Dispatch.Attachments). With "entry": true it is a render
+// pipeline as written: its "bindings", "textures" and "samplers" (as
+// runBindings takes them) are bound, visible to the vertex stage too with
+// "vertexVisible" (but read_write storage buffers and written storage
+// textures), and the output is every "storage" binding's bytes, then the
+// attachments' texels (harness/render.go's runFragment). A strip drawn
+// indexed gets stripIndexFormat = the index format (primitive restart).
 //
 // A request with "workgroups" runs an entry point as written (ARCHITECTURE.md
 // "Entry points as written"; the Go side's harness.Dispatch.Buffers):
@@ -183,6 +192,9 @@ function describe(backend, name, found, limits = found.adapter.limits) {
       maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
       maxUniformBufferBindingSize: limits.maxUniformBufferBindingSize,
       maxBindGroups: limits.maxBindGroups,
+      maxVertexBuffers: limits.maxVertexBuffers,
+      maxVertexAttributes: limits.maxVertexAttributes,
+      maxVertexBufferArrayStride: limits.maxVertexBufferArrayStride,
     },
   };
 }
@@ -252,7 +264,8 @@ async function serve(backend, name, featureLevel, allFeatures) {
     for (const l of ['maxStorageBufferBindingSize', 'maxBufferSize', 'maxUniformBufferBindingSize', 'maxBindGroups',
       'maxStorageBuffersPerShaderStage', 'maxUniformBuffersPerShaderStage', 'maxComputeWorkgroupStorageSize',
       'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupSizeY',
-      'maxComputeWorkgroupSizeZ', 'maxComputeWorkgroupsPerDimension']) {
+      'maxComputeWorkgroupSizeZ', 'maxComputeWorkgroupsPerDimension',
+      'maxVertexBuffers', 'maxVertexAttributes', 'maxVertexBufferArrayStride']) {
       if (adapter.limits[l] !== undefined) requiredLimits[l] = adapter.limits[l];
     }
     device = await adapter.requestDevice({
@@ -347,11 +360,11 @@ async function serve(backend, name, featureLevel, allFeatures) {
     return frag;
   }
 
-  const texelSize = { r32uint: 4, r32sint: 4, r32float: 4, rg32uint: 8, rg32sint: 8, rg32float: 8, rgba32uint: 16, rgba32sint: 16, rgba32float: 16 };
+  const texelSize = { r32uint: 4, r32sint: 4, r32float: 4, rg32uint: 8, rg32sint: 8, rg32float: 8, rgba32uint: 16, rgba32sint: 16, rgba32float: 16, rgba8unorm: 4 };
 
   async function runFragment(req) {
-    // The textures a draw of an entry point as written samples are
-    // destroyed when it returns, whichever way.
+    // The textures and buffers a draw makes are destroyed when it
+    // returns, whichever way.
     const owned = [];
     try {
       return await drawFragment(req, owned);
@@ -506,27 +519,52 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
     device.queue.submit([encoder.finish()]);
   }
 
-  // handleGroups makes the bind group layouts (visible to the fragment
-  // stage), the textures (uploaded level by level), views, samplers and
-  // bind groups of a fragment entry point's texture and sampler bindings,
-  // as runBindings makes a compute dispatch's; the textures go to owned.
-  async function handleGroups(textures, samplers, owned) {
+  // moduleGroups makes the bind group layouts, the buffers (from their
+  // bytes), textures (uploaded level by level), views, samplers and bind
+  // groups of a render pipeline as written, as runBindings makes a compute
+  // dispatch's: every binding visible to the fragment stage and, with
+  // vertexVisible (a vertex stage of the kernel's own), to the vertex
+  // stage too — but read_write storage buffers and written storage
+  // textures, which WebGPU keeps out of it. The buffers and textures go to
+  // owned (destroyed after the run); bound[i] is bindings[i]'s buffer.
+  async function moduleGroups(bindings, textures, samplers, owned, vertexVisible) {
+    for (const b of bindings) {
+      if (!BINDING_KINDS.has(b.kind)) {
+        return { error: { kind: 'protocol', message: `@group(${b.group}) @binding(${b.binding}) has kind ${JSON.stringify(b.kind)}` } };
+      }
+    }
     let groups = 0;
-    for (const b of [...textures, ...samplers]) groups = Math.max(groups, b.group + 1);
-    const visibility = GPUShaderStage.FRAGMENT;
+    for (const b of [...bindings, ...textures, ...samplers]) groups = Math.max(groups, b.group + 1);
+    const visibility = (writable) => GPUShaderStage.FRAGMENT | (vertexVisible && !writable ? GPUShaderStage.VERTEX : 0);
     const entries = Array.from({ length: groups }, () => []);
+    for (const b of bindings) {
+      entries[b.group].push({ binding: b.binding, visibility: visibility(b.kind === 'storage'), buffer: { type: b.kind } });
+    }
     for (const t of textures) {
       entries[t.group].push(t.kind === 'storage'
-        ? { binding: t.binding, visibility, storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
-        : { binding: t.binding, visibility, texture: { sampleType: t.sampleType, viewDimension: t.view, multisampled: t.sampleCount > 1 } });
+        ? { binding: t.binding, visibility: visibility(t.access !== 'read-only'), storageTexture: { access: t.access, format: t.format, viewDimension: t.view } }
+        : { binding: t.binding, visibility: visibility(false), texture: { sampleType: t.sampleType, viewDimension: t.view, multisampled: t.sampleCount > 1 } });
     }
-    for (const s of samplers) entries[s.group].push({ binding: s.binding, visibility, sampler: { type: s.type } });
+    for (const s of samplers) entries[s.group].push({ binding: s.binding, visibility: visibility(false), sampler: { type: s.type } });
     for (const e of entries) e.sort((x, y) => x.binding - y.binding);
     const layouts = await scoped(['internal', 'out-of-memory', 'validation'], () => {
       const bgls = entries.map((e) => device.createBindGroupLayout({ label: 'module bindings', entries: e }));
       return { bgls, layout: device.createPipelineLayout({ label: 'module bindings', bindGroupLayouts: bgls }) };
     });
-    if (layouts.err) return { error: unsupported('the fragment stage', layouts.err.message) };
+    if (layouts.err) return { error: unsupported(vertexVisible ? 'the vertex and fragment stages' : 'the fragment stage', layouts.err.message) };
+    const bufs = await scoped(['out-of-memory', 'validation'], () => bindings.map((b) => {
+      const data = Buffer.from(b.data ?? '', 'base64');
+      const bytes = size(data.length);
+      let usage = GPUBufferUsage.STORAGE;
+      if (b.kind === 'storage') usage |= GPUBufferUsage.COPY_SRC;
+      if (b.kind === 'uniform') usage = GPUBufferUsage.UNIFORM;
+      const buffer = device.createBuffer({ label: `group ${b.group} binding ${b.binding}`, size: bytes, usage, mappedAtCreation: true });
+      owned.push(buffer);
+      new Uint8Array(buffer.getMappedRange()).set(data);
+      buffer.unmap();
+      return { buffer, kind: b.kind, length: data.length, bytes };
+    }));
+    if (bufs.err) return { error: failure('buffer', bufs.err.message) };
     const made = await scoped(['out-of-memory', 'validation'], () => {
       const views = textures.map((t) => makeTexture(t, 0, owned).view);
       return { views, smps: samplers.map(makeSampler) };
@@ -536,77 +574,159 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
     const bg = await scoped(['validation'], () => layouts.value.bgls.map((l, g) => device.createBindGroup({
       layout: l,
       entries: [
+        ...bindings.flatMap((b, i) => b.group !== g ? [] : [{ binding: b.binding, resource: { buffer: bufs.value[i].buffer, size: bufs.value[i].bytes } }]),
         ...textures.flatMap((t, i) => t.group !== g ? [] : [{ binding: t.binding, resource: views[i] }]),
         ...samplers.flatMap((s, i) => s.group !== g ? [] : [{ binding: s.binding, resource: smps[i] }]),
       ],
     })));
     if (bg.err) return { error: failure('bind-group', bg.err.message) };
-    return { layout: layouts.value.layout, groups: bg.value };
+    return { layout: layouts.value.layout, groups: bg.value, bound: bufs.value };
   }
 
+  // The kernel ABI's draw: harness.VertexWGSL's full-screen triangle.
+  const DEFAULT_DRAW = {
+    vertexBuffers: [], count: 3, instanceCount: 1, firstVertex: 0, firstIndex: 0, baseVertex: 0, firstInstance: 0,
+    topology: 'triangle-list', cullMode: 'none', frontFace: 'ccw',
+  };
+
+  // drawFragment draws a fragment request (see the header): the kernel
+  // ABI's (its two buffers bound, dispatch reading them back) or a render
+  // pipeline as written ("entry": its bindings, read back here), with the
+  // vertex stage "vertex"/"vertexEntryPoint" and the draw "draw" (vertex
+  // and index buffers, counts, primitive state; harness.Draw) into
+  // attachments cleared to "clear". The buffers and textures it makes go
+  // to owned.
   async function drawFragment(req, owned) {
     if (lost) return failure('device', lost, true);
     uncaptured = [];
-    // An entry point as written ("entry": true) binds only its textures
-    // and samplers (none: an empty layout); the kernel ABI's draw binds
-    // its two buffers.
-    const handleTextures = req.textures ?? [], handleSamplers = req.samplers ?? [];
+    const dr = req.draw ?? DEFAULT_DRAW;
     let handles = null;
-    if (req.entry && handleTextures.length + handleSamplers.length > 0) {
-      handles = await handleGroups(handleTextures, handleSamplers, owned);
+    if (req.entry) {
+      handles = await moduleGroups(req.bindings ?? [], req.textures ?? [], req.samplers ?? [], owned, !!req.vertexVisible);
       if (handles.error) return handles.error;
     }
-    const fl = handles ? { layout: handles.layout }
-      : req.entry ? { layout: device.createPipelineLayout({ label: 'no bindings', bindGroupLayouts: [] }) } : await fragmentLayout();
+    const fl = handles ? { layout: handles.layout } : await fragmentLayout();
     if (fl.err) return { kind: 'unsupported', message: fl.err };
+    const userVertex = !!req.vertexVisible;
     const vmod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.vertex }));
-    if (vmod.err) return failure('device', `the vertex stage: ${vmod.err.message}`);
+    if (vmod.err) {
+      // The kernel's own vertex stage is a compile error like its
+      // fragment stage; the harness's own failing is the device's.
+      if (userVertex) return compile('shader-module', vmod.err.message);
+      return failure('device', `the vertex stage: ${vmod.err.message}`);
+    }
     const mod = await scoped(['internal', 'validation'], () => device.createShaderModule({ code: req.wgsl }));
     if (mod.err) return compile('shader-module', mod.err.message);
     const [w, h] = req.target;
-    const textures = [];
-    try {
-      // The attachments first: a format the adapter cannot render to (a
-      // downlevel adapter such as wgpu's GL backend, whose rgba32float is
-      // not renderable there) is the adapter's declared capability, not a
-      // verdict on the shader.
-      const tex = await scoped(['out-of-memory', 'validation'], () => req.attachments.map((format, i) => {
-        const t = device.createTexture({ label: `attachment ${i}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-        textures.push(t);
-        return t;
-      }));
-      if (tex.err) {
-        if (tex.err instanceof GPUValidationError) {
-          return { kind: 'unsupported', message: `the adapter cannot render to ${req.attachments.join(', ')}: ${dawnMessage(tex.err.message)}` };
-        }
-        return failure('texture', tex.err.message);
+    // The attachments first: a format the adapter cannot render to (a
+    // downlevel adapter such as wgpu's GL backend, whose rgba32float is
+    // not renderable there) is the adapter's declared capability, not a
+    // verdict on the shader.
+    const tex = await scoped(['out-of-memory', 'validation'], () => req.attachments.map((format, i) => {
+      const t = device.createTexture({ label: `attachment ${i}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+      owned.push(t);
+      return t;
+    }));
+    if (tex.err) {
+      if (tex.err instanceof GPUValidationError) {
+        return { kind: 'unsupported', message: `the adapter cannot render to ${req.attachments.join(', ')}: ${dawnMessage(tex.err.message)}` };
       }
-      const pipe = await scoped(['internal', 'validation'], () => device.createRenderPipeline({
-        layout: fl.layout,
-        vertex: { module: vmod.value, entryPoint: 'gpudiff_vertex' },
-        fragment: { module: mod.value, entryPoint: req.entryPoint, targets: req.attachments.map((format) => ({ format })) },
-        primitive: { topology: 'triangle-list' },
-      }));
-      if (pipe.err) return compile('pipeline', pipe.err.message);
-      // Each attachment's rows, padded to 256 bytes (GPUImageCopyBuffer's
-      // bytesPerRow), after the output buffer in the readback buffer.
-      const rows = req.attachments.map((f) => ((w * texelSize[f] + 255) & ~255));
+      return failure('texture', tex.err.message);
+    }
+    const primitive = { topology: dr.topology, cullMode: dr.cullMode, frontFace: dr.frontFace };
+    if (dr.topology === 'triangle-strip' && dr.index) primitive.stripIndexFormat = dr.index.format;
+    const pipe = await scoped(['internal', 'validation'], () => device.createRenderPipeline({
+      layout: fl.layout,
+      vertex: {
+        module: vmod.value, entryPoint: req.vertexEntryPoint ?? 'gpudiff_vertex',
+        buffers: dr.vertexBuffers.map((b) => ({ arrayStride: b.arrayStride, stepMode: b.stepMode, attributes: b.attributes })),
+      },
+      fragment: { module: mod.value, entryPoint: req.entryPoint, targets: req.attachments.map((format) => ({ format })) },
+      primitive,
+    }));
+    if (pipe.err) return compile('pipeline', pipe.err.message);
+
+    // The vertex and index buffers, zero-padded to a multiple of 4.
+    const filled = (label, b64, usage) => {
+      const data = Buffer.from(b64 ?? '', 'base64');
+      const buffer = device.createBuffer({ label, size: size(data.length), usage, mappedAtCreation: true });
+      owned.push(buffer);
+      new Uint8Array(buffer.getMappedRange()).set(data);
+      buffer.unmap();
+      return buffer;
+    };
+    const vbs = await scoped(['out-of-memory', 'validation'], () => ({
+      vertex: dr.vertexBuffers.map((b, i) => filled(`vertex buffer ${i}`, b.data, GPUBufferUsage.VERTEX)),
+      index: dr.index ? filled('index buffer', dr.index.data, GPUBufferUsage.INDEX) : null,
+    }));
+    if (vbs.err) return failure('buffer', vbs.err.message);
+    const clear = (i) => (req.clear ?? [])[i] ?? [0, 0, 0, 0];
+    const encodePass = (encoder, groups) => {
+      const pass = encoder.beginRenderPass({
+        colorAttachments: tex.value.map((t, i) => ({ view: t.createView(), loadOp: 'clear', storeOp: 'store', clearValue: clear(i) })),
+      });
+      pass.setPipeline(pipe.value);
+      groups.forEach((group, g) => pass.setBindGroup(g, group));
+      vbs.value.vertex.forEach((b, i) => pass.setVertexBuffer(i, b));
+      if (vbs.value.index) {
+        pass.setIndexBuffer(vbs.value.index, dr.index.format);
+        pass.drawIndexed(dr.count, dr.instanceCount, dr.firstIndex, dr.baseVertex, dr.firstInstance);
+      } else {
+        pass.draw(dr.count, dr.instanceCount, dr.firstVertex, dr.firstInstance);
+      }
+      pass.end();
+    };
+    // Each attachment's rows, padded to 256 bytes (GPUImageCopyBuffer's
+    // bytesPerRow), after the storage output in the readback buffer.
+    const rows = req.attachments.map((f) => ((w * texelSize[f] + 255) & ~255));
+    if (!req.entry) {
       return await dispatch(req, pipe.value, fl.bgl ?? null, null, {
         textures: tex.value, rows, w, h,
-        encode: (encoder, bg) => {
-          const pass = encoder.beginRenderPass({
-            colorAttachments: tex.value.map((t) => ({ view: t.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] })),
-          });
-          pass.setPipeline(pipe.value);
-          if (bg) pass.setBindGroup(0, bg);
-          if (handles) handles.groups.forEach((group, g) => pass.setBindGroup(g, group));
-          pass.draw(3);
-          pass.end();
-        },
+        encode: (encoder, bg) => encodePass(encoder, bg ? [bg] : []),
       });
-    } finally {
-      for (const t of textures) t.destroy();
     }
+    // As written: the read_write storage buffers at 4-aligned offsets of
+    // the readback buffer, then the attachments at 256-aligned ones, read
+    // back in that order (harness/render.go's runFragment).
+    let readSize = 0;
+    const offsets = handles.bound.map((b) => {
+      if (b.kind !== 'storage') return -1;
+      const at = readSize;
+      readSize += b.bytes;
+      return at;
+    });
+    const texOffsets = rows.map((r) => {
+      readSize = (readSize + 255) & ~255;
+      const at = readSize;
+      readSize += r * h;
+      return at;
+    });
+    readSize = Math.max(readSize, 4);
+    const rb = await scoped(['out-of-memory', 'validation'], () => {
+      const b = device.createBuffer({ label: 'readback', size: readSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      owned.push(b);
+      return b;
+    });
+    if (rb.err) return failure('buffer', rb.err.message);
+    const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
+      const encoder = device.createCommandEncoder();
+      encodePass(encoder, handles.groups);
+      handles.bound.forEach((b, i) => {
+        if (offsets[i] >= 0) encoder.copyBufferToBuffer(b.buffer, 0, rb.value, offsets[i], b.bytes);
+      });
+      tex.value.forEach((texture, i) => encoder.copyTextureToBuffer({ texture },
+        { buffer: rb.value, offset: texOffsets[i], bytesPerRow: rows[i], rowsPerImage: h }, [w, h]));
+      device.queue.submit([encoder.finish()]);
+    });
+    if (enc.err) return failure('encode', enc.err.message);
+    return await readBack(rb.value, readSize, (mapped) => {
+      const parts = handles.bound.flatMap((b, i) => offsets[i] < 0 ? [] : [mapped.subarray(offsets[i], offsets[i] + b.length)]);
+      tex.value.forEach((_, i) => {
+        const row = w * texelSize[req.attachments[i]];
+        for (let y = 0; y < h; y++) parts.push(mapped.subarray(texOffsets[i] + y * rows[i], texOffsets[i] + y * rows[i] + row));
+      });
+      return Buffer.concat(parts);
+    });
   }
 
   // dispatch makes the kernel ABI's buffers and bind group (of bgl), runs
