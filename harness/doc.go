@@ -33,6 +33,17 @@
 // invocation y*FragmentRowPitch + x. A device whose fragment stage has no
 // writable storage buffers returns an *UnsupportedError.
 //
+// A render pipeline as written (draw.go, issue 39) brings its own vertex
+// stage (Kernel.VertexWGSL or VertexSPIRV, VertexEntryPoint) and draw
+// (Dispatch.Draw: vertex buffers of any GPUVertexFormat the adapter takes,
+// an index buffer, the draw call's counts, topology, culling, clear
+// values); its buffers, textures and samplers are bound as the module
+// declares them, visible to both stages. CheckDraw refuses, before a
+// pipeline exists, what WebGPU's validation and the adapter's vertex
+// limits would. Known: wgpu's GL backend (0.19.4 here, 29 in Deno)
+// ignores primitive restart in indexed strips; Dawn's GL and GLES
+// backends abort on drawIndexed with a negative baseVertex.
+//
 // It must never: depend on another gpudiff package (ir, interp, compiler,
 // flatten, fuzz); encode or decode argument values; compare results or
 // decide verdicts; retry or alter a kernel; print anything on its own; or
