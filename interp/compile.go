@@ -14,6 +14,9 @@ type compileOpts struct {
 	// non-leaf expression increment frame.ops (for BenchmarkInterp's
 	// ns-per-operation figure; it slows execution down).
 	countOps bool
+	// bindings are a function-mode program's read-only bindings
+	// (CompileBindings, render.go).
+	bindings map[string]ir.Value
 }
 
 // varInfo is where a value lives: slots [base, base+n) of type t.
@@ -103,6 +106,8 @@ func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {
 	for _, g := range used {
 		c.globalInit(g)
 	}
+	c.functionBindings(kernel)
+	c.p.discards = hasDiscardIn(m, kernel)
 	for _, fn := range m.CallGraph(kernel) {
 		c.function(fn)
 	}
@@ -309,6 +314,10 @@ func addressedLocals(f *ir.Func) map[string]bool {
 func (c *compiler) lookup(id *ir.Ident) (varInfo, bool) {
 	if id.Ref == ir.RefGlobal {
 		v, ok := c.globals[id.Name]
+		return v, ok
+	}
+	if id.Ref == ir.RefShared && c.entry == nil {
+		v, ok := c.globals[bindingKey(id.Name)] // render.go
 		return v, ok
 	}
 	v, ok := c.vars[id.Name]

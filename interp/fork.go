@@ -283,8 +283,10 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, args []ir.Valu
 		return inv
 	}
 	var acc []Output
+	all, any := true, false // discard on every path, on some (Invocation.Discarded)
 	if !f.pruned {
 		acc = inv.Outputs
+		all, any = inv.Discarded, inv.Discarded
 	}
 	stack := f.alternatives(nil, 0)
 	for paths := 1; len(stack) > 0; paths++ {
@@ -308,6 +310,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, args []ir.Valu
 			// takes it never ends, or ends anywhere; any value.
 			return p.poisoned(fr, f, "another path "+o.Err.Error())
 		}
+		all, any = all && o.Discarded, any || o.Discarded
 		if acc == nil {
 			acc = o.Outputs
 			continue
@@ -320,7 +323,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, args []ir.Valu
 		// Every path was a cycle: no execution ends (a GPU would time out).
 		return p.poisoned(fr, f, "no path ends")
 	}
-	return Invocation{Outputs: acc}
+	return Invocation{Outputs: acc, Discarded: all, MayDiscard: any}
 }
 
 // forkWhy describes the first fork point of f and its cause.
@@ -338,6 +341,7 @@ func (p *Program) forkWhy(f *forker) string {
 func (p *Program) poisoned(fr *frame, f *forker, detail string) Invocation {
 	fr.err, fr.poison, fr.cause = nil, f.first, f.cause
 	inv := p.collect(fr)
+	inv.Discarded, inv.MayDiscard = false, inv.MayDiscard || p.discards
 	for i := range inv.Outputs {
 		inv.Outputs[i].Why += " (" + detail + ")"
 	}

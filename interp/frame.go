@@ -149,6 +149,9 @@ type frame struct {
 	// tex is the textures of a function-mode run (a fragment entry
 	// point's, texture.go); an entry point's dispatch keeps them in sh.
 	tex *texState
+	// discarded is set when the invocation executed discard (WGSL
+	// #discard-statement): it is a helper from then on (render.go).
+	discarded bool
 }
 
 // fail stops the invocation with a positioned error.
@@ -168,6 +171,7 @@ const cancelEvery = 1 << 14
 // start resets the step counter of a new invocation with step limit full.
 func (fr *frame) start(full int64) {
 	fr.steps, fr.full, fr.limit = 0, full, full
+	fr.discarded = false
 	if fr.ctx != nil && fr.ctx.Done() != nil {
 		fr.limit = min(full, cancelEvery)
 	}

@@ -80,6 +80,8 @@ type Program struct {
 	// the textures of a fragment run (texture.go, quad.go).
 	mod  *ir.Module
 	name string
+	// discards: the call graph holds a discard (render.go).
+	discards bool
 }
 
 // Invocation is the outcome of one invocation of a kernel.
@@ -92,6 +94,15 @@ type Invocation struct {
 	// terminate)"), or the kernel executed an operation the reference
 	// cannot execute (derivative, barrier and subgroup builtins).
 	Err error
+	// Discarded reports that a fragment invocation executed discard
+	// (WGSL #discard-statement) on every path the reference explored:
+	// it was demoted to a helper invocation, kept running (its Outputs
+	// are the values it computed, which its quad's derivatives saw), and
+	// its outputs are to be dropped — the pixel keeps what was beneath.
+	// MayDiscard reports that it did on some path only (control on an
+	// indeterminate value): the pixel may keep either. The quad runner
+	// (quad.go) and check read both.
+	Discarded, MayDiscard bool
 }
 
 // Output is the value of one ABI output of one invocation.
@@ -297,7 +308,8 @@ func (p *Program) collect(fr *frame) Invocation {
 	for i, o := range p.outs {
 		outs[i] = p.output(fr, o)
 	}
-	return Invocation{Outputs: outs}
+	// A poisoned run stopped early: a discard it did not reach may follow.
+	return Invocation{Outputs: outs, Discarded: fr.discarded, MayDiscard: fr.discarded || fr.poison != 0 && p.discards}
 }
 
 // outArena carves the slices of an invocation's results (its Outputs, a

@@ -160,6 +160,8 @@ func (c *compiler) stmt(s ir.Stmt) {
 		}
 	case *ir.Return:
 		c.ret(s)
+	case *ir.Discard:
+		c.discard(s)
 	default:
 		c.errorf(s.Position(), "unsupported statement %T", s)
 	}
