@@ -764,4 +764,3 @@ func overrideKey(c *chkCtx, a *astDecl) string {
 	}
 	return a.name
 }
-

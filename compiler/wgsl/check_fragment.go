@@ -17,9 +17,9 @@ import (
 type ioAttrs struct {
 	builtin    string
 	builtinOff int32 // the builtin value's name
-	loc     int // -1: none
-	interp  ir.Interpolation
-	off     int32 // the first IO attribute
+	loc        int   // -1: none
+	interp     ir.Interpolation
+	off        int32 // the first IO attribute
 }
 
 func noIO() ioAttrs { return ioAttrs{loc: -1, off: -1} }
