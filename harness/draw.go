@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 )
@@ -229,6 +230,31 @@ func (job Dispatch) EffectiveDraw() Draw {
 	return d
 }
 
+// checkClear validates clear value c of an attachment of format f: the
+// components of f's channels must convert to its texels (WebGPU
+// #abstract-opdef-to-a-texel-value-of-texture-format): an integer
+// format's as [EnforceRange] converts them — finite and, once the fraction
+// is truncated, within the channel's range; a float or unorm format's
+// any number (unorm clamps to [0, 1]).
+func checkClear(f AttachmentFormat, c [4]float64) error {
+	lo, hi := 0.0, 0.0
+	switch f {
+	case R32Uint, RG32Uint, RGBA32Uint:
+		lo, hi = 0, math.MaxUint32
+	case R32Sint, RG32Sint, RGBA32Sint:
+		lo, hi = math.MinInt32, math.MaxInt32
+	default:
+		return nil
+	}
+	channels := map[int]int{4: 1, 8: 2, 16: 4}[f.TexelSize()]
+	for i, v := range c[:channels] {
+		if t := math.Trunc(v); math.IsNaN(v) || math.IsInf(v, 0) || t < lo || t > hi {
+			return fmt.Errorf("clear value component %d is %v, not an integer of %s's range [%v, %v]", i, v, f, lo, hi)
+		}
+	}
+	return nil
+}
+
 // CheckDraw validates the vertex stage of k and the draw of job (a
 // fragment draw) against an adapter's limits; implementations share it,
 // and call it after CheckFragment, before creating the pipeline. It
@@ -242,7 +268,8 @@ func (job Dispatch) EffectiveDraw() Draw {
 // maxVertexBufferArrayStride when the stride is 0), misaligned (offset a
 // multiple of min(4, size)), at a location ≥ maxVertexAttributes or at a
 // location another attribute has (WebGPU #abstract-opdef-validating-gpuvertexbufferlayout);
-// a buffer over maxBufferSize; more clear values than attachments;
+// a buffer over maxBufferSize; more clear values than attachments, or one
+// an integer attachment cannot hold (checkClear);
 // FirstIndex or BaseVertex without an index buffer, FirstVertex with one;
 // and a draw that reads past a buffer where WebGPU's draw validation does
 // (#abstract-opdef-validate-encoder-bind-groups … "validate draw": a
@@ -291,6 +318,11 @@ func CheckDraw(k Kernel, job Dispatch, adapter string, l DrawLimits) error {
 	}
 	if uint32(attributes) > l.MaxVertexAttributes {
 		return fmt.Errorf("harness: %d vertex attributes, over %s's maxVertexAttributes of %d", attributes, adapter, l.MaxVertexAttributes)
+	}
+	for i, c := range job.Draw.Clear {
+		if err := checkClear(job.Attachments[i], c); err != nil {
+			return fmt.Errorf("harness: colour attachment %d: %w", i, err)
+		}
 	}
 	locations := map[uint32]int{}
 	for slot, b := range d.VertexBuffers {
