@@ -71,9 +71,9 @@ type Quad [4]QuadLane
 
 // LaneResult is the outcome of one lane of a quad. The embedded
 // Invocation is the lane's outcome (its Outputs are nil and Err is nil
-// when the lane did not run); whether the invocation was demoted by
-// discard is read from the Invocation (the field interp's discard adds),
-// through this embedding, so RunQuadList needs no field of its own for it.
+// when the lane did not run); its Discarded and MayDiscard say whether
+// discard demoted the lane (WGSL #discard-statement: it ran on as a
+// helper, its Outputs are what it computed and are to be dropped).
 type LaneResult struct {
 	Invocation
 	// Ran reports that the lane was populated (QuadLane.Args not nil);

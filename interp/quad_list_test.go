@@ -133,3 +133,31 @@ func TestRunQuadListUnpopulatedAndAnyValue(t *testing.T) {
 	_, err = p.RunQuadList([]Quad{{bad}}, Options{})
 	assert.True(t, err != nil && strings.Contains(err.Error(), "leaf tolerances"), "%v", err)
 }
+
+// discard demotes a lane: it runs on (its derivative operand still feeds
+// the quad: dpdxFine(v) = 1 in every lane of v = 1, 2 / 3, 4) and reports
+// Discarded; the others do not.
+func TestRunQuadListDiscard(t *testing.T) {
+	src := `
+@fragment fn main(@location(0) v: f32) -> @location(0) vec4f {
+  let d = dpdxFine(v);
+  if (v > 2.5) { discard; }
+  return vec4f(v, d, 0.0, 0.0);
+}
+`
+	m, err := wgsl.Parse("d.wgsl", []byte(src))
+	require.NoError(t, err)
+	p, err := Compile(m, "main")
+	require.NoError(t, err)
+	var q Quad
+	for l := range q {
+		q[l] = QuadLane{Args: []ir.Value{ir.F32Val(float32(l + 1))}}
+	}
+	res, err := p.RunQuadList([]Quad{q}, Options{})
+	require.NoError(t, err)
+	for l, r := range res[0] {
+		require.NoError(t, r.Err)
+		assert.Equal(t, l >= 2, r.Discarded, "lane %d", l)
+		assert.Equal(t, float32(1), math.Float32frombits(r.Outputs[0].Value.Elems[1].Bits), "lane %d dpdxFine", l)
+	}
+}
