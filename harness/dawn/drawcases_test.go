@@ -210,6 +210,18 @@ struct U { offset: vec2f, value: u32 }
 		}
 	}
 
+	// Vertex pulling: the vertex stage reads corner(3, 2, 3)'s positions
+	// from a read-only storage buffer by vertex_index, the fragment stage
+	// its value (9) from the same buffer, past the positions.
+	storageSrc := `
+@group(1) @binding(2) var<storage, read> data: array<vec2f>;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { return vec4f(data[i], 0.0, 1.0); }
+@fragment fn fs() -> @location(0) u32 { return bitcast<u32>(data[3].x); }
+`
+	c3 := corner(3, 2, 3)
+	storageJob := r32(&harness.Draw{Count: 3})
+	storageJob.Buffers = []harness.BufferBinding{{Group: 1, Binding: 2, Kind: harness.BindingReadOnly, Data: append(ndc(c3[0], c3[2], c3[1]), le(9, 0)...)}}
+
 	return []drawCase{
 		{name: "triangle", k: k, job: r32(tri(front, "", "")), want: big},
 		{name: "triangle/back-facing-no-cull", k: k, job: r32(tri(back, "none", "ccw")), want: big},
@@ -252,6 +264,7 @@ struct U { offset: vec2f, value: u32 }
 			knownBad: map[string]string{denoGL: "wgpu 29's GL backend (Deno) ignores primitive restart, as wgpu 0.19.4's does " +
 				"(the strip goes on through the index 0xFFFFFFFF, read as vertex (0, 0, 0, 0), and paints pixel (5, 4))"}},
 		{name: "uniform-both-stages", k: drawKernel(uniform), job: uniformJob, want: newPicture(0).paint(2, 3, 3, 42)},
+		{name: "storage-both-stages", k: drawKernel(storageSrc), job: storageJob, want: newPicture(0).paint(3, 2, 3, 9)},
 		{name: "rgba8unorm", k: unormKernel, job: unormJob, wantB: unormWant},
 	}
 }

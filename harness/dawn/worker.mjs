@@ -265,7 +265,12 @@ async function serve(backend, name, featureLevel, allFeatures) {
       'maxStorageBuffersPerShaderStage', 'maxUniformBuffersPerShaderStage', 'maxComputeWorkgroupStorageSize',
       'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupSizeY',
       'maxComputeWorkgroupSizeZ', 'maxComputeWorkgroupsPerDimension',
-      'maxVertexBuffers', 'maxVertexAttributes', 'maxVertexBufferArrayStride']) {
+      'maxVertexBuffers', 'maxVertexAttributes', 'maxVertexBufferArrayStride',
+      // Compatibility mode's vertex-stage storage (0 by default; Dawn's GL
+      // backends offer 16). The fragment stage's stay at their defaults:
+      // the kernel ABI's fragment-stage storage writes are refused there
+      // (fragmentLayout).
+      'maxStorageBuffersInVertexStage', 'maxStorageTexturesInVertexStage']) {
       if (adapter.limits[l] !== undefined) requiredLimits[l] = adapter.limits[l];
     }
     device = await adapter.requestDevice({
