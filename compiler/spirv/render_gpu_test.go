@@ -242,3 +242,28 @@ func drawPicture(p [][4]uint32) string {
 	}
 	return b.String()
 }
+
+// TestWgpuRefusesDemote: NagaGap's demote gap is still there — wgpu
+// refuses the fragment module drawSrc emits under DiscardDemote (its
+// SPIR-V front end does not take the DemoteToHelperInvocation
+// capability) while it draws the DiscardKill one (TestRenderDraws). An
+// upgrade that takes it fails this test: then the gap goes.
+func TestWgpuRefusesDemote(t *testing.T) {
+	m := parseRender(t, drawSrc)
+	vs := emitValid(t, m, "vs", DefaultOptions())
+	fs := emitValid(t, m, "fs", DefaultOptions())
+	require.NotEmpty(t, NagaGap(fs))
+	d, err := harness.Open("wgpu-vulkan:llvmpipe")
+	require.NoError(t, err, "install the CPU adapters (make deps)")
+	defer d.Close()
+	_, err = d.Run(context.Background(),
+		harness.Kernel{SPIRV: fs, EntryPoint: "fs", Stage: harness.FragmentStage, VertexSPIRV: vs, VertexEntryPoint: "vs"},
+		harness.Dispatch{Target: [2]uint32{drawSize, drawSize}, Attachments: []harness.AttachmentFormat{harness.RGBA32Uint}, Entry: true,
+			Draw: &harness.Draw{VertexBuffers: []harness.VertexBuffer{
+				{Data: leF32(0, 0, 1, 0, 0, 1), Stride: 8, Attributes: []harness.VertexAttribute{{Format: "float32x2", ShaderLocation: 0}}},
+				{Data: leU32(1), Stride: 4, StepMode: "instance", Attributes: []harness.VertexAttribute{{Format: "uint32", ShaderLocation: 1}}},
+			}, Count: 3}})
+	var ce *harness.CompileError
+	require.ErrorAs(t, err, &ce, "wgpu takes OpDemoteToHelperInvocation now: drop NagaGap's demote gap")
+	assert.Contains(t, err.Error(), "DemoteToHelperInvocation")
+}
