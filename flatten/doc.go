@@ -24,8 +24,9 @@
 //
 // The twin's body holds declarations (let and var), assignments, kept
 // loops (see "Loops in twins") and, for a function with a result, one
-// return as its last statement: no If (an entry point's guards aside),
-// Switch, Break, Continue or user call. The twin mentions every private
+// return as its last statement: no If (an entry point's guards aside, and
+// a fragment twin's one demote guard), Switch, Break, Continue, Discard
+// or user call. The twin mentions every private
 // global the original's call graph uses (a phony read `_ = g;` keeps one
 // it no longer needs), so ir.NewKernelABI gives both the same outputs, in
 // the same order. Every conditional value is a WGSL
@@ -221,6 +222,21 @@
 //
 // Not yet: a binding the twin no longer mentions (read only in code the
 // folds proved dead) is not kept alive in the twin's interface.
+//
+// # Render stages
+//
+// A @vertex or @fragment entry point flattens to a twin of the same
+// stage with the same IO (parameters with their @builtin, @location and
+// @interpolate; the result's @builtin or @location), drawn beside the
+// original. Their bindings are read-only (uniform, storage read,
+// textures, samplers), so nothing is guarded. A fragment twin keeps its
+// derivatives (dpdx & co) where control is uniform whatever the
+// whitelist says, as a compute twin keeps its barriers, and its
+// implicit-LOD samplers where the predicate is statically true
+// (texture.go). discard becomes a demote mask (demote.go): a bool var
+// set where the source discards, and one guard at the end, `if (demoted)
+// { discard; }`, the last statement before the final return — the one If
+// finalcheck allows in a fragment twin beside none other.
 //
 // # Loops in twins
 //

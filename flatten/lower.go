@@ -54,7 +54,14 @@ type lowerer struct {
 	// entry: flattening a compute entry point (entry.go); seqs holds the
 	// counter values of loops bounded by evaluation.
 	entry bool
-	seqs  map[*ir.Loop][]ir.Value
+	// demoted is the twin's demote mask (demote.go): a fragment entry
+	// point's twin whose call graph discards; nil otherwise.
+	demoted *ir.Ident
+	// fragment: the twin is a fragment entry point's, whose derivatives
+	// stay where control is uniform whatever the whitelist says (as a
+	// compute twin's barriers do).
+	fragment bool
+	seqs    map[*ir.Loop][]ir.Value
 	// tagSwitches holds the tag sets of the tag switches the tag-set analysis
 	// narrows (tagswitch.go).
 	tagSwitches map[*ir.Switch]ir.TagSet
@@ -117,8 +124,11 @@ func lowerFunc(l *lowerer, f *ir.Func) *ir.Block {
 		l.kept[p.Name] = true
 	}
 	l.fr = fr
+	l.fragment = f.Stage == ir.StageFragment
+	l.beginDemote(f)
 	l.beginFrame(f.Result, f.Pos)
 	l.block(f.Body)
+	l.endDemote(f)
 	if !f.Result.IsVoid() {
 		l.out = append(l.out, &ir.Return{Pos: f.Pos, Value: l.frameResult(f.Pos)})
 	}

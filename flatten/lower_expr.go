@@ -171,6 +171,9 @@ func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
 		l.errorf(x.Pos, "%s in non-uniform control flow: predication would change its meaning (WGSL #uniformity)", x.Fn)
 		return false
 	}
+	if l.fragment && x.Fn.Info().Class == ir.ClassDerivative {
+		return true // a fragment twin's derivative, in uniform control flow
+	}
 	if !l.white[x.Fn.String()] {
 		l.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
 		return false

@@ -51,6 +51,8 @@ func (l *lowerer) stmt(b *ir.Block, i int) {
 		}
 	case *ir.Return:
 		l.ret(s)
+	case *ir.Discard:
+		l.discard(s)
 	default:
 		panic(fmt.Sprintf("flatten: unknown statement %T", s))
 	}

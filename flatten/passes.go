@@ -251,7 +251,8 @@ func lowerPass(p *pipe) (bool, error) {
 	l.tagSwitches = narrowed
 	body := lowerFunc(l, f)
 	twin := &ir.Func{Pos: f.Pos, Name: p.twinName, Result: f.Result, Body: body,
-		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation}
+		Stage: f.Stage, StagePos: f.StagePos, WorkgroupSize: f.WorkgroupSize, ResultLocation: f.ResultLocation,
+		ResultBuiltin: f.ResultBuiltin, ResultInterp: f.ResultInterp}
 	for _, prm := range f.Params {
 		q := *prm
 		twin.Params = append(twin.Params, &q)

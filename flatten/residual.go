@@ -25,12 +25,24 @@ func shapeViolation(f *ir.Func, loops bool) string {
 	if len(stmts) > 0 {
 		last = stmts[len(stmts)-1]
 	}
+	// The one demote guard a fragment twin may have: the last statement
+	// before the final return (or the last).
+	var demote ir.Stmt
+	if n := len(stmts); n > 0 {
+		demote = stmts[n-1]
+		if _, ok := demote.(*ir.Return); ok && n > 1 {
+			demote = stmts[n-2]
+		}
+	}
 	ir.Inspect(f.Body, func(n ir.Node) bool {
 		if msg != "" {
 			return false
 		}
 		if x, ok := n.(*ir.If); ok && isGuard(x) && f.Stage == ir.StageCompute {
 			return false // an entry point's guard (entry.go)
+		}
+		if x, ok := n.(*ir.If); ok && isDemoteGuard(x) && f.Stage == ir.StageFragment && n == demote {
+			return false // a fragment twin's one demotion, at its end (demote.go)
 		}
 		switch x := n.(type) {
 		case *ir.Loop:
@@ -39,7 +51,7 @@ func shapeViolation(f *ir.Func, loops bool) string {
 			} else if why := keptLoopViolation(x); why != "" {
 				msg = fmt.Sprintf("loop at %v is not a kept loop: %s", x.Pos, why)
 			}
-		case *ir.If, *ir.Switch, *ir.Break, *ir.Continue:
+		case *ir.If, *ir.Switch, *ir.Break, *ir.Continue, *ir.Discard:
 			msg = fmt.Sprintf("%T at %v", x, x.Position())
 		case *ir.Call:
 			msg = fmt.Sprintf("call of %s at %v", x.Func, x.Pos)

@@ -1,0 +1,77 @@
+package flatten
+
+// discard in a fragment entry point's twin: a demote mask.
+//
+// WGSL's discard (#discard-statement) demotes the invocation to a helper:
+// it keeps running — so derivatives and implicit-LOD sampling in its quad
+// still see its values — its later stores to memory are dropped and its
+// outputs are not written. A twin is branchless, so a discard under the
+// predicate P becomes `demoted = select(demoted, true, P)` on one bool
+// var declared at the twin's start (false), and the twin demotes once,
+// at its end, with the one guard `if (demoted) { discard; }` before its
+// final return (finalcheck allows exactly that one, in a fragment twin).
+//
+// Demoting at the end instead of where the source discards is exact
+// because nothing the twin does after the source's discard is
+// observable but through its outputs and memory stores: the fragment
+// entry points flatten takes write no memory (a writable storage buffer
+// or storage texture in the fragment stage is refused by the front end's
+// DrawFragmentEntry and FragmentEntry), private and function memory is
+// the invocation's own, and the outputs are dropped by the final demote
+// either way. Derivatives keep uniform control flow: the twin has no
+// branch, and demotion does not change uniformity (WGSL #uniformity).
+
+import "github.com/gpudiff/gpudiff/ir"
+
+// hasDiscard reports whether f's call graph holds a discard.
+func hasDiscard(m *ir.Module, f *ir.Func) bool {
+	found := false
+	for _, g := range m.CallGraph(f.Name) {
+		ir.Inspect(g.Body, func(n ir.Node) bool {
+			if _, ok := n.(*ir.Discard); ok {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// beginDemote declares the demote mask of a fragment twin that discards.
+func (l *lowerer) beginDemote(f *ir.Func) {
+	if f.Stage != ir.StageFragment || !hasDiscard(l.m, f) {
+		return
+	}
+	name := l.fresh("demoted", tempMask)
+	l.emit(&ir.Decl{Pos: f.Pos, Name: name, T: ir.Bool, Init: &ir.Lit{Pos: f.Pos, Val: ir.BoolVal(false)}, Mutable: true})
+	l.demoted = &ir.Ident{Pos: f.Pos, Name: name, T: ir.Bool, Ref: ir.RefVar}
+}
+
+// discard sets the demote mask where the source discards; outside a
+// fragment twin it is refused (the front end has refused it in every
+// other stage; a function flattened on its own may still hold one).
+func (l *lowerer) discard(s *ir.Discard) {
+	if l.demoted == nil {
+		l.errorf(s.Pos, "discard outside a fragment entry point (WGSL #discard-statement: fragment stage only)")
+		return
+	}
+	l.store(ir.CloneExpr(l.demoted), &ir.Lit{Pos: s.Pos, Val: ir.BoolVal(true)}, l.pred(), s.Pos)
+}
+
+// endDemote emits the twin's one demotion.
+func (l *lowerer) endDemote(f *ir.Func) {
+	if l.demoted == nil {
+		return
+	}
+	l.emit(&ir.If{Pos: f.Pos, Cond: ir.CloneExpr(l.demoted), Then: ir.NewBlock(f.Pos, &ir.Discard{Pos: f.Pos}), Else: ir.NewBlock(f.Pos)})
+}
+
+// isDemoteGuard reports whether s is `if (c) { discard; }` with an empty
+// else.
+func isDemoteGuard(s *ir.If) bool {
+	if len(s.Else.Stmts) != 0 || len(s.Then.Stmts) != 1 {
+		return false
+	}
+	_, ok := s.Then.Stmts[0].(*ir.Discard)
+	return ok
+}
