@@ -61,7 +61,7 @@ type lowerer struct {
 	// stay where control is uniform whatever the whitelist says (as a
 	// compute twin's barriers do).
 	fragment bool
-	seqs    map[*ir.Loop][]ir.Value
+	seqs     map[*ir.Loop][]ir.Value
 	// tagSwitches holds the tag sets of the tag switches the tag-set analysis
 	// narrows (tagswitch.go).
 	tagSwitches map[*ir.Switch]ir.TagSet
