@@ -219,6 +219,22 @@ struct U { offset: vec2f, value: u32 }
 	storageJob := r32(&Draw{Count: 3})
 	storageJob.Buffers = []BufferBinding{{Group: 1, Binding: 2, Kind: BindingReadOnly, Data: append(ndc(c3[0], c3[2], c3[1]), le(9, 0)...)}}
 
+	// A texture and a sampler in both stages: the vertex stage offsets
+	// corner(0, 0, 3) by textureSampleLevel's (r, g) of a 1×1 rgba32float
+	// texture holding (0.5, −0.75, 11, 0) — (+2 px, +3 px) — and the
+	// fragment stage paints textureLoad's b.
+	textureSrc := `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var smp: sampler;
+@vertex fn vs(@location(0) p: vec2f) -> @builtin(position) vec4f {
+  return vec4f(p + textureSampleLevel(tex, smp, vec2f(0.5), 0.0).xy, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) u32 { return u32(textureLoad(tex, vec2i(0, 0), 0).z); }
+`
+	textureJob := r32(&Draw{VertexBuffers: []VertexBuffer{positions(small)}, Count: 3})
+	textureJob.Textures = []TextureBinding{{Binding: 0, Kind: TextureSampled, View: "2d", Format: "rgba32float", Data: [][]byte{f32le(0.5, -0.75, 11, 0)}}}
+	textureJob.Samplers = []SamplerBinding{{Binding: 1}}
+
 	return []drawCase{
 		{name: "triangle", k: k, job: r32(tri(front, "", "")), want: big},
 		{name: "triangle/back-facing-no-cull", k: k, job: r32(tri(back, "none", "ccw")), want: big},
@@ -257,6 +273,7 @@ struct U { offset: vec2f, value: u32 }
 			knownBad: map[string]string{glLLVMpipe: "wgpu 0.19.4's GL backend ignores primitive restart (the strip goes on through " +
 				"the out-of-range index 0xFFFFFFFF, read as vertex (0, 0, 0, 0), and paints pixel (5, 4))"}},
 		{name: "uniform-both-stages", k: drawKernel(uniform), job: uniformJob, want: newPicture(0).paint(2, 3, 3, 42)},
+		{name: "texture-both-stages", k: drawKernel(textureSrc), job: textureJob, want: newPicture(0).paint(2, 3, 3, 11)},
 		{name: "storage-both-stages", k: drawKernel(storageSrc), job: storageJob, want: newPicture(0).paint(3, 2, 3, 9)},
 		{name: "rgba8unorm", k: unormKernel, job: unormJob, wantB: unormWant},
 	}
