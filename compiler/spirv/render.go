@@ -161,7 +161,7 @@ func emitRender(m *ir.Module, ep *ir.Func, opts Options, w workarounds) ([]uint3
 	}
 	e.declareTextures(m, ep)
 	if d := firstDiscard(fns); d != nil && e.discardKill && ep.Stage == ir.StageFragment {
-		e.refuseKillWrites(m, ep, d)
+		e.refuseKillWrites(m, d)
 		bt := e.typeOf(ir.Bool)
 		e.discardFlag = e.b.variable(e.b.typePointer(storageClassPrivate, bt), storageClassPrivate, e.b.constBool(false))
 		e.b.name(e.discardFlag, "discarded")
@@ -195,9 +195,9 @@ func firstDiscard(fns []*ir.Func) *ir.Discard {
 }
 
 // refuseKillWrites reports each writable storage buffer and storage
-// texture ep's call graph uses: under DiscardKill a demoted invocation's
+// texture the entry point's call graph uses (d is its first discard): under DiscardKill a demoted invocation's
 // stores to them would land (see render.go's comment).
-func (e *emitter) refuseKillWrites(m *ir.Module, ep *ir.Func, d *ir.Discard) {
+func (e *emitter) refuseKillWrites(m *ir.Module, d *ir.Discard) {
 	line := d.Pos.Line
 	for _, v := range e.sharedOrder {
 		if v.Writable() {
@@ -312,6 +312,14 @@ func (e *emitter) ioVar(class uint32, t *ir.Type, io stageIO, name string, pos i
 	return 0
 }
 
+// fieldPos is the position of struct member fd, or def where it has none.
+func fieldPos(fd ir.Field, def ir.Pos) ir.Pos {
+	if fd.Pos.IsValid() {
+		return fd.Pos
+	}
+	return def
+}
+
 // loadInput loads the parameter p: a leaf from its variable, a struct
 // member by member from theirs.
 func (f *fnEmitter) loadInput(p *ir.Param) uint32 {
@@ -321,7 +329,7 @@ func (f *fnEmitter) loadInput(p *ir.Param) uint32 {
 		parts := make([]uint32, len(p.T.Struct.Fields))
 		for i, fd := range p.T.Struct.Fields {
 			io := stageIO{fd.Builtin, fd.HasLocation, fd.Location, fd.Interp}
-			v := e.ioVar(storageClassInput, fd.Type, io, "in_"+p.Name+"_"+fd.Name, p.Pos)
+			v := e.ioVar(storageClassInput, fd.Type, io, "in_"+p.Name+"_"+fd.Name, fieldPos(fd, p.Pos))
 			if v == 0 {
 				parts[i] = f.b.constNull(e.typeOf(fd.Type))
 				continue
@@ -364,7 +372,7 @@ func (e *emitter) renderEntry(ep *ir.Func) {
 	case ep.Result.Kind == ir.KindStruct:
 		for i, fd := range ep.Result.Struct.Fields {
 			io := stageIO{fd.Builtin, fd.HasLocation, fd.Location, fd.Interp}
-			v := e.ioVar(storageClassOutput, fd.Type, io, "out_"+fd.Name, ep.Pos)
+			v := e.ioVar(storageClassOutput, fd.Type, io, "out_"+fd.Name, fieldPos(fd, ep.Pos))
 			if v != 0 {
 				outs = append(outs, output{v, f.op(opCompositeExtract, e.typeOf(fd.Type), result, uint32(i))})
 			}

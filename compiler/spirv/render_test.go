@@ -338,3 +338,27 @@ fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
 	var list ir.ErrorList
 	assert.True(t, errors.As(err, &list))
 }
+
+// TestRenderUnsupportedSampling: an interpolation sampling without a
+// SPIR-V lowering here (centroid and sample are not ir values, which the
+// front end refuses; an out-of-range one stands for them) is refused,
+// positioned at the member, as unsupported.
+func TestRenderUnsupportedSampling(t *testing.T) {
+	m := parseRender(t, `
+struct FIn {
+  @location(0) @interpolate(linear) a: f32,
+}
+
+@fragment
+fn fs(@builtin(position) p: vec4f, in: FIn) -> @location(0) vec4f {
+  return p + vec4f(in.a);
+}
+`)
+	m.Func("fs").Params[1].T.Struct.Fields[0].Interp.Sampling = ir.SamplingEither + 1
+	require.NoError(t, ir.Verify(m))
+	_, err := Emit(m, "fs", DefaultOptions())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "render.wgsl:3:")
+	assert.Contains(t, err.Error(), "interpolation sampling")
+	assert.True(t, IsUnsupported(err), "%v", err)
+}
