@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -257,7 +258,7 @@ type program struct {
 	i    int
 	t0   time.Time
 	p    *gen.Program
-	c    *check.Case
+	c    *testcase.Case
 	opts check.Options
 	rec  ProgramRecord
 	// done reports that rec is complete without GPU runs: recursion (only
@@ -285,7 +286,7 @@ func startProgram(cfg Config, i int) *program {
 	}
 	ps := p.Seed
 	f := p.Module.Func(p.Kernel)
-	c := check.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, cfg.Invocations))
+	c := testcase.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, cfg.Invocations))
 	rec := ProgramRecord{Index: i, Seed: ps, Hash: ir.Hash(ir.ProgramText(p.Module, p.Kernel)),
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
 	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Stages: cfg.Stages, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
@@ -369,7 +370,7 @@ func finishProgram(ctx context.Context, cfg Config, pr *program, res *check.Resu
 // finishFailure confirms, shrinks and saves.
 type failure struct {
 	p   *gen.Program
-	c   *check.Case
+	c   *testcase.Case
 	res *check.Result
 }
 
@@ -384,7 +385,7 @@ func (f *failure) again(ctx context.Context, opts check.Options) ([]check.Findin
 }
 
 // shrink minimizes the case with fuzz/shrink; each candidate carries the
-// case's inputs over (check.Case.WithFunction: a kernel's arguments as the
+// case's inputs over (testcase.Case.WithFunction: a kernel's arguments as the
 // shrinker leaves them, an entry point's bindings fitted to the
 // candidate) and counts while stillFails. Candidates are checked
 // shrinkWorkers at a time; the first that still fails, in candidate
@@ -414,7 +415,7 @@ func (f *failure) shrink(ctx context.Context, first check.Finding, budget int, e
 // not model (a shrunk case of `atomicSub(&c, 1u); atomicAdd(&h,
 // atomicLoad(&c));` that every stack "disagrees" with is what dropping
 // them gave). Function kernels have neither barriers nor races.
-func stillFails(ctx context.Context, p *gen.Program, orig *check.Case, sc shrink.Case, opts check.Options, first check.Finding) bool {
+func stillFails(ctx context.Context, p *gen.Program, orig *testcase.Case, sc shrink.Case, opts check.Options, first check.Finding) bool {
 	if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Func.Name) {
 		return false
 	}
@@ -448,8 +449,8 @@ func shrinkWorkers(devs []check.Device) int {
 // signature (atomically) and records it in rec: Case its name ("" when
 // nothing is saved), CaseError why a case that should have been written
 // was not, and Saved the result it was written with.
-func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
-	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Func.Name, prefix, saved, func() *check.CaseRecord {
+func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *testcase.Case, res *check.Result, opts check.Options, prefix string, saved map[string]bool) {
+	rec.Case, rec.CaseError = saveRecord(cfg, *rec, first, c.Module, c.Func.Name, prefix, saved, func() *testcase.CaseRecord {
 		return check.NewCaseRecord(c, res, opts, cfg.ToolVersion)
 	})
 	if rec.Case != "" && res != nil {
@@ -459,7 +460,7 @@ func saveCase(cfg Config, rec *ProgramRecord, first check.Finding, c *check.Case
 
 // saveRecord is saveCase for the case of function fn of m, whose record
 // newRecord builds (only when the file is written).
-func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module, fn, prefix string, saved map[string]bool, newRecord func() *check.CaseRecord) (name, failed string) {
+func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module, fn, prefix string, saved map[string]bool, newRecord func() *testcase.CaseRecord) (name, failed string) {
 	// saved also marks what was handled without a corpus: the same
 	// compile error is not shrunk twice either way.
 	if saved[rec.Signature] {
@@ -476,11 +477,11 @@ func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module
 	}
 	r := newRecord()
 	r.Signature = rec.Signature
-	r.Seed = &check.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
+	r.Seed = &testcase.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 	if rec.Flaky {
 		r.Note = rec.Implicates
 	}
-	if err := check.WriteCase(path, m, r); err != nil {
+	if err := testcase.WriteCase(path, m, r); err != nil {
 		return "", err.Error()
 	}
 	return name, ""

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
@@ -41,7 +42,7 @@ func TestCampaignCatchesInjectedFlattenFault(t *testing.T) {
 	path := filepath.Join(cfg.Corpus, f.Case)
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	c, rec, err := check.ParseCase(path, src)
+	c, rec, err := testcase.ParseCase(path, src)
 	require.NoError(t, err)
 	assert.Equal(t, f.Signature, rec.Signature)
 	assert.LessOrEqual(t, shrink.Stmts(c.Module, c.Kernel), 10)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
 	"github.com/gpudiff/gpudiff/ir"
@@ -27,7 +28,7 @@ import (
 
 // entryProgram is an entry point between prep and the collector.
 type entryProgram struct {
-	c    *check.Case
+	c    *testcase.Case
 	opts check.Options
 	res  *check.Result
 	err  error // Execute's setup failure: a gpudiff-side failure
@@ -36,7 +37,7 @@ type entryProgram struct {
 // startEntry prepares program i, a compute entry point: its case, and a
 // record whose runs the prep stage makes (entryProgram.run).
 func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
-	c := check.NewComputeCase(p.Module, p.Kernel, p.Workgroups, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
+	c := testcase.NewComputeCase(p.Module, p.Kernel, p.Workgroups, testcase.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
 	c.Textures, c.Samplers = p.Textures, p.Samplers
 	f := p.Module.Func(p.Kernel)
 	inv := int(f.WorkgroupSize[0] * f.WorkgroupSize[1] * f.WorkgroupSize[2] * p.Workgroups[0] * p.Workgroups[1] * p.Workgroups[2])

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
@@ -53,7 +54,7 @@ func TestComputeCampaignChecksShrinksAndSavesEntryPoints(t *testing.T) {
 		require.NotEmpty(t, r.Case)
 		src, err := os.ReadFile(filepath.Join(dir, r.Case))
 		require.NoError(t, err)
-		c, ec, rec, err := check.ParseCaseFile(r.Case, src)
+		c, ec, rec, err := testcase.ParseCaseFile(r.Case, src)
 		require.NoError(t, err)
 		require.Nil(t, c)
 		require.NotNil(t, ec)
@@ -164,7 +165,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 		if first == nil {
 			first = p
 		}
-		orig := check.NewComputeCase(p.Module, p.Kernel, p.Workgroups, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
+		orig := testcase.NewComputeCase(p.Module, p.Kernel, p.Workgroups, testcase.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
 		next := shrink.Stream(shrink.Case{Module: p.Module, Kernel: p.Kernel})
 		for k := 0; k < 400; k++ {
 			cand, ok := next()
@@ -192,7 +193,7 @@ func TestShrinkingMatrixEntryPointsStaysRaceFree(t *testing.T) {
 	t.Logf("%d candidates race on a matrix location, %d refused in all", racy, refused)
 	assert.Greater(t, racy, 0, "the shrinker proposes matrix races: the predicate's race check is what keeps them out")
 
-	orig := check.NewComputeCase(first.Module, first.Kernel, first.Workgroups, check.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module)))
+	orig := testcase.NewComputeCase(first.Module, first.Kernel, first.Workgroups, testcase.MustBindingBuffers(first.Module, gen.Bindings(first.Seed, first.Module)))
 	small := shrink.Minimize(shrink.Case{Module: first.Module, Kernel: first.Kernel}, func(sc shrink.Case) bool {
 		if barriers(sc.Module, sc.Kernel) < barriers(orig.Module, orig.Func.Name) || !mtileExchange(sc.Module, sc.Kernel) {
 			return false
@@ -242,7 +243,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
   atomicAdd(&hist[li], 1u);
 }`)
 	pt := orig.SharedVar("prm").T
-	oc := check.NewComputeCase(orig, "main", [3]uint32{1, 1, 1}, check.MustBindingBuffers(orig, map[string]ir.Value{
+	oc := testcase.NewComputeCase(orig, "main", [3]uint32{1, 1, 1}, testcase.MustBindingBuffers(orig, map[string]ir.Value{
 		"prm":   ir.CompositeVal(pt, ir.U32Val(7), ir.I32Val(-3)),
 		"out":   ir.CompositeVal(orig.SharedVar("out").T, ir.I32Val(5), ir.I32Val(6)),
 		"hist":  {Type: orig.SharedVar("hist").T, Elems: []ir.Value{ir.U32Val(1), ir.U32Val(2)}},
@@ -254,7 +255,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 	c := oc.WithFunction(cand, "main", nil)
 	require.NotContains(t, c.Bindings, "extra", "dropped with its declaration")
-	cv := check.BindingValues(c.Bindings)
+	cv := testcase.BindingValues(c.Bindings)
 	prm := cv["prm"]
 	require.Len(t, prm.Elems, 1)
 	assert.Same(t, cand.SharedVar("prm").T.Struct, prm.Type.Struct)
@@ -268,9 +269,9 @@ fn main(@builtin(local_invocation_index) li: u32) {
 		}
 	}
 	rec := check.NewCaseRecord(c, res, check.Options{}, "test")
-	data, err := check.MarshalCase(c.Module, rec)
+	data, err := testcase.MarshalCase(c.Module, rec)
 	require.NoError(t, err)
-	_, ec, _, err := check.ParseCaseFile("shrunk.wgsl", data)
+	_, ec, _, err := testcase.ParseCaseFile("shrunk.wgsl", data)
 	require.NoError(t, err, "the shrunk case reads back:\n%s", data)
-	assert.Equal(t, int32(-3), check.BindingValues(ec.Buffers)["prm"].Elems[0].I32())
+	assert.Equal(t, int32(-3), testcase.BindingValues(ec.Buffers)["prm"].Elems[0].I32())
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/findings"
 )
 
@@ -33,13 +34,13 @@ func TestProjectFindingsKnowTheFindings(t *testing.T) {
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		require.NoError(t, err)
-		if !check.IsCase(src) {
+		if !testcase.IsCase(src) {
 			continue
 		}
-		c, rec, err := check.ParseCase(f, src)
+		c, rec, err := testcase.ParseCase(f, src)
 		require.NoError(t, err, f)
 		for _, fd := range rec.Findings {
-			sig := Signature(fd, c.Module, c.Kernel)
+			sig := Signature(check.Finding{Class: check.Class(fd.Class), Adapter: fd.Adapter, Runs: fd.Runs, Implicates: fd.Implicates, Invocations: fd.Invocations}, c.Module, c.Kernel)
 			assert.True(t, known.Known(sig), "%s: its finding %s is not in %s", filepath.Base(f), sig, findings.KnownFile)
 			signed++
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 )
 
 // Merging shards (README "Running on many machines").
@@ -199,7 +200,7 @@ func (m *Merged) CheckCases() error {
 }
 
 // CopyCases copies the merged campaign's case files into corpus, each
-// atomically (check.WriteFileAtomic): a file already there is kept, as a
+// atomically (testcase.WriteFileAtomic): a file already there is kept, as a
 // single machine keeps a case file its corpus already holds (saveCase).
 func (m *Merged) CopyCases(corpus string) error {
 	if err := os.MkdirAll(corpus, 0o755); err != nil {
@@ -214,7 +215,7 @@ func (m *Merged) CopyCases(corpus string) error {
 		if err != nil {
 			return fmt.Errorf("%s: program #%d's case file: %v", c.Journal, c.Index, err)
 		}
-		if err := check.WriteFileAtomic(dst, data); err != nil {
+		if err := testcase.WriteFileAtomic(dst, data); err != nil {
 			return err
 		}
 	}
@@ -346,5 +347,5 @@ func (m *Merged) WriteJournal(path string, h Spec) error {
 	if err != nil {
 		return err
 	}
-	return check.WriteFileAtomic(path, data)
+	return testcase.WriteFileAtomic(path, data)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -22,7 +23,7 @@ func referenceOf(t *testing.T, name string, wg [3]uint32) *Result {
 	require.NoError(t, err)
 	m, err := wgsl.Parse(path, src)
 	require.NoError(t, err)
-	res, err := Execute(context.Background(), (&ComputeCase{Module: m, Entry: "main", Workgroups: wg}).Case(), Options{})
+	res, err := Execute(context.Background(), (&testcase.ComputeCase{Module: m, Entry: "main", Workgroups: wg}).Case(), Options{})
 	require.NoError(t, err)
 	return res
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -70,7 +71,7 @@ func TestBatchRunsEachFunctionAsItsOwnDispatch(t *testing.T) {
 				want, err := d.Run(context.Background(), kernelOf(t, p.mod, bv.fn, format),
 					harness.Dispatch{Input: p.in, OutputSize: p.n * bv.abi.OutputStride, Invocations: p.n})
 				require.NoError(t, err)
-				res, err := Execute(context.Background(), (&KernelCase{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}).Case(), Options{})
+				res, err := Execute(context.Background(), (&testcase.KernelCase{Module: p.mod, Kernel: bv.fn, Args: args[start+bv.prog]}).Case(), Options{})
 				require.NoError(t, err)
 				for i := 0; i < p.n; i++ {
 					if determinate(res, i) {

@@ -8,11 +8,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
-func mustMarshal(t *testing.T, c *KernelCase, res *Result) []byte {
-	b, err := MarshalCase(c.Module, NewRecord(c, res, Options{Flat: true}, "test"))
+func mustMarshal(t *testing.T, c *testcase.KernelCase, res *Result) []byte {
+	b, err := testcase.MarshalCase(c.Module, NewRecord(c, res, Options{Flat: true}, "test"))
 	require.NoError(t, err)
 	return b
 }
@@ -41,11 +42,11 @@ func TestCaseFileDrivers(t *testing.T) {
 		assert.Regexp(t, `^[0-9]+\.[0-9]+`, d.Version, "%s", d.Adapter)
 	}
 	path := filepath.Join(t.TempDir(), "case.wgsl")
-	require.NoError(t, WriteCase(path, c.Module, rec))
+	require.NoError(t, testcase.WriteCase(path, c.Module, rec))
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(src), `"driver_version"`)
-	_, rec2, err := ParseCase(path, src)
+	_, rec2, err := testcase.ParseCase(path, src)
 	require.NoError(t, err)
 	assert.Equal(t, rec.Drivers, rec2.Drivers)
 

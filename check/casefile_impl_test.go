@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -29,11 +30,11 @@ func TestCaseFileImplementationVersion(t *testing.T) {
 		assert.Equal(t, harness.WGPUImplementationVersion, r.ImplementationVersion, r.Adapter)
 	}
 	path := filepath.Join(t.TempDir(), "case.wgsl")
-	require.NoError(t, WriteCase(path, c.Module, rec))
+	require.NoError(t, testcase.WriteCase(path, c.Module, rec))
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(src), `"implementation_version": "`+harness.WGPUImplementationVersion+`"`)
-	_, rec2, err := ParseCase(path, src)
+	_, rec2, err := testcase.ParseCase(path, src)
 	require.NoError(t, err)
 	assert.Equal(t, rec.Drivers, rec2.Drivers)
 	for _, r := range DeviceDrivers([]Device{d}) {

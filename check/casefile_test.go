@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -27,14 +28,14 @@ fn k(s: S, x: f32) -> i32 {
 }
 `
 
-func trickyCase(t *testing.T) (*KernelCase, *Result) {
+func trickyCase(t *testing.T) (*testcase.KernelCase, *Result) {
 	m, err := wgsl.Parse("tricky.wgsl", []byte(tricky))
 	require.NoError(t, err)
 	st := m.Struct("S")
 	sv := func(a int32, b0 bool) ir.Value {
 		return ir.CompositeVal(ir.StructType(st), ir.I32Val(a), ir.CompositeVal(ir.Vec(2, ir.Bool), ir.BoolVal(b0), ir.BoolVal(false)))
 	}
-	c := &KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{sv(3, true), ir.F32Val(0.75)}, {sv(-2147483648, false), ir.F32Val(-0)}}}
+	c := &testcase.KernelCase{Module: m, Kernel: "k", Args: [][]ir.Value{{sv(3, true), ir.F32Val(0.75)}, {sv(-2147483648, false), ir.F32Val(-0)}}}
 	res, err := Execute(t.Context(), c.Case(), Options{Flat: true})
 	require.NoError(t, err)
 	return c, res
@@ -48,13 +49,13 @@ func TestCaseFileRoundTrip(t *testing.T) {
 	rec := NewRecord(c, res, Options{Flat: true}, "test")
 	rec.Note = "a message with */ and /* inside"
 	path := filepath.Join(t.TempDir(), "case.wgsl")
-	require.NoError(t, WriteCase(path, c.Module, rec))
+	require.NoError(t, testcase.WriteCase(path, c.Module, rec))
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.True(t, IsCase(src))
+	assert.True(t, testcase.IsCase(src))
 	assert.Equal(t, 1, strings.Count(string(src), "*/\n"), "the record comment is closed once, at the end")
 
-	c2, rec2, err := ParseCase(path, src)
+	c2, rec2, err := testcase.ParseCase(path, src)
 	require.NoError(t, err)
 	assert.Equal(t, ir.Print(c.Module), ir.Print(c2.Module))
 	assert.Equal(t, c.Kernel, c2.Kernel)
@@ -72,19 +73,19 @@ func TestCaseFileRoundTrip(t *testing.T) {
 
 func TestParseCaseRejectsWithPositions(t *testing.T) {
 	c, res := trickyCase(t)
-	good, err := MarshalCase(c.Module, NewRecord(c, res, Options{}, "test"))
+	good, err := testcase.MarshalCase(c.Module, NewRecord(c, res, Options{}, "test"))
 	require.NoError(t, err)
 	cases := []struct{ name, src, want string }{
 		{"no record", tricky, "not a gpudiff case file"},
-		{"unterminated", tricky + CaseMarker + "\n{", "unterminated"},
-		{"bad json", tricky + CaseMarker + "\n{\"format\": }\n*/\n", "c.wgsl:13:"},
-		{"wrong format", tricky + CaseMarker + "\n{\"format\": \"other/9\"}\n*/\n", `format "other/9"`},
+		{"unterminated", tricky + testcase.CaseMarker + "\n{", "unterminated"},
+		{"bad json", tricky + testcase.CaseMarker + "\n{\"format\": }\n*/\n", "c.wgsl:13:"},
+		{"wrong format", tricky + testcase.CaseMarker + "\n{\"format\": \"other/9\"}\n*/\n", `format "other/9"`},
 		{"unknown field", strings.Replace(string(good), `"kernel":`, `"kernal": "k", "kernel":`, 1), "unknown field"},
 		{"bad inputs", strings.Replace(string(good), "0.75", `"hot"`, 1), "x[0]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := ParseCase("c.wgsl", []byte(tc.src))
+			_, _, err := testcase.ParseCase("c.wgsl", []byte(tc.src))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.True(t, strings.HasPrefix(err.Error(), "c.wgsl"), "positioned: %v", err)
@@ -103,9 +104,9 @@ func FuzzParseCase(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	f.Add([]byte(tricky + CaseMarker + "\n{\"format\": \"gpudiff-case/1\", \"kernel\": \"k\", \"invocations\": 1, \"inputs\": {\"s\": [{\"a\": 1, \"b\": [true, false]}], \"x\": [1]}}\n*/\n"))
+	f.Add([]byte(tricky + testcase.CaseMarker + "\n{\"format\": \"gpudiff-case/1\", \"kernel\": \"k\", \"invocations\": 1, \"inputs\": {\"s\": [{\"a\": 1, \"b\": [true, false]}], \"x\": [1]}}\n*/\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		_, _, err := ParseCase("f.wgsl", src)
+		_, _, err := testcase.ParseCase("f.wgsl", src)
 		if err != nil && !strings.HasPrefix(err.Error(), "f.wgsl") {
 			t.Fatalf("unpositioned error: %v", err)
 		}
@@ -124,7 +125,7 @@ func FuzzParseInputs(f *testing.F) {
 	f.Add([]byte(`{"s": [], "x": []}`))
 	f.Add([]byte(`{"x": ["NaN"], "s": [{"a": -2147483648, "b": [false, true]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		args, err := ParseInputs("in.json", data, k)
+		args, err := testcase.ParseInputs("in.json", data, k)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "in.json") {
 				t.Fatalf("unpositioned error: %v", err)
@@ -143,9 +144,9 @@ func FuzzParseInputs(f *testing.F) {
 // regular file writes through it instead of renaming a file over it (run
 // as root, the rename replaced /dev/null with a regular file).
 func TestWriteFileAtomicKeepsDevices(t *testing.T) {
-	require.NoError(t, WriteFileAtomic(os.DevNull, []byte("x")))
+	require.NoError(t, testcase.WriteFileAtomic(os.DevNull, []byte("x")))
 	st, err := os.Stat(os.DevNull)
 	require.NoError(t, err)
 	assert.Equal(t, os.ModeDevice|os.ModeCharDevice, st.Mode()&(os.ModeDevice|os.ModeCharDevice), "%s is still a character device", os.DevNull)
-	assert.Error(t, WriteFileAtomic(t.TempDir(), []byte("x")), "a directory is refused")
+	assert.Error(t, testcase.WriteFileAtomic(t.TempDir(), []byte("x")), "a directory is refused")
 }

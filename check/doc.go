@@ -6,8 +6,10 @@
 // judges every run against the reference (package oracle), attributes the
 // disagreements (Attribute, Finding, Class; and AttributeRow, a Row being
 // one case's runs on several adapters side by side, as the driver matrix
-// fills it), and reads and writes case files (ParseCase, WriteCase,
-// NewRecord, ParseInputs, InputsJSON).
+// fills it), and records a judged case in a case file's record
+// (NewCaseRecord, Result.Record, Result.Replay). The case itself — its
+// model, the loader, made-up inputs and the case-file encoding — is
+// package check/testcase.
 //
 // Execute is the whole check. It is built from stages that callers who
 // schedule the GPU work themselves (the campaign's pipeline) use the same
@@ -32,10 +34,11 @@
 // execution step (batch.go): NewBatch merges their functions into one
 // shader module, RunUnit runs them on a device (the batch module first,
 // then each function not covered in a module of its own) and returns
-// each case's runs in DeviceRuns' order. ExecuteEntry
-// runs a compute entry point as written, ExecuteFragment a fragment entry
-// point as written (one invocation per pixel of its target, its
-// @location outputs read back from colour attachments).
+// each case's runs in DeviceRuns' order. Every kind of case goes through
+// the same stages: a compute entry point as written (check/entry.go), a
+// fragment entry point as written (check/fragment.go: one invocation per
+// pixel of its target, its @location outputs read back from colour
+// attachments).
 //
 // check never decides semantics itself (that is interp), never transforms
 // programs (flatten, compiler/...), reaches GPUs only through the Device

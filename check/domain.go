@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -28,7 +29,7 @@ func isStepLimit(msg string) bool { return strings.Contains(msg, "interp: "+step
 // and only step limits, oracle.OutOfDomain — unless a finished invocation
 // disagrees (oracle.Mismatch stands: that disagreement is real); anything
 // else is oracle.Error.
-func referenceVerdict(v oracle.Verdict, refErr []string, fill Fill) oracle.Verdict {
+func referenceVerdict(v oracle.Verdict, refErr []string, fill testcase.Fill) oracle.Verdict {
 	if refErr == nil {
 		return v
 	}

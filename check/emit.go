@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -12,11 +13,11 @@ import (
 // (wgsl.EmitFragment, wgsl.EmitEntry: its own bindings and outputs), a
 // function kernel with the kernel ABI's entry point (wgsl.Emit; in the
 // fragment stage with fragment). `gpudiff emit` prints it.
-func (k Kind) EmitWGSL(m *ir.Module, fn string, mode wgsl.Mode, fragment bool) (string, error) {
+func EmitWGSL(k testcase.Kind, m *ir.Module, fn string, mode wgsl.Mode, fragment bool) (string, error) {
 	switch k {
-	case KindFragment:
+	case testcase.KindFragment:
 		return wgsl.EmitFragment(m, fn, wgsl.EmitOptions{Mode: mode})
-	case KindCompute:
+	case testcase.KindCompute:
 		return wgsl.EmitEntry(m, fn, wgsl.EmitOptions{Mode: mode})
 	}
 	src, _, err := wgsl.Emit(m, fn, wgsl.EmitOptions{Mode: mode, Fragment: fragment})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -23,22 +24,6 @@ import (
 // compared with the reference's final contents. To the oracle the whole
 // dispatch is one "invocation" whose outputs are the read_write bindings,
 // in module order, named by their variables, so a leaf is "out[17].pos[1]".
-
-// ComputeCase is one module as written to check.
-type ComputeCase struct {
-	Module     *ir.Module
-	Entry      string    // the @compute entry point
-	Workgroups [3]uint32 // the dispatch size, each ≥ 1
-	// Buffers are the bindings' initial contents by binding name, as
-	// their buffers hold them (ir.Buffer; BindingBuffers makes them from
-	// values); a missing one starts zeroed.
-	Buffers map[string]ir.Buffer
-	// Textures and Samplers are the contents of every texture binding and
-	// the description of every sampler binding, by variable name
-	// (check/texture.go); empty for a module without them.
-	Textures map[string]*interp.Texture
-	Samplers map[string]*interp.Sampler
-}
 
 // ComputeResult is what a compute entry point's Result holds beyond every
 // kind's (Result embeds it; nil for the other kinds). The Result's Names
@@ -101,7 +86,7 @@ type computeExecution struct {
 // binding value that does not fit its type, a uniform type WGSL's layout
 // constraints refuse, the reference's own failure (non-uniform barrier,
 // step limit).
-func prepareCompute(c *ComputeCase, opts Options) (*computeExecution, error) {
+func prepareCompute(c *testcase.ComputeCase, opts Options) (*computeExecution, error) {
 	ctx := opts.Interp.Context
 	d, err := interp.CompileEntry(c.Module, c.Entry)
 	if err != nil {
@@ -150,7 +135,7 @@ func prepareCompute(c *ComputeCase, opts Options) (*computeExecution, error) {
 	for i, v := range res.Bindings {
 		inputs[v.Name] = res.Inputs[i]
 	}
-	texs, smps, err := caseTextures(c)
+	texs, smps, err := testcase.CompleteTextures(c.Module, c.Entry, c.Textures, c.Samplers)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +372,7 @@ func decodeEntryRun(res *ComputeResult, out []byte, r *oracle.Run) {
 			r.Failed, r.Message = oracle.Error, fmt.Sprintf("read back %d bytes, fewer than the read_write bindings and written storage textures hold", len(out))
 			return
 		}
-		outs = append(outs, oracle.Expected{Value: textureValue(v, t, textureCodes(t.Format, out[off:off+n]))})
+		outs = append(outs, oracle.Expected{Value: textureValue(v, t, testcase.TexelCodes(t.Format, out[off:off+n]))})
 		off += n
 	}
 	r.Outputs = [][]oracle.Expected{outs}

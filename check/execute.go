@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -35,14 +36,6 @@ func DeviceDrivers(devs []Device) []harness.DriverRecord {
 	return out
 }
 
-// KernelCase is one program to check: a module, its kernel and the arguments of
-// each invocation (Args[i][j] is parameter j of invocation i).
-type KernelCase struct {
-	Module *ir.Module
-	Kernel string
-	Args   [][]ir.Value
-}
-
 // Options selects the paths Execute runs.
 type Options struct {
 	Devices []Device // GPU adapters to run on (none: interpreter only)
@@ -59,7 +52,7 @@ type Options struct {
 	// given (--inputs, a campaign's generator): with a fill, a reference
 	// that runs past the step limit makes the verdict oracle.OutOfDomain
 	// (check/domain.go), not oracle.Error.
-	Fill Fill
+	Fill testcase.Fill
 	// Label prefixes the label of every GPU dispatch (harness.Kernel.Label,
 	// used in reports and by worker fault injection): each dispatch is
 	// labelled Label + "<function>/<format>".
@@ -75,7 +68,7 @@ type Options struct {
 type Result struct {
 	// Case and Options are what ran (Execute's arguments); Case is nil for
 	// a result judged from an Execution of a KernelCase made without one.
-	Case      *Case
+	Case      *testcase.Case
 	Options   Options
 	ABI       *ir.KernelABI
 	Names     []string            // output names, ABI order
@@ -98,7 +91,7 @@ type Result struct {
 
 // IsCompute reports whether res is a compute entry point's: one
 // invocation, the dispatch, whose outputs are bindings (ComputeResult).
-func (res *Result) IsCompute() bool { return res.Case != nil && res.Case.Kind == KindCompute }
+func (res *Result) IsCompute() bool { return res.Case != nil && res.Case.Kind == testcase.KindCompute }
 
 // Execute runs c on the paths opts selects and judges every run against
 // the interpreter's run of the original, for a case of any kind. Errors
@@ -109,7 +102,7 @@ func (res *Result) IsCompute() bool { return res.Case != nil && res.Case.Kind ==
 //
 // Execute is its three stages in order: Prepare, DeviceRuns on every
 // device, Judge. A campaign runs the same stages, spread over a pipeline.
-func Execute(ctx context.Context, c *Case, opts Options) (*Result, error) {
+func Execute(ctx context.Context, c *testcase.Case, opts Options) (*Result, error) {
 	opts.Interp.Context = ctx // the reference stops when ctx ends (SIGTERM, --duration)
 	x, err := Prepare(c, opts)
 	if err != nil {
@@ -143,8 +136,8 @@ type kindExecution interface {
 // Decode or FailRun, exactly as DeviceRuns does.
 type Execution struct {
 	kind  kindExecution // a compute or fragment entry point's stages; nil for a function kernel
-	cs    *Case
-	c     *KernelCase
+	cs    *testcase.Case
+	c     *testcase.KernelCase
 	opts  Options
 	mode  wgsl.Mode
 	res   *Result
@@ -208,19 +201,19 @@ const moduleWork = 300
 // Execution is batched (Batchable) and made by callers dispatch by
 // dispatch (Functions, Kernel, Dispatch, NewRun, Decode); every kind's
 // runs through DeviceRuns and Judge.
-func Prepare(c *Case, opts Options) (*Execution, error) {
+func Prepare(c *testcase.Case, opts Options) (*Execution, error) {
 	if c.Func == nil {
 		return nil, errors.New("check: the case names no function (Case.Func is nil)")
 	}
 	var x *Execution
 	switch c.Kind {
-	case KindCompute:
+	case testcase.KindCompute:
 		k, err := prepareCompute(c.Entry(), opts)
 		if err != nil {
 			return nil, err
 		}
 		x = &Execution{kind: k, res: k.res}
-	case KindFragment:
+	case testcase.KindFragment:
 		k, err := prepareFragment(c.Fragment(), opts)
 		if err != nil {
 			return nil, err
@@ -246,7 +239,7 @@ func Prepare(c *Case, opts Options) (*Execution, error) {
 func (x *Execution) Batchable() bool { return x.kind == nil }
 
 // prepareKernel is Prepare for a function kernel.
-func prepareKernel(c *KernelCase, opts Options) (*Execution, error) {
+func prepareKernel(c *testcase.KernelCase, opts Options) (*Execution, error) {
 	abi, err := ir.NewKernelABI(c.Module, c.Kernel)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -22,8 +23,8 @@ import (
 // replays it on lavapipe). The record refuses what cannot be a fragment
 // case, positioned by file.
 func TestFragmentCaseRoundTrip(t *testing.T) {
-	c := loadTex(t, checkerSample, LoadOptions{Given: map[string]bool{"size": true}, Size: "6x3"})
-	x, err := Execute(context.Background(), c, c.Options(Options{}))
+	c := loadTex(t, checkerSample, testcase.LoadOptions{Size: &[2]uint32{6, 3}})
+	x, err := Execute(context.Background(), c, CaseOptions(c, Options{}))
 	require.NoError(t, err)
 	rec := x.Record("test")
 	require.NotNil(t, rec)
@@ -32,14 +33,14 @@ func TestFragmentCaseRoundTrip(t *testing.T) {
 	require.Len(t, rec.Reference, 18)
 
 	path := filepath.Join(t.TempDir(), "ck.case.wgsl")
-	require.NoError(t, WriteCase(path, c.Module, rec))
+	require.NoError(t, testcase.WriteCase(path, c.Module, rec))
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "// fragment entry point main, 6x3 pixels; replay: gpudiff repro THIS_FILE\n")
 
-	back, err := LoadReplay(path, LoadOptions{Command: "repro"})
+	back, err := LoadReplay(path, testcase.LoadOptions{})
 	require.NoError(t, err)
-	require.Equal(t, KindFragment, back.Kind)
+	require.Equal(t, testcase.KindFragment, back.Kind)
 	assert.Equal(t, "main", back.Func.Name)
 	assert.Equal(t, [2]uint32{6, 3}, back.Size)
 	require.Len(t, back.Textures, len(c.Textures))
@@ -52,7 +53,7 @@ func TestFragmentCaseRoundTrip(t *testing.T) {
 	for name, s := range c.Samplers {
 		assert.Equal(t, *s, *back.Samplers[name], name)
 	}
-	bx, err := Execute(context.Background(), back, back.Options(Options{}))
+	bx, err := Execute(context.Background(), back, CaseOptions(back, Options{}))
 	require.NoError(t, err)
 	for i := range x.Reference {
 		assert.Equal(t, string(oracle.InvocationJSON(x.Reference[i], x.Names)), string(oracle.InvocationJSON(bx.Reference[i], bx.Names)), "pixel %d", i)
@@ -60,7 +61,7 @@ func TestFragmentCaseRoundTrip(t *testing.T) {
 	out := bx.Replay(back.Record)
 	assert.Equal(t, ReplayFixed, out.Outcome, "a pass replays as a pass: %s", out.Message)
 
-	_, _, _, err = ParseCaseFile("ck.wgsl", src)
+	_, _, _, err = testcase.ParseCaseFile("ck.wgsl", src)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "ck.wgsl: the case of fragment entry point main (6x3 pixels) is a render")
 	bad := []struct{ from, to, want string }{
@@ -71,7 +72,8 @@ func TestFragmentCaseRoundTrip(t *testing.T) {
 	}
 	for _, b := range bad {
 		require.Contains(t, string(src), b.from)
-		_, _, err := parseCase("ck.wgsl", bytes.Replace(src, []byte(b.from), []byte(b.to), 1))
+		bad := bytes.Replace(src, []byte(b.from), []byte(b.to), 1)
+		_, err := testcase.Load("ck.wgsl", testcase.LoadOptions{ReadFile: func(string) ([]byte, error) { return bad, nil }})
 		require.Error(t, err, b.to)
 		assert.Contains(t, err.Error(), b.want)
 		assert.True(t, strings.HasPrefix(err.Error(), "ck.wgsl"), "positioned: %v", err)

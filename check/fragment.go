@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -28,48 +29,6 @@ import (
 // the outputs. The result has a function kernel's shape (Result): one
 // output "ret", the entry point's result, per pixel, so exec's table,
 // JSON and pictures show it as they show a kernel's.
-
-// FragmentCase is one fragment entry point as written to check.
-type FragmentCase struct {
-	Module *ir.Module
-	Entry  string    // the @fragment entry point
-	Size   [2]uint32 // the render target's width and height in pixels, each ≥ 1
-	// Textures and Samplers are the contents of the module's texture
-	// bindings and its samplers by variable name (check/texture.go), as a
-	// compute entry point's; a missing one is a zeroed texture of the
-	// default format, a nearest clamp-to-edge sampler.
-	Textures map[string]*interp.Texture
-	Samplers map[string]*interp.Sampler
-}
-
-// DefaultFragmentSize is the render target exec draws a fragment entry
-// point over when --size is not given.
-var DefaultFragmentSize = [2]uint32{16, 16}
-
-// maxFragmentPixels bounds a fragment case's target: the reference runs
-// every pixel (exec's --max-invocations applies too).
-const maxFragmentPixels = 1 << 22
-
-// FragmentPositions are the arguments of each pixel's invocation of a
-// fragment entry point with nparams parameters (0, or 1: its
-// @builtin(position)) over a w×h target, row by row from the top:
-// position (x + 0.5, y + 0.5, 0, 1) at pixel (x, y) (WGSL #builtin-values:
-// framebuffer coordinates of the pixel centre; depth 0 and w 1 from the
-// vertex stage).
-func FragmentPositions(w, h uint32, nparams int) [][]ir.Value {
-	args := make([][]ir.Value, 0, int(w*h))
-	for y := uint32(0); y < h; y++ {
-		for x := uint32(0); x < w; x++ {
-			if nparams == 0 {
-				args = append(args, []ir.Value{})
-				continue
-			}
-			pos := ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(float32(x)+0.5), ir.F32Val(float32(y)+0.5), ir.F32Val(0), ir.F32Val(1))
-			args = append(args, []ir.Value{pos})
-		}
-	}
-	return args
-}
 
 // FragmentAttachment is the colour attachment format of a fragment output
 // of type t (a numeric scalar, vec2 or vec4): r32, rg32 or rgba32 of its
@@ -114,14 +73,14 @@ type fragmentExecution struct {
 // the fragment stage). Errors are setup failures: the entry point outside
 // what gpudiff runs (wgsl.FragmentEntry's positioned errors), a size of
 // zero or too many pixels.
-func prepareFragment(c *FragmentCase, opts Options) (*fragmentExecution, error) {
+func prepareFragment(c *testcase.FragmentCase, opts Options) (*fragmentExecution, error) {
 	f, err := wgsl.FragmentEntry(c.Module, c.Entry)
 	if err != nil {
 		return nil, err
 	}
 	w, h := c.Size[0], c.Size[1]
-	if w == 0 || h == 0 || uint64(w)*uint64(h) > maxFragmentPixels {
-		return nil, fmt.Errorf("fragment target %d×%d: want 1 to %d pixels, each side at least 1", w, h, maxFragmentPixels)
+	if w == 0 || h == 0 || uint64(w)*uint64(h) > testcase.MaxFragmentPixels {
+		return nil, fmt.Errorf("fragment target %d×%d: want 1 to %d pixels, each side at least 1", w, h, testcase.MaxFragmentPixels)
 	}
 	outs := wgsl.FragmentOutputs(f)
 	attachments := make([]harness.AttachmentFormat, len(outs))
@@ -130,7 +89,7 @@ func prepareFragment(c *FragmentCase, opts Options) (*fragmentExecution, error) 
 			return nil, err
 		}
 	}
-	args := FragmentPositions(w, h, len(f.Params))
+	args := testcase.FragmentPositions(w, h, len(f.Params))
 	abi, err := ir.NewKernelABI(c.Module, f.Name)
 	if err != nil {
 		return nil, err
@@ -140,7 +99,7 @@ func prepareFragment(c *FragmentCase, opts Options) (*fragmentExecution, error) 
 	var texJob []harness.TextureBinding
 	var smpJob []harness.SamplerBinding
 	if len(c.Module.Textures) > 0 {
-		texs, smps, err := completeCaseTextures(c.Module, f.Name, c.Textures, c.Samplers)
+		texs, smps, err := testcase.CompleteTextures(c.Module, f.Name, c.Textures, c.Samplers)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -52,8 +53,8 @@ func renderOf(t *testing.T, res *Result) []byte {
 // samplers takes them from the inputs file beside it (the compute path's
 // reader), and without one (--fill) makes them up; it runs in quads.
 func TestFragmentTextureCaseLoads(t *testing.T) {
-	c := loadTex(t, checkerSample, LoadOptions{})
-	require.Equal(t, KindFragment, c.Kind)
+	c := loadTex(t, checkerSample, testcase.LoadOptions{})
+	require.Equal(t, testcase.KindFragment, c.Kind)
 	require.NotNil(t, c.Textures["checker"])
 	assert.Equal(t, 4, c.Textures["checker"].MipLevels)
 	assert.Equal(t, "linear", c.Samplers["lin_s"].MinFilter)
@@ -62,8 +63,8 @@ func TestFragmentTextureCaseLoads(t *testing.T) {
 	assert.Equal(t, c.Textures, fc.Textures)
 	assert.True(t, usesQuads(c.Module, "main"))
 
-	made := loadTex(t, checkerSample, LoadOptions{Given: map[string]bool{"fill": true, "seed": true}, Fill: "random", Seed: 7})
-	assert.Equal(t, FillRandom, made.Fill)
+	made := loadTex(t, checkerSample, testcase.LoadOptions{Fill: "random", Seed: new(uint64(7))})
+	assert.Equal(t, testcase.FillRandom, made.Fill)
 	require.NotNil(t, made.Textures["checker_l"])
 	assert.NotEqual(t, c.Textures["checker"].Data[0], made.Textures["checker"].Data[0])
 }
@@ -77,7 +78,7 @@ func TestFragmentTextureCaseLoads(t *testing.T) {
 // midpoints passes, and the dispatch it gets binds both textures and
 // both samplers.
 func TestFragmentLinearFilterOutsideIntervalIsAFinding(t *testing.T) {
-	c := loadTex(t, checkerSample, LoadOptions{Given: map[string]bool{"size": true}, Size: "12x10"})
+	c := loadTex(t, checkerSample, testcase.LoadOptions{Size: &[2]uint32{12, 10}})
 	ref, err := Execute(context.Background(), c, Options{})
 	require.NoError(t, err)
 	require.Equal(t, oracle.Pass, ref.Verdict)

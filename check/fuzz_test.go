@@ -3,6 +3,7 @@ package check
 import (
 	"testing"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -40,7 +41,7 @@ func FuzzFlatten(f *testing.F) {
 			}
 			return
 		}
-		c := &KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(1, p.Module.Func(p.Kernel).Params, 16)}
+		c := &testcase.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: gen.Inputs(1, p.Module.Func(p.Kernel).Params, 16)}
 		res, err := Execute(t.Context(), c.Case(), Options{Flat: true, Flatten: flatten.Options{VerifyPasses: true}})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, ir.Print(p.Module))
@@ -92,7 +93,7 @@ func FuzzWGSLRoundTrip(f *testing.F) {
 			t.Fatal(err)
 		}
 		args := gen.Inputs(2, k.Params, 8)
-		want, err := Execute(t.Context(), (&KernelCase{Module: p.Module, Kernel: p.Kernel, Args: args}).Case(), Options{})
+		want, err := Execute(t.Context(), (&testcase.KernelCase{Module: p.Module, Kernel: p.Kernel, Args: args}).Case(), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

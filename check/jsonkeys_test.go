@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestJSONKeysAreSnakeCase(t *testing.T) {
 	upper := regexp.MustCompile(`"[A-Z][A-Za-z_]*":`)
 	f := Finding{Class: ClassVendor, Adapter: "wgpu-gl:llvmpipe", Runs: []string{"wgpu-gl:llvmpipe k wgsl"}, Implicates: "x", Invocations: []int{1}}
-	b, err := json.Marshal(CaseRecord{Format: CaseFormat, Findings: []Finding{f}})
+	b, err := json.Marshal(testcase.CaseRecord{Format: testcase.CaseFormat, Findings: findingRecords([]Finding{f})})
 	require.NoError(t, err)
 	assert.Empty(t, upper.FindAllString(string(b), -1), "%s", b)
 	assert.Contains(t, string(b), `"findings":[{"class":"vendor","adapter":"wgpu-gl:llvmpipe","runs":["wgpu-gl:llvmpipe k wgsl"],"implicates":"x","invocations":[1]}]`)

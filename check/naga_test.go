@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
@@ -127,11 +128,11 @@ func TestFragmentSPIRVGapIsNotRun(t *testing.T) {
   return textureGather(1, t, s, p.xy / 4.0);
 }
 `), 0o644))
-	c, err := Load(path, LoadOptions{Command: "exec", SPIRV: true})
+	c, err := testcase.Load(path, testcase.LoadOptions{SPIRV: new(true)})
 	require.NoError(t, err)
-	require.Equal(t, KindFragment, c.Kind)
+	require.Equal(t, testcase.KindFragment, c.Kind)
 	var got []harness.Kernel
-	_, err = Execute(context.Background(), c, c.Options(Options{Devices: []Device{kernelRecorder{&got}}, SPIRV: true}))
+	_, err = Execute(context.Background(), c, CaseOptions(c, Options{Devices: []Device{kernelRecorder{&got}}, SPIRV: true}))
 	require.NoError(t, err)
 	require.NotEmpty(t, got)
 	for _, k := range got {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
@@ -97,7 +98,7 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 			return true
 		})
 	}
-	used := usedHandles(m, fn)
+	used := testcase.UsedHandles(m, fn)
 	for _, v := range m.Textures {
 		if !used[v.Name] || v.T.Tex == nil {
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -36,7 +37,7 @@ type ReplayOutcome struct {
 // is oracle.OutOfDomain (made-up inputs past the step limit: no finding
 // of Attribute's) is one finding of class "out-of-domain" (adapter
 // "interp"), so that a case recorded so reproduces as itself.
-func ReplayFindings(res *Result, rec *CaseRecord) []Finding {
+func ReplayFindings(res *Result, rec *testcase.CaseRecord) []Finding {
 	now := Attribute(res)
 	if res.Verdict == oracle.OutOfDomain {
 		why := "the made-up inputs (" + rec.Fill + ") drive the shader past the step limit"
@@ -64,11 +65,11 @@ func firstLineOf(s string) string {
 // family (classFamily) the record has — or, for a record without
 // findings, whose class is its non-pass verdict — is ReplayReproduces;
 // any other is ReplayDifferent. The message names the first finding.
-func JudgeReplay(rec *CaseRecord, now []Finding) ReplayOutcome {
+func JudgeReplay(rec *testcase.CaseRecord, now []Finding) ReplayOutcome {
 	recorded := map[string]bool{}
 	out := ReplayOutcome{Recorded: []string{}, Now: []string{}}
 	for _, fd := range rec.Findings {
-		recorded[classFamily(fd.Class)] = true
+		recorded[classFamily(Class(fd.Class))] = true
 		out.Recorded = append(out.Recorded, string(fd.Class))
 	}
 	if len(rec.Findings) == 0 && rec.Verdict != "pass" {
@@ -124,7 +125,7 @@ func anyRecorded(now []Finding, recorded map[string]bool) bool {
 
 // recordedClasses is the record's classes, "a, b", or its verdict when it
 // records no finding.
-func recordedClasses(fs []Finding, verdict string) string {
+func recordedClasses(fs []testcase.FindingRecord, verdict string) string {
 	if len(fs) == 0 {
 		return verdict
 	}
@@ -140,13 +141,13 @@ func recordedClasses(fs []Finding, verdict string) string {
 // a function kernel's recorded stages; a path that is not a case file is
 // refused. o's overrides and limits do not apply: the caller checks the
 // limits once its adapters are open, as a run's are.
-func LoadReplay(path string, o LoadOptions) (*Case, error) {
+func LoadReplay(path string, o testcase.LoadOptions) (*testcase.Case, error) {
 	o.Overrides, o.CheckKernel, o.MaxInvocations, o.CaseFileOnly, o.Recorded = nil, nil, 0, true, true
-	c, err := Load(path, o)
+	c, err := testcase.Load(path, o)
 	if err != nil {
 		return nil, err
 	}
-	if c.Kind == KindKernel {
+	if c.Kind == testcase.KindKernel {
 		c.Stages = c.Record.Stages
 	}
 	return c, nil

@@ -593,3 +593,76 @@ func trimmedFirstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }
+
+// RowOutcome is judged run r's outcome in the matrix's words: RowAgrees
+// for a pass (or a run whose differences are all indeterminate leaves),
+// RowDiffers for a mismatch, RowCompileError, RowCrash, RowTimeout for
+// those verdicts, RowSkipped for a run the adapter cannot take
+// (oracle.Unsupported: never judged, the reason in its message) and
+// RowFailed for any other failure.
+func RowOutcome(r oracle.Judged) string {
+	switch r.Verdict {
+	case oracle.Pass, oracle.VIndeterminate:
+		return RowAgrees
+	case oracle.Mismatch:
+		return RowDiffers
+	case oracle.CompileError:
+		return RowCompileError
+	case oracle.Crash:
+		return RowCrash
+	case oracle.Timeout:
+		return RowTimeout
+	case oracle.Unsupported:
+		return RowSkipped
+	}
+	return RowFailed
+}
+
+// rowFunction is RowOriginal for a run of res's kernel, RowTwin for its
+// twin's.
+func rowFunction(function string, res *Result) string {
+	if function != res.ABI.Kernel {
+		return RowTwin
+	}
+	return RowOriginal
+}
+
+// NewRowRun is judged run r of res, made on adapter, as a Row's run: its
+// function (original or twin), format, stage (StageOf), outcome
+// (RowOutcome), differing invocations, outputs as JSON (one value per
+// invocation, named by res.Names) and message.
+func NewRowRun(adapter string, r oracle.Judged, res *Result) RowRun {
+	rr := RowRun{Adapter: adapter, Function: rowFunction(r.Function, res), Format: r.Format, Stage: StageOf(r.Run),
+		Outcome: RowOutcome(r), Mismatches: append([]int{}, r.Mismatches...), Error: r.Message}
+	for _, o := range r.Outputs {
+		rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
+	}
+	return rr
+}
+
+// SkippedRowRun is run r of res on adapter that check did not take (a
+// compute entry point's ComputeResult.Skipped: the adapter cannot run it,
+// r.Message says why) as a Row's run: RowSkipped, no outputs.
+func SkippedRowRun(adapter string, r oracle.Run, res *Result) RowRun {
+	return RowRun{Adapter: adapter, Function: rowFunction(r.Function, res), Format: r.Format, Stage: StageOf(r),
+		Outcome: RowSkipped, Mismatches: []int{}, Error: r.Message}
+}
+
+// AdapterRowRuns are res's runs on adapter as a Row lists them, in the
+// matrix's order: every judged GPU run (res.Runs without the
+// interpreter's, NewRowRun), then the runs not taken (skipped,
+// SkippedRowRun). Twin is the twin's interpreter run (nil without a twin).
+func AdapterRowRuns(adapter string, res *Result, skipped []oracle.Run) (runs []RowRun, twin *RowRun) {
+	for _, r := range res.Runs {
+		if r.Adapter == "interp" {
+			t := NewRowRun("interp", r, res)
+			twin = &t
+			continue
+		}
+		runs = append(runs, NewRowRun(adapter, r, res))
+	}
+	for _, r := range skipped {
+		runs = append(runs, SkippedRowRun(adapter, r, res))
+	}
+	return runs, twin
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -77,4 +78,31 @@ func TestAttributeRow(t *testing.T) {
 		assert.Equal(t, ClassHarness, f.Class)
 		assert.Equal(t, "the case could not be run: setup failed", f.Why)
 	}
+}
+
+// A judged run's outcome in the matrix's words (RowOutcome): a run whose
+// only differences are indeterminate leaves agrees; an adapter's refusal
+// (oracle.Unsupported) is skipped, never judged; an error the oracle has
+// no word for is a failure.
+func TestRowOutcome(t *testing.T) {
+	for v, want := range map[oracle.Verdict]string{
+		oracle.Pass: RowAgrees, oracle.VIndeterminate: RowAgrees, oracle.Mismatch: RowDiffers,
+		oracle.CompileError: RowCompileError, oracle.Crash: RowCrash, oracle.Timeout: RowTimeout,
+		oracle.Unsupported: RowSkipped, oracle.Error: RowFailed,
+	} {
+		assert.Equal(t, want, RowOutcome(oracle.Judged{Verdict: v}), "%s", v)
+	}
+	// AdapterRowRuns: the GPU runs in order, the twin's interpreter run
+	// apart, a skipped run last with its reason.
+	res := &Result{ABI: &ir.KernelABI{Kernel: "k"}}
+	res.Runs = []oracle.Judged{
+		{Run: oracle.Run{Adapter: "interp", Function: "k_flat", Format: oracle.FormatIR}, Verdict: oracle.Pass},
+		{Run: oracle.Run{Adapter: "a", Function: "k_flat", Format: oracle.FormatWGSL}, Verdict: oracle.Mismatch, Mismatches: []int{3}},
+	}
+	runs, twin := AdapterRowRuns("a", res, []oracle.Run{{Adapter: "a", Function: "k", Format: oracle.FormatSPIRV, Message: "no SPIR-V"}})
+	require.NotNil(t, twin)
+	assert.Equal(t, RowTwin, twin.Function)
+	require.Len(t, runs, 2)
+	assert.Equal(t, RowRun{Adapter: "a", Function: RowTwin, Format: oracle.FormatWGSL, Stage: oracle.StageCompute, Outcome: RowDiffers, Mismatches: []int{3}}, runs[0])
+	assert.Equal(t, RowRun{Adapter: "a", Function: RowOriginal, Format: oracle.FormatSPIRV, Stage: oracle.StageCompute, Outcome: RowSkipped, Mismatches: []int{}, Error: "no SPIR-V"}, runs[1])
 }

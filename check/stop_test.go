@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 )
 
@@ -21,6 +22,6 @@ func TestExecuteEntryStopsOnItsContext(t *testing.T) {
 	cause := errors.New("test cause")
 	ctx, cancel := context.WithCancelCause(t.Context())
 	cancel(cause)
-	_, err = Execute(ctx, (&ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}}).Case(), Options{})
+	_, err = Execute(ctx, (&testcase.ComputeCase{Module: m, Entry: "main", Workgroups: [3]uint32{1, 1, 1}}).Case(), Options{})
 	require.ErrorIs(t, err, cause)
 }

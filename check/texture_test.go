@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -20,10 +21,9 @@ import (
 
 const storeLoad = "../shaders/textures/store_load.wgsl"
 
-func loadTex(t *testing.T, path string, o LoadOptions) *Case {
+func loadTex(t *testing.T, path string, o testcase.LoadOptions) *testcase.Case {
 	t.Helper()
-	o.Command = "exec"
-	c, err := Load(path, o)
+	c, err := testcase.Load(path, o)
 	require.NoError(t, err)
 	return c
 }
@@ -32,7 +32,7 @@ func loadTex(t *testing.T, path string, o LoadOptions) *Case {
 // (0.2·255 = 51, 0.4·255 = 102, …), the sampler takes its address modes,
 // and what the file does not give is the default.
 func TestTextureInputsFile(t *testing.T) {
-	c := loadTex(t, storeLoad, LoadOptions{})
+	c := loadTex(t, storeLoad, testcase.LoadOptions{})
 	src := c.Textures["src"]
 	require.NotNil(t, src)
 	assert.Equal(t, "rgba8unorm", src.Format)
@@ -47,8 +47,8 @@ func TestTextureInputsFile(t *testing.T) {
 // (t.x, s.x, t.y/2, 1) at (x, y), t its own texel, s the texel to its
 // right (repeat); a value between two codes allows both.
 func TestTextureReferenceHandDerived(t *testing.T) {
-	c := loadTex(t, storeLoad, LoadOptions{})
-	out, err := Execute(context.Background(), c, c.Options(Options{}))
+	c := loadTex(t, storeLoad, testcase.LoadOptions{})
+	out, err := Execute(context.Background(), c, CaseOptions(c, Options{}))
 	require.NoError(t, err)
 	res := out
 	require.Equal(t, []string{"dst"}, res.Names)
@@ -97,7 +97,7 @@ func (f fakeTexDevice) Run(context.Context, harness.Kernel, harness.Dispatch) ([
 // A read-back texel outside the reference's codes is a mismatch; one
 // within the allowed set passes.
 func TestTextureMismatchJudged(t *testing.T) {
-	c := loadTex(t, storeLoad, LoadOptions{})
+	c := loadTex(t, storeLoad, testcase.LoadOptions{})
 	good := []byte{0, 255, 128, 255, 255, 0, 26, 255, 101, 205, 76, 255, 203, 103, 127, 255}
 	for _, tc := range []struct {
 		at   int
@@ -108,7 +108,7 @@ func TestTextureMismatchJudged(t *testing.T) {
 		if tc.at >= 0 {
 			out[tc.at] = tc.b
 		}
-		o, err := Execute(context.Background(), c, c.Options(Options{Devices: []Device{fakeTexDevice{out}}}))
+		o, err := Execute(context.Background(), c, CaseOptions(c, Options{Devices: []Device{fakeTexDevice{out}}}))
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, o.Verdict, "byte %d = %d", tc.at, tc.b)
 		if tc.want == oracle.Mismatch {
@@ -118,43 +118,14 @@ func TestTextureMismatchJudged(t *testing.T) {
 	}
 }
 
-// A case record holds the textures and samplers; parsing it gives them back.
-func TestTextureCaseRecordRoundTrip(t *testing.T) {
-	c := loadTex(t, storeLoad, LoadOptions{})
-	raw := EntryInputsJSON(c.Entry())
-	bufs, texs, smps, err := parseEntryInputs("rec: inputs", raw, c.Module)
-	require.NoError(t, err)
-	assert.Empty(t, bufs)
-	for name, tex := range c.Textures {
-		assert.Equal(t, tex, texs[name], name)
-	}
-	assert.Equal(t, c.Samplers, smps)
-	// Made-up textures too (seeded random bytes, a float16 format).
-	m := c.Module
-	ft, fs, err := FillTextures(FillRandom, 7, m)
-	require.NoError(t, err)
-	ec := &ComputeCase{Module: m, Entry: "main", Textures: ft, Samplers: fs}
-	_, texs, smps, err = parseEntryInputs("rec", EntryInputsJSON(ec), m)
-	require.NoError(t, err)
-	assert.Equal(t, ft, texs)
-	assert.Equal(t, fs, smps)
-}
-
 func TestTextureFillDeterministic(t *testing.T) {
-	c := loadTex(t, storeLoad, LoadOptions{Given: map[string]bool{"fill": true, "seed": true}, Fill: "random", Seed: 3})
-	d := loadTex(t, storeLoad, LoadOptions{Given: map[string]bool{"fill": true, "seed": true}, Fill: "random", Seed: 3})
-	e := loadTex(t, storeLoad, LoadOptions{Given: map[string]bool{"fill": true, "seed": true}, Fill: "random", Seed: 4})
+	c := loadTex(t, storeLoad, testcase.LoadOptions{Fill: "random", Seed: new(uint64(3))})
+	d := loadTex(t, storeLoad, testcase.LoadOptions{Fill: "random", Seed: new(uint64(3))})
+	e := loadTex(t, storeLoad, testcase.LoadOptions{Fill: "random", Seed: new(uint64(4))})
 	assert.Equal(t, c.Textures, d.Textures)
 	assert.NotEqual(t, c.Textures["src"].Data, e.Textures["src"].Data)
 	assert.Equal(t, [3]int{16, 16, 1}, [3]int{c.Textures["src"].Width, c.Textures["src"].Height, c.Textures["src"].DepthOrLayers})
-	assert.Equal(t, Fill("random"), c.Fill)
-}
-
-func TestF16RoundTrip(t *testing.T) {
-	for _, x := range []float32{0, 1, -2, 0.25, 65504, 1.0 / 1024 / 16384, 3.140625} {
-		assert.Equal(t, x, f16ToF32(f32ToF16(x)), "%v", x)
-	}
-	assert.Equal(t, uint16(0x3c00), f32ToF16(1+1.0/4096), "ties to even")
+	assert.Equal(t, testcase.Fill("random"), c.Fill)
 }
 
 // Errors name the file and the key, exit 2 (UsageError) or are
@@ -179,11 +150,11 @@ func TestTextureInputErrors(t *testing.T) {
 	} {
 		in := filepath.Join(dir, "in.json")
 		require.NoError(t, os.WriteFile(in, []byte(tc.json), 0o644))
-		_, err := Load(wgslPath, LoadOptions{Command: "exec", Inputs: in})
+		_, err := testcase.Load(wgslPath, testcase.LoadOptions{Inputs: in})
 		require.Error(t, err, tc.json)
 		assert.Contains(t, err.Error(), tc.want, tc.json)
 		assert.True(t, strings.HasPrefix(err.Error(), in+": "), err.Error())
-		_, usage := err.(*UsageError)
+		_, usage := err.(*testcase.UsageError)
 		assert.True(t, usage, "%T", err)
 	}
 }
@@ -195,7 +166,7 @@ func TestTexturePNG(t *testing.T) {
 	require.NoError(t, err)
 	wgslPath := filepath.Join(dir, "s.wgsl")
 	require.NoError(t, os.WriteFile(wgslPath, src, 0o644))
-	c := loadTex(t, storeLoad, LoadOptions{})
+	c := loadTex(t, storeLoad, testcase.LoadOptions{})
 	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
 	copy(img.Pix, c.Textures["src"].Data[0])
 	fh, err := os.Create(filepath.Join(dir, "src.png"))
@@ -203,7 +174,7 @@ func TestTexturePNG(t *testing.T) {
 	require.NoError(t, png.Encode(fh, img))
 	require.NoError(t, fh.Close())
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.inputs.json"), []byte(`{"src": {"png": "src.png"}}`), 0o644))
-	d := loadTex(t, wgslPath, LoadOptions{})
+	d := loadTex(t, wgslPath, testcase.LoadOptions{})
 	assert.Equal(t, c.Textures["src"], d.Textures["src"])
 }
 
@@ -263,10 +234,10 @@ func refLeaves(t *testing.T, e oracle.Expected) (vals, tols []float64) {
 // (x, y) as entry (y·w + x)·4 + s (r32float samples 1…8; rgba8uint
 // samples (4s+1, …, 4s+4)), and textureNumSamples is 4.
 func TestDepthMultisampledHandDerived(t *testing.T) {
-	c := loadTex(t, depthMSLoad, LoadOptions{})
+	c := loadTex(t, depthMSLoad, testcase.LoadOptions{})
 	require.Equal(t, 4, c.Textures["ms"].SampleCount)
 	require.Equal(t, "depth32float", c.Textures["d"].Format)
-	out, err := Execute(context.Background(), c, c.Options(Options{}))
+	out, err := Execute(context.Background(), c, CaseOptions(c, Options{}))
 	require.NoError(t, err)
 	res := out
 	require.Equal(t, []string{"o", "u", "n"}, res.Names)
@@ -298,8 +269,8 @@ func TestDepthMultisampledHandDerived(t *testing.T) {
 // fail); the gather at the centre is 1, 1, 0, 0 exactly (footprint order
 // (0,1), (1,1), (1,0), (0,0), WGSL #texturegathercompare).
 func TestDepthCompareHandDerived(t *testing.T) {
-	c := loadTex(t, depthCompare, LoadOptions{})
-	out, err := Execute(context.Background(), c, c.Options(Options{}))
+	c := loadTex(t, depthCompare, testcase.LoadOptions{})
+	out, err := Execute(context.Background(), c, CaseOptions(c, Options{}))
 	require.NoError(t, err)
 	res := out
 	o, otol := refLeaves(t, res.Reference[0][0])
@@ -329,8 +300,8 @@ func TestDepthMultisampledCasesOnGPUs(t *testing.T) {
 	devs := texGPUs(t)
 	for _, f := range []string{depthMSLoad, depthCompare} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			c := loadTex(t, f, LoadOptions{Flat: true})
-			out, err := Execute(context.Background(), c, c.Options(Options{Devices: devs}))
+			c := loadTex(t, f, testcase.LoadOptions{Flat: new(true)})
+			out, err := Execute(context.Background(), c, CaseOptions(c, Options{Devices: devs}))
 			require.NoError(t, err)
 			assert.Equal(t, oracle.Pass, out.Verdict)
 			assert.Len(t, out.Runs, 1+2*2, "interp twin + 2 adapters × {original, twin}")
@@ -371,10 +342,10 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 `
 	path := filepath.Join(dir, "ms.wgsl")
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
-	c, err := Load(path, LoadOptions{Command: "exec", SPIRV: true, Fill: "small", Workgroups: "64,4", Given: map[string]bool{"workgroups": true, "fill": true}})
+	c, err := testcase.Load(path, testcase.LoadOptions{SPIRV: new(true), Fill: "small", Workgroups: &[3]uint32{64, 4, 1}})
 	require.NoError(t, err)
 	require.Equal(t, [3]uint32{64, 4, 1}, c.Workgroups)
-	out, err := Execute(context.Background(), c, c.Options(Options{Devices: texGPUs(t), SPIRV: true}))
+	out, err := Execute(context.Background(), c, CaseOptions(c, Options{Devices: texGPUs(t), SPIRV: true}))
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Pass, out.Verdict)
 	assert.Len(t, out.Runs, 2*2, "2 adapters × {WGSL, SPIR-V}")
@@ -405,10 +376,10 @@ func TestDepthMultisampledInputErrors(t *testing.T) {
 	} {
 		in := filepath.Join(dir, "in.json")
 		require.NoError(t, os.WriteFile(in, []byte(tc.json), 0o644))
-		_, err := Load(wgslPath, LoadOptions{Command: "exec", Inputs: in})
+		_, err := testcase.Load(wgslPath, testcase.LoadOptions{Inputs: in})
 		require.Error(t, err, tc.json)
 		assert.Contains(t, err.Error(), tc.want, tc.json)
-		_, usage := err.(*UsageError)
+		_, usage := err.(*testcase.UsageError)
 		assert.True(t, usage, "%T", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -22,10 +23,10 @@ func TestChannelValue(t *testing.T) {
 		{"rgba16float", 0x3c00, 1}, {"rgba16float", 0xc100, -2.5}, {"r32float", math.Float32bits(0.1), float64(float32(0.1))},
 		{"rgba8sint", 0xfe, -2}, {"r32sint", 0xffffffff, -1}, {"bgra8unorm", 0, 0},
 	} {
-		assert.InDelta(t, c.want, ChannelValue(c.format, c.code), 1e-12, "%s %#x", c.format, c.code)
+		assert.InDelta(t, c.want, testcase.ChannelValue(c.format, c.code), 1e-12, "%s %#x", c.format, c.code)
 	}
-	assert.True(t, math.IsNaN(ChannelValue("depth24plus", 0)), "a format gpudiff does not upload")
-	ch, bits, kind, bgra, ok := TextureFormat("bgra8unorm")
+	assert.True(t, math.IsNaN(testcase.ChannelValue("depth24plus", 0)), "a format gpudiff does not upload")
+	ch, bits, kind, bgra, ok := testcase.TextureFormat("bgra8unorm")
 	assert.Equal(t, []any{4, 8, "unorm", true, true}, []any{ch, bits, kind, bgra, ok})
-	assert.Nil(t, TextureCodes(nil, 0))
+	assert.Nil(t, testcase.TextureCodes(nil, 0))
 }

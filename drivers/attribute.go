@@ -14,8 +14,10 @@ import (
 // check.ClassSPIRVPath, check.ClassUndefinedSPIRV, check.ClassFlatten,
 // check.ClassReference, check.ClassStack, check.ClassStage and
 // check.ClassHarness), each documented there and decided by
-// check.AttributeRow: drivers fills a check.Row per case from its cells
-// (newRow) and turns the findings into Divergences.
+// check.AttributeRow over a check.Row per case whose runs check built
+// from each adapter's result (check.AdapterRowRuns); drivers adds the
+// report's adapters and the hazards (newRow) and turns the findings into
+// Divergences.
 
 // attributeCase lists and attributes the divergences of one case.
 func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
@@ -48,27 +50,18 @@ func attributeCase(rep *Report, cr *CaseResult) []*Divergence {
 }
 
 // newRow is the case's row for check.AttributeRow: the report's adapters,
-// the cells' runs in order (runs[i] is the RunResult of the row's run i)
-// and the case's hazards.
+// the runs check listed from each adapter's result (check.AdapterRowRuns,
+// in the cells' order: runs[i] is the RunResult shown for the row's run
+// i) and the case's hazards.
 func newRow(rep *Report, cr *CaseResult) (row *check.Row, runs []*RunResult) {
 	row = &check.Row{Mode: rep.Mode, EntryPoint: cr.Workgroups != nil, Hazards: cr.Hazards, Error: cr.Error}
 	for _, a := range rep.Adapters {
 		row.Adapters = append(row.Adapters, check.RowAdapter{Name: a.Name, Implementation: a.Implementation,
 			Backend: a.Backend, Driver: a.Driver, Compiler: a.Compiler})
 	}
-	rowRun := func(adapter string, r *RunResult) check.RowRun {
-		return check.RowRun{Adapter: adapter, Function: r.Function, Format: r.Format, Stage: r.Stage, Outcome: r.Outcome,
-			Mismatches: r.Mismatches, Outputs: r.Outputs, Error: r.Error}
-	}
+	row.Runs, row.TwinInterp = cr.rowRuns, cr.twinRow
 	for _, c := range cr.Cells {
-		for _, r := range c.Runs {
-			row.Runs = append(row.Runs, rowRun(c.Adapter, r))
-			runs = append(runs, r)
-		}
-	}
-	if cr.TwinInterp != nil {
-		t := rowRun("interp", cr.TwinInterp)
-		row.TwinInterp = &t
+		runs = append(runs, c.Runs...)
 	}
 	return row, runs
 }

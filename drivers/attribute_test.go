@@ -64,8 +64,15 @@ func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[st
 		}
 		return rr
 	}
+	// The row check attributes: the same runs as check.RowRuns.
+	rowRun := func(adapter string, rr *RunResult) check.RowRun {
+		return check.RowRun{Adapter: adapter, Function: rr.Function, Format: rr.Format, Stage: rr.Stage, Outcome: rr.Outcome,
+			Mismatches: rr.Mismatches, Outputs: rr.Outputs, Error: rr.Error}
+	}
 	if twin != nil {
 		cr.TwinInterp = mk(Twin, "ir", "", *twin)
+		t := rowRun("interp", cr.TwinInterp)
+		cr.twinRow = &t
 	}
 	used := map[string]bool{}
 	for _, a := range rep.Adapters {
@@ -79,6 +86,7 @@ func row(t *testing.T, mode string, hz map[string][]Hazard, twin *r, runs map[st
 					}
 					if x, ok := runs[name]; ok {
 						c.Runs = append(c.Runs, mk(fn, f, st, x))
+						cr.rowRuns = append(cr.rowRuns, rowRun(a.Name, c.Runs[len(c.Runs)-1]))
 						used[name] = true
 					}
 				}
@@ -292,9 +300,10 @@ func TestAttributeStage(t *testing.T) {
 // cell with the reason, never a divergence.
 func TestUnsupportedRunIsSkipped(t *testing.T) {
 	res := &check.Result{ABI: &ir.KernelABI{Kernel: "k"}}
-	rr := newRunResult(oracle.Judged{Run: oracle.Run{Adapter: "dawn-gles:llvmpipe", Function: "k", Format: oracle.FormatWGSL,
+	j := oracle.Judged{Run: oracle.Run{Adapter: "dawn-gles:llvmpipe", Function: "k", Format: oracle.FormatWGSL,
 		Stage: oracle.StageFragment, Failed: oracle.Unsupported, Message: "no writable storage buffers in the fragment stage"},
-		Verdict: oracle.Unsupported}, res)
+		Verdict: oracle.Unsupported}
+	rr := newRunResult(check.NewRowRun("dawn-gles:llvmpipe", j, res), j, res)
 	assert.Equal(t, Skipped, rr.Outcome)
 	assert.Equal(t, oracle.StageFragment, rr.Stage)
 	assert.Contains(t, rr.Error, "fragment stage")

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -19,7 +19,7 @@ const GeneratedRule = "generated"
 // DefaultInvocations is the invocation count of a corpus kernel that has
 // neither an inputs file nor a case record (arguments from gen.Inputs with
 // seed 1, edge values first, as `gpudiff exec` does).
-const DefaultInvocations = check.DefaultInvocations
+const DefaultInvocations = testcase.DefaultInvocations
 
 // Case is one row of the driver matrix: a kernel with its arguments, and
 // what it tests.
@@ -39,10 +39,10 @@ type Case struct {
 	// Case is what runs (check.Execute): a function kernel and its
 	// per-invocation arguments, a compute entry point as written with its
 	// workgroups and bindings, or a fragment entry point as written over
-	// a check.DefaultFragmentSize target.
-	Case *check.Case
+	// a testcase.DefaultFragmentSize target.
+	Case *testcase.Case
 	// Seed locates a generated program (nil for corpus files).
-	Seed *check.SeedInfo
+	Seed *testcase.SeedInfo
 }
 
 // Module is the case's module.
@@ -51,7 +51,7 @@ func (c *Case) Module() *ir.Module {
 }
 
 // LoadCorpus reads every .wgsl file of dir, in name order: a case file
-// (check.IsCase, of either kind: check.ParseCaseFile) carries its own
+// (testcase.IsCase, of either kind: testcase.ParseCaseFile) carries its own
 // kernel or entry point and inputs; another .wgsl file is a kernel — the
 // function named like the file if there is one, else the module's only
 // uncalled function (wgsl.Kernel) — with the arguments of NAME.inputs.json
@@ -60,7 +60,7 @@ func (c *Case) Module() *ir.Module {
 // bindings and "workgroups" from NAME.inputs.json (exec's form), or
 // gen.EntryBindings and one workgroup without it; one whose kernel is a
 // fragment entry point (wgsl.IsFragmentMode) a fragment case over a 16×16
-// target (check.DefaultFragmentSize).
+// target (testcase.DefaultFragmentSize).
 // Errors are positioned (file:line:col: …) and name the file.
 func LoadCorpus(dir string) ([]*Case, error) {
 	ents, err := os.ReadDir(dir)
@@ -116,12 +116,12 @@ func LoadCorpora(dirs []string, check func(*Case) error) ([]*Case, error) {
 	return cases, nil
 }
 
-// LoadFile reads one corpus file (see LoadCorpus) with check.Load: the
+// LoadFile reads one corpus file (see LoadCorpus) with testcase.Load: the
 // kernel named like the file when there is one, the inputs of
 // NAME.inputs.json beside it (exec's form, and exec's errors), else seed 1's
-// edge values (check.FillEdges: gen.Inputs, gen.EntryBindings).
+// edge values (testcase.FillEdges: gen.Inputs, gen.EntryBindings).
 func LoadFile(path string) (*Case, error) {
-	ac, err := check.Load(path, check.LoadOptions{Command: "drivers", KernelNamedLikeFile: true, Seed: 1, DefaultFill: check.FillEdges})
+	ac, err := testcase.Load(path, testcase.LoadOptions{KernelNamedLikeFile: true, DefaultFill: testcase.FillEdges})
 	if err != nil {
 		return nil, err
 	}
@@ -184,15 +184,15 @@ func Generated(seed uint64, n, invocations int, cfg gen.Config) []*Case {
 			Name:   fmt.Sprintf("gen-%d-%s", i, hash[:8]),
 			Rule:   GeneratedRule,
 			Source: ir.Print(p.Module),
-			Seed:   &check.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
+			Seed:   &testcase.SeedInfo{Campaign: seed, Index: i, Program: ps, Size: size, Profile: prof},
 		}
 		if p.IsEntry() {
 			// A compute entry point (the compute profile): the dispatch
 			// a campaign checks, its bindings gen.Bindings(seed).
-			c.Case = check.NewComputeCase(p.Module, p.Kernel, p.Workgroups, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
+			c.Case = testcase.NewComputeCase(p.Module, p.Kernel, p.Workgroups, testcase.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module)))
 			c.Case.Textures, c.Case.Samplers = p.Textures, p.Samplers
 		} else {
-			c.Case = check.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, invocations))
+			c.Case = testcase.NewKernelCase(p.Module, p.Kernel, gen.Inputs(ps, f.Params, invocations))
 		}
 		out = append(out, c)
 	}

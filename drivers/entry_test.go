@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness/devices"
@@ -25,7 +26,7 @@ const computeDir = "../shaders/compute"
 // directory: histogram (atomics: gpudiff's SPIR-V is skipped on wgpu),
 // conformance_workgroup_barrier (no atomics: SPIR-V runs), each with its
 // NAME.inputs.json, and stencil_case.wgsl, an entry case file recorded
-// from stencil_1d (check.NewEntryRecord, read back by check.ParseCaseFile).
+// from stencil_1d (check.NewEntryRecord, read back by testcase.ParseCaseFile).
 // It returns the directory and, per case, the hand-derived expectation
 // (shaders/compute/NAME.expected.json without its "races" count).
 func entryCorpus(t *testing.T) (string, map[string]any) {
@@ -42,11 +43,11 @@ func entryCorpus(t *testing.T) (string, map[string]any) {
 	}
 	c, err := LoadFile(filepath.Join(computeDir, "stencil_1d.wgsl"))
 	require.NoError(t, err)
-	require.Equal(t, check.KindCompute, c.Case.Kind)
+	require.Equal(t, testcase.KindCompute, c.Case.Kind)
 	res, err := check.Execute(context.Background(), c.Case, check.Options{Mode: wgsl.Raw})
 	require.NoError(t, err)
 	rec := res.Record("test")
-	require.NoError(t, check.WriteCase(filepath.Join(dir, "stencil_case.wgsl"), c.Case.Module, rec))
+	require.NoError(t, testcase.WriteCase(filepath.Join(dir, "stencil_case.wgsl"), c.Case.Module, rec))
 	want["stencil_case"] = expectedBindings(t, "stencil_1d")
 	return dir, want
 }
@@ -73,24 +74,24 @@ func TestLoadCorpusReadsEntryPoints(t *testing.T) {
 	require.Len(t, cases, 3)
 	byName := map[string]*Case{}
 	for _, c := range cases {
-		require.Equal(t, check.KindCompute, c.Case.Kind, c.Name)
+		require.Equal(t, testcase.KindCompute, c.Case.Kind, c.Name)
 		byName[c.Name] = c
 	}
 	h := byName["histogram"].Case
 	assert.Equal(t, "main", h.Func.Name)
 	assert.Equal(t, [3]uint32{2, 1, 1}, h.Workgroups)
-	hv := check.BindingValues(h.Bindings)
+	hv := testcase.BindingValues(h.Bindings)
 	assert.Len(t, hv["values"].Elems, 16)
 	assert.Equal(t, uint32(100), hv["bins"].Elems[0].Bits)
 	s := byName["stencil_case"].Case
 	assert.Equal(t, [3]uint32{2, 1, 1}, s.Workgroups)
-	sv := check.BindingValues(s.Bindings)
+	sv := testcase.BindingValues(s.Bindings)
 	assert.Len(t, sv["src"].Elems, 16)
 	assert.Equal(t, int32(-3), int32(sv["src"].Elems[1].Bits))
 
 	k, err := LoadFile("../shaders/examples/shade.wgsl")
 	require.NoError(t, err)
-	assert.Equal(t, check.KindKernel, k.Case.Kind)
+	assert.Equal(t, testcase.KindKernel, k.Case.Kind)
 
 	// A bad workgroups entry is refused, naming the file.
 	bad := filepath.Join(t.TempDir(), "histogram.wgsl")
@@ -127,12 +128,12 @@ func TestEntryBindingsFillRuntimeArrays(t *testing.T) {
 	assert.Subset(t, []int32{0, 1, -1, -2147483648, 2147483647, 2, -2}, edges)
 	assert.Len(t, bufs["b"].Elems, 3)
 	js := func(v map[string]ir.Value) string {
-		return string(check.BindingsJSON(m, check.MustBindingBuffers(m, v)))
+		return string(testcase.BindingsJSON(m, testcase.MustBindingBuffers(m, v)))
 	}
 	assert.Equal(t, js(bufs), js(gen.EntryBindings(1, m, f, [3]uint32{2, 1, 1})))
 	assert.NotEqual(t, js(bufs), js(gen.EntryBindings(2, m, f, [3]uint32{2, 1, 1})))
 	// Execute takes them as they are.
-	_, err = check.Execute(context.Background(), check.NewComputeCase(m, f.Name, [3]uint32{2, 1, 1}, check.MustBindingBuffers(m, bufs)), check.Options{})
+	_, err = check.Execute(context.Background(), testcase.NewComputeCase(m, f.Name, [3]uint32{2, 1, 1}, testcase.MustBindingBuffers(m, bufs)), check.Options{})
 	require.NoError(t, err)
 }
 
@@ -209,10 +210,10 @@ func TestGeneratedComputePrograms(t *testing.T) {
 	cs := Generated(3, 4, 16, gen.Config{Profile: prof})
 	require.Len(t, cs, 4)
 	for i, c := range cs {
-		require.Equal(t, check.KindCompute, c.Case.Kind)
+		require.Equal(t, testcase.KindCompute, c.Case.Kind)
 		p := gen.Generate(gen.ProgramSeed(3, i), gen.Config{Profile: prof, OutsideSubset: -1})
 		assert.Equal(t, p.Workgroups, c.Case.Workgroups)
-		assert.Equal(t, check.BindingsJSON(p.Module, check.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))), check.BindingsJSON(c.Case.Module, c.Case.Bindings))
+		assert.Equal(t, testcase.BindingsJSON(p.Module, testcase.MustBindingBuffers(p.Module, gen.Bindings(p.Seed, p.Module))), testcase.BindingsJSON(c.Case.Module, c.Case.Bindings))
 		assert.Equal(t, "compute", c.Seed.Profile)
 	}
 }

@@ -2,10 +2,11 @@ package drivers
 
 import (
 	"fmt"
-	"github.com/gpudiff/gpudiff/check"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/check"
 
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"

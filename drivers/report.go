@@ -134,6 +134,11 @@ type CaseResult struct {
 	FlattenError string `json:"flatten_error,omitempty"`
 	// TwinInterp is the twin's run in the interpreter (nil without twin).
 	TwinInterp *RunResult `json:"twin_interp,omitempty"`
+	// rowRuns are the GPU runs as check lists them for attribution
+	// (check.AdapterRowRuns), adapter by adapter: rowRuns[i] is the i-th
+	// RunResult of Cells in order; twinRow the twin's interpreter run.
+	rowRuns []check.RowRun
+	twinRow *check.RowRun
 	// Error is a setup failure of the whole case (no cells ran).
 	Error string  `json:"error,omitempty"`
 	Cells []*Cell `json:"cells"` // one per adapter, in Report.Adapters order

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/harness"
@@ -122,21 +123,28 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 				cr.Races = s.races
 			}
 			cell := &Cell{Adapter: rep.Adapters[a].Name, Result: s.res}
+			// The row's runs are check's (AdapterRowRuns); the cell shows
+			// each with its judged outputs in words.
+			rowRuns, _ := check.AdapterRowRuns(cell.Adapter, s.res, s.skipped)
+			cr.rowRuns = append(cr.rowRuns, rowRuns...)
+			j := 0
 			for _, r := range s.res.Runs {
 				if r.Adapter == "interp" {
 					continue
 				}
-				cell.Runs = append(cell.Runs, newRunResult(r, s.res))
+				cell.Runs = append(cell.Runs, newRunResult(rowRuns[j], r, s.res))
+				j++
 				rep.Runs++
 			}
 			for _, r := range s.skipped {
-				cell.Runs = append(cell.Runs, skippedRun(r, s.res))
+				cell.Runs = append(cell.Runs, runResultOf(rowRuns[j], r.Function))
+				j++
 			}
 			cell.aggregate()
 			cr.Cells = append(cr.Cells, cell)
 		}
 		if cr.Error != "" || res == nil {
-			cr.Cells = nil
+			cr.Cells, cr.rowRuns = nil, nil
 			for _, a := range rep.Adapters {
 				cr.Cells = append(cr.Cells, &Cell{Adapter: a.Name, Outcome: Failed, Text: Failed})
 			}
@@ -147,7 +155,7 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 		rep.Cases = append(rep.Cases, cr)
 	}
 	for i, cr := range rep.Cases {
-		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() && cases[i].Case.Kind == check.KindKernel { // FindHazards reads a function kernel's SPIR-V
+		if cr.Error == "" && opts.Mode == wgsl.Raw && cr.Diverges() && cases[i].Case.Kind == testcase.KindKernel { // FindHazards reads a function kernel's SPIR-V
 			cr.Hazards = caseHazards(cases[i], opts.Flatten)
 		}
 		rep.Divergences = append(rep.Divergences, attributeCase(rep, cr)...)
@@ -197,13 +205,11 @@ func runCase(ctx context.Context, p *prepared, dev check.Device) slot {
 	return s
 }
 
-// skippedRun is a run check did not take, with its reason (Error).
-func skippedRun(r oracle.Run, res *check.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Stage: check.StageOf(r), Outcome: Skipped, Mismatches: []int{}, Error: r.Message}
-	if r.Function != res.ABI.Kernel {
-		rr.Function = Twin
-	}
-	return rr
+// runResultOf is a row's run (check's) as the matrix reports it: function
+// fn's run, with its outcome and message.
+func runResultOf(rr check.RowRun, fn string) *RunResult {
+	return &RunResult{Function: rr.Function, FunctionName: fn, Format: rr.Format, Stage: rr.Stage, Outcome: rr.Outcome,
+		Mismatches: rr.Mismatches, Outputs: rr.Outputs, Error: rr.Error}
 }
 
 // boundedDevice adapts a device for the matrix: a dispatch on an
@@ -232,7 +238,7 @@ func newCaseResult(c *Case) *CaseResult {
 	cs := c.Case
 	cr := &CaseResult{Name: c.Name, Path: c.Path, Kernel: cs.Func.Name, Rule: c.Rule, Spec: c.Spec, Source: c.Source,
 		Invocations: cs.Invocations()}
-	if cs.Kind == check.KindCompute {
+	if cs.Kind == testcase.KindCompute {
 		cr.Workgroups = append([]uint32{}, cs.Workgroups[:]...)
 	}
 	if c.Seed != nil {
@@ -257,54 +263,34 @@ func (cr *CaseResult) setReference(c *Case, res *check.Result) {
 		cr.Reference = append(cr.Reference, oracle.InvocationJSON(r, res.Names))
 		cr.RefHuman = append(cr.RefHuman, oracle.HumanOutputs(r, res.Names))
 	}
+	_, twin := check.AdapterRowRuns("", res, nil)
+	cr.twinRow = twin
 	for _, r := range res.Runs {
 		if r.Adapter == "interp" {
-			cr.TwinInterp = newRunResult(r, res)
+			cr.TwinInterp = newRunResult(*twin, r, res)
 		}
 	}
 }
 
-func newRunResult(r oracle.Judged, res *check.Result) *RunResult {
-	rr := &RunResult{Function: Original, FunctionName: r.Function, Format: r.Format, Stage: check.StageOf(r.Run), Outcome: outcomeOf(r),
-		Mismatches: append([]int{}, r.Mismatches...), Indeterminate: r.Indeterminate, Error: r.Message}
-	if r.Function != res.ABI.Kernel {
-		rr.Function = Twin
-	}
+// newRunResult is judged run r of res, as a row's run rr (check's: its
+// outcome, outputs and message), with what the matrix shows beside it:
+// its indeterminate invocations, its outputs in words and its differing
+// leaves.
+func newRunResult(rr check.RowRun, r oracle.Judged, res *check.Result) *RunResult {
+	out := runResultOf(rr, r.Function)
+	out.Indeterminate = r.Indeterminate
 	for _, o := range r.Outputs {
-		rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
-		rr.Human = append(rr.Human, oracle.HumanOutputs(o, res.Names))
+		out.Human = append(out.Human, oracle.HumanOutputs(o, res.Names))
 	}
 	if len(r.Diffs) > 0 {
-		rr.Diffs = map[int][]string{}
+		out.Diffs = map[int][]string{}
 		for _, i := range oracle.Sorted(r.Diffs) {
 			for _, d := range r.Diffs[i] {
-				rr.Diffs[i] = append(rr.Diffs[i], fmt.Sprintf("%s: reference %s, got %s", d.Path, d.Want, d.Got))
+				out.Diffs[i] = append(out.Diffs[i], fmt.Sprintf("%s: reference %s, got %s", d.Path, d.Want, d.Got))
 			}
 		}
 	}
-	return rr
-}
-
-// outcomeOf maps a judged run onto the matrix's outcomes.
-func outcomeOf(r oracle.Judged) string {
-	switch r.Verdict {
-	case oracle.Pass, oracle.VIndeterminate:
-		return Agrees
-	case oracle.Mismatch:
-		return Differs
-	case oracle.CompileError:
-		return CompileError
-	case oracle.Crash:
-		return Crash
-	case oracle.Timeout:
-		return Timeout
-	case oracle.Unsupported:
-		// A run the adapter cannot take (a fragment kernel where the
-		// fragment stage has no writable storage buffers): skipped, with
-		// the reason in Error, never judged.
-		return Skipped
-	}
-	return Failed
+	return out
 }
 
 // aggregate sets the cell's outcome (worst first) and text. Skipped runs

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -27,7 +28,7 @@ func WriteCaseTable(w io.Writer, o *check.Result, opts ExecOptions) {
 		return
 	}
 	WriteExecTable(w, c.Func, c.Args, o, opts)
-	if c.Kind == check.KindFragment {
+	if c.Kind == testcase.KindFragment {
 		fmt.Fprintf(w, "fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d)\n", c.Func.Name, c.Size[0], c.Size[1], c.Size[0], c.Size[0])
 	}
 }
@@ -56,12 +57,12 @@ func WriteReplay(w io.Writer, o *check.Result, out check.ReplayOutcome, asJSON b
 }
 
 // SaveRun writes what exec keeps of o besides its output: the case file
-// (saveCase, check.WriteCase; "" none) with toolVersion in its record, and
+// (saveCase, testcase.WriteCase; "" none) with toolVersion in its record, and
 // the pictures (CasePictures) into directory png ("" none). Errors name
 // the flag: "--save-case: …", "--png: …".
 func SaveRun(o *check.Result, saveCase, png, toolVersion string) error {
 	if saveCase != "" {
-		if err := check.WriteCase(saveCase, o.Case.Module, o.Record(toolVersion)); err != nil {
+		if err := testcase.WriteCase(saveCase, o.Case.Module, o.Record(toolVersion)); err != nil {
 			return fmt.Errorf("--save-case: %w", err)
 		}
 	}
@@ -75,14 +76,14 @@ func SaveRun(o *check.Result, saveCase, png, toolVersion string) error {
 }
 
 // WritePictures writes each picture to dir/File atomically
-// (check.WriteFileAtomic), stopping at the first failure; an empty dir
+// (testcase.WriteFileAtomic), stopping at the first failure; an empty dir
 // writes none.
 func WritePictures(dir string, pics []NamedPicture) error {
 	for _, p := range pics {
 		if dir == "" {
 			break
 		}
-		if err := check.WriteFileAtomic(filepath.Join(dir, p.File), p.PNG); err != nil {
+		if err := testcase.WriteFileAtomic(filepath.Join(dir, p.File), p.PNG); err != nil {
 			return err
 		}
 	}
@@ -94,7 +95,7 @@ func CasePictures(o *check.Result) []NamedPicture {
 	if o.IsCompute() {
 		return append(EntryPictures(o, o.Case.Func.Name), EntryTexturePictures(o, o.Case.Module, o.Case.Func.Name)...)
 	}
-	if o.Case.Kind == check.KindFragment {
+	if o.Case.Kind == testcase.KindFragment {
 		return append(ResultPictures(o), FragmentPictures(o.Case, o)...)
 	}
 	return ResultPictures(o)
@@ -106,7 +107,7 @@ func CaseViews(o *check.Result) []View {
 		return EntryViews(o.Case, o)
 	}
 	views := ResultViews(o.Case.Func, o.Case.Args, o)
-	if o.Case.Kind == check.KindFragment {
+	if o.Case.Kind == testcase.KindFragment {
 		pics := fragmentPictures(o.Case, o)
 		for i := range len(views) {
 			views = append(views, fragmentViews(pics, views[i], i-1)...)
@@ -116,7 +117,7 @@ func CaseViews(o *check.Result) []View {
 }
 
 // EntryRun is one entry point's turn when a module's entry points run in
-// turn (check.EachEntry): its outcome, or Err, the positioned reason it
+// turn (testcase.EachEntry): its outcome, or Err, the positioned reason it
 // was refused (Outcome nil), and its exit code (README "Exit codes"; the
 // command decides it).
 type EntryRun struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -27,7 +28,7 @@ import (
 // ir.Value or ir.Buffer, leaf by leaf), laid out as encoding/json's
 // Encoder with SetIndent("", "  ") prints it, then a newline. Errors
 // are w's.
-func WriteDispatchJSON(w io.Writer, c *check.Case, res *check.Result) error {
+func WriteDispatchJSON(w io.Writer, c *testcase.Case, res *check.Result) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	writeDispatchJSON(ir.NewJSONWriter(bw, true), c, res, nil)
 	bw.WriteByte('\n')
@@ -47,7 +48,7 @@ func WriteDispatchJSON(w io.Writer, c *check.Case, res *check.Result) error {
 //
 // with the keys of each {name: ...} object sorted, as encoding/json
 // sorts a map's.
-func writeDispatchJSON(j *ir.JSONWriter, c *check.Case, res *check.Result, exit *int) {
+func writeDispatchJSON(j *ir.JSONWriter, c *testcase.Case, res *check.Result, exit *int) {
 	j.Open('{')
 	j.Key("entry")
 	j.String(c.Func.Name)
@@ -66,7 +67,7 @@ func writeDispatchJSON(j *ir.JSONWriter, c *check.Case, res *check.Result, exit 
 	j.Key("bindings")
 	var tex map[string]json.RawMessage
 	if len(c.Module.Textures) > 0 {
-		tex = check.TextureInputs(c)
+		tex = testcase.TextureInputs(c)
 	}
 	inputs := map[string]int{}
 	var keys []string
@@ -204,7 +205,7 @@ func sortedNames(names []string, n int) []int {
 // those that differ and up to 64 indeterminate ones get a row (all with
 // opts.AllRows); the leaves are read one by one from either form of the
 // outputs (oracle.Expected.Cursor), text made only for the rows shown.
-func WriteDispatchTable(w io.Writer, c *check.Case, res *check.Result, opts ExecOptions) {
+func WriteDispatchTable(w io.Writer, c *testcase.Case, res *check.Result, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Func.Name, firstLine(res.Domain))
@@ -249,7 +250,7 @@ func WriteDispatchTable(w io.Writer, c *check.Case, res *check.Result, opts Exec
 
 // dispatchRunLabel names a run: its adapter and format, then the
 // function when it is the twin.
-func dispatchRunLabel(c *check.Case, r oracle.Run) string {
+func dispatchRunLabel(c *testcase.Case, r oracle.Run) string {
 	label := r.Adapter + " " + string(r.Format)
 	if r.Function != c.Func.Name {
 		label += " " + r.Function
@@ -258,7 +259,7 @@ func dispatchRunLabel(c *check.Case, r oracle.Run) string {
 }
 
 // writeBindingTable writes read_write binding b's table (WriteDispatchTable).
-func writeBindingTable(w io.Writer, c *check.Case, res *check.Result, b int, name string, color, allRows bool) {
+func writeBindingTable(w io.Writer, c *testcase.Case, res *check.Result, b int, name string, color, allRows bool) {
 	ref := res.Reference[0][b]
 	n := ref.Count()
 	rc := ref.Cursor()

@@ -22,6 +22,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -165,13 +166,13 @@ func oldInputValue(res *check.Result, i int) ir.Value {
 	return oracle.Expected{Buffer: res.Inputs[i]}.Val()
 }
 
-func oldWriteDispatchJSON(w io.Writer, c *check.ComputeCase, res *check.Result) error {
+func oldWriteDispatchJSON(w io.Writer, c *testcase.ComputeCase, res *check.Result) error {
 	inputs := map[string]json.RawMessage{}
 	for i, v := range res.Bindings {
 		inputs[v.Name] = oldMarshalValue(oldInputValue(res, i))
 	}
 	if len(c.Module.Textures) > 0 {
-		for k, v := range check.TextureInputs(c.Case()) {
+		for k, v := range testcase.TextureInputs(c.Case()) {
 			inputs[k] = v
 		}
 	}
@@ -274,7 +275,7 @@ type oldLeafRow struct {
 // leaf (its path, the reference, one column per run; "≠" marks a leaf that
 // differs, "~" one the reference leaves indeterminate), then a line per
 // run, the races and the skipped runs.
-func oldWriteDispatchTable(w io.Writer, c *check.ComputeCase, res *check.Result, opts ExecOptions) {
+func oldWriteDispatchTable(w io.Writer, c *testcase.ComputeCase, res *check.Result, opts ExecOptions) {
 	color, allRows := opts.Color, opts.AllRows
 	if res.Domain != "" {
 		fmt.Fprintf(w, "entry point %s: out-of-domain: the made-up bindings drive it past the step limit: %s\n", c.Entry, firstLine(res.Domain))
@@ -480,7 +481,7 @@ func oldWriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Res
 		Findings []oldFindingJSON `json:"findings"`
 		// Repro is repro's judgement of the replay (repro --json only).
 		Repro *check.ReplayOutcome `json:"repro,omitempty"`
-	}{f.Name, len(args), check.InputsJSON(f, args), ref, refErrs, runs, ExecVerdict(res.Verdict), oldExecFindings(res), replay}
+	}{f.Name, len(args), testcase.InputsJSON(f, args), ref, refErrs, runs, ExecVerdict(res.Verdict), oldExecFindings(res), replay}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(obj)

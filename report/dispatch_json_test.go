@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -90,24 +91,24 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Result {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "tile.wgsl"), []byte(tileKernel), 0o644))
 	type src struct {
 		path string
-		opts check.LoadOptions
+		opts testcase.LoadOptions
 	}
 	srcs := map[string]src{}
 	for _, n := range []string{"race", "race_neighbour_read", "race_across_workgroups", "atomic_counter_read", "atomic_minmax_global",
 		"oob_store_whole_binding", "oob_read_values", "particles", "core_align_size", "core_vec3_binding", "histogram", "indeterminate_loop_exit"} {
-		srcs[n] = src{"../shaders/compute/" + n + ".wgsl", check.LoadOptions{Command: "exec"}}
+		srcs[n] = src{"../shaders/compute/" + n + ".wgsl", testcase.LoadOptions{}}
 	}
-	srcs["race flat"] = src{"../shaders/compute/race.wgsl", check.LoadOptions{Command: "exec", Flat: true}}
-	srcs["tile"] = src{filepath.Join(dir, "tile.wgsl"), check.LoadOptions{Command: "exec", Workgroups: "3"}}
-	srcs["store_load"] = src{"../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"}}
-	srcs["floats"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec"}}
-	srcs["floats flat"] = src{filepath.Join(dir, "floats.wgsl"), check.LoadOptions{Command: "exec", Flat: true}}
-	srcs["out of domain"] = src{filepath.Join(dir, "ood.wgsl"), check.LoadOptions{Command: "exec", Fill: "small", Given: map[string]bool{"fill": true}}}
+	srcs["race flat"] = src{"../shaders/compute/race.wgsl", testcase.LoadOptions{Flat: new(true)}}
+	srcs["tile"] = src{filepath.Join(dir, "tile.wgsl"), testcase.LoadOptions{Workgroups: &[3]uint32{3, 1, 1}}}
+	srcs["store_load"] = src{"../shaders/textures/store_load.wgsl", testcase.LoadOptions{}}
+	srcs["floats"] = src{filepath.Join(dir, "floats.wgsl"), testcase.LoadOptions{}}
+	srcs["floats flat"] = src{filepath.Join(dir, "floats.wgsl"), testcase.LoadOptions{Flat: new(true)}}
+	srcs["out of domain"] = src{filepath.Join(dir, "ood.wgsl"), testcase.LoadOptions{Fill: "small"}}
 	out := map[string]*check.Result{}
 	for name, s := range srcs {
-		c, err := check.Load(s.path, s.opts)
+		c, err := testcase.Load(s.path, s.opts)
 		require.NoError(t, err, name)
-		o, err := check.Execute(context.Background(), c, c.Options(check.Options{}))
+		o, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{}))
 		require.NoError(t, err, name)
 		require.NotNil(t, o, name)
 		out[name] = o
@@ -123,7 +124,7 @@ func dispatchJSONCases(t *testing.T) map[string]*check.Result {
 // last output lacks its last leaf ("<missing>"); a crashed one whose
 // message has HTML and control characters; and a skipped one. asBuffer
 // gives the runs' buffer outputs as ir.Buffer.
-func withRuns(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bool) {
+func withRuns(t *testing.T, c *testcase.ComputeCase, res *check.Result, asBuffer bool) {
 	t.Helper()
 	if res.Domain != "" {
 		return
@@ -174,7 +175,7 @@ func withRuns(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bo
 
 // expectedAs is v as the output name of c: a Buffer of its binding's type
 // when asBuffer (a storage texture's output stays a Value).
-func expectedAs(t *testing.T, c *check.ComputeCase, name string, v ir.Value, asBuffer bool) oracle.Expected {
+func expectedAs(t *testing.T, c *testcase.ComputeCase, name string, v ir.Value, asBuffer bool) oracle.Expected {
 	t.Helper()
 	sv := c.Module.SharedVar(name)
 	if !asBuffer || sv == nil {
@@ -188,7 +189,7 @@ func expectedAs(t *testing.T, c *check.ComputeCase, name string, v ir.Value, asB
 // asReference is res with its reference's buffer outputs as ir.Buffer
 // (asBuffer) or as ir.Value trees, whichever form check gave (their
 // indeterminacy and allowed sets kept).
-func asReference(t *testing.T, c *check.ComputeCase, res *check.Result, asBuffer bool) *check.Result {
+func asReference(t *testing.T, c *testcase.ComputeCase, res *check.Result, asBuffer bool) *check.Result {
 	t.Helper()
 	r := *res
 	var ref []oracle.Expected
@@ -313,27 +314,27 @@ func TestExecJSONIsByteIdentical(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mat.wgsl"), []byte(matKernel), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "loop.wgsl"), []byte(loopKernel), 0o644))
-	edges := func(n int, flat bool) check.LoadOptions {
-		return check.LoadOptions{Command: "exec", Invocations: n, Flat: flat, Given: map[string]bool{"invocations": true}}
+	edges := func(n int, flat bool) testcase.LoadOptions {
+		return testcase.LoadOptions{Invocations: n, Flat: new(flat)}
 	}
 	cases := map[string]struct {
 		path string
-		opts check.LoadOptions
+		opts testcase.LoadOptions
 	}{
-		"particle":      {"../shaders/examples/particle.wgsl", check.LoadOptions{Command: "exec"}},
-		"particle flat": {"../shaders/examples/particle.wgsl", check.LoadOptions{Command: "exec", Flat: true}},
+		"particle":      {"../shaders/examples/particle.wgsl", testcase.LoadOptions{}},
+		"particle flat": {"../shaders/examples/particle.wgsl", testcase.LoadOptions{Flat: new(true)}},
 		"tonemap edges": {"../shaders/examples/tonemap.wgsl", edges(40, true)},
 		"pack edges":    {"../shaders/examples/pack.wgsl", edges(30, false)},
 		"divmod edges":  {"../shaders/examples/divmod.wgsl", edges(30, false)},
-		"mat":           {filepath.Join(dir, "mat.wgsl"), check.LoadOptions{Command: "exec", Invocations: 24, Fill: "small", Flat: true, Given: map[string]bool{"invocations": true, "fill": true}}},
+		"mat":           {filepath.Join(dir, "mat.wgsl"), testcase.LoadOptions{Invocations: 24, Fill: "small", Flat: new(true)}},
 		"mat edges":     {filepath.Join(dir, "mat.wgsl"), edges(24, false)},
-		"loop":          {filepath.Join(dir, "loop.wgsl"), check.LoadOptions{Command: "exec", Invocations: 6, Fill: "iota", Given: map[string]bool{"invocations": true, "fill": true}}},
-		"checker":       {"../shaders/fragment/checker.wgsl", check.LoadOptions{Command: "exec", Size: "4x4"}},
+		"loop":          {filepath.Join(dir, "loop.wgsl"), testcase.LoadOptions{Invocations: 6, Fill: "iota"}},
+		"checker":       {"../shaders/fragment/checker.wgsl", testcase.LoadOptions{Size: &[2]uint32{4, 4}}},
 	}
 	for name, cs := range cases {
-		c, err := check.Load(cs.path, cs.opts)
+		c, err := testcase.Load(cs.path, cs.opts)
 		require.NoError(t, err, name)
-		o, err := check.Execute(context.Background(), c, c.Options(check.Options{Interp: interpOptions()}))
+		o, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{Interp: interpOptions()}))
 		require.NoError(t, err, name)
 		require.NotNil(t, o, name)
 		res := *o

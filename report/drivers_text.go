@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -289,7 +289,7 @@ func writeDivergences(w io.Writer, rep *drivers.Report) {
 			fmt.Fprintf(w, "  spec: %s\n", cr.Spec)
 		}
 		where := cr.Path
-		if si, ok := cr.Seed.(*check.SeedInfo); ok && where == "" {
+		if si, ok := cr.Seed.(*testcase.SeedInfo); ok && where == "" {
 			where = fmt.Sprintf("generated program %d of seed %d (program seed %#x, size %d, profile %s)", si.Index, si.Campaign, si.Program, si.Size, si.Profile)
 		}
 		if cr.Workgroups != nil {

@@ -59,7 +59,7 @@ func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 	j.String(f.Name)
 	j.Key("invocations")
 	j.Int(int64(len(args)))
-	j.Key("inputs") // check.InputsJSON's object
+	j.Key("inputs") // testcase.InputsJSON's object
 	j.Open('{')
 	for k, p := range f.Params {
 		j.Key(p.Name)

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/gpudiff/gpudiff/campaign"
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/drivers"
 )
 
@@ -18,7 +18,7 @@ type Output struct {
 }
 
 // WriteOutputs renders each output given into its file atomically
-// (check.WriteFileAtomic: a render or write failure leaves no partial
+// (testcase.WriteFileAtomic: a render or write failure leaves no partial
 // file behind), stopping at the first failure; its error names the
 // output's flag ("--json: …").
 func WriteOutputs(outs ...Output) error {
@@ -29,7 +29,7 @@ func WriteOutputs(outs ...Output) error {
 		var b bytes.Buffer
 		err := o.Render(&b)
 		if err == nil {
-			err = check.WriteFileAtomic(o.Path, b.Bytes())
+			err = testcase.WriteFileAtomic(o.Path, b.Bytes())
 		}
 		if err != nil {
 			return fmt.Errorf("--%s: %v", o.Flag, err)

@@ -10,6 +10,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -34,7 +35,7 @@ import (
 // golang.org/x/image/draw). Colours: one channel is grey, two are red and
 // green, three or four are red, green and blue (alpha is not drawn; the
 // viewer's text gives it); bgra8unorm is shown as the colour it stands
-// for. A channel's value (check.ChannelValue: what the shader reads) maps
+// for. A channel's value (testcase.ChannelValue: what the shader reads) maps
 // to 0–255 by its format's kind, as the legend says: unorm as is, snorm
 // (v+1)/2, float clamped to [0, 1], uint and sint normalized over the
 // smallest and largest colour-channel value of the texture in the picture
@@ -174,7 +175,7 @@ type texData struct {
 // textureData gathers what run k (k < 0: the reference) shows of tv.
 func textureData(res texRuns, entry string, tv check.TextureView, input bool, k int) texData {
 	t := tv.Texture
-	ch, _, _, _, _ := check.TextureFormat(t.Format)
+	ch, _, _, _, _ := testcase.TextureFormat(t.Format)
 	d := texData{format: t.Format, channels: max(ch, 1)}
 	run := oracle.Run{Adapter: "interp", Function: entry, Format: oracle.FormatIR}
 	var j *oracle.Judged
@@ -188,7 +189,7 @@ func textureData(res texRuns, entry string, tv check.TextureView, input bool, k 
 	}
 	if input {
 		for l := 0; l < t.MipLevels; l++ {
-			d.codes = append(d.codes, check.TextureCodes(t, l))
+			d.codes = append(d.codes, testcase.TextureCodes(t, l))
 		}
 		d.lo, d.hi = codeRange(t.Format, d.channels, d.codes)
 		d.title = fmt.Sprintf("%s input, %s %s, %d level(s)", tv.Var.Name, t.Format, dims, t.MipLevels)
@@ -270,7 +271,7 @@ func codeRange(format string, channels int, codes [][]uint32) (lo, hi float64) {
 			if i%channels >= 3 {
 				continue
 			}
-			v := check.ChannelValue(format, c)
+			v := testcase.ChannelValue(format, c)
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -285,7 +286,7 @@ func codeRange(format string, channels int, codes [][]uint32) (lo, hi float64) {
 // displayMapping says how format's channel values map to 0–255 (the
 // legend's line) and maps one.
 func displayMapping(format string, lo, hi float64) (string, func(float64) uint8) {
-	_, _, kind, _, _ := check.TextureFormat(format)
+	_, _, kind, _, _ := testcase.TextureFormat(format)
 	to8 := func(f float64) uint8 { return uint8(math.Round(255 * math.Max(0, math.Min(1, f)))) }
 	switch kind {
 	case "unorm":
@@ -305,10 +306,10 @@ func displayMapping(format string, lo, hi float64) (string, func(float64) uint8)
 // texelColor is the colour of a texel's codes cs (memory order), and
 // false when a colour channel is NaN or infinite.
 func texelColor(format string, cs []uint32, m func(float64) uint8) (color.RGBA, bool) {
-	_, _, _, bgra, _ := check.TextureFormat(format)
+	_, _, _, bgra, _ := testcase.TextureFormat(format)
 	v := make([]float64, len(cs))
 	for i, c := range cs {
-		v[i] = check.ChannelValue(format, c)
+		v[i] = testcase.ChannelValue(format, c)
 		if i < 3 && (math.IsNaN(v[i]) || math.IsInf(v[i], 0)) {
 			return NonFiniteColor, false
 		}

@@ -5,6 +5,7 @@ import (
 	"image"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -183,7 +184,7 @@ type fragmentPicture struct {
 
 // fragmentPictures are a fragment case's extra pictures per run: each
 // attachment ("target NAME"), then each texture it samples.
-func fragmentPictures(c *check.Case, res *check.Result) []fragmentPicture {
+func fragmentPictures(c *testcase.Case, res *check.Result) []fragmentPicture {
 	w, h := int(c.Size[0]), int(c.Size[1])
 	var out []fragmentPicture
 	for _, a := range fragmentAttachments(res) {
@@ -194,7 +195,7 @@ func fragmentPictures(c *check.Case, res *check.Result) []fragmentPicture {
 			at:   func(x, y int) (Texel, bool) { return TexturePictureTexelAt(tv, false, x, y) },
 			text: func(k int, t Texel) string { return pixelDescription(c, res, k, t) }})
 	}
-	tvs, err := c.TextureViews()
+	tvs, err := check.TextureViews(c)
 	if err != nil {
 		return out
 	}
@@ -210,7 +211,7 @@ func fragmentPictures(c *check.Case, res *check.Result) []fragmentPicture {
 
 // pixelDescription describes pixel t of the target: the invocation's
 // text (invocationText), which the pixel is.
-func pixelDescription(c *check.Case, res *check.Result, k int, t Texel) string {
+func pixelDescription(c *testcase.Case, res *check.Result, k int, t Texel) string {
 	i := t.Y*int(c.Size[0]) + t.X
 	return fmt.Sprintf("pixel (%d, %d): ", t.X, t.Y) + invocationText(c.Func, c.Args, res, k, i)
 }
@@ -218,7 +219,7 @@ func pixelDescription(c *check.Case, res *check.Result, k int, t Texel) string {
 // FragmentPictures returns a fragment case's extra pictures (render
 // target attachments, sampled textures) of the reference, then of each
 // judged run, named as TexturePictureFile names them.
-func FragmentPictures(c *check.Case, res *check.Result) []NamedPicture {
+func FragmentPictures(c *testcase.Case, res *check.Result) []NamedPicture {
 	pics := fragmentPictures(c, res)
 	var out []NamedPicture
 	for k := -1; k < len(res.Runs); k++ {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -23,9 +24,9 @@ import (
 // storeLoad runs shaders/textures/store_load.wgsl (with its inputs file:
 // src a 2×2 rgba8unorm texture, dst a written 2×2 rgba8unorm storage
 // texture) on the reference and on lavapipe.
-func storeLoad(t *testing.T) (*check.Case, *check.Result) {
+func storeLoad(t *testing.T) (*testcase.Case, *check.Result) {
 	t.Helper()
-	c, err := check.Load("../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "exec"})
+	c, err := testcase.Load("../shaders/textures/store_load.wgsl", testcase.LoadOptions{})
 	require.NoError(t, err)
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
@@ -238,9 +239,9 @@ func TestViewerTexturePictures(t *testing.T) {
 // framed red, and the viewer's view of an attachment prints the pixel's
 // invocation when clicked.
 func TestFragmentPictures(t *testing.T) {
-	c, err := check.Load("../shaders/textures/checker_sample.wgsl", check.LoadOptions{Command: "exec"})
+	c, err := testcase.Load("../shaders/textures/checker_sample.wgsl", testcase.LoadOptions{})
 	require.NoError(t, err)
-	require.Equal(t, check.KindFragment, c.Kind)
+	require.Equal(t, testcase.KindFragment, c.Kind)
 	d, err := harness.Open("wgpu-vulkan:llvmpipe")
 	require.NoError(t, err)
 	t.Cleanup(d.Close)
@@ -268,14 +269,14 @@ func TestFragmentPictures(t *testing.T) {
 		cs := leafCodes(res.Runs[0].Outputs[i][0].Value)[:4]
 		assert.Equal(t, color.RGBA{to8(cs[0]), to8(cs[1]), to8(cs[2]), 255}, rgbaAt(img, r.Min.Add(image.Pt(2, 2))), "pixel %d", i)
 	}
-	tvs, err := c.TextureViews()
+	tvs, err := check.TextureViews(c)
 	require.NoError(t, err)
 	require.Len(t, tvs, 2)
 	checker := tvs[0]
 	require.Equal(t, "checker", checker.Var.Name)
 	img = decodePNGBytes(t, files[TexturePictureFile(run, "checker")])
 	for level := 0; level < 4; level++ {
-		codes := check.TextureCodes(checker.Texture, level)
+		codes := testcase.TextureCodes(checker.Texture, level)
 		r, ok := TexturePictureTexel(checker, true, level, 0, 1, 0)
 		require.True(t, ok, "level %d", level)
 		assert.Equal(t, color.RGBA{uint8(codes[4]), uint8(codes[5]), uint8(codes[6]), 255}, rgbaAt(img, centreOf(r)), "level %d texel (1, 0)", level)
@@ -324,9 +325,9 @@ func TestTexturePicturesOutOfDomain(t *testing.T) {
   textureStore(dst, vec2u(0u), vec4f(f32(i)));
 }
 `), 0o644))
-	c, err := check.Load(path, check.LoadOptions{Command: "exec", Fill: "random", Seed: 1, Given: map[string]bool{"fill": true, "seed": true}})
+	c, err := testcase.Load(path, testcase.LoadOptions{Fill: "random", Seed: new(uint64(1))})
 	require.NoError(t, err)
-	o, err := check.Execute(context.Background(), c, c.Options(check.Options{}))
+	o, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{}))
 	require.NoError(t, err)
 	require.Equal(t, oracle.OutOfDomain, o.Verdict)
 	pics := CasePictures(o)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
@@ -44,8 +45,8 @@ func textureViews(res texRuns, entry string, specs []texturePictureSpec, base Vi
 // channelText describes channel code x of format: its value (what the
 // shader reads) and, where that is not the code itself, the code.
 func channelText(format string, x uint32) string {
-	_, bits, kind, _, _ := check.TextureFormat(format)
-	v := check.ChannelValue(format, x)
+	_, bits, kind, _, _ := testcase.TextureFormat(format)
+	v := testcase.ChannelValue(format, x)
 	s := fmt.Sprintf("%.6g", v)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		s = fmt.Sprint(v)
@@ -61,7 +62,7 @@ var channelNames = [4]string{"r", "g", "b", "a"}
 // texelChannels names the channels of one texel's codes cs ("r 0.4 (code
 // 102), g …"); bgra8unorm's are named in memory order b, g, r, a.
 func texelChannels(format string, cs []uint32, each func(c int) string) string {
-	_, _, _, bgra, _ := check.TextureFormat(format)
+	_, _, _, bgra, _ := testcase.TextureFormat(format)
 	parts := make([]string, len(cs))
 	for c := range cs {
 		name := channelNames[min(c, 3)]
@@ -87,7 +88,7 @@ func texelDescription(res texRuns, entry string, tv check.TextureView, input boo
 		run = j.Run
 	}
 	tex := tv.Texture
-	ch, _, _, _, _ := check.TextureFormat(tex.Format)
+	ch, _, _, _, _ := testcase.TextureFormat(tex.Format)
 	ch = max(ch, 1)
 	w, h, _ := texLevelSize(tv, t.Level)
 	i := (t.Layer*h+t.Y)*w + t.X
@@ -103,7 +104,7 @@ func texelDescription(res texRuns, entry string, tv check.TextureView, input boo
 		return texelChannels(tex.Format, cs, func(c int) string { return channelText(tex.Format, cs[c]) })
 	}
 	if input {
-		if cs := codesOf(check.TextureCodes(tex, t.Level)); cs != nil {
+		if cs := codesOf(testcase.TextureCodes(tex, t.Level)); cs != nil {
 			fmt.Fprintf(&b, "  input:     %s (%s, the same in every run)\n", plain(cs), tex.Format)
 		}
 		return b.String()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -86,7 +87,7 @@ func ResultViews(f *ir.Func, args [][]ir.Value, res *check.Result) []View {
 // case c: the reference's, then each judged run's (skipped runs have no
 // picture); each run's picture of its buffer leaves is followed by its
 // texture pictures (TexturePicture), one view each.
-func EntryViews(c *check.Case, res *check.Result) []View {
+func EntryViews(c *testcase.Case, res *check.Result) []View {
 	specs := texturePictureSpecs(res, c.Module, c.Func.Name)
 	view := func(k int) []View {
 		run := oracle.Run{Adapter: "interp", Function: c.Func.Name, Format: oracle.FormatIR}

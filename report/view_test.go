@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -231,7 +232,7 @@ func TestViewerClickLeaf(t *testing.T) {
 	require.NoError(t, err)
 	res := &check.Result{Names: []string{"out"}, Reference: [][]oracle.Expected{ref}, Runs: runs, Verdict: verdict,
 		ComputeResult: check.ComputeResult{Bindings: []*ir.SharedVar{out}, Inputs: []ir.Buffer{in}}}
-	c := &check.Case{Kind: check.KindCompute, Func: &ir.Func{Name: "main"}, Workgroups: [3]uint32{1, 1, 1}}
+	c := &testcase.Case{Kind: testcase.KindCompute, Func: &ir.Func{Name: "main"}, Workgroups: [3]uint32{1, 1, 1}}
 	v := NewViewer(EntryViews(c, res))
 	require.Equal(t, "swiftshader main wgsl", v.Current().Label)
 	x, y := centre(EntryPictureCell(res, 0, 1))
@@ -263,7 +264,7 @@ func TestViewerHover(t *testing.T) {
 	runs, verdict := oracle.Judge([][]oracle.Expected{ref}, []string{"out"}, []oracle.Run{{Adapter: "swiftshader", Function: "main", Format: oracle.FormatWGSL, Outputs: [][]oracle.Expected{{{Value: val(4, 9, 6)}}}}})
 	res := &check.Result{Names: []string{"out"}, Reference: [][]oracle.Expected{ref}, Runs: runs, Verdict: verdict,
 		ComputeResult: check.ComputeResult{Bindings: []*ir.SharedVar{{Name: "out", T: arr, Space: ir.SpaceStorage}}, Inputs: []ir.Buffer{{Type: arr, Bytes: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0}}}}}
-	v := NewViewer(EntryViews(&check.Case{Kind: check.KindCompute, Func: &ir.Func{Name: "main"}, Workgroups: [3]uint32{1, 1, 1}}, res))
+	v := NewViewer(EntryViews(&testcase.Case{Kind: testcase.KindCompute, Func: &ir.Func{Name: "main"}, Workgroups: [3]uint32{1, 1, 1}}, res))
 	x, y := centre(EntryPictureCell(res, 0, 1))
 	assert.Equal(t, "gpudiff view: swiftshader main wgsl (mismatch) | out[1], swiftshader main wgsl", v.Hover(x, y))
 	assert.Equal(t, v.Title(), v.Hover(0, 0))

@@ -20,15 +20,17 @@ var stageRank = map[string]int{
 	// generators; harness processes and implementations
 	"fuzz/gen": 2, "harness/worker": 2, "harness/dawn": 2, "harness/window": 2,
 	"harness/devices": 3,
-	// one case
-	"check": 4,
+	// the case model and case files
+	"check/testcase": 4,
+	// one case executed and judged
+	"check": 5,
 	// many cases
-	"campaign": 5, "drivers": 5, "report/amber": 5,
+	"campaign": 6, "drivers": 6, "report/amber": 6,
 	// rendering
-	"report": 6,
+	"report": 7,
 	// front ends, tools and cross-stage tests
-	"cmd/gpudiff": 7, "deploy/benchgpu": 7, "compiler/spirv/internal/gentables": 7, "internal/benchkit/instructions": 7,
-	"compiler/spirv/crosscheck": 7, "shaders": 7,
+	"cmd/gpudiff": 8, "deploy/benchgpu": 8, "compiler/spirv/internal/gentables": 8, "internal/benchkit/instructions": 8,
+	"compiler/spirv/crosscheck": 8, "shaders": 8,
 }
 
 // TestImportsFollowTheArchitectureMap lists every package of the module

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/ir"
@@ -45,7 +46,7 @@ func TestCoreWGSLOnLavapipe(t *testing.T) {
 			require.NoError(t, err)
 			var in map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal(b, &in))
-			c := &check.ComputeCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Buffer{}}
+			c := &testcase.ComputeCase{Module: m, Entry: f.Name, Buffers: map[string]ir.Buffer{}}
 			require.NoError(t, json.Unmarshal(in["workgroups"], &c.Workgroups))
 			for _, v := range m.Shared {
 				if raw, ok := in[v.Name]; ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -65,10 +66,10 @@ func fragmentFindingsCheck(t *testing.T, devs []check.Device, obs *observations)
 		t.Run(name, func(t *testing.T) {
 			fd, ok := fragmentFindings[name]
 			require.True(t, ok, "no hand-derived reference for %s", name)
-			c, err := check.LoadReplay(path, check.LoadOptions{})
+			c, err := check.LoadReplay(path, testcase.LoadOptions{})
 			require.NoError(t, err)
-			require.Equal(t, check.KindFragment, c.Kind, "%s is a fragment entry point's case", name)
-			x, err := check.Execute(t.Context(), c, c.Options(check.Options{Devices: devs}))
+			require.Equal(t, testcase.KindFragment, c.Kind, "%s is a fragment entry point's case", name)
+			x, err := check.Execute(t.Context(), c, check.CaseOptions(c, check.Options{Devices: devs}))
 			require.NoError(t, err)
 			res := x
 			obs.add("fragment/"+name, res.Runs, res.Twin)

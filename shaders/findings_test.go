@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -258,10 +259,10 @@ func computeFindingsCheck(t *testing.T, devs []check.Device, obs *observations) 
 			require.True(t, ok, "no hand-derived reference for %s", name)
 			c, err := drivers.LoadFile(path)
 			require.NoError(t, err)
-			require.Equal(t, check.KindCompute, c.Case.Kind, "%s is not a compute entry point", name)
+			require.Equal(t, testcase.KindCompute, c.Case.Kind, "%s is not a compute entry point", name)
 			mode := wgsl.Portable
-			if src := []byte(c.Source); check.IsCase(src) {
-				_, _, rec, err := check.ParseCaseFile(path, src)
+			if src := []byte(c.Source); testcase.IsCase(src) {
+				_, _, rec, err := testcase.ParseCaseFile(path, src)
 				require.NoError(t, err)
 				mode, err = wgsl.ParseMode(rec.Mode)
 				require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
@@ -112,7 +113,7 @@ func TestFragmentStageAgreesWithCompute(t *testing.T) {
 			require.NoError(t, err)
 			f, err := wgsl.Kernel(m, "")
 			require.NoError(t, err)
-			c := &check.KernelCase{Module: m, Kernel: f.Name, Args: gen.Inputs(1, f.Params, 300)}
+			c := &testcase.KernelCase{Module: m, Kernel: f.Name, Args: gen.Inputs(1, f.Params, 300)}
 			res, err := check.Execute(context.Background(), c.Case(), check.Options{Devices: cdevs, Flat: true, SPIRV: true,
 				Stages: []oracle.Stage{oracle.StageCompute, oracle.StageFragment}})
 			require.NoError(t, err)
@@ -189,7 +190,7 @@ func TestFragmentEntriesHandDerived(t *testing.T) {
 		require.NoError(t, err)
 		for _, size := range [][2]uint32{{16, 16}, {24, 5}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", e.file, size[0], size[1]), func(t *testing.T) {
-				res, err := check.Execute(context.Background(), (&check.FragmentCase{Module: m, Entry: f.Name, Size: size}).Case(),
+				res, err := check.Execute(context.Background(), (&testcase.FragmentCase{Module: m, Entry: f.Name, Size: size}).Case(),
 					check.Options{Devices: cdevs, Flat: true, SPIRV: true})
 				require.NoError(t, err)
 				require.Len(t, res.Reference, int(size[0]*size[1]))

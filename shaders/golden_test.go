@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -180,7 +180,7 @@ func stageOutputs(t *testing.T, src, inputs []byte) map[string]string {
 		f := m.Func(k)
 		args := gen.Inputs(3, f.Params, 8)
 		if inputs != nil {
-			args, err = check.ParseInputs("inputs.json", inputs, f)
+			args, err = testcase.ParseInputs("inputs.json", inputs, f)
 			require.NoError(t, err)
 		}
 		res, err := interp.Run(m, k, args, interp.Options{})

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
@@ -178,7 +179,7 @@ fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) 
 }
 `,
 	}
-	wgs := map[string]string{"tile.wgsl": "64", "xrace.wgsl": "8", "counter.wgsl": "8", "wgrace.wgsl": "8"}
+	wgs := map[string]uint32{"tile.wgsl": 64, "xrace.wgsl": 8, "counter.wgsl": 8, "wgrace.wgsl": 8}
 	for name, src := range extra {
 		p := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
@@ -186,17 +187,17 @@ fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) 
 	}
 	ran := 0
 	for _, f := range files {
-		opts := check.LoadOptions{Command: "exec", Workgroups: wgs[filepath.Base(f)]}
-		if opts.Workgroups != "" {
-			opts.Given = map[string]bool{"workgroups": true}
+		var opts testcase.LoadOptions
+		if n := wgs[filepath.Base(f)]; n != 0 {
+			opts.Workgroups = &[3]uint32{n, 1, 1}
 		}
-		c, err := check.Load(f, opts)
-		if err != nil || c.Kind != check.KindCompute {
+		c, err := testcase.Load(f, opts)
+		if err != nil || c.Kind != testcase.KindCompute {
 			continue // a function kernel, a fragment shader, several entry points
 		}
 		var want []byte
 		for _, workers := range []int{1, 2, 3} {
-			x, err := check.Execute(t.Context(), c, c.Options(check.Options{Interp: interp.Options{Workers: workers}}))
+			x, err := check.Execute(t.Context(), c, check.CaseOptions(c, check.Options{Interp: interp.Options{Workers: workers}}))
 			var b bytes.Buffer
 			if err == nil {
 				require.NoError(t, report.WriteCaseJSON(&b, x, nil))

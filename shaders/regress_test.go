@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -59,11 +60,11 @@ func boolInt(b bool) int {
 }
 
 // readCase reads a case file and its recorded emission mode.
-func readCase(t *testing.T, path string) (*check.KernelCase, *check.CaseRecord, wgsl.Mode) {
+func readCase(t *testing.T, path string) (*testcase.KernelCase, *testcase.CaseRecord, wgsl.Mode) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	c, rec, err := check.ParseCase(path, src)
+	c, rec, err := testcase.ParseCase(path, src)
 	require.NoError(t, err)
 	mode, err := wgsl.ParseMode(rec.Mode)
 	require.NoError(t, err)

@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // TestTextureCasesOnGPUs runs every shaders/textures case through the case
-// model (check.Load, Case.Execute: the inputs file's textures and
+// model (testcase.Load, Case.Execute: the inputs file's textures and
 // samplers, original and twin, WGSL and gpudiff's SPIR-V) on lavapipe and
 // SwiftShader: every stored texel within the reference's codes.
 func TestTextureCasesOnGPUs(t *testing.T) {
@@ -30,13 +31,13 @@ func TestTextureCasesOnGPUs(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			c, err := check.Load(f, check.LoadOptions{Command: "test", Flat: true, SPIRV: true})
+			c, err := testcase.Load(f, testcase.LoadOptions{Flat: new(true), SPIRV: new(true)})
 			require.NoError(t, err)
 			require.NotEmpty(t, c.Textures)
-			if c.Kind == check.KindFragment {
+			if c.Kind == testcase.KindFragment {
 				t.Skip("a fragment entry point: TestFragmentTextureCasesOnGPUs")
 			}
-			out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
+			out, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{Devices: devs}))
 			require.NoError(t, err)
 			require.NotEmpty(t, out.TextureOutputs)
 			assert.Equal(t, oracle.Pass, out.Verdict)
@@ -66,14 +67,14 @@ func TestFragmentTextureCasesOnGPUs(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		c, err := check.Load(f, check.LoadOptions{Command: "test", Flat: true, SPIRV: true})
+		c, err := testcase.Load(f, testcase.LoadOptions{Flat: new(true), SPIRV: new(true)})
 		require.NoError(t, err)
-		if c.Kind != check.KindFragment {
+		if c.Kind != testcase.KindFragment {
 			continue
 		}
 		n++
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
+			out, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{Devices: devs}))
 			require.NoError(t, err)
 			assert.Equal(t, oracle.Pass, out.Verdict)
 			assert.Len(t, out.Runs, 1+len(adapters)*4, "interp twin + adapters × {WGSL, SPIR-V} × {original, twin}")

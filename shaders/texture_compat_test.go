@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness/dawn"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -27,9 +28,9 @@ func TestTextureViewsInCompatibilityMode(t *testing.T) {
 		defer d.Close()
 		devs = append(devs, d)
 	}
-	c, err := check.Load("textures/compat/one_layer_array.wgsl", check.LoadOptions{Command: "test", Flat: true})
+	c, err := testcase.Load("textures/compat/one_layer_array.wgsl", testcase.LoadOptions{Flat: new(true)})
 	require.NoError(t, err)
-	out, err := check.Execute(context.Background(), c, c.Options(check.Options{Devices: devs}))
+	out, err := check.Execute(context.Background(), c, check.CaseOptions(c, check.Options{Devices: devs}))
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Pass, out.Verdict)
 	judged := map[string]bool{}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -54,11 +54,11 @@ func TestExportAmberCaseFile(t *testing.T) {
 	m, err := wgsl.Parse("k.wgsl", []byte("fn k(a: u32, b: u32) -> u32 {\n  if (b == 0u) {\n    return a;\n  }\n  return a % b;\n}\n"))
 	require.NoError(t, err)
 	args := [][]ir.Value{{ir.U32Val(9), ir.U32Val(4)}, {ir.U32Val(9), ir.U32Val(0)}}
-	rec := &check.CaseRecord{Format: check.CaseFormat, Kernel: "k", Invocations: 2, Inputs: check.InputsJSON(m.Func("k"), args),
+	rec := &testcase.CaseRecord{Format: testcase.CaseFormat, Kernel: "k", Invocations: 2, Inputs: testcase.InputsJSON(m.Func("k"), args),
 		Verdict: "mismatch", Hash: "0123456789abcdef", Mode: "raw", Flat: true, SPIRV: true,
-		Seed: &check.SeedInfo{Campaign: 4, Index: 11, Program: 0x1234, Size: 30, Profile: "default"}}
+		Seed: &testcase.SeedInfo{Campaign: 4, Index: 11, Program: 0x1234, Size: 30, Profile: "default"}}
 	path := filepath.Join(t.TempDir(), "case.wgsl")
-	require.NoError(t, check.WriteCase(path, m, rec))
+	require.NoError(t, testcase.WriteCase(path, m, rec))
 
 	out := filepath.Join(t.TempDir(), "case.amber")
 	code, _, errOut := gpudiffMine(t, "export-amber", path, "--flat", "-o", out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/gpudiff/gpudiff/check"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/drivers"
 )
 
@@ -29,13 +29,13 @@ fn toIndex(x: u32) -> u32 { return x * 2u; }
 fn main(@builtin(local_invocation_index) i: u32) { o[i] = i; }
 `))
 	require.NoError(t, err)
-	require.Equal(t, check.KindCompute, c.Case.Kind, "an entry case")
+	require.Equal(t, testcase.KindCompute, c.Case.Kind, "an entry case")
 	assert.Equal(t, "main", c.Case.Func.Name)
 
 	c, err = drivers.LoadFile(write("frag.wgsl", `fn unused(x: f32) -> f32 { return x; }
 @fragment fn fs(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> { return p; }
 `))
 	require.NoError(t, err)
-	require.Equal(t, check.KindFragment, c.Case.Kind, "a fragment case")
+	require.Equal(t, testcase.KindFragment, c.Case.Kind, "a fragment case")
 	assert.Equal(t, "fs", c.Case.Func.Name)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/gpudiff/gpudiff/check"
 	"io"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/drivers"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/report"
@@ -67,7 +67,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	// The same limits as exec and repro, per corpus file; an entry point's
 	// dispatch or draw has exec's limits (a fragment case is 16x16 pixels).
 	cases, err := drivers.LoadCorpora(fl.Corpora, func(c *drivers.Case) error {
-		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case.Kind != check.KindKernel {
+		if err := g.lim.CheckSourceSize(c.Path, int64(len(c.Source))); err != nil || c.Case.Kind != testcase.KindKernel {
 			return err
 		}
 		return g.lim.CheckKernel(c.Case.Module, c.Case.Func, len(c.Case.Args))

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/report/amber"
 )
@@ -26,7 +27,7 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usagef("gpudiff emit: --mode: %v", err)
 			}
-			m, _, err := check.LoadModule(args[0], g.loadOptions("emit", check.LoadOptions{}))
+			m, _, err := testcase.LoadModule(args[0], g.moduleOptions())
 			if err != nil {
 				return inputErr(err)
 			}

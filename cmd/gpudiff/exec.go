@@ -12,16 +12,18 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/report"
 )
 
 type execFlags struct {
-	// The case flags as given, for check.Load (Given, Kernel, Invocations,
-	// Inputs, Seed, Fill, Mode, Flat, SPIRV, Workgroups, Stage, Size);
-	// Command is the subcommand, for messages (exec, view); Recorded: a
-	// case file's recorded --flat and --spirv are the defaults, as repro
-	// replays them (view), where exec takes them from its flags.
-	check.LoadOptions
+	// The case flags as typed, for testcase.Load (loadOptions parses
+	// them); command is the subcommand, for messages (exec, view);
+	// recorded: a case file's recorded --flat and --spirv are the
+	// defaults, as repro replays them (view), where exec takes them from
+	// its flags.
+	caseFlags
+	recorded      bool
 	adapters      []string
 	asJSON, noGPU bool
 	timeout       time.Duration
@@ -40,7 +42,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("exec.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.Given, fl.Command = changedFlags(cmd), "exec"
+			fl.given, fl.command = changedFlags(cmd), "exec"
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -57,27 +59,31 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 // addCaseFlags adds the flags that say which case to run and where (exec
 // and view share them).
 func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
-	f.StringVar(&fl.Kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
-	f.IntVar(&fl.Invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
-	f.StringVar(&fl.Inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
-	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
-	f.StringVar(&fl.Fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
+	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
+	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
+	f.StringVar(&fl.fill, "fill", "", "how to make up the inputs --inputs does not give: zero, iota (element index), small (1 + index mod 16; floats a quarter of that), edges (edge values first, then seeded) or random (seeded); default: edges for a function kernel's arguments, small for an entry point's bindings (setting it also skips NAME.inputs.json)")
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "adapter to run on: a short name from 'gpudiff adapters', a prefix (vulkan), or all; repeatable (default: the first Vulkan adapter)")
-	f.StringVar(&fl.Mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
+	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
-	f.BoolVar(&fl.Flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
+	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
 	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
-	f.BoolVar(&fl.SPIRV, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
-	f.StringVar(&fl.Workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
-	f.StringVar(&fl.Stage, "stage", "compute", stageFlagHelp)
-	f.StringVar(&fl.Size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
+	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
+	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
+	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
+	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
-	if each := check.EachEntry(path, g.loadOptions(fl.Command, fl.LoadOptions)); len(each) > 1 {
+	o, err := execLoadOptions(g, fl, stderr)
+	if err != nil {
+		return err
+	}
+	if each := testcase.EachEntry(path, o); len(each) > 1 {
 		return runEach(ctx, g, path, fl, each, stdout, stderr)
 	}
-	x, err := executeFile(ctx, g, path, fl, stderr)
+	x, err := executeFile(ctx, g, path, fl, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -87,35 +93,37 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	return execExit(x)
 }
 
-// executeFile runs the case that path and fl name (check.Load: a module's
-// kernel or entry point, or a case file) on the interpreter and fl's
-// adapters.
-func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, stderr io.Writer) (*check.Result, error) {
-	if err := checkFlags(fl.Command, fl.Given, check.AtLeast("invocations", int64(fl.Invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
-		return nil, err
+// execLoadOptions checks exec's and view's flags (before any file is
+// read or any run made: exit 2) and parses the case flags.
+func execLoadOptions(g *globalFlags, fl execFlags, stderr io.Writer) (testcase.LoadOptions, error) {
+	if err := checkFlags(fl.command, fl.given, check.AtLeast("invocations", int64(fl.invocations), 1), check.Positive("timeout", fl.timeout)); err != nil {
+		return testcase.LoadOptions{}, err
 	}
 	if err := os.MkdirAll(fl.png, 0o755); fl.png != "" && err != nil { // before any run: exit 2, no dispatch
-		return nil, usagef("gpudiff exec: --png: %v", err)
+		return testcase.LoadOptions{}, usagef("gpudiff exec: --png: %v", err)
 	}
-	stages, err := parseStages(fl.Command, fl.Stage)
+	o, err := g.loadOptions(fl.caseFlags, stderr)
+	o.Recorded = fl.recorded
+	return o, err
+}
+
+// executeFile runs the case that path and o name (testcase.Load: a module's
+// kernel or entry point, or a case file) on the interpreter and fl's
+// adapters.
+func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags, o testcase.LoadOptions, stderr io.Writer) (*check.Result, error) {
+	c, err := testcase.Load(path, o)
 	if err != nil {
-		return nil, err
-	}
-	o := g.loadOptions(fl.Command, fl.LoadOptions)
-	o.Stages, o.Warn = stages, stderr
-	c, err := check.Load(path, o)
-	if err != nil {
-		return nil, inputErr(err)
+		return nil, loadErr(fl.command, err)
 	}
 	devs := fl.devs
 	if !fl.noGPU && devs == nil {
 		var closeAll func()
 		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
-			return nil, usagef("gpudiff %s: --adapter: %v", fl.Command, err)
+			return nil, usagef("gpudiff %s: --adapter: %v", fl.command, err)
 		}
 		defer closeAll()
 	}
-	x, err := check.Execute(ctx, c, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := check.Execute(ctx, c, check.CaseOptions(c, check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return nil, inputErr(err)
 	}
@@ -127,7 +135,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 // or the JSON document (--json).
 func writeExecuted(x *check.Result, fl execFlags, stdout io.Writer) error {
 	if err := report.SaveRun(x, fl.saveCase, fl.png, version()); err != nil {
-		return usagef("gpudiff %s: %v", fl.Command, err)
+		return usagef("gpudiff %s: %v", fl.command, err)
 	}
 	if fl.asJSON {
 		return report.WriteCaseJSON(stdout, x, nil)
@@ -148,14 +156,14 @@ func execExit(x *check.Result) error {
 	return nil
 }
 
-// runEach runs each entry point of a module in turn (check.EachEntry;
+// runEach runs each entry point of a module in turn (testcase.EachEntry;
 // README "Several entry points") on one set of adapters, as exec runs
 // one, saving a case file per failing entry point (check.EachCasePath),
 // and prints them (report.WriteEntries); its exit code is the worst
 // (worstExit). A refusal or internal error's message goes to stderr too,
 // named after its entry point; a usage error of the command line is every
 // entry point's, so it ends the run, returned as is with nothing written.
-func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []check.LoadOptions, stdout, stderr io.Writer) error {
+func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []testcase.LoadOptions, stdout, stderr io.Writer) error {
 	if !fl.noGPU {
 		closeAll, err := func() {}, error(nil)
 		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
@@ -165,8 +173,7 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 	}
 	runs, worst := make([]report.EntryRun, len(each)), exitOK
 	for i, o := range each {
-		fl.LoadOptions = o // runs one at a time
-		x, err := executeFile(ctx, g, path, fl, stderr)
+		x, err := executeFile(ctx, g, path, fl, o, stderr)
 		if err == nil {
 			if err = report.SaveRun(x, check.EachCasePath(fl.saveCase, o.Kernel, x.Exit()), fl.png, version()); err == nil {
 				err = execExit(x)

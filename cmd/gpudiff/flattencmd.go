@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report"
@@ -28,7 +29,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("flatten.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := check.LoadModule(args[0], g.loadOptions("flatten", check.LoadOptions{}))
+			m, _, err := testcase.LoadModule(args[0], g.moduleOptions())
 			if err != nil {
 				return inputErr(err)
 			}
@@ -53,7 +54,7 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if kernel != "" {
 				// --kernel names a function kernel or an entry point (an
 				// entry point flattens to an entry point: flatten's doc,
-				// "Entry points"), as on every subcommand (check.KindOf).
+				// "Entry points"), as on every subcommand (testcase.KindOf).
 				if _, _, err := check.EmitFunc(m, kernel, true, opts); err != nil {
 					return inputErr(err)
 				}

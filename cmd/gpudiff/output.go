@@ -3,18 +3,18 @@ package main
 import (
 	"io"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/report"
 )
 
-// writeOutput writes data to path atomically (check.WriteFileAtomic), or to
+// writeOutput writes data to path atomically (testcase.WriteFileAtomic), or to
 // w when path is empty. A failure leaves no partial file behind.
 func writeOutput(w io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := w.Write(data)
 		return err
 	}
-	if err := check.WriteFileAtomic(path, data); err != nil {
+	if err := testcase.WriteFileAtomic(path, data); err != nil {
 		return usagef("gpudiff: %v", err)
 	}
 	return nil

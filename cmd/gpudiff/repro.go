@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -39,7 +40,7 @@ func newReproCmd(g *globalFlags) *cobra.Command {
 }
 
 func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) error {
-	c, err := check.LoadReplay(path, g.loadOptions("repro", check.LoadOptions{}))
+	c, err := check.LoadReplay(path, g.moduleOptions())
 	if err != nil {
 		return inputErr(err)
 	}
@@ -52,12 +53,12 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 	if note := report.CaseDriverNote(rec.Drivers, check.DeviceDrivers(devs)); note != "" {
 		fmt.Fprintln(stderr, note)
 	}
-	if c.Kind == check.KindKernel {
+	if c.Kind == testcase.KindKernel {
 		if err := g.lim.CheckKernel(c.Module, c.Func, len(c.Args)); err != nil {
 			return inputErr(err)
 		}
 	}
-	x, err := check.Execute(ctx, c, c.Options(check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
+	x, err := check.Execute(ctx, c, check.CaseOptions(c, check.Options{Devices: devs, Interp: g.interpOptions(), Flatten: g.flattenOptions()}))
 	if err != nil {
 		return inputErr(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/flatten"
 )
 
@@ -61,7 +62,7 @@ type exitError struct {
 	code int
 	msg  string
 	// commandLine marks a usage error of the command line (a flag that
-	// does not apply, a bad flag value: usagef, check.UsageError) rather
+	// does not apply, a bad flag value: usagef, testcase.UsageError) rather
 	// than of one file or entry point: runEach stops at it.
 	commandLine bool
 }
@@ -80,7 +81,7 @@ func inputErr(err error) error {
 	if errors.As(err, &fe) && fe.Kind == flatten.Internal {
 		return &exitError{code: exitInternal, msg: err.Error()} // a flatten bug, not the input's
 	}
-	var ue *check.UsageError
+	var ue *testcase.UsageError
 	return &exitError{code: exitUsage, msg: err.Error(), commandLine: errors.As(err, &ue)}
 }
 

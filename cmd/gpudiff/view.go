@@ -27,7 +27,7 @@ func newViewCmd(g *globalFlags) *cobra.Command {
 		Example: helpText("view.example"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.Given = changedFlags(cmd)
+			fl.given = changedFlags(cmd)
 			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -48,8 +48,12 @@ func runView(ctx context.Context, g *globalFlags, path string, fl viewFlags, std
 			return usagef("gpudiff view: --screenshot %s: no directory %s", fl.screenshot, filepath.Dir(fl.screenshot))
 		}
 	}
-	fl.Command, fl.Recorded = "view", true
-	x, err := executeFile(ctx, g, path, fl.execFlags, stderr)
+	fl.command, fl.recorded = "view", true
+	o, err := execLoadOptions(g, fl.execFlags, stderr)
+	if err != nil {
+		return err
+	}
+	x, err := executeFile(ctx, g, path, fl.execFlags, o, stderr)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness/window"
 	"github.com/gpudiff/gpudiff/report"
 )
@@ -34,7 +34,7 @@ func showViewer(ctx context.Context, v *report.Viewer, screenshot string, quit b
 		if err != nil {
 			return usagef("gpudiff view: --screenshot: %v", err)
 		}
-		if err := check.WriteFileAtomic(screenshot, report.PNGBytes(shot)); err != nil {
+		if err := testcase.WriteFileAtomic(screenshot, report.PNGBytes(shot)); err != nil {
 			return usagef("gpudiff view: --screenshot: %v", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s, %d×%d\n", screenshot, v.Current().Line(), shot.Bounds().Dx(), shot.Bounds().Dy())

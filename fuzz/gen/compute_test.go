@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -34,7 +35,7 @@ func TestComputeProgramsAreRaceFree(t *testing.T) {
 	for seed := uint64(0); seed < 120; seed++ {
 		p := gen.Generate(seed, cfg)
 		require.True(t, p.IsEntry(), "seed %d", seed)
-		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module))}
+		c := &testcase.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: testcase.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module))}
 		res, err := check.Execute(context.Background(), c.Case(), check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)
 		assert.Empty(t, res.Races, "seed %d:\n%s", seed, p)

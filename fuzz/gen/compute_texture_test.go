@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -33,7 +34,7 @@ func TestTextureProgramsAreExact(t *testing.T) {
 		p := gen.Generate(seed, cfg)
 		require.True(t, p.IsEntry(), "seed %d", seed)
 		require.NotEmpty(t, p.Module.Textures, "seed %d", seed)
-		c := &check.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: check.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module)),
+		c := &testcase.ComputeCase{Module: p.Module, Entry: p.Kernel, Workgroups: p.Workgroups, Buffers: testcase.MustBindingBuffers(p.Module, gen.Bindings(seed, p.Module)),
 			Textures: p.Textures, Samplers: p.Samplers}
 		res, err := check.Execute(context.Background(), c.Case(), check.Options{Flat: true})
 		require.NoError(t, err, "seed %d:\n%s", seed, p)

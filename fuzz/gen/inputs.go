@@ -97,7 +97,7 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 
 // Bindings returns the initial contents of every storage and uniform
 // binding of m (a compute-profile program's module), by variable name, in
-// the shape check.ComputeCase.Buffers and interp's dispatch take (an atomic
+// the shape testcase.ComputeCase.Buffers and interp's dispatch take (an atomic
 // as its scalar). It is deterministic in (seed, the bindings' names and
 // types): element i of a top-level array is filled as Inputs fills
 // invocation i, so the first EdgeInvocations elements cover the edge

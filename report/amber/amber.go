@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
@@ -49,7 +49,7 @@ type Options struct {
 	// the module).
 	Source string
 	// Seed, Verdict and Tool are recorded in comments when set.
-	Seed    *check.SeedInfo
+	Seed    *testcase.SeedInfo
 	Verdict string
 	Tool    string
 	// Disassemble turns SPIR-V words into assembly that spirv-as accepts;
@@ -133,7 +133,7 @@ type leaf struct {
 }
 
 // Export writes the Amber script of case c (see the package doc).
-func Export(c *check.Case, opts Options) (*Script, error) {
+func Export(c *testcase.Case, opts Options) (*Script, error) {
 	n := len(c.Args)
 	if n == 0 {
 		return nil, fmt.Errorf("amber: the case has no invocations")
@@ -438,7 +438,7 @@ func firstLine(s string) string {
 	return s
 }
 
-func writeHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeHeader(b *strings.Builder, c *testcase.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "function " + fn
 	if fn != c.Func.Name {
 		what += " (the flattened twin of " + c.Func.Name + ")"

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/harness"
@@ -327,7 +327,7 @@ func gpuFailures(t *testing.T, s *script, words []uint32, n int) []int {
 	return bad
 }
 
-func loadFile(t *testing.T, path, kernel string) (*check.KernelCase, string) {
+func loadFile(t *testing.T, path, kernel string) (*testcase.KernelCase, string) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -338,21 +338,21 @@ func loadFile(t *testing.T, path, kernel string) (*check.KernelCase, string) {
 	in := strings.TrimSuffix(path, ".wgsl") + ".inputs.json"
 	var args [][]ir.Value
 	if data, err := os.ReadFile(in); err == nil {
-		args, err = check.ParseInputs(in, data, f)
+		args, err = testcase.ParseInputs(in, data, f)
 		require.NoError(t, err)
 	} else {
 		args = gen.Inputs(1, f.Params, 16)
 	}
-	return &check.KernelCase{Module: m, Kernel: f.Name, Args: args}, string(src)
+	return &testcase.KernelCase{Module: m, Kernel: f.Name, Args: args}, string(src)
 }
 
-func parseCase(t *testing.T, src string, args [][]ir.Value) *check.KernelCase {
+func parseCase(t *testing.T, src string, args [][]ir.Value) *testcase.KernelCase {
 	t.Helper()
 	m, err := wgsl.Parse("t.wgsl", []byte(src))
 	require.NoError(t, err)
 	f, err := wgsl.Kernel(m, "")
 	require.NoError(t, err)
-	return &check.KernelCase{Module: m, Kernel: f.Name, Args: args}
+	return &testcase.KernelCase{Module: m, Kernel: f.Name, Args: args}
 }
 
 // TestExportPortableMatchesLavapipe: for kernels whose outputs mix f32,
@@ -497,7 +497,7 @@ func TestExportNoENDInShader(t *testing.T) {
 func TestExportRecordsProvenance(t *testing.T) {
 	c := parseCase(t, "fn k(x: u32) -> bool { return x > 2u; }", [][]ir.Value{{ir.U32Val(1)}, {ir.U32Val(3)}})
 	sc, err := Export(c.Case(), Options{Mode: wgsl.Raw, Name: "cases/k.wgsl", Verdict: "mismatch", Tool: "gpudiff v1.2.3",
-		Seed: &check.SeedInfo{Campaign: 7, Index: 3, Program: 0xabc, Size: 30, Profile: "default"}})
+		Seed: &testcase.SeedInfo{Campaign: 7, Index: 3, Program: 0xabc, Size: 30, Profile: "default"}})
 	require.NoError(t, err)
 	for _, want := range []string{
 		"# gpudiff case cases/k.wgsl: function k, 2 invocations, raw mode\n",
@@ -524,19 +524,19 @@ func TestExportErrors(t *testing.T) {
 func TestEmit(t *testing.T) {
 	m, err := wgsl.Parse("t.wgsl", []byte("fn k(x: i32) -> i32 { return x + 1; }\n"))
 	require.NoError(t, err)
-	src, binary, err := Emit(m, check.KindKernel, "k", "wgsl", wgsl.Portable, false)
+	src, binary, err := Emit(m, testcase.KindKernel, "k", "wgsl", wgsl.Portable, false)
 	require.NoError(t, err)
 	require.False(t, binary)
 	require.Contains(t, string(src), "@compute")
-	words, binary, err := Emit(m, check.KindKernel, "k", "spirv", wgsl.Portable, false)
+	words, binary, err := Emit(m, testcase.KindKernel, "k", "spirv", wgsl.Portable, false)
 	require.NoError(t, err)
 	require.True(t, binary)
 	require.Equal(t, []byte{0x03, 0x02, 0x23, 0x07}, words[:4])
-	asm, binary, err := Emit(m, check.KindKernel, "k", "spirv-asm", wgsl.Portable, true)
+	asm, binary, err := Emit(m, testcase.KindKernel, "k", "spirv-asm", wgsl.Portable, true)
 	require.NoError(t, err)
 	require.False(t, binary)
 	require.Contains(t, string(asm), "OpEntryPoint Fragment")
-	_, _, err = Emit(m, check.KindKernel, "k", "hlsl", wgsl.Portable, false)
+	_, _, err = Emit(m, testcase.KindKernel, "k", "hlsl", wgsl.Portable, false)
 	var fe *FormatError
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, `--format must be wgsl, spirv or spirv-asm, got "hlsl"`, err.Error())

@@ -6,23 +6,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// ExportCase exports a case check.Load read (gpudiff export-amber): a
+// ExportCase exports a case testcase.Load read (gpudiff export-amber): a
 // compute entry point's dispatch (ExportEntry) or a function kernel's
 // invocations (Export), of these only the indices that only lists
 // (comma-separated; "" keeps all; an entry point has none to pick). The
 // script's source is the module's (a case file's without its record, whose
 // seed and verdict it records) and its mode the case's.
-func ExportCase(c *check.Case, only string, opts Options) (*Script, error) {
+func ExportCase(c *testcase.Case, only string, opts Options) (*Script, error) {
 	opts.Source, opts.Mode = string(c.Source), c.Mode
 	if rec := c.Record; rec != nil {
-		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(check.CaseMarker))])
+		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(testcase.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
 	}
-	if c.Kind == check.KindCompute {
+	if c.Kind == testcase.KindCompute {
 		if only != "" {
 			return nil, fmt.Errorf("--only is for function kernels; a compute entry point is one dispatch")
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
@@ -21,10 +22,10 @@ func (e *FormatError) Error() string {
 // bytes, WordsToBytes; binary is true) or "spirv-asm" (their
 // DefaultDisassembler text). An unknown format is a *FormatError; the
 // others' errors are the emitters' own.
-func Emit(m *ir.Module, k check.Kind, fn, format string, mode wgsl.Mode, fragment bool) (data []byte, binary bool, err error) {
+func Emit(m *ir.Module, k testcase.Kind, fn, format string, mode wgsl.Mode, fragment bool) (data []byte, binary bool, err error) {
 	switch format {
 	case "wgsl":
-		src, err := k.EmitWGSL(m, fn, mode, fragment)
+		src, err := check.EmitWGSL(k, m, fn, mode, fragment)
 		return []byte(src), false, err
 	case "spirv", "spirv-asm":
 		words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode, Fragment: fragment})

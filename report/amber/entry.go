@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/ir"
@@ -28,7 +29,7 @@ import (
 // and a written storage texture's final level 0 is checked texel by texel
 // (report/amber/texture.go says how, and what is refused: array layers,
 // cube faces, more than one mip level, non-finite input texels).
-func ExportEntry(c *check.Case, opts Options) (*Script, error) {
+func ExportEntry(c *testcase.Case, opts Options) (*Script, error) {
 	if err := refuseTextures(c); err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func space(v *ir.SharedVar) string {
 	return "storage, read"
 }
 
-func writeEntryHeader(b *strings.Builder, c *check.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
+func writeEntryHeader(b *strings.Builder, c *testcase.Case, opts Options, s *Script, mode wgsl.Mode, fn string) {
 	what := "compute entry point " + fn
 	if fn != c.Func.Name {
 		what += " (the flattened twin of " + c.Func.Name + ")"

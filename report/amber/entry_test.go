@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 )
 
@@ -28,7 +28,7 @@ func TestExportEntryMatchesLavapipe(t *testing.T) {
 	// script is only assembled and validated).
 	for _, path := range []string{"../../shaders/compute/particles.wgsl", "../../shaders/compute/saxpy_bounds.wgsl",
 		"../../shaders/compute/matmul_tiled.wgsl", "../../shaders/compute/prefix_sum.wgsl", "../../shaders/compute/histogram.wgsl"} {
-		c, err := check.Load(path, check.LoadOptions{Command: "test", KernelOnly: true, Invocations: 16, Seed: 1})
+		c, err := testcase.Load(path, testcase.LoadOptions{KernelOnly: true})
 		require.NoError(t, err)
 		e := c.Entry()
 		require.NotNil(t, e, "%s loads as a compute entry point", path)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -50,7 +51,7 @@ import (
 
 // amberFormat is the Vulkan format name Amber knows for a WebGPU format.
 func amberFormat(format string) (string, bool) {
-	ch, bits, kind, bgra, ok := check.TextureFormat(format)
+	ch, bits, kind, bgra, ok := testcase.TextureFormat(format)
 	if !ok {
 		return "", false
 	}
@@ -70,7 +71,7 @@ func amberFormat(format string) (string, bool) {
 // values write it: the code (signed for snorm and sint), or the float's
 // value; false for a non-finite float.
 func channelData(format string, x uint32) (string, bool) {
-	_, bits, kind, _, _ := check.TextureFormat(format)
+	_, bits, kind, _, _ := testcase.TextureFormat(format)
 	switch kind {
 	case "unorm", "uint":
 		return strconv.FormatUint(uint64(x), 10), true
@@ -78,7 +79,7 @@ func channelData(format string, x uint32) (string, bool) {
 		sh := 32 - bits
 		return strconv.FormatInt(int64(int32(x<<sh)>>sh), 10), true
 	}
-	v := check.ChannelValue(format, x)
+	v := testcase.ChannelValue(format, x)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "", false
 	}
@@ -88,7 +89,7 @@ func channelData(format string, x uint32) (string, bool) {
 // numeric is channel code x of format as the number Amber compares: the
 // (signed, for snorm and sint) code, or the float's value.
 func numeric(format string, x uint32) float64 {
-	_, bits, kind, _, _ := check.TextureFormat(format)
+	_, bits, kind, _, _ := testcase.TextureFormat(format)
 	switch kind {
 	case "unorm", "uint":
 		return float64(x)
@@ -96,13 +97,13 @@ func numeric(format string, x uint32) float64 {
 		sh := 32 - bits
 		return float64(int32(x<<sh) >> sh)
 	}
-	return check.ChannelValue(format, x)
+	return testcase.ChannelValue(format, x)
 }
 
 // channelRange is the smallest and largest value of a channel of format,
 // as DATA values: the whole range a channel left "any value" takes.
 func channelRange(format string) (lo, hi string, ok bool) {
-	_, bits, kind, _, _ := check.TextureFormat(format)
+	_, bits, kind, _, _ := testcase.TextureFormat(format)
 	switch kind {
 	case "unorm", "uint":
 		return "0", strconv.FormatUint(uint64(1)<<bits-1, 10), true
@@ -134,8 +135,8 @@ func usedHandles(m *ir.Module, entry string) map[string]bool {
 
 // refuseTextures refuses, positioned at the first such binding, a texture
 // Amber's IMAGE cannot hold as gpudiff dispatches it.
-func refuseTextures(c *check.Case) error {
-	texs, _, err := check.CaseTextures(c)
+func refuseTextures(c *testcase.Case) error {
+	texs, _, err := testcase.CaseTextures(c)
 	if err != nil {
 		return err
 	}
@@ -161,7 +162,7 @@ func refuseTextures(c *check.Case) error {
 		if t.MipLevels > 1 {
 			return refuse(fmt.Sprintf("%d mip levels: Amber fills an IMAGE's level 0 from DATA and makes the other levels itself, so the script could not give gpudiff's", t.MipLevels))
 		}
-		for _, x := range check.TextureCodes(t, 0) {
+		for _, x := range testcase.TextureCodes(t, 0) {
 			if _, ok := channelData(t.Format, x); !ok {
 				return refuse("a texel holds a NaN or an infinity, which Amber's decimal DATA cannot write")
 			}
@@ -174,8 +175,8 @@ func refuseTextures(c *check.Case) error {
 // texture and sampler bindings to b, their BIND lines to binds, and the
 // EXPECT lines of the written storage textures (ref's outputs) to
 // expects.
-func writeTextures(b, binds, expects *strings.Builder, c *check.Case, ref *check.Result, s *Script) error {
-	_, smps, err := check.CaseTextures(c)
+func writeTextures(b, binds, expects *strings.Builder, c *testcase.Case, ref *check.Result, s *Script) error {
+	_, smps, err := testcase.CaseTextures(c)
 	if err != nil {
 		return err
 	}
@@ -198,8 +199,8 @@ func writeTextures(b, binds, expects *strings.Builder, c *check.Case, ref *check
 		}
 		fmt.Fprintf(b, "# %s: %s, %s texels (DATA: each texel's channels in memory order, codes for normalized and integer formats)\n", name, v.Decl(), t.Format)
 		fmt.Fprintf(b, "IMAGE %s FORMAT %s %s DATA\n", name, format, dims)
-		ch, _, _, _, _ := check.TextureFormat(t.Format)
-		codes := check.TextureCodes(t, 0)
+		ch, _, _, _, _ := testcase.TextureFormat(t.Format)
+		codes := testcase.TextureCodes(t, 0)
 		row := t.Width * ch
 		for k := 0; k < len(codes); k += row {
 			vals := make([]string, 0, row)
@@ -256,7 +257,7 @@ func lodMax(sm *interp.Sampler) float32 {
 // writeTextureExpects writes the EXPECT lines of a storage texture's final
 // level 0 (e: the reference's, channel codes [layer][y][x][channel]).
 func writeTextureExpects(b *strings.Builder, name string, t *interp.Texture, e oracle.Expected, s *Script) {
-	ch, _, _, _, _ := check.TextureFormat(t.Format)
+	ch, _, _, _, _ := testcase.TextureFormat(t.Format)
 	var codes []uint32
 	var walk func(v ir.Value)
 	walk = func(v ir.Value) {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -39,7 +39,7 @@ func webgpuFormat(t *testing.T, amber string) string {
 // whose value it is — the exported values are exact) for float channels.
 func channelBytes(t *testing.T, format, v string) []byte {
 	t.Helper()
-	_, bits, kind, _, _ := check.TextureFormat(format)
+	_, bits, kind, _, _ := testcase.TextureFormat(format)
 	out := make([]byte, bits/8)
 	var x uint32
 	switch kind {
@@ -57,7 +57,7 @@ func channelBytes(t *testing.T, format, v string) []byte {
 		if half == nil {
 			half = map[float32]uint32{}
 			for c := uint32(1<<16 - 1); c < 1<<16; c-- { // +0 wins over -0
-				half[float32(check.ChannelValue("r16float", c))] = c
+				half[float32(testcase.ChannelValue("r16float", c))] = c
 			}
 		}
 		var found bool
@@ -282,7 +282,7 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 		}
 		ok := true
 		if img := imgs[e[1]]; img != nil {
-			_, bits, _, _, _ := check.TextureFormat(img.format)
+			_, bits, _, _, _ := testcase.TextureFormat(img.format)
 			cb := bits / 8
 			for k, v := range vals {
 				var x uint32
@@ -292,7 +292,7 @@ func checkTextureScript(t *testing.T, sc *Script, m *ir.Module) (compared int, f
 				got := numeric(img.format, x)
 				want, err := strconv.ParseFloat(v, 64)
 				require.NoError(t, err)
-				if _, _, kind, _, _ := check.TextureFormat(img.format); kind == "float" {
+				if _, _, kind, _, _ := testcase.TextureFormat(img.format); kind == "float" {
 					want = float64(float32(want)) // Amber compares a float channel as float
 				}
 				switch cmp {
@@ -357,7 +357,7 @@ func TestExportEntryTexturesMatchLavapipe(t *testing.T) {
 		{"testdata/tex_1d_uint.wgsl", false},
 		{"testdata/tex_3d_half.wgsl", true},
 	} {
-		ac, err := check.Load(c.path, check.LoadOptions{Command: "test"})
+		ac, err := testcase.Load(c.path, testcase.LoadOptions{})
 		require.NoError(t, err)
 		e := ac.Entry()
 		require.NotNil(t, e)
@@ -380,7 +380,7 @@ func TestExportEntryTexturesMatchLavapipe(t *testing.T) {
 // (store_load's texel 1 red, 255, made 254) fails on lavapipe, and a GE/LE
 // pair narrowed to exclude the code lavapipe stored fails too.
 func TestTextureScriptCheckerCatchesWrongTexels(t *testing.T) {
-	ac, err := check.Load("../../shaders/textures/store_load.wgsl", check.LoadOptions{Command: "test"})
+	ac, err := testcase.Load("../../shaders/textures/store_load.wgsl", testcase.LoadOptions{})
 	require.NoError(t, err)
 	e := ac.Entry()
 	sc, err := ExportEntry(e.Case(), Options{Tool: "test"})
@@ -412,7 +412,7 @@ func TestExportEntryRefusesTexturesAmberCannotHold(t *testing.T) {
 		{"testdata/tex_array.wgsl", "tex_array.wgsl:3:27: amber: texture binding layers (texture_2d_array<f32>, @group(0) @binding(1)): Amber's IMAGE has no array layers"},
 		{"testdata/tex_mips.wgsl", "tex_mips.wgsl:4:27: amber: texture binding mips (texture_2d<f32>, @group(0) @binding(1)): 2 mip levels"},
 	} {
-		ac, err := check.Load(c.path, check.LoadOptions{Command: "test"})
+		ac, err := testcase.Load(c.path, testcase.LoadOptions{})
 		require.NoError(t, err)
 		_, err = ExportEntry(ac, Options{Tool: "test"})
 		require.Error(t, err)

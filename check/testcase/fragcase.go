@@ -1,15 +1,13 @@
-package check
+package testcase
 
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // A fragment entry point's case file (README "Case files"): the module as
@@ -33,42 +31,39 @@ func FragmentInputsJSON(c *FragmentCase) json.RawMessage {
 	return json.RawMessage("{" + strings.Join(TexturesJSON(c.Module, c.Textures, c.Samplers), ", ") + "}")
 }
 
-// NewFragmentRecord builds the record of fragment case c and its result
-// res (ExecuteFragment) run with opts: size, textures and samplers, the
-// reference and every run's outputs per pixel, and per run the leaves
-// (channels) that disagree with how many pixels each (RunRecord.Leaves).
-func NewFragmentRecord(c *FragmentCase, res *Result, opts Options, toolVersion string) *CaseRecord {
-	rec := &CaseRecord{
-		Format: CaseFormat, Kernel: c.Entry, Invocations: int(c.Size[0] * c.Size[1]), Size: []uint32{c.Size[0], c.Size[1]},
-		Inputs: FragmentInputsJSON(c), Verdict: string(res.Verdict), Findings: Attribute(res),
-		Hash: ir.Hash(ir.ProgramText(c.Module, c.Entry)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
-		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
+// parseFragmentRecord checks a fragment entry point's record against its
+// module m (a file of n bytes) and builds the case: the entry point
+// (wgsl.FragmentEntry's positioned errors), a size of two counts, each
+// ≥ 1, whose product is the record's invocations and at most
+// MaxFragmentPixels (a record holds a result per pixel, so at most n),
+// and the textures and samplers (an inputs entry that is not one of
+// them is refused: a fragment entry point takes no buffers).
+func parseFragmentRecord(file string, m *ir.Module, rec *CaseRecord, n int) (*FragmentCase, error) {
+	f, err := wgsl.FragmentEntry(m, rec.Kernel)
+	if err != nil {
+		return nil, err
 	}
-	if rec.Mode == "" {
-		rec.Mode = string(wgsl.Portable)
+	if len(rec.Size) != 2 || rec.Size[0] == 0 || rec.Size[1] == 0 {
+		return nil, fmt.Errorf("%s: case record: size %v: want [width, height] in pixels, each at least 1", file, rec.Size)
 	}
-	rec.addResult(res, true)
-	return rec
-}
-
-// leafCounts is how many invocations disagree in each output leaf of r
-// (by path, e.g. "ret.lin[3]"); nil when none does.
-func leafCounts(r oracle.Judged) map[string]int {
-	var out map[string]int
-	for _, ds := range r.Diffs {
-		seen := map[string]bool{}
-		for _, d := range ds {
-			if seen[d.Path] {
-				continue
-			}
-			seen[d.Path] = true
-			if out == nil {
-				out = map[string]int{}
-			}
-			out[d.Path]++
+	pixels := uint64(rec.Size[0]) * uint64(rec.Size[1])
+	if pixels > MaxFragmentPixels || pixels > uint64(n) || uint64(rec.Invocations) != pixels {
+		return nil, fmt.Errorf("%s: case record: size %dx%d with %d invocations (want one invocation per pixel, at most %d pixels, and no more than the record can hold)",
+			file, rec.Size[0], rec.Size[1], rec.Invocations, MaxFragmentPixels)
+	}
+	bufs, texs, smps, err := parseEntryInputs(file+": inputs", rec.Inputs, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(bufs) > 0 {
+		names := make([]string, 0, len(bufs))
+		for k := range bufs {
+			names = append(names, k)
 		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("%s: inputs: %s: a fragment entry point takes textures and samplers only", file, strings.Join(names, ", "))
 	}
-	return out
+	return &FragmentCase{Module: m, Entry: f.Name, Size: [2]uint32{rec.Size[0], rec.Size[1]}, Textures: texs, Samplers: smps}, nil
 }
 
 // LeafSummary renders a run record's Leaves as "ret.lin[3] 205, ret.lin[1]
@@ -89,39 +84,4 @@ func LeafSummary(leaves map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", p, leaves[p])
 	}
 	return strings.Join(parts, ", ")
-}
-
-// parseFragmentRecord checks a fragment entry point's record against its
-// module m (a file of n bytes) and builds the case: the entry point
-// (wgsl.FragmentEntry's positioned errors), a size of two counts, each
-// ≥ 1, whose product is the record's invocations and at most
-// maxFragmentPixels (a record holds a result per pixel, so at most n),
-// and the textures and samplers (an inputs entry that is not one of
-// them is refused: a fragment entry point takes no buffers).
-func parseFragmentRecord(file string, m *ir.Module, rec *CaseRecord, n int) (*FragmentCase, error) {
-	f, err := wgsl.FragmentEntry(m, rec.Kernel)
-	if err != nil {
-		return nil, err
-	}
-	if len(rec.Size) != 2 || rec.Size[0] == 0 || rec.Size[1] == 0 {
-		return nil, fmt.Errorf("%s: case record: size %v: want [width, height] in pixels, each at least 1", file, rec.Size)
-	}
-	pixels := uint64(rec.Size[0]) * uint64(rec.Size[1])
-	if pixels > maxFragmentPixels || pixels > uint64(n) || uint64(rec.Invocations) != pixels {
-		return nil, fmt.Errorf("%s: case record: size %dx%d with %d invocations (want one invocation per pixel, at most %d pixels, and no more than the record can hold)",
-			file, rec.Size[0], rec.Size[1], rec.Invocations, maxFragmentPixels)
-	}
-	bufs, texs, smps, err := parseEntryInputs(file+": inputs", rec.Inputs, m)
-	if err != nil {
-		return nil, err
-	}
-	if len(bufs) > 0 {
-		names := make([]string, 0, len(bufs))
-		for k := range bufs {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("%s: inputs: %s: a fragment entry point takes textures and samplers only", file, strings.Join(names, ", "))
-	}
-	return &FragmentCase{Module: m, Entry: f.Name, Size: [2]uint32{rec.Size[0], rec.Size[1]}, Textures: texs, Samplers: smps}, nil
 }

@@ -1,4 +1,4 @@
-package check
+package testcase
 
 import (
 	"encoding/json"
@@ -81,7 +81,7 @@ type Case struct {
 	Bindings map[string]ir.Buffer
 	// Textures and Samplers are the contents of the module's texture
 	// bindings and the descriptions of its sampler bindings, by variable
-	// name (check/texture.go): given, recorded or made up.
+	// name (check/testcase/texture.go): given, recorded or made up.
 	Textures map[string]*interp.Texture
 	Samplers map[string]*interp.Sampler
 	// Workgroups is a compute entry point's dispatch size, each ≥ 1.
@@ -213,25 +213,18 @@ func (c *Case) Invocations() int {
 	return len(c.Args)
 }
 
-// Options returns base with the case's Stages, Mode, Flat, SPIRV and Fill.
-func (c *Case) Options(base Options) Options {
-	base.Stages, base.Mode, base.Flat, base.SPIRV, base.Fill = c.Stages, c.Mode, c.Flat, c.SPIRV, c.Fill
-	return base
-}
-
 // DefaultInvocations is a function kernel's invocation count when neither
 // the inputs nor --invocations give one.
 const DefaultInvocations = 64
 
-// LoadOptions are what a command line says about the case to load: the case
-// flags (exec's and view's; export-amber's and the driver matrix's subsets)
-// as given, unparsed, since which of them apply depends on the kind. Command
-// names the subcommand in messages ("gpudiff exec: --size …").
+// LoadOptions are what a command line says about the case to load, parsed:
+// the case flags (exec's and view's; export-amber's and the driver matrix's
+// subsets), each as its value when the flag was given and its zero value
+// (nil, "", 0) when it was not, since which of them apply and what a missing
+// one defaults to depend on the kind and on a case file's record.
+// cmd/gpudiff parses the flag text (ParseFill, ParseWorkgroups, ParseSize,
+// wgsl.ParseMode, check.ParseStages) and reports a bad value itself.
 type LoadOptions struct {
-	Command string
-	// Given are the flags set on the command line (a flag not given takes
-	// its default, or the case file's record).
-	Given map[string]bool
 	// Kernel is --kernel ("" for the default, or a case file's kernel);
 	// KernelNamedLikeFile makes the default the function named like the
 	// file when there is one (the driver matrix's corpus).
@@ -241,29 +234,38 @@ type LoadOptions struct {
 	// NAME.wgsl is read unless --seed, --fill or --invocations is given or
 	// --kernel names another function than NAME.
 	Inputs string
-	// Seed, Fill and Invocations make up the inputs not given: Fill is
-	// --fill's text (used when given; else DefaultFill, else the kind's
-	// default: FillEdges for a kernel's arguments, FillSmall for bindings);
-	// Invocations 0 is the inputs' count, else DefaultInvocations.
-	Seed        uint64
-	Fill        string
+	// Seed is --seed (nil: not given, seed 1). Fill is --fill ("": not
+	// given; then DefaultFill, else the kind's default: FillEdges for a
+	// kernel's arguments, FillSmall for bindings). Invocations is
+	// --invocations (0: not given: the inputs' count, else
+	// DefaultInvocations).
+	Seed        *uint64
+	Fill        Fill
 	DefaultFill Fill
 	Invocations int
-	// Workgroups (X[,Y[,Z]]), Size (WxH), Stage and Mode are the flags'
-	// text; Stages is Stage parsed. Flat and SPIRV are the flags; with
-	// Recorded a case file's recorded --flat and --spirv are their
-	// defaults (view replays them as repro does).
-	Workgroups, Size, Stage, Mode string
-	Stages                        []oracle.Stage
-	Flat, SPIRV, Recorded         bool
+	// Workgroups is --workgroups, a compute entry point's dispatch size
+	// (nil: the inputs file's, a case file's, else 1, 1, 1); Size is
+	// --size, a fragment entry point's target in pixels (nil: a case
+	// file's, else DefaultFragmentSize); Stages is --stage (nil: compute);
+	// Mode is --mode ("": a case file's recorded mode, else portable).
+	Workgroups *[3]uint32
+	Size       *[2]uint32
+	Stages     []oracle.Stage
+	Mode       wgsl.Mode
+	// Flat and SPIRV are --flat and --spirv (nil: not given: false, or
+	// with Recorded a case file's recorded choice, as repro replays it:
+	// view).
+	Flat, SPIRV *bool
+	Recorded    bool
 	// CaseFileOnly refuses a path that is not a case file (repro), before
 	// parsing it.
 	CaseFileOnly bool
 	// KernelOnly loads a function kernel whatever else the module
-	// declares (a fragment entry point is refused), with export-amber's
-	// inputs: a case file's, --inputs, NAME.inputs.json beside the file,
-	// else Invocations (≥ 1) seeded ones; a compute entry point (its case
-	// file, or the kernel KindOf names) loads as without KernelOnly.
+	// declares (a fragment entry point is refused: RenderCaseError), with
+	// export-amber's inputs: a case file's, --inputs, NAME.inputs.json
+	// beside the file, else Invocations (≥ 1) seeded ones; a compute entry
+	// point (its case file, or the kernel KindOf names) loads as without
+	// KernelOnly.
 	KernelOnly bool
 	// Overrides are the pipeline constants the module is parsed with.
 	Overrides map[string]float64
@@ -276,13 +278,50 @@ type LoadOptions struct {
 	// are known. Their errors are returned as they are.
 	ReadFile    func(path string) ([]byte, error)
 	CheckKernel func(m *ir.Module, f *ir.Func, n int) error
-	// Warn receives warnings (--seed that changes nothing); nil: none.
-	Warn io.Writer
+	// Warn receives the notes a module's loading gives, each a line
+	// positioned in the file (an override given no constant); WarnFlag a
+	// flag that changes nothing, its text naming the flag ("--seed 2
+	// changes nothing …", which cmd/gpudiff prints after "gpudiff
+	// COMMAND: warning: "). nil: none.
+	Warn     io.Writer
+	WarnFlag func(msg string)
 }
 
-// UsageError is a loader error that is the command line's fault rather than
-// the file's (a flag that does not apply, a bad flag value); its text is the
-// whole message. Both mean exit 2 in cmd/gpudiff.
+// seed is --seed, or 1 when it is not given.
+func (o *LoadOptions) seed() uint64 {
+	if o.Seed == nil {
+		return 1
+	}
+	return *o.Seed
+}
+
+// FlagError is a loader error that is the command line's fault: a flag
+// that does not apply to the case's kind, a value the case cannot take, or
+// a flag that disagrees with the inputs. Msg names the flag
+// ("--size is for fragment entry points; …"); cmd/gpudiff prints it after
+// "gpudiff COMMAND: " and exits 2.
+type FlagError struct{ Msg string }
+
+func (e *FlagError) Error() string { return e.Msg }
+
+func flagf(format string, args ...any) error { return &FlagError{Msg: fmt.Sprintf(format, args...)} }
+
+// RenderCaseError is KernelOnly's refusal of a fragment entry point's case
+// file (a render pipeline): Path, its entry point and target size in
+// pixels. cmd/gpudiff names the command that refuses it.
+type RenderCaseError struct {
+	Path, Entry string
+	Size        [2]uint32
+}
+
+func (e *RenderCaseError) Error() string {
+	return fmt.Sprintf("%s is the case of fragment entry point %s (%dx%d pixels): a render pipeline", e.Path, e.Entry, e.Size[0], e.Size[1])
+}
+
+// UsageError is a loader error in what the command line names that is not
+// the source's (a case record's or an inputs file's content, positioned in
+// that file); its text is the whole message. It means exit 2 in
+// cmd/gpudiff, as a FlagError does.
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
@@ -342,14 +381,14 @@ func load(path string, o LoadOptions) (*Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Case{Module: m, Source: src, Flat: o.Flat, SPIRV: o.SPIRV}
+	c := &Case{Module: m, Source: src, Flat: o.Flat != nil && *o.Flat, SPIRV: o.SPIRV != nil && *o.SPIRV, Mode: wgsl.Portable}
 	if o.KernelOnly {
 		// A compute entry point (its case file, or named by --kernel or
 		// the module's default) loads as exec loads it.
 		if IsCase(src) {
 			pc, rec, err := parseCase(path, src)
 			if fc, ok := pc.(*FragmentCase); err == nil && ok {
-				return nil, o.usagef("gpudiff %s: %s is the case of fragment entry point %s (%dx%d pixels): a render pipeline, which %s does not write (it writes compute pipelines only)", o.Command, path, fc.Entry, fc.Size[0], fc.Size[1], o.Command)
+				return nil, &RenderCaseError{Path: path, Entry: fc.Entry, Size: fc.Size}
 			}
 			if ec, ok := pc.(*ComputeCase); err == nil && ok {
 				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
@@ -361,8 +400,8 @@ func load(path string, o LoadOptions) (*Case, error) {
 		}
 		return c, c.loadKernelOnly(path, o)
 	}
-	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
-		return nil, o.usagef("gpudiff %s: --mode: %v", o.Command, err)
+	if o.Mode != "" {
+		c.Mode = o.Mode
 	}
 	var saved *KernelCase
 	if IsCase(src) {
@@ -393,8 +432,8 @@ func load(path string, o LoadOptions) (*Case, error) {
 		c.Kind = KindFragment
 		return c, c.loadFragment(path, o, nil)
 	}
-	if o.Given["size"] {
-		return nil, o.usagef("gpudiff %s: --size is for fragment entry points; a kernel's invocations are --invocations N", o.Command)
+	if o.Size != nil {
+		return nil, flagf("--size is for fragment entry points; a kernel's invocations are --invocations N")
 	}
 	if saved == nil && wgsl.IsEntryMode(m, kernel) {
 		c.Kind = KindCompute
@@ -403,19 +442,22 @@ func load(path string, o LoadOptions) (*Case, error) {
 	return c, c.loadKernel(path, o, saved)
 }
 
-// fill is --fill when given, else def.
-func (o *LoadOptions) fill(def Fill) (Fill, error) {
-	if !o.Given["fill"] {
-		if o.DefaultFill != "" {
-			return o.DefaultFill, nil
-		}
-		return def, nil
+// fill is --fill when given, else DefaultFill, else def.
+func (o *LoadOptions) fill(def Fill) Fill {
+	switch {
+	case o.Fill != "":
+		return o.Fill
+	case o.DefaultFill != "":
+		return o.DefaultFill
 	}
-	fill, err := ParseFill(o.Fill)
-	if err != nil {
-		return "", o.usagef("gpudiff %s: --fill: %v", o.Command, err)
-	}
-	return fill, nil
+	return def
+}
+
+// recorded returns a case file's recorded --flat or --spirv (rec) unless
+// the flag is given (given), when a replay takes the record's choices
+// (Recorded): have, the flag's value, otherwise.
+func (o *LoadOptions) recorded(have bool, given *bool, rec bool) bool {
+	return have || o.Recorded && given == nil && rec
 }
 
 // noteOverrides tells o.Warn, once per override, the pipeline constant
@@ -434,15 +476,15 @@ func noteOverrides(m *ir.Module, o LoadOptions) {
 // warnSeed warns when --seed is given but fill ignores seeds (zero, iota,
 // small), instead of letting it silently change nothing.
 func (o *LoadOptions) warnSeed(fill Fill) {
-	if o.Warn != nil && o.Given["seed"] && fill != FillEdges && fill != FillRandom {
-		fmt.Fprintf(o.Warn, "gpudiff %s: warning: --seed %d changes nothing under --fill %s (only edges and random are seeded)\n", o.Command, o.Seed, fill)
+	if o.WarnFlag != nil && o.Seed != nil && fill != FillEdges && fill != FillRandom {
+		o.WarnFlag(fmt.Sprintf("--seed %d changes nothing under --fill %s (only edges and random are seeded)", *o.Seed, fill))
 	}
 }
 
-// besideInputs returns NAME.inputs.json beside the WGSL file NAME.wgsl when
+// BesideInputs returns NAME.inputs.json beside the WGSL file NAME.wgsl when
 // it exists and kernel ("" for the default) is the one it is written for:
 // the default kernel or the function NAME. It is "" otherwise.
-func besideInputs(path, kernel string) string {
+func BesideInputs(path, kernel string) string {
 	stem := strings.TrimSuffix(path, ".wgsl")
 	if stem == path || (kernel != "" && kernel != filepath.Base(stem)) {
 		return ""
@@ -465,10 +507,10 @@ func (c *Case) loadKernel(path string, o LoadOptions, saved *KernelCase) error {
 		return err
 	}
 	c.Func, c.Kind, c.Stages = f, KindKernel, o.Stages
-	fill, err := o.fill(FillEdges)
-	if err != nil {
-		return err
+	if c.Stages == nil {
+		c.Stages = []oracle.Stage{oracle.StageCompute}
 	}
+	fill := o.fill(FillEdges)
 	// seeded generates n arguments (0: the default count) once the limits
 	// allow n invocations: nothing is allocated for an impossible count.
 	seeded := func(n int) ([][]ir.Value, error) {
@@ -478,25 +520,22 @@ func (c *Case) loadKernel(path string, o LoadOptions, saved *KernelCase) error {
 		if err := o.checkKernel(c.Module, f, n); err != nil {
 			return nil, err
 		}
-		return FillArgs(fill, o.Seed, f.Params, n), nil
+		return FillArgs(fill, o.seed(), f.Params, n), nil
 	}
 	inputs := o.Inputs
-	if inputs != "" && o.Given["fill"] && len(f.Params) > 0 {
-		return o.usagef("gpudiff %s: --fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", o.Command, f.Name)
+	if inputs != "" && o.Fill != "" && len(f.Params) > 0 {
+		return flagf("--fill makes up what --inputs does not give, but a function kernel's --inputs gives every parameter of %s", f.Name)
 	}
-	if inputs == "" && saved == nil && !o.Given["seed"] && !o.Given["invocations"] && !o.Given["fill"] {
-		inputs = besideInputs(path, o.Kernel)
+	if inputs == "" && saved == nil && o.Seed == nil && o.Invocations == 0 && o.Fill == "" {
+		inputs = BesideInputs(path, o.Kernel)
 	}
 	switch {
 	case saved != nil && o.Inputs == "" && f.Name == saved.Kernel:
 		// A case file carries its own inputs (and its recorded mode).
 		rec := c.Record
 		c.Args, c.Fill = saved.Args, Fill(rec.Fill)
-		if o.Recorded {
-			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
-			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
-		}
-		if !o.Given["mode"] && rec.Mode != "" {
+		c.Flat, c.SPIRV = o.recorded(c.Flat, o.Flat, rec.Flat), o.recorded(c.SPIRV, o.SPIRV, rec.SPIRV)
+		if o.Mode == "" && rec.Mode != "" {
 			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
 				return o.usagef("%s: case record: %v", path, err)
 			}
@@ -512,7 +551,7 @@ func (c *Case) loadKernel(path string, o LoadOptions, saved *KernelCase) error {
 			}
 		}
 		if o.Invocations != 0 && o.Invocations != len(c.Args) {
-			return o.usagef("gpudiff %s: --invocations %d disagrees with the %d values per parameter in %s", o.Command, o.Invocations, len(c.Args), inputs)
+			return flagf("--invocations %d disagrees with the %d values per parameter in %s", o.Invocations, len(c.Args), inputs)
 		}
 	default:
 		if c.Args, err = seeded(o.Invocations); err != nil {
@@ -547,11 +586,8 @@ func (c *Case) loadKernelOnly(path string, o LoadOptions) error {
 			}
 		}
 	}
-	if o.Given["mode"] {
-		var err error
-		if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
-			return o.usagef("gpudiff %s: --mode: %v", o.Command, err)
-		}
+	if o.Mode != "" {
+		c.Mode = o.Mode
 	}
 	kernel := o.Kernel
 	if saved != nil && kernel == "" {
@@ -575,13 +611,14 @@ func (c *Case) loadKernelOnly(path string, o LoadOptions) error {
 		c.Args, err = o.readInputs(inputs, f)
 		return err
 	default:
-		if o.Invocations < 1 {
-			return o.usagef("gpudiff %s: --invocations must be ≥ 1, got %d", o.Command, o.Invocations)
+		n := o.Invocations
+		if n == 0 {
+			n = DefaultInvocations
 		}
-		if err := o.checkKernel(c.Module, f, o.Invocations); err != nil {
+		if err := o.checkKernel(c.Module, f, n); err != nil {
 			return err
 		}
-		c.Args = FillArgs(FillEdges, o.Seed, f.Params, o.Invocations)
+		c.Args = FillArgs(FillEdges, o.seed(), f.Params, n)
 	}
 	return nil
 }
@@ -595,25 +632,21 @@ func fileExists(p string) bool {
 // whose recorded dispatch, bindings and mode are the defaults).
 func (c *Case) loadCompute(path string, o LoadOptions, saved *ComputeCase) error {
 	m := c.Module
+	var err error
 	if saved != nil {
 		rec := c.Record
-		if !o.Given["mode"] {
-			o.Mode = rec.Mode
+		if o.Mode == "" {
+			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
+				return o.usagef("%s: case record: %v", path, err)
+			}
 		}
-		if o.Recorded {
-			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
-			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
-		}
+		c.Flat, c.SPIRV = o.recorded(c.Flat, o.Flat, rec.Flat), o.recorded(c.SPIRV, o.SPIRV, rec.SPIRV)
 	}
-	var err error
-	if c.Mode, err = wgsl.ParseMode(o.Mode); err != nil {
-		return o.usagef("gpudiff %s: --mode: %v", o.Command, err)
-	}
-	if o.Given["invocations"] {
-		return o.usagef("gpudiff %s: --invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]", o.Command)
+	if o.Invocations != 0 {
+		return flagf("--invocations is for function kernels; an entry point's dispatch size is --workgroups X[,Y[,Z]]")
 	}
 	if len(o.Stages) > 1 || len(o.Stages) == 1 && o.Stages[0] != oracle.StageCompute {
-		return o.usagef("gpudiff %s: --stage %s is for function kernels; a compute entry point runs as written, in the compute stage", o.Command, o.Stage)
+		return flagf("--stage %s is for function kernels; a compute entry point runs as written, in the compute stage", StagesText(o.Stages))
 	}
 	kernel := o.Kernel
 	if saved != nil && kernel == "" {
@@ -628,21 +661,16 @@ func (c *Case) loadCompute(path string, o LoadOptions, saved *ComputeCase) error
 	if saved != nil {
 		wg = saved.Workgroups
 	}
-	if o.Given["workgroups"] {
-		if wg, err = ParseWorkgroups(o.Workgroups); err != nil {
-			return o.usagef("gpudiff %s: --workgroups %s: %v", o.Command, o.Workgroups, err)
-		}
+	if o.Workgroups != nil {
+		wg = *o.Workgroups
 	}
 	if err := o.checkDispatch(f, wg); err != nil {
 		return err
 	}
-	fill, err := o.fill(FillSmall)
-	if err != nil {
-		return err
-	}
+	fill := o.fill(FillSmall)
 	inputs := o.Inputs
-	if inputs == "" && !o.Given["seed"] && !o.Given["fill"] && saved == nil {
-		inputs = besideInputs(path, o.Kernel)
+	if inputs == "" && o.Seed == nil && o.Fill == "" && saved == nil {
+		inputs = BesideInputs(path, o.Kernel)
 		if inputs != "" && o.Kernel != "" && o.Kernel != f.Name {
 			inputs = ""
 		}
@@ -653,16 +681,16 @@ func (c *Case) loadCompute(path string, o LoadOptions, saved *ComputeCase) error
 		if c.Bindings, fileWG, err = o.readBindingInputs(inputs, m, c); err != nil {
 			return err
 		}
-		if fileWG != nil && !o.Given["workgroups"] {
+		if fileWG != nil && o.Workgroups == nil {
 			wg = *fileWG
 			if err := o.checkDispatch(f, wg); err != nil {
 				return err
 			}
 		}
-		if o.Given["fill"] {
+		if o.Fill != "" {
 			// --fill fills the bindings the file does not give (without
 			// it they start zeroed, as WebGPU's new buffers do).
-			for name, v := range FillBindings(fill, o.Seed, m, f, wg) {
+			for name, v := range FillBindings(fill, o.seed(), m, f, wg) {
 				if _, given := c.Bindings[name]; !given {
 					c.Bindings[name], c.Fill = v, fill
 				}
@@ -672,21 +700,21 @@ func (c *Case) loadCompute(path string, o LoadOptions, saved *ComputeCase) error
 					c.Fill = fill
 				}
 			}
-			err = completeTextures(m, c.Textures, c.Samplers, fill, o.Seed)
+			err = FillMissingTextures(m, c.Textures, c.Samplers, fill, o.seed())
 		} else {
 			// Without --fill the textures it does not give start zeroed.
-			err = completeTextures(m, c.Textures, c.Samplers, FillZero, 0)
+			err = FillMissingTextures(m, c.Textures, c.Samplers, FillZero, 0)
 		}
 		if err != nil {
 			return err
 		}
-	case saved != nil && !o.Given["seed"] && !o.Given["fill"]:
+	case saved != nil && o.Seed == nil && o.Fill == "":
 		c.Bindings, c.Fill = saved.Buffers, Fill(c.Record.Fill)
 		c.Textures, c.Samplers = saved.Textures, saved.Samplers
 	default:
-		c.Bindings, c.Fill = FillBindings(fill, o.Seed, m, f, wg), fill
+		c.Bindings, c.Fill = FillBindings(fill, o.seed(), m, f, wg), fill
 		if len(m.Textures) > 0 {
-			if c.Textures, c.Samplers, err = FillTextures(fill, o.Seed, m); err != nil {
+			if c.Textures, c.Samplers, err = FillTextures(fill, o.seed(), m); err != nil {
 				return err
 			}
 		}
@@ -712,10 +740,10 @@ func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
 	what := fmt.Sprintf("%d×%d×%d workgroups of %d×%d×%d invocations (@workgroup_size of %s) are %d invocations",
 		wg[0], wg[1], wg[2], ws[0], ws[1], ws[2], f.Name, total)
 	if total > uint64(o.MaxInvocations) {
-		return o.usagef("gpudiff %s: %s, over the limit of %d (lower --workgroups, or raise --max-invocations)", o.Command, what, o.MaxInvocations)
+		return flagf("%s, over the limit of %d (lower --workgroups, or raise --max-invocations)", what, o.MaxInvocations)
 	}
 	if total > maxDispatchInvocations {
-		return o.usagef("gpudiff %s: %s, over the %d the reference interpreter dispatches (lower --workgroups)", o.Command, what, maxDispatchInvocations)
+		return flagf("%s, over the %d the reference interpreter dispatches (lower --workgroups)", what, maxDispatchInvocations)
 	}
 	return nil
 }
@@ -730,16 +758,19 @@ func (o *LoadOptions) checkDispatch(f *ir.Func, wg [3]uint32) error {
 // defaults, as a compute case file's are.
 func (c *Case) loadFragment(path string, o LoadOptions, saved *FragmentCase) error {
 	textures := len(c.Module.Textures) > 0
-	for _, name := range []string{"inputs", "seed", "invocations", "workgroups"} {
-		if textures && (name == "inputs" || name == "seed") {
+	for _, fl := range []struct {
+		name  string
+		given bool
+	}{{"inputs", o.Inputs != ""}, {"seed", o.Seed != nil}, {"invocations", o.Invocations != 0}, {"workgroups", o.Workgroups != nil}} {
+		if textures && (fl.name == "inputs" || fl.name == "seed") {
 			continue
 		}
-		if o.Given[name] {
-			return o.usagef("gpudiff %s: --%s is for kernels and compute entry points; a fragment entry point runs once per pixel of --size WxH", o.Command, name)
+		if fl.given {
+			return flagf("--%s is for kernels and compute entry points; a fragment entry point runs once per pixel of --size WxH", fl.name)
 		}
 	}
-	if o.Given["stage"] && o.Stage != "fragment" {
-		return o.usagef("gpudiff %s: --stage %s: a fragment entry point runs as written, in the fragment stage", o.Command, o.Stage)
+	if o.Stages != nil && !(len(o.Stages) == 1 && o.Stages[0] == oracle.StageFragment) {
+		return flagf("--stage %s: a fragment entry point runs as written, in the fragment stage", StagesText(o.Stages))
 	}
 	kernel := o.Kernel
 	if saved != nil {
@@ -747,11 +778,8 @@ func (c *Case) loadFragment(path string, o LoadOptions, saved *FragmentCase) err
 		if kernel == "" {
 			kernel = saved.Entry
 		}
-		if o.Recorded {
-			c.Flat = c.Flat || !o.Given["flat"] && rec.Flat
-			c.SPIRV = c.SPIRV || !o.Given["spirv"] && rec.SPIRV
-		}
-		if !o.Given["mode"] && rec.Mode != "" {
+		c.Flat, c.SPIRV = o.recorded(c.Flat, o.Flat, rec.Flat), o.recorded(c.SPIRV, o.SPIRV, rec.SPIRV)
+		if o.Mode == "" && rec.Mode != "" {
 			var err error
 			if c.Mode, err = wgsl.ParseMode(rec.Mode); err != nil {
 				return o.usagef("%s: case record: %v", path, err)
@@ -766,19 +794,17 @@ func (c *Case) loadFragment(path string, o LoadOptions, saved *FragmentCase) err
 	if saved != nil {
 		c.Size = saved.Size
 	}
-	if o.Given["size"] {
-		if c.Size, err = ParseSize(o.Size); err != nil {
-			return o.usagef("gpudiff %s: --size %s: %v", o.Command, o.Size, err)
-		}
+	if o.Size != nil {
+		c.Size = *o.Size
 	}
 	if n := int64(c.Size[0]) * int64(c.Size[1]); o.MaxInvocations != 0 && n > int64(o.MaxInvocations) {
-		return o.usagef("gpudiff %s: --size %dx%d is %d pixels, over the limit of %d invocations (raise it with --max-invocations)", o.Command, c.Size[0], c.Size[1], n, o.MaxInvocations)
+		return flagf("--size %dx%d is %d pixels, over the limit of %d invocations (raise it with --max-invocations)", c.Size[0], c.Size[1], n, o.MaxInvocations)
 	}
 	c.Args = FragmentPositions(c.Size[0], c.Size[1], len(f.Params))
 	if !textures {
 		return nil
 	}
-	if saved != nil && o.Inputs == "" && !o.Given["seed"] && !o.Given["fill"] {
+	if saved != nil && o.Inputs == "" && o.Seed == nil && o.Fill == "" {
 		// A case file carries its own textures and samplers.
 		c.Textures, c.Samplers, c.Fill = saved.Textures, saved.Samplers, Fill(c.Record.Fill)
 		return nil
@@ -800,16 +826,14 @@ func (c *Case) loadFragment(path string, o LoadOptions, saved *FragmentCase) err
 // takes no buffers.
 func (c *Case) loadTextures(path string, o LoadOptions, f *ir.Func) error {
 	m := c.Module
-	fill, err := o.fill(FillSmall)
-	if err != nil {
-		return err
-	}
+	fill := o.fill(FillSmall)
 	inputs := o.Inputs
-	if inputs == "" && !o.Given["seed"] && !o.Given["fill"] {
-		inputs = besideInputs(path, o.Kernel)
+	if inputs == "" && o.Seed == nil && o.Fill == "" {
+		inputs = BesideInputs(path, o.Kernel)
 	}
 	if inputs == "" {
-		if c.Textures, c.Samplers, err = FillTextures(fill, o.Seed, m); err != nil {
+		var err error
+		if c.Textures, c.Samplers, err = FillTextures(fill, o.seed(), m); err != nil {
 			return err
 		}
 		c.Fill = fill
@@ -831,16 +855,16 @@ func (c *Case) loadTextures(path string, o LoadOptions, f *ir.Func) error {
 		sort.Strings(names)
 		return o.usagef("%s: %s: a fragment entry point takes textures and samplers only (%s takes no buffers or dispatch size)", inputs, strings.Join(names, ", "), f.Name)
 	}
-	if !o.Given["fill"] {
+	if o.Fill == "" {
 		// Without --fill the textures it does not give start zeroed.
-		return completeTextures(m, c.Textures, c.Samplers, FillZero, 0)
+		return FillMissingTextures(m, c.Textures, c.Samplers, FillZero, 0)
 	}
 	for _, v := range m.Textures {
 		if _, given := c.Textures[v.Name]; !given && v.T.Kind == ir.KindTexture {
 			c.Fill = fill
 		}
 	}
-	return completeTextures(m, c.Textures, c.Samplers, fill, o.Seed)
+	return FillMissingTextures(m, c.Textures, c.Samplers, fill, o.seed())
 }
 
 // ParseWorkgroups parses a dispatch size X[,Y[,Z]] (missing ones are 1),
@@ -905,7 +929,7 @@ func (o *LoadOptions) readInputs(path string, f *ir.Func) ([][]ir.Value, error) 
 // and optionally "workgroups": [X, Y, Z] (unless a variable has that name).
 //
 // Texture and sampler bindings take their TextureJSON and SamplerJSON
-// entries (check/texture.go), stored in c.
+// entries (check/testcase/texture.go), stored in c.
 func (o *LoadOptions) readBindingInputs(path string, m *ir.Module, c *Case) (map[string]ir.Buffer, *[3]uint32, error) {
 	c.Textures, c.Samplers = map[string]*interp.Texture{}, map[string]*interp.Sampler{}
 	data, err := o.read(path)
@@ -1005,34 +1029,15 @@ func jsonPos(path string, data []byte, err error) string {
 	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }
 
-// Record is the case file's record of res's run (NewCaseRecord of its
-// case and options).
-func (res *Result) Record(toolVersion string) *CaseRecord {
-	return NewCaseRecord(res.Case, res, res.Options, toolVersion)
-}
-
-// NewCaseRecord is the case file's record of case c judged res with opts
-// (NewRecord, NewEntryRecord, NewFragmentRecord, by c's kind); toolVersion
-// is the record's tool version.
-func NewCaseRecord(c *Case, res *Result, opts Options, toolVersion string) *CaseRecord {
-	switch c.Kind {
-	case KindCompute:
-		return NewEntryRecord(c.Entry(), res, opts, toolVersion)
-	case KindFragment:
-		return NewFragmentRecord(c.Fragment(), res, opts, toolVersion)
+// StagesText is stages as the --stage flag spells them: "both" for
+// compute then fragment, else the stage's name.
+func StagesText(stages []oracle.Stage) string {
+	if len(stages) == 2 && stages[0] == oracle.StageCompute && stages[1] == oracle.StageFragment {
+		return "both"
 	}
-	return NewRecord(c.Kernel(), res, opts, toolVersion)
-}
-
-// Replay judges res's run against the case file's record rec
-// (JudgeReplay); a compute entry point's out-of-domain loop is judged as
-// the reference's error.
-func (res *Result) Replay(rec *CaseRecord) ReplayOutcome {
-	r := res
-	if res.Domain != "" {
-		cp := *res
-		cp.ReferenceErr = []string{res.Domain} // the loop, for the out-of-domain finding
-		r = &cp
+	var out []string
+	for _, st := range stages {
+		out = append(out, string(st))
 	}
-	return JudgeReplay(rec, ReplayFindings(r, rec))
+	return strings.Join(out, ",")
 }

@@ -1,4 +1,4 @@
-package check
+package testcase
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
@@ -54,7 +53,7 @@ type CaseRecord struct {
 	Workgroups []uint32 `json:"workgroups,omitempty"`
 	// Size is set for a fragment entry point's case (Kernel is the entry
 	// point): the render target's width and height in pixels
-	// (check/fragcase.go). Invocations is then width × height, one per
+	// (check/testcase/fragcase.go). Invocations is then width × height, one per
 	// pixel in row order from the top-left; Inputs are the texture and
 	// sampler bindings' entries (exec --inputs' form, {} without any);
 	// Reference and each run's outputs hold each pixel's result.
@@ -63,7 +62,7 @@ type CaseRecord struct {
 	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
 	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
 	Verdict   string            `json:"verdict"`
-	Findings  []Finding         `json:"findings,omitempty"`
+	Findings  []FindingRecord   `json:"findings,omitempty"`
 	Signature string            `json:"signature,omitempty"` // de-duplication key
 	Hash      string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
 	Mode      string            `json:"mode"`                // emission mode of the GPU runs
@@ -79,6 +78,18 @@ type CaseRecord struct {
 	// recorded before drivers were, and with no GPU run (the
 	// implementation's keys absent in cases recorded before they were).
 	Drivers []harness.DriverRecord `json:"drivers,omitempty"`
+}
+
+// FindingRecord is one finding as a case file records it: check's
+// attribution (check.Finding) in its JSON form — the class (check.Class's
+// text), the adapter involved, the runs that disagree ("adapter function
+// format"), what it implicates in words, and the disagreeing invocations.
+type FindingRecord struct {
+	Class       string   `json:"class"`
+	Adapter     string   `json:"adapter"`
+	Runs        []string `json:"runs"`
+	Implicates  string   `json:"implicates"`
+	Invocations []int    `json:"invocations"`
 }
 
 // RunRecord is one recorded run, in exec's JSON shape.
@@ -114,64 +125,6 @@ type SeedInfo struct {
 type ToolInfo struct {
 	Version string `json:"version"`
 	Go      string `json:"go"`
-}
-
-// NewRecord builds the record of a case and its result.
-func NewRecord(c *KernelCase, res *Result, opts Options, toolVersion string) *CaseRecord {
-	f := c.Module.Func(c.Kernel)
-	rec := &CaseRecord{
-		Format: CaseFormat, Kernel: c.Kernel, Invocations: len(c.Args),
-		Inputs: InputsJSON(f, c.Args), Verdict: string(res.Verdict), Findings: Attribute(res),
-		Hash: ir.Hash(ir.ProgramText(c.Module, c.Kernel)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
-		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
-	}
-	if rec.Mode == "" {
-		rec.Mode = string(wgsl.Portable)
-	}
-	if len(opts.Stages) > 1 || len(opts.Stages) == 1 && opts.Stages[0] != oracle.StageCompute {
-		rec.Stages = opts.Stages // compute alone is recorded as before stages: absent
-	}
-	rec.addResult(res, false)
-	return rec
-}
-
-// addResult records res's reference and runs per invocation in rec (with
-// each run's disagreeing leaves and their counts when leaves:
-// RunRecord.Leaves), and the drivers of the runs' adapters.
-func (rec *CaseRecord) addResult(res *Result, leaves bool) {
-	for _, r := range res.Reference {
-		rec.Reference = append(rec.Reference, oracle.InvocationJSON(r, res.Names))
-	}
-	for _, r := range res.Runs {
-		rr := RunRecord{Adapter: r.Adapter, Function: r.Function, Format: r.Format, Stage: r.Stage, Mode: r.Mode,
-			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, r.Mismatches...), Verdict: string(r.Verdict), Error: r.Message}
-		for _, o := range r.Outputs {
-			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
-		}
-		if leaves {
-			rr.Leaves = leafCounts(r)
-		}
-		rec.Runs = append(rec.Runs, rr)
-	}
-	rec.Drivers = runDrivers(rec.Runs)
-}
-
-// runDrivers is the driver identity of the GPU adapters of runs, or nil
-// when none ran on a GPU adapter (no lookup then: --no-gpu lists nothing).
-func runDrivers(runs []RunRecord) []harness.DriverRecord {
-	var names []string
-	for _, r := range runs {
-		if r.Adapter != "interp" {
-			names = append(names, r.Adapter)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	if d := harness.DriverRecords(names); len(d) > 0 {
-		return d
-	}
-	return nil
 }
 
 // InputsJSON renders args as {param: [values…]} in parameter order.
@@ -509,33 +462,6 @@ func BindingsJSON(m *ir.Module, bufs map[string]ir.Buffer) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
-}
-
-// NewEntryRecord builds the record of a compute entry point's case and
-// its result: the dispatch is one invocation whose outputs are the
-// read_write bindings.
-func NewEntryRecord(c *ComputeCase, res *Result, opts Options, toolVersion string) *CaseRecord {
-	r := res
-	rec := &CaseRecord{
-		Format: CaseFormat, Kernel: c.Entry, Invocations: 1, Workgroups: c.Workgroups[:],
-		Inputs: EntryInputsJSON(c), Verdict: string(res.Verdict), Findings: Attribute(r),
-		Hash: ir.Hash(ir.ProgramText(c.Module, c.Entry)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
-		Fill: string(opts.Fill), Tool: ToolInfo{Version: toolVersion, Go: runtime.Version()},
-	}
-	if rec.Mode == "" {
-		rec.Mode = string(wgsl.Portable)
-	}
-	rec.Reference = append(rec.Reference, oracle.InvocationJSON(res.Reference[0], res.Names))
-	for _, run := range res.Runs {
-		rr := RunRecord{Adapter: run.Adapter, Function: run.Function, Format: run.Format, Mode: run.Mode,
-			Outputs: []json.RawMessage{}, Mismatches: append([]int{}, run.Mismatches...), Verdict: string(run.Verdict), Error: run.Message}
-		for _, o := range run.Outputs {
-			rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
-		}
-		rec.Runs = append(rec.Runs, rr)
-	}
-	rec.Drivers = runDrivers(rec.Runs)
-	return rec
 }
 
 // ParseInputs decodes {param: [value per invocation]} for f's parameters
