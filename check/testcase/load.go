@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
@@ -37,6 +38,11 @@ const (
 	// KindFragment is a @fragment entry point as written (FragmentCase):
 	// one invocation per pixel of a render target.
 	KindFragment
+	// KindDraw is a @vertex and a @fragment entry point drawn together, a
+	// render pipeline as written (check/testcase/drawcase.go): Func is
+	// the fragment entry point, Vertex the vertex one; the draw, its
+	// vertex inputs, attachments and bindings are the case's.
+	KindDraw
 )
 
 // KindOf is the one rule of which kind module m runs (wgsl.DefaultRunsEntry):
@@ -86,9 +92,23 @@ type Case struct {
 	Samplers map[string]*interp.Sampler
 	// Workgroups is a compute entry point's dispatch size, each ≥ 1.
 	Workgroups [3]uint32
-	// Size is a fragment entry point's render target, width and height in
-	// pixels.
+	// Size is a fragment entry point's or a draw's render target, width
+	// and height in pixels.
 	Size [2]uint32
+	// A draw's (KindDraw, check/testcase/drawcase.go): the vertex entry
+	// point and its module (VertexModule == Module when one file has
+	// both stages; VertexSource the vertex file as read when two files
+	// do), the draw as the GPU gets it, what the vertex stage reads from
+	// its buffers (VertexInputs), and one attachment format per fragment
+	// @location output, in location order. Bindings, Textures and
+	// Samplers are then every binding either stage uses (both modules'
+	// when two).
+	VertexModule *ir.Module
+	Vertex       *ir.Func
+	VertexSource []byte
+	Draw         *harness.Draw
+	VertexInputs []VertexInput
+	Attachments  []harness.AttachmentFormat
 	// What the case's runs are made with, from the flags or a case file's
 	// record: Options' Stages (function kernels only), Mode, Flat, SPIRV
 	// and Fill (how the inputs were made up, "" when given).
