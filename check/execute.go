@@ -219,6 +219,12 @@ func Prepare(c *testcase.Case, opts Options) (*Execution, error) {
 			return nil, err
 		}
 		x = &Execution{kind: k, res: k.res}
+	case testcase.KindDraw:
+		k, err := prepareDraw(c, opts)
+		if err != nil {
+			return nil, err
+		}
+		x = &Execution{kind: k, res: k.res}
 	default:
 		var err error
 		if x, err = prepareKernel(c.Kernel(), opts); err != nil {

@@ -26,7 +26,9 @@ func EachEntry(path string, o LoadOptions) []LoadOptions {
 	if o.Kernel != "" {
 		return nil
 	}
-	m, src, err := LoadModule(path, o)
+	probe := o
+	probe.Warn = nil // Load notes what the module's loading says, once per case
+	m, src, err := LoadModule(path, probe)
 	if err != nil || IsCase(src) {
 		return nil
 	}

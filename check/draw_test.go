@@ -1,0 +1,123 @@
+package check
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/check/testcase"
+	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// halfTarget draws one triangle over the lower-left half of an 8×8
+// target: clip (−1, −1), (1, −1), (−1, 1) are framebuffer (0, 8), (8, 8),
+// (0, 0) (WebGPU #coordinate-systems: y down), whose edges are the
+// target's left and bottom sides and the diagonal y = x. Every vertex
+// passes c = 0.25, so the fragment's colour (c, 1 − c, 0, 1) is the same
+// everywhere it is drawn.
+const halfTarget = `struct Out {
+  @builtin(position) pos: vec4<f32>,
+  @location(0) c: f32,
+}
+
+@vertex fn vs(@location(0) p: vec2<f32>, @location(1) c: f32) -> Out {
+  return Out(vec4<f32>(p, 0.5, 1.0), c);
+}
+
+@fragment fn fs(@location(0) c: f32) -> @location(0) vec4<f32> {
+  return vec4<f32>(c, 1.0 - c, 0.0, 1.0);
+}
+`
+
+// drawCase is the draw of halfTarget with the vertices' positions.
+func drawCase(t *testing.T, src string, pos [][2]float32, c []float32) *testcase.Case {
+	t.Helper()
+	m, err := wgsl.Parse("half.wgsl", []byte(src))
+	require.NoError(t, err)
+	var data []byte
+	var ps, cs []ir.Value
+	for i, p := range pos {
+		for _, x := range []float32{p[0], p[1], c[i]} {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(x))
+		}
+		ps = append(ps, ir.CompositeVal(ir.Vec(2, ir.F32), ir.F32Val(p[0]), ir.F32Val(p[1])))
+		cs = append(cs, ir.F32Val(c[i]))
+	}
+	return &testcase.Case{Kind: testcase.KindDraw, Module: m, Func: m.Func("fs"), VertexModule: m, Vertex: m.Func("vs"),
+		Draw: &harness.Draw{Count: uint32(len(pos)), VertexBuffers: []harness.VertexBuffer{{Data: data, Stride: 12, Attributes: []harness.VertexAttribute{
+			{Format: "float32x2", Offset: 0, ShaderLocation: 0}, {Format: "float32", Offset: 8, ShaderLocation: 1}}}}},
+		VertexInputs: []testcase.VertexInput{
+			{Name: "p", Path: []int{0}, Location: 0, Format: "float32x2", StepMode: "vertex", Values: ps},
+			{Name: "c", Path: []int{1}, Location: 1, Format: "float32", StepMode: "vertex", Values: cs},
+		},
+		Size: [2]uint32{8, 8}}
+}
+
+// The reference of a draw, pixel by pixel against the hand derivation of
+// halfTarget: below the diagonal (y > x) the fragment's colour, above it
+// (y < x) the clear value, on it (the centre (x + ½, x + ½) lies on the
+// edge, where WebGPU defines no fill rule) either.
+func TestDrawReferenceHalfTarget(t *testing.T) {
+	c := drawCase(t, halfTarget, [][2]float32{{-1, -1}, {1, -1}, {-1, 1}}, []float32{0.25, 0.25, 0.25})
+	res, err := Execute(context.Background(), c, Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Reference, 64)
+	colour := []float32{0.25, 0.75, 0, 1}
+	for y := 0; y < 8; y++ {
+		for x := 0; x < 8; x++ {
+			e := res.Reference[y*8+x][0]
+			got := e.Val()
+			switch {
+			case y > x:
+				assert.Nil(t, e.Indeterminate, "pixel (%d, %d) is inside", x, y)
+				for k, want := range colour {
+					assert.InDelta(t, want, got.Elems[k].F32(), 1e-6, "pixel (%d, %d) channel %d", x, y, k)
+				}
+			case y < x:
+				assert.Nil(t, e.Indeterminate, "pixel (%d, %d) is outside", x, y)
+				for k := range colour {
+					assert.Equal(t, float32(0), got.Elems[k].F32(), "pixel (%d, %d) keeps the clear value", x, y)
+				}
+			default:
+				require.NotNil(t, e.Indeterminate, "pixel (%d, %d) lies on the edge", x, y)
+				for k, want := range colour {
+					if want == 0 {
+						assert.False(t, e.Indeterminate[k], "pixel (%d, %d) channel %d: 0 in the clear value and the colour", x, y, k)
+						continue
+					}
+					assert.True(t, e.Indeterminate[k], "pixel (%d, %d) channel %d is open", x, y, k)
+					assert.True(t, oracle.Contains(e.Allowed[k], ir.F32Val(0), 0), "the clear value is allowed at (%d, %d)", x, y)
+					assert.True(t, oracle.Contains(e.Allowed[k], ir.F32Val(want), 0), "the colour is allowed at (%d, %d)", x, y)
+				}
+			}
+		}
+	}
+	// A pixel's value that is neither is a difference.
+	bad := []oracle.Expected{{Value: ir.CompositeVal(ir.Vec(4, ir.F32), ir.F32Val(0.5), ir.F32Val(0.5), ir.F32Val(0), ir.F32Val(1))}}
+	o, _ := oracle.CompareInvocation(res.Reference[3*8+3], bad, res.Names)
+	assert.Equal(t, oracle.Differ, o, "on the edge only the clear value or the colour")
+}
+
+// The draw as written on lavapipe and SwiftShader (WGSL and gpudiff's
+// SPIR-V, original and twins) agrees with the reference.
+func TestDrawOnGPUs(t *testing.T) {
+	c := drawCase(t, halfTarget, [][2]float32{{-1, -1}, {1, -1}, {-1, 1}}, []float32{0.25, 0.25, 0.25})
+	res, err := Execute(context.Background(), c, Options{Devices: texGPUs(t), Flat: true, SPIRV: true})
+	require.NoError(t, err)
+	assert.Equal(t, oracle.Pass, res.Verdict, "%v", res)
+	formats := map[string]int{}
+	for _, r := range res.Runs {
+		formats[r.Adapter+" "+string(r.Format)]++
+		assert.Empty(t, r.Mismatches, "%s %s %s: %s", r.Adapter, r.Function, r.Format, r.Message)
+		assert.Empty(t, r.Message, "%s %s %s", r.Adapter, r.Function, r.Format)
+	}
+	assert.Equal(t, map[string]int{"interp ir": 1, "wgpu-vulkan:llvmpipe wgsl": 2, "wgpu-vulkan:llvmpipe spirv": 2,
+		"wgpu-vulkan:swiftshader wgsl": 2, "wgpu-vulkan:swiftshader spirv": 2}, formats, "every pair drawn in both formats")
+}
