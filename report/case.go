@@ -27,6 +27,13 @@ func WriteCaseTable(w io.Writer, o *check.Result, opts ExecOptions) {
 		WriteDispatchTable(w, c, o, opts)
 		return
 	}
+	if c.Kind == testcase.KindDraw {
+		f, pixels := drawPixels(c)
+		WriteExecTable(w, f, pixels, o, opts)
+		fmt.Fprintf(w, "draw of vertex entry point %s and fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d), one output per colour attachment\n",
+			c.Vertex.Name, c.Func.Name, c.Size[0], c.Size[1], c.Size[0], c.Size[0])
+		return
+	}
 	WriteExecTable(w, c.Func, c.Args, o, opts)
 	if c.Kind == testcase.KindFragment {
 		fmt.Fprintf(w, "fragment entry point %s over a %dx%d target: invocation i is pixel (i %% %d, i / %d)\n", c.Func.Name, c.Size[0], c.Size[1], c.Size[0], c.Size[0])
@@ -40,7 +47,36 @@ func WriteCaseJSON(w io.Writer, o *check.Result, replay *check.ReplayOutcome) er
 	if o.IsCompute() {
 		return WriteDispatchJSON(w, o.Case, o)
 	}
+	if c := o.Case; c.Kind == testcase.KindDraw {
+		f, pixels := drawPixels(c)
+		return writeExecJSON(w, f, pixels, o, replay, func(j *ir.JSONWriter) {
+			j.Key("vertex")
+			j.String(c.Vertex.Name)
+			j.Key("size")
+			j.Open('[')
+			j.Elem()
+			j.Int(int64(c.Size[0]))
+			j.Elem()
+			j.Int(int64(c.Size[1]))
+			j.Close(']')
+		})
+	}
 	return WriteExecJSON(w, o.Case.Func, o.Case.Args, o, replay)
+}
+
+// drawPixels are a draw's invocations as exec shows them, one per pixel in
+// row order: the fragment entry point f named with one "argument", the
+// pixel (x, y) as a vec2<u32>.
+func drawPixels(c *testcase.Case) (*ir.Func, [][]ir.Value) {
+	f := &ir.Func{Name: c.Func.Name, Params: []*ir.Param{{Name: "pixel", T: ir.Vec(2, ir.U32)}}}
+	w, h := c.Size[0], c.Size[1]
+	px := make([][]ir.Value, 0, int(w*h))
+	for y := uint32(0); y < h; y++ {
+		for x := uint32(0); x < w; x++ {
+			px = append(px, []ir.Value{ir.CompositeVal(ir.Vec(2, ir.U32), ir.U32Val(x), ir.U32Val(y))})
+		}
+	}
+	return f, px
 }
 
 // WriteReplay writes repro's output for o, the replay of a case file

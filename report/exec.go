@@ -52,11 +52,20 @@ func ExecVerdict(v oracle.Verdict) string {
 // laid out as encoding/json's Encoder with SetIndent("", "  ") prints
 // it. Errors are w's.
 func WriteExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, replay *check.ReplayOutcome) error {
+	return writeExecJSON(w, f, args, res, replay, nil)
+}
+
+// writeExecJSON is WriteExecJSON with more keys after "kernel" (head:
+// a draw's vertex entry point and target; nil none).
+func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result, replay *check.ReplayOutcome, head func(j *ir.JSONWriter)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	j := ir.NewJSONWriter(bw, true)
 	j.Open('{')
 	j.Key("kernel")
 	j.String(f.Name)
+	if head != nil {
+		head(j)
+	}
 	j.Key("invocations")
 	j.Int(int64(len(args)))
 	j.Key("inputs") // testcase.InputsJSON's object
