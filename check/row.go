@@ -107,6 +107,15 @@ type RowRun struct {
 	// with equal Outputs computed the same values.
 	Outputs []json.RawMessage
 	Error   string // the stack's (or gpudiff's) message of a failed run
+	// What the matrix shows beside it (NewRowRun fills them; attribution
+	// reads none): the function's name, the invocations the reference
+	// leaves open where the run differs, each invocation's outputs in
+	// words, and per differing invocation its differing leaves as "path:
+	// reference X, got Y".
+	FunctionName  string
+	Indeterminate []int
+	Human         []string
+	Diffs         map[int][]string
 }
 
 // RowFinding is the attribution of one run of a Row that does not agree
@@ -633,11 +642,31 @@ func rowFunction(function string, res *Result) string {
 // invocation, named by res.Names) and message.
 func NewRowRun(adapter string, r oracle.Judged, res *Result) RowRun {
 	rr := RowRun{Adapter: adapter, Function: rowFunction(r.Function, res), Format: r.Format, Stage: StageOf(r.Run),
-		Outcome: RowOutcome(r), Mismatches: append([]int{}, r.Mismatches...), Error: r.Message}
+		Outcome: RowOutcome(r), Mismatches: append([]int{}, r.Mismatches...), Error: r.Message,
+		FunctionName: r.Function, Indeterminate: r.Indeterminate}
 	for _, o := range r.Outputs {
 		rr.Outputs = append(rr.Outputs, oracle.InvocationJSON(o, res.Names))
+		rr.Human = append(rr.Human, oracle.HumanOutputs(o, res.Names))
+	}
+	if len(r.Diffs) > 0 {
+		rr.Diffs = map[int][]string{}
+		for _, i := range oracle.Sorted(r.Diffs) {
+			for _, d := range r.Diffs[i] {
+				rr.Diffs[i] = append(rr.Diffs[i], fmt.Sprintf("%s: reference %s, got %s", d.Path, d.Want, d.Got))
+			}
+		}
 	}
 	return rr
+}
+
+// ReferenceRows are res's reference as the matrix shows it: each
+// invocation's outputs as JSON and in words.
+func ReferenceRows(res *Result) (outputs []json.RawMessage, human []string) {
+	for _, r := range res.Reference {
+		outputs = append(outputs, oracle.InvocationJSON(r, res.Names))
+		human = append(human, oracle.HumanOutputs(r, res.Names))
+	}
+	return outputs, human
 }
 
 // SkippedRowRun is run r of res on adapter that check did not take (a
@@ -645,7 +674,7 @@ func NewRowRun(adapter string, r oracle.Judged, res *Result) RowRun {
 // r.Message says why) as a Row's run: RowSkipped, no outputs.
 func SkippedRowRun(adapter string, r oracle.Run, res *Result) RowRun {
 	return RowRun{Adapter: adapter, Function: rowFunction(r.Function, res), Format: r.Format, Stage: StageOf(r),
-		Outcome: RowSkipped, Mismatches: []int{}, Error: r.Message}
+		Outcome: RowSkipped, Mismatches: []int{}, Error: r.Message, FunctionName: r.Function}
 }
 
 // AdapterRowRuns are res's runs on adapter as a Row lists them, in the

@@ -103,6 +103,6 @@ func TestRowOutcome(t *testing.T) {
 	require.NotNil(t, twin)
 	assert.Equal(t, RowTwin, twin.Function)
 	require.Len(t, runs, 2)
-	assert.Equal(t, RowRun{Adapter: "a", Function: RowTwin, Format: oracle.FormatWGSL, Stage: oracle.StageCompute, Outcome: RowDiffers, Mismatches: []int{3}}, runs[0])
-	assert.Equal(t, RowRun{Adapter: "a", Function: RowOriginal, Format: oracle.FormatSPIRV, Stage: oracle.StageCompute, Outcome: RowSkipped, Mismatches: []int{}, Error: "no SPIR-V"}, runs[1])
+	assert.Equal(t, RowRun{Adapter: "a", Function: RowTwin, Format: oracle.FormatWGSL, Stage: oracle.StageCompute, Outcome: RowDiffers, Mismatches: []int{3}, FunctionName: "k_flat"}, runs[0])
+	assert.Equal(t, RowRun{Adapter: "a", Function: RowOriginal, Format: oracle.FormatSPIRV, Stage: oracle.StageCompute, Outcome: RowSkipped, Mismatches: []int{}, Error: "no SPIR-V", FunctionName: "k"}, runs[1])
 }

@@ -303,7 +303,7 @@ func TestUnsupportedRunIsSkipped(t *testing.T) {
 	j := oracle.Judged{Run: oracle.Run{Adapter: "dawn-gles:llvmpipe", Function: "k", Format: oracle.FormatWGSL,
 		Stage: oracle.StageFragment, Failed: oracle.Unsupported, Message: "no writable storage buffers in the fragment stage"},
 		Verdict: oracle.Unsupported}
-	rr := newRunResult(check.NewRowRun("dawn-gles:llvmpipe", j, res), j, res)
+	rr := runResultOf(check.NewRowRun("dawn-gles:llvmpipe", j, res))
 	assert.Equal(t, Skipped, rr.Outcome)
 	assert.Equal(t, oracle.StageFragment, rr.Stage)
 	assert.Contains(t, rr.Error, "fragment stage")

@@ -127,19 +127,10 @@ func Run(ctx context.Context, cases []*Case, devs []check.Device, opts Options) 
 			// each with its judged outputs in words.
 			rowRuns, _ := check.AdapterRowRuns(cell.Adapter, s.res, s.skipped)
 			cr.rowRuns = append(cr.rowRuns, rowRuns...)
-			j := 0
-			for _, r := range s.res.Runs {
-				if r.Adapter == "interp" {
-					continue
-				}
-				cell.Runs = append(cell.Runs, newRunResult(rowRuns[j], r, s.res))
-				j++
-				rep.Runs++
+			for _, rr := range rowRuns {
+				cell.Runs = append(cell.Runs, runResultOf(rr))
 			}
-			for _, r := range s.skipped {
-				cell.Runs = append(cell.Runs, runResultOf(rowRuns[j], r.Function))
-				j++
-			}
+			rep.Runs += len(rowRuns) - len(s.skipped) // the judged runs: the skipped were not made
 			cell.aggregate()
 			cr.Cells = append(cr.Cells, cell)
 		}
@@ -205,11 +196,11 @@ func runCase(ctx context.Context, p *prepared, dev check.Device) slot {
 	return s
 }
 
-// runResultOf is a row's run (check's) as the matrix reports it: function
-// fn's run, with its outcome and message.
-func runResultOf(rr check.RowRun, fn string) *RunResult {
-	return &RunResult{Function: rr.Function, FunctionName: fn, Format: rr.Format, Stage: rr.Stage, Outcome: rr.Outcome,
-		Mismatches: rr.Mismatches, Outputs: rr.Outputs, Error: rr.Error}
+// runResultOf is a row's run (check's: check.AdapterRowRuns) as the matrix
+// reports it.
+func runResultOf(rr check.RowRun) *RunResult {
+	return &RunResult{Function: rr.Function, FunctionName: rr.FunctionName, Format: rr.Format, Stage: rr.Stage, Outcome: rr.Outcome,
+		Mismatches: rr.Mismatches, Indeterminate: rr.Indeterminate, Outputs: rr.Outputs, Human: rr.Human, Diffs: rr.Diffs, Error: rr.Error}
 }
 
 // boundedDevice adapts a device for the matrix: a dispatch on an
@@ -259,38 +250,10 @@ func (cr *CaseResult) setReference(c *Case, res *check.Result) {
 		// fails as a whole (class harness), it does not pass.
 		cr.Error = fmt.Sprintf("the reference interpreter could not finish invocation %d: %s; --max-steps raises the limit", inv[0], res.ReferenceErr[inv[0]])
 	}
-	for _, r := range res.Reference {
-		cr.Reference = append(cr.Reference, oracle.InvocationJSON(r, res.Names))
-		cr.RefHuman = append(cr.RefHuman, oracle.HumanOutputs(r, res.Names))
+	cr.Reference, cr.RefHuman = check.ReferenceRows(res)
+	if _, twin := check.AdapterRowRuns("", res, nil); twin != nil {
+		cr.twinRow, cr.TwinInterp = twin, runResultOf(*twin)
 	}
-	_, twin := check.AdapterRowRuns("", res, nil)
-	cr.twinRow = twin
-	for _, r := range res.Runs {
-		if r.Adapter == "interp" {
-			cr.TwinInterp = newRunResult(*twin, r, res)
-		}
-	}
-}
-
-// newRunResult is judged run r of res, as a row's run rr (check's: its
-// outcome, outputs and message), with what the matrix shows beside it:
-// its indeterminate invocations, its outputs in words and its differing
-// leaves.
-func newRunResult(rr check.RowRun, r oracle.Judged, res *check.Result) *RunResult {
-	out := runResultOf(rr, r.Function)
-	out.Indeterminate = r.Indeterminate
-	for _, o := range r.Outputs {
-		out.Human = append(out.Human, oracle.HumanOutputs(o, res.Names))
-	}
-	if len(r.Diffs) > 0 {
-		out.Diffs = map[int][]string{}
-		for _, i := range oracle.Sorted(r.Diffs) {
-			for _, d := range r.Diffs[i] {
-				out.Diffs[i] = append(out.Diffs[i], fmt.Sprintf("%s: reference %s, got %s", d.Path, d.Want, d.Got))
-			}
-		}
-	}
-	return out
 }
 
 // aggregate sets the cell's outcome (worst first) and text. Skipped runs
