@@ -90,11 +90,23 @@ type Program struct {
 	// name; nil without them.
 	Textures map[string]*interp.Texture
 	Samplers map[string]*interp.Sampler
+	// Vertex is the @vertex entry point of a render program (the
+	// "render" profile, Profile.Render: RenderVertexName; Kernel is then
+	// its @fragment entry point, RenderFragmentName), "" otherwise.
+	// Draw is that program's draw — vertex attributes, counts, primitive
+	// state, bindings, textures and samplers (render_inputs.go) — drawn
+	// with it from its seed; nil otherwise.
+	Vertex string
+	Draw   *RenderInputs
 }
 
 // IsEntry reports whether p is a compute entry point (Profile.Entry)
 // rather than a function kernel.
 func (p *Program) IsEntry() bool { return p.Workgroups != [3]uint32{} }
+
+// IsDraw reports whether p is a render program (Profile.Render): a
+// vertex and a fragment entry point drawn with p.Draw.
+func (p *Program) IsDraw() bool { return p.Draw != nil }
 
 // String returns the program's canonical WGSL (ir.Print).
 func (p *Program) String() string { return ir.Print(p.Module) }
@@ -137,6 +149,9 @@ func FromBytes(data []byte, cfg Config) *Program {
 }
 
 func generate(src source, cfg Config) *Program {
+	if cfg.Profile.Render {
+		return generateRender(src, cfg)
+	}
 	if cfg.Profile.Entry {
 		return generateCompute(src, cfg)
 	}
