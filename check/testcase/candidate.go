@@ -14,7 +14,9 @@ import (
 // binding m dropped, or whose value does not fit, is left out: Execute
 // then fills it with zeros. Textures and samplers m still declares keep
 // their contents (the shrinker never changes a texture's type). Other
-// kinds keep their target and textures.
+// kinds keep their target and textures; a draw its draw, vertex inputs
+// and bindings, fn naming its fragment entry point (and the vertex entry
+// point of the same name in m when one module holds both).
 func (c *Case) WithFunction(m *ir.Module, fn string, args [][]ir.Value) *Case {
 	switch c.Kind {
 	case KindKernel:
@@ -49,6 +51,11 @@ func (c *Case) WithFunction(m *ir.Module, fn string, args [][]ir.Value) *Case {
 	}
 	out := *c
 	out.Module, out.Func = m, m.Func(fn)
+	if c.Kind == KindDraw && !c.TwoModules() && c.Vertex != nil {
+		// One module holds both stages: the candidate's vertex entry
+		// point is its own.
+		out.VertexModule, out.Vertex = m, m.Func(c.Vertex.Name)
+	}
 	return &out
 }
 

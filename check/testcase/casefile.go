@@ -57,7 +57,18 @@ type CaseRecord struct {
 	// pixel in row order from the top-left; Inputs are the texture and
 	// sampler bindings' entries (exec --inputs' form, {} without any);
 	// Reference and each run's outputs hold each pixel's result.
-	Size      []uint32          `json:"size,omitempty"`
+	Size []uint32 `json:"size,omitempty"`
+	// Vertex is set for a draw's case (check/testcase/drawcase.go; Kernel
+	// is then its fragment entry point and Size its target): the vertex
+	// entry point. VertexSource is the vertex stage's module as canonical
+	// WGSL when the draw has two (the case file's module is the fragment
+	// stage's); absent when one module has both. Inputs are then the
+	// draw's inputs file (DrawInputsJSON: bindings, textures, vertices,
+	// indices, counts, primitive state, targets, size), Invocations
+	// width × height and Reference and each run's outputs one result per
+	// pixel, as a fragment entry point's.
+	Vertex       string `json:"vertex,omitempty"`
+	VertexSource string `json:"vertex_source,omitempty"`
 	Inputs    json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
 	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
 	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
@@ -157,7 +168,7 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec.IsFragment() {
+	if rec.IsFragment() || rec.IsDraw() {
 		// A value per pixel and channel: each array of scalars on one
 		// line (a texel, a vec4), not one line per number.
 		js = scalarArray.ReplaceAllFunc(js, func(a []byte) []byte { return lineBreaks.ReplaceAll(a, nil) })
@@ -178,13 +189,21 @@ func MarshalCase(m *ir.Module, rec *CaseRecord) ([]byte, error) {
 	}
 	if rec.IsEntry() {
 		fmt.Fprintf(&b, "// entry point %s, workgroups %v; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Workgroups)
-	} else if rec.IsFragment() {
+	} else if rec.IsFragment() || rec.IsDraw() {
 		for _, r := range rec.Runs {
 			if len(r.Leaves) > 0 {
 				fmt.Fprintf(&b, "// %s %s %s: %d of %d pixels disagree: %s\n", r.Adapter, r.Function, r.Format, len(r.Mismatches), rec.Invocations, LeafSummary(r.Leaves))
 			}
 		}
-		fmt.Fprintf(&b, "// fragment entry point %s, %dx%d pixels; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Size[0], rec.Size[1])
+		if rec.IsDraw() {
+			fmt.Fprintf(&b, "// draw of vertex entry point %s and fragment entry point %s, %dx%d pixels", rec.Vertex, rec.Kernel, rec.Size[0], rec.Size[1])
+			if rec.VertexSource != "" {
+				b.WriteString(" (the vertex stage's module is the record's vertex_source)")
+			}
+			b.WriteString("; replay: gpudiff repro THIS_FILE\n\n")
+		} else {
+			fmt.Fprintf(&b, "// fragment entry point %s, %dx%d pixels; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Size[0], rec.Size[1])
+		}
 	} else {
 		fmt.Fprintf(&b, "// kernel %s, %d invocations; replay: gpudiff repro THIS_FILE\n\n", rec.Kernel, rec.Invocations)
 	}
@@ -296,6 +315,8 @@ func ParseCaseFile(file string, src []byte) (*KernelCase, *ComputeCase, *CaseRec
 		return nil, c, rec, nil
 	case *FragmentCase:
 		return nil, nil, nil, fmt.Errorf("%s: the case of fragment entry point %s (%dx%d pixels) is a render, not a kernel's or a dispatch's case (gpudiff exec, repro and view take it)", file, c.Entry, c.Size[0], c.Size[1])
+	case *Case:
+		return nil, nil, nil, fmt.Errorf("%s: the case of the draw %s (%dx%d pixels) is a render, not a kernel's or a dispatch's case (gpudiff exec, repro and view take it)", file, drawLabel(c), c.Size[0], c.Size[1])
 	}
 	return c.(*KernelCase), nil, rec, nil
 }
@@ -333,8 +354,22 @@ func parseCase(file string, src []byte) (any, *CaseRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if rec.IsEntry() && rec.IsFragment() {
-		return nil, nil, fmt.Errorf("%s: case record: both workgroups (a compute entry point's) and size (a fragment entry point's)", file)
+	if rec.IsEntry() && (rec.IsFragment() || rec.IsDraw()) {
+		return nil, nil, fmt.Errorf("%s: case record: both workgroups (a compute entry point's) and size (a render's)", file)
+	}
+	if rec.VertexSource != "" && !rec.IsDraw() {
+		return nil, nil, fmt.Errorf("%s: case record: vertex_source without vertex (a draw's vertex entry point)", file)
+	}
+	if rec.IsDraw() {
+		at := i + len(CaseMarker)
+		if k := bytes.Index(body, rec.Inputs); len(rec.Inputs) > 0 && k >= 0 {
+			at += k
+		}
+		dc, err := parseDrawRecord(file, src, m, &rec, at)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dc, &rec, nil
 	}
 	if rec.IsFragment() {
 		fc, err := parseFragmentRecord(file, m, &rec, len(src))

@@ -21,8 +21,14 @@ import (
 // draws it again on its adapters and judges the replay against the
 // recorded findings, as for the other kinds.
 
-// IsFragment reports whether the record is a fragment entry point's case.
-func (r *CaseRecord) IsFragment() bool { return len(r.Size) > 0 }
+// IsFragment reports whether the record is a fragment entry point's case
+// (drawn alone over the full-screen triangle; a draw's record, IsDraw,
+// has a size too).
+func (r *CaseRecord) IsFragment() bool { return len(r.Size) > 0 && r.Vertex == "" }
+
+// IsDraw reports whether the record is a draw's case: a vertex and a
+// fragment entry point (check/testcase/drawcase.go).
+func (r *CaseRecord) IsDraw() bool { return r.Vertex != "" }
 
 // FragmentInputsJSON is a fragment case's inputs: its textures and
 // samplers (TexturesJSON) as one object, the inputs file's form; {} when

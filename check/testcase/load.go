@@ -46,11 +46,16 @@ const (
 )
 
 // KindOf is the one rule of which kind module m runs (wgsl.DefaultRunsEntry):
-// kernel names the function ("" for the default): a @fragment entry point
+// kernel names the function ("" for the default): a draw (a module with a
+// @vertex and a @fragment entry point and no @compute one, wgsl.IsDrawMode,
+// kernel "" or naming one of them), else a @fragment entry point
 // (wgsl.IsFragmentMode), else a @compute entry point (wgsl.IsEntryMode),
-// else a function kernel.
+// else a function kernel. A draw of two files is the loader's
+// (LoadOptions.Fragment).
 func KindOf(m *ir.Module, kernel string) Kind {
 	switch {
+	case isDraw(m, LoadOptions{Kernel: kernel}):
+		return KindDraw
 	case wgsl.IsFragmentMode(m, kernel):
 		return KindFragment
 	case wgsl.IsEntryMode(m, kernel):
@@ -60,10 +65,19 @@ func KindOf(m *ir.Module, kernel string) Kind {
 }
 
 // Func resolves kernel ("" for the default) to the function of m that a case
-// of kind k runs: wgsl.FragmentEntry, wgsl.Entry or wgsl.Kernel. Errors are
-// theirs (positioned, or naming the function).
+// of kind k runs: wgsl.FragmentEntry, wgsl.Entry or wgsl.Kernel; for a draw
+// wgsl.VertexEntry where kernel names a vertex entry point, else
+// wgsl.DrawFragmentEntry. Errors are theirs (positioned, or naming the
+// function).
 func (k Kind) Func(m *ir.Module, kernel string) (*ir.Func, error) {
 	switch k {
+	case KindDraw:
+		// A draw's vertex entry point when kernel names one, else its
+		// fragment entry point.
+		if f := m.Func(kernel); f != nil && f.Stage == ir.StageVertex {
+			return wgsl.VertexEntry(m, kernel)
+		}
+		return wgsl.DrawFragmentEntry(m, kernel)
 	case KindFragment:
 		return wgsl.FragmentEntry(m, kernel)
 	case KindCompute:
@@ -190,6 +204,35 @@ func (c *Case) Fragment() *FragmentCase {
 // samplers, for a compute entry point). Params is nil for a kernel
 // without parameters, empty for an entry point without bindings.
 func (c *Case) InputTable() (params []string, rows [][]string, inputs json.RawMessage) {
+	if c.Kind == KindDraw {
+		// One row: each binding the stages use, then each vertex input's
+		// values (one per buffer element).
+		row := []string{}
+		params = []string{}
+		mods := []*ir.Module{c.Module}
+		if c.TwoModules() {
+			mods = []*ir.Module{c.VertexModule, c.Module}
+		}
+		seen := map[string]bool{}
+		for _, m := range mods {
+			for _, v := range m.Shared {
+				if b, ok := c.Bindings[v.Name]; ok && !seen[v.Name] {
+					seen[v.Name] = true
+					params = append(params, v.Name)
+					row = append(row, oracle.Human(oracle.Expected{Buffer: b}))
+				}
+			}
+		}
+		for _, vi := range c.VertexInputs {
+			vals := make([]string, len(vi.Values))
+			for i, v := range vi.Values {
+				vals[i] = oracle.Human(oracle.Expected{Value: v})
+			}
+			params = append(params, vi.Name)
+			row = append(row, "["+strings.Join(vals, ", ")+"]")
+		}
+		return params, [][]string{row}, DrawInputsJSON(c)
+	}
 	if c.Kind == KindCompute {
 		full := map[string]ir.Buffer{}
 		row := []string{}
@@ -224,11 +267,14 @@ func (c *Case) InputTable() (params []string, rows [][]string, inputs json.RawMe
 }
 
 // Invocations is how many invocations c's result has: a function kernel's
-// argument lists, a fragment entry point's pixels, a compute entry
-// point's one dispatch.
+// argument lists, a fragment entry point's or a draw's pixels, a compute
+// entry point's one dispatch.
 func (c *Case) Invocations() int {
-	if c.Kind == KindCompute {
+	switch c.Kind {
+	case KindCompute:
 		return 1
+	case KindDraw:
+		return int(c.Size[0]) * int(c.Size[1])
 	}
 	return len(c.Args)
 }
@@ -277,6 +323,15 @@ type LoadOptions struct {
 	// view).
 	Flat, SPIRV *bool
 	Recorded    bool
+	// Fragment is the second file of a draw of two modules (gpudiff exec
+	// VERT.wgsl FRAG.wgsl): the fragment stage's module; the path Load
+	// takes is then the vertex stage's ("": one file). VertexEntry and
+	// FragmentEntry are --vertex and --fragment: a draw's entry points
+	// ("": the module's only one; among several vertex entry points, the
+	// only one the fragment's inputs match). Giving any of them makes the
+	// case a draw.
+	Fragment                   string
+	VertexEntry, FragmentEntry string
 	// CaseFileOnly refuses a path that is not a case file (repro), before
 	// parsing it.
 	CaseFileOnly bool
@@ -410,6 +465,9 @@ func load(path string, o LoadOptions) (*Case, error) {
 			if fc, ok := pc.(*FragmentCase); err == nil && ok {
 				return nil, &RenderCaseError{Path: path, Entry: fc.Entry, Size: fc.Size}
 			}
+			if dc, ok := pc.(*Case); err == nil && ok {
+				return nil, &RenderCaseError{Path: path, Entry: drawLabel(dc), Size: dc.Size}
+			}
 			if ec, ok := pc.(*ComputeCase); err == nil && ok {
 				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
 				return c, c.loadCompute(path, o, ec)
@@ -438,8 +496,18 @@ func load(path string, o LoadOptions) (*Case, error) {
 			return c, c.loadCompute(path, o, pc)
 		case *FragmentCase:
 			// A fragment entry point's: its target, textures and mode.
+			if o.Fragment != "" || o.VertexEntry != "" || o.FragmentEntry != "" {
+				return nil, flagf("%s is the case of fragment entry point %s drawn alone: a second file, --vertex and --fragment are for draws", path, pc.Entry)
+			}
 			c.Module, c.Kind = pc.Module, KindFragment
 			return c, c.loadFragment(path, o, pc)
+		case *Case:
+			// A draw's: its entry points, draw, bindings and mode.
+			if o.Fragment != "" {
+				return nil, flagf("%s is a case file, which holds its draw's modules: give it alone", path)
+			}
+			c.Module, c.Kind, c.Source, c.VertexSource = pc.Module, KindDraw, pc.Source, pc.VertexSource
+			return c, c.loadDraw(path, o, pc)
 		}
 		saved = pc.(*KernelCase)
 	}
@@ -447,6 +515,9 @@ func load(path string, o LoadOptions) (*Case, error) {
 	if o.KernelNamedLikeFile && saved == nil && kernel == "" && m.Func(strings.TrimSuffix(filepath.Base(path), ".wgsl")) != nil {
 		kernel = strings.TrimSuffix(filepath.Base(path), ".wgsl")
 		o.Kernel = kernel
+	}
+	if saved == nil && isDraw(m, o) {
+		return c, c.loadDraw(path, o, nil)
 	}
 	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
 		c.Kind = KindFragment
