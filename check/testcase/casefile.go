@@ -67,22 +67,22 @@ type CaseRecord struct {
 	// indices, counts, primitive state, targets, size), Invocations
 	// width × height and Reference and each run's outputs one result per
 	// pixel, as a fragment entry point's.
-	Vertex       string `json:"vertex,omitempty"`
-	VertexSource string `json:"vertex_source,omitempty"`
-	Inputs    json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
-	Reference []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
-	Runs      []RunRecord       `json:"runs"`      // observed runs (as recorded)
-	Verdict   string            `json:"verdict"`
-	Findings  []FindingRecord   `json:"findings,omitempty"`
-	Signature string            `json:"signature,omitempty"` // de-duplication key
-	Hash      string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
-	Mode      string            `json:"mode"`                // emission mode of the GPU runs
-	Flat      bool              `json:"flat"`                // whether the twin was run
-	SPIRV     bool              `json:"spirv"`
-	Stages    []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
-	Seed      *SeedInfo         `json:"seed,omitempty"`
-	Tool      ToolInfo          `json:"tool"`
-	Note      string            `json:"note,omitempty"`
+	Vertex       string            `json:"vertex,omitempty"`
+	VertexSource string            `json:"vertex_source,omitempty"`
+	Inputs       json.RawMessage   `json:"inputs"`    // {param: [value per invocation]}
+	Reference    []json.RawMessage `json:"reference"` // interp(original), "indeterminate" leaves
+	Runs         []RunRecord       `json:"runs"`      // observed runs (as recorded)
+	Verdict      string            `json:"verdict"`
+	Findings     []FindingRecord   `json:"findings,omitempty"`
+	Signature    string            `json:"signature,omitempty"` // de-duplication key
+	Hash         string            `json:"hash"`                // SHA-256 of the kernel's canonical program text
+	Mode         string            `json:"mode"`                // emission mode of the GPU runs
+	Flat         bool              `json:"flat"`                // whether the twin was run
+	SPIRV        bool              `json:"spirv"`
+	Stages       []oracle.Stage    `json:"stages,omitempty"` // Options.Stages; absent: compute, as before stages
+	Seed         *SeedInfo         `json:"seed,omitempty"`
+	Tool         ToolInfo          `json:"tool"`
+	Note         string            `json:"note,omitempty"`
 	// Drivers names the driver and version behind each GPU adapter of
 	// Runs, and its WebGPU implementation and that implementation's
 	// version (harness.DriverRecords), sorted by adapter; absent in cases
