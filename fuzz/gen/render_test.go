@@ -537,3 +537,205 @@ func TestRenderProfileCoversItsConstructs(t *testing.T) {
 		assert.Greater(t, seen[want], 2, "construct %q appears in only %d of 200 programs", want, seen[want])
 	}
 }
+
+// TestRenderFragmentsAreExactWhereTheGeneratorSaysSo draws programs
+// through the reference's own stages — the vertex stage in interp,
+// interp/raster's primitives and quads, the fragment stage in
+// Program.RunQuadList — and checks render.go's discipline on what the
+// fragment computes: no lane fails, and the integer outputs (@location
+// 1 on) are exact at every covered pixel whose inputs are single values
+// (a free flat either varying whose first and last vertices differ, or
+// an ambiguous front_facing, is a two-member set, which these lanes
+// leave to check's reference): the generated statements see exact
+// values only, so the reference never forks on an interpolated one.
+func TestRenderFragmentsAreExactWhereTheGeneratorSaysSo(t *testing.T) {
+	cfg := renderConfig(t)
+	lanes, exact, withInts, skipped, colourBound := 0, 0, 0, 0, 0
+	for seed := uint64(0); seed < uint64(gen.TestCount(200, 40)); seed++ {
+		p := gen.Generate(seed, cfg)
+		m, d := p.Module, p.Draw
+		vs, fs := m.Func(p.Vertex), m.Func(p.Kernel)
+		vprog, err := interp.CompileBindings(m, p.Vertex, d.Bindings)
+		require.NoError(t, err, "seed %d", seed)
+		fprog, err := interp.CompileBindings(m, p.Kernel, d.Bindings)
+		require.NoError(t, err, "seed %d", seed)
+		opts := interp.Options{Textures: d.Textures, Samplers: d.Samplers}
+
+		// The varyings' leaves, in the vertex outputs' order.
+		var leaves []raster.Varying
+		first := map[int]int{} // location → its first leaf
+		var outs []wgsl.StageIO
+		for _, o := range wgsl.StageOutputs(vs) {
+			if o.Location < 0 {
+				continue
+			}
+			first[o.Location] = len(leaves)
+			outs = append(outs, o)
+			for _, lt := range o.T.ComponentTypes() {
+				in, err := raster.InterpOf(o.Interp, lt)
+				require.NoError(t, err)
+				leaves = append(leaves, raster.Varying{Type: lt, Interp: in})
+			}
+		}
+		topo, _ := raster.ParseTopology(d.Topology)
+		cull, _ := raster.ParseCullMode(d.CullMode)
+		front, _ := raster.ParseFrontFace(d.FrontFace)
+		rd := raster.Draw{Topology: topo, CullMode: cull, FrontFace: front, Width: d.Width, Height: d.Height, Varyings: leaves}
+		for i := 0; i < d.InstanceCount; i++ {
+			var args [][]ir.Value
+			for v := 0; v < d.VertexCount; v++ {
+				args = append(args, vertexArgs(t, vs, d, v, i))
+			}
+			invs, err := vprog.Run(args, opts)
+			require.NoError(t, err, "seed %d", seed)
+			var verts []raster.Vertex
+			for _, inv := range invs {
+				require.NoError(t, inv.Err, "seed %d", seed)
+				ret := inv.Outputs[0].Value
+				pos := vertexPosition(vs, ret)
+				vx := raster.Vertex{}
+				for k := range vx.Position {
+					vx.Position[k] = pos.Elems[k].F32()
+				}
+				for _, o := range outs {
+					v := ret
+					if len(o.Path) > 0 {
+						v = ret.Elems[o.Path[0]]
+					}
+					if v.Type.Kind == ir.KindVec {
+						vx.Values = append(vx.Values, v.Elems...)
+					} else {
+						vx.Values = append(vx.Values, v)
+					}
+				}
+				verts = append(verts, vx)
+			}
+			prims, err := raster.Rasterize(rd, verts)
+			require.NoError(t, err, "seed %d", seed)
+			for _, pr := range prims {
+				if pr.Culled != raster.NotCulled {
+					continue
+				}
+				var quads []interp.Quad
+				var covered [][4]bool
+				for _, q := range pr.Quads {
+					var iq interp.Quad
+					var cov [4]bool
+					single := true
+					for l, ln := range q.Lanes {
+						a, tol, ok := fragmentLane(t, fs, &ln.Fragment, first, pr.FrontFacing())
+						single = single && ok
+						iq[l] = interp.QuadLane{Args: a, Tol: tol, Helper: ln.Coverage != raster.In || !ln.InTarget}
+						cov[l] = ln.Coverage == raster.In && ln.InTarget
+					}
+					if single {
+						quads = append(quads, iq)
+						covered = append(covered, cov)
+					} else {
+						skipped++
+					}
+				}
+				res, err := fprog.RunQuadList(quads, opts)
+				require.NoError(t, err, "seed %d", seed)
+				for qi := range res {
+					for l, lr := range res[qi] {
+						if !covered[qi][l] {
+							continue
+						}
+						require.NoError(t, lr.Err, "seed %d:\n%s", seed, p)
+						lanes++
+						ret := lr.Outputs[0]
+						ok := true
+						n := len(ret.Value.Type.ComponentTypes())
+						if n > 4 {
+							withInts++
+						}
+						bound := true
+						for k := 0; k < 4; k++ {
+							bound = bound && (ret.Indeterminate == nil || !ret.Indeterminate[k])
+						}
+						if bound {
+							colourBound++
+						}
+						for k := 4; k < n; k++ {
+							if (ret.Indeterminate != nil && ret.Indeterminate[k]) || (ret.Tolerance != nil && ret.Tolerance[k] != 0) {
+								ok = false
+							}
+						}
+						assert.True(t, ok, "seed %d: an integer output is inexact:\n%s", seed, p)
+						if ok {
+							exact++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d covered lanes (%d with integer outputs), %d with exact integer outputs, %d whose colour is determinate (exact or within a bound); %d quads left out (two-member inputs)", lanes, withInts, exact, colourBound, skipped)
+	assert.Greater(t, lanes, 1000)
+	assert.Greater(t, withInts, lanes/5)
+}
+
+// fragmentLane returns fs's arguments at a fragment (and each leaf's
+// tolerance), the varyings from first (location → its first leaf), and
+// whether every input is a single value (within a tolerance).
+func fragmentLane(t *testing.T, fs *ir.Func, f *raster.Fragment, first map[int]int, ff ir.ValueSet) ([]ir.Value, [][]float64, bool) {
+	single := true
+	one := func(s ir.ValueSet, lt *ir.Type) (ir.Value, float64) {
+		if len(s.Values) != 1 || s.HasRange {
+			single = false
+			if len(s.Values) == 0 {
+				return ir.Zero(lt), math.Inf(1)
+			}
+		}
+		tol := 0.0
+		if s.Tol != nil {
+			tol = s.Tol[0]
+		}
+		return ir.Value{Type: lt, Bits: s.Values[0]}, tol
+	}
+	args := make([]ir.Value, len(fs.Params))
+	tols := make([][]float64, len(fs.Params))
+	members := map[int][]ir.Value{}
+	for _, io := range wgsl.StageInputs(fs) {
+		var v ir.Value
+		var tl []float64
+		leaf := func(s ir.ValueSet, lt *ir.Type) ir.Value {
+			x, tol := one(s, lt)
+			tl = append(tl, tol)
+			return x
+		}
+		switch {
+		case io.Builtin == "position":
+			es := make([]ir.Value, 4)
+			for k := range es {
+				es[k] = leaf(f.Position[k], ir.F32)
+			}
+			v = ir.CompositeVal(io.T, es...)
+		case io.Builtin == "front_facing":
+			v = leaf(ff, ir.Bool)
+		default:
+			k := first[io.Location]
+			cts := io.T.ComponentTypes()
+			es := make([]ir.Value, len(cts))
+			for c, lt := range cts {
+				es[c] = leaf(f.Varyings[k+c], lt)
+			}
+			v = es[0]
+			if io.T.Kind == ir.KindVec {
+				v = ir.CompositeVal(io.T, es...)
+			}
+		}
+		p := io.Path[0]
+		tols[p] = append(tols[p], tl...)
+		if len(io.Path) == 1 {
+			args[p] = v
+			continue
+		}
+		members[p] = append(members[p], v)
+	}
+	for p, ms := range members {
+		args[p] = ir.CompositeVal(fs.Params[p].T, ms...)
+	}
+	return args, tols, single
+}
