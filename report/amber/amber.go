@@ -110,7 +110,8 @@ func WordsToBytes(words []uint32) []byte {
 // Script is an exported Amber script and what it holds.
 type Script struct {
 	Text         string
-	Function     string // the exported function (kernel or twin)
+	Function     string // the exported function (kernel or twin; a draw's fragment entry point)
+	Vertex       string // a draw's vertex entry point (or its twin)
 	Disassembler string // which disassembler wrote the SHADER block
 	Invocations  int
 	InputStride  int // bytes per invocation record
@@ -263,8 +264,15 @@ func Export(c *testcase.Case, opts Options) (*Script, error) {
 // (Tokenizer::ExtractToNext), so when a name would contain "END" the
 // module is emitted without debug names.
 func assembly(m *ir.Module, fn string, mode wgsl.Mode, dis Disassembler) (string, error) {
+	return assemblyWith(m, fn, spirv.Options{Mode: mode}, dis)
+}
+
+// assemblyWith is assembly with the emitter's options o (DebugNames is
+// assembly's to set).
+func assemblyWith(m *ir.Module, fn string, o spirv.Options, dis Disassembler) (string, error) {
 	for _, names := range []bool{true, false} {
-		words, err := spirv.Emit(m, fn, spirv.Options{Mode: mode, DebugNames: names})
+		o.DebugNames = names
+		words, err := spirv.Emit(m, fn, o)
 		if err != nil {
 			return "", err
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // ExportCase exports a case testcase.Load read (gpudiff export-amber): a
-// compute entry point's dispatch (ExportEntry) or a function kernel's
+// draw's render pass (ExportDraw), a compute entry point's dispatch
+// (ExportEntry) or a function kernel's
 // invocations (Export), of these only the indices that only lists
 // (comma-separated; "" keeps all; an entry point has none to pick). The
 // script's source is the module's (a case file's without its record, whose
@@ -21,6 +22,12 @@ func ExportCase(c *testcase.Case, only string, opts Options) (*Script, error) {
 	if rec := c.Record; rec != nil {
 		opts.Source = string(c.Source[:bytes.LastIndex(c.Source, []byte(testcase.CaseMarker))])
 		opts.Seed, opts.Verdict = rec.Seed, rec.Verdict
+	}
+	if c.Kind == testcase.KindDraw {
+		if only != "" {
+			return nil, fmt.Errorf("--only is for function kernels; a draw is one render pass")
+		}
+		return ExportDraw(c, opts)
 	}
 	if c.Kind == testcase.KindCompute {
 		if only != "" {

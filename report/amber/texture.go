@@ -140,14 +140,20 @@ func refuseTextures(c *testcase.Case) error {
 	if err != nil {
 		return err
 	}
-	used := usedHandles(c.Module, c.Func.Name)
-	for _, v := range c.Module.Textures {
+	return refuseTexturesIn(c.Module, c.Func.Name, texs)
+}
+
+// refuseTexturesIn is refuseTextures for the textures texs of entry
+// point entry of m.
+func refuseTexturesIn(m *ir.Module, entry string, texs map[string]*interp.Texture) error {
+	used := usedHandles(m, entry)
+	for _, v := range m.Textures {
 		if !used[v.Name] || v.T.Kind != ir.KindTexture {
 			continue
 		}
 		t := texs[v.Name]
 		refuse := func(why string) error {
-			return &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "amber", Msg: fmt.Sprintf("texture binding %s (%v, @group(%d) @binding(%d)): %s", v.Name, v.T, v.Group, v.Binding, why)}
+			return &ir.Error{File: m.File, Pos: v.Pos, Pass: "amber", Msg: fmt.Sprintf("texture binding %s (%v, @group(%d) @binding(%d)): %s", v.Name, v.T, v.Group, v.Binding, why)}
 		}
 		switch v.T.Tex.Dim {
 		case ir.Tex2DArray, ir.TexCube, ir.TexCubeArray:
@@ -187,40 +193,47 @@ func writeTextures(b, binds, expects *strings.Builder, c *testcase.Case, ref *ch
 		}
 	}
 	for _, tv := range ref.TextureViews(c.Module, c.Func.Name) {
-		v, t := tv.Var, tv.Texture
-		name := "img_" + v.Name
-		format, _ := amberFormat(t.Format)
-		dims := fmt.Sprintf("DIM_2D WIDTH %d HEIGHT %d", t.Width, t.Height)
-		switch v.T.Tex.Dim {
-		case ir.Tex1D:
-			dims = fmt.Sprintf("DIM_1D WIDTH %d", t.Width)
-		case ir.Tex3D:
-			dims = fmt.Sprintf("DIM_3D WIDTH %d HEIGHT %d DEPTH %d", t.Width, t.Height, t.DepthOrLayers)
-		}
-		fmt.Fprintf(b, "# %s: %s, %s texels (DATA: each texel's channels in memory order, codes for normalized and integer formats)\n", name, v.Decl(), t.Format)
-		fmt.Fprintf(b, "IMAGE %s FORMAT %s %s DATA\n", name, format, dims)
-		ch, _, _, _, _ := testcase.TextureFormat(t.Format)
-		codes := testcase.TextureCodes(t, 0)
-		row := t.Width * ch
-		for k := 0; k < len(codes); k += row {
-			vals := make([]string, 0, row)
-			for _, x := range codes[k:min(k+row, len(codes))] {
-				d, _ := channelData(t.Format, x)
-				vals = append(vals, d)
-			}
-			fmt.Fprintf(b, "  %s\n", strings.Join(vals, " "))
-		}
-		b.WriteString("END\n")
-		as := "sampled_image"
-		if v.T.Tex.Class == ir.TexStorage {
-			as = "storage_image"
-		}
-		fmt.Fprintf(binds, "  BIND BUFFER %s AS %s DESCRIPTOR_SET %d BINDING %d\n", name, as, v.Group, v.Binding)
+		name := writeImage(b, binds, tv.Var, tv.Texture)
 		if tv.Output >= 0 {
-			writeTextureExpects(expects, name, t, ref.Reference[0][tv.Output], s)
+			writeTextureExpects(expects, name, tv.Texture, ref.Reference[0][tv.Output], s)
 		}
 	}
 	return nil
+}
+
+// writeImage writes texture binding v's IMAGE (t's level 0, DATA: each
+// texel's channels in memory order) to b and its BIND line to binds, and
+// returns the IMAGE's name.
+func writeImage(b, binds *strings.Builder, v *ir.TextureVar, t *interp.Texture) string {
+	name := "img_" + v.Name
+	format, _ := amberFormat(t.Format)
+	dims := fmt.Sprintf("DIM_2D WIDTH %d HEIGHT %d", t.Width, t.Height)
+	switch v.T.Tex.Dim {
+	case ir.Tex1D:
+		dims = fmt.Sprintf("DIM_1D WIDTH %d", t.Width)
+	case ir.Tex3D:
+		dims = fmt.Sprintf("DIM_3D WIDTH %d HEIGHT %d DEPTH %d", t.Width, t.Height, t.DepthOrLayers)
+	}
+	fmt.Fprintf(b, "# %s: %s, %s texels (DATA: each texel's channels in memory order, codes for normalized and integer formats)\n", name, v.Decl(), t.Format)
+	fmt.Fprintf(b, "IMAGE %s FORMAT %s %s DATA\n", name, format, dims)
+	ch, _, _, _, _ := testcase.TextureFormat(t.Format)
+	codes := testcase.TextureCodes(t, 0)
+	row := t.Width * ch
+	for k := 0; k < len(codes); k += row {
+		vals := make([]string, 0, row)
+		for _, x := range codes[k:min(k+row, len(codes))] {
+			d, _ := channelData(t.Format, x)
+			vals = append(vals, d)
+		}
+		fmt.Fprintf(b, "  %s\n", strings.Join(vals, " "))
+	}
+	b.WriteString("END\n")
+	as := "sampled_image"
+	if v.T.Tex.Class == ir.TexStorage {
+		as = "storage_image"
+	}
+	fmt.Fprintf(binds, "  BIND BUFFER %s AS %s DESCRIPTOR_SET %d BINDING %d\n", name, as, v.Group, v.Binding)
+	return name
 }
 
 func writeSampler(b, binds *strings.Builder, v *ir.TextureVar, sm *interp.Sampler) {
