@@ -134,6 +134,9 @@ func CasePictures(o *check.Result) []NamedPicture {
 	if o.Case.Kind == testcase.KindFragment {
 		return append(ResultPictures(o), FragmentPictures(o.Case, o)...)
 	}
+	if o.Case.Kind == testcase.KindDraw {
+		return DrawPictures(o)
+	}
 	return ResultPictures(o)
 }
 
