@@ -29,6 +29,13 @@
 // TOLERANCE |value| (WGSL lets implementations flush it to zero).
 // Indeterminate leaves get no EXPECT, and a comment says why.
 //
+// A draw case (testcase.KindDraw) is a graphics pipeline instead
+// (draw.go: ExportDraw): both stages' SPIR-V, the draw's vertex and index
+// data, counts and clear colour, WebGPU's y flip as a negative viewport,
+// and an EXPECT per pixel of each colour attachment — EQ_RGBA or EQ where
+// the reference is exact, a GE and an LE line where it is a bound or an
+// interval, a comment where it is a set Amber's comparisons cannot state.
+//
 // amber never runs a GPU (tests cross-check exported scripts on lavapipe)
 // and never changes the case it is given.
 //
