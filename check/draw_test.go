@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +121,34 @@ func TestDrawOnGPUs(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"interp ir": 1, "wgpu-vulkan:llvmpipe wgsl": 2, "wgpu-vulkan:llvmpipe spirv": 2,
 		"wgpu-vulkan:swiftshader wgsl": 2, "wgpu-vulkan:swiftshader spirv": 2}, formats, "every pair drawn in both formats")
+}
+
+// A draw case's record (NewCaseRecord) is a case file that loads back as
+// the same draw (entry points, target, vertex data, counts) and replays
+// as recorded.
+func TestDrawCaseFileRoundTrip(t *testing.T) {
+	c := drawCase(t, halfTarget, [][2]float32{{-1, -1}, {1, -1}, {-1, 1}}, []float32{0.25, 0.5, 0.75})
+	res, err := Execute(context.Background(), c, Options{Flat: true})
+	require.NoError(t, err)
+	rec := res.Record("test")
+	assert.Equal(t, "fs", rec.Kernel)
+	assert.Equal(t, 64, rec.Invocations)
+	path := filepath.Join(t.TempDir(), "half.case.wgsl")
+	require.NoError(t, testcase.WriteCase(path, c.Module, rec))
+	back, err := testcase.Load(path, testcase.LoadOptions{})
+	require.NoError(t, err)
+	require.Equal(t, testcase.KindDraw, back.Kind)
+	assert.Equal(t, "vs", back.Vertex.Name)
+	assert.Equal(t, "fs", back.Func.Name)
+	assert.Equal(t, c.Size, back.Size)
+	assert.Equal(t, c.Draw.Count, back.Draw.Count)
+	require.Len(t, back.VertexInputs, 2)
+	for i, vi := range c.VertexInputs {
+		assert.Equal(t, vi.Location, back.VertexInputs[i].Location)
+		assert.Equal(t, vi.Values, back.VertexInputs[i].Values, "attribute %s", vi.Name)
+	}
+	again, err := Execute(context.Background(), back, CaseOptions(back, Options{}))
+	require.NoError(t, err)
+	assert.Equal(t, res.Reference, again.Reference, "the replayed reference is the recorded one")
+	assert.Equal(t, ReplayFixed, again.Replay(rec).Outcome, "a pass replays as a pass")
 }

@@ -33,8 +33,30 @@ func NewCaseRecord(c *testcase.Case, res *Result, opts Options, toolVersion stri
 		return NewEntryRecord(c.Entry(), res, opts, toolVersion)
 	case testcase.KindFragment:
 		return NewFragmentRecord(c.Fragment(), res, opts, toolVersion)
+	case testcase.KindDraw:
+		return NewDrawRecord(c, res, opts, toolVersion)
 	}
 	return NewRecord(c.Kernel(), res, opts, toolVersion)
+}
+
+// NewDrawRecord is the case record of draw case c run as res: the draw's
+// fields (CaseRecord.SetDraw: both entry points, the vertex module when
+// it is a file of its own, the target, every input), the verdict and
+// findings, the reference and each run per pixel with the leaves that
+// disagree (as a fragment case's).
+func NewDrawRecord(c *testcase.Case, res *Result, opts Options, toolVersion string) *testcase.CaseRecord {
+	rec := &testcase.CaseRecord{Format: testcase.CaseFormat, Verdict: string(res.Verdict), Findings: findingRecords(Attribute(res)),
+		Hash: ir.Hash(ir.ProgramText(c.Module, c.Func.Name)), Mode: string(opts.Mode), Flat: opts.Flat, SPIRV: opts.SPIRV,
+		Tool: testcase.ToolInfo{Version: toolVersion, Go: runtime.Version()}}
+	rec.SetDraw(c)
+	if opts.Fill != "" {
+		rec.Fill = string(opts.Fill)
+	}
+	if rec.Mode == "" {
+		rec.Mode = string(wgsl.Portable)
+	}
+	addResult(rec, res, true)
+	return rec
 }
 
 // Replay judges res's run against the case file's record rec
