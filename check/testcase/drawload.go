@@ -366,3 +366,47 @@ func drawLabel(c *Case) string {
 	}
 	return c.Vertex.Name + " + " + c.Func.Name
 }
+
+// DrawEntries picks a draw's vertex and fragment entry points as Load
+// does (o's Kernel, VertexEntry and FragmentEntry; the only ones; a
+// vertex entry point by its interface among several), vm being the
+// vertex stage's module and fm the fragment stage's (the same module for
+// one file), and checks their interface and the two modules' bindings:
+// gpudiff emit and flatten take a draw without its inputs. Errors are
+// positioned (wgsl.VertexEntry's, DrawFragmentEntry's,
+// CheckInterfaceIn's) or a *FlagError.
+func DrawEntries(vm, fm *ir.Module, o LoadOptions) (vs, fs *ir.Func, err error) {
+	st, err := pickDrawStages(vm, fm, o, "", "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return st.vs, st.fs, nil
+}
+
+// IsDrawOf reports whether m with o's names loads as a draw (Load's
+// rule): a second file, --vertex or --fragment given, or a module with a
+// vertex and a fragment entry point and no compute one whose --kernel,
+// if given, names one of them.
+func IsDrawOf(m *ir.Module, o LoadOptions) bool { return isDraw(m, o) }
+
+// vertexAlone refuses a module whose only entry points are vertex ones
+// and that has no function kernel: a vertex stage is drawn before a
+// fragment stage, from this module or a second file.
+func vertexAlone(m *ir.Module) error {
+	var vs *ir.Func
+	for _, e := range m.EntryPoints() {
+		if e.Stage != ir.StageVertex {
+			return nil
+		}
+		if vs == nil {
+			vs = e
+		}
+	}
+	if vs == nil {
+		return nil
+	}
+	if _, err := wgsl.Kernel(m, ""); err == nil {
+		return nil // a function kernel beside it runs as before
+	}
+	return ir.ErrorList{ir.Errorf(m.File, vs.StagePos, "check", "vertex entry point %s has no fragment entry point to draw after it: give the fragment stage's file too (gpudiff exec VERT.wgsl FRAG.wgsl)", vs.Name)}
+}

@@ -519,6 +519,11 @@ func load(path string, o LoadOptions) (*Case, error) {
 	if saved == nil && isDraw(m, o) {
 		return c, c.loadDraw(path, o, nil)
 	}
+	if saved == nil && kernel == "" {
+		if err := vertexAlone(m); err != nil {
+			return nil, err
+		}
+	}
 	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
 		c.Kind = KindFragment
 		return c, c.loadFragment(path, o, nil)

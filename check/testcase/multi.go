@@ -20,10 +20,13 @@ import (
 // Inputs the NAME.inputs.json beside NAME.wgsl (keyed by binding name, one
 // inputs file serves every entry point). It returns nil when path names
 // one case — a case file, o.Kernel set, at most one such entry point, or
-// a module without entry points — and when path does not read or parse
-// (Load then says why, as for one case).
+// a module without entry points, a draw whose second file, --vertex or
+// --fragment is given — and when path does not read or parse (Load then
+// says why, as for one case). A draw's module with several fragment entry
+// points runs each, each after the vertex entry point its inputs match
+// (Load's rule; several: an ambiguity it reports).
 func EachEntry(path string, o LoadOptions) []LoadOptions {
-	if o.Kernel != "" {
+	if o.Kernel != "" || o.Fragment != "" || o.VertexEntry != "" || o.FragmentEntry != "" {
 		return nil
 	}
 	probe := o

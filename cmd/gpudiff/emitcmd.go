@@ -15,13 +15,14 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 	var (
 		kernel, format, mode, out, stage string
 		flat                             bool
+		draw                             drawFlags
 	)
 	cmd := &cobra.Command{
-		Use:     "emit FILE.wgsl",
+		Use:     "emit FILE.wgsl | VERT.wgsl FRAG.wgsl",
 		Short:   "Emit the runnable WGSL or SPIR-V of a kernel (or of its flattened twin)",
 		Long:    helpText("emit"),
 		Example: helpText("emit.example"),
-		Args:    cobra.ExactArgs(1),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			md, err := wgsl.ParseMode(mode)
 			if err != nil {
@@ -30,6 +31,18 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 			m, _, err := testcase.LoadModule(args[0], g.moduleOptions())
 			if err != nil {
 				return inputErr(err)
+			}
+			draw.fragmentFile = secondFile(args)
+			if testcase.IsDrawOf(m, draw.options(kernel)) {
+				// A draw: both stages (emitdraw.go).
+				if cmd.Flags().Changed("stage") {
+					return usagef("gpudiff emit: --stage is the kernel ABI's stage; a draw is emitted as written, its vertex and fragment stages")
+				}
+				data, err := g.emitDraw(m, kernel, draw, format, md, flat)
+				if err != nil {
+					return err
+				}
+				return writeOutput(cmd.OutOrStdout(), out, data)
 			}
 			fragment, err := check.EmitStage(stage)
 			if err != nil {
@@ -55,6 +68,8 @@ func newEmitCmd(g *globalFlags) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&kernel, "kernel", "", "entry point or kernel function (default: the module's entry point, else the only function no other function calls)")
+	fl.StringVar(&draw.vertex, "vertex", "", "draws: the @vertex entry point (default: the module's only one, or the only one whose outputs the fragment entry point's inputs match)")
+	fl.StringVar(&draw.fragment, "fragment", "", "draws: the @fragment entry point (default: the module's only one)")
 	fl.StringVar(&format, "format", "wgsl", "output format: wgsl, spirv or spirv-asm")
 	fl.StringVar(&mode, "mode", "portable", "emission mode: portable or raw")
 	fl.BoolVar(&flat, "flat", false, "emit the flattened twin <kernel>_flat")

@@ -36,13 +36,14 @@ type execFlags struct {
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var fl execFlags
 	cmd := &cobra.Command{
-		Use:     "exec FILE.wgsl",
+		Use:     "exec FILE.wgsl | VERT.wgsl FRAG.wgsl",
 		Short:   "Run one kernel in the reference interpreter and on GPU adapters, and compare per invocation",
 		Long:    helpText("exec"),
 		Example: helpText("exec.example"),
-		Args:    cobra.ExactArgs(1),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.given, fl.command = changedFlags(cmd), "exec"
+			fl.fragmentFile = secondFile(args)
 			return runExec(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -60,6 +61,8 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 // and view share them).
 func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.StringVar(&fl.kernel, "kernel", "", "entry point or kernel function to run (default: the module's entry point, else the only function no other function calls)")
+	f.StringVar(&fl.vertex, "vertex", "", "draws: the @vertex entry point (default: the module's only one, or the only one whose outputs the fragment entry point's inputs match)")
+	f.StringVar(&fl.fragment, "fragment", "", "draws: the @fragment entry point drawn after the vertex entry point (default: the module's only one)")
 	f.IntVar(&fl.invocations, "invocations", 0, "number of invocations (default: the inputs' length, else 64)")
 	f.StringVar(&fl.inputs, "inputs", "", "JSON file mapping each kernel parameter to an array of per-invocation values (default: NAME.inputs.json beside NAME.wgsl, if any)")
 	f.Uint64Var(&fl.seed, "seed", 1, "seed of the generated arguments when --inputs is not given, for --fill edges and random (setting it also skips NAME.inputs.json)")
@@ -72,7 +75,7 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
 	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
-	f.StringVar(&fl.size, "size", "16x16", "fragment entry points: the render target WxH in pixels, one invocation per pixel")
+	f.StringVar(&fl.size, "size", "16x16", "fragment entry points and draws: the render target WxH in pixels, one invocation per pixel (default: a draw's inputs' \"size\", else 16x16)")
 }
 
 func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, stdout, stderr io.Writer) error {
@@ -91,6 +94,15 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 		return err
 	}
 	return execExit(x)
+}
+
+// secondFile is a draw's fragment file, the second of exec's and view's
+// arguments (VERT.wgsl FRAG.wgsl), "" for one file.
+func secondFile(args []string) string {
+	if len(args) == 2 {
+		return args[1]
+	}
+	return ""
 }
 
 // execLoadOptions checks exec's and view's flags (before any file is

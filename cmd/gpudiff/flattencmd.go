@@ -21,13 +21,14 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 		dumpAfter string
 		stats     bool
 		loops     string
+		draw      drawFlags
 	)
 	cmd := &cobra.Command{
-		Use:     "flatten FILE.wgsl",
+		Use:     "flatten FILE.wgsl | VERT.wgsl FRAG.wgsl",
 		Short:   "Print the module with the branchless, call-free twin <kernel>_flat of each kernel",
 		Long:    helpText("flatten"),
 		Example: helpText("flatten.example"),
-		Args:    cobra.ExactArgs(1),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, _, err := testcase.LoadModule(args[0], g.moduleOptions())
 			if err != nil {
@@ -51,6 +52,32 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 			if stats {
 				st.Collect(&opts)
 			}
+			draw.fragmentFile = secondFile(args)
+			if draw.fragmentFile != "" || draw.vertex != "" || draw.fragment != "" {
+				// A draw's two stages: each entry point's twin, printed
+				// in its module (both modules, each after a comment
+				// naming it, when the draw has two).
+				vm, fm, vs, fs, err := g.drawModules(m, kernel, draw)
+				if err != nil {
+					return err
+				}
+				for _, st := range []struct {
+					m    *ir.Module
+					name string
+				}{{vm, vs.Name}, {fm, fs.Name}} {
+					if _, err := flatten.Function(st.m, st.name, opts); err != nil {
+						return inputErr(err)
+					}
+				}
+				if stats {
+					st.Write(cmd.ErrOrStderr())
+				}
+				text := ir.Print(vm)
+				if fm != vm {
+					text = "// vertex stage module " + vm.File + "\n" + text + "\n// fragment stage module " + fm.File + "\n" + ir.Print(fm)
+				}
+				return writeOutput(cmd.OutOrStdout(), out, []byte(text))
+			}
 			if kernel != "" {
 				// --kernel names a function kernel or an entry point (an
 				// entry point flattens to an entry point: flatten's doc,
@@ -69,6 +96,8 @@ func newFlattenCmd(g *globalFlags) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&kernel, "kernel", "", "flatten only this function (default: every kernel)")
+	f.StringVar(&draw.vertex, "vertex", "", "draws: flatten this @vertex entry point and the @fragment one drawn after it (--fragment, or the module's only one)")
+	f.StringVar(&draw.fragment, "fragment", "", "draws: flatten this @fragment entry point and the @vertex one before it (--vertex, or the one its inputs match)")
 	f.IntVar(&maxUnroll, "max-unroll", 0, "maximum total loop-body copies, nesting multiplies (default 4096)")
 	g.addStrictFlag(f)
 	f.StringVarP(&out, "output", "o", "", "write to this file (atomically) instead of standard output")

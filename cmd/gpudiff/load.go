@@ -16,6 +16,8 @@ type caseFlags struct {
 	command                             string
 	given                               map[string]bool
 	kernel, inputs                      string
+	vertex, fragment                    string // --vertex, --fragment: a draw's entry points
+	fragmentFile                        string // a draw's second file (FRAG.wgsl of exec VERT.wgsl FRAG.wgsl)
 	invocations                         int
 	seed                                uint64
 	fill, mode, workgroups, stage, size string
@@ -31,7 +33,7 @@ type caseFlags struct {
 // names). A bad flag value is a usage error naming the flag (exit 2);
 // warnings about flags that change nothing go to stderr.
 func (g *globalFlags) loadOptions(cf caseFlags, stderr io.Writer) (testcase.LoadOptions, error) {
-	o := testcase.LoadOptions{Kernel: cf.kernel, Inputs: cf.inputs}
+	o := testcase.LoadOptions{Kernel: cf.kernel, Inputs: cf.inputs, VertexEntry: cf.vertex, FragmentEntry: cf.fragment, Fragment: cf.fragmentFile}
 	given := func(name string) bool { return cf.given[name] }
 	if given("seed") {
 		o.Seed = new(cf.seed)

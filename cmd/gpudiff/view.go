@@ -21,13 +21,14 @@ type viewFlags struct {
 func newViewCmd(g *globalFlags) *cobra.Command {
 	var fl viewFlags
 	cmd := &cobra.Command{
-		Use:     "view CASE.wgsl|FILE.wgsl",
+		Use:     "view CASE.wgsl|FILE.wgsl|VERT.wgsl FRAG.wgsl",
 		Short:   "Run a case as exec does and show each run's picture in a window",
 		Long:    helpText("view"),
 		Example: helpText("view.example"),
-		Args:    cobra.ExactArgs(1),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.given = changedFlags(cmd)
+			fl.fragmentFile = secondFile(args)
 			return runView(cmd.Context(), g, args[0], fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
