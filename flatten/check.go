@@ -42,9 +42,14 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, *checker) {
 	}
 	if isFlat(f) {
 		// Not lowered, so checkUniform never sees its builtins; its
-		// control flow is uniform throughout.
+		// control flow is uniform throughout, so what checkUniform keeps
+		// in uniform control flow whatever the whitelist says stays here
+		// too: a compute entry point's barriers, a fragment entry
+		// point's derivatives.
+		fragment := f.Stage == ir.StageFragment
 		ir.Inspect(f.Body, func(n ir.Node) bool {
-			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] && !(c.entry && x.Fn.Info().Class == ir.ClassBarrier) {
+			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] &&
+				!(c.entry && x.Fn.Info().Class == ir.ClassBarrier) && !(fragment && x.Fn.Info().Class == ir.ClassDerivative) {
 				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
 			}
 			return true

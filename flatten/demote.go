@@ -10,6 +10,10 @@ package flatten
 // var declared at the twin's start (false), and the twin demotes once,
 // at its end, with the one guard `if (demoted) { discard; }` before its
 // final return (finalcheck allows exactly that one, in a fragment twin).
+// Where the source discards in every invocation the mask folds to true
+// and the fold leaves the guard's statement, a bare `discard;`, in its
+// place: the same demotion (WGSL #discard-statement: the invocation
+// demotes and runs on to its return), which finalcheck allows there too.
 //
 // Demoting at the end instead of where the source discards is exact
 // because nothing the twin does after the source's discard is
@@ -74,4 +78,38 @@ func isDemoteGuard(s *ir.If) bool {
 	}
 	_, ok := s.Then.Stmts[0].(*ir.Discard)
 	return ok
+}
+
+// isDemotion reports whether s is a fragment twin's demotion: the demote
+// guard, or the bare `discard;` the fold makes of a guard whose
+// condition is true (the source discards in every invocation).
+func isDemotion(s ir.Stmt) bool {
+	switch x := s.(type) {
+	case *ir.If:
+		return isDemoteGuard(x)
+	case *ir.Discard:
+		return true
+	}
+	return false
+}
+
+// demotionAt returns the index in f's body of its demotion — the last
+// statement before the final return, or the last statement of a body
+// without one — or -1 when f is no fragment or that statement is not a
+// demotion (isDemotion).
+func demotionAt(f *ir.Func) int {
+	if f.Stage != ir.StageFragment {
+		return -1
+	}
+	stmts := f.Body.Stmts
+	i := len(stmts) - 1
+	if i >= 0 {
+		if _, ok := stmts[i].(*ir.Return); ok {
+			i--
+		}
+	}
+	if i < 0 || !isDemotion(stmts[i]) {
+		return -1
+	}
+	return i
 }

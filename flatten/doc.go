@@ -25,10 +25,11 @@
 // The twin's body holds declarations (let and var), assignments, kept
 // loops (see "Loops in twins") and, for a function with a result, one
 // return as its last statement: no If (an entry point's guards aside, and
-// a fragment twin's one demote guard), Switch, Break, Continue, Discard
+// a fragment twin's one demotion), Switch, Break, Continue, Discard
 // or user call. The twin mentions every private
-// global the original's call graph uses (a phony read `_ = g;` keeps one
-// it no longer needs), so ir.NewKernelABI gives both the same outputs, in
+// global the original's call graph uses (a phony read `_ = g;`, before
+// the final return and a fragment twin's demotion, keeps one it no
+// longer needs), so ir.NewKernelABI gives both the same outputs, in
 // the same order. Every conditional value is a WGSL
 // select (WGSL #select-builtin) — never an arithmetic blend such as
 // c*a + (1-c)*b, which would leak a dead arm's NaN or Inf. Builtins in
@@ -231,12 +232,16 @@
 // original. Their bindings are read-only (uniform, storage read,
 // textures, samplers), so nothing is guarded. A fragment twin keeps its
 // derivatives (dpdx & co) where control is uniform whatever the
-// whitelist says, as a compute twin keeps its barriers, and its
-// implicit-LOD samplers where the predicate is statically true
-// (texture.go). discard becomes a demote mask (demote.go): a bool var
-// set where the source discards, and one guard at the end, `if (demoted)
-// { discard; }`, the last statement before the final return — the one If
-// finalcheck allows in a fragment twin beside none other.
+// whitelist says, as a compute twin keeps its barriers (a fragment that
+// is already flat, its own twin, keeps them too: its control is uniform
+// throughout), and its implicit-LOD samplers where the predicate is
+// statically true (texture.go). discard becomes a demote mask
+// (demote.go): a bool var set where the source discards, and one guard
+// at the end, `if (demoted) { discard; }`, the last statement before the
+// final return — the one If finalcheck allows in a fragment twin beside
+// none other. Where the source discards in every invocation the mask
+// folds to true and the demotion is a bare `discard;` in the guard's
+// place.
 //
 // # Loops in twins
 //

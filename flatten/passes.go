@@ -315,8 +315,9 @@ func strictPass(p *pipe) (bool, error) {
 // then the globals used, in module order) and their outputs line up. A
 // global the twin no longer mentions — it was only read, or written only
 // where the cleanup proved it dead — keeps its initial value in both, so
-// a phony read `_ = g;` before the final return is all it takes.
-// It reports whether it added any.
+// a phony read `_ = g;` before the final return is all it takes (before
+// a fragment twin's demotion, which stays the last statement before
+// that return). It reports whether it added any.
 func keepABI(m *ir.Module, f, twin *ir.Func) bool {
 	mentioned := map[string]bool{}
 	ir.Inspect(twin.Body, func(n ir.Node) bool {
@@ -334,15 +335,18 @@ func keepABI(m *ir.Module, f, twin *ir.Func) bool {
 	if len(keep) == 0 {
 		return false
 	}
+	// Before the twin's tail: its final return and, in a fragment twin,
+	// the demotion before it (demotionAt), which must stay last.
 	stmts := twin.Body.Stmts
-	n := len(stmts)
-	if n > 0 {
-		if r, ok := stmts[n-1].(*ir.Return); ok {
-			twin.Body.Stmts = append(append(stmts[:n-1:n-1], keep...), r)
-			return true
+	at := len(stmts)
+	if i := demotionAt(twin); i >= 0 {
+		at = i
+	} else if at > 0 {
+		if _, ok := stmts[at-1].(*ir.Return); ok {
+			at--
 		}
 	}
-	twin.Body.Stmts = append(stmts, keep...)
+	twin.Body.Stmts = append(append(append([]ir.Stmt(nil), stmts[:at]...), keep...), stmts[at:]...)
 	return true
 }
 

@@ -25,14 +25,11 @@ func shapeViolation(f *ir.Func, loops bool) string {
 	if len(stmts) > 0 {
 		last = stmts[len(stmts)-1]
 	}
-	// The one demote guard a fragment twin may have: the last statement
-	// before the final return (or the last).
+	// The one demotion a fragment twin may have: the last statement
+	// before the final return (or the last; demotionAt).
 	var demote ir.Stmt
-	if n := len(stmts); n > 0 {
-		demote = stmts[n-1]
-		if _, ok := demote.(*ir.Return); ok && n > 1 {
-			demote = stmts[n-2]
-		}
+	if i := demotionAt(f); i >= 0 {
+		demote = stmts[i]
 	}
 	ir.Inspect(f.Body, func(n ir.Node) bool {
 		if msg != "" {
@@ -41,7 +38,7 @@ func shapeViolation(f *ir.Func, loops bool) string {
 		if x, ok := n.(*ir.If); ok && isGuard(x) && f.Stage == ir.StageCompute {
 			return false // an entry point's guard (entry.go)
 		}
-		if x, ok := n.(*ir.If); ok && isDemoteGuard(x) && f.Stage == ir.StageFragment && n == demote {
+		if s, ok := n.(ir.Stmt); ok && demote != nil && s == demote {
 			return false // a fragment twin's one demotion, at its end (demote.go)
 		}
 		switch x := n.(type) {
