@@ -28,68 +28,14 @@ func renderConfig(t testing.TB) gen.Config {
 // under GPUDIFF_TEST_LONG=1, the first 80 of them in make test.
 func renderSeeds() uint64 { return uint64(gen.TestCount(400, 80)) }
 
-// knownFlattenGap names the flatten bug err is, of the two the render
-// programs find (flatten's to fix; until then the render properties
-// accept exactly these failures, each only where its cause is there),
-// or returns "":
-//
-//   - "keepabi": its phony reads of the private globals the twin no
-//     longer mentions (`_ = g;`) go after the demote guard `if (demoted)
-//     { discard; }`, which finalcheck allows only as the last statement
-//     before the final return. A fragment that discards and reads a
-//     private global only in code the twin drops shows it ("internal
-//     error: after cleanup: twin fs_flat is not flat: *ir.If"):
-//
-//     var<private> g: i32 = 1i;
-//     @fragment fn fs(@location(0) @interpolate(flat) v: u32) -> @location(0) vec4<f32> {
-//     if (v == 1u) { discard; }
-//     if (v == 2u) { let y = g; }
-//     return vec4<f32>(1.0);
-//     }
-//
-//   - "flat derivative": a fragment entry point that is already flat (no
-//     if, loop, switch or call: isFlat, its own twin) has its
-//     derivatives refused by precheck's whitelist check, which exempts a
-//     compute entry point's barriers but not a fragment's derivatives
-//     (lowering exempts them: checkUniform). The smallest:
-//
-//     @fragment fn fs(@location(0) v: f32) -> @location(0) vec4<f32> { return vec4<f32>(dpdx(v)); }
-func knownFlattenGap(m *ir.Module, entry string, err error) string {
-	if err == nil || entry != gen.RenderFragmentName {
-		return ""
-	}
-	discards, branches := false, false
-	for _, f := range m.CallGraph(entry) {
-		ir.Inspect(f.Body, func(n ir.Node) bool {
-			switch n.(type) {
-			case *ir.Discard:
-				discards = true
-			case *ir.If, *ir.Loop, *ir.Switch, *ir.Call:
-				branches = true
-			}
-			return true
-		})
-	}
-	msg := err.Error()
-	switch {
-	case discards && strings.Contains(msg, "internal error") && strings.Contains(msg, "keepabi") &&
-		strings.Contains(msg, "breaks the twin contract: *ir.If"):
-		return "keepabi"
-	case !branches && strings.Contains(msg, "is not in the whitelist of leaf builtins (a derivative"):
-		return "flat derivative"
-	}
-	return ""
-}
-
 // checkRenderProgram checks one render program against every stage a
 // draw case goes through before a device: the verifier, the WGSL the
 // draw is emitted as (both modes) read back by the front end, whose
 // VertexEntry and DrawFragmentEntry take its entry points and whose
 // CheckInterface accepts the pair, the canonical printer's round trip,
 // and flatten's twins of both entry points (same stage and IO, the draw
-// of the twins emitted and read back). It returns the knownFlattenGap
-// flatten hit, if any.
-func checkRenderProgram(t *testing.T, p *gen.Program, what string) (gap string) {
+// of the twins emitted and read back): every one flattens.
+func checkRenderProgram(t *testing.T, p *gen.Program, what string) {
 	t.Helper()
 	require.True(t, p.IsDraw(), what)
 	require.False(t, p.IsEntry(), what)
@@ -132,10 +78,6 @@ func checkRenderProgram(t *testing.T, p *gen.Program, what string) (gap string) 
 	twins := map[string]string{}
 	for _, e := range []string{p.Vertex, p.Kernel} {
 		twin, err := flatten.Function(tm, e, flatten.Options{VerifyPasses: true, Strict: true})
-		if g := knownFlattenGap(m, e, err); g != "" {
-			gap = g
-			continue
-		}
 		require.NoError(t, err, "%s: flatten %s:\n%s", what, e, p)
 		orig := m.Func(e)
 		assert.Equal(t, orig.Stage, twin.Stage, what)
@@ -144,18 +86,15 @@ func checkRenderProgram(t *testing.T, p *gen.Program, what string) (gap string) 
 		twins[e] = twin.Name
 	}
 	require.NoError(t, ir.Verify(tm), what)
-	if len(twins) == 2 {
-		src, err := wgsl.EmitDraw(tm, twins[p.Vertex], twins[p.Kernel], wgsl.EmitOptions{})
-		require.NoError(t, err, what)
-		back, err := wgsl.Parse("twin.wgsl", []byte(src))
-		require.NoError(t, err, "%s: the twins' draw:\n%s", what, src)
-		bv, err := wgsl.VertexEntry(back, twins[p.Vertex])
-		require.NoError(t, err, what)
-		bf, err := wgsl.DrawFragmentEntry(back, twins[p.Kernel])
-		require.NoError(t, err, what)
-		require.NoError(t, wgsl.CheckInterface(bv, bf), what)
-	}
-	return gap
+	src, err := wgsl.EmitDraw(tm, twins[p.Vertex], twins[p.Kernel], wgsl.EmitOptions{})
+	require.NoError(t, err, what)
+	back, err := wgsl.Parse("twin.wgsl", []byte(src))
+	require.NoError(t, err, "%s: the twins' draw:\n%s", what, src)
+	bv, err := wgsl.VertexEntry(back, twins[p.Vertex])
+	require.NoError(t, err, what)
+	bf, err := wgsl.DrawFragmentEntry(back, twins[p.Kernel])
+	require.NoError(t, err, what)
+	require.NoError(t, wgsl.CheckInterface(bv, bf), what)
 }
 
 // ioOf is an entry point's IO without positions (a generated module has
@@ -171,24 +110,19 @@ func ioOf(ios []wgsl.StageIO) []string {
 // TestRenderProgramsPassEveryStage: every render program (and those a
 // byte source makes, the empty one included) verifies, is a valid draw
 // for the front end as emitted, keeps its interface, round-trips
-// through the printer and is flattened (both stages) by flatten, up to
-// knownFlattenGap.
+// through the printer and is flattened (both stages, Strict) by flatten.
 func TestRenderProgramsPassEveryStage(t *testing.T) {
 	cfg := renderConfig(t)
-	gaps := map[string]int{}
 	n := renderSeeds()
 	for seed := uint64(0); seed < n; seed++ {
 		c := cfg
 		c.Size = []int{30, 10, 60}[seed%3]
 		p := gen.Generate(seed, c)
-		if g := checkRenderProgram(t, p, fmt.Sprintf("seed %d (size %d)", seed, c.Size)); g != "" {
-			gaps[g]++
-		}
+		checkRenderProgram(t, p, fmt.Sprintf("seed %d (size %d)", seed, c.Size))
 	}
 	for i, data := range [][]byte{nil, {0xff}, []byte("render pipelines as written"), {7, 200, 13, 255, 0, 91, 3, 3, 3, 180, 44, 250}} {
 		checkRenderProgram(t, gen.FromBytes(data, cfg), fmt.Sprintf("bytes %d", i))
 	}
-	t.Logf("flatten's known gaps (knownFlattenGap) in %d programs: %v", n, gaps)
 }
 
 // vertexArgs returns the arguments of vs for vertex v of instance i of
