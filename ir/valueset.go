@@ -54,10 +54,10 @@ func (s ValueSet) Add(bits uint32, tol float64) (ValueSet, bool) {
 	if len(s.Values) >= MaxValueSet {
 		return ValueSet{}, false
 	}
-	s.Values = append(s.Values[:len(s.Values):len(s.Values)], bits)
 	if tol > 0 || s.Tol != nil {
-		s.Tol = append(s.tolSlice(), tol)
+		s.Tol = append(s.tolSlice(), tol) // one bound per member before it, then its own
 	}
+	s.Values = append(s.Values[:len(s.Values):len(s.Values)], bits)
 	return s, true
 }
 
