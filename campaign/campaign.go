@@ -281,6 +281,9 @@ func startProgram(cfg Config, i int) *program {
 		gcfg.MaxUnroll = cfg.Flatten.MaxUnroll
 	}
 	p := gen.Programs(gcfg)(gen.CampaignParameters(cfg.Seed, i)).Result.(*gen.Program)
+	if p.IsDraw() {
+		return startDraw(cfg, i, t0, p)
+	}
 	if p.IsEntry() {
 		return startEntry(cfg, i, t0, p)
 	}

@@ -50,6 +50,9 @@ func startEntry(cfg Config, i int, t0 time.Time, p *gen.Program) *program {
 
 // run dispatches the entry point on the reference and every device.
 func (e *entryProgram) run(ctx context.Context) {
+	if e.err != nil {
+		return // the case could not be made (startDraw)
+	}
 	e.res, e.err = check.Execute(ctx, e.c, e.opts)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/spirv"
@@ -272,7 +273,7 @@ func (x *drawExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
 	for _, p := range x.pairs {
 		for _, format := range x.formats {
 			r := oracle.Run{Adapter: d.Info().Name, Function: p.fs, Format: format, Stage: oracle.StageFragment, Mode: string(x.mode)}
-			k, err := x.emit(p, format, x.label+p.fs+"/"+string(format)+"/draw")
+			k, err := x.emit(p, format, x.label+p.fs+"/"+string(format)+"/draw", d.Info().Implementation == "wgpu")
 			if spirv.IsUnsupported(err) || err == nil && format == oracle.FormatSPIRV && d.Info().Implementation == "wgpu" &&
 				(spirv.NagaGap(k.SPIRV) != "" || spirv.NagaGap(k.VertexSPIRV) != "") {
 				continue // not run: Tested drops a SPIR-V run a device cannot take
@@ -303,22 +304,86 @@ func (x *drawExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
 // demotion through a flag, the invocation killed at the end), which the
 // stacks without the demote extension take; a v1 fragment stage writes no
 // memory, so it is exact.
-func (x *drawExecution) emit(p drawPair, format oracle.Format, label string) (harness.Kernel, error) {
+//
+// For wgpu-native as linked (wgpu 0.19, naga 0.19; naga19 true) the pair
+// is first fitted to two rules of that release that WebGPU does not have,
+// without changing what the draw computes: its pipeline validation
+// refuses a vertex output the fragment stage does not read ("Location[1]
+// is provided by the previous stage output but is not consumed as input
+// by this stage"), so the fragment entry point takes each such output as
+// an extra, unused input (fitInterface); and its WGSL front end does not
+// parse an interpolation sampling of flat ("unknown attribute: 'first'",
+// "'either'"), so @interpolate(flat, first) is written @interpolate(flat),
+// which WGSL defines as the same, and @interpolate(flat, either) too in
+// both stages, the first vertex being one of the two either allows.
+func (x *drawExecution) emit(p drawPair, format oracle.Format, label string, naga19 bool) (harness.Kernel, error) {
 	k := harness.Kernel{EntryPoint: p.fs, VertexEntryPoint: p.vs, Stage: harness.FragmentStage, Label: label}
+	vmod, fmod := x.vmod, x.fmod
+	if naga19 {
+		vmod, fmod = fitInterface(x.vmod, x.fmod, p)
+	}
 	if format == oracle.FormatWGSL {
 		var err error
-		if k.WGSL, err = wgsl.EmitStage(x.fmod, p.fs, wgsl.EmitOptions{Mode: x.mode}); err != nil {
+		if k.WGSL, err = wgsl.EmitStage(fmod, p.fs, wgsl.EmitOptions{Mode: x.mode}); err != nil {
 			return k, err
 		}
-		k.VertexWGSL, err = wgsl.EmitStage(x.vmod, p.vs, wgsl.EmitOptions{Mode: x.mode})
+		k.VertexWGSL, err = wgsl.EmitStage(vmod, p.vs, wgsl.EmitOptions{Mode: x.mode})
+		if naga19 {
+			k.WGSL, k.VertexWGSL = flatSamplingless(k.WGSL), flatSamplingless(k.VertexWGSL)
+		}
 		return k, err
 	}
 	var err error
-	if k.SPIRV, err = spirv.Emit(x.fmod, p.fs, spirv.Options{Mode: x.mode, Discard: spirv.DiscardKill}); err != nil {
+	if k.SPIRV, err = spirv.Emit(fmod, p.fs, spirv.Options{Mode: x.mode, Discard: spirv.DiscardKill}); err != nil {
 		return k, err
 	}
-	k.VertexSPIRV, err = spirv.Emit(x.vmod, p.vs, spirv.Options{Mode: x.mode})
+	k.VertexSPIRV, err = spirv.Emit(vmod, p.vs, spirv.Options{Mode: x.mode})
 	return k, err
+}
+
+// flatSamplingless writes flat's interpolation samplings as plain flat
+// (emit's naga 0.19 rule).
+func flatSamplingless(src string) string {
+	src = strings.ReplaceAll(src, "@interpolate(flat, first)", "@interpolate(flat)")
+	return strings.ReplaceAll(src, "@interpolate(flat, either)", "@interpolate(flat)")
+}
+
+// fitInterface returns the pair's modules with the fragment entry point
+// taking, as extra unused inputs, the vertex outputs it does not read
+// (emit's naga 0.19 rule); the modules themselves when it reads them all.
+func fitInterface(vmod, fmod *ir.Module, p drawPair) (*ir.Module, *ir.Module) {
+	vf, ff := vmod.Func(p.vs), fmod.Func(p.fs)
+	if vf == nil || ff == nil {
+		return vmod, fmod
+	}
+	read := map[int]bool{}
+	for _, in := range wgsl.StageInputs(ff) {
+		if in.Location >= 0 {
+			read[in.Location] = true
+		}
+	}
+	var extra []*ir.Param
+	for _, o := range wgsl.StageOutputs(vf) {
+		if o.Location >= 0 && !read[o.Location] {
+			extra = append(extra, &ir.Param{Pos: ff.Pos, Name: fmt.Sprintf("gpudiff_unread_%d", o.Location), T: o.T,
+				HasLocation: true, Location: o.Location, Interp: o.Interp})
+		}
+	}
+	if len(extra) == 0 {
+		return vmod, fmod
+	}
+	fm := ir.CloneModule(fmod)
+	for i, f := range fm.Funcs {
+		if f.Name == p.fs {
+			g := ir.CloneFunc(f)
+			g.Params = append(append([]*ir.Param(nil), g.Params...), extra...)
+			fm.Funcs[i] = g
+		}
+	}
+	if vmod == fmod {
+		return fm, fm
+	}
+	return vmod, fm
 }
 
 // judge judges the twins' reference run and the GPU runs against the
@@ -994,8 +1059,17 @@ func texelLeaf(v ir.Value, tol float64, format harness.AttachmentFormat) leafSet
 // convert to: clamped to [0, 1], then either neighbour of x·255.
 func unormCodes(lo, hi float64) ir.ValueSet {
 	cl := func(x float64) float64 { return math.Max(0, math.Min(1, x)) }
-	a, b := math.Floor(cl(lo)*255), math.Ceil(cl(hi)*255)
-	return ir.Interval(uint32(a), uint32(b))
+	a, b := uint32(math.Floor(cl(lo)*255)), uint32(math.Ceil(cl(hi)*255))
+	if b-a > 3 {
+		return ir.Interval(a, b)
+	}
+	// A few codes as members, so that a union with another pixel value
+	// (the clear value beneath an edge) stays those codes, not their hull.
+	var s ir.ValueSet
+	for c := a; c <= b; c++ {
+		s, _ = s.Add(c, 0)
+	}
+	return s
 }
 
 // clearLeaves is an attachment's clear value (WebGPU GPURenderPassColorAttachment
