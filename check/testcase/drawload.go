@@ -2,6 +2,7 @@ package testcase
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
@@ -77,6 +78,9 @@ func pickDrawStages(vm, fm *ir.Module, o LoadOptions, savedVS, savedFS string) (
 		}
 		if n > 1 && len(match) == 1 {
 			vname = match[0].Name
+		}
+		if len(match) > 1 {
+			vname = pairByName(fs.Name, match)
 		}
 	}
 	vs, err := wgsl.VertexEntry(vm, vname)
@@ -409,4 +413,48 @@ func vertexAlone(m *ir.Module) error {
 		return nil // a function kernel beside it runs as before
 	}
 	return ir.ErrorList{ir.Errorf(m.File, vs.StagePos, "check", "vertex entry point %s has no fragment entry point to draw after it: give the fragment stage's file too (gpudiff exec VERT.wgsl FRAG.wgsl)", vs.Name)}
+}
+
+// pairByName picks, among several vertex entry points whose outputs a
+// fragment entry point's inputs match, the one named like it — as
+// samples pair vs_2d with fs_2d, vsIndexedU32BarycentricCoordinateBasedLines
+// with fsBarycentricCoordinateBasedLines: each name without its stage
+// prefix (vs, fs, vert, frag, vertex, fragment, then _), the longest common
+// suffix wins, a tie goes to the shorter name (the plain vsIndexedU32
+// for a plain fs). It is "" (Load then asks for --vertex, listing them)
+// when that leaves a tie.
+func pairByName(fs string, vss []*ir.Func) string {
+	rest := func(name string) string {
+		l := strings.ToLower(name)
+		for _, p := range []string{"fragment", "vertex", "frag", "vert", "fs", "vs"} {
+			if strings.HasPrefix(l, p) {
+				name = name[len(p):]
+				break
+			}
+		}
+		return strings.TrimPrefix(name, "_")
+	}
+	suffix := func(a, b string) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+			n++
+		}
+		return n
+	}
+	fr := rest(fs)
+	best, bestScore, bestLen, tie := "", -1, 0, false
+	for _, v := range vss {
+		r := rest(v.Name)
+		sc := suffix(fr, r)
+		switch {
+		case sc > bestScore || sc == bestScore && len(r) < bestLen:
+			best, bestScore, bestLen, tie = v.Name, sc, len(r), false
+		case sc == bestScore && len(r) == bestLen:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
 }

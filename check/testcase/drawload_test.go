@@ -323,3 +323,26 @@ struct B { @builtin(position) p: vec4f, @location(1) b: f32 }
 	assert.Equal(t, KindDraw, KindOf(c.Module, ""))
 	assert.Equal(t, KindDraw, KindOf(c.Module, "vb"))
 }
+
+// Several vertex entry points fit a fragment entry point: the one named
+// like it is its pair (pairByName), as webgpu-samples' generateMipmap
+// (vs_2d … fs_2d) and wireframe (vsIndexedU32 with fs,
+// vsIndexedU32BarycentricCoordinateBasedLines with
+// fsBarycentricCoordinateBasedLines) pair them; a tie is no pair.
+func TestPairByName(t *testing.T) {
+	fns := func(names ...string) []*ir.Func {
+		var out []*ir.Func
+		for _, n := range names {
+			out = append(out, &ir.Func{Name: n})
+		}
+		return out
+	}
+	mip := fns("vs_2d", "vs_2d_array", "vs_cube", "vs_cube_array")
+	assert.Equal(t, "vs_2d", pairByName("fs_2d", mip))
+	assert.Equal(t, "vs_2d_array", pairByName("fs_2d_array", mip))
+	assert.Equal(t, "vs_cube_array", pairByName("fs_cube_array", mip))
+	wire := fns("vsIndexedU32", "vsIndexedU32BarycentricCoordinateBasedLines")
+	assert.Equal(t, "vsIndexedU32", pairByName("fs", wire))
+	assert.Equal(t, "vsIndexedU32BarycentricCoordinateBasedLines", pairByName("fsBarycentricCoordinateBasedLines", wire))
+	assert.Equal(t, "", pairByName("fs_main", fns("vs_a", "vs_b")), "a tie")
+}
