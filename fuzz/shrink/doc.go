@@ -5,7 +5,8 @@
 // shrinker of gen.Gen) and stand-alone shrinking of saved cases alike.
 //
 // Every candidate passes ir.Normalize/ir.Verify, keeps the kernel (and
-// its arguments matching its parameters), is strictly smaller than its
+// its arguments matching its parameters) — a draw's vertex entry point
+// too, with the pair's IO (Case) —, is strictly smaller than its
 // origin, and terminates when its origin does; it never adds a WGSL
 // const-expression hazard or an unreduced index (see Stream). Candidates
 // do not preserve semantics: whether a candidate still shows the failure

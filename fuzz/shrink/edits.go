@@ -29,12 +29,12 @@ type site struct {
 }
 
 // sites lists the nodes of the functions of c's call graph (pre-order),
-// skipping frozen ones.
+// a draw's vertex entry point's included, skipping frozen ones.
 func sites(c Case) []site {
 	m := c.Module
 	fr := frozen(m)
 	reach := map[string]bool{}
-	for _, f := range m.CallGraph(c.Kernel) {
+	for _, f := range callGraph(m, c.roots()) {
 		reach[f.Name] = true
 	}
 	var out []site
@@ -281,8 +281,16 @@ func plan(c Case) []edit {
 		}
 		add("inline a call of "+call.Func, func(d *Case) bool { return inline(d, s) })
 	}
-	// 7. unused parameters
-	for _, f := range c.Module.CallGraph(c.Kernel) {
+	// 7. unused parameters (not a draw's vertex entry point's: its inputs
+	// are the draw's vertex buffers and builtins, draw.go)
+	vertex := map[string]bool{}
+	for _, v := range c.vertexEntries() {
+		vertex[v] = true
+	}
+	for _, f := range callGraph(c.Module, c.roots()) {
+		if vertex[f.Name] {
+			continue
+		}
 		for i, p := range f.Params {
 			if paramUsed(f, p.Name) {
 				continue

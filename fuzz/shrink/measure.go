@@ -93,11 +93,11 @@ func measureOf(c Case) measure {
 	return ms
 }
 
-// unbounded counts the loops of the kernel's call graph ir.BoundLoop
-// cannot bound.
-func unbounded(m *ir.Module, kernel string) int {
+// unbounded counts the loops of the roots' call graph (the kernel's, a
+// draw's vertex entry point's) ir.BoundLoop cannot bound.
+func unbounded(m *ir.Module, roots ...string) int {
 	n := 0
-	for _, li := range loops(m.CallGraph(kernel)) {
+	for _, li := range loops(callGraph(m, roots)) {
 		if li.bound == nil {
 			n++
 		}
@@ -131,7 +131,8 @@ func scalarsOf(v ir.Value) []ir.Value {
 	return out
 }
 
-// hazards counts the constructs of the kernel's call graph that can make
+// hazards counts the constructs of the roots' call graph (the kernel's, a
+// draw's vertex entry point's: each function once) that can make
 // a GPU refuse the module or return an indeterminate value, beyond what
 // ir.Verify rejects: an operator, builtin or conversion of const-
 // expressions only (WGSL {#const-expr}: const overflow is a
@@ -141,9 +142,9 @@ func scalarsOf(v ir.Value) []ir.Value {
 // `min(…, N-1)` (WGSL {#array-access-expr}). A candidate may not have more
 // than its original: shrinking must not trade the failure for a different
 // one.
-func hazards(m *ir.Module, kernel string) int {
+func hazards(m *ir.Module, roots ...string) int {
 	n := 0
-	for _, f := range m.CallGraph(kernel) {
+	for _, f := range callGraph(m, roots) {
 		lets := map[string]ir.Expr{}
 		ir.Inspect(f.Body, func(x ir.Node) bool {
 			if d, ok := x.(*ir.Decl); ok && !d.Mutable {

@@ -10,10 +10,79 @@ import (
 // Case is a failing (or to-be-checked) case: a module, the kernel under
 // test and the kernel's arguments, Args[invocation][param] (nil when the
 // caller derives arguments itself, as the gopter shrinker does).
+//
+// A draw (ARCHITECTURE.md "Render pipelines (draws)") is a fragment entry
+// point as Kernel and its vertex entry point as Vertex. With Vertex
+// empty and Kernel a fragment entry point of a module without compute
+// entry points, every vertex entry point of the module is the draw's
+// (what makes the module a draw: wgsl.IsDrawMode). Every candidate of a
+// draw keeps its vertex entry points with their IO as written — the
+// draw's vertex buffers and the varyings stay theirs — and the
+// fragment's outputs (its colour attachments); the fragment may lose an
+// input it does not read, so the pair still passes wgsl.CheckInterface.
+// Either body shrinks.
 type Case struct {
 	Module *ir.Module
 	Kernel string
 	Args   [][]ir.Value
+	// Vertex is a draw's vertex entry point ("": inferred, above).
+	Vertex string
+}
+
+// vertexEntries returns the vertex entry points c draws Kernel with:
+// Vertex, or the module's vertex entry points when Vertex is "" and
+// Kernel is a fragment entry point of a module without compute entry
+// points (Case); nil for every other case.
+func (c Case) vertexEntries() []string {
+	if c.Vertex != "" {
+		return []string{c.Vertex}
+	}
+	k := c.Module.Func(c.Kernel)
+	if k == nil || k.Stage != ir.StageFragment {
+		return nil
+	}
+	var out []string
+	for _, e := range c.Module.EntryPoints() {
+		switch e.Stage {
+		case ir.StageCompute:
+			return nil
+		case ir.StageVertex:
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// roots returns the entry points c's candidates keep: Kernel, then the
+// draw's vertex entry points.
+func (c Case) roots() []string { return append([]string{c.Kernel}, c.vertexEntries()...) }
+
+// callGraph returns the functions of m that one of roots reaches (roots
+// included), in module order.
+func callGraph(m *ir.Module, roots []string) []*ir.Func {
+	reach := map[string]bool{}
+	for _, r := range roots {
+		for _, f := range m.CallGraph(r) {
+			reach[f.Name] = true
+		}
+	}
+	var out []*ir.Func
+	for _, f := range m.Funcs {
+		if reach[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// cyclic reports whether one of roots reaches recursion.
+func cyclic(m *ir.Module, roots []string) bool {
+	for _, r := range roots {
+		if m.FindCycle(r) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Candidates returns c's one-step smaller variants, most aggressive
@@ -63,11 +132,17 @@ func Candidates(c Case) []Case {
 //     copy of an expression that occurs more than once in a function by
 //     the constant 0 or 1 at once (repeatedExprEdits).
 //
-// After each edit, functions the kernel does not reach, globals and
-// var<workgroup>s no function uses and structs no type mentions are dropped, and the module
-// is normalized (ir.Normalize). A candidate is offered only when it passes
-// ir.Verify, still has the kernel with arguments matching its parameters,
-// is strictly smaller (functions, then nodes, then loop trip counts, then
+// A draw's vertex entry point (Case) is edited as the kernel is (edit 7
+// aside: its parameters are the draw's vertex inputs), and the edits that
+// would change the pair's IO are not candidates.
+//
+// After each edit, functions the kernel (or a draw's vertex entry point)
+// does not reach, globals and var<workgroup>s no function uses and
+// structs no type mentions are dropped, and the module is normalized
+// (ir.Normalize). A candidate is offered only when it passes ir.Verify,
+// still has the kernel with arguments matching its parameters (and a
+// draw's vertex entry point, the IO of both as Case says), is strictly
+// smaller (functions, then nodes, then loop trip counts, then
 // literal magnitudes, then invocations and workgroup invocations), has no more loops ir.BoundLoop
 // cannot bound, no recursion if c had none and no more const-expression or
 // indeterminacy hazards than c (see hazards). Edits never change the
@@ -79,6 +154,9 @@ func Candidates(c Case) []Case {
 // float domain; stillFails decides whether it keeps the failure.
 func Stream(c Case) func() (Case, bool) {
 	if c.Module == nil || c.Module.Func(c.Kernel) == nil {
+		return func() (Case, bool) { return Case{}, false }
+	}
+	if v := c.Vertex; v != "" && (c.Module.Func(v) == nil || c.Module.Func(v).Stage != ir.StageVertex) {
 		return func() (Case, bool) { return Case{}, false }
 	}
 	base := newBaseline(c)
@@ -193,6 +271,8 @@ func fingerprint(c Case) string {
 	b.WriteString(ir.Print(c.Module))
 	b.WriteString("\x00")
 	b.WriteString(c.Kernel)
+	b.WriteString("\x00")
+	b.WriteString(c.Vertex)
 	for _, inv := range c.Args {
 		b.WriteString("\x00")
 		for _, v := range inv {
@@ -205,11 +285,12 @@ func fingerprint(c Case) string {
 
 // Stmts returns the number of statements of kernel's call graph: every
 // statement except blocks (so `if (c) { s; }` counts 2), in the kernel and
-// every function it reaches. It is the measure of "small" in acceptance
-// criteria (a shrunk case of ≤ 10 statements).
-func Stmts(m *ir.Module, kernel string) int {
+// every function it reaches (and in those of more entry points, a draw's
+// vertex entry point: each function once). It is the measure of "small"
+// in acceptance criteria (a shrunk case of ≤ 10 statements).
+func Stmts(m *ir.Module, kernel string, more ...string) int {
 	n := 0
-	for _, f := range m.CallGraph(kernel) {
+	for _, f := range callGraph(m, append([]string{kernel}, more...)) {
 		ir.Inspect(f.Body, func(x ir.Node) bool {
 			switch x.(type) {
 			case *ir.Block:
@@ -229,25 +310,31 @@ func Stmts(m *ir.Module, kernel string) int {
 // baseline is what candidates of one case are checked against.
 type baseline struct {
 	c         Case
+	roots     []string // c.roots()
 	size      measure
 	unbounded int
 	hazards   int
 	cyclic    bool
+	// io: a draw's entry points' IO as candidates must keep it (drawIO).
+	io *drawSig
 }
 
 func newBaseline(c Case) *baseline {
+	roots := c.roots()
 	return &baseline{
 		c:         c,
+		roots:     roots,
 		size:      measureOf(c),
-		unbounded: unbounded(c.Module, c.Kernel),
-		hazards:   hazards(c.Module, c.Kernel),
-		cyclic:    c.Module.FindCycle(c.Kernel) != nil,
+		unbounded: unbounded(c.Module, roots...),
+		hazards:   hazards(c.Module, roots...),
+		cyclic:    cyclic(c.Module, roots),
+		io:        drawIO(c.Module, roots),
 	}
 }
 
 // copyCase deep-copies c's module (ir.CloneModule) and the Args slices.
 func copyCase(c Case) Case {
-	d := Case{Module: ir.CloneModule(c.Module), Kernel: c.Kernel}
+	d := Case{Module: ir.CloneModule(c.Module), Kernel: c.Kernel, Vertex: c.Vertex}
 	if c.Args != nil {
 		d.Args = make([][]ir.Value, len(c.Args))
 		for i, inv := range c.Args {
@@ -271,7 +358,7 @@ func (b *baseline) materialize(e edit) (cand Case, ok bool) {
 	if !e.apply(&d) {
 		return Case{}, false
 	}
-	cleanup(d.Module, d.Kernel)
+	cleanup(d.Module, b.roots)
 	for _, f := range d.Module.Funcs {
 		dropAfterFinishedBlocks(f.Body)
 	}
@@ -282,16 +369,19 @@ func (b *baseline) materialize(e edit) (cand Case, ok bool) {
 	if k == nil || !argsFit(d.Args, k.Params) {
 		return Case{}, false
 	}
+	if !sameDrawIO(drawIO(d.Module, b.roots), b.io) {
+		return Case{}, false
+	}
 	if !measureOf(d).less(b.size) {
 		return Case{}, false
 	}
-	if unbounded(d.Module, d.Kernel) > b.unbounded {
+	if unbounded(d.Module, b.roots...) > b.unbounded {
 		return Case{}, false
 	}
-	if !b.cyclic && d.Module.FindCycle(d.Kernel) != nil {
+	if !b.cyclic && cyclic(d.Module, b.roots) {
 		return Case{}, false
 	}
-	if hazards(d.Module, d.Kernel) > b.hazards {
+	if hazards(d.Module, b.roots...) > b.hazards {
 		return Case{}, false
 	}
 	return d, true
@@ -311,12 +401,13 @@ func argsFit(args [][]ir.Value, ps []*ir.Param) bool {
 	return true
 }
 
-// cleanup drops what the kernel cannot observe: functions outside its
-// call graph, globals no remaining function uses, structs no remaining
-// type mentions. Opaque declarations stay.
-func cleanup(m *ir.Module, kernel string) {
+// cleanup drops what the roots (the kernel, a draw's vertex entry
+// point) cannot observe: functions outside their call graphs, globals no
+// remaining function uses, structs no remaining type mentions. Opaque
+// declarations stay.
+func cleanup(m *ir.Module, roots []string) {
 	live := map[string]bool{}
-	for _, f := range m.CallGraph(kernel) {
+	for _, f := range callGraph(m, roots) {
 		live[f.Name] = true
 	}
 	fs := m.Funcs[:0]
