@@ -865,7 +865,7 @@ func (d *drawRef) fragmentStage(p *interp.Program, ff *ir.Func, pr *raster.Primi
 					}
 					r := results[qi][l]
 					px := lane.Y*s.Width + lane.X
-					wr := write{cover: lane.Coverage, maybe: r.MayDiscard, none: r.Discarded && !r.MayDiscard}
+					wr := write{cover: lane.Coverage, maybe: r.MayDiscard && !r.Discarded, none: r.Discarded} // MayDiscard holds where Discarded does (interp.Invocation)
 					if r.Err != nil {
 						wr.maybe = true
 						wr.leaves = anyLeaves(d.outs, d.attachments)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -151,4 +152,40 @@ func TestDrawCaseFileRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, res.Reference, again.Reference, "the replayed reference is the recorded one")
 	assert.Equal(t, ReplayFixed, again.Replay(rec).Outcome, "a pass replays as a pass")
+}
+
+// A fragment entry point alone that reads a uniform and discards is drawn
+// after gpudiff's full-screen triangle (testcase.FullscreenVertexWGSL):
+// every pixel is covered (no ambiguity), a discarded pixel keeps the clear
+// value exactly, the others the fragment's value — WGSL #discard-statement,
+// by hand: x = px + ½ > 8 discards columns 8 to 15.
+func TestFullscreenDrawDiscardsToClear(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fsu.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(`struct U { c: vec4<f32>, }
+@group(0) @binding(0) var<uniform> u: U;
+@fragment fn main(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+  if (p.x > 8.0) { discard; }
+  return vec4<f32>(p.x, p.y, 0.0, 1.0) + u.c * 0.0;
+}
+`), 0o644))
+	c, err := testcase.Load(path, testcase.LoadOptions{})
+	require.NoError(t, err)
+	require.Equal(t, testcase.KindDraw, c.Kind)
+	assert.Equal(t, testcase.FullscreenVertexEntry, c.Vertex.Name)
+	res, err := Execute(context.Background(), c, CaseOptions(c, Options{Devices: texGPUs(t), Flat: true, SPIRV: true}))
+	require.NoError(t, err)
+	assert.Equal(t, oracle.Pass, res.Verdict)
+	w := int(c.Size[0])
+	for y := 0; y < int(c.Size[1]); y++ {
+		for x := 0; x < w; x++ {
+			e := res.Reference[y*w+x][0]
+			require.Nil(t, e.Indeterminate, "pixel (%d, %d): every centre is inside the full-screen triangle", x, y)
+			v := e.Val()
+			if x >= 8 {
+				assert.Equal(t, []float32{0, 0, 0, 0}, []float32{v.Elems[0].F32(), v.Elems[1].F32(), v.Elems[2].F32(), v.Elems[3].F32()}, "pixel (%d, %d) discarded", x, y)
+			} else {
+				assert.Equal(t, []float32{float32(x) + 0.5, float32(y) + 0.5, 0, 1}, []float32{v.Elems[0].F32(), v.Elems[1].F32(), v.Elems[2].F32(), v.Elems[3].F32()}, "pixel (%d, %d)", x, y)
+			}
+		}
+	}
 }

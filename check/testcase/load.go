@@ -56,6 +56,8 @@ func KindOf(m *ir.Module, kernel string) Kind {
 	switch {
 	case isDraw(m, LoadOptions{Kernel: kernel}):
 		return KindDraw
+	case wgsl.IsFragmentMode(m, kernel) && fullscreenDraw(m, kernel):
+		return KindDraw
 	case wgsl.IsFragmentMode(m, kernel):
 		return KindFragment
 	case wgsl.IsEntryMode(m, kernel):
@@ -525,6 +527,9 @@ func load(path string, o LoadOptions) (*Case, error) {
 		}
 	}
 	if saved == nil && wgsl.IsFragmentMode(m, kernel) {
+		if fullscreenDraw(m, kernel) {
+			return c, c.loadFullscreenDraw(path, o)
+		}
 		c.Kind = KindFragment
 		return c, c.loadFragment(path, o, nil)
 	}
