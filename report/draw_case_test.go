@@ -35,7 +35,7 @@ func halfDraw(t *testing.T) *testcase.Case {
 		ps = append(ps, ir.CompositeVal(ir.Vec(2, ir.F32), ir.F32Val(p[0]), ir.F32Val(p[1])))
 	}
 	return &testcase.Case{Kind: testcase.KindDraw, Module: m, Func: m.Func("fs"), VertexModule: m, Vertex: m.Func("vs"),
-		Draw: &harness.Draw{Count: 3, VertexBuffers: []harness.VertexBuffer{{Data: data, Stride: 8, Attributes: []harness.VertexAttribute{{Format: "float32x2", ShaderLocation: 0}}}}},
+		Draw:         &harness.Draw{Count: 3, VertexBuffers: []harness.VertexBuffer{{Data: data, Stride: 8, Attributes: []harness.VertexAttribute{{Format: "float32x2", ShaderLocation: 0}}}}},
 		VertexInputs: []testcase.VertexInput{{Name: "p", Path: []int{0}, Location: 0, Format: "float32x2", StepMode: "vertex", Values: ps}},
 		Size:         [2]uint32{4, 4}}
 }
