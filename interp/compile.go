@@ -63,6 +63,10 @@ type compiler struct {
 	// the entry point's own body.
 	entry  *entryInfo
 	inBody bool // compiling the entry point's own body
+	// bindSet, per function-mode binding (render.go): the id of the
+	// allowed set in Program.sets of a load through an invalid reference
+	// into it (0: any value).
+	bindSet map[string]int32
 }
 
 func compile(m *ir.Module, kernel string, opts compileOpts) (*Program, error) {

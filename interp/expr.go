@@ -44,6 +44,8 @@ func (c *compiler) compileExpr(e ir.Expr, dst int32) cexpr {
 		if ce, ok := c.sharedExpr(e, dst); ok {
 			return c.into(ce, dst)
 		}
+	} else if ce, ok := c.bindingExpr(e, dst); ok { // render.go
+		return c.into(ce, dst)
 	}
 	switch e := e.(type) {
 	case *ir.Lit:

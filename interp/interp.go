@@ -82,6 +82,10 @@ type Program struct {
 	name string
 	// discards: the call graph holds a discard (render.go).
 	discards bool
+	// sets are a function-mode program's allowed sets (slot.setID): the
+	// values a load through an invalid reference into a binding may
+	// return (render.go). A dispatch keeps its own (dispatchRun.sets).
+	sets []ir.ValueSet
 }
 
 // Invocation is the outcome of one invocation of a kernel.
@@ -377,6 +381,12 @@ func (p *Program) output(fr *frame, o varInfo) Output {
 		}
 		out.Indeterminate[i] = s[i].why < 0
 		out.Tolerance[i] = s[i].tol()
+		if id := s[i].setID(); id > 0 && int(id) <= len(p.sets) {
+			if out.Allowed == nil {
+				out.Allowed = make([]ir.ValueSet, len(s))
+			}
+			out.Allowed[i] = p.sets[id-1]
+		}
 		if first == 0 {
 			first = s[i].why
 		}

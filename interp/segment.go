@@ -815,15 +815,25 @@ func (sh *invShared) loadAnywhere(id int32, dst *slot, why int32) {
 			mem[j] = sh.mem[id].get(int32(j))
 		}
 	}
-	set, ok := ir.ValueSet{}.Add(0, 0)
-	for _, v := range mem {
-		if !ok || v.why < 0 {
-			return
-		}
-		set, ok = set.Add(v.bits, v.err)
-	}
-	if ok {
+	if set, ok := anywhereSet(mem); ok {
 		dst.giveSet(sh.run.addSet(set))
 		memo.set, memo.ok = dst.setID(), true
 	}
+}
+
+// anywhereSet is the allowed set of a load through an invalid reference
+// into a variable whose leaves are mem (WGSL #out-of-bounds-access-sec
+// "Invalid Load": any of its leaves' values, or zero); ok is false (any
+// value) when a leaf is indeterminate or the set outgrows its cap. The
+// caller checks the variable's size and kinds (loadAnywhere; a
+// function-mode program's bindings, render.go).
+func anywhereSet(mem []slot) (ir.ValueSet, bool) {
+	set, ok := ir.ValueSet{}.Add(0, 0)
+	for _, v := range mem {
+		if !ok || v.why < 0 {
+			return ir.ValueSet{}, false
+		}
+		set, ok = set.Add(v.bits, v.err)
+	}
+	return set, ok
 }
