@@ -79,13 +79,34 @@ func LoadCorpus(dir string) ([]*Case, error) {
 	}
 	var out []*Case
 	for _, n := range names {
-		c, err := LoadFile(filepath.Join(dir, n))
+		path := filepath.Join(dir, n)
+		// A module with several entry points of the stage that runs by
+		// default (several fragment entry points of a draw among them)
+		// is one case per entry point, named NAME.ENTRY (testcase.EachEntry,
+		// as exec runs them in turn).
+		if each := testcase.EachEntry(path, corpusOptions()); len(each) > 1 {
+			for _, o := range each {
+				c, err := loadFileWith(path, o)
+				if err != nil {
+					return nil, err
+				}
+				c.Name = keySafe(strings.TrimSuffix(n, ".wgsl") + "." + o.Kernel)
+				out = append(out, c)
+			}
+			continue
+		}
+		c, err := LoadFile(path)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// corpusOptions are the loader's options of a corpus file (LoadFile).
+func corpusOptions() testcase.LoadOptions {
+	return testcase.LoadOptions{KernelNamedLikeFile: true, DefaultFill: testcase.FillEdges}
 }
 
 // LoadCorpora reads the corpus directories dirs in order (LoadCorpus), refusing
@@ -120,8 +141,11 @@ func LoadCorpora(dirs []string, check func(*Case) error) ([]*Case, error) {
 // kernel named like the file when there is one, the inputs of
 // NAME.inputs.json beside it (exec's form, and exec's errors), else seed 1's
 // edge values (testcase.FillEdges: gen.Inputs, gen.EntryBindings).
-func LoadFile(path string) (*Case, error) {
-	ac, err := testcase.Load(path, testcase.LoadOptions{KernelNamedLikeFile: true, DefaultFill: testcase.FillEdges})
+func LoadFile(path string) (*Case, error) { return loadFileWith(path, corpusOptions()) }
+
+// loadFileWith is LoadFile with the loader's options o.
+func loadFileWith(path string, o testcase.LoadOptions) (*Case, error) {
+	ac, err := testcase.Load(path, o)
 	if err != nil {
 		return nil, err
 	}
