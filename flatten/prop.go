@@ -116,6 +116,43 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 	return ir.WithOperands(e, kids)
 }
 
+// foldReads folds every expression s reads (editReads, in place) and
+// returns the rewrites that stay: those of an expression editReads gives
+// back its run-time form (a compound assignment's operand or an index
+// the folded constant would make a shader-creation error) go with it.
+func foldReads(s ir.Stmt) []event {
+	type fold struct {
+		out    ir.Expr
+		events []event
+	}
+	var folds []fold
+	editReads(s, func(e ir.Expr) ir.Expr {
+		f := &folder{}
+		out := f.expr(e)
+		if len(f.events) > 0 {
+			folds = append(folds, fold{out, f.events})
+		}
+		return out
+	})
+	if len(folds) == 0 {
+		return nil
+	}
+	in := map[ir.Expr]bool{}
+	ir.Inspect(s, func(n ir.Node) bool {
+		if e, ok := n.(ir.Expr); ok {
+			in[e] = true
+		}
+		return true
+	})
+	var events []event
+	for _, f := range folds {
+		if in[f.out] {
+			events = append(events, f.events...)
+		}
+	}
+	return events
+}
+
 // foldPass applies the folds to every expression and drops statements
 // that do nothing: self-assignments (x = x, what a select with a false
 // condition folds to), compound assignments by an identity (x += 0) and
@@ -133,7 +170,9 @@ func foldPass(p *pipe) bool {
 				out = append(out, s)
 				continue
 			}
-			editReads(s, f.expr)
+			if len(foldReads(s)) > 0 {
+				changed = true
+			}
 			if noOp(s) {
 				changed = true
 				continue

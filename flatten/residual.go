@@ -112,11 +112,8 @@ func residuals(p *pipe) ir.ErrorList {
 	}
 	flat(p.stmts())
 	for _, s := range all {
-		f := &folder{}
-		c := ir.CloneStmt(s)
-		editReads(c, f.expr)
 		at := map[ir.Pos]bool{} // a chain of rewrites at one node is one residual: its first rule
-		for _, ev := range f.events {
+		for _, ev := range foldReads(ir.CloneStmt(s)) {
 			if ev.n != nil && !at[ev.n.Position()] {
 				at[ev.n.Position()] = true
 				errs.Add(p.m.File, ev.n.Position(), "flatten", "strict: residual %s left unfolded: %s", ev.rule, ir.PrintExpr(ev.n))
