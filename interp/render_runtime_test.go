@@ -286,3 +286,27 @@ fn f(i: u32) -> f32 { return xs[i]; }
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "writable")
 }
+
+// TestPointerToARuntimeSizedBinding: a helper taking a pointer to the
+// binding (WGSL #ref-ptr-types) reads through it as the binding itself:
+// fetch(&positions, 4) = positions[4] = 1 plus arrayLength(p) = 9 → 10;
+// fetch(&positions, 9) is an invalid load, positions' set then shifted by
+// 9, so any value (an operation on an indeterminate leaf).
+func TestPointerToARuntimeSizedBinding(t *testing.T) {
+	src := `@group(0) @binding(0) var<storage, read> positions: array<f32>;
+fn fetch(p: ptr<storage, array<f32>, read>, i: u32) -> f32 {
+  return (*p)[i] + f32(arrayLength(p));
+}
+fn f(i: u32) -> f32 { return fetch(&positions, i); }
+`
+	m, err := wgsl.Parse("ptr.wgsl", []byte(src))
+	require.NoError(t, err)
+	p, err := CompileBindings(m, "f", map[string]ir.Value{"positions": runtimeVal(m.SharedVar("positions").T, f32s(pullPositions...)...)})
+	require.NoError(t, err)
+	o := run1(t, p, ir.U32Val(4))
+	assert.Nil(t, o.Indeterminate, "%v", o)
+	assert.Equal(t, math.Float32bits(10), o.Value.Bits, "%v", o)
+	o = run1(t, p, ir.U32Val(9))
+	require.Len(t, o.Indeterminate, 1)
+	assert.True(t, o.Indeterminate[0])
+}
