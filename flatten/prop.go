@@ -120,9 +120,11 @@ func mapIdents(e ir.Expr, fn func(*ir.Ident) ir.Expr) ir.Expr {
 // returns the rewrites that stay: those of an expression editReads gives
 // back its run-time form (a compound assignment's operand or an index
 // the folded constant would make a shader-creation error) go with it.
+// An expression was given back when it is still in s: a fold that fired
+// returns a node other than its input (folder.expr never modifies it).
 func foldReads(s ir.Stmt) []event {
 	type fold struct {
-		out    ir.Expr
+		in     ir.Expr
 		events []event
 	}
 	var folds []fold
@@ -130,7 +132,7 @@ func foldReads(s ir.Stmt) []event {
 		f := &folder{}
 		out := f.expr(e)
 		if len(f.events) > 0 {
-			folds = append(folds, fold{out, f.events})
+			folds = append(folds, fold{e, f.events})
 		}
 		return out
 	})
@@ -146,7 +148,7 @@ func foldReads(s ir.Stmt) []event {
 	})
 	var events []event
 	for _, f := range folds {
-		if in[f.out] {
+		if !in[f.in] {
 			events = append(events, f.events...)
 		}
 	}

@@ -39,6 +39,15 @@ func TestStrictAcceptsRunTimeOperandsKept(t *testing.T) {
   x <<= select(3663440434u, select(1u, u32(b) % 16u, false), false);
   return x;
 }`, "x <<= select(3663440434u, select(1u, u32(b) % 16u, false), false);", [2]uint32{1835008, 2359296}},
+		// The fold's result is the select's own arm, 724u, a node of the
+		// operand given back. 724 mod 32 = 20: 7 · 2²⁰ = 7340032,
+		// 9 · 2²⁰ = 9437184.
+		{"shift count, an arm", `fn k(b: bool, c: bool) -> u32 {
+  var x = 7u;
+  if (c) { x = 9u; }
+  x <<= select(724u, u32(b) ^ 16u, false);
+  return x;
+}`, "x <<= select(724u, u32(b) ^ 16u, false);", [2]uint32{7340032, 9437184}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := parse(t, tc.src)
