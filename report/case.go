@@ -145,6 +145,10 @@ func CaseViews(o *check.Result) []View {
 	if o.IsCompute() {
 		return EntryViews(o.Case, o)
 	}
+	if o.Case.Kind == testcase.KindDraw {
+		f, pixels := drawPixels(o.Case) // a pixel per invocation, as exec's table
+		return ResultViews(f, pixels, o)
+	}
 	views := ResultViews(o.Case.Func, o.Case.Args, o)
 	if o.Case.Kind == testcase.KindFragment {
 		pics := fragmentPictures(o.Case, o)

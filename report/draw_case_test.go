@@ -71,3 +71,13 @@ func TestDrawJSONAndTable(t *testing.T) {
 	assert.Contains(t, b.String(), "draw of vertex entry point vs and fragment entry point fs over a 4x4 target: invocation i is pixel (i % 4, i / 4)")
 	assert.Contains(t, b.String(), "│  7 │ (3u, 1u)          │ 0u            │")
 }
+
+// The viewer's model of a draw: one view per run, the reference first,
+// each cell a pixel.
+func TestDrawViews(t *testing.T) {
+	c := halfDraw(t)
+	res, err := check.Execute(context.Background(), c, check.Options{Flat: true})
+	require.NoError(t, err)
+	views := CaseViews(res)
+	require.Len(t, views, 2, "the reference and the twin's run")
+}
