@@ -248,20 +248,75 @@ func TestRenderProgramCandidatesKeepTheDraw(t *testing.T) {
 	t.Logf("%d candidates", total)
 
 	// The gopter shrinker (gen.Programs' shrinkProgram: Case{Module,
-	// Kernel}) keeps it too.
-	res := gen.Programs(cfg)(gopter.DefaultGenParameters())
-	v, ok := res.Retrieve()
-	require.True(t, ok)
-	p := v.(*gen.Program)
-	next := res.Shrinker(p)
-	n := 0
-	for ; n < 200; n++ {
-		q, ok := next()
-		if !ok {
-			break
+	// Kernel}) keeps it too: the first 100 candidates of 3 programs (12).
+	for gs := int64(0); gs < int64(testCount(12, 3)); gs++ {
+		res := gen.Programs(cfg)(gopter.DefaultGenParameters().CloneWithSeed(gs))
+		v, ok := res.Retrieve()
+		require.True(t, ok)
+		p := v.(*gen.Program)
+		next := res.Shrinker(p)
+		n := 0
+		for ; n < 100; n++ {
+			q, ok := next()
+			if !ok {
+				break
+			}
+			qp := q.(*gen.Program)
+			checkDrawCandidate(t, shrink.Case{Module: p.Module, Kernel: p.Kernel}, shrink.Case{Module: qp.Module, Kernel: qp.Kernel}, p.Vertex, fmt.Sprintf("gopter seed %d candidate %d", gs, n))
 		}
-		qp := q.(*gen.Program)
-		checkDrawCandidate(t, shrink.Case{Module: p.Module, Kernel: p.Kernel}, shrink.Case{Module: qp.Module, Kernel: qp.Kernel}, p.Vertex, fmt.Sprintf("gopter candidate %d", n))
+		assert.Positive(t, n, "gopter seed %d has candidates", gs)
 	}
-	assert.Positive(t, n)
+}
+
+// TestUnreadBindingKeepsItsStruct: a candidate that drops the only read
+// of a uniform binding (`let k = 0.0;` for `let k = u.k;`), so that no
+// function mentions its struct type, keeps the binding (a case's inputs
+// name it) and so the struct it is of. Before, cleanup dropped the struct no function
+// mentioned any more and the candidate failed to verify ("unknown struct
+// type U"): a render program whose fragment reads its uniform once had no
+// candidate at all.
+func TestUnreadBindingKeepsItsStruct(t *testing.T) {
+	m := parse(t, `
+struct U {
+  k: f32,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+
+@vertex
+fn vs(@location(0) p: vec2<f32>) -> @builtin(position) vec4<f32> {
+  return vec4<f32>(p, 0.5, 1.0);
+}
+
+@fragment
+fn fs() -> @location(0) vec4<f32> {
+  let k = u.k;
+  return vec4<f32>(k, 0.0, 0.0, 1.0);
+}
+`)
+	c := shrink.Case{Module: m, Kernel: "fs", Vertex: "vs"}
+	unread := 0
+	for i, cand := range shrink.Candidates(c) {
+		checkDrawCandidate(t, c, cand, "vs", fmt.Sprintf("candidate %d", i))
+		reads := false
+		for _, f := range cand.Module.Funcs {
+			ir.Inspect(f.Body, func(n ir.Node) bool {
+				if e, ok := n.(ir.Expr); ok && (e.Type().Kind == ir.KindStruct || isIdent(e, "u")) {
+					reads = true // u, or a value of its struct type
+				}
+				return true
+			})
+		}
+		if !reads {
+			unread++
+			require.Len(t, cand.Module.Shared, 1, "the binding stays")
+			require.Len(t, cand.Module.Structs, 1, "its struct stays:\n%s", ir.Print(cand.Module))
+		}
+	}
+	assert.Positive(t, unread, "some candidates no longer read u")
+}
+
+func isIdent(e ir.Expr, name string) bool {
+	id, ok := e.(*ir.Ident)
+	return ok && id.Name == name
 }

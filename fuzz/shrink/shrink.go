@@ -466,6 +466,9 @@ func cleanup(m *ir.Module, roots []string) {
 	}
 	m.Globals = gs
 	dropUnusedWorkgroupVars(m)
+	for _, v := range m.Shared {
+		noteType(v.T) // bindings stay, used or not (a case's inputs name them)
+	}
 	ss := m.Structs[:0:0]
 	for _, s := range m.Structs {
 		if usedS[s.Name] {
