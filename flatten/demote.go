@@ -59,6 +59,9 @@ func (l *lowerer) discard(s *ir.Discard) {
 		l.errorf(s.Pos, "discard outside a fragment entry point (WGSL #discard-statement: fragment stage only)")
 		return
 	}
+	if l.fault == "demote-callee-dropped" && !l.fr.root {
+		return // the fault: an inlined helper's discard is lost
+	}
 	l.store(ir.CloneExpr(l.demoted), &ir.Lit{Pos: s.Pos, Val: ir.BoolVal(true)}, l.pred(), s.Pos)
 }
 

@@ -238,3 +238,39 @@ func TestABareDiscardIsTheDemotionOnlyAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoteFaultIsSeen: the injected fault demote-callee-dropped loses
+// a helper's discard, and running the twin beside the original shows it
+// (what a render campaign must find). By hand, dk discards for p0 = 1 and
+// 5 (p0 % 4 == 1), not for 0 and 2: the original demotes lanes 1 and 3,
+// the faulty twin none, the sound twin lanes 1 and 3.
+func TestDemoteFaultIsSeen(t *testing.T) {
+	const src = `fn dk(p0: u32) {
+  if (p0 % 4u == 1u) {
+    discard;
+  }
+}
+
+@fragment
+fn fs(@location(0) @interpolate(flat) v: u32) -> @location(0) vec4<f32> {
+  dk(v);
+  return vec4<f32>(f32(v));
+}
+`
+	args := [4][]ir.Value{{ir.U32Val(0)}, {ir.U32Val(1)}, {ir.U32Val(2)}, {ir.U32Val(5)}}
+	for _, tc := range []struct {
+		fault string
+		want  [4]bool
+	}{{"", [4]bool{false, true, false, true}}, {"demote-callee-dropped", [4]bool{}}} {
+		m := parse(t, src)
+		twin, err := flatten.Function(m, "fs", flatten.Options{Fault: tc.fault, VerifyPasses: true})
+		require.NoError(t, err)
+		for l, r := range runLanes(t, m, "fs", args) {
+			assert.Equal(t, l%2 == 1, r.Discarded, "fs lane %d", l)
+		}
+		for l, r := range runLanes(t, m, twin.Name, args) {
+			assert.Equal(t, tc.want[l], r.Discarded, "fault %q: twin lane %d", tc.fault, l)
+			assert.Equal(t, float32(args[l][0].U32()), r.Outputs[0].Value.Elems[0].F32())
+		}
+	}
+}

@@ -13,6 +13,8 @@ import "os"
 //	             condition reads now changes which arm's writes survive.
 //	masked-break-late, masked-exit-first
 //	             two bugs of kept loops (flatten.Options.Fault has them).
+//	demote-callee-dropped
+//	             a bug of a fragment twin's demote mask (Options.Fault).
 //
 // Never set it outside tests; `gpudiff run` prints a warning when it is set.
 const FaultEnv = "GPUDIFF_FLATTEN_FAULT"

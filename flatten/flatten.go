@@ -98,6 +98,10 @@ type Options struct {
 	//	             that is not its first statement) before the body, on
 	//	             the values the previous iteration left: a do-while
 	//	             lowered as a while.
+	//	demote-callee-dropped
+	//	             a discard in a function the twin inlines does not
+	//	             set the demote mask (demote.go): the twin's pixel is
+	//	             written where the source's helper discarded it.
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string
