@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -75,6 +76,11 @@ type drawExecution struct {
 	job         harness.Dispatch
 	pixels      int
 	twin        []oracle.Run
+	// fill is how the inputs were made up (Options.Fill); unfinished
+	// reports that the reference finished no pixel (the vertex stage, or
+	// every fragment, ran past the step limit): no device draws it.
+	fill       testcase.Fill
+	unfinished bool
 }
 
 // drawTextures is the textures and samplers a draw's stages read (every
@@ -224,11 +230,11 @@ func prepareDraw(c *testcase.Case, opts Options) (*drawExecution, error) {
 	}
 	res := &Result{ABI: abi, Names: names}
 	dr := &drawRef{c: c, outs: outs, attachments: attachments, bindings: bvals, opts: opts.Interp}
-	ref, err := dr.run(vmod, c.Vertex.Name, fmod, f.Name)
+	ref, refErr, err := dr.run(vmod, c.Vertex.Name, fmod, f.Name)
 	if err != nil {
 		return nil, err
 	}
-	res.Reference = ref
+	res.Reference, res.ReferenceErr = ref, refErr
 
 	x := &drawExecution{res: res, c: c, vmod: vmod, fmod: fmod, same: same, pairs: []drawPair{{c.Vertex.Name, f.Name}},
 		outs: outs, attachments: attachments, mode: opts.Mode, label: opts.Label, pixels: int(w * h)}
@@ -252,7 +258,7 @@ func prepareDraw(c *testcase.Case, opts Options) (*drawExecution, error) {
 			x.vmod, x.fmod, res.Twin = tv, tf, ft.Name
 			x.pairs = append(x.pairs, drawPair{vt.Name, ft.Name})
 			r := oracle.Run{Adapter: "interp", Function: ft.Name, Format: oracle.FormatIR}
-			if r.Outputs, err = dr.run(tv, vt.Name, tf, ft.Name); err != nil {
+			if r.Outputs, r.InvocationErr, err = dr.run(tv, vt.Name, tf, ft.Name); err != nil {
 				r.Outputs, r.Failed, r.Message = nil, oracle.Error, err.Error()
 			}
 			x.twin = append(x.twin, r)
@@ -263,12 +269,29 @@ func prepareDraw(c *testcase.Case, opts Options) (*drawExecution, error) {
 		x.formats = append(x.formats, oracle.FormatSPIRV)
 	}
 	x.job = harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true, Draw: c.Draw, Buffers: bufs, Textures: texJob, Samplers: smpJob}
+	x.fill = opts.Fill
+	if refErr != nil && allSet(refErr) {
+		x.unfinished = true // every pixel: the GPU would loop as long (a compute entry point's out-of-domain dispatch is not run either)
+	}
 	return x, nil
+}
+
+// allSet reports whether every entry of errs is set.
+func allSet(errs []string) bool {
+	for _, e := range errs {
+		if e == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // deviceRuns draws every pair in every format on d, per pair WGSL then
 // SPIR-V; a SPIR-V run d cannot take is not made (Tested).
 func (x *drawExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
+	if x.unfinished {
+		return nil
+	}
 	var runs []oracle.Run
 	for _, p := range x.pairs {
 		for _, format := range x.formats {
@@ -399,6 +422,10 @@ func (x *drawExecution) judge(devRuns [][]oracle.Run) *Result {
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
+	// Pixels the reference could not finish (the step limit: a loop
+	// bounded by a made-up count): out of domain with made-up inputs,
+	// else an error (check/domain.go) — never a pass.
+	res.Verdict = referenceVerdict(res.Verdict, res.ReferenceErr, x.fill)
 	return &res
 }
 
@@ -457,6 +484,9 @@ func attachmentType(t *ir.Type, format harness.AttachmentFormat) *ir.Type {
 // drawRef runs a draw case's reference pipeline (the package comment of
 // this file, steps 1–4) for one pair of entry points.
 type drawRef struct {
+	// errs is the reference's error per pixel of the run in progress
+	// (nil: every pixel finished).
+	errs        []string
 	c           *testcase.Case
 	outs        []wgsl.FragmentOutput
 	attachments []harness.AttachmentFormat
@@ -473,21 +503,24 @@ type leafSet struct {
 }
 
 // run is the reference of pair (vs of vmod, fs of fmod): one Expected per
-// attachment per pixel, in row order.
-func (d *drawRef) run(vmod *ir.Module, vs string, fmod *ir.Module, fs string) ([][]oracle.Expected, error) {
+// attachment per pixel, in row order, and per pixel the reference's error
+// where it could not finish it (nil when it finished every pixel): a
+// fragment past the step limit, or every pixel when a vertex is.
+func (d *drawRef) run(vmod *ir.Module, vs string, fmod *ir.Module, fs string) ([][]oracle.Expected, []string, error) {
 	c := d.c
 	vf, ff := vmod.Func(vs), fmod.Func(fs)
 	if vf == nil || ff == nil {
-		return nil, fmt.Errorf("draw: no entry points %s and %s", vs, fs)
+		return nil, nil, fmt.Errorf("draw: no entry points %s and %s", vs, fs)
 	}
 	vp, err := interp.CompileBindings(vmod, vs, d.bindingsOf(vmod, vs))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fp, err := interp.CompileBindings(fmod, fs, d.bindingsOf(fmod, fs))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	d.errs = nil
 	w, h := int(c.Size[0]), int(c.Size[1])
 	// The pixels' sets, [attachment][pixel][leaf], start at the clear value.
 	state := make([][][]leafSet, len(d.outs))
@@ -504,24 +537,40 @@ func (d *drawRef) run(vmod *ir.Module, vs string, fmod *ir.Module, fs string) ([
 	}
 	dr, err := d.rasterDraw(vmod.File, vf, ff)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, inst := range d.instances() {
 		for _, strip := range d.vertexLists() {
 			verts, err := d.vertexStage(vp, vf, inst, strip, dr)
+			var ue *unfinishedVertex
+			if errors.As(err, &ue) {
+				// A vertex past the step limit: no pixel of the draw is
+				// known.
+				ref := make([][]oracle.Expected, w*h)
+				errs := make([]string, w*h)
+				for p := range ref {
+					ref[p] = make([]oracle.Expected, len(d.outs))
+					for i, o := range d.outs {
+						t := attachmentType(o.T, d.attachments[i])
+						ref[p][i] = leavesExpected(t, anyLeaves(d.outs[i:i+1], d.attachments[i:i+1])[0])
+					}
+					errs[p] = ue.msg
+				}
+				return ref, errs, nil
+			}
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			prims, err := raster.Rasterize(dr.Draw, verts)
 			if err != nil {
 				if ve, ok := err.(*raster.VertexError); ok {
-					return nil, ir.ErrorList{ir.Errorf(vmod.File, vf.Pos, "check", "vertex stage %s: %s (instance %d): gpudiff draws vertices with 0 ≤ z ≤ w and w > 0 only (no clipping in v1)", vs, ve.Error(), inst)}
+					return nil, nil, ir.ErrorList{ir.Errorf(vmod.File, vf.Pos, "check", "vertex stage %s: %s (instance %d): gpudiff draws vertices with 0 ≤ z ≤ w and w > 0 only (no clipping in v1)", vs, ve.Error(), inst)}
 				}
-				return nil, err
+				return nil, nil, err
 			}
 			for pi := range prims {
 				if err := d.fragmentStage(fp, ff, &prims[pi], verts, dr, state); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
@@ -533,8 +582,14 @@ func (d *drawRef) run(vmod *ir.Module, vs string, fmod *ir.Module, fs string) ([
 			ref[p][i] = leavesExpected(attachmentType(o.T, d.attachments[i]), state[i][p])
 		}
 	}
-	return ref, nil
+	return ref, d.errs, nil
 }
+
+// unfinishedVertex is a vertex the reference could not finish (its
+// error's text: the step limit, positioned at the loop).
+type unfinishedVertex struct{ msg string }
+
+func (e *unfinishedVertex) Error() string { return e.msg }
 
 // bindingsOf is the bindings fn of m reads, as values.
 func (d *drawRef) bindingsOf(m *ir.Module, fn string) map[string]ir.Value {
@@ -699,6 +754,9 @@ func (d *drawRef) vertexStage(p *interp.Program, vf *ir.Func, inst uint32, list 
 	verts := make([]raster.Vertex, len(list))
 	for i, inv := range invs {
 		if inv.Err != nil {
+			if isStepLimit(inv.Err.Error()) {
+				return nil, &unfinishedVertex{msg: inv.Err.Error()}
+			}
 			return nil, fmt.Errorf("vertex stage %s, vertex %d of instance %d: %v", vf.Name, list[i], inst, inv.Err)
 		}
 		out := inv.Outputs[0]
@@ -867,8 +925,13 @@ func (d *drawRef) fragmentStage(p *interp.Program, ff *ir.Func, pr *raster.Primi
 					px := lane.Y*s.Width + lane.X
 					wr := write{cover: lane.Coverage, maybe: r.MayDiscard && !r.Discarded, none: r.Discarded} // MayDiscard holds where Discarded does (interp.Invocation)
 					if r.Err != nil {
+						// Not finished (the step limit): the pixel is any
+						// value, and the reference says why.
 						wr.maybe = true
 						wr.leaves = anyLeaves(d.outs, d.attachments)
+						if lane.Coverage == raster.In {
+							d.unfinished(px, s.Width*s.Height, r.Err.Error())
+						}
 					} else if !wr.none {
 						wr.leaves = d.outputLeaves(ff, r.Outputs[0])
 					}
@@ -1204,3 +1267,13 @@ func (l *leafCollector) Open(*ir.Type, int)     {}
 func (l *leafCollector) Child(*ir.Type, int)    {}
 func (l *leafCollector) Close(*ir.Type)         {}
 func (l *leafCollector) Leaf(_ int, v ir.Value) { l.leaves = append(l.leaves, v) }
+
+// unfinished records that the reference could not finish pixel px of n.
+func (d *drawRef) unfinished(px, n int, msg string) {
+	if d.errs == nil {
+		d.errs = make([]string, n)
+	}
+	if d.errs[px] == "" {
+		d.errs[px] = msg
+	}
+}

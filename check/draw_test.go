@@ -14,6 +14,7 @@ import (
 	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -188,4 +189,34 @@ func TestFullscreenDrawDiscardsToClear(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A draw whose reference runs past the step limit on made-up inputs (a
+// loop bounded by a uniform that never ends: u.x < u.y forever) is out
+// of domain, never a pass, and no device draws it (every pixel is
+// unfinished); README "Limits".
+func TestDrawPastTheStepLimitIsOutOfDomain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loop.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(`@group(0) @binding(0) var<uniform> u: vec4i;
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  var a = u.x;
+  loop { if a < u.y { } else { break; } }
+  return vec4f(1.0);
+}
+`), 0o644))
+	c, err := testcase.Load(path, testcase.LoadOptions{Size: &[2]uint32{4, 4}})
+	require.NoError(t, err)
+	require.Equal(t, testcase.KindDraw, c.Kind)
+	require.NotEmpty(t, c.Fill, "the uniform is made up")
+	res, err := Execute(context.Background(), c, CaseOptions(c, Options{Devices: texGPUs(t), Interp: interp.Options{MaxSteps: 10000}}))
+	require.NoError(t, err)
+	assert.Equal(t, oracle.OutOfDomain, res.Verdict)
+	require.Len(t, res.ReferenceErr, 16)
+	assert.Contains(t, res.ReferenceErr[5], "step limit")
+	assert.Empty(t, res.Runs, "no device draws what the reference could not finish")
+	// Given inputs instead, the same draw is an error.
+	c.Fill = ""
+	res, err = Execute(context.Background(), c, CaseOptions(c, Options{Interp: interp.Options{MaxSteps: 10000}}))
+	require.NoError(t, err)
+	assert.Equal(t, oracle.Error, res.Verdict)
 }
