@@ -56,7 +56,42 @@ func (c *Case) WithFunction(m *ir.Module, fn string, args [][]ir.Value) *Case {
 		// point is its own.
 		out.VertexModule, out.Vertex = m, m.Func(c.Vertex.Name)
 	}
+	if c.Kind == KindDraw && out.Func != nil && out.Vertex != nil {
+		// A draw binds what its stages use (WGSL #resource-interface):
+		// a binding, texture or sampler the candidate's stages no longer
+		// read is dropped from its inputs, which its case file could not
+		// name (DrawInputsJSON refuses an unused binding).
+		used := map[string]bool{}
+		for _, st := range []struct {
+			m  *ir.Module
+			fn string
+		}{{out.VertexModuleOrModule(), out.Vertex.Name}, {m, fn}} {
+			for _, v := range st.m.SharedUsed(st.fn) {
+				used[v.Name] = true
+			}
+			for name := range UsedHandles(st.m, st.fn) {
+				used[name] = true
+			}
+		}
+		out.Bindings = keepUsed(c.Bindings, used)
+		out.Textures = keepUsed(c.Textures, used)
+		out.Samplers = keepUsed(c.Samplers, used)
+	}
 	return &out
+}
+
+// keepUsed is the entries of m whose names used holds (nil for none).
+func keepUsed[V any](m map[string]V, used map[string]bool) map[string]V {
+	var out map[string]V
+	for k, v := range m {
+		if used[k] {
+			if out == nil {
+				out = map[string]V{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // bindingValue fits v, a binding's value in the shape check.ComputeCase
