@@ -11,22 +11,42 @@ import (
 //   - Vertex attributes: an attribute the position may depend on
 //     (drawdeps.go: directly, or through a matrix, a helper, a sum) is
 //     given the corners of two triangles (madeTriangles), the first such
-//     f32 attribute by location — the others that feed the position
-//     zeros, so a sum stays where the first puts it; every other f32
-//     component a value in {0, 1/4, 1/2, 3/4, 1} (colours, uvs: leaf k of
-//     the attribute is (k mod 5)/4), every integer one k mod 4. One
-//     instance, whose instance-step attributes get one element.
+//     f32 attribute by location; every component of the others that
+//     feed the position is madeFeedValue, 1/8, at every vertex (below);
+//     every other f32 component a value in {0, 1/4, 1/2, 3/4, 1}
+//     (colours, uvs: leaf k of the attribute is (k mod 5)/4), every
+//     integer one k mod 4. One instance, whose instance-step attributes
+//     get one element.
 //   - The vertex count: six (two triangles) where an attribute feeds the
 //     position; else, for a shader that places its vertices from a table
 //     indexed by vertex_index, the table's length rounded down to a
 //     multiple of 3 (at least 3, at most maxMadeVertices); else 3.
 //   - Uniform and read-only storage buffers: every matrix the identity
 //     (so a model-view-projection matrix keeps the triangles where they
-//     are); with --fill not given, every other f32 leaf (k mod 4)/4 (in
-//     [0, 3/4], so a position read from a buffer stays inside the clip
-//     volume) and every integer leaf 1 + k mod 16 (small's: counts never
-//     0, indices below 17); with --fill, its leaves (edges is random's
-//     for a draw). A runtime-sized array has madeRuntimeLength elements.
+//     are); with --fill not given, every other f32 leaf (1 + k mod 4)/4,
+//     in {1/4, 1/2, 3/4, 1}: never 0, so a shader that divides by a
+//     uniform (GraphicsFuzz's gl_FragCoord.xy / resolution) gets a
+//     number, and at most 1, so a position's x, y or z read from a
+//     buffer beside a w of 1 stays inside the clip volume (|x|, |y| ≤ w,
+//     0 ≤ z ≤ w: WebGPU #clipping, the boundary included), as a vec4
+//     read whole from leaves 4i … 4i+3 does ((1/4, 1/2, 3/4, 1)); every
+//     integer leaf 1 + k mod 16 (small's: counts never 0, indices below
+//     17); with --fill, its leaves (edges is random's for a draw). A
+//     runtime-sized array has madeRuntimeLength elements.
+//
+// Why 1/8 for the other attributes that feed the position (a zero
+// there was an offset that kept the triangles put, but boids' rotation
+// -atan2(vel.x, vel.y) of a zero velocity is indeterminate, so its
+// position was any value): 1/8 is one pixel of the 16×16 target in clip
+// units, so an offset added to the first attribute's corners (all
+// within 0.75 of the centre, z in [1/4, 3/4]) moves them by a whole
+// pixel — corners stay pixel corners — and up to two such offsets keep
+// |x|, |y| ≤ 1 and z ≤ 1; a velocity (1/8, 1/8) rotates by −π/4, and
+// webgpu-samples' computeBoids/sprite.wgsl and wgpu's boids/draw.wgsl
+// then place each corner at particle_pos + rotate(a_pos) = corner +
+// (√2/8, 0) ≈ corner + (0.18, 0): x ≤ 0.93, inside the clip volume. A
+// scale factor shrinks the triangles (a pixel or two each), still
+// inside.
 //   - Textures and samplers: as a fragment entry point's (FillTextures,
 //     --fill's or small).
 //   - The target: DefaultFragmentSize, cleared to DefaultClear, a
@@ -56,6 +76,9 @@ func madeClip(k int) [4]float32 {
 const (
 	maxMadeVertices   = 192 // 64 triangles
 	madeRuntimeLength = 64
+	// madeFeedValue is every component of a made-up f32 attribute that
+	// feeds the position other than the first (the file comment's why).
+	madeFeedValue = 1.0 / 8
 )
 
 // madeVertexCount is the vertex count of a made-up draw of vs (above).
@@ -70,8 +93,8 @@ func madeVertexCount(a *depAnalysis, feeds bool) uint32 {
 // madeAttributes makes up the elements of every @location input of vs
 // (attrSpec.elems, the format's components per element) given the
 // vertex count: positions for the first f32 attribute the position
-// depends on, zeros for the others that feed it, small values for the
-// rest; instance-step attributes are not made up (every attribute a
+// depends on, madeFeedValue for the others that feed it, small values
+// for the rest; instance-step attributes are not made up (every attribute a
 // made-up draw has steps per vertex).
 func madeAttributes(a *depAnalysis, attrs []*attrSpec, count uint32) {
 	pos := a.positionDeps()
@@ -89,7 +112,7 @@ func madeAttributes(a *depAnalysis, attrs []*attrSpec, count uint32) {
 				case feeds && first:
 					e[c] = float64(madeClip(v)[c])
 				case feeds:
-					e[c] = 0
+					e[c] = madeFeedValue
 				case at.io.T.Scalar().Kind == ir.KindF32:
 					e[c] = float64(leaf%5) / 4
 				default:
@@ -159,7 +182,7 @@ func madeBinding(t *ir.Type, fill Fill, fl *filler) ir.Value {
 	fl.k++
 	switch t.Kind {
 	case ir.KindF32:
-		return ir.F32Val(float32(k%4) / 4)
+		return ir.F32Val(float32(1+k%4) / 4)
 	case ir.KindBool:
 		return ir.BoolVal(k%2 == 1)
 	}

@@ -14,12 +14,17 @@ import (
 // inputs file beside the (first) file, or made up (drawfill.go).
 
 // isDraw reports whether module m (with o's names) loads as a draw: a
-// second file is given, or --vertex or --fragment is, or m has a vertex
-// and a fragment entry point and no compute one (wgsl.IsDrawMode) and
-// --kernel names none of its other functions.
+// second file is given, or --vertex is, or --fragment is and m has a
+// vertex entry point (without one, --fragment E is E drawn alone, as
+// --kernel E: fragmentAlone), or m has a vertex and a fragment entry
+// point and no compute one (wgsl.IsDrawMode) and --kernel names none of
+// its other functions.
 func isDraw(m *ir.Module, o LoadOptions) bool {
-	if o.Fragment != "" || o.VertexEntry != "" || o.FragmentEntry != "" {
+	if o.Fragment != "" || o.VertexEntry != "" {
 		return true
+	}
+	if o.FragmentEntry != "" {
+		return hasVertexEntry(m)
 	}
 	if !wgsl.IsDrawMode(m) {
 		return false
@@ -29,6 +34,39 @@ func isDraw(m *ir.Module, o LoadOptions) bool {
 	}
 	f := m.Func(o.Kernel)
 	return f != nil && f.Stage.IsRenderStage()
+}
+
+// hasVertexEntry reports whether m has a @vertex entry point, inside the
+// subset or outside it (wgsl.VertexEntry then gives its reason).
+func hasVertexEntry(m *ir.Module) bool {
+	for _, e := range m.EntryPoints() {
+		if e.Stage == ir.StageVertex {
+			return true
+		}
+	}
+	for _, op := range m.Opaque {
+		if op.EntryPoint && strings.Contains(op.Text, "@vertex") {
+			return true
+		}
+	}
+	return false
+}
+
+// fragmentAlone is o for module m of a .wgsl file: --fragment E with no
+// second file and no --vertex, on a module with no vertex entry point,
+// names the fragment entry point E drawn alone — --kernel E (a fragment
+// case, or a draw after the full-screen triangle gpudiff writes:
+// fullscreen.go). --kernel naming another function beside it is a
+// *FlagError.
+func (o LoadOptions) fragmentAlone(m *ir.Module) (LoadOptions, error) {
+	if o.FragmentEntry == "" || o.Fragment != "" || o.VertexEntry != "" || hasVertexEntry(m) {
+		return o, nil
+	}
+	if o.Kernel != "" && o.Kernel != o.FragmentEntry {
+		return o, flagf("--kernel %s and --fragment %s name two entry points (the module has no vertex entry point: --fragment names the fragment entry point drawn alone)", o.Kernel, o.FragmentEntry)
+	}
+	o.Kernel, o.FragmentEntry = o.FragmentEntry, ""
+	return o, nil
 }
 
 // pickDrawStages resolves the draw's entry points: the fragment entry

@@ -513,6 +513,13 @@ func load(path string, o LoadOptions) (*Case, error) {
 		}
 		saved = pc.(*KernelCase)
 	}
+	if saved == nil {
+		// --fragment E on a module with no vertex entry point is E
+		// drawn alone (drawload.go).
+		if o, err = o.fragmentAlone(m); err != nil {
+			return nil, err
+		}
+	}
 	kernel := o.Kernel
 	if o.KernelNamedLikeFile && saved == nil && kernel == "" && m.Func(strings.TrimSuffix(filepath.Base(path), ".wgsl")) != nil {
 		kernel = strings.TrimSuffix(filepath.Base(path), ".wgsl")
