@@ -164,8 +164,10 @@ func TestTextureFormatConversion(t *testing.T) {
 // texture α = 0.5, a multiple of 2^-4 that every sub-texel precision ≥ 4
 // bits keeps: 0.5 within the filter's 2^-8; at u = 0.15 (α = 0.1, off the
 // grid) α may be anywhere in [0.1 − 1/16, 0.1 + 1/16]. Mip levels: level
-// 1 (one texel, 100) at lod 1; lod 0.5 with a linear mipmap filter blends
-// the levels half and half (δ = 0.5 is on the grid too).
+// 1 (one texel, 100) at lod 1 — with a linear mipmap filter the last level
+// still passes the blend stage, whose rounding (2^-8 of the range) adds to
+// the filter's; lod 0.5 blends the levels half and half (δ = 0.5 is on the
+// grid too).
 func TestTextureSampleLevelLinear(t *testing.T) {
 	fsrc := `
 @group(0) @binding(0) var tex: texture_2d<f32>;
@@ -197,7 +199,7 @@ fn main() {
 	}
 	within(0, 0.5, 0.5, 1.0/256+1e-6)
 	within(1, 0, 0, 1.0/256+1e-6)
-	within(2, 100.0/255, 100.0/255, 1.0/256+1e-6)
+	within(2, 100.0/255, 100.0/255, 2.0/256+1e-6) // the last level, blended with itself: the blend stage rounds too
 	within(3, 50.0/255, 50.0/255, 2.0/256+1e-6) // two filtering stages
 	// 0.3f * 2 - 0.5 = 0.1000000238: α ∈ [0.0375, 0.1625] (255 → 1.0).
 	within(4, 0.0375, 0.1625, 1.0/16+1.0/4096+1.0/256+1e-6)
