@@ -55,9 +55,13 @@
 //     partial operation, indexing, is guarded: a dynamic index that is not
 //     provably in bounds becomes select(0, i, P), unchanged where P holds
 //     and in bounds where it does not.
-//   - Uniformity-dependent operations (derivatives, barriers, subgroup
-//     operations) change meaning when more invocations evaluate them; they
-//     are refused unless P is statically true (WGSL #uniformity).
+//   - Uniformity-dependent operations (derivatives, implicit-LOD
+//     sampling, barriers, subgroup operations) change meaning when more
+//     invocations evaluate them; they are refused unless P is statically
+//     true (WGSL #uniformity) — except where P is uniform: an entry
+//     point's barrier stays as a guard on P (see "Entry points"), a
+//     fragment twin's derivative or implicit-LOD sample is evaluated
+//     unconditionally (see "Render stages").
 //   - Evaluation order is kept (see "Evaluation order" below).
 //   - Loops are unrolled only when ir.BoundLoop proves a bound N on body
 //     entries: N copies are then exact for every invocation. A loop
@@ -230,12 +234,31 @@
 // stage with the same IO (parameters with their @builtin, @location and
 // @interpolate; the result's @builtin or @location), drawn beside the
 // original. Their bindings are read-only (uniform, storage read,
-// textures, samplers), so nothing is guarded. A fragment twin keeps its
-// derivatives (dpdx & co) where control is uniform whatever the
-// whitelist says, as a compute twin keeps its barriers (a fragment that
-// is already flat, its own twin, keeps them too: its control is uniform
-// throughout), and its implicit-LOD samplers where the predicate is
-// statically true (texture.go). discard becomes a demote mask
+// textures, samplers), so nothing is guarded.
+//
+// A fragment twin keeps its derivatives (dpdx & co, whatever the
+// whitelist says) and its implicit-LOD samplers (textureSample,
+// textureSampleBias, textureSampleCompare) under a predicate P where P
+// is uniform, as a compute twin keeps its barriers (quad.go). They read
+// their operand in the other invocations of a 2×2 quad, and the twin,
+// being branchless, evaluates them unconditionally, with the operands
+// the source computes where P holds: exact wherever P is the same in
+// the quad's four invocations — they all ran the source's derivative,
+// or none did and the value is never selected. The rule: kept, as
+// unconditional leaves, where P is statically true, or where WGSL's
+// uniformity analysis (ir.Uniformity over the lowered twin; a probe
+// `if (P) { workgroupBarrier(); }` checked as a barrier guard is, then
+// removed) finds P uniform — a switch or if on a uniform buffer, a
+// callee called under one, a loop unrolled or kept whose exits read
+// only uniform values (a kept uniform loop); refused, positioned at the
+// operation, where P may differ between invocations: a condition on a
+// fragment input or a private global (which valid WGSL allows only
+// with derivative_uniformity off), or a loop whose exit does (a masked
+// kept loop, whose mask is per invocation). A fragment that is already
+// flat, its own twin, keeps them too: its control is uniform
+// throughout.
+//
+// discard becomes a demote mask
 // (demote.go): a bool var set where the source discards, and one guard
 // at the end, `if (demoted) { discard; }`, the last statement before the
 // final return — the one If finalcheck allows in a fragment twin beside
@@ -271,10 +294,12 @@
 //     to constants, arrayLength, uniform and read-only storage buffers,
 //     workgroupUniformLoad results, workgroup_id, num_workgroups, and
 //     counters computed from them, with no non-uniform return before
-//     it); its barriers stay, as guards on m;
+//     it); its barriers stay, as guards on m, and a fragment twin's
+//     derivatives and implicit-LOD samples in it, unconditional;
 //   - a masked loop: m is per invocation (the loop SIMT hardware, ISPC
 //     and the Region Vectorizer run, Moll & Hack PLDI 2018); a barrier in
-//     it is refused, as WGSL refuses one in non-uniform control flow.
+//     it is refused, as WGSL refuses one in non-uniform control flow, and
+//     so is a derivative or implicit-LOD sample.
 //
 // What crosses the back edge is a var: m, and, when the loop holds a
 // return of the frame it is in, the frame's live mask and scalar return
@@ -299,7 +324,15 @@
 // (prop.go, dse.go). The final check (finalcheck, and with
 // Options.VerifyPasses after every pass) enforces the contract: each loop
 // of the twin has an empty continuing block and the exit `break if !m`, m
-// a bool var its body assigns (keptLoopViolation).
+// a bool var its body assigns (keptLoopViolation). The body's update of m
+// stays even where it folds to `m = m` (isMaskUpdate): a loop none of
+// whose exits can fire once entered (`loop { continuing { break if
+// false; } }`, a break only in a dead else) is kept in that form, and
+// runs forever in every invocation that enters the source's loop — as
+// the source does (a reference run stops at its step limit in both) —
+// and once, masked off, in every other. It is no refusal: the contract
+// expresses it exactly, and GraphicsFuzz-derived shaders hold such
+// loops under conditions that never hold.
 //
 // # Refusals
 //
@@ -311,7 +344,9 @@
 // message gives the count; see check.go for how copies are counted), a
 // builtin outside the whitelist (in any position: arguments, conditions,
 // callees), a uniformity-dependent builtin in non-uniform control flow
-// (in a function kernel: under any predicate, a kept loop's included), a
+// (in a function kernel: under any predicate, a kept loop's included; in
+// a fragment twin, a derivative or implicit-LOD sample under a predicate
+// WGSL's analysis does not find uniform, a masked loop's included), a
 // barrier of an entry point under non-uniform control flow (a masked
 // loop's included), workgroupUniformLoad under any predicate (a kept
 // loop's included: not yet guarded), atomicCompareExchangeWeak under a

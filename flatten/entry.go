@@ -154,6 +154,9 @@ func (l *lowerer) uniformLoad(x *ir.BuiltinCall) ir.Expr {
 type pendingBarrier struct {
 	pos ir.Pos
 	fn  ir.Builtin
+	// quad names a fragment twin's derivative or implicit-LOD sampler
+	// whose predicate the guard probes (quad.go); "" for a barrier.
+	quad string
 }
 
 // twinModule returns a module that holds the twin alone beside m's
@@ -180,6 +183,10 @@ func checkBarriers(m *ir.Module, twin *ir.Func, pending []pendingBarrier) ir.Err
 	for _, e := range u.Errors {
 		msg := e.Msg
 		for _, b := range pending {
+			if b.pos == e.Pos && b.quad != "" {
+				msg = fmt.Sprintf("%s under a predicate that may differ between the invocations of a quad: the twin evaluates it unconditionally, which is exact only where its condition is uniform (WGSL #uniformity), and it reads a per-invocation value (a fragment input, a private global, a derivative, or the mask of a loop whose exit is per invocation); use textureSampleLevel or textureSampleGrad, or make the condition uniform", b.quad)
+				break
+			}
 			if b.pos == e.Pos {
 				msg = fmt.Sprintf("%s under non-uniform control flow: whether an invocation reaches it depends on a per-invocation value (an invocation id, workgroup or read_write storage memory, or an atomic), so predication cannot keep it (WGSL #uniformity)", b.fn)
 			}

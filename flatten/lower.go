@@ -77,6 +77,8 @@ type lowerer struct {
 	loopStats []keptLoop
 	unrolled  []ir.Pos
 	pending   []pendingBarrier
+	// probes are quadUniform's guards, removed once checked (quad.go).
+	probes map[ir.Stmt]bool
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.

@@ -159,7 +159,11 @@ func (l *lowerer) translateChain(e ir.Expr, root *ir.Ident) ir.Expr {
 // statically true: predication would run it in invocations the source
 // does not, or change which invocations take part (issue item 4f; WGSL
 // #uniformity). Where control is uniform it may stay when the whitelist
-// has it. It reports whether the call may stay.
+// has it. Two kinds stay under a predicate P, checked once the twin is
+// lowered: an entry point's barrier, as a guard on a uniform P
+// (barrier), and a fragment twin's derivative, evaluated unconditionally
+// where P is uniform (quadUniform). It reports whether the call may
+// stay.
 func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
 	if !uniformityDependent(x.Fn) {
 		return true
@@ -167,12 +171,15 @@ func (l *lowerer) checkUniform(x *ir.BuiltinCall) bool {
 	if l.entry && x.Fn.Info().Class == ir.ClassBarrier {
 		return l.barrier(x)
 	}
+	if l.fragment && x.Fn.Info().Class == ir.ClassDerivative {
+		// A fragment twin's derivative: unconditional, exact where the
+		// predicate is uniform (quadUniform).
+		l.quadUniform(x.Pos, x.Fn.String())
+		return true
+	}
 	if !l.uniform() {
 		l.errorf(x.Pos, "%s in non-uniform control flow: predication would change its meaning (WGSL #uniformity)", x.Fn)
 		return false
-	}
-	if l.fragment && x.Fn.Info().Class == ir.ClassDerivative {
-		return true // a fragment twin's derivative, in uniform control flow
 	}
 	if !l.white[x.Fn.String()] {
 		l.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))

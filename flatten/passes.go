@@ -260,6 +260,7 @@ func lowerPass(p *pipe) (bool, error) {
 	if len(l.errs) == 0 {
 		l.errs = checkBarriers(m, twin, l.pending)
 	}
+	stripProbes(twin.Body, l.probes)
 	if len(l.errs) > 0 {
 		l.errs.Sort()
 		return false, &Error{Kind: Refused, List: dedupe(l.errs)}

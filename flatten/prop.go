@@ -158,16 +158,17 @@ func foldReads(s ir.Stmt) []event {
 // foldPass applies the folds to every expression and drops statements
 // that do nothing: self-assignments (x = x, what a select with a false
 // condition folds to), compound assignments by an identity (x += 0) and
-// phony assignments of pure expressions.
+// phony assignments of pure expressions — but never a kept loop's mask
+// update (isMaskUpdate), even where it folded to m = m.
 func foldPass(p *pipe) bool {
 	f := &folder{}
 	changed := false
-	var run func(b *ir.Block)
-	run = func(b *ir.Block) {
+	var run func(b *ir.Block, mask string)
+	run = func(b *ir.Block, mask string) {
 		out := b.Stmts[:0]
 		for _, s := range b.Stmts {
 			if lp, ok := s.(*ir.Loop); ok {
-				run(lp.Body)
+				run(lp.Body, loopMask(lp))
 				lp.BreakIf = f.expr(lp.BreakIf)
 				out = append(out, s)
 				continue
@@ -175,7 +176,7 @@ func foldPass(p *pipe) bool {
 			if len(foldReads(s)) > 0 {
 				changed = true
 			}
-			if noOp(s) {
+			if noOp(s) && !isMaskUpdate(s, mask) {
 				changed = true
 				continue
 			}
@@ -195,8 +196,36 @@ func foldPass(p *pipe) bool {
 		clear(b.Stmts[len(out):])
 		b.Stmts = out
 	}
-	run(p.twin.Body)
+	run(p.twin.Body, "")
 	return changed || f.changed()
+}
+
+// loopMask returns the mask m of a kept loop, the bool var its exit
+// `break if !m` tests (keptLoopViolation), or "".
+func loopMask(lp *ir.Loop) string {
+	if u, ok := lp.BreakIf.(*ir.Unary); ok && u.Op == ir.OpNot {
+		if m, ok := u.X.(*ir.Ident); ok && m.Ref == ir.RefVar {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+// isMaskUpdate reports whether s, a statement of a kept loop's body
+// whose mask is mask, is the whole assignment of the mask (masked.go:
+// m = brk && live, what the iteration left of it). It stays even as
+// m = m: a loop none of whose exits can fire once entered (the source's
+// `loop { continuing { break if false; } }`) keeps its form, whose exit
+// test then reads a mask that never turns false — the source's
+// non-termination in every invocation that enters it, and one
+// masked-off iteration in every other (doc.go "Loops in twins").
+func isMaskUpdate(s ir.Stmt, mask string) bool {
+	a, ok := s.(*ir.Assign)
+	if !ok || mask == "" || a.Op != ir.OpNone {
+		return false
+	}
+	id, ok := a.LHS.(*ir.Ident)
+	return ok && id.Name == mask
 }
 
 // noOp reports whether s has no effect.

@@ -96,11 +96,17 @@ func keptLoopViolation(lp *ir.Loop) string {
 func residuals(p *pipe) ir.ErrorList {
 	var errs ir.ErrorList
 	var all []ir.Stmt
-	exits := map[ir.Stmt]bool{} // kept loops' break-ifs, as statements
+	exits := map[ir.Stmt]bool{} // kept loops' break-ifs, as statements, and mask updates (isMaskUpdate)
 	var flat func(stmts []ir.Stmt)
 	flat = func(stmts []ir.Stmt) {
 		for _, s := range stmts {
 			if lp, ok := s.(*ir.Loop); ok {
+				mask := loopMask(lp)
+				for _, b := range lp.Body.Stmts {
+					if isMaskUpdate(b, mask) {
+						exits[b] = true
+					}
+				}
 				flat(lp.Body.Stmts)
 				exit := &ir.ExprStmt{Pos: lp.Pos, X: lp.BreakIf}
 				exits[exit] = true

@@ -15,11 +15,15 @@ import "github.com/gpudiff/gpudiff/ir"
 //     like a store to shared memory;
 //   - the implicit-derivative samplers (textureSample, textureSampleBias,
 //     textureSampleCompare) change meaning when more invocations evaluate
-//     them (WGSL #uniformity): refused unless the predicate is statically
-//     true, as derivatives are.
+//     them (WGSL #uniformity): in a fragment twin they are evaluated
+//     unconditionally where the predicate is uniform, as derivatives are
+//     (quadUniform); elsewhere refused unless the predicate is statically
+//     true.
 func (l *lowerer) textureCall(x *ir.TextureCall, stmt bool) ir.Expr {
 	if x.Op.ImplicitDerivatives() {
-		if p := l.pred(); p != nil && !isFalse(p) {
+		if l.fragment {
+			l.quadUniform(x.Pos, x.Op.String())
+		} else if p := l.pred(); p != nil && !isFalse(p) {
 			l.errorf(x.Pos, "%s under a predicate: its implicit derivatives need uniform control flow, which flatten cannot keep (WGSL #uniformity); use textureSampleLevel or textureSampleGrad, or make the condition statically true", x.Op)
 			return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
 		}

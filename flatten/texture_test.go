@@ -65,7 +65,11 @@ fn main(@builtin(local_invocation_id) id: vec3u) {
 	}
 }
 
-func TestTextureImplicitDerivativesRefused(t *testing.T) {
+// TestTextureImplicitDerivativesUnderAPredicate: textureSampleLevel is a
+// leaf under any predicate; textureSample stays in a fragment twin under
+// a uniform one (textureNumLevels of a binding) and is refused, at the
+// sample, in a function flattened on its own.
+func TestTextureImplicitDerivativesUnderAPredicate(t *testing.T) {
 	src := `
 @group(0) @binding(0) var t: texture_2d<f32>;
 @group(0) @binding(1) var s: sampler;
@@ -86,10 +90,29 @@ func TestTextureImplicitDerivativesRefused(t *testing.T) {
 	m := parse(t, src)
 	_, err := flatten.Function(m, "main", flatten.Options{})
 	require.NoError(t, err, "textureSampleLevel is a leaf under any predicate")
-	bad := strings.Replace(src, "textureSampleLevel(t, s, p.xy, 0.0)", "textureSample(t, s, p.xy)", 1)
-	bad = strings.Replace(bad, "if (p.x > 2.0)", "if (textureNumLevels(t) > 1u)", 1)
-	m = parse(t, bad)
-	_, err = flatten.Function(m, "main", flatten.Options{})
+	// textureSample under a uniform condition stays, unconditional
+	// (quad.go); under a per-invocation one it is refused
+	// (TestNonUniformPredicateRefusesImplicitDerivatives).
+	uni := strings.Replace(src, "textureSampleLevel(t, s, p.xy, 0.0)", "textureSample(t, s, p.xy)", 1)
+	uni = strings.Replace(uni, "if (p.x > 2.0)", "if (textureNumLevels(t) > 1u)", 1)
+	m = parse(t, uni)
+	twin, err := flatten.Function(m, "main", flatten.Options{VerifyPasses: true})
+	require.NoError(t, err)
+	assert.Contains(t, ir.PrintFunc(twin), "textureSample(t, s, p.xy)")
+	// Outside a fragment twin (a function flattened on its own), under a
+	// predicate: refused.
+	m = parse(t, `@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+fn helper(c: vec2f) -> vec4f {
+  var r = vec4f(0);
+  if (textureNumLevels(t) > 1u) {
+    r = textureSample(t, s, c);
+  }
+  return r;
+}
+@fragment fn main(@builtin(position) p: vec4f) -> @location(0) vec4f { return helper(p.xy); }
+`)
+	_, err = flatten.Function(m, "helper", flatten.Options{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "test.wgsl:7:9: flatten: textureSample under a predicate")
+	assert.Contains(t, err.Error(), "test.wgsl:6:9: flatten: textureSample under a predicate")
 }
