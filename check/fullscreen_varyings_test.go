@@ -129,3 +129,46 @@ fn frag_main(@location(4) color : vec4f) -> @location(0) vec4f {
   return color;
 }
 `
+
+// webgpu-samples' animometer.wgsl (its vertex stage) turns its made-up
+// triangles by angle = 2π·fade, fade = 2·((scalarOffset +
+// time·scalar/10) mod 1) where that is below 1/2. Made-up uniforms in
+// eighths (time 1/8; scale 1/8, offsets 1/4 and 3/8, scalar 1/2,
+// scalarOffset 1/8): fade = 2·(1/8 + 1/160) = 0.2625, an angle of 1.65,
+// inside [−π, π] where WGSL bounds sin and cos — so every vertex has a
+// bounded position and the draw is judged (with quarters, fade 0.55 and
+// an angle past π: sin and cos any value, the draw refused).
+func TestAnimometerMadeUpAngleIsBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "animometer.wgsl")
+	require.NoError(t, os.WriteFile(path, []byte(`struct Time { value : f32, }
+struct Uniforms { scale : f32, offsetX : f32, offsetY : f32, scalar : f32, scalarOffset : f32, }
+@binding(0) @group(0) var<uniform> time : Time;
+@binding(0) @group(1) var<uniform> uniforms : Uniforms;
+struct VertexOutput { @builtin(position) Position : vec4f, @location(0) v_color : vec4f, }
+@vertex
+fn vert_main(@location(0) position : vec4f, @location(1) color : vec4f) -> VertexOutput {
+  var fade = (uniforms.scalarOffset + time.value * uniforms.scalar / 10.0) % 1.0;
+  if (fade < 0.5) { fade = fade * 2.0; } else { fade = (1.0 - fade) * 2.0; }
+  var xpos = position.x * uniforms.scale;
+  var ypos = position.y * uniforms.scale;
+  var angle = 3.14159 * 2.0 * fade;
+  var xrot = xpos * cos(angle) - ypos * sin(angle);
+  var yrot = xpos * sin(angle) + ypos * cos(angle);
+  xpos = xrot + uniforms.offsetX;
+  ypos = yrot + uniforms.offsetY;
+  var output : VertexOutput;
+  output.v_color = vec4(fade, 1.0 - fade, 0.0, 1.0) + color;
+  output.Position = vec4(xpos, ypos, 0.0, 1.0);
+  return output;
+}
+@fragment fn frag_main(@location(0) v_color : vec4f) -> @location(0) vec4f { return v_color; }
+`), 0o644))
+	c, err := testcase.Load(path, testcase.LoadOptions{})
+	require.NoError(t, err)
+	u, err := c.Bindings["uniforms"].Value()
+	require.NoError(t, err)
+	assert.Equal(t, float32(0.125), u.Elems[4].F32(), "scalarOffset, leaf 4")
+	res, err := Execute(context.Background(), c, CaseOptions(c, Options{}))
+	require.NoError(t, err)
+	assert.Equal(t, oracle.Pass, res.Verdict)
+}

@@ -23,16 +23,32 @@ import (
 //     multiple of 3 (at least 3, at most maxMadeVertices); else 3.
 //   - Uniform and read-only storage buffers: every matrix the identity
 //     (so a model-view-projection matrix keeps the triangles where they
-//     are); with --fill not given, every other f32 leaf (1 + k mod 4)/4,
-//     in {1/4, 1/2, 3/4, 1}: never 0, so a shader that divides by a
-//     uniform (GraphicsFuzz's gl_FragCoord.xy / resolution) gets a
-//     number, and at most 1, so a position's x, y or z read from a
-//     buffer beside a w of 1 stays inside the clip volume (|x|, |y| ≤ w,
-//     0 ≤ z ≤ w: WebGPU #clipping, the boundary included), as a vec4
-//     read whole from leaves 4i … 4i+3 does ((1/4, 1/2, 3/4, 1)); every
-//     integer leaf 1 + k mod 16 (small's: counts never 0, indices below
-//     17); with --fill, its leaves (edges is random's for a draw). A
-//     runtime-sized array has madeRuntimeLength elements.
+//     are); with --fill not given, every other f32 leaf (1 + k mod 4)/8,
+//     in {1/8, 1/4, 3/8, 1/2} (k counts the binding's non-matrix
+//     leaves): never 0, so a shader that divides by a uniform
+//     (GraphicsFuzz's gl_FragCoord.xy / resolution) gets a number; at
+//     most 1/2, so a position's x, y or z read from a buffer beside a w
+//     of 1 stays strictly inside the clip volume (|x|, |y| < w, 0 < z <
+//     w: WebGPU #clipping), as a vec4 read whole from leaves 4i … 4i+3
+//     does ((1/8, 1/4, 3/8, 1/2)), and a fraction of a turn 2π·x is an
+//     angle in [−π, π], where WGSL bounds sin and cos (#floating-point-
+//     accuracy: outside it their error is unbounded, so the reference
+//     leaves them any value); every integer leaf 1 + k mod 16 (small's:
+//     counts never 0, indices below 17); with --fill, its leaves (edges
+//     is random's for a draw). A runtime-sized array has
+//     madeRuntimeLength elements.
+//   - Textures and samplers: as a fragment entry point's (FillTextures,
+//     --fill's or small).
+//   - The target: DefaultFragmentSize, cleared to DefaultClear, a
+//     triangle list without culling, front face ccw.
+//
+// Why eighths for uniforms: (k mod 4)/4 made the first leaf 0, and
+// GraphicsFuzz's shaders divide by it (72 of 380 vk-gl-cts passes had
+// every pixel indeterminate); (1 + k mod 4)/4 reaches 1, so
+// webgpu-samples' animometer.wgsl, whose fade (2·((scalarOffset +
+// time·scalar/10) mod 1) where that is below 1/2) becomes 0.55 there,
+// turns its triangles by 2π·0.55, past π, and its positions are any
+// value (eighths: 0.2625, an angle of 1.65).
 //
 // Why 1/8 for the other attributes that feed the position (a zero
 // there was an offset that kept the triangles put, but boids' rotation
@@ -47,10 +63,6 @@ import (
 // (√2/8, 0) ≈ corner + (0.18, 0): x ≤ 0.93, inside the clip volume. A
 // scale factor shrinks the triangles (a pixel or two each), still
 // inside.
-//   - Textures and samplers: as a fragment entry point's (FillTextures,
-//     --fill's or small).
-//   - The target: DefaultFragmentSize, cleared to DefaultClear, a
-//     triangle list without culling, front face ccw.
 
 // madeTriangles are the made-up positions, in framebuffer pixels of the
 // 16×16 default target (y down) and depth: two triangles inside
@@ -182,7 +194,7 @@ func madeBinding(t *ir.Type, fill Fill, fl *filler) ir.Value {
 	fl.k++
 	switch t.Kind {
 	case ir.KindF32:
-		return ir.F32Val(float32(1+k%4) / 4)
+		return ir.F32Val(float32(1+k%4) / 8)
 	case ir.KindBool:
 		return ir.BoolVal(k%2 == 1)
 	}

@@ -48,8 +48,8 @@ func vec4f(v ir.Value) [4]float32 {
 // corner 0 (2, 2) is (−0.75, 0.75), corner 4 (14, 14) is (0.75, −0.75);
 // the colour (which does not) leaf k is (k mod 5)/4, so vertex 1 reads
 // leaves 4…7: (1, 0, 0.25, 0.5); the matrix is the identity, tint's f32
-// leaves (1 + k mod 4)/4, k counting the non-matrix leaves from 0:
-// (0.25, 0.5, 0.75, 1). Both attributes in one vertex-step buffer, interleaved: offsets
+// leaves (1 + k mod 4)/8, k counting the non-matrix leaves from 0:
+// (0.125, 0.25, 0.375, 0.5). Both attributes in one vertex-step buffer, interleaved: offsets
 // 0 and 16, stride 32.
 func TestLoadDrawMadeUp(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"d.wgsl": drawModule})
@@ -94,7 +94,7 @@ func TestLoadDrawMadeUp(t *testing.T) {
 			assert.Equal(t, want, u.Elems[0].Elems[col].Elems[row].F32(), "mvp[%d][%d]", col, row)
 		}
 	}
-	assert.Equal(t, [4]float32{0.25, 0.5, 0.75, 1}, vec4f(u.Elems[1]))
+	assert.Equal(t, [4]float32{0.125, 0.25, 0.375, 0.5}, vec4f(u.Elems[1]))
 }
 
 // TestMadeTrianglesClearPixelCentres checks madeTriangles' claim: on the

@@ -180,8 +180,8 @@ func TestMadeAttributesFeedingThePositionAreNotZero(t *testing.T) {
 }
 
 // Made-up uniforms of a draw are never 0 in f32: GraphicsFuzz's
-// resolution (the first two leaves) is (1/4, 1/2), the next leaves 3/4
-// and 1, then 1/4 again ((1 + k mod 4)/4); an i32 leaf 1 + k mod 16, k
+// resolution (the first two leaves) is (1/8, 1/4), the next leaves 3/8
+// and 1/2, then 1/8 again ((1 + k mod 4)/8); an i32 leaf 1 + k mod 16, k
 // counting every non-matrix leaf.
 func TestMadeUniformsAreNotZero(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"gf.wgsl": `struct buf0 { resolution: vec2f, x: f32, y: f32, z: f32, n: i32 }
@@ -196,7 +196,7 @@ func TestMadeUniformsAreNotZero(t *testing.T) {
 	require.Equal(t, KindDraw, c.Kind)
 	u, err := c.Bindings["u"].Value()
 	require.NoError(t, err)
-	assert.Equal(t, [2]float32{0.25, 0.5}, [2]float32{u.Elems[0].Elems[0].F32(), u.Elems[0].Elems[1].F32()})
-	assert.Equal(t, []float32{0.75, 1, 0.25}, []float32{u.Elems[1].F32(), u.Elems[2].F32(), u.Elems[3].F32()})
+	assert.Equal(t, [2]float32{0.125, 0.25}, [2]float32{u.Elems[0].Elems[0].F32(), u.Elems[0].Elems[1].F32()})
+	assert.Equal(t, []float32{0.375, 0.5, 0.125}, []float32{u.Elems[1].F32(), u.Elems[2].F32(), u.Elems[3].F32()})
 	assert.Equal(t, int32(6), u.Elems[4].I32())
 }
