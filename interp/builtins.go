@@ -121,7 +121,7 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	}
 	elementwise := true
 	switch e.Fn {
-	case ir.BDot, ir.BLength, ir.BDistance, ir.BNormalize, ir.BCross, ir.BAll, ir.BAny:
+	case ir.BDot, ir.BLength, ir.BDistance, ir.BNormalize, ir.BCross, ir.BAll, ir.BAny, ir.BReflect, ir.BFaceForward:
 		elementwise = false
 	}
 	d := c.pickDst(dst, n, elementwise, ops...)
@@ -288,6 +288,10 @@ var (
 		ir.BAsin:        func(a fv) (fv, fstatus) { return fAsinAcos(a, false) },
 		ir.BAcos:        func(a fv) (fv, fstatus) { return fAsinAcos(a, true) },
 		ir.BAtan:        func(a fv) (fv, fstatus) { return fAtan(a), fsOK },
+		ir.BSaturate:    fSaturate,
+		ir.BSinh:        fSinh,
+		ir.BCosh:        fCosh,
+		ir.BTanh:        fTanh,
 	}
 	f32Binary = map[ir.Builtin]fk2{
 		ir.BMin:   func(a, b fv) (fv, fstatus) { return fMin(a, b), fsOK },
@@ -315,6 +319,9 @@ var (
 		ir.BTrunc: func(x float64) (float64, bool) { return math.Trunc(x), true },
 		ir.BRound: func(x float64) (float64, bool) { return wgslsem.Round(x), true },
 		ir.BFract: func(x float64) (float64, bool) { r := x - math.Floor(x); return r, r32(r) == r },
+		ir.BSaturate: func(x float64) (float64, bool) {
+			return math.Min(math.Max(x, 0), 1), true
+		},
 		ir.BSign: func(x float64) (float64, bool) {
 			switch {
 			case x > 0:
@@ -419,6 +426,20 @@ func vkNormalize(w int) vk {
 	}
 }
 
+func vkReflect(w int) vk {
+	return func(in, out []fv) fstatus {
+		var tmp [4]fv
+		return fReflect(in[:w], in[w:2*w], out[:w], tmp[:])
+	}
+}
+
+func vkFaceForward(w int) vk {
+	return func(in, out []fv) fstatus {
+		var tmp [4]fv
+		return fFaceForward(in[:w], in[w:2*w], in[2*w:3*w], out[:w], tmp[:])
+	}
+}
+
 func vkCross(in, out []fv) fstatus {
 	fCross(in[:3], in[3:6], out[:3])
 	return fsOK
@@ -439,9 +460,16 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 		v = vkNormalize(w)
 	case ir.BCross:
 		v = vkCross
+	case ir.BReflect:
+		v = vkReflect(w)
+	case ir.BFaceForward:
+		v = vkFaceForward(w)
 	}
 	if v != nil {
 		return vecKernel(site, v, ops, n, d)
+	}
+	if e.Fn == ir.BLdexp {
+		return ldexpLanes(site, ls, n, d)
 	}
 	if k, ok := f32Unary[e.Fn]; ok {
 		a := ls[0]
@@ -531,6 +559,25 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 	}
 	c.errorf(e.Pos, "builtin %s is not defined for f32", info.Name)
 	return func(*frame) {}
+}
+
+// ldexpLanes is ldexp(e1, e2) lane by lane (fLdexp): ls[0] the f32
+// lanes, ls[1] the i32 exponents; an indeterminate exponent makes its
+// lane indeterminate, a subnormal e1 is also tried flushed (eval1).
+func ldexpLanes(site int32, ls []lanes, n, d int32) exprFn {
+	a, b := ls[0], ls[1]
+	return func(fr *frame) {
+		s := fr.s
+		for i := int32(0); i < n; i++ {
+			x, k := s[a.loc+i*a.stride], s[b.loc+i*b.stride]
+			if k.why < 0 && x.why >= 0 {
+				s[d+i] = slot{bits: x.bits, why: k.why}
+				continue
+			}
+			e2 := int32(k.bits)
+			s[d+i] = eval1(site, func(a fv) (fv, fstatus) { return fLdexp(a, e2) }, x)
+		}
+	}
 }
 
 // vecKernel runs a whole-vector f32 kernel. Subnormal operands are tried

@@ -625,3 +625,148 @@ func fEq(a, b fv) (bool, fstatus) {
 	}
 	return a.v == b.v, fsAmbiguous
 }
+
+// fSaturate is saturate(x) = clamp(x, 0.0, 1.0), correctly rounded (WGSL
+// #saturate-float-builtin): exact, E that of x (clamp is 1-Lipschitz).
+func fSaturate(a fv) (fv, fstatus) { return fClamp(a, fv{0, 0}, fv{1, 0}) }
+
+// fExpPair is exp(x) and exp(-x), the terms of sinh and cosh's inherited
+// expressions; fsOverflow when either may exceed the largest f32 (the
+// inherited expression's intermediate is then not finite: WGSL
+// #differences-from-ieee754, the finite math assumption).
+func fExpPair(a fv) (p, n fv, st fstatus) {
+	p, n = fExp(a), fExp(fNeg(a))
+	if !(p.v+p.e <= maxF32) || !(n.v+n.e <= maxF32) {
+		return p, n, fsOverflow
+	}
+	return p, n, fsOK
+}
+
+// fSinh is inherited from (exp(x) - exp(-x)) * 0.5 (WGSL #sinh-builtin,
+// #concrete-float-accuracy); the reference value is the correctly rounded
+// sinh(x). Near 0 the subtraction cancels: the bound stays that of the
+// two exp terms (about 6 ULP of 1), as WGSL's inherited accuracy says.
+func fSinh(a fv) (fv, fstatus) {
+	v := r32(math.Sinh(a.v))
+	p, n, st := fExpPair(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	r := fMul(fSub(p, n), fv{0.5, 0})
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fCosh is inherited from (exp(x) + exp(-x)) * 0.5 (WGSL #cosh-builtin);
+// the reference value is the correctly rounded cosh(x).
+func fCosh(a fv) (fv, fstatus) {
+	v := r32(math.Cosh(a.v))
+	p, n, st := fExpPair(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	r := fMul(fAdd(p, n), fv{0.5, 0})
+	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
+}
+
+// fTanh is the worse of an absolute error of 1e-5 and the bound inherited
+// from sinh(x) / cosh(x) (WGSL #tanh-builtin, #concrete-float-accuracy);
+// the reference value is the correctly rounded tanh(x). Where the
+// inherited expression has no bound (exp(|x|) may overflow, or cosh(x)
+// leaves the divisor range [2^-126, 2^126]: |x| above about 88), neither
+// has the builtin, as for asin and acos.
+func fTanh(a fv) (fv, fstatus) {
+	x := math.Tanh(a.v)
+	v := r32(x)
+	s, st := fSinh(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	c, st := fCosh(a)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	q, st := fDiv(s, c)
+	if st != fsOK {
+		return fv{v, 0}, st
+	}
+	prop := 0.0
+	if a.e > 0 {
+		// tanh is monotone with |tanh'| ≤ 1.
+		prop = math.Max(math.Abs(math.Tanh(a.v+a.e)-x), math.Abs(x-math.Tanh(a.v-a.e)))
+	}
+	abs := absBound(x, prop, 1e-5)
+	return fv{v, math.Max(abs.e, q.e+math.Abs(v-q.v))}, fsOK
+}
+
+// fLdexp is ldexp(e1, e2) = e1 * 2^e2, correctly rounded (WGSL
+// #ldexp-builtin, #concrete-float-accuracy): exact unless the result is
+// subnormal (then 1 ULP); an operand bound scales by 2^e2. e2 > 128
+// (bias + 1) makes the result an indeterminate value (fsDomain); where
+// e2 + 127 ≤ 0 the result may be zero, so E grows by |v| to take 0 in.
+// A result beyond the largest f32 overflows (finish).
+func fLdexp(a fv, e2 int32) (fv, fstatus) {
+	exact := math.Ldexp(a.v, int(e2))
+	if int64(e2) > wgslsem.F32Bias+1 {
+		return fv{r32(exact), 0}, fsDomain
+	}
+	r := cr(exact, true, math.Ldexp(a.e, int(e2)))
+	if int64(e2)+wgslsem.F32Bias <= 0 {
+		r.e += math.Abs(r.v)
+	}
+	return r, fsOK
+}
+
+// fReflect is reflect(x, y), inherited from x - 2.0 * dot(x, y) * y (WGSL
+// #reflect-builtin, #concrete-float-accuracy), composed step by step: the
+// reference value is that expression in f32 (one conforming evaluation),
+// E its inherited bound.
+func fReflect(x, y, out []fv, tmp []fv) fstatus {
+	d, st := fDot(x, y, tmp)
+	k := fMul(fv{2, 0}, d)
+	for i := range x {
+		out[i] = fSub(x[i], fMul(k, y[i]))
+	}
+	return st
+}
+
+// fFaceForward is faceForward(x, y, z), inherited from
+// select(-x, x, dot(z, y) < 0.0) (WGSL #faceForward-builtin,
+// #concrete-float-accuracy): x or -x exactly, with x's bounds. The
+// comparison is ambiguous (an indeterminate result) unless every value
+// the dot may take is a negative normal f32, or every one is ≥ 0; a
+// product or the sum that may be subnormal may also be flushed to zero
+// (WGSL #differences-from-ieee754), which widens the interval by less
+// than 2^-126 per such step.
+func fFaceForward(x, y, z, out []fv, tmp []fv) fstatus {
+	tmp = tmp[:len(y)]
+	slack := 0.0
+	for i := range y {
+		tmp[i] = fMul(z[i], y[i])
+		if p := tmp[i]; (p.v != 0 || p.e != 0) && math.Abs(p.v)-p.e < minNormal {
+			slack += minNormal
+		}
+	}
+	d, st := fSum(tmp)
+	for i := range x {
+		out[i] = x[i]
+	}
+	if st != fsOK {
+		return st
+	}
+	lo, hi := d.v-d.e-slack, d.v+d.e+slack
+	switch {
+	case hi <= -minNormal:
+	case lo >= 0:
+		for i := range x {
+			out[i] = fNeg(x[i])
+		}
+	default:
+		if d.v >= 0 {
+			for i := range x {
+				out[i] = fNeg(x[i])
+			}
+		}
+		return fsAmbiguous
+	}
+	return fsOK
+}

@@ -117,6 +117,20 @@ const (
 	// #radians-builtin).
 	BDegrees
 	BRadians
+	// BSaturate is clamp(e, 0.0, 1.0) (WGSL #saturate-float-builtin).
+	BSaturate
+	// BReflect and BFaceForward orient vectors (WGSL #reflect-builtin,
+	// #faceForward-builtin): vecN<f32> operands only.
+	BReflect
+	BFaceForward
+	// BLdexp is ldexp(e1, e2) = e1 * 2^e2 (WGSL #ldexp-builtin): e1 f32
+	// or vecN<f32>, e2 i32 or vecN<i32> of the same width.
+	BLdexp
+	// BSinh, BCosh and BTanh are the hyperbolic functions (WGSL
+	// #sinh-builtin, #cosh-builtin, #tanh-builtin).
+	BSinh
+	BCosh
+	BTanh
 	numBuiltins
 )
 
@@ -285,6 +299,13 @@ func init() {
 	}
 	def(BDegrees, "degrees", m, 1, h, 0, 0, "x * 57.295779513082322865", sigSame(isFloat))
 	def(BRadians, "radians", m, 1, h, 0, 0, "x * 0.017453292519943295769", sigSame(isFloat))
+	def(BSaturate, "saturate", m, 1, x, 0, 0, "WGSL #saturate-float-builtin: clamp(e, 0.0, 1.0), correctly rounded", sigSame(isFloat))
+	def(BReflect, "reflect", m, 2, h, 0, 0, "x - 2.0 * dot(x, y) * y", sigFloatVecs)
+	def(BFaceForward, "faceForward", m, 3, h, 0, 0, "select(-x, x, dot(z, y) < 0.0)", sigFloatVecs)
+	def(BLdexp, "ldexp", m, 2, x, 0, 0, "WGSL #ldexp-builtin: correctly rounded; may be zero if e2 + 127 <= 0, indeterminate if e2 > 128", sigLdexp)
+	def(BSinh, "sinh", m, 1, h, 0, 0, "(exp(x) - exp(-x)) * 0.5", sigSame(isFloat))
+	def(BCosh, "cosh", m, 1, h, 0, 0, "(exp(x) + exp(-x)) * 0.5", sigSame(isFloat))
+	def(BTanh, "tanh", m, 1, a, 0, 1e-5, "the worse of abs 1e-5 and sinh(x) / cosh(x)", sigSame(isFloat))
 	def(BModf, "modf", m, 1, x, 0, 0, "WGSL #modf-builtin", func(a []*Type) (*Type, error) {
 		if !isFloat(a[0]) {
 			return nil, fmt.Errorf("needs f32 or vecN<f32>")
@@ -429,6 +450,27 @@ func sigMix(a []*Type) (*Type, error) {
 		return a[0], nil
 	}
 	return nil, fmt.Errorf("needs (T, T, T) or (vecN<f32>, vecN<f32>, f32)")
+}
+
+// sigFloatVecs: every argument is the same vecN<f32> (reflect,
+// faceForward: WGSL has no scalar overload); the result is that type.
+func sigFloatVecs(a []*Type) (*Type, error) {
+	for _, t := range a {
+		if t.Kind != KindVec || !isFloat(t) || !Identical(t, a[0]) {
+			return nil, fmt.Errorf("needs vecN<f32> arguments of one type")
+		}
+	}
+	return a[0], nil
+}
+
+// sigLdexp types ldexp(e1: T, e2: I) -> T (WGSL #ldexp-builtin): T f32 or
+// vecN<f32>, I i32 or vecN<i32>, a vector exactly when T is one, of the
+// same width.
+func sigLdexp(a []*Type) (*Type, error) {
+	if !isFloat(a[0]) || a[1].Scalar() == nil || a[1].Scalar().Kind != KindI32 || (a[0].Kind == KindVec) != (a[1].Kind == KindVec) || a[0].Width() != a[1].Width() {
+		return nil, fmt.Errorf("needs (T, I) with T f32 or vecN<f32> and I i32 or vecN<i32> of the same shape")
+	}
+	return a[0], nil
 }
 
 func sigExtractBits(a []*Type) (*Type, error) {

@@ -10,6 +10,20 @@ import (
 // round is RoundEven (WGSL rounds half to even), fract is Fract
 // (x - floor(x)), step(edge, x) and smoothstep(low, high, x) take their
 // operands in GLSL's order.
+//
+// The hyperbolic functions, reflect, faceForward and ldexp mean the same
+// in both specs, so portable mode guards none of them:
+//   - Sinh, Cosh, Tanh: GLSL.std.450 restricts no domain; WGSL's accuracy
+//     is inherited from the exp formulas (tanh also allows 1e-5 absolute),
+//     indeterminate where an exp overflows;
+//   - Reflect(I, N) = I - 2 * dot(N, I) * N is WGSL's reflect(e1, e2) (its
+//     "N must already be normalized" is advice, not a domain);
+//   - FaceForward(N, I, Nref) is N if dot(Nref, I) < 0, else -N: WGSL's
+//     faceForward(e1, e2, e3) with N = e1, I = e2, Nref = e3;
+//   - Ldexp(x, exp): undefined for exp > 128 or a product too large (WGSL:
+//     an indeterminate value for a run-time e2 > bias + 1 = 128, overflow
+//     under the finite math assumption), and "may be flushed to zero" for
+//     exp < -126, exactly WGSL's "may be zero if e2 + bias ≤ 0".
 var glslFloat = map[ir.Builtin]uint32{
 	ir.BFloor: glslFloor, ir.BCeil: glslCeil, ir.BRound: glslRoundEven, ir.BTrunc: glslTrunc,
 	ir.BFract: glslFract, ir.BSqrt: glslSqrt, ir.BInverseSqrt: glslInverseSqrt, ir.BPow: glslPow,
@@ -19,6 +33,8 @@ var glslFloat = map[ir.Builtin]uint32{
 	ir.BNormalize: glslNormalize, ir.BDistance: glslDistance, ir.BStep: glslStep,
 	ir.BSmoothstep: glslSmoothStep, ir.BFma: glslFma,
 	ir.BDegrees: glslDegrees, ir.BRadians: glslRadians,
+	ir.BSinh: glslSinh, ir.BCosh: glslCosh, ir.BTanh: glslTanh,
+	ir.BReflect: glslReflect, ir.BFaceForward: glslFaceForward, ir.BLdexp: glslLdexp,
 }
 
 // builtin emits a builtin call. Arguments are evaluated left to right.
@@ -29,7 +45,7 @@ var glslFloat = map[ir.Builtin]uint32{
 //   - min/max: FMin/SMin/UMin, FMax/SMax/UMax;
 //   - clamp(x, lo, hi): portable min(max(x, lo), hi) — WGSL's definition,
 //     defined for lo > hi where FClamp/SClamp/UClamp are not; raw:
-//     FClamp/SClamp/UClamp;
+//     FClamp/SClamp/UClamp; saturate(x): FClamp(x, 0.0, 1.0);
 //   - sign: FSign/SSign; mix: FMix, a scalar factor splatted;
 //   - dot: OpDot for f32, a wrapping sum of products for integers;
 //   - countOneBits: OpBitCount; reverseBits: OpBitReverse;
@@ -126,6 +142,10 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 			return f.glsl(pick(glslFMin, glslSMin, glslUMin), t, hi, args[2])
 		}
 		return f.glsl(pick(glslFClamp, glslSClamp, glslUClamp), t, args...)
+	case ir.BSaturate:
+		// FClamp(x, 0.0, 1.0) in both modes: its bounds are ordered, where
+		// FClamp is what WGSL's clamp is (WGSL #saturate-float-builtin).
+		return f.glsl(glslFClamp, t, args[0], e.splatConst(at, 0), e.splatConst(at, 0x3f800000))
 	case ir.BSign:
 		return f.glsl(pick(glslFSign, glslSSign, glslSSign), t, args[0])
 	case ir.BMix:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Type checking, constant evaluation and lowering of expressions (WGSL
@@ -1097,6 +1098,10 @@ func chkFixedU32(b ir.Builtin, i int) bool {
 	return false
 }
 
+// chkFixedI32 lists the i32 parameters of builtins (ldexp's exponent e2,
+// WGSL #ldexp-builtin: I is i32 or AbstractInt, converted to i32 here).
+func chkFixedI32(b ir.Builtin, i int) bool { return b == ir.BLdexp && i == 1 }
+
 func chkProxy(t *chkType) *ir.Type {
 	switch t.k {
 	case ckAbsInt:
@@ -1141,7 +1146,11 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 		if l == nil {
 			c.errorf(a.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
 		}
-		if !chkFixedU32(b, i) && !l.isAbstract() {
+		if b == ir.BLdexp && i == 1 && l != nil && !l.isAbstract() && concrete == nil {
+			// WGSL #ldexp-builtin: T is abstract only if I is too.
+			concrete = chkF32
+		}
+		if !chkFixedU32(b, i) && !chkFixedI32(b, i) && !l.isAbstract() {
 			if concrete != nil && concrete.k != l.k {
 				c.errorf(id.off, "no overload of %s(%s)", info.Name, chkTypeList(args))
 			}
@@ -1167,6 +1176,13 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 					ok = false
 				}
 				proxies[i] = chkProxy(a.t.withScalar(chkU32))
+				continue
+			}
+			if chkFixedI32(b, i) {
+				if l.k != ckI32 && !(l.k == ckAbsInt && a.c != nil) {
+					ok = false
+				}
+				proxies[i] = chkProxy(a.t.withScalar(chkI32))
 				continue
 			}
 			if l.isAbstract() && chkConvRank(l, cand) < 0 {
@@ -1197,6 +1213,8 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	for i, a := range args {
 		if chkFixedU32(b, i) {
 			args[i] = c.to(a, a.t.withScalar(chkU32), fmt.Sprintf("argument %d of %s", i+1, info.Name))
+		} else if chkFixedI32(b, i) {
+			args[i] = c.to(a, a.t.withScalar(chkI32), fmt.Sprintf("argument %d of %s", i+1, info.Name))
 		} else {
 			args[i] = c.to(a, a.t.withScalar(pick), fmt.Sprintf("argument %d of %s", i+1, info.Name))
 		}
@@ -1220,7 +1238,7 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 // builtinConstArgs applies the shader-creation errors WGSL defines for
 // const arguments of a builtin whose call is not itself constant: clamp
 // with low > high, extractBits/insertBits with offset + count > 32,
-// smoothstep with equal edges.
+// smoothstep with equal edges, ldexp with an exponent above 128.
 func (c *chkCtx) builtinConstArgs(b ir.Builtin, args []chkOp, off int32) {
 	pairs := func(i, j int, bad func(x, y cVal) bool, msg string) {
 		if args[i].c == nil || args[j].c == nil {
@@ -1251,6 +1269,16 @@ func (c *chkCtx) builtinConstArgs(b ir.Builtin, args []chkOp, off int32) {
 		pairs(2, 3, func(x, y cVal) bool { return x.i+y.i > 32 }, "offset + count is greater than 32")
 	case ir.BSmoothstep:
 		pairs(0, 1, func(x, y cVal) bool { return x.f == y.f }, "edge0 equals edge1")
+	case ir.BLdexp:
+		// WGSL #ldexp-builtin: a const-expression e2 > bias + 1 (128
+		// for f32) is a shader-creation error, whatever e1 is.
+		if args[1].c != nil {
+			for _, e2 := range cvComponents(*args[1].c) {
+				if wgslsem.LdexpFault(e2.i, wgslsem.F32Bias) != wgslsem.NoFault {
+					c.errorf(off, "ldexp: the exponent %d is greater than 128, the bias of f32 + 1 (WGSL #ldexp-builtin)", e2.i)
+				}
+			}
+		}
 	}
 }
 

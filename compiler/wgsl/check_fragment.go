@@ -99,13 +99,27 @@ func (c *chkCtx) locationAttr(at *astAttr) int {
 	return int(c.expr(at.args[0]).c.i)
 }
 
+// ioRole is what a user-defined IO value is to its stage.
+type ioRole uint8
+
+const (
+	ioAttribute ioRole = iota // a vertex entry point's @location input
+	ioVarying                 // a vertex output or a fragment input: interpolated
+	ioFragOut                 // a fragment entry point's @location output
+)
+
 // userIO checks a user-defined IO value (a @location input or output,
 // WGSL #entry-point-io-types, #interpolation): a numeric scalar or vector
 // of 32-bit components (f16, outside the subset everywhere, never gets here); @interpolate only
-// with @location, and not on a vertex input; an integer vertex output or
-// fragment input written @interpolate(flat[, …]). varying is false for a
-// vertex attribute and a fragment output.
-func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, varying bool) {
+// with @location; an integer vertex output or fragment input written
+// @interpolate(flat[, …]). varying is false for a vertex attribute and a
+// fragment output: there @interpolate is valid but "only significant on
+// user-defined vertex outputs and fragment inputs" (WGSL
+// #interpolate-attr), so a fragment output keeps it (the IR holds it, the
+// emitters print it, nothing reads it) — on a vertex attribute the IR
+// (ir.Verify) has no place for it, so it stays outside the subset.
+func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, role ioRole) {
+	varying := role == ioVarying
 	s := t
 	if t.Kind == ir.KindVec {
 		s = t.Elem
@@ -113,8 +127,8 @@ func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, varying 
 	if s.Kind != ir.KindF32 && s.Kind != ir.KindI32 && s.Kind != ir.KindU32 {
 		c.errorf(off, "%s must be a numeric scalar or vector, not %v (WGSL #entry-point-io-types)", what, t)
 	}
-	if !varying && !io.interp.IsZero() {
-		c.outsidef(io.off, "@interpolate on %s (it interpolates nothing)", what)
+	if role == ioAttribute && !io.interp.IsZero() {
+		c.outsidef(io.off, "@interpolate on %s (it interpolates nothing; gpudiff keeps it only on a fragment output)", what)
 	}
 	if varying && s.IsInteger() && io.interp.Type != ir.InterpFlat {
 		c.errorf(off, "%s of integer type %v needs @interpolate(flat) (WGSL #interpolation)", what, t)
@@ -161,7 +175,7 @@ func (c *chkCtx) resultAttrs(f *ir.Func, a *astDecl) {
 			case !fl.HasLocation:
 				c.errorf(a.ret.off, "member %s of %s, the output of fragment entry point '%s', needs a @location attribute (WGSL #entry-point-io-types)", fl.Name, res.Struct.Name, f.Name)
 			}
-			c.userIO(a.ret.off, fl.Type, ioAttrs{loc: fl.Location, interp: fl.Interp, off: a.ret.off}, "a fragment entry point's output member "+fl.Name, false)
+			c.userIO(a.ret.off, fl.Type, ioAttrs{loc: fl.Location, interp: fl.Interp, off: a.ret.off}, "a fragment entry point's output member "+fl.Name, ioFragOut)
 		}
 		return
 	}
@@ -176,8 +190,9 @@ func (c *chkCtx) resultAttrs(f *ir.Func, a *astDecl) {
 	if io.loc < 0 {
 		c.errorf(a.ret.off, "the result of fragment entry point '%s' needs a @location attribute (WGSL #entry-point-io-types)", f.Name)
 	}
-	c.userIO(a.ret.off, res, io, "a fragment entry point's output", false)
+	c.userIO(a.ret.off, res, io, "a fragment entry point's output", ioFragOut)
 	f.ResultLocation = io.loc
+	f.ResultInterp = io.interp // kept, never read (userIO)
 }
 
 // vertexResult checks a vertex entry point's result (WGSL
@@ -206,7 +221,7 @@ func (c *chkCtx) vertexResult(f *ir.Func, a *astDecl) {
 					c.errorf(a.ret.off, "@location(%d) appears more than once among the outputs of vertex entry point '%s' (member %s of %s)", fl.Location, f.Name, fl.Name, res.Struct.Name)
 				}
 				locs[fl.Location] = true
-				c.userIO(a.ret.off, fl.Type, ioAttrs{loc: fl.Location, interp: fl.Interp, off: a.ret.off}, "vertex output member "+fl.Name, true)
+				c.userIO(a.ret.off, fl.Type, ioAttrs{loc: fl.Location, interp: fl.Interp, off: a.ret.off}, "vertex output member "+fl.Name, ioVarying)
 			default:
 				c.errorf(a.ret.off, "member %s of %s, the output of vertex entry point '%s', needs a @builtin or @location attribute (WGSL #entry-point-io-types)", fl.Name, res.Struct.Name, f.Name)
 			}
@@ -279,7 +294,11 @@ func (c *chkCtx) renderParam(f *ir.Func, p *astParam, io ioAttrs, t *chkType) (b
 			}
 			builtins = append(builtins, builtin)
 		case loc >= 0:
-			c.userIO(off, ty, ioAttrs{loc: loc, interp: in, off: off}, what+" "+name, f.Stage == ir.StageFragment)
+			role := ioAttribute
+			if f.Stage == ir.StageFragment {
+				role = ioVarying
+			}
+			c.userIO(off, ty, ioAttrs{loc: loc, interp: in, off: off}, what+" "+name, role)
 			locs = append(locs, loc)
 		default:
 			c.errorf(off, "entry point parameter %s needs a @builtin or @location attribute (WGSL #entry-point-io-types)", name)

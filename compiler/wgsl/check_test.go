@@ -104,6 +104,13 @@ func TestErrors(t *testing.T) {
 		{"f32 const overflow", "const x = 3e38f * 10.0f;", "1:17", "is outside the finite range of f32"},
 		{"const initializer not const", "fn f(x: i32) { const c = x; }", "1:26", "check: the initializer of const 'c' must be a const-expression"},
 		{"clamp with low > high", "fn f(x: i32) -> i32 { return clamp(x, 5, 2); }", "1:30", "check: clamp: low is greater than high"},
+		// #ldexp-builtin: a const e2 > bias + 1 is a shader-creation error
+		{"ldexp with a const exponent above 128", "fn f(x: f32) -> f32 { return ldexp(x, 129); }", "1:30", "check: ldexp: the exponent 129 is greater than 128"},
+		{"const f32 ldexp above 128", "const x = ldexp(1.0f, 129);", "1:11", "check: ldexp: the exponent 129 is greater than 128, the bias of f32 + 1"},
+		{"const AbstractFloat ldexp above 1024", "const x = ldexp(1.0, 1025);", "1:11", "check: ldexp: the exponent 1025 is greater than 1024, the bias of AbstractFloat + 1"},
+		{"ldexp with a u32 exponent", "fn f(x: f32) -> f32 { return ldexp(x, 2u); }", "1:30", "check: no overload of ldexp(f32, u32)"},
+		{"reflect of scalars", "fn f(x: f32) -> f32 { return reflect(x, x); }", "1:30", "check: no overload of reflect(f32, f32)"},
+		{"saturate of an integer", "fn f(x: i32) -> i32 { return saturate(x); }", "1:30", "check: no overload of saturate(i32)"},
 		// pointers: &x is a pointer (WGSL #address-of-expr), which no
 		// operator, conversion, value builtin or value parameter takes
 		{"address-of operand of ==", "fn f() -> bool { var k = 1u; let up = (&k) == 0u; return up; }", "1:40",

@@ -438,6 +438,31 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 			}
 			return cvRound(x-math.Floor(x), t, name)
 		})
+	case ir.BSaturate:
+		return f1(func(x float64) float64 { return math.Min(math.Max(x, 0), 1) })
+	case ir.BSinh:
+		return f1(math.Sinh)
+	case ir.BCosh:
+		return f1(math.Cosh)
+	case ir.BTanh:
+		return f1(math.Tanh)
+	case ir.BLdexp:
+		// WGSL #ldexp-builtin: e1 * 2^e2; e2 > bias + 1 (128 for f32,
+		// 1023 + 1 for AbstractFloat) is a shader-creation error. The
+		// exact product, rounded (its "may be zero" is not taken).
+		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
+			bias := int64(1023)
+			if t.k == ckF32 {
+				bias = wgslsem.F32Bias
+			}
+			e2 := c[1].i
+			if wgslsem.LdexpFault(e2, bias) != wgslsem.NoFault {
+				return cVal{}, cvErrf("ldexp: the exponent %d is greater than %d, the bias of %s + 1", e2, bias+1, t)
+			}
+			return cvRound(math.Ldexp(c[0].f, int(max(e2, -2000))), t, name)
+		})
+	case ir.BReflect, ir.BFaceForward:
+		return cvOrient(b, args, res)
 	case ir.BSqrt:
 		return f1(math.Sqrt)
 	case ir.BInverseSqrt:
@@ -660,6 +685,43 @@ func cvDot(x, y cVal, res *chkType) (cVal, error) {
 		}
 	}
 	return cvRound(sum, res, "dot")
+}
+
+// cvOrient is reflect(e1, e2) = e1 - 2 * dot(e2, e1) * e2 (WGSL
+// #reflect-builtin) or faceForward(e1, e2, e3) = e1 if dot(e2, e3) < 0,
+// else -e1 (#faceForward-builtin), in the operands' type: f32 step by
+// step in float32 (the inherited expression's own rounding), AbstractFloat
+// in float64.
+func cvOrient(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
+	name := b.Info().Name
+	if b == ir.BFaceForward {
+		d, err := cvDot(args[1], args[2], res.elem)
+		if err != nil {
+			return cVal{}, err
+		}
+		if d.f < 0 {
+			return args[0], nil
+		}
+		return cvUnary(ir.OpNeg, args[0])
+	}
+	d, err := cvDot(args[0], args[1], res.elem)
+	if err != nil {
+		return cVal{}, err
+	}
+	el := make([]cVal, res.n)
+	for i := range el {
+		x, y := args[0].el[i].f, args[1].el[i].f
+		r := x - 2*d.f*y
+		if res.elem.k == ckF32 {
+			// The explicit conversion rounds the product (no fusion).
+			p := float32(float32(2*float32(d.f)) * float32(y))
+			r = float64(float32(x) - p)
+		}
+		if el[i], err = cvRound(r, res.elem, name); err != nil {
+			return cVal{}, err
+		}
+	}
+	return cVal{t: res, el: el}, nil
 }
 
 // cvNorm is the Euclidean length of a float scalar or vector.

@@ -95,6 +95,32 @@ var ptConstCases = []struct {
 	{"distance(vec2(1.0, 1.0), vec2(4.0, 5.0))", "f32", ir.F32Val(5)},
 	{"normalize(vec2(0.0, 2.0)).y", "f32", ir.F32Val(1)},
 	{"cross(vec3(1.0, 0.0, 0.0), vec3(0.0, 1.0, 0.0)).z", "f32", ir.F32Val(1)},
+	// #saturate-float-builtin: clamp(e, 0.0, 1.0)
+	{"saturate(-0.5)", "f32", ir.F32Val(0)},
+	{"saturate(0.25)", "f32", ir.F32Val(0.25)},
+	{"saturate(2.0f)", "f32", ir.F32Val(1)},
+	{"saturate(vec2(-1.0, 0.5)).y", "f32", ir.F32Val(0.5)},
+	// #reflect-builtin: e1 - 2 * dot(e2, e1) * e2; dot = -1, so (1, -1) + (0, 2)
+	{"reflect(vec2(1.0, -1.0), vec2(0.0, 1.0)).x", "f32", ir.F32Val(1)},
+	{"reflect(vec2(1.0, -1.0), vec2(0.0, 1.0)).y", "f32", ir.F32Val(1)},
+	{"reflect(vec3f(3, -2, 5), vec3f(0, 0, 1)).z", "f32", ir.F32Val(-5)},
+	// #faceForward-builtin: e1 if dot(e2, e3) < 0, else -e1 (dot 0: -e1)
+	{"faceForward(vec2(1.0, 2.0), vec2(1.0, 0.0), vec2(-1.0, 0.0)).y", "f32", ir.F32Val(2)},
+	{"faceForward(vec2(1.0, 2.0), vec2(1.0, 0.0), vec2(1.0, 0.0)).y", "f32", ir.F32Val(-2)},
+	{"faceForward(vec2(1.0, 2.0), vec2(1.0, 0.0), vec2(0.0, 1.0)).x", "f32", ir.F32Val(-1)},
+	// #ldexp-builtin: e1 * 2^e2
+	{"ldexp(0.75, 3)", "f32", ir.F32Val(6)},
+	{"ldexp(0.75f, 3)", "f32", ir.F32Val(6)},
+	{"ldexp(-3.0, -2i)", "f32", ir.F32Val(-0.75)},
+	{"ldexp(1.0f, -126)", "f32", ir.F32Val(0x1p-126)},
+	{"ldexp(0.75f, 128)", "f32", ir.F32Val(1.5 * 0x1p127)},
+	{"ldexp(vec2(1.0, 3.0), vec2(4, -1)).y", "f32", ir.F32Val(1.5)},
+	// #sinh-builtin, #cosh-builtin, #tanh-builtin at 0: (1 ∓ 1) / 2, and
+	// tanh(20) = 1 - 2e^-40/(1 + e^-40) ≈ 1 - 8.5e-18, which rounds to 1
+	{"sinh(0.0)", "f32", ir.F32Val(0)},
+	{"cosh(0.0)", "f32", ir.F32Val(1)},
+	{"tanh(0.0f)", "f32", ir.F32Val(0)},
+	{"tanh(20.0)", "f32", ir.F32Val(1)},
 	// bit builtins
 	{"countOneBits(0xf0f0u)", "u32", ir.U32Val(8)},
 	{"reverseBits(1u)", "u32", ir.U32Val(1 << 31)},

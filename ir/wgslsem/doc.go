@@ -59,6 +59,7 @@
 //	  §17.5.29 firstLeadingBit (unsigned)             FirstLeadingBitU32
 //	  §17.5.30 firstTrailingBit                       FirstTrailingBit
 //	  §17.5.35 insertBits (#insertBits-builtin)       InsertBits, BitRangeFault
+//	  ldexp (#ldexp-builtin)                          LdexpFault, F32Bias
 //	  §17.5.41 max, §17.5.42 min (integer operands)   Max, Min
 //	  §17.5.51 reverseBits (#reverseBits-builtin)     ReverseBits
 //	  §17.5.52 round (#round-builtin)                 Round

@@ -32,6 +32,10 @@ const (
 	BitRange
 	// ClampRange: clamp with low > high (WGSL §17.5.10 clamp, #clamp).
 	ClampRange
+	// LdexpExponent: ldexp(e1, e2) with e2 greater than the exponent
+	// bias + 1 of e1's type (128 for f32; WGSL #ldexp-builtin); it needs
+	// only e2 constant.
+	LdexpExponent
 )
 
 var faultNames = [...]string{
@@ -42,6 +46,7 @@ var faultNames = [...]string{
 	ShiftOverflow: "left shift overflow",
 	BitRange:      "offset + count greater than 32",
 	ClampRange:    "low greater than high",
+	LdexpExponent: "ldexp exponent greater than bias + 1",
 }
 
 // String names the fault, e.g. "zero divisor".
@@ -126,6 +131,23 @@ func BitRangeFault(offset, count uint32) Fault {
 func ClampFault[T Integer | ~float32 | ~float64](low, high T) Fault {
 	if low > high {
 		return ClampRange
+	}
+	return NoFault
+}
+
+// F32Bias is the exponent bias of f32 (IEEE-754 binary32), the bias of
+// WGSL #ldexp-builtin's rules for an f32 e1.
+const F32Bias = 127
+
+// LdexpFault is the fault of ldexp(e1, e2) whose exponent e2 is a
+// const-expression, for an e1 whose type has exponent bias bias (F32Bias
+// for f32, 1023 for AbstractFloat; WGSL #ldexp-builtin): LdexpExponent
+// when e2 > bias + 1. (Where e2 is not constant such an e2 makes the
+// result an indeterminate value, and e2 + bias ≤ 0 lets it be zero: the
+// evaluators' policy.)
+func LdexpFault(e2 int64, bias int64) Fault {
+	if e2 > bias+1 {
+		return LdexpExponent
 	}
 	return NoFault
 }
