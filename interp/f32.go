@@ -28,8 +28,10 @@ import (
 //     result when the exact result is not representable or the operands are
 //     inexact (the implementation may round the other way, or round a
 //     different exact value);
-//   - exact operations (negation, abs, min, max, clamp, select): the largest
-//     operand bound; floor, ceil, round, trunc (monotone, discontinuous):
+//   - exact operations (negation, abs, min, max, clamp, saturate, select):
+//     the largest operand bound; ldexp: the bound scaled by 2^e2 (plus the
+//     value itself where e2 ≤ -127 lets it be zero); floor, ceil, round,
+//     trunc (monotone, discontinuous):
 //     the largest jump of the function within the operand's interval;
 //   - division: (Ea + |q|Eb)/(|b|-Eb) + 2.5 ULP(q), indeterminate unless
 //     |b|±Eb stays within [2^-126, 2^126];
@@ -42,7 +44,8 @@ import (
 //     interval ends) plus the absolute bound plus 1 ULP for the reference's
 //     own rounding;
 //   - inherited builtins (fract, sqrt, tan, pow, dot, cross, length,
-//     distance, normalize, mix, smoothstep, fma, f32 %): the bound of their
+//     distance, normalize, mix, smoothstep, fma, reflect, faceForward,
+//     sinh, cosh, tanh — the worse of that and 1e-5 —, f32 %): the bound of their
 //     defining WGSL expression, computed by composing the rules above step by
 //     step; where the reference value is computed more precisely than that
 //     expression, E grows by the distance between the two values.

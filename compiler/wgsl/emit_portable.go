@@ -32,6 +32,12 @@ import (
 //                             e1 = e1 op (e2), left to right); naga 0.19.2
 //                             (wgpu 0.19.4) reads it after the call
 //
+// saturate, reflect, faceForward, ldexp, sinh, cosh and tanh need no rule:
+// WGSL leaves nothing to the target there that it defines differently
+// (saturate's bounds are ordered; ldexp's e2 > 128 is an indeterminate
+// value in WGSL and undefined in GLSL.std.450 alike, and both let e2 < -126
+// flush to zero; see compiler/spirv's glslFloat).
+//
 // Literal operands that cannot hit a guarded case (a divisor literal with
 // no 0 or -1 component, a shift count literal below 32, a constant index)
 // are left alone to keep the output readable.
