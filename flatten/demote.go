@@ -20,7 +20,9 @@ package flatten
 // observable but through its outputs and memory stores: the fragment
 // entry points flatten takes write no memory (a writable storage buffer
 // or storage texture in the fragment stage is refused by the front end's
-// DrawFragmentEntry and FragmentEntry), private and function memory is
+// DrawFragmentEntry and FragmentEntry, and by flatten itself, for a
+// module flattened on its own, where the call graph discards:
+// writeAfterDemote), private and function memory is
 // the invocation's own, and the outputs are dropped by the final demote
 // either way. Derivatives keep uniform control flow: the twin has no
 // branch, and demotion does not change uniformity (WGSL #uniformity).
@@ -115,4 +117,19 @@ func demotionAt(f *ir.Func) int {
 		return -1
 	}
 	return i
+}
+
+// writeAfterDemote refuses, at pos, a write to memory (a store to
+// writable storage, an atomic, textureStore) in a fragment twin that
+// discards: the twin demotes only at its end, so the write would take
+// effect in an invocation the source has already demoted, whose writes
+// WGSL drops (#discard-statement). The front end keeps writable storage
+// out of the fragment stages it draws; a module flattened on its own
+// may still hold one. It reports whether the write may be lowered.
+func (l *lowerer) writeAfterDemote(pos ir.Pos) bool {
+	if l.demoted == nil {
+		return true
+	}
+	l.errorf(pos, "a write to memory in a fragment entry point that discards: its twin demotes at its end (a demote mask), so the write would take effect in invocations the source has already demoted, whose writes WGSL drops (#discard-statement); flatten's render stages read only read-only bindings")
+	return false
 }

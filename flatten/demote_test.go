@@ -274,3 +274,41 @@ fn fs(@location(0) @interpolate(flat) v: u32) -> @location(0) vec4<f32> {
 		}
 	}
 }
+
+// TestFragmentWritableMemoryIsRefused: a fragment entry point with
+// writable storage (outside the draws the front end takes, but a module
+// flattened on its own may hold one: webgpu-samples' a-buffer) used to
+// give an internal error ("twin … is not flat: *ir.If", a guard only a
+// compute twin keeps) or, worse, a twin whose store escaped a discarded
+// invocation (the twin demotes at its end; WGSL drops a demoted
+// invocation's writes, #discard-statement). Both are refused, positioned
+// at the access; a fragment that writes unconditionally and never
+// discards still flattens.
+func TestFragmentWritableMemoryIsRefused(t *testing.T) {
+	const decl = "@group(0) @binding(0) var<storage, read_write> buf: array<u32, 4>;\n"
+	for _, c := range []struct{ name, body, at string }{
+		{"load under a predicate", `  var c = 0u;
+  if (p.x > 2.0) { c = buf[1]; }
+  return vec4f(f32(c));`, "test.wgsl:4:27: flatten: an access to writable memory under a predicate outside a compute entry point"},
+		{"store after a discard", `  if (p.x > 2.0) { discard; }
+  buf[0] = 1u;
+  return vec4f(1.0);`, "test.wgsl:4:10: flatten: a write to memory in a fragment entry point that discards"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, decl+"@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {\n"+c.body+"\n}\n")
+			_, err := flatten.Function(m, "fs", flatten.Options{})
+			require.Error(t, err)
+			assert.True(t, flatten.IsRefusal(err), "%v", err)
+			assert.Contains(t, err.Error(), c.at)
+		})
+	}
+	m := parse(t, decl+`@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  var c = 1.0;
+  if (p.x > 2.0) { c = 2.0; }
+  buf[0] = 1u;
+  return vec4f(c);
+}
+`)
+	_, err := flatten.Function(m, "fs", flatten.Options{VerifyPasses: true})
+	require.NoError(t, err)
+}

@@ -234,7 +234,13 @@
 // stage with the same IO (parameters with their @builtin, @location and
 // @interpolate; the result's @builtin or @location), drawn beside the
 // original. Their bindings are read-only (uniform, storage read,
-// textures, samplers), so nothing is guarded.
+// textures, samplers), so nothing is guarded. Writable storage in a
+// fragment entry point, which WebGPU allows and the draws gpudiff runs
+// leave out (the front end refuses it), is refused when such a module is
+// flattened on its own: an access under a predicate (its guard is one
+// only a compute twin keeps), and any write to memory where the call
+// graph discards (the twin demotes at its end, so the write would
+// escape an invocation the source demoted: demote.go).
 //
 // A fragment twin keeps its derivatives (dpdx & co, whatever the
 // whitelist says) and its implicit-LOD samplers (textureSample,
@@ -346,7 +352,9 @@
 // callees), a uniformity-dependent builtin in non-uniform control flow
 // (in a function kernel: under any predicate, a kept loop's included; in
 // a fragment twin, a derivative or implicit-LOD sample under a predicate
-// WGSL's analysis does not find uniform, a masked loop's included), a
+// WGSL's analysis does not find uniform, a masked loop's included), an
+// access to writable memory under a predicate outside a compute entry
+// point, a write to memory in a fragment entry point that discards, a
 // barrier of an entry point under non-uniform control flow (a masked
 // loop's included), workgroupUniformLoad under any predicate (a kept
 // loop's included: not yet guarded), atomicCompareExchangeWeak under a

@@ -25,8 +25,18 @@ func (l *lowerer) sharedWritable(id *ir.Ident) bool {
 // guarded emits `if (p) { s }`: the one form of control flow an entry
 // point's twin holds (isGuard). p is the effective predicate, neither nil
 // nor false.
+//
+// Only a compute twin keeps guards (isGuard): elsewhere — a fragment
+// entry point's twin that reads or writes var<storage, read_write> or a
+// read_write storage texture, which WebGPU allows but flatten's render
+// stages leave out (the front end's DrawFragmentEntry refuses them), or
+// a helper flattened on its own — the access is refused, positioned.
 func (l *lowerer) guarded(p ir.Expr, s ir.Stmt) {
 	pos := s.Position()
+	if !l.entry {
+		l.errorf(pos, "an access to writable memory under a predicate outside a compute entry point: only a compute twin keeps the guard it needs (doc.go \"Entry points\"); flatten's render stages read only read-only bindings")
+		return
+	}
 	l.emit(&ir.If{Pos: pos, Cond: ir.CloneExpr(p), Then: ir.NewBlock(pos, s), Else: ir.NewBlock(pos)})
 }
 
@@ -62,6 +72,9 @@ func (l *lowerer) sharedLoad(ref ir.Expr) ir.Expr {
 // — never ref = select(ref, val, e), which would read and write back the
 // location in invocations the source keeps away from it.
 func (l *lowerer) sharedStore(ref, val, e ir.Expr, pos ir.Pos) {
+	if !l.writeAfterDemote(pos) {
+		return
+	}
 	switch {
 	case e == nil:
 		l.emit(&ir.Assign{Pos: pos, LHS: ref, RHS: val})
@@ -76,6 +89,9 @@ func (l *lowerer) sharedStore(ref, val, e ir.Expr, pos ir.Pos) {
 // left to right, and the atomic itself runs only under the predicate
 // (access). stmt: the value is unused (an expression statement).
 func (l *lowerer) atomic(x *ir.Atomic, stmt bool) ir.Expr {
+	if !l.writeAfterDemote(x.Pos) {
+		return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
+	}
 	args := make([]ir.Expr, len(x.Args))
 	args[0] = l.ref(x.Args[0], anyCall(x.Args[1:]))
 	for i, a := range x.Args[1:] {

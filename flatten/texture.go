@@ -43,6 +43,9 @@ func (l *lowerer) textureCall(x *ir.TextureCall, stmt bool) ir.Expr {
 		args[i] = l.finish(args[i])
 	}
 	c := &ir.TextureCall{Pos: x.Pos, Op: x.Op, Form: x.Form, Args: args, T: x.T}
+	if x.Op == ir.TexStore && !l.writeAfterDemote(x.Pos) {
+		return nil
+	}
 	if x.T.IsVoid() || stmt {
 		switch p := l.pred(); {
 		case p == nil:
