@@ -189,7 +189,8 @@ func twinModule(m *ir.Module, twin *ir.Func) *ir.Module {
 // WGSL implementation accepts, and one it accepts keeps every barrier
 // where all invocations of a workgroup reach it together. A failure
 // anywhere else (the analysis stops at a function's first) is refused at
-// its position too.
+// its position too. A fragment twin's probes (quad.go) are checked the
+// same way, each refused with what it probes.
 func checkBarriers(m *ir.Module, twin *ir.Func, pending []pendingBarrier) ir.ErrorList {
 	if len(pending) == 0 {
 		return nil
@@ -200,7 +201,7 @@ func checkBarriers(m *ir.Module, twin *ir.Func, pending []pendingBarrier) ir.Err
 		msg := e.Msg
 		for _, b := range pending {
 			if b.pos == e.Pos && b.quad != "" {
-				msg = fmt.Sprintf("%s under a predicate that may differ between the invocations of a quad: the twin evaluates it unconditionally, which is exact only where its condition is uniform (WGSL #uniformity), and it reads a per-invocation value (a fragment input, a private global, a derivative, or the mask of a loop whose exit is per invocation); use textureSampleLevel or textureSampleGrad, or make the condition uniform", b.quad)
+				msg = fmt.Sprintf("%s under a predicate that may differ between the invocations of a quad: the twin evaluates it unconditionally, which is exact only where its condition is uniform (WGSL #uniformity), and it reads a per-invocation value (a fragment input, a private global, a derivative, or the mask of a loop whose exit is per invocation); take it before the condition (a sample there as textureSampleGrad with derivatives taken before it, or textureSampleLevel), or make the condition uniform", b.quad)
 				break
 			}
 			if b.pos == e.Pos {
