@@ -110,7 +110,7 @@ func TestConformanceMatrix(t *testing.T) {
 	for _, want := range []string{"wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe", "dawn-vulkan:swiftshader"} {
 		require.Contains(t, adapters, want, "install with make deps")
 	}
-	require.Len(t, rep.Cases, 49)
+	require.Len(t, rep.Cases, 53)
 
 	// Independent path: every GPU run that agrees returns the hand-derived
 	// values, and every run that differs has a differing invocation whose

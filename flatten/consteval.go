@@ -747,6 +747,11 @@ func constError(e ir.Expr) bool {
 					}
 				}
 			}
+		case ir.BLdexp:
+			// A constant exponent past the bias + 1 is a shader-creation
+			// error (WGSL #ldexp-builtin): a fold that makes one must not.
+			e2, ok := litVal(x.Args[1])
+			return ok && anyComp(e2, func(c ir.Value) bool { return wgslsem.LdexpFault(int64(c.I32()), wgslsem.F32Bias) != wgslsem.NoFault })
 		case ir.BExtractBits, ir.BInsertBits:
 			n := len(x.Args)
 			o, ok1 := litVal(x.Args[n-2])

@@ -200,7 +200,7 @@ fn main() {
 	within(0, 0.5, 0.5, 1.0/256+1e-6)
 	within(1, 0, 0, 1.0/256+1e-6)
 	within(2, 100.0/255, 100.0/255, 2.0/256+1e-6) // the last level, blended with itself: the blend stage rounds too
-	within(3, 50.0/255, 50.0/255, 2.0/256+1e-6) // two filtering stages
+	within(3, 50.0/255, 50.0/255, 2.0/256+1e-6)   // two filtering stages
 	// 0.3f * 2 - 0.5 = 0.1000000238: α ∈ [0.0375, 0.1625] (255 → 1.0).
 	within(4, 0.0375, 0.1625, 1.0/16+1.0/4096+1.0/256+1e-6)
 	assert.InDelta(t, 0.1, val(4), 1e-6)
