@@ -331,7 +331,10 @@ type LoadOptions struct {
 	// FragmentEntry are --vertex and --fragment: a draw's entry points
 	// ("": the module's only one; among several vertex entry points, the
 	// only one the fragment's inputs match). Giving any of them makes the
-	// case a draw.
+	// case a draw — except FragmentEntry alone on a .wgsl module with no
+	// @vertex entry point, which names that fragment entry point drawn
+	// alone, as Kernel does (a fragment case, or a draw after gpudiff's
+	// full-screen triangle: fullscreen.go).
 	Fragment                   string
 	VertexEntry, FragmentEntry string
 	// CaseFileOnly refuses a path that is not a case file (repro), before
