@@ -100,9 +100,6 @@ func TestVerifyRejectsRenderIO(t *testing.T) {
 		{"a vertex builtin in the fragment stage", func(m *Module) {
 			m.Func("fs").Params[0].Builtin = "vertex_index"
 		}, "parameter ff is not a fragment builtin value of its type"},
-		{"an attribute with an @interpolate", func(m *Module) {
-			m.Func("vs").Params[1].Interp = Interpolation{Type: InterpLinear}
-		}, "attributes take none"},
 		{"a shared location", func(m *Module) {
 			m.Func("vs").Params[0] = &Param{Name: "vi", T: U32, HasLocation: true, Location: 3}
 		}, "parameter p needs a @location of its own"},

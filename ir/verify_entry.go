@@ -210,7 +210,7 @@ func (v *verifier) fragmentEntry(f *Func) {
 
 // vertexEntry checks a vertex entry point (WGSL #entry-point-decl,
 // #stage-inputs-outputs): VertexBuiltins or @location attribute inputs
-// (ioInputs; attributes take no @interpolate), and a result that holds
+// (ioInputs; an attribute's @interpolate is kept and means nothing), and a result that holds
 // exactly one @builtin(position) vec4<f32> — bare (ResultBuiltin) or a
 // struct member — beside @location varyings of IO types with distinct
 // locations.
@@ -266,9 +266,9 @@ func (v *verifier) vertexEntry(f *Func) {
 func (v *verifier) ioInputs(f *Func, builtins map[string]*Type) {
 	seen := map[int]bool{}
 	check := func(pos Pos, what, builtin string, hasLoc bool, loc int, t *Type, in Interpolation) {
-		if f.Stage == StageVertex && !in.IsZero() {
-			v.errorf(pos, "vertex entry point %s: %s has an @interpolate (attributes take none)", f.Name, what)
-		}
+		// A vertex attribute may carry an @interpolate (WGSL allows it on
+		// any user-defined IO; it interpolates nothing there, and the SPIR-V
+		// emitter decorates no vertex input).
 		switch {
 		case builtin != "":
 			if want, ok := builtins[builtin]; !ok || !Identical(want, t) || hasLoc {

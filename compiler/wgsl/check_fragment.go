@@ -115,9 +115,9 @@ const (
 // @interpolate(flat[, …]). varying is false for a vertex attribute and a
 // fragment output: there @interpolate is valid but "only significant on
 // user-defined vertex outputs and fragment inputs" (WGSL
-// #interpolate-attr), so a fragment output keeps it (the IR holds it, the
-// emitters print it, nothing reads it) — on a vertex attribute the IR
-// (ir.Verify) has no place for it, so it stays outside the subset.
+// #interpolate-attr), so a fragment output and a vertex attribute keep it
+// (the IR holds it, the WGSL emitter prints it, nothing reads it; the
+// SPIR-V emitter decorates neither).
 func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, role ioRole) {
 	varying := role == ioVarying
 	s := t
@@ -126,9 +126,6 @@ func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, role ioR
 	}
 	if s.Kind != ir.KindF32 && s.Kind != ir.KindI32 && s.Kind != ir.KindU32 {
 		c.errorf(off, "%s must be a numeric scalar or vector, not %v (WGSL #entry-point-io-types)", what, t)
-	}
-	if role == ioAttribute && !io.interp.IsZero() {
-		c.outsidef(io.off, "@interpolate on %s (it interpolates nothing; gpudiff keeps it only on a fragment output)", what)
 	}
 	if varying && s.IsInteger() && io.interp.Type != ir.InterpFlat {
 		c.errorf(off, "%s of integer type %v needs @interpolate(flat) (WGSL #interpolation)", what, t)

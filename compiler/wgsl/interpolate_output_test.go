@@ -43,12 +43,15 @@ func TestInterpolateOnFragmentOutputIsKept(t *testing.T) {
 			assert.Equal(t, ir.PrintFunc(fs), ir.PrintFunc(m2.Func("fs")))
 		})
 	}
+	// On a vertex attribute it is valid too (Tint's vk-gl-cts has one) and
+	// kept: it interpolates nothing there.
 	src := "@vertex\nfn vs(@location(0) @interpolate(flat) a: vec4<f32>) -> @builtin(position) vec4<f32> { return a; }\n"
 	m, err := Parse("a.wgsl", []byte(src))
-	if err == nil {
-		_, err = VertexEntry(m, "")
-	}
-	require.Error(t, err)
-	// Positioned at the parameter's first IO attribute.
-	assert.Contains(t, err.Error(), "a.wgsl:2:7: check: vertex entry point vs is outside the gpudiff subset: @interpolate on vertex attribute 'a'")
+	require.NoError(t, err)
+	vf, err := VertexEntry(m, "")
+	require.NoError(t, err)
+	assert.Equal(t, ir.InterpFlat, vf.Params[0].Interp.Type)
+	text, err := EmitStage(m, "vs", EmitOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, text, "@interpolate(flat)")
 }
