@@ -462,6 +462,11 @@ func load(path string, o LoadOptions) (*Case, error) {
 		return nil, err
 	}
 	c := &Case{Module: m, Source: src, Flat: o.Flat != nil && *o.Flat, SPIRV: o.SPIRV != nil && *o.SPIRV, Mode: wgsl.Portable}
+	if o.KernelOnly && drawFile(m, src, path, o) {
+		// A draw (its case file, or a module that draws) loads as exec
+		// loads it: export-amber writes it as a graphics pipeline.
+		o.KernelOnly = false
+	}
 	if o.KernelOnly {
 		// A compute entry point (its case file, or named by --kernel or
 		// the module's default) loads as exec loads it.
@@ -469,9 +474,6 @@ func load(path string, o LoadOptions) (*Case, error) {
 			pc, rec, err := parseCase(path, src)
 			if fc, ok := pc.(*FragmentCase); err == nil && ok {
 				return nil, &RenderCaseError{Path: path, Entry: fc.Entry, Size: fc.Size}
-			}
-			if dc, ok := pc.(*Case); err == nil && ok {
-				return nil, &RenderCaseError{Path: path, Entry: drawLabel(dc), Size: dc.Size}
 			}
 			if ec, ok := pc.(*ComputeCase); err == nil && ok {
 				c.Record, c.Module, c.Kind = rec, ec.Module, KindCompute
@@ -1151,4 +1153,16 @@ func StagesText(stages []oracle.Stage) string {
 		out = append(out, string(st))
 	}
 	return strings.Join(out, ",")
+}
+
+// drawFile reports whether the file at path (its module m, its bytes src)
+// is a draw: a draw's case file, or a module that loads as a draw
+// (KindOf; a second file, --vertex or --fragment).
+func drawFile(m *ir.Module, src []byte, path string, o LoadOptions) bool {
+	if IsCase(src) {
+		pc, _, err := parseCase(path, src)
+		_, ok := pc.(*Case)
+		return err == nil && ok
+	}
+	return isDraw(m, o) || KindOf(m, o.Kernel) == KindDraw
 }
