@@ -264,6 +264,12 @@ func prepareDraw(c *testcase.Case, opts Options) (*drawExecution, error) {
 			x.twin = append(x.twin, r)
 		}
 	}
+	if err := stoppedBy(opts.Interp.Context); err != nil {
+		// Stopped while the reference or the twin's ran (an interrupted
+		// interpreter's invocations are unfinished, not wrong): no
+		// verdict, the caller's stop.
+		return nil, err
+	}
 	x.formats = []oracle.Format{oracle.FormatWGSL}
 	if opts.SPIRV {
 		x.formats = append(x.formats, oracle.FormatSPIRV)

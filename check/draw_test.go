@@ -220,3 +220,16 @@ func TestDrawPastTheStepLimitIsOutOfDomain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, oracle.Error, res.Verdict)
 }
+
+// A draw stopped has no verdict: the stop is the caller's. (The case this
+// guards, a stop while the twin's reference runs after the original's has
+// finished, gave a flatten finding on a SIGTERM'd vk-gl-cts shader; a stop
+// before either runs is what this test can make happen deterministically.)
+func TestDrawStoppedHasNoVerdict(t *testing.T) {
+	c := drawCase(t, halfTarget, [][2]float32{{-1, -1}, {1, -1}, {-1, 1}}, []float32{0.25, 0.25, 0.25})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Execute(ctx, c, Options{Flat: true, Interp: interp.Options{Context: ctx}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+}
