@@ -149,6 +149,28 @@ func (*Discard) stmtNode()       {}
 // fragment).
 func (s Stage) IsRenderStage() bool { return s == StageVertex || s == StageFragment }
 
+// VertexFormatOf is the GPUVertexFormat that carries a vertex input of
+// type t unconverted (WebGPU #vertex-formats): float32, uint32 or sint32
+// for f32, u32 and i32, with "xN" for a vecN; "" for any other type. The
+// draw loader's default format and the render generator's both are it.
+func VertexFormatOf(t *Type) string {
+	var base string
+	switch t.Scalar().Kind {
+	case KindF32:
+		base = "float32"
+	case KindU32:
+		base = "uint32"
+	case KindI32:
+		base = "sint32"
+	default:
+		return ""
+	}
+	if t.Kind == KindVec {
+		return fmt.Sprintf("%sx%d", base, t.Len)
+	}
+	return base
+}
+
 // IOType reports whether t may cross a stage boundary as user-defined IO
 // (WGSL #stage-inputs-outputs): an i32, u32 or f32 scalar or vector (f16
 // IO is outside the subset).

@@ -81,27 +81,7 @@ func VertexFormatComponents(format string) int {
 // gets when the inputs name none: 32-bit components, as many as t has —
 // float32, float32x2…4 for f32 and vecN<f32>, uint32xN for u32, sint32xN
 // for i32; "" for a type no vertex format feeds.
-func DefaultVertexFormat(t *ir.Type) string {
-	n := 1
-	if t.Kind == ir.KindVec {
-		n = t.Len
-	}
-	var base string
-	switch t.Scalar().Kind {
-	case ir.KindF32:
-		base = "float32"
-	case ir.KindU32:
-		base = "uint32"
-	case ir.KindI32:
-		base = "sint32"
-	default:
-		return ""
-	}
-	if n == 1 {
-		return base
-	}
-	return fmt.Sprintf("%sx%d", base, n)
-}
+func DefaultVertexFormat(t *ir.Type) string { return ir.VertexFormatOf(t) }
 
 // CheckVertexFormat checks that GPUVertexFormat format can feed a vertex
 // shader input of type t (WebGPU #abstract-opdef-validating-gpuvertexbufferlayout:

@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"fmt"
-
 	"github.com/gpudiff/gpudiff/interp"
 	"github.com/gpudiff/gpudiff/ir"
 )
@@ -73,27 +71,7 @@ type RenderAttribute struct {
 // VertexFormat returns the GPUVertexFormat that carries a WGSL vertex
 // input of type t unconverted (WebGPU #vertex-formats): float32, uint32
 // or sint32, with "xN" for a vecN; "" for any other type.
-func VertexFormat(t *ir.Type) string {
-	n := 1
-	if t.Kind == ir.KindVec {
-		n = t.Len
-	}
-	var base string
-	switch t.Scalar().Kind {
-	case ir.KindF32:
-		base = "float32"
-	case ir.KindU32:
-		base = "uint32"
-	case ir.KindI32:
-		base = "sint32"
-	default:
-		return ""
-	}
-	if n > 1 {
-		return fmt.Sprintf("%sx%d", base, n)
-	}
-	return base
-}
+func VertexFormat(t *ir.Type) string { return ir.VertexFormatOf(t) }
 
 // positionStep is the grid of the position attribute's x and y (1/64);
 // positionMax their magnitude bound (56/64 = 0.875), in steps.
