@@ -81,6 +81,9 @@ type drawExecution struct {
 	// every fragment, ran past the step limit): no device draws it.
 	fill       testcase.Fill
 	unfinished bool
+	// kernels caches each pair's emitted stages, [pair][format][for
+	// wgpu-native: 1]: emitted once however many devices draw them.
+	kernels [][][2]emitted
 }
 
 // drawTextures is the textures and samplers a draw's stages read (every
@@ -276,6 +279,10 @@ func prepareDraw(c *testcase.Case, opts Options) (*drawExecution, error) {
 	}
 	x.job = harness.Dispatch{Target: c.Size, Attachments: attachments, Entry: true, Draw: c.Draw, Buffers: bufs, Textures: texJob, Samplers: smpJob}
 	x.fill = opts.Fill
+	x.kernels = make([][][2]emitted, len(x.pairs))
+	for i := range x.kernels {
+		x.kernels[i] = make([][2]emitted, len(x.formats))
+	}
 	if refErr != nil && allSet(refErr) {
 		x.unfinished = true // every pixel: the GPU would loop as long (a compute entry point's out-of-domain dispatch is not run either)
 	}
@@ -299,11 +306,14 @@ func (x *drawExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
 		return nil
 	}
 	var runs []oracle.Run
-	for _, p := range x.pairs {
-		for _, format := range x.formats {
+	wgpu := d.Info().Implementation == "wgpu"
+	for i, p := range x.pairs {
+		for j, format := range x.formats {
 			r := oracle.Run{Adapter: d.Info().Name, Function: p.fs, Format: format, Stage: oracle.StageFragment, Mode: string(x.mode)}
-			k, err := x.emit(p, format, x.label+p.fs+"/"+string(format)+"/draw", d.Info().Implementation == "wgpu")
-			if spirv.IsUnsupported(err) || err == nil && format == oracle.FormatSPIRV && d.Info().Implementation == "wgpu" &&
+			e := &x.kernels[i][j][b2i(wgpu)]
+			e.once.Do(func() { e.k, e.err = x.emit(p, format, x.label+p.fs+"/"+string(format)+"/draw", wgpu) })
+			k, err := e.k, e.err
+			if spirv.IsUnsupported(err) || err == nil && format == oracle.FormatSPIRV && wgpu &&
 				(spirv.NagaGap(k.SPIRV) != "" || spirv.NagaGap(k.VertexSPIRV) != "") {
 				continue // not run: Tested drops a SPIR-V run a device cannot take
 			}
@@ -312,18 +322,34 @@ func (x *drawExecution) deviceRuns(ctx context.Context, d Device) []oracle.Run {
 				runs = append(runs, r)
 				continue
 			}
-			out, err := d.Run(ctx, k, x.job)
-			if err != nil {
-				FailRun(&r, err)
-			} else if r.Outputs, err = decodeDraw(out, x.outs, x.attachments, x.pixels); err != nil {
-				r.Failed, r.Message = oracle.Error, err.Error()
-			}
+			runDecoded(ctx, d, k, x.job, &r, func(out []byte) ([][]oracle.Expected, error) {
+				return decodeDraw(out, x.outs, x.attachments, x.pixels)
+			})
 			if Tested(r) {
 				runs = append(runs, r)
 			}
 		}
 	}
 	return runs
+}
+
+// runDecoded makes run r of kernel k on d — its outputs decoded from the
+// bytes back, or its failure (FailRun; a decoding error is gpudiff's) —
+// as a fragment case's and a draw's runs make theirs.
+func runDecoded(ctx context.Context, d Device, k harness.Kernel, job harness.Dispatch, r *oracle.Run, decode func([]byte) ([][]oracle.Expected, error)) {
+	out, err := d.Run(ctx, k, job)
+	if err != nil {
+		FailRun(r, err)
+	} else if r.Outputs, err = decode(out); err != nil {
+		r.Failed, r.Message = oracle.Error, err.Error()
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // emit is pair p's two stages in format as one harness kernel: the

@@ -168,12 +168,9 @@ func (x *fragmentExecution) deviceRuns(ctx context.Context, d Device) []oracle.R
 				runs = append(runs, r)
 				continue
 			}
-			out, err := d.Run(ctx, k, x.job)
-			if err != nil {
-				FailRun(&r, err)
-			} else if r.Outputs, err = decodeFragment(out, x.f, x.outs, x.attachments, x.pixels); err != nil {
-				r.Failed, r.Message = oracle.Error, err.Error()
-			}
+			runDecoded(ctx, d, k, x.job, &r, func(out []byte) ([][]oracle.Expected, error) {
+				return decodeFragment(out, x.f, x.outs, x.attachments, x.pixels)
+			})
 			if Tested(r) {
 				runs = append(runs, r)
 			}
