@@ -142,17 +142,9 @@ func drawBindings(c *testcase.Case, mods []*ir.Module, entries []string) ([]harn
 				continue
 			}
 			seen[v.Name] = true
-			val, ok := c.Bindings[v.Name]
-			if !ok {
-				val = ir.ZeroBuffer(v.T)
-			}
-			if v.Space == ir.SpaceUniform {
-				if err := ir.CheckUniformLayout(v.T); err != nil {
-					return nil, nil, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: err.Error()}
-				}
-			}
-			if !ir.Identical(val.Type, v.T) {
-				return nil, nil, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: has type %v, want %v", v.Name, val.Type, v.T)}
+			val, err := givenBinding(m, v, c.Bindings)
+			if err != nil {
+				return nil, nil, err
 			}
 			if bindingKind(v) == harness.BindingStorage {
 				return nil, nil, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: a read_write storage buffer in a render pipeline is outside what gpudiff draws (v1: uniform and read-only storage buffers)", v.Name)}

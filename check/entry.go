@@ -106,20 +106,9 @@ func prepareCompute(c *testcase.ComputeCase, opts Options) (*computeExecution, e
 		if v.Space == ir.SpaceWorkgroup {
 			continue
 		}
-		val, ok := c.Buffers[v.Name]
-		if !ok {
-			val = ir.ZeroBuffer(v.T)
-		}
-		if v.Space == ir.SpaceUniform {
-			if err := ir.CheckUniformLayout(v.T); err != nil {
-				return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: err.Error()}
-			}
-		}
-		if !ir.Identical(val.Type, v.T) {
-			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: has type %v, want %v", v.Name, val.Type, v.T)}
-		}
-		if min := ir.SizeOf(v.T); len(val.Bytes) < min {
-			return nil, &ir.Error{File: c.Module.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: %d bytes, fewer than its type %v's %d", v.Name, len(val.Bytes), v.T, min)}
+		val, err := givenBinding(c.Module, v, c.Buffers)
+		if err != nil {
+			return nil, err
 		}
 		bufs = append(bufs, harness.BufferBinding{Group: uint32(v.Group), Binding: uint32(v.Binding), Kind: bindingKind(v), Data: val.Bytes})
 		res.Bindings = append(res.Bindings, v)
@@ -418,4 +407,26 @@ func (res *Result) Findings() []Finding {
 // expected is the oracle's form of an interpreter output.
 func expected(o interp.Output) oracle.Expected {
 	return oracle.Expected{Value: o.Value, Buffer: o.Buffer, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
+}
+
+// givenBinding is binding v's initial contents in m as given (zeroed when
+// given lacks it), checked: a uniform's layout (WGSL #address-space-layout-
+// constraints), the value's type, its size. Errors are positioned at v.
+func givenBinding(m *ir.Module, v *ir.SharedVar, given map[string]ir.Buffer) (ir.Buffer, error) {
+	val, ok := given[v.Name]
+	if !ok {
+		val = ir.ZeroBuffer(v.T)
+	}
+	if v.Space == ir.SpaceUniform {
+		if err := ir.CheckUniformLayout(v.T); err != nil {
+			return val, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: err.Error()}
+		}
+	}
+	if !ir.Identical(val.Type, v.T) {
+		return val, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: has type %v, want %v", v.Name, val.Type, v.T)}
+	}
+	if min := ir.SizeOf(v.T); len(val.Bytes) < min {
+		return val, &ir.Error{File: m.File, Pos: v.Pos, Pass: "check", Msg: fmt.Sprintf("binding %s: %d bytes, fewer than its type %v's %d", v.Name, len(val.Bytes), v.T, min)}
+	}
+	return val, nil
 }
