@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"sync"
@@ -83,21 +82,25 @@ func (b Buffer) Offset(i int) int {
 	return off
 }
 
-// LeafType returns leaf i's scalar type (i32, u32 or f32).
+// LeafType returns leaf i's scalar type (i32, u32, f32 or f16).
 func (b Buffer) LeafType(i int) *Type {
 	_, t := leafLayoutOf(b.Type).at(i)
 	return t
 }
 
-// Bits returns leaf i's raw 32 bits.
-func (b Buffer) Bits(i int) uint32 { return binary.LittleEndian.Uint32(b.Bytes[b.Offset(i):]) }
+// Bits returns leaf i's raw bits (32; an f16 leaf's 16 in the low half).
+func (b Buffer) Bits(i int) uint32 {
+	off, t := leafLayoutOf(b.Type).at(i)
+	return ScalarBits(b.Bytes[off:], t)
+}
 
 // Leaf returns leaf i as a scalar Value.
 func (b Buffer) Leaf(i int) Value { return Value{Type: b.LeafType(i), Bits: b.Bits(i)} }
 
 // SetLeaf writes leaf i's raw bits.
 func (b Buffer) SetLeaf(i int, bits uint32) {
-	binary.LittleEndian.PutUint32(b.Bytes[b.Offset(i):], bits)
+	off, t := leafLayoutOf(b.Type).at(i)
+	PutScalar(b.Bytes[off:], t, bits)
 }
 
 // LeafPath returns leaf i's path from the binding, in the form oracle
@@ -221,11 +224,12 @@ func (l *leafLayout) build(t *Type, off int, path string) {
 	switch t.Kind {
 	case KindAtomic:
 		l.build(t.Elem, off, path)
-	case KindI32, KindU32, KindF32, KindBool:
+	case KindI32, KindU32, KindF32, KindF16, KindBool:
 		l.fixed = append(l.fixed, leafAt{off: int32(off), t: t, path: path})
 	case KindVec:
+		n := ScalarSize(t.Elem)
 		for i := range t.Len {
-			l.fixed = append(l.fixed, leafAt{off: int32(off + 4*i), t: t.Elem, path: path + "[" + strconv.Itoa(i) + "]"})
+			l.fixed = append(l.fixed, leafAt{off: int32(off + n*i), t: t.Elem, path: path + "[" + strconv.Itoa(i) + "]"})
 		}
 	case KindArray, KindMat:
 		s := ArrayStride(t)

@@ -131,6 +131,23 @@ const (
 	BSinh
 	BCosh
 	BTanh
+	// The rest of WGSL's subgroup and quad builtins (WGSL
+	// #subgroup-builtin-functions, #quad-builtin-functions; appended so
+	// existing numbers stay): scans (inclusive and exclusive sums and
+	// products over the active invocations of lower subgroup_invocation_id),
+	// relative shuffles, and the quad operations (a quad is four
+	// invocations of consecutive subgroup_invocation_id 4k..4k+3).
+	BSubgroupInclusiveAdd
+	BSubgroupExclusiveAdd
+	BSubgroupInclusiveMul
+	BSubgroupExclusiveMul
+	BSubgroupShuffleXor
+	BSubgroupShuffleUp
+	BSubgroupShuffleDown
+	BQuadBroadcast
+	BQuadSwapX
+	BQuadSwapY
+	BQuadSwapDiagonal
 	numBuiltins
 )
 
@@ -352,6 +369,17 @@ func init() {
 			return Vec(4, U32), nil
 		}},
 		{BSubgroupShuffle, "subgroupShuffle", 2, sigFirstAny},
+		{BSubgroupInclusiveAdd, "subgroupInclusiveAdd", 1, sigSame(isNumeric)},
+		{BSubgroupExclusiveAdd, "subgroupExclusiveAdd", 1, sigSame(isNumeric)},
+		{BSubgroupInclusiveMul, "subgroupInclusiveMul", 1, sigSame(isNumeric)},
+		{BSubgroupExclusiveMul, "subgroupExclusiveMul", 1, sigSame(isNumeric)},
+		{BSubgroupShuffleXor, "subgroupShuffleXor", 2, sigFirstAny},
+		{BSubgroupShuffleUp, "subgroupShuffleUp", 2, sigFirstAny},
+		{BSubgroupShuffleDown, "subgroupShuffleDown", 2, sigFirstAny},
+		{BQuadBroadcast, "quadBroadcast", 2, sigFirstAny},
+		{BQuadSwapX, "quadSwapX", 1, sigFirstAny},
+		{BQuadSwapY, "quadSwapY", 1, sigFirstAny},
+		{BQuadSwapDiagonal, "quadSwapDiagonal", 1, sigFirstAny},
 	} {
 		def(d.b, d.name, ClassSubgroup, d.n, x, 0, 0, "WGSL #subgroup-builtin-functions", d.sig)
 	}
@@ -395,9 +423,9 @@ func BuiltinResultType(b Builtin, args []*Type) (*Type, error) {
 func isNumeric(t *Type) bool { s := t.Scalar(); return s != nil && s.Kind != KindBool }
 func isSigned(t *Type) bool {
 	s := t.Scalar()
-	return s != nil && (s.Kind == KindI32 || s.Kind == KindF32)
+	return s != nil && (s.Kind == KindI32 || s.IsFloat())
 }
-func isFloat(t *Type) bool { s := t.Scalar(); return s != nil && s.Kind == KindF32 }
+func isFloat(t *Type) bool { return t.Scalar().IsFloat() }
 func isInt(t *Type) bool   { return t.Scalar().IsInteger() }
 
 // sigSame: every argument has the same scalar-or-vector type T accepted
@@ -421,8 +449,8 @@ func sigDot(a []*Type) (*Type, error) {
 }
 
 func sigCross(a []*Type) (*Type, error) {
-	if !Identical(a[0], a[1]) || a[0].Kind != KindVec || a[0].Len != 3 || a[0].Elem.Kind != KindF32 {
-		return nil, fmt.Errorf("needs two vec3<f32>")
+	if !Identical(a[0], a[1]) || a[0].Kind != KindVec || a[0].Len != 3 || !a[0].Elem.IsFloat() {
+		return nil, fmt.Errorf("needs two vec3<f32> or vec3<f16>")
 	}
 	return a[0], nil
 }
@@ -431,10 +459,10 @@ func sigFloatToScalar(n int) func([]*Type) (*Type, error) {
 	return func(a []*Type) (*Type, error) {
 		for _, t := range a {
 			if !isFloat(t) || !Identical(t, a[0]) {
-				return nil, fmt.Errorf("needs f32 or vecN<f32> arguments of one type")
+				return nil, fmt.Errorf("needs f32 or vecN<f32> (or f16) arguments of one type")
 			}
 		}
-		return F32, nil
+		return a[0].Scalar(), nil
 	}
 }
 
@@ -446,7 +474,7 @@ func sigNormalize(a []*Type) (*Type, error) {
 }
 
 func sigMix(a []*Type) (*Type, error) {
-	if isFloat(a[0]) && Identical(a[0], a[1]) && (Identical(a[2], a[0]) || a[2].Kind == KindF32) {
+	if isFloat(a[0]) && Identical(a[0], a[1]) && (Identical(a[2], a[0]) || Identical(a[2], a[0].Scalar())) {
 		return a[0], nil
 	}
 	return nil, fmt.Errorf("needs (T, T, T) or (vecN<f32>, vecN<f32>, f32)")
@@ -513,7 +541,7 @@ func sigTranspose(a []*Type) (*Type, error) {
 	if !a[0].IsMat() {
 		return nil, fmt.Errorf("needs matCxR<f32>")
 	}
-	return Mat(a[0].Rows(), a[0].Len), nil
+	return MatOf(a[0].Rows(), a[0].Len, a[0].Elem.Elem), nil
 }
 
 // sigDeterminant types determinant(matCxC<f32>) -> f32.
@@ -521,5 +549,5 @@ func sigDeterminant(a []*Type) (*Type, error) {
 	if !a[0].IsMat() || a[0].Len != a[0].Rows() {
 		return nil, fmt.Errorf("needs a square matCxC<f32>")
 	}
-	return F32, nil
+	return a[0].Elem.Elem, nil
 }

@@ -137,13 +137,24 @@ func (m *Module) EntryPoints() []*Func {
 
 // InvocationBuiltins are the builtin values a compute entry point may
 // take as parameters or struct members (WGSL #builtin-values), with their
-// types.
+// types. subgroup_invocation_id and subgroup_size need `enable subgroups;`
+// (WGSL #subgroup-builtin-values; naga accepts them without it): the
+// invocation's id within its subgroup, in [0, subgroup_size), and the
+// subgroup size, a power of two in [4, 128] uniform in the dispatch.
 var InvocationBuiltins = map[string]*Type{
 	"local_invocation_id":    Vec(3, U32),
 	"local_invocation_index": U32,
 	"global_invocation_id":   Vec(3, U32),
 	"workgroup_id":           Vec(3, U32),
 	"num_workgroups":         Vec(3, U32),
+	"subgroup_invocation_id": U32,
+	"subgroup_size":          U32,
+}
+
+// SubgroupBuiltin reports whether the builtin value named name is one of
+// the subgroup ones (subgroup_invocation_id, subgroup_size).
+func SubgroupBuiltin(name string) bool {
+	return name == "subgroup_invocation_id" || name == "subgroup_size"
 }
 
 // AtomicOp is an atomic builtin (WGSL #atomic-builtin-functions).

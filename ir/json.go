@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // JSON form of values, shared by `gpudiff exec --inputs/--json`, case
@@ -17,6 +19,10 @@ import (
 //   - f32: the shortest decimal that round-trips the float32 (1, 0.5,
 //     -3.25, 1e+20); non-finite values are the strings "NaN", "+Inf",
 //     "-Inf" (they have no JSON number);
+//   - f16: as f32, its value's shortest float32 decimal (every binary16
+//     value is a float32); an input is rounded to the nearest binary16
+//     (through float32: a decimal within float32 rounding of a binary16
+//     tie may round the other way);
 //   - bool: true / false;
 //   - vectors and arrays: JSON arrays of their components;
 //   - structs: JSON objects keyed by member name, in declaration order.
@@ -55,6 +61,9 @@ func AppendScalarJSON(dst []byte, t *Type, bits uint32) []byte {
 			return append(dst, `"-Inf"`...)
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, 32) // FormatF32JSON's text
+	case KindF16:
+		f, _, _ := wgslsem.F16ToF32(uint16(bits))
+		return AppendScalarJSON(dst, F32, math.Float32bits(f))
 	}
 	return append(dst, "null"...)
 }
@@ -316,6 +325,12 @@ func unmarshalAt(t *Type, raw json.RawMessage) (Value, *unmarshalErr) {
 			return I32Val(int32(i)), nil
 		}
 		return U32Val(uint32(i)), nil
+	case KindF16:
+		v, err := unmarshalAt(F32, raw)
+		if err != nil {
+			return Value{}, err
+		}
+		return F16Val(v.F32()), nil
 	case KindF32:
 		if isJSONNumber(raw) {
 			// The common case, a number literal (as the decoder below

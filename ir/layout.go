@@ -17,13 +17,17 @@ func AlignOf(t *Type) int {
 	switch t.Kind {
 	case KindBool, KindI32, KindU32, KindF32, KindAtomic:
 		return 4
+	case KindF16:
+		return 2
 	case KindRuntimeArray:
 		return AlignOf(t.Elem)
 	case KindVec:
+		// vec2: 2 × the scalar's size; vec3 and vec4: 4 × (vec3<f32> 16,
+		// vec3<f16> 8; WGSL #alignment-and-size).
 		if t.Len == 2 {
-			return 8
+			return 2 * ScalarSize(t.Elem)
 		}
-		return 16
+		return 4 * ScalarSize(t.Elem)
 	case KindArray, KindMat:
 		// matCxR: AlignOf(vecR) (WGSL #alignment-and-size).
 		return AlignOf(t.Elem)
@@ -46,10 +50,12 @@ func SizeOf(t *Type) int {
 	switch t.Kind {
 	case KindBool, KindI32, KindU32, KindF32, KindAtomic:
 		return 4
+	case KindF16:
+		return 2
 	case KindRuntimeArray:
 		return 0
 	case KindVec:
-		return 4 * t.Len
+		return ScalarSize(t.Elem) * t.Len
 	case KindArray, KindMat:
 		// matCxR: C * roundUp(AlignOf(vecR), SizeOf(vecR)), so a column
 		// of a mat3xR is padded to 16 bytes like an array<vec3, C> element.
@@ -60,6 +66,35 @@ func SizeOf(t *Type) int {
 		return roundUp(AlignOf(t), offs[last]+MemberSize(t.Struct.Fields[last], SizeOf))
 	}
 	panic(fmt.Sprintf("ir.SizeOf(%v)", t))
+}
+
+// ScalarSize is the byte size of a scalar (or atomic) of type t in
+// host-shareable memory: 2 for f16, 4 for bool (as its u32 mirror), i32,
+// u32 and f32 (WGSL #alignment-and-size).
+func ScalarSize(t *Type) int {
+	if t.Kind == KindF16 {
+		return 2
+	}
+	return 4
+}
+
+// PutScalar writes the scalar bits of type t at b[0:ScalarSize(t)],
+// little-endian (f16: the low 16 bits).
+func PutScalar(b []byte, t *Type, bits uint32) {
+	if t.Kind == KindF16 {
+		binary.LittleEndian.PutUint16(b, uint16(bits))
+		return
+	}
+	binary.LittleEndian.PutUint32(b, bits)
+}
+
+// ScalarBits reads the scalar of type t at b[0:ScalarSize(t)],
+// little-endian (f16: into the low 16 bits).
+func ScalarBits(b []byte, t *Type) uint32 {
+	if t.Kind == KindF16 {
+		return uint32(binary.LittleEndian.Uint16(b))
+	}
+	return binary.LittleEndian.Uint32(b)
 }
 
 // MemberAlign returns AlignOfMember (WGSL #structure-member-layout): the
@@ -240,11 +275,12 @@ func (a *KernelABI) DecodeOutputs(buf []byte, n int) ([][]Value, error) {
 func encode(b []byte, v Value) {
 	t := v.Type
 	switch t.Kind {
-	case KindBool, KindI32, KindU32, KindF32:
-		binary.LittleEndian.PutUint32(b, v.Bits)
+	case KindBool, KindI32, KindU32, KindF32, KindF16:
+		PutScalar(b, t, v.Bits)
 	case KindVec:
+		n := ScalarSize(t.Elem)
 		for i, e := range v.Elems {
-			encode(b[4*i:], e)
+			encode(b[n*i:], e)
 		}
 	case KindArray, KindMat:
 		s := ArrayStride(t)
@@ -262,12 +298,13 @@ func decode(b []byte, t *Type) Value {
 	switch t.Kind {
 	case KindBool:
 		return BoolVal(binary.LittleEndian.Uint32(b) != 0)
-	case KindI32, KindU32, KindF32:
-		return ScalarVal(t, binary.LittleEndian.Uint32(b))
+	case KindI32, KindU32, KindF32, KindF16:
+		return ScalarVal(t, ScalarBits(b, t))
 	case KindVec:
+		n := ScalarSize(t.Elem)
 		es := make([]Value, t.Len)
 		for i := range es {
-			es[i] = decode(b[4*i:], t.Elem)
+			es[i] = decode(b[n*i:], t.Elem)
 		}
 		return CompositeVal(t, es...)
 	case KindArray, KindMat:

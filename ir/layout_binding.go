@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"encoding/binary"
 	"fmt"
 )
 
@@ -54,11 +53,11 @@ func bindingSize(t *Type, v Value) (int, *bindingErr) {
 	switch t.Kind {
 	case KindAtomic:
 		return bindingSize(t.Elem, v)
-	case KindI32, KindU32, KindF32:
+	case KindI32, KindU32, KindF32, KindF16:
 		if v.Type == nil || v.Type.Kind != t.Kind || v.Elems != nil {
 			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
 		}
-		return 4, nil
+		return ScalarSize(t), nil
 	case KindVec, KindMat:
 		if v.Type == nil || !Identical(v.Type, t) {
 			return 0, &bindingErr{msg: fmt.Sprintf("has type %v, want %v", v.Type, t)}
@@ -71,7 +70,7 @@ func bindingSize(t *Type, v Value) (int, *bindingErr) {
 		if t.Kind == KindArray && len(v.Elems) != t.Len {
 			return 0, &bindingErr{msg: fmt.Sprintf("%d elements, want %d for %v", len(v.Elems), t.Len, t)}
 		}
-		if k := t.Elem.Kind; k == KindI32 || k == KindU32 || k == KindF32 {
+		if k := t.Elem.Kind; k == KindI32 || k == KindU32 || k == KindF32 || k == KindF16 {
 			// The common case, a buffer of scalars: no call per element.
 			for i, e := range v.Elems {
 				if e.Type == nil || e.Type.Kind != k || e.Elems != nil {
@@ -110,11 +109,12 @@ func encodeBinding(b []byte, t *Type, v Value) {
 	switch t.Kind {
 	case KindAtomic:
 		encodeBinding(b, t.Elem, v)
-	case KindI32, KindU32, KindF32:
-		binary.LittleEndian.PutUint32(b, v.Bits)
+	case KindI32, KindU32, KindF32, KindF16:
+		PutScalar(b, t, v.Bits)
 	case KindVec:
+		n := ScalarSize(t.Elem)
 		for i, e := range v.Elems {
-			binary.LittleEndian.PutUint32(b[4*i:], e.Bits)
+			PutScalar(b[n*i:], t.Elem, e.Bits)
 		}
 	case KindArray, KindRuntimeArray, KindMat:
 		s := ArrayStride(t)

@@ -1,7 +1,5 @@
 package ir
 
-import "encoding/binary"
-
 // Leaf access over either form a binding's or an output's value takes: an
 // ir.Value tree or an ir.Buffer (issue 26). Both number their scalar
 // leaves in ComponentTypes order (a matrix column by column, C×R leaves;
@@ -26,10 +24,10 @@ func (b Buffer) LeafAccess() BufferLeaves {
 func (a BufferLeaves) Len() int { return a.n }
 
 // At returns leaf i (in [0, Len())) as a scalar Value: its type (i32, u32
-// or f32) and its 32 bits, little-endian at the leaf's offset.
+// f32 or f16) and its bits, little-endian at the leaf's offset.
 func (a BufferLeaves) At(i int) Value {
 	off, t := a.l.at(i)
-	return Value{Type: t, Bits: binary.LittleEndian.Uint32(a.b[off:])}
+	return Value{Type: t, Bits: ScalarBits(a.b[off:], t)}
 }
 
 // LeafVisitor receives a value's structure and its scalar leaves in

@@ -121,7 +121,7 @@ func UnaryResultType(op UnaryOp, x *Type) (*Type, error) {
 	ok := false
 	switch op {
 	case OpNeg:
-		ok = s != nil && (s.Kind == KindI32 || s.Kind == KindF32)
+		ok = s != nil && (s.Kind == KindI32 || s.IsFloat())
 	case OpNot:
 		ok = s != nil && s.Kind == KindBool
 	case OpCompl:
@@ -198,16 +198,16 @@ func MatrixResultType(op BinaryOp, x, y *Type) *Type {
 		}
 	case OpMul:
 		switch {
-		case x.IsMat() && y.Kind == KindF32:
+		case x.IsMat() && Identical(y, x.Elem.Elem):
 			return x
-		case x.Kind == KindF32 && y.IsMat():
+		case y.IsMat() && Identical(x, y.Elem.Elem):
 			return y
-		case x.IsMat() && y.Kind == KindVec && y.Elem.Kind == KindF32 && y.Len == x.Len:
+		case x.IsMat() && y.Kind == KindVec && Identical(y.Elem, x.Elem.Elem) && y.Len == x.Len:
 			return x.Elem
-		case x.Kind == KindVec && x.Elem.Kind == KindF32 && y.IsMat() && x.Len == y.Rows():
-			return Vec(y.Len, F32)
-		case x.IsMat() && y.IsMat() && x.Len == y.Rows():
-			return Mat(y.Len, x.Rows())
+		case x.Kind == KindVec && y.IsMat() && Identical(x.Elem, y.Elem.Elem) && x.Len == y.Rows():
+			return Vec(y.Len, x.Elem)
+		case x.IsMat() && y.IsMat() && Identical(x.Elem.Elem, y.Elem.Elem) && x.Len == y.Rows():
+			return MatOf(y.Len, x.Rows(), x.Elem.Elem)
 		}
 	}
 	return nil

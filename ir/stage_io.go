@@ -172,8 +172,8 @@ func VertexFormatOf(t *Type) string {
 }
 
 // IOType reports whether t may cross a stage boundary as user-defined IO
-// (WGSL #stage-inputs-outputs): an i32, u32 or f32 scalar or vector (f16
-// IO is outside the subset).
+// (WGSL #stage-inputs-outputs): an i32, u32, f32 or f16 scalar or vector
+// (f16 behind `enable f16;`).
 func IOType(t *Type) bool {
 	if t == nil {
 		return false
@@ -181,5 +181,5 @@ func IOType(t *Type) bool {
 	if t.Kind == KindVec {
 		t = t.Elem
 	}
-	return t.Kind == KindI32 || t.Kind == KindU32 || t.Kind == KindF32
+	return t.Kind == KindI32 || t.Kind == KindU32 || t.Kind == KindF32 || t.Kind == KindF16
 }

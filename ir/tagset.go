@@ -280,7 +280,7 @@ func modeled(t *Type) bool {
 		return true
 	}
 	switch t.Kind {
-	case KindVoid, KindBool, KindI32, KindU32, KindF32:
+	case KindVoid, KindBool, KindI32, KindU32, KindF32, KindF16:
 		return true
 	case KindVec, KindArray:
 		return modeled(t.Elem)
@@ -491,7 +491,7 @@ func (a *tagAnalysis) expr(e Expr) *cell {
 		return topCell(e.T)
 	case *Bitcast:
 		x := a.expr(e.X)
-		if e.T.IsScalar() && e.X.Type().IsScalar() && e.T.Kind != KindF32 && e.X.Type().Kind != KindF32 {
+		if e.T.IsScalar() && e.X.Type().IsScalar() && !e.T.IsFloat() && !e.X.Type().IsFloat() {
 			return x
 		}
 		return topCell(e.T)

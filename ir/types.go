@@ -33,12 +33,18 @@ const (
 	// samplers (Tex describes them; texture.go).
 	KindTexture
 	KindSampler
+	// KindF16 is f16, IEEE 754 binary16 (WGSL #floating-point-types),
+	// behind `enable f16;` (WGSL #extension-f16). A value keeps its
+	// binary16 bits in the low 16 bits of Value.Bits. Appended so the
+	// other kinds keep their numbers.
+	KindF16
 )
 
 // Type is a concrete WGSL type of the subset: void (function results only),
-// bool, i32, u32, f32, vecN<T>, fixed-size arrays and named structs.
+// bool, i32, u32, f32, f16, vecN<T>, matCxR<f32 or f16>, fixed-size
+// arrays and named structs.
 // Types are compared with Identical, never with ==; the scalar types are
-// the package-level singletons Bool, I32, U32 and F32.
+// the package-level singletons Bool, I32, U32, F32 and F16.
 type Type struct {
 	Kind   Kind
 	Elem   *Type        // KindVec, KindArray: element type; KindMat: the column type vecR<f32>
@@ -54,6 +60,7 @@ var (
 	I32  = &Type{Kind: KindI32}
 	U32  = &Type{Kind: KindU32}
 	F32  = &Type{Kind: KindF32}
+	F16  = &Type{Kind: KindF16}
 )
 
 // Vec returns vecN<elem>. It panics unless 2 ≤ n ≤ 4 and elem is a scalar
@@ -67,11 +74,16 @@ func Vec(n int, elem *Type) *Type {
 
 // Mat returns matCxR<f32>: c columns of vecR<f32> (WGSL #matrix-types).
 // It panics unless 2 ≤ c, r ≤ 4 (front ends check first).
-func Mat(c, r int) *Type {
-	if c < 2 || c > 4 || r < 2 || r > 4 {
-		panic(fmt.Sprintf("ir.Mat(%d, %d): invalid matrix type", c, r))
+func Mat(c, r int) *Type { return MatOf(c, r, F32) }
+
+// MatOf returns matCxR<elem>, elem f32 or f16: c columns of vecR<elem>
+// (WGSL #matrix-types). It panics unless 2 ≤ c, r ≤ 4 and elem is a
+// float scalar (front ends check first).
+func MatOf(c, r int, elem *Type) *Type {
+	if c < 2 || c > 4 || r < 2 || r > 4 || !elem.IsFloat() {
+		panic(fmt.Sprintf("ir.MatOf(%d, %d, %v): invalid matrix type", c, r, elem))
 	}
-	return &Type{Kind: KindMat, Elem: Vec(r, F32), Len: c}
+	return &Type{Kind: KindMat, Elem: Vec(r, elem), Len: c}
 }
 
 // IsMat reports whether t is a matrix type.
@@ -91,9 +103,35 @@ func ArrayOf(elem *Type, n int) *Type {
 // StructType returns the type of the struct declaration s.
 func StructType(s *StructDecl) *Type { return &Type{Kind: KindStruct, Struct: s} }
 
-// IsScalar reports whether t is bool, i32, u32 or f32.
+// IsScalar reports whether t is bool, i32, u32, f32 or f16.
 func (t *Type) IsScalar() bool {
-	return t != nil && (t.Kind == KindBool || t.Kind == KindI32 || t.Kind == KindU32 || t.Kind == KindF32)
+	return t != nil && (t.Kind == KindBool || t.Kind == KindI32 || t.Kind == KindU32 || t.Kind == KindF32 || t.Kind == KindF16)
+}
+
+// IsFloat reports whether t is one of the float scalars, f32 or f16
+// (not a vector: t.Scalar().IsFloat() for those).
+func (t *Type) IsFloat() bool { return t != nil && (t.Kind == KindF32 || t.Kind == KindF16) }
+
+// HasF16 reports whether t is f16 or contains it (vectors, matrices,
+// arrays, struct fields, atomics aside): the types that need `enable f16;`
+// and the shader-f16 feature (WGSL #extension-f16).
+func (t *Type) HasF16() bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind {
+	case KindF16:
+		return true
+	case KindVec, KindArray, KindMat, KindRuntimeArray:
+		return t.Elem.HasF16()
+	case KindStruct:
+		for _, f := range t.Struct.Fields {
+			if f.Type.HasF16() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsInteger reports whether t is i32 or u32.
@@ -188,12 +226,14 @@ func (t *Type) String() string {
 		return "u32"
 	case KindF32:
 		return "f32"
+	case KindF16:
+		return "f16"
 	case KindVec:
 		return fmt.Sprintf("vec%d<%s>", t.Len, t.Elem)
 	case KindArray:
 		return fmt.Sprintf("array<%s, %d>", t.Elem, t.Len)
 	case KindMat:
-		return fmt.Sprintf("mat%dx%d<f32>", t.Len, t.Elem.Len)
+		return fmt.Sprintf("mat%dx%d<%s>", t.Len, t.Elem.Len, t.Elem.Elem)
 	case KindStruct:
 		return t.Struct.Name
 	case KindAtomic:
@@ -253,7 +293,7 @@ func (t *Type) ComponentTypes() []*Type {
 	var rec func(*Type)
 	rec = func(t *Type) {
 		switch t.Kind {
-		case KindBool, KindI32, KindU32, KindF32:
+		case KindBool, KindI32, KindU32, KindF32, KindF16:
 			out = append(out, t)
 		case KindVec:
 			for i := 0; i < t.Len; i++ {

@@ -5,11 +5,14 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Value is a typed WGSL value of the subset. Scalars keep their bit pattern
 // in Bits (bool: 0 or 1; i32: two's complement; u32; f32: IEEE-754 binary32
-// bits), so equality is exact and NaN payloads survive. Vectors, arrays and
+// bits; f16: binary16 bits in the low 16), so equality is exact and NaN
+// payloads survive. Vectors, arrays and
 // structs keep their components in Elems, in declaration order.
 type Value struct {
 	Type  *Type
@@ -33,6 +36,17 @@ func U32Val(v uint32) Value { return Value{Type: U32, Bits: v} }
 
 // F32Val makes an f32 value.
 func F32Val(v float32) Value { return Value{Type: F32, Bits: math.Float32bits(v)} }
+
+// F16Val makes the f16 nearest f (round to nearest even, WGSL
+// #floating-point-conversion's choice for the reference; beyond ±65504 it
+// rounds to ±65504 below 65520 and to infinity from there).
+func F16Val(f float32) Value {
+	h, _, _ := wgslsem.F32ToF16(f)
+	return Value{Type: F16, Bits: uint32(h)}
+}
+
+// F16Bits makes an f16 value from its binary16 bits.
+func F16Bits(h uint16) Value { return Value{Type: F16, Bits: uint32(h)} }
 
 // ScalarVal makes a scalar of type t from raw bits.
 func ScalarVal(t *Type, bits uint32) Value { return Value{Type: t, Bits: bits} }
@@ -97,6 +111,18 @@ func (v Value) U32() uint32 { return v.Bits }
 
 // F32 returns an f32 scalar's value.
 func (v Value) F32() float32 { return math.Float32frombits(v.Bits) }
+
+// F16 returns an f16 scalar's value, exactly, as an f32.
+func (v Value) F16() float32 { f, _, _ := wgslsem.F16ToF32(uint16(v.Bits)); return f }
+
+// Float returns a float scalar's value (f32 or f16) as a float64,
+// exactly.
+func (v Value) Float() float64 {
+	if v.Type.Kind == KindF16 {
+		return float64(v.F16())
+	}
+	return float64(v.F32())
+}
 
 // Int64 returns an integer scalar's value widened to int64 (i32 sign-
 // extended, u32 zero-extended).
@@ -169,6 +195,8 @@ func (v Value) write(b *strings.Builder) {
 		b.WriteByte('u')
 	case KindF32:
 		b.WriteString(FormatF32(v.F32()))
+	case KindF16:
+		b.WriteString(FormatF16(uint16(v.Bits)))
 	case KindVec, KindArray, KindStruct, KindMat:
 		b.WriteString(v.Type.String())
 		b.WriteByte('(')
@@ -196,6 +224,24 @@ func FormatF32(f float32) string {
 		s += ".0"
 	}
 	return s + "f"
+}
+
+// FormatF16 prints binary16 bits h as a WGSL f16 literal: the shortest
+// decimal that round-trips the value as a float64 (every binary16 value
+// is one, and the nearest binary16 to that decimal is h), with a '.' or
+// exponent and the h suffix (1.0h, 0.0999755859375h). Non-finite values
+// print as bitcast<vec2<f16>>(0x…u).x (WGSL has no f16 bitcast from a
+// 16-bit integer).
+func FormatF16(h uint16) string {
+	f, finite, _ := wgslsem.F16ToF32(h)
+	if !finite {
+		return fmt.Sprintf("bitcast<vec2<f16>>(0x%04xu).x", h)
+	}
+	s := strconv.FormatFloat(float64(f), 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s + "h"
 }
 
 // FormatF32JSON prints f as the shortest decimal that round-trips the

@@ -116,6 +116,8 @@ func Less(k Kind, a, b uint32) bool {
 		return int32(a) < int32(b)
 	case KindF32:
 		return math.Float32frombits(a) < math.Float32frombits(b)
+	case KindF16:
+		return (Value{Type: F16, Bits: a}).F16() < (Value{Type: F16, Bits: b}).F16()
 	}
 	return a < b
 }

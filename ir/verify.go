@@ -152,7 +152,7 @@ func (v *verifier) checkType(pos Pos, t *Type) {
 		}
 		v.checkType(pos, t.Elem)
 	case KindMat:
-		if t.Len < 2 || t.Len > 4 || t.Elem == nil || t.Elem.Kind != KindVec || t.Elem.Elem.Kind != KindF32 || t.Elem.Len < 2 || t.Elem.Len > 4 {
+		if t.Len < 2 || t.Len > 4 || t.Elem == nil || t.Elem.Kind != KindVec || !t.Elem.Elem.IsFloat() || t.Elem.Len < 2 || t.Elem.Len > 4 {
 			v.errorf(pos, "invalid matrix type %v", t)
 		}
 	case KindStruct:
@@ -784,7 +784,7 @@ func CheckConstruct(t *Type, args []Expr) error {
 		return nil
 	}
 	switch t.Kind {
-	case KindBool, KindI32, KindU32, KindF32:
+	case KindBool, KindI32, KindU32, KindF32, KindF16:
 		if len(args) == 1 && Identical(args[0].Type(), t) {
 			return nil
 		}
