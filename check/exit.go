@@ -11,7 +11,7 @@ const (
 	ExitFound                 // a run disagrees, or a stack crashed or hung on the case (a finding, issue 25; exit 1)
 	ExitFlatten               // flatten refused the twin Options.Flat asked for: an input error (exit 2, FlattenErr's positioned message)
 	ExitNoOutputs             // a run or the reference could not produce outputs (exit 2)
-	ExitShader                // the shader's own defect: a data race, inputs outside its domain; no stack is blamed (exit 4)
+	ExitShader                // the shader's own defect: a data race, inputs outside its domain, a result that relies on subgroup reconvergence WGSL does not promise; no stack is blamed (exit 4)
 )
 
 // ExitOf is the exit class of a case judged verdict v whose twin flatten
@@ -25,7 +25,7 @@ func ExitOf(v oracle.Verdict, flattenErr error) Exit {
 		return ExitPass
 	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
 		return ExitFound
-	case oracle.Race, oracle.OutOfDomain:
+	case oracle.Race, oracle.OutOfDomain, oracle.Reconvergence:
 		return ExitShader
 	}
 	return ExitNoOutputs

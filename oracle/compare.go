@@ -21,6 +21,16 @@ import (
 // (which is then the zero ir.Value): a binding's contents as its buffer's
 // bytes (ir.Buffer), how an entry point's bindings travel (issue 26). Its
 // leaves are numbered as Value's would be.
+//
+// Reconvergence, when not nil, has one entry per leaf too: the leaf's
+// value depends on which invocations executed a subgroup operation
+// together where WGSL does not fix the active set (divergent control
+// flow; WGSL #subgroup-builtin-functions: "may contain a different set of
+// active invocations than the shader author expects"); Value is the
+// answer under maximal reconvergence. A device that differs there is not
+// a mismatch but a Reconvergence verdict; the interpreter's twin run is
+// held to Value exactly (flatten's guards must give the maximal
+// reconvergence answer).
 type Expected struct {
 	Value         ir.Value
 	Buffer        ir.Buffer
@@ -28,6 +38,7 @@ type Expected struct {
 	Tolerance     []float64
 	Why           string
 	Allowed       []ir.ValueSet
+	Reconvergence []bool
 }
 
 // Val returns the output's value as an ir.Value tree: Value, or Buffer
@@ -57,6 +68,10 @@ func (e Expected) indet(i int) bool {
 	return e.Indeterminate != nil && i < len(e.Indeterminate) && e.Indeterminate[i]
 }
 
+func (e Expected) reconv(i int) bool {
+	return e.Reconvergence != nil && i < len(e.Reconvergence) && e.Reconvergence[i]
+}
+
 // Outcome is the comparison result of one invocation of one run.
 type Outcome uint8
 
@@ -68,6 +83,11 @@ const (
 	// Indeterminate: no determinate leaf differs, but some leaf that
 	// differs (or could) is indeterminate in the reference.
 	Indeterminate
+	// Reconverged: no determinate leaf differs but for leaves whose
+	// value depends on the active set of a subgroup operation in
+	// divergent control flow (Expected.Reconvergence): the device chose
+	// another active set than maximal reconvergence, which WGSL allows.
+	Reconverged
 )
 
 func (o Outcome) String() string {
@@ -76,6 +96,8 @@ func (o Outcome) String() string {
 		return "agree"
 	case Differ:
 		return "differ"
+	case Reconverged:
+		return "reconvergence"
 	}
 	return "indeterminate"
 }
@@ -102,7 +124,20 @@ type LeafDiff struct {
 // as its C×R scalars) through Expected.Cursor, and a leaf's path is
 // built only when it differs.
 func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome, []LeafDiff) {
+	return compareInvocation(ref, got, names, false)
+}
+
+// CompareInvocationStrict is CompareInvocation with the reference's
+// Reconvergence marks ignored: every such leaf is held to the maximal
+// reconvergence value (how the twin's interpreter run is judged: flatten's
+// guards must compute exactly that).
+func CompareInvocationStrict(ref []Expected, got []Expected, names []string) (Outcome, []LeafDiff) {
+	return compareInvocation(ref, got, names, true)
+}
+
+func compareInvocation(ref []Expected, got []Expected, names []string, strict bool) (Outcome, []LeafDiff) {
 	out := Agree
+	reconv := false // a differing leaf was excused by Reconvergence
 	var diffs []LeafDiff
 	for o := range ref {
 		if o >= len(got) {
@@ -175,10 +210,17 @@ func CompareInvocation(ref []Expected, got []Expected, names []string) (Outcome,
 				if gok {
 					gs = gv.String()
 				}
+				if gok && !strict && r.reconv(i) {
+					reconv = true
+					continue
+				}
 				out = Differ
 				diffs = append(diffs, LeafDiff{Output: o, Leaf: i, Path: rc.Path(names[o]), Want: rv.String(), Got: gs})
 			}
 		}
+	}
+	if out != Differ && reconv {
+		out = Reconverged
 	}
 	return out, diffs
 }
@@ -201,24 +243,25 @@ func LeafEqual(want, got ir.Value, tol float64) bool {
 	if !ir.Identical(want.Type, got.Type) {
 		return false
 	}
-	if want.Type.Kind != ir.KindF32 {
+	if !want.Type.IsFloat() {
 		return want.Bits == got.Bits
 	}
 	if want.Bits == got.Bits {
 		return true
 	}
-	w, g := float64(want.F32()), float64(got.F32())
+	k := want.Type.Kind
+	w, g := want.Float(), got.Float()
 	if math.IsNaN(g) || math.IsInf(g, 0) || math.IsNaN(w) || math.IsInf(w, 0) {
 		return false
 	}
-	if flushable(w) && flushable(g) {
+	if flushable(k, w) && flushable(k, g) {
 		return true
 	}
 	// A subnormal on either side may have been flushed: compare as zero.
-	if flushable(w) {
+	if flushable(k, w) {
 		w = 0
 	}
-	if flushable(g) {
+	if flushable(k, g) {
 		g = 0
 	}
 	return math.Abs(w-g) <= tol
@@ -242,19 +285,27 @@ func Contains(set ir.ValueSet, got ir.Value, gotTol float64) bool {
 	if !set.HasRange {
 		return false
 	}
-	if got.Type.Kind != ir.KindF32 {
+	if !got.Type.IsFloat() {
 		return set.InRange(got.Type.Kind, got.Bits)
 	}
-	g := float64(got.F32())
+	g := got.Float()
 	if math.IsNaN(g) || math.IsInf(g, 0) {
 		return false
 	}
-	lo, hi := float64(math.Float32frombits(set.Lo))-gotTol, float64(math.Float32frombits(set.Hi))+gotTol
-	if flushable(g) && lo <= 0 && 0 <= hi {
+	lo := ir.Value{Type: got.Type, Bits: set.Lo}.Float() - gotTol
+	hi := ir.Value{Type: got.Type, Bits: set.Hi}.Float() + gotTol
+	if flushable(got.Type.Kind, g) && lo <= 0 && 0 <= hi {
 		return true
 	}
 	return lo <= g && g <= hi
 }
 
-// flushable reports whether f is zero or subnormal in f32.
-func flushable(f float64) bool { return math.Abs(f) < 0x1p-126 }
+// flushable reports whether f is zero or subnormal in the float type of
+// kind k (f32: below 2^-126; f16: below 2^-14), a value WGSL lets an
+// implementation flush to zero (#floating-point-evaluation).
+func flushable(k ir.Kind, f float64) bool {
+	if k == ir.KindF16 {
+		return math.Abs(f) < 0x1p-14
+	}
+	return math.Abs(f) < 0x1p-126
+}

@@ -179,6 +179,12 @@ func HumanScalar(v ir.Value) string {
 			return fmt.Sprint(f)
 		}
 		return ir.FormatF32JSON(f)
+	case ir.KindF16:
+		f := v.F16()
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return fmt.Sprint(f) + "h"
+		}
+		return ir.FormatF32JSON(f) + "h"
 	}
 	return v.String()
 }

@@ -17,14 +17,17 @@ import (
 
 // ExecVerdict maps the oracle's verdict onto exec's (README "exec"):
 // "pass", "mismatch", a stack's "crash" or "timeout", the shader's own
-// "race" or "out-of-domain", or "error" for every other verdict.
+// "race", "out-of-domain" or "reconvergence" (a result that depends on
+// which invocations ran a subgroup operation together in divergent
+// control flow, which WGSL leaves to the implementation), or "error" for
+// every other verdict.
 func ExecVerdict(v oracle.Verdict) string {
 	switch v {
 	case oracle.Pass:
 		return "pass"
 	case oracle.Mismatch:
 		return "mismatch"
-	case oracle.Race, oracle.OutOfDomain:
+	case oracle.Race, oracle.OutOfDomain, oracle.Reconvergence:
 		return string(v) // the shader's own defect or domain (exit 4)
 	case oracle.Crash, oracle.Timeout:
 		return string(v) // a stack died on the case: a finding (exit 1)
