@@ -65,6 +65,11 @@ type Run struct {
 	// InvocationErr[i], when non-empty, is an interpreter error for
 	// invocation i (step limit), which counts as a difference.
 	InvocationErr []string
+	// Subgroups, for a GPU run of a module that uses subgroup operations,
+	// identifies the subgroup partition the run observed (check's probe;
+	// a key of the probe's bytes): the run is judged against the reference
+	// computed for that partition. "" otherwise.
+	Subgroups string `json:",omitempty"`
 }
 
 // Judged is a Run with its comparison against the reference.
