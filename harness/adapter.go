@@ -85,6 +85,34 @@ type AdapterInfo struct {
 	// reported; 0 when unknown.
 	VendorID uint32 `json:"vendor_id"`
 	DeviceID uint32 `json:"device_id"`
+	// Features are the WebGPU features the adapter has (GPUAdapter.features:
+	// GPUFeatureName strings, WebGPU §24 "Feature Index", e.g.
+	// "shader-f16", "subgroups", "float32-filterable"), sorted; nil when
+	// not listed (an AdapterInfo built from a name, or read from a file
+	// written before gpudiff recorded them). For wgpu-native's adapters,
+	// the webgpu.h features wgpu-native reports (its native features are
+	// left out): a feature listed here need not be one its shader
+	// compiler takes — naga 0.19 lists shader-f16 on lavapipe but parses
+	// no f16 (DeclaredLimitations says so). Devices request shader-f16
+	// and subgroups where the adapter has them (features.go).
+	Features []string `json:"features,omitempty"`
+	// SubgroupMinSize and SubgroupMaxSize are the adapter's subgroup size
+	// range (GPUAdapterInfo.subgroupMinSize and subgroupMaxSize, WebGPU
+	// #dom-gpuadapterinfo-subgroupminsize): every subgroup of a compute
+	// dispatch has one size in [min, max], a power of two. Set only when
+	// Features has "subgroups" (WebGPU defines them only then; Deno
+	// reports 4 and 128 for its GL adapter, which has none); 0 otherwise.
+	// Dawn's Vulkan adapters here: llvmpipe of Mesa 25 8..8 (lavapipe's
+	// size is LP_NATIVE_VECTOR_WIDTH / 32: Variant), SwiftShader 4..4.
+	SubgroupMinSize uint32 `json:"subgroup_min_size,omitempty"`
+	SubgroupMaxSize uint32 `json:"subgroup_max_size,omitempty"`
+	// Variant names a setting of the driver the adapter runs under beyond
+	// its driver set, part of its name after the set's suffix: "" for the
+	// driver as it is, "lp128" or "lp512" for lavapipe under
+	// LP_NATIVE_VECTOR_WIDTH=128 or 512 (subgroup size 4 or 16 instead of
+	// 8): "dawn-vulkan:llvmpipe-mesa25-lp128". Select's "all" leaves
+	// variants out; Variants lists those of chosen adapters (variant.go).
+	Variant string `json:"variant,omitempty"`
 }
 
 // implWGPU is the Implementation of adapters driven by wgpu-native.
@@ -172,6 +200,9 @@ func baseName(a AdapterInfo) string {
 	name := a.Implementation + "-" + a.Backend + ":" + shortDevice(a.Device, vendor)
 	if a.DriverSet != "" {
 		name += "-" + a.DriverSet
+	}
+	if a.Variant != "" {
+		name += "-" + a.Variant
 	}
 	return name
 }
@@ -289,6 +320,7 @@ func enumerate() ([]AdapterInfo, []*wgpu.Adapter) {
 	infos := make([]AdapterInfo, len(all))
 	for i, a := range all {
 		infos[i] = wgpuInfo(a.GetInfo())
+		infos[i].Features = wgpuFeatures(a.EnumerateFeatures())
 	}
 	infos, perm := nameAdapters(infos)
 	adapters := make([]*wgpu.Adapter, len(perm))

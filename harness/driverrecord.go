@@ -56,6 +56,7 @@ var knownDrivers struct {
 
 // remember records the driver identities of infos for DriverRecords.
 func remember(infos []AdapterInfo) {
+	rememberInfos(infos) // features.go
 	knownDrivers.Lock()
 	defer knownDrivers.Unlock()
 	if knownDrivers.byName == nil {

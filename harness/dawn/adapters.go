@@ -3,6 +3,7 @@ package dawn
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,18 +39,25 @@ const startTimeout = 60 * time.Second
 
 // wireAdapter is an adapter as worker.mjs describes it.
 type wireAdapter struct {
-	Backend           string     `json:"backend"` // Dawn's backend name: "vulkan", "opengl", "opengles", ...
-	Name              string     `json:"name"`    // the adapter's name in Dawn's listing; "" for the default adapter
-	Vendor            string     `json:"vendor"`
-	Architecture      string     `json:"architecture"`
-	Device            string     `json:"device"`
-	Description       string     `json:"description"`
-	IsFallbackAdapter bool       `json:"isFallbackAdapter"`
-	FeatureLevel      string     `json:"featureLevel"` // "core" or "compatibility"
-	Limits            wireLimits `json:"limits"`
+	Backend           string `json:"backend"` // Dawn's backend name: "vulkan", "opengl", "opengles", ...
+	Name              string `json:"name"`    // the adapter's name in Dawn's listing; "" for the default adapter
+	Vendor            string `json:"vendor"`
+	Architecture      string `json:"architecture"`
+	Device            string `json:"device"`
+	Description       string `json:"description"`
+	IsFallbackAdapter bool   `json:"isFallbackAdapter"`
+	FeatureLevel      string `json:"featureLevel"` // "core" or "compatibility"
+	// Features are GPUAdapter.features, SubgroupMinSize and
+	// SubgroupMaxSize GPUAdapterInfo's (0 where the implementation has
+	// none).
+	Features        []string   `json:"features"`
+	SubgroupMinSize uint32     `json:"subgroupMinSize"`
+	SubgroupMaxSize uint32     `json:"subgroupMaxSize"`
+	Limits          wireLimits `json:"limits"`
 }
 
 type wireLimits struct {
+	MaxStorageBuffersPerShaderStage  uint32 `json:"maxStorageBuffersPerShaderStage"`
 	MaxStorageBufferBindingSize      uint64 `json:"maxStorageBufferBindingSize"`
 	MaxBufferSize                    uint64 `json:"maxBufferSize"`
 	MaxComputeWorkgroupsPerDimension uint64 `json:"maxComputeWorkgroupsPerDimension"`
@@ -103,7 +111,7 @@ func (a wireAdapter) info(t tools) harness.AdapterInfo {
 	if id.Driver == "" {
 		id.Driver = vendor
 	}
-	return harness.AdapterInfo{
+	info := harness.AdapterInfo{
 		Implementation:        t.impl(),
 		ImplementationVersion: t.implVersion,
 		Backend:               backend,
@@ -113,7 +121,14 @@ func (a wireAdapter) info(t tools) harness.AdapterInfo {
 		DriverVersion:         id.Version,
 		DriverInfo:            a.Description,
 		Type:                  typ,
+		Features:              harness.SortFeatures(a.Features),
 	}
+	if slices.Contains(info.Features, harness.FeatureSubgroups) {
+		// WebGPU defines the range only with the feature: Deno reports
+		// 8..8 for lavapipe and 4..128 for its GL adapter without it.
+		info.SubgroupMinSize, info.SubgroupMaxSize = a.SubgroupMinSize, a.SubgroupMaxSize
+	}
+	return info
 }
 
 // adapter is a named adapter and what the worker needs to open it: the
@@ -246,7 +261,7 @@ func nameAll(unnamed []harness.AdapterInfo, from []adapter) []adapter {
 		bare.Name = ""
 		i := -1
 		for j := range unnamed {
-			if !used[j] && unnamed[j] == bare {
+			if !used[j] && reflect.DeepEqual(unnamed[j], bare) {
 				i = j
 				break
 			}

@@ -41,6 +41,7 @@ func TestAdaptersFindCPUAdapters(t *testing.T) {
 	assert.Equal(t, harness.AdapterInfo{
 		Name: swiftshader, Implementation: "dawn", ImplementationVersion: sw.ImplementationVersion, Backend: "vulkan", Device: "SwiftShader Device (Subzero)",
 		Vendor: "google", Driver: sw.Driver, DriverVersion: sw.DriverVersion, DriverInfo: sw.DriverInfo, Type: "cpu",
+		Features: sw.Features, SubgroupMinSize: 4, SubgroupMaxSize: 4, // TestAdaptersReportFeatures
 	}, sw)
 	// The driver and its version, parsed from Dawn's description
 	// (driverid.ParseDescription), which DriverInfo keeps whole.

@@ -76,9 +76,15 @@
 // A compile-only request {"id", "compile": [wgsl...]} creates a shader
 // module from each text (Tint parses, resolves and validates it) and nothing
 // else; the reply is {"id", "compiled": [null or Tint's message, ...]}, in
-// order, or an error as above. With all-features, the device is requested
-// with every feature the adapter has (so enable f16, subgroups,
-// dual_source_blending, ... are allowed where the adapter offers them).
+// order, or an error as above. A device is requested with shader-f16 and
+// subgroups where the adapter has them (DEVICE_FEATURES); with
+// all-features, with every feature the adapter has (so enable f16,
+// subgroups, dual_source_blending, ... are allowed where the adapter
+// offers them).
+//
+// Each adapter of list's reply and ready's carries its "features" (sorted
+// GPUFeatureName strings) and "subgroupMinSize"/"subgroupMaxSize" (0
+// where GPUAdapterInfo has none).
 //
 // Kernel ABI (DESIGN.md): @group(0) @binding(0) read-only storage input,
 // @binding(1) read-write storage output, @workgroup_size(64), dispatched as
@@ -88,6 +94,13 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
 const WORKGROUP_SIZE = 64;
+
+// DEVICE_FEATURES are the features a serving device requests where the
+// adapter has them (harness.FeatureShaderF16, harness.FeatureSubgroups):
+// a module with `enable f16;` or `enable subgroups;` compiles only on a
+// device created with the feature (WebGPU #dom-gpuadapter-requestdevice,
+// WGSL #enable-extensions-sec).
+const DEVICE_FEATURES = ['shader-f16', 'subgroups'];
 
 // DENO is set when Deno runs this file (its WebGPU is navigator.gpu).
 const DENO = typeof Deno !== 'undefined';
@@ -172,7 +185,9 @@ async function adapterNames(backend) {
   return [];
 }
 
-// describe reports an adapter and the limits gpudiff checks dispatches
+// describe reports an adapter, its features and subgroup sizes
+// (GPUAdapterInfo.subgroupMinSize/subgroupMaxSize: undefined where the
+// implementation has none) and the limits gpudiff checks dispatches
 // against: the adapter's own, or a device's (limits).
 function describe(backend, name, found, limits = found.adapter.limits) {
   const { adapter, featureLevel } = found;
@@ -186,7 +201,11 @@ function describe(backend, name, found, limits = found.adapter.limits) {
     description: i.description,
     isFallbackAdapter: !!i.isFallbackAdapter,
     featureLevel,
+    features: [...adapter.features].sort(),
+    subgroupMinSize: i.subgroupMinSize ?? 0,
+    subgroupMaxSize: i.subgroupMaxSize ?? 0,
     limits: {
+      maxStorageBuffersPerShaderStage: limits.maxStorageBuffersPerShaderStage,
       maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
       maxBufferSize: limits.maxBufferSize,
       maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
@@ -274,7 +293,7 @@ async function serve(backend, name, featureLevel, allFeatures) {
       if (adapter.limits[l] !== undefined) requiredLimits[l] = adapter.limits[l];
     }
     device = await adapter.requestDevice({
-      requiredFeatures: allFeatures ? [...adapter.features] : [],
+      requiredFeatures: allFeatures ? [...adapter.features] : DEVICE_FEATURES.filter((f) => adapter.features.has(f)),
       requiredLimits,
     });
   } catch (e) {
