@@ -129,8 +129,8 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	switch s := at.Scalar().Kind; {
 	case e.Fn == ir.BAll || e.Fn == ir.BAny:
 		fn = allAny(ops[0].loc, int32(at.Width()), e.Fn == ir.BAny, d)
-	case s == ir.KindF32:
-		fn = c.f32Builtin(e, info, ops, ls, n, d)
+	case s == ir.KindF32 || s == ir.KindF16:
+		fn = c.floatBuiltin(fmtOf(s), e, info, ops, ls, n, d)
 	case e.Fn == ir.BDot:
 		fn = intDot(ops[0].loc, ops[1].loc, int32(at.Width()), d)
 	default:
@@ -262,50 +262,63 @@ func intDot(xl, yl, n, d int32) exprFn {
 	}
 }
 
-// Scalar f32 builtin kernels.
+// Scalar float builtin kernels of format m (f32.go's rules with m's
+// parameters).
+func unaryKernels(m *ffmt) map[ir.Builtin]fk1 {
+	return map[ir.Builtin]fk1{
+		ir.BAbs:   func(a fv) (fv, fstatus) { return m.abs(a), fsOK },
+		ir.BFloor: func(a fv) (fv, fstatus) { return m.floor(a), fsOK },
+		// degrees, radians: inherited from x * the constant in m's
+		// format (WGSL #degrees-builtin, #radians-builtin).
+		ir.BDegrees:     func(a fv) (fv, fstatus) { return m.mul(a, fv{m.round(57.295779513082322865), 0}), fsOK },
+		ir.BRadians:     func(a fv) (fv, fstatus) { return m.mul(a, fv{m.round(0.017453292519943295769), 0}), fsOK },
+		ir.BCeil:        func(a fv) (fv, fstatus) { return m.ceil(a), fsOK },
+		ir.BRound:       func(a fv) (fv, fstatus) { return m.roundEven(a), fsOK },
+		ir.BTrunc:       func(a fv) (fv, fstatus) { return m.trunc(a), fsOK },
+		ir.BFract:       func(a fv) (fv, fstatus) { return m.fract(a), fsOK },
+		ir.BSign:        m.sign,
+		ir.BSqrt:        m.sqrt,
+		ir.BInverseSqrt: m.inverseSqrt,
+		ir.BExp:         func(a fv) (fv, fstatus) { return m.exp(a), fsOK },
+		ir.BExp2:        func(a fv) (fv, fstatus) { return m.exp2(a), fsOK },
+		ir.BLog:         m.log,
+		ir.BLog2:        m.log2,
+		ir.BSin:         m.sin,
+		ir.BCos:         m.cos,
+		ir.BTan:         m.tan,
+		ir.BAsin:        func(a fv) (fv, fstatus) { return m.asinAcos(a, false) },
+		ir.BAcos:        func(a fv) (fv, fstatus) { return m.asinAcos(a, true) },
+		ir.BAtan:        func(a fv) (fv, fstatus) { return m.atan(a), fsOK },
+		ir.BSaturate:    m.saturate,
+		ir.BSinh:        m.sinh,
+		ir.BCosh:        m.cosh,
+		ir.BTanh:        m.tanh,
+	}
+}
+
+func binaryKernels(m *ffmt) map[ir.Builtin]fk2 {
+	return map[ir.Builtin]fk2{
+		ir.BMin:   func(a, b fv) (fv, fstatus) { return m.min(a, b), fsOK },
+		ir.BMax:   func(a, b fv) (fv, fstatus) { return m.max(a, b), fsOK },
+		ir.BPow:   m.pow,
+		ir.BAtan2: m.atan2,
+		ir.BStep:  m.step,
+	}
+}
+
+func ternaryKernels(m *ffmt) map[ir.Builtin]fk3 {
+	return map[ir.Builtin]fk3{
+		ir.BClamp:      m.clamp,
+		ir.BMix:        func(a, b, c fv) (fv, fstatus) { return m.mix(a, b, c), fsOK },
+		ir.BSmoothstep: m.smoothstep,
+		ir.BFma:        func(a, b, c fv) (fv, fstatus) { return m.fma(a, b, c), fsOK },
+	}
+}
+
 var (
-	f32Unary = map[ir.Builtin]fk1{
-		ir.BAbs:   func(a fv) (fv, fstatus) { return fAbs(a), fsOK },
-		ir.BFloor: func(a fv) (fv, fstatus) { return fFloor(a), fsOK },
-		// degrees, radians: inherited from x * the f32 constant (WGSL
-		// #degrees-builtin, #radians-builtin).
-		ir.BDegrees:     func(a fv) (fv, fstatus) { return fMul(a, fv{r32(57.295779513082322865), 0}), fsOK },
-		ir.BRadians:     func(a fv) (fv, fstatus) { return fMul(a, fv{r32(0.017453292519943295769), 0}), fsOK },
-		ir.BCeil:        func(a fv) (fv, fstatus) { return fCeil(a), fsOK },
-		ir.BRound:       func(a fv) (fv, fstatus) { return fRound(a), fsOK },
-		ir.BTrunc:       func(a fv) (fv, fstatus) { return fTrunc(a), fsOK },
-		ir.BFract:       func(a fv) (fv, fstatus) { return fFract(a), fsOK },
-		ir.BSign:        fSign,
-		ir.BSqrt:        fSqrt,
-		ir.BInverseSqrt: fInverseSqrt,
-		ir.BExp:         func(a fv) (fv, fstatus) { return fExp(a), fsOK },
-		ir.BExp2:        func(a fv) (fv, fstatus) { return fExp2(a), fsOK },
-		ir.BLog:         fLog,
-		ir.BLog2:        fLog2,
-		ir.BSin:         fSin,
-		ir.BCos:         fCos,
-		ir.BTan:         fTan,
-		ir.BAsin:        func(a fv) (fv, fstatus) { return fAsinAcos(a, false) },
-		ir.BAcos:        func(a fv) (fv, fstatus) { return fAsinAcos(a, true) },
-		ir.BAtan:        func(a fv) (fv, fstatus) { return fAtan(a), fsOK },
-		ir.BSaturate:    fSaturate,
-		ir.BSinh:        fSinh,
-		ir.BCosh:        fCosh,
-		ir.BTanh:        fTanh,
-	}
-	f32Binary = map[ir.Builtin]fk2{
-		ir.BMin:   func(a, b fv) (fv, fstatus) { return fMin(a, b), fsOK },
-		ir.BMax:   func(a, b fv) (fv, fstatus) { return fMax(a, b), fsOK },
-		ir.BPow:   fPow,
-		ir.BAtan2: fAtan2,
-		ir.BStep:  fStep,
-	}
-	f32Ternary = map[ir.Builtin]fk3{
-		ir.BClamp:      fClamp,
-		ir.BMix:        func(a, b, c fv) (fv, fstatus) { return fMix(a, b, c), fsOK },
-		ir.BSmoothstep: fSmoothstep,
-		ir.BFma:        func(a, b, c fv) (fv, fstatus) { return fFma(a, b, c), fsOK },
-	}
+	f32Unary, f16Unary     = unaryKernels(f32F), unaryKernels(f16F)
+	f32Binary, f16Binary   = binaryKernels(f32F), binaryKernels(f16F)
+	f32Ternary, f16Ternary = ternaryKernels(f32F), ternaryKernels(f16F)
 )
 
 // Fast paths: the value of a builtin on exact, normal operands when it
@@ -389,87 +402,96 @@ func fastSlot(r float64, ok bool) (slot, bool) {
 // one operand after the other, out receives the result's lanes.
 type vk func(in, out []fv) fstatus
 
-func vkDot(w int) vk {
+func vkDot(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var tmp [4]fv
-		r, st := fDot(in[:w], in[w:2*w], tmp[:])
+		r, st := m.dot(in[:w], in[w:2*w], tmp[:])
 		out[0] = r
 		return st
 	}
 }
 
-func vkLength(w int) vk {
+func vkLength(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var tmp [4]fv
-		r, st := fLength(in[:w], tmp[:])
+		r, st := m.length(in[:w], tmp[:])
 		out[0] = r
 		return st
 	}
 }
 
-func vkDistance(w int) vk {
+func vkDistance(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var diff, tmp [4]fv
 		for i := 0; i < w; i++ {
-			diff[i] = fSub(in[i], in[w+i])
+			diff[i] = m.sub(in[i], in[w+i])
 		}
-		r, st := fLength(diff[:w], tmp[:])
+		r, st := m.length(diff[:w], tmp[:])
 		out[0] = r
 		return st
 	}
 }
 
-func vkNormalize(w int) vk {
+func vkNormalize(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var tmp [4]fv
-		return fNormalize(in[:w], out[:w], tmp[:])
+		return m.normalize(in[:w], out[:w], tmp[:])
 	}
 }
 
-func vkReflect(w int) vk {
+func vkReflect(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var tmp [4]fv
-		return fReflect(in[:w], in[w:2*w], out[:w], tmp[:])
+		return m.reflect(in[:w], in[w:2*w], out[:w], tmp[:])
 	}
 }
 
-func vkFaceForward(w int) vk {
+func vkFaceForward(m *ffmt, w int) vk {
 	return func(in, out []fv) fstatus {
 		var tmp [4]fv
-		return fFaceForward(in[:w], in[w:2*w], in[2*w:3*w], out[:w], tmp[:])
+		return m.faceForward(in[:w], in[w:2*w], in[2*w:3*w], out[:w], tmp[:])
 	}
 }
 
-func vkCross(in, out []fv) fstatus {
-	fCross(in[:3], in[3:6], out[:3])
-	return fsOK
+func vkCross(m *ffmt) vk {
+	return func(in, out []fv) fstatus {
+		m.cross(in[:3], in[3:6], out[:3])
+		return fsOK
+	}
 }
 
-func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, ls []lanes, n, d int32) exprFn {
+// floatBuiltin compiles a float builtin of format m lane by lane (or
+// over whole vectors). f32 has fast paths for exact, normal operands;
+// f16 runs the general kernels only (their values and bounds are f32's
+// rules with f16's parameters, f16.go).
+func (c *compiler) floatBuiltin(m *ffmt, e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, ls []lanes, n, d int32) exprFn {
 	site := c.site(e.Pos, e, accuracy(info))
 	w := e.Args[0].Type().Width()
 	var v vk
 	switch e.Fn {
 	case ir.BDot:
-		v = vkDot(w)
+		v = vkDot(m, w)
 	case ir.BLength:
-		v = vkLength(w)
+		v = vkLength(m, w)
 	case ir.BDistance:
-		v = vkDistance(w)
+		v = vkDistance(m, w)
 	case ir.BNormalize:
-		v = vkNormalize(w)
+		v = vkNormalize(m, w)
 	case ir.BCross:
-		v = vkCross
+		v = vkCross(m)
 	case ir.BReflect:
-		v = vkReflect(w)
+		v = vkReflect(m, w)
 	case ir.BFaceForward:
-		v = vkFaceForward(w)
+		v = vkFaceForward(m, w)
 	}
 	if v != nil {
-		return vecKernel(site, v, ops, n, d)
+		return vecKernel(m, site, v, ops, n, d)
 	}
 	if e.Fn == ir.BLdexp {
-		return ldexpLanes(site, ls, n, d)
+		return ldexpLanes(m, site, ls, n, d)
+	}
+	if m.half {
+		return c.f16Lanes(e, info, site, ls, n, d)
 	}
 	if k, ok := f32Unary[e.Fn]; ok {
 		a := ls[0]
@@ -561,10 +583,46 @@ func (c *compiler) f32Builtin(e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cex
 	return func(*frame) {}
 }
 
+// f16Lanes compiles a lane-wise f16 builtin: the general kernel on every
+// lane (eval1, eval2, eval3 with f16F: flushed subnormal operands tried,
+// overflow past 65504 indeterminate).
+func (c *compiler) f16Lanes(e *ir.BuiltinCall, info *ir.BuiltinInfo, site int32, ls []lanes, n, d int32) exprFn {
+	m := f16F
+	if k, ok := f16Unary[e.Fn]; ok {
+		a := ls[0]
+		return func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = m.eval1(site, k, s[a.loc+i*a.stride])
+			}
+		}
+	}
+	if k, ok := f16Binary[e.Fn]; ok {
+		a, b := ls[0], ls[1]
+		return func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = m.eval2(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride])
+			}
+		}
+	}
+	if k, ok := f16Ternary[e.Fn]; ok {
+		a, b, cc := ls[0], ls[1], ls[2]
+		return func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				s[d+i] = m.eval3(site, k, s[a.loc+i*a.stride], s[b.loc+i*b.stride], s[cc.loc+i*cc.stride])
+			}
+		}
+	}
+	c.errorf(e.Pos, "builtin %s is not defined for f16", info.Name)
+	return func(*frame) {}
+}
+
 // ldexpLanes is ldexp(e1, e2) lane by lane (fLdexp): ls[0] the f32
 // lanes, ls[1] the i32 exponents; an indeterminate exponent makes its
 // lane indeterminate, a subnormal e1 is also tried flushed (eval1).
-func ldexpLanes(site int32, ls []lanes, n, d int32) exprFn {
+func ldexpLanes(m *ffmt, site int32, ls []lanes, n, d int32) exprFn {
 	a, b := ls[0], ls[1]
 	return func(fr *frame) {
 		s := fr.s
@@ -575,14 +633,15 @@ func ldexpLanes(site int32, ls []lanes, n, d int32) exprFn {
 				continue
 			}
 			e2 := int32(k.bits)
-			s[d+i] = eval1(site, func(a fv) (fv, fstatus) { return fLdexp(a, e2) }, x)
+			s[d+i] = m.eval1(site, func(a fv) (fv, fstatus) { return m.ldexp(a, e2) }, x)
 		}
 	}
 }
 
-// vecKernel runs a whole-vector f32 kernel. Subnormal operands are tried
-// flushed all together and one at a time (not every combination).
-func vecKernel(site int32, k vk, ops []cexpr, n, d int32) exprFn {
+// vecKernel runs a whole-vector kernel of format m. Subnormal operands
+// are tried flushed all together and one at a time (not every
+// combination).
+func vecKernel(m *ffmt, site int32, k vk, ops []cexpr, n, d int32) exprFn {
 	type arg struct{ loc, n int32 }
 	args := make([]arg, len(ops))
 	inN := int32(0)
@@ -598,22 +657,22 @@ func vecKernel(site int32, k vk, ops []cexpr, n, d int32) exprFn {
 		for _, a := range args {
 			for i := int32(0); i < a.n; i++ {
 				x := s[a.loc+i]
-				in[j] = fvOf(x)
+				in[j] = m.fvOf(x)
 				why = mergeWhy(why, x.why)
-				sub = sub || isSubnormal(x.bits)
+				sub = sub || m.isSub(x.bits)
 				j++
 			}
 		}
 		out := fr.fout[:n]
 		st := k(in, out)
-		if why >= 0 && st == fsOK && sub && vecFlushDiffers(fr, k, inN, n) {
+		if why >= 0 && st == fsOK && sub && vecFlushDiffers(m, fr, k, inN, n) {
 			st = fsSubnormal
 		}
 		for i := int32(0); i < n; i++ {
 			if why < 0 {
-				s[d+i] = slot{bits: math.Float32bits(float32(out[i].v)), why: why}
+				s[d+i] = slot{bits: m.bitsOf(out[i].v), why: why}
 			} else {
-				s[d+i] = finish(site, out[i], st, why)
+				s[d+i] = m.finish(site, out[i], st, why)
 			}
 		}
 	}
@@ -622,13 +681,13 @@ func vecKernel(site int32, k vk, ops []cexpr, n, d int32) exprFn {
 // vecFlushDiffers reruns k with the subnormal operands in fr.fin flushed
 // (all, then each alone) and reports whether any outcome differs from
 // fr.fout.
-func vecFlushDiffers(fr *frame, k vk, inN, n int32) bool {
+func vecFlushDiffers(m *ffmt, fr *frame, k vk, inN, n int32) bool {
 	in2, out2 := fr.fin2[:inN], fr.fout2[:n]
 	for single := int32(-1); single < inN; single++ {
 		copy(in2, fr.fin[:inN])
 		any := false
 		for i := range in2 {
-			if in2[i].v != 0 && zeroish(in2[i].v) && (single < 0 || single == int32(i)) {
+			if in2[i].v != 0 && m.zeroish(in2[i].v) && (single < 0 || single == int32(i)) {
 				in2[i].v = math.Copysign(0, in2[i].v)
 				any = true
 			}
@@ -641,7 +700,7 @@ func vecFlushDiffers(fr *frame, k vk, inN, n int32) bool {
 			return true
 		}
 		for i := range out2 {
-			if !same(out2[i].v, fr.fout[i].v) {
+			if !m.same(out2[i].v, fr.fout[i].v) {
 				return true
 			}
 		}

@@ -154,7 +154,7 @@ func (c *compiler) errorf(pos ir.Pos, format string, args ...any) {
 // size returns the number of leaf scalars (slots) of t.
 func size(t *ir.Type) int32 {
 	switch t.Kind {
-	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32, ir.KindF16:
 		return 1
 	case ir.KindVec:
 		return int32(t.Len)
@@ -208,9 +208,9 @@ func (c *compiler) constant(pos ir.Pos, node ir.Node, v ir.Value) int32 {
 		case ir.KindI32, ir.KindU32:
 			c.image[at].bits = v.Bits
 			return at + 1
-		case ir.KindF32:
+		case ir.KindF32, ir.KindF16:
 			c.image[at].bits = v.Bits
-			if v.Bits&0x7f800000 == 0x7f800000 {
+			if fmtOf(v.Type.Kind).nonFinite(v.Bits) {
 				c.image[at].why = -c.addReason(pos, rConst, node, "")
 			}
 			return at + 1

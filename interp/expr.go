@@ -684,27 +684,30 @@ func foldConstruct(e *ir.Construct) (ir.Value, bool) {
 }
 
 // reassociationOverflow returns the (negative) reason for (x op c1) op c2
-// on f32 (op + or *, c1 and c2 literals) whose constants, combined first
-// as a reassociating compiler may, overflow f32; 0 otherwise.
+// on f32 or f16 (op + or *, c1 and c2 literals) whose constants, combined
+// first as a reassociating compiler may, overflow the type (beyond its
+// largest finite value: WGSL #floating-point-rounding-and-overflow lets
+// such a result be infinity); 0 otherwise.
 func (c *compiler) reassociationOverflow(e *ir.Binary) int32 {
-	if (e.Op != ir.OpMul && e.Op != ir.OpAdd) || e.Type() == nil || !e.Type().IsScalar() || e.Type().Kind != ir.KindF32 {
+	if (e.Op != ir.OpMul && e.Op != ir.OpAdd) || e.Type() == nil || !e.Type().IsFloat() {
 		return 0
 	}
+	k := e.Type().Kind
 	inner, ok := e.X.(*ir.Binary)
 	if !ok || inner.Op != e.Op {
 		return 0
 	}
 	c1, ok1 := inner.Y.(*ir.Lit)
 	c2, ok2 := e.Y.(*ir.Lit)
-	if !ok1 || !ok2 || c1.Val.Type == nil || c2.Val.Type == nil || c1.Val.Type.Kind != ir.KindF32 || c2.Val.Type.Kind != ir.KindF32 {
+	if !ok1 || !ok2 || c1.Val.Type == nil || c2.Val.Type == nil || c1.Val.Type.Kind != k || c2.Val.Type.Kind != k {
 		return 0
 	}
-	a, b := float64(c1.Val.F32()), float64(c2.Val.F32())
+	a, b := c1.Val.Float(), c2.Val.Float()
 	r := a * b
 	if e.Op == ir.OpAdd {
 		r = a + b
 	}
-	if math.Abs(r) <= math.MaxFloat32 {
+	if math.Abs(r) <= fmtOf(k).maxF {
 		return 0
 	}
 	return -c.addReason(e.Pos, rReassoc, e, "")

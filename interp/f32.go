@@ -110,11 +110,11 @@ func zeroish(x float64) bool { return math.Abs(x) < minNormal }
 // cr is the rule for a correctly rounded operation whose exact result is
 // exact (exactOK reports that exact is exact and not a float64 rounding)
 // and whose operands contribute prop.
-func cr(exact float64, exactOK bool, prop float64) fv {
-	v := r32(exact)
+func (m *ffmt) cr(exact float64, exactOK bool, prop float64) fv {
+	v := m.round(exact)
 	e := prop
 	if prop > 0 || !exactOK || v != exact {
-		e += ulp(math.Abs(exact) + prop)
+		e += m.ulp(math.Abs(exact) + prop)
 	}
 	return fv{v, e}
 }
@@ -126,19 +126,19 @@ func twoSumExact(a, b, s float64) bool {
 	return (a-(s-bb))+(b-bb) == 0
 }
 
-func fAdd(a, b fv) fv {
+func (m *ffmt) add(a, b fv) fv {
 	s := a.v + b.v
-	return cr(s, twoSumExact(a.v, b.v, s), a.e+b.e)
+	return m.cr(s, twoSumExact(a.v, b.v, s), a.e+b.e)
 }
 
-func fSub(a, b fv) fv { return fAdd(a, fv{-b.v, b.e}) }
+func (m *ffmt) sub(a, b fv) fv { return m.add(a, fv{-b.v, b.e}) }
 
-func fMul(a, b fv) fv {
+func (m *ffmt) mul(a, b fv) fv {
 	// The product of two f32 values is exact in float64 (48 significant
 	// bits, exponents well inside float64's range).
 	p := float64(a.v * b.v)
 	prop := float64(math.Abs(a.v)*b.e) + float64(math.Abs(b.v)*a.e) + float64(a.e*b.e)
-	return cr(p, true, prop)
+	return m.cr(p, true, prop)
 }
 
 // fDiv is x / y: 2.5 ULP for |y| in [2^-126, 2^126] (WGSL
@@ -148,17 +148,17 @@ func fMul(a, b fv) fv {
 // or multiplying by its exact reciprocal), and the program generator's
 // exact domain relies on it (floor(x / 4.0)); the letter of the spec
 // would grant 2.5 ULP there too.
-func fDiv(a, b fv) (fv, fstatus) {
+func (m *ffmt) div(a, b fv) (fv, fstatus) {
 	q := a.v / b.v
 	ab := math.Abs(b.v)
-	if ab-b.e < minNormal || ab+b.e > 0x1p126 {
-		return fv{r32(q), 0}, fsDomain
+	if ab-b.e < m.minNormal || ab+b.e > m.divHi {
+		return fv{m.round(q), 0}, fsDomain
 	}
-	if a.e == 0 && b.e == 0 && isPow2(ab) && r32(q) == q && (q == 0 || math.Abs(q) >= minNormal) {
+	if a.e == 0 && b.e == 0 && isPow2(ab) && m.round(q) == q && (q == 0 || math.Abs(q) >= m.minNormal) {
 		return fv{q, 0}, fsOK
 	}
 	prop := (a.e + float64(math.Abs(q)*b.e)) / (ab - b.e)
-	return fv{r32(q), prop + 2.5*ulp(math.Abs(q)+prop)}, fsOK
+	return fv{m.round(q), prop + 2.5*m.ulp(math.Abs(q)+prop)}, fsOK
 }
 
 // isPow2 reports whether x > 0 is a power of two.
@@ -169,21 +169,21 @@ func isPow2(x float64) bool {
 
 // fRem is x % y, inherited from x - y * trunc(x / y) (WGSL
 // #arithmetic-expr); the reference value is the exact remainder.
-func fRem(a, b fv) (fv, fstatus) {
-	q, st := fDiv(a, b)
+func (m *ffmt) rem(a, b fv) (fv, fstatus) {
+	q, st := m.div(a, b)
 	if st != fsOK {
-		return fv{r32(math.Mod(a.v, b.v)), 0}, st
+		return fv{m.round(math.Mod(a.v, b.v)), 0}, st
 	}
-	t := fMono(math.Trunc, q)
-	r := fSub(a, fMul(b, t))
-	v := r32(math.Mod(a.v, b.v))
+	t := m.mono(math.Trunc, q)
+	r := m.sub(a, m.mul(b, t))
+	v := m.round(math.Mod(a.v, b.v))
 	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
 }
 
 // fMono applies a monotone, possibly discontinuous function whose results
 // are exact (floor, ceil, trunc, round): E is its largest jump within the
 // operand's interval.
-func fMono(f func(float64) float64, a fv) fv {
+func (m *ffmt) mono(f func(float64) float64, a fv) fv {
 	v := f(a.v)
 	if a.e == 0 {
 		return fv{v, 0}
@@ -194,32 +194,32 @@ func fMono(f func(float64) float64, a fv) fv {
 
 // fMonoULP applies a monotone function accurate to k ULP (k may depend
 // on the largest operand magnitude).
-func fMonoULP(f func(float64) float64, a fv, k float64) fv {
+func (m *ffmt) monoULP(f func(float64) float64, a fv, k float64) fv {
 	x := f(a.v)
 	prop := 0.0
 	if a.e > 0 {
 		prop = math.Max(math.Abs(f(a.v+a.e)-x), math.Abs(x-f(a.v-a.e)))
 	}
-	return fv{r32(x), prop + k*ulp(math.Abs(x)+prop)}
+	return fv{m.round(x), prop + k*m.ulp(math.Abs(x)+prop)}
 }
 
 // absBound finishes an absolutely bounded function: exact is its float64
 // value, prop the propagated bound, bound the absolute bound.
-func absBound(exact, prop, bound float64) fv {
-	v := r32(exact)
+func (m *ffmt) absBound(exact, prop, bound float64) fv {
+	v := m.round(exact)
 	e := prop + bound
 	if v != exact {
-		e += ulp(exact)
+		e += m.ulp(exact)
 	}
 	return fv{v, e}
 }
 
-func fAbs(a fv) fv { return fv{math.Abs(a.v), a.e} }
-func fNeg(a fv) fv { return fv{-a.v, a.e} }
+func (m *ffmt) abs(a fv) fv { return fv{math.Abs(a.v), a.e} }
+func (m *ffmt) neg(a fv) fv { return fv{-a.v, a.e} }
 
 // fMin and fMax are min and max as WGSL defines them (#min-float-builtin:
 // e2 if e2 < e1, else e1; max: e2 if e1 < e2, else e1).
-func fMin(a, b fv) fv {
+func (m *ffmt) min(a, b fv) fv {
 	v := a.v
 	if b.v < a.v {
 		v = b.v
@@ -227,7 +227,7 @@ func fMin(a, b fv) fv {
 	return fv{v, math.Max(a.e, b.e)}
 }
 
-func fMax(a, b fv) fv {
+func (m *ffmt) max(a, b fv) fv {
 	v := a.v
 	if a.v < b.v {
 		v = b.v
@@ -239,9 +239,9 @@ func fMax(a, b fv) fv {
 // median of the three. When lo > hi is possible the two may differ:
 // indeterminate if they do for the reference operands, else E grows by the
 // largest possible difference.
-func fClamp(x, lo, hi fv) (fv, fstatus) {
-	v := fMin(fMax(x, lo), hi).v
-	med := fMax(fMin(x, lo), fMin(fMax(x, lo), hi)).v
+func (m *ffmt) clamp(x, lo, hi fv) (fv, fstatus) {
+	v := m.min(m.max(x, lo), hi).v
+	med := m.max(m.min(x, lo), m.min(m.max(x, lo), hi)).v
 	e := math.Max(x.e, math.Max(lo.e, hi.e))
 	if v != med {
 		return fv{v, e}, fsAmbiguous
@@ -252,19 +252,19 @@ func fClamp(x, lo, hi fv) (fv, fstatus) {
 	return fv{v, e}, fsOK
 }
 
-func fFloor(a fv) fv { return fMono(math.Floor, a) }
-func fCeil(a fv) fv  { return fMono(math.Ceil, a) }
-func fTrunc(a fv) fv { return fMono(math.Trunc, a) }
+func (m *ffmt) floor(a fv) fv { return m.mono(math.Floor, a) }
+func (m *ffmt) ceil(a fv) fv  { return m.mono(math.Ceil, a) }
+func (m *ffmt) trunc(a fv) fv { return m.mono(math.Trunc, a) }
 
 // fRound rounds half to even (WGSL #round-builtin, wgslsem.Round).
-func fRound(a fv) fv { return fMono(wgslsem.Round, a) }
+func (m *ffmt) roundEven(a fv) fv { return m.mono(wgslsem.Round, a) }
 
 // fFract is x - floor(x) (WGSL #fract-builtin, inherited).
-func fFract(a fv) fv { return fSub(a, fFloor(a)) }
+func (m *ffmt) fract(a fv) fv { return m.sub(a, m.floor(a)) }
 
 // fSign is sign(x) (WGSL #sign-builtin): indeterminate when the sign may
 // change within the interval.
-func fSign(a fv) (fv, fstatus) {
+func (m *ffmt) sign(a fv) (fv, fstatus) {
 	v := 0.0
 	switch {
 	case a.v > 0:
@@ -279,8 +279,8 @@ func fSign(a fv) (fv, fstatus) {
 }
 
 // fStep is step(edge, x): 1.0 if edge ≤ x, else 0.0 (WGSL #step-builtin).
-func fStep(edge, x fv) (fv, fstatus) {
-	le, st := fLe(edge, x)
+func (m *ffmt) step(edge, x fv) (fv, fstatus) {
+	le, st := m.le(edge, x)
 	if le {
 		return fv{1, 0}, st
 	}
@@ -288,22 +288,22 @@ func fStep(edge, x fv) (fv, fstatus) {
 }
 
 // fInverseSqrt is 2 ULP on (0, +∞) (WGSL #inverseSqrt-builtin).
-func fInverseSqrt(a fv) (fv, fstatus) {
+func (m *ffmt) inverseSqrt(a fv) (fv, fstatus) {
 	if a.v-a.e <= 0 {
 		if a.v == 0 && a.e == 0 {
 			return fv{math.Inf(1), 0}, fsOverflow
 		}
-		return fv{r32(1 / math.Sqrt(a.v)), 0}, fsDomain
+		return fv{m.round(1 / math.Sqrt(a.v)), 0}, fsDomain
 	}
-	return fMonoULP(func(x float64) float64 { return 1 / math.Sqrt(x) }, a, 2), fsOK
+	return m.monoULP(func(x float64) float64 { return 1 / math.Sqrt(x) }, a, 2), fsOK
 }
 
 // fSqrt is inherited from 1.0 / inverseSqrt(x) (WGSL #sqrt-builtin). The
 // reference value is the correctly rounded square root; sqrt(0) is 0
 // exactly (the inherited expression would divide by infinity there, but
 // every implementation returns 0 and WGSL allows better accuracy).
-func fSqrt(a fv) (fv, fstatus) {
-	v := r32(math.Sqrt(a.v))
+func (m *ffmt) sqrt(a fv) (fv, fstatus) {
+	v := m.round(math.Sqrt(a.v))
 	switch {
 	case a.v < 0 || a.v-a.e < 0:
 		return fv{v, 0}, fsDomain
@@ -313,13 +313,13 @@ func fSqrt(a fv) (fv, fstatus) {
 		// The interval reaches 0: any result in [0, sqrt(x+E)] plus
 		// the inherited bound at its top.
 		hi := math.Sqrt(a.v + a.e)
-		return fv{v, hi + 5*ulp(hi)}, fsOK
+		return fv{v, hi + 5*m.ulp(hi)}, fsOK
 	}
-	y, st := fInverseSqrt(a)
+	y, st := m.inverseSqrt(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	r, st := fDiv(fv{1, 0}, y)
+	r, st := m.div(fv{1, 0}, y)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
@@ -327,26 +327,26 @@ func fSqrt(a fv) (fv, fstatus) {
 }
 
 // fExp and fExp2 are 3 + 2|x| ULP (WGSL #concrete-float-accuracy).
-func fExp(a fv) fv  { return fMonoULP(math.Exp, a, 3+2*(math.Abs(a.v)+a.e)) }
-func fExp2(a fv) fv { return fMonoULP(math.Exp2, a, 3+2*(math.Abs(a.v)+a.e)) }
+func (m *ffmt) exp(a fv) fv  { return m.monoULP(math.Exp, a, m.expULP+2*(math.Abs(a.v)+a.e)) }
+func (m *ffmt) exp2(a fv) fv { return m.monoULP(math.Exp2, a, m.expULP+2*(math.Abs(a.v)+a.e)) }
 
 // fLogBase is log or log2: absolute 2^-21 on [0.5, 2], 3 ULP elsewhere,
 // domain (0, +∞) (log 0 is -∞, an overflow).
-func fLogBase(f func(float64) float64, a fv) (fv, fstatus) {
+func (m *ffmt) logBase(f func(float64) float64, a fv) (fv, fstatus) {
 	x := f(a.v)
 	switch {
 	case a.v == 0 && a.e == 0:
 		return fv{math.Inf(-1), 0}, fsOverflow
 	case a.v-a.e <= 0:
-		return fv{r32(x), 0}, fsDomain
+		return fv{m.round(x), 0}, fsDomain
 	}
 	prop := 0.0
 	if a.e > 0 {
 		prop = math.Max(math.Abs(f(a.v+a.e)-x), math.Abs(x-f(a.v-a.e)))
 	}
 	lo, hi := a.v-a.e, a.v+a.e
-	abs := absBound(x, prop, 0x1p-21)
-	rel := fv{r32(x), prop + 3*ulp(math.Abs(x)+prop)}
+	abs := m.absBound(x, prop, m.logAbs)
+	rel := fv{m.round(x), prop + 3*m.ulp(math.Abs(x)+prop)}
 	switch {
 	case lo >= 0.5 && hi <= 2:
 		return abs, fsOK
@@ -356,34 +356,34 @@ func fLogBase(f func(float64) float64, a fv) (fv, fstatus) {
 	return fv{abs.v, math.Max(abs.e, rel.e)}, fsOK
 }
 
-func fLog(a fv) (fv, fstatus)  { return fLogBase(math.Log, a) }
-func fLog2(a fv) (fv, fstatus) { return fLogBase(math.Log2, a) }
+func (m *ffmt) log(a fv) (fv, fstatus)  { return m.logBase(math.Log, a) }
+func (m *ffmt) log2(a fv) (fv, fstatus) { return m.logBase(math.Log2, a) }
 
 // fSinCos is sin or cos: absolute 2^-11 on [-π, π] (WGSL
 // #concrete-float-accuracy); |sin'| and |cos'| ≤ 1 propagate E unchanged.
-func fSinCos(f func(float64) float64, a fv) (fv, fstatus) {
+func (m *ffmt) sinCos(f func(float64) float64, a fv) (fv, fstatus) {
 	x := f(a.v)
 	if math.Abs(a.v)+a.e > math.Pi {
-		return fv{r32(x), 0}, fsDomain
+		return fv{m.round(x), 0}, fsDomain
 	}
-	return absBound(x, math.Min(a.e, 2), 0x1p-11), fsOK
+	return m.absBound(x, math.Min(a.e, 2), m.trigAbs), fsOK
 }
 
-func fSin(a fv) (fv, fstatus) { return fSinCos(math.Sin, a) }
-func fCos(a fv) (fv, fstatus) { return fSinCos(math.Cos, a) }
+func (m *ffmt) sin(a fv) (fv, fstatus) { return m.sinCos(math.Sin, a) }
+func (m *ffmt) cos(a fv) (fv, fstatus) { return m.sinCos(math.Cos, a) }
 
 // fTan is inherited from sin(x) / cos(x).
-func fTan(a fv) (fv, fstatus) {
-	v := r32(math.Tan(a.v))
-	s, st := fSin(a)
+func (m *ffmt) tan(a fv) (fv, fstatus) {
+	v := m.round(math.Tan(a.v))
+	s, st := m.sin(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	c, st := fCos(a)
+	c, st := m.cos(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	q, st := fDiv(s, c)
+	q, st := m.div(s, c)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
@@ -394,29 +394,29 @@ func fTan(a fv) (fv, fstatus) {
 // inherited from atan2(x, sqrt(1 - x*x)) (asin) or atan2(sqrt(1 - x*x), x)
 // (acos). Where the inherited expression has no bound (atan2's x operand
 // outside [2^-126, 2^126], e.g. asin(±1), acos(0)), neither has the builtin.
-func fAsinAcos(a fv, acos bool) (fv, fstatus) {
-	f, bound := math.Asin, 6.81e-5
+func (m *ffmt) asinAcos(a fv, acos bool) (fv, fstatus) {
+	f, bound := math.Asin, m.asinAbs
 	if acos {
-		f, bound = math.Acos, 6.77e-5
+		f, bound = math.Acos, m.acosAbs
 	}
 	x := f(a.v)
 	if math.Abs(a.v)+a.e > 1 {
-		return fv{r32(x), 0}, fsDomain
+		return fv{m.round(x), 0}, fsDomain
 	}
 	prop := 0.0
 	if a.e > 0 {
 		prop = math.Max(math.Abs(f(math.Min(a.v+a.e, 1))-x), math.Abs(x-f(math.Max(a.v-a.e, -1))))
 	}
-	abs := absBound(x, prop, bound)
-	s, st := fSqrt(fSub(fv{1, 0}, fMul(a, a)))
+	abs := m.absBound(x, prop, bound)
+	s, st := m.sqrt(m.sub(fv{1, 0}, m.mul(a, a)))
 	if st != fsOK {
 		return abs, st
 	}
 	var t fv
 	if acos {
-		t, st = fAtan2(s, a)
+		t, st = m.atan2(s, a)
 	} else {
-		t, st = fAtan2(a, s)
+		t, st = m.atan2(a, s)
 	}
 	if st != fsOK {
 		return abs, st
@@ -425,24 +425,24 @@ func fAsinAcos(a fv, acos bool) (fv, fstatus) {
 }
 
 // fAtan is 4096 ULP.
-func fAtan(a fv) fv { return fMonoULP(math.Atan, a, 4096) }
+func (m *ffmt) atan(a fv) fv { return m.monoULP(math.Atan, a, m.atanULP) }
 
 // fAtan2 is atan2(y, x): 4096 ULP for |x| in [2^-126, 2^126] and y finite
 // and not subnormal (zero is accepted: the spec's "normal" excludes the
 // subnormals its note warns about). Where x may be negative and y may be
 // zero, the result may jump between -π and π (WGSL also lets an
 // implementation ignore the sign of a zero): ambiguous.
-func fAtan2(y, x fv) (fv, fstatus) {
+func (m *ffmt) atan2(y, x fv) (fv, fstatus) {
 	r := math.Atan2(y.v, x.v)
 	ax, ay := math.Abs(x.v), math.Abs(y.v)
 	switch {
-	case ax-x.e < minNormal || ax+x.e > 0x1p126:
-		return fv{r32(r), 0}, fsDomain
-	case y.e == 0 && y.v != 0 && ay < minNormal, y.e > 0 && ay-y.e < minNormal:
-		return fv{r32(r), 0}, fsDomain
+	case ax-x.e < m.minNormal || ax+x.e > m.divHi:
+		return fv{m.round(r), 0}, fsDomain
+	case y.e == 0 && y.v != 0 && ay < m.minNormal, y.e > 0 && ay-y.e < m.minNormal:
+		return fv{m.round(r), 0}, fsDomain
 	}
 	if x.v-x.e < 0 && ay <= y.e {
-		return fv{r32(r), 0}, fsAmbiguous
+		return fv{m.round(r), 0}, fsAmbiguous
 	}
 	prop := 0.0
 	if x.e > 0 || y.e > 0 {
@@ -451,32 +451,34 @@ func fAtan2(y, x fv) (fv, fstatus) {
 		d2 := float64(dx*dx) + float64(dy*dy)
 		prop = (float64((ax+x.e)*y.e) + float64((ay+y.e)*x.e)) / d2
 	}
-	return fv{r32(r), prop + 4096*ulp(math.Abs(r)+prop)}, fsOK
+	return fv{m.round(r), prop + m.atanULP*m.ulp(math.Abs(r)+prop)}, fsOK
 }
 
 // fPow is inherited from exp2(y * log2(x)) (WGSL #pow-builtin); its domain
 // excludes x < 0, and x = 0 makes log2 infinite.
-func fPow(x, y fv) (fv, fstatus) {
-	v := r32(math.Pow(x.v, y.v))
-	l, st := fLog2(x)
+func (m *ffmt) pow(x, y fv) (fv, fstatus) {
+	v := m.round(math.Pow(x.v, y.v))
+	l, st := m.log2(x)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	r := fExp2(fMul(y, l))
+	r := m.exp2(m.mul(y, l))
 	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
 }
 
-// quantum returns the value of the lowest set bit of the f32 value v ≠ 0.
-func quantum(v float64) float64 {
-	b := math.Float32bits(float32(v))
-	exp := int((b >> 23) & 0xff)
-	mant := b & 0x7fffff
-	e := -149
+// quantum returns the value of the lowest set bit of v ≠ 0, a value of
+// m's format: the lowest set bit of its float64 significand (exact: every
+// f32 and f16 value is a float64).
+func (m *ffmt) quantum(v float64) float64 {
+	b := math.Float64bits(v)
+	exp := int(b >> 52 & 0x7ff)
+	mant := b & (1<<52 - 1)
+	e := -1074
 	if exp != 0 {
-		mant |= 1 << 23
-		e = exp - 150
+		mant |= 1 << 52
+		e = exp - 1075
 	}
-	return math.Ldexp(1, e+bits.TrailingZeros32(mant))
+	return math.Ldexp(1, e+bits.TrailingZeros64(mant))
 }
 
 // fSum adds terms (each an f32 result) in any order, as an implementation
@@ -485,7 +487,7 @@ func quantum(v float64) float64 {
 // smallest term's lowest bit; otherwise each addition may round by 1 ULP
 // of the sum of magnitudes, which also bounds every partial sum (so a
 // possible overflow of any partial sum is detected too).
-func fSum(ts []fv) (fv, fstatus) {
+func (m *ffmt) sum(ts []fv) (fv, fstatus) {
 	s, mag, prop := 0.0, 0.0, 0.0
 	exact := true
 	q := math.Inf(1)
@@ -497,40 +499,40 @@ func fSum(ts []fv) (fv, fstatus) {
 			exact = false
 		}
 		if t.v != 0 {
-			q = math.Min(q, quantum(t.v))
+			q = math.Min(q, m.quantum(t.v))
 		}
 	}
-	if mag+prop > maxF32 {
-		return fv{r32(s), 0}, fsOverflow
+	if mag+prop > m.maxF {
+		return fv{m.round(s), 0}, fsOverflow
 	}
-	if exact && (mag == 0 || mag/q < 0x1p24) {
-		return fv{r32(s), 0}, fsOK
+	if exact && (mag == 0 || mag/q < m.exactSpan) {
+		return fv{m.round(s), 0}, fsOK
 	}
-	return fv{r32(s), prop + float64(len(ts)-1)*ulp(mag+prop)}, fsOK
+	return fv{m.round(s), prop + float64(len(ts)-1)*m.ulp(mag+prop)}, fsOK
 }
 
 // fDot is inherited from the sum of x[i] * y[i] (WGSL #dot-builtin).
-func fDot(x, y []fv, tmp []fv) (fv, fstatus) {
+func (m *ffmt) dot(x, y []fv, tmp []fv) (fv, fstatus) {
 	tmp = tmp[:len(x)]
 	for i := range x {
-		tmp[i] = fMul(x[i], y[i])
+		tmp[i] = m.mul(x[i], y[i])
 	}
-	return fSum(tmp)
+	return m.sum(tmp)
 }
 
 // fLength is inherited from sqrt(dot(x, x)) (sqrt(x*x) for a scalar); the
 // reference value is the correctly rounded Euclidean length.
-func fLength(x []fv, tmp []fv) (fv, fstatus) {
+func (m *ffmt) length(x []fv, tmp []fv) (fv, fstatus) {
 	ss := 0.0
 	for _, c := range x {
 		ss += float64(c.v * c.v)
 	}
-	v := r32(math.Sqrt(ss))
-	d, st := fDot(x, x, tmp)
+	v := m.round(math.Sqrt(ss))
+	d, st := m.dot(x, x, tmp)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	r, st := fSqrt(d)
+	r, st := m.sqrt(d)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
@@ -539,21 +541,21 @@ func fLength(x []fv, tmp []fv) (fv, fstatus) {
 
 // fNormalize is inherited from x / length(x); the zero vector is outside
 // its domain (WGSL #normalize-builtin).
-func fNormalize(x, out, tmp []fv) fstatus {
-	l, st := fLength(x, tmp)
+func (m *ffmt) normalize(x, out, tmp []fv) fstatus {
+	l, st := m.length(x, tmp)
 	ss := 0.0
 	for _, c := range x {
 		ss += float64(c.v * c.v)
 	}
 	n := math.Sqrt(ss)
 	for i, c := range x {
-		out[i] = fv{r32(c.v / n), 0}
+		out[i] = fv{m.round(c.v / n), 0}
 	}
 	if st != fsOK {
 		return st
 	}
 	for i, c := range x {
-		q, st := fDiv(c, l)
+		q, st := m.div(c, l)
 		if st != fsOK {
 			return st
 		}
@@ -563,43 +565,43 @@ func fNormalize(x, out, tmp []fv) fstatus {
 }
 
 // fCross is inherited from x[i] * y[j] - x[j] * y[i] (WGSL #cross-builtin).
-func fCross(x, y, out []fv) {
+func (m *ffmt) cross(x, y, out []fv) {
 	for i := 0; i < 3; i++ {
 		j, k := (i+1)%3, (i+2)%3
-		out[i] = fSub(fMul(x[j], y[k]), fMul(x[k], y[j]))
+		out[i] = m.sub(m.mul(x[j], y[k]), m.mul(x[k], y[j]))
 	}
 }
 
 // fMix is inherited from x * (1.0 - z) + y * z (WGSL #mix-builtin).
-func fMix(x, y, z fv) fv {
-	r := fAdd(fMul(x, fSub(fv{1, 0}, z)), fMul(y, z))
-	v := r32(float64(x.v*(1-z.v)) + float64(y.v*z.v))
+func (m *ffmt) mix(x, y, z fv) fv {
+	r := m.add(m.mul(x, m.sub(fv{1, 0}, z)), m.mul(y, z))
+	v := m.round(float64(x.v*(1-z.v)) + float64(y.v*z.v))
 	return fv{v, r.e + math.Abs(v-r.v)}
 }
 
 // fSmoothstep is inherited from t * t * (3.0 - 2.0 * t) with
 // t = clamp((x - e0) / (e1 - e0), 0.0, 1.0) (WGSL #smoothstep-builtin);
 // e0 = e1 divides by zero, which is indeterminate.
-func fSmoothstep(e0, e1, x fv) (fv, fstatus) {
+func (m *ffmt) smoothstep(e0, e1, x fv) (fv, fstatus) {
 	tp := math.Min(math.Max((x.v-e0.v)/(e1.v-e0.v), 0), 1)
-	v := r32(float64(tp*tp) * (3 - float64(2*tp)))
-	q, st := fDiv(fSub(x, e0), fSub(e1, e0))
+	v := m.round(float64(tp*tp) * (3 - float64(2*tp)))
+	q, st := m.div(m.sub(x, e0), m.sub(e1, e0))
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
 	t := fv{math.Min(math.Max(q.v, 0), 1), q.e}
-	r := fMul(fMul(t, t), fSub(fv{3, 0}, fMul(fv{2, 0}, t)))
+	r := m.mul(m.mul(t, t), m.sub(fv{3, 0}, m.mul(fv{2, 0}, t)))
 	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
 }
 
 // fFma is inherited from x * y + z (WGSL #fma-builtin): the reference
 // evaluates it unfused (an implementation may fuse; the bound covers both).
-func fFma(x, y, z fv) fv { return fAdd(fMul(x, y), z) }
+func (m *ffmt) fma(x, y, z fv) fv { return m.add(m.mul(x, y), z) }
 
 // Comparisons are exact (WGSL #concrete-float-accuracy, "Correct result")
 // but ambiguous when the outcome differs within the operands' intervals.
 
-func fLt(a, b fv) (bool, fstatus) {
+func (m *ffmt) lt(a, b fv) (bool, fstatus) {
 	switch {
 	case a.v+a.e < b.v-b.e:
 		return true, fsOK
@@ -609,7 +611,7 @@ func fLt(a, b fv) (bool, fstatus) {
 	return a.v < b.v, fsAmbiguous
 }
 
-func fLe(a, b fv) (bool, fstatus) {
+func (m *ffmt) le(a, b fv) (bool, fstatus) {
 	switch {
 	case a.v+a.e <= b.v-b.e:
 		return true, fsOK
@@ -619,7 +621,7 @@ func fLe(a, b fv) (bool, fstatus) {
 	return a.v <= b.v, fsAmbiguous
 }
 
-func fEq(a, b fv) (bool, fstatus) {
+func (m *ffmt) eq(a, b fv) (bool, fstatus) {
 	switch {
 	case a.e == 0 && b.e == 0:
 		return a.v == b.v, fsOK
@@ -631,15 +633,15 @@ func fEq(a, b fv) (bool, fstatus) {
 
 // fSaturate is saturate(x) = clamp(x, 0.0, 1.0), correctly rounded (WGSL
 // #saturate-float-builtin): exact, E that of x (clamp is 1-Lipschitz).
-func fSaturate(a fv) (fv, fstatus) { return fClamp(a, fv{0, 0}, fv{1, 0}) }
+func (m *ffmt) saturate(a fv) (fv, fstatus) { return m.clamp(a, fv{0, 0}, fv{1, 0}) }
 
 // fExpPair is exp(x) and exp(-x), the terms of sinh and cosh's inherited
 // expressions; fsOverflow when either may exceed the largest f32 (the
 // inherited expression's intermediate is then not finite: WGSL
 // #differences-from-ieee754, the finite math assumption).
-func fExpPair(a fv) (p, n fv, st fstatus) {
-	p, n = fExp(a), fExp(fNeg(a))
-	if !(p.v+p.e <= maxF32) || !(n.v+n.e <= maxF32) {
+func (m *ffmt) expPair(a fv) (p, n fv, st fstatus) {
+	p, n = m.exp(a), m.exp(m.neg(a))
+	if !(p.v+p.e <= m.maxF) || !(n.v+n.e <= m.maxF) {
 		return p, n, fsOverflow
 	}
 	return p, n, fsOK
@@ -649,25 +651,25 @@ func fExpPair(a fv) (p, n fv, st fstatus) {
 // #concrete-float-accuracy); the reference value is the correctly rounded
 // sinh(x). Near 0 the subtraction cancels: the bound stays that of the
 // two exp terms (about 6 ULP of 1), as WGSL's inherited accuracy says.
-func fSinh(a fv) (fv, fstatus) {
-	v := r32(math.Sinh(a.v))
-	p, n, st := fExpPair(a)
+func (m *ffmt) sinh(a fv) (fv, fstatus) {
+	v := m.round(math.Sinh(a.v))
+	p, n, st := m.expPair(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	r := fMul(fSub(p, n), fv{0.5, 0})
+	r := m.mul(m.sub(p, n), fv{0.5, 0})
 	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
 }
 
 // fCosh is inherited from (exp(x) + exp(-x)) * 0.5 (WGSL #cosh-builtin);
 // the reference value is the correctly rounded cosh(x).
-func fCosh(a fv) (fv, fstatus) {
-	v := r32(math.Cosh(a.v))
-	p, n, st := fExpPair(a)
+func (m *ffmt) cosh(a fv) (fv, fstatus) {
+	v := m.round(math.Cosh(a.v))
+	p, n, st := m.expPair(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	r := fMul(fAdd(p, n), fv{0.5, 0})
+	r := m.mul(m.add(p, n), fv{0.5, 0})
 	return fv{v, r.e + math.Abs(v-r.v)}, fsOK
 }
 
@@ -677,18 +679,18 @@ func fCosh(a fv) (fv, fstatus) {
 // inherited expression has no bound (exp(|x|) may overflow, or cosh(x)
 // leaves the divisor range [2^-126, 2^126]: |x| above about 88), neither
 // has the builtin, as for asin and acos.
-func fTanh(a fv) (fv, fstatus) {
+func (m *ffmt) tanh(a fv) (fv, fstatus) {
 	x := math.Tanh(a.v)
-	v := r32(x)
-	s, st := fSinh(a)
+	v := m.round(x)
+	s, st := m.sinh(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	c, st := fCosh(a)
+	c, st := m.cosh(a)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
-	q, st := fDiv(s, c)
+	q, st := m.div(s, c)
 	if st != fsOK {
 		return fv{v, 0}, st
 	}
@@ -697,7 +699,7 @@ func fTanh(a fv) (fv, fstatus) {
 		// tanh is monotone with |tanh'| ≤ 1.
 		prop = math.Max(math.Abs(math.Tanh(a.v+a.e)-x), math.Abs(x-math.Tanh(a.v-a.e)))
 	}
-	abs := absBound(x, prop, 1e-5)
+	abs := m.absBound(x, prop, 1e-5)
 	return fv{v, math.Max(abs.e, q.e+math.Abs(v-q.v))}, fsOK
 }
 
@@ -707,13 +709,13 @@ func fTanh(a fv) (fv, fstatus) {
 // (bias + 1) makes the result an indeterminate value (fsDomain); where
 // e2 + 127 ≤ 0 the result may be zero, so E grows by |v| to take 0 in.
 // A result beyond the largest f32 overflows (finish).
-func fLdexp(a fv, e2 int32) (fv, fstatus) {
+func (m *ffmt) ldexp(a fv, e2 int32) (fv, fstatus) {
 	exact := math.Ldexp(a.v, int(e2))
-	if int64(e2) > wgslsem.F32Bias+1 {
-		return fv{r32(exact), 0}, fsDomain
+	if int64(e2) > m.bias+1 {
+		return fv{m.round(exact), 0}, fsDomain
 	}
-	r := cr(exact, true, math.Ldexp(a.e, int(e2)))
-	if int64(e2)+wgslsem.F32Bias <= 0 {
+	r := m.cr(exact, true, math.Ldexp(a.e, int(e2)))
+	if int64(e2)+m.bias <= 0 {
 		r.e += math.Abs(r.v)
 	}
 	return r, fsOK
@@ -723,11 +725,11 @@ func fLdexp(a fv, e2 int32) (fv, fstatus) {
 // #reflect-builtin, #concrete-float-accuracy), composed step by step: the
 // reference value is that expression in f32 (one conforming evaluation),
 // E its inherited bound.
-func fReflect(x, y, out []fv, tmp []fv) fstatus {
-	d, st := fDot(x, y, tmp)
-	k := fMul(fv{2, 0}, d)
+func (m *ffmt) reflect(x, y, out []fv, tmp []fv) fstatus {
+	d, st := m.dot(x, y, tmp)
+	k := m.mul(fv{2, 0}, d)
 	for i := range x {
-		out[i] = fSub(x[i], fMul(k, y[i]))
+		out[i] = m.sub(x[i], m.mul(k, y[i]))
 	}
 	return st
 }
@@ -740,16 +742,16 @@ func fReflect(x, y, out []fv, tmp []fv) fstatus {
 // product or the sum that may be subnormal may also be flushed to zero
 // (WGSL #differences-from-ieee754), which widens the interval by less
 // than 2^-126 per such step.
-func fFaceForward(x, y, z, out []fv, tmp []fv) fstatus {
+func (m *ffmt) faceForward(x, y, z, out []fv, tmp []fv) fstatus {
 	tmp = tmp[:len(y)]
 	slack := 0.0
 	for i := range y {
-		tmp[i] = fMul(z[i], y[i])
-		if p := tmp[i]; (p.v != 0 || p.e != 0) && math.Abs(p.v)-p.e < minNormal {
-			slack += minNormal
+		tmp[i] = m.mul(z[i], y[i])
+		if p := tmp[i]; (p.v != 0 || p.e != 0) && math.Abs(p.v)-p.e < m.minNormal {
+			slack += m.minNormal
 		}
 	}
-	d, st := fSum(tmp)
+	d, st := m.sum(tmp)
 	for i := range x {
 		out[i] = x[i]
 	}
@@ -758,18 +760,22 @@ func fFaceForward(x, y, z, out []fv, tmp []fv) fstatus {
 	}
 	lo, hi := d.v-d.e-slack, d.v+d.e+slack
 	switch {
-	case hi <= -minNormal:
+	case hi <= -m.minNormal:
 	case lo >= 0:
 		for i := range x {
-			out[i] = fNeg(x[i])
+			out[i] = m.neg(x[i])
 		}
 	default:
 		if d.v >= 0 {
 			for i := range x {
-				out[i] = fNeg(x[i])
+				out[i] = m.neg(x[i])
 			}
 		}
 		return fsAmbiguous
 	}
 	return fsOK
 }
+
+// fFma is f32F.fma (fma of f32 operands), by its name before the kernels
+// became methods of a format.
+func fFma(x, y, z fv) fv { return f32F.fma(x, y, z) }

@@ -6,12 +6,13 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// Matrices (WGSL #matrix-types, #matrix-arithmetic). A matCxR<f32> value
-// occupies C*R slots, column-major: element [c][r] at slot c*R + r, so a
-// column is a vecR and indexing m[i] is an array index.
+// Matrices (WGSL #matrix-types, #matrix-arithmetic). A matCxR<T> value
+// (T f32 or f16) occupies C*R slots, column-major: element [c][r] at slot
+// c*R + r, so a column is a vecR and indexing m[i] is an array index.
 //
-// Accuracy: matrix + - and the products with a scalar are component-wise
-// f32 + - * (correctly rounded, f32.go's rules). The matrix-vector,
+// Accuracy, in T's format (f16.go: the rules are f32.go's with binary16's
+// ULPs and range): matrix + - and the products with a scalar are
+// component-wise + - * (correctly rounded, f32.go's rules). The matrix-vector,
 // vector-matrix and matrix-matrix products are, per result component, a
 // sum of products — the same rule as dot (WGSL #matrix-arithmetic defines
 // them as dot products of rows and columns; #concrete-float-accuracy
@@ -32,43 +33,44 @@ import (
 // are the operand and result types.
 func (c *compiler) matrixBinary(pos ir.Pos, node ir.Node, op ir.BinaryOp, xt, yt, rt *ir.Type, x, y cexpr, dst int32) cexpr {
 	n := size(rt)
+	m := fmtOf(rt.Scalar().Kind)
 	switch {
-	case op == ir.OpAdd || op == ir.OpSub || xt.Kind == ir.KindF32 || yt.Kind == ir.KindF32:
+	case op == ir.OpAdd || op == ir.OpSub || xt.IsFloat() || yt.IsFloat():
 		// Component-wise: matrix ± matrix, matrix * scalar, scalar * matrix.
 		sx, sy := int32(1), int32(1)
-		if xt.Kind == ir.KindF32 {
+		if xt.IsFloat() {
 			sx = 0
 		}
-		if yt.Kind == ir.KindF32 {
+		if yt.IsFloat() {
 			sy = 0
 		}
 		d := c.pickDst(dst, n, true, x, y)
-		fn := c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
+		fn := c.floatArith(m, pos, node, op, x, y, sx, sy, n, d)
 		return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, x, y), loc: d, n: n, stops: x.stops || y.stops}
 	}
 	var k vk
 	switch {
 	case xt.IsMat() && yt.Kind == ir.KindVec:
-		k = vkMatVec(xt.Len, xt.Rows())
+		k = vkMatVec(m, xt.Len, xt.Rows())
 	case xt.Kind == ir.KindVec && yt.IsMat():
-		k = vkVecMat(yt.Len, yt.Rows())
+		k = vkVecMat(m, yt.Len, yt.Rows())
 	default:
-		k = vkMatMat(xt.Len, xt.Rows(), yt.Len)
+		k = vkMatMat(m, xt.Len, xt.Rows(), yt.Len)
 	}
 	site := c.site(pos, node, "inherited from sums of products (dot)")
 	ops := []cexpr{x, y}
 	d := c.pickDst(dst, n, false, ops...)
-	fn := vecKernel(site, k, ops, n, d)
+	fn := vecKernel(m, site, k, ops, n, d)
 	return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, ops...), loc: d, n: n, stops: x.stops || y.stops}
 }
 
-// dotStrided is fDot of x[xo + i*xs] and y[yo + i*ys], i < n.
-func dotStrided(in []fv, xo, xs, yo, ys, n int) (fv, fstatus) {
+// dotStrided is m.dot of x[xo + i*xs] and y[yo + i*ys], i < n.
+func dotStrided(m *ffmt, in []fv, xo, xs, yo, ys, n int) (fv, fstatus) {
 	var tmp [4]fv
 	for i := 0; i < n; i++ {
-		tmp[i] = fMul(in[xo+i*xs], in[yo+i*ys])
+		tmp[i] = m.mul(in[xo+i*xs], in[yo+i*ys])
 	}
-	return fSum(tmp[:n])
+	return m.sum(tmp[:n])
 }
 
 // worst keeps the first non-OK status.
@@ -80,12 +82,12 @@ func worst(a, b fstatus) fstatus {
 }
 
 // vkMatVec is matCxR * vecC: result[r] = Σ_k m[k][r] * v[k].
-func vkMatVec(cols, rows int) vk {
+func vkMatVec(m *ffmt, cols, rows int) vk {
 	return func(in, out []fv) fstatus {
 		st := fsOK
 		for r := 0; r < rows; r++ {
 			var s fstatus
-			out[r], s = dotStrided(in, r, rows, cols*rows, 1, cols)
+			out[r], s = dotStrided(m, in, r, rows, cols*rows, 1, cols)
 			st = worst(st, s)
 		}
 		return st
@@ -93,12 +95,12 @@ func vkMatVec(cols, rows int) vk {
 }
 
 // vkVecMat is vecR * matCxR: result[c] = Σ_r v[r] * m[c][r].
-func vkVecMat(cols, rows int) vk {
+func vkVecMat(m *ffmt, cols, rows int) vk {
 	return func(in, out []fv) fstatus {
 		st := fsOK
 		for c := 0; c < cols; c++ {
 			var s fstatus
-			out[c], s = dotStrided(in, 0, 1, rows+c*rows, 1, rows)
+			out[c], s = dotStrided(m, in, 0, 1, rows+c*rows, 1, rows)
 			st = worst(st, s)
 		}
 		return st
@@ -106,14 +108,14 @@ func vkVecMat(cols, rows int) vk {
 }
 
 // vkMatMat is matKxR * matCxK: result[c][r] = Σ_k a[k][r] * b[c][k].
-func vkMatMat(k, rows, cols int) vk {
+func vkMatMat(m *ffmt, k, rows, cols int) vk {
 	return func(in, out []fv) fstatus {
 		st := fsOK
 		b := k * rows
 		for c := 0; c < cols; c++ {
 			for r := 0; r < rows; r++ {
 				var s fstatus
-				out[c*rows+r], s = dotStrided(in, r, rows, b+c*k, 1, k)
+				out[c*rows+r], s = dotStrided(m, in, r, rows, b+c*k, 1, k)
 				st = worst(st, s)
 			}
 		}
@@ -181,18 +183,18 @@ var leibniz = func() map[int][]struct {
 
 // vkDeterminant is determinant(matNxN) by the Leibniz expansion: exact
 // or indeterminate (fsDomain), see the file comment.
-func vkDeterminant(n int) vk {
+func vkDeterminant(m *ffmt, n int) vk {
 	perms := leibniz[n]
 	return func(in, out []fv) fstatus {
 		var terms [24]fv
 		for i, p := range perms {
 			t := fv{p.sign, 0}
 			for c := 0; c < n; c++ {
-				t = fMul(t, in[c*n+p.p[c]])
+				t = m.mul(t, in[c*n+p.p[c]])
 			}
 			terms[i] = t
 		}
-		r, st := fSum(terms[:len(perms)])
+		r, st := m.sum(terms[:len(perms)])
 		out[0] = fv{r.v, 0}
 		if st != fsOK {
 			return st
@@ -208,17 +210,18 @@ func vkDeterminant(n int) vk {
 func (c *compiler) matrixBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 	ops := c.operands(e.Args...)
 	mt := e.Args[0].Type()
+	m := fmtOf(mt.Scalar().Kind)
 	n := size(e.T)
 	var k vk
 	acc := "exact"
 	if e.Fn == ir.BTranspose {
 		k = vkTranspose(mt.Len, mt.Rows())
 	} else {
-		k = vkDeterminant(mt.Len)
+		k = vkDeterminant(m, mt.Len)
 		acc = "infinite ULP (WGSL #concrete-float-accuracy): exact for an exact Leibniz expansion, else indeterminate"
 	}
 	site := c.site(e.Pos, e, acc)
 	d := c.pickDst(dst, n, false, ops...)
-	fn := vecKernel(site, k, ops, n, d)
+	fn := vecKernel(m, site, k, ops, n, d)
 	return cexpr{code: c.emitI(instr{op: opFn, d: d, fn: fn}, ops...), loc: d, n: n, stops: anyStops(ops...)}
 }

@@ -140,6 +140,12 @@ func (c *compiler) binary(node ir.Node, op ir.BinaryOp, x, y cexpr, dst int32) c
 	case elem.Kind == ir.KindF32 && (cls == ir.ClassEquality || cls == ir.ClassOrder):
 		in.fn = c.f32Compare(c.site(pos, node, "correct result"), op, x, y, sx, sy, n, d)
 		in.op, in.x = opCmpF, uint32(op)
+	case elem.Kind == ir.KindF16 && (cls == ir.ClassEquality || cls == ir.ClassOrder):
+		in.fn = c.f16Compare(c.site(pos, node, "correct result"), op, x, y, sx, sy, n, d)
+		in.op = opFn
+	case elem.Kind == ir.KindF16:
+		in.fn = c.f16Arith(pos, node, op, x, y, sx, sy, n, d)
+		in.op = opFn
 	case elem.Kind == ir.KindF32:
 		in.fn = c.f32Arith(pos, node, op, x, y, sx, sy, n, d)
 		switch {
@@ -338,16 +344,19 @@ func intCmp(op ir.BinaryOp, signed bool, k func(a, b uint32) bool, x, y cexpr, s
 }
 
 // unary compiles -x, !x and ~x (WGSL #arithmetic-expr, #logical-expr,
-// #bit-expr): integer negation wraps (-MIN = MIN); f32 negation flips the
-// sign bit (exact).
+// #bit-expr): integer negation wraps (-MIN = MIN); f32 and f16 negation
+// flips the sign bit (exact).
 func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 	n := int32(e.T.Width())
 	d := c.pickDst(dst, n, true, x)
 	xl := x.loc
 	var k func(uint32) uint32
+	f16 := e.T.Scalar().Kind == ir.KindF16
 	switch {
 	case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
 		k = func(b uint32) uint32 { return b ^ 0x80000000 }
+	case e.Op == ir.OpNeg && f16:
+		k = func(b uint32) uint32 { return b ^ 0x8000 }
 	case e.Op == ir.OpNeg:
 		k = func(b uint32) uint32 { return uint32(wgslsem.Neg(int32(b))) }
 	case e.Op == ir.OpNot:
@@ -365,7 +374,7 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 		}
 	}
 	in := instr{op: opFn, a: xl, d: d, fn: fn}
-	if n == 1 {
+	if n == 1 && !f16 {
 		switch {
 		case e.Op == ir.OpNeg && e.T.Scalar().Kind == ir.KindF32:
 			in.op = opNegF
@@ -384,7 +393,8 @@ func (c *compiler) unary(e *ir.Unary, x cexpr, dst int32) cexpr {
 // of one width (WGSL #conversion-expr, #floating-point-conversion).
 func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 	from, to := e.X.Type().Scalar().Kind, e.T.Scalar().Kind
-	if from == to || (from != ir.KindBool && from != ir.KindF32 && to != ir.KindBool && to != ir.KindF32) {
+	isInt := func(k ir.Kind) bool { return k == ir.KindI32 || k == ir.KindU32 }
+	if from == to || isInt(from) && isInt(to) {
 		// Same type, or i32 <-> u32: the bits are kept.
 		return x
 	}
@@ -393,6 +403,8 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 	site := c.site(e.Pos, e, "conversion")
 	var k func(a slot) slot
 	switch {
+	case from == ir.KindF16 || to == ir.KindF16:
+		k = f16Convert(site, from, to) // f16ops.go
 	case from == ir.KindBool && to == ir.KindF32:
 		k = func(a slot) slot { return slot{bits: a.bits * 0x3f800000, why: a.why} }
 	case from == ir.KindBool:
@@ -417,7 +429,7 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 		k = func(a slot) slot { return slot{bits: b2u(a.bits != 0), why: a.why} }
 	case from == ir.KindF32:
 		signed := to == ir.KindI32
-		k = func(a slot) slot { return f2int(site, a, signed) }
+		k = func(a slot) slot { return float2int(f32F, site, a, signed) }
 	default: // i32 or u32 to f32: correctly rounded
 		signed := from == ir.KindI32
 		k = func(a slot) slot {
@@ -466,29 +478,6 @@ func (c *compiler) convert(e *ir.Convert, x cexpr, dst int32) cexpr {
 	return cexpr{code: c.emitI(in, x), loc: d, n: n, stops: x.stops}
 }
 
-// f2int converts an f32 slot to i32 or u32 (WGSL
-// #floating-point-conversion): truncate and saturate; indeterminate for
-// NaN and when the result may change within the value's error bound.
-func f2int(site int32, a slot, signed bool) slot {
-	v := f32of(a.bits)
-	conv := func(x float64) uint32 {
-		if signed {
-			return uint32(wgslsem.F32ToI32(x))
-		}
-		return wgslsem.F32ToU32(x)
-	}
-	r := slot{bits: conv(v)}
-	switch {
-	case a.why < 0:
-		r.why = a.why
-	case v != v:
-		r.why = -(site + int32(fsOverflow))
-	case a.err > 0 && (conv(v-a.err) != r.bits || conv(v+a.err) != r.bits):
-		r.why = -(site + int32(fsAmbiguous))
-	}
-	return r
-}
-
 // bitcast compiles bitcast<T>(x) (WGSL #bitcast-builtin): the bits are
 // kept. WGSL may flush a subnormal f32 produced or consumed by a bitcast,
 // so an f32 source that is subnormal or inexact gives an indeterminate
@@ -496,6 +485,9 @@ func f2int(site int32, a slot, signed bool) slot {
 // indeterminate f32 (finite math assumption).
 func (c *compiler) bitcast(e *ir.Bitcast, x cexpr, dst int32) cexpr {
 	from, to := e.X.Type().Scalar().Kind, e.T.Scalar().Kind
+	if from == ir.KindF16 || to == ir.KindF16 {
+		return c.f16Bitcast(e, x, dst) // f16ops.go
+	}
 	if (from == ir.KindF32) == (to == ir.KindF32) {
 		return x
 	}

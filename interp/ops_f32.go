@@ -15,30 +15,37 @@ type (
 	fcmpk func(a, b fv) (bool, fstatus)
 )
 
+// fvOf is the value and bound of an f32 slot (f32F.fvOf).
 func fvOf(s slot) fv { return fv{f32of(s.bits), s.tol()} }
 
+// fvOf is the value and bound of a slot of the format.
+func (m *ffmt) fvOf(s slot) fv { return fv{m.valueOf(s.bits), s.tol()} }
+
 // flushed is s with a subnormal value replaced by a zero of its sign.
-func flushed(s slot) fv {
-	if isSubnormal(s.bits) {
-		return fv{math.Copysign(0, f32of(s.bits)), s.tol()}
+func (m *ffmt) flushed(s slot) fv {
+	if m.isSub(s.bits) {
+		return fv{math.Copysign(0, m.valueOf(s.bits)), s.tol()}
 	}
-	return fvOf(s)
+	return m.fvOf(s)
 }
 
-// same reports whether two results agree once subnormals count as zero.
-func same(a, b float64) bool { return a == b || (zeroish(a) && zeroish(b)) }
+// same reports whether two f32 results agree once subnormals count as
+// zero.
+func same(a, b float64) bool { return f32F.same(a, b) }
 
 // finish turns a kernel's result into a slot. site is the operation's
 // reason block, in the first inexact reason among the operands (0 if
 // none). The result is indeterminate when the kernel says so, or when it
-// could overflow: |v| + E beyond the largest f32, or non-finite (WGSL
-// #differences-from-ieee754, finite math assumption).
-func finish(site int32, r fv, st fstatus, in int32) slot {
-	b := math.Float32bits(float32(r.v))
+// could overflow: |v| + E beyond the largest finite value, or
+// non-finite (WGSL #differences-from-ieee754, finite math assumption;
+// for f16, #floating-point-rounding-and-overflow: a result in
+// (65504, 2^16) may be 65504 or infinity, one from 2^16 on is infinity).
+func (m *ffmt) finish(site int32, r fv, st fstatus, in int32) slot {
+	b := m.bitsOf(r.v)
 	switch {
 	case st != fsOK:
 		return slot{bits: b, why: -(site + int32(st))}
-	case !(math.Abs(r.v)+r.e <= maxF32):
+	case !(math.Abs(r.v)+r.e <= m.maxF):
 		return slot{bits: b, why: -(site + int32(fsOverflow))}
 	case r.e == 0:
 		return slot{bits: b}
@@ -48,101 +55,109 @@ func finish(site int32, r fv, st fstatus, in int32) slot {
 	return slot{bits: b, why: site, err: r.e}
 }
 
+// finish is f32F.finish.
+func finish(site int32, r fv, st fstatus, in int32) slot { return f32F.finish(site, r, st, in) }
+
 // eval1, eval2 and eval3 run a kernel on operand slots: indeterminate
 // operands give an indeterminate result; a subnormal operand is also
 // tried flushed to zero, every combination, and a different outcome makes
 // the result indeterminate (WGSL #differences-from-ieee754: inputs of these
 // operations may be flushed).
-func eval1(site int32, k fk1, x slot) slot {
-	r, st := k(fvOf(x))
+func (m *ffmt) eval1(site int32, k fk1, x slot) slot {
+	r, st := k(m.fvOf(x))
 	if x.why < 0 {
-		return slot{bits: math.Float32bits(float32(r.v)), why: x.why}
+		return slot{bits: m.bitsOf(r.v), why: x.why}
 	}
-	if st == fsOK && isSubnormal(x.bits) {
-		if r2, st2 := k(flushed(x)); st2 != fsOK || !same(r.v, r2.v) {
+	if st == fsOK && m.isSub(x.bits) {
+		if r2, st2 := k(m.flushed(x)); st2 != fsOK || !m.same(r.v, r2.v) {
 			st = fsSubnormal
 		}
 	}
-	return finish(site, r, st, x.why)
+	return m.finish(site, r, st, x.why)
 }
 
-func eval2(site int32, k fk2, x, y slot) slot {
-	r, st := k(fvOf(x), fvOf(y))
+func (m *ffmt) eval2(site int32, k fk2, x, y slot) slot {
+	r, st := k(m.fvOf(x), m.fvOf(y))
 	if w := mergeWhy(x.why, y.why); w < 0 {
-		return slot{bits: math.Float32bits(float32(r.v)), why: w}
+		return slot{bits: m.bitsOf(r.v), why: w}
 	}
-	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits)) {
+	if st == fsOK && (m.isSub(x.bits) || m.isSub(y.bits)) {
 		xs := []slot{x, y}
 		for mask := 1; mask < 4; mask++ {
-			if a, b, ok := flushPick2(xs, mask); ok {
-				if r2, st2 := k(a, b); st2 != fsOK || !same(r.v, r2.v) {
+			if a, b, ok := m.flushPick2(xs, mask); ok {
+				if r2, st2 := k(a, b); st2 != fsOK || !m.same(r.v, r2.v) {
 					st = fsSubnormal
 					break
 				}
 			}
 		}
 	}
-	return finish(site, r, st, mergeWhy(x.why, y.why))
+	return m.finish(site, r, st, mergeWhy(x.why, y.why))
 }
 
 // flushPick2 flushes the operands selected by mask; ok is false when the
 // mask selects an operand that is not subnormal (a duplicate combination).
-func flushPick2(xs []slot, mask int) (fv, fv, bool) {
+func (m *ffmt) flushPick2(xs []slot, mask int) (fv, fv, bool) {
 	var out [2]fv
 	for i := range out {
 		if mask&(1<<i) != 0 {
-			if !isSubnormal(xs[i].bits) {
+			if !m.isSub(xs[i].bits) {
 				return fv{}, fv{}, false
 			}
-			out[i] = flushed(xs[i])
+			out[i] = m.flushed(xs[i])
 		} else {
-			out[i] = fvOf(xs[i])
+			out[i] = m.fvOf(xs[i])
 		}
 	}
 	return out[0], out[1], true
 }
 
-func eval3(site int32, k fk3, x, y, z slot) slot {
-	r, st := k(fvOf(x), fvOf(y), fvOf(z))
+func (m *ffmt) eval3(site int32, k fk3, x, y, z slot) slot {
+	r, st := k(m.fvOf(x), m.fvOf(y), m.fvOf(z))
 	if w := mergeWhy(mergeWhy(x.why, y.why), z.why); w < 0 {
-		return slot{bits: math.Float32bits(float32(r.v)), why: w}
+		return slot{bits: m.bitsOf(r.v), why: w}
 	}
-	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits) || isSubnormal(z.bits)) {
+	if st == fsOK && (m.isSub(x.bits) || m.isSub(y.bits) || m.isSub(z.bits)) {
 		xs := [3]slot{x, y, z}
 	masks:
 		for mask := 1; mask < 8; mask++ {
 			var in [3]fv
 			for i := range xs {
 				if mask&(1<<i) != 0 {
-					if !isSubnormal(xs[i].bits) {
+					if !m.isSub(xs[i].bits) {
 						continue masks
 					}
-					in[i] = flushed(xs[i])
+					in[i] = m.flushed(xs[i])
 				} else {
-					in[i] = fvOf(xs[i])
+					in[i] = m.fvOf(xs[i])
 				}
 			}
-			if r2, st2 := k(in[0], in[1], in[2]); st2 != fsOK || !same(r.v, r2.v) {
+			if r2, st2 := k(in[0], in[1], in[2]); st2 != fsOK || !m.same(r.v, r2.v) {
 				st = fsSubnormal
 				break
 			}
 		}
 	}
-	return finish(site, r, st, mergeWhy(mergeWhy(x.why, y.why), z.why))
+	return m.finish(site, r, st, mergeWhy(mergeWhy(x.why, y.why), z.why))
 }
+
+// eval1, eval2 and eval3 are f32F's.
+func eval1(site int32, k fk1, x slot) slot       { return f32F.eval1(site, k, x) }
+func eval2(site int32, k fk2, x, y slot) slot    { return f32F.eval2(site, k, x, y) }
+func eval3(site int32, k fk3, x, y, z slot) slot { return f32F.eval3(site, k, x, y, z) }
 
 // evalCmp runs a comparison kernel: the result is exact unless an operand
 // is indeterminate, or the outcome is ambiguous within the operands'
 // bounds or under flushing of a subnormal operand.
-func evalCmp(site int32, k fcmpk, x, y slot) slot {
-	r, st := k(fvOf(x), fvOf(y))
+func (m *ffmt) evalCmp(site int32, k fcmpk, x, y slot) slot {
+	r, st := k(m.fvOf(x), m.fvOf(y))
 	if w := mergeWhy(x.why, y.why); w < 0 {
 		return slot{bits: b2u(r), why: w}
 	}
-	if st == fsOK && (isSubnormal(x.bits) || isSubnormal(y.bits)) {
+	if st == fsOK && (m.isSub(x.bits) || m.isSub(y.bits)) {
 		xs := []slot{x, y}
 		for mask := 1; mask < 4; mask++ {
-			if a, b, ok := flushPick2(xs, mask); ok {
+			if a, b, ok := m.flushPick2(xs, mask); ok {
 				if r2, st2 := k(a, b); st2 != fsOK || r2 != r {
 					st = fsSubnormal
 					break
@@ -155,6 +170,9 @@ func evalCmp(site int32, k fcmpk, x, y slot) slot {
 	}
 	return slot{bits: b2u(r)}
 }
+
+// evalCmp is f32F's.
+func evalCmp(site int32, k fcmpk, x, y slot) slot { return f32F.evalCmp(site, k, x, y) }
 
 // exactSum32 adds two finite f32 values (as bits) in float32 and reports
 // whether the sum is exact and finite. With |u| ≥ |v|, s - u is computed
@@ -194,24 +212,27 @@ func exactMul32(ab, bb uint32) (uint32, bool) {
 // sigBits is the number of significant bits of a normal f32's significand.
 func sigBits(b uint32) int { return 24 - bits.TrailingZeros32(b&0x7fffff|0x800000) }
 
-func kAdd(a, b fv) (fv, fstatus) { return fAdd(a, b), fsOK }
-func kSub(a, b fv) (fv, fstatus) { return fSub(a, b), fsOK }
-func kMul(a, b fv) (fv, fstatus) { return fMul(a, b), fsOK }
+func kAdd(a, b fv) (fv, fstatus) { return f32F.add(a, b), fsOK }
+func kSub(a, b fv) (fv, fstatus) { return f32F.sub(a, b), fsOK }
+func kMul(a, b fv) (fv, fstatus) { return f32F.mul(a, b), fsOK }
 
+// cmpKernel is the kernel of a float comparison (the format does not
+// matter: comparisons are exact, WGSL #concrete-float-accuracy).
 func cmpKernel(op ir.BinaryOp) fcmpk {
+	m := f32F
 	switch op {
 	case ir.OpEq:
-		return fEq
+		return m.eq
 	case ir.OpNe:
-		return func(a, b fv) (bool, fstatus) { r, st := fEq(a, b); return !r, st }
+		return func(a, b fv) (bool, fstatus) { r, st := m.eq(a, b); return !r, st }
 	case ir.OpLt:
-		return fLt
+		return m.lt
 	case ir.OpLe:
-		return fLe
+		return m.le
 	case ir.OpGt:
-		return func(a, b fv) (bool, fstatus) { return fLt(b, a) }
+		return func(a, b fv) (bool, fstatus) { return m.lt(b, a) }
 	}
-	return func(a, b fv) (bool, fstatus) { return fLe(b, a) }
+	return func(a, b fv) (bool, fstatus) { return m.le(b, a) }
 }
 
 func (c *compiler) f32Compare(site int32, op ir.BinaryOp, x, y cexpr, sx, sy, n, d int32) exprFn {
@@ -246,9 +267,9 @@ func (c *compiler) f32Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 	case ir.OpMul:
 		k = kMul
 	case ir.OpDiv:
-		k, acc = fDiv, "2.5 ULP for |y| in [2^-126, 2^126]"
+		k, acc = f32F.div, "2.5 ULP for |y| in [2^-126, 2^126]"
 	default:
-		k, acc = fRem, "inherited from x - y * trunc(x / y)"
+		k, acc = f32F.rem, "inherited from x - y * trunc(x / y)"
 	}
 	site := c.site(pos, node, acc)
 	switch op {

@@ -168,23 +168,24 @@ func (c *compiler) splitBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 	site := c.site(e.Pos, e, accuracy(e.Fn.Info()))
 	d := c.pickDst(dst, 2*n, false, ops...)
 	modf := e.Fn == ir.BModf
+	m := fmtOf(e.Args[0].Type().Scalar().Kind) // f32 or f16: the parts are exact in either
 	fn := func(fr *frame) {
 		s := fr.s
 		for i := int32(0); i < n; i++ {
 			x := s[a+i]
-			v := float64(math.Float32frombits(x.bits))
+			v := m.valueOf(x.bits)
 			var first, second uint32
 			why := x.why
 			switch {
 			case modf:
 				w := math.Trunc(v)
-				first, second = math.Float32bits(float32(v-w)), math.Float32bits(float32(w))
+				first, second = m.bitsOf(v-w), m.bitsOf(w)
 				if math.IsInf(v, 0) || math.IsNaN(v) {
 					first, second = 0, 0
 				}
 			default:
 				f, ex := math.Frexp(v)
-				first, second = math.Float32bits(float32(f)), uint32(int32(ex))
+				first, second = m.bitsOf(f), uint32(int32(ex))
 			}
 			switch {
 			case why < 0:
@@ -192,7 +193,7 @@ func (c *compiler) splitBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 				why = -(site + int32(fsOverflow))
 			case x.err > 0:
 				why = -(site + int32(fsAmbiguous))
-			case !modf && isSubnormal(x.bits):
+			case !modf && m.isSub(x.bits):
 				why = -(site + int32(fsSubnormal))
 			}
 			s[d+i] = slot{bits: first, why: why}

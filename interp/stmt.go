@@ -381,7 +381,9 @@ func (c *compiler) jumpIf(e ir.Expr, r int32, neg, sense bool) []int {
 			out := c.jumpIf(e.Y, r, neg, sense)
 			c.patch(skip, c.here())
 			return out
-		case (cls == ir.ClassEquality || cls == ir.ClassOrder) && e.X.Type().IsScalar():
+		case (cls == ir.ClassEquality || cls == ir.ClassOrder) && e.X.Type().IsScalar() && e.X.Type().Kind != ir.KindF16:
+			// (An f16 comparison is computed, then branched on as a
+			// bool: the branch instructions read f32 or integer bits.)
 			// Jump when the value is sense: when the value negated
 			// once more (for a true sense) is false.
 			return []int{c.branchCompare(e, r, neg != sense)}
