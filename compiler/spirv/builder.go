@@ -153,6 +153,9 @@ func (b *builder) typeInt(signed bool) uint32 {
 
 func (b *builder) typeFloat() uint32 { return b.global("f32", opTypeFloat, false, 32) }
 
+// typeFloat16 returns OpTypeFloat 16 (the caller declares Float16).
+func (b *builder) typeFloat16() uint32 { return b.global("f16", opTypeFloat, false, 16) }
+
 // typeVector returns OpTypeVector elem n.
 func (b *builder) typeVector(elem uint32, n int) uint32 {
 	return b.global(b.key('v', elem, uint32(n)), opTypeVector, false, elem, uint32(n))
@@ -227,7 +230,9 @@ func (b *builder) constBool(v bool) uint32 {
 	return b.global("false", opConstantFalse, true, b.typeBool())
 }
 
-// constScalar returns OpConstant typ bits for a 32-bit scalar type.
+// constScalar returns OpConstant typ bits for a scalar type of up to 32
+// bits: a 16-bit float's literal is its bits in the low half of the word,
+// the high half 0 (SPIR-V §2.2.1, "Literal").
 func (b *builder) constScalar(typ, bits uint32) uint32 {
 	return b.global(b.key('c', typ, bits), opConstant, true, typ, bits)
 }

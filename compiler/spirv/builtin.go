@@ -79,6 +79,9 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	if info.Class == ir.ClassDerivative && e.derivatives {
 		return f.derivative(x) // texture.go
 	}
+	if info.Class == ir.ClassSubgroup {
+		return f.subgroup(x) // subgroup.go
+	}
 	if !info.Pure() {
 		e.errorf(x.Pos, "builtin %s is not supported by the SPIR-V backend (needs uniform control flow or a non-compute stage)", info.Name)
 		for _, a := range x.Args {
@@ -109,7 +112,7 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	k := at.Scalar().Kind
 	pick := func(fl, s, u uint32) uint32 {
 		switch k {
-		case ir.KindF32:
+		case ir.KindF32, ir.KindF16:
 			return fl
 		case ir.KindI32:
 			return s
@@ -122,7 +125,7 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	switch x.Fn {
 	case ir.BAbs:
 		switch {
-		case k == ir.KindF32:
+		case at.Scalar().IsFloat():
 			return f.glsl(glslFAbs, t, args[0])
 		case k == ir.KindU32:
 			return args[0]
@@ -145,7 +148,7 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	case ir.BSaturate:
 		// FClamp(x, 0.0, 1.0) in both modes: its bounds are ordered, where
 		// FClamp is what WGSL's clamp is (WGSL #saturate-float-builtin).
-		return f.glsl(glslFClamp, t, args[0], e.splatConst(at, 0), e.splatConst(at, 0x3f800000))
+		return f.glsl(glslFClamp, t, args[0], e.splatConst(at, 0), e.floatConst(at, 1))
 	case ir.BSign:
 		return f.glsl(pick(glslFSign, glslSSign, glslSSign), t, args[0])
 	case ir.BMix:
@@ -155,7 +158,7 @@ func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 		}
 		return f.glsl(glslFMix, t, args[0], args[1], z)
 	case ir.BDot:
-		if k == ir.KindF32 {
+		if at.Scalar().IsFloat() {
 			return f.op(opDot, t, args[0], args[1])
 		}
 		var sum uint32
@@ -292,6 +295,9 @@ func (f *fnEmitter) pack(fn ir.Builtin, t, a uint32) uint32 {
 func (f *fnEmitter) split(b ir.Builtin, t uint32, at *ir.Type, x uint32) uint32 {
 	e := f.e
 	ft := e.typeOf(at)
+	if b == ir.BFrexp && at.Scalar().Kind == ir.KindF16 {
+		return f.frexp16(t, at, x) // f16.go
+	}
 	if b == ir.BModf {
 		whole := f.glsl(glslTrunc, ft, x)
 		return f.op(opCompositeConstruct, t, f.op(opFSub, ft, x, whole), whole)

@@ -336,6 +336,8 @@ func (d *disassembler) number(t numType) error {
 	switch {
 	case t.float && t.width == 32:
 		d.out = append(d.out, formatF32(lo))
+	case t.float && t.width == 16:
+		d.out = append(d.out, formatF16(lo))
 	case t.float:
 		d.out = append(d.out, fmt.Sprintf("0x%x", lo))
 	case t.signed && t.width == 32:
@@ -380,6 +382,42 @@ func formatF32(bits uint32) string {
 	hex := ""
 	if mant != 0 {
 		hex = "." + strings.TrimRight(fmt.Sprintf("%06x", mant), "0")
+	}
+	return fmt.Sprintf("%s0x1%sp%+d", sign, hex, e)
+}
+
+// formatF16 prints binary16 bits (the low half of the literal word) as
+// spirv-dis does: always a hex float — 0x0p+0 for zero, 0x1.<fraction>p<exponent>
+// otherwise, the 10 fraction bits as three hex digits with trailing
+// zeros dropped, subnormals normalized, infinity 0x1p+16 and NaNs
+// 0x1.<payload>p+16.
+func formatF16(bits uint32) string {
+	sign := ""
+	if bits&0x8000 != 0 {
+		sign = "-"
+	}
+	exp := int(bits >> 10 & 0x1f)
+	frac := bits & 0x3ff
+	var e int
+	var mant uint32 // fraction bits after the point, aligned to 12 bits
+	switch {
+	case exp == 0 && frac == 0:
+		return sign + "0x0p+0"
+	case exp == 0x1f:
+		e, mant = 16, frac<<2
+	case exp == 0: // subnormal: normalize
+		p := 9
+		for frac>>uint(p)&1 == 0 {
+			p--
+		}
+		e = p - 24
+		mant = (frac &^ (1 << uint(p))) << uint(12-p)
+	default:
+		e, mant = exp-15, frac<<2
+	}
+	hex := ""
+	if mant != 0 {
+		hex = "." + strings.TrimRight(fmt.Sprintf("%03x", mant), "0")
 	}
 	return fmt.Sprintf("%s0x1%sp%+d", sign, hex, e)
 }

@@ -111,9 +111,10 @@ const pass = "spirv"
 // "verify") unchanged. Emit's own errors are ir.ErrorList values of
 // *ir.Error with pass "spirv", positioned at the offending node: an
 // unknown mode or kernel, recursion (at the call that closes the cycle),
-// or a builtin without a SPIR-V lowering here (derivatives, subgroup
-// operations, and barriers outside an entry point as written). Emit does
-// not modify m.
+// or a builtin without a SPIR-V lowering here (derivatives outside a
+// fragment entry point, barriers outside an entry point as written,
+// subgroup builtins in a vertex stage, a quadBroadcast id that is not a
+// constant: subgroup.go). Emit does not modify m.
 func Emit(m *ir.Module, kernel string, opts Options) ([]uint32, error) {
 	return emitModule(m, kernel, opts, allWorkarounds)
 }
@@ -370,6 +371,12 @@ func (e *emitter) typeOf(t *ir.Type) uint32 {
 		id = b.typeInt(false)
 	case ir.KindF32:
 		id = b.typeFloat()
+	case ir.KindF16:
+		// f16 (WGSL #extension-f16): arithmetic on 16-bit floats needs
+		// Float16 (SPIR-V §2.16.1); memory holding them needs the 16-bit
+		// storage capabilities besides (f16.go, storage16).
+		id = b.typeFloat16()
+		e.capability(capabilityFloat16)
 	case ir.KindVec:
 		id = b.typeVector(e.typeOf(t.Elem), t.Len)
 	case ir.KindMat:
@@ -415,7 +422,7 @@ func (e *emitter) abiType(t *ir.Type) uint32 {
 	switch t.Kind {
 	case ir.KindBool:
 		return e.typeOf(ir.U32)
-	case ir.KindI32, ir.KindU32, ir.KindF32:
+	case ir.KindI32, ir.KindU32, ir.KindF32, ir.KindF16:
 		return e.typeOf(t)
 	case ir.KindVec:
 		return e.b.typeVector(e.abiType(t.Elem), t.Len)
@@ -467,6 +474,8 @@ func (e *emitter) constant(v ir.Value) uint32 {
 		id = e.b.constBool(v.Bits != 0)
 	case ir.KindI32, ir.KindU32, ir.KindF32:
 		id = e.b.constScalar(e.typeOf(t), v.Bits)
+	case ir.KindF16:
+		id = e.b.constScalar(e.typeOf(t), v.Bits&0xffff)
 	default:
 		parts := make([]uint32, len(v.Elems))
 		for i, el := range v.Elems {
@@ -577,7 +586,7 @@ func constValue(x ir.Expr) (ir.Value, bool) {
 			args[i] = v
 		}
 		switch t.Kind {
-		case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+		case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32, ir.KindF16:
 			return args[0], true
 		case ir.KindVec:
 			var comps []ir.Value

@@ -13,6 +13,7 @@ func (e *emitter) abiBuffer(name string, fields []ir.ABIField, stride, binding i
 	b := e.b
 	for _, fd := range fields {
 		members = append(members, e.abiType(fd.T))
+		e.storage16(storageClassStorageBuffer, fd.T)
 	}
 	recMembers := members
 	if len(fields) == 0 {

@@ -29,7 +29,10 @@ func TestEmitErrors(t *testing.T) {
 	pos := ir.Pos{Line: 3, Col: 9}
 	dpdx := &ir.BuiltinCall{Pos: pos, Fn: ir.BDpdx, Args: []ir.Expr{f32(1)}, T: ir.F32}
 	barrier := &ir.BuiltinCall{Pos: ir.Pos{Line: 4, Col: 2}, Fn: ir.BWorkgroupBarrier, T: ir.Void}
-	subgroup := &ir.BuiltinCall{Pos: ir.Pos{Line: 5, Col: 7}, Fn: ir.BSubgroupAdd, Args: []ir.Expr{i32(1)}, T: ir.I32}
+	// quadBroadcast's id must be a const-expression (WGSL
+	// #quadBroadcast-builtin): a parameter is not one.
+	quadID := &ir.Ident{Pos: ir.Pos{Line: 5, Col: 22}, Name: "id", T: ir.U32, Ref: ir.RefParam}
+	subgroup := &ir.BuiltinCall{Pos: ir.Pos{Line: 5, Col: 7}, Fn: ir.BQuadBroadcast, Args: []ir.Expr{i32(1), quadID}, T: ir.I32}
 	rec := &ir.Func{Pos: ir.Pos{Line: 1, Col: 1}, Name: "r", Params: params("x", ir.I32), Result: ir.I32}
 	rec.Body = blk(ret(&ir.Call{Pos: ir.Pos{Line: 2, Col: 12}, Func: "r", Args: []ir.Expr{param("x", ir.I32)}, T: ir.I32}))
 	cases := []struct {
@@ -45,7 +48,7 @@ func TestEmitErrors(t *testing.T) {
 		{"bad mode", module(fn("k", nil, ir.I32, ret(i32(1)))), "k", Options{Mode: "fast"}, ir.Pos{}, pass, `unknown emission mode "fast"`},
 		{"derivative", module(fn("k", nil, ir.F32, ret(dpdx))), "k", Options{}, pos, pass, "builtin dpdx is not supported"},
 		{"barrier", module(fn("k", nil, ir.Void, &ir.ExprStmt{X: barrier})), "k", Options{}, ir.Pos{Line: 4, Col: 2}, pass, "builtin workgroupBarrier is not supported"},
-		{"subgroup", module(fn("k", nil, ir.I32, ret(subgroup))), "k", Options{Mode: Raw}, ir.Pos{Line: 5, Col: 7}, pass, "builtin subgroupAdd is not supported"},
+		{"subgroup", module(fn("k", params("id", ir.U32), ir.I32, ret(subgroup))), "k", Options{Mode: Raw}, ir.Pos{Line: 5, Col: 22}, pass, "quadBroadcast's id must be a const-expression"},
 		{"recursion", module(rec, fn("k", nil, ir.I32, ret(callFn(rec, i32(1))))), "k", Options{}, ir.Pos{Line: 2, Col: 12}, pass, "recursion is not allowed"},
 		{"invalid IR", module(fn("k", nil, ir.I32, ret(u32(1)))), "k", Options{}, ir.Pos{}, "verify", "return of u32"},
 	}

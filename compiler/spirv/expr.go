@@ -82,7 +82,7 @@ func (f *fnEmitter) unary(x *ir.Unary) uint32 {
 	t := f.e.typeOf(x.T)
 	switch x.Op {
 	case ir.OpNeg:
-		if x.T.Scalar().Kind == ir.KindF32 {
+		if x.T.Scalar().IsFloat() {
 			return f.op(opFNegate, t, v)
 		}
 		return f.op(opSNegate, t, v)
@@ -144,7 +144,7 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 			o = i32
 		case ir.KindU32:
 			o = u32
-		case ir.KindF32:
+		case ir.KindF32, ir.KindF16:
 			o = f32
 		case ir.KindBool:
 			o = b
@@ -163,7 +163,7 @@ func (f *fnEmitter) binary(pos ir.Pos, op ir.BinaryOp, x uint32, xt *ir.Type, y 
 	case ir.OpMul:
 		return sel(opIMul, opIMul, opFMul, 0)
 	case ir.OpDiv, ir.OpRem:
-		if e.portable && k != ir.KindF32 && !e.safeConstDivisor(k, y) {
+		if e.portable && !xt.Scalar().IsFloat() && !e.safeConstDivisor(k, y) {
 			y = f.safeDivisor(xt, x, y)
 		}
 		if op == ir.OpDiv {
@@ -430,48 +430,56 @@ func (e *emitter) foldConstruct(t *ir.Type, args []uint32) (ir.Value, bool) {
 // convert emits the value conversion of v from type from to type to, both
 // scalars or vectors of one width (WGSL "Conversion" constructors,
 // #floating-point-conversion):
-//   - f32 → i32/u32: portable mode first clamps to the range representable
-//     in both types — [-2147483648.0, 2147483520.0] for i32,
-//     [0.0, 4294967040.0] for u32 — with GLSL.std.450 FClamp (its bounds
-//     are ordered constants, so it is defined), then OpConvertFToS/U, which
-//     truncate; raw mode converts directly;
-//   - i32/u32 → f32: OpConvertSToF/OpConvertUToF;
+//   - float → i32/u32: portable mode first clamps to the range
+//     representable in both types — f32: [-2147483648.0, 2147483520.0]
+//     for i32, [0.0, 4294967040.0] for u32; f16: [-65504.0, 65504.0] and
+//     [0.0, 65504.0], its whole finite range, so only ±∞ move — with
+//     GLSL.std.450 FClamp (its bounds are ordered constants, so it is
+//     defined), then OpConvertFToS/U, which truncate; raw mode converts
+//     directly;
+//   - i32/u32 → f32 or f16: OpConvertSToF/OpConvertUToF;
+//   - f32 ↔ f16: OpFConvert (to f16: rounded by the implementation, which
+//     WGSL allows either way; out of f16's range indeterminate);
 //   - i32 ↔ u32: OpBitcast (the bits are kept);
 //   - bool → number: OpSelect of 1 and 0; number → bool: x != 0
 //     (OpINotEqual, OpFUnordNotEqual: -0.0 is false, NaN true).
 func (f *fnEmitter) convert(v uint32, from, to *ir.Type) uint32 {
 	e := f.e
-	fk, tk := from.Scalar().Kind, to.Scalar().Kind
+	fs, ts := from.Scalar(), to.Scalar()
+	fk, tk := fs.Kind, ts.Kind
 	if fk == tk {
 		return v
 	}
 	t := e.typeOf(to)
 	switch {
 	case tk == ir.KindBool:
-		if fk == ir.KindF32 {
+		if fs.IsFloat() {
 			return f.op(opFUnordNotEqual, t, v, e.splatConst(from, 0))
 		}
 		return f.op(opINotEqual, t, v, e.splatConst(from, 0))
 	case fk == ir.KindBool:
-		one := uint32(1)
-		if tk == ir.KindF32 {
-			one = math.Float32bits(1)
-		}
-		return f.op(opSelect, t, v, e.splatConst(to, one), e.splatConst(to, 0))
-	case fk == ir.KindF32:
+		return f.op(opSelect, t, v, e.floatOrIntConst(to, 1), e.splatConst(to, 0))
+	case fs.IsFloat() && ts.IsFloat():
+		return f.op(opFConvert, t, v)
+	case fs.IsFloat():
 		if e.portable {
 			lo, hi := float32(-2147483648.0), float32(2147483520.0)
 			if tk == ir.KindU32 {
 				lo, hi = 0, 4294967040.0
 			}
-			v = f.glsl(glslFClamp, e.typeOf(from), v,
-				e.splatConst(from, math.Float32bits(lo)), e.splatConst(from, math.Float32bits(hi)))
+			if fk == ir.KindF16 {
+				lo, hi = -65504, 65504
+				if tk == ir.KindU32 {
+					lo = 0
+				}
+			}
+			v = f.glsl(glslFClamp, e.typeOf(from), v, e.floatConst(from, lo), e.floatConst(from, hi))
 		}
 		if tk == ir.KindI32 {
 			return f.op(opConvertFToS, t, v)
 		}
 		return f.op(opConvertFToU, t, v)
-	case tk == ir.KindF32:
+	case ts.IsFloat():
 		if fk == ir.KindI32 {
 			return f.op(opConvertSToF, t, v)
 		}
@@ -676,9 +684,9 @@ func (f *fnEmitter) matrixBinary(op ir.BinaryOp, x uint32, xt *ir.Type, y uint32
 			cols[i] = f.op(o, ct, a, b)
 		}
 		return f.op(opCompositeConstruct, t, cols...)
-	case yt.Kind == ir.KindF32:
+	case yt.IsFloat():
 		return f.op(opMatrixTimesScalar, t, x, y)
-	case xt.Kind == ir.KindF32:
+	case xt.IsFloat():
 		return f.op(opMatrixTimesScalar, t, y, x)
 	case yt.Kind == ir.KindVec:
 		return f.op(opMatrixTimesVector, t, x, y)

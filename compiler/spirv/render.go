@@ -130,6 +130,11 @@ var renderBuiltins = map[ir.Stage]map[uint32]map[string]renderBuiltin{
 		storageClassInput: {
 			"position":     {builtInFragCoord, ir.Vec(4, ir.F32)},
 			"front_facing": {builtInFrontFacing, ir.Bool},
+			// WGSL #subgroup-builtin-values: u32 Inputs, decorated Flat
+			// (builtinIO) as every integer fragment Input (Vulkan
+			// VUID-StandaloneSpirv-Flat-04744), capability GroupNonUniform.
+			"subgroup_invocation_id": {builtInSubgroupLocalInvocationId, ir.U32},
+			"subgroup_size":          {builtInSubgroupSize, ir.U32},
 		},
 		storageClassOutput: {},
 	},
@@ -231,6 +236,7 @@ func (f *fnEmitter) discard(s *ir.Discard) {
 func (e *emitter) stageVar(class uint32, t *ir.Type, name string) uint32 {
 	b := e.b
 	v := b.variable(b.typePointer(class, e.typeOf(t)), class, 0)
+	e.storage16(class, t)
 	b.name(v, name)
 	e.iface = append(e.iface, v)
 	return v
@@ -258,6 +264,10 @@ func (e *emitter) builtinIO(class uint32, name string, pos ir.Pos) uint32 {
 	}
 	v := e.stageVar(class, rb.t, name)
 	e.b.decorate(v, decorationBuiltIn, rb.builtIn)
+	if ir.SubgroupBuiltin(name) {
+		e.capability(capabilityGroupNonUniform)
+		e.b.decorate(v, decorationFlat)
+	}
 	e.builtins[key] = v
 	return v
 }

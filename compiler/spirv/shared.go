@@ -33,6 +33,10 @@ var builtInOf = map[string]uint32{
 	"local_invocation_index": builtInLocalInvocationIndex,
 	"workgroup_id":           builtInWorkgroupId,
 	"num_workgroups":         builtInNumWorkgroups,
+	// WGSL #subgroup-builtin-values (capability GroupNonUniform; a
+	// compute Input needs no Flat).
+	"subgroup_invocation_id": builtInSubgroupLocalInvocationId,
+	"subgroup_size":          builtInSubgroupSize,
 }
 
 // sharedVar is a declared shared module-scope variable.
@@ -107,6 +111,9 @@ func (e *emitter) declareShared(v *ir.SharedVar) {
 		sv.class = storageClassStorageBuffer
 		if v.Space == ir.SpaceUniform {
 			sv.class = storageClassUniform
+		}
+		e.storage16(sv.class, v.T)
+		if v.Space == ir.SpaceUniform {
 			if hasMatCx2(v.T) {
 				// matCx2's 8-byte column stride: split (std140.go).
 				e.declareUniformStd140(sv)
@@ -178,6 +185,9 @@ func (e *emitter) builtinVar(name string) (variable, typ uint32) {
 	id := b.variable(b.typePointer(storageClassInput, typ), storageClassInput, 0)
 	b.name(id, name)
 	b.decorate(id, decorationBuiltIn, builtInOf[name])
+	if ir.SubgroupBuiltin(name) {
+		e.capability(capabilityGroupNonUniform)
+	}
 	e.builtins[name] = id
 	e.iface = append(e.iface, id)
 	return id, typ
@@ -540,11 +550,12 @@ func (f *fnEmitter) runtimeIndex(x ir.Expr, sv *sharedVar) uint32 {
 	return f.glsl(glslUMin, u32, v, f.op(opISub, u32, n, f.b.constU32(1)))
 }
 
-// hasMatCx2 reports whether t is or contains a matCx2<f32>.
+// hasMatCx2 reports whether t is or contains a matrix a Uniform block
+// splits into columns (isMatCx2: matCx2<f32> or any f16 matrix).
 func hasMatCx2(t *ir.Type) bool {
 	switch t.Kind {
 	case ir.KindMat:
-		return t.Rows() == 2
+		return isMatCx2(t)
 	case ir.KindArray, ir.KindRuntimeArray:
 		return hasMatCx2(t.Elem)
 	case ir.KindStruct:

@@ -39,8 +39,16 @@ import (
 // 16-byte MatrixStride and are not split (Tint also splits matCx3, for a
 // Qualcomm driver bug, crbug.com/tint/2074; Vulkan does not require it).
 
-// isMatCx2 reports whether t is a matrix of two-component columns.
-func isMatCx2(t *ir.Type) bool { return t.Kind == ir.KindMat && t.Rows() == 2 }
+// isMatCx2 reports whether t is a matrix that a Uniform block holds split
+// into its columns: one whose WGSL column stride (ir.ArrayStride: the
+// MatrixStride it would have) is not a multiple of 16 — matCx2<f32>
+// (8) and every f16 matrix (matCx2<f16> 4, matCx3<f16> and matCx4<f16>
+// 8; f16.go). The name is the f32 case's, the only one before f16.
+func isMatCx2(t *ir.Type) bool { return t.Kind == ir.KindMat && ir.ArrayStride(t)%16 != 0 }
+
+// colStride is the byte distance between the columns of the matrix t
+// (WGSL #alignment-and-size: roundUp(AlignOf(vecR), SizeOf(vecR))).
+func colStride(t *ir.Type) int { return ir.ArrayStride(t) }
 
 // uniformMembers lays out the members of a Uniform-class struct with the
 // given fields (at WGSL offsets offs): a matCx2 field becomes Cols vec2
@@ -54,7 +62,7 @@ func (e *emitter) uniformMembers(fields []ir.Field, offs []int) (types []uint32,
 			col := e.typeOf(fd.Type.Elem)
 			for j := 0; j < fd.Type.Len; j++ {
 				types = append(types, col)
-				moffs = append(moffs, offs[i]+8*j)
+				moffs = append(moffs, offs[i]+colStride(fd.Type)*j)
 				names = append(names, fmt.Sprintf("%s_%d", fd.Name, j))
 			}
 			continue
@@ -88,9 +96,9 @@ func (e *emitter) uniformType(t *ir.Type) uint32 {
 			cols[j] = col
 		}
 		id = b.typeStruct("", cols...)
-		b.name(id, fmt.Sprintf("mat%dx2_f32_std140", t.Len))
+		b.name(id, fmt.Sprintf("mat%dx%d_%v_std140", t.Len, t.Rows(), t.Elem.Elem))
 		for j := range cols {
-			b.memberDecorate(id, j, decorationOffset, uint32(8*j))
+			b.memberDecorate(id, j, decorationOffset, uint32(colStride(t)*j))
 			b.memberName(id, j, fmt.Sprintf("col%d", j))
 		}
 	case ir.KindArray:
