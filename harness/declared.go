@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -15,7 +16,11 @@ import (
 // Limitation are that vocabulary: check derives a module's needs from its
 // IR (check/promise.go) and asks Lacks whether the adapter declared one
 // of them missing; harness only states the declarations, it decides no
-// verdict.
+// verdict. The optional features f16 and subgroups (issue 40) are needs of
+// the same kind (NeedF16, NeedSubgroups): an adapter without the feature,
+// or whose compiler cannot take it, declares them missing
+// (declared_ext.go), so a module that needs one is skipped there with the
+// reason, not judged.
 
 // NeedKind is a kind of capability a module may need beyond what every
 // adapter at WebGPU's core feature level takes.
@@ -37,6 +42,15 @@ const (
 	NeedDepthLoad NeedKind = "depth-texture-load"
 	// NeedCubeArray: a texture_cube_array binding.
 	NeedCubeArray NeedKind = "cube-array"
+	// NeedF16: the f16 type anywhere in the module (WGSL `enable f16;`,
+	// #extension-f16; WebGPU feature "shader-f16"). Not a core need: an
+	// adapter without the feature is not bound to take it (WebGPU
+	// #dom-gpufeaturename-shader-f16).
+	NeedF16 NeedKind = FeatureShaderF16
+	// NeedSubgroups: a subgroup or quad builtin function or the
+	// subgroup_invocation_id / subgroup_size builtin values (WGSL `enable
+	// subgroups;`, #extension-subgroups; WebGPU feature "subgroups").
+	NeedSubgroups NeedKind = FeatureSubgroups
 )
 
 // Need is one capability a module needs: its kind, the argument the kind
@@ -91,19 +105,29 @@ var compatMode = []Limitation{
 	{Kind: NeedCubeArray, Declared: "compatibility mode has no cube array textures"},
 }
 
-// DeclaredLimitations is what adapter info declares it lacks of WebGPU's
-// core, by its FeatureLevel: nothing at the core feature level (wgpu's and
-// Deno's Vulkan, Metal and D3D12 adapters, Dawn's Vulkan ones), naga's
-// GLSL ES limits for wgpu's (and Deno's) GL adapters (downlevel),
-// compatibility mode's for Dawn's GL and GLES adapters.
+// DeclaredLimitations is what adapter info declares it lacks: of WebGPU's
+// core, by its FeatureLevel — nothing at the core feature level (wgpu's
+// and Deno's Vulkan, Metal and D3D12 adapters, Dawn's Vulkan ones),
+// naga's GLSL ES limits for wgpu's (and Deno's) GL adapters (downlevel),
+// compatibility mode's for Dawn's GL and GLES adapters — and then the
+// optional features f16 and subgroups it cannot take (NeedF16,
+// NeedSubgroups; extensionLimitations, declared_ext.go): its
+// implementation's compiler (wgpu-native's naga 0.19 has neither, Deno's
+// WebGPU has no subgroups) or its feature list (Features, or those of the
+// adapter of that name this process listed: Known).
 func DeclaredLimitations(info AdapterInfo) []Limitation {
+	var core []Limitation
 	switch FeatureLevel(info) {
 	case "downlevel":
-		return nagaGLSL
+		core = nagaGLSL
 	case "compatibility":
-		return compatMode
+		core = compatMode
 	}
-	return nil
+	ext := extensionLimitations(info)
+	if len(ext) == 0 {
+		return core
+	}
+	return append(slices.Clone(core), ext...)
 }
 
 // Lacks is the reason adapter info declares it cannot take n — the

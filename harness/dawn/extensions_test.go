@@ -156,3 +156,82 @@ func TestDevicesRequestExtensionFeatures(t *testing.T) {
 		})
 	}
 }
+
+// Modules that need one extension each, with and without its directive.
+const (
+	subgroupBody = "@group(0) @binding(1) var<storage, read_write> o: array<u32>;\n" +
+		"@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) l: u32) { o[l] = subgroupAdd(1u); }\n"
+	f16Body = "@group(0) @binding(1) var<storage, read_write> o: array<f32>;\n" +
+		"@compute @workgroup_size(1) fn main() { let h: f16 = 1.5h; o[0] = f32(h * 2.0h); }\n"
+)
+
+// compileMessages compiles srcs on the named adapter and returns each
+// one's stack message ("" when it compiled).
+func compileMessages(t *testing.T, name string, srcs ...string) []string {
+	t.Helper()
+	d := openDevice(t, name)
+	errs, err := d.CompileWGSL(t.Context(), srcs...)
+	require.NoError(t, err)
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		if e != nil {
+			var ce *harness.CompileError
+			require.ErrorAs(t, e, &ce)
+			out[i] = ce.Message
+		}
+	}
+	return out
+}
+
+// TestDeclaredExtensionLimitationsAreTrue: on every Dawn and Deno adapter,
+// a module that needs f16 or subgroups (written as the adapter's compiler
+// wants it: with the directive for Tint and for naga's f16, without it
+// for naga's subgroups) compiles exactly where harness.Lacks declares
+// nothing, judged by the adapter's name alone as check judges a run.
+func TestDeclaredExtensionLimitationsAreTrue(t *testing.T) {
+	byName := allAdapters(t)
+	for name, a := range byName {
+		if a.Implementation != Implementation && a.Implementation != DenoImplementation {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			sub := "enable subgroups;\n" + subgroupBody
+			if a.Implementation == DenoImplementation {
+				sub = subgroupBody // naga refuses the directive (TestWhichStacksNeedTheDirectives)
+			}
+			msgs := compileMessages(t, name, "enable f16;\n"+f16Body, sub)
+			for i, k := range []harness.NeedKind{harness.NeedF16, harness.NeedSubgroups} {
+				why := harness.Lacks(harness.AdapterInfo{Name: name}, harness.Need{Kind: k})
+				if why == "" {
+					assert.Empty(t, msgs[i], "%s promises %s, yet refuses it", name, k)
+				} else {
+					assert.NotEmpty(t, msgs[i], "%s declares it lacks %s (%s), yet compiles it", name, k, why)
+					assert.Contains(t, why, name+": ")
+				}
+			}
+		})
+	}
+}
+
+// TestWhichStacksNeedTheDirectives: what each WGSL compiler here makes of
+// `enable f16;` and `enable subgroups;` (issue 40, item 4), on the
+// adapters that have the feature. Tint (Dawn) requires both directives:
+// without them it refuses the f16 type and the subgroup builtins. naga 29
+// (Deno) requires `enable f16;` and refuses `enable subgroups;` as not
+// implemented; its subgroup builtins need no directive, only the SUBGROUP
+// capability, which Deno's WebGPU never grants. (naga 0.19, wgpu-native's,
+// parses no enable directive at all: harness TestNaga019DeclaresNoF16NorSubgroups.)
+func TestWhichStacksNeedTheDirectives(t *testing.T) {
+	allAdapters(t)
+	tint := compileMessages(t, mesa25Lavapipe, "enable f16;\n"+f16Body, f16Body, "enable subgroups;\n"+subgroupBody, subgroupBody)
+	assert.Empty(t, tint[0])
+	assert.Contains(t, tint[1], "'f16' type used without 'f16' extension enabled")
+	assert.Empty(t, tint[2])
+	assert.Contains(t, tint[3], "cannot call built-in function 'subgroupAdd' without extension 'subgroups'")
+
+	naga := compileMessages(t, denoMesa25Lavapipe, "enable f16;\n"+f16Body, f16Body, "enable subgroups;\n"+subgroupBody, subgroupBody)
+	assert.Empty(t, naga[0])
+	assert.Contains(t, naga[1], "the `f16` enable extension is not enabled")
+	assert.Contains(t, naga[2], "the `subgroups` enable-extension is not yet supported")
+	assert.Contains(t, naga[3], "Shader requires capability Capabilities(SUBGROUP)")
+}
