@@ -45,11 +45,12 @@ func precheck(m *ir.Module, f *ir.Func, opts Options) (ir.ErrorList, *checker) {
 		// control flow is uniform throughout, so what checkUniform keeps
 		// in uniform control flow whatever the whitelist says stays here
 		// too: a compute entry point's barriers, a fragment entry
-		// point's derivatives.
+		// point's derivatives, subgroup operations (subgroup.go).
 		fragment := f.Stage == ir.StageFragment
 		ir.Inspect(f.Body, func(n ir.Node) bool {
 			if x, ok := n.(*ir.BuiltinCall); ok && uniformityDependent(x.Fn) && !c.white[x.Fn.String()] &&
-				!(c.entry && x.Fn.Info().Class == ir.ClassBarrier) && !(fragment && x.Fn.Info().Class == ir.ClassDerivative) {
+				!(c.entry && x.Fn.Info().Class == ir.ClassBarrier) && !(fragment && x.Fn.Info().Class == ir.ClassDerivative) &&
+				x.Fn.Info().Class != ir.ClassSubgroup {
 				c.errorf(x.Pos, "builtin %s is not in the whitelist of leaf builtins (%s)", x.Fn, builtinWhy(x.Fn))
 			}
 			return true
@@ -169,7 +170,7 @@ func builtinWhy(b ir.Builtin) string {
 	case ir.ClassBarrier:
 		return "a barrier: needs uniform control flow"
 	case ir.ClassSubgroup:
-		return "a subgroup operation: its result depends on the active invocations"
+		return "a subgroup operation: its result depends on the active invocations; flatten guards it with the path's mask (subgroup.go) and never takes it as a leaf"
 	}
 	return "Options.Whitelist leaves it out"
 }

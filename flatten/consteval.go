@@ -489,6 +489,12 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 
 // evalBuiltin folds the builtins WGSL specifies exactly.
 func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStatus) {
+	if isSubgroup(fn) {
+		// A subgroup operation is no const-expression: its value depends
+		// on the other invocations, whatever its operands (WGSL
+		// #subgroup-builtin-functions).
+		return ir.Value{}, evalKeep
+	}
 	if fn.Info().Class == ir.ClassPack {
 		return ir.Value{}, evalUnknown // data packing: not folded
 	}

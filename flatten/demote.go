@@ -61,6 +61,7 @@ func (l *lowerer) discard(s *ir.Discard) {
 		l.errorf(s.Pos, "discard outside a fragment entry point (WGSL #discard-statement: fragment stage only)")
 		return
 	}
+	l.discarded = true
 	if l.fault == "demote-callee-dropped" && !l.fr.root {
 		return // the fault: an inlined helper's discard is lost
 	}

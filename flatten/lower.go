@@ -79,6 +79,13 @@ type lowerer struct {
 	pending   []pendingBarrier
 	// probes are quadUniform's guards, removed once checked (quad.go).
 	probes map[ir.Stmt]bool
+	// keptStack holds the kept loops being lowered, innermost last;
+	// pendingSG the subgroup operations lowered inside one, checked
+	// against its kind once the twin is lowered (subgroup.go,
+	// checkSubgroupLoops); discarded: a discard has been lowered.
+	keptStack []*keptSlot
+	pendingSG []pendingSubgroup
+	discarded bool
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.

@@ -64,7 +64,14 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 		if x.Fn == ir.BWorkgroupUniformLoad && l.entry {
 			return l.uniformLoad(x)
 		}
+		if isSubgroup(x.Fn) {
+			return l.subgroupCall(x) // subgroup.go
+		}
 		l.checkUniform(x)
+	case *ir.Binary:
+		if (x.Op == ir.OpLogAnd || x.Op == ir.OpLogOr) && hasSubgroup(x.Y) {
+			return l.shortCircuit(x) // subgroup.go
+		}
 	case *ir.Atomic:
 		return l.atomic(x, false)
 	case *ir.TextureCall:
@@ -76,6 +83,13 @@ func (l *lowerer) translate(e ir.Expr) ir.Expr {
 			return l.translateChain(e, root)
 		}
 	}
+	return l.translateOperands(e)
+}
+
+// translateOperands is translate's general case: e with its operands
+// translated left to right, one that reads a private global bound to a
+// let when a later operand calls a function.
+func (l *lowerer) translateOperands(e ir.Expr) ir.Expr {
 	var ob, kb ir.Operands
 	orig := ir.ExprOperands(e, &ob)
 	last := -1

@@ -79,6 +79,8 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 	l.out = nil
 	l.predKey, l.predVal = nil, nil
 
+	slot := &keptSlot{}
+	l.keptStack = append(l.keptStack, slot)
 	t := &target{loop: true, brk: mID()}
 	fr.targets = append(fr.targets, t)
 	fr.S = nil
@@ -150,6 +152,8 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 	body := l.out
 	cond := &ir.Unary{Pos: pos, Op: ir.OpNot, X: mID(), T: ir.Bool}
 	twinLoop := &ir.Loop{Pos: pos, Body: ir.NewBlock(pos, body...), Continuing: ir.NewBlock(pos), BreakIf: cond}
+	slot.loop = twinLoop
+	l.keptStack = l.keptStack[:len(l.keptStack)-1]
 
 	fr.targets = fr.targets[:len(fr.targets)-1]
 	l.out = append(savedOut, twinLoop)

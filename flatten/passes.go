@@ -261,6 +261,9 @@ func lowerPass(p *pipe) (bool, error) {
 		l.errs = checkBarriers(m, twin, l.pending)
 	}
 	stripProbes(twin.Body, l.probes)
+	if len(l.errs) == 0 {
+		l.errs = checkSubgroupLoops(m, twin, l.pendingSG)
+	}
 	if len(l.errs) > 0 {
 		l.errs.Sort()
 		return false, &Error{Kind: Refused, List: dedupe(l.errs)}

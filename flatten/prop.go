@@ -588,7 +588,7 @@ func forwardBlock(p *pipe, b *ir.Block, loop *ir.Loop) bool {
 		default:
 			continue
 		}
-		if !ir.Any(val, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) || exprDepth(val) > maxForwardDepth || accessesShared(val) {
+		if !ir.Any(val, func(n ir.Node) bool { _, ok := n.(*ir.Ident); return ok }) || exprDepth(val) > maxForwardDepth || accessesShared(val) || hasSubgroup(val) {
 			continue
 		}
 		// The value lives until the next store to name: it must be whole.
@@ -612,6 +612,7 @@ func forwardBlock(p *pipe, b *ir.Block, loop *ir.Loop) bool {
 		if _, ok := stmts[j].(*ir.Loop); ok {
 			continue
 		}
+
 		safe := true
 		ir.Inspect(val, func(n ir.Node) bool {
 			if id, ok := n.(*ir.Ident); ok && id.Ref.Mutable() && writtenBetween(id.Name, i, j) {
@@ -661,6 +662,10 @@ func exprDepth(e ir.Expr) int {
 	})
 	return d + 1
 }
+
+// A value that calls a subgroup builtin stays where the lowering bound it
+// (subgroup.go): moved into a guard or into the right operand of && or
+// ||, it would run in only some of the invocations.
 
 // accessesShared reports whether e reads shared memory or runs an atomic:
 // such a value is never moved (doc.go "Entry points").

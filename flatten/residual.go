@@ -14,8 +14,9 @@ func isFlat(f *ir.Func) bool { return shapeViolation(f, false) == "" }
 
 // shapeViolation describes the first way f breaks the twin contract
 // (doc.go "Twin shape", "Loops in twins"), or returns "": no If (an
-// entry point's guards aside), Switch, Break, Continue or user call; at
-// most one Return, the last top-level statement; exactly one when the
+// entry point's guards aside), Switch, Break, Continue or user call; no
+// subgroup operation in a guard or in the right operand of && or || (it
+// would run in only some invocations: subgroup.go); at most one Return, the last top-level statement; exactly one when the
 // function has a result; and, with loops, no Loop but kept loops
 // (isKeptLoop) — without, no Loop at all.
 func shapeViolation(f *ir.Func, loops bool) string {
@@ -36,7 +37,14 @@ func shapeViolation(f *ir.Func, loops bool) string {
 			return false
 		}
 		if x, ok := n.(*ir.If); ok && isGuard(x) && f.Stage == ir.StageCompute {
+			if hasSubgroup(x) {
+				msg = fmt.Sprintf("a subgroup operation in the guard at %v (subgroup.go)", x.Pos)
+			}
 			return false // an entry point's guard (entry.go)
+		}
+		if x, ok := n.(*ir.Binary); ok && (x.Op == ir.OpLogAnd || x.Op == ir.OpLogOr) && hasSubgroup(x.Y) {
+			msg = fmt.Sprintf("a subgroup operation in the right operand of %s at %v, which runs only where the left one decides nothing (subgroup.go)", x.Op, x.Pos)
+			return false
 		}
 		if s, ok := n.(ir.Stmt); ok && demote != nil && s == demote {
 			return false // a fragment twin's one demotion, at its end (demote.go)
