@@ -144,7 +144,9 @@ func (l *lowerer) firstLane(c ir.Expr, pos ir.Pos) ir.Expr {
 	u := func(v uint32) ir.Expr { return &ir.Lit{Pos: pos, Val: ir.U32Val(v)} }
 	var idx ir.Expr = u(0)
 	for w := 3; w >= 0; w-- {
-		word := func() ir.Expr { return &ir.Swizzle{Pos: pos, X: ir.CloneExpr(ballot), Comps: []uint8{uint8(w)}, T: ir.U32} }
+		word := func() ir.Expr {
+			return &ir.Swizzle{Pos: pos, X: ir.CloneExpr(ballot), Comps: []uint8{uint8(w)}, T: ir.U32}
+		}
 		var bit ir.Expr = &ir.BuiltinCall{Pos: pos, Fn: ir.BFirstTrailingBit, Args: []ir.Expr{word()}, T: ir.U32}
 		if w > 0 {
 			bit = &ir.Binary{Pos: pos, Op: ir.OpAdd, X: bit, Y: u(uint32(32 * w)), T: ir.U32}
