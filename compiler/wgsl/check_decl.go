@@ -683,9 +683,9 @@ func (c *chkCtx) typeArg(e astExpr) *astIdentExpr {
 	return id
 }
 
-// matrixType resolves matCxR<f32> or its alias matCxRf (WGSL
-// #matrix-types); a matrix of f16 is refused as outside the subset before
-// this, and other component types are errors.
+// matrixType resolves matCxR<f32>, matCxR<f16> or their aliases matCxRf
+// and matCxRh (WGSL #matrix-types; f16 needs `enable f16;`, which the
+// resolver checks); other component types are errors.
 func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 	name := t.name
 	cols, rows := int(name[3]-'0'), int(name[5]-'0')
@@ -693,16 +693,19 @@ func (c *chkCtx) matrixType(t *astIdentExpr) *chkType {
 		if t.hasTmpl {
 			c.errorf(t.off, "type '%s' does not take template arguments", name)
 		}
+		if name[6] == 'h' {
+			return chkMatOf(cols, rows, chkF16)
+		}
 		return chkMat(cols, rows)
 	}
 	if len(t.tmpl) != 1 {
-		c.errorf(t.off, "%s needs one template argument, the component type f32", name)
+		c.errorf(t.off, "%s needs one template argument, the component type f32 or f16", name)
 	}
 	elem := c.resolveType(c.typeArg(t.tmpl[0]))
-	if elem.k != ckF32 {
-		c.errorf(t.tmpl[0].astOff(), "matrix components must be floating point (f32 in gpudiff's subset), not %v (WGSL #matrix-types)", elem)
+	if elem.k != ckF32 && elem.k != ckF16 {
+		c.errorf(t.tmpl[0].astOff(), "matrix components must be floating point (f32 or f16), not %v (WGSL #matrix-types)", elem)
 	}
-	return chkMat(cols, rows)
+	return chkMatOf(cols, rows, elem)
 }
 
 // overrideDecl checks an override declaration (WGSL #override-decls).
@@ -742,7 +745,7 @@ func (c *chkCtx) overrideDecl() {
 		op = c.concrete(op)
 	}
 	if !op.t.isScalar() {
-		c.errorf(astExprStart(a.init), "override '%s' has type %v; an override is a bool, i32, u32 or f32 scalar (WGSL #override-decls)", a.name, op.t)
+		c.errorf(astExprStart(a.init), "override '%s' has type %v; an override is a bool, i32, u32, f32 or f16 scalar (WGSL #override-decls)", a.name, op.t)
 	}
 	if a.typ == nil {
 		if v, ok := c.overrideValue(key, op.t); ok {

@@ -113,10 +113,7 @@ func (c *chkCtx) literal(x *astLitExpr) chkOp {
 	if x.kind == lexKeyword {
 		return c.constOp(cvBool(x.text == "true"), x.off)
 	}
-	v, f16, err := cvLiteral(x.text, x.kind)
-	if f16 {
-		c.outsidef(x.off, "f16 literal %s", x.text)
-	}
+	v, _, err := cvLiteral(x.text, x.kind)
 	if err != nil {
 		c.errorf(x.off, "%v", err)
 	}
@@ -218,7 +215,7 @@ func (c *chkCtx) unary(x *astUnaryExpr) chkOp {
 	l := a.t.leaf()
 	switch x.op {
 	case lexMinus:
-		op, ok = ir.OpNeg, l != nil && (l.k == ckAbsInt || l.k == ckAbsFloat || l.k == ckI32 || l.k == ckF32)
+		op, ok = ir.OpNeg, l != nil && (l.k == ckAbsInt || l.k == ckAbsFloat || l.k == ckI32 || l.k == ckF32 || l.k == ckF16)
 	case lexBang:
 		op, ok = ir.OpNot, l != nil && l.k == ckBool
 	case lexTilde:
@@ -799,9 +796,17 @@ func (c *chkCtx) typeCall(id *astIdentExpr, x *astCallExpr) chkOp {
 		}
 	case "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4":
 		if !id.hasTmpl {
-			// matCxR(...) infers its component type, f32 in the subset
-			// (WGSL #matrix-builtin: AbstractFloat arguments concretize).
-			return c.construct(chkMat(int(name[3]-'0'), int(name[5]-'0')), c.args(x.args), id.off)
+			// matCxR(...) infers its component type from its arguments
+			// (WGSL #matrix-builtin): f16 where they are f16, else f32
+			// (AbstractFloat arguments concretize).
+			args := c.args(x.args)
+			elem := chkF32
+			for _, a := range args {
+				if l := a.t.scalarOf(); l != nil && l.k == ckF16 || a.t.k == ckMat && a.t.elem.elem.k == ckF16 {
+					elem = chkF16
+				}
+			}
+			return c.construct(chkMatOf(int(name[3]-'0'), int(name[5]-'0'), elem), args, id.off)
 		}
 	}
 	t := c.resolveType(id)
@@ -819,7 +824,7 @@ func (c *chkCtx) construct(t *chkType, args []chkOp, off int32) chkOp {
 		allConst = allConst && a.c != nil
 	}
 	switch t.k {
-	case ckBool, ckI32, ckU32, ckF32:
+	case ckBool, ckI32, ckU32, ckF32, ckF16:
 		if len(args) != 1 {
 			c.errorf(off, "%v constructor expects 1 argument, got %d", t, len(args))
 		}
@@ -1010,22 +1015,22 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 	}
 	okLeaf := func(t *chkType) bool {
 		l := t.leaf()
-		return l != nil && (l.k == ckI32 || l.k == ckU32 || l.k == ckF32)
+		return l != nil && (l.k == ckI32 || l.k == ckU32 || l.k == ckF32 || l.k == ckF16)
 	}
-	if !okLeaf(t) || !okLeaf(a.t) || t.width() != a.t.width() {
+	// WGSL #bitcast-builtin: the same number of bits; f16 components
+	// are 16 bits (vec2<f16> ↔ a 32-bit scalar, vec4<f16> ↔ vec2 of
+	// them), and a 16-bit total (a lone f16) casts only to f16.
+	bitsOf := func(t *chkType) int { return t.width() * cvBitWidth(t.leaf()) }
+	if !okLeaf(t) || !okLeaf(a.t) || bitsOf(t) != bitsOf(a.t) {
 		c.errorf(id.off, "no bitcast from %v to %v", a.t, t)
 	}
 	if a.c != nil {
-		comps := cvComponents(*a.c)
-		el := make([]cVal, len(comps))
-		for i, s := range comps {
-			v, err := cvFromBits(t.leaf(), cvBits(s))
-			el[i] = *c.cvResult(id.off, v, err, t.leaf()).c
-		}
-		if t.isScalar() {
-			return c.constOp(el[0], id.off)
-		}
-		return c.constOp(cVal{t: t, el: el}, id.off)
+		v, err := cvBitcast(*a.c, t)
+		return c.cvResult(id.off, v, err, t)
+	}
+	if t.width() != a.t.width() {
+		// ir.Bitcast keeps the component count (ir.Verify).
+		c.outsidef(id.off, "run-time bitcast from %v to %v (the IR's bitcast keeps the component count; a const-expression one folds)", a.t, t)
 	}
 	return chkOp{t: t, e: &ir.Bitcast{Pos: c.pos(id.off), T: t.toIR(), X: a.e}, off: id.off}
 }
@@ -1117,7 +1122,7 @@ func chkProxy(t *chkType) *ir.Type {
 // builtinCall checks a call of a builtin of the ir table, resolving
 // overloads over abstract arguments in WGSL's preference order
 // (WGSL #overload-resolution-section): AbstractInt, i32, u32,
-// AbstractFloat, f32.
+// AbstractFloat, f32, f16.
 func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	id := x.callee
 	info := b.Info()
@@ -1157,7 +1162,7 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 			concrete = l
 		}
 	}
-	cands := []*chkType{chkAbsInt, chkI32, chkU32, chkAbsFloat, chkF32}
+	cands := []*chkType{chkAbsInt, chkI32, chkU32, chkAbsFloat, chkF32, chkF16}
 	if concrete != nil {
 		cands = []*chkType{concrete}
 	}
@@ -1273,16 +1278,20 @@ func (c *chkCtx) builtinConstArgs(b ir.Builtin, args []chkOp, off int32) {
 		// WGSL #ldexp-builtin: a const-expression e2 > bias + 1 (128
 		// for f32) is a shader-creation error, whatever e1 is.
 		if args[1].c != nil {
+			bias, t := int64(wgslsem.F32Bias), "f32"
+			if l := args[0].t.leaf(); l != nil && l.k == ckF16 {
+				bias, t = f16Bias, "f16"
+			}
 			for _, e2 := range cvComponents(*args[1].c) {
-				if wgslsem.LdexpFault(e2.i, wgslsem.F32Bias) != wgslsem.NoFault {
-					c.errorf(off, "ldexp: the exponent %d is greater than 128, the bias of f32 + 1 (WGSL #ldexp-builtin)", e2.i)
+				if wgslsem.LdexpFault(e2.i, bias) != wgslsem.NoFault {
+					c.errorf(off, "ldexp: the exponent %d is greater than %d, the bias of %s + 1 (WGSL #ldexp-builtin)", e2.i, bias+1, t)
 				}
 			}
 		}
 	}
 }
 
-// constructMatrix checks matCxR<f32>(args) (WGSL #matrix-builtin): the
+// constructMatrix checks matCxR<T>(args), T f32 or f16 (WGSL #matrix-builtin): the
 // identity from a matrix of the same type, C column vectors vecR, or C*R
 // scalars in column-major order. Scalars are grouped into column vectors
 // here, so an IR matrix constructor always takes its C columns.
@@ -1306,9 +1315,9 @@ func (c *chkCtx) constructMatrix(t *chkType, args []chkOp, off int32) chkOp {
 	case len(args) == cols*rows:
 		for i, a := range args {
 			if !a.t.isScalar() {
-				c.errorf(a.off, "%v constructor: argument of type %v, want f32", t, a.t)
+				c.errorf(a.off, "%v constructor: argument of type %v, want %v", t, a.t, col.elem)
 			}
-			args[i] = c.to(a, chkF32, t.String()+" constructor")
+			args[i] = c.to(a, col.elem, t.String()+" constructor")
 		}
 		for k := 0; k < cols; k++ {
 			colOps = append(colOps, c.construct(col, args[k*rows:(k+1)*rows], args[k*rows].off))
@@ -1331,13 +1340,20 @@ func (c *chkCtx) constructMatrix(t *chkType, args []chkOp, off int32) chkOp {
 }
 
 // matrixBinary types and lowers x op y where x or y is a matrix (WGSL
-// #matrix-arithmetic): abstract operands become f32 (scalars and
-// vectors); the operation is always evaluated at run time, so matrix
-// arithmetic is not a const-expression in the subset.
+// #matrix-arithmetic): abstract operands become the matrix's component
+// type, f32 or f16 (scalars and vectors); the operation is always
+// evaluated at run time, so matrix arithmetic is not a const-expression
+// in the subset.
 func (c *chkCtx) matrixBinary(op ir.BinaryOp, a, b chkOp, off int32) chkOp {
+	elem := chkF32
+	for _, x := range []chkOp{a, b} {
+		if x.t.k == ckMat {
+			elem = x.t.elem.elem
+		}
+	}
 	f32ify := func(x chkOp) chkOp {
 		if x.t.isAbstract() && (x.t.isScalar() || x.t.k == ckVec) {
-			return c.to(x, x.t.withScalar(chkF32), "operand of "+op.String())
+			return c.to(x, x.t.withScalar(elem), "operand of "+op.String())
 		}
 		return x
 	}
@@ -1368,6 +1384,10 @@ func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkO
 	}
 	a := args[0]
 	l := a.t.leaf()
+	if l != nil && l.k == ckF16 {
+		// The IR predeclares __modf_result_f32 and its kin only.
+		c.outsidef(id.off, "%s of f16 (its result struct __%s_result_f16 is not in gpudiff's IR)", name, name)
+	}
 	if l == nil || l.k != ckF32 && l.k != ckAbsFloat && l.k != ckAbsInt {
 		c.errorf(id.off, "no overload of %s(%s)", name, chkTypeList(args))
 	}

@@ -110,7 +110,9 @@ const (
 
 // userIO checks a user-defined IO value (a @location input or output,
 // WGSL #entry-point-io-types, #interpolation): a numeric scalar or vector
-// of 32-bit components (f16, outside the subset everywhere, never gets here); @interpolate only
+// of 32-bit components (an f16 one is valid WGSL but outside the subset:
+// gpudiff's render pipelines, rasterizer and vertex formats carry 32-bit
+// IO values); @interpolate only
 // with @location; an integer vertex output or fragment input written
 // @interpolate(flat[, …]). varying is false for a vertex attribute and a
 // fragment output: there @interpolate is valid but "only significant on
@@ -123,6 +125,9 @@ func (c *chkCtx) userIO(off int32, t *ir.Type, io ioAttrs, what string, role ioR
 	s := t
 	if t.Kind == ir.KindVec {
 		s = t.Elem
+	}
+	if s.Kind == ir.KindF16 {
+		c.outsidef(off, "%s of type %v (f16 stage IO: gpudiff's render pipelines carry 32-bit IO values)", what, t)
 	}
 	if s.Kind != ir.KindF32 && s.Kind != ir.KindI32 && s.Kind != ir.KindU32 {
 		c.errorf(off, "%s must be a numeric scalar or vector, not %v (WGSL #entry-point-io-types)", what, t)

@@ -70,13 +70,10 @@ func chkIsPredeclared(name string) bool {
 }
 
 // chkOutsideTypeReason names why a predeclared type name is outside the
-// subset, or returns "" for the subset's own type names.
+// subset, or returns "" for the subset's own type names (f16 and its
+// aliases included: `enable f16;` is the resolver's to require).
 func chkOutsideTypeReason(name string) string {
 	switch {
-	case name == "f16":
-		return "f16 type"
-	case chkIsMatrixName(name) && strings.HasSuffix(name, "h"):
-		return "f16 type"
 	case name == "ptr":
 		return "pointer type"
 	case name == "buffer":
@@ -85,9 +82,6 @@ func chkOutsideTypeReason(name string) string {
 		return "texture type " + name
 	case strings.HasPrefix(name, "sampler"):
 		return "sampler type " + name
-	}
-	if a, ok := chkVecAliases[name]; ok && a.elem == "f16" {
-		return "f16 type"
 	}
 	return ""
 }

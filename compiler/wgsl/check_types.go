@@ -20,6 +20,7 @@ const (
 	ckI32
 	ckU32
 	ckF32
+	ckF16 // f16, behind `enable f16;` (WGSL #extension-f16)
 	ckAbsInt
 	ckAbsFloat
 	ckVec
@@ -27,7 +28,7 @@ const (
 	ckStruct
 	ckAtomic       // atomic<T> (elem i32 or u32): storage and workgroup variables only
 	ckRuntimeArray // array<T>: a storage variable's type or its struct's last member only
-	ckMat          // matCxR<f32>: n = C columns, elem = vecR<f32> (never abstract)
+	ckMat          // matCxR<f32 or f16>: n = C columns, elem = vecR<f32 or f16> (never abstract)
 	ckHandle       // a texture or sampler type: h is its ir type (check_texture.go)
 )
 
@@ -47,6 +48,7 @@ var (
 	chkI32      = &chkType{k: ckI32}
 	chkU32      = &chkType{k: ckU32}
 	chkF32      = &chkType{k: ckF32}
+	chkF16      = &chkType{k: ckF16}
 	chkAbsInt   = &chkType{k: ckAbsInt}
 	chkAbsFloat = &chkType{k: ckAbsFloat}
 )
@@ -55,11 +57,16 @@ func chkVec(n int, elem *chkType) *chkType   { return &chkType{k: ckVec, n: n, e
 func chkArray(elem *chkType, n int) *chkType { return &chkType{k: ckArray, n: n, elem: elem} }
 
 // chkMat returns matCxR<f32> (WGSL #matrix-types).
-func chkMat(c, r int) *chkType { return &chkType{k: ckMat, n: c, elem: chkVec(r, chkF32)} }
+func chkMat(c, r int) *chkType { return chkMatOf(c, r, chkF32) }
+
+// chkMatOf returns matCxR<elem>, elem f32 or f16 (WGSL #matrix-types).
+func chkMatOf(c, r int, elem *chkType) *chkType {
+	return &chkType{k: ckMat, n: c, elem: chkVec(r, elem)}
+}
 
 func (t *chkType) isScalar() bool { return t.k >= ckBool && t.k <= ckAbsFloat }
 func (t *chkType) isInt() bool    { return t.k == ckI32 || t.k == ckU32 || t.k == ckAbsInt }
-func (t *chkType) isFloat() bool  { return t.k == ckF32 || t.k == ckAbsFloat }
+func (t *chkType) isFloat() bool  { return t.k == ckF32 || t.k == ckF16 || t.k == ckAbsFloat }
 
 // leaf returns the scalar type of a scalar or vector, else nil.
 func (t *chkType) leaf() *chkType {
@@ -166,6 +173,8 @@ func (t *chkType) String() string {
 		return "u32"
 	case ckF32:
 		return "f32"
+	case ckF16:
+		return "f16"
 	case ckAbsInt:
 		return "AbstractInt"
 	case ckAbsFloat:
@@ -175,7 +184,7 @@ func (t *chkType) String() string {
 	case ckArray:
 		return fmt.Sprintf("array<%s, %d>", t.elem, t.n)
 	case ckMat:
-		return fmt.Sprintf("mat%dx%d<f32>", t.n, t.elem.n)
+		return fmt.Sprintf("mat%dx%d<%v>", t.n, t.elem.n, t.elem.elem)
 	case ckStruct:
 		return t.st.Name
 	case ckAtomic:
@@ -202,12 +211,14 @@ func (t *chkType) toIR() *ir.Type {
 		return ir.U32
 	case ckF32:
 		return ir.F32
+	case ckF16:
+		return ir.F16
 	case ckVec:
 		return ir.Vec(t.n, t.elem.toIR())
 	case ckArray:
 		return ir.ArrayOf(t.elem.toIR(), t.n)
 	case ckMat:
-		return ir.Mat(t.n, t.elem.n)
+		return ir.MatOf(t.n, t.elem.n, t.elem.elem.toIR())
 	case ckStruct:
 		return ir.StructType(t.st)
 	case ckAtomic:
@@ -270,12 +281,14 @@ func chkFromIR(t *ir.Type) *chkType {
 		return chkU32
 	case ir.KindF32:
 		return chkF32
+	case ir.KindF16:
+		return chkF16
 	case ir.KindVec:
 		return chkVec(t.Len, chkFromIR(t.Elem))
 	case ir.KindArray:
 		return chkArray(chkFromIR(t.Elem), t.Len)
 	case ir.KindMat:
-		return chkMat(t.Len, t.Rows())
+		return chkMatOf(t.Len, t.Rows(), chkFromIR(t.Elem.Elem))
 	case ir.KindStruct:
 		return &chkType{k: ckStruct, st: t.Struct}
 	case ir.KindAtomic:
@@ -316,8 +329,11 @@ func chkConvRank(from, to *chkType) int {
 	}
 	switch from.k {
 	case ckAbsFloat:
-		if to.k == ckF32 {
+		switch to.k {
+		case ckF32:
 			return 1
+		case ckF16:
+			return 2
 		}
 	case ckAbsInt:
 		switch to.k {
@@ -329,6 +345,8 @@ func chkConvRank(from, to *chkType) int {
 			return 5
 		case ckF32:
 			return 6
+		case ckF16:
+			return 7
 		}
 	}
 	return -1
@@ -349,7 +367,8 @@ func chkAutoConvertible(from, to *chkType) bool {
 }
 
 // chkScalarByName maps the predeclared scalar type names of the subset.
-var chkScalarByName = map[string]*chkType{"bool": chkBool, "i32": chkI32, "u32": chkU32, "f32": chkF32}
+// (f16 needs `enable f16;`, which the resolver checks).
+var chkScalarByName = map[string]*chkType{"bool": chkBool, "i32": chkI32, "u32": chkU32, "f32": chkF32, "f16": chkF16}
 
 // chkVecAliases maps the predeclared vector aliases (WGSL #vector-types)
 // to their dimension and element type name.

@@ -20,11 +20,16 @@ import (
 // ir/wgslsem's; this file adds AbstractInt/AbstractFloat, f32 rounding and
 // the error messages.
 
-// cvRound rounds a float result to the leaf type t (f32 or AbstractFloat)
-// and rejects non-finite values.
+// cvRound rounds a float result to the leaf type t (f32, f16 or
+// AbstractFloat) and rejects non-finite values (and, for f16, values
+// outside its finite range: cvF16).
 func cvRound(x float64, t *chkType, what string) (cVal, error) {
 	if t.k == ckF32 {
 		f, err := cvF32(x, what)
+		return cvFloat(t, f), err
+	}
+	if t.k == ckF16 {
+		f, err := cvF16(x, what)
 		return cvFloat(t, f), err
 	}
 	f, err := cvAbsFloat(x, what)
@@ -80,7 +85,7 @@ func cvUnary(op ir.UnaryOp, x cVal) (cVal, error) {
 				return cvInt(t, -a.i), nil
 			case ckI32:
 				return cvInt(t, int64(wgslsem.Neg(int32(a.i)))), nil // -MIN is MIN (WGSL #arithmetic-expr)
-			case ckF32, ckAbsFloat:
+			case ckF32, ckF16, ckAbsFloat:
 				return cvFloat(t, -a.f), nil
 			}
 		case ir.OpNot:
@@ -156,7 +161,9 @@ func cvScalarBinary(op ir.BinaryOp, a, b cVal) (cVal, error) {
 				r = float32(math.Mod(float64(x), float64(y)))
 			}
 			return cvRound(float64(r), k, what())
-		case k.k == ckAbsFloat:
+		case k.k == ckAbsFloat || k.k == ckF16:
+			// f16: the float64 result of two binary16 operands, rounded
+			// once (const_f16.go: correctly rounded).
 			var r float64
 			switch op {
 			case ir.OpAdd:
@@ -452,8 +459,11 @@ func cvBuiltin(b ir.Builtin, args []cVal, res *chkType) (cVal, error) {
 		// exact product, rounded (its "may be zero" is not taken).
 		return cvMap(args, res, func(c []cVal, t *chkType) (cVal, error) {
 			bias := int64(1023)
-			if t.k == ckF32 {
+			switch t.k {
+			case ckF32:
 				bias = wgslsem.F32Bias
+			case ckF16:
+				bias = f16Bias
 			}
 			e2 := c[1].i
 			if wgslsem.LdexpFault(e2, bias) != wgslsem.NoFault {

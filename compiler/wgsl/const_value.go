@@ -13,8 +13,9 @@ import (
 
 // Constant values of const-expressions (WGSL #const-expr): AbstractInt in
 // int64, AbstractFloat in float64, i32 and u32 in int64 (always in range),
-// f32 in a float64 holding an exactly representable float32 value, bool,
-// and composites.
+// f32 in a float64 holding an exactly representable float32 value, f16 in
+// a float64 holding an exactly representable binary16 value (const_f16.go),
+// bool, and composites.
 
 // cVal is a constant value of type t.
 type cVal struct {
@@ -66,6 +67,8 @@ func (v cVal) toIR() ir.Value {
 		return ir.U32Val(uint32(v.i))
 	case ckF32:
 		return ir.F32Val(float32(v.f))
+	case ckF16:
+		return ir.F16Val(float32(v.f)) // exact: v.f is a binary16 value
 	case ckVec, ckArray, ckStruct, ckMat:
 		el := make([]ir.Value, len(v.el))
 		for i, e := range v.el {
@@ -87,6 +90,8 @@ func (v cVal) String() string {
 		return strconv.FormatInt(v.i, 10) + "u"
 	case ckF32, ckAbsFloat:
 		return strconv.FormatFloat(v.f, 'g', -1, 64)
+	case ckF16:
+		return strconv.FormatFloat(v.f, 'g', -1, 64) + "h"
 	}
 	parts := make([]string, len(v.el))
 	for i, e := range v.el {
@@ -98,7 +103,8 @@ func (v cVal) String() string {
 // ---- literals (WGSL #numeric-literals) ----
 
 // cvLiteral returns the value of a numeric literal token, or an error
-// message. f16 literals (suffix h) report f16 = true and no value.
+// message. f16 literals (suffix h) report f16 = true (the resolver
+// requires `enable f16;` for them) and their value (cvF16Literal).
 func cvLiteral(text string, kind lexKind) (v cVal, f16 bool, err error) {
 	if kind == lexIntLit {
 		suffix := byte(0)
@@ -136,7 +142,8 @@ func cvLiteral(text string, kind lexKind) (v cVal, f16 bool, err error) {
 		body, suffix = text[:len(text)-1], last
 	}
 	if suffix == 'h' {
-		return v, true, nil
+		f, err := cvF16Literal(text, body, hex)
+		return cvFloat(chkF16, f), true, err
 	}
 	if hex && !strings.ContainsAny(body, "pP") {
 		body += "p0"
@@ -185,8 +192,8 @@ func cvAbsFloat(x float64, what string) (float64, error) {
 }
 
 // cvAuto applies the feasible automatic conversion of v to type to (WGSL
-// #conversion-rank): AbstractInt to i32, u32, AbstractFloat or f32, and
-// AbstractFloat to f32, component-wise. Values outside the destination
+// #conversion-rank): AbstractInt to i32, u32, AbstractFloat, f32 or f16,
+// and AbstractFloat to f32 or f16, component-wise. Values outside the destination
 // range are errors.
 func cvAuto(v cVal, to *chkType) (cVal, error) {
 	if chkIdentical(v.t, to) {
@@ -223,6 +230,13 @@ func cvAuto(v cVal, to *chkType) (cVal, error) {
 	case v.t.k == ckAbsFloat && to.k == ckF32:
 		f, err := cvF32(v.f, "conversion to f32")
 		return cvFloat(chkF32, f), err
+	case (v.t.k == ckAbsInt || v.t.k == ckAbsFloat) && to.k == ckF16:
+		x := v.f
+		if v.t.k == ckAbsInt {
+			x = float64(v.i)
+		}
+		f, err := cvF16(x, "conversion to f16")
+		return cvFloat(chkF16, f), err
 	}
 	return v, cvErrf("cannot convert %v to %v", v.t, to)
 }
@@ -254,7 +268,9 @@ func cvFloatToInt(x float64, to *chkType, srcF32 bool) int64 {
 }
 
 // cvConvertScalar is the scalar value conversion of a value constructor
-// (WGSL #bool-builtin, #i32-builtin, #u32-builtin, #f32-builtin).
+// (WGSL #bool-builtin, #i32-builtin, #u32-builtin, #f32-builtin,
+// #f16-builtin). A value outside f16's finite range converted to f16 is
+// a shader-creation error (WGSL #floating-point-conversion).
 func cvConvertScalar(v cVal, to *chkType) (cVal, error) {
 	if v.t.k == to.k {
 		return v, nil
@@ -280,7 +296,10 @@ func cvConvertScalar(v cVal, to *chkType) (cVal, error) {
 			return cvInt(to, int64(int32(uint32(v.i)))), nil
 		case ckAbsInt:
 			return cvAuto(v, to)
-		case ckF32, ckAbsFloat:
+		case ckF32, ckF16, ckAbsFloat:
+			// An f16 is within ±65504: the whole-range clamp is the
+			// clamp to values representable in both (WGSL
+			// #floating-point-conversion).
 			return cvInt(to, cvFloatToInt(v.f, to, v.t.k == ckF32)), nil
 		}
 	case ckF32:
@@ -296,6 +315,22 @@ func cvConvertScalar(v cVal, to *chkType) (cVal, error) {
 		case ckAbsFloat:
 			f, err := cvF32(v.f, "conversion to f32")
 			return cvFloat(chkF32, f), err
+		case ckF16:
+			return cvFloat(chkF32, v.f), nil // exact
+		}
+	case ckF16:
+		switch v.t.k {
+		case ckBool:
+			if v.b {
+				return cvFloat(chkF16, 1), nil
+			}
+			return cvFloat(chkF16, 0), nil
+		case ckI32, ckU32, ckAbsInt:
+			f, err := cvF16(float64(v.i), "conversion to f16")
+			return cvFloat(chkF16, f), err
+		case ckF32, ckAbsFloat:
+			f, err := cvF16(v.f, "conversion to f16")
+			return cvFloat(chkF16, f), err
 		}
 	}
 	return v, cvErrf("cannot convert %v to %v", v.t, to)
@@ -335,11 +370,14 @@ func cvComponents(v cVal) []cVal {
 	return v.el
 }
 
-// cvBits returns the 32-bit pattern of a concrete 32-bit scalar.
+// cvBits returns the bit pattern of a concrete scalar (an f16's in the
+// low 16 bits).
 func cvBits(v cVal) uint32 {
 	switch v.t.k {
 	case ckF32:
 		return math.Float32bits(float32(v.f))
+	case ckF16:
+		return ir.F16Val(float32(v.f)).Bits
 	case ckBool:
 		if v.b {
 			return 1
@@ -349,7 +387,8 @@ func cvBits(v cVal) uint32 {
 	return uint32(v.i)
 }
 
-// cvFromBits makes a 32-bit scalar of type t from a bit pattern.
+// cvFromBits makes a scalar of type t from a bit pattern (an f16's in
+// the low 16 bits).
 func cvFromBits(t *chkType, bits uint32) (cVal, error) {
 	switch t.k {
 	case ckI32:
@@ -362,6 +401,12 @@ func cvFromBits(t *chkType, bits uint32) (cVal, error) {
 			return cVal{}, cvErrf("bitcast produces a non-finite f32 (0x%08x)", bits)
 		}
 		return cvFloat(t, f), nil
+	case ckF16:
+		f, finite, _ := wgslsem.F16ToF32(uint16(bits))
+		if !finite {
+			return cVal{}, cvErrf("bitcast produces a non-finite f16 (0x%04x)", uint16(bits))
+		}
+		return cvFloat(t, float64(f)), nil
 	}
 	return cVal{}, cvErrf("bitcast to %v", t)
 }

@@ -17,7 +17,11 @@
 //     attributes; private var whose initializer is a const-expression;
 //     const (evaluated; its uses become ir.Lit); alias (resolved);
 //   - fn without attributes whose parameter and result types are bool,
-//     i32, u32, f32, vecN of those, fixed-size arrays and subset structs,
+//     i32, u32, f32, f16 (behind `enable f16;`, WGSL #extension-f16: its
+//     aliases vecNh and matCxRh, h literals, conversions, matrices,
+//     bitcasts to and from f16 vectors, const-expressions rounded to
+//     binary16, const_f16.go), vecN of those, matrices of f32 or f16,
+//     fixed-size arrays and subset structs,
 //     whose body uses only subset statements (let, var, const, assignment,
 //     compound assignment, ++ and --, if, switch, loop, for, while, break,
 //     break if, continue, return, blocks, calls, phony assignment) and
@@ -96,6 +100,10 @@
 //   - Where Tint departs from the spec, the spec wins: an empty statement
 //     after `break if`, and assignment to a multi-component swizzle, are
 //     errors.
+//   - f16 is outside the subset in render stage IO (32-bit IO values
+//     only), in modf and frexp (the IR has no __modf_result_f16) and in a
+//     run-time bitcast that changes the component count (vec2<f16> ↔
+//     u32: the IR's bitcast keeps it; a const-expression one folds).
 //   - Unknown attributes and enable-extensions are errors (Tint's
 //     experimental chromium_* extensions are accepted); requires names are
 //     not checked.

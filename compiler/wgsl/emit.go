@@ -36,6 +36,13 @@ type EmitOptions struct {
 	// Fragment emits the kernel ABI's wrapper as a @fragment entry point
 	// instead of the @compute one (see Emit).
 	Fragment bool
+	// OmitSubgroupsEnable leaves `enable subgroups;` out of a module that
+	// uses a subgroup builtin or builtin value (emit_directives.go), for a
+	// stack that takes them without the directive (naga behind its
+	// SUBGROUP feature) or refuses it. The default emits it, as WGSL
+	// requires (#extension-subgroups). `enable f16;` is always emitted
+	// where the module uses f16.
+	OmitSubgroupsEnable bool
 }
 
 // Emit returns a WGSL module that runs kernel under the kernel ABI
@@ -73,6 +80,7 @@ func Emit(m *ir.Module, kernel string, opts EmitOptions) (src string, entryPoint
 	}
 	e := newEmitter(m, kernel, mode)
 	e.fragment = opts.Fragment
+	e.omitSubgroups = opts.OmitSubgroupsEnable
 	return e.emit()
 }
 
@@ -88,9 +96,18 @@ func EmitFunctions(m *ir.Module, kernel string, opts EmitOptions) (string, error
 	if mode == "" {
 		mode = Portable
 	}
+	dirs, body := emitFunctions(m, kernel, mode, opts)
+	return dirs + body, nil
+}
+
+// emitFunctions is EmitFunctions' text split into its enable directives
+// and the rest, for callers that put declarations of their own between
+// them (EmitFragment).
+func emitFunctions(m *ir.Module, kernel string, mode Mode, opts EmitOptions) (dirs, body string) {
 	e := newEmitter(m, kernel, mode)
+	e.omitSubgroups = opts.OmitSubgroupsEnable
 	e.prepare()
-	return e.body.String(), nil
+	return e.directives(), e.body.String()
 }
 
 type emitter struct {
@@ -111,6 +128,9 @@ type emitter struct {
 	body strings.Builder
 
 	fragment bool // the kernel ABI's wrapper in the fragment stage
+	// omitSubgroups leaves `enable subgroups;` out
+	// (EmitOptions.OmitSubgroupsEnable).
+	omitSubgroups bool
 }
 
 func newEmitter(m *ir.Module, kernel string, mode Mode) *emitter {
@@ -324,6 +344,7 @@ func (e *emitter) emit() (string, string, error) {
 	w.WriteString("}\n")
 
 	var out strings.Builder
+	out.WriteString(e.directives())
 	out.WriteString(e.body.String())
 	for _, s := range e.hostStructOrder() {
 		out.WriteString("\n" + s)

@@ -31,6 +31,7 @@ func EmitEntry(m *ir.Module, entry string, opts EmitOptions) (string, error) {
 		return "", fmt.Errorf("emit: unknown mode %q", mode)
 	}
 	e := newEmitter(m, entry, mode)
+	e.omitSubgroups = opts.OmitSubgroupsEnable
 	// Shared variables' types may name structs the functions do not.
 	var extra []*ir.Type
 	for _, v := range m.Shared {
@@ -50,5 +51,5 @@ func EmitEntry(m *ir.Module, entry string, opts EmitOptions) (string, error) {
 	// The shared declarations go after the structs they may name and
 	// before the functions; WGSL allows any order of module-scope
 	// declarations, so they simply follow the emitted body's structs.
-	return b.String() + "\n" + e.body.String(), nil
+	return e.directives(extra...) + b.String() + "\n" + e.body.String(), nil
 }

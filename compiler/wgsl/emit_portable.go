@@ -454,6 +454,18 @@ func clampIndex(i ir.Expr, n int) ir.Expr {
 
 func (e *emitter) rewriteConvert(x *ir.Convert) ir.Expr {
 	from, to := x.X.Type().Scalar(), x.T.Scalar()
+	if from.Kind == ir.KindF16 && to.Kind == ir.KindU32 {
+		// Every finite f16 is within i32's range; only a negative one
+		// converted to u32 needs the clamp (to 0, WGSL
+		// #floating-point-conversion).
+		ft := x.X.Type()
+		zero := ir.F16Bits(0)
+		if ft.Kind == ir.KindVec {
+			zero = splatValue(ft, zero)
+		}
+		x.X = &ir.BuiltinCall{Pos: x.Pos, Fn: ir.BMax, Args: []ir.Expr{x.X, &ir.Lit{Pos: x.Pos, Val: zero}}, T: ft}
+		return x
+	}
 	if from.Kind != ir.KindF32 || !to.IsInteger() {
 		return x
 	}

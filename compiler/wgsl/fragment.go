@@ -184,9 +184,16 @@ func EmitFragment(m *ir.Module, entry string, opts EmitOptions) (string, error) 
 	if f == nil || f.Stage != ir.StageFragment {
 		return "", fmt.Errorf("emit: no fragment entry point %q in module", entry)
 	}
-	body, err := EmitFunctions(m, entry, opts)
-	if err != nil || len(m.Textures) == 0 {
-		return body, err
+	mode := opts.Mode
+	if mode == "" {
+		mode = Portable
+	}
+	if mode != Portable && mode != Raw {
+		return "", fmt.Errorf("emit: unknown mode %q", mode)
+	}
+	dirs, body := emitFunctions(m, entry, mode, opts)
+	if len(m.Textures) == 0 {
+		return dirs + body, nil
 	}
 	// The texture and sampler bindings the entry point's functions use
 	// (issue 24: a fragment entry point as written samples them).
@@ -205,5 +212,5 @@ func EmitFragment(m *ir.Module, entry string, opts EmitOptions) (string, error) 
 			b.WriteString(v.Decl() + "\n")
 		}
 	}
-	return b.String() + "\n" + body, nil
+	return dirs + b.String() + "\n" + body, nil
 }

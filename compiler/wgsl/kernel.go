@@ -180,7 +180,9 @@ func noKernel(m *ir.Module) ir.ErrorList {
 			list = append(list, ir.Errorf(m.File, o.ReasonPos, "check", "also outside gpudiff's subset: %s fn %s: %s", entryStage(o), o.Name, o.Reason))
 		case o.EntryPoint:
 		case o.Kind == "enable":
-			list = append(list, ir.Errorf(m.File, o.Pos, "check", "also outside gpudiff's subset: %s (enable-extensions)", strings.TrimSuffix(o.Text, ";")))
+			if names := outsideEnables(o.Text); len(names) > 0 {
+				list = append(list, ir.Errorf(m.File, o.Pos, "check", "also outside gpudiff's subset: enable %s (enable-extensions)", strings.Join(names, ", ")))
+			}
 		case o.Reason != "" && !strings.HasSuffix(o.Reason, "(kept verbatim)"):
 			what := o.Kind
 			if o.Name != "" {
@@ -442,4 +444,21 @@ func firstDiscard(m *ir.Module, name string) *ir.Discard {
 		}
 	}
 	return nil
+}
+
+// insideEnables are the enable-extensions whose constructs are in the
+// subset (WGSL #extension-f16, #extension-subgroups).
+var insideEnables = chkSet(`f16 subgroups`)
+
+// outsideEnables returns the extension names of an enable directive's
+// text ("enable f16, clip_distances;") that are outside the subset.
+func outsideEnables(text string) []string {
+	body := strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "enable")), ";")
+	var out []string
+	for _, n := range strings.Split(body, ",") {
+		if n = strings.TrimSpace(n); n != "" && !insideEnables[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -82,8 +82,14 @@ func (c *chkCtx) overrideValue(key string, t *chkType) (chkOp, bool) {
 			bad("not a finite f32")
 		}
 		cv = cvFloat(t, f)
+	case ckF16:
+		f, err := cvF16(v, "pipeline constant")
+		if err != nil || math.IsNaN(v) {
+			bad("not within the finite range of f16")
+		}
+		cv = cvFloat(t, f)
 	default:
-		bad("an override is a bool, i32, u32 or f32 scalar")
+		bad("an override is a bool, i32, u32, f32 or f16 scalar")
 	}
 	if !ok {
 		c.d.defaulted = key + "=" + strconv.FormatFloat(DefaultOverrideConstant, 'g', -1, 64)
@@ -120,6 +126,8 @@ func cvWGSL(v cVal) string {
 		return strconv.FormatInt(v.i, 10) + "i"
 	case ckU32:
 		return strconv.FormatInt(v.i, 10) + "u"
+	case ckF16:
+		return ir.FormatF16(uint16(cvBits(v)))
 	}
 	return strconv.FormatFloat(v.f, 'g', -1, 32) + "f"
 }

@@ -351,6 +351,7 @@ func emitRender(m *ir.Module, entries []string, opts EmitOptions) (string, error
 		return "", fmt.Errorf("emit: unknown mode %q", mode)
 	}
 	e := newEmitter(m, entries[0], mode)
+	e.omitSubgroups = opts.OmitSubgroupsEnable
 	m = e.m // DirectVariableAccess's module
 	if len(entries) > 1 {
 		seen := map[string]bool{}
@@ -408,8 +409,9 @@ func emitRender(m *ir.Module, entries []string, opts EmitOptions) (string, error
 		e.namer.Reserve(s.Name)
 	}
 	e.prepare()
+	dirs := e.directives(extra...)
 	if len(decls) == 0 {
-		return e.body.String(), nil
+		return dirs + e.body.String(), nil
 	}
-	return strings.Join(decls, "\n") + "\n\n" + e.body.String(), nil
+	return dirs + strings.Join(decls, "\n") + "\n\n" + e.body.String(), nil
 }
