@@ -68,7 +68,7 @@ func TestParseCorpus(t *testing.T) {
 				"halves": "kept verbatim", "t": "kept verbatim", "f": "kept verbatim", "big": "kept verbatim",
 				"neg_min": "kept verbatim", "count": "kept verbatim", "nested": "kept verbatim",
 				"const_assert": "kept verbatim",
-				"must": "function attribute @must_use", "main": "calls must, which is outside the subset: function attribute @must_use"},
+				"must":         "function attribute @must_use", "main": "calls must, which is outside the subset: function attribute @must_use"},
 		},
 		"attributes_and_pointers.wgsl": {
 			funcs:   []string{"attenuate", "scale_in_place", "bump_private"},
