@@ -1,5 +1,7 @@
 package spirv
 
+import "strconv"
+
 // NagaGap returns why wgpu-native (wgpu 0.19.4) cannot read the SPIR-V module
 // words (as Emit writes it: valid, spirv-val accepts it), or "" when
 // nothing in it is known to stop wgpu's SPIR-V front end (naga's
@@ -28,7 +30,19 @@ package spirv
 //     discard under DiscardDemote, render.go): naga's front end accepts
 //     only the capabilities of its SUPPORTED_CAPABILITIES (front/spv/mod.rs)
 //     and refuses the others; the same entry point emitted with
-//     Options.Discard = DiscardKill has no such gap.
+//     Options.Discard = DiscardKill has no such gap;
+//   - the subgroup capabilities, GroupNonUniform and
+//     GroupNonUniformVote … GroupNonUniformQuad (subgroup builtins and
+//     builtin values, subgroup.go): not in SUPPORTED_CAPABILITIES either
+//     ("unsupported capability GroupNonUniformArithmetic"; naga has no
+//     subgroup operations before 0.20, gfx-rs/wgpu#5301);
+//   - OpTypeFloat 16 (f16, f16.go): naga 0.19 has no 16-bit floats — its
+//     front end refuses the constants' width ("invalid type width %2")
+//     and its validator accepts only 4- and 8-byte floats
+//     (valid/type.rs check_width); the 16-bit storage capabilities that
+//     come with it are not in SUPPORTED_CAPABILITIES either.
+//
+// NagaGapError returns the same reason as a *GapError.
 func NagaGap(words []uint32) string {
 	arrayed := map[uint32]bool{}  // image and sampled image type ids: arrayed?
 	oneD := map[uint32]bool{}     // … of Dim 1D
@@ -46,6 +60,10 @@ func NagaGap(words []uint32) string {
 			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no atomic instructions (gfx-rs/wgpu#4489): the WGSL runs cover this entry point"
 		case op == opCapability && n == 2 && in[1] == capabilityDemoteToHelperInvocation:
 			return demoteGap
+		case op == opCapability && n == 2 && in[1] >= capabilityGroupNonUniform && in[1] <= capabilityGroupNonUniformQuad:
+			return subgroupGap + " (OpCapability " + enumName(kindCapability, in[1]) + ")"
+		case op == opTypeFloat && n == 3 && in[2] == 16:
+			return f16Gap
 		case op == opImageGather || op == opImageDrefGather:
 			return "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no OpImageGather or OpImageDrefGather (textureGather, textureGatherCompare): the WGSL runs cover this entry point"
 		case op == opTypeImage && n > 5:
@@ -107,3 +125,41 @@ const arrayGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads the size of
 
 // demoteGap is NagaGap's reason for OpDemoteToHelperInvocation.
 const demoteGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) refuses the capability DemoteToHelperInvocation (discard lowered to OpDemoteToHelperInvocation): emit with Options.Discard = DiscardKill for wgpu, or let the WGSL runs cover this entry point"
+
+// subgroupGap is NagaGap's reason for the subgroup capabilities.
+const subgroupGap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) refuses the subgroup capabilities (\"unsupported capability\": naga has no subgroup operations before 0.20, gfx-rs/wgpu#5301): the WGSL runs on stacks with the subgroups feature cover this entry point"
+
+// f16Gap is NagaGap's reason for OpTypeFloat 16.
+const f16Gap = "wgpu 0.19.4's SPIR-V front end (naga 0.19.2) reads no 16-bit floats (OpTypeFloat 16: \"invalid type width %2\"; naga 0.19 has no f16): the WGSL runs on stacks with shader-f16 cover this entry point"
+
+// GapError is the refusal a stack is known to give a valid module before
+// it reaches the driver (NagaGapError): not a finding about the shader.
+// Stack names the stack ("wgpu 0.19.4"), Reason says what it refuses and
+// why, as NagaGap does.
+type GapError struct {
+	Stack  string
+	Reason string
+}
+
+func (e *GapError) Error() string { return e.Reason }
+
+// NagaGapError returns NagaGap's reason as a *GapError (Stack "wgpu
+// 0.19.4"), or nil when wgpu-native's SPIR-V front end is known to read
+// words: callers recognise the refusal with errors.As.
+func NagaGapError(words []uint32) error {
+	if r := NagaGap(words); r != "" {
+		return &GapError{Stack: "wgpu 0.19.4", Reason: r}
+	}
+	return nil
+}
+
+// enumName is the grammar name of value v of the enum operand kind k, or
+// its number.
+func enumName(k operandKind, v uint32) string {
+	for _, en := range operandKinds[k].enumerants {
+		if en.value == v {
+			return en.name
+		}
+	}
+	return strconv.FormatUint(uint64(v), 10)
+}
