@@ -18,11 +18,14 @@ import (
 //     the values of ir/wgslsem (wrapping arithmetic; x / 0 = x is never
 //     reached because a constant zero divisor is a shader-creation error,
 //     wgslsem.Fault, WGSL #arithmetic-expr);
-//   - f32 operations fold only when the result is exactly representable
-//     (no rounding happened), finite and normal or zero, with normal or
-//     zero operands — so flush-to-zero, fused evaluation and rounding
-//     freedom (WGSL #floating-point-evaluation) cannot make the run-time
-//     value differ;
+//   - f32 and f16 operations fold only when the result is exactly
+//     representable in the operation's own format (no rounding happened:
+//     binary16 results are checked with wgslsem.F64ToF16, never as f32),
+//     finite and normal or zero, with normal or zero operands — so
+//     flush-to-zero, fused evaluation and rounding freedom (WGSL
+//     #floating-point-evaluation) cannot make the run-time value differ;
+//     bitcasts that involve f16 (which change the component count:
+//     vec2<f16> ↔ u32) are never folded;
 //   - builtins fold only when WGSL specifies them exactly (WGSL
 //     #concrete-float-accuracy "correctly rounded" or integer/bool
 //     builtins), never sin, exp, sqrt and the other approximated ones.
@@ -117,6 +120,9 @@ func evalNode(e ir.Expr) (ir.Value, evalStatus) {
 		return mapComps(x.T, func(i int, t *ir.Type) (ir.Value, evalStatus) { return convertScalar(comp(v, i), t) })
 	case *ir.Bitcast:
 		v, _ := litVal(x.X)
+		if x.T.HasF16() || x.X.Type().HasF16() {
+			return ir.Value{}, evalUnknown // 16-bit components: the counts differ
+		}
 		return mapComps(x.T, func(i int, t *ir.Type) (ir.Value, evalStatus) {
 			r := ir.ScalarVal(t, comp(v, i).Bits)
 			if t.Kind == ir.KindF32 && !normalOrZero(r.F32()) {
@@ -240,6 +246,74 @@ func exactF32(r float32, exact *big.Float) (ir.Value, evalStatus) {
 
 func bigF(f float32) *big.Float { return new(big.Float).SetPrec(1024).SetFloat64(float64(f)) }
 
+// normalOrZero16 reports whether the f16 value v is zero or a finite
+// normal binary16 (|v| in [2^-14, 65504]).
+func normalOrZero16(v ir.Value) bool {
+	f := math.Abs(v.Float())
+	return f == 0 || (f >= 0x1p-14 && f <= 65504)
+}
+
+// normalOrZeroF reports whether the float scalar v (f32 or f16) is zero
+// or normal and finite in its own format.
+func normalOrZeroF(v ir.Value) bool {
+	if v.Type.Kind == ir.KindF16 {
+		return normalOrZero16(v)
+	}
+	return normalOrZero(v.F32())
+}
+
+// exactF16 returns the f16 whose value is x, the exact real result of an
+// operation, when x is a finite binary16 that is normal or zero: a result
+// beyond the finite range is a shader-creation error as a
+// const-expression (evalError), one that needs rounding or is subnormal is
+// left to run time (evalKeep).
+func exactF16(x float64) (ir.Value, evalStatus) {
+	if math.IsNaN(x) {
+		return ir.Value{}, evalError
+	}
+	h, exact, finite := wgslsem.F64ToF16(x)
+	if !finite {
+		return ir.Value{}, evalError
+	}
+	v := ir.F16Bits(h)
+	if !exact || !normalOrZero16(v) {
+		return ir.Value{}, evalKeep
+	}
+	return v, evalOK
+}
+
+// f16Binary folds an f16 arithmetic operator: +, - and * of two binary16
+// values are exact in float64 (11-bit significands, exponents within
+// [-24, 15]), so the float64 result is the real one; x / y is exact when
+// the binary16 nearest the quotient times y is x.
+func f16Binary(op ir.BinaryOp, a, b ir.Value) (ir.Value, evalStatus) {
+	if !normalOrZero16(a) || !normalOrZero16(b) {
+		return ir.Value{}, evalKeep
+	}
+	x, y := a.Float(), b.Float()
+	switch op {
+	case ir.OpAdd:
+		return exactF16(x + y)
+	case ir.OpSub:
+		return exactF16(x - y)
+	case ir.OpMul:
+		return exactF16(x * y)
+	case ir.OpDiv:
+		if y == 0 {
+			return ir.Value{}, evalError
+		}
+		h, _, finite := wgslsem.F64ToF16(x / y)
+		if !finite {
+			return ir.Value{}, evalError
+		}
+		if r := wgslsem.F16Value(h); r*y != x {
+			return ir.Value{}, evalKeep
+		}
+		return exactF16(wgslsem.F16Value(h))
+	}
+	return ir.Value{}, evalKeep // % on f16: not folded
+}
+
 func evalUnary(op ir.UnaryOp, v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 	return mapComps(t, func(i int, st *ir.Type) (ir.Value, evalStatus) {
 		c := comp(v, i)
@@ -250,6 +324,12 @@ func evalUnary(op ir.UnaryOp, v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 					return ir.Value{}, evalKeep
 				}
 				return ir.ScalarVal(st, c.Bits^0x80000000), evalOK
+			}
+			if st.Kind == ir.KindF16 {
+				if !normalOrZero16(c) {
+					return ir.Value{}, evalKeep
+				}
+				return ir.F16Bits(uint16(c.Bits) ^ 0x8000), evalOK
 			}
 			return ir.I32Val(wgslsem.Neg(c.I32())), evalOK // -INT_MIN = INT_MIN
 		case ir.OpNot:
@@ -318,6 +398,11 @@ func scalarBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalSta
 				return ir.Value{}, evalKeep
 			}
 			lt, eq = x < y, x == y
+		case ir.KindF16:
+			if !normalOrZero16(a) || !normalOrZero16(b) {
+				return ir.Value{}, evalKeep
+			}
+			lt, eq = a.Float() < b.Float(), a.Float() == b.Float()
 		case ir.KindI32:
 			lt, eq = a.I32() < b.I32(), a.Bits == b.Bits
 		default:
@@ -350,6 +435,8 @@ func scalarBinary(op ir.BinaryOp, a, b ir.Value, st *ir.Type) (ir.Value, evalSta
 		}
 	case ir.KindF32:
 		return f32Binary(op, a.F32(), b.F32())
+	case ir.KindF16:
+		return f16Binary(op, a, b)
 	case ir.KindI32, ir.KindU32:
 		return intBinary(op, a, b, st)
 	}
@@ -445,26 +532,26 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 	from := v.Type
 	switch t.Kind {
 	case ir.KindBool:
-		if from.Kind == ir.KindF32 {
-			if !normalOrZero(v.F32()) {
+		if from.IsFloat() {
+			if !normalOrZeroF(v) {
 				return ir.Value{}, evalKeep
 			}
-			return ir.BoolVal(v.F32() != 0), evalOK
+			return ir.BoolVal(v.Float() != 0), evalOK // -0.0 is false
 		}
 		return ir.BoolVal(v.Bits != 0), evalOK
 	case ir.KindI32, ir.KindU32:
 		switch from.Kind {
 		case ir.KindBool, ir.KindI32, ir.KindU32:
 			return ir.ScalarVal(t, v.Bits), evalOK // bool→0/1; i32↔u32 keep the bits
-		case ir.KindF32:
-			f := v.F32()
-			if !normalOrZero(f) {
+		case ir.KindF32, ir.KindF16:
+			if !normalOrZeroF(v) {
 				return ir.Value{}, evalKeep
 			}
+			f := v.Float()
 			if t.Kind == ir.KindI32 {
-				return ir.I32Val(wgslsem.F32ToI32(float64(f))), evalOK
+				return ir.I32Val(wgslsem.F32ToI32(f)), evalOK
 			}
-			return ir.U32Val(wgslsem.F32ToU32(float64(f))), evalOK
+			return ir.U32Val(wgslsem.F32ToU32(f)), evalOK
 		}
 	case ir.KindF32:
 		switch from.Kind {
@@ -475,6 +562,11 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 			return ir.F32Val(0), evalOK
 		case ir.KindF32:
 			return v, evalOK
+		case ir.KindF16:
+			if !normalOrZero16(v) {
+				return ir.Value{}, evalKeep // a subnormal input may flush
+			}
+			return ir.F32Val(v.F16()), evalOK // every binary16 is a binary32
 		case ir.KindI32, ir.KindU32:
 			n := v.Int64()
 			f := float32(n)
@@ -482,6 +574,26 @@ func convertScalar(v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
 				return ir.Value{}, evalKeep // rounding direction is implementation-chosen
 			}
 			return ir.F32Val(f), evalOK
+		}
+	case ir.KindF16:
+		switch from.Kind {
+		case ir.KindBool:
+			if v.Bool() {
+				return ir.F16Bits(0x3c00), evalOK
+			}
+			return ir.F16Bits(0), evalOK
+		case ir.KindF16:
+			return v, evalOK
+		case ir.KindF32:
+			if !normalOrZero(v.F32()) {
+				return ir.Value{}, evalKeep
+			}
+			// exactF16: an out-of-range value is a shader-creation error
+			// as a const-expression, a rounded one (either neighbour at
+			// run time, WGSL #floating-point-conversion) stays.
+			return exactF16(float64(v.F32()))
+		case ir.KindI32, ir.KindU32:
+			return exactF16(float64(v.Int64()))
 		}
 	}
 	return ir.Value{}, evalUnknown
@@ -553,15 +665,20 @@ func evalBuiltin(fn ir.Builtin, args []ir.Value, t *ir.Type) (ir.Value, evalStat
 }
 
 func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStatus) {
-	if st.Kind == ir.KindF32 {
+	if st.IsFloat() {
+		// f32 and f16 alike: each operand's value (exact as a float32),
+		// each result checked in the result's own format.
 		fs := make([]float32, len(a))
 		for i, v := range a {
-			fs[i] = v.F32()
-			if !normalOrZero(fs[i]) {
+			if !v.Type.IsFloat() || !normalOrZeroF(v) {
 				return ir.Value{}, evalKeep
 			}
+			fs[i] = float32(v.Float())
 		}
 		ok := func(f float64) (ir.Value, evalStatus) { return exactF32(float32(f), nil) }
+		if st.Kind == ir.KindF16 {
+			ok = exactF16
+		}
 		switch fn {
 		case ir.BAbs:
 			return ok(math.Abs(float64(fs[0])))
@@ -743,8 +860,8 @@ func constError(e ir.Expr) bool {
 					l, h := comp(lo, i), comp(hi, i)
 					f := wgslsem.ClampFault(l.Bits, h.Bits)
 					switch l.Type.Kind {
-					case ir.KindF32:
-						f = wgslsem.ClampFault(l.F32(), h.F32())
+					case ir.KindF32, ir.KindF16:
+						f = wgslsem.ClampFault(l.Float(), h.Float())
 					case ir.KindI32:
 						f = wgslsem.ClampFault(l.I32(), h.I32())
 					}
@@ -757,7 +874,11 @@ func constError(e ir.Expr) bool {
 			// A constant exponent past the bias + 1 is a shader-creation
 			// error (WGSL #ldexp-builtin): a fold that makes one must not.
 			e2, ok := litVal(x.Args[1])
-			return ok && anyComp(e2, func(c ir.Value) bool { return wgslsem.LdexpFault(int64(c.I32()), wgslsem.F32Bias) != wgslsem.NoFault })
+			bias := int64(wgslsem.F32Bias)
+			if x.T.Scalar().Kind == ir.KindF16 {
+				bias = f16Bias
+			}
+			return ok && anyComp(e2, func(c ir.Value) bool { return wgslsem.LdexpFault(int64(c.I32()), bias) != wgslsem.NoFault })
 		case ir.BExtractBits, ir.BInsertBits:
 			n := len(x.Args)
 			o, ok1 := litVal(x.Args[n-2])
@@ -768,7 +889,7 @@ func constError(e ir.Expr) bool {
 			e1, ok2 := litVal(x.Args[1])
 			if ok1 && ok2 {
 				for i := 0; i < max(1, e0.Type.Width()); i++ {
-					if comp(e0, i).F32() == comp(e1, i).F32() {
+					if comp(e0, i).Float() == comp(e1, i).Float() {
 						return true
 					}
 				}
@@ -777,3 +898,8 @@ func constError(e ir.Expr) bool {
 	}
 	return false
 }
+
+// f16Bias is the exponent bias of f16 (IEEE-754 binary16): ldexp's
+// exponent past f16Bias + 1 = 16 is a shader-creation error as a
+// const-expression (WGSL #ldexp-builtin).
+const f16Bias = 15

@@ -10,11 +10,11 @@ import (
 // exact under WGSL's rules — no fast-math fold that changes NaN, Inf,
 // signed zero or rounding:
 //
-//	x * 1, 1 * x, x / 1          → x      (int and f32, scalar and vector,
+//	x * 1, 1 * x, x / 1          → x      (int, f32 and f16, scalar and vector,
 //	                                         when x has the result type)
-//	x + 0, 0 + x, x - 0          → x      (integers; for f32 only x + -0.0
+//	x + 0, 0 + x, x - 0          → x      (integers; for floats only x + -0.0
 //	                                         and x - 0.0, since -0 + 0 = +0)
-//	x * -1, -1 * x               → -x     (i32 and f32; not matrices:
+//	x * -1, -1 * x               → -x     (i32, f32 and f16; not matrices:
 //	                                         WGSL has no matrix negation)
 //	x * 0, 0 * x                 → 0      (integer scalars only: for f32,
 //	                                         NaN * 0 and Inf * 0 are NaN)
@@ -171,6 +171,9 @@ func representable(v ir.Value) bool {
 		f := v.F32()
 		return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
 	}
+	if v.Type.Kind == ir.KindF16 {
+		return math.Abs(v.Float()) <= 65504 // NaN fails too
+	}
 	for _, e := range v.Elems {
 		if !representable(e) {
 			return false
@@ -222,6 +225,8 @@ func isOne(c ir.Value) bool {
 	switch c.Type.Kind {
 	case ir.KindF32:
 		return c.F32() == 1
+	case ir.KindF16:
+		return c.Bits == 0x3c00
 	case ir.KindI32, ir.KindU32:
 		return c.Bits == 1
 	}
@@ -232,6 +237,8 @@ func isMinusOne(c ir.Value) bool {
 	switch c.Type.Kind {
 	case ir.KindF32:
 		return c.F32() == -1
+	case ir.KindF16:
+		return c.Bits == 0xbc00
 	case ir.KindI32:
 		return c.I32() == -1
 	}
@@ -239,8 +246,10 @@ func isMinusOne(c ir.Value) bool {
 }
 
 func isIntZero(c ir.Value) bool { return c.Type.IsInteger() && c.Bits == 0 }
-func isPosZero(c ir.Value) bool { return c.Type.Kind == ir.KindF32 && c.Bits == 0 }
-func isNegZero(c ir.Value) bool { return c.Type.Kind == ir.KindF32 && c.Bits == 0x80000000 }
+func isPosZero(c ir.Value) bool { return c.Type.IsFloat() && c.Bits == 0 }
+func isNegZero(c ir.Value) bool {
+	return c.Type.Kind == ir.KindF32 && c.Bits == 0x80000000 || c.Type.Kind == ir.KindF16 && c.Bits == 0x8000
+}
 func isBoolLit(e ir.Expr, b bool) bool {
 	v, ok := litVal(e)
 	return ok && v.Type.Kind == ir.KindBool && v.Bool() == b
