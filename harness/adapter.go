@@ -21,7 +21,12 @@ type AdapterInfo struct {
 	// "wgpu-vulkan:llvmpipe", "wgpu-vulkan:swiftshader", "wgpu-gl:llvmpipe",
 	// "dawn-vulkan:swiftshader" or "wgpu-vulkan:nvidia-rtx-4090":
 	// lower-case, dashes between words, without the parenthesised details
-	// of the device name. When two adapters of one implementation would get
+	// of the device name. A driver set's name follows the device
+	// ("wgpu-vulkan:llvmpipe-mesa25"), then a Variant's
+	// ("dawn-vulkan:llvmpipe-mesa25-lp128": Mesa 25's lavapipe under
+	// LP_NATIVE_VECTOR_WIDTH=128, subgroup size 4; -lp512, size 16; the
+	// name without a variant is the driver at its own width, 8 on an AVX2
+	// host). When two adapters of one implementation would get
 	// the same name, the later ones in their Adapters order get "#2",
 	// "#3", ... The older short form without the implementation
 	// ("vulkan:llvmpipe") is an alias of wgpu's adapter (see Lookup).
@@ -449,6 +454,11 @@ const aliasImplementation = implWGPU
 //  4. name is a prefix of aliases ("vulkan", "gl:", "vulkan:swift": wgpu's
 //     adapters only).
 //
+// A prefix (rules 3 and 4) matches variants (AdapterInfo.Variant) only
+// when it matches no other adapter: "dawn" is Dawn's adapters without
+// dawn-vulkan:llvmpipe-mesa25-lp128, "dawn-vulkan:llvmpipe-mesa25-lp"
+// its two variants.
+//
 // An empty name matches nothing.
 func matches(all []AdapterInfo, name string) []int {
 	s := strings.ToLower(strings.TrimSpace(name))
@@ -462,11 +472,18 @@ func matches(all []AdapterInfo, name string) []int {
 		func(n string) bool { return strings.HasPrefix(n, s) },
 		func(n string) bool { return strings.HasPrefix(n, alias) },
 	}
-	for _, rule := range rules {
+	for r, rule := range rules {
 		var idx []int
 		for i, a := range all {
 			if rule(strings.ToLower(a.Name)) {
 				idx = append(idx, i)
+			}
+		}
+		if r >= 2 {
+			// A prefix leaves variants out where it names any other
+			// adapter (variant.go).
+			if others := slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return isVariant(all[i]) }); len(others) > 0 {
+				idx = others
 			}
 		}
 		if len(idx) > 0 {
@@ -478,8 +495,10 @@ func matches(all []AdapterInfo, name string) []int {
 
 // Select picks adapters from all (as returned by Adapters or AllAdapters)
 // by selector, in the order of all and without duplicates. A selector is
-// "all" (every adapter in all), or a name or prefix as Lookup takes it,
-// except that a prefix selects every adapter it matches:
+// "all" (every adapter in all but the variants: AdapterInfo.Variant,
+// variant.go), or a name or prefix as Lookup takes it, except that a
+// prefix selects every adapter it matches (variants only where it
+// matches nothing else):
 //
 //   - an exact name selects that adapter, even when it is also a prefix of
 //     others ("wgpu-vulkan:llvmpipe" does not select
@@ -511,8 +530,8 @@ func Select(all []AdapterInfo, selectors []string) ([]AdapterInfo, error) {
 	picked := make([]bool, len(all))
 	for _, sel := range selectors {
 		if strings.EqualFold(strings.TrimSpace(sel), "all") {
-			for i := range all {
-				picked[i] = true
+			for i, a := range all {
+				picked[i] = picked[i] || !isVariant(a)
 			}
 			continue
 		}

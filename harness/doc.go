@@ -112,6 +112,21 @@
 // anything, Allowed the codes a store may have left; TextureOutput.Bytes
 // gives a level as bytes).
 //
+// # f16 and subgroups (issue 40)
+//
+// Every adapter reports its WebGPU features and, with subgroups, its
+// subgroup size range (AdapterInfo.Features, SubgroupMinSize,
+// SubgroupMaxSize; features.go), and every device is requested with
+// shader-f16 and subgroups where its adapter has them. A module that needs
+// either on an adapter without it is not a finding: NeedF16 and
+// NeedSubgroups are needs as in declared.go, and each adapter declares
+// what it lacks (declared_ext.go): wgpu-native as linked (naga 0.19) has
+// neither in WGSL or SPIR-V although lavapipe lists shader-f16; Deno's
+// WebGPU has no subgroups. One driver at several subgroup sizes is
+// several adapters, variants (variant.go): Dawn's Mesa 25 lavapipe at
+// LP_NATIVE_VECTOR_WIDTH 128 and 512 (sizes 4 and 16), which "all" leaves
+// out and Variants and VariantRuns add for the cases that need subgroups.
+//
 // Package harness/window (build tag glfw) is the one place WebGPU draws to a
 // screen: an image in a GLFW window, and the same frame offscreen for a
 // screenshot (gpudiff view).

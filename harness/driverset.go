@@ -106,7 +106,8 @@ func CurrentDriverSet() string { return os.Getenv(DriverSetEnv) }
 
 // DriverSetOf returns the driver set whose suffix the adapter name (a full
 // name, or an alias: "wgpu-vulkan:llvmpipe-mesa25", "vulkan:llvmpipe-mesa25",
-// "…-mesa25#2") carries, among DriverSets' extra sets; ok is false for a
+// "…-mesa25#2", a variant's "…-mesa25-lp128") carries, among DriverSets'
+// extra sets; ok is false for a
 // name of the system's set (or of a set not present here). It reads only
 // the name: no adapter is listed.
 func DriverSetOf(name string) (set DriverSet, ok bool) {
@@ -114,7 +115,8 @@ func DriverSetOf(name string) (set DriverSet, ok bool) {
 	if i < 0 {
 		return DriverSet{}, false
 	}
-	device, _, _ := strings.Cut(strings.ToLower(name[i+1:]), "#")
+	_, base := VariantOfName(strings.ToLower(name)) // "…-mesa25-lp128" is of mesa25
+	device, _, _ := strings.Cut(base[strings.LastIndex(base, ":")+1:], "#")
 	for _, s := range DriverSets()[1:] {
 		if strings.HasSuffix(device, "-"+s.Name) {
 			return s, true

@@ -216,14 +216,19 @@ func list(t tools) ([]adapter, error) {
 			from = append(from, adapter{info: info, wire: w, env: slices.Clone(set.Env)})
 		}
 	}
+	for _, v := range lavapipeVariants(t, from) { // variants.go
+		unnamed = append(unnamed, v.info)
+		from = append(from, v)
+	}
 	return nameAll(unnamed, from), nil
 }
 
 // listWire runs the worker in list mode with env over its usual
-// environment and returns what it reports.
-func listWire(t tools, env []string) ([]wireAdapter, error) {
+// environment and returns what it reports: the adapters of backends
+// (Dawn's names), or of every backend when none is given.
+func listWire(t tools, env []string, backends ...string) ([]wireAdapter, error) {
 	name := t.impl()
-	w, err := startWorker(t, env, "list")
+	w, err := startWorker(t, env, append([]string{"list"}, backends...)...)
 	if err != nil {
 		return nil, err
 	}

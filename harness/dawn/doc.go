@@ -63,6 +63,34 @@
 // in every driver set too (dawn-vulkan:llvmpipe-mesa25: Dawn accepts Mesa
 // 25's lavapipe).
 //
+// Features (issue 40): every adapter carries GPUAdapter.features and,
+// with subgroups, GPUAdapterInfo's subgroup size range
+// (harness.AdapterInfo.Features, SubgroupMinSize, SubgroupMaxSize), and
+// each device is requested with shader-f16 and subgroups where its
+// adapter has them. Here: dawn-vulkan:llvmpipe-mesa25 has both (subgroup
+// size 8), dawn-vulkan:swiftshader subgroups only (size 4; SwiftShader
+// has no shaderFloat16), Dawn's GL and GLES adapters neither; Deno's
+// lavapipe adapters have shader-f16 and no Deno adapter has subgroups
+// (wgpu-core 29 keeps SUBGROUP a native feature), Deno's SwiftShader and
+// GL adapters no shader-f16. Tint requires `enable f16;` and `enable
+// subgroups;`; naga 29 requires `enable f16;` and refuses `enable
+// subgroups;` (not yet implemented), taking subgroup builtins without it
+// where the SUBGROUP capability is granted (extensions_test.go).
+//
+// Subgroup sizes (issue 40, item 3): a lavapipe adapter of Dawn's with
+// subgroups is listed again at each other LP_NATIVE_VECTOR_WIDTH of 128,
+// 256 and 512 bits (LavapipeWidthEnv; lavapipe's subgroup size is the
+// width / 32), as the variants dawn-vulkan:llvmpipe-mesa25-lp128 (size 4)
+// and -lp512 (size 16) beside dawn-vulkan:llvmpipe-mesa25 (8 on this
+// AVX2 host): their workers run with the width in their environment.
+// Listing them costs one node process per width at listing time (about
+// 0.3 s, in parallel); each opened variant is one more worker (0.3 s to
+// start, about 200 MB) that compiles and runs every case again (a small
+// subgroup module: 65 ms at 128 bits, 140 ms at 512). So "all" and
+// prefixes leave variants out (harness.Select), harness.Variants and
+// harness/devices' Options.Variants add those of the selected adapters,
+// and harness.VariantRuns keeps them to the cases that need subgroups.
+//
 // It must never: print anything on its own, leave a node or deno process
 // running after Close, or depend on another gpudiff package but harness.
 package dawn

@@ -3,7 +3,7 @@
 // behalf of the Go package harness/dawn. Two hosts run it:
 //
 //   - Dawn, through node and the npm package `webgpu` (dawn.node):
-//     node --expose-gc --input-type=module -e <this file> list
+//     node --expose-gc --input-type=module -e <this file> list [backend...]
 //     node --expose-gc --input-type=module -e <this file> serve <backend> <adapter-name> <feature-level> [all-features]
 //     with GPUDIFF_DAWN_WEBGPU set to the path of the package's index.js;
 //   - Deno's own WebGPU (wgpu-core and naga), navigator.gpu:
@@ -19,7 +19,8 @@
 // object per line each way; stdout and stderr are left to Dawn and the
 // drivers, which print warnings there.
 //
-// list: replies {"adapters": [adapter...]} once and exits.
+// list [backend...]: replies {"adapters": [adapter...]} once and exits;
+// with backends (Dawn's names: vulkan, opengl, ...), of those only.
 // serve: opens a device on the named adapter and replies {"ready": adapter}
 // (or {"fatal": message} and exits), then answers each request
 //
@@ -229,10 +230,12 @@ async function listDeno() {
   process.exit(0);
 }
 
-async function list() {
+// list reports the adapters of backends (all of the platform's when
+// none is given: `list vulkan` lists Dawn's Vulkan adapters only).
+async function list(backends) {
   if (DENO) return listDeno();
   const out = [];
-  for (const backend of BACKENDS) {
+  for (const backend of backends.length > 0 ? backends : BACKENDS) {
     let names;
     try {
       names = await adapterNames(backend);
@@ -1081,7 +1084,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
 
 const [mode, ...args] = DENO ? Deno.args : process.argv.slice(1);
 if (mode === 'list') {
-  await list();
+  await list(args);
 } else if (mode === 'serve') {
   await serve(args[0], args[1] ?? '', args[2] ?? 'core', args[3] === 'all-features');
 } else {

@@ -42,13 +42,21 @@ type Options struct {
 	// DefaultJobs for the number of adapters selected (what `gpudiff run`
 	// uses when --jobs is not given).
 	Jobs int
+	// Variants also opens the variants of the adapters the selectors
+	// select (harness.Variants: lavapipe at other subgroup sizes,
+	// dawn-vulkan:llvmpipe-mesa25-lp128 and -lp512), which "all" and
+	// prefixes leave out; they come after the selected adapters in the
+	// Set. A caller runs a case on one only where harness.VariantRuns
+	// says so (the case needs subgroups): elsewhere it repeats its base.
+	Variants bool
 }
 
 // AutoJobs as Options.Jobs opens DefaultJobs devices per adapter.
 const AutoJobs = -1
 
 // Set is the opened devices, in the order harness.Select returns their
-// adapters. Close closes them all.
+// adapters (then their variants, with Options.Variants). Close closes them
+// all.
 type Set []harness.Runner
 
 // Close closes every device of s.
@@ -94,6 +102,9 @@ func Open(sels []string, o Options) (Set, error) {
 	sel, err := harness.Select(all, sels)
 	if err != nil {
 		return nil, err
+	}
+	if o.Variants {
+		sel = append(sel, harness.Variants(all, sel)...)
 	}
 	var opened Set
 	var logMu sync.Mutex

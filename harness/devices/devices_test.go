@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/harness/worker"
 )
 
@@ -75,4 +76,33 @@ func TestPrefixWriter(t *testing.T) {
 	_, err = a.Write([]byte("ee\n"))
 	require.NoError(t, err)
 	assert.Equal(t, "[a] one\n[a] two\n[b] x\n[b] \n[b] y\n[a] three\n", out.String())
+}
+
+// TestOpenVariants: Options.Variants adds the variants of the selected
+// adapters after them (Dawn's Mesa 25 lavapipe at subgroup sizes 4 and
+// 16), each with its own subgroup size; without it, a prefix opens none.
+func TestOpenVariants(t *testing.T) {
+	const base = "dawn-vulkan:llvmpipe-mesa25"
+	plain, err := Open([]string{base}, Options{})
+	require.NoError(t, err, "Dawn and Mesa 25 are needed: `make deps`")
+	require.Len(t, plain, 1)
+	plain.Close()
+
+	set, err := Open([]string{base}, Options{Variants: true})
+	require.NoError(t, err)
+	defer set.Close()
+	var got []string
+	sizes := map[uint32]bool{}
+	for _, d := range set {
+		got = append(got, d.Info().Name)
+		sizes[d.Info().SubgroupMinSize] = true
+	}
+	require.Len(t, got, 3, "%v", got)
+	assert.Equal(t, base, got[0])
+	for _, n := range got[1:] {
+		v, b := harness.VariantOfName(n)
+		assert.NotEmpty(t, v, n)
+		assert.Equal(t, base, b)
+	}
+	assert.Len(t, sizes, 3, "three subgroup sizes on one driver: %v", sizes)
 }
