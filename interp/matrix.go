@@ -33,7 +33,11 @@ import (
 // are the operand and result types.
 func (c *compiler) matrixBinary(pos ir.Pos, node ir.Node, op ir.BinaryOp, xt, yt, rt *ir.Type, x, y cexpr, dst int32) cexpr {
 	n := size(rt)
-	m := fmtOf(rt.Scalar().Kind)
+	mt := xt
+	if !mt.IsMat() {
+		mt = yt
+	}
+	m := fmtOf(mt.Elem.Elem.Kind) // the columns' element: f32 or f16
 	switch {
 	case op == ir.OpAdd || op == ir.OpSub || xt.IsFloat() || yt.IsFloat():
 		// Component-wise: matrix ± matrix, matrix * scalar, scalar * matrix.
@@ -210,7 +214,7 @@ func vkDeterminant(m *ffmt, n int) vk {
 func (c *compiler) matrixBuiltin(e *ir.BuiltinCall, dst int32) cexpr {
 	ops := c.operands(e.Args...)
 	mt := e.Args[0].Type()
-	m := fmtOf(mt.Scalar().Kind)
+	m := fmtOf(mt.Elem.Elem.Kind)
 	n := size(e.T)
 	var k vk
 	acc := "exact"
