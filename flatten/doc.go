@@ -61,7 +61,8 @@
 //     true (WGSL #uniformity) — except where P is uniform: an entry
 //     point's barrier stays as a guard on P (see "Entry points"), a
 //     fragment twin's derivative or implicit-LOD sample is evaluated
-//     unconditionally (see "Render stages").
+//     unconditionally (see "Render stages") — and subgroup operations,
+//     whose operands are guarded with P instead (see "Subgroups").
 //   - Evaluation order is kept (see "Evaluation order" below).
 //   - Loops are unrolled only when ir.BoundLoop proves a bound N on body
 //     entries: N copies are then exact for every invocation. A loop
@@ -340,6 +341,117 @@
 // expresses it exactly, and GraphicsFuzz-derived shaders hold such
 // loops under conditions that never hold.
 //
+// # Subgroups
+//
+// A subgroup operation (WGSL #subgroup-builtin-functions: reductions,
+// scans, votes, ballot, elect, broadcasts, shuffles, quad operations)
+// reads the other invocations of its subgroup that execute it with it,
+// the active ones. The source runs one under the path's mask c; under
+// maximal reconvergence — the model the reference implements, in which
+// the invocations that reach an operation by the same path run it
+// together — its active set is A, the subgroup's invocations with c.
+// The twin is straight-line code (outside its guards and its masked
+// kept loops), so every invocation of the subgroup runs the twin's
+// operation together: the set S ⊇ A. Each operation is rewritten so
+// that, run over S, it gives every invocation of A what the source's
+// gives it over A (subgroup.go, guardSubgroup); its value is then
+// selected under c as every other predicated value is. Where c is
+// statically true the operation is the source's, as written; it is kept
+// whatever Options.Whitelist says, as a compute twin's barriers are.
+//
+//   - Reductions and scans: op(select(e, v, c)), e an identity of op on
+//     every value: 0 for add, or and xor on integers, -0.0 for a float
+//     add (x + -0.0 = x for every x, +0.0 and NaN included; +0.0 would
+//     turn a sum of -0.0s into +0.0), 1 for mul, ~0 for and, the type's
+//     largest finite value for min (i32 2147483647, u32 0xffffffff, f32
+//     0x1.fffffep127, f16 65504) and its smallest for max. Over S the
+//     inactive invocations contribute e, so the reduction is A's: in any
+//     association (WGSL lets a float reduction associate in any order,
+//     and an identity is exact in each), so the twin's set of allowed
+//     values is the source's. A scan (inclusive or exclusive, in
+//     subgroup_invocation_id order) at an invocation of A sums A's
+//     lower members and e for the others: A's scan; an empty exclusive
+//     prefix gives the implementation's identity, plus e, unchanged.
+//     Min and max with a finite identity differ from A's only where all
+//     of A's values are +∞ (min) or -∞ (max) or NaN: values WGSL's
+//     finite-math assumption leaves indeterminate already
+//     (#floating-point-evaluation); ∞ itself cannot be the identity, a
+//     const-expression overflow being a shader-creation error.
+//   - subgroupAll(p) → subgroupAll(!c || p): true outside A, so the
+//     conjunction over S is A's. subgroupAny(p) → subgroupAny(c && p)
+//     and subgroupBallot(p) → subgroupBallot(c && p): false outside A,
+//     so the disjunction is A's and the ballot has exactly the bits of
+//     A's invocations with p (the source's ballot has no bit for an
+//     inactive invocation).
+//   - subgroupElect() → select(false, subgroupInclusiveAdd(select(0u,
+//     1u, c)) == 1u, c): the inclusive scan of c at an invocation counts
+//     the members of A up to it, 1 exactly at A's lowest
+//     subgroup_invocation_id, which is where the source elects. (A
+//     ballot-based form needs subgroup_invocation_id, which the function
+//     may not have; the scan is u32 arithmetic, exact.)
+//   - subgroupBroadcastFirst(v) → subgroupShuffle(v, first), first the
+//     lowest set bit of subgroupBallot(c) (firstTrailingBit over the
+//     ballot's words, ids 0–31 in x … 96–127 in w): A's lowest id, whose
+//     v the source broadcasts. Where A is empty first is 0 and no
+//     invocation of A reads the value. subgroupShuffle's id need not be
+//     uniform (only a relative shuffle's delta must be), and first is.
+//   - subgroupBroadcast, subgroupShuffle, quadBroadcast and the quad
+//     swaps: unchanged. They read a named invocation's operand, which
+//     the twin computes as the source does wherever that invocation is
+//     in A; one outside A is inactive in the source, where WGSL makes the
+//     read indeterminate (subgroupBroadcast's a dynamic error), so any
+//     value the twin reads is allowed.
+//   - subgroupShuffleUp, Down and Xor: the delta must be uniform (WGSL
+//     #subgroupShuffleUp-builtin; else the result is indeterminate). The
+//     source's needs to be uniform over A only, and the twin's delta
+//     outside A is whatever its predicated computation left there (the
+//     old value of a var assigned under c), so a delta that reads
+//     anything but literals and read-only bindings is replaced by
+//     subgroupShuffle(d, first): A's delta in every invocation. That
+//     value is uniform at run time but not to WGSL's static analysis (a
+//     subgroup result is non-uniform), so such a twin is valid only with
+//     subgroup_uniformity off — which a source with a per-invocation
+//     delta under a non-uniform condition needs too; a source whose delta
+//     is a uniform local under a uniform condition is valid with the
+//     diagnostic at error and its twin is not (not yet told apart).
+//
+// For the twin's operation to run in every invocation of S it must stay
+// in uniform control flow: the guarded call is bound to a let where the
+// source evaluates it, never inside an entry point's guard (a shared
+// store of its value stores the let), and forward never moves it (into
+// a guard, or the right operand of && or ||, it would run in some
+// invocations only); finalcheck refuses a twin that has one there. A
+// source's a && b (a || b) whose b calls one runs b only where a holds
+// (fails, WGSL #logical-expr): b is lowered under a (!a) as the arm of
+// an if, its operations guarded by it. In a uniform kept loop every
+// invocation of a workgroup (so of a subgroup) runs every iteration, and
+// the operation is guarded by the loop's mask; in a masked one the
+// twin's loop diverges as the source's does, its iterations' active
+// sets are those whose mask is still set, which no guard makes the
+// source's: refused, positioned at the operation. In a fragment entry
+// point that discards, an operation that may run after the discard is
+// refused: the source's invocation is a helper from there on, and
+// whether a helper takes part in a subgroup operation is the
+// implementation's (Vulkan's demoted invocations do; WGSL does not say),
+// while the twin demotes only at its end.
+//
+// What WGSL does not promise: maximal reconvergence. The active set of
+// an operation in divergent control flow is the set that executes it
+// together, which "may contain a different set of active invocations
+// than the shader author expects" (WGSL #subgroup-builtin-functions),
+// so the source's value on a device is one of several, and the twin's
+// (uniform, so A exactly) the maximal-reconvergence one; the reference
+// marks the outputs that depend on the choice (interp's Reconvergence,
+// oracle's verdict). Nor does it promise one subgroup size for two
+// pipelines: the twin, a separate entry point, may run at another size
+// or partition than the source on the same device, which check accounts
+// for per run. Both hold the same for the twin as for any other
+// rewrite of the source.
+//
+// The fault subgroup-guard-dropped (FaultEnv) drops the guard of
+// reductions and scans: the naive select(old, subgroupAdd(v), c), which
+// sums S, not A.
+//
 // # Refusals
 //
 // Kind Refused errors, positioned "file:line:col: flatten: message": a
@@ -349,14 +461,17 @@
 // unroll count above Options.MaxUnroll with Options.Loops unroll (the
 // message gives the count; see check.go for how copies are counted), a
 // builtin outside the whitelist (in any position: arguments, conditions,
-// callees), a uniformity-dependent builtin in non-uniform control flow
+// callees; subgroup operations are never leaves, see "Subgroups"), a
+// uniformity-dependent builtin in non-uniform control flow
 // (in a function kernel: under any predicate, a kept loop's included; in
 // a fragment twin, a derivative or implicit-LOD sample under a predicate
 // WGSL's analysis does not find uniform, a masked loop's included), an
 // access to writable memory under a predicate outside a compute entry
 // point, a write to memory in a fragment entry point that discards, a
 // barrier of an entry point under non-uniform control flow (a masked
-// loop's included), workgroupUniformLoad under any predicate (a kept
+// loop's included), a subgroup operation in a masked kept loop or, in a
+// fragment entry point that discards, after a discard may have run (see
+// "Subgroups"), workgroupUniformLoad under any predicate (a kept
 // loop's included: not yet guarded), atomicCompareExchangeWeak under a
 // predicate in an entry point (a kept loop's included: its result is a
 // predeclared struct WGSL cannot declare, so no guard can hold it), a

@@ -15,6 +15,9 @@ import "os"
 //	             two bugs of kept loops (flatten.Options.Fault has them).
 //	demote-callee-dropped
 //	             a bug of a fragment twin's demote mask (Options.Fault).
+//	subgroup-guard-dropped
+//	             a reduction's or scan's operand is not guarded with the
+//	             path's mask (Options.Fault; doc.go "Subgroups").
 //
 // Never set it outside tests; `gpudiff run` prints a warning when it is set.
 const FaultEnv = "GPUDIFF_FLATTEN_FAULT"

@@ -22,9 +22,11 @@ type Options struct {
 	// leaves (evaluated under every predicate, so they must be pure and
 	// total). A builtin call outside it is refused. nil means
 	// DefaultWhitelist(); an empty non-nil slice allows no builtin.
-	// Uniformity-dependent builtins (derivatives, barriers, subgroup
-	// operations) are refused in non-uniform control flow whatever the
-	// whitelist says, and kept elsewhere only when it has them.
+	// Uniformity-dependent builtins (derivatives, barriers) are refused
+	// in non-uniform control flow whatever the whitelist says, and kept
+	// elsewhere only when it has them (an entry point's barriers and a
+	// fragment's derivatives aside); subgroup operations are guarded with
+	// the path's mask whatever it says (doc.go "Subgroups").
 	Whitelist []string
 	// MaxUnroll caps the unroll count: the total number of loop-body
 	// copies unrolling creates, 0 meaning DefaultMaxUnroll. A loop makes
@@ -102,6 +104,11 @@ type Options struct {
 	//	             a discard in a function the twin inlines does not
 	//	             set the demote mask (demote.go): the twin's pixel is
 	//	             written where the source's helper discarded it.
+	//	subgroup-guard-dropped
+	//	             a subgroup reduction or scan under a predicate c
+	//	             keeps its operand unguarded (subgroup.go): the naive
+	//	             select(old, subgroupAdd(v), c) sums every invocation
+	//	             of the subgroup, not the ones the source runs it in.
 	//
 	// The CLI sets it from the environment variable FaultEnv.
 	Fault string
