@@ -449,3 +449,68 @@ func f16Around(x *big.Rat) (lo, hi float64) {
 	}
 	return lo, hi
 }
+
+// TestF16ConversionAndSqrtContainTheAllowedValues is the property for
+// f32 → f16 (rounded either way: both binary16 neighbours of the f32
+// value must lie within the bound; beyond 65504 indeterminate) and for
+// sqrt (inherited from 1.0 / inverseSqrt(x): at least the correctly
+// rounded square root, computed with math/big, lies within the bound).
+func TestF16ConversionAndSqrtContainTheAllowedValues(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	x := param("x", tF32)
+	conv16, err := Compile(exprKernel(conv(tF32, conv(tF16, x)), P{"x", tF32}), "k")
+	require.NoError(t, err)
+	sqrt16, err := Compile(exprKernel(conv(tF32, bi(ir.BSqrt, conv(tF16, x))), P{"x", tF32}), "k")
+	require.NoError(t, err)
+	var fs, hs []float32
+	var convArgs, sqrtArgs [][]ir.Value
+	for i := 0; i < 4000; i++ {
+		f := float32(math.Ldexp(rng.Float64()*2-1, rng.Intn(34)-17))
+		fs = append(fs, f)
+		convArgs = append(convArgs, []ir.Value{fvv(f)})
+		h := randF16(rng) &^ 0x8000 // a non-negative f16
+		hs = append(hs, float32(wgslsem.F16Value(h)))
+		sqrtArgs = append(sqrtArgs, []ir.Value{fvv(hs[i])})
+	}
+	invs, err := conv16.Run(convArgs, Options{})
+	require.NoError(t, err)
+	for i, inv := range invs {
+		o := inv.Outputs[0]
+		f := float64(fs[i])
+		if math.Abs(f) > 65504 {
+			assert.True(t, indeterminate(o), "f16(%g): %s", f, desc(o))
+			continue
+		}
+		require.False(t, indeterminate(o), "f16(%g): %s", f, desc(o))
+		lo, hi := f16Around(new(big.Rat).SetFloat64(f))
+		tol := 0.0
+		if o.Tolerance != nil {
+			tol = o.Tolerance[0]
+		}
+		for _, w := range []float64{lo, hi} {
+			assert.LessOrEqual(t, math.Abs(w-float64(o.Value.F32())), tol, "f16(%g): allowed %g, reference %s", f, w, desc(o))
+		}
+	}
+	invs, err = sqrt16.Run(sqrtArgs, Options{})
+	require.NoError(t, err)
+	for i, inv := range invs {
+		o := inv.Outputs[0]
+		if indeterminate(o) {
+			continue
+		}
+		// The correctly rounded square root: a neighbour of the exact one,
+		// the nearer (by exact squares: r² against x).
+		s := math.Sqrt(float64(hs[i]))
+		lo, hi := f16Around(new(big.Rat).SetFloat64(s))
+		tol := 0.0
+		if o.Tolerance != nil {
+			tol = o.Tolerance[0]
+		}
+		for _, w := range []float64{lo, hi} {
+			if math.Abs(w) < 0x1p-14 && float64(o.Value.F32()) < 0x1p-14 {
+				continue // subnormal or zero: equal under flushing
+			}
+			assert.LessOrEqual(t, math.Abs(w-float64(o.Value.F32())), tol, "sqrt(%g): neighbour %g, reference %s", hs[i], w, desc(o))
+		}
+	}
+}

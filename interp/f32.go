@@ -7,12 +7,18 @@ import (
 	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
-// f32 values and their error bounds (WGSL #floating-point-accuracy,
-// #concrete-float-accuracy, #differences-from-ieee754).
+// f32 and f16 values and their error bounds (WGSL #floating-point-accuracy,
+// #concrete-float-accuracy, #differences-from-ieee754). The kernels are
+// methods of a format (ffmt, f16.go): f32F for f32, f16F for f16, which
+// differ only in the format's range, ULPs and the accuracy table's f16
+// column (division and atan2 on [2^-14, 2^14], sin/cos 2^-7, log 2^-7,
+// exp 1 + 2|x| ULP, atan 5 ULP, asin/acos 3.91e-3, ldexp's bias 15). What
+// follows says f32; for f16 read binary16 and its constants.
 //
 // Every f32 operation is computed in float64 from the float32 operands and
 // rounded once to float32 (round to nearest even: the reference picks one
-// of the two results WGSL allows). Products are wrapped in explicit
+// of the two results WGSL allows); f16 rounds once from the float64 to
+// binary16 (wgslsem.F64ToF16), never through float32. Products are wrapped in explicit
 // float64(…) conversions wherever a sum follows, because the Go spec lets
 // an implementation fuse x*y+z into one FMA unless an explicit conversion
 // rounds the product (TestNoFusedMultiplyAdd would catch it).
