@@ -1,0 +1,188 @@
+package flatten_test
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/flatten"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+)
+
+// sgPrograms are compute shaders whose subgroup operations run under
+// divergent control flow — if/else, switch, an early return in a helper
+// and in the entry point, unrolled loops with a data-dependent break —
+// the shapes of the field bugs issue 40 cites (wgpu#10019: subgroupAdd
+// and subgroupBroadcastFirst in a divergent if/else and switch). Each
+// writes every result to out, indexed by the invocation.
+var sgPrograms = map[string]string{
+	"if-else": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var r = vec4u();
+  if (x % 3u == 0u) {
+    r.x = subgroupAdd(x);
+    r.y = subgroupMin(x) + subgroupMax(x);
+    r.z = countOneBits(subgroupBallot(x > 50u).x) + select(0u, 7u, subgroupElect());
+    r.w = subgroupBroadcastFirst(x) + select(0u, 1u, subgroupAll(x < 90u)) + select(0u, 2u, subgroupAny(x == 3u));
+  } else if (x % 3u == 1u) {
+    r.x = subgroupInclusiveAdd(x) ^ subgroupExclusiveMul(x % 4u + 1u);
+    r.y = subgroupAnd(x | 0xf0u) + subgroupOr(x) + subgroupXor(x);
+    r.z = u32(subgroupAdd(f32(x % 16u)));
+    r.w = u32(subgroupMax(i32(x) - 50));
+  } else {
+    r.x = subgroupMul(x % 2u + 1u);
+    r.y = u32(subgroupMin(f32(x)));
+  }
+  out[4u * i] = r.x;
+  out[4u * i + 1u] = r.y;
+  out[4u * i + 2u] = r.z;
+  out[4u * i + 3u] = r.w;
+}`,
+	"switch": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var r = 0u;
+  var s = 0u;
+  switch (x % 4u) {
+    case 0u: { r = subgroupAdd(x); s = subgroupBroadcastFirst(i); }
+    case 1u, 2u: { r = subgroupMax(x); s = countOneBits(subgroupBallot(true).y) + select(0u, 100u, subgroupElect()); }
+    default: { r = subgroupExclusiveAdd(x); s = subgroupShuffle(x, 0u); }
+  }
+  out[4u * i] = r;
+  out[4u * i + 1u] = s;
+}`,
+	"early-return": `
+fn helper(x: u32) -> u32 {
+  if (x < 20u) { return subgroupAdd(x); }
+  if (x > 80u) { return 1000u + subgroupMin(x); }
+  return 2000u + subgroupInclusiveAdd(x);
+}
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  out[4u * i] = helper(x);
+  if (x % 5u == 0u) { return; }
+  out[4u * i + 1u] = subgroupAdd(x) + select(0u, 1u, subgroupElect());
+  out[4u * i + 2u] = subgroupBroadcastFirst(x);
+}`,
+	"unrolled-loop": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var acc = 0u;
+  var votes = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    if (k * 25u > x) { break; }
+    acc += subgroupAdd(x + k);
+    if (x % 2u == 0u) { continue; }
+    votes += countOneBits(subgroupBallot(x > 40u).x) + subgroupMax(k);
+  }
+  out[4u * i] = acc;
+  out[4u * i + 1u] = votes;
+}`,
+}
+
+const sgSemanticHeader = `enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read> data: array<u32, 128>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32, 512>;
+`
+
+// sgLeaves lists v's scalar leaves in ir.Type.ComponentTypes order.
+func sgLeaves(v ir.Value, out []ir.Value) []ir.Value {
+	if v.Elems == nil && v.Type.IsScalar() {
+		return append(out, v)
+	}
+	for _, e := range v.Elems {
+		out = sgLeaves(e, out)
+	}
+	return out
+}
+
+// sgDiff compares the twin's out buffer with the original's at every
+// leaf the original's reference determines (a leaf it leaves
+// indeterminate — a shuffle of an inactive lane — allows anything), and
+// returns the first difference, or "".
+func sgDiff(orig, twin interp.Output) string {
+	a, b := sgLeaves(orig.Value, nil), sgLeaves(twin.Value, nil)
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d leaves, twin %d", len(a), len(b))
+	}
+	for i := range a {
+		if orig.Indeterminate != nil && orig.Indeterminate[i] {
+			continue
+		}
+		if twin.Indeterminate != nil && twin.Indeterminate[i] {
+			return fmt.Sprintf("leaf %d: %v, twin indeterminate (%s)", i, a[i], twin.Why)
+		}
+		if a[i].Bits != b[i].Bits {
+			return fmt.Sprintf("leaf %d: %v, twin %v", i, a[i], b[i])
+		}
+	}
+	return ""
+}
+
+// sgRun runs entry name of m over two workgroups of 64 on data.
+func sgRun(t *testing.T, m *ir.Module, name string, data ir.Value) (interp.Output, error) {
+	t.Helper()
+	d, err := interp.CompileEntry(m, name)
+	require.NoError(t, err, name)
+	res, err := d.Run(map[string]ir.Value{"data": data}, [3]uint32{2, 1, 1}, interp.Options{})
+	if err != nil {
+		return interp.Output{}, err
+	}
+	return res.Buffers["out"], nil
+}
+
+// TestSubgroupTwinsAgreeInDispatch: for each program and random data, the
+// twin's reference run equals the original's maximal-reconvergence
+// reference (interp's active sets: the invocations that reach the call
+// by the same path) at every leaf the original determines; with the
+// subgroup-guard-dropped fault, a reduction sums every invocation of the
+// subgroup and some program's twin differs.
+func TestSubgroupTwinsAgreeInDispatch(t *testing.T) {
+	rng := rand.New(rand.NewSource(40))
+	faultFound := false
+	for name, body := range sgPrograms {
+		for trial := 0; trial < 3; trial++ {
+			data := ir.Value{Type: ir.ArrayOf(ir.U32, 128)}
+			for range 128 {
+				data.Elems = append(data.Elems, ir.U32Val(uint32(rng.Intn(100))))
+			}
+			m := parse(t, sgSemanticHeader+body)
+			orig, err := sgRun(t, m, "main", data)
+			if err != nil && strings.Contains(err.Error(), "is not executable by the reference") {
+				t.Skipf("the reference does not run subgroup builtins yet: %v", err)
+			}
+			require.NoError(t, err, name)
+			twin, err := flatten.Function(m, "main", flatten.Options{VerifyPasses: true})
+			require.NoError(t, err, name)
+			got, err := sgRun(t, m, twin.Name, data)
+			require.NoError(t, err, name)
+			if d := sgDiff(orig, got); d != "" {
+				t.Fatalf("%s, trial %d: %s\n%s", name, trial, d, ir.PrintFunc(twin))
+			}
+
+			fm := parse(t, sgSemanticHeader+body)
+			ftwin, err := flatten.Function(fm, "main", flatten.Options{Fault: "subgroup-guard-dropped"})
+			require.NoError(t, err, name)
+			fgot, err := sgRun(t, fm, ftwin.Name, data)
+			require.NoError(t, err, name)
+			if sgDiff(orig, fgot) != "" {
+				faultFound = true
+			}
+		}
+	}
+	require.True(t, faultFound, "the subgroup-guard-dropped fault changed no determinate leaf")
+}
