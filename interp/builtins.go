@@ -100,8 +100,10 @@ func (c *compiler) builtin(e *ir.BuiltinCall, dst int32) cexpr {
 	switch info.Class {
 	case ir.ClassDerivative:
 		return c.derivative(e, dst) // quad.go
-	case ir.ClassBarrier, ir.ClassSubgroup:
+	case ir.ClassBarrier:
 		return c.unexecutable(e, info)
+	case ir.ClassSubgroup:
+		return c.subgroup(e, dst) // subgroup.go
 	}
 	if e.Fn == ir.BTranspose || e.Fn == ir.BDeterminant {
 		return c.matrixBuiltin(e, dst)

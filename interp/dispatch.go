@@ -83,6 +83,9 @@ type entryInfo struct {
 	// reference is race-checked with (shadow.go: oobKey).
 	oobSites []oobSite
 	badPos   map[int32]bool
+	// sg is the entry point's subgroup call sites (subgroup.go); nil
+	// when its call graph calls no subgroup builtin.
+	sg *sgInfo
 }
 
 // oobSite is a run-time index into shared memory: the array it indexes,
@@ -119,6 +122,15 @@ type invShared struct {
 	d       *Dispatch
 	run     *dispatchRun
 	par     bool // a parallel pass: storage shadows are claims (parallel.go)
+	// The invocation's subgroup (subgroup.go): its index in the
+	// dispatch's subgroup state (workgroup·perWG + subgroup), its
+	// subgroup_invocation_id and its subgroup's ids; the key being built,
+	// and the logs made in a segment that may fork.
+	sgG       int32
+	sgID      int32
+	sgMembers sgMask
+	sgKey     []byte
+	sgLogged  []*sgLog
 }
 
 // Race is a data race the dispatch found.
@@ -242,15 +254,34 @@ func CompileEntry(m *ir.Module, name string) (*Dispatch, error) {
 	// Barriers run only in the entry point's own body (opBarrier, the
 	// segments of segment.go): the calls that reach one are inlined, and
 	// every workgroupUniformLoad becomes a let's whole initializer
-	// (ir.InlineBarriers; the positions stay the helpers').
-	if in := ir.InlineBarriers(m, name); in != m {
+	// (ir.InlineBarriers; the positions stay the helpers'). So do
+	// subgroup calls (ir.InlineCollectives), whose loops then get their
+	// iteration counters (subgroup.go).
+	inline := ir.InlineBarriers
+	subgroups := hasSubgroupCall(f.Body)
+	for _, g := range m.CallGraph(name) {
+		subgroups = subgroups || hasSubgroupCall(g.Body)
+	}
+	if subgroups {
+		inline = ir.InlineCollectives
+	}
+	if in := inline(m, name); in != m {
 		if err := ir.Verify(in); err != nil {
-			return nil, &ir.Error{File: m.File, Pos: f.Pos, Pass: "interp", Msg: "internal error: the entry point with its barrier calls inlined does not verify: " + err.Error()}
+			return nil, &ir.Error{File: m.File, Pos: f.Pos, Pass: "interp", Msg: "internal error: the entry point with its barrier and subgroup calls inlined does not verify: " + err.Error()}
 		}
 		m = in
 	}
+	var sg *sgInfo
+	if subgroups {
+		var pm *ir.Module
+		pm, sg = prepareSubgroups(m, name)
+		if err := ir.Verify(pm); err != nil {
+			return nil, &ir.Error{File: m.File, Pos: f.Pos, Pass: "interp", Msg: "internal error: the entry point with its subgroup loop counters does not verify: " + err.Error()}
+		}
+		m = pm
+	}
 	f = m.Func(name)
-	e := &entryInfo{f: f, ids: map[string]int{}}
+	e := &entryInfo{f: f, ids: map[string]int{}, sg: sg}
 	c := &compiler{
 		p:       &Program{file: m.File},
 		m:       m,
@@ -1037,6 +1068,11 @@ type runOut struct {
 	run    *dispatchRun
 	races  []Race
 	tex    map[string]TextureOutput
+	// reconv, per shared var (nil: none), marks the leaves that depend
+	// on a subgroup result in non-uniform control flow, reconvWhy names
+	// the call (subgroup_reconv.go).
+	reconv    [][]bool
+	reconvWhy string
 }
 
 // leaves returns the number of leaves of binding i.
@@ -1059,9 +1095,18 @@ func (r *runOut) bitsOf(i int) func(int) uint32 {
 // output returns binding i's per-leaf indeterminacy, tolerance and
 // allowed sets (nil when every leaf is exact and determinate) and the
 // first reason.
-func (r *runOut) output(d *Dispatch, i int) Output {
-	var out Output
+func (r *runOut) output(d *Dispatch, i int) (out Output) {
 	n := int(r.leaves(i))
+	defer func() {
+		if r.reconv != nil && r.reconv[i] != nil {
+			out.Reconvergence = r.reconv[i]
+			if out.Why == "" {
+				out.Why = r.reconvWhy
+			} else {
+				out.Why += "; " + r.reconvWhy
+			}
+		}
+	}()
 	if r.anyWhy != nil && r.anyWhy[i] != "" {
 		out.Indeterminate, out.Tolerance = make([]bool, n), make([]float64, n)
 		for j := range out.Indeterminate {
@@ -1107,8 +1152,36 @@ func (r *runOut) output(d *Dispatch, i int) Output {
 
 // run dispatches with the bindings in (per shared var; a workgroup
 // var's entry is unused), pass after pass until what a pass observes of
-// races and contended atomics stays within what it assumed (segment.go).
+// races and contended atomics stays within what it assumed (segment.go)
+// and the subgroup operands settle (subgroup.go); when it ran a subgroup
+// call in non-uniform control flow, again with those calls' results
+// indeterminate, to mark the leaves that depend on them (runOut.reconv).
 func (d *Dispatch) run(in []bindingIn, workgroups [3]uint32, opts Options) (*runOut, error) {
+	out, err := d.runOnce(in, workgroups, opts, false)
+	if err != nil || out.run.sg == nil {
+		return out, err
+	}
+	var hit []*sgSite
+	for i := range out.run.sg.hit {
+		if out.run.sg.hit[i].Load() {
+			hit = append(hit, out.run.sg.info.order[i])
+		}
+	}
+	if len(hit) == 0 {
+		return out, nil
+	}
+	t, err := d.runOnce(in, workgroups, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	d.markReconvergence(out, t, hit)
+	return out, nil
+}
+
+// runOnce is run without the reconvergence marks: the main run, or
+// (taint) the one where every subgroup result in non-uniform control
+// flow is any value.
+func (d *Dispatch) runOnce(in []bindingIn, workgroups [3]uint32, opts Options, taint bool) (*runOut, error) {
 	limit := opts.MaxSteps
 	if limit <= 0 {
 		limit = DefaultMaxSteps
@@ -1121,6 +1194,12 @@ func (d *Dispatch) run(in []bindingIn, workgroups [3]uint32, opts Options) (*run
 		return nil, &ir.Error{File: file, Pos: d.entry.StagePos, Pass: "interp", Msg: fmt.Sprintf("dispatch of %d invocations (want 1 to %d)", total, 1<<26)}
 	}
 	run := newDispatchRun(len(d.e.vars))
+	part, err := opts.partition(local, total/uint64(local))
+	if err != nil {
+		return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: err.Error()}
+	}
+	run.part = part
+	run.sg = d.newSubgroups(part, workgroups, taint)
 	if len(d.m.Textures) > 0 {
 		tex, err := newTexState(d.m, d.entry.Name, opts.Textures, opts.Samplers)
 		if err != nil {
@@ -1136,21 +1215,32 @@ func (d *Dispatch) run(in []bindingIn, workgroups [3]uint32, opts Options) (*run
 	}
 	run.layout = d.e.layout
 	run.owned = d.ownedFor(workgroups, func(i int) int32 { return run.initial[i].n })
+	passes := maxPasses
+	if run.sg != nil {
+		passes += maxSubgroupPasses
+	}
 	for pass := 1; ; pass++ {
 		out, err := d.runPass(opts.Context, workgroups, limit, opts.maxPaths(), opts.workers(), run)
 		if err != nil {
 			return nil, err
 		}
-		if run.settled() {
+		racesOK := run.settled()
+		sgOK := run.sg.settled()
+		if racesOK && sgOK {
 			return out, nil
 		}
-		if pass == maxPasses {
+		if pass == passes {
 			// The races or contended atomics keep changing what the
-			// invocations do: every writable binding is any value.
+			// invocations do, or the subgroup operands do not settle:
+			// every writable binding is any value.
+			why := fmt.Sprintf("%s: the shader's races or concurrent atomics change its behaviour from run to run (%d passes of the reference)", d.entry.Pos, pass)
+			if racesOK {
+				why = fmt.Sprintf("%s: the operands of the shader's subgroup operations did not settle within %d passes of the reference (interp/subgroup.go)", d.entry.Pos, pass)
+			}
 			out.anyWhy = make([]string, len(d.e.vars))
 			for i, g := range d.e.vars {
 				if g.Space != ir.SpaceWorkgroup && d.e.writes[i] {
-					out.anyWhy[i] = fmt.Sprintf("%s: the shader's races or concurrent atomics change its behaviour from run to run (%d passes of the reference)", d.entry.Pos, maxPasses)
+					out.anyWhy[i] = why
 				}
 			}
 			return out, nil
@@ -1169,10 +1259,11 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 		run.tex.reset()
 	}
 	run.forgetAnywhere()
+	run.sg.beginPass()
 	mem, shadow, ashadow := d.passMemory(run)
 	var races []Race
 	done := false
-	if workers > 1 && d.e.parallel && run.racy == nil && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
+	if workers > 1 && d.e.parallel && (run.racy == nil || run.sg != nil && len(run.racy) == 0 && len(run.atomic) == 0) && run.tex == nil && uint64(workgroups[0])*uint64(workgroups[1])*uint64(workgroups[2]) > 1 {
 		ok, err := d.runParallel(ctx, mem, shadow, ashadow, workgroups, limit, maxPaths, workers, run)
 		if err != nil {
 			return nil, err
@@ -1183,6 +1274,7 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 			// Abandoned (parallel.go): the memory the workers left is
 			// discarded (before the new is made: the collector may have
 			// it), and the pass runs sequentially from the start.
+			run.sg.beginPass()
 			mem, shadow, ashadow = nil, nil, nil
 			mem, shadow, ashadow = d.passMemory(run)
 		}
@@ -1222,6 +1314,7 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 			if run.tex != nil {
 				run.tex.reset()
 			}
+			run.sg.beginPass()
 			mem, shadow, ashadow = nil, nil, nil
 			mem, shadow, ashadow = d.passMemory(run)
 			err = sequential()
@@ -1276,6 +1369,7 @@ type wgWorker struct {
 	races           []Race
 	frames          []*frame
 	shs             []invShared
+	sgMasks         []sgMask // per subgroup of the workgroup: its ids (workgroup)
 	done            []bool // runWorkgroup's
 	ep              [2]uint32
 	par             bool // parallel.go
@@ -1343,6 +1437,19 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 	w.ep = [2]uint32{}
 	ws := d.entry.WorkgroupSize
 	local := int32(len(w.frames))
+	part, per := w.run.part, int32(0)
+	if w.run.sg != nil {
+		per = int32(w.run.sg.perWG)
+	}
+	if cap(w.sgMasks) < len(w.frames) {
+		w.sgMasks = make([]sgMask, len(w.frames))
+	}
+	masks := w.sgMasks[:len(w.frames)]
+	clear(masks)
+	for li := range w.frames {
+		sub, id := part.Of(int(wgLinear), li)
+		masks[sub].set(id)
+	}
 	for li, fr := range w.frames {
 		copy(fr.s, d.p.image)
 		fr.ctx = ctx
@@ -1353,7 +1460,9 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 		gid := [3]uint32{wid[0]*ws[0] + lid[0], wid[1]*ws[1] + lid[1], wid[2]*ws[2] + lid[2]}
 		w.shs[li] = invShared{mem: w.mem, shadow: w.shadow, ashadow: w.ashadow, inv: wgLinear*local + int32(li) + 1, wg: wgLinear, ep: &w.ep, races: &w.races, d: d, run: w.run, st: w.st, par: w.par}
 		fr.sh = &w.shs[li]
-		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li)}
+		sub, sid := part.Of(int(wgLinear), li)
+		fr.sh.sgG, fr.sh.sgID, fr.sh.sgMembers = wgLinear*per+int32(sub), int32(sid), masks[sub]
+		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li), sid: uint32(sid), ssize: uint32(part.Size())}
 		for j, prm := range d.entry.Params {
 			base := d.e.params[j].base
 			if prm.Builtin != "" {
@@ -1374,6 +1483,7 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 type computeIDs struct {
 	lid, wid, gid, nwg [3]uint32
 	li                 uint32
+	sid, ssize         uint32 // subgroup_invocation_id, subgroup_size (subgroup.go)
 }
 
 // put stores the builtin named name into s from at.
@@ -1390,6 +1500,10 @@ func (ids *computeIDs) put(s []slot, at int32, name string) {
 		v = ids.nwg[:]
 	case "local_invocation_index":
 		v = []uint32{ids.li}
+	case "subgroup_invocation_id":
+		v = []uint32{ids.sid}
+	case "subgroup_size":
+		v = []uint32{ids.ssize}
 	}
 	for k, b := range v {
 		s[at+int32(k)] = slot{bits: b}
@@ -1425,6 +1539,7 @@ func (d *Dispatch) runWorkgroup(frames []*frame, done []bool, ep *[2]uint32, run
 				if fr.sh.par {
 					return errParallel // poisonRest writes every storage leaf: parallel.go
 				}
+				run.sg.markLost(fr.sh)
 				d.poisonRest(fr, run)
 				continue
 			}

@@ -49,6 +49,18 @@ type Options struct {
 	// two workgroups touch one written storage leaf and nothing depends
 	// on the workgroups' order, else it runs again sequentially).
 	Workers int
+	// Subgroups is the partition of a dispatch's invocations into
+	// subgroups (subgroup.go: LinearSubgroups, ObservedSubgroups), from
+	// which subgroup builtins take their active sets and
+	// subgroup_invocation_id and subgroup_size their values; nil means
+	// LinearSubgroups(SubgroupSize). An observed partition must have been
+	// observed for a dispatch of the same shape (Dispatch.Run fails
+	// otherwise).
+	Subgroups *SubgroupPartition
+	// SubgroupSize is the size of the linear partition used when
+	// Subgroups is nil: a power of two in [4, 128] (WGSL #subgroups); 0
+	// means DefaultSubgroupSize (32).
+	SubgroupSize int
 }
 
 func (o Options) maxPaths() int {
@@ -131,6 +143,14 @@ type Output struct {
 	// value), e.g. the union of both outcomes of a branch on an
 	// indeterminate comparison.
 	Allowed []ir.ValueSet
+	// Reconvergence is nil, or has one entry per leaf (a dispatch's
+	// bindings, Dispatch.Run and RunBuffers): leaf i's value depends on
+	// the result of a subgroup builtin called in non-uniform control flow
+	// (subgroup.go), where the reference assumes maximal reconvergence —
+	// which invocations execute the call together — and WGSL does not
+	// (#subgroup-ops). A device that differs there may have chosen another
+	// active set; Why then also names the call.
+	Reconvergence []bool
 	// Why is the first reason a leaf is indeterminate or inexact, with the
 	// position of the operation responsible ("3:14: f32 overflow …"); empty
 	// when every leaf is exact and determinate.

@@ -116,6 +116,7 @@ func (sh *invShared) mayAccess(id int, off, n int32, bad bool) bool {
 func (r *dispatchRun) workerRun(nvars int) *dispatchRun {
 	w := newDispatchRun(nvars)
 	w.initial, w.layout, w.owned = r.initial, r.layout, r.owned
+	w.part, w.sg = r.part, r.sg // the subgroup logs: each workgroup's its own (subgroup.go)
 	return w
 }
 

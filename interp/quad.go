@@ -44,6 +44,7 @@ type quadCtx struct {
 	logs, prev *[4][][]slot
 	k          int
 	absent     [4]bool
+	helper     [4]bool // QuadLane.Helper (subgroup_quad.go)
 }
 
 // QuadLane is one lane of a quad that RunQuadList runs (lane l is pixel
@@ -190,9 +191,10 @@ func (p *Program) runQuad(fr *frame, q *Quad, opts Options, where string) [4]Inv
 	if limit <= 0 {
 		limit = DefaultMaxSteps
 	}
-	var absent [4]bool
+	var absent, helper [4]bool
 	for l := range q {
 		absent[l] = q[l].Args == nil
+		helper[l] = q[l].Helper
 	}
 	var logs, prev [4][][]slot
 	var res [4]Invocation
@@ -203,7 +205,7 @@ func (p *Program) runQuad(fr *frame, q *Quad, opts Options, where string) [4]Inv
 			if absent[lane] {
 				continue
 			}
-			fr.quad = &quadCtx{lane: lane, logs: &logs, prev: &prev, absent: absent}
+			fr.quad = &quadCtx{lane: lane, logs: &logs, prev: &prev, absent: absent, helper: helper}
 			p.invokeLane(fr, &q[lane], limit)
 			res[lane] = p.collect(fr)
 			if q[lane].Tol != nil {

@@ -115,6 +115,10 @@ type dispatchRun struct {
 	// owned, per shared var (nil: none): an owned binding in this
 	// dispatch (owned.go), without race shadow or claims.
 	owned []bool
+	// part is the dispatch's subgroup partition, sg its subgroup state
+	// (nil: no subgroup call; subgroup.go), shared by parallel workers.
+	part *SubgroupPartition
+	sg   *sgState
 }
 
 // isOwned reports whether var i is owned in the dispatch (owned.go).
@@ -561,6 +565,7 @@ func (r *dispatchRun) next() {
 func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	start := fr.resume
 	run.resetJournal()
+	fr.sh.sgLogged = fr.sh.sgLogged[:0]
 	if maxPaths <= 1 {
 		return d.body.execAt(fr, start)
 	}
@@ -576,6 +581,9 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	if len(f.taken) == 0 && !f.pruned || fr.err != nil {
 		return k
 	}
+	// Several paths: the subgroup operands this invocation logs on them
+	// are uncertain (subgroup.go).
+	defer fr.sh.sgForked()
 	type path struct {
 		k       ctl
 		resume  int
