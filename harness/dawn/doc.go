@@ -82,7 +82,10 @@
 // 256 and 512 bits (LavapipeWidthEnv; lavapipe's subgroup size is the
 // width / 32), as the variants dawn-vulkan:llvmpipe-mesa25-lp128 (size 4)
 // and -lp512 (size 16) beside dawn-vulkan:llvmpipe-mesa25 (8 on this
-// AVX2 host): their workers run with the width in their environment.
+// AVX2 host): their workers run with the width in their environment, and
+// each width with a Mesa shader cache of its own (Mesa 25.0.7's disk cache
+// does not key lavapipe's binaries by the width, so a shared one hands a
+// variant another width's binary: shaderCacheEnv).
 // Listing them costs one node process per width at listing time (about
 // 0.3 s, in parallel); each opened variant is one more worker (0.3 s to
 // start, about 200 MB) that compiles and runs every case again (a small

@@ -2,6 +2,8 @@ package dawn
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +19,25 @@ import (
 // lp_native_vector_width / 32 (Mesa src/gallium/frontends/lavapipe
 // lvp_device.c), and Dawn reports it as the adapter's subgroup size range.
 const LavapipeWidthEnv = "LP_NATIVE_VECTOR_WIDTH"
+
+// shaderCacheEnv is the Mesa shader cache setting of a variant at width
+// bits: a cache directory of its own, MESA_SHADER_CACHE_DIR=<user cache
+// dir>/gpudiff/mesa-shader-cache-lp<bits> (MESA_SHADER_CACHE_DISABLE=true
+// where there is no user cache directory). Mesa 25.0.7's disk cache does
+// not key lavapipe's binaries by LP_NATIVE_VECTOR_WIDTH: in one shared
+// cache a variant loads the binary another width compiled, and a module
+// without subgroup_size or a ballot (whose lowering differs per width)
+// then runs at that width's subgroup size while the adapter reports its
+// own — subgroupBroadcastFirst partitions of 8 on lp128 and lp512
+// (TestSubgroupProbeBinding, before this setting). Each width's own
+// directory keeps caching correct.
+func shaderCacheEnv(bits int) string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return "MESA_SHADER_CACHE_DISABLE=true"
+	}
+	return "MESA_SHADER_CACHE_DIR=" + filepath.Join(dir, "gpudiff", "mesa-shader-cache-"+harness.LavapipeVariant(bits))
+}
 
 // lavapipeWidths are the widths a lavapipe adapter with subgroups is also
 // listed at, beside its own, as variants (harness.AdapterInfo.Variant
@@ -80,7 +101,7 @@ func lavapipeVariants(t tools, listed []adapter) []adapter {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			env := append(slices.Clone(j.base.env), fmt.Sprintf("%s=%d", LavapipeWidthEnv, j.width))
+			env := append(slices.Clone(j.base.env), fmt.Sprintf("%s=%d", LavapipeWidthEnv, j.width), shaderCacheEnv(j.width))
 			ws, err := listWire(t, env, j.base.wire.Backend)
 			if err != nil {
 				return

@@ -51,6 +51,8 @@ func TestOpenIsolatesWGPUAdapters(t *testing.T) {
 		if d.Info().Implementation == "wgpu" {
 			assert.IsType(t, &worker.Device{}, d, name)
 		}
+		assert.NotNil(t, d.Info().Features, "%s: a worker's device reports its features", name)
+		assert.Empty(t, d.Info().Variant, "all opens no variant: %s", name)
 	}
 	assert.True(t, seen["wgpu-vulkan:llvmpipe"], "lavapipe missing from %v (make deps installs mesa-vulkan-drivers)", seen)
 
