@@ -91,9 +91,39 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   out[4u * i] = acc;
   out[4u * i + 1u] = votes;
 }`,
+	"uniform-kept-loop": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var acc = 0u;
+  for (var k = 0u; k < data[0] % 4u + 1u; k++) {
+    if (x % 3u == k) { continue; }
+    acc += subgroupAdd(x * k) + subgroupMax(x + k);
+  }
+  out[4u * i] = acc;
+}`,
+	"shuffles-and-vectors": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var d = 0u;
+  var r = vec2u();
+  var h = 0.0h;
+  if (x % 2u == 0u) {
+    d = 1u + x / 1000u;
+    r = subgroupAdd(vec2u(x, x + 1u)) + vec2u(subgroupShuffleDown(x, d), subgroupShuffleXor(x, 1u));
+    h = subgroupMin(f16(x)) + subgroupAdd(f16(x % 8u)) + subgroupMax(-f16(x));
+  }
+  out[4u * i] = r.x;
+  out[4u * i + 1u] = r.y;
+  out[4u * i + 2u] = u32(h + 200.0h);
+}`,
 }
 
 const sgSemanticHeader = `enable subgroups;
+enable f16;
 diagnostic(off, subgroup_uniformity);
 @group(0) @binding(0) var<storage, read> data: array<u32, 128>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32, 512>;
