@@ -79,6 +79,10 @@ type computeExecution struct {
 	done    bool         // no GPU runs: the inputs are outside the shader's domain
 	// kernels caches each (format, function) module, emitted once.
 	kernels []emitted
+	// sg is set when the entry point uses subgroup operations: devices
+	// run its probed module, and each run is judged against the
+	// reference of the partition it observed (check/subgroups.go).
+	sg *subgroupCase
 }
 
 // prepareCompute is Prepare for a compute entry point. Errors are setup
@@ -153,14 +157,17 @@ func prepareCompute(c *testcase.ComputeCase, opts Options) (*computeExecution, e
 	if err := stoppedBy(ctx); err != nil { // the GPU runs and judging a large dispatch take a while
 		return nil, err
 	}
-	var refOuts []oracle.Expected
-	for _, name := range res.Names[:len(res.Names)-len(written)] {
-		refOuts = append(refOuts, expected(ref.Buffers[name]))
+	refOutputs := func(ref *interp.DispatchResult) []oracle.Expected {
+		var outs []oracle.Expected
+		for _, name := range res.Names[:len(res.Names)-len(written)] {
+			outs = append(outs, expected(ref.Buffers[name]))
+		}
+		for _, v := range written {
+			outs = append(outs, textureOutput(v, texs[v.Name], ref.Textures))
+		}
+		return outs
 	}
-	for _, v := range written {
-		refOuts = append(refOuts, textureOutput(v, texs[v.Name], ref.Textures))
-	}
-	res.Reference = [][]oracle.Expected{refOuts}
+	res.Reference = [][]oracle.Expected{refOutputs(ref)}
 
 	x.mode = opts.Mode
 	if x.mode == "" {
@@ -179,6 +186,22 @@ func prepareCompute(c *testcase.ComputeCase, opts Options) (*computeExecution, e
 			x.funcs = append(x.funcs, tw.Name)
 			x.twin = append(x.twin, res.twinReference(tm, tw.Name, inputs, c.Workgroups, opts.Interp))
 		}
+	}
+	if c.Module.UsesSubgroups(c.Entry) {
+		io := opts.Interp
+		x.sg, err = newSubgroupCase(x.mod, x.funcs, c.Workgroups, func(p *interp.SubgroupPartition) ([]oracle.Expected, error) {
+			o := io
+			o.Subgroups = p
+			ref, err := d.RunBuffers(inputs, c.Workgroups, o)
+			if err != nil {
+				return nil, err
+			}
+			return refOutputs(ref), nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		bufs = append(bufs, x.sg.binding())
 	}
 	x.job = harness.Dispatch{Buffers: bufs, Workgroups: c.Workgroups, Textures: texJob, Samplers: smpJob}
 	x.kernels = make([]emitted, len(x.formats)*len(x.funcs))
@@ -205,7 +228,11 @@ func (x *computeExecution) deviceRuns(ctx context.Context, dev Device) []oracle.
 func (x *computeExecution) run(ctx context.Context, dev Device, i, j int) oracle.Run {
 	format, fn := x.formats[i], x.funcs[j]
 	e := &x.kernels[i*len(x.funcs)+j]
-	e.once.Do(func() { e.k, e.err = EmitEntryKernel(x.mod, fn, format, x.mode, x.label+fn+"/"+string(format)) })
+	m := x.mod
+	if x.sg != nil {
+		m = x.sg.mod
+	}
+	e.once.Do(func() { e.k, e.err = EmitEntryKernel(m, fn, format, x.mode, x.label+fn+"/"+string(format)) })
 	k, kerr := e.k, e.err
 	r := oracle.Run{Adapter: dev.Info().Name, Function: fn, Format: format, Stage: oracle.StageCompute, Mode: string(x.mode)}
 	switch {
@@ -218,7 +245,7 @@ func (x *computeExecution) run(ctx context.Context, dev Device, i, j int) oracle
 		if err != nil {
 			FailRun(&r, err)
 		} else {
-			decodeEntryRun(&x.res.ComputeResult, out, &r)
+			decodeEntryRun(&x.res.ComputeResult, out, &r, x.sg)
 		}
 	}
 	return r
@@ -260,7 +287,11 @@ func (x *computeExecution) judge(devRuns [][]oracle.Run) *Result {
 		kept = append(kept, r)
 	}
 	runs = kept
-	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
+	if x.sg != nil {
+		res.Runs, res.Verdict = x.sg.judgeRuns(res.Reference, res.Names, runs)
+	} else {
+		res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
+	}
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
@@ -337,8 +368,10 @@ var emitEntrySPIRV = func(m *ir.Module, entry string, mode wgsl.Mode) ([]uint32,
 }
 
 // decodeEntryRun splits a Buffers dispatch's output (the read_write
-// buffers, concatenated in binding order) and decodes each binding.
-func decodeEntryRun(res *ComputeResult, out []byte, r *oracle.Run) {
+// buffers, concatenated in binding order) and decodes each binding; with
+// sg, the subgroup probe's bytes follow the bindings' (the probe is the
+// dispatch's last buffer) and set r.Subgroups.
+func decodeEntryRun(res *ComputeResult, out []byte, r *oracle.Run, sg *subgroupCase) {
 	var outs []oracle.Expected
 	off := 0
 	for i, v := range res.Bindings {
@@ -353,6 +386,14 @@ func decodeEntryRun(res *ComputeResult, out []byte, r *oracle.Run) {
 		// The run's bytes as they came back: no decoding (issue 26).
 		outs = append(outs, oracle.Expected{Buffer: ir.Buffer{Type: v.T, Bytes: out[off : off+n : off+n]}})
 		off += n
+	}
+	if sg != nil {
+		if off+sg.bytes > len(out) {
+			r.Failed, r.Message = oracle.Error, fmt.Sprintf("read back %d bytes, fewer than the read_write bindings and the subgroup probe hold", len(out))
+			return
+		}
+		r.Subgroups = sg.observe(out[off : off+sg.bytes])
+		off += sg.bytes
 	}
 	for _, v := range res.TextureOutputs {
 		t := res.textures[v.Name]

@@ -52,6 +52,14 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 			needs = append(needs, n)
 		}
 	}
+	// The optional features (WebGPU shader-f16 and subgroups, WGSL
+	// `enable f16;` and `enable subgroups;`).
+	if m.UsesF16(fn) {
+		add(harness.Need{Kind: harness.NeedF16, Where: "the f16 type in " + fn + "'s call graph or bindings"})
+	}
+	if m.UsesSubgroups(fn) {
+		add(harness.Need{Kind: harness.NeedSubgroups, Where: "subgroup operations in " + fn + "'s call graph"})
+	}
 	samplers := map[string]map[string]bool{} // texture → samplers it is sampled with
 	samplerPos := map[string]string{}
 	handle := func(e ir.Expr) string {

@@ -1,0 +1,196 @@
+package check
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"sync"
+
+	"github.com/gpudiff/gpudiff/harness"
+	"github.com/gpudiff/gpudiff/interp"
+	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
+)
+
+// Subgroup operations on devices (issue 40). A subgroup operation's
+// result depends on the partition of the workgroup into subgroups, which
+// WGSL leaves to the implementation (the size, a power of two in [4, 128]
+// within the adapter's range, and which invocations share a subgroup:
+// subgroup_invocation_id has no defined relation to
+// local_invocation_index). So the reference of a device run is computed
+// for the partition that run observed, as the WebGPU CTS does: every
+// module that uses subgroups runs on devices with a probe
+// (ir.AddSubgroupProbe) recording each invocation's
+// subgroup_invocation_id, subgroupBroadcastFirst(local_invocation_index)
+// (its subgroup's identity) and subgroup_size at the start of the entry
+// point; check reads it back, checks that it describes a partition WGSL
+// allows (an impossible one is the run's own difference: a finding, as
+// gpuweb/cts#4035's driver that ran at size 8 while reporting 16 would
+// be), runs the reference again under it (once per distinct partition)
+// and judges the run against that reference. Without a device, the
+// reference uses the linear partition at Options.SubgroupSize.
+
+// subgroupCase is a subgroup case's device-side state.
+type subgroupCase struct {
+	mod          *ir.Module // the case's module (and twin) with the probe: what devices run
+	probe        *ir.SharedVar
+	bytes        int       // the probe binding's size
+	workgroups   [3]uint32 // the dispatch
+	perWorkgroup uint32    // invocations per workgroup
+	// reference computes the original's reference outputs under a
+	// partition (Options.Interp with Subgroups set).
+	reference func(p *interp.SubgroupPartition) ([]oracle.Expected, error)
+
+	mu    sync.Mutex
+	parts map[string]*observedPartition // by key
+}
+
+// observedPartition is one partition a run observed, and the reference
+// computed for it (once).
+type observedPartition struct {
+	key   string
+	part  *interp.SubgroupPartition
+	err   error // an impossible partition: the run's own difference
+	once  sync.Once
+	ref   []oracle.Expected
+	rerr  error
+	probe []byte
+}
+
+// newSubgroupCase prepares the probed module for funcs of m (the entry
+// point and its twin), dispatched as workgroups of f's workgroup size.
+func newSubgroupCase(m *ir.Module, funcs []string, workgroups [3]uint32, reference func(*interp.SubgroupPartition) ([]oracle.Expected, error)) (*subgroupCase, error) {
+	pm := ir.CloneModule(m)
+	p, err := ir.AddSubgroupProbe(pm, funcs...)
+	if err != nil {
+		return nil, err
+	}
+	f := m.Func(funcs[0])
+	w := f.WorkgroupSize[0] * max(f.WorkgroupSize[1], 1) * max(f.WorkgroupSize[2], 1)
+	n := int(w) * int(workgroups[0]) * int(workgroups[1]) * int(workgroups[2])
+	return &subgroupCase{mod: pm, probe: p.Var, bytes: n * ir.SubgroupProbeStride, workgroups: workgroups, perWorkgroup: w,
+		reference: reference, parts: map[string]*observedPartition{}}, nil
+}
+
+// binding is the probe's binding in a dispatch: zeroed, so an invocation
+// that never ran reads as such (its fourth component 0).
+func (s *subgroupCase) binding() harness.BufferBinding {
+	return harness.BufferBinding{Group: uint32(s.probe.Group), Binding: uint32(s.probe.Binding), Kind: harness.BindingStorage, Data: make([]byte, s.bytes)}
+}
+
+// observe records the probe bytes a run read back and returns the key of
+// its partition (oracle.Run.Subgroups).
+func (s *subgroupCase) observe(b []byte) string {
+	h := sha256.Sum256(b)
+	key := hex.EncodeToString(h[:8])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.parts[key]; !ok {
+		op := &observedPartition{key: key, probe: append([]byte(nil), b...)}
+		op.part, op.err = s.partition(b)
+		s.parts[key] = op
+	}
+	return key
+}
+
+// partition decodes the probe bytes b into a partition, or says why they
+// describe none WGSL allows.
+func (s *subgroupCase) partition(b []byte) (*interp.SubgroupPartition, error) {
+	n := len(b) / ir.SubgroupProbeStride
+	obs := make([]interp.SubgroupObservation, n)
+	for i := range n {
+		e := b[i*ir.SubgroupProbeStride:]
+		if ran := binary.LittleEndian.Uint32(e[12:]); ran != 1 {
+			return nil, fmt.Errorf("invocation %d (workgroup %d, local index %d) did not run the entry point's first statement (probe marker %d)", i, i/int(s.perWorkgroup), i%int(s.perWorkgroup), ran)
+		}
+		obs[i] = interp.SubgroupObservation{ID: binary.LittleEndian.Uint32(e[0:]), First: binary.LittleEndian.Uint32(e[4:]), Size: binary.LittleEndian.Uint32(e[8:])}
+	}
+	return interp.ObservedSubgroups(int(s.perWorkgroup), obs)
+}
+
+// judgeSubgroupRuns judges runs (a case's device runs and the twin's
+// interpreter run) each against the reference of the partition it
+// observed (Run.Subgroups; "" for the interpreter's: the default
+// reference ref), and merges the verdicts as oracle.Judge does.
+func (s *subgroupCase) judgeRuns(ref [][]oracle.Expected, names []string, runs []oracle.Run) ([]oracle.Judged, oracle.Verdict) {
+	groups := map[string][]int{}
+	var order []string
+	for i, r := range runs {
+		if _, ok := groups[r.Subgroups]; !ok {
+			order = append(order, r.Subgroups)
+		}
+		groups[r.Subgroups] = append(groups[r.Subgroups], i)
+	}
+	out := make([]oracle.Judged, len(runs))
+	var verdicts []oracle.Verdict
+	for _, key := range order {
+		idx := groups[key]
+		rs := make([]oracle.Run, len(idx))
+		for k, i := range idx {
+			rs[k] = runs[i]
+		}
+		gref := ref
+		if key != "" {
+			s.mu.Lock()
+			op := s.parts[key]
+			s.mu.Unlock()
+			switch {
+			case op == nil:
+			case op.err != nil:
+				for k := range rs {
+					if rs[k].Failed == "" {
+						rs[k].InvocationErr = []string{"impossible subgroup partition: " + op.err.Error()}
+					}
+				}
+			default:
+				op.once.Do(func() { op.ref, op.rerr = s.reference(op.part) })
+				if op.rerr != nil {
+					for k := range rs {
+						if rs[k].Failed == "" {
+							rs[k].Failed, rs[k].Message = oracle.Error, "the reference under the run's subgroup partition: "+op.rerr.Error()
+						}
+					}
+				} else {
+					gref = [][]oracle.Expected{op.ref}
+				}
+			}
+		}
+		js, v := oracle.Judge(gref, names, rs)
+		for k, i := range idx {
+			out[i] = js[k]
+		}
+		verdicts = append(verdicts, v)
+	}
+	return out, mergeVerdicts(verdicts)
+}
+
+// mergeVerdicts is oracle.Judge's overall verdict of several groups of
+// runs: Mismatch when any group has one, else the first failure, else
+// Reconvergence, else Pass (Unsupported only when every group is).
+func mergeVerdicts(vs []oracle.Verdict) oracle.Verdict {
+	overall := oracle.Pass
+	allUnsupported := len(vs) > 0
+	for _, v := range vs {
+		if v != oracle.Unsupported {
+			allUnsupported = false
+		}
+		switch {
+		case v == oracle.Mismatch:
+			return oracle.Mismatch
+		case v == oracle.Pass || v == oracle.Unsupported || v == oracle.VIndeterminate:
+		case v == oracle.Reconvergence:
+			if overall == oracle.Pass {
+				overall = v
+			}
+		default:
+			if overall == oracle.Pass || overall == oracle.Reconvergence {
+				overall = v
+			}
+		}
+	}
+	if allUnsupported {
+		return oracle.Unsupported
+	}
+	return overall
+}
