@@ -1,6 +1,8 @@
 package wgsl
 
 import (
+	"strings"
+
 	"github.com/gpudiff/gpudiff/ir"
 )
 
@@ -38,7 +40,31 @@ func (e *emitter) directives(extra ...*ir.Type) string {
 	for _, f := range e.funcs {
 		n.funcNeeds(f)
 	}
-	return n.text(e.omitSubgroups)
+	return n.text(e.omitSubgroups) + e.diagnostics()
+}
+
+// diagnostics returns the module's global diagnostic directives
+// (`diagnostic(off, subgroup_uniformity);`, WGSL #diagnostic-directive),
+// kept verbatim as ir.Opaque declarations, each on its own line (and a
+// blank line after them), or "": they set the severity of the uniformity
+// rules the emitted functions were checked under, so a stack's front end
+// must see them too (a subgroup operation in divergent control flow is
+// valid only under `diagnostic(off, subgroup_uniformity)`).
+func (e *emitter) diagnostics() string {
+	s := ""
+	for _, o := range e.m.Opaque {
+		if o.Kind == "diagnostic" {
+			t := strings.TrimSpace(o.Text)
+			if !strings.HasSuffix(t, ";") {
+				t += ";"
+			}
+			s += t + "\n"
+		}
+	}
+	if s != "" {
+		s += "\n"
+	}
+	return s
 }
 
 func (n *moduleNeeds) text(omitSubgroups bool) string {
