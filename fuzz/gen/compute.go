@@ -89,6 +89,9 @@ type computeGen struct {
 	// tg generates the texture code (compute_texture.go); nil in a
 	// program without textures.
 	tg *texGen
+	// sg generates the subgroup operations (compute_subgroup.go); nil
+	// in a program without them.
+	sg *sgGen
 }
 
 // generateCompute is generate for a profile with Entry set.
@@ -136,7 +139,10 @@ func (cg *computeGen) program() {
 	}
 
 	// The workgroup size (1-D or 2-D) and the dispatch (1-D or 2-D).
-	if r.chance(60) {
+	if g.prof.Subgroups > 0 && r.chance(g.prof.Subgroups) {
+		cg.sg = &sgGen{cg: cg, r: r}
+		cg.ws, cg.tile2 = cg.sg.workgroupSize()
+	} else if r.chance(60) {
 		cg.ws = [3]uint32{[]uint32{1, 2, 3, 4, 8, 16, 32, 64}[r.intn(8)], 1, 1}
 	} else {
 		for {
@@ -226,6 +232,9 @@ func (cg *computeGen) program() {
 	cg.gid = param("gid", "global_invocation_id", v3)
 	cg.wid = param("wid", "workgroup_id", v3)
 	cg.nwg = param("nwg", "num_workgroups", v3)
+	if cg.sg != nil {
+		cg.sg.params(param)
+	}
 
 	c := newFnGen(g, f, g.kernelBudget, g.callDepth)
 	c.kernel = true   // the unroll cap is the entry point's
@@ -265,6 +274,9 @@ func (cg *computeGen) program() {
 	budget := max(1, c.budget/(phases+1))
 	for p := 0; p < phases; p++ {
 		cg.computePhase(budget)
+		if cg.sg != nil {
+			cg.stmts = append(cg.stmts, cg.sg.sites(r.between(0, 2))...)
+		}
 		if cg.mg != nil && r.chance(40) {
 			cg.mg.phase()
 		}
@@ -284,6 +296,9 @@ func (cg *computeGen) program() {
 		cg.reductionPhase(tile)
 	}
 	cg.computePhase(max(1, c.budget))
+	if cg.sg != nil {
+		cg.stmts = append(cg.stmts, cg.sg.sites(r.between(1, 3))...)
+	}
 	if cg.tg != nil {
 		cg.tg.reads()
 	}
@@ -310,6 +325,10 @@ func (cg *computeGen) program() {
 		add := &ir.Atomic{Op: cg.histOp, Args: []ir.Expr{index(hist, cg.li), load}, T: cg.at}
 		cg.stmts = append(cg.stmts, &ir.If{Cond: bin(ir.OpLt, cg.li, u(uint32(k))),
 			Then: &ir.Block{Stmts: []ir.Stmt{&ir.ExprStmt{X: add}}}, Else: &ir.Block{}})
+	}
+	if cg.sg != nil {
+		cg.stmts = append(cg.stmts, cg.sg.tail()...)
+		cg.sg.directives(g.m)
 	}
 	c.pop()
 	f.Body = &ir.Block{Stmts: cg.stmts}

@@ -111,6 +111,39 @@
 // unroll count is kept within Config.MaxUnroll as the kernel's is, the
 // reduction's copies included).
 //
+// # Subgroup operations
+//
+// The "subgroups" profile (Profile.Subgroups; compute_subgroup.go) adds
+// to the compute profile's entry points WGSL's subgroup builtins (WGSL
+// #subgroup-builtin-functions) and the builtin values
+// subgroup_invocation_id and subgroup_size, with `enable subgroups;` and
+// `diagnostic(off, subgroup_uniformity);` in the module. The operations
+// sit in the shapes of the field bugs of issue 40 — uniform control flow,
+// both arms of a divergent if/else and switch cases (wgpu#10019), counted
+// loops whose iterations a per-invocation break makes diverge, after an
+// early exit — on workgroup sizes that are and are not multiples of 4, 8,
+// 16 and 32. The discipline that keeps them race-free and, given a
+// subgroup partition, determinate:
+//
+//   - each operation's result is stored by each invocation that runs it
+//     to a slot of its own, gi·K + k, of a result binding (sgi, sgu, sgf,
+//     sgb), which nothing reads; no site holds a barrier, and the early
+//     exit follows the entry point's last barrier;
+//   - integer reductions and scans wrap (any order, one result); f32
+//     sum operands are clamped to ±2^17 and product operands to ±2, so
+//     over a subgroup (≤ 64 invocations here) every partial result is
+//     exact; the f32 sums with fractional operands (v·0.1 is rounded, so
+//     their order matters; the reference bounds them) are only stored;
+//   - what depends on the active set in divergent control flow, which
+//     WGSL leaves to the implementation (the reference marks it:
+//     oracle's Reconvergence), and what may be indeterminate (a shuffle
+//     from an inactive lane) is only stored, never fed back into the
+//     program's data; subgroupBroadcast's constant id is a lane the
+//     shape keeps active;
+//   - no subgroup operation is in a loop flatten keeps (a per-invocation
+//     trip count there is refused: flatten/subgroup.go), so every
+//     program is inside flatten's subset.
+//
 // gen must never: use a random source other than its own (math/rand,
 // time, map order), so that a seed names the same program on every machine
 // and Go version (math/rand appears only as the *rand.Rand type gopter's

@@ -68,6 +68,17 @@ type Profile struct {
 	// sampler, textureDimensions) and store to storage textures, each
 	// invocation its own texel (compute_texture.go).
 	Textures int
+	// Subgroups is the percentage of Entry programs that also call
+	// subgroup builtins and read subgroup_invocation_id and
+	// subgroup_size — reductions, scans, ballots, broadcasts and
+	// shuffles in uniform control flow, in divergent if/else, switch
+	// cases, loops whose iterations diverge and after an early exit —
+	// storing every result to a result binding, on workgroup sizes that
+	// are and are not multiples of 4, 8, 16 and 32 (compute_subgroup.go;
+	// doc.go "Subgroup operations"). Such a module has `enable
+	// subgroups;` and `diagnostic(off, subgroup_uniformity);` and needs
+	// an adapter with WebGPU's "subgroups" feature.
+	Subgroups int
 	// Render makes every program a render pipeline's pair of entry
 	// points in one module — a @vertex and a @fragment entry point with
 	// attributes, varyings, a uniform, discard, derivatives and sampling
@@ -232,6 +243,11 @@ var profiles = []Profile{
 		p.MaxTrips = 3
 	}),
 	derive("render", "vertex + fragment pairs drawn as written: attributes (per vertex and per instance), vertex_index and instance_index, a position inside the clip volume by construction, varyings of every interpolation (perspective, linear, flat first and either), a uniform, discard, derivatives in uniform control flow, textureSample of a varying, @location outputs, on triangle lists and strips with culling", renderEdit),
+	derive("subgroups", "the compute profile's entry points with subgroup operations: subgroupAdd/Mul/Min/Max/And/Or/Xor, inclusive and exclusive scans, All/Any, Ballot, Elect, Broadcast, BroadcastFirst and shuffles on i32/u32/f32, subgroup_invocation_id and subgroup_size, in uniform control flow, both arms of divergent if/else, switch cases, diverging loops and after early exits; workgroups that are and are not multiples of the subgroup size", func(p *Profile) {
+		computeEdit(p)
+		p.Subgroups = 100
+		p.Matrices = 15
+	}),
 	derive("textures", "the compute profile's entry points with textures: sampled texture_2d/2d_array<f32|u32|i32> read with textureLoad, textureSampleLevel (nearest) and textureDimensions, storage textures of several formats written with textureStore, one texel per invocation", func(p *Profile) {
 		computeEdit(p)
 		p.Textures = 100
@@ -257,6 +273,14 @@ var profiles = []Profile{
 //     half of them) and dispatches of several workgroups, race-free by
 //     construction (compute.go, compute_matrix.go; doc.go "Compute entry
 //     points"); Program.Workgroups is the dispatch.
+//   - subgroups: the compute profile's entry points with subgroup
+//     operations (reductions, scans, ballots, elections, broadcasts and
+//     shuffles on i32, u32 and f32) and the subgroup builtin values, in
+//     uniform control flow and in the shapes of the field bugs —
+//     both arms of divergent if/else, switch cases, loops whose
+//     iterations diverge, after an early exit — every result stored to
+//     a result binding (compute_subgroup.go; doc.go "Subgroup
+//     operations"); the module enables subgroups.
 //   - textures: the compute profile's entry points with texture and
 //     sampler bindings (sampled textures read exactly, storage textures
 //     each invocation writes its own texel of; compute_texture.go);
