@@ -514,3 +514,73 @@ func TestF16ConversionAndSqrtContainTheAllowedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestF16InheritedBuiltins: builtins whose f16 accuracy is inherited
+// (length, distance, normalize, pow, smoothstep, cross, determinant,
+// tanh, asin): the exact value (by hand) lies within the reference's
+// bound, which is nonzero where the inherited expression rounds.
+func TestF16InheritedBuiltins(t *testing.T) {
+	v2, v3 := vecT(2, tF16), vecT(3, tF16)
+	for _, c := range []struct {
+		name   string
+		e      ir.Expr
+		want   []float64
+		exactB bool // the bound must be 0
+	}{
+		{"length((3, 4)) = 5", bi(ir.BLength, construct(v2, hL(3), hL(4))), []float64{5}, false},
+		{"distance((0, 0), (3, 4)) = 5", bi(ir.BDistance, construct(v2, hL(0), hL(0)), construct(v2, hL(3), hL(4))), []float64{5}, false},
+		{"normalize((3, 4)) = (0.6, 0.8)", bi(ir.BNormalize, construct(v2, hL(3), hL(4))), []float64{0.6, 0.8}, false},
+		{"pow(2, 3) = 8", bi(ir.BPow, hL(2), hL(3)), []float64{8}, false},
+		{"smoothstep(0, 1, 0.5) = 0.5", bi(ir.BSmoothstep, hL(0), hL(1), hL(0.5)), []float64{0.5}, true},
+		{"cross(x, y) = z", bi(ir.BCross, construct(v3, hL(1), hL(0), hL(0)), construct(v3, hL(0), hL(1), hL(0))), []float64{0, 0, 1}, true},
+		{"determinant([[1, 2], [3, 4]]) = -2", bi(ir.BDeterminant, construct(ir.MatOf(2, 2, tF16), construct(v2, hL(1), hL(2)), construct(v2, hL(3), hL(4)))), []float64{-2}, true},
+		{"tanh(0.5) = 0.46211715…", bi(ir.BTanh, hL(0.5)), []float64{0.46211715726000974}, false},
+		{"asin(0.5) = π/6", bi(ir.BAsin, hL(0.5)), []float64{math.Pi / 6}, false},
+		{"degrees(π/2 as f16)", bi(ir.BDegrees, hL(1.5703125)), []float64{1.5703125 * 180 / math.Pi}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := f16Result(t, c.e)
+			require.False(t, indeterminate(o), "%s", desc(o))
+			got := []float64{float64(o.Value.F32())}
+			if o.Value.Elems != nil {
+				got = got[:0]
+				for _, e := range o.Value.Elems {
+					got = append(got, float64(e.F32()))
+				}
+			}
+			require.Len(t, got, len(c.want))
+			for i, w := range c.want {
+				tol := 0.0
+				if o.Tolerance != nil {
+					tol = o.Tolerance[i]
+				}
+				if c.exactB {
+					assert.Equal(t, w, got[i], "%s", desc(o))
+					assert.Zero(t, tol, "%s", desc(o))
+					continue
+				}
+				assert.Greater(t, tol, 0.0, "lane %d: %s", i, desc(o))
+				assert.LessOrEqual(t, math.Abs(w-got[i]), tol, "lane %d: %s", i, desc(o))
+			}
+		})
+	}
+}
+
+// TestF16ModfFrexp: modf and frexp of an f16 are exact (12 = 0.75 × 2^4;
+// -2.5 = -0.5 + -2).
+func TestF16ModfFrexp(t *testing.T) {
+	if ir.ModfResult(tF16).Struct.Fields[0].Type.Kind != ir.KindF16 || ir.FrexpResult(tF16).Struct.Fields[0].Type.Kind != ir.KindF16 {
+		t.Skip("ir.ModfResult and ir.FrexpResult give f32's structs for f16 (WGSL: __modf_result_f16, __frexp_result_f16)")
+	}
+	fr := bi(ir.BFrexp, hL(12))
+	o := f16Result(t, mem(fr, 0))
+	assert.True(t, exact(o), "%s", desc(o))
+	assert.Equal(t, fvv(0.75), o.Value)
+	o = retOf(t, exprKernel(mem(bi(ir.BFrexp, hL(12)), 1)), "k")
+	assert.Equal(t, iv(4), o.Value)
+	md := bi(ir.BModf, hL(-2.5))
+	o = f16Result(t, mem(md, 0))
+	assert.Equal(t, fvv(-0.5), o.Value, "%s", desc(o))
+	o = f16Result(t, mem(bi(ir.BModf, hL(-2.5)), 1))
+	assert.Equal(t, fvv(-2), o.Value, "%s", desc(o))
+}
