@@ -4,7 +4,8 @@ import (
 	"github.com/gpudiff/gpudiff/ir"
 )
 
-// glslFloat maps the f32 builtins that are exactly one GLSL.std.450
+// glslFloat maps the float builtins (f32 and f16: GLSL.std.450 takes
+// 16-bit floats wherever it takes 32-bit ones) that are exactly one GLSL.std.450
 // instruction with the same operand order and meaning for every input WGSL
 // defines (GLSL.std.450 instruction names; WGSL "Built-in Functions").
 // round is RoundEven (WGSL rounds half to even), fract is Fract
@@ -40,14 +41,14 @@ var glslFloat = map[ir.Builtin]uint32{
 // builtin emits a builtin call. Arguments are evaluated left to right.
 //
 // Lowerings (the same in both modes unless noted):
-//   - abs: FAbs (f32); i32 portable: select(x, -x, x < 0), which wraps at
+//   - abs: FAbs (f32, f16); i32 portable: select(x, -x, x < 0), which wraps at
 //     INT_MIN like WGSL (SAbs in raw); u32: x itself;
 //   - min/max: FMin/SMin/UMin, FMax/SMax/UMax;
 //   - clamp(x, lo, hi): portable min(max(x, lo), hi) — WGSL's definition,
 //     defined for lo > hi where FClamp/SClamp/UClamp are not; raw:
 //     FClamp/SClamp/UClamp; saturate(x): FClamp(x, 0.0, 1.0);
 //   - sign: FSign/SSign; mix: FMix, a scalar factor splatted;
-//   - dot: OpDot for f32, a wrapping sum of products for integers;
+//   - dot: OpDot for f32 and f16, a wrapping sum of products for integers;
 //   - countOneBits: OpBitCount; reverseBits: OpBitReverse;
 //     firstLeadingBit: FindSMsb (i32: highest bit differing from the
 //     sign, -1 for 0 and -1) / FindUMsb (u32: 0xFFFFFFFF for 0);
@@ -59,8 +60,10 @@ var glslFloat = map[ir.Builtin]uint32{
 //     undefined;
 //   - all/any: OpAll/OpAny for vectors, the argument itself for a scalar.
 //
-// Derivative, barrier and subgroup builtins have no lowering here: they
-// are reported as errors at the call.
+// Subgroup and quad builtins are subgroup's (subgroup.go). Derivative
+// and barrier builtins have no lowering here outside a fragment entry
+// point and an entry point as written: they are reported as errors at
+// the call.
 func (f *fnEmitter) builtin(x *ir.BuiltinCall) uint32 {
 	e := f.e
 	info := x.Fn.Info()
@@ -282,7 +285,8 @@ func (f *fnEmitter) pack(fn ir.Builtin, t, a uint32) uint32 {
 	return r
 }
 
-// split emits modf(x) and frexp(x) (WGSL #modf-builtin, #frexp-builtin)
+// split emits modf(x) and frexp(x) (WGSL #modf-builtin, #frexp-builtin;
+// frexp of f16 goes through f32, frexp16)
 // as their result struct built with OpCompositeConstruct, not with
 // GLSL.std.450 ModfStruct/FrexpStruct, which naga's SPIR-V reader (naga
 // 0.19.2, of the linked wgpu 0.19.4) rejects ("Special type is not registered"):

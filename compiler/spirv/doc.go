@@ -49,6 +49,14 @@
 // one by invocation 0, a large one by the workgroup's invocations
 // together, unit by unit (zeroWorkgroup).
 //
+// Extensions. f16 (`enable f16;`) is OpTypeFloat 16 with Float16 and,
+// where f16 sits in a buffer or stage IO, the 16-bit storage
+// capabilities (f16.go); the subgroup and quad builtins are SPIR-V 1.3's
+// GroupNonUniform instructions at Subgroup scope, each capability
+// declared only where used, and subgroup_invocation_id and subgroup_size
+// BuiltIn Input variables (subgroup.go). wgpu 0.19.4 reads neither
+// (NagaGap, NagaGapError).
+//
 // Modes (ARCHITECTURE.md "Emission modes"): Portable spells out WGSL's run-time
 // rules where SPIR-V differs (see binary, convert, builtin and index for
 // each rule and its spec section); Raw emits the plain instructions, so the
