@@ -72,7 +72,8 @@ type chkModule struct {
 	// derivative_uniformity and subgroup_uniformity rules set by global
 	// diagnostic directives ("error" by default).
 	derivSeverity, subgroupSeverity string
-	// subgroups is set by `enable subgroups;`.
+	// subgroups is set by `enable subgroups;` (a module without it may
+	// still use subgroup builtins: Notes).
 	subgroups bool
 	// shadowed names a module-scope declaration that redeclares a
 	// predeclared name the canonical printer relies on.
@@ -415,6 +416,10 @@ func (r *chkResolver) use(name string, off int32, call bool) {
 		return
 	}
 	if !chkIsPredeclared(name) {
+		if name == "subgroupBarrier" && call {
+			r.errorf(off, "subgroupBarrier is naga's own builtin (behind its SUBGROUP feature), not WGSL: WGSL's subgroup extension has no subgroup barrier (WGSL #subgroup-builtin-functions), so Tint refuses it too")
+			return
+		}
 		if hint := chkNotWGSL[name]; hint != "" {
 			r.errorf(off, "undeclared identifier '%s': %s", name, hint)
 			return
@@ -422,9 +427,9 @@ func (r *chkResolver) use(name string, off int32, call bool) {
 		r.errorf(off, "undeclared identifier '%s'", name)
 		return
 	}
-	if !r.mc.subgroups && chkPredeclaredFuncs[name] && (strings.HasPrefix(name, "subgroup") || strings.HasPrefix(name, "quad")) {
-		r.errorf(off, "'%s' requires the subgroups extension ('enable subgroups;')", name)
-	}
+	// A subgroup or quad builtin without `enable subgroups;` is
+	// accepted as naga accepts it (its SUBGROUP feature); Notes says
+	// that WGSL requires the directive.
 	if !r.mc.f16 && (name == "f16" || strings.HasSuffix(name, "h") && (chkIsMatrixName(name) || chkVecAliases[name].elem == "f16")) {
 		r.errorf(off, "'%s' requires the f16 extension ('enable f16;')", name)
 	}

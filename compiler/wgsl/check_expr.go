@@ -1133,6 +1133,9 @@ func (c *chkCtx) builtinCall(b ir.Builtin, x *astCallExpr) chkOp {
 	if b == ir.BModf || b == ir.BFrexp {
 		return c.splitBuiltin(b, id, args)
 	}
+	if info.Class == ir.ClassSubgroup {
+		return c.subgroupCall(b, id, args)
+	}
 	if b == ir.BTranspose || b == ir.BDeterminant {
 		// WGSL #transpose-builtin, #determinant-builtin: matrix
 		// arguments, evaluated at run time in the subset.

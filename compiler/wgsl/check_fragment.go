@@ -285,6 +285,11 @@ func (c *chkCtx) renderParam(f *ir.Func, p *astParam, io ioAttrs, t *chkType) (b
 			c.errorf(off, "%s has both @builtin and @location (WGSL #entry-point-io-types)", name)
 		case builtin != "":
 			want, ok := builtinsOf[builtin]
+			if !ok && stage == "fragment" && ir.SubgroupBuiltin(builtin) {
+				// Valid WGSL (#subgroup-builtin-values: compute and
+				// fragment inputs); gpudiff's fragment stage has none.
+				c.outsidef(nameOff, "builtin value %s in a fragment entry point (gpudiff takes the subgroup builtin values in compute entry points)", builtin)
+			}
 			if !ok {
 				c.errorf(nameOff, "@builtin(%s) is not an input of a %s entry point (WGSL #builtin-values)", builtin, stage)
 			}

@@ -27,7 +27,14 @@
 //     break if, continue, return, blocks, calls, phony assignment) and
 //     expressions, and which calls only subset functions and the builtins
 //     of ir.Builtins (derivative, barrier and subgroup builtins included,
-//     so that later passes can refuse them precisely);
+//     so that later passes can refuse them precisely; the subgroup and
+//     quad builtins are checked against WGSL's overloads in
+//     check_subgroup.go);
+//   - @builtin(subgroup_invocation_id) and @builtin(subgroup_size) on
+//     compute entry points (outside the subset on fragment ones).
+//     `enable subgroups;` is not required: a module without it is
+//     accepted, as naga accepts it, and Notes says WGSL requires it;
+//     naga's own subgroupBarrier() is an error naming it as naga's;
 //   - pointer parameters ptr<function, T> and ptr<private, T> (T a subset
 //     value type) and, in compute modules, ptr<workgroup, T>,
 //     ptr<storage, T, read|read_write> and ptr<uniform, T> (the

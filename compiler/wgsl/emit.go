@@ -344,7 +344,23 @@ func (e *emitter) emit() (string, string, error) {
 	w.WriteString("}\n")
 
 	var out strings.Builder
-	out.WriteString(e.directives())
+	n := e.needs()
+	dirs := n.text(e.omitSubgroups)
+	diags := e.diagnostics()
+	if n.subgroups && !e.omitSubgroups && !strings.Contains(diags, "subgroup_uniformity") {
+		// The wrapper's early return (invocations past the output
+		// array's length) makes the kernel's control flow non-uniform,
+		// so WGSL's analysis refuses a subgroup builtin in it at the
+		// rule's default severity (WGSL #uniformity-function-calls);
+		// the kernel, checked on its own, had uniform control flow.
+		// (Where the directive is left out for naga, so is this: naga
+		// does not check subgroup uniformity.)
+		diags = "diagnostic(off, subgroup_uniformity);\n" + diags
+		if !strings.HasSuffix(diags, "\n\n") {
+			diags += "\n"
+		}
+	}
+	out.WriteString(strings.TrimSuffix(dirs, "\n") + diags)
 	out.WriteString(e.body.String())
 	for _, s := range e.hostStructOrder() {
 		out.WriteString("\n" + s)

@@ -27,6 +27,12 @@ type moduleNeeds struct {
 // shared variables and texture declarations in extra — each on its own
 // line, or "" when none is needed.
 func (e *emitter) directives(extra ...*ir.Type) string {
+	n := e.needs(extra...)
+	return n.text(e.omitSubgroups) + e.diagnostics()
+}
+
+// needs is what the emitter's output needs (directives).
+func (e *emitter) needs(extra ...*ir.Type) moduleNeeds {
 	var n moduleNeeds
 	for _, s := range e.structs {
 		n.structNeeds(s)
@@ -40,7 +46,7 @@ func (e *emitter) directives(extra ...*ir.Type) string {
 	for _, f := range e.funcs {
 		n.funcNeeds(f)
 	}
-	return n.text(e.omitSubgroups) + e.diagnostics()
+	return n
 }
 
 // diagnostics returns the module's global diagnostic directives

@@ -453,10 +453,21 @@ var insideEnables = chkSet(`f16 subgroups`)
 // outsideEnables returns the extension names of an enable directive's
 // text ("enable f16, clip_distances;") that are outside the subset.
 func outsideEnables(text string) []string {
+	var out []string
+	for _, n := range enableNames(text) {
+		if !insideEnables[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// enableNames returns the extension names of an enable directive's text.
+func enableNames(text string) []string {
 	body := strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "enable")), ";")
 	var out []string
 	for _, n := range strings.Split(body, ",") {
-		if n = strings.TrimSpace(n); n != "" && !insideEnables[n] {
+		if n = strings.TrimSpace(n); n != "" {
 			out = append(out, n)
 		}
 	}
