@@ -32,21 +32,30 @@ var naga019 = []Limitation{
 		"its SPIR-V front end refuses GroupNonUniform (\"unsupported capability GroupNonUniform\"), and wgpu-native has no SPIR-V passthrough"},
 }
 
-// denoSubgroups is Deno's WebGPU's: wgpu-core 29 keeps SUBGROUP a native
-// feature its WebGPU does not offer (GPUAdapter.features has no
-// "subgroups" on any adapter here, though lavapipe's GPUAdapterInfo
-// reports a subgroup size), so naga 29 validates without the capability.
-var denoSubgroups = Limitation{Kind: NeedSubgroups, Declared: "Deno's WebGPU (wgpu-core 29) offers no subgroups feature on any adapter (wgpu's SUBGROUP stays a native feature there): " +
-	"naga 29 refuses `enable subgroups;` (\"this enable-extension specifies standard functionality which is not yet implemented in Naga\") " +
-	"and subgroup builtins without it (\"Shader requires capability Capabilities(SUBGROUP)\")"}
+// denoNoSubgroups says why a Deno adapter without the subgroups feature
+// has none: Deno knows the feature name "subgroups" (its binary maps it
+// to wgpu's SUBGROUP), but wgpu-core 29 offers SUBGROUP on none of this
+// machine's adapters — GPUAdapter.features has no "subgroups" on lavapipe
+// (22.3 or 25, where Dawn has it), SwiftShader (where Dawn has it too) or
+// GL, though lavapipe's GPUAdapterInfo reports a subgroup size — so a
+// device never has the feature and naga 29 validates without the
+// capability. (wgpu-hal's Vulkan backend gates SUBGROUP on
+// subgroupSupportedOperations and stages and on subgroup size control;
+// which condition fails here was not determined.) A Deno adapter that
+// lists subgroups promises them for modules without the directive, which
+// naga 29 refuses.
+const denoNoSubgroups = ": wgpu-core 29 (deno 2.9.6) offers no SUBGROUP here, so " +
+	"naga 29 refuses subgroup builtins (\"Shader requires capability Capabilities(SUBGROUP)\"), " +
+	"and `enable subgroups;` on any device (\"this enable-extension specifies standard functionality which is not yet implemented in Naga\")"
 
 // extensionLimitations is what info declares it lacks of f16 and
-// subgroups: its implementation's compiler's limits (naga019 for wgpu,
-// denoSubgroups for Deno), then every one of the two features its
-// Features (or, when info has none, those of the adapter of its name this
-// process listed, Known) lack, saying why where the driver or backend is
-// known to have none. An adapter whose features are unknown declares both
-// missing: nothing promises them.
+// subgroups: for wgpu-native, its compiler's limits (naga019, whatever
+// the adapter lists); for any other implementation, every one of the two
+// features its Features (or, when info has none, those of the adapter of
+// its name this process listed, Known) lack, saying why where the
+// driver, backend or implementation is known to have none. An adapter
+// whose features are unknown declares both missing: nothing promises
+// them.
 func extensionLimitations(info AdapterInfo) []Limitation {
 	impl := info.Implementation
 	if i, _, _, ok := NameParts(info.Name); ok && impl == "" {
@@ -56,14 +65,8 @@ func extensionLimitations(info AdapterInfo) []Limitation {
 		return naga019
 	}
 	var out []Limitation
-	if impl == "deno" {
-		out = append(out, denoSubgroups)
-	}
 	info = withKnownFeatures(info)
 	for _, k := range []NeedKind{NeedF16, NeedSubgroups} {
-		if impl == "deno" && k == NeedSubgroups {
-			continue
-		}
 		if info.Features == nil {
 			out = append(out, Limitation{Kind: k, Declared: "the adapter's features are unknown (it was not listed in this process), so it does not promise " + string(k)})
 			continue
@@ -92,6 +95,8 @@ func lackReason(info AdapterInfo, k NeedKind) string {
 		return ": Dawn's GL and GLES backends (compatibility mode) offer no " + string(k)
 	case BackendFamily(backend) == "gl" && impl == "deno" && k == NeedF16:
 		return ": wgpu's GL backend offers no SHADER_F16"
+	case impl == "deno" && k == NeedSubgroups:
+		return denoNoSubgroups
 	}
 	return ""
 }

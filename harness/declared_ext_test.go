@@ -102,8 +102,10 @@ func TestExtensionLimitationsByFeatures(t *testing.T) {
 	unknown := AdapterInfo{Name: "dawn-vulkan:never-listed"}
 	assert.Contains(t, Lacks(unknown, Need{Kind: NeedF16}), "unknown")
 	deno := AdapterInfo{Name: "deno-vulkan:llvmpipe", Features: []string{FeatureShaderF16}}
-	assert.Contains(t, Lacks(deno, Need{Kind: NeedSubgroups}), "Deno's WebGPU")
+	assert.Contains(t, Lacks(deno, Need{Kind: NeedSubgroups}), "wgpu-core 29")
 	assert.Empty(t, Lacks(deno, Need{Kind: NeedF16}))
+	denoGPU := AdapterInfo{Name: "deno-vulkan:nvidia-rtx-4090", Features: []string{FeatureShaderF16, FeatureSubgroups}}
+	assert.Empty(t, Lacks(denoGPU, Need{Kind: NeedSubgroups}), "a Deno adapter with the feature promises it")
 	assert.True(t, hasWord("swiftshader-mesa25", "swiftshader"))
 	assert.False(t, hasWord("swiftshaderx", "swiftshader"))
 }

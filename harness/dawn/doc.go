@@ -71,8 +71,8 @@
 // size 8), dawn-vulkan:swiftshader subgroups only (size 4; SwiftShader
 // has no shaderFloat16), Dawn's GL and GLES adapters neither; Deno's
 // lavapipe adapters have shader-f16 and no Deno adapter has subgroups
-// (wgpu-core 29 keeps SUBGROUP a native feature), Deno's SwiftShader and
-// GL adapters no shader-f16. Tint requires `enable f16;` and `enable
+// (wgpu-core 29 offers SUBGROUP on none of them, although Deno knows the
+// feature), Deno's SwiftShader and GL adapters no shader-f16. Tint requires `enable f16;` and `enable
 // subgroups;`; naga 29 requires `enable f16;` and refuses `enable
 // subgroups;` (not yet implemented), taking subgroup builtins without it
 // where the SUBGROUP capability is granted (extensions_test.go).

@@ -55,8 +55,8 @@ func allAdapters(t *testing.T) map[string]harness.AdapterInfo {
 // shader-f16 (no Vulkan shaderFloat16); Mesa 25's lavapipe has both, its
 // size its vector width / 32; the GL backends (compatibility mode) have
 // neither. Deno (wgpu-core 29) has shader-f16 on lavapipe and no
-// subgroups anywhere: wgpu's SUBGROUP is a native feature its WebGPU does
-// not expose, so no size is reported either.
+// subgroups anywhere (wgpu-core offers SUBGROUP on none of these
+// adapters), so no size is reported either.
 func TestAdaptersReportFeatures(t *testing.T) {
 	byName := allAdapters(t)
 	for _, n := range []string{swiftshader, glLLVMpipe, glesLLVMpipe, mesa25Lavapipe, denoLavapipe, denoSwiftShader, denoGL, denoMesa25Lavapipe} {
