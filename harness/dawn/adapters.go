@@ -57,6 +57,9 @@ type wireAdapter struct {
 }
 
 type wireLimits struct {
+	// MaxStorageBuffersPerShaderStage bounds a module's storage buffers
+	// and the subgroup probe binding check adds beside them (issue 40,
+	// item 5): 16 on Dawn's lavapipe, 12 on its SwiftShader.
 	MaxStorageBuffersPerShaderStage  uint32 `json:"maxStorageBuffersPerShaderStage"`
 	MaxStorageBufferBindingSize      uint64 `json:"maxStorageBufferBindingSize"`
 	MaxBufferSize                    uint64 `json:"maxBufferSize"`
