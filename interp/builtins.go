@@ -467,7 +467,7 @@ func vkCross(m *ffmt) vk {
 // f16 runs the general kernels only (their values and bounds are f32's
 // rules with f16's parameters, f16.go).
 func (c *compiler) floatBuiltin(m *ffmt, e *ir.BuiltinCall, info *ir.BuiltinInfo, ops []cexpr, ls []lanes, n, d int32) exprFn {
-	site := c.site(e.Pos, e, accuracy(info))
+	site := c.site(e.Pos, e, accuracyOf(m, e.Fn, info))
 	w := e.Args[0].Type().Width()
 	var v vk
 	switch e.Fn {

@@ -130,3 +130,27 @@ func (m *ffmt) zeroish(x float64) bool { return math.Abs(x) < m.minNormal }
 
 // same reports whether two results agree once subnormals count as zero.
 func (m *ffmt) same(a, b float64) bool { return a == b || (m.zeroish(a) && m.zeroish(b)) }
+
+// f16Accuracy is the accuracy of the builtins whose f16 entry in WGSL's
+// table (#concrete-float-accuracy) differs from the f32 one that
+// ir.BuiltinInfo describes, as the reasons print it.
+var f16Accuracy = map[ir.Builtin]string{
+	ir.BExp:   "1 + 2*|x| ULP",
+	ir.BExp2:  "1 + 2*|x| ULP",
+	ir.BLog:   "abs 2^-7 in [0.5, 2], else 3 ULP",
+	ir.BLog2:  "abs 2^-7 in [0.5, 2], else 3 ULP",
+	ir.BSin:   "abs 2^-7 in [-π, π]",
+	ir.BCos:   "abs 2^-7 in [-π, π]",
+	ir.BAsin:  "abs 3.91e-3 or atan2(x, sqrt(1 - x*x))",
+	ir.BAcos:  "abs 3.91e-3 or atan2(sqrt(1 - x*x), x)",
+	ir.BAtan:  "5 ULP",
+	ir.BAtan2: "5 ULP for |x| in [2^-14, 2^14]",
+}
+
+// accuracyOf describes builtin b's accuracy in format m for reasons.
+func accuracyOf(m *ffmt, b ir.Builtin, info *ir.BuiltinInfo) string {
+	if s, ok := f16Accuracy[b]; ok && m.half {
+		return s
+	}
+	return accuracy(info)
+}

@@ -584,3 +584,101 @@ func TestF16ModfFrexp(t *testing.T) {
 	o = f16Result(t, mem(bi(ir.BModf, hL(-2.5)), 1))
 	assert.Equal(t, fvv(-2), o.Value, "%s", desc(o))
 }
+
+// TestF16BuiltinsContainTheAllowedValues is the property for the
+// builtins with an f16 bound of their own: for random f16 x in the
+// domain, every binary16 value WGSL allows — within 2^-7 of sin x and
+// cos x on [-π, π], within (1 + 2|x|) ULP of exp x and exp2 x, within
+// 2^-7 of log x and log2 x on [0.5, 2] and 3 ULP elsewhere, within 5 ULP
+// of atan x, within 2 ULP of inverseSqrt x — lies within the reference's
+// bound (the exact values from float64's math, far more precise than
+// binary16's ULP). ULP: the spacing of binary16 values at the exact value.
+func TestF16BuiltinsContainTheAllowedValues(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	spacing := func(x float64) float64 {
+		lo, hi := f16Around(new(big.Rat).SetFloat64(x))
+		if lo == hi {
+			return math.Min(f16Step(lo, 1)-lo, lo-f16Step(lo, -1))
+		}
+		return hi - lo
+	}
+	for _, c := range []struct {
+		fn     ir.Builtin
+		f      func(float64) float64
+		lo, hi float64                    // the domain drawn from
+		allow  func(x, y float64) float64 // the allowed distance from the exact y
+	}{
+		{ir.BSin, math.Sin, -math.Pi, math.Pi, func(x, y float64) float64 { return 0x1p-7 }},
+		{ir.BCos, math.Cos, -math.Pi, math.Pi, func(x, y float64) float64 { return 0x1p-7 }},
+		{ir.BExp, math.Exp, -8, 8, func(x, y float64) float64 { return (1 + 2*math.Abs(x)) * spacing(y) }},
+		{ir.BExp2, math.Exp2, -12, 12, func(x, y float64) float64 { return (1 + 2*math.Abs(x)) * spacing(y) }},
+		{ir.BLog, math.Log, 0x1p-10, 60000, func(x, y float64) float64 {
+			if x >= 0.5 && x <= 2 {
+				return 0x1p-7
+			}
+			return 3 * spacing(y)
+		}},
+		{ir.BLog2, math.Log2, 0x1p-10, 60000, func(x, y float64) float64 {
+			if x >= 0.5 && x <= 2 {
+				return 0x1p-7
+			}
+			return 3 * spacing(y)
+		}},
+		{ir.BAtan, math.Atan, -100, 100, func(x, y float64) float64 { return 5 * spacing(y) }},
+		{ir.BInverseSqrt, func(x float64) float64 { return 1 / math.Sqrt(x) }, 0x1p-10, 60000, func(x, y float64) float64 { return 2 * spacing(y) }},
+	} {
+		prog, err := Compile(exprKernel(conv(tF32, bi(c.fn, conv(tF16, param("x", tF32)))), P{"x", tF32}), "k")
+		require.NoError(t, err)
+		var xs []float64
+		var args [][]ir.Value
+		for len(xs) < 3000 {
+			var x float64
+			if c.lo > 0 { // log-uniform over a positive domain
+				x = math.Exp(math.Log(c.lo) + rng.Float64()*(math.Log(c.hi)-math.Log(c.lo)))
+			} else {
+				x = c.lo + rng.Float64()*(c.hi-c.lo)
+			}
+			x = r16(x)
+			if x < c.lo || x > c.hi || (x != 0 && math.Abs(x) < 0x1p-14) {
+				continue
+			}
+			xs = append(xs, x)
+			args = append(args, []ir.Value{fvv(float32(x))})
+		}
+		invs, err := prog.Run(args, Options{})
+		require.NoError(t, err)
+		checked := 0
+		for i, inv := range invs {
+			o := inv.Outputs[0]
+			if indeterminate(o) {
+				continue
+			}
+			x := xs[i]
+			y := c.f(x)
+			a := c.allow(x, y)
+			v := float64(o.Value.F32())
+			tol := 0.0
+			if o.Tolerance != nil {
+				tol = o.Tolerance[0]
+			}
+			// The extreme allowed binary16 values: the nearest to y ± a
+			// inside the interval.
+			for _, end := range []float64{y - a, y + a} {
+				w := r16(end)
+				if w < y-a {
+					w = f16Step(w, 1)
+				} else if w > y+a {
+					w = f16Step(w, -1)
+				}
+				if math.Abs(w) < 0x1p-14 && math.Abs(v) < 0x1p-14 {
+					continue
+				}
+				if !(math.Abs(w-v) <= tol) {
+					t.Fatalf("%s(%g) = %g: allowed %g (±%g), reference %g ± %g", ir.Builtins[c.fn].Name, x, y, w, a, v, tol)
+				}
+			}
+			checked++
+		}
+		assert.Greater(t, checked, 2000, "%s: enough determinate results", ir.Builtins[c.fn].Name)
+	}
+}

@@ -8,11 +8,11 @@ import (
 )
 
 // f16 operators, conversions and bitcasts. They run f32.go's kernels with
-// f16F (f16.go) through the general path (closures, opFn): none of the
-// f32 fast paths of code.go and fuse.go (Fast2Sum in float32, exact
-// normal operands, ±2^k exponent scaling, f32(i32) below 2^24) is ever
-// emitted for an f16 operand, since each of them reads a slot's bits as
-// binary32.
+// f16F (f16.go) in closures (opFn), + - * with an exact-result shortcut of
+// their own: none of the f32 fast paths of code.go and fuse.go (Fast2Sum
+// in float32, exact normal operands, ±2^k exponent scaling, f32(i32)
+// below 2^24, branches on f32 comparisons) is ever emitted for an f16
+// operand, since each of them reads a slot's bits as binary32.
 
 // floatArith compiles + - * / % on float operands of format m: f32's
 // fast paths (f32Arith), or f16's general kernels (f16Arith).
@@ -48,6 +48,34 @@ func (c *compiler) f16Arith(pos ir.Pos, node ir.Node, op ir.BinaryOp, x, y cexpr
 	}
 	site := c.site(pos, node, acc)
 	xl, yl := x.loc, y.loc
+	if op == ir.OpAdd || op == ir.OpSub || op == ir.OpMul {
+		// Exact, normal (or zero) operands whose float64 result — exact:
+		// binary16 sums and products fit in 53 bits — is a finite f16:
+		// that value, exact, as the general kernel gives it.
+		return func(fr *frame) {
+			s := fr.s
+			for i := int32(0); i < n; i++ {
+				a, b := &s[xl+i*sx], &s[yl+i*sy]
+				if a.why|b.why == 0 && !m.isSub(a.bits) && !m.isSub(b.bits) {
+					u, v := m.valueOf(a.bits), m.valueOf(b.bits)
+					var r float64
+					switch op {
+					case ir.OpAdd:
+						r = u + v
+					case ir.OpSub:
+						r = u - v
+					default:
+						r = u * v
+					}
+					if h, exact, finite := wgslsem.F64ToF16(r); exact && finite {
+						s[d+i] = slot{bits: uint32(h)}
+						continue
+					}
+				}
+				s[d+i] = m.eval2(site, k, *a, *b)
+			}
+		}
+	}
 	return func(fr *frame) {
 		s := fr.s
 		for i := int32(0); i < n; i++ {

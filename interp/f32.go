@@ -164,7 +164,18 @@ func (m *ffmt) div(a, b fv) (fv, fstatus) {
 		return fv{q, 0}, fsOK
 	}
 	prop := (a.e + float64(math.Abs(q)*b.e)) / (ab - b.e)
-	return fv{m.round(q), prop + 2.5*m.ulp(math.Abs(q)+prop)}, fsOK
+	v := m.round(q)
+	e := prop + 2.5*m.ulp(math.Abs(q)+prop)
+	if prop > 0 {
+		// As in fMonoULP: measured from the exact quotient, so the
+		// reference's rounding adds in. (For exact operands the grid
+		// absorbs it: the quotient of two values of the format is never
+		// the midpoint of two normal values — its odd part would need one
+		// bit more than the dividend has; subnormal results count as
+		// zero in the comparator.)
+		e += math.Abs(v - q)
+	}
+	return fv{v, e}, fsOK
 }
 
 // isPow2 reports whether x > 0 is a power of two.
@@ -199,14 +210,24 @@ func (m *ffmt) mono(f func(float64) float64, a fv) fv {
 }
 
 // fMonoULP applies a monotone function accurate to k ULP (k may depend
-// on the largest operand magnitude).
+// on the largest operand magnitude, as exp's 3 + 2|x| does).
 func (m *ffmt) monoULP(f func(float64) float64, a fv, k float64) fv {
 	x := f(a.v)
 	prop := 0.0
 	if a.e > 0 {
 		prop = math.Max(math.Abs(f(a.v+a.e)-x), math.Abs(x-f(a.v-a.e)))
 	}
-	return fv{m.round(x), prop + k*m.ulp(math.Abs(x)+prop)}
+	v := m.round(x)
+	e := prop + k*m.ulp(math.Abs(x)+prop)
+	if prop > 0 || k != math.Trunc(k) {
+		// The allowed values lie within k ULP of f at an operand in the
+		// interval, measured from the exact f, not from v: the reference's
+		// own rounding |v - x| adds in. (For an exact operand and an
+		// integer k it need not: v and every allowed value lie on the
+		// format's grid, at most k ULP apart.)
+		e += math.Abs(v - x)
+	}
+	return fv{v, e}
 }
 
 // absBound finishes an absolutely bounded function: exact is its float64
@@ -457,7 +478,12 @@ func (m *ffmt) atan2(y, x fv) (fv, fstatus) {
 		d2 := float64(dx*dx) + float64(dy*dy)
 		prop = (float64((ax+x.e)*y.e) + float64((ay+y.e)*x.e)) / d2
 	}
-	return fv{m.round(r), prop + m.atanULP*m.ulp(math.Abs(r)+prop)}, fsOK
+	v := m.round(r)
+	e := prop + m.atanULP*m.ulp(math.Abs(r)+prop)
+	if prop > 0 {
+		e += math.Abs(v - r) // as in fMonoULP
+	}
+	return fv{v, e}, fsOK
 }
 
 // fPow is inherited from exp2(y * log2(x)) (WGSL #pow-builtin); its domain
