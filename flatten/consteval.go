@@ -286,32 +286,50 @@ func exactF16(x float64) (ir.Value, evalStatus) {
 // values are exact in float64 (11-bit significands, exponents within
 // [-24, 15]), so the float64 result is the real one; x / y is exact when
 // the binary16 nearest the quotient times y is x.
+//
+// A result beyond ±65504 is a shader-creation error as a const-expression
+// whatever the operands (the front end's rule, compiler/wgsl: the exact
+// value outside the finite range), so it is evalError before the
+// operands' normality is looked at: a subnormal operand (which may flush
+// at run time) otherwise leaves the node to run time.
 func f16Binary(op ir.BinaryOp, a, b ir.Value) (ir.Value, evalStatus) {
-	if !normalOrZero16(a) || !normalOrZero16(b) {
-		return ir.Value{}, evalKeep
-	}
 	x, y := a.Float(), b.Float()
+	var r float64
 	switch op {
 	case ir.OpAdd:
-		return exactF16(x + y)
+		r = x + y
 	case ir.OpSub:
-		return exactF16(x - y)
+		r = x - y
 	case ir.OpMul:
-		return exactF16(x * y)
+		r = x * y
 	case ir.OpDiv:
 		if y == 0 {
 			return ir.Value{}, evalError
 		}
-		h, _, finite := wgslsem.F64ToF16(x / y)
-		if !finite {
-			return ir.Value{}, evalError
-		}
-		if r := wgslsem.F16Value(h); r*y != x {
+		r = x / y
+	default:
+		return ir.Value{}, evalKeep // % on f16: not folded
+	}
+	if math.Abs(r) > 65504 {
+		return ir.Value{}, evalError
+	}
+	if !normalOrZero16(a) || !normalOrZero16(b) {
+		return ir.Value{}, evalKeep
+	}
+	if op == ir.OpDiv {
+		if ay := math.Abs(y); ay < 0x1p-14 || ay > 0x1p14 {
+			// WGSL specifies f16's x / y (2.5 ULP) only for |y| in
+			// [2^-14, 2^14] (#concrete-float-accuracy): unspecified
+			// outside, so no one value to fold to.
 			return ir.Value{}, evalKeep
 		}
-		return exactF16(wgslsem.F16Value(h))
+		h, _, _ := wgslsem.F64ToF16(r)
+		if q := wgslsem.F16Value(h); q*y != x {
+			return ir.Value{}, evalKeep
+		}
+		r = wgslsem.F16Value(h)
 	}
-	return ir.Value{}, evalKeep // % on f16: not folded
+	return exactF16(r)
 }
 
 func evalUnary(op ir.UnaryOp, v ir.Value, t *ir.Type) (ir.Value, evalStatus) {
@@ -464,6 +482,11 @@ func f32Binary(op ir.BinaryOp, x, y float32) (ir.Value, evalStatus) {
 		r := float32(x / y)
 		if math.IsInf(float64(r), 0) {
 			return ir.Value{}, evalError
+		}
+		if ay := math.Abs(float64(y)); ay < 0x1p-126 || ay > 0x1p126 {
+			// WGSL specifies f32's x / y (2.5 ULP) only for |y| in
+			// [2^-126, 2^126] (#concrete-float-accuracy).
+			return ir.Value{}, evalKeep
 		}
 		// r is exact iff r*y == x exactly.
 		if new(big.Float).SetPrec(1024).Mul(bigF(r), bigF(y)).Cmp(bigF(x)) != 0 {
@@ -697,7 +720,9 @@ func scalarBuiltin(fn ir.Builtin, a []ir.Value, st *ir.Type) (ir.Value, evalStat
 			case fs[0] < 0:
 				return ok(-1)
 			}
-			return ok(0)
+			// A zero keeps its sign, as the front end's constant does
+			// (WGSL says 0.0; a run-time result's zero sign is free).
+			return ok(float64(fs[0]))
 		case ir.BStep:
 			return ok(wgslsem.Step(float64(fs[0]), float64(fs[1])))
 		case ir.BMin, ir.BMax:
