@@ -1370,7 +1370,7 @@ type wgWorker struct {
 	frames          []*frame
 	shs             []invShared
 	sgMasks         []sgMask // per subgroup of the workgroup: its ids (workgroup)
-	done            []bool // runWorkgroup's
+	done            []bool   // runWorkgroup's
 	ep              [2]uint32
 	par             bool // parallel.go
 }

@@ -157,8 +157,8 @@ type sgOp struct {
 	fn      ir.Builtin
 	name    string
 	pos     ir.Pos
-	site    int // index in sgInfo.order
-	uniform bool
+	site    int     // index in sgInfo.order
+	info    *sgSite // (its uniform field read at run time: a test edits it)
 	loops   []int32 // the loop counters' slots, outer first
 	args    []cexpr // the operands (all logged, concatenated)
 	argOff  []int   // each operand's offset in a lane's log
@@ -194,7 +194,7 @@ func (c *compiler) subgroup(e *ir.BuiltinCall, dst int32) cexpr {
 		return c.unexecutable(e, e.Fn.Info())
 	}
 	info := e.Fn.Info()
-	o := &sgOp{fn: e.Fn, name: info.Name, pos: e.Pos, site: idx, uniform: site.uniform}
+	o := &sgOp{fn: e.Fn, name: info.Name, pos: e.Pos, site: idx, info: site}
 	for _, name := range site.loops {
 		v, ok := c.vars[name]
 		if !ok {
@@ -266,7 +266,8 @@ func (o *sgOp) run(fr *frame) {
 	if fr.fork != nil {
 		sh.sgLogged = append(sh.sgLogged, lg)
 	}
-	if !o.uniform {
+	uniform := o.info.uniform
+	if !uniform {
 		st.hit[o.site].Store(true)
 		if st.taint {
 			o.anyValue(fr, o.taint)
@@ -295,7 +296,7 @@ func (o *sgOp) run(fr *frame) {
 		o.anyValue(fr, o.unknown)
 		return
 	}
-	if o.uniform && pg.lost.empty() && act != g.members {
+	if uniform && pg.lost.empty() && act != g.members {
 		fr.fail(o.pos, "internal error: %s is in uniform control flow, yet its key (site %d, loop counters %v) was reached by subgroup invocations %v of %v (interp/subgroup.go's keying)", o.name, o.site+1, k[4:], act.ids(nil), g.members.ids(nil))
 		return
 	}

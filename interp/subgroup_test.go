@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -372,4 +373,261 @@ func setSize(o []SubgroupObservation, s uint32) {
 	for l := range o {
 		o[l].Size = s
 	}
+}
+
+// TestSubgroupFloatAnyOrder: subgroupAdd(0.1) and subgroupMul(1.1) over
+// a subgroup of 8 may associate in any order (WGSL
+// #reassociation-and-fusion): the sums (products) of eight f32 0.1 (1.1)
+// computed in float32 left to right, right to left and as a balanced
+// tree — each order a conforming implementation may take — all lie
+// within the reference's bound; subgroupAdd(1.0) is exact, 8; the
+// exclusive scan of 0.25 at id k is k/4, exact; subgroupMax(f32(lidx)) is
+// 7, exact.
+func TestSubgroupFloatAnyOrder(t *testing.T) {
+	const src = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> add: array<f32, 8>;
+@group(0) @binding(1) var<storage, read_write> mul: array<f32, 8>;
+@group(0) @binding(2) var<storage, read_write> one: array<f32, 8>;
+@group(0) @binding(3) var<storage, read_write> scan: array<f32, 8>;
+@group(0) @binding(4) var<storage, read_write> mx: array<f32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  add[lidx] = subgroupAdd(0.1);
+  mul[lidx] = subgroupMul(1.1);
+  one[lidx] = subgroupAdd(1.0);
+  scan[lidx] = subgroupExclusiveAdd(0.25);
+  mx[lidx] = subgroupMax(f32(lidx));
+}
+`
+	b := sgRun(t, src, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
+	orders := func(x float32, op func(a, b float32) float32) []float32 {
+		xs := []float32{x, x, x, x, x, x, x, x}
+		left, right := xs[0], xs[7]
+		for i := 1; i < 8; i++ {
+			left = op(left, xs[i])
+			right = op(xs[7-i], right)
+		}
+		p := op(op(op(x, x), op(x, x)), op(op(x, x), op(x, x)))
+		return []float32{left, right, p}
+	}
+	val := func(o Output, i int) float64 { return float64(math.Float32frombits(o.Value.Elems[i].Bits)) }
+	for name, alts := range map[string][]float32{
+		"add": orders(0.1, func(a, b float32) float32 { return a + b }),
+		"mul": orders(1.1, func(a, b float32) float32 { return a * b }),
+	} {
+		o := b[name]
+		require.NotNil(t, o.Tolerance, name)
+		for i := 0; i < 8; i++ {
+			assert.False(t, o.Indeterminate[i], name)
+			for _, a := range alts {
+				assert.LessOrEqual(t, math.Abs(float64(a)-val(o, i)), o.Tolerance[i], "%s[%d]: order giving %v", name, i, a)
+			}
+			assert.Less(t, o.Tolerance[i], 1e-5, "%s[%d]: a bound of a few ULPs", name, i)
+		}
+	}
+	for i := 0; i < 8; i++ {
+		assert.Equal(t, 8.0, val(b["one"], i))
+		assert.Equal(t, float64(i)/4, val(b["scan"], i))
+		assert.Equal(t, 7.0, val(b["mx"], i))
+	}
+	for _, name := range []string{"one", "scan", "mx"} {
+		assert.Nil(t, b[name].Indeterminate, "%s: %s", name, b[name].Why)
+	}
+}
+
+// sgHelpers calls a helper with a subgroup operation from two sites in
+// uniform control flow and from both arms of a divergent if: each call
+// is its own dynamic instance (InlineCollectives gives each its site).
+const sgHelpers = `
+diagnostic(off, subgroup_uniformity);
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> a: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> b: array<u32, 8>;
+@group(0) @binding(2) var<storage, read_write> c: array<u32, 8>;
+
+fn total(x: u32) -> u32 {
+  return subgroupAdd(x);
+}
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  a[lidx] = total(1u);
+  b[lidx] = total(lidx);
+  var x = 0u;
+  if (lidx < 3u) {
+    x = total(1u);
+  } else {
+    x = total(10u);
+  }
+  c[lidx] = x;
+}
+`
+
+// TestSubgroupHelperCallSites: one subgroup of 8. By hand: total(1u) = 8
+// and total(lidx) = 28 in uniform control flow; under lidx < 3 the
+// three invocations sum 1 each (3), the other five 10 each (50), marked
+// Reconvergence.
+func TestSubgroupHelperCallSites(t *testing.T) {
+	b := sgRun(t, sgHelpers, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
+	for i := 0; i < 8; i++ {
+		assert.Equal(t, uint32(8), sgU32s(b["a"])[i])
+		assert.Equal(t, uint32(28), sgU32s(b["b"])[i])
+		want := uint32(50)
+		if i < 3 {
+			want = 3
+		}
+		assert.Equal(t, want, sgU32s(b["c"])[i], "c[%d]", i)
+		assert.True(t, b["c"].Reconvergence[i])
+	}
+	assert.Nil(t, b["a"].Reconvergence)
+	assert.Nil(t, b["b"].Reconvergence)
+}
+
+// TestSubgroupWorkersAgree: a dispatch of 16 workgroups (its first pass
+// parallel where it may be, parallel.go) gives the same values and
+// marks on 1 and 4 workers.
+func TestSubgroupWorkersAgree(t *testing.T) {
+	const src = `
+diagnostic(off, subgroup_uniformity);
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 1024>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+  let gidx = gid.x;
+  var x = subgroupInclusiveAdd(gidx);
+  if (lidx % 3u == 0u) {
+    x += subgroupMax(gidx);
+  }
+  out[gidx] = x;
+}
+`
+	m := sgParse(t, src)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	var outs []Output
+	for _, w := range []int{1, 4} {
+		res, err := d.Run(nil, [3]uint32{16, 1, 1}, Options{SubgroupSize: 16, Workers: w})
+		require.NoError(t, err)
+		outs = append(outs, res.Buffers["out"])
+	}
+	assert.Equal(t, outs[0].Value, outs[1].Value)
+	assert.Equal(t, outs[0].Reconvergence, outs[1].Reconvergence)
+	assert.Equal(t, outs[0].Indeterminate, outs[1].Indeterminate)
+	// By hand: gidx 19 is id 3 of subgroup 1 of workgroup 0 (16..31):
+	// 16+17+18+19 = 70, unmarked; gidx 18 (id 2: 16+17+18 = 51) has
+	// lidx % 3 == 0 and runs subgroupMax with the invocations of its
+	// subgroup whose lidx is a multiple of 3 (18, 21, 24, 27, 30): 51 + 30
+	// = 81, marked.
+	assert.Equal(t, uint32(70), outs[0].Value.Elems[19].Bits)
+	assert.Equal(t, uint32(81), outs[0].Value.Elems[18].Bits)
+	assert.True(t, outs[0].Reconvergence[18])
+	assert.False(t, outs[0].Reconvergence[19])
+}
+
+// TestSubgroupOutsideDispatchIsNotExecutable: a function run per
+// invocation (Program.Run) has no subgroup: the call stops the
+// invocation with a positioned error, as before.
+func TestSubgroupOutsideDispatchIsNotExecutable(t *testing.T) {
+	const src = `
+enable subgroups;
+fn f(x: u32) -> u32 { return subgroupAdd(x); }
+`
+	m := sgParse(t, src)
+	p, err := Compile(m, "f")
+	require.NoError(t, err)
+	res, err := p.Run([][]ir.Value{{ir.U32Val(1)}}, Options{})
+	require.NoError(t, err)
+	require.Error(t, res[0].Err)
+	assert.Contains(t, res[0].Err.Error(), "subgroupAdd is not executable")
+}
+
+// sgUniformShapes has subgroup calls in uniform control flow of every
+// shape the keying must get right: loops with uniform trip counts
+// (nested, with continue), a switch on a uniform value, barriers
+// between calls, a helper with a loop of its own called in a loop, and
+// a call after a loop whose iterations diverge.
+const sgUniformShapes = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 32>;
+@group(0) @binding(1) var<uniform> n: vec4<u32>;
+var<workgroup> w: array<u32, 32>;
+
+fn inner(x: u32) -> u32 {
+  var s = 0u;
+  for (var j = 0u; j < 2u; j++) {
+    s += subgroupAdd(x + j);
+  }
+  return s;
+}
+
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  var acc = 0u;
+  for (var i = 0u; i < n.x; i++) {
+    if (i == 1u) {
+      continue;
+    }
+    for (var k = 0u; k < 2u; k++) {
+      acc += subgroupMax(lidx + i + k);
+    }
+    acc += inner(i);
+  }
+  switch (n.y) {
+    case 0u: { acc += subgroupAdd(1u); }
+    default: { acc += subgroupAdd(2u); }
+  }
+  w[lidx] = acc;
+  workgroupBarrier();
+  acc += subgroupAdd(w[31u - lidx]);
+  var d = 0u;
+  loop {
+    if (d >= lidx % 5u) { break; }
+    d++;
+  }
+  out[lidx] = acc + subgroupAdd(d);
+}
+`
+
+// TestSubgroupUniformSitesHaveWholeSubgroups: every call of
+// sgUniformShapes is in uniform control flow, so each dynamic instance
+// must be run by its whole subgroup — the reference fails with an
+// internal error when a key says otherwise — and its results are
+// definite and unmarked; marking a divergent site as uniform by hand
+// makes that check fire.
+func TestSubgroupUniformSitesHaveWholeSubgroups(t *testing.T) {
+	m := sgParse(t, sgUniformShapes)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	for _, s := range d.e.sg.order {
+		assert.True(t, s.uniform, "%s at %s", s.call.Fn.Info().Name, s.call.Pos)
+	}
+	n := ir.CompositeVal(ir.Vec(4, ir.U32), ir.U32Val(3), ir.U32Val(1), ir.U32Val(0), ir.U32Val(0))
+	for _, size := range []int{4, 8, 16, 32} {
+		res, err := d.Run(map[string]ir.Value{"n": n}, [3]uint32{1, 1, 1}, Options{SubgroupSize: size})
+		require.NoError(t, err, "size %d", size)
+		out := res.Buffers["out"]
+		assert.Nil(t, out.Indeterminate, "size %d: %s", size, out.Why)
+		assert.Nil(t, out.Reconvergence, "size %d", size)
+	}
+	// At size 32 (one subgroup), by hand for invocation 0: i = 0 and 2
+	// (1 continues): subgroupMax(lidx+i+k) = 31+i+k → (31 + 32) + (33 +
+	// 34) = 130; inner(i) = Σ_j subgroupAdd(i+j) = 32·(2i + 1) → 32 +
+	// 160 = 192; the switch's default adds 64: acc = 386 everywhere, so
+	// subgroupAdd(w[31 − lidx]) = 32·386 = 12352 and acc = 12738; d =
+	// lidx % 5, whose sum over 0..31 is 6·(0+1+2+3+4) + (0+1) = 61:
+	// 12738 + 61 = 12799.
+	res, err := d.Run(map[string]ir.Value{"n": n}, [3]uint32{1, 1, 1}, Options{SubgroupSize: 32})
+	require.NoError(t, err)
+	assert.Equal(t, uint32(12799), res.Buffers["out"].Value.Elems[0].Bits)
+
+	m = sgParse(t, sgLoops)
+	d, err = CompileEntry(m, "main")
+	require.NoError(t, err)
+	for _, s := range d.e.sg.order {
+		assert.False(t, s.uniform)
+		s.uniform = true // wrongly
+	}
+	_, err = d.Run(nil, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
+	assert.ErrorContains(t, err, "internal error: subgroupAdd is in uniform control flow")
 }
