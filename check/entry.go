@@ -447,7 +447,7 @@ func (res *Result) Findings() []Finding {
 
 // expected is the oracle's form of an interpreter output.
 func expected(o interp.Output) oracle.Expected {
-	return oracle.Expected{Value: o.Value, Buffer: o.Buffer, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed}
+	return oracle.Expected{Value: o.Value, Buffer: o.Buffer, Indeterminate: o.Indeterminate, Tolerance: o.Tolerance, Why: o.Why, Allowed: o.Allowed, Reconvergence: o.Reconvergence}
 }
 
 // givenBinding is binding v's initial contents in m as given (zeroed when

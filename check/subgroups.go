@@ -50,6 +50,7 @@ type subgroupCase struct {
 // computed for it (once).
 type observedPartition struct {
 	key   string
+	hash  string
 	part  *interp.SubgroupPartition
 	err   error // an impossible partition: the run's own difference
 	once  sync.Once
@@ -80,18 +81,46 @@ func (s *subgroupCase) binding() harness.BufferBinding {
 }
 
 // observe records the probe bytes a run read back and returns the key of
-// its partition (oracle.Run.Subgroups).
+// its partition (oracle.Run.Subgroups), in words a user reads: "size 8,
+// linear" when subgroup k of each workgroup is local invocations
+// [k·S, (k+1)·S) with ids in order, else "size S, partition " and a hash
+// of the probe, or "impossible partition " and the hash.
 func (s *subgroupCase) observe(b []byte) string {
 	h := sha256.Sum256(b)
-	key := hex.EncodeToString(h[:8])
+	hash := hex.EncodeToString(h[:6])
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.parts[key]; !ok {
-		op := &observedPartition{key: key, probe: append([]byte(nil), b...)}
-		op.part, op.err = s.partition(b)
-		s.parts[key] = op
+	for _, op := range s.parts {
+		if op.hash == hash {
+			return op.key
+		}
 	}
-	return key
+	op := &observedPartition{hash: hash, probe: append([]byte(nil), b...)}
+	op.part, op.err = s.partition(b)
+	switch {
+	case op.err != nil:
+		op.key = "impossible partition " + hash
+	case linearProbe(b, s.perWorkgroup, op.part.Size()):
+		op.key = fmt.Sprintf("size %d, linear", op.part.Size())
+	default:
+		op.key = fmt.Sprintf("size %d, partition %s", op.part.Size(), hash)
+	}
+	s.parts[op.key] = op
+	return op.key
+}
+
+// linearProbe reports whether probe bytes b record the linear partition
+// of size size: local invocation l has id l mod size and its subgroup's
+// first invocation is l − l mod size.
+func linearProbe(b []byte, perWorkgroup uint32, size int) bool {
+	for i := 0; i+ir.SubgroupProbeStride <= len(b); i += ir.SubgroupProbeStride {
+		l := uint32(i/ir.SubgroupProbeStride) % perWorkgroup
+		id, first := binary.LittleEndian.Uint32(b[i:]), binary.LittleEndian.Uint32(b[i+4:])
+		if id != l%uint32(size) || first != l-l%uint32(size) {
+			return false
+		}
+	}
+	return true
 }
 
 // partition decodes the probe bytes b into a partition, or says why they

@@ -227,13 +227,15 @@ func WriteDispatchTable(w io.Writer, c *testcase.Case, res *check.Result, opts E
 		case r.Failed != "":
 			fmt.Fprintf(w, "  %s: %s: %s\n", label, r.Failed, firstLine(r.Message))
 		case len(r.Mismatches) > 0:
-			fmt.Fprintf(w, "  %s: %d leaves disagree\n", label, len(r.Diffs[0]))
+			fmt.Fprintf(w, "  %s: %d leaves disagree%s\n", label, len(r.Diffs[0]), subgroupsNote(r.Run))
+		case len(r.Reconverged) > 0:
+			fmt.Fprintf(w, "  %s: reconvergence: differs only where a subgroup operation ran in divergent control flow, which WGSL lets an implementation run with another active set than maximal reconvergence (\"if reconverged\" leaves)%s\n", label, subgroupsNote(r.Run))
 		default:
 			fmt.Fprintf(w, "  %s: agrees", label)
 			if len(r.Indeterminate) > 0 {
 				fmt.Fprintf(w, " (leaves indeterminate in the reference: ~ any value, not compared; ∈ a set WGSL allows, checked)")
 			}
-			fmt.Fprintln(w)
+			fmt.Fprintln(w, subgroupsNote(r.Run))
 		}
 	}
 	for _, r := range res.Races {
@@ -246,6 +248,16 @@ func WriteDispatchTable(w io.Writer, c *testcase.Case, res *check.Result, opts E
 		fmt.Fprintf(w, "  %s: skipped: %s\n", dispatchRunLabel(c, r), firstLine(r.Message))
 	}
 	fmt.Fprintf(w, "verdict: %s\n", ExecVerdict(res.Verdict))
+}
+
+// subgroupsNote is what a run of a subgroup module was judged against:
+// the reference of the partition it observed (Run.Subgroups), which the
+// REFERENCE column (the interpreter's default partition) may not show.
+func subgroupsNote(r oracle.Run) string {
+	if r.Subgroups == "" {
+		return ""
+	}
+	return " (subgroups " + r.Subgroups + ": judged against the reference of that partition)"
 }
 
 // dispatchRunLabel names a run: its adapter and format, then the
@@ -365,12 +377,18 @@ func writeBindingTable(w io.Writer, c *testcase.Case, res *check.Result, b int, 
 
 // leafText is leaf i (value v) of e for the table: the scalar, or "∈ "
 // and the values WGSL allows there when e leaves it indeterminate within
-// a known set (the runs are checked against them).
+// a known set (the runs are checked against them); a leaf whose value
+// depends on a subgroup operation's active set in divergent control flow
+// (Expected.Reconvergence) reads "v if reconverged": v is the maximal
+// reconvergence answer, which WGSL does not promise.
 func leafText(e oracle.Expected, i int, v ir.Value) string {
 	if i < len(e.Indeterminate) && e.Indeterminate[i] {
 		if set := e.Set(i); !set.IsAny() {
 			return "∈ " + set.Format(v.Type)
 		}
+	}
+	if i < len(e.Reconvergence) && e.Reconvergence[i] {
+		return oracle.HumanScalar(v) + " if reconverged"
 	}
 	return oracle.HumanScalar(v)
 }

@@ -131,6 +131,19 @@ func writeExecJSON(w io.Writer, f *ir.Func, args [][]ir.Value, res *check.Result
 		writeInts(j, r.Mismatches)
 		j.Key("indeterminate")
 		writeInts(j, r.Indeterminate)
+		if len(r.Reconverged) > 0 {
+			// Invocations whose only differences depend on which
+			// invocations ran a subgroup operation together (verdict
+			// "reconvergence").
+			j.Key("reconverged")
+			writeInts(j, r.Reconverged)
+		}
+		if r.Subgroups != "" {
+			// The subgroup partition the run observed (a key of its
+			// probe): the run was judged against its reference.
+			j.Key("subgroups")
+			j.String(r.Subgroups)
+		}
 		j.Key("error")
 		j.String(r.Message)
 		j.Close('}')
