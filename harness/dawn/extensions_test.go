@@ -221,6 +221,8 @@ func TestDeclaredExtensionLimitationsAreTrue(t *testing.T) {
 // implemented; its subgroup builtins need no directive, only the SUBGROUP
 // capability, which Deno's WebGPU never grants. (naga 0.19, wgpu-native's,
 // parses no enable directive at all: harness TestNaga019DeclaresNoF16NorSubgroups.)
+// And Tint wants `diagnostic(off, subgroup_uniformity);` for subgroup
+// operations in divergent control flow, which naga takes.
 func TestWhichStacksNeedTheDirectives(t *testing.T) {
 	allAdapters(t)
 	tint := compileMessages(t, mesa25Lavapipe, "enable f16;\n"+f16Body, f16Body, "enable subgroups;\n"+subgroupBody, subgroupBody)
@@ -229,9 +231,26 @@ func TestWhichStacksNeedTheDirectives(t *testing.T) {
 	assert.Empty(t, tint[2])
 	assert.Contains(t, tint[3], "cannot call built-in function 'subgroupAdd' without extension 'subgroups'")
 
-	naga := compileMessages(t, denoMesa25Lavapipe, "enable f16;\n"+f16Body, f16Body, "enable subgroups;\n"+subgroupBody, subgroupBody)
+	naga := compileMessages(t, denoMesa25Lavapipe, "enable f16;\n"+f16Body, f16Body, "enable subgroups;\n"+subgroupBody, subgroupBody,
+		"diagnostic(off, subgroup_uniformity);\n"+divergentBody)
 	assert.Empty(t, naga[0])
 	assert.Contains(t, naga[1], "the `f16` enable extension is not enabled")
 	assert.Contains(t, naga[2], "the `subgroups` enable-extension is not yet supported")
 	assert.Contains(t, naga[3], "Shader requires capability Capabilities(SUBGROUP)")
+	assert.Contains(t, naga[4], "Shader requires capability Capabilities(SUBGROUP)",
+		"naga parses the diagnostic directive (it warns of an unknown rule) and fails only for the capability")
+
+	// A subgroup operation under a branch on the invocation index — the
+	// shapes of the field bugs — is outside subgroup uniform control
+	// flow: Tint refuses it (WGSL's subgroup_uniformity triggering rule,
+	// an error in Tint by default; Tint also holds subgroupShuffleUp/Down/
+	// Xor's delta to it) unless the module says `diagnostic(off,
+	// subgroup_uniformity);`. naga does no subgroup uniformity analysis.
+	div := compileMessages(t, swiftshader, "enable subgroups;\n"+divergentBody, "diagnostic(off, subgroup_uniformity);\nenable subgroups;\n"+divergentBody)
+	assert.Contains(t, div[0], "'subgroupAdd' must only be called from subgroup uniform control flow")
+	assert.Empty(t, div[1])
 }
+
+// divergentBody calls subgroupAdd on the even invocations only.
+const divergentBody = "@group(0) @binding(1) var<storage, read_write> o: array<u32>;\n" +
+	"@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) l: u32) { if (l % 2u == 0u) { o[l] = subgroupAdd(1u); } }\n"
