@@ -145,3 +145,40 @@ func TestF16StageIO(t *testing.T) {
 	assert.Regexp(t, `OpDecorate %\d+ Location 1\n\s+OpDecorate %\d+ Flat\n`, text)
 	assert.Len(t, regexp.MustCompile(`OpTypePointer (Input|Output) %\d+`).FindAllString(text, -1), 3)
 }
+
+// TestF16UniformMatrixArrays checks arrays of f16 matrices in a Uniform
+// block, the shapes WGSL's uniform constraints allow (an element stride
+// that is a multiple of 16): array<mat4x2<f16>, 2> (each matrix 16
+// bytes, columns 4 apart) and array<mat4x4<f16>, 2> (32 bytes, columns 8
+// apart). Each element is a struct of its columns at those offsets, the
+// array strided 16 and 32 (std140.go); a load at a run-time index
+// rebuilds the matrix.
+func TestF16UniformMatrixArrays(t *testing.T) {
+	for _, c := range []struct {
+		rows, stride, col int
+	}{{2, 16, 4}, {4, 32, 8}} {
+		mt := ir.MatOf(4, c.rows, ir.F16)
+		at := ir.ArrayOf(mt, 2)
+		out := &ir.SharedVar{Name: "out", T: mt, Space: ir.SpaceStorage, Access: ir.AccessReadWrite, Binding: 1}
+		u := &ir.SharedVar{Name: "u", T: at, Space: ir.SpaceUniform}
+		li := param("li", ir.U32)
+		main := fn("main", []*ir.Param{{Name: "li", T: ir.U32, Builtin: "local_invocation_index"}}, ir.Void,
+			assign(shared("out", mt), index(shared("u", at), li)))
+		main.Stage, main.WorkgroupSize = ir.StageCompute, [3]uint32{2, 1, 1}
+		m := &ir.Module{File: "test.wgsl", Funcs: []*ir.Func{main}, Shared: []*ir.SharedVar{out, u}}
+		t.Run(at.String(), func(t *testing.T) {
+			text := dis(t, emitValid(t, m, "main", DefaultOptions()))
+			blk := blockOf(t, text, "u")
+			arr := regexp.MustCompile(`%` + blk + ` = OpTypeStruct %(\d+)\n`).FindStringSubmatch(text)
+			require.NotNil(t, arr)
+			assert.Regexp(t, fmt.Sprintf(`OpDecorate %%%s ArrayStride %d\n`, arr[1], c.stride), text)
+			elem := regexp.MustCompile(`%` + arr[1] + ` = OpTypeArray %(\d+) `).FindStringSubmatch(text)
+			require.NotNil(t, elem)
+			var want []string
+			for j := 0; j < 4; j++ {
+				want = append(want, fmt.Sprintf("%d Offset %d", j, j*c.col))
+			}
+			assert.Equal(t, want, memberDecorations(text, elem[1]))
+		})
+	}
+}
