@@ -78,6 +78,10 @@ type chkModule struct {
 	// shadowed names a module-scope declaration that redeclares a
 	// predeclared name the canonical printer relies on.
 	shadowed string
+	// matConv are the helper functions converting matrices
+	// (matConvHelper), by "from->to", in the order made.
+	matConv      map[string]*ir.Func
+	matConvOrder []*ir.Func
 	// overrides are the pipeline constants supplied (ParseOptions);
 	// usedOverrides the keys an override declaration took.
 	overrides     map[string]float64
@@ -194,6 +198,7 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 		return nil
 	}
 	m := mc.assemble()
+	mc.addMatConvHelpers(m)
 	if mc.renderStages(m); len(mc.diags.list) > 0 {
 		return nil
 	}

@@ -1306,6 +1306,9 @@ func (c *chkCtx) constructMatrix(t *chkType, args []chkOp, off int32) chkOp {
 		a.ref = false
 		return a
 	}
+	if len(args) == 1 && args[0].t.k == ckMat && chkSameShape(args[0].t, t) {
+		return c.convertMatrix(t, args[0], off)
+	}
 	var colOps []chkOp
 	switch {
 	case len(args) == cols && args[0].t.k == ckVec:

@@ -210,3 +210,40 @@ fn main(@builtin(local_invocation_index) i: u32) {
 		assert.True(t, ok, "Tint rejects the emitted module: %s\n%s", msg, text)
 	}
 }
+
+// TestF16MatrixConversion: matCxR<f32>(m) of an f16 matrix m and back
+// (WGSL #matrix-builtin) converts column by column: a constant folds, a
+// call-free operand is read once per column, a call's result is passed
+// once to a helper function (the call's effect happens once); the
+// printed module round-trips.
+func TestF16MatrixConversion(t *testing.T) {
+	src := `enable f16;
+var<private> n: u32;
+var<private> u = mat2x2<f16>(1.0h, 2.0h, 3.0h, 4.0h);
+fn m() -> mat2x2<f16> { n += 1u; return u; }
+fn k() -> f32 {
+  let a = mat2x2<f32>(mat2x2<f16>(0.5h, 1, 2, 3));
+  let b = mat2x2<f32>(u);
+  let c = mat2x2<f32>(m());
+  let d = mat2x2h(b);
+  return a[0].x + b[1].y + c[0].y + f32(d[1].x);
+}
+`
+	m := ptParse(t, src)
+	inits := f16Inits(m.Func("k"))
+	a, ok := inits["a"].(*ir.Lit)
+	require.True(t, ok, "a constant folds: %s", ir.PrintExpr(inits["a"]))
+	assert.Equal(t, float32(0.5), a.Val.Elems[0].Elems[0].F32())
+	assert.Equal(t, "mat2x2<f32>(vec2<f32>(u[0i]), vec2<f32>(u[1i]))", ir.PrintExpr(inits["b"]))
+	call, ok := inits["c"].(*ir.Call)
+	require.True(t, ok, "a call's result goes to a helper: %s", ir.PrintExpr(inits["c"]))
+	helper := m.Func(call.Func)
+	require.NotNil(t, helper, "the helper %s is in the module", call.Func)
+	assert.True(t, ir.Identical(ir.MatOf(2, 2, ir.F16), helper.Params[0].T))
+	assert.True(t, ir.Identical(ir.Mat(2, 2), helper.Result))
+	assert.Equal(t, "mat2x2<f16>(vec2<f16>(b[0i]), vec2<f16>(b[1i]))", ir.PrintExpr(inits["d"]))
+	ptRoundTrip(t, "matconv.wgsl", m)
+	fn, err := Kernel(m, "")
+	require.NoError(t, err, "the helper is called, so k stays the only kernel candidate")
+	assert.Equal(t, "k", fn.Name)
+}
