@@ -163,20 +163,44 @@ func sgDiff(orig, twin interp.Output) string {
 	return ""
 }
 
-// sgRun runs entry name of m over two workgroups of 64 on data.
-func sgRun(t *testing.T, m *ir.Module, name string, data ir.Value) (interp.Output, error) {
+// sgRun runs entry name of m over two workgroups of 64 on data, in
+// part's subgroups.
+func sgRun(t *testing.T, m *ir.Module, name string, data ir.Value, part *interp.SubgroupPartition) (interp.Output, error) {
 	t.Helper()
 	d, err := interp.CompileEntry(m, name)
 	require.NoError(t, err, name)
-	res, err := d.Run(map[string]ir.Value{"data": data}, [3]uint32{2, 1, 1}, interp.Options{})
+	res, err := d.Run(map[string]ir.Value{"data": data}, [3]uint32{2, 1, 1}, interp.Options{Subgroups: part})
 	if err != nil {
 		return interp.Output{}, err
 	}
 	return res.Buffers["out"], nil
 }
 
-// TestSubgroupTwinsAgreeInDispatch: for each program and random data, the
-// twin's reference run equals the original's maximal-reconvergence
+// sgShuffled is a partition of two workgroups of 64 into subgroups of
+// size whose members are random local invocations (WGSL gives
+// subgroup_invocation_id no relation to local_invocation_index), as a
+// GPU run may report it (interp.ObservedSubgroups).
+func sgShuffled(t *testing.T, rng *rand.Rand, size int) *interp.SubgroupPartition {
+	var obs []interp.SubgroupObservation
+	for range 2 {
+		rec := make([]interp.SubgroupObservation, 64)
+		perm := rng.Perm(64)
+		for k := 0; k < 64; k += size {
+			for id, l := range perm[k : k+size] {
+				rec[l] = interp.SubgroupObservation{ID: uint32(id), Size: uint32(size), First: uint32(perm[k])}
+			}
+		}
+		obs = append(obs, rec...)
+	}
+	p, err := interp.ObservedSubgroups(64, obs)
+	require.NoError(t, err)
+	return p
+}
+
+// TestSubgroupTwinsAgreeInDispatch: for each program, random data and
+// every subgroup size WGSL allows (4 to 128; 128 leaves a workgroup of
+// 64 a partial subgroup) in linear subgroups, and in subgroups of 8 and
+// 32 drawn at random, the twin's reference run equals the original's maximal-reconvergence
 // reference (interp's active sets: the invocations that reach the call
 // by the same path) at every leaf the original determines; with the
 // subgroup-guard-dropped fault, a reduction sums every invocation of the
@@ -185,29 +209,34 @@ func TestSubgroupTwinsAgreeInDispatch(t *testing.T) {
 	rng := rand.New(rand.NewSource(40))
 	faultFound := false
 	for name, body := range sgPrograms {
-		for trial := 0; trial < 3; trial++ {
+		for trial, size := range []int{4, 8, 16, 32, 64, 128, 8, 32} {
+			part, err := interp.LinearSubgroups(size)
+			require.NoError(t, err)
+			if trial >= 6 {
+				part = sgShuffled(t, rng, size)
+			}
 			data := ir.Value{Type: ir.ArrayOf(ir.U32, 128)}
 			for range 128 {
 				data.Elems = append(data.Elems, ir.U32Val(uint32(rng.Intn(100))))
 			}
 			m := parse(t, sgSemanticHeader+body)
-			orig, err := sgRun(t, m, "main", data)
+			orig, err := sgRun(t, m, "main", data, part)
 			if err != nil && strings.Contains(err.Error(), "is not executable by the reference") {
 				t.Skipf("the reference does not run subgroup builtins yet: %v", err)
 			}
 			require.NoError(t, err, name)
 			twin, err := flatten.Function(m, "main", flatten.Options{VerifyPasses: true})
 			require.NoError(t, err, name)
-			got, err := sgRun(t, m, twin.Name, data)
+			got, err := sgRun(t, m, twin.Name, data, part)
 			require.NoError(t, err, name)
 			if d := sgDiff(orig, got); d != "" {
-				t.Fatalf("%s, trial %d: %s\n%s", name, trial, d, ir.PrintFunc(twin))
+				t.Fatalf("%s, subgroup size %d (trial %d): %s\n%s", name, size, trial, d, ir.PrintFunc(twin))
 			}
 
 			fm := parse(t, sgSemanticHeader+body)
 			ftwin, err := flatten.Function(fm, "main", flatten.Options{Fault: "subgroup-guard-dropped"})
 			require.NoError(t, err, name)
-			fgot, err := sgRun(t, fm, ftwin.Name, data)
+			fgot, err := sgRun(t, fm, ftwin.Name, data, part)
 			require.NoError(t, err, name)
 			if sgDiff(orig, fgot) != "" {
 				faultFound = true
