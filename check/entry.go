@@ -52,6 +52,11 @@ type ComputeResult struct {
 	// step-limit error, positioned at the loop (check/domain.go). The
 	// reference and the runs are then absent: nothing was compared.
 	Domain string
+	// Subgroups, for an entry point that uses subgroup operations, is the
+	// partition of the Reference ("size 32, linear": Options.Interp's
+	// SubgroupSize); each device run was judged against the reference of
+	// the partition it observed instead (oracle.Run.Subgroups).
+	Subgroups string
 }
 
 // computeExecution is a compute entry point between Execute's stages
@@ -188,6 +193,13 @@ func prepareCompute(c *testcase.ComputeCase, opts Options) (*computeExecution, e
 		}
 	}
 	if c.Module.UsesSubgroups(c.Entry) {
+		size := opts.Interp.SubgroupSize
+		if opts.Interp.Subgroups != nil {
+			size = opts.Interp.Subgroups.Size()
+		} else if size == 0 {
+			size = interp.DefaultSubgroupSize
+		}
+		res.Subgroups = fmt.Sprintf("size %d, linear", size)
 		io := opts.Interp
 		x.sg, err = newSubgroupCase(x.mod, x.funcs, c.Workgroups, func(p *interp.SubgroupPartition) ([]oracle.Expected, error) {
 			o := io

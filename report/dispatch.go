@@ -221,6 +221,9 @@ func WriteDispatchTable(w io.Writer, c *testcase.Case, res *check.Result, opts E
 	}
 	fmt.Fprintf(w, "entry point %s, %d×%d×%d workgroups of %d×%d×%d\n", c.Func.Name, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2],
 		c.Func.WorkgroupSize[0], c.Func.WorkgroupSize[1], c.Func.WorkgroupSize[2])
+	if res.Subgroups != "" {
+		fmt.Fprintf(w, "reference: subgroups %s (--subgroup-size)\n", res.Subgroups)
+	}
 	for _, r := range res.Runs {
 		label := dispatchRunLabel(c, r.Run)
 		switch {

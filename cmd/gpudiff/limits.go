@@ -19,6 +19,9 @@ type globalFlags struct {
 	whitelist flatten.WhitelistFlag
 	overrides wgsl.OverrideFlag
 	strict    bool // --strict (addStrictFlag)
+	// subgroupSize is --subgroup-size: the size of the linear partition
+	// the reference uses where no device observed one.
+	subgroupSize int
 }
 
 // addLimitFlags registers the limit flags on root, bound to g.lim.
@@ -32,11 +35,16 @@ func (g *globalFlags) addLimitFlags(root *cobra.Command) {
 	f.IntVar(&lim.Unroll, "max-unroll-copies", check.DefaultLimits.Unroll, "limit: loop-body copies flatten may create (nesting multiplies)")
 	f.IntVar(&lim.UnrollNodes, "max-unroll-nodes", check.DefaultLimits.UnrollNodes, "limit: IR nodes flatten's unrolling may add to a twin; with --loops auto, loops past it stay loops of the twin (the one that adds the most first)")
 	f.Int64Var(&lim.BufferBytes, "max-buffer-bytes", check.DefaultLimits.BufferBytes, "limit: bytes of one input or output storage buffer")
+	f.IntVar(&g.subgroupSize, "subgroup-size", interp.DefaultSubgroupSize, "the reference's subgroup size (a power of two in [4, 128]; subgroup k of a workgroup is local invocations k·N to k·N+N-1) for a shader with subgroup operations; a device's run is judged under the partition it observed instead")
 }
 
 // interpOptions and flattenOptions carry the limits, --whitelist and
 // --strict into the passes.
-func (g *globalFlags) interpOptions() interp.Options { return g.lim.Interp() }
+func (g *globalFlags) interpOptions() interp.Options {
+	o := g.lim.Interp()
+	o.SubgroupSize = g.subgroupSize
+	return o
+}
 func (g *globalFlags) flattenOptions() flatten.Options {
 	return flatten.Options{MaxUnroll: g.lim.Unroll, MaxUnrollNodes: g.lim.UnrollNodes, Whitelist: g.whitelist.Whitelist(), Strict: g.strict}
 }
@@ -46,6 +54,9 @@ func (g *globalFlags) flattenOptions() flatten.Options {
 func (g *globalFlags) checkLimitFlags() error {
 	if err := g.lim.Check(); err != nil {
 		return usagef("gpudiff: %v", err)
+	}
+	if s := g.subgroupSize; s < 4 || s > 128 || s&(s-1) != 0 {
+		return usagef("gpudiff: --subgroup-size %d: a subgroup size is a power of two in [4, 128] (WGSL #subgroups)", s)
 	}
 	return nil
 }
