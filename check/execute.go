@@ -497,7 +497,20 @@ func (x *Execution) run(ctx context.Context, d Device, f int, p Path) (oracle.Ru
 
 // DeviceRuns runs every function on every path on d, each in a module of
 // its own, in Execute's order: per function, per stage, WGSL then SPIR-V.
+//
+// A variant adapter (harness.Variants: lavapipe at another subgroup size)
+// runs only a case that uses subgroup operations (harness.VariantRuns):
+// for any other it would repeat its base adapter, so it makes no runs.
 func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
+	if info := d.Info(); info.Variant != "" {
+		var needs []harness.Need
+		if x.cs != nil && x.cs.Module.UsesSubgroups(x.cs.Func.Name) {
+			needs = append(needs, harness.Need{Kind: harness.NeedSubgroups})
+		}
+		if !harness.VariantRuns(info, needs) {
+			return nil
+		}
+	}
 	if x.kind != nil {
 		return x.kind.deviceRuns(ctx, d)
 	}

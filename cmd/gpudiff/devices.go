@@ -14,9 +14,12 @@ import (
 // each adapter's as one pool (devices.Options.Jobs; devices.AutoJobs:
 // DefaultJobs), warnings and wgpu's log to warn, and returns them as
 // check's devices with a function closing them. It is cmd's one way to
-// open adapters (exec, view, repro, drivers, run).
-func openDevicesJobs(sels []string, timeout time.Duration, jobs int, warn io.Writer) ([]check.Device, func(), error) {
-	set, err := devices.Open(sels, devices.Options{Timeout: timeout, Warn: warn, Jobs: jobs})
+// open adapters (exec, view, repro, drivers, run). With variants it also
+// opens the selected adapters' variants (harness.Variants: lavapipe at
+// other subgroup sizes), for cases that use subgroup operations: check
+// runs only those on a variant.
+func openDevicesJobs(sels []string, timeout time.Duration, jobs int, variants bool, warn io.Writer) ([]check.Device, func(), error) {
+	set, err := devices.Open(sels, devices.Options{Timeout: timeout, Warn: warn, Jobs: jobs, Variants: variants})
 	if err != nil {
 		return nil, nil, err
 	}

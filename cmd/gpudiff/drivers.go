@@ -82,7 +82,7 @@ func runDrivers(ctx context.Context, g *globalFlags, fl driversFlags, stdout, st
 	if len(sels) == 0 {
 		sels = []string{"all"}
 	}
-	devs, closeAll, err := openDevicesJobs(sels, fl.Timeout, 1, stderr)
+	devs, closeAll, err := openDevicesJobs(sels, fl.Timeout, 1, false, stderr)
 	if err != nil {
 		return usagef("gpudiff drivers: --adapter: %v", err)
 	}

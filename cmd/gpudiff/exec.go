@@ -130,7 +130,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	devs := fl.devs
 	if !fl.noGPU && devs == nil {
 		var closeAll func()
-		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
+		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, c.Module.UsesSubgroups(c.Func.Name), stderr); err != nil {
 			return nil, usagef("gpudiff %s: --adapter: %v", fl.command, err)
 		}
 		defer closeAll()
@@ -178,7 +178,13 @@ func execExit(x *check.Result) error {
 func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []testcase.LoadOptions, stdout, stderr io.Writer) error {
 	if !fl.noGPU {
 		closeAll, err := func() {}, error(nil)
-		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, stderr); err != nil {
+		variants := false
+		if m, _, lerr := testcase.LoadModule(path, testcase.LoadOptions{Overrides: each[0].Overrides}); lerr == nil {
+			for _, o := range each {
+				variants = variants || m.Func(o.Kernel) != nil && m.UsesSubgroups(o.Kernel)
+			}
+		}
+		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, variants, stderr); err != nil {
 			return usagef("gpudiff exec: --adapter: %v", err)
 		}
 		defer closeAll()

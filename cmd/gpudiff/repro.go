@@ -45,7 +45,7 @@ func runRepro(ctx context.Context, g *globalFlags, path string, sels []string, t
 		return inputErr(err)
 	}
 	rec := c.Record
-	devs, closeAll, err := openDevicesJobs(sels, timeout, 1, stderr)
+	devs, closeAll, err := openDevicesJobs(sels, timeout, 1, c.Module.UsesSubgroups(c.Func.Name), stderr)
 	if err != nil {
 		return usagef("gpudiff repro: %v", err)
 	}

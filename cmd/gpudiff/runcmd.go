@@ -108,7 +108,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			jobs = devices.AutoJobs
 		}
 		var closeAll func()
-		if devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, stderr); err != nil {
+		if devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, c.Profile == "subgroups", stderr); err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
 		defer closeAll()
