@@ -124,13 +124,15 @@ type invShared struct {
 	par     bool // a parallel pass: storage shadows are claims (parallel.go)
 	// The invocation's subgroup (subgroup.go): its index in the
 	// dispatch's subgroup state (workgroup·perWG + subgroup), its
-	// subgroup_invocation_id and its subgroup's ids; the key being built,
-	// and the logs made in a segment that may fork.
+	// subgroup_invocation_id and its subgroup's ids; the key being built;
+	// the logs made in a segment that may fork and the path running
+	// (subgroup_run.go: sgForked).
 	sgG       int32
 	sgID      int32
 	sgMembers sgMask
 	sgKey     []byte
-	sgLogged  []*sgLog
+	sgSeen    map[*sgLog]*sgSeen
+	sgPath    int32
 }
 
 // Race is a data race the dispatch found.

@@ -565,7 +565,8 @@ func (r *dispatchRun) next() {
 func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	start := fr.resume
 	run.resetJournal()
-	fr.sh.sgLogged = fr.sh.sgLogged[:0]
+	clear(fr.sh.sgSeen)
+	fr.sh.sgPath = 0
 	if maxPaths <= 1 {
 		return d.body.execAt(fr, start)
 	}
@@ -582,8 +583,14 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		return k
 	}
 	// Several paths: the subgroup operands this invocation logs on them
-	// are uncertain (subgroup.go).
-	defer fr.sh.sgForked()
+	// are uncertain unless every path, all explored, logged the same
+	// (subgroup_run.go).
+	var pruned []int32 // the paths dropped as cycles
+	if f.pruned {
+		pruned = append(pruned, 0)
+	}
+	complete := false
+	defer func() { fr.sh.sgForked(complete, pruned) }()
 	type path struct {
 		k       ctl
 		resume  int
@@ -622,12 +629,17 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 		fr.sh.own = maps.Clone(own0)
 		f.reset(script)
 		fr.calls = fr.calls[:0]
+		fr.sh.sgPath++
 		k = d.body.execAt(fr, start)
+		if f.pruned {
+			pruned = append(pruned, fr.sh.sgPath)
+		}
 		steps += fr.steps - steps0
 		run.budget -= fr.steps - steps0
 		stack = f.alternatives(stack, len(script))
 		record(k)
 	}
+	complete = len(stack) == 0
 	join := len(stack) == 0 && len(paths) > 0
 	for _, p := range paths {
 		if p.poison || p.k != paths[0].k || p.k == cBarrier && (p.barrier != paths[0].barrier || p.resume != paths[0].resume || !slices.Equal(p.s, paths[0].s)) {

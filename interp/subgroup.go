@@ -53,11 +53,16 @@ import (
 // memory, barriers and atomics are those of an ordinary pass.
 //
 // An invocation whose segment forks (fork.go: control on an
-// indeterminate value) takes several paths: every key it logs there is
-// uncertain, and a result at such a key is any value for the other
-// invocations (which of them run it, and with what, is not known); an
-// invocation whose rest became indeterminate (poisonRest) may still run
-// any key it did not log, so every key it did not log is uncertain too.
+// indeterminate value) takes several paths: a key it logs there is
+// certain only when every path (all explored) logs it with the same
+// operands; otherwise it is uncertain, and a result at such a key is any
+// value for the other invocations (whether it runs it, and with what,
+// depends on the path its device takes; the invocation's own results
+// are per path, joined as fork.go joins). The keys and operands logged
+// so far are hashed into a local of the frame (the trace), so fork.go
+// prunes a path only where its logs equal the other's. An invocation
+// whose rest became indeterminate (poisonRest) may still run any key it
+// did not log, so every key it did not log is uncertain too.
 //
 // # Semantics
 //
@@ -342,4 +347,7 @@ type sgSite struct {
 type sgInfo struct {
 	sites map[*ir.BuiltinCall]*sgSite
 	order []*sgSite // in the body's order: a site's index + 1 is its key
+	// trace is the vec2<u32> local that hashes what an invocation logged
+	// (subgroup_run.go: sgSeen).
+	trace string
 }

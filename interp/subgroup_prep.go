@@ -10,7 +10,8 @@ import (
 // subgroup call gets an iteration counter — `var c: u32 = 0u;` right
 // before it, `c += 1u;` first in its body — and every subgroup call site
 // its counters and whether WGSL's uniformity analysis puts it in uniform
-// control flow. m is not changed: the result is a copy whose entry point
+// control flow; the body starts with the declaration of the trace
+// (sgInfo.trace). m is not changed: the result is a copy whose entry point
 // is replaced.
 func prepareSubgroups(m *ir.Module, entry string) (*ir.Module, *sgInfo) {
 	f := m.Func(entry)
@@ -45,8 +46,12 @@ func prepareSubgroups(m *ir.Module, entry string) (*ir.Module, *sgInfo) {
 		b.Stmts = out
 	}
 	addCounters(g.Body)
+	// The trace: a hash of the keys and operands logged so far, part of
+	// the state fork.go prunes by (subgroup_run.go: sgSeen).
+	trace := names.Fresh("sg_trace")
+	g.Body.Stmts = append([]ir.Stmt{&ir.Decl{Pos: f.Pos, Name: trace, T: ir.Vec(2, ir.U32), Mutable: true}}, g.Body.Stmts...)
 
-	info := &sgInfo{sites: map[*ir.BuiltinCall]*sgSite{}}
+	info := &sgInfo{sites: map[*ir.BuiltinCall]*sgSite{}, trace: trace}
 	var walk func(n ir.Node, loops []string)
 	walk = func(n ir.Node, loops []string) {
 		switch x := n.(type) {

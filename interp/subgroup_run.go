@@ -3,6 +3,8 @@ package interp
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -143,13 +145,83 @@ func (st *sgState) markLost(sh *invShared) {
 	}
 }
 
-// forked marks every key the invocation logged in a segment that took
-// several paths as uncertain (segment.go).
-func (sh *invShared) sgForked() {
-	for _, lg := range sh.sgLogged {
-		lg.uncertain.set(int(sh.sgID))
+// sgSeen is what the paths of a forked segment logged at one key: the
+// first path's operands, the paths that logged it, and whether their
+// operands differ.
+type sgSeen struct {
+	ops    []slot
+	paths  []int32
+	differ bool
+}
+
+// sgForked ends a segment of the invocation that took several paths
+// (segment.go; sgPath + 1 of them, those in pruned dropped as cycles): a
+// key it logged is uncertain unless the exploration was complete and
+// every path not pruned logged the same operands there — then every
+// execution WGSL allows runs it with them, whichever path the device
+// takes. A pruned path met a fork point in a state another path met it
+// in, the trace included (the keys and operands logged so far, hashed
+// into a local of the frame, which fork.go's state covers): its
+// executions log what that path's do.
+func (sh *invShared) sgForked(complete bool, pruned []int32) {
+	runs := int(sh.sgPath) + 1 - len(pruned)
+	for lg, e := range sh.sgSeen {
+		n := 0
+		for _, p := range e.paths {
+			if !slices.Contains(pruned, p) {
+				n++
+			}
+		}
+		if !complete || n != runs || e.differ {
+			lg.uncertain.set(int(sh.sgID))
+		}
 	}
-	sh.sgLogged = sh.sgLogged[:0]
+	clear(sh.sgSeen)
+}
+
+// traceMix folds a key and its operands into the trace (a, b).
+func traceMix(a, b uint32, key []byte, ops []slot) (uint32, uint32) {
+	h := uint64(a)<<32 | uint64(b)
+	mix := func(x uint64) {
+		h ^= x
+		h *= 0x100000001b3
+		h ^= h >> 29
+	}
+	for _, c := range key {
+		mix(uint64(c))
+	}
+	for _, s := range ops {
+		w := uint64(0)
+		if s.why < 0 {
+			w = 1
+		}
+		mix(uint64(s.bits) | w<<32)
+		mix(math.Float64bits(s.tol()))
+	}
+	return uint32(h >> 32), uint32(h)
+}
+
+// sgSeeLog notes the operands own that the path running logged at lg
+// (a segment that may fork).
+func (sh *invShared) sgSeeLog(lg *sgLog, own []slot) {
+	if sh.sgSeen == nil {
+		sh.sgSeen = map[*sgLog]*sgSeen{}
+	}
+	e := sh.sgSeen[lg]
+	if e == nil {
+		sh.sgSeen[lg] = &sgSeen{ops: append([]slot(nil), own...), paths: []int32{sh.sgPath}}
+		return
+	}
+	if e.paths[len(e.paths)-1] == sh.sgPath {
+		return
+	}
+	e.paths = append(e.paths, sh.sgPath)
+	for j := range own {
+		p, q := own[j], e.ops[j]
+		if p.bits != q.bits || (p.why < 0) != (q.why < 0) || p.tol() != q.tol() {
+			e.differ = true
+		}
+	}
 }
 
 // sgOp is a compiled subgroup builtin call of an entry point.
@@ -160,6 +232,7 @@ type sgOp struct {
 	site    int     // index in sgInfo.order
 	info    *sgSite // (its uniform field read at run time: a test edits it)
 	loops   []int32 // the loop counters' slots, outer first
+	trace   int32   // the trace's slots (sgInfo.trace)
 	args    []cexpr // the operands (all logged, concatenated)
 	argOff  []int   // each operand's offset in a lane's log
 	total   int     // leaves per lane
@@ -203,6 +276,12 @@ func (c *compiler) subgroup(e *ir.BuiltinCall, dst int32) cexpr {
 		}
 		o.loops = append(o.loops, v.base)
 	}
+	tr, ok := c.vars[c.entry.sg.trace]
+	if !ok {
+		c.errorf(e.Pos, "internal error: the subgroup trace is not in scope")
+		return c.dummy(e.T, dst)
+	}
+	o.trace = tr.base
 	o.args = c.operands(e.Args...)
 	for i, a := range o.args {
 		o.argOff = append(o.argOff, o.total)
@@ -264,7 +343,8 @@ func (o *sgOp) run(fr *frame) {
 		own[j].dropSet() // allowed sets are per pass (dispatchRun.sets)
 	}
 	if fr.fork != nil {
-		sh.sgLogged = append(sh.sgLogged, lg)
+		sh.sgSeeLog(lg, own)
+		fr.s[o.trace].bits, fr.s[o.trace+1].bits = traceMix(fr.s[o.trace].bits, fr.s[o.trace+1].bits, k, own)
 	}
 	uniform := o.info.uniform
 	if !uniform {

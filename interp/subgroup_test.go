@@ -631,3 +631,63 @@ func TestSubgroupUniformSitesHaveWholeSubgroups(t *testing.T) {
 	_, err = d.Run(nil, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
 	assert.ErrorContains(t, err, "internal error: subgroupAdd is in uniform control flow")
 }
+
+// sgForks: invocation 0 reads through an invalid index (WGSL
+// #out-of-bounds-access-sec: any value of src, or zero), and branches on
+// it twice (fork points, fork.go); the subgroup calls after each branch
+// are in uniform control flow.
+const sgForks = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> src: array<u32, 4>;
+@group(0) @binding(1) var<storage, read> off: array<u32, 1>;
+@group(0) @binding(2) var<storage, read_write> a: array<u32, 8>;
+@group(0) @binding(3) var<storage, read_write> b: array<u32, 8>;
+
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  var v = 0u;
+  if (lidx == 0u) {
+    v = src[off[0]];
+  }
+  var w = 0u;
+  if (v == 7u) {
+    w = 1u;
+  } else {
+    w = 1u;
+  }
+  a[lidx] = subgroupAdd(w);
+  var z = 1u;
+  if (v == 7u) {
+    z = 2u;
+  }
+  b[lidx] = subgroupAdd(z);
+}
+`
+
+// TestSubgroupForkedInvocation: by hand, invocation 0 takes both ways at
+// each branch; every one of its paths reaches the first call with w = 1,
+// so its sum over the 8 invocations is 8 on every execution WGSL allows
+// (definite); at the second its z is 1 or 2: the others' sum is 8 or 9
+// depending on the path the device takes — any value for them (the
+// reference does not pair paths across invocations) — and invocation 0's
+// own, 7 + z, is the allowed set {8, 9}.
+func TestSubgroupForkedInvocation(t *testing.T) {
+	m := sgParse(t, sgForks)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	src := ir.CompositeVal(ir.ArrayOf(ir.U32, 4), ir.U32Val(7), ir.U32Val(1), ir.U32Val(2), ir.U32Val(3))
+	off := ir.CompositeVal(ir.ArrayOf(ir.U32, 1), ir.U32Val(100))
+	res, err := d.Run(map[string]ir.Value{"src": src, "off": off}, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
+	require.NoError(t, err)
+	a, b := res.Buffers["a"], res.Buffers["b"]
+	assert.Nil(t, a.Indeterminate, a.Why)
+	assert.Equal(t, []uint32{8, 8, 8, 8, 8, 8, 8, 8}, sgU32s(a))
+	require.NotNil(t, b.Indeterminate)
+	require.True(t, b.Indeterminate[0])
+	require.NotNil(t, b.Allowed)
+	assert.ElementsMatch(t, []uint32{8, 9}, b.Allowed[0].Values)
+	for i := 1; i < 8; i++ {
+		assert.True(t, b.Indeterminate[i], "b[%d]", i)
+		assert.True(t, b.Allowed == nil || b.Allowed[i].IsAny(), "b[%d] any value", i)
+	}
+}
