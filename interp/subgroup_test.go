@@ -691,3 +691,52 @@ func TestSubgroupForkedInvocation(t *testing.T) {
 		assert.True(t, b.Allowed == nil || b.Allowed[i].IsAny(), "b[%d] any value", i)
 	}
 }
+
+// TestSubgroupFragmentQuad: in a fragment the quad operations read the
+// quad (quad invocation ID x&1 + 2·(y&1), WGSL
+// #fragment-shaders-helper-invocations) and every other subgroup builtin
+// is any value (the subgroup is an unknown set of quads). By hand, with v
+// = 10y + x on a 2×2 target: quadSwapX at (x, y) is 10y + (x^1),
+// quadSwapY 10(y^1) + x, quadBroadcast(v, 3u) 11 (the lower right);
+// subgroupAdd indeterminate. On a 1×1 target the other three lanes are
+// helpers, which may not participate: reading one is indeterminate, and
+// the pixel's own quadBroadcast(v, 0u) is its v.
+func TestSubgroupFragmentQuad(t *testing.T) {
+	const src = `
+enable subgroups;
+@fragment fn main(@location(0) v: f32) -> @location(0) vec4f {
+  return vec4f(quadSwapX(v), quadSwapY(v), quadBroadcast(v, 3u), subgroupAdd(v));
+}
+@fragment fn own(@location(0) v: f32) -> @location(0) vec4f {
+  return vec4f(quadBroadcast(v, 0u), quadSwapX(v), 0.0, 0.0);
+}
+`
+	m := sgParse(t, src)
+	p, err := Compile(m, "main")
+	require.NoError(t, err)
+	args := func(x, y int) []ir.Value { return []ir.Value{ir.F32Val(float32(10*y + x))} }
+	res, err := p.RunQuads(args, 2, 2, Options{})
+	require.NoError(t, err)
+	for y := 0; y < 2; y++ {
+		for x := 0; x < 2; x++ {
+			inv := res[y*2+x]
+			require.NoError(t, inv.Err)
+			o := inv.Outputs[0]
+			c := o.Value.Elems
+			f := func(i int) float32 { return math.Float32frombits(c[i].Bits) }
+			assert.Equal(t, float32(10*y+(x^1)), f(0), "(%d,%d) swapX", x, y)
+			assert.Equal(t, float32(10*(y^1)+x), f(1), "(%d,%d) swapY", x, y)
+			assert.Equal(t, float32(11), f(2), "(%d,%d) broadcast 3", x, y)
+			require.NotNil(t, o.Indeterminate)
+			assert.Equal(t, []bool{false, false, false, true}, o.Indeterminate, "(%d,%d): %s", x, y, o.Why)
+		}
+	}
+	p, err = Compile(m, "own")
+	require.NoError(t, err)
+	res, err = p.RunQuads(args, 1, 1, Options{})
+	require.NoError(t, err)
+	o := res[0].Outputs[0]
+	assert.Equal(t, uint32(0), o.Value.Elems[0].Bits, "v at (0,0) is 0")
+	require.NotNil(t, o.Indeterminate)
+	assert.Equal(t, []bool{false, true, false, false}, o.Indeterminate, o.Why)
+}
