@@ -1,6 +1,9 @@
 package wgsl
 
 import (
+	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -246,4 +249,119 @@ fn k() -> f32 {
 	fn, err := Kernel(m, "")
 	require.NoError(t, err, "the helper is called, so k stays the only kernel candidate")
 	assert.Equal(t, "k", fn.Name)
+}
+
+// TestF16LiteralsRoundTripEveryValue: every finite binary16 value, printed
+// as the emitter prints it (ir.FormatF16, the shortest decimal), reads
+// back as the same bits; and the exact decimal midpoint between each pair
+// of neighbours (the float64 midpoint printed exactly, 'f' with all its
+// digits) reads as the one with the even significand, while the decimal
+// a tiny step above it reads as the upper neighbour (ties to even; the
+// step below the float64 resolution decides through big.Rat).
+func TestF16LiteralsRoundTripEveryValue(t *testing.T) {
+	lit := func(text string) (uint16, error) {
+		v, f16, err := cvLiteral(text, lexFloatLit)
+		require.True(t, f16, text)
+		if err != nil {
+			return 0, err
+		}
+		return uint16(v.toIR().Bits), nil
+	}
+	for h := uint32(0); h < 0x7C00; h++ { // the finite non-negative values
+		text := ir.FormatF16(uint16(h))
+		got, err := lit(text)
+		require.NoError(t, err, text)
+		require.Equal(t, uint16(h), got, "%s", text)
+		if h == 0x7BFF {
+			break
+		}
+		lo, hi := ir.F16Bits(uint16(h)).Float(), ir.F16Bits(uint16(h+1)).Float()
+		// The exact decimal expansion (a binary fraction of at most 25
+		// digits after the point; lo+hi needs at most 12 bits).
+		mid := strings.TrimRight(strconv.FormatFloat((lo+hi)/2, 'f', 30, 64), "0")
+		if strings.HasSuffix(mid, ".") {
+			mid += "0"
+		}
+		even := uint16(h)
+		if h&1 == 1 {
+			even = uint16(h + 1)
+		}
+		got, err = lit(mid + "h")
+		require.NoError(t, err, mid)
+		require.Equal(t, even, got, "the tie %s between %#04x and %#04x", mid, h, h+1)
+		got, err = lit(mid + "00000000000000000000001h")
+		require.NoError(t, err, mid)
+		require.Equal(t, uint16(h+1), got, "just above the tie %s", mid)
+	}
+}
+
+// TestF16ConstArithmeticIsCorrectlyRounded: f16 +, -, *, / of constants
+// give the binary16 value nearest the exact result (ties to even), found
+// here independently: the exact rational result against its candidate
+// neighbours. Operands are spread over every exponent (a fixed linear
+// congruential sequence of bit patterns); results beyond 65504 are
+// shader-creation errors.
+func TestF16ConstArithmeticIsCorrectlyRounded(t *testing.T) {
+	nearest := func(q *big.Rat) (uint16, bool) {
+		f, _ := q.Float64()
+		if math.Abs(f) > 65504 {
+			return 0, false
+		}
+		c := uint16(ir.F16Val(float32(f)).Bits) // near the answer, maybe off by one
+		best, bestD := uint16(0), (*big.Rat)(nil)
+		for d := -2; d <= 2; d++ {
+			h := uint16(int(c) + d)
+			if h&0x7C00 == 0x7C00 || (c^h)&0x8000 != 0 && h&0x7FFF != 0 && c&0x7FFF != 0 {
+				continue
+			}
+			v := new(big.Rat).SetFloat64(ir.F16Bits(h).Float())
+			dist := new(big.Rat).Abs(new(big.Rat).Sub(v, q))
+			if bestD == nil || dist.Cmp(bestD) < 0 || dist.Cmp(bestD) == 0 && h&1 == 0 {
+				best, bestD = h, dist
+			}
+		}
+		return best, true
+	}
+	seed := uint32(12345)
+	next := func() uint16 {
+		for {
+			seed = seed*1664525 + 1013904223
+			if h := uint16(seed >> 16); h&0x7C00 != 0x7C00 {
+				return h
+			}
+		}
+	}
+	for i := 0; i < 4000; i++ {
+		a, b := next(), next()
+		x, y := cvFloat(chkF16, ir.F16Bits(a).Float()), cvFloat(chkF16, ir.F16Bits(b).Float())
+		qx, qy := new(big.Rat).SetFloat64(x.f), new(big.Rat).SetFloat64(y.f)
+		for _, op := range []ir.BinaryOp{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv} {
+			if op == ir.OpDiv && y.f == 0 {
+				continue
+			}
+			var q *big.Rat
+			switch op {
+			case ir.OpAdd:
+				q = new(big.Rat).Add(qx, qy)
+			case ir.OpSub:
+				q = new(big.Rat).Sub(qx, qy)
+			case ir.OpMul:
+				q = new(big.Rat).Mul(qx, qy)
+			case ir.OpDiv:
+				q = new(big.Rat).Quo(qx, qy)
+			}
+			want, finite := nearest(q)
+			got, err := cvScalarBinary(op, x, y)
+			if !finite {
+				assert.Error(t, err, "%#04x %v %#04x overflows f16", a, op, b)
+				continue
+			}
+			require.NoError(t, err, "%#04x %v %#04x", a, op, b)
+			g := uint16(got.toIR().Bits)
+			if q.Sign() == 0 && g&0x7FFF == 0 {
+				continue // the sign of a zero result: IEEE's, not the rational's
+			}
+			require.Equal(t, want, g, "%#04x %v %#04x = %s", a, op, b, q.FloatString(12))
+		}
+	}
 }
