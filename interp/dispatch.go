@@ -1022,7 +1022,7 @@ func (d *Dispatch) RunBuffers(buffers map[string]ir.Buffer, workgroups [3]uint32
 				}
 			} else {
 				for j, v := range c.bits {
-					binary.LittleEndian.PutUint32(b[m.off(int32(j)):], v)
+					m.put(b, int32(j), v)
 				}
 			}
 		}

@@ -138,8 +138,9 @@ type leafMap struct {
 	tailOff int32
 	stride  int32
 	elem    int32 // the runtime-sized array's element's size
-	dense   bool  // leaf i lies at byte 4i
+	dense   bool  // leaf i lies at byte 4i (and every leaf is 4 bytes wide: no f16)
 	oneKind bool  // every leaf has one kind
+	f16     bool  // some leaf is an f16, 2 bytes wide (ir.ScalarSize)
 }
 
 func newLeafMap(t *ir.Type, offsets bool) *leafMap {
@@ -171,13 +172,42 @@ func newLeafMap(t *ir.Type, offsets bool) *leafMap {
 			m.dense = m.dense && l.off == int32(4*i)
 		}
 	}
-	m.dense = m.dense && offsets
 	m.oneKind = true
 	all := append(append([]leafAt(nil), m.fixed...), m.tail...)
 	for _, l := range all {
 		m.oneKind = m.oneKind && l.kind == all[0].kind
+		m.f16 = m.f16 || l.kind == ir.KindF16
 	}
+	m.dense = m.dense && offsets && !m.f16
 	return m
+}
+
+// get reads leaf i's bits from a binding's bytes b (an f16 leaf: 2
+// bytes, into the low half).
+func (m *leafMap) get(b []byte, i int32) uint32 {
+	if m.dense {
+		return binary.LittleEndian.Uint32(b[4*int(i):])
+	}
+	l := m.at(i)
+	if l.kind == ir.KindF16 {
+		return uint32(binary.LittleEndian.Uint16(b[l.off:]))
+	}
+	return binary.LittleEndian.Uint32(b[l.off:])
+}
+
+// put writes leaf i's bits v into a binding's bytes b (an f16 leaf: its
+// 2 bytes only).
+func (m *leafMap) put(b []byte, i int32, v uint32) {
+	if m.dense {
+		binary.LittleEndian.PutUint32(b[4*int(i):], v)
+		return
+	}
+	l := m.at(i)
+	if l.kind == ir.KindF16 {
+		binary.LittleEndian.PutUint16(b[l.off:], uint16(v))
+		return
+	}
+	binary.LittleEndian.PutUint32(b[l.off:], v)
 }
 
 // count returns the number of leaves in a binding's n bytes (at least
@@ -249,12 +279,7 @@ type leafView struct {
 }
 
 // at returns leaf i's bits.
-func (v *leafView) at(i int32) uint32 {
-	if v.m.dense {
-		return binary.LittleEndian.Uint32(v.b[4*int(i):])
-	}
-	return binary.LittleEndian.Uint32(v.b[v.m.off(i):])
-}
+func (v *leafView) at(i int32) uint32 { return v.m.get(v.b, i) }
 
 // cells returns the leaves as a new memory.
 func (v *leafView) cells() *cells {
