@@ -407,13 +407,16 @@
 //     outside A is whatever its predicated computation left there (the
 //     old value of a var assigned under c), so a delta that reads
 //     anything but literals and read-only bindings is replaced by
-//     subgroupShuffle(d, first): A's delta in every invocation. That
-//     value is uniform at run time but not to WGSL's static analysis (a
-//     subgroup result is non-uniform), so such a twin is valid only with
-//     subgroup_uniformity off — which a source with a per-invocation
-//     delta under a non-uniform condition needs too; a source whose delta
-//     is a uniform local under a uniform condition is valid with the
-//     diagnostic at error and its twin is not (not yet told apart).
+//     subgroupShuffle(d, first): A's delta in every invocation — unless,
+//     once the twin is lowered, WGSL's uniformity analysis finds the
+//     twin's own d uniform (a probe barrier under a condition on it,
+//     resolveDeltas), when every invocation has one value, A's, and d
+//     stays: a local assigned from a uniform buffer under a uniform
+//     condition keeps the twin valid with subgroup_uniformity at error,
+//     as its source is. The replacement is uniform at run time but not to
+//     the analysis (a subgroup result is non-uniform), so a twin that
+//     keeps it is valid only with subgroup_uniformity off, which its
+//     source, whose delta the analysis cannot prove uniform, needs too.
 //
 // For the twin's operation to run in every invocation of S it must stay
 // in uniform control flow: the guarded call is bound to a let where the

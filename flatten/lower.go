@@ -86,6 +86,9 @@ type lowerer struct {
 	keptStack []*keptSlot
 	pendingSG []pendingSubgroup
 	discarded bool
+	// deltas are the relative shuffles' deltas replaced by the first
+	// active invocation's, given back where uniform (resolveDeltas).
+	deltas []pendingDelta
 }
 
 // tempKind classifies flatten's temporaries for the cleanup passes.

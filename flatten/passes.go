@@ -264,6 +264,9 @@ func lowerPass(p *pipe) (bool, error) {
 	if len(l.errs) == 0 {
 		l.errs = checkSubgroupLoops(m, twin, l.pendingSG)
 	}
+	if len(l.errs) == 0 {
+		resolveDeltas(m, twin, l.deltas)
+	}
 	if len(l.errs) > 0 {
 		l.errs.Sort()
 		return false, &Error{Kind: Refused, List: dedupe(l.errs)}

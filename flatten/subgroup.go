@@ -96,7 +96,9 @@ func (l *lowerer) subgroupCall(x *ir.BuiltinCall) ir.Expr {
 //	                       set bit of subgroupBallot(c)
 //	subgroupShuffleUp/Down/Xor(v, d)
 //	                       d replaced by subgroupShuffle(d, first(c)) unless
-//	                       d is uniform by construction (uniformDelta)
+//	                       d is uniform by construction (uniformDelta) or,
+//	                       once the twin is lowered, by WGSL's analysis
+//	                       (resolveDeltas)
 //	subgroupBroadcast, subgroupShuffle, quad operations
 //	                       unchanged
 func (l *lowerer) guardSubgroup(call *ir.BuiltinCall, c ir.Expr) ir.Expr {
@@ -125,8 +127,14 @@ func (l *lowerer) guardSubgroup(call *ir.BuiltinCall, c ir.Expr) ir.Expr {
 		return &ir.BuiltinCall{Pos: pos, Fn: ir.BSubgroupShuffle, Args: []ir.Expr{call.Args[0], l.firstLane(c, pos)}, T: call.T}
 	case ir.BSubgroupShuffleUp, ir.BSubgroupShuffleDown, ir.BSubgroupShuffleXor:
 		if !l.uniformDelta(call.Args[1]) {
-			d := call.Args[1]
-			call.Args[1] = l.bindAlways("delta", &ir.BuiltinCall{Pos: pos, Fn: ir.BSubgroupShuffle, Args: []ir.Expr{d, l.firstLane(c, pos)}, T: d.Type()})
+			d := l.bindAlways("d", call.Args[1])
+			call.Args[1] = l.bindAlways("delta", &ir.BuiltinCall{Pos: pos, Fn: ir.BSubgroupShuffle, Args: []ir.Expr{ir.CloneExpr(d), l.firstLane(c, pos)}, T: d.Type()})
+			for i := len(l.out) - 1; i >= 0; i-- {
+				if x, ok := l.out[i].(*ir.Decl); ok && x.Name == call.Args[1].(*ir.Ident).Name {
+					l.deltas = append(l.deltas, pendingDelta{decl: x, plain: d})
+					break
+				}
+			}
 		}
 	}
 	return call
@@ -311,4 +319,75 @@ func checkSubgroupLoops(m *ir.Module, twin *ir.Func, pending []pendingSubgroup) 
 		}
 	}
 	return errs
+}
+
+// pendingDelta is a relative shuffle's delta the lowering replaced by the
+// first active invocation's, decl the let holding that, plain the delta
+// as the twin computes it in every invocation.
+type pendingDelta struct {
+	decl  *ir.Decl
+	plain ir.Expr
+}
+
+// maxDeltaProbes bounds the uniformity analyses resolveDeltas runs (one
+// per delta); the deltas past it keep the replacement.
+const maxDeltaProbes = 16
+
+// resolveDeltas gives each pending relative shuffle its plain delta back
+// where WGSL's uniformity analysis (ir.Uniformity over the lowered twin)
+// finds it uniform: then every invocation of the workgroup, so of the
+// subgroup, has the one value, which is the source's in the invocations
+// with c, and the twin keeps what the analysis accepts — the replacement
+// subgroupShuffle(d, first), uniform at run time, is a subgroup result
+// to the analysis, which a module whose subgroup_uniformity is at error
+// (Tint: the delta must be uniform) would refuse. The probe is
+// quadUniform's: `if (d == d) { workgroupBarrier(); }` after the let,
+// accepted only where d is uniform (at workgroup scope, the stricter
+// one), and for a function kernel, whose arguments differ per
+// invocation, only where no parameter is required to be uniform.
+func resolveDeltas(m *ir.Module, twin *ir.Func, deltas []pendingDelta) {
+	for k, pd := range deltas {
+		if k >= maxDeltaProbes {
+			return
+		}
+		b, i := findDecl(twin.Body, pd.decl)
+		if b == nil {
+			continue
+		}
+		pos := pd.decl.Pos
+		probe := &ir.If{Pos: pos, Cond: &ir.Binary{Pos: pos, Op: ir.OpEq, X: ir.CloneExpr(pd.plain), Y: ir.CloneExpr(pd.plain), T: ir.Bool},
+			Then: ir.NewBlock(pos, &ir.ExprStmt{Pos: pos, X: &ir.BuiltinCall{Pos: pos, Fn: ir.BWorkgroupBarrier, T: ir.Void}}),
+			Else: ir.NewBlock(pos)}
+		saved := b.Stmts
+		b.Stmts = append(append(append([]ir.Stmt(nil), saved[:i+1]...), probe), saved[i+1:]...)
+		u := ir.Uniformity(twinModule(m, twin), ir.UniformityOptions{})
+		b.Stmts = saved
+		uniform := len(u.Errors) == 0
+		if twin.Stage != ir.StageCompute {
+			for j := range twin.Params {
+				if req, _ := u.ParamRequired(twin.Name, j); req {
+					uniform = false
+				}
+			}
+		}
+		if uniform {
+			pd.decl.Init = ir.CloneExpr(pd.plain)
+		}
+	}
+}
+
+// findDecl returns the block of the twin (its body or a kept loop's)
+// holding d, and d's index there.
+func findDecl(b *ir.Block, d *ir.Decl) (*ir.Block, int) {
+	for i, s := range b.Stmts {
+		if s == ir.Stmt(d) {
+			return b, i
+		}
+		if lp, ok := s.(*ir.Loop); ok {
+			if fb, fi := findDecl(lp.Body, d); fb != nil {
+				return fb, fi
+			}
+		}
+	}
+	return nil, -1
 }

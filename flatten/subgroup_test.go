@@ -193,6 +193,28 @@ fn main(@builtin(local_invocation_index) i: u32) {
 	assert.Contains(t, twin, "subgroupShuffleXor(i, 2u)")
 }
 
+// TestSubgroupUniformDeltaStays: a delta WGSL's analysis finds uniform in
+// the twin — a local assigned from a uniform buffer under a uniform
+// condition — is kept as it is, so a module with subgroup_uniformity at
+// error (Tint requires the delta to be uniform) accepts the twin as it
+// accepts the source; nothing of the first-lane replacement is left.
+func TestSubgroupUniformDeltaStays(t *testing.T) {
+	_, twin := sgTwin(t, `
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var d = 0u;
+  var r = 0u;
+  if (u.n > 2u) {
+    d = u.d + 1u;
+    r = subgroupShuffleDown(i, d);
+  }
+  out[i] = r;
+}`, flatten.Options{})
+	assert.Regexp(t, `subgroupShuffleDown\(i, (d|select\(0u, u\.d \+ 1u, cond\))\)`, twin)
+	assert.NotContains(t, twin, "subgroupBallot", twin)
+	assert.NotContains(t, twin, "subgroupShuffle(", twin)
+}
+
 // TestSubgroupInKeptLoops: in a loop kept because its exit reads only a
 // uniform buffer (a uniform kept loop, which every invocation of a
 // workgroup iterates together) the operation is guarded by the loop's
