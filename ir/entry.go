@@ -250,10 +250,10 @@ func IsPredeclaredStruct(s *StructDecl) bool {
 var splitResults = map[string]*StructDecl{}
 
 func init() {
-	for _, t := range []*Type{F32, Vec(2, F32), Vec(3, F32), Vec(4, F32)} {
-		suffix, it := "f32", I32
+	for _, t := range []*Type{F32, Vec(2, F32), Vec(3, F32), Vec(4, F32), F16, Vec(2, F16), Vec(3, F16), Vec(4, F16)} {
+		suffix, it := splitSuffix(t), I32
 		if t.Kind == KindVec {
-			suffix, it = fmt.Sprintf("vec%d_f32", t.Len), Vec(t.Len, I32)
+			it = Vec(t.Len, I32)
 		}
 		m := &StructDecl{Name: "__modf_result_" + suffix, Fields: []Field{{Name: "fract", Type: t}, {Name: "whole", Type: t}}}
 		f := &StructDecl{Name: "__frexp_result_" + suffix, Fields: []Field{{Name: "fract", Type: t}, {Name: "exp", Type: it}}}
@@ -262,8 +262,9 @@ func init() {
 }
 
 // ModfResult returns the predeclared result struct of modf(T) (WGSL
-// #modf-builtin): __modf_result_f32 or __modf_result_vecN_f32, members
-// fract and whole of type T. Like CmpXchgResult it is declared in no
+// #modf-builtin): __modf_result_f32 or __modf_result_vecN_f32 (f16:
+// __modf_result_f16, __modf_result_vecN_f16), members fract and whole of
+// type T. Like CmpXchgResult it is declared in no
 // module and cannot be spelled in WGSL.
 func ModfResult(t *Type) *Type { return StructType(splitResults["__modf_result_"+splitSuffix(t)]) }
 
@@ -274,9 +275,9 @@ func FrexpResult(t *Type) *Type { return StructType(splitResults["__frexp_result
 
 func splitSuffix(t *Type) string {
 	if t.Kind == KindVec {
-		return fmt.Sprintf("vec%d_f32", t.Len)
+		return fmt.Sprintf("vec%d_%s", t.Len, t.Elem)
 	}
-	return "f32"
+	return t.String()
 }
 
 // Atomic is an atomic builtin call (WGSL #atomic-builtin-functions):

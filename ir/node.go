@@ -148,8 +148,11 @@ type Convert struct {
 	X   Expr
 }
 
-// Bitcast reinterprets the bits of a 32-bit scalar or vector
-// (WGSL §17.2 bitcast<T>(e)).
+// Bitcast reinterprets the bits of a scalar or vector (WGSL
+// #bitcast-builtin): T and X's type have the same number of bits — the
+// same width of 32-bit components, or f16 vectors against 32-bit ones
+// (vec2<f16> ↔ u32/i32/f32, vec4<f16> ↔ vec2<u32>/…, component 0 in the
+// low half: WGSL's little-endian packing).
 type Bitcast struct {
 	Pos Pos
 	T   *Type

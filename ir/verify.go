@@ -685,7 +685,11 @@ func (v *verifier) expr(e Expr) {
 	case *Bitcast:
 		v.expr(e.X)
 		xt := e.X.Type()
-		if xt.Width() == 0 || xt.Width() != e.T.Width() || xt.Scalar().Kind == KindBool || e.T.Scalar().Kind == KindBool {
+		// The same number of bits (WGSL #bitcast-builtin): the same width,
+		// or f16 vectors against 32-bit scalars and vectors (vec2<f16> ↔
+		// u32, i32, f32; vec4<f16> ↔ vec2<u32>, …).
+		if xt.Width() == 0 || e.T.Width() == 0 || xt.Scalar().Kind == KindBool || e.T.Scalar().Kind == KindBool ||
+			xt.Width()*ScalarSize(xt.Scalar()) != e.T.Width()*ScalarSize(e.T.Scalar()) {
 			v.errorf(e.Pos, "bitcast from %v to %v", xt, e.T)
 		}
 	case *Index:
