@@ -88,8 +88,8 @@ const (
 // subgroupBroadcastFirst(local_invocation_index), subgroup_size, 1) as
 // the invocation saw them at the start of the entry point — in uniform
 // control flow, so the whole subgroup is active and the second component
-// is the least local index among its invocations: an identity of the
-// subgroup (the WebGPU CTS's way, webgpu/shader/execution/expression/
+// is the local index of its invocation of subgroup_invocation_id 0: an
+// identity of the subgroup (the WebGPU CTS's way, webgpu/shader/execution/expression/
 // call/builtin/subgroup*). The fourth component tells an invocation that
 // ran from one that did not.
 type SubgroupProbe struct {
