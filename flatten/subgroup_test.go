@@ -25,12 +25,14 @@ struct U { n: u32, d: u32 }
 @group(0) @binding(2) var<uniform> u: U;
 `
 
-// sgTwin flattens entry point main of sgHeader + body and returns the
-// module and the twin's text.
+// sgTwin flattens entry point main of sgHeader + body (strict: the
+// guards leave no residual a fold would remove) and returns the module
+// and the twin's text.
 func sgTwin(t *testing.T, body string, opts flatten.Options) (*ir.Module, string) {
 	t.Helper()
 	m := parse(t, sgHeader+body)
 	opts.VerifyPasses = true
+	opts.Strict = true
 	twin, err := flatten.Function(m, "main", opts)
 	require.NoError(t, err)
 	require.NoError(t, ir.Verify(m))
