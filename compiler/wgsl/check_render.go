@@ -9,6 +9,7 @@ import (
 // #derivatives), reporting each at the construct:
 //   - discard only in the fragment stage;
 //   - derivative builtins (dpdx & co) only in the fragment stage;
+//   - subgroup and quad builtins only in the compute and fragment stages;
 //   - var<workgroup> and the barriers only in the compute stage;
 //   - no read_write storage buffer (or atomic) in the vertex stage (WGSL
 //     #address-spaces: a vertex shader must not statically access one).
@@ -34,6 +35,9 @@ func (mc *chkModule) renderStages(m *ir.Module) {
 					cl := x.Fn.Info().Class
 					if cl == ir.ClassDerivative && ep.Stage != ir.StageFragment {
 						report(x.Pos, "%s must only be used in the fragment stage, but %s entry point %s calls it (WGSL #derivative-builtin-functions)", x.Fn.Info().Name, ep.Stage, ep.Name)
+					}
+					if cl == ir.ClassSubgroup && ep.Stage == ir.StageVertex {
+						report(x.Pos, "%s must only be used in the compute or fragment stage, but vertex entry point %s calls it (WGSL #subgroup-builtin-functions)", x.Fn.Info().Name, ep.Name)
 					}
 					if cl == ir.ClassBarrier && ep.Stage != ir.StageCompute {
 						report(x.Pos, "%s must only be used in the compute stage, but %s entry point %s calls it (WGSL #sync-builtin-functions)", x.Fn.Info().Name, ep.Stage, ep.Name)

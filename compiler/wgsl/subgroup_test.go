@@ -211,3 +211,22 @@ func TestEmitSubgroupsEnable(t *testing.T) {
 	ok, msg := ptTintCheck(t).accepts(t, got)
 	assert.True(t, ok, "Tint rejects the emitted module: %s\n%s", msg, got)
 }
+
+// TestSubgroupBuiltinsNotInTheVertexStage: a subgroup builtin reached
+// from a vertex entry point is an error at the call (WGSL
+// #subgroup-builtin-functions: compute and fragment stages only), as in
+// Tint; a fragment entry point may call one.
+func TestSubgroupBuiltinsNotInTheVertexStage(t *testing.T) {
+	vertex := "enable subgroups;\nfn h(x: f32) -> f32 { return subgroupAdd(x); }\n" +
+		"@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> { return vec4<f32>(h(f32(i))); }\n"
+	_, err := Parse("x.wgsl", []byte(vertex))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "x.wgsl:2:30: check: subgroupAdd must only be used in the compute or fragment stage, but vertex entry point vs calls it")
+	fragment := "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n@fragment fn fs(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> { return vec4<f32>(subgroupAdd(p.x)); }\n"
+	ptParse(t, fragment)
+	tint := ptTintCheck(t)
+	ok, _ := tint.accepts(t, vertex)
+	assert.False(t, ok, "Tint refuses subgroupAdd in the vertex stage")
+	ok, msg := tint.accepts(t, fragment)
+	assert.True(t, ok, "Tint accepts it in the fragment stage: %s", msg)
+}
