@@ -682,3 +682,50 @@ func TestF16BuiltinsContainTheAllowedValues(t *testing.T) {
 		assert.Greater(t, checked, 2000, "%s: enough determinate results", ir.Builtins[c.fn].Name)
 	}
 }
+
+// TestF16EmitsNoF32FastPath: a kernel of f16 + - *, vector arithmetic, a
+// scale by 2.0h, clamp, negation, f16(i32), comparisons branched on and a
+// loop compiles to no instruction whose fast path reads binary32 bits
+// (code.go, fuse.go): every f16 operation is a closure (opFn) over f16F's
+// kernels.
+func TestF16EmitsNoF32FastPath(t *testing.T) {
+	build := func(ft *ir.Type, fl func(float32) *ir.Lit) *ir.Module {
+		v4 := vecT(4, ft)
+		x, v, i := local("x", ft), local("v", v4), local("i", tI32)
+		body := []ir.Stmt{
+			varDecl("x", ft, fl(1.5)),
+			varDecl("v", v4, construct(v4, fl(1), fl(2), fl(3), fl(4))),
+		}
+		body = append(body, forLoop("i", 0, 4,
+			assign(x, bin(ir.OpAdd, bin(ir.OpMul, x, fl(2)), conv(ft, i))),
+			assign(x, bin(ir.OpSub, x, fl(0.25))),
+			assign(v, bin(ir.OpAdd, bin(ir.OpMul, v, fl(2)), v)),
+			assign(v, bi(ir.BClamp, bin(ir.OpAdd, v, v), construct(v4, fl(0)), construct(v4, fl(100)))),
+			if_(bin(ir.OpLt, x, fl(3)), assign(x, un(ir.OpNeg, x))),
+			if_(bin(ir.OpGe, swz(v, 0), x), assign(x, bi(ir.BAbs, x))),
+			assign(x, conv(ft, bin(ir.OpAnd, i, iL(7)))),
+		)...)
+		return module(nil, fn("k", nil, tF32, append(body, ret(conv(tF32, bin(ir.OpAdd, x, swz(v, 3)))))...))
+	}
+	f32Ops := map[opcode]bool{opAddF: true, opMulF: true, opCmpF: true, opI2F: true, opNegF: true, opAddFV: true,
+		opMulFV: true, opClampFV: true, opScaleFV: true, opBrF: true, opAddFVClampFV: true, opAndKI2F: true}
+	count := func(m *ir.Module) int {
+		p, err := Compile(m, "k")
+		require.NoError(t, err)
+		n := 0
+		for _, in := range p.kernel.body {
+			if f32Ops[in.op] {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Zero(t, count(build(tF16, hL)), "f32 fast-path instructions in the f16 kernel")
+	assert.Greater(t, count(build(tF32, fL)), 5, "the same kernel in f32 uses them (the check can fail)")
+	// Small integer values (x ends as 3 & 7 = 3, v.w clamped to 100):
+	// exact in both, so the results agree.
+	o := retOf(t, build(tF16, hL), "k")
+	require.False(t, indeterminate(o), "%s", desc(o))
+	o32 := retOf(t, build(tF32, fL), "k")
+	assert.Equal(t, o32.Value, o.Value, "f16 %s, f32 %s", desc(o), desc(o32))
+}
