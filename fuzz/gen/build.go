@@ -81,6 +81,8 @@ func scalarValue(t *ir.Type, v int64) ir.Value {
 		return ir.U32Val(uint32(v))
 	case ir.KindF32:
 		return ir.F32Val(float32(v))
+	case ir.KindF16:
+		return ir.F16Val(float32(v))
 	}
 	panic(fmt.Sprintf("gen: scalarValue(%v)", t))
 }
@@ -181,6 +183,7 @@ var (
 	edgesI32 = []int64{0, 1, -1, math.MinInt32, math.MaxInt32, 2, -2}
 	edgesU32 = []int64{0, 1, math.MaxUint32, 1 << 31, 2}
 	edgesF32 = []int64{0, 1, -1, FloatBound, -FloatBound, 2, -2}
+	edgesF16 = []int64{0, 1, -1, hBound, -hBound, 2, -2}
 )
 
 // scalarLit returns a random constant of scalar type t: mostly small,

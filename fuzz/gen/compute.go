@@ -92,6 +92,9 @@ type computeGen struct {
 	// sg generates the subgroup operations (compute_subgroup.go); nil
 	// in a program without them.
 	sg *sgGen
+	// hg generates the f16 code (compute_f16.go); nil in a program
+	// without it.
+	hg *f16Gen
 }
 
 // generateCompute is generate for a profile with Entry set.
@@ -219,6 +222,10 @@ func (cg *computeGen) program() {
 		cg.tg = &texGen{cg: cg, r: r}
 		cg.tg.declare()
 	}
+	if g.prof.F16 > 0 && r.chance(g.prof.F16) {
+		cg.hg = &f16Gen{cg: cg, r: r}
+		cg.hg.declare(add)
+	}
 
 	// The entry point and its builtins.
 	v3 := ir.Vec(3, ir.U32)
@@ -269,6 +276,9 @@ func (cg *computeGen) program() {
 	cg.acc = &ir.Ident{Name: "acc", T: cg.t, Ref: ir.RefVar}
 	cg.stmts = append(cg.stmts, &ir.Decl{Name: "acc", T: cg.t, Mutable: true, Init: &ir.Ident{Name: "x", T: cg.t, Ref: ir.RefLet}})
 	c.declare("acc", cg.t, ir.RefVar, false)
+	if cg.hg != nil {
+		cg.hg.init()
+	}
 
 	phases := r.between(1, 3)
 	budget := max(1, c.budget/(phases+1))
@@ -282,6 +292,9 @@ func (cg *computeGen) program() {
 		}
 		if cg.tg != nil {
 			cg.tg.phase()
+		}
+		if cg.hg != nil {
+			cg.hg.phase()
 		}
 		if uniformLoops && p == 0 && cg.mg == nil {
 			cg.roundsPhase(p, tile, wcnt, hist)
@@ -310,6 +323,9 @@ func (cg *computeGen) program() {
 			cg.mg.output()
 		}
 	}
+	if cg.hg != nil {
+		cg.hg.output()
+	}
 	cg.stmts = append(cg.stmts, &ir.Assign{LHS: index(out, gi), RHS: cg.acc})
 	if cg.tg != nil {
 		cg.tg.final()
@@ -329,6 +345,9 @@ func (cg *computeGen) program() {
 	if cg.sg != nil {
 		cg.stmts = append(cg.stmts, cg.sg.tail()...)
 		cg.sg.directives(g.m)
+	}
+	if cg.hg != nil {
+		cg.hg.finish()
 	}
 	c.pop()
 	f.Body = &ir.Block{Stmts: cg.stmts}
@@ -524,6 +543,10 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 	if mtile {
 		cg.mg.write()
 	}
+	htile := cg.hg != nil && cg.hg.htile != nil && r.chance(80)
+	if htile {
+		cg.hg.write()
+	}
 	if wcnt != nil && r.chance(70) {
 		cg.atomicRMW(wcnt, cg.wcnt, cg.wcntOp)
 	}
@@ -533,6 +556,9 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 	cg.barrier()
 	if mtile {
 		cg.mg.read()
+	}
+	if htile {
+		cg.hg.read()
 	}
 	for i, n := 0, r.between(1, 2); i < n; i++ {
 		nb := cg.let(fmt.Sprintf("nb%d_%d", p, i), cg.neighbour(tile), true)

@@ -144,6 +144,22 @@
 //     trip count there is refused: flatten/subgroup.go), so every
 //     program is inside flatten's subset.
 //
+// # f16 code
+//
+// The "f16" profile (Profile.F16; compute_f16.go) adds to the compute
+// profile's entry points f16 code (`enable f16;`, WGSL #extension-f16):
+// storage bindings of f16 and vecN<f16> elements (vec3<f16>: size 6,
+// alignment 8), a uniform struct of f16 members beside an f32 one, a
+// workgroup tile of f16 values exchanged in the tile's phases, and an f16
+// accumulator updated by f16 arithmetic, builtins and conversions to and
+// from f32, i32 and u32, which also feeds acc. Exact by construction, as
+// the f32 domain is: every f16 value is an integer of magnitude ≤ 1024,
+// so a sum of two (≤ 2048 = 2^11) is exact in binary16; sums past the
+// bound are clamped back, product operands clamped to ±32, dot operands
+// to ±16, and a conversion into f16 clamps first. The statement
+// generator never computes in f16 (the uniform's struct joins the module
+// after it ran), so f16 stays in the f16 code.
+//
 // gen must never: use a random source other than its own (math/rand,
 // time, map order), so that a seed names the same program on every machine
 // and Go version (math/rand appears only as the *rand.Rand type gopter's

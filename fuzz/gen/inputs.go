@@ -63,6 +63,8 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 			edges = edgesU32
 		case ir.KindF32:
 			edges = edgesF32
+		case ir.KindF16:
+			edges = edgesF16
 		}
 		return scalarValue(t, edges[k%len(edges)])
 	}
@@ -85,6 +87,11 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 			return ir.U32Val(r.u32())
 		}
 		return scalarValue(t, int64(r.between(0, 32)))
+	case ir.KindF16:
+		if r.chance(40) {
+			return scalarValue(t, int64(r.between(-hBound, hBound)))
+		}
+		return scalarValue(t, int64(r.between(-16, 16)))
 	}
 	switch r.weighted(50, 30, 20) {
 	case 1:
@@ -102,7 +109,7 @@ func inputValue(r *chooser, t *ir.Type, inv, param int, comp *int) ir.Value {
 // types): element i of a top-level array is filled as Inputs fills
 // invocation i, so the first EdgeInvocations elements cover the edge
 // values of every scalar component and f32 values stay in the exact
-// domain. A runtime-sized array (the compute profile's inp with
+// domain (f16 values are integers of magnitude ≤ 1024, compute_f16.go). A runtime-sized array (the compute profile's inp with
 // Profile.UniformLoops) gets as many elements as the longest fixed-size
 // array binding (out: one per invocation of the dispatch). Workgroup
 // variables start zeroed (WGSL #var-and-value) and are not listed.

@@ -79,6 +79,14 @@ type Profile struct {
 	// subgroups;` and `diagnostic(off, subgroup_uniformity);` and needs
 	// an adapter with WebGPU's "subgroups" feature.
 	Subgroups int
+	// F16 is the percentage of Entry programs that also compute in f16
+	// (`enable f16;`): f16 and vecN<f16> storage bindings, a uniform
+	// struct of f16 members, a workgroup tile of f16 values, an f16
+	// accumulator, f16 arithmetic and builtins, and conversions to and
+	// from f32, i32 and u32, every value an integer of magnitude ≤ 1024
+	// so every result is exact (compute_f16.go; doc.go "f16 code"). Such
+	// a module needs an adapter with WebGPU's "shader-f16" feature.
+	F16 int
 	// Render makes every program a render pipeline's pair of entry
 	// points in one module — a @vertex and a @fragment entry point with
 	// attributes, varyings, a uniform, discard, derivatives and sampling
@@ -248,6 +256,11 @@ var profiles = []Profile{
 		p.Subgroups = 100
 		p.Matrices = 15
 	}),
+	derive("f16", "the compute profile's entry points computing in f16 as well: storage array<f16>/array<vecN<f16>> bindings, a uniform of f16 and vec3<f16> members beside f32, a workgroup tile of f16 values, f16 + - * and builtins, dot, select, conversions to and from f32/i32/u32, every value an exact integer of magnitude <= 1024", func(p *Profile) {
+		computeEdit(p)
+		p.F16 = 100
+		p.Matrices = 20
+	}),
 	derive("textures", "the compute profile's entry points with textures: sampled texture_2d/2d_array<f32|u32|i32> read with textureLoad, textureSampleLevel (nearest) and textureDimensions, storage textures of several formats written with textureStore, one texel per invocation", func(p *Profile) {
 		computeEdit(p)
 		p.Textures = 100
@@ -281,6 +294,12 @@ var profiles = []Profile{
 //     iterations diverge, after an early exit — every result stored to
 //     a result binding (compute_subgroup.go; doc.go "Subgroup
 //     operations"); the module enables subgroups.
+//   - f16: the compute profile's entry points computing in f16 as well
+//     (f16 and vecN<f16> storage bindings, a uniform struct of f16
+//     members, a workgroup tile, an f16 accumulator, f16 arithmetic,
+//     builtins and conversions to and from f32, i32 and u32, exact by
+//     construction: compute_f16.go; doc.go "f16 code"); the module
+//     enables f16.
 //   - textures: the compute profile's entry points with texture and
 //     sampler bindings (sampled textures read exactly, storage textures
 //     each invocation writes its own texel of; compute_texture.go);
