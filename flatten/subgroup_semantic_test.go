@@ -126,7 +126,7 @@ const sgSemanticHeader = `enable subgroups;
 enable f16;
 diagnostic(off, subgroup_uniformity);
 @group(0) @binding(0) var<storage, read> data: array<u32, 128>;
-@group(0) @binding(1) var<storage, read_write> out: array<u32, 512>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32, 1024>;
 `
 
 // sgLeaves lists v's scalar leaves in ir.Type.ComponentTypes order.
