@@ -149,12 +149,19 @@ var InvocationBuiltins = map[string]*Type{
 	"num_workgroups":         Vec(3, U32),
 	"subgroup_invocation_id": U32,
 	"subgroup_size":          U32,
+	// subgroup_id is the invocation's subgroup's index within its
+	// workgroup, in [0, num_subgroups); num_subgroups the workgroup's
+	// number of subgroups (WGSL #subgroup-id-builtin-value, behind the
+	// subgroup_id language extension; Tint and naga take them).
+	"subgroup_id":   U32,
+	"num_subgroups": U32,
 }
 
 // SubgroupBuiltin reports whether the builtin value named name is one of
-// the subgroup ones (subgroup_invocation_id, subgroup_size).
+// the subgroup ones (subgroup_invocation_id, subgroup_size, subgroup_id,
+// num_subgroups).
 func SubgroupBuiltin(name string) bool {
-	return name == "subgroup_invocation_id" || name == "subgroup_size"
+	return name == "subgroup_invocation_id" || name == "subgroup_size" || name == "subgroup_id" || name == "num_subgroups"
 }
 
 // AtomicOp is an atomic builtin (WGSL #atomic-builtin-functions).

@@ -242,9 +242,11 @@ func (u *uniAnalysis) fn(f *Func) {
 			w.retContents[p.Name] = g.node()
 			vars[p.Name] = w.contents[p.Name]
 		}
-		if f.Stage != StageNone && p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups" {
+		if f.Stage != StageNone && p.Builtin != "workgroup_id" && p.Builtin != "num_workgroups" && p.Builtin != "subgroup_size" && p.Builtin != "num_subgroups" {
 			// An entry point's invocation builtins differ per invocation
-			// (WGSL #uniformity-entry-points; a struct of builtins too).
+			// (WGSL #uniformity-entry-points; a struct of builtins too);
+			// subgroup_size and num_subgroups are uniform, as Tint's
+			// analysis takes them.
 			g.edge(w.params[p.Name], uniMayBeNon)
 		}
 	}
@@ -784,6 +786,18 @@ func (w *uniFn) builtin(x *BuiltinCall, st uniState) int32 {
 	case ClassSubgroup:
 		required = w.u.subgroupErr
 		g.edge(res, uniMayBeNon)
+		switch x.Fn {
+		case BSubgroupShuffleUp, BSubgroupShuffleDown, BSubgroupShuffleXor:
+			// The delta or mask must be uniform (WGSL
+			// #subgroupShuffleUp-builtin and its siblings), under the
+			// subgroup_uniformity rule's severity as Tint checks it.
+			if required && len(args) == 2 {
+				g.edge(uniRequired, args[1])
+				g.reqs = append(g.reqs, uniReq{to: args[1], pos: x.Args[1].Position(),
+					msg: fmt.Sprintf("the second argument of %s must be a uniform value (WGSL #uniformity)", info.Name),
+					why: fmt.Sprintf("passes it to %s at %s", info.Name, x.Pos)})
+			}
+		}
 	default:
 		g.edge(res, args...)
 	}
