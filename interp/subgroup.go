@@ -117,8 +117,13 @@ import (
 // builtin is not executable (Invocation.Err), as before.
 
 // maxSubgroupPasses bounds the passes a dispatch takes to settle its
-// subgroup operands (beyond maxPasses for races and atomics).
-const maxSubgroupPasses = 12
+// subgroup operands (beyond maxPasses for races and atomics). A chain of
+// k subgroup operations each of whose operands depends on the one
+// before (x = subgroupAdd(x) in a loop of k iterations) settles in k + 1
+// passes: every dynamic instance's operands depend only on the results
+// of instances before it in its invocation's program order, so each pass
+// fixes at least the next one.
+const maxSubgroupPasses = 28
 
 // DefaultSubgroupSize is the size of the linear partition a dispatch uses
 // when Options.Subgroups is nil and Options.SubgroupSize is 0.

@@ -342,7 +342,9 @@ func (o *sgOp) run(fr *frame) {
 	for j := range own {
 		own[j].dropSet() // allowed sets are per pass (dispatchRun.sets)
 	}
-	if fr.fork != nil {
+	if fr.fork != nil && len(fr.fork.taken) > 0 {
+		// After a fork point (before the first, every path of the
+		// segment replays the same prefix, logging the same).
 		sh.sgSeeLog(lg, own)
 		fr.s[o.trace].bits, fr.s[o.trace+1].bits = traceMix(fr.s[o.trace].bits, fr.s[o.trace+1].bits, k, own)
 	}

@@ -740,3 +740,41 @@ enable subgroups;
 	require.NotNil(t, o.Indeterminate)
 	assert.Equal(t, []bool{false, true, false, false}, o.Indeterminate, o.Why)
 }
+
+// TestSubgroupChainsSettle: x = subgroupAdd(x) in a loop makes each
+// call's operand depend on the call before, so the reference needs one
+// more pass per iteration. By hand at size 4: x quadruples
+// each time, 4^10 = 1048576 after 10 iterations, definite; after 40
+// iterations the operands have not settled within the bound and every
+// leaf of the binding is any value, saying so.
+func TestSubgroupChainsSettle(t *testing.T) {
+	const src = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+@group(0) @binding(1) var<uniform> n: vec4<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  var x = 1u;
+  for (var i = 0u; i < n.x; i++) {
+    x = subgroupAdd(x);
+  }
+  out[lidx] = x;
+}
+`
+	m := sgParse(t, src)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	run := func(k uint32) Output {
+		n := ir.CompositeVal(ir.Vec(4, ir.U32), ir.U32Val(k), ir.U32Val(0), ir.U32Val(0), ir.U32Val(0))
+		res, err := d.Run(map[string]ir.Value{"n": n}, [3]uint32{1, 1, 1}, Options{SubgroupSize: 4})
+		require.NoError(t, err)
+		return res.Buffers["out"]
+	}
+	o := run(10)
+	assert.Nil(t, o.Indeterminate, o.Why)
+	assert.Equal(t, []uint32{1 << 20, 1 << 20, 1 << 20, 1 << 20}, sgU32s(o))
+	o = run(40)
+	require.NotNil(t, o.Indeterminate)
+	assert.Equal(t, []bool{true, true, true, true}, o.Indeterminate)
+	assert.Contains(t, o.Why, "did not settle")
+}
