@@ -271,9 +271,9 @@ func unaryKernels(m *ffmt) map[ir.Builtin]fk1 {
 		ir.BAbs:   func(a fv) (fv, fstatus) { return m.abs(a), fsOK },
 		ir.BFloor: func(a fv) (fv, fstatus) { return m.floor(a), fsOK },
 		// degrees, radians: inherited from x * the constant in m's
-		// format (WGSL #degrees-builtin, #radians-builtin).
-		ir.BDegrees:     func(a fv) (fv, fstatus) { return m.mul(a, fv{m.round(57.295779513082322865), 0}), fsOK },
-		ir.BRadians:     func(a fv) (fv, fstatus) { return m.mul(a, fv{m.round(0.017453292519943295769), 0}), fsOK },
+		// format (WGSL #degrees-builtin, #radians-builtin), or better.
+		ir.BDegrees:     func(a fv) (fv, fstatus) { return m.scaleByConst(a, 57.295779513082322865), fsOK },
+		ir.BRadians:     func(a fv) (fv, fstatus) { return m.scaleByConst(a, 0.017453292519943295769), fsOK },
 		ir.BCeil:        func(a fv) (fv, fstatus) { return m.ceil(a), fsOK },
 		ir.BRound:       func(a fv) (fv, fstatus) { return m.roundEven(a), fsOK },
 		ir.BTrunc:       func(a fv) (fv, fstatus) { return m.trunc(a), fsOK },

@@ -808,6 +808,22 @@ func (m *ffmt) faceForward(x, y, z, out []fv, tmp []fv) fstatus {
 	return fsOK
 }
 
+// scaleByConst is x * k for a real constant k, inherited from x times k
+// rounded to the format (degrees, radians), which is also the reference
+// value; an implementation may be more accurate (WGSL
+// #concrete-float-accuracy, "inherited from": "with better accuracy"), so
+// the bound also takes in both neighbours of the exact x·k: for f16 the
+// constant's own rounding moves the product by up to half an ULP (57.2958
+// is 57.28125 in binary16).
+func (m *ffmt) scaleByConst(a fv, k float64) fv {
+	r := m.mul(a, fv{m.round(k), 0})
+	exact := a.v * k
+	if d := math.Abs(exact-r.v) + a.e*math.Abs(k) + m.ulp(math.Abs(exact)+a.e*math.Abs(k)); d > r.e && exact != r.v {
+		r.e = d
+	}
+	return r
+}
+
 // fFma is f32F.fma (fma of f32 operands), by its name before the kernels
 // became methods of a format.
 func fFma(x, y, z fv) fv { return f32F.fma(x, y, z) }
