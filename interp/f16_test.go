@@ -822,3 +822,23 @@ func TestF16InheritedResultsContainTheExactValue(t *testing.T) {
 		})
 	}
 }
+
+// TestF16AmbiguousBranchForks: an if on an f16 comparison that the
+// operands' bounds leave open ((1 + 2^-11) == 1: 1 within 2^-10) runs
+// both ways (fork.go): the result is indeterminate with the allowed set
+// of both outcomes.
+func TestF16AmbiguousBranchForks(t *testing.T) {
+	r := local("r", tI32)
+	m := module(nil, fn("k", nil, tI32,
+		varDecl("r", tI32, iL(1)),
+		if_(bin(ir.OpEq, bin(ir.OpAdd, hL(1), hL(0x1p-11)), hL(1)), assign(r, iL(2))),
+		ret(r)))
+	o := retOf(t, m, "k")
+	require.True(t, allIndeterminate(o), "%s", desc(o))
+	require.NotNil(t, o.Allowed, "%s", desc(o))
+	var got []int32
+	for _, b := range o.Allowed[0].Values {
+		got = append(got, int32(b))
+	}
+	assert.ElementsMatch(t, []int32{1, 2}, got, "%s", desc(o))
+}
