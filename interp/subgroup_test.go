@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // sgParse parses a WGSL module with subgroup builtins, skipping the test
@@ -777,4 +778,57 @@ fn main(@builtin(local_invocation_index) lidx: u32) {
 	require.NotNil(t, o.Indeterminate)
 	assert.Equal(t, []bool{true, true, true, true}, o.Indeterminate)
 	assert.Contains(t, o.Why, "did not settle")
+}
+
+// TestSubgroupF16: f16 reductions round in binary16 (WGSL #extension-f16).
+// By hand: eight 1.5 sum to 12 and eight 2.0 multiply to 256, both
+// exact; eight 0.1 (binary16 0x2e66 = 0.0999755859375) summed left to
+// right in binary16, right to left and as a tree lie within the
+// reference's bound, which is a few binary16 ULPs of 0.8 (2^-11 each).
+func TestSubgroupF16(t *testing.T) {
+	const src = `
+enable f16;
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<vec4<f16>, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  out[lidx] = vec4<f16>(subgroupAdd(1.5h), subgroupMul(2.0h), subgroupAdd(0.1h), subgroupMin(f16(lidx)));
+}
+`
+	b := sgRun(t, src, [3]uint32{1, 1, 1}, Options{SubgroupSize: 8})
+	o := b["out"]
+	h := func(i, c int) float64 {
+		v, _, _ := wgslsem.F16ToF32(uint16(o.Value.Elems[i].Elems[c].Bits))
+		return float64(v)
+	}
+	r16 := func(x float64) float64 {
+		b, _, _ := wgslsem.F64ToF16(x)
+		v, _, _ := wgslsem.F16ToF32(b)
+		return float64(v)
+	}
+	x := r16(0.1)
+	left, right := x, x
+	for i := 1; i < 8; i++ {
+		left = r16(left + x)
+		right = r16(x + right)
+	}
+	p2 := r16(x + x)
+	p4 := r16(p2 + p2)
+	tree := r16(p4 + p4)
+	for i := 0; i < 8; i++ {
+		assert.Equal(t, 12.0, h(i, 0))
+		assert.Equal(t, 256.0, h(i, 1))
+		assert.Equal(t, 0.0, h(i, 3))
+		require.NotNil(t, o.Tolerance)
+		tol := o.Tolerance[4*i+2]
+		assert.Greater(t, tol, 0.0)
+		assert.Less(t, tol, 10*0x1p-11)
+		for _, a := range []float64{left, right, tree} {
+			assert.LessOrEqual(t, math.Abs(a-h(i, 2)), tol, "order giving %v", a)
+		}
+		for _, c := range []int{0, 1, 3} {
+			assert.False(t, o.Indeterminate[4*i+c])
+			assert.Zero(t, o.Tolerance[4*i+c])
+		}
+	}
 }
