@@ -35,6 +35,7 @@ import (
 type subgroupCase struct {
 	mod          *ir.Module // the case's module (and twin) with the probe: what devices run
 	probe        *ir.SharedVar
+	ids          bool      // the probe records 1 + subgroup_id (ir.SubgroupProbe.IDs)
 	bytes        int       // the probe binding's size
 	workgroups   [3]uint32 // the dispatch
 	perWorkgroup uint32    // invocations per workgroup
@@ -70,7 +71,7 @@ func newSubgroupCase(m *ir.Module, funcs []string, workgroups [3]uint32, referen
 	f := m.Func(funcs[0])
 	w := f.WorkgroupSize[0] * max(f.WorkgroupSize[1], 1) * max(f.WorkgroupSize[2], 1)
 	n := int(w) * int(workgroups[0]) * int(workgroups[1]) * int(workgroups[2])
-	return &subgroupCase{mod: pm, probe: p.Var, bytes: n * ir.SubgroupProbeStride, workgroups: workgroups, perWorkgroup: w,
+	return &subgroupCase{mod: pm, probe: p.Var, ids: p.IDs, bytes: n * ir.SubgroupProbeStride, workgroups: workgroups, perWorkgroup: w,
 		reference: reference, parts: map[string]*observedPartition{}}, nil
 }
 
@@ -128,15 +129,37 @@ func linearProbe(b []byte, perWorkgroup uint32, size int) bool {
 func (s *subgroupCase) partition(b []byte) (*interp.SubgroupPartition, error) {
 	n := len(b) / ir.SubgroupProbeStride
 	obs := make([]interp.SubgroupObservation, n)
+	subIDs := make([]uint32, n)
 	for i := range n {
 		e := b[i*ir.SubgroupProbeStride:]
-		if ran := binary.LittleEndian.Uint32(e[12:]); ran != 1 {
+		ran := binary.LittleEndian.Uint32(e[12:])
+		if ran == 0 || !s.ids && ran != 1 {
 			return nil, fmt.Errorf("invocation %d (workgroup %d, local index %d) did not run the entry point's first statement (probe marker %d)", i, i/int(s.perWorkgroup), i%int(s.perWorkgroup), ran)
 		}
+		subIDs[i] = ran - 1
 		obs[i] = interp.SubgroupObservation{ID: binary.LittleEndian.Uint32(e[0:]), First: binary.LittleEndian.Uint32(e[4:]), Size: binary.LittleEndian.Uint32(e[8:])}
 	}
-	return interp.ObservedSubgroups(int(s.perWorkgroup), obs)
+	p, err := interp.ObservedSubgroups(int(s.perWorkgroup), obs)
+	if err != nil || !s.ids {
+		return p, err
+	}
+	// The reference numbers a workgroup's subgroups in the order of their
+	// first invocations' local indices; a run whose subgroup_id numbers
+	// them otherwise (WGSL allows any numbering) cannot be judged by it.
+	for i := range n {
+		if sub, _ := p.Of(i/int(s.perWorkgroup), i%int(s.perWorkgroup)); uint32(sub) != subIDs[i] {
+			return nil, errNumbering{fmt.Sprintf("local invocation %d of workgroup %d has subgroup_id %d where the reference, numbering subgroups by their first invocations, has %d", i%int(s.perWorkgroup), i/int(s.perWorkgroup), subIDs[i], sub)}
+		}
+	}
+	return p, nil
 }
+
+// errNumbering is a partition WGSL allows whose subgroup_id numbering
+// the reference does not model: the run is not judged (an error, not a
+// difference).
+type errNumbering struct{ msg string }
+
+func (e errNumbering) Error() string { return e.msg }
 
 // judgeSubgroupRuns judges runs (a case's device runs and the twin's
 // interpreter run) each against the reference of the partition it
@@ -167,8 +190,13 @@ func (s *subgroupCase) judgeRuns(ref [][]oracle.Expected, names []string, runs [
 			switch {
 			case op == nil:
 			case op.err != nil:
+				_, numbering := op.err.(errNumbering)
 				for k := range rs {
-					if rs[k].Failed == "" {
+					switch {
+					case rs[k].Failed != "":
+					case numbering:
+						rs[k].Failed, rs[k].Message = oracle.Error, "not judged: the run's subgroup numbering is outside what the reference models: "+op.err.Error()
+					default:
 						rs[k].InvocationErr = []string{"impossible subgroup partition: " + op.err.Error()}
 					}
 				}

@@ -1464,7 +1464,8 @@ func (w *wgWorker) workgroup(ctx context.Context, wgLinear int32, wid [3]uint32,
 		fr.sh = &w.shs[li]
 		sub, sid := part.Of(int(wgLinear), li)
 		fr.sh.sgG, fr.sh.sgID, fr.sh.sgMembers = wgLinear*per+int32(sub), int32(sid), masks[sub]
-		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li), sid: uint32(sid), ssize: uint32(part.Size())}
+		ids := computeIDs{lid: lid, wid: wid, gid: gid, nwg: workgroups, li: uint32(li), sid: uint32(sid), ssize: uint32(part.Size()),
+			subID: uint32(sub), nsub: uint32(part.subgroups(int(wgLinear), len(w.frames)))}
 		for j, prm := range d.entry.Params {
 			base := d.e.params[j].base
 			if prm.Builtin != "" {
@@ -1486,6 +1487,7 @@ type computeIDs struct {
 	lid, wid, gid, nwg [3]uint32
 	li                 uint32
 	sid, ssize         uint32 // subgroup_invocation_id, subgroup_size (subgroup.go)
+	subID, nsub        uint32 // subgroup_id (the subgroup's index in the workgroup), num_subgroups
 }
 
 // put stores the builtin named name into s from at.
@@ -1506,6 +1508,10 @@ func (ids *computeIDs) put(s []slot, at int32, name string) {
 		v = []uint32{ids.sid}
 	case "subgroup_size":
 		v = []uint32{ids.ssize}
+	case "subgroup_id":
+		v = []uint32{ids.subID}
+	case "num_subgroups":
+		v = []uint32{ids.nsub}
 	}
 	for k, b := range v {
 		s[at+int32(k)] = slot{bits: b}

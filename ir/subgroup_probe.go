@@ -91,9 +91,37 @@ const (
 // is the local index of its invocation of subgroup_invocation_id 0: an
 // identity of the subgroup (the WebGPU CTS's way, webgpu/shader/execution/expression/
 // call/builtin/subgroup*). The fourth component tells an invocation that
-// ran from one that did not.
+// ran from one that did not: 1, or, when the module reads
+// @builtin(subgroup_id) (IDs), 1 + subgroup_id — the implementation's
+// numbering of the workgroup's subgroups, which the reference must use.
 type SubgroupProbe struct {
 	Var *SharedVar
+	// IDs reports that the fourth component is 1 + subgroup_id.
+	IDs bool
+}
+
+// usesBuiltin reports whether an entry point of entries takes the builtin
+// value name (as a parameter or a member of a struct parameter).
+func usesBuiltin(m *Module, name string, entries []string) bool {
+	for _, e := range entries {
+		f := m.Func(e)
+		if f == nil {
+			continue
+		}
+		for _, p := range f.Params {
+			if p.Builtin == name {
+				return true
+			}
+			if p.T != nil && p.T.Kind == KindStruct {
+				for _, fl := range p.T.Struct.Fields {
+					if fl.Builtin == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // AddSubgroupProbe adds to m (in place: clone it first) the binding of
@@ -127,6 +155,7 @@ func AddSubgroupProbe(m *Module, entries ...string) (*SubgroupProbe, error) {
 		}
 	}
 	elem := Vec(4, U32)
+	ids := usesBuiltin(m, "subgroup_id", entries)
 	pv := &SharedVar{Name: SubgroupProbeVar, T: &Type{Kind: KindRuntimeArray, Elem: elem}, Space: SpaceStorage, Access: AccessReadWrite, Group: group, Binding: binding + 1}
 	m.Shared = append(m.Shared, pv)
 	for _, name := range entries {
@@ -166,11 +195,15 @@ func AddSubgroupProbe(m *Module, entries ...string) (*SubgroupProbe, error) {
 		w := f.WorkgroupSize[0] * max(f.WorkgroupSize[1], 1) * max(f.WorkgroupSize[2], 1)
 		idx := add(mul(g, u(w)), lidx)
 		first := &BuiltinCall{Pos: pos, Fn: BSubgroupBroadcastFirst, Args: []Expr{CloneExpr(lidx)}, T: U32}
-		val := &Construct{Pos: pos, T: elem, Args: []Expr{sid, first, size, u(1)}}
+		var marker Expr = u(1)
+		if ids {
+			marker = add(get("subgroup_id", U32), u(1))
+		}
+		val := &Construct{Pos: pos, T: elem, Args: []Expr{sid, first, size, marker}}
 		st := &Assign{Pos: pos, LHS: &Index{Pos: pos, X: &Ident{Pos: pos, Name: pv.Name, T: pv.T, Ref: RefShared}, Index: idx, T: elem}, RHS: val}
 		f.Body.Stmts = append([]Stmt{st}, f.Body.Stmts...)
 	}
-	return &SubgroupProbe{Var: pv}, nil
+	return &SubgroupProbe{Var: pv, IDs: ids}, nil
 }
 
 // freshParamName returns base, or base with a numeric suffix, unused by
