@@ -1,9 +1,14 @@
 package gen_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -47,8 +52,8 @@ func TestF16ProgramsVerify(t *testing.T) {
 }
 
 // TestF16ProgramsRunOnEveryPath: the canonical WGSL and the emitted
-// entry point of every f16 program parse back, and gpudiff's SPIR-V
-// emitter takes it (Float16, 16-bit storage).
+// entry point of every f16 program parse back, and gpudiff's SPIR-V of
+// it (Float16, 16-bit storage) passes spirv-val.
 func TestF16ProgramsRunOnEveryPath(t *testing.T) {
 	cfg := f16Config(t)
 	for seed := uint64(0); seed < 60; seed++ {
@@ -60,9 +65,28 @@ func TestF16ProgramsRunOnEveryPath(t *testing.T) {
 		m, err := wgsl.Parse("gen.wgsl", []byte(src))
 		require.NoError(t, err, "seed %d:\n%s", seed, src)
 		assert.Len(t, m.EntryPoints(), 1)
-		_, err = spirv.Emit(p.Module, p.Kernel, spirv.Options{})
-		assert.NoError(t, err, "seed %d", seed)
+		words, err := spirv.Emit(p.Module, p.Kernel, spirv.Options{})
+		require.NoError(t, err, "seed %d", seed)
+		assert.Empty(t, spirvVal(t, words), "seed %d:\n%s", seed, p)
 	}
+}
+
+// spirvVal runs `spirv-val --target-env vulkan1.1` (spirv-tools, make
+// deps: never skipped) on words and returns its complaint, "" when the
+// module is valid.
+func spirvVal(t testing.TB, words []uint32) string {
+	t.Helper()
+	val, err := exec.LookPath("spirv-val")
+	require.NoError(t, err, "spirv-val not found: install spirv-tools (make deps)")
+	var buf bytes.Buffer
+	require.NoError(t, binary.Write(&buf, binary.NativeEndian, words))
+	path := filepath.Join(t.TempDir(), "module.spv")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	out, err := exec.Command(val, "--target-env", "vulkan1.1", path).CombinedOutput()
+	if err != nil {
+		return strings.TrimSpace(string(out)) + " (" + err.Error() + ")"
+	}
+	return ""
 }
 
 // TestF16ProgramsAreExactAndRaceFree: the f16 discipline (compute_f16.go)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/check/testcase"
+	"github.com/gpudiff/gpudiff/compiler/spirv"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
@@ -96,7 +97,8 @@ func TestSubgroupProgramsFindADroppedGuard(t *testing.T) {
 // TestSubgroupProgramsParse: the canonical WGSL of a subgroups program
 // (ir.Print, directives included) and its emitted entry point are valid
 // WGSL the front end reads back, uniformity analysis included (the
-// directive lowers subgroup_uniformity; WGSL #uniformity).
+// directive lowers subgroup_uniformity; WGSL #uniformity), and gpudiff's
+// SPIR-V of it (GroupNonUniform instructions) passes spirv-val.
 func TestSubgroupProgramsParse(t *testing.T) {
 	cfg := subgroupConfig(t)
 	for seed := uint64(0); seed < 60; seed++ {
@@ -108,5 +110,8 @@ func TestSubgroupProgramsParse(t *testing.T) {
 		m, err := wgsl.Parse("gen.wgsl", []byte(src))
 		require.NoError(t, err, "seed %d:\n%s", seed, src)
 		assert.Len(t, m.EntryPoints(), 1)
+		words, err := spirv.Emit(p.Module, p.Kernel, spirv.Options{})
+		require.NoError(t, err, "seed %d", seed)
+		assert.Empty(t, spirvVal(t, words), "seed %d:\n%s", seed, p)
 	}
 }
