@@ -278,6 +278,13 @@ func (p *Program) store(s []slot, base int32, v ir.Value, why int32) int32 {
 			s[base] = slot{bits: v.Bits}
 		}
 		return base + 1
+	case ir.KindF16:
+		if v.Bits&0x7c00 == 0x7c00 { // ±∞ or NaN: outside finite math
+			s[base] = slot{bits: v.Bits, why: -why}
+		} else {
+			s[base] = slot{bits: v.Bits}
+		}
+		return base + 1
 	}
 	for _, e := range v.Elems {
 		base = p.store(s, base, e, why)
@@ -419,7 +426,7 @@ func (p *Program) output(fr *frame, o varInfo) Output {
 
 func buildValue(t *ir.Type, s []slot, pos *int, a *outArena) ir.Value {
 	switch t.Kind {
-	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32:
+	case ir.KindBool, ir.KindI32, ir.KindU32, ir.KindF32, ir.KindF16:
 		v := ir.Value{Type: t, Bits: s[*pos].bits}
 		*pos++
 		return v

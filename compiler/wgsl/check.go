@@ -209,9 +209,30 @@ func (mc *chkModule) run(decls []*astDecl) *ir.Module {
 		}
 		return nil
 	}
+	mc.nagaSubgroups(m)
 	mc.checkUniformity(m)
 	mc.textureStages(m)
 	return m
+}
+
+// nagaSubgroups: a module that uses subgroup operations without `enable
+// subgroups;` is written for naga, which checks no subgroup uniformity
+// (it has no subgroup_uniformity rule: real shaders written for wgpu
+// call subgroupExclusiveAdd under `if i < subgroup_size`). Such a module
+// is checked as naga does — the rule off — and keeps that as its own
+// global `diagnostic(off, subgroup_uniformity);` (an ir.Opaque the
+// emitter writes), so Tint, which requires the directive and the rule,
+// takes the emitted module, and the reference marks what depends on
+// reconvergence. Notes says so.
+func (mc *chkModule) nagaSubgroups(m *ir.Module) {
+	if mc.subgroups || mc.subgroupSeverity != "error" {
+		return
+	}
+	if first, _ := firstSubgroupUse(m); !first.IsValid() {
+		return
+	}
+	mc.subgroupSeverity = "off"
+	m.Opaque = append(m.Opaque, &ir.Opaque{Pos: ir.Pos{Line: 1, Col: 1}, Kind: "diagnostic", Text: "diagnostic(off, subgroup_uniformity);"})
 }
 
 // entryBindings refuses two resource variables with the same @group and

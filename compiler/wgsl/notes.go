@@ -27,7 +27,8 @@ func Notes(m *ir.Module) []*ir.Error {
 	}
 	return []*ir.Error{ir.Errorf(m.File, first, "note",
 		"%s without `enable subgroups;`: WGSL requires the directive (WGSL #extension-subgroups) and Tint refuses the module without it; "+
-			"naga accepts it (its SUBGROUP feature), and so does gpudiff, whose emitted WGSL has the directive unless the stack takes it without",
+			"naga accepts it (its SUBGROUP feature), and so does gpudiff, whose emitted WGSL has the directive unless the stack takes it without; "+
+			"as naga, gpudiff checks no subgroup uniformity here (the emitted WGSL says diagnostic(off, subgroup_uniformity)), and results of subgroup operations in divergent control flow are judged as depending on reconvergence",
 		what)}
 }
 
