@@ -60,7 +60,8 @@ import (
 // bounds cover it); those results are only stored. Only a determinate
 // result of an operation in uniform control flow with integral operands
 // (reductions, scans, BroadcastFirst, All, Any, Elect, a ballot's bit
-// count) feeds acc, and so the rest of the program's data; the rest —
+// count; not an f32 product, which the reference bounds as if it
+// rounded) feeds acc, and so the rest of the program's data; the rest —
 // shuffles (their source lane may be inactive: indeterminate), Broadcast
 // and every result in divergent control flow (it depends on the active
 // set, which WGSL leaves to the implementation: the reference marks it,
@@ -234,7 +235,10 @@ type sgOp struct {
 }
 
 // valueOp returns a subgroup operation whose result has scalar type t.
-func (sg *sgGen) valueOp(t *ir.Type, ctx sgCtx) sgOp {
+func (sg *sgGen) valueOp(t *ir.Type, ctx sgCtx) sgOp { return sg.valueOpOf(t, ctx, sg.pickOp(t, ctx)) }
+
+// pickOp draws the operation of a value site.
+func (sg *sgGen) pickOp(t *ir.Type, ctx sgCtx) ir.Builtin {
 	r := sg.r
 	isInt := t.Kind != ir.KindF32
 	bits := 0
@@ -253,7 +257,17 @@ func (sg *sgGen) valueOp(t *ir.Type, ctx sgCtx) sgOp {
 		ir.BSubgroupInclusiveAdd, ir.BSubgroupExclusiveAdd, ir.BSubgroupInclusiveMul, ir.BSubgroupExclusiveMul,
 		ir.BSubgroupBroadcastFirst, ir.BSubgroupBroadcast,
 		ir.BSubgroupShuffle, ir.BSubgroupShuffleXor, ir.BSubgroupShuffleUp, ir.BSubgroupShuffleDown}
-	op := ops[r.weighted(8, 3, 3, 3, bits, bits, bits, 4, 4, 2, 2, 6, bcast, 3, 3, 2, 2)]
+	return ops[r.weighted(8, 3, 3, 3, bits, bits, bits, 4, 4, 2, 2, 6, bcast, 3, 3, 2, 2)]
+}
+
+// valueOpOf returns the operation op (drawn by pickOp for t, maybe at
+// another ctx: subgroupBroadcast where no lane is known active becomes
+// subgroupBroadcastFirst) on a fresh operand.
+func (sg *sgGen) valueOpOf(t *ir.Type, ctx sgCtx, op ir.Builtin) sgOp {
+	r := sg.r
+	if op == ir.BSubgroupBroadcast && ctx.lanes == 0 {
+		op = ir.BSubgroupBroadcastFirst
+	}
 	a, frac := sg.operand(t, op)
 	switch op {
 	case ir.BSubgroupBroadcast:
@@ -276,7 +290,11 @@ func (sg *sgGen) valueOp(t *ir.Type, ctx sgCtx) sgOp {
 	case ir.BSubgroupShuffleUp, ir.BSubgroupShuffleDown:
 		return sgOp{e: builtin(op, a, sg.u(uint32(r.between(1, 2))))}
 	}
-	return sgOp{e: builtin(op, a), mixable: !frac}
+	// An f32 product (every partial product ±2^k, exact) is only stored:
+	// the reference bounds float products as if they rounded, so one
+	// converted to an integer would be indeterminate there.
+	prod := op == ir.BSubgroupMul || op == ir.BSubgroupInclusiveMul || op == ir.BSubgroupExclusiveMul
+	return sgOp{e: builtin(op, a), mixable: !frac && !(prod && t.Kind == ir.KindF32)}
 }
 
 // operand returns the operand of op of type t: a small literal or a
@@ -455,12 +473,19 @@ func (sg *sgGen) site(ctx sgCtx) []ir.Stmt {
 	return sg.leaf(ctx)
 }
 
-// arm returns the body of a branch arm: one or two sites, or a store of
-// the shape's result variable rv (nil: none) with one operation.
-func (sg *sgGen) arm(ctx sgCtx, rv *ir.Ident) *ir.Block {
+// arm returns the body of a branch arm: one or two sites, or an
+// assignment of the shape's result variable rv (nil: none) with one
+// operation — same when it is not 0 (every arm's the same operation, on
+// its own operand: wgpu#10019's shape).
+func (sg *sgGen) arm(ctx sgCtx, rv *ir.Ident, same ir.Builtin) *ir.Block {
 	b := &ir.Block{}
 	if rv != nil && !sg.full() {
-		op := sg.valueOp(rv.T, ctx)
+		var op sgOp
+		if same != 0 {
+			op = sg.valueOpOf(rv.T, ctx, same)
+		} else {
+			op = sg.valueOp(rv.T, ctx)
+		}
 		b.Stmts = append(b.Stmts, &ir.Assign{LHS: ir.CloneExpr(rv), RHS: op.e})
 		if sg.r.chance(70) {
 			return b
@@ -504,14 +529,18 @@ func (sg *sgGen) ifElse(ctx sgCtx) []ir.Stmt {
 	var rv *ir.Ident
 	var decl *ir.Decl
 	var dst ir.Expr
+	var same ir.Builtin
 	if r.chance(75) {
 		t := sg.valueType()
 		decl, rv = sg.resultVar(t, scalarValue(t, 0))
 		dst = sg.slot(sgKindOf(t)) // taken before the arms take theirs
+		if r.chance(50) {
+			same = sg.pickOp(t, then)
+		}
 	}
-	s := &ir.If{Cond: c, Then: sg.arm(then, rv), Else: &ir.Block{}}
+	s := &ir.If{Cond: c, Then: sg.arm(then, rv, same), Else: &ir.Block{}}
 	if r.chance(85) {
-		s.Else = sg.arm(els, rv)
+		s.Else = sg.arm(els, rv, same)
 	}
 	if rv == nil {
 		return []ir.Stmt{s}
@@ -546,6 +575,10 @@ func (sg *sgGen) switchSite(ctx sgCtx) []ir.Stmt {
 	t := sg.valueType()
 	decl, rv := sg.resultVar(t, scalarValue(t, 0))
 	dst := sg.slot(sgKindOf(t))
+	var same ir.Builtin
+	if r.chance(50) {
+		same = sg.pickOp(t, in)
+	}
 	sw := &ir.Switch{Selector: sel}
 	vals := []uint32{0, 1, 2, 3}
 	n := r.between(1, 3)
@@ -554,12 +587,12 @@ func (sg *sgGen) switchSite(ctx sgCtx) []ir.Stmt {
 		if i == n-1 && n < 3 && r.chance(40) {
 			c.Values = append(c.Values, ir.U32Val(vals[i+1]))
 		}
-		c.Body = sg.arm(in, rv)
+		c.Body = sg.arm(in, rv, same)
 		sw.Cases = append(sw.Cases, c)
 	}
 	def := &ir.Case{Default: true, Body: &ir.Block{}}
 	if r.chance(70) {
-		def.Body = sg.arm(in, rv)
+		def.Body = sg.arm(in, rv, same)
 	}
 	sw.Cases = append(sw.Cases, def)
 	return []ir.Stmt{&ir.Block{Stmts: []ir.Stmt{decl, sw, &ir.Assign{LHS: dst, RHS: ir.CloneExpr(rv)}}}}
