@@ -300,4 +300,8 @@ fn main(@builtin(local_invocation_index) i: u32) {
 	assert.Contains(t, bad, "subgroupAdd(i)")
 	assert.NotContains(t, bad, "subgroupAdd(select")
 	assert.Contains(t, bad, "subgroupAny(cond && i == 2u)")
+	// The CLI's way: the environment variable, with Options.Fault unset.
+	t.Setenv(flatten.FaultEnv, "subgroup-guard-dropped")
+	_, env := sgTwin(t, body, flatten.Options{})
+	assert.Equal(t, bad, env)
 }
