@@ -1196,9 +1196,14 @@ func (d *Dispatch) runOnce(in []bindingIn, workgroups [3]uint32, opts Options, t
 		return nil, &ir.Error{File: file, Pos: d.entry.StagePos, Pass: "interp", Msg: fmt.Sprintf("dispatch of %d invocations (want 1 to %d)", total, 1<<26)}
 	}
 	run := newDispatchRun(len(d.e.vars))
-	part, err := opts.partition(local, total/uint64(local))
-	if err != nil {
-		return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: err.Error()}
+	// The partition matters only to an entry point that uses subgroups
+	// (its Options are not checked otherwise).
+	part := &SubgroupPartition{size: DefaultSubgroupSize}
+	if d.m.UsesSubgroups(d.entry.Name) {
+		var err error
+		if part, err = opts.partition(local, total/uint64(local)); err != nil {
+			return nil, &ir.Error{File: file, Pos: d.entry.Pos, Pass: "interp", Msg: err.Error()}
+		}
 	}
 	run.part = part
 	run.sg = d.newSubgroups(part, workgroups, taint)

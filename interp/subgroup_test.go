@@ -704,12 +704,17 @@ func TestSubgroupForkedInvocation(t *testing.T) {
 // the pixel's own quadBroadcast(v, 0u) is its v.
 func TestSubgroupFragmentQuad(t *testing.T) {
 	const src = `
+diagnostic(off, subgroup_uniformity);
 enable subgroups;
 @fragment fn main(@location(0) v: f32) -> @location(0) vec4f {
   return vec4f(quadSwapX(v), quadSwapY(v), quadBroadcast(v, 3u), subgroupAdd(v));
 }
 @fragment fn own(@location(0) v: f32) -> @location(0) vec4f {
-  return vec4f(quadBroadcast(v, 0u), quadSwapX(v), 0.0, 0.0);
+  var w = 0.0;
+  if (v > 5.0) {
+    w = quadSwapX(v);
+  }
+  return vec4f(quadBroadcast(v, 0u), quadSwapX(v), w, 0.0);
 }
 `
 	m := sgParse(t, src)
@@ -740,6 +745,36 @@ enable subgroups;
 	assert.Equal(t, uint32(0), o.Value.Elems[0].Bits, "v at (0,0) is 0")
 	require.NotNil(t, o.Indeterminate)
 	assert.Equal(t, []bool{false, true, false, false}, o.Indeterminate, o.Why)
+	// Under v > 5 (non-uniform control flow; the front end's
+	// subgroup_uniformity is off) the quad operation is any value: which
+	// quad invocations run it together is not known.
+	res, err = p.RunQuads(func(x, y int) []ir.Value { return []ir.Value{ir.F32Val(9)} }, 1, 1, Options{})
+	require.NoError(t, err)
+	o = res[0].Outputs[0]
+	assert.True(t, o.Indeterminate[2], o.Why)
+}
+
+// TestSubgroupSizeOption: Options.SubgroupSize must be a power of two in
+// [4, 128] for an entry point that uses subgroups (WGSL #subgroups); an
+// entry point that does not ignores it.
+func TestSubgroupSizeOption(t *testing.T) {
+	m := sgParse(t, sgBasic)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	_, err = d.Run(nil, [3]uint32{1, 1, 1}, Options{SubgroupSize: 12})
+	assert.ErrorContains(t, err, "not a power of two in [4, 128]")
+	_, err = d.Run(nil, [3]uint32{1, 1, 1}, Options{SubgroupSize: 256})
+	assert.ErrorContains(t, err, "not a power of two in [4, 128]")
+	plain, err := wgsl.Parse("plain.wgsl", []byte(`
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) l: u32) { out[l] = l; }
+`))
+	require.NoError(t, err)
+	d, err = CompileEntry(plain, "main")
+	require.NoError(t, err)
+	res, err := d.Run(nil, [3]uint32{1, 1, 1}, Options{SubgroupSize: 12})
+	require.NoError(t, err)
+	assert.Equal(t, []uint32{0, 1, 2, 3}, sgU32s(res.Buffers["out"]))
 }
 
 // TestSubgroupChainsSettle: x = subgroupAdd(x) in a loop makes each
