@@ -43,12 +43,18 @@ func sgTwin(t *testing.T, body string, opts flatten.Options) (*ir.Module, string
 // subgroup_uniformity at its default, error, severity: every subgroup
 // operation of the twin is in uniform control flow, as WGSL requires
 // of a module without the diagnostic (WGSL #uniformity), although the
-// source's are not.
+// source's are not. The WGSL emitter's text of the twin's entry point
+// (wgsl.EmitEntry: the identities' literals, i32(-2147483648) and -0.0f
+// among them) parses too.
 func sgReparse(t *testing.T, twin string) {
 	t.Helper()
 	src := strings.Replace(sgHeader, "diagnostic(off, subgroup_uniformity);\n", "", 1) + twin
-	_, err := wgsl.Parse("twin.wgsl", []byte(src))
+	m, err := wgsl.Parse("twin.wgsl", []byte(src))
 	require.NoError(t, err, src)
+	text, err := wgsl.EmitEntry(m, "main_flat", wgsl.EmitOptions{Mode: wgsl.Raw})
+	require.NoError(t, err)
+	_, err = wgsl.Parse("emitted.wgsl", []byte(text))
+	require.NoError(t, err, text)
 }
 
 // TestSubgroupGuards: each subgroup operation under a predicate c takes
