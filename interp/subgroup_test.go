@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -359,10 +360,12 @@ func TestObservedSubgroupsRefusesTheImpossible(t *testing.T) {
 			}
 		}, "not below subgroup_size"},
 	} {
-		o := ok()
-		c.edit(o)
-		_, err := ObservedSubgroups(8, o)
-		assert.ErrorContains(t, err, c.want, c.name)
+		t.Run(c.name, func(t *testing.T) {
+			o := ok()
+			c.edit(o)
+			_, err := ObservedSubgroups(8, o)
+			assert.ErrorContains(t, err, c.want)
+		})
 	}
 	_, err = ObservedSubgroups(3, ok())
 	assert.ErrorContains(t, err, "8 records for workgroups of 3")
@@ -864,6 +867,72 @@ fn main(@builtin(local_invocation_index) lidx: u32) {
 		for _, c := range []int{0, 1, 3} {
 			assert.False(t, o.Indeterminate[4*i+c])
 			assert.Zero(t, o.Tolerance[4*i+c])
+		}
+	}
+}
+
+// TestSubgroupReductionsFollowThePartition: over random observed
+// partitions (two workgroups of 48 invocations cut into subgroups of at
+// most S, members and ids shuffled), subgroupAdd(lidx), the exclusive
+// scan of lidx, subgroupMax(lidx) and the ballot of lidx % 3 == 0 are,
+// at every invocation, those computed from the partition's definition
+// (WGSL #subgroupadd-builtin, #subgroupexclusiveadd-builtin,
+// #subgroupballot-builtin) — and the same on 1 and 3 workers.
+func TestSubgroupReductionsFollowThePartition(t *testing.T) {
+	const src = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<vec4<u32>, 96>;
+@compute @workgroup_size(48)
+fn main(@builtin(local_invocation_index) lidx: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  out[wid.x * 48u + lidx] = vec4(subgroupAdd(lidx), subgroupExclusiveAdd(lidx), subgroupMax(lidx), subgroupBallot(lidx % 3u == 0u).x);
+}
+`
+	m := sgParse(t, src)
+	d, err := CompileEntry(m, "main")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewSource(40))
+	type member struct{ lidx, id int }
+	for trial := 0; trial < 20; trial++ {
+		size := []int{4, 8, 16, 32}[rng.Intn(4)]
+		obs := make([]SubgroupObservation, 96)
+		want := make([][4]uint32, 96)
+		for g := 0; g < 2; g++ {
+			perm := rng.Perm(48)
+			for len(perm) > 0 {
+				n := min(1+rng.Intn(size), len(perm))
+				var gr []member
+				for id, l := range perm[:n] {
+					gr = append(gr, member{l, id})
+					obs[g*48+l] = SubgroupObservation{ID: uint32(id), Size: uint32(size), First: uint32(perm[0])}
+				}
+				perm = perm[n:]
+				for _, me := range gr {
+					var w [4]uint32
+					for _, o := range gr {
+						w[0] += uint32(o.lidx)
+						if o.id < me.id {
+							w[1] += uint32(o.lidx)
+						}
+						w[2] = max(w[2], uint32(o.lidx))
+						if o.lidx%3 == 0 {
+							w[3] |= 1 << o.id
+						}
+					}
+					want[g*48+me.lidx] = w
+				}
+			}
+		}
+		part, err := ObservedSubgroups(48, obs)
+		require.NoError(t, err)
+		for _, workers := range []int{1, 3} {
+			res, err := d.Run(nil, [3]uint32{2, 1, 1}, Options{Subgroups: part, Workers: workers})
+			require.NoError(t, err)
+			out := res.Buffers["out"]
+			require.Nil(t, out.Indeterminate, out.Why)
+			for i, v := range out.Value.Elems {
+				got := [4]uint32{v.Elems[0].Bits, v.Elems[1].Bits, v.Elems[2].Bits, v.Elems[3].Bits}
+				require.Equal(t, want[i], got, "trial %d size %d invocation %d", trial, size, i)
+			}
 		}
 	}
 }
