@@ -79,7 +79,7 @@ func (l *lowerer) maskedLoop(lp *ir.Loop) {
 	l.out = nil
 	l.predKey, l.predVal = nil, nil
 
-	slot := &keptSlot{}
+	slot := &keptSlot{discards: l.demoted != nil && loopDiscards(l.m, lp)}
 	l.keptStack = append(l.keptStack, slot)
 	t := &target{loop: true, brk: mID()}
 	fr.targets = append(fr.targets, t)

@@ -32,6 +32,25 @@ const faultSubgroupGuardDropped = "subgroup-guard-dropped"
 // can be checked against the loop's kind (checkSubgroupLoops).
 type keptSlot struct {
 	loop *ir.Loop
+	// discards: the source's loop may discard (itself or a function it
+	// calls), so a later iteration runs after a discard.
+	discards bool
+}
+
+// loopDiscards reports whether the source loop lp holds a discard or
+// calls a function whose call graph does.
+func loopDiscards(m *ir.Module, lp *ir.Loop) bool {
+	return ir.Any(lp, func(n ir.Node) bool {
+		switch x := n.(type) {
+		case *ir.Discard:
+			return true
+		case *ir.Call:
+			if f := m.Func(x.Func); f != nil {
+				return hasDiscard(m, f)
+			}
+		}
+		return false
+	})
 }
 
 // pendingSubgroup is a subgroup operation lowered inside a kept loop: the
@@ -59,7 +78,7 @@ func hasSubgroup(e ir.Node) bool {
 // true the call is the source's; where it is statically false the value
 // (never selected) is zero and nothing runs.
 func (l *lowerer) subgroupCall(x *ir.BuiltinCall) ir.Expr {
-	if l.demoted != nil && (l.discarded || len(l.keptStack) > 0) {
+	if l.demoted != nil && (l.discarded || l.inDiscardingLoop()) {
 		l.errorf(x.Pos, "%s in a fragment entry point after a discard may have run: the source's demoted invocation is a helper, whose part in a subgroup operation WGSL leaves to the implementation, while the twin demotes only at its end (doc.go \"Subgroups\"); take the operation before the discard", x.Fn)
 		return &ir.Lit{Pos: x.Pos, Val: ir.Zero(x.T)}
 	}
@@ -78,6 +97,16 @@ func (l *lowerer) subgroupCall(x *ir.BuiltinCall) ir.Expr {
 		call.Args[i] = l.finish(a)
 	}
 	return l.bindAlways("sg", l.guardSubgroup(call, c))
+}
+
+// inDiscardingLoop reports whether a kept loop being lowered may discard.
+func (l *lowerer) inDiscardingLoop() bool {
+	for _, s := range l.keptStack {
+		if s.discards {
+			return true
+		}
+	}
+	return false
 }
 
 // guardSubgroup returns call, whose operands are translated, rewritten so

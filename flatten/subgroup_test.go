@@ -286,6 +286,33 @@ fn fs(@location(0) x: f32) -> @location(0) vec4f {
 	twin, err := flatten.Function(m, "fs", flatten.Options{VerifyPasses: true})
 	require.NoError(t, err)
 	assert.Contains(t, ir.PrintFunc(twin), "subgroupAdd(x)")
+
+	// In a kept loop that discards, a later iteration runs after the
+	// discard: refused even before the discard in the body; a kept loop
+	// that does not discard keeps its operation (guarded by its mask).
+	loop := `enable subgroups;
+diagnostic(off, subgroup_uniformity);
+struct U { n: u32 }
+@group(0) @binding(0) var<uniform> u: U;
+@fragment
+fn fs(@location(0) x: f32) -> @location(0) vec4f {
+  var acc = 0.0;
+  for (var k = 0u; k < u.n; k++) {
+    acc += subgroupAdd(x);
+    DISCARD
+  }
+  if (x < 0.25) { discard; }
+  return vec4f(acc, 0.0, 0.0, 1.0);
+}
+`
+	m = parse(t, strings.Replace(loop, "DISCARD", "if (acc > 4.0) { discard; }", 1))
+	_, err = flatten.Function(m, "fs", flatten.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "test.wgsl:9:12: flatten: subgroupAdd in a fragment entry point after a discard may have run")
+	m = parse(t, strings.Replace(loop, "DISCARD", "", 1))
+	twin, err = flatten.Function(m, "fs", flatten.Options{VerifyPasses: true})
+	require.NoError(t, err)
+	assert.Regexp(t, `subgroupAdd\(select\(-0\.0f, x, \w+\)\)`, ir.PrintFunc(twin))
 }
 
 // TestSubgroupFaultDropsTheGuard: with the subgroup-guard-dropped fault
