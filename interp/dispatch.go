@@ -1258,8 +1258,10 @@ func (d *Dispatch) runOnce(in []bindingIn, workgroups [3]uint32, opts Options, t
 
 // runPass runs the dispatch once from the initial memory, with what
 // run assumes of races and contended atomics: on the first pass with
-// several workers, workgroups in parallel when that is certain to give
-// what the sequential run gives (parallel.go), else workgroup after
+// several workers (or a later one of an entry point with subgroup calls,
+// which needs several passes, while nothing is assumed of races and
+// atomics), workgroups in parallel when that is certain to give what
+// the sequential run gives (parallel.go), else workgroup after
 // workgroup.
 func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int64, maxPaths, workers int, run *dispatchRun) (*runOut, error) {
 	if run.tex != nil {

@@ -13,7 +13,11 @@ import (
 // workgroups on several goroutines (Options.Workers), each a wgWorker
 // with its own frames, workgroup memory, shadows' table and dispatchRun,
 // over the pass's one storage memory. It gives exactly what the
-// sequential pass gives, or is abandoned and the pass runs sequentially:
+// sequential pass gives, or is abandoned and the pass runs sequentially
+// (a later pass may too, for an entry point with subgroup calls, while
+// the passes before found no race and no contended atomic: it assumes
+// nothing a worker would miss; the subgroup logs are per subgroup, so
+// each worker writes only its workgroups', subgroup.go):
 //
 //   - Every access to a leaf of a storage binding that the entry point
 //     writes first claims the leaf for its workgroup: its race shadow's
