@@ -1028,10 +1028,6 @@ func (c *chkCtx) bitcast(x *astCallExpr) chkOp {
 		v, err := cvBitcast(*a.c, t)
 		return c.cvResult(id.off, v, err, t)
 	}
-	if t.width() != a.t.width() {
-		// ir.Bitcast keeps the component count (ir.Verify).
-		c.outsidef(id.off, "run-time bitcast from %v to %v (the IR's bitcast keeps the component count; a const-expression one folds)", a.t, t)
-	}
 	return chkOp{t: t, e: &ir.Bitcast{Pos: c.pos(id.off), T: t.toIR(), X: a.e}, off: id.off}
 }
 
@@ -1390,14 +1386,16 @@ func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkO
 	}
 	a := args[0]
 	l := a.t.leaf()
-	if l != nil && l.k == ckF16 {
-		// The IR predeclares __modf_result_f32 and its kin only.
-		c.outsidef(id.off, "%s of f16 (its result struct __%s_result_f16 is not in gpudiff's IR)", name, name)
-	}
-	if l == nil || l.k != ckF32 && l.k != ckAbsFloat && l.k != ckAbsInt {
+	if l == nil || l.k != ckF32 && l.k != ckF16 && l.k != ckAbsFloat && l.k != ckAbsInt {
 		c.errorf(id.off, "no overload of %s(%s)", name, chkTypeList(args))
 	}
-	a = c.to(a, a.t.withScalar(chkF32), "argument 1 of "+name)
+	// f16 splits into __modf_result_f16 and its kin (ir.ModfResult): both
+	// parts of an f16 are f16 values, exactly.
+	elem := chkF32
+	if l != nil && l.k == ckF16 {
+		elem = chkF16
+	}
+	a = c.to(a, a.t.withScalar(elem), "argument 1 of "+name)
 	rt, err := ir.BuiltinResultType(b, []*ir.Type{a.t.toIR()})
 	if err != nil {
 		c.errorf(id.off, "%v", err)
@@ -1416,10 +1414,10 @@ func (c *chkCtx) splitBuiltin(b ir.Builtin, id *astIdentExpr, args []chkOp) chkO
 	for _, x := range xs {
 		if b == ir.BModf {
 			w := math.Trunc(x.f)
-			first, second = append(first, cvFloat(chkF32, x.f-w)), append(second, cvFloat(chkF32, w))
+			first, second = append(first, cvFloat(elem, x.f-w)), append(second, cvFloat(elem, w))
 		} else {
 			f, e := math.Frexp(x.f)
-			first, second = append(first, cvFloat(chkF32, f)), append(second, cvInt(chkI32, int64(e)))
+			first, second = append(first, cvFloat(elem, f)), append(second, cvInt(chkI32, int64(e)))
 		}
 	}
 	member := func(t *chkType, vs []cVal) cVal {

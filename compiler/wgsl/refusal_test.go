@@ -33,8 +33,6 @@ var ptRefusalCases = []struct {
 	// f16 is in the subset (issue 40) but for modf's and frexp's f16
 	// result structs and run-time bitcasts that change the component
 	// count.
-	{"modf of f16", "enable f16;\nfn k(x: f32) -> f32 {\n  let h = modf(f16(x));\n  return f32(h.fract);\n}", "", true,
-		[]ptRefusal{{"3:11", "check: kernel k is outside the gpudiff subset: modf of f16"}}},
 	{"storage buffer", "@group(0) @binding(0) var<storage, read_write> buf: array<u32>;\nfn k(i: u32) -> u32 {\n  return buf[i];\n}", "", true,
 		[]ptRefusal{{"3:10", "check: kernel k uses var<storage> buf, which only a compute entry point as written can use"}}},
 	{"uniform buffer", "struct P { n: u32 }\n@group(0) @binding(0) var<uniform> p: P;\nfn k() -> u32 { return p.n; }", "", true,
@@ -43,10 +41,6 @@ var ptRefusalCases = []struct {
 		[]ptRefusal{{"2:30", "check: kernel k uses var<workgroup> w, which only a compute entry point as written can use"}}},
 	{"atomic", "var<workgroup> c: atomic<u32>;\nfn k() -> u32 { return atomicAdd(&c, 1u); }", "", true,
 		[]ptRefusal{{"2:24", "check: kernel k calls atomicAdd, which only a compute entry point as written can use"}}},
-	{"run-time bitcast to vec2<f16>", "enable f16;\nfn k(x: u32) -> f32 {\n  let v = bitcast<vec2<f16>>(x);\n  return f32(v.x);\n}", "", true,
-		[]ptRefusal{{"3:11", "check: kernel k is outside the gpudiff subset: run-time bitcast from u32 to vec2<f16>"}}},
-	{"frexp through an alias of an f16 matrix", "enable f16;\nalias M = mat3x3h;\nfn k(m: M) -> f32 { return f32(frexp(m[0].x).fract); }", "", true,
-		[]ptRefusal{{"3:32", "check: kernel k is outside the gpudiff subset: frexp of f16"}}},
 	{"pointer parameter", "fn k(p: ptr<function, i32>) -> i32 { return *p; }", "", true,
 		[]ptRefusal{{"1:9", "check: kernel k is outside the gpudiff subset: pointer parameter"}}},
 	{"workgroup size beyond the reference's", "@compute @workgroup_size(2048)\nfn main() { }", "", true,
