@@ -50,7 +50,12 @@ import (
 // maxSubgroupPasses passes (every writable binding is then any value), a
 // result is any value. The passes are the dispatch's own (dispatch.go's
 // run: races and contended atomics settle in the same loop), so shared
-// memory, barriers and atomics are those of an ordinary pass.
+// memory, barriers and atomics are those of an ordinary pass; but a pass
+// whose subgroup operands have not settled ran on results that may be
+// wrong, so what it observed of races and atomics is not assumed by the
+// next (a spurious race through an index computed from a result not
+// known yet would otherwise make later passes' loads indeterminate).
+// The last pass settled both.
 //
 // An invocation whose segment forks (fork.go: control on an
 // indeterminate value) takes several paths: a key it logs there is
