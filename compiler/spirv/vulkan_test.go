@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -106,10 +108,49 @@ type vkBuffer struct {
 	data    []byte
 }
 
+// vkDriver is a lavapipe build and configuration vkrun can use: the
+// system's Mesa, and Mesa 25 where `make mesa25` unpacked it
+// (build/mesa25, harness.DriverSets' "mesa25"), each also at
+// LP_NATIVE_VECTOR_WIDTH 128 and 512 — subgroup sizes 4 and 16 beside
+// the default 8 (with the shader cache off: Mesa 25.0.7's disk cache
+// ignores the width, harness/dawn).
+type vkDriver struct {
+	name string
+	env  []string
+}
+
+func vkDrivers() []vkDriver {
+	sets := []vkDriver{{name: "system lavapipe"}}
+	if root, err := filepath.Abs("../../build/mesa25"); err == nil {
+		if _, err := os.Stat(filepath.Join(root, "VERSION")); err == nil {
+			icd := filepath.Join(root, "lvp_icd.json")
+			sets = append(sets, vkDriver{"lavapipe Mesa 25", []string{"LD_LIBRARY_PATH=" + filepath.Join(root, "root/usr/lib/x86_64-linux-gnu"),
+				"VK_ICD_FILENAMES=" + icd, "VK_DRIVER_FILES=" + icd, "VK_ADD_DRIVER_FILES="}})
+		}
+	}
+	var out []vkDriver
+	for _, d := range sets {
+		out = append(out, d)
+		for _, w := range []string{"128", "512"} {
+			out = append(out, vkDriver{d.name + " lp" + w, append(append([]string(nil), d.env...), "LP_NATIVE_VECTOR_WIDTH="+w, "MESA_SHADER_CACHE_DISABLE=true")})
+		}
+	}
+	return out
+}
+
 // vkRun dispatches entry of the SPIR-V words on lavapipe through
 // testdata/vkrun, with bufs at set 0, bindings 0…, and returns each
 // storage buffer's contents after it (nil for uniforms).
 func vkRun(t *testing.T, runner string, words []uint32, entry string, wg [3]uint32, bufs []vkBuffer) [][]byte {
+	t.Helper()
+	out, msg, err := vkRunOn(t, runner, vkDriver{}, words, entry, wg, bufs)
+	require.NoError(t, err, "vkrun: %s", msg)
+	return out
+}
+
+// vkRunOn is vkRun on driver d; it returns vkrun's output and error
+// instead of failing (a driver that aborts compiling the module).
+func vkRunOn(t *testing.T, runner string, d vkDriver, words []uint32, entry string, wg [3]uint32, bufs []vkBuffer) ([][]byte, string, error) {
 	t.Helper()
 	dir := t.TempDir()
 	var spv bytes.Buffer
@@ -125,11 +166,15 @@ func vkRun(t *testing.T, runner string, words []uint32, entry string, wg [3]uint
 		}
 		args = append(args, p)
 	}
-	msg, err := exec.Command(runner, args...).CombinedOutput()
+	cmd := exec.Command(runner, args...)
+	cmd.Env = append(os.Environ(), d.env...)
+	msg, err := cmd.CombinedOutput()
 	if err != nil && bytes.Contains(msg, []byte("no llvmpipe")) {
 		t.Skip("no lavapipe Vulkan device")
 	}
-	require.NoError(t, err, "vkrun: %s", msg)
+	if err != nil {
+		return nil, string(msg), err
+	}
 	out := make([][]byte, len(bufs))
 	for i, b := range bufs {
 		if !b.uniform {
@@ -137,7 +182,7 @@ func vkRun(t *testing.T, runner string, words []uint32, entry string, wg [3]uint
 			require.NoError(t, err)
 		}
 	}
-	return out
+	return out, string(msg), nil
 }
 
 // subgroupVulkanWGSL computes, per invocation of one workgroup of 32,
@@ -207,79 +252,91 @@ func TestSubgroupAndF16OnVulkan(t *testing.T) {
 	const wgSize = 32
 	rt := m.Shared[0].T
 	stride := hostStride(rt)
-	for _, o := range bothModes {
-		t.Run(string(o.Mode), func(t *testing.T) {
-			words := emitValid(t, m, "main", o)
-			outs := vkRun(t, runner, words, "main", [3]uint32{1, 1, 1},
-				[]vkBuffer{{data: make([]byte, hostSize(rt))}, {data: make([]byte, 8*wgSize)}})
-			offs := hostOffsets(rt.Elem.Struct)
-			field := func(li, f int) uint32 { return binary.LittleEndian.Uint32(outs[0][li*stride+offs[f]:]) }
-			idx := map[string]int{}
-			for i, fd := range rt.Elem.Struct.Fields {
-				idx[fd.Name] = i
-			}
-			get := func(li int, name string) uint32 { return field(li, idx[name]) }
-			n := int(get(0, "n"))
-			require.Contains(t, []int{4, 8, 16, 32}, n, "subgroup size")
-			for li := 0; li < wgSize; li++ {
-				sid := int(get(li, "sid"))
-				require.Equal(t, uint32(n), get(li, "n"), "subgroup_size is uniform")
-				base := li - sid
-				require.True(t, base >= 0 && base%n == 0 && sid < n, "li %d: sid %d", li, sid)
-				v := func(lane int) uint32 { return uint32(base + lane + 1) }
-				want := map[string]uint32{
-					"add": 0, "excl": 0, "imul": 1 << (sid + 1), "elect": b2u(sid == 0), "bcast": v(3), "first": v(0),
-					"shuf": v((sid + 5) % n), "xor1": v(sid ^ 1), "qx": v(sid ^ 1), "qy": v(sid ^ 2), "qd": v(sid ^ 3),
-					"qb": v(sid&^3 | 2), "all_": 1, "any_": b2u(base <= 5 && 5 < base+n), "and_": ^uint32(0) &^ (1<<n - 1),
-					"or_": 1<<n - 1, "xor_": 0, "smin": uint32(int32(base - 10)), "fmax": f32bits(float32(base+n-1) * 0.5),
-				}
-				for l := 0; l < n; l++ {
-					want["add"] += v(l)
-					want["xor_"] ^= v(l)
-					if l < sid {
-						want["excl"] += v(l)
-					}
-				}
-				if sid >= 1 {
-					want["up1"] = v(sid - 1)
-				}
-				if sid+2 < n {
-					want["down2"] = v(sid + 2)
-				}
-				// Each arm's active set: the lanes of its parity.
-				if li%2 == 0 {
-					want["div"] = uint32(n / 2)
-				} else {
-					want["div"] = uint32(10 * n / 2)
-				}
-				for name, w := range want {
-					if name == "up1" && sid == 0 || name == "down2" && sid+2 >= n {
-						continue
-					}
-					require.Equal(t, w, get(li, name), "li %d (lane %d of %d): %s", li, sid, n, name)
-				}
-				var ballot [4]uint32
-				for l := 0; l < n; l++ {
-					if (base+l)%3 == 0 {
-						ballot[l/32] |= 1 << (l % 32)
-					}
-				}
-				for c := 0; c < 4; c++ {
-					require.Equal(t, ballot[c], binary.LittleEndian.Uint32(outs[0][li*stride+offs[idx["ballot"]]+4*c:]), "li %d: ballot[%d]", li, c)
-				}
-				// f16: h = li / 4, all exact in binary16.
-				hsum := float32(0)
-				for l := 0; l < n; l++ {
-					hsum += float32(base+l) / 4
-				}
-				wantH := []float32{hsum, float32(base+n-1) / 4, float32(li) * 0.375, float32(li)}
-				for c, w := range wantH {
-					got := ir.F16Bits(binary.LittleEndian.Uint16(outs[1][8*li+2*c:]))
-					require.Equal(t, ir.F16Val(w).Bits, got.Bits, "li %d: hout[%d] = %v, want %v", li, c, got.F16(), w)
-				}
-			}
-		})
+	sizes := map[int]bool{}
+	for _, d := range vkDrivers() {
+		for _, o := range bothModes {
+			t.Run(d.name+"/"+string(o.Mode), func(t *testing.T) {
+				words := emitValid(t, m, "main", o)
+				outs, msg, err := vkRunOn(t, runner, d, words, "main", [3]uint32{1, 1, 1},
+					[]vkBuffer{{data: make([]byte, hostSize(rt))}, {data: make([]byte, 8*wgSize)}})
+				require.NoError(t, err, "vkrun: %s", msg)
+				sizes[checkSubgroupRun(t, outs, rt, stride, wgSize)] = true
+			})
+		}
 	}
+	t.Logf("subgroup sizes run: %v", sizes)
+}
+
+// checkSubgroupRun checks one run of subgroupVulkanWGSL (see
+// TestSubgroupAndF16OnVulkan) and returns its subgroup size.
+func checkSubgroupRun(t *testing.T, outs [][]byte, rt *ir.Type, stride, wgSize int) int {
+	offs := hostOffsets(rt.Elem.Struct)
+	field := func(li, f int) uint32 { return binary.LittleEndian.Uint32(outs[0][li*stride+offs[f]:]) }
+	idx := map[string]int{}
+	for i, fd := range rt.Elem.Struct.Fields {
+		idx[fd.Name] = i
+	}
+	get := func(li int, name string) uint32 { return field(li, idx[name]) }
+	n := int(get(0, "n"))
+	require.Contains(t, []int{4, 8, 16, 32}, n, "subgroup size")
+	for li := 0; li < wgSize; li++ {
+		sid := int(get(li, "sid"))
+		require.Equal(t, uint32(n), get(li, "n"), "subgroup_size is uniform")
+		base := li - sid
+		require.True(t, base >= 0 && base%n == 0 && sid < n, "li %d: sid %d", li, sid)
+		v := func(lane int) uint32 { return uint32(base + lane + 1) }
+		want := map[string]uint32{
+			"add": 0, "excl": 0, "imul": 1 << (sid + 1), "elect": b2u(sid == 0), "bcast": v(3), "first": v(0),
+			"shuf": v((sid + 5) % n), "xor1": v(sid ^ 1), "qx": v(sid ^ 1), "qy": v(sid ^ 2), "qd": v(sid ^ 3),
+			"qb": v(sid&^3 | 2), "all_": 1, "any_": b2u(base <= 5 && 5 < base+n), "and_": ^uint32(0) &^ (1<<n - 1),
+			"or_": 1<<n - 1, "xor_": 0, "smin": uint32(int32(base - 10)), "fmax": f32bits(float32(base+n-1) * 0.5),
+		}
+		for l := 0; l < n; l++ {
+			want["add"] += v(l)
+			want["xor_"] ^= v(l)
+			if l < sid {
+				want["excl"] += v(l)
+			}
+		}
+		if sid >= 1 {
+			want["up1"] = v(sid - 1)
+		}
+		if sid+2 < n {
+			want["down2"] = v(sid + 2)
+		}
+		// Each arm's active set: the lanes of its parity.
+		if li%2 == 0 {
+			want["div"] = uint32(n / 2)
+		} else {
+			want["div"] = uint32(10 * n / 2)
+		}
+		for name, w := range want {
+			if name == "up1" && sid == 0 || name == "down2" && sid+2 >= n {
+				continue
+			}
+			require.Equal(t, w, get(li, name), "li %d (lane %d of %d): %s", li, sid, n, name)
+		}
+		var ballot [4]uint32
+		for l := 0; l < n; l++ {
+			if (base+l)%3 == 0 {
+				ballot[l/32] |= 1 << (l % 32)
+			}
+		}
+		for c := 0; c < 4; c++ {
+			require.Equal(t, ballot[c], binary.LittleEndian.Uint32(outs[0][li*stride+offs[idx["ballot"]]+4*c:]), "li %d: ballot[%d]", li, c)
+		}
+		// f16: h = li / 4, all exact in binary16.
+		hsum := float32(0)
+		for l := 0; l < n; l++ {
+			hsum += float32(base+l) / 4
+		}
+		wantH := []float32{hsum, float32(base+n-1) / 4, float32(li) * 0.375, float32(li)}
+		for c, w := range wantH {
+			got := ir.F16Bits(binary.LittleEndian.Uint16(outs[1][8*li+2*c:]))
+			require.Equal(t, ir.F16Val(w).Bits, got.Bits, "li %d: hout[%d] = %v, want %v", li, c, got.F16(), w)
+		}
+	}
+	return n
 }
 
 func b2u(b bool) uint32 {
@@ -290,3 +347,66 @@ func b2u(b bool) uint32 {
 }
 
 func f32bits(f float32) uint32 { return ir.F32Val(f).Bits }
+
+// broadcastFirstQuirkWGSL calls subgroupBroadcastFirst on a u32 → f32
+// conversion under a branch on the same value: Mesa 22.3.6's lavapipe
+// (LLVM 15) aborts compiling it — "LLVM ERROR: Cannot select: v8i32 =
+// X86ISD::VBROADCAST … f32 = uint_to_fp" — taking the process down;
+// Mesa 25.0.7's compiles and runs it. Found by
+// crosscheck's TestSubgroupProgramsMatchInterpOnVulkan (program 15 of
+// the subgroups profile) and reduced by hand.
+const broadcastFirstQuirkWGSL = `enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read> inp: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) li: u32) {
+  let x = inp[li];
+  var r = 0.0f;
+  if (x > 5u) {
+    r = subgroupBroadcastFirst(f32(x));
+  }
+  out[li] = r;
+}
+`
+
+// lavapipeQuirk is the abort broadcastFirstQuirkWGSL gives on Mesa 22.3.
+const lavapipeQuirk = "LLVM ERROR: Cannot select"
+
+// TestLavapipeBroadcastFirstQuirk shows broadcastFirstQuirkWGSL's module
+// (valid: spirv-val) on every lavapipe vkrun has: each either aborts
+// with lavapipeQuirk (logged: the old driver's own bug, not gpudiff's —
+// no stack gpudiff links sends subgroups to Mesa 22.3) or computes WGSL's
+// result for inp[i] = i: 0 where x <= 5, and for lanes 6 and 7 the value
+// of the lowest active one, 6 (or 7 for lane 7, were it alone). Mesa 25
+// must compute it.
+func TestLavapipeBroadcastFirstQuirk(t *testing.T) {
+	runner := vkrun(t)
+	words := emitValid(t, parseRender(t, broadcastFirstQuirkWGSL), "main", DefaultOptions())
+	in := make([]byte, 32)
+	for i := 0; i < 8; i++ {
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(i))
+	}
+	for _, d := range vkDrivers() {
+		t.Run(d.name, func(t *testing.T) {
+			outs, msg, err := vkRunOn(t, runner, d, words, "main", [3]uint32{1, 1, 1}, []vkBuffer{{data: in}, {data: make([]byte, 32)}})
+			if err != nil && strings.Contains(msg, lavapipeQuirk) {
+				require.NotContains(t, d.name, "Mesa 25", "Mesa 25 compiles it")
+				t.Logf("%s aborts: %s", d.name, strings.SplitN(msg, "\n", 2)[0])
+				return
+			}
+			require.NoError(t, err, "vkrun: %s", msg)
+			for i := 0; i < 8; i++ {
+				got := math.Float32frombits(binary.LittleEndian.Uint32(outs[1][4*i:]))
+				switch {
+				case i <= 5:
+					require.Equal(t, float32(0), got, "lane %d", i)
+				case i == 6:
+					require.Equal(t, float32(6), got, "lane %d", i)
+				default:
+					require.Contains(t, []float32{6, 7}, got, "lane %d", i)
+				}
+			}
+		})
+	}
+}

@@ -31,8 +31,9 @@ int main(int argc, char **argv) {
   VkDevice dev; CK(vkCreateDevice(pd, &dci, 0, &dev));
   VkQueue q; vkGetDeviceQueue(dev, 0, 0, &q);
   VkPhysicalDeviceMemoryProperties mp; vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-  VkBuffer bufs[16]; VkDeviceMemory mems[16]; size_t sizes[16]; int uni[16]; const char *names[16];
-  VkDescriptorSetLayoutBinding lb[16];
+  enum { MAXB = 64 }; if (nb > MAXB) { fprintf(stderr, "too many buffers\n"); return 2; }
+  VkBuffer bufs[MAXB]; VkDeviceMemory mems[MAXB]; size_t sizes[MAXB]; int uni[MAXB]; const char *names[MAXB];
+  VkDescriptorSetLayoutBinding lb[MAXB];
   for (int i = 0; i < nb; i++) {
     const char *a = argv[6 + i]; uni[i] = 0;
     if (!strncmp(a, "u:", 2)) { uni[i] = 1; a += 2; } else if (!strncmp(a, "s:", 2)) a += 2;
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
   VkComputePipelineCreateInfo cpi = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, 0, 0,
     {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, 0, 0, VK_SHADER_STAGE_COMPUTE_BIT, sm, argv[2]}, play};
   VkPipeline pipe; CK(vkCreateComputePipelines(dev, 0, 1, &cpi, 0, &pipe));
-  VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16}};
+  VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, MAXB}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, MAXB}};
   VkDescriptorPoolCreateInfo dpi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, 0, 0, 1, 2, ps};
   VkDescriptorPool dp; CK(vkCreateDescriptorPool(dev, &dpi, 0, &dp));
   VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, 0, dp, 1, &dsl};
