@@ -23,7 +23,10 @@ import (
 // id lidx % S, the last one partial) stands for a device that does the
 // obvious thing, or the partition a GPU run observed
 // (ObservedSubgroups, from ir.AddSubgroupProbe's records). The builtin
-// values subgroup_invocation_id and subgroup_size come from it.
+// values subgroup_invocation_id, subgroup_size, subgroup_id (the
+// subgroup's index in its workgroup: lidx / S in the linear partition,
+// the device's own numbering when it was recorded) and num_subgroups
+// come from it.
 //
 // # Executing a subgroup operation
 //
@@ -207,18 +210,29 @@ type SubgroupObservation struct {
 	// subgroup is active there, and compute ids are dense), which names
 	// the subgroup.
 	First uint32
+	// SubgroupID is its subgroup_id, when HasSubgroupID (the probe
+	// records it, as its fourth component minus 1, for an entry point
+	// that takes subgroup_id: ir.SubgroupProbe.IDs): the device's
+	// numbering of the workgroup's subgroups, which the partition then
+	// uses.
+	SubgroupID    uint32
+	HasSubgroupID bool
 }
 
 // ObservedSubgroups returns the partition a GPU run observed: obs[g·local
 // + l] is what local invocation l of the workgroup of linear index g
 // recorded (ir.SubgroupProbe's element order), local the workgroup's
-// invocation count. Subgroups of a workgroup are indexed in the order of
-// their First. It fails, saying what is impossible, when len(obs) is not
-// a positive multiple of local, the sizes differ or one is not a power of
+// invocation count. Subgroups of a workgroup are indexed by their
+// recorded subgroup_id (HasSubgroupID), else in the order of their
+// First. It fails, saying what is impossible, when len(obs) is not a
+// positive multiple of local, the sizes differ or one is not a power of
 // two in [4, 128] (WGSL #subgroups), a First is not a local index of the
-// workgroup whose own record names the same subgroup with ID 0, or the
-// ids of a subgroup repeat, reach the size or are not dense (0, 1, …:
-// WGSL #subgroup-invocation-id-builtin-value for compute).
+// workgroup whose own record names the same subgroup with ID 0, the ids
+// of a subgroup repeat, reach the size or are not dense (0, 1, …: WGSL
+// #subgroup-invocation-id-builtin-value for compute), or subgroup_id is
+// recorded for some invocations only, differs within a subgroup, repeats
+// across subgroups or reaches their number (WGSL
+// #subgroup-id-builtin-value).
 func ObservedSubgroups(local int, obs []SubgroupObservation) (*SubgroupPartition, error) {
 	if local <= 0 || len(obs) == 0 || len(obs)%local != 0 {
 		return nil, fmt.Errorf("interp: observed subgroups: %d records for workgroups of %d invocations", len(obs), local)
@@ -231,6 +245,10 @@ func ObservedSubgroups(local int, obs []SubgroupObservation) (*SubgroupPartition
 	}
 	if why := validSubgroupSize(size); why != "" {
 		return nil, fmt.Errorf("interp: observed subgroups: %s", why)
+	}
+	withIDs := false
+	for _, o := range obs {
+		withIDs = withIDs || o.HasSubgroupID
 	}
 	nwg := len(obs) / local
 	p := &SubgroupPartition{size: size, local: local, sub: make([]int32, len(obs)), id: make([]uint8, len(obs)), nsub: make([]int32, nwg)}
@@ -279,6 +297,24 @@ func ObservedSubgroups(local int, obs []SubgroupObservation) (*SubgroupPartition
 		index := map[uint32]int32{}
 		for i, f := range firsts {
 			index[f] = int32(i)
+		}
+		if withIDs {
+			owner := map[uint32]uint32{} // subgroup_id → its subgroup's First
+			for l, o := range rec {
+				switch {
+				case !o.HasSubgroupID:
+					return nil, fmt.Errorf("interp: observed subgroups: workgroup %d, local invocation %d recorded no subgroup_id, others did", g, l)
+				case o.SubgroupID != rec[o.First].SubgroupID:
+					return nil, fmt.Errorf("interp: observed subgroups: workgroup %d: local invocations %d and %d of one subgroup saw subgroup_id %d and %d", g, l, o.First, o.SubgroupID, rec[o.First].SubgroupID)
+				case int(o.SubgroupID) >= len(firsts):
+					return nil, fmt.Errorf("interp: observed subgroups: workgroup %d, local invocation %d: subgroup_id %d of %d subgroups (WGSL #subgroup-id-builtin-value: in [0, num_subgroups))", g, l, o.SubgroupID, len(firsts))
+				}
+				if f, ok := owner[o.SubgroupID]; ok && f != o.First {
+					return nil, fmt.Errorf("interp: observed subgroups: workgroup %d: the subgroups of local invocations %d and %d both saw subgroup_id %d", g, f, o.First, o.SubgroupID)
+				}
+				owner[o.SubgroupID] = o.First
+				index[o.First] = int32(o.SubgroupID)
+			}
 		}
 		for l, o := range rec {
 			p.sub[g*local+l] = index[o.First]

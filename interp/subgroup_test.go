@@ -968,3 +968,59 @@ fn main(@builtin(local_invocation_index) lidx: u32) {
 	assert.Equal(t, []uint32{0, 1, 2, 3, 4, 5, 6, 7}, sgU32s(out))
 	assert.Empty(t, res.Races)
 }
+
+// TestObservedSubgroupIDs: a partition observed with subgroup_id
+// (ir.SubgroupProbe.IDs) numbers the workgroup's subgroups as the device
+// did. By hand: 8 invocations at size 4, the subgroup of First 0 (local
+// 0–3) recorded subgroup_id 1 and that of First 4 subgroup_id 0, so
+// local 2 reads subgroup_id 1 and num_subgroups 2, local 5 subgroup_id
+// 0 — the reverse of the First order; inconsistent records are refused.
+func TestObservedSubgroupIDs(t *testing.T) {
+	obs := func() []SubgroupObservation {
+		o := make([]SubgroupObservation, 8)
+		for l := range o {
+			o[l] = SubgroupObservation{ID: uint32(l % 4), Size: 4, First: uint32(l / 4 * 4), SubgroupID: uint32(1 - l/4), HasSubgroupID: true}
+		}
+		return o
+	}
+	part, err := ObservedSubgroups(8, obs())
+	require.NoError(t, err)
+	const src = `
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<vec2<u32>, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) lidx: u32, @builtin(subgroup_id) sg: u32, @builtin(num_subgroups) n: u32) {
+  out[lidx] = vec2(sg, n);
+}
+`
+	b := sgRun(t, src, [3]uint32{1, 1, 1}, Options{Subgroups: part})
+	for l, e := range b["out"].Value.Elems {
+		assert.Equal(t, []uint32{uint32(1 - l/4), 2}, []uint32{e.Elems[0].Bits, e.Elems[1].Bits}, "local %d", l)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(o []SubgroupObservation)
+		want string
+	}{
+		{"some unrecorded", func(o []SubgroupObservation) { o[3].HasSubgroupID = false }, "recorded no subgroup_id"},
+		{"the first unrecorded", func(o []SubgroupObservation) { o[0].HasSubgroupID = false }, "recorded no subgroup_id"},
+		{"differs within a subgroup", func(o []SubgroupObservation) { o[2].SubgroupID = 0 }, "of one subgroup saw subgroup_id"},
+		{"repeats", func(o []SubgroupObservation) {
+			for l := range o {
+				o[l].SubgroupID = 0
+			}
+		}, "both saw subgroup_id 0"},
+		{"not below num_subgroups", func(o []SubgroupObservation) {
+			for l := 4; l < 8; l++ {
+				o[l].SubgroupID = 2
+			}
+		}, "subgroup_id 2 of 2 subgroups"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := obs()
+			c.edit(o)
+			_, err := ObservedSubgroups(8, o)
+			assert.ErrorContains(t, err, c.want)
+		})
+	}
+}
