@@ -10,12 +10,10 @@ import (
 )
 
 // wgpuSubgroupOperations is gfx-rs/wgpu's
-// tests/tests/subgroup_operations/shader.wgsl (MIT OR Apache-2.0),
-// adapted to WGSL as gpudiff's front end takes it: `enable subgroups;`
-// and `diagnostic(off, subgroup_uniformity);` (naga accepts its calls
-// under || without either), and num_subgroups and subgroup_id (the
-// subgroup_id language extension, which the IR does not have) replaced
-// by the linear partition's values its checks 0 and 1 compare them with.
+// tests/tests/subgroup_operations/shader.wgsl (MIT OR Apache-2.0) as
+// written, with the two lines WGSL needs and naga does not: `enable
+// subgroups;` and `diagnostic(off, subgroup_uniformity);` (its calls
+// under || are in non-uniform control flow).
 const wgpuSubgroupOperations = `diagnostic(off, subgroup_uniformity);
 enable subgroups;
 @group(0)
@@ -29,13 +27,15 @@ fn add_result_to_mask(mask: ptr<function, u32>, index: u32, value: bool) {
 @workgroup_size(128)
 fn main(
     @builtin(global_invocation_id) global_id: vec3<u32>,
+    @builtin(num_subgroups) num_subgroups: u32,
+    @builtin(subgroup_id) subgroup_id: u32,
     @builtin(subgroup_size) subgroup_size: u32,
     @builtin(subgroup_invocation_id) subgroup_invocation_id: u32,
 ) {
     var passed = 0u;
     var expected: u32;
-    add_result_to_mask(&passed, 0u, true);
-    add_result_to_mask(&passed, 1u, true);
+    add_result_to_mask(&passed, 0u, num_subgroups == 128u / subgroup_size);
+    add_result_to_mask(&passed, 1u, subgroup_id == global_id.x / subgroup_size);
     add_result_to_mask(&passed, 2u, subgroup_invocation_id == global_id.x % subgroup_size);
     var expected_ballot = vec4<u32>(0u);
     for(var i = 0u; i < subgroup_size; i += 1u) {
@@ -154,18 +154,19 @@ fn main(
 `
 
 // TestWgpuSubgroupOperations runs wgpu's own subgroup test at every
-// size on the linear partition (which the test assumes: its checks 1
-// and 2 compare the ids with global_id.x / and % subgroup_size): each
-// invocation sets bit k of its word when check k holds. By hand from
-// WGSL: every check holds under maximal reconvergence except two that
-// read an invocation that does not run the call — check 25,
-// sid == 0 || subgroupShuffleUp(sid, 1u) == sid − 1, where id 1 reads id
-// 0, which the || skips, and check 24, sid == S − 1 ||
-// subgroupShuffleDown(sid, 1u) == sid + 1, where id S − 2 reads id S − 1:
-// indeterminate (WGSL #subgroupshuffleup-builtin), so those two words are
-// indeterminate and every other is 0xffffffff. The calls under ||, if,
-// switch and the loop of check 29 are in non-uniform control flow: every
-// word depends on them (Reconvergence).
+// size on the linear partition (which the test assumes: its checks 0–2
+// compare num_subgroups, subgroup_id and subgroup_invocation_id with
+// 128 / subgroup_size, global_id.x / subgroup_size and global_id.x %
+// subgroup_size): each invocation sets bit k of its word when check k
+// holds. By hand from WGSL: every check holds under maximal
+// reconvergence except two that read an invocation that does not run
+// the call — check 25, sid == 0 || subgroupShuffleUp(sid, 1u) == sid − 1,
+// where id 1 reads id 0, which the || skips, and check 24, sid == S − 1
+// || subgroupShuffleDown(sid, 1u) == sid + 1, where id S − 2 reads id
+// S − 1: indeterminate (WGSL #subgroupshuffleup-builtin), so those two
+// words are indeterminate and every other is 0xffffffff. The calls
+// under ||, if, switch and the loop of check 29 are in non-uniform
+// control flow: every word depends on them (Reconvergence).
 func TestWgpuSubgroupOperations(t *testing.T) {
 	m := sgParse(t, wgpuSubgroupOperations)
 	d, err := CompileEntry(m, "main")
