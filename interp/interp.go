@@ -52,7 +52,8 @@ type Options struct {
 	// Subgroups is the partition of a dispatch's invocations into
 	// subgroups (subgroup.go: LinearSubgroups, ObservedSubgroups), from
 	// which subgroup builtins take their active sets and
-	// subgroup_invocation_id and subgroup_size their values; nil means
+	// subgroup_invocation_id, subgroup_size, subgroup_id and
+	// num_subgroups their values; nil means
 	// LinearSubgroups(SubgroupSize). An observed partition must have been
 	// observed for a dispatch of the same shape (Dispatch.Run fails
 	// otherwise).
