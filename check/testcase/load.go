@@ -584,6 +584,13 @@ func noteOverrides(m *ir.Module, o LoadOptions) {
 			fmt.Fprintf(o.Warn, "%s:%s: note: override %s has no default value and no pipeline constant was given: gpudiff supplies the constant %s (true for a bool, 1 for a number: the smallest valid workgroup size or array count) to the reference and every GPU run; choose another with --override %s=VALUE\n", m.File, d.Pos, d.Name, d.Supplied, key)
 		}
 	}
+	// The front end's own notes (wgsl.Notes: subgroup operations without
+	// `enable subgroups;`, accepted as naga accepts them).
+	if o.Warn != nil {
+		for _, n := range wgsl.Notes(m) {
+			fmt.Fprintln(o.Warn, n.Error())
+		}
+	}
 }
 
 // warnSeed warns when --seed is given but fill ignores seeds (zero, iota,
