@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gpudiff/gpudiff/harness"
@@ -408,5 +409,31 @@ func TestLavapipeBroadcastFirstQuirk(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestF16PortableConversionsOnVulkan runs portable mode's f16 → i32 and
+// u32 conversions on lavapipe (vkrun) for the inputs where the clamp
+// matters, hand-derived from WGSL #floating-point-conversion (truncate,
+// then clamp to the values representable in both types: every finite
+// f16, so ±∞ become ±65504 and negatives 0 for u32): +∞ → 65504 and
+// 65504; -∞ → -65504 and 0; -3.75 → -3 and 0; 0.99 → 0 and 0; 65504 →
+// 65504 both.
+func TestF16PortableConversionsOnVulkan(t *testing.T) {
+	vkrun(t)
+	r := ir.Vec(2, ir.U32)
+	h := param("h", ir.F16)
+	m := module(fn("k", params("h", ir.F16), r, ret(cons(r, bitcast(ir.U32, conv(ir.I32, h)), conv(ir.U32, h)))))
+	words := emitValid(t, m, "k", DefaultOptions())
+	in := []ir.Value{ir.F16Bits(0x7c00), ir.F16Bits(0xfc00), ir.F16Val(-3.75), ir.F16Val(0.99), ir.F16Val(65504)}
+	want := [][2]int64{{65504, 65504}, {-65504, 0}, {-3, 0}, {0, 0}, {65504, 65504}}
+	args := make([][]ir.Value, len(in))
+	for i, v := range in {
+		args[i] = []ir.Value{v}
+	}
+	got := runUnverified(t, m, words, args)
+	for i := range in {
+		assert.Equal(t, uint32(int32(want[i][0])), got[i][0].Elems[0].Bits, "i32(%v)", in[i])
+		assert.Equal(t, uint32(want[i][1]), got[i][0].Elems[1].Bits, "u32(%v)", in[i])
 	}
 }
