@@ -387,6 +387,9 @@ type sgSite struct {
 	call    *ir.BuiltinCall
 	uniform bool
 	loops   []string
+	// opaque: the call is in a short circuit the reference could not
+	// turn into control flow (subgroup_lift.go): any value.
+	opaque bool
 }
 
 // sgInfo is an entry point's subgroup call sites (entryInfo.sg).

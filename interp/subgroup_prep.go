@@ -18,6 +18,8 @@ func prepareSubgroups(m *ir.Module, entry string) (*ir.Module, *sgInfo) {
 	g := *f
 	g.Body = ir.CloneBlock(f.Body)
 	names := ir.NewNamer(m, m.Funcs...)
+	lift := &shortLifter{names: names, opaque: map[*ir.BuiltinCall]bool{}}
+	lift.block(g.Body) // subgroup_lift.go
 	counters := map[*ir.Loop]string{}
 	var addCounters func(b *ir.Block)
 	addCounters = func(b *ir.Block) {
@@ -61,7 +63,7 @@ func prepareSubgroups(m *ir.Module, entry string) (*ir.Module, *sgInfo) {
 			}
 		case *ir.BuiltinCall:
 			if x.Fn.Info().Class == ir.ClassSubgroup {
-				s := &sgSite{call: x, loops: loops}
+				s := &sgSite{call: x, loops: loops, opaque: lift.opaque[x]}
 				info.sites[x] = s
 				info.order = append(info.order, s)
 			}

@@ -243,7 +243,7 @@ type sgOp struct {
 	// the active set is not known (a lane forked or stopped); an inactive
 	// lane read; a non-uniform delta; a result in non-uniform control
 	// flow (the taint run); the float site block (reasons.go site).
-	pending, unknown, inactive, dynErr, delta, taint, fsite int32
+	pending, unknown, inactive, dynErr, delta, taint, fsite, opaque int32
 }
 
 // subgroup compiles a subgroup or quad builtin call (ClassSubgroup):
@@ -298,6 +298,7 @@ func (c *compiler) subgroup(e *ir.BuiltinCall, dst int32) cexpr {
 	o.inactive = c.addReason(e.Pos, rBitcast, e, "reads an inactive invocation, or an id outside the subgroup: an indeterminate value (WGSL #subgroup-builtin-functions, #quad-builtin-functions)")
 	o.dynErr = c.addReason(e.Pos, rBitcast, e, "broadcasts from an id that selects no active invocation: a dynamic error, any value (WGSL #subgroupbroadcast-builtin)")
 	o.delta = c.addReason(e.Pos, rBitcast, e, "its delta or mask is not the same in every active invocation: an indeterminate value (WGSL #subgroupshuffleup-builtin, #subgroupshuffledown-builtin, #subgroupshufflexor-builtin)")
+	o.opaque = c.addReason(e.Pos, rBitcast, e, "it is in the right operand of && or || in a statement with calls or atomics, whose short circuit the reference does not separate from the rest (interp/subgroup_lift.go): which invocations run it is not known, any value")
 	o.taint = c.addReason(e.Pos, rBitcast, e, "it runs in non-uniform control flow, so which invocations execute it together is the implementation's choice (WGSL #subgroup-ops: the active set \"may contain a different set of active invocations than the shader author expects\"); the reference's value is maximal reconvergence's")
 	if o.elem == ir.KindF32 || o.elem == ir.KindF16 {
 		o.fsite = c.site(e.Pos, e, "inherited from the sum or product over the active invocations, in any order")
@@ -320,6 +321,10 @@ func (o *sgOp) run(fr *frame) {
 	st := sh.run.sg
 	if st == nil {
 		fr.fail(o.pos, "internal error: %s without the dispatch's subgroup state", o.name)
+		return
+	}
+	if o.info.opaque {
+		o.anyValue(fr, o.opaque)
 		return
 	}
 	k := binary.LittleEndian.AppendUint32(sh.sgKey[:0], uint32(o.site+1))

@@ -1024,3 +1024,55 @@ fn main(@builtin(local_invocation_index) lidx: u32, @builtin(subgroup_id) sg: u3
 		})
 	}
 }
+
+// TestSubgroupShortCircuitParticipation: a subgroup call in the right
+// operand of && runs only where the left operand holds (WGSL
+// #logical-expr). At size 4 (one subgroup) t = subgroupShuffleDown(lidx,
+// 1u) reads id 4 for id 3: indeterminate there (no such invocation), 1,
+// 2, 3 elsewhere. By hand: ids 0–2 run subgroupAny(lidx == 3u) for sure,
+// id 3 maybe (its t < 100 is unknown), and only id 3 can make it true:
+// the others' result is 0 or 1, any value to the reference; where the
+// right operand's call is certain (the || of the second statement, whose
+// left operand lidx > 8u is false everywhere) every invocation runs it:
+// subgroupAdd(1u) = 4, definite. In a break-if the same holds: the loop
+// runs once, and the call in its && is in every invocation (c is true):
+// 4. Beside an atomic in the same statement the short circuit is left as
+// it is and the call is any value (opaque).
+func TestSubgroupShortCircuitParticipation(t *testing.T) {
+	const src = `
+diagnostic(off, subgroup_uniformity);
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> any: array<u32, 4>;
+@group(0) @binding(1) var<storage, read_write> add: array<u32, 4>;
+@group(0) @binding(2) var<storage, read_write> brk: array<u32, 4>;
+@group(0) @binding(3) var<storage, read_write> opq: array<u32, 4>;
+@group(0) @binding(4) var<storage, read_write> cnt: atomic<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) lidx: u32) {
+  let t = subgroupShuffleDown(lidx, 1u);
+  any[lidx] = select(0u, 1u, t < 100u && subgroupAny(lidx == 3u));
+  add[lidx] = select(0u, subgroupAdd(1u), lidx > 8u || subgroupAdd(1u) == 4u);
+  var n = 0u;
+  let c = lidx < 8u;
+  loop {
+    n += 1u;
+    continuing {
+      break if c && subgroupAdd(1u) == 4u;
+    }
+  }
+  brk[lidx] = select(0u, 4u, n == 1u);
+  opq[lidx] = atomicLoad(&cnt) * 0u + select(0u, 1u, c && subgroupAll(c));
+}
+`
+	b := sgRun(t, src, [3]uint32{1, 1, 1}, Options{SubgroupSize: 4})
+	for i := 0; i < 3; i++ {
+		assert.True(t, b["any"].Indeterminate[i], "any[%d]: %s", i, b["any"].Why)
+	}
+	assert.Nil(t, b["add"].Indeterminate, b["add"].Why)
+	assert.Equal(t, []uint32{4, 4, 4, 4}, sgU32s(b["add"]))
+	assert.Nil(t, b["brk"].Indeterminate, b["brk"].Why)
+	assert.Equal(t, []uint32{4, 4, 4, 4}, sgU32s(b["brk"]))
+	require.NotNil(t, b["opq"].Indeterminate)
+	assert.True(t, b["opq"].Indeterminate[0])
+	assert.Contains(t, b["opq"].Why, "short circuit")
+}
