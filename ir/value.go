@@ -220,7 +220,14 @@ func FormatF32(f float32) string {
 		return fmt.Sprintf("bitcast<f32>(0x%08xu)", math.Float32bits(f))
 	}
 	s := strconv.FormatFloat(float64(f), 'g', -1, 32)
-	if !strings.ContainsAny(s, ".eEn") {
+	if d, _ := strconv.ParseFloat(s, 64); math.Abs(d) > math.MaxFloat32 {
+		// The shortest decimal of ±0x1.fffffep+127 (3.4028235e+38) lies
+		// beyond the largest f32, and Tint refuses it ("value cannot be
+		// represented as 'f32'", WGSL #floating-point-conversion of a
+		// const-expression): the exact hexadecimal literal instead.
+		s = strconv.FormatFloat(float64(f), 'x', -1, 32)
+	}
+	if !strings.ContainsAny(s, ".eEnxX") {
 		s += ".0"
 	}
 	return s + "f"
