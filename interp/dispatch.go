@@ -1227,7 +1227,16 @@ func (d *Dispatch) runOnce(in []bindingIn, workgroups [3]uint32, opts Options, t
 		passes += maxSubgroupPasses
 	}
 	for pass := 1; ; pass++ {
-		out, err := d.runPass(opts.Context, workgroups, limit, opts.maxPaths(), opts.workers(), run)
+		paths := opts.maxPaths()
+		if run.sg != nil && run.sg.prev == nil {
+			// The first pass of a subgroup dispatch never settles (its
+			// subgroup results are any value: subgroup.go), so it does
+			// not explore the forks they cause: a fork point ends the
+			// invocation (poisonRest) at once, which costs the next pass
+			// nothing it would not recompute.
+			paths = 1
+		}
+		out, err := d.runPass(opts.Context, workgroups, limit, paths, opts.workers(), run)
 		if err != nil {
 			return nil, err
 		}
