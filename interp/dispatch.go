@@ -1245,6 +1245,16 @@ func (d *Dispatch) runOnce(in []bindingIn, workgroups [3]uint32, opts Options, t
 		// index, a branch): what it observed of races and atomics is
 		// not folded into the assumptions (next drops it). The last pass
 		// settled both.
+		if run.sg != nil && run.sg.overflow.Load() {
+			// Too many subgroup operations to log (subgroup_run.go).
+			out.anyWhy = make([]string, len(d.e.vars))
+			for i, g := range d.e.vars {
+				if g.Space != ir.SpaceWorkgroup && d.e.writes[i] {
+					out.anyWhy[i] = fmt.Sprintf("%s: the shader's subgroup operations log more than %d operands in a pass, past the reference's bound (interp/subgroup_run.go)", d.entry.Pos, maxSubgroupLogSlots)
+				}
+			}
+			return out, nil
+		}
 		sgOK := run.sg.settled()
 		racesOK := sgOK && run.settled()
 		if racesOK && sgOK {

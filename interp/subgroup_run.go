@@ -27,7 +27,16 @@ type sgState struct {
 	// hit, per site (sgInfo.order): a site not in uniform control flow
 	// ran.
 	hit []atomic.Bool
+	// slots counts the operand slots this pass logged; past
+	// maxSubgroupLogSlots the pass overflows (its results are not used:
+	// dispatch.go makes every writable binding any value).
+	slots    atomic.Int64
+	overflow atomic.Bool
 }
+
+// maxSubgroupLogSlots bounds the operand slots a pass logs (16 bytes
+// each; two passes' logs are kept): 1<<24, 256 MiB a pass.
+const maxSubgroupLogSlots = 1 << 24
 
 // sgGroup is one subgroup's logs in a pass: its members' ids, the ids
 // of invocations whose rest became indeterminate (poisonRest: they may
@@ -73,6 +82,7 @@ func (d *Dispatch) newSubgroups(part *SubgroupPartition, workgroups [3]uint32, t
 func (st *sgState) beginPass() {
 	if st != nil {
 		clear(st.cur)
+		st.slots.Store(0)
 	}
 }
 
@@ -90,6 +100,7 @@ func (st *sgState) settled() bool {
 		}
 		ok = sameGroup(st.cur[i], st.prev[i], st.size)
 	}
+	st.slots.Store(0)
 	old := st.prev
 	st.prev = st.cur
 	if old == nil {
@@ -335,6 +346,11 @@ func (o *sgOp) run(fr *frame) {
 	g := st.group(sh)
 	lg := g.logs[string(k)]
 	if lg == nil {
+		if st.slots.Add(int64(st.size*o.total+1)) > maxSubgroupLogSlots {
+			st.overflow.Store(true)
+			o.anyValue(fr, o.unknown)
+			return
+		}
 		lg = &sgLog{ops: make([]slot, st.size*o.total)}
 		g.logs[string(k)] = lg
 	}
