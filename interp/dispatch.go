@@ -901,6 +901,9 @@ func (sh *invShared) oobAccess(id int, t accessTag, w, cur bool) *OOBAccess {
 // invocation (step limit, non-uniform barrier) is the error, positioned;
 // opts.Context ending stops it (Options.Context). A binding the dispatch
 // leaves exact and unchanged is returned as the caller's own value.
+// Subgroup builtins run over opts' partition (Options.Subgroups,
+// SubgroupSize; subgroup.go); a leaf that depends on one called in
+// non-uniform control flow is marked in Output.Reconvergence.
 //
 // Run is RunBuffers for callers that hold values: each value is laid out
 // as its binding's bytes (ir.BindingBytes), and each binding's final
