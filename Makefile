@@ -6,6 +6,7 @@ BIN := bin/gpudiff
 # Debian packages the real adapters and validators need:
 #   mesa-vulkan-drivers  lavapipe (Vulkan on llvmpipe)
 #   libvulkan1           the Vulkan loader
+#   libvulkan-dev        the Vulkan headers compiler/spirv's test runner (testdata/vkrun) is built with
 #   chromium             ships the SwiftShader Vulkan ICD (/usr/lib/chromium/vk_swiftshader_icd.json)
 #   libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri   wgpu's GL backend on llvmpipe (EGL, surfaceless)
 #   spirv-tools          spirv-val / spirv-as / spirv-dis
@@ -18,7 +19,7 @@ BIN := bin/gpudiff
 # and, outside apt's package list (checked by command: nodesource's nodejs
 # conflicts with Debian's npm package), node + npm for Dawn (Tint) through
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
 # Mesa 25 beside the system's Mesa 22 (issue 37; harness.DriverSets, README

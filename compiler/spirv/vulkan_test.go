@@ -32,13 +32,14 @@ var (
 // shaderSubgroupExtendedTypes, binds raw buffers at set 0 and dispatches
 // a SPIR-V module) built once against the Vulkan headers
 // (GPUDIFF_VULKAN_INCLUDE, else the system's: libvulkan-dev) and the
-// system's libvulkan.so.1, skipping the test when that cannot be done.
+// system's libvulkan.so.1; a test fails when that cannot be done, saying
+// how to install what is missing (`make deps` installs libvulkan-dev).
 // It runs what no stack gpudiff links reads from SPIR-V (NagaGap).
 func vkrun(t *testing.T) string {
 	t.Helper()
 	vkrunOnce.Do(func() { vkrunPath, vkrunErr = buildVkrun() })
 	if vkrunErr != "" {
-		t.Skip(vkrunErr)
+		t.Fatalf("testdata/vkrun does not build: %s (the Vulkan headers come with `make deps`: apt-get install libvulkan-dev, or set GPUDIFF_VULKAN_INCLUDE)", vkrunErr)
 	}
 	return vkrunPath
 }
