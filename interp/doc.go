@@ -46,9 +46,11 @@
 // makes all of it any value for the rest of the pass (segment.go,
 // storeAnywhere).
 //
-// # f32 accuracy
+// # f32 and f16 accuracy
 //
-// Every f32 operation is evaluated in float64 and rounded to float32, and
+// f16 follows the rules below with binary16's range, ULPs and WGSL's f16
+// accuracy column (f32.go: one float format per type). Every f32
+// operation is evaluated in float64 and rounded to float32, and
 // carries an absolute error bound (Output.Tolerance) that WGSL grants a
 // conforming implementation, propagated through data flow; see f32.go for
 // each rule and #concrete-float-accuracy for the bounds. A comparison, a
@@ -85,9 +87,12 @@
 //
 // # Not executable
 //
-// Derivative, barrier and subgroup builtins need other invocations; an
-// invocation that executes one fails with Invocation.Err. They occur only
-// in flatten's refusal fixtures. Each invocation is limited to
+// Derivative, barrier and subgroup builtins need other invocations: they
+// run in a dispatch (barriers and subgroup operations: subgroup.go runs a
+// subgroup's invocations to a fixed point over Options.Subgroups'
+// partition) and in a fragment's quads (derivatives and quad operations:
+// quad.go); an invocation of Program.Run (a function kernel, one
+// invocation alone) that executes one fails with Invocation.Err. Each invocation is limited to
 // Options.MaxSteps steps (statements plus loop iterations, see
 // DefaultMaxSteps). Recursion, which WGSL forbids, is a compile error.
 //
