@@ -196,6 +196,13 @@ func TestReferenceRasterizerCalibration(t *testing.T) {
 	if all, err := harness.AllAdapters(); err == nil {
 		for _, a := range all {
 			impl, _, device, _ := harness.NameParts(a.Name)
+			if a.Variant != "" {
+				// lavapipe at another subgroup size (harness.Variants) runs
+				// only cases with subgroup operations (harness.VariantRuns),
+				// never draws; under LP_NATIVE_VECTOR_WIDTH=512 its node
+				// worker dies of a bus error on this draw.
+				continue
+			}
 			if (impl == "dawn" || impl == "deno") && (strings.Contains(device, "swiftshader") || strings.Contains(device, "llvmpipe")) {
 				names = append(names, a.Name)
 			}
