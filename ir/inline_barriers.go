@@ -26,11 +26,18 @@ package ir
 // m is returned unchanged when the entry point needs none of it; else a
 // copy whose entry point is replaced (its other functions are shared).
 func InlineBarriers(m *Module, entry string) *Module {
+	return inlineCallers(m, entry, ClassBarrier)
+}
+
+// inlineCallers inlines into entry every call of a function that calls a
+// builtin of one of classes, directly or through other calls (callersOf),
+// with InlineBarriers' rules; m unchanged when there is none.
+func inlineCallers(m *Module, entry string, classes ...BuiltinClass) *Module {
 	f := m.Func(entry)
 	if f == nil {
 		return m
 	}
-	in := &inliner{m: m, barrier: barrierFuncs(m)}
+	in := &inliner{m: m, barrier: callersOf(m, classes...)}
 	if !in.needsStmt(f.Body) {
 		return m
 	}
@@ -65,9 +72,9 @@ func InlineBarriers(m *Module, entry string) *Module {
 	return &out
 }
 
-// barrierFuncs returns the functions of m that call a barrier builtin,
-// directly or through calls.
-func barrierFuncs(m *Module) map[string]bool {
+// callersOf returns the functions of m that call a builtin of one of
+// classes, directly or through calls.
+func callersOf(m *Module, classes ...BuiltinClass) map[string]bool {
 	out := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -78,7 +85,12 @@ func barrierFuncs(m *Module) map[string]bool {
 			if Any(f.Body, func(n Node) bool {
 				switch x := n.(type) {
 				case *BuiltinCall:
-					return x.Fn.Info().Class == ClassBarrier
+					c := x.Fn.Info().Class
+					for _, k := range classes {
+						if c == k {
+							return true
+						}
+					}
 				case *Call:
 					return out[x.Func]
 				}
