@@ -428,10 +428,20 @@
 // (fails, WGSL #logical-expr): b is lowered under a (!a) as the arm of
 // an if, its operations guarded by it. In a uniform kept loop every
 // invocation of a workgroup (so of a subgroup) runs every iteration, and
-// the operation is guarded by the loop's mask; in a masked one the
-// twin's loop diverges as the source's does, its iterations' active
-// sets are those whose mask is still set, which no guard makes the
-// source's: refused, positioned at the operation. In a fragment entry
+// the operation is guarded by the loop's mask. A masked one (its exit is
+// per invocation) would diverge as the source's does, so its exit
+// becomes the subgroup's: `break if !subgroupAny(m)` (subgroupExit). The
+// subgroup then runs each iteration together until none of its
+// invocations is still in the loop; one that has left runs the rest
+// masked (an iteration's masks start from m), so iteration k's guarded
+// operation sees exactly the invocations the source runs in iteration k
+// — the source's active set under maximal reconvergence, keyed by
+// iteration as the reference keys it. WGSL's analysis still calls the
+// loop non-uniform (a subgroup result is non-uniform to it), so such a
+// twin is valid only under `diagnostic(off, subgroup_uniformity)`, which
+// a source with a subgroup operation in a divergent loop has, and the
+// reference marks the results as depending on reconvergence for the
+// twin's device runs as for the source's. In a fragment entry
 // point that discards, an operation that may run after the discard is
 // refused: the source's invocation is a helper from there on, and
 // whether a helper takes part in a subgroup operation is the
@@ -472,8 +482,8 @@
 // access to writable memory under a predicate outside a compute entry
 // point, a write to memory in a fragment entry point that discards, a
 // barrier of an entry point under non-uniform control flow (a masked
-// loop's included), a subgroup operation in a masked kept loop or, in a
-// fragment entry point that discards, after a discard may have run (see
+// loop's included), a subgroup operation in a fragment entry point that
+// discards after a discard may have run (see
 // "Subgroups"), workgroupUniformLoad under any predicate (a kept
 // loop's included: not yet guarded), atomicCompareExchangeWeak under a
 // predicate in an entry point (a kept loop's included: its result is a

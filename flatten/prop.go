@@ -203,12 +203,27 @@ func foldPass(p *pipe) bool {
 // loopMask returns the mask m of a kept loop, the bool var its exit
 // `break if !m` tests (keptLoopViolation), or "".
 func loopMask(lp *ir.Loop) string {
-	if u, ok := lp.BreakIf.(*ir.Unary); ok && u.Op == ir.OpNot {
-		if m, ok := u.X.(*ir.Ident); ok && m.Ref == ir.RefVar {
-			return m.Name
-		}
+	if m := keptExitMask(lp); m != nil && m.Ref == ir.RefVar {
+		return m.Name
 	}
 	return ""
+}
+
+// keptExitMask is the mask m a kept loop's exit tests: `break if !m`, or
+// `break if !subgroupAny(m)` (a masked loop that holds a subgroup
+// operation iterates as one subgroup: subgroupExit); nil for any other
+// exit.
+func keptExitMask(lp *ir.Loop) *ir.Ident {
+	u, ok := lp.BreakIf.(*ir.Unary)
+	if !ok || u.Op != ir.OpNot {
+		return nil
+	}
+	x := u.X
+	if c, ok := x.(*ir.BuiltinCall); ok && c.Fn == ir.BSubgroupAny && len(c.Args) == 1 {
+		x = c.Args[0]
+	}
+	m, _ := x.(*ir.Ident)
+	return m
 }
 
 // isMaskUpdate reports whether s, a statement of a kept loop's body

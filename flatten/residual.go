@@ -83,12 +83,11 @@ func keptLoopViolation(lp *ir.Loop) string {
 	if len(lp.Continuing.Stmts) != 0 {
 		return "its continuing block is not empty"
 	}
-	u, ok := lp.BreakIf.(*ir.Unary)
-	if !ok || u.Op != ir.OpNot {
+	if u, ok := lp.BreakIf.(*ir.Unary); !ok || u.Op != ir.OpNot {
 		return "its exit is not `break if !m`"
 	}
-	m, ok := u.X.(*ir.Ident)
-	if !ok || m.Ref != ir.RefVar || m.T.Kind != ir.KindBool {
+	m := keptExitMask(lp)
+	if m == nil || m.Ref != ir.RefVar || m.T.Kind != ir.KindBool {
 		return "its exit does not test a bool var"
 	}
 	if !assignedIn(lp.Body)[m.Name] {

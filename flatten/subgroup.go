@@ -340,7 +340,10 @@ func checkSubgroupLoops(m *ir.Module, twin *ir.Func, pending []pendingSubgroup) 
 		lp := p.slot.loop
 		u, ok := uniform[lp]
 		if !ok {
-			u = loopIsUniform(m, twin, lp)
+			// A masked loop's exit becomes the subgroup's (subgroupExit),
+			// once: its operations are then in a loop the subgroup runs
+			// together.
+			u = loopIsUniform(m, twin, lp) || subgroupExit(lp)
 			uniform[lp] = u
 		}
 		if !u {
@@ -348,6 +351,31 @@ func checkSubgroupLoops(m *ir.Module, twin *ir.Func, pending []pendingSubgroup) 
 		}
 	}
 	return errs
+}
+
+// subgroupExit makes a masked kept loop that holds a subgroup operation
+// iterate as one subgroup (doc.go "Subgroups", masked loops): its exit
+// `break if !m` becomes `break if !subgroupAny(m)`, so every invocation
+// of the subgroup runs each iteration until none is still in the loop;
+// one whose own mask is off runs it masked (the iteration's masks start
+// from m), and a guarded operation under m && c sees, in iteration k,
+// the invocations the source runs there — the maximal-reconvergence
+// answer. WGSL's analysis still calls the loop non-uniform, so the
+// module must have subgroup_uniformity off (a source with a subgroup
+// operation in a divergent loop has it) and the reference marks those
+// results as depending on reconvergence on the devices too. It reports
+// false where the loop's exit is not of that form.
+func subgroupExit(lp *ir.Loop) bool {
+	u, ok := lp.BreakIf.(*ir.Unary)
+	if !ok || u.Op != ir.OpNot {
+		return false
+	}
+	id, ok := u.X.(*ir.Ident)
+	if !ok || !ir.Identical(id.T, ir.Bool) {
+		return false
+	}
+	u.X = &ir.BuiltinCall{Pos: u.Pos, Fn: ir.BSubgroupAny, Args: []ir.Expr{id}, T: ir.Bool}
+	return true
 }
 
 // pendingDelta is a relative shuffle's delta the lowering replaced by the

@@ -20,6 +20,25 @@ import (
 // and subgroupBroadcastFirst in a divergent if/else and switch). Each
 // writes every result to out, indexed by the invocation.
 var sgPrograms = map[string]string{
+	// A loop whose exit is per invocation (a masked kept loop: its twin
+	// iterates as one subgroup, subgroupExit), with wgpu's own test's
+	// shape: each invocation leaves at its own iteration, and the sum
+	// in iteration k counts the invocations still there.
+	"masked-loop": `
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  let i = g.x;
+  let x = data[i];
+  var acc = 0u;
+  var last = 0u;
+  for (var k = 0u; k < x % 9u; k++) {
+    last = subgroupAdd(1u);
+    acc += subgroupMax(k + x) + subgroupInclusiveAdd(k);
+    if (k == x % 5u) { break; }
+  }
+  out[4u * i] = acc;
+  out[4u * i + 1u] = last;
+}`,
 	"if-else": `
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) g: vec3u) {

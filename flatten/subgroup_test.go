@@ -251,12 +251,15 @@ fn main(@builtin(local_invocation_index) i: u32) {
   }
   out[i] = acc;
 }`)
-	_, err := flatten.Function(m, "main", flatten.Options{})
-	require.Error(t, err)
-	assert.True(t, flatten.IsRefusal(err), "%v", err)
-	// sgHeader is 6 lines; the call is on the body's line 5, column 12.
-	assert.Contains(t, err.Error(), "test.wgsl:12:12: flatten: subgroupAdd inside a loop whose exit is per invocation (a masked kept loop)")
-	assert.Nil(t, m.Func("main_flat"))
+	// A loop whose exit is per invocation is a masked kept loop; with a
+	// subgroup operation inside, its exit waits for the whole subgroup
+	// (subgroupExit): `break if !subgroupAny(m)`, the operation guarded by
+	// m (the semantics: TestSubgroupTwinsAgreeInDispatch's masked-loop).
+	tw, err := flatten.Function(m, "main", flatten.Options{VerifyPasses: true})
+	require.NoError(t, err)
+	printed := ir.PrintFunc(tw)
+	assert.Regexp(t, `break if !subgroupAny\(\w+\);`, printed)
+	assert.Regexp(t, `subgroupAdd\(select\(0u, \w+, \w+\)\)`, printed)
 }
 
 // TestSubgroupAfterDiscardIsRefused: a fragment twin demotes only at its
