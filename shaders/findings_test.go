@@ -77,6 +77,13 @@ var computeFindings = map[string]struct {
 	implicates  func(r oracle.Judged) bool
 	twinEscapes bool
 }{
+	// naga 29's SPIR-V backend panics on an array of structs holding a
+	// mat2x2<f16> passed by value (issue 40): Deno's Vulkan adapters that
+	// take f16 crash, original and twin (the twin copies the array too);
+	// Dawn agrees; wgpu-native (naga 0.19) and SwiftShader skip every f16
+	// run, for their declared reasons.
+	"naga29_spv_f16_struct_array_argument.wgsl": {`{"out": [9, 0]}`,
+		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "deno-vulkan:") }, false},
 	// wgpu 0.19.4's SPIR-V reader (naga 0.19.2) moves a workgroup load
 	// past the next barrier: gpudiff's SPIR-V on wgpu, every driver (it was
 	// wrong on SwiftShader; lavapipe's one SIMD group of 8 hides it), the
@@ -301,8 +308,14 @@ func computeFindingsCheck(t *testing.T, devs []check.Device, obs *observations) 
 				t.Logf("%s %s %s: skipped: %s", r.Adapter, r.Function, r.Format, r.Message)
 			}
 			assert.Equal(t, 1, judged["interp"], "the twin's interpreter run")
+			skipped := map[string]bool{}
+			for _, r := range res.Skipped {
+				if r.Format == oracle.FormatWGSL {
+					skipped[r.Adapter] = true // the adapter declares it cannot take the module (an f16 finding on naga 0.19)
+				}
+			}
 			for _, d := range devs {
-				assert.Positive(t, judged[d.Info().Name], "%s judged no run", d.Info().Name)
+				assert.True(t, judged[d.Info().Name] > 0 || skipped[d.Info().Name], "%s judged no run and skipped none for a declared reason", d.Info().Name)
 			}
 		})
 	}
