@@ -84,6 +84,11 @@ var computeFindings = map[string]struct {
 	// run, for their declared reasons.
 	"naga29_spv_f16_struct_array_argument.wgsl": {`{"out": [9, 0]}`,
 		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "deno-vulkan:") }, false},
+	// naga 29's WGSL front end refuses bitcast<u32>(vec2<f16>) (issue 40):
+	// a compile error on Deno's Vulkan adapters that take f16, original
+	// and twin; Dawn agrees.
+	"naga29_wgsl_f16_vector_bitcast.wgsl": {`{"o": [3221241344, 3221242112, 3221242624, 3221243008], "h": [[-1.25, 3.5], [-1.25, 3.5], [-1.25, 3.875], [-1.25, 4.25]]}`,
+		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "deno-vulkan:") }, false},
 	// wgpu 0.19.4's SPIR-V reader (naga 0.19.2) moves a workgroup load
 	// past the next barrier: gpudiff's SPIR-V on wgpu, every driver (it was
 	// wrong on SwiftShader; lavapipe's one SIMD group of 8 hides it), the
