@@ -143,88 +143,39 @@ func (s *subgroupCase) partition(b []byte) (*interp.SubgroupPartition, error) {
 	return interp.ObservedSubgroups(int(s.perWorkgroup), obs)
 }
 
-// judgeSubgroupRuns judges runs (a case's device runs and the twin's
-// interpreter run) each against the reference of the partition it
-// observed (Run.Subgroups; "" for the interpreter's: the default
-// reference ref), and merges the verdicts as oracle.Judge does.
+// judgeRuns judges runs (a case's device runs and the twin's interpreter
+// run) each against the reference of the partition it observed
+// (Run.Subgroups; "" for the interpreter's: the default reference ref):
+// a run whose partition is impossible gets that as its difference, one
+// whose partition's reference failed is an error run.
 func (s *subgroupCase) judgeRuns(ref [][]oracle.Expected, names []string, runs []oracle.Run) ([]oracle.Judged, oracle.Verdict) {
-	groups := map[string][]int{}
-	var order []string
-	for i, r := range runs {
-		if _, ok := groups[r.Subgroups]; !ok {
-			order = append(order, r.Subgroups)
+	refs := map[string][][]oracle.Expected{"": ref}
+	for k := range runs {
+		r := &runs[k]
+		if r.Subgroups == "" || r.Failed != "" {
+			continue
 		}
-		groups[r.Subgroups] = append(groups[r.Subgroups], i)
-	}
-	out := make([]oracle.Judged, len(runs))
-	var verdicts []oracle.Verdict
-	for _, key := range order {
-		idx := groups[key]
-		rs := make([]oracle.Run, len(idx))
-		for k, i := range idx {
-			rs[k] = runs[i]
-		}
-		gref := ref
-		if key != "" {
-			s.mu.Lock()
-			op := s.parts[key]
-			s.mu.Unlock()
-			switch {
-			case op == nil:
-			case op.err != nil:
-				for k := range rs {
-					if rs[k].Failed == "" {
-						rs[k].InvocationErr = []string{"impossible subgroup partition: " + op.err.Error()}
-					}
-				}
-			default:
-				op.once.Do(func() { op.ref, op.rerr = s.reference(op.part) })
-				if op.rerr != nil {
-					for k := range rs {
-						if rs[k].Failed == "" {
-							rs[k].Failed, rs[k].Message = oracle.Error, "the reference under the run's subgroup partition: "+op.rerr.Error()
-						}
-					}
-				} else {
-					gref = [][]oracle.Expected{op.ref}
-				}
-			}
-		}
-		js, v := oracle.Judge(gref, names, rs)
-		for k, i := range idx {
-			out[i] = js[k]
-		}
-		verdicts = append(verdicts, v)
-	}
-	return out, mergeVerdicts(verdicts)
-}
-
-// mergeVerdicts is oracle.Judge's overall verdict of several groups of
-// runs: Mismatch when any group has one, else the first failure, else
-// Reconvergence, else Pass (Unsupported only when every group is).
-func mergeVerdicts(vs []oracle.Verdict) oracle.Verdict {
-	overall := oracle.Pass
-	allUnsupported := len(vs) > 0
-	for _, v := range vs {
-		if v != oracle.Unsupported {
-			allUnsupported = false
-		}
+		s.mu.Lock()
+		op := s.parts[r.Subgroups]
+		s.mu.Unlock()
 		switch {
-		case v == oracle.Mismatch:
-			return oracle.Mismatch
-		case v == oracle.Pass || v == oracle.Unsupported || v == oracle.VIndeterminate:
-		case v == oracle.Reconvergence:
-			if overall == oracle.Pass {
-				overall = v
-			}
-		default:
-			if overall == oracle.Pass || overall == oracle.Reconvergence {
-				overall = v
-			}
+		case op == nil:
+			continue
+		case op.err != nil:
+			r.InvocationErr = []string{"impossible subgroup partition: " + op.err.Error()}
+			continue
 		}
+		op.once.Do(func() { op.ref, op.rerr = s.reference(op.part) })
+		if op.rerr != nil {
+			r.Failed, r.Message = oracle.Error, "the reference under the run's subgroup partition: "+op.rerr.Error()
+			continue
+		}
+		refs[r.Subgroups] = [][]oracle.Expected{op.ref}
 	}
-	if allUnsupported {
-		return oracle.Unsupported
-	}
-	return overall
+	return oracle.JudgeEach(func(r oracle.Run) [][]oracle.Expected {
+		if rf, ok := refs[r.Subgroups]; ok {
+			return rf
+		}
+		return ref
+	}, names, runs)
 }

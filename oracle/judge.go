@@ -93,6 +93,13 @@ type Judged struct {
 // cannot take the module) is skipped: it makes the verdict Unsupported
 // only when no GPU run was tested at all.
 func Judge(ref [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
+	return JudgeEach(func(Run) [][]Expected { return ref }, names, runs)
+}
+
+// JudgeEach is Judge with each run's own reference, refOf(run): the runs
+// of a module with subgroup operations are each judged against the
+// reference of the subgroup partition they observed (Run.Subgroups).
+func JudgeEach(refOf func(Run) [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
 	out := make([]Judged, len(runs))
 	overall := Pass
 	tested := false // some GPU run was not Unsupported
@@ -115,6 +122,7 @@ func Judge(ref [][]Expected, names []string, runs []Run) ([]Judged, Verdict) {
 			out[k] = j
 			continue
 		}
+		ref := refOf(r)
 		for i := range ref {
 			if i < len(r.InvocationErr) && r.InvocationErr[i] != "" {
 				j.Mismatches = append(j.Mismatches, i)
