@@ -153,6 +153,9 @@ type Execution struct {
 	// work estimates what compiling one module of each function costs
 	// (IR nodes of its call graph, plus a module's fixed share).
 	work int
+	// subgroups: the case uses subgroup operations (a variant adapter
+	// runs it), decided once at Prepare.
+	subgroups bool
 }
 
 // emitted is one function's module in one format, emitted once.
@@ -232,6 +235,7 @@ func Prepare(c *testcase.Case, opts Options) (*Execution, error) {
 		}
 	}
 	x.cs, x.opts = c, opts
+	x.subgroups = c.Module.UsesSubgroups(c.Func.Name)
 	// The result keeps what the case ran with, not the devices or the
 	// context it ran in (its runs name their adapters).
 	kept := opts
@@ -504,7 +508,7 @@ func (x *Execution) run(ctx context.Context, d Device, f int, p Path) (oracle.Ru
 func (x *Execution) DeviceRuns(ctx context.Context, d Device) []oracle.Run {
 	if info := d.Info(); info.Variant != "" {
 		var needs []harness.Need
-		if x.cs != nil && x.cs.Module.UsesSubgroups(x.cs.Func.Name) {
+		if x.subgroups {
 			needs = append(needs, harness.Need{Kind: harness.NeedSubgroups})
 		}
 		if !harness.VariantRuns(info, needs) {

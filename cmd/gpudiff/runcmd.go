@@ -108,7 +108,10 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 			jobs = devices.AutoJobs
 		}
 		var closeAll func()
-		if devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, c.Profile == "subgroups", stderr); err != nil {
+		// lavapipe's subgroup-size variants, where the profile generates
+		// subgroup operations (check runs only those cases on them).
+		prof, _ := gen.LookupProfile(c.Profile)
+		if devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, prof.Subgroups > 0, stderr); err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
 		defer closeAll()
