@@ -161,8 +161,16 @@ var InvocationBuiltins = map[string]*Type{
 // the subgroup ones (subgroup_invocation_id, subgroup_size, subgroup_id,
 // num_subgroups).
 func SubgroupBuiltin(name string) bool {
-	return name == "subgroup_invocation_id" || name == "subgroup_size" || name == "subgroup_id" || name == "num_subgroups"
+	for _, b := range subgroupBuiltins {
+		if name == b {
+			return true
+		}
+	}
+	return false
 }
+
+// subgroupBuiltins are the subgroup builtin values (SubgroupBuiltin).
+var subgroupBuiltins = []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups"}
 
 // AtomicOp is an atomic builtin (WGSL #atomic-builtin-functions).
 type AtomicOp uint8

@@ -10,16 +10,9 @@ import "fmt"
 func (m *Module) UsesSubgroups(name string) bool {
 	found := false
 	for _, f := range m.CallGraph(name) {
-		for _, p := range f.Params {
-			if SubgroupBuiltin(p.Builtin) {
+		for _, b := range subgroupBuiltins {
+			if builtinParam(f, b) != nil {
 				return true
-			}
-			if p.T != nil && p.T.Kind == KindStruct {
-				for _, fl := range p.T.Struct.Fields {
-					if SubgroupBuiltin(fl.Builtin) {
-						return true
-					}
-				}
 			}
 		}
 		Inspect(f.Body, func(n Node) bool {
@@ -101,27 +94,32 @@ type SubgroupProbe struct {
 }
 
 // usesBuiltin reports whether an entry point of entries takes the builtin
-// value name (as a parameter or a member of a struct parameter).
+// value name.
 func usesBuiltin(m *Module, name string, entries []string) bool {
 	for _, e := range entries {
-		f := m.Func(e)
-		if f == nil {
-			continue
+		if f := m.Func(e); f != nil && builtinParam(f, name) != nil {
+			return true
 		}
-		for _, p := range f.Params {
-			if p.Builtin == name {
-				return true
-			}
-			if p.T != nil && p.T.Kind == KindStruct {
-				for _, fl := range p.T.Struct.Fields {
-					if fl.Builtin == name {
-						return true
-					}
+	}
+	return false
+}
+
+// builtinParam returns an expression reading the builtin value name that
+// f takes — its parameter, or the member of a struct parameter — or nil.
+func builtinParam(f *Func, name string) Expr {
+	for _, p := range f.Params {
+		if p.Builtin == name {
+			return &Ident{Pos: f.Pos, Name: p.Name, T: p.T, Ref: RefParam}
+		}
+		if p.T != nil && p.T.Kind == KindStruct {
+			for i, fl := range p.T.Struct.Fields {
+				if fl.Builtin == name {
+					return &Member{Pos: f.Pos, X: &Ident{Pos: f.Pos, Name: p.Name, T: p.T, Ref: RefParam}, Field: i, T: fl.Type}
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // AddSubgroupProbe adds to m (in place: clone it first) the binding of
@@ -164,17 +162,8 @@ func AddSubgroupProbe(m *Module, entries ...string) (*SubgroupProbe, error) {
 			return nil, fmt.Errorf("ir: subgroup probe: %q is not a compute entry point of the module", name)
 		}
 		get := func(builtin string, t *Type) Expr {
-			for _, p := range f.Params {
-				if p.Builtin == builtin {
-					return &Ident{Pos: f.Pos, Name: p.Name, T: p.T, Ref: RefParam}
-				}
-				if p.T != nil && p.T.Kind == KindStruct {
-					for i, fl := range p.T.Struct.Fields {
-						if fl.Builtin == builtin {
-							return &Member{Pos: f.Pos, X: &Ident{Pos: f.Pos, Name: p.Name, T: p.T, Ref: RefParam}, Field: i, T: fl.Type}
-						}
-					}
-				}
+			if e := builtinParam(f, builtin); e != nil {
+				return e
 			}
 			p := &Param{Pos: f.Pos, Name: freshParamName(f, "gpudiff_"+builtin), T: t, Builtin: builtin}
 			f.Params = append(f.Params, p)
