@@ -26,21 +26,29 @@ import (
 // points runs each, each after the vertex entry point its inputs match
 // (Load's rule; several: an ambiguity it reports).
 func EachEntry(path string, o LoadOptions) []LoadOptions {
+	each, _ := EachEntryIn(path, o)
+	return each
+}
+
+// EachEntryIn is EachEntry with the module it read (nil where it returns
+// nil), for a caller that asks the module more (exec: whether one entry
+// point uses subgroup operations, to open lavapipe's size variants).
+func EachEntryIn(path string, o LoadOptions) ([]LoadOptions, *ir.Module) {
 	if o.Kernel != "" || o.Fragment != "" || o.VertexEntry != "" || o.FragmentEntry != "" {
-		return nil
+		return nil, nil
 	}
 	probe := o
 	probe.Warn = nil // Load notes what the module's loading says, once per case
 	m, src, err := LoadModule(path, probe)
 	if err != nil || IsCase(src) {
-		return nil
+		return nil, nil
 	}
 	names := entryNames(m, ir.StageCompute, "@compute")
 	if len(names) == 0 {
 		names = entryNames(m, ir.StageFragment, "@fragment")
 	}
 	if len(names) < 2 {
-		return nil
+		return nil, nil
 	}
 	inputs := ""
 	if o.Inputs == "" && o.Seed == nil && o.Fill == "" {
@@ -54,7 +62,7 @@ func EachEntry(path string, o LoadOptions) []LoadOptions {
 			out[i].Inputs = inputs
 		}
 	}
-	return out
+	return out, m
 }
 
 // entryNames are m's entry points of stage st — inside the subset, and

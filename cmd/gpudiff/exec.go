@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/check/testcase"
+	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report"
 )
 
@@ -83,8 +84,8 @@ func runExec(ctx context.Context, g *globalFlags, path string, fl execFlags, std
 	if err != nil {
 		return err
 	}
-	if each := testcase.EachEntry(path, o); len(each) > 1 {
-		return runEach(ctx, g, path, fl, each, stdout, stderr)
+	if each, m := testcase.EachEntryIn(path, o); len(each) > 1 {
+		return runEach(ctx, g, path, fl, each, m, stdout, stderr)
 	}
 	x, err := executeFile(ctx, g, path, fl, o, stderr)
 	if err != nil {
@@ -175,14 +176,12 @@ func execExit(x *check.Result) error {
 // (worstExit). A refusal or internal error's message goes to stderr too,
 // named after its entry point; a usage error of the command line is every
 // entry point's, so it ends the run, returned as is with nothing written.
-func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []testcase.LoadOptions, stdout, stderr io.Writer) error {
+func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, each []testcase.LoadOptions, m *ir.Module, stdout, stderr io.Writer) error {
 	if !fl.noGPU {
 		closeAll, err := func() {}, error(nil)
-		variants := false
-		if m, _, lerr := testcase.LoadModule(path, testcase.LoadOptions{Overrides: each[0].Overrides}); lerr == nil {
-			for _, o := range each {
-				variants = variants || m.Func(o.Kernel) != nil && m.UsesSubgroups(o.Kernel)
-			}
+		variants := false // lavapipe's subgroup-size variants, for entry points with subgroup operations
+		for _, o := range each {
+			variants = variants || m.Func(o.Kernel) != nil && m.UsesSubgroups(o.Kernel)
 		}
 		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, variants, stderr); err != nil {
 			return usagef("gpudiff exec: --adapter: %v", err)
