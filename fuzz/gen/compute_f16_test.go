@@ -26,9 +26,7 @@ import (
 )
 
 func f16Config(t testing.TB) gen.Config {
-	p, err := gen.LookupProfile("f16")
-	require.NoError(t, err)
-	return gen.Config{Profile: p}
+	return profileConfig(t, "f16")
 }
 
 // TestF16ProgramsVerify: every f16 program is a verified compute entry

@@ -14,9 +14,7 @@ import (
 )
 
 func subgroupConfig(t testing.TB) gen.Config {
-	p, err := gen.LookupProfile("subgroups")
-	require.NoError(t, err)
-	return gen.Config{Profile: p}
+	return profileConfig(t, "subgroups")
 }
 
 // TestSubgroupProgramsVerify: every subgroups program is a verified

@@ -19,10 +19,15 @@ import (
 	"github.com/gpudiff/gpudiff/oracle"
 )
 
-func computeConfig(t testing.TB) gen.Config {
-	p, err := gen.LookupProfile("compute")
+// profileConfig is the generator configuration of the named profile.
+func profileConfig(t testing.TB, name string) gen.Config {
+	p, err := gen.LookupProfile(name)
 	require.NoError(t, err)
 	return gen.Config{Profile: p}
+}
+
+func computeConfig(t testing.TB) gen.Config {
+	return profileConfig(t, "compute")
 }
 
 // TestComputeProgramsAreRaceFree is the compute profile's discipline

@@ -17,9 +17,7 @@ import (
 )
 
 func texturesConfig(t testing.TB) gen.Config {
-	p, err := gen.LookupProfile("textures")
-	require.NoError(t, err)
-	return gen.Config{Profile: p}
+	return profileConfig(t, "textures")
 }
 
 // TestTextureProgramsAreExact: every textures-profile entry point has

@@ -19,9 +19,7 @@ import (
 )
 
 func renderConfig(t testing.TB) gen.Config {
-	p, err := gen.LookupProfile("render")
-	require.NoError(t, err)
-	return gen.Config{Profile: p}
+	return profileConfig(t, "render")
 }
 
 // renderSeeds is how many programs the render properties check: 400
