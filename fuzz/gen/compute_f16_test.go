@@ -53,8 +53,15 @@ func TestF16ProgramsVerify(t *testing.T) {
 // entry point of every f16 program parse back, and gpudiff's SPIR-V of
 // it (Float16, 16-bit storage) passes spirv-val.
 func TestF16ProgramsRunOnEveryPath(t *testing.T) {
-	cfg := f16Config(t)
-	for seed := uint64(0); seed < 60; seed++ {
+	parsesAndValidates(t, f16Config(t), 60)
+}
+
+// parsesAndValidates checks the first n programs of cfg: the canonical
+// WGSL and the emitted entry point parse back (one entry point), and
+// gpudiff's SPIR-V passes spirv-val.
+func parsesAndValidates(t *testing.T, cfg gen.Config, n uint64) {
+	t.Helper()
+	for seed := uint64(0); seed < n; seed++ {
 		p := gen.Generate(seed, cfg)
 		_, err := wgsl.Parse("gen.wgsl", []byte(p.String()))
 		require.NoError(t, err, "seed %d:\n%s", seed, p)

@@ -10,8 +10,6 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/check/testcase"
-	"github.com/gpudiff/gpudiff/compiler/spirv"
-	"github.com/gpudiff/gpudiff/compiler/wgsl"
 	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 	"github.com/gpudiff/gpudiff/interp"
@@ -100,18 +98,5 @@ func TestSubgroupProgramsFindADroppedGuard(t *testing.T) {
 // directive lowers subgroup_uniformity; WGSL #uniformity), and gpudiff's
 // SPIR-V of it (GroupNonUniform instructions) passes spirv-val.
 func TestSubgroupProgramsParse(t *testing.T) {
-	cfg := subgroupConfig(t)
-	for seed := uint64(0); seed < 60; seed++ {
-		p := gen.Generate(seed, cfg)
-		_, err := wgsl.Parse("gen.wgsl", []byte(p.String()))
-		require.NoError(t, err, "seed %d:\n%s", seed, p)
-		src, err := wgsl.EmitEntry(p.Module, p.Kernel, wgsl.EmitOptions{})
-		require.NoError(t, err, "seed %d", seed)
-		m, err := wgsl.Parse("gen.wgsl", []byte(src))
-		require.NoError(t, err, "seed %d:\n%s", seed, src)
-		assert.Len(t, m.EntryPoints(), 1)
-		words, err := spirv.Emit(p.Module, p.Kernel, spirv.Options{})
-		require.NoError(t, err, "seed %d", seed)
-		assert.Empty(t, spirvVal(t, words), "seed %d:\n%s", seed, p)
-	}
+	parsesAndValidates(t, subgroupConfig(t), 60)
 }
