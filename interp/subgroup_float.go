@@ -5,14 +5,13 @@ import (
 	"math/bits"
 
 	"github.com/gpudiff/gpudiff/ir"
-	"github.com/gpudiff/gpudiff/ir/wgslsem"
 )
 
 // Float reductions and scans over a subgroup's active invocations (WGSL
 // #concrete-float-accuracy: "inherited from the sum (product) of x for
 // all active invocations", which an implementation may associate in any
 // order, #reassociation-and-fusion). The rules are fSum's (f32.go), for
-// f32 and f16 alike (sgFloat: the format's parameters), stated here so
+// f32 and f16 alike (ffmt: the format's parameters, f16.go), stated here so
 // that they hold for a product too:
 //
 //   - sum: exact when every term is exact and every partial sum in any
@@ -34,48 +33,6 @@ import (
 //   - a subnormal term, which may be flushed to zero, adds its magnitude
 //     to a sum's bound.
 
-// sgFloat is a float format's parameters for subgroup reductions.
-type sgFloat struct {
-	half                            bool
-	maxF, minNormal, minSub, topULP float64
-	prec                            int
-	exactSpan                       float64
-}
-
-var (
-	sgF32 = &sgFloat{maxF: math.MaxFloat32, minNormal: 0x1p-126, minSub: 0x1p-149, topULP: 0x1p104, prec: 24, exactSpan: 0x1p24}
-	sgF16 = &sgFloat{half: true, maxF: 65504, minNormal: 0x1p-14, minSub: 0x1p-24, topULP: 0x1p5, prec: 11, exactSpan: 0x1p11}
-)
-
-func (f *sgFloat) value(b uint32) float64 {
-	if f.half {
-		v, _, _ := wgslsem.F16ToF32(uint16(b))
-		return float64(v)
-	}
-	return float64(math.Float32frombits(b))
-}
-
-// bits rounds x to the format (nearest, ties to even) and returns its bits.
-func (f *sgFloat) bits(x float64) uint32 {
-	if f.half {
-		h, _, _ := wgslsem.F64ToF16(x)
-		return uint32(h)
-	}
-	return math.Float32bits(float32(x))
-}
-
-func (f *sgFloat) ulp(x float64) float64 {
-	x = math.Abs(x)
-	switch {
-	case x < f.minNormal:
-		return f.minSub
-	case x >= f.maxF:
-		return f.topULP
-	}
-	_, e := math.Frexp(x)
-	return math.Ldexp(1, e-f.prec)
-}
-
 // lowBit is the value of the lowest set bit of nonzero x's significand.
 func lowBit(x float64) float64 {
 	b := math.Float64bits(math.Abs(x))
@@ -92,13 +49,13 @@ func lowBit(x float64) float64 {
 // floatFold reduces determinate float terms: a sum (add), a product
 // (mul), else min or max (o.fn), with the bounds above.
 func (o *sgOp) floatFold(ts []slot, add, mul bool) slot {
-	f := sgF32
+	f := f32F
 	if o.elem == ir.KindF16 {
-		f = sgF16
+		f = f16F
 	}
 	n := len(ts)
 	inexact := func(v, e float64) slot {
-		s := slot{bits: f.bits(v)}
+		s := slot{bits: f.bitsOf(v)}
 		if e > 0 {
 			s.why, s.err = o.fsite+int32(rInexact), e
 		}
@@ -111,7 +68,7 @@ func (o *sgOp) floatFold(ts []slot, add, mul bool) slot {
 		exact := true
 		q := math.Inf(1)
 		for _, t := range ts {
-			v, e := f.value(t.bits), t.tol()
+			v, e := f.valueOf(t.bits), t.tol()
 			s += v
 			mag += math.Abs(v)
 			prop += e
@@ -141,7 +98,7 @@ func (o *sgOp) floatFold(ts []slot, add, mul bool) slot {
 		exact := true
 		zero := false
 		for _, t := range ts {
-			v, e := f.value(t.bits), t.tol()
+			v, e := f.valueOf(t.bits), t.tol()
 			p *= v
 			withErr *= math.Abs(v) + e
 			big *= math.Max(1, math.Abs(v)+e)
@@ -167,7 +124,7 @@ func (o *sgOp) floatFold(ts []slot, add, mul bool) slot {
 		// (or rounded to a subnormal's coarse spacing).
 		small := 1.0
 		for _, t := range ts {
-			if a := math.Abs(f.value(t.bits)); a < 1 {
+			if a := math.Abs(f.valueOf(t.bits)); a < 1 {
 				small *= a
 			}
 		}
@@ -179,7 +136,7 @@ func (o *sgOp) floatFold(ts []slot, add, mul bool) slot {
 	best := 0
 	emax := 0.0
 	for i, t := range ts {
-		v, b := f.value(t.bits), f.value(ts[best].bits)
+		v, b := f.valueOf(t.bits), f.valueOf(ts[best].bits)
 		if o.fn == ir.BSubgroupMin && v < b || o.fn == ir.BSubgroupMax && v > b {
 			best = i
 		}
