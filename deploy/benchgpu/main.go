@@ -11,6 +11,11 @@
 //     adapter: programs/s, the ratio to --jobs 1, and the ratio of --jobs N
 //     to the N-thread floor;
 //   - `gpudiff run --adapter all`: programs/s;
+//   - `gpudiff repro` of every case file under GPUDIFF_BENCH_CASES (the
+//     cases an earlier GPU machine saved, ../shared/cases/h100) on the
+//     chosen adapters of the stack that recorded it (wgpu-gl for a case of
+//     wgpu-gl:nvidia-h100-…): reproduces, no longer reproduces, or fails
+//     differently, per case, with repro's own verdict line;
 //   - one campaign per generator profile on the vendor adapters, all at once
 //     (each with N/profiles jobs), for a fixed time: programs and distinct
 //     bugs (signatures), split as run's report splits them: new, known (in
@@ -39,6 +44,10 @@
 //	GPUDIFF_BENCH_CAMPAIGN   time per profile campaign (2m)
 //	GPUDIFF_BENCH_PROFILES   profiles, space-separated (every profile)
 //	GPUDIFF_BENCH_SEED       first seed (1)
+//	GPUDIFF_BENCH_CASES      case directories (or files), space-separated,
+//	                         replayed with gpudiff repro; those that do not
+//	                         exist are ignored ("shared/cases/h100
+//	                         ../shared/cases/h100")
 //
 // Exit status: 0 when every phase ran, 1 when one failed or was skipped, 2
 // when nothing could be measured (no gpudiff, no adapter).
@@ -50,6 +59,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,10 +72,20 @@ import (
 	"time"
 
 	"github.com/jedib0t/go-pretty/v6/table"
+
+	"github.com/gpudiff/gpudiff/check/testcase"
+	"github.com/gpudiff/gpudiff/fuzz/gen"
 )
 
-// profiles are gpudiff's generator profiles (gpudiff run --profile).
-var profiles = "default control loops calls data refusal compute dispatch"
+// profiles are gpudiff's generator profiles (gpudiff run --profile), all
+// of fuzz/gen's, as run knows them.
+func profiles() string {
+	var names []string
+	for _, p := range gen.Profiles() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, " ")
+}
 
 func env(k, def string) string {
 	if v := os.Getenv(k); v != "" {
@@ -158,7 +178,7 @@ func main() {
 	}
 	seed := envInt("GPUDIFF_BENCH_SEED", 1)
 	campaignDur := envDur("GPUDIFF_BENCH_CAMPAIGN", 2*time.Minute)
-	profs := strings.Fields(env("GPUDIFF_BENCH_PROFILES", profiles))
+	profs := strings.Fields(env("GPUDIFF_BENCH_PROFILES", profiles()))
 	// The campaigns run last; what comes before must leave them their time
 	// and a margin for their reports.
 	reserve := campaignDur + campaignDur/4 + 15*time.Second
@@ -235,7 +255,10 @@ func main() {
 		c.t.AppendRow(table.Row{"run", "run --adapter all", note, ""})
 	}
 
-	// 4. One campaign per profile, all at once, on the chosen adapters.
+	// 4. The saved cases (GPUDIFF_BENCH_CASES): do they still reproduce?
+	c.cases(caseFiles(env("GPUDIFF_BENCH_CASES", "shared/cases/h100 ../shared/cases/h100")), chosen, reserve)
+
+	// 5. One campaign per profile, all at once, on the chosen adapters.
 	c.campaigns(profs, chosen, campaignDur, max(1, n/max(1, len(profs))), seed+300)
 
 	c.t.SetCaption("%s", strings.Join([]string{
@@ -473,4 +496,114 @@ func (c *checker) campaigns(profs []string, adapters []adapter, d time.Duration,
 			fmt.Sprintf("%.2f programs/s", res.r.PerSecond)})
 	}
 	c.t.AppendRow(table.Row{"campaign", "all profiles", fmt.Sprintf("%d distinct bugs", len(total)), ""})
+}
+
+// caseFiles returns the case files (*.wgsl, not README) under each of the
+// space-separated directories or files in list, sorted, ignoring those
+// that do not exist.
+func caseFiles(list string) []string {
+	var files []string
+	for _, root := range strings.Fields(list) {
+		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".wgsl") {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
+}
+
+// replayAdapters returns the adapters of chosen that a case recorded on
+// the adapters recorded should be replayed on: those of the same stack
+// (the part of the name before ':', "wgpu-gl" for
+// "wgpu-gl:nvidia-h100-80gb-hbm3-pcie-sse2"), else all of chosen.
+func replayAdapters(recorded []string, chosen []adapter) []string {
+	stacks := map[string]bool{}
+	for _, r := range recorded {
+		s, _, _ := strings.Cut(r, ":")
+		stacks[s] = true
+	}
+	var same, all []string
+	for _, a := range chosen {
+		all = append(all, a.Name)
+		if s, _, _ := strings.Cut(a.Name, ":"); stacks[s] {
+			same = append(same, a.Name)
+		}
+	}
+	if len(same) > 0 {
+		return same
+	}
+	return all
+}
+
+// reproOutcome is what gpudiff repro's exit status says (README "Exit
+// codes"): 0 no longer reproduces, 1 reproduces, 4 fails differently, 2
+// the case is unreadable.
+func reproOutcome(code int) string {
+	switch code {
+	case 0:
+		return "no longer reproduces"
+	case 1:
+		return "REPRODUCES"
+	case 4:
+		return "fails differently"
+	case 2:
+		return "FAILED: unreadable case"
+	}
+	return fmt.Sprintf("FAILED: exit %d", code)
+}
+
+// cases replays each case file with gpudiff repro (bounded by what the
+// budget leaves before reserve) and adds a row per case and a total.
+func (c *checker) cases(files []string, chosen []adapter, reserve time.Duration) {
+	if len(files) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	for _, f := range files {
+		label := filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f)
+		limit := c.left(reserve)
+		if limit < 10*time.Second {
+			c.failed = true
+			c.t.AppendRow(table.Row{"case", label, "SKIPPED: no time left in the budget", ""})
+			counts["skipped"]++
+			continue
+		}
+		var recorded []string
+		if src, err := os.ReadFile(f); err == nil {
+			if _, _, rec, err := testcase.ParseCaseFile(f, src); err == nil {
+				for _, fr := range rec.Findings {
+					recorded = append(recorded, fr.Adapter)
+				}
+			}
+		}
+		targets := replayAdapters(recorded, chosen)
+		args := []string{"repro", f}
+		for _, a := range targets {
+			args = append(args, "--adapter", a)
+		}
+		out, overran, err := command(min(limit, 2*time.Minute), nil, c.gpudiff, args...)
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			code = -1
+		}
+		outcome := reproOutcome(code)
+		if overran {
+			outcome = "INTERRUPTED: ran past its time"
+		}
+		if strings.HasPrefix(outcome, "FAILED") || overran {
+			c.failed = true
+		}
+		counts[outcome]++
+		c.t.AppendRow(table.Row{"case", label, fmt.Sprintf("%s on %s: %s", outcome, strings.Join(targets, ", "), lastLine(out)), ""})
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	c.t.AppendRow(table.Row{"case", fmt.Sprintf("%d saved cases", len(files)), strings.Join(parts, ", "), ""})
 }
