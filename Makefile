@@ -46,7 +46,7 @@ MESA25_PACKAGES := mesa-vulkan-drivers=$(MESA25_VERSION) libegl-mesa0=$(MESA25_V
   libdrm2=$(LIBDRM25_VERSION) libdrm-amdgpu1=$(LIBDRM25_VERSION) libdrm-intel1=$(LIBDRM25_VERSION)
 MESA25_SUITE := deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
 
-.PHONY: all deps mesa25 build build-viewer test test-long test-viewer vet lint run bench bench-all bench-instructions bench-gpu bench-gpu-build clean fuzz-smoke
+.PHONY: all deps mesa25 build build-viewer test test-long test-viewer vet lint run bench bench-all bench-find bench-instructions bench-gpu bench-gpu-build clean fuzz-smoke
 
 all: build
 
@@ -192,6 +192,16 @@ bench-gpu-build: deps
 	$(GO) build -buildvcs=auto -ldflags '-s -w' -o $(BIN) ./cmd/gpudiff
 	$(GO) test -c -ldflags '-s -w' -o bin/campaign.test ./campaign
 	$(GO) build -ldflags '-s -w' -o bin/bench-gpu ./deploy/benchgpu
+
+# The finding rate (issue 41, internal/benchkit/findrate): one fixed-seed,
+# fixed-budget campaign per generator profile on every adapter present
+# (run --adapter all), new-to-the-project signatures (findings/known.txt
+# as the known set) per CPU-hour, per stack and per bug class. About
+# 90 s per profile (GPUDIFF_BENCH_FIND_DURATION; the other variables are
+# in its doc comment); GPUDIFF_BENCH_FIND_OUT=f.json keeps the figures,
+# GPUDIFF_BENCH_FIND_BASE=f.json compares a later run with them.
+bench-find: deps build
+	GPUDIFF=$(BIN) $(GO) run ./internal/benchkit/findrate
 
 # Rows (d) and (e) of `make bench` in machine instructions and simulated
 # cache misses under Valgrind's cachegrind (internal/benchkit/instructions):
