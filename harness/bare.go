@@ -118,6 +118,7 @@ func (d *Device) runBare(ctx context.Context, k Kernel, bg *wgpu.BindGroup, grou
 		return nil, err
 	}
 	defer pipeline.Release()
+	Compiled(ctx)
 	cmd, err := d.encode(pipeline, bg, groups, outBuf, readBuf, outSize)
 	if err != nil {
 		return nil, d.fail("encode", err)

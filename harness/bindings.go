@@ -116,6 +116,7 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
 	}
 	defer pipeline.Release()
+	Compiled(ctx)
 
 	b, err := d.createBindings(job, job.Buffers, bgls)
 	if err != nil {

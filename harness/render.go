@@ -405,6 +405,7 @@ func (d *Device) runFragment(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, err
 	}
 	defer pipeline.Release()
+	Compiled(ctx)
 
 	b, err := d.createBindings(job, bufs, bgls)
 	if err != nil {

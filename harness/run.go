@@ -244,6 +244,7 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, err
 	}
 	defer pipeline.Release()
+	Compiled(ctx)
 
 	inSize, outSize := bufferSize(len(job.Input)), bufferSize(job.OutputSize)
 	input := make([]byte, inSize)

@@ -28,19 +28,29 @@ const ExitServeError = 4
 
 // Defaults of Options.
 const (
-	DefaultTimeout      = 30 * time.Second
-	DefaultStartTimeout = 60 * time.Second
-	DefaultMaxStarts    = 3
+	DefaultTimeout        = 30 * time.Second
+	DefaultCompileTimeout = 60 * time.Second
+	DefaultStartTimeout   = 60 * time.Second
+	DefaultMaxStarts      = 3
 )
 
 // Options configures the workers of a Device. The zero value is ready to
 // use.
 type Options struct {
-	// Timeout bounds each dispatch, from sending it to the worker to its
-	// reply (compilation included), and how long Close waits for a worker
-	// to exit. A worker that exceeds it is killed and Run returns a
-	// *TimeoutError. Zero means DefaultTimeout (30 s).
+	// Timeout bounds the run phase of each dispatch — from the worker's
+	// report that the pipeline is created to its reply: the buffers, the
+	// dispatch and the readback — and how long Close waits for a worker to
+	// exit. A worker that exceeds it is killed and Run returns a
+	// *TimeoutError with Phase PhaseDispatch (a hang). Zero means
+	// DefaultTimeout (30 s).
 	Timeout time.Duration
+	// CompileTimeout bounds the compile phase of each dispatch: from
+	// sending it to the worker (in RunAll, from the reply to the one
+	// before) to the worker's report that the shader modules and the
+	// pipeline are created. A worker that exceeds it is killed and Run
+	// returns a *TimeoutError with Phase PhaseCompile (a slow compiler,
+	// not a hang). Zero means DefaultCompileTimeout (60 s).
+	CompileTimeout time.Duration
 	// StartTimeout bounds each worker start: the process start, the WebGPU
 	// instance and opening the adapter (about 0.1 s on an idle machine,
 	// seconds on a loaded one). A worker that exceeds it is killed and
@@ -68,6 +78,9 @@ type Options struct {
 func (o Options) withDefaults() (Options, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.CompileTimeout <= 0 {
+		o.CompileTimeout = DefaultCompileTimeout
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
@@ -194,8 +207,10 @@ func (d *Device) Starts() int { return int(d.starts.Load()) }
 //   - *CrashError: the worker died during the dispatch: a signal, an
 //     abort, an exit, a broken protocol stream, or a Broken DeviceError
 //     (a lost device, in CrashError.Err) after which it exits.
-//   - *TimeoutError: the dispatch took longer than Options.Timeout; the
-//     worker was killed. errors.Is(err, context.DeadlineExceeded) holds.
+//   - *TimeoutError: compiling took longer than Options.CompileTimeout
+//     (Phase PhaseCompile) or running longer than Options.Timeout (Phase
+//     PhaseDispatch); the worker was killed. errors.Is(err,
+//     context.DeadlineExceeded) holds.
 //   - an error wrapping ctx.Err() when ctx ended first: the worker was
 //     killed, because a dispatch cannot be stopped any other way. A ctx
 //     already done on entry returns ctx.Err() and touches no worker.
@@ -227,7 +242,7 @@ func (d *Device) Run(ctx context.Context, k harness.Kernel, job harness.Dispatch
 	}
 	d.nextID++
 	req := request{ID: d.nextID, Op: opRun, Adapter: d.adapter, Kernel: k, Dispatch: job}
-	rep, err := d.exchange(ctx, req, OpDispatch, d.opts.Timeout)
+	rep, err := d.exchange(ctx, req, OpDispatch, d.opts.CompileTimeout)
 	if err != nil {
 		d.p = nil
 		return nil, err
@@ -294,11 +309,14 @@ func (d *Device) restart(ctx context.Context) error {
 // exchange sends req to the live worker d.p and waits for its reply, the
 // worker's death, the time limit, or the end of ctx, whichever comes
 // first. Any error means the worker is dead (and waited for); the caller
-// drops it. op is OpStart or OpDispatch, for the errors.
+// drops it. op is OpStart or OpDispatch, for the errors. limit bounds the
+// wait for the reply (OpStart) or for the progress frame that ends a
+// dispatch's compile phase (OpDispatch); the dispatch phase after it has
+// Options.Timeout.
 func (d *Device) exchange(ctx context.Context, req request, op string, limit time.Duration) (reply, error) {
 	p := d.p
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	ph := phaseTimer(op, limit)
+	defer ph.timer.Stop()
 	wrote := p.send(req)
 	for {
 		select {
@@ -312,28 +330,67 @@ func (d *Device) exchange(ctx context.Context, req request, op string, limit tim
 				if p.readErr != nil {
 					p.kill() // alive, but its stream is garbage
 				}
-				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, nil, p.readErr)
+				return reply{}, d.crashed(ctx, p, ph.timer.C, op, req.Kernel.Label, nil, p.readErr)
 			case rep.ID != req.ID:
 				p.kill()
-				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, nil,
+				return reply{}, d.crashed(ctx, p, ph.timer.C, op, req.Kernel.Label, nil,
 					fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID))
+			case rep.Compiled:
+				ph.compiled(d.opts.Timeout)
+				continue
 			case rep.Err.broken():
-				return reply{}, d.crashed(ctx, p, timer.C, op, req.Kernel.Label, rep.Err.err(), nil)
+				return reply{}, d.crashed(ctx, p, ph.timer.C, op, req.Kernel.Label, rep.Err.err(), nil)
 			}
 			if wrote != nil {
 				<-wrote // the worker read the whole request: the write is over
 			}
 			return rep, nil
-		case <-timer.C:
+		case <-ph.timer.C:
 			p.kill()
-			return reply{}, &TimeoutError{Adapter: d.name(), Op: op, Label: req.Kernel.Label,
-				After: limit, StderrTail: tail(p.stderr.String())}
+			return reply{}, &TimeoutError{Adapter: d.name(), Op: op, Phase: ph.phase, Label: req.Kernel.Label,
+				After: ph.limit, StderrTail: tail(p.stderr.String())}
 		case <-ctx.Done():
 			p.kill()
 			return reply{}, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",
 				d.name(), opText(op, req.Kernel.Label), ctx.Err())
 		}
 	}
+}
+
+// phased is the timer of one request: its phase (PhaseCompile, then
+// PhaseDispatch, of a dispatch; "" for OpStart) and that phase's limit.
+type phased struct {
+	timer *time.Timer
+	phase string
+	limit time.Duration
+}
+
+// phaseTimer starts the timer of a request of op whose first phase has
+// limit: a dispatch's compile phase, or a start.
+func phaseTimer(op string, limit time.Duration) *phased {
+	ph := &phased{timer: time.NewTimer(limit), limit: limit}
+	if op == OpDispatch {
+		ph.phase = PhaseCompile
+	}
+	return ph
+}
+
+// compiled switches a dispatch's timer to its dispatch phase, of limit
+// run (a second progress frame changes nothing).
+func (ph *phased) compiled(run time.Duration) {
+	if ph.phase != PhaseCompile {
+		return
+	}
+	ph.phase, ph.limit = PhaseDispatch, run
+	ph.timer.Reset(run)
+}
+
+// restart sets the timer for the compile phase of the next dispatch, of
+// limit compile (RunAll: the worker starts it once it has answered the one
+// before).
+func (ph *phased) restart(compile time.Duration) {
+	ph.phase, ph.limit = PhaseCompile, compile
+	ph.timer.Reset(compile)
 }
 
 // crashed waits for a dying worker to exit — killing it when the time

@@ -22,8 +22,13 @@
 //     status, the fatal signal and the last 2 KiB of its stderr. A lost
 //     device is a crash too: the worker reports the Broken
 //     *harness.DeviceError (CrashError.Err) and exits;
-//   - the dispatch exceeded Options.Timeout: *TimeoutError, which wraps
-//     context.DeadlineExceeded; the worker's process group was killed;
+//   - the dispatch exceeded a time limit: *TimeoutError, which wraps
+//     context.DeadlineExceeded; the worker's process group was killed.
+//     A dispatch has two limits, one per phase (TimeoutError.Phase):
+//     compiling (the shader modules and the pipeline,
+//     Options.CompileTimeout), which ends when the worker reports the
+//     pipeline created (a progress frame), then running (the buffers,
+//     the dispatch and its readback, Options.Timeout);
 //   - other *harness.DeviceError and harness errors pass through unchanged.
 //
 // After a crash, a timeout or a cancelled ctx the next Run starts a fresh
@@ -42,12 +47,14 @@
 //
 // The environment variable GPUDIFF_WORKER_FAULT (FaultEnv), read by the
 // worker when it starts, injects faults for tests and campaign acceptance
-// runs. Its value is a comma-separated list of kind@prefix; a dispatch whose
+// runs. Its value is a comma-separated list of kind@prefix (or
+// kind:duration@prefix); a dispatch whose
 // Kernel.Label starts with prefix gets the fault of the first item that
 // matches ("crash@p5/" crashes every dispatch of program 5; "hang@" hangs
 // every dispatch). A label may list several labels separated by "|" (a
 // module batching several programs' kernels): it gets the fault of the
-// first item that matches any of them. Kinds:
+// first item that matches any of them. Every fault but slow-compile acts
+// in the dispatch phase, after the progress frame. Kinds:
 //
 //   - crash: write through a null pointer in C: a real SIGSEGV, which the
 //     Go runtime reports and turns into exit status 2.
@@ -55,7 +62,12 @@
 //     likewise reported by the Go runtime, exit status 2).
 //   - exit: os.Exit(3).
 //   - kill: SIGKILL to itself, as the OOM killer would (signal: killed).
-//   - hang: block in C forever; the parent's Timeout fires.
+//   - hang: block in C forever once the dispatch has compiled; the
+//     parent's Timeout fires (TimeoutError.Phase PhaseDispatch).
+//   - slow-compile:DURATION (e.g. "slow-compile:3s@p1/"): sleep that long
+//     before compiling, as a slow shader compiler does, then run the
+//     dispatch normally; without ":DURATION" block in C forever there,
+//     so the parent's CompileTimeout fires (PhaseCompile).
 //   - lose: reply with a Broken "device lost" *harness.DeviceError, then
 //     exit, as on a real lost device.
 //   - stdout: write a line to file descriptor 1 (as a chatty driver

@@ -67,22 +67,40 @@ func (e *CrashError) Error() string {
 // Unwrap returns Err.
 func (e *CrashError) Unwrap() error { return e.Err }
 
-// TimeoutError is returned by Device.Run when a dispatch did not finish
-// within Options.Timeout, and inside a *StartError when a worker did not
-// open the adapter within Options.StartTimeout. The worker was killed (its whole
+// TimeoutError is returned by Device.Run when a dispatch did not compile
+// within Options.CompileTimeout or did not finish running within
+// Options.Timeout, and inside a *StartError when a worker did not open the
+// adapter within Options.StartTimeout. The worker was killed (its whole
 // process group, SIGKILL); the next Run starts a fresh one.
 // errors.Is(err, context.DeadlineExceeded) holds.
 type TimeoutError struct {
-	Adapter    string        // as CrashError.Adapter
-	Op         string        // what the worker was doing: OpDispatch or OpStart
+	Adapter string // as CrashError.Adapter
+	Op      string // what the worker was doing: OpDispatch or OpStart
+	// Phase is the phase of a dispatch that ran out of time: PhaseCompile
+	// (the worker had not reported the pipeline created: a slow shader
+	// compiler) or PhaseDispatch (it had: the dispatch or its readback
+	// hung). "" for OpStart.
+	Phase      string
 	Label      string        // the dispatch's Kernel.Label
-	After      time.Duration // the time limit that passed (Options.Timeout or StartTimeout; a Duration counts nanoseconds)
+	After      time.Duration // the time limit that passed (Options.CompileTimeout, Timeout or StartTimeout; a Duration counts nanoseconds)
 	StderrTail string        // as CrashError.StderrTail
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("worker: %s: %s timed out after %v (worker killed)", e.Adapter, opText(e.Op, e.Label), e.After)
+	what := ""
+	switch e.Phase {
+	case PhaseCompile:
+		what = " compiling (shader module and pipeline creation)"
+	case PhaseDispatch:
+		what = " running, after it compiled"
+	}
+	return fmt.Sprintf("worker: %s: %s timed out%s after %v (worker killed)", e.Adapter, opText(e.Op, e.Label), what, e.After)
 }
+
+// SlowCompile reports whether e is a compile-phase timeout: the stack's
+// compiler took longer than the limit, which says nothing about the
+// kernel's result.
+func (e *TimeoutError) SlowCompile() bool { return e.Phase == PhaseCompile }
 
 // Unwrap returns context.DeadlineExceeded.
 func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
@@ -91,6 +109,12 @@ func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
 const (
 	OpStart    = "start"    // starting the worker and opening the adapter in it
 	OpDispatch = "dispatch" // running a dispatch (Device.Run)
+)
+
+// Values of TimeoutError.Phase: the phases of a dispatch.
+const (
+	PhaseCompile  = "compile"  // creating the shader modules and the pipeline
+	PhaseDispatch = "dispatch" // the buffers, the dispatch or draw, and the readback
 )
 
 func opText(op, label string) string {

@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gpudiff/gpudiff/harness"
 )
@@ -40,15 +41,29 @@ const (
 	faultHang   = "hang"   // block in C forever
 	faultLose   = "lose"   // reply with a lost-device error, then exit
 	faultStdout = "stdout" // write a line to file descriptor 1, then run the dispatch normally
+	// faultSlowCompile sleeps in the compile phase, before the kernel's
+	// pipeline is created (so before the worker's progress frame), for
+	// the duration after ":" ("slow-compile:3s@p1/"), or blocks in C
+	// forever without one: a stack whose compiler takes that long (lavapipe
+	// runs LLVM for tens of seconds on a large twin). The dispatch then
+	// runs normally.
+	faultSlowCompile = "slow-compile"
 )
 
-var faultKinds = []string{faultCrash, faultAbort, faultExit, faultKill, faultHang, faultLose, faultStdout}
+var faultKinds = []string{faultCrash, faultAbort, faultExit, faultKill, faultHang, faultLose, faultStdout, faultSlowCompile}
 
-// fault is one "kind@prefix" item of FaultEnv.
+// fault is one "kind@prefix" or "kind:duration@prefix" item of FaultEnv.
+// Every kind but slow-compile is injected once the dispatch has compiled
+// (after the worker's progress frame), in its dispatch phase.
 type fault struct {
 	kind   string
-	prefix string // matches every Kernel.Label that starts with it
+	prefix string        // matches every Kernel.Label that starts with it
+	sleep  time.Duration // slow-compile: how long; 0 forever
 }
+
+// compilePhase reports whether f is injected before the pipeline is
+// created rather than after.
+func (f *fault) compilePhase() bool { return f.kind == faultSlowCompile }
 
 // parseFaults parses FaultEnv's value: comma-separated "kind@prefix"
 // items; an empty value injects nothing.
@@ -63,6 +78,14 @@ func parseFaults(spec string) ([]fault, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: %q is not kind@label-prefix", FaultEnv, item)
 		}
+		var sleep time.Duration
+		if k, d, ok := strings.Cut(kind, ":"); ok {
+			v, err := time.ParseDuration(d)
+			if err != nil || v <= 0 || k != faultSlowCompile {
+				return nil, fmt.Errorf("%s: %q: only %s takes a duration (a positive one, as time.ParseDuration reads it)", FaultEnv, item, faultSlowCompile)
+			}
+			kind, sleep = k, v
+		}
 		known := false
 		for _, k := range faultKinds {
 			known = known || k == kind
@@ -70,7 +93,7 @@ func parseFaults(spec string) ([]fault, error) {
 		if !known {
 			return nil, fmt.Errorf("%s: unknown fault kind %q in %q (kinds: %s)", FaultEnv, kind, item, strings.Join(faultKinds, ", "))
 		}
-		faults = append(faults, fault{kind: kind, prefix: prefix})
+		faults = append(faults, fault{kind: kind, prefix: prefix, sleep: sleep})
 	}
 	return faults, nil
 }
@@ -92,9 +115,10 @@ func matchFault(faults []fault, label string) *fault {
 
 // inject carries out f for the dispatch labelled label on adapter. It
 // announces the fault on stderr first, so the parent's stderr tail shows
-// it. For crash, abort, exit, kill and hang it does not return. For lose it
-// returns the Broken *harness.DeviceError the dispatch reports; for stdout
-// it returns nil and the dispatch runs.
+// it. For crash, abort, exit, kill, hang and slow-compile without a
+// duration it does not return. For lose it returns the Broken
+// *harness.DeviceError the dispatch reports; for stdout and a timed
+// slow-compile (after its sleep) it returns nil and the dispatch runs.
 func inject(f *fault, adapter, label string, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "gpudiff worker: injecting fault %s@%s into dispatch %q on %s\n", f.kind, f.prefix, label, adapter)
 	switch f.kind {
@@ -114,6 +138,12 @@ func inject(f *fault, adapter, label string, stderr io.Writer) error {
 	case faultStdout:
 		syscall.Write(1, []byte("gpudiff worker: injected noise on file descriptor 1\n"))
 		return nil
+	case faultSlowCompile:
+		if f.sleep > 0 {
+			time.Sleep(f.sleep)
+			return nil
+		}
+		C.gd_hang()
 	}
 	C.gd_hang() // kill: wait for the signal
 	panic("unreachable")

@@ -10,7 +10,12 @@ import (
 // worker writes one reply per request to its stdout, both as a single
 // encoding/gob stream per worker process (gob frames each value itself).
 // Requests are handled one at a time, in order; a reply carries the id of
-// its request. The worker writes nothing else to stdout (see Serve).
+// its request. Before the reply to a run, the worker writes a progress
+// frame for it (Compiled set, nothing else) once the kernel's pipeline is
+// created: the parent then stops timing the compile phase
+// (Options.CompileTimeout) and times the dispatch (Options.Timeout). A run
+// that fails to compile gets no progress frame. The worker writes nothing
+// else to stdout (see Serve).
 
 // Request operations.
 const (
@@ -33,6 +38,9 @@ type reply struct {
 	Info   harness.AdapterInfo // opOpen
 	Output []byte              // opRun, on success
 	Err    *wireError          // nil on success
+	// Compiled marks a progress frame of an opRun (no other field set but
+	// ID): the pipeline is created, the dispatch begins; the reply follows.
+	Compiled bool
 }
 
 // Kinds of wireError, one per error type that keeps its type across the

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/gpudiff/gpudiff/harness"
 )
@@ -16,8 +15,10 @@ import (
 // read a reply and send the next request (two process wake-ups, which on
 // a loaded machine cost about as much as a small dispatch).
 //
-// The time limit (Options.Timeout) of each dispatch starts when the worker
-// has answered the one before it, which is when the worker starts it. When
+// The time limits of each dispatch (Options.CompileTimeout, then
+// Options.Timeout from the worker's report that its pipeline is created)
+// start when the worker has answered the one before it, which is when the
+// worker starts it: each kernel's phases are timed as Run times them. When
 // ctx ends, the dispatch in progress and those not yet answered get an
 // error wrapping ctx.Err() (the worker is killed, as Run kills it).
 func (d *Device) RunAll(ctx context.Context, ks []harness.Kernel, jobs []harness.Dispatch) ([][]byte, []error) {
@@ -91,41 +92,48 @@ func (d *Device) runAhead(ctx context.Context, ks []harness.Kernel, jobs []harne
 		<-written
 		return i + 1
 	}
-	timer := time.NewTimer(d.opts.Timeout)
-	defer timer.Stop()
+	ph := phaseTimer(OpDispatch, d.opts.CompileTimeout)
+	defer ph.timer.Stop()
 	for i, req := range reqs {
-		select {
-		case rep, ok := <-p.replies:
-			switch {
-			case !ok:
-				if p.readErr != nil {
-					p.kill() // alive, but its stream is garbage
+	wait: // until request i's reply: past its progress frame
+		for {
+			select {
+			case rep, ok := <-p.replies:
+				switch {
+				case !ok:
+					if p.readErr != nil {
+						p.kill() // alive, but its stream is garbage
+					}
+					return dead(i, d.crashed(ctx, p, ph.timer.C, OpDispatch, req.Kernel.Label, nil, p.readErr))
+				case rep.ID != req.ID:
+					p.kill()
+					return dead(i, d.crashed(ctx, p, ph.timer.C, OpDispatch, req.Kernel.Label, nil,
+						fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID)))
+				case rep.Compiled:
+					ph.compiled(d.opts.Timeout)
+					continue wait
+				case rep.Err.broken():
+					return dead(i, d.crashed(ctx, p, ph.timer.C, OpDispatch, req.Kernel.Label, rep.Err.err(), nil))
 				}
-				return dead(i, d.crashed(ctx, p, timer.C, OpDispatch, req.Kernel.Label, nil, p.readErr))
-			case rep.ID != req.ID:
+				if rep.Err != nil {
+					errs[i] = rep.Err.err()
+				} else {
+					if rep.Output == nil {
+						rep.Output = []byte{} // gob sends an empty slice as nil
+					}
+					outs[i] = rep.Output
+				}
+				ph.restart(d.opts.CompileTimeout) // the worker starts compiling the next one now
+				break wait
+			case <-ph.timer.C:
 				p.kill()
-				return dead(i, d.crashed(ctx, p, timer.C, OpDispatch, req.Kernel.Label, nil,
-					fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID)))
-			case rep.Err.broken():
-				return dead(i, d.crashed(ctx, p, timer.C, OpDispatch, req.Kernel.Label, rep.Err.err(), nil))
+				return dead(i, &TimeoutError{Adapter: d.name(), Op: OpDispatch, Phase: ph.phase, Label: req.Kernel.Label,
+					After: ph.limit, StderrTail: tail(p.stderr.String())})
+			case <-ctx.Done():
+				p.kill()
+				return dead(i, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",
+					d.name(), opText(OpDispatch, req.Kernel.Label), ctx.Err()))
 			}
-			if rep.Err != nil {
-				errs[i] = rep.Err.err()
-			} else {
-				if rep.Output == nil {
-					rep.Output = []byte{} // gob sends an empty slice as nil
-				}
-				outs[i] = rep.Output
-			}
-			timer.Reset(d.opts.Timeout) // the worker starts the next one now
-		case <-timer.C:
-			p.kill()
-			return dead(i, &TimeoutError{Adapter: d.name(), Op: OpDispatch, Label: req.Kernel.Label,
-				After: d.opts.Timeout, StderrTail: tail(p.stderr.String())})
-		case <-ctx.Done():
-			p.kill()
-			return dead(i, fmt.Errorf("worker: %s: %s abandoned, worker killed: %w",
-				d.name(), opText(OpDispatch, req.Kernel.Label), ctx.Err()))
 		}
 	}
 	<-written

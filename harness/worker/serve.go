@@ -145,20 +145,37 @@ func (s *server) device(adapter string) (*harness.Device, error) {
 	return d, nil
 }
 
-// run runs one dispatch, injecting the fault its label matches, if any.
-// The wait for the GPU is unbounded: the parent enforces the time limit by
-// killing the process.
+// run runs one dispatch, injecting the fault its label matches, if any,
+// and writes the progress frame that ends the compile phase once the
+// pipeline is created (harness.WithCompiled). A fault of the compile phase
+// (slow-compile) is injected before the dispatch starts compiling, the
+// others once it has compiled. The wait for the GPU is unbounded: the
+// parent enforces the time limits by killing the process.
 func (s *server) run(r request) ([]byte, error) {
 	d, err := s.device(r.Adapter)
 	if err != nil {
 		return nil, err
 	}
-	if f := matchFault(s.faults, r.Kernel.Label); f != nil {
+	f := matchFault(s.faults, r.Kernel.Label)
+	if f != nil && f.compilePhase() {
 		if err := inject(f, r.Adapter, r.Kernel.Label, s.stderr); err != nil {
 			return nil, err
 		}
+		f = nil
 	}
-	return d.Run(context.Background(), r.Kernel, r.Dispatch)
+	var faultErr error
+	ctx := harness.WithCompiled(context.Background(), func() {
+		// A failed write shows as the reply's failing next.
+		_ = s.enc.Encode(&reply{ID: r.ID, Compiled: true})
+		if f != nil {
+			faultErr = inject(f, r.Adapter, r.Kernel.Label, s.stderr)
+		}
+	})
+	out, err := d.Run(ctx, r.Kernel, r.Dispatch)
+	if faultErr != nil {
+		return nil, faultErr
+	}
+	return out, err
 }
 
 func (s *server) closeDevices() {
