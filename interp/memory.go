@@ -127,58 +127,41 @@ type leafAt struct {
 }
 
 // leafMap is where the leaves of a shared variable's type lie, in
-// ir.Type.ComponentTypes order (ir.Buffer's): the fixed part's leaves,
-// then, for a runtime-sized array (the type, or its last member), the
-// element's leaves repeated every stride bytes from tailOff. Offsets are
-// meaningful for host-shareable types only (storage and uniform
+// ir.Type.ComponentTypes order (ir.Buffer's): ir.LeafOffsets' structural
+// layout (an array as its element's layout repeated, so the map's size
+// follows the type's declaration, not its leaf count), the fixed part's
+// leaves, then, for a runtime-sized array (the type, or its last member),
+// the element's leaves repeated every stride bytes from tailOff. Offsets
+// are meaningful for host-shareable types only (storage and uniform
 // bindings); a workgroup variable's map serves for its kinds.
 type leafMap struct {
-	fixed   []leafAt
-	tail    []leafAt // nil: no runtime-sized array
+	lay     ir.LeafLayout
+	fixed   int32 // the fixed part's leaves
+	tail    int32 // the runtime-sized array's element's leaves (0: none)
 	tailOff int32
 	stride  int32
 	elem    int32 // the runtime-sized array's element's size
+	offsets bool  // off is meaningful (else 0)
 	dense   bool  // leaf i lies at byte 4i (and every leaf is 4 bytes wide: no f16)
-	oneKind bool  // every leaf has one kind
-	f16     bool  // some leaf is an f16, 2 bytes wide (ir.ScalarSize)
+	oneKind bool  // every leaf has one kind, kind0
+	kind0   ir.Kind
+	f16     bool // some leaf is an f16, 2 bytes wide (ir.ScalarSize)
 }
 
 func newLeafMap(t *ir.Type, offsets bool) *leafMap {
 	lay := ir.LeafOffsets(t)
-	conv := func(ls []ir.LeafOffset) []leafAt {
-		out := make([]leafAt, len(ls))
-		for i, l := range ls {
-			out[i] = leafAt{kind: l.Type.Kind}
-			if offsets {
-				out[i].off = int32(l.Off)
-			}
-		}
-		return out
+	m := &leafMap{lay: lay, fixed: int32(lay.Fixed()), offsets: offsets}
+	if ok, off, stride, size, n := lay.Tail(); ok {
+		m.tail, m.tailOff, m.stride, m.elem = int32(n), int32(off), int32(stride), int32(size)
 	}
-	m := &leafMap{fixed: conv(lay.Fixed)}
-	if lay.Tail != nil {
-		m.tail = conv(lay.Tail)
-		if offsets {
-			m.tailOff, m.stride, m.elem = int32(lay.TailOff), int32(lay.Stride), int32(lay.ElemSize)
-		}
+	kinds := map[ir.Kind]bool{}
+	for _, s := range lay.Scalars() {
+		kinds[s.Kind] = true
+		m.kind0 = s.Kind
+		m.f16 = m.f16 || s.Kind == ir.KindF16
 	}
-	m.dense = true
-	for i, l := range m.fixed {
-		m.dense = m.dense && l.off == int32(4*i)
-	}
-	if m.tail != nil {
-		m.dense = m.dense && m.tailOff == int32(4*len(m.fixed)) && m.stride == int32(4*len(m.tail))
-		for i, l := range m.tail {
-			m.dense = m.dense && l.off == int32(4*i)
-		}
-	}
-	m.oneKind = true
-	all := append(append([]leafAt(nil), m.fixed...), m.tail...)
-	for _, l := range all {
-		m.oneKind = m.oneKind && l.kind == all[0].kind
-		m.f16 = m.f16 || l.kind == ir.KindF16
-	}
-	m.dense = m.dense && offsets && !m.f16
+	m.oneKind = len(kinds) <= 1
+	m.dense = lay.Dense() && offsets && !m.f16
 	return m
 }
 
@@ -214,34 +197,35 @@ func (m *leafMap) put(b []byte, i int32, v uint32) {
 // its fixed part): as ir.Buffer.Leaves, a runtime-sized array holds every
 // element whose bytes fit, the last one without its trailing padding.
 func (m *leafMap) count(n int) int {
-	k := len(m.fixed)
-	if m.tail == nil || m.stride == 0 || n < int(m.tailOff) {
+	k := int(m.fixed)
+	if m.tail == 0 || m.stride == 0 || n < int(m.tailOff) {
 		return k
 	}
 	es := (n - int(m.tailOff)) / int(m.stride)
 	if rest := n - int(m.tailOff) - es*int(m.stride); rest >= int(m.elem) {
 		es++
 	}
-	return k + es*len(m.tail)
+	return k + es*int(m.tail)
 }
 
 // at returns leaf i's place.
 func (m *leafMap) at(i int32) leafAt {
-	if int(i) < len(m.fixed) {
-		return m.fixed[i]
+	off, t := m.lay.At(int(i))
+	l := leafAt{kind: t.Kind}
+	if m.offsets {
+		l.off = int32(off)
 	}
-	i -= int32(len(m.fixed))
-	k := int32(len(m.tail))
-	l := m.tail[i%k]
-	l.off += m.tailOff + i/k*m.stride
 	return l
 }
 
 // kind returns leaf i's scalar kind (ir.KindVoid past a fixed type's
 // leaves, as a runtime-sized array of nothing).
 func (m *leafMap) kind(i int32) ir.Kind {
-	if int(i) >= len(m.fixed) && len(m.tail) == 0 {
+	if i >= m.fixed && m.tail == 0 {
 		return ir.KindVoid
+	}
+	if m.oneKind {
+		return m.kind0
 	}
 	return m.at(i).kind
 }
@@ -255,20 +239,18 @@ func (m *leafMap) off(i int32) int {
 }
 
 // sameLayout reports whether two maps place the same kinds of leaves at
-// the same offsets (a buffer of one type read as the other).
+// the same offsets (a buffer of one type read as the other), leaf by leaf
+// over the fixed parts and one element of the runtime-sized arrays.
 func (m *leafMap) sameLayout(o *leafMap) bool {
-	eq := func(a, b []leafAt) bool {
-		if len(a) != len(b) || (a == nil) != (b == nil) {
+	if m.fixed != o.fixed || m.tail != o.tail || m.tailOff != o.tailOff || m.stride != o.stride || m.offsets != o.offsets {
+		return false
+	}
+	for i := range m.fixed + m.tail {
+		if m.at(i) != o.at(i) {
 			return false
 		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
 	}
-	return eq(m.fixed, o.fixed) && eq(m.tail, o.tail) && m.tailOff == o.tailOff && m.stride == o.stride
+	return true
 }
 
 // leafView reads a binding's initial leaves from its bytes.

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -61,14 +62,7 @@ func (b Buffer) Value() (Value, error) { return BindingValue(b.Type, b.Bytes) }
 // Leaves returns the number of scalar leaves b holds (0 when Bytes is
 // shorter than the fixed part).
 func (b Buffer) Leaves() int {
-	l := leafLayoutOf(b.Type)
-	if len(b.Bytes) < l.size {
-		return 0
-	}
-	if l.tail == nil {
-		return len(l.fixed)
-	}
-	return len(l.fixed) + l.tailElems(len(b.Bytes))*l.tailLeaves()
+	return LeafOffsets(b.Type).Count(len(b.Bytes))
 }
 
 // RuntimeLength returns the element count of b's runtime-sized array (0
@@ -106,16 +100,9 @@ func (b Buffer) SetLeaf(i int, bits uint32) {
 // LeafPath returns leaf i's path from the binding, in the form oracle
 // reports a disagreeing leaf: "[17].pos[1]" (an array element or vector
 // or matrix component in brackets, a struct member after a dot; "" for a
-// scalar binding).
-func (b Buffer) LeafPath(i int) string {
-	l := leafLayoutOf(b.Type)
-	if i < len(l.fixed) {
-		return l.fixed[i].path
-	}
-	i -= len(l.fixed)
-	k := l.tailLeaves()
-	return l.tailPath + "[" + strconv.Itoa(i/k) + "]" + l.tail.fixed[i%k].path
-}
+// scalar binding). The path is built on demand from the layout's
+// structure (a layout holds no per-leaf paths).
+func (b Buffer) LeafPath(i int) string { return leafLayoutOf(b.Type).path(i) }
 
 // Clone returns a copy of b with its own Bytes.
 func (b Buffer) Clone() Buffer {
@@ -123,73 +110,157 @@ func (b Buffer) Clone() Buffer {
 }
 
 // LeafLayout is where the scalar leaves of a host-shareable type lie,
-// in ComponentTypes order (Buffer's numbering): Fixed, the fixed part's
-// leaves (byte offset, scalar type: an atomic's element's), then, when
-// the type has a runtime-sized array (itself or its last member), Tail,
-// that array's element's leaves, repeated every Stride bytes from TailOff
-// (ElemSize: the element's size, the bytes the last element needs).
-type LeafLayout struct {
-	Fixed, Tail               []LeafOffset // Tail nil: no runtime-sized array
-	TailOff, Stride, ElemSize int
-}
+// in ComponentTypes order (Buffer's numbering), by the type's structure:
+// an array is its element's layout repeated every stride bytes, so a
+// layout's size follows the type's declaration, not its leaf count (an
+// array<u32, 1769472> is one repeated leaf). Fixed leaves come first,
+// then, when the type has a runtime-sized array (itself or its last
+// member), that array's element's leaves repeated every Stride bytes from
+// TailOff. The zero LeafLayout is not valid; LeafOffsets makes one.
+type LeafLayout struct{ l *leafLayout }
 
-// LeafOffset is one leaf of a LeafLayout: its byte offset and scalar
-// type.
-type LeafOffset struct {
-	Off  int
-	Type *Type
-}
+// LeafOffsets returns t's LeafLayout (WGSL #memory-layouts; the layout
+// Buffer reads, computed once per type and shared). It panics for a type
+// that has no host-shareable layout (a texture, a pointer); bool leaves
+// (workgroup variables) get 4-byte places.
+func LeafOffsets(t *Type) LeafLayout { return LeafLayout{leafLayoutOf(t)} }
 
-// LeafOffsets returns t's LeafLayout (WGSL #memory-layouts; the offsets
-// Buffer reads, computed once per type and copied here). It panics for a
-// type that has no host-shareable layout (a texture, a pointer).
-func LeafOffsets(t *Type) LeafLayout {
-	l := leafLayoutOf(t)
-	conv := func(ls []leafAt) []LeafOffset {
-		out := make([]LeafOffset, len(ls))
-		for i, x := range ls {
-			out[i] = LeafOffset{Off: int(x.off), Type: x.t}
-		}
-		return out
+// Fixed returns the number of leaves of the fixed part (every leaf of a
+// type without a runtime-sized array).
+func (l LeafLayout) Fixed() int { return l.l.n }
+
+// At returns leaf i's byte offset from the start of the value and its
+// scalar type (an atomic's element's). i counts the fixed part's leaves
+// then the runtime-sized array's, element by element; i must be
+// non-negative and, for a type without a runtime-sized array, below
+// Fixed().
+func (l LeafLayout) At(i int) (off int, t *Type) { return l.l.at(i) }
+
+// Tail reports whether the type has a runtime-sized array, and if so its
+// offset in bytes, its stride in bytes, its element's size in bytes (the
+// bytes the last element needs) and its element's leaves.
+func (l LeafLayout) Tail() (ok bool, off, stride, elemSize, elemLeaves int) {
+	if l.l.tail == nil {
+		return false, 0, 0, 0, 0
 	}
-	out := LeafLayout{Fixed: conv(l.fixed)}
-	if l.tail != nil {
-		out.Tail, out.TailOff, out.Stride, out.ElemSize = conv(l.tail.fixed), l.tailOff, l.stride, l.tail.size
-	}
-	return out
+	return true, l.l.tailOff, l.l.stride, l.l.tail.size, l.l.tail.n
 }
 
-// leafLayout is where a binding type's leaves lie: the fixed part's
-// leaves (every leaf of a type without a runtime-sized array) and, for a
+// Count returns the leaves a value of n bytes holds (its fixed part's,
+// and for a runtime-sized array every element whose bytes fit, the last
+// one without its trailing padding, as BindingValue decodes it); 0 when
+// n is shorter than the fixed part.
+func (l LeafLayout) Count(n int) int {
+	if n < l.l.size {
+		return 0
+	}
+	if l.l.tail == nil {
+		return l.l.n
+	}
+	return l.l.n + l.l.tailElems(n)*l.l.tailLeaves()
+}
+
+// Dense reports whether leaf i lies at byte 4i for every i and every
+// leaf is 4 bytes wide (no f16): the bytes are the leaves' bits, in
+// order, with no padding between them.
+func (l LeafLayout) Dense() bool { return l.l.dense }
+
+// Scalars returns the distinct scalar types of the leaves, in order of
+// first appearance.
+func (l LeafLayout) Scalars() []*Type { return l.l.scalars }
+
+// leafLayout is where a type's leaves lie: the fixed part as runs
+// (leafRun: a scalar leaf, or an element's layout repeated) and, for a
 // runtime-sized array, its element's layout, stride and offset.
 type leafLayout struct {
 	elem     *Type // the type laid out
-	fixed    []leafAt
+	runs     []leafRun
+	n        int // leaves of the fixed part
 	size     int // SizeOf: the fixed part's bytes
 	tail     *leafLayout
 	tailOff  int
 	stride   int
 	tailPath string
+	dense    bool    // leaf i at byte 4i, every leaf 4 bytes wide
+	scalars  []*Type // distinct leaf types
 }
 
-type leafAt struct {
-	off  int32
-	t    *Type
-	path string
+// leafRun is a run of a layout's fixed leaves from leaf first: one scalar
+// leaf of type t at off (rep nil), or count elements of layout rep, the
+// first at off, every stride bytes. path is the scalar's path, or the
+// array's: element k's leaves add "[k]" and rep's paths.
+type leafRun struct {
+	first  int
+	off    int
+	t      *Type
+	rep    *leafLayout
+	count  int
+	stride int
+	path   string
 }
 
-func (l *leafLayout) tailLeaves() int { return len(l.tail.fixed) }
+// expandLeaves bounds the leaves of a fixed array laid out leaf by leaf
+// (as runs of scalars) rather than as a repeated element: small arrays,
+// vectors and matrices keep at a single lookup.
+const expandLeaves = 16
+
+func (l *leafLayout) tailLeaves() int { return l.tail.n }
+
+// run returns the index of the run holding fixed leaf i (< l.n).
+func (l *leafLayout) run(i int) int {
+	lo, hi := 0, len(l.runs)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if l.runs[m].first <= i {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
 
 // at returns leaf i's byte offset and scalar type.
 func (l *leafLayout) at(i int) (int, *Type) {
-	if i < len(l.fixed) {
-		f := &l.fixed[i]
-		return int(f.off), f.t
+	off := 0
+	for {
+		if i >= l.n {
+			i -= l.n
+			k := l.tail.n
+			off += l.tailOff + i/k*l.stride
+			l, i = l.tail, i%k
+			continue
+		}
+		r := &l.runs[l.run(i)]
+		if r.rep == nil {
+			return off + r.off, r.t
+		}
+		j, k := i-r.first, r.rep.n
+		off += r.off + j/k*r.stride
+		l, i = r.rep, j%k
 	}
-	i -= len(l.fixed)
-	k := len(l.tail.fixed)
-	f := &l.tail.fixed[i%k]
-	return l.tailOff + i/k*l.stride + int(f.off), f.t
+}
+
+// path returns leaf i's path (Buffer.LeafPath).
+func (l *leafLayout) path(i int) string {
+	var b []byte
+	for {
+		if i >= l.n {
+			i -= l.n
+			k := l.tail.n
+			b = append(append(append(append(b, l.tailPath...), '['), strconv.Itoa(i/k)...), ']')
+			l, i = l.tail, i%k
+			continue
+		}
+		r := &l.runs[l.run(i)]
+		b = append(b, r.path...)
+		if r.rep == nil {
+			return string(b)
+		}
+		j, k := i-r.first, r.rep.n
+		b = append(append(append(b, '['), strconv.Itoa(j/k)...), ']')
+		l, i = r.rep, j%k
+	}
 }
 
 func (l *leafLayout) tailElems(n int) int {
@@ -216,8 +287,14 @@ func leafLayoutOf(t *Type) *leafLayout {
 	if t.Kind != KindRuntimeArray {
 		l.size = SizeOf(t)
 	}
+	l.finish()
 	got, _ := leafLayouts.LoadOrStore(t, l)
 	return got.(*leafLayout)
+}
+
+func (l *leafLayout) scalar(t *Type, off int, path string) {
+	l.runs = append(l.runs, leafRun{first: l.n, off: off, t: t, path: path})
+	l.n++
 }
 
 func (l *leafLayout) build(t *Type, off int, path string) {
@@ -225,14 +302,19 @@ func (l *leafLayout) build(t *Type, off int, path string) {
 	case KindAtomic:
 		l.build(t.Elem, off, path)
 	case KindI32, KindU32, KindF32, KindF16, KindBool:
-		l.fixed = append(l.fixed, leafAt{off: int32(off), t: t, path: path})
+		l.scalar(t, off, path)
 	case KindVec:
 		n := ScalarSize(t.Elem)
 		for i := range t.Len {
-			l.fixed = append(l.fixed, leafAt{off: int32(off + n*i), t: t.Elem, path: path + "[" + strconv.Itoa(i) + "]"})
+			l.scalar(t.Elem, off+n*i, path+"["+strconv.Itoa(i)+"]")
 		}
 	case KindArray, KindMat:
 		s := ArrayStride(t)
+		if e := leafLayoutOf(t.Elem); t.Kind == KindArray && t.Len*e.n > expandLeaves {
+			l.runs = append(l.runs, leafRun{first: l.n, off: off, rep: e, count: t.Len, stride: s, path: path})
+			l.n += t.Len * e.n
+			return
+		}
 		for i := range t.Len {
 			l.build(t.Elem, off+i*s, path+"["+strconv.Itoa(i)+"]")
 		}
@@ -245,5 +327,30 @@ func (l *leafLayout) build(t *Type, off int, path string) {
 		}
 	default:
 		panic(fmt.Sprintf("ir: leaf layout of %v, which is not host-shareable", t))
+	}
+}
+
+// finish computes dense and scalars from the runs and the tail.
+func (l *leafLayout) finish() {
+	l.dense = true
+	add := func(ts ...*Type) {
+		for _, t := range ts {
+			if !slices.Contains(l.scalars, t) {
+				l.scalars = append(l.scalars, t)
+			}
+		}
+	}
+	for _, r := range l.runs {
+		if r.rep == nil {
+			l.dense = l.dense && r.off == 4*r.first && ScalarSize(r.t) == 4
+			add(r.t)
+			continue
+		}
+		l.dense = l.dense && r.rep.dense && r.off == 4*r.first && r.stride == 4*r.rep.n
+		add(r.rep.scalars...)
+	}
+	if l.tail != nil {
+		l.dense = l.dense && l.tail.dense && l.tailOff == 4*l.n && l.stride == 4*l.tail.n
+		add(l.tail.scalars...)
 	}
 }
