@@ -92,6 +92,12 @@ func (s *atomicScope) ordered() bool {
 type dispatchRun struct {
 	journal []memWrite
 	jhash   journalHash // the journal's part of fork point states (fork.go)
+	// journaling is set while a segment may fork (segment): only then
+	// can a path be undone, so only then does write journal. Outside it
+	// (a dispatch that does not fork, poisonRest after a segment) a
+	// journal would hold an entry per write for nothing: 32 bytes a leaf
+	// of every binding a stopped invocation makes indeterminate.
+	journaling bool
 	sets    []ir.ValueSet
 
 	// Assumptions (from the previous pass) and observations (this pass).
@@ -158,10 +164,13 @@ func (r *dispatchRun) set(id int32) ir.ValueSet {
 	return r.sets[id-1]
 }
 
-// write stores v into leaf off of var id, journaled.
+// write stores v into leaf off of var id, journaled while a segment may
+// fork (dispatchRun.journaling).
 func (sh *invShared) write(id, off int32, v slot) {
 	mem := sh.mem[id]
-	sh.run.journal = append(sh.run.journal, memWrite{id: id, off: off, old: mem.get(off)})
+	if sh.run.journaling {
+		sh.run.journal = append(sh.run.journal, memWrite{id: id, off: off, old: mem.get(off)})
+	}
 	sh.run.gen[id]++
 	if w := sh.run.sticky[id]; w != 0 {
 		v.taint(-w)
@@ -278,7 +287,8 @@ func (sh *invShared) observeWrite(k scopeKey, v slot) {
 	}
 }
 
-// markAll makes every leaf of var id any value (reason why > 0), journaled.
+// markAll makes every leaf of var id any value (reason why > 0), through
+// write (journaled while a segment may fork).
 func (sh *invShared) markAll(id int32, why int32) {
 	for off := range sh.mem[id].n() {
 		v := sh.mem[id].get(off)
@@ -570,6 +580,8 @@ func (d *Dispatch) segment(fr *frame, run *dispatchRun, maxPaths int) ctl {
 	if maxPaths <= 1 {
 		return d.body.execAt(fr, start)
 	}
+	run.journaling = true
+	defer func() { run.journaling = false }()
 	copy(fr.snap, fr.s)
 	steps0, limit0 := fr.steps, fr.limit
 	own0 := maps.Clone(fr.sh.own)
