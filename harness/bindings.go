@@ -116,7 +116,6 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, &CompileError{Stage: StagePipeline, Message: stackMessage(err)}
 	}
 	defer pipeline.Release()
-	Compiled(ctx)
 
 	b, err := d.createBindings(job, job.Buffers, bgls)
 	if err != nil {
@@ -131,6 +130,9 @@ func (d *Device) runBindings(ctx context.Context, k Kernel, job Dispatch) ([]byt
 		return nil, d.fail("buffer", err)
 	}
 	defer readBuf.Release()
+	if err := d.finishCompile(ctx, pipeline, b.groups, readBuf); err != nil {
+		return nil, err
+	}
 
 	cmd, err := d.encodeBindings(pipeline, b, job, readBuf)
 	if err != nil {

@@ -244,7 +244,6 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, err
 	}
 	defer pipeline.Release()
-	Compiled(ctx)
 
 	inSize, outSize := bufferSize(len(job.Input)), bufferSize(job.OutputSize)
 	input := make([]byte, inSize)
@@ -282,6 +281,9 @@ func (d *Device) run(ctx context.Context, k Kernel, job Dispatch) ([]byte, error
 		return nil, d.fail("bind-group", err)
 	}
 	defer bindGroup.Release()
+	if err := d.finishCompile(ctx, pipeline, []*wgpu.BindGroup{bindGroup}, readBuf); err != nil {
+		return nil, err
+	}
 
 	cmd, err := d.encode(pipeline, bindGroup, workgroups(job.Invocations), outBuf, readBuf, outSize)
 	if err != nil {
