@@ -128,9 +128,11 @@ func Attribute(res *Result) []Finding {
 	}
 	// Failures (compile errors, crashes, timeouts) per run; an
 	// unsupported run (its adapter declared it cannot take the module)
-	// tested nothing and is never a finding.
+	// tested nothing and is never a finding, nor is a slow compile (the
+	// stack did not finish compiling within the compile limit: a
+	// performance note, SlowCompiles).
 	for _, r := range res.Runs {
-		if r.Failed != "" && r.Failed != oracle.Unsupported {
+		if r.Failed != "" && r.Failed != oracle.Unsupported && r.Failed != oracle.SlowCompile {
 			fd := Finding{Class: FailureClass(r.Failed), Adapter: r.Adapter, Runs: []string{RunName(r.Run)},
 				Implicates: failureImplicates(r), Message: r.Message, Format: r.Format}
 			if r.Stage == oracle.StageFragment {
@@ -252,7 +254,9 @@ func failureImplicates(r oracle.Judged) string {
 	case oracle.Crash:
 		return "the stack crashed or lost the device running this kernel: " + firstLine(r.Message)
 	case oracle.Timeout:
-		return "the dispatch did not finish in time (a driver hang, a miscompiled loop, or a shader compiler slower than --timeout: lavapipe compiles a kernel at its first dispatch, tens of seconds for a large flattened twin): " + firstLine(r.Message)
+		return "the dispatch compiled but did not finish running within --timeout (a driver hang or a miscompiled loop): " + firstLine(r.Message)
+	case oracle.SlowCompile:
+		return "the stack did not finish compiling the module (shader module and pipeline creation) within --compile-timeout: a performance note, nothing was tested: " + firstLine(r.Message)
 	}
 	return firstLine(r.Message)
 }

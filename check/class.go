@@ -57,9 +57,10 @@ const (
 	// ClassCrash: the stack crashed or lost the device running the kernel
 	// (oracle.Crash) — the driver or the implementation. Attribute.
 	ClassCrash Class = Class(oracle.Crash)
-	// ClassTimeout: the dispatch did not finish in time (oracle.Timeout) —
-	// a driver hang, a miscompiled loop, or a slow shader compiler.
-	// Attribute.
+	// ClassTimeout: the dispatch compiled but did not finish running in
+	// time (oracle.Timeout) — a driver hang or a miscompiled loop. A
+	// stack that does not finish compiling in time (oracle.SlowCompile)
+	// is no finding: a performance note (SlowCompiles). Attribute.
 	ClassTimeout Class = Class(oracle.Timeout)
 	// ClassError: gpudiff itself could not run or judge the case (the
 	// reference interpreter did not finish an invocation, a run could not

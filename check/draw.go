@@ -443,6 +443,7 @@ func (x *drawExecution) judge(devRuns [][]oracle.Run) *Result {
 	}
 	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(x.fmod, r.Function, r.Format, r.Mode) }) // check/promise.go
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
+	res.Verdict = settle(res.Runs, res.Verdict)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}

@@ -304,6 +304,7 @@ func (x *computeExecution) judge(devRuns [][]oracle.Run) *Result {
 	} else {
 		res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
 	}
+	res.Verdict = settle(res.Runs, res.Verdict)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}

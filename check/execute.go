@@ -543,6 +543,7 @@ func (x *Execution) Judge(devRuns [][]oracle.Run) *Result {
 	judgeRejections(runs, func(r oracle.Run) []harness.Need { return moduleNeeds(x.mod, r.Function, r.Format, r.Mode) }) // check/promise.go
 	res := *x.res
 	res.Runs, res.Verdict = oracle.Judge(res.Reference, res.Names, runs)
+	res.Verdict = settle(res.Runs, res.Verdict)
 	if res.FlattenErr != nil && res.Verdict == oracle.Pass {
 		res.Verdict = oracle.FlattenRejected
 	}
@@ -630,21 +631,62 @@ func decodeRun(out []byte, n int, abi *ir.KernelABI, r *oracle.Run) {
 }
 
 // FailureVerdict classifies a GPU run error: a rejected module is a
-// compile error, a deadline a timeout, a lost or broken device a crash.
+// compile error, a compile that ran out of time (a timeout of the compile
+// phase: an error with a SlowCompile method that reports true, as
+// *worker.TimeoutError and harness/dawn's timeout have) a slow compile, any
+// other deadline a timeout, a lost or broken device a crash.
 func FailureVerdict(err error) oracle.Verdict {
 	var ce *harness.CompileError
 	var de *harness.DeviceError
+	var sc slowCompiler
 	switch {
 	case errors.Is(err, harness.ErrUnsupported):
 		return oracle.Unsupported
 	case errors.As(err, &ce):
 		return oracle.CompileError
+	case errors.As(err, &sc) && sc.SlowCompile():
+		return oracle.SlowCompile
 	case errors.Is(err, context.DeadlineExceeded):
 		return oracle.Timeout
 	case errors.As(err, &de):
 		return oracle.Crash
 	}
 	return oracle.Error
+}
+
+// slowCompiler is a timeout error that knows its phase: SlowCompile
+// reports a timeout of the compile phase (shader module and pipeline
+// creation).
+type slowCompiler interface{ SlowCompile() bool }
+
+// settle is the overall verdict of judged runs whose oracle verdict
+// (oracle.Judge's: the first failure when nothing differs) is v: a slow
+// compile (oracle.SlowCompile) tested nothing and is no failure, so a
+// later run's failure (a crash, a timeout, a compile error) is the
+// verdict instead; v itself otherwise.
+func settle(runs []oracle.Judged, v oracle.Verdict) oracle.Verdict {
+	if v != oracle.SlowCompile {
+		return v
+	}
+	for _, r := range runs {
+		if r.Failed != "" && r.Failed != oracle.Unsupported && r.Failed != oracle.SlowCompile {
+			return r.Failed
+		}
+	}
+	return v
+}
+
+// SlowCompiles lists res's runs whose stack did not finish compiling within
+// the compile limit (oracle.SlowCompile), in res.Runs order: performance
+// notes, never findings.
+func (r *Result) SlowCompiles() []oracle.Judged {
+	var out []oracle.Judged
+	for _, j := range r.Runs {
+		if j.Failed == oracle.SlowCompile {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // String summarizes a result in one line.

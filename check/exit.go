@@ -21,8 +21,8 @@ func ExitOf(v oracle.Verdict, flattenErr error) Exit {
 		return ExitFlatten
 	}
 	switch v {
-	case oracle.Pass:
-		return ExitPass
+	case oracle.Pass, oracle.SlowCompile:
+		return ExitPass // a slow compile is a performance note (settle: only when no run failed otherwise)
 	case oracle.Mismatch, oracle.Crash, oracle.Timeout:
 		return ExitFound
 	case oracle.Race, oracle.OutOfDomain, oracle.Reconvergence:

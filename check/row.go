@@ -51,6 +51,11 @@ const (
 	RowCrash        = "crash"         // the worker or device died
 	RowTimeout      = "timeout"       // the dispatch did not finish in time
 	RowFailed       = "error"         // gpudiff could not run it (setup, decoding)
+	// RowSlowCompile is a run whose stack did not finish compiling the
+	// module (shader module and pipeline creation) within the compile
+	// limit: nothing was tested on it, and it is a performance note,
+	// never attributed (like RowSkipped).
+	RowSlowCompile = "slow-compile"
 	// RowSkipped is a run not taken on this adapter (its Error says
 	// why): never judged, never attributed.
 	RowSkipped = "skipped"
@@ -202,7 +207,7 @@ func HazardsCover(hz []Hazard, invs []int) (bool, []Hazard) {
 }
 
 // AttributeRow lists and attributes the runs of row that do not agree
-// (neither RowAgrees nor RowSkipped), in the order of row.Runs; a row
+// (neither RowAgrees, RowSkipped nor RowSlowCompile), in the order of row.Runs; a row
 // whose case could not be run (Row.Error) has, after them, a
 // ClassHarness finding per adapter. The rules are the matrix's classes
 // (ClassCompiler, ClassDriver, ClassDriverOrBackend, ClassSPIRVPath,
@@ -214,7 +219,7 @@ func AttributeRow(row *Row) []RowFinding {
 	var out []RowFinding
 	for i := range row.Runs {
 		r := &row.Runs[i]
-		if r.Outcome == RowAgrees || r.Outcome == RowSkipped {
+		if r.Outcome == RowAgrees || r.Outcome == RowSkipped || r.Outcome == RowSlowCompile {
 			continue
 		}
 		a := at.adapter(r.Adapter)
@@ -605,8 +610,8 @@ func trimmedFirstLine(s string) string {
 
 // RowOutcome is judged run r's outcome in the matrix's words: RowAgrees
 // for a pass (or a run whose differences are all indeterminate leaves),
-// RowDiffers for a mismatch, RowCompileError, RowCrash, RowTimeout for
-// those verdicts, RowSkipped for a run the adapter cannot take
+// RowDiffers for a mismatch, RowCompileError, RowCrash, RowTimeout,
+// RowSlowCompile for those verdicts, RowSkipped for a run the adapter cannot take
 // (oracle.Unsupported: never judged, the reason in its message) and
 // RowFailed for any other failure.
 func RowOutcome(r oracle.Judged) string {
@@ -621,6 +626,8 @@ func RowOutcome(r oracle.Judged) string {
 		return RowCrash
 	case oracle.Timeout:
 		return RowTimeout
+	case oracle.SlowCompile:
+		return RowSlowCompile
 	case oracle.Unsupported:
 		return RowSkipped
 	}

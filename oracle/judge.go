@@ -13,6 +13,7 @@ const (
 	CompileError    Verdict = "compile-error"    // the stack rejected the module (its message kept)
 	Crash           Verdict = "crash"            // the worker died (signal, abort, lost device)
 	Timeout         Verdict = "timeout"          // a dispatch exceeded its time limit
+	SlowCompile     Verdict = "slow-compile"     // the stack did not finish compiling (shader module and pipeline) within its limit: a performance note, never a finding
 	FlattenRejected Verdict = "flatten-rejected" // flatten refused a construct outside its subset (loud and expected)
 	Error           Verdict = "error"            // any other failure to produce outputs
 	// Race: the shader under test has a data race (WGSL #memory-model):
