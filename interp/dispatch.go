@@ -1098,8 +1098,8 @@ func (r *runOut) bitsOf(i int) func(int) uint32 {
 }
 
 // output returns binding i's per-leaf indeterminacy, tolerance and
-// allowed sets (nil when every leaf is exact and determinate) and the
-// first reason.
+// allowed sets (nil when every leaf is exact and determinate; Tolerance
+// nil when every leaf's is 0) and the first reason.
 func (r *runOut) output(d *Dispatch, i int) (out Output) {
 	n := int(r.leaves(i))
 	defer func() {
@@ -1113,7 +1113,7 @@ func (r *runOut) output(d *Dispatch, i int) (out Output) {
 		}
 	}()
 	if r.anyWhy != nil && r.anyWhy[i] != "" {
-		out.Indeterminate, out.Tolerance = make([]bool, n), make([]float64, n)
+		out.Indeterminate = make([]bool, n)
 		for j := range out.Indeterminate {
 			out.Indeterminate[j] = true
 		}
@@ -1129,18 +1129,22 @@ func (r *runOut) output(d *Dispatch, i int) (out Output) {
 		if p == nil {
 			continue
 		}
-		for k := range p {
+		for k := range p.e {
 			j := pi<<extPageBits + k
-			e := slot{why: p[k].why, err: p[k].err}
+			e := slot{why: p.e[k].why, err: p.e[k].err}
 			if j >= n || e.why == 0 {
 				continue
 			}
 			if out.Indeterminate == nil {
 				out.Indeterminate = make([]bool, n)
-				out.Tolerance = make([]float64, n)
 			}
 			out.Indeterminate[j] = e.why < 0
-			out.Tolerance[j] = e.tol()
+			if tol := e.tol(); tol != 0 {
+				if out.Tolerance == nil {
+					out.Tolerance = make([]float64, n)
+				}
+				out.Tolerance[j] = tol
+			}
 			if id := e.setID(); id != 0 {
 				if out.Allowed == nil {
 					out.Allowed = make([]ir.ValueSet, n)

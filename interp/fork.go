@@ -358,7 +358,10 @@ func unionOutput(a, b Output, why string) Output {
 	n := len(kinds)
 	get := func(o Output, i int) (ind bool, tol float64, set ir.ValueSet) {
 		if o.Indeterminate != nil {
-			ind, tol = o.Indeterminate[i], o.Tolerance[i]
+			ind = o.Indeterminate[i]
+		}
+		if o.Tolerance != nil {
+			tol = o.Tolerance[i]
 		}
 		if o.Allowed != nil {
 			set = o.Allowed[i]

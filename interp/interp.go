@@ -131,7 +131,10 @@ type Output struct {
 	// Indeterminate and Tolerance have one entry per leaf scalar of Value
 	// (of Buffer, when it is set: ir.Buffer.Leaf), in
 	// ir.Type.ComponentTypes order; both are nil when every leaf is
-	// exact and determinate. Indeterminate[i] reports that WGSL leaves leaf
+	// exact and determinate, and a dispatch's binding (Dispatch.Run,
+	// RunBuffers) has a nil Tolerance when every leaf's is 0 (a binding
+	// whose leaves are all indeterminate costs 1 byte a leaf here, not
+	// 9). Indeterminate[i] reports that WGSL leaves leaf
 	// i indeterminate (any value of its type is conforming). Tolerance[i]
 	// is, for an f32 leaf, the absolute error bound WGSL grants a
 	// conforming implementation relative to Value (0: must match exactly,
@@ -456,7 +459,7 @@ func (o Output) String() string {
 		switch {
 		case ind:
 			fmt.Fprintf(&b, " [%d]=indeterminate", i)
-		case o.Tolerance[i] > 0:
+		case i < len(o.Tolerance) && o.Tolerance[i] > 0:
 			fmt.Fprintf(&b, " [%d]±%g", i, o.Tolerance[i])
 		}
 	}

@@ -3,6 +3,7 @@ package interp
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gpudiff/gpudiff/ir"
@@ -30,12 +31,38 @@ type slotExt struct {
 	err float64
 }
 
-type extPage [1 << extPageBits]slotExt
+// extPage is a page of the side table: the slots less their bits of
+// 1<<extPageBits leaves. A shared page (uniformPage) is every leaf's
+// same slotExt, held by any number of cells and never written: put
+// copies it first (a whole binding made indeterminate, fill, costs a
+// pointer a page, not 16 bytes a leaf).
+type extPage struct {
+	e      [1 << extPageBits]slotExt
+	shared bool
+}
+
+// uniformPages caches uniformPage's pages by why.
+var uniformPages sync.Map // int32 → *extPage
+
+// uniformPage returns the shared page whose every leaf is indeterminate
+// for reason -why (why < 0), any value.
+func uniformPage(why int32) *extPage {
+	if p, ok := uniformPages.Load(why); ok {
+		return p.(*extPage)
+	}
+	p := &extPage{shared: true}
+	for i := range p.e {
+		p.e[i].why = why
+	}
+	got, _ := uniformPages.LoadOrStore(why, p)
+	return got.(*extPage)
+}
 
 // cells is a shared variable's memory: bits[i] is leaf i's bits; page
 // i>>extPageBits, when allocated, holds the rest of its slot. Workers of
 // a parallel pass write disjoint leaves (parallel.go) and may allocate
-// pages concurrently (atomic page pointers).
+// (or copy, from a shared page) pages concurrently (atomic page
+// pointers).
 type cells struct {
 	bits  []uint32
 	pages []atomic.Pointer[extPage]
@@ -58,7 +85,7 @@ func (c *cells) n() int32 {
 func (c *cells) get(i int32) slot {
 	s := slot{bits: c.bits[i]}
 	if p := c.pages[i>>extPageBits].Load(); p != nil {
-		e := &p[i&(1<<extPageBits-1)]
+		e := &p.e[i&(1<<extPageBits-1)]
 		s.why, s.err = e.why, e.err
 	}
 	return s
@@ -68,27 +95,63 @@ func (c *cells) get(i int32) slot {
 func (c *cells) put(i int32, v slot) {
 	c.bits[i] = v.bits
 	pp := &c.pages[i>>extPageBits]
-	p := pp.Load()
-	if p == nil {
-		if v.why == 0 && math.Float64bits(v.err) == 0 {
+	e := slotExt{why: v.why, err: v.err}
+	k := i & (1<<extPageBits - 1)
+	for {
+		p := pp.Load()
+		switch {
+		case p == nil:
+			if v.why == 0 && math.Float64bits(v.err) == 0 {
+				return
+			}
+			if !pp.CompareAndSwap(nil, new(extPage)) {
+				continue
+			}
+		case p.shared:
+			if p.e[k] == e {
+				return
+			}
+			q := &extPage{e: p.e}
+			if !pp.CompareAndSwap(p, q) {
+				continue
+			}
+		default:
+			p.e[k] = e
 			return
 		}
-		p = new(extPage)
-		if !pp.CompareAndSwap(nil, p) {
-			p = pp.Load()
-		}
 	}
-	p[i&(1<<extPageBits-1)] = slotExt{why: v.why, err: v.err}
+}
+
+// fill makes every leaf indeterminate for reason -why (why < 0), any
+// value, keeping its bits: shared pages (uniformPage). Not for a
+// parallel pass's memory.
+func (c *cells) fill(why int32) {
+	u := uniformPage(why)
+	for i := range c.pages {
+		c.pages[i].Store(u)
+	}
 }
 
 // taintAll makes every leaf that is not yet any value indeterminate for
 // reason why (> 0): a sticky variable at the end of a pass (its leaves
 // written before it became sticky, or never, still hold their values).
+// A page of exact leaves becomes a shared page.
 func (c *cells) taintAll(why int32) {
-	for i := range c.n() {
-		if v := c.get(i); v.why >= 0 || v.setID() != 0 {
-			v.taint(-why)
-			c.put(i, v)
+	for pi := range c.pages {
+		p := c.pages[pi].Load()
+		if p == nil {
+			c.pages[pi].Store(uniformPage(-why))
+			continue
+		}
+		if p.shared && p.e[0].why < 0 && p.e[0].err == 0 {
+			continue // already any value
+		}
+		lo := int32(pi) << extPageBits
+		for i := lo; i < min(lo+1<<extPageBits, c.n()); i++ {
+			if v := c.get(i); v.why >= 0 || v.setID() != 0 {
+				v.taint(-why)
+				c.put(i, v)
+			}
 		}
 	}
 }
@@ -98,6 +161,10 @@ func (c *cells) clear() {
 	clear(c.bits)
 	for i := range c.pages {
 		if p := c.pages[i].Load(); p != nil {
+			if p.shared {
+				c.pages[i].Store(nil)
+				continue
+			}
 			*p = extPage{}
 		}
 	}
@@ -110,7 +177,7 @@ func (c *cells) exact() bool {
 		if p == nil {
 			continue
 		}
-		for _, e := range p {
+		for _, e := range p.e {
 			if e != (slotExt{}) {
 				return false
 			}

@@ -290,6 +290,16 @@ func (sh *invShared) observeWrite(k scopeKey, v slot) {
 // markAll makes every leaf of var id any value (reason why > 0), through
 // write (journaled while a segment may fork).
 func (sh *invShared) markAll(id int32, why int32) {
+	if !sh.run.journaling && !sh.par {
+		// Nothing to undo: every leaf as write leaves it (tainted with
+		// the sticky reason, if any), a shared page per 1024 leaves.
+		if w := sh.run.sticky[id]; w != 0 {
+			why = w
+		}
+		sh.run.gen[id]++
+		sh.mem[id].fill(-why)
+		return
+	}
 	for off := range sh.mem[id].n() {
 		v := sh.mem[id].get(off)
 		v.taint(-why)
