@@ -98,7 +98,7 @@ type dispatchRun struct {
 	// journal would hold an entry per write for nothing: 32 bytes a leaf
 	// of every binding a stopped invocation makes indeterminate.
 	journaling bool
-	sets    []ir.ValueSet
+	sets       []ir.ValueSet
 
 	// Assumptions (from the previous pass) and observations (this pass).
 	racy, racyObs     map[scopeKey]*racyScope
