@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gpudiff/gpudiff/harness"
 )
@@ -36,6 +37,9 @@ type Device struct {
 	nextID      uint64
 	starts      int // workers started, for tests
 	closed      bool
+	// compileTimeout and timeout bound each Run's compile and dispatch
+	// phases (SetTimeouts; zero: the defaults).
+	compileTimeout, timeout time.Duration
 }
 
 var _ harness.Runner = (*Device)(nil)
@@ -365,6 +369,8 @@ type reply struct {
 // bind group layouts, buffers, bind groups, textures, encoding, the device
 // or the readback fail, the worker died (Op "worker") or could not be
 // restarted (Op "open"), or ctx ended (Op "wait", wrapping ctx.Err());
+// *TimeoutError when the dispatch did not compile or run within its limit
+// (SetTimeouts; the worker is killed);
 // ErrNoSPIRV for a SPIR-V kernel; other errors for an invalid Kernel or
 // Dispatch, a closed Device, or a ctx already done on entry (ctx.Err()).
 //
@@ -460,8 +466,13 @@ func (d *Device) call(ctx context.Context, r request) (*reply, error) {
 		return nil, err
 	}
 	var rep reply
-	err = d.w.roundTrip(ctx, append(req, '\n'), &rep)
+	err = d.exchange(ctx, append(req, '\n'), &rep)
+	var te *TimeoutError
 	switch {
+	case errors.As(err, &te):
+		d.w.kill()
+		d.w = nil
+		return nil, err
 	case err == errDied:
 		msg := d.w.postMortem()
 		d.w = nil

@@ -138,7 +138,7 @@ var (
 // pid is the worker's process id.
 func (w *worker) pid() int { return w.cmd.Process.Pid }
 
-// errDied is returned by read and roundTrip when the worker's reply channel
+// errDied is returned by read and Device.exchange when the worker's reply channel
 // closed: the process exited or closed fd 3.
 var errDied = errors.New("worker died")
 
@@ -157,24 +157,6 @@ func (w *worker) read(ctx context.Context, v any) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// roundTrip sends one request line and decodes the reply into v. The write
-// runs on its own goroutine so that a worker that stops reading cannot block
-// past ctx; killing the worker ends it.
-func (w *worker) roundTrip(ctx context.Context, req []byte, v any) error {
-	written := make(chan error, 1)
-	go func() {
-		_, err := w.stdin.Write(req)
-		written <- err
-	}()
-	err := w.read(ctx, v)
-	if err == nil {
-		if werr := <-written; werr != nil {
-			return fmt.Errorf("writing the request: %w", werr)
-		}
-	}
-	return err
 }
 
 // kill ends the process at once and waits for it.

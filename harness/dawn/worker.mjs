@@ -357,6 +357,26 @@ async function serve(backend, name, featureLevel, allFeatures) {
   const unsupportedTextures = (message) => ({ kind: 'unsupported', message: `the adapter cannot create the module's textures: ${dawnMessage(message)}` });
   const size = (n) => Math.max(4, (n + 3) & ~3);
 
+  // compiled ends the compile phase of request req (harness/dawn times a
+  // dispatch's compile phase and its run apart, each with its own limit):
+  // a progress line for req's id, written before its reply. A compute
+  // dispatch on Vulkan first runs its pipeline on zero workgroups with its
+  // bind groups and waits for the queue: lavapipe compiles a pipeline at
+  // its first dispatch, not when it is created (harness/phase.go).
+  async function compiled(req, pipe, groups) {
+    if (pipe && backend === 'vulkan') {
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipe);
+      groups.forEach((group, g) => pass.setBindGroup(g, group));
+      pass.dispatchWorkgroups(0, 1, 1);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    }
+    send({ id: req.id, progress: 'compiled' });
+  }
+
   async function run(req) {
     if (lost) return failure('device', lost, true);
     uncaptured = [];
@@ -735,6 +755,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
       return b;
     });
     if (rb.err) return failure('buffer', rb.err.message);
+    await compiled(req, null, []);
     const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
       const encoder = device.createCommandEncoder();
       encodePass(encoder, handles.groups);
@@ -795,6 +816,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
         ],
       }));
       if (bg.err) return failure('bind-group', bg.err.message);
+      await compiled(req, draw ? null : pipe, bg.value ? [bg.value] : []);
 
       const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
         const encoder = device.createCommandEncoder();
@@ -986,6 +1008,7 @@ fn upload(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
         ],
       })));
       if (bg.err) return failure('bind-group', bg.err.message);
+      await compiled(req, made.pipeline, bg.value);
 
       const enc = await scoped(['internal', 'out-of-memory', 'validation'], () => {
         const encoder = device.createCommandEncoder();

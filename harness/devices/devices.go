@@ -27,9 +27,14 @@ import (
 
 // Options configures Open.
 type Options struct {
-	// Timeout bounds each dispatch on a wgpu adapter, compilation
-	// included; 0 means worker's default (30 s).
+	// Timeout bounds the dispatch phase of each dispatch (after its
+	// pipeline is compiled) on a wgpu adapter (worker.Options.Timeout) or
+	// a Dawn one (dawn.Device.SetTimeouts); 0 means the default (30 s).
 	Timeout time.Duration
+	// CompileTimeout bounds the compile phase of each dispatch (shader
+	// modules and pipeline; worker.Options.CompileTimeout); 0 means the
+	// default (60 s).
+	CompileTimeout time.Duration
 	// Warn receives warnings (an implementation the selectors name that
 	// cannot list its adapters) and, when harness.LogEnabled, wgpu-native's
 	// log lines from the workers, each prefixed with "[adapter] ". Nil
@@ -153,9 +158,13 @@ func Open(sels []string, o Options) (Set, error) {
 // adapter, harness.OpenAny for any other.
 func openOne(a harness.AdapterInfo, o Options, logMu *sync.Mutex) (harness.Runner, error) {
 	if a.Implementation != "wgpu" {
-		return harness.OpenAny(a.Name)
+		d, err := harness.OpenAny(a.Name)
+		if t, ok := d.(timeoutSetter); ok && err == nil {
+			t.SetTimeouts(o.CompileTimeout, o.Timeout)
+		}
+		return d, err
 	}
-	wo := worker.Options{Timeout: o.Timeout}
+	wo := worker.Options{Timeout: o.Timeout, CompileTimeout: o.CompileTimeout}
 	if harness.LogEnabled() && o.Warn != nil {
 		// wgpu-native logs to the worker's stderr, which the
 		// parent otherwise keeps only for crash reports.
@@ -166,6 +175,12 @@ func openOne(a harness.AdapterInfo, o Options, logMu *sync.Mutex) (harness.Runne
 		return nil, err // not a typed nil *worker.Device in the interface
 	}
 	return wd, nil
+}
+
+// timeoutSetter is a device of another implementation whose phases have
+// time limits (harness/dawn.Device).
+type timeoutSetter interface {
+	SetTimeouts(compile, dispatch time.Duration)
 }
 
 // wantsImplementation reports whether the selectors could name an adapter

@@ -1,0 +1,60 @@
+package dawn
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gpudiff/gpudiff/harness"
+)
+
+// TestPhasesAreTimedApart (issue 41): the worker reports each dispatch
+// compiled before it replies (harness.Compiled is called once, before Run
+// returns); a compile limit too short for any compile (1 ms) is a
+// TimeoutError of the compile phase, a slow compile; a kernel that spins
+// for minutes on SwiftShader after compiling is a TimeoutError of the
+// dispatch phase after the dispatch limit (2 s), not the compile limit
+// (60 s); after each the worker is replaced and the next Run works.
+func TestPhasesAreTimedApart(t *testing.T) {
+	d := openDevice(t, swiftshader)
+	k := harness.Kernel{WGSL: spinWGSL, EntryPoint: "main"}
+	small := harness.Dispatch{Input: le(0, 1, 2), OutputSize: 12, Invocations: 3}
+	s := func(x uint32) uint32 { return x*1664525 + 1013904223 }
+
+	calls := 0
+	out, err := d.Run(harness.WithCompiled(t.Context(), func() { calls++ }), k, small)
+	require.NoError(t, err)
+	assert.Equal(t, []uint32{0, s(1), s(s(2))}, words(out))
+	assert.Equal(t, 1, calls, "the compile phase ended once, before the reply")
+
+	d.SetTimeouts(time.Millisecond, 0)
+	_, err = d.Run(t.Context(), k, small)
+	var te *TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, PhaseCompile, te.Phase)
+	assert.True(t, te.SlowCompile())
+	assert.Equal(t, time.Millisecond, te.After)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Nil(t, d.w, "the worker was killed")
+
+	d.SetTimeouts(0, 2*time.Second)
+	in := make([]uint32, 64)
+	for i := range in {
+		in[i] = 0xFFFFFFFF
+	}
+	t0 := time.Now()
+	_, err = d.Run(t.Context(), k, harness.Dispatch{Input: le(in...), OutputSize: 4 * 64, Invocations: 64})
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, PhaseDispatch, te.Phase)
+	assert.False(t, te.SlowCompile())
+	assert.Equal(t, 2*time.Second, te.After)
+	assert.Less(t, time.Since(t0), 30*time.Second, "cut at the dispatch limit")
+
+	out, err = d.Run(t.Context(), k, small)
+	require.NoError(t, err)
+	assert.Equal(t, []uint32{0, s(1), s(s(2))}, words(out))
+	assert.Equal(t, 3, d.starts)
+}
