@@ -1373,7 +1373,7 @@ func (d *Dispatch) runPass(ctx context.Context, workgroups [3]uint32, limit int6
 
 // passMemory makes a pass's storage and uniform memory from the initial
 // leaves (a read-only binding has none: it is read from them), and their
-// race and contention shadows, 8 bytes a location (shadow.go; workgroup
+// race and contention shadows, 8 bytes a location accessed (shadow.go; workgroup
 // variables' are each worker's: wgWorker).
 func (d *Dispatch) passMemory(run *dispatchRun) (mem []*cells, shadow, ashadow []*varShadow) {
 	mem = make([]*cells, len(d.e.vars))
@@ -1387,10 +1387,10 @@ func (d *Dispatch) passMemory(run *dispatchRun) (mem []*cells, shadow, ashadow [
 		if d.e.writes[i] && !run.isOwned(i) {
 			// A binding no invocation writes cannot race (reads never
 			// race with reads): it has no shadow, and check finds none.
-			shadow[i] = &varShadow{words: make([]uint64, mem[i].n())}
+			shadow[i] = newWordShadow(int(mem[i].n()))
 		}
 		if hasAtomic(g.T) {
-			ashadow[i] = &varShadow{words: make([]uint64, mem[i].n())}
+			ashadow[i] = newWordShadow(int(mem[i].n()))
 		}
 	}
 	return mem, shadow, ashadow

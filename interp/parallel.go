@@ -78,7 +78,7 @@ func (sh *invShared) claim(id, off, n int32) bool {
 		return true
 	}
 	vs := sh.shadow[id]
-	for j := off; j < off+n && int(j) < len(vs.words); j++ {
+	for j := off; j < off+n && int(j) < vs.len(); j++ {
 		if sh.st.at(vs, id, j, false, sh.wg, true) == nil {
 			return false
 		}
@@ -98,7 +98,7 @@ func (sh *invShared) leaves(id int) int32 {
 // claimed reports whether var id takes claims in this pass (a written
 // storage binding of a parallel pass).
 func (sh *invShared) claimed(id int) bool {
-	return sh.par && sh.shadow[id] != nil && sh.shadow[id].words != nil
+	return sh.par && sh.shadow[id] != nil && sh.shadow[id].full == nil
 }
 
 // mayAccess reports whether the invocation may access leaves off..off+n-1

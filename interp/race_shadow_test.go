@@ -95,7 +95,7 @@ func TestRaceShadowCompactionIsExact(t *testing.T) {
 		var whole access
 		stWhole := &shadowTab{}
 		stFold := &shadowTab{}
-		vs := &varShadow{words: make([]uint64, 1)}
+		vs := newWordShadow(1)
 		shadows := []*varShadow{vs}
 		inv := int32(0)
 		for wg := int32(0); wg < int32(1+r.Intn(5)); wg++ {

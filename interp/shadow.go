@@ -242,17 +242,49 @@ func (st *shadowTab) addRead(a *access, me *accessor) {
 const refBit = 1 << 63
 
 // varShadow is one shared variable's race or contention shadow: full
-// (a workgroup variable's) or words (a storage binding's).
+// (a workgroup variable's) or words (a storage binding's, n of them).
+// Words lie in pages of 1<<wordPageBits allocated on a location's first
+// access (a nil page: every word 0, no access), so a binding's shadow
+// costs 8 bytes a location its invocations touch, not a location it
+// holds (cluster-lights' contention shadow covers a 1.8M-leaf binding
+// for its one atomic). Workers of a parallel pass may allocate pages
+// concurrently (atomic page pointers).
 type varShadow struct {
 	full  []access
-	words []uint64
+	n     int
+	pages []atomic.Pointer[wordPage]
+}
+
+// wordPageBits is log2 of the words of a page of a storage shadow.
+const wordPageBits = 10
+
+type wordPage [1 << wordPageBits]uint64
+
+// newWordShadow returns a storage binding's shadow of n words, all 0.
+func newWordShadow(n int) *varShadow {
+	return &varShadow{n: n, pages: make([]atomic.Pointer[wordPage], (n+1<<wordPageBits-1)>>wordPageBits)}
+}
+
+// word returns location off's word, allocating its page.
+func (vs *varShadow) word(off int32) *uint64 {
+	pp := &vs.pages[off>>wordPageBits]
+	p := pp.Load()
+	if p == nil {
+		q := new(wordPage)
+		if pp.CompareAndSwap(nil, q) {
+			p = q
+		} else {
+			p = pp.Load()
+		}
+	}
+	return &p[off&(1<<wordPageBits-1)]
 }
 
 func (vs *varShadow) len() int {
 	if vs.full != nil {
 		return len(vs.full)
 	}
-	return len(vs.words)
+	return vs.n
 }
 
 // shadowRec is the running workgroup's record of a storage location.
@@ -270,7 +302,7 @@ func (st *shadowTab) at(vs *varShadow, id, off int32, atomicShadow bool, wg int3
 	if vs.full != nil {
 		return &vs.full[off]
 	}
-	p := &vs.words[off]
+	p := vs.word(off)
 	var w uint64
 	if par {
 		w = atomic.LoadUint64(p)
@@ -326,7 +358,7 @@ func (st *shadowTab) endWorkgroup(shadow, ashadow []*varShadow, par bool) {
 			if r.atomic {
 				vs = ashadow[r.id]
 			}
-			vs.words[r.off] = compact(&r.a)
+			*vs.word(r.off) = compact(&r.a)
 		}
 	}
 	st.recs = st.recs[:0]
