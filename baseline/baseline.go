@@ -69,6 +69,24 @@ func (b *Set) Known(sig string) bool {
 	return false
 }
 
+// Which returns the entry that knows sig: sig itself when it is an
+// entry, else the first pattern (in the order added) that matches it;
+// false when none does.
+func (b *Set) Which(sig string) (string, bool) {
+	if b == nil {
+		return "", false
+	}
+	if b.exact[sig] {
+		return sig, true
+	}
+	for _, p := range b.patterns {
+		if ok, _ := path.Match(p, sig); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 // KnowsEvery reports whether a pattern knows every signature that starts
 // with prefix + "/": a pattern prefix + "/*" (or one whose part before its
 // last "/*" matches prefix), such as "vendor/wgpu-gl:llvmpipe/*" for the

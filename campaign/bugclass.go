@@ -437,3 +437,94 @@ class without one is a generator gap.
 	}
 	return b.String()
 }
+
+// caseClasses are the classes of a failing case: its function's, and a
+// draw's vertex entry point's beside its fragment's.
+func caseClasses(fc failingCase) []string {
+	m, fn := fc.fn()
+	cs := BugClasses(m, fn)
+	if f, ok := fc.(*failure); ok && f.c.Vertex != nil && f.c.VertexModule != nil {
+		cs = unionClasses(cs, BugClasses(f.c.VertexModule, f.c.Vertex.Name))
+	}
+	return cs
+}
+
+// annotateRecord completes a record just judged with what the summary and
+// reports read of it: a failure's ShrunkBugClasses (the program's own
+// when it was not shrunk: known without shrinking, unconfirmed, a
+// gpudiff-side error) and, for a known failure, the baseline entry that
+// knows it (KnownBy, KnownAs).
+func annotateRecord(cfg Config, rec ProgramRecord) ProgramRecord {
+	if rec.Signature != "" && rec.ShrunkBugClasses == nil {
+		rec.ShrunkBugClasses = rec.BugClasses
+	}
+	if rec.Known && rec.KnownBy == "" {
+		rec.KnownBy, rec.KnownAs = KnownBy(cfg.Baseline, rec.Signature)
+	}
+	return rec
+}
+
+// ClassCount is one bug class's line of a campaign's class table: the
+// programs that exercised it and the bugs (signatures, campaign.Bugs)
+// that fell in it, by state.
+type ClassCount struct {
+	Class       string `json:"class"`
+	Doc         string `json:"doc"`
+	Programs    int    `json:"programs"`
+	NewBugs     int    `json:"new_bugs"`
+	KnownBugs   int    `json:"known_bugs"`
+	FlakyBugs   int    `json:"unconfirmed_bugs"`
+	NewPrograms int    `json:"new_bug_programs"` // the programs that met its new bugs
+	// Why says, for a class no program exercised, why: the profile does
+	// not reach it (and which do), or it does but these programs did not,
+	// and what a stack needs to run it ("" when Programs > 0).
+	Why string `json:"why_none,omitempty"`
+}
+
+// ClassCounts is the class table of a campaign of profile with summary
+// s: one line per class of BugClassTable, in its order, zeros included.
+// A bug falls in the classes of its first program's shrunk case
+// (ProgramRecord.ShrunkBugClasses).
+func ClassCounts(s *Summary, profile string) []ClassCount {
+	bugs := Bugs(s.Failures)
+	out := make([]ClassCount, 0, len(bugClasses))
+	for _, c := range bugClasses {
+		cc := ClassCount{Class: c.ID, Doc: c.Doc, Programs: s.ClassPrograms[c.ID]}
+		for _, b := range bugs {
+			if !slices.Contains(b.BugClasses, c.ID) {
+				continue
+			}
+			switch b.State {
+			case "new":
+				cc.NewBugs++
+				cc.NewPrograms += len(b.Programs)
+			case "known":
+				cc.KnownBugs++
+			case "unconfirmed":
+				cc.FlakyBugs++
+			}
+		}
+		if cc.Programs == 0 {
+			cc.Why = whyNone(c, profile)
+		}
+		out = append(out, cc)
+	}
+	return out
+}
+
+// whyNone says why a campaign of profile has no program of class c.
+func whyNone(c BugClass, profile string) string {
+	var why string
+	switch {
+	case len(c.Profiles) == 0:
+		why = "no generator reaches it yet"
+	case !slices.Contains(c.Profiles, profile):
+		why = "not in profile " + profile + " (" + plural(len(c.Profiles), "profile") + " " + strings.Join(c.Profiles, ", ") + ")"
+	default:
+		why = "in profile " + profile + ", but none of these programs drew it"
+	}
+	if c.Needs != "" {
+		why += "; needs " + c.Needs
+	}
+	return why
+}

@@ -3,12 +3,19 @@ package campaign
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gpudiff/gpudiff/baseline"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/compiler/wgsl"
+	"github.com/gpudiff/gpudiff/findings"
+	"github.com/gpudiff/gpudiff/flatten"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 )
 
@@ -214,4 +221,157 @@ func TestBugClassMarkdown(t *testing.T) {
 	for _, c := range BugClassTable() {
 		assert.Contains(t, string(got), "| `"+c.ID+"` |")
 	}
+}
+
+// TestCampaignClassTable: a campaign's summary counts, per class, exactly
+// the programs whose records have the class; every record's classes are
+// its program's (regenerated from its derived seed); a failure's
+// ShrunkBugClasses are those of the case file it saved, parsed back by
+// the WGSL front end; the bugs of each class are the bugs whose shrunk
+// program is in it; and the journal of the campaign, merged as a one-shard
+// campaign, gives the same table. Failures come from a flatten rule broken
+// on purpose (flatten.FaultEnv), found by the interpreter alone.
+func TestCampaignClassTable(t *testing.T) {
+	t.Setenv(flatten.FaultEnv, "retest-else")
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	var recs []ProgramRecord
+	cfg := Config{Seed: 1, Count: 20, Gen: gen.Config{Profile: prof}, Corpus: t.TempDir(), ToolVersion: "test",
+		OnProgram: func(r ProgramRecord) { recs = append(recs, r) }}
+	sum, err := RunCampaign(t.Context(), cfg)
+	require.NoError(t, err)
+	require.Len(t, recs, 20)
+	require.NotEmpty(t, sum.Failures, "the broken rule is caught")
+
+	want := map[string]int{}
+	cases := 0
+	for _, r := range recs {
+		p := gen.Programs(cfg.Gen)(gen.CampaignParameters(cfg.Seed, r.Index)).Result.(*gen.Program)
+		assert.Equal(t, BugClasses(p.Module, p.Kernel), r.BugClasses, "program #%d", r.Index)
+		require.NotNil(t, r.BugClasses)
+		for _, c := range r.BugClasses {
+			want[c]++
+		}
+		if r.Signature == "" {
+			assert.Nil(t, r.ShrunkBugClasses, "program #%d passed", r.Index)
+			continue
+		}
+		require.NotNil(t, r.ShrunkBugClasses, "program #%d failed", r.Index)
+		if r.Case != "" {
+			path := filepath.Join(cfg.Corpus, r.Case)
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			c, _, err := testcase.ParseCase(path, src)
+			require.NoError(t, err)
+			assert.Equal(t, BugClasses(c.Module, c.Kernel), r.ShrunkBugClasses, "program #%d's saved case", r.Index)
+			cases++
+		}
+	}
+	assert.NotZero(t, cases, "some failure saved a case")
+	assert.Equal(t, want, sum.ClassPrograms)
+	assert.Zero(t, sum.Unclassified)
+	assert.Greater(t, len(want), 5, "the default profile's programs reach many classes")
+
+	counts := ClassCounts(sum, "default")
+	require.Len(t, counts, len(BugClassTable()))
+	bugs := Bugs(sum.Failures)
+	newBugs := 0
+	for _, cc := range counts {
+		assert.Equal(t, want[cc.Class], cc.Programs, cc.Class)
+		n := 0
+		for _, b := range bugs {
+			if b.State == "new" && slices.Contains(b.BugClasses, cc.Class) {
+				n++
+			}
+		}
+		assert.Equal(t, n, cc.NewBugs, cc.Class)
+		newBugs += cc.NewBugs
+		assert.Equal(t, cc.Programs == 0, cc.Why != "", "%s: a reason exactly when no program", cc.Class)
+	}
+	for _, id := range []string{"atomic", "barrier", "f16"} {
+		cc := counts[slices.IndexFunc(counts, func(c ClassCount) bool { return c.Class == id })]
+		assert.Zero(t, cc.Programs, id)
+		assert.Contains(t, cc.Why, "not in profile default", id)
+	}
+
+	// The journal round trip: records read back (and merged) count alike.
+	h := Spec{Tool: "test", Seed: 1, Count: 20, Size: 30, Profile: "default", Shard: "0/1", Mode: "portable", Corpus: cfg.Corpus}
+	data, err := EncodeJournal(h, recs, time.Second, false)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	m, err := MergeJournals([]string{path})
+	require.NoError(t, err)
+	assert.Equal(t, counts, ClassCounts(m.Summary, "default"))
+	assert.Equal(t, stripUnjournaled(recs), stripUnjournaled(m.Records))
+}
+
+// stripUnjournaled clears what a journal does not hold (Millis, Saved).
+func stripUnjournaled(rs []ProgramRecord) []ProgramRecord {
+	out := slices.Clone(rs)
+	for k := range out {
+		out[k].Millis, out[k].Saved = 0, nil
+	}
+	return out
+}
+
+// TestKnownFamily: findings/known.txt's family pattern of the Mesa GLSL
+// barrier finding knows a re-find of it under a new signature (another
+// dawn-gl driver, other operations around the barrier) and says so —
+// "family of" the finding, with the pattern — while the finding's own
+// signature is known as the finding itself; a barrier finding on another
+// stack (naga's GLSL on wgpu-gl, Tint's SPIR-V on lavapipe, Tint's GLSL
+// on a stage other than vendor) is not known. A campaign whose baseline
+// pattern knows every failure of a class records the pattern, with no
+// project finding, and the program's own classes as its bug's.
+func TestKnownFamily(t *testing.T) {
+	known := &baseline.Set{}
+	require.NoError(t, known.AddText(findings.KnownFile, findings.Known, nil))
+	const mesa = "findings/compute/mesa_glsl_shared_load_after_barrier.wgsl"
+	const own = "vendor/dawn-gl:llvmpipe/add.i32+add.u32+conv.i32.u32+dynindex+rem.u32+workgroupBarrier"
+	entry, finding := KnownBy(known, own)
+	assert.Equal(t, own, entry)
+	assert.Equal(t, mesa, finding)
+	assert.Equal(t, mesa, Bug{Signature: own, State: "known", KnownBy: entry, KnownAs: finding}.KnownText())
+
+	for refind, pattern := range map[string]string{
+		"vendor/dawn-gl:llvmpipe-mesa25/if+add.u32+dynindex+workgroupBarrier":      "vendor/dawn-gl*:*/*workgroupBarrier*",
+		"vendor/dawn-gles:llvmpipe/add.i32+dynindex+workgroupBarrier":              "vendor/dawn-gl*:*/*workgroupBarrier*",
+		"predication/dawn-gl:llvmpipe-mesa25/loop+break+dynindex+workgroupBarrier": "predication/dawn-gl*:*/*workgroupBarrier*",
+	} {
+		entry, finding = KnownBy(known, refind)
+		assert.Equal(t, pattern, entry, refind)
+		assert.Equal(t, mesa, finding, refind)
+		assert.Equal(t, "family of "+mesa+" (pattern "+pattern+")",
+			Bug{Signature: refind, State: "known", KnownBy: entry, KnownAs: finding}.KnownText())
+	}
+
+	for _, other := range []string{
+		"vendor/wgpu-gl:llvmpipe/add.u32+dynindex+workgroupBarrier",   // naga's GLSL
+		"vendor/dawn-vulkan:llvmpipe-mesa25/add.u32+workgroupBarrier", // Tint's SPIR-V on lavapipe
+		"stack/dawn-gl:llvmpipe/add.u32+workgroupBarrier",             // a stack, not a driver, divergence
+		"vendor/deno-gl:llvmpipe/add.u32+storageBarrier",
+		"crash/dawn-gl:llvmpipe/workgroupBarrier",  // another class
+		"vendor/dawn-gl:llvmpipe/add.u32+dynindex", // no barrier
+		"predication/dawn-vulkan:swiftshader/add.u32+workgroupBarrier",
+	} {
+		assert.False(t, known.Known(other), other)
+	}
+
+	t.Setenv(flatten.FaultEnv, "retest-else")
+	prof, err := gen.LookupProfile("default")
+	require.NoError(t, err)
+	b := &baseline.Set{}
+	require.NoError(t, b.Add("flatten/interp/*"))
+	sum, err := RunCampaign(t.Context(), Config{Seed: 1, Count: 8, Gen: gen.Config{Profile: prof}, Baseline: b, ToolVersion: "test"})
+	require.NoError(t, err)
+	require.NotEmpty(t, sum.Failures)
+	for _, f := range sum.Failures {
+		assert.True(t, f.Known, f.Signature)
+		assert.Equal(t, "flatten/interp/*", f.KnownBy)
+		assert.Empty(t, f.KnownAs)
+		assert.Equal(t, f.BugClasses, f.ShrunkBugClasses, "known without shrinking: the program's own classes")
+	}
+	bug := Bugs(sum.Failures)[0]
+	assert.Equal(t, "baseline pattern flatten/interp/*", bug.KnownText())
 }

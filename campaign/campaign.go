@@ -104,6 +104,22 @@ type ProgramRecord struct {
 	Outside     string        `json:"outside_subset,omitempty"`
 	Stmts       int           `json:"stmts"`
 	ShrunkStmts int           `json:"shrunk_stmts,omitempty"`
+	// KnownBy is the baseline entry that knows Signature: the signature
+	// itself, or a pattern (a family: "vendor/dawn-gl:*/*workgroupBarrier*");
+	// KnownAs the project finding that entry is listed under in
+	// findings/known.txt ("findings/compute/mesa_glsl_shared_load_after_barrier.wgsl";
+	// "" for an entry of a --baseline file alone).
+	KnownBy string `json:"known_by,omitempty"`
+	KnownAs string `json:"known_as,omitempty"`
+	// BugClasses are the bug classes (BugClassTable IDs, in its order) the
+	// program exercises (BugClasses of its kernel or entry points); never
+	// nil in a record this gpudiff made (nil: a journal of an older one).
+	BugClasses []string `json:"bug_classes"`
+	// ShrunkBugClasses are, for a failure, the classes of the program its
+	// signature was taken from — the shrunk case, or the program itself
+	// when it was not shrunk: the classes its bug falls in; nil for a
+	// program without a failure.
+	ShrunkBugClasses []string `json:"shrunk_bug_classes"`
 	// ShrinkStopped: shrinking stopped when a Duration campaign's time was
 	// up, so the saved case is as small as it got by then, not minimal.
 	ShrinkStopped bool       `json:"shrink_stopped,omitempty"`
@@ -147,6 +163,12 @@ type Summary struct {
 	Failures  []ProgramRecord
 	Hashes    []string // program hashes in check order (determinism checks)
 	Indices   []int    // program indices, same order
+	// ClassPrograms counts, per bug class ID, the programs that exercised
+	// it (ProgramRecord.BugClasses); Unclassified the records that carry
+	// no classes (journaled by a gpudiff from before bug classes).
+	// ClassCounts puts them beside the bugs of each class.
+	ClassPrograms map[string]int
+	Unclassified  int
 	// Interrupted reports that ctx ended (Ctrl-C, SIGTERM) before the
 	// campaign did: the summary covers the programs checked until then,
 	// each recorded in full; a program interrupted mid-check has no record.
@@ -164,6 +186,15 @@ func (s *Summary) add(rec ProgramRecord) {
 	}
 	s.Hashes = append(s.Hashes, rec.Hash)
 	s.Indices = append(s.Indices, rec.Index)
+	if rec.BugClasses == nil {
+		s.Unclassified++
+	}
+	if s.ClassPrograms == nil {
+		s.ClassPrograms = map[string]int{}
+	}
+	for _, c := range rec.BugClasses {
+		s.ClassPrograms[c]++
+	}
 	if rec.Signature != "" {
 		switch {
 		case rec.Known:
@@ -239,6 +270,9 @@ func RunCampaign(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	cfg.Devices = devs
 	runPipeline(ctx, cfg, start, prior, saved, func(rec ProgramRecord, fresh bool) bool {
+		if fresh {
+			rec = annotateRecord(cfg, rec)
+		}
 		sum.add(rec)
 		if cfg.OnProgram != nil && fresh {
 			cfg.OnProgram(rec)
@@ -270,8 +304,14 @@ type program struct {
 	entry *entryProgram
 }
 
-// startProgram generates program i and runs its interpreter stages.
-func startProgram(cfg Config, i int) *program {
+// startProgram generates program i and runs its interpreter stages; its
+// record has the program's bug classes.
+func startProgram(cfg Config, i int) (pr *program) {
+	defer func() {
+		if pr != nil {
+			pr.rec.BugClasses = programClasses(pr.p)
+		}
+	}()
 	t0 := time.Now()
 	// Program i is the public gopter generator's draw from the campaign's
 	// parameters for i, gen.Generate(gen.ProgramSeed(Seed, i), …), kept
@@ -294,7 +334,7 @@ func startProgram(cfg Config, i int) *program {
 		Outside: p.OutsideSubset, Stmts: shrink.Stmts(p.Module, p.Kernel), Invocations: len(c.Args)}
 	opts := check.Options{Devices: cfg.Devices, Flat: true, SPIRV: cfg.SPIRV, Stages: cfg.Stages, Mode: cfg.Mode, Flatten: cfg.Flatten, Interp: cfg.Interp,
 		Label: fmt.Sprintf("p%d/", i)}
-	pr := &program{i: i, t0: t0, p: p, c: c, opts: opts}
+	pr = &program{i: i, t0: t0, p: p, c: c, opts: opts}
 	if p.OutsideSubset == "recursion" {
 		// Recursion is invalid WGSL (the interpreter and every stack refuse
 		// it): only flatten's refusal path is exercised.

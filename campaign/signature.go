@@ -1,12 +1,17 @@
 package campaign
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/gpudiff/gpudiff/baseline"
 	"github.com/gpudiff/gpudiff/check"
+	"github.com/gpudiff/gpudiff/findings"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/oracle"
 )
@@ -256,7 +261,71 @@ type Bug struct {
 	// Saved is the result the case file was written with, when this run
 	// wrote it (ProgramRecord.Saved); not in the JSON report.
 	Saved *SavedResult `json:"-"`
+	// BugClasses are the bug classes the bug falls in: its first
+	// program's ShrunkBugClasses (the classes of the program its
+	// signature was taken from).
+	BugClasses []string `json:"bug_classes"`
+	// KnownBy and KnownAs are a known bug's baseline entry and project
+	// finding (ProgramRecord.KnownBy, KnownAs), its first program's.
+	KnownBy string `json:"known_by,omitempty"`
+	KnownAs string `json:"known_as,omitempty"`
 }
+
+// KnownText says what knows a known bug: "findings/X" (its own signature
+// is listed under that finding in findings/known.txt), "family of
+// findings/X (pattern P)" (a pattern listed there knows it: a re-find of
+// that finding under a new signature, or a different bug the pattern
+// cannot tell from it), "baseline" or "baseline pattern P" (a --baseline
+// entry), "" when the record does not say (a journal of an older gpudiff).
+func (b Bug) KnownText() string {
+	switch {
+	case b.KnownBy == "":
+		return ""
+	case b.KnownAs != "" && b.KnownBy == b.Signature:
+		return b.KnownAs
+	case b.KnownAs != "":
+		return "family of " + b.KnownAs + " (pattern " + b.KnownBy + ")"
+	case b.KnownBy == b.Signature:
+		return "baseline"
+	}
+	return "baseline pattern " + b.KnownBy
+}
+
+// KnownBy returns the entry of known that knows sig (baseline.Set.Which:
+// sig itself or a pattern; "" when none does) and the project finding
+// findings/known.txt lists that entry under ("" when it is not there).
+func KnownBy(known *baseline.Set, sig string) (entry, finding string) {
+	entry, ok := known.Which(sig)
+	if !ok {
+		return "", ""
+	}
+	return entry, projectFindingOf()[entry]
+}
+
+// projectFindingOf maps each entry of findings/known.txt to the finding
+// it is listed under: the last "# findings/PATH" comment before it in its
+// paragraph (lines up to a blank one), as TestProjectFindingsKnowTheFindings
+// reads the file.
+var projectFindingOf = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	named := ""
+	sc := bufio.NewScanner(bytes.NewReader(findings.Known))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "# findings/"):
+			named = strings.Fields(strings.TrimPrefix(line, "# "))[0]
+		case line == "":
+			named = ""
+		case strings.HasPrefix(line, "#"):
+		default:
+			if _, ok := out[line]; !ok && named != "" {
+				out[line] = named
+			}
+		}
+	}
+	return out
+})
 
 // Bugs groups failure records (Summary.Failures, in campaign order) by
 // signature: one Bug per signature, in the order of their first programs.
@@ -275,7 +344,11 @@ func Bugs(failures []ProgramRecord) []Bug {
 			k = len(bugs)
 			at[r.Signature] = k
 			b := Bug{Signature: r.Signature, State: "new", Implicates: r.Implicates, CaseIndex: r.Index,
-				Stmts: r.Stmts, ShrunkStmts: r.ShrunkStmts, CaseError: r.CaseError}
+				Stmts: r.Stmts, ShrunkStmts: r.ShrunkStmts, CaseError: r.CaseError,
+				BugClasses: r.ShrunkBugClasses, KnownBy: r.KnownBy, KnownAs: r.KnownAs}
+			if b.BugClasses == nil {
+				b.BugClasses = r.BugClasses // a record journaled before ShrunkBugClasses
+			}
 			switch {
 			case r.Known:
 				b.State = "known"

@@ -41,7 +41,7 @@ type CampaignRun struct {
 // table of the counts (programs, invocations, runs per adapter, verdicts,
 // new/known/unconfirmed bugs, programs/s, elapsed time, program digest),
 // the first and last program hashes, the drivers, and one entry per bug
-// (WriteBugs).
+// (WriteBugs), with the bug-class table (WriteClassTable) between them.
 func WriteCampaignSummary(w io.Writer, c campaign.Spec, run CampaignRun, s *campaign.Summary) {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
@@ -68,7 +68,56 @@ func WriteCampaignSummary(w io.Writer, c campaign.Spec, run CampaignRun, s *camp
 	if d := driversLine(run.Drivers); d != "" {
 		fmt.Fprintln(w, d)
 	}
+	WriteClassTable(w, c, s)
 	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
+}
+
+// ClassLegend says how a campaign's class table counts (findings/CLASSES.md
+// is the table of classes).
+const ClassLegend = "a program is in a class when its kernel or entry point, or a function it calls, has the class's construct (findings/CLASSES.md); " +
+	"a bug (one signature) falls in the classes of its shrunk program, the one its signature was taken from; " +
+	"new and known count bugs, with the programs that met the new ones in parentheses"
+
+// WriteClassTable writes the campaign's bug-class table
+// (campaign.ClassCounts over c's profile): per class, the programs that
+// exercised it, the new, known and (when any) unconfirmed bugs that fell
+// in it, and for a class without programs why there are none; then the
+// legend (ClassLegend) and, when some records carry no classes (a
+// journal of an older gpudiff resumed or merged), how many.
+func WriteClassTable(w io.Writer, c campaign.Spec, s *campaign.Summary) {
+	counts := campaign.ClassCounts(s, c.Profile)
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.SetTitle(fmt.Sprintf("bug classes: %d programs of profile %s", s.Programs, c.Profile))
+	flaky := s.Flaky > 0
+	header := table.Row{"class", "programs", "new bugs", "known bugs"}
+	if flaky {
+		header = append(header, "unconfirmed")
+	}
+	t.AppendHeader(append(header, "no programs because"))
+	for _, cc := range counts {
+		row := table.Row{cc.Class, cc.Programs, newBugsText(cc), cc.KnownBugs}
+		if flaky {
+			row = append(row, cc.FlakyBugs)
+		}
+		t.AppendRow(append(row, cc.Why))
+	}
+	t.SetColumnConfigs([]table.ColumnConfig{{Number: len(header) + 1, WidthMax: 56, WidthMaxEnforcer: text.WrapSoft}})
+	t.Render()
+	fmt.Fprintln(w, ClassLegend)
+	if s.Unclassified > 0 {
+		fmt.Fprintf(w, "%d of the %d programs carry no classes (journaled by a gpudiff from before bug classes) and are counted in no class\n", s.Unclassified, s.Programs)
+	}
+}
+
+// newBugsText is a class's new bugs and, when there are any, the
+// programs that met them: "2 (5 programs)".
+func newBugsText(cc campaign.ClassCount) string {
+	if cc.NewBugs == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%d %s)", cc.NewBugs, cc.NewPrograms, map[bool]string{true: "program", false: "programs"}[cc.NewPrograms == 1])
 }
 
 // campaignRow is one row of a campaign's summary table.
@@ -131,12 +180,19 @@ func hashesLine(s *campaign.Summary) string {
 }
 
 // WriteBugs writes one entry per bug (campaign.Bugs): its state, signature
-// and explanation, the programs that met it (index and derived seed; the
+// and explanation, what knows a known bug (campaign.Bug.KnownText: its
+// finding, or the family of one), its bug classes, the programs that met it (index and derived seed; the
 // first 8 when there are more than 9), and its case file under corpus.
 func WriteBugs(w io.Writer, corpus string, bugs []campaign.Bug) {
 	for _, b := range bugs {
 		state := map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]
 		fmt.Fprintf(w, "%-5s %s: %s\n", state, b.Signature, b.Implicates)
+		if k := b.KnownText(); b.State == "known" && k != "" {
+			fmt.Fprintf(w, "      known: %s\n", k)
+		}
+		if len(b.BugClasses) > 0 {
+			fmt.Fprintf(w, "      classes: %s\n", strings.Join(b.BugClasses, ", "))
+		}
 		fmt.Fprintf(w, "      %d %s:", len(b.Programs), map[bool]string{true: "program", false: "programs"}[len(b.Programs) == 1])
 		for k, i := range b.Programs {
 			if k == 8 && len(b.Programs) > 9 {
@@ -206,6 +262,11 @@ type CampaignReport struct {
 	KnownBugs int            `json:"known_bugs"`
 	FlakyBugs int            `json:"unconfirmed_bugs"`
 	Bugs      []campaign.Bug `json:"bugs"` // one per signature, with its programs
+	// BugClasses is the class table (campaign.ClassCounts, every class,
+	// zeros included; ClassLegend says how it counts), Unclassified the
+	// programs whose records carry no classes (an older gpudiff's journal).
+	BugClasses   []campaign.ClassCount `json:"bug_classes"`
+	Unclassified int                   `json:"unclassified_programs,omitempty"`
 }
 
 // NewCampaignReport is the report of campaign c, run as run, with summary
@@ -236,6 +297,7 @@ func NewCampaignReport(c campaign.Spec, run CampaignRun, s *campaign.Summary) Ca
 	if r.Bugs == nil {
 		r.Bugs = []campaign.Bug{}
 	}
+	r.BugClasses, r.Unclassified = campaign.ClassCounts(s, c.Profile), s.Unclassified
 	r.NewBugs, _ = campaign.BugCount(r.Bugs, "new")
 	r.KnownBugs, _ = campaign.BugCount(r.Bugs, "known")
 	r.FlakyBugs, _ = campaign.BugCount(r.Bugs, "unconfirmed")

@@ -17,8 +17,9 @@ import (
 // WriteCampaignHTML writes run's --html page (README "gpudiff run"): one
 // self-contained HTML page (inline CSS, no scripts, no external
 // resources) with the campaign's options, the summary table (the text
-// summary's rows), and each bug once — its state, signature, class and
-// adapter, attribution, the programs that met it with their derived seeds,
+// summary's rows), the bug-class table (WriteClassTable's), and each bug
+// once — its state, signature, class and adapter, attribution, what knows
+// a known bug (its finding, or the family of one), its bug classes, the programs that met it with their derived seeds,
 // its case file and the command that replays it (gpudiff repro CASE), and
 // pictures of the case's runs (ResultPictures, EntryPictures) embedded as
 // data: URIs: the reference's and every run that does not pass. A bug
@@ -39,6 +40,12 @@ type campaignHTMLPage struct {
 	Rows        []campaignRow
 	Hashes      string
 	Bugs        []campaignHTMLBug
+	// Classes is the bug-class table (campaign.ClassCounts), Legend how it
+	// counts, Unclassified what a resumed older journal left without classes.
+	Classes      []campaign.ClassCount
+	Legend       string
+	Unclassified string
+	Flaky        bool // a column for unconfirmed bugs
 }
 
 type campaignHTMLBug struct {
@@ -51,6 +58,8 @@ type campaignHTMLBug struct {
 	Pictures  []campaignHTMLPicture
 	Passing   int    // runs that pass, not drawn
 	NoPicture string // why there is no picture
+	KnownText string // what knows a known bug (campaign.Bug.KnownText)
+	Classes   string // its bug classes, joined
 }
 
 type campaignHTMLPicture struct {
@@ -65,9 +74,17 @@ func campaignHTMLView(c campaign.Spec, run CampaignRun, s *campaign.Summary) cam
 	if s.Interrupted {
 		p.Title = fmt.Sprintf("INTERRUPTED: gpudiff run --seed %d, %d programs", c.Seed, s.Programs)
 	}
+	p.Classes, p.Legend, p.Flaky = campaign.ClassCounts(s, c.Profile), ClassLegend, s.Flaky > 0
+	if s.Unclassified > 0 {
+		p.Unclassified = fmt.Sprintf("%d of the %d programs carry no classes (journaled by a gpudiff from before bug classes) and are counted in no class.", s.Unclassified, s.Programs)
+	}
 	for k, b := range campaign.Bugs(s.Failures) {
 		hb := campaignHTMLBug{Bug: b, ID: fmt.Sprintf("bug-%d", k+1),
-			StateText: map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State]}
+			StateText: map[string]string{"new": "NEW", "known": "known", "unconfirmed": "flaky"}[b.State],
+			Classes:   strings.Join(b.BugClasses, ", ")}
+		if b.State == "known" {
+			hb.KnownText = b.KnownText()
+		}
 		for j, i := range b.Programs {
 			hb.Seeds = append(hb.Seeds, fmt.Sprintf("#%d (seed %#x)", i, b.Seeds[j]))
 		}
@@ -168,11 +185,21 @@ adapters {{if .Adapters}}{{join .Adapters}}{{else}}none (interpreter only){{end}
 {{end}}</table>
 {{if .Hashes}}<p class="muted">{{.Hashes}}</p>{{end}}
 
+<h2>Bug classes</h2>
+<table>
+<tr><th>class</th><th>programs</th><th>new bugs</th><th>known bugs</th>{{if .Flaky}}<th>unconfirmed</th>{{end}}<th>no programs because</th></tr>
+{{range .Classes}}<tr><td><code title="{{.Doc}}">{{.Class}}</code></td><td class="num">{{.Programs}}</td><td class="num">{{.NewBugs}}{{if .NewBugs}} ({{.NewPrograms}} {{if eq .NewPrograms 1}}program{{else}}programs{{end}}){{end}}</td><td class="num">{{.KnownBugs}}</td>{{if $.Flaky}}<td class="num">{{.FlakyBugs}}</td>{{end}}<td class="muted">{{.Why}}</td></tr>
+{{end}}</table>
+<p class="muted">{{.Legend}}</p>
+{{if .Unclassified}}<p class="muted">{{.Unclassified}}</p>{{end}}
+
 <h2>Bugs</h2>
 {{if not .Bugs}}<p>None.</p>{{end}}
 {{range .Bugs}}<div class="bug" id="{{.ID}}">
 <h3><span class="{{if eq .State "new"}}new{{else if eq .State "known"}}known{{else}}flaky{{end}}">{{.StateText}}</span> <code>{{.Signature}}</code></h3>
 <p>class <b>{{.Class}}</b>{{if .Adapter}} on <code>{{.Adapter}}</code>{{end}}: {{.Implicates}}</p>
+{{if .KnownText}}<p class="known">known: {{.KnownText}}</p>{{end}}
+{{if .Classes}}<p>bug classes: {{.Classes}}</p>{{end}}
 <p>{{len .Programs}} {{if eq (len .Programs) 1}}program{{else}}programs{{end}}: {{join .Seeds}}</p>
 {{if .CasePath}}<p>case: <code>{{.CasePath}}</code> ({{.Shrunk}})</p>
 <pre>gpudiff repro {{.CasePath}}</pre>{{end}}
