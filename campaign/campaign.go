@@ -125,6 +125,14 @@ type ProgramRecord struct {
 	ShrinkStopped bool       `json:"shrink_stopped,omitempty"`
 	Invocations   int        `json:"invocations"`
 	Runs          []RunCount `json:"runs,omitempty"`
+	// Unconfirmed: a GPU finding whose confirmation a Duration campaign's
+	// deadline cut off (finishFailure): saved unshrunk with the first
+	// run's outputs, counted neither as new nor as flaky.
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
+	// SlowCompiles are the adapters (in device order) whose stack did not
+	// finish compiling one of the program's modules within the compile
+	// limit (oracle.SlowCompile): performance notes, never findings.
+	SlowCompiles []string `json:"slow_compiles,omitempty"`
 	// Millis is the wall-clock time the program took; it is not journaled,
 	// so a resumed journal equals an uninterrupted one.
 	Millis int64 `json:"-"`
@@ -169,6 +177,13 @@ type Summary struct {
 	// ClassCounts puts them beside the bugs of each class.
 	ClassPrograms map[string]int
 	Unclassified  int
+	// Unconfirmed counts GPU findings the deadline left unconfirmed
+	// (ProgramRecord.Unconfirmed; saved, not counted as new).
+	Unconfirmed int
+	// SlowCompiles lists, per adapter, the indices of the programs whose
+	// module it did not finish compiling within the compile limit
+	// (ProgramRecord.SlowCompiles), in campaign order: performance notes.
+	SlowCompiles map[string][]int
 	// Interrupted reports that ctx ended (Ctrl-C, SIGTERM) before the
 	// campaign did: the summary covers the programs checked until then,
 	// each recorded in full; a program interrupted mid-check has no record.
@@ -186,6 +201,12 @@ func (s *Summary) add(rec ProgramRecord) {
 	}
 	s.Hashes = append(s.Hashes, rec.Hash)
 	s.Indices = append(s.Indices, rec.Index)
+	for _, a := range rec.SlowCompiles {
+		if s.SlowCompiles == nil {
+			s.SlowCompiles = map[string][]int{}
+		}
+		s.SlowCompiles[a] = append(s.SlowCompiles[a], rec.Index)
+	}
 	if rec.BugClasses == nil {
 		s.Unclassified++
 	}
@@ -199,6 +220,8 @@ func (s *Summary) add(rec ProgramRecord) {
 		switch {
 		case rec.Known:
 			s.Known++
+		case rec.Unconfirmed:
+			s.Unconfirmed++
 		case rec.Flaky:
 			s.Flaky++
 		default:
@@ -522,6 +545,9 @@ func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module
 	r.Signature = rec.Signature
 	r.Seed = &testcase.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 	if rec.Flaky {
+		r.Note = rec.Implicates
+	}
+	if rec.Unconfirmed {
 		r.Note = rec.Implicates
 	}
 	if err := testcase.WriteCase(path, m, r); err != nil {

@@ -51,12 +51,29 @@ type failingCase interface {
 // up (a failure met at the deadline is saved as far as it was shrunk,
 // ProgramRecord.ShrinkStopped), signed and saved. An interrupted
 // campaign (ctx ended) saves nothing half-judged.
+//
+// A Duration campaign's pipeline ctx ends deadlineGrace after its deadline
+// (errDeadline, pastDeadline): the confirmation, the shrinking candidates
+// and the shrunk case's last execution then in flight are abandoned
+// (check.Execute returns an error for runs cut short, so the shrunk case
+// keeps the result it was found failing with).
+// A failure whose confirmation did not happen by then is recorded as it
+// is — unconfirmed (ProgramRecord.Unconfirmed), saved unshrunk with the
+// first run's outputs, not counted as new — unless the baseline knows it;
+// one whose shrinking was cut is saved as far as it had shrunk.
 func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
 	m, fn := fc.fn()
-	if cfg.Confirm && gpuClass(first.Class) && ctx.Err() == nil {
-		fs, err := fc.again(ctx, opts)
+	if cfg.Confirm && gpuClass(first.Class) {
+		var fs []check.Finding
+		var err error
+		if ctx.Err() == nil {
+			fs, err = fc.again(ctx, opts)
+		}
 		if ctx.Err() != nil {
-			return rec
+			if !pastDeadline(ctx) {
+				return rec
+			}
+			return unconfirmed(cfg, rec, first, fc, opts, saved)
 		}
 		if err == nil && !hasFinding(fs, first) {
 			rec.Flaky = true
@@ -102,7 +119,7 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 		sm, sfn := small.fn()
 		rec.ShrunkStmts = shrink.Stmts(sm, sfn)
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !pastDeadline(ctx) {
 		return rec // interrupted: nothing half-judged is saved
 	}
 	sm, sfn := small.fn()
@@ -110,6 +127,29 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 	rec.ShrunkBugClasses = caseClasses(small)
 	rec.Known = cfg.Baseline.Known(rec.Signature)
 	small.save(cfg, &rec, first, opts, "", saved)
+	return rec
+}
+
+// unconfirmed records a GPU failure whose confirmation a Duration
+// campaign's deadline cut off: known to the baseline, it is known (as
+// finishFailure records it); otherwise it is unconfirmed — neither new
+// nor flaky, since no second run said anything — and saved unshrunk with
+// the first run's outputs.
+func unconfirmed(cfg Config, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
+	m, fn := fc.fn()
+	sig, byMessage := messageSignature(first)
+	if !byMessage {
+		sig = Signature(first, m, fn)
+	}
+	if cfg.Baseline.Known(sig) || !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
+		rec.Signature, rec.Known, rec.ShrunkStmts = sig, true, rec.Stmts
+		return rec
+	}
+	rec.Unconfirmed = true
+	rec.Implicates = "unconfirmed: " + first.Implicates + " — the campaign's --duration ran out before a second run could confirm it; saved unshrunk with the first run's outputs"
+	rec.Signature = "unconfirmed/" + Signature(first, m, fn)
+	rec.ShrunkStmts = rec.Stmts
+	fc.save(cfg, &rec, first, opts, "unconfirmed-", saved)
 	return rec
 }
 

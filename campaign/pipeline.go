@@ -2,7 +2,9 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -135,8 +137,15 @@ type pipeline struct {
 // to stop. It returns when every stage has stopped.
 func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int]ProgramRecord,
 	saved map[string]bool, emit func(rec ProgramRecord, fresh bool) bool) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(nil) }
 	defer cancel()
+	if cfg.Duration > 0 {
+		// What is still running deadlineGrace after the deadline is
+		// abandoned (errDeadline): every wait on a device ends there.
+		t := time.AfterFunc(time.Until(start.Add(cfg.Duration+deadlineGrace(cfg.Duration))), func() { cancelCause(errDeadline) })
+		defer t.Stop()
+	}
 	k := cfg.BatchPrograms
 	if k == 0 {
 		k = DefaultBatchPrograms
@@ -154,6 +163,7 @@ func runPipeline(ctx context.Context, cfg Config, start time.Time, prior map[int
 		most = max(most, jobs[d])
 	}
 	window := 4*k*most + 2*runtime.GOMAXPROCS(0)
+	cfg.Interp.Context = ctx // the reference stops with the pipeline (interruption, the deadline's abandonment)
 	pl := &pipeline{jobs: jobs, busy: make([]atomic.Int32, len(cfg.Devices)), idle: make(chan struct{}, 1), ctx: ctx, cancel: cancel, cfg: cfg, start: start, prior: prior, saved: saved, k: k,
 		slots: make(chan struct{}, window), order: make(chan *pipeJob, window), work: make(chan *pipeJob, window),
 		batchIn: make(chan *pipeJob, window), devIn: make([]chan *unit, len(cfg.Devices)),
@@ -235,13 +245,25 @@ func (pl *pipeline) produce() {
 }
 
 // prep generates and interprets programs (check.Prepare), one of
-// GOMAXPROCS goroutines.
+// GOMAXPROCS goroutines. Once Duration has passed (halt) or the pipeline
+// is ending, a program still to prep is skipped — no device will start it
+// — and one whose prep the end of ctx may have cut short (the reference
+// interpreter stops with it, Config.Interp.Context) is skipped too.
 func (pl *pipeline) prep() {
 	defer pl.wg.Done()
 	for j := range pl.work {
+		if pl.halt.Load() || pl.ctx.Err() != nil {
+			j.pr = &program{i: j.i, done: true}
+			j.skipped.Store(true)
+			close(j.ready)
+			continue
+		}
 		j.pr = startProgram(pl.cfg, j.i)
 		if j.pr.entry != nil {
 			j.pr.entry.run(pl.ctx) // an entry point is dispatched here, unbatched (entry.go)
+		}
+		if pl.ctx.Err() != nil {
+			j.skipped.Store(true)
 		}
 		close(j.ready)
 	}
@@ -403,6 +425,15 @@ func (pl *pipeline) device(d int, dev check.Device, t *batchTuner) {
 
 // collect is the collector: in index order, it judges each program,
 // finishes it (shrink, save) and hands its record to emit.
+//
+// At a Duration campaign's deadline plus deadlineGrace the pipeline's ctx
+// ends with errDeadline: a program whose every run was made before then
+// is still judged and recorded (its confirmation and shrinking, cut short
+// by the same ctx, are recorded as far as they got: finishFailure); the
+// first program that was not — its runs abandoned, its entry point's
+// execution cut, or still waiting — ends the campaign, so the records stay
+// a gapless prefix and a resumed campaign redoes that program. An
+// interruption (ctx ending otherwise) records nothing half-judged.
 func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 	ctx := pl.ctx
 	stopped := false
@@ -414,13 +445,17 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 		case <-j.done:
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !(pastDeadline(ctx) && closed(j.done)) {
 			stopped = true
 			pl.cancel()
 			continue
 		}
 		if j.skipped.Load() {
 			stopped = true // Duration has passed; what is running finishes
+			continue
+		}
+		if j.prior == nil && j.pr.entry != nil && j.pr.entry.err != nil && ctx.Err() != nil && errors.Is(j.pr.entry.err, context.Cause(ctx)) {
+			stopped = true // the entry point's execution was cut short
 			continue
 		}
 		var rec ProgramRecord
@@ -430,6 +465,7 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 			rec = *j.prior
 		case j.pr.entry != nil:
 			rec = finishEntry(ctx, pl.cfg, j.pr, pl.saved)
+			noteSlowCompiles(&rec, j.pr.entry.res)
 		case j.pr.done:
 			rec = j.pr.rec
 		default:
@@ -444,8 +480,9 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 				}
 			}
 			rec = finishProgram(ctx, pl.cfg, j.pr, res, batched, pl.saved)
+			noteSlowCompiles(&rec, res)
 		}
-		if fresh && ctx.Err() != nil {
+		if fresh && ctx.Err() != nil && !pastDeadline(ctx) {
 			stopped = true // interrupted mid-program: its record would be wrong
 			pl.cancel()
 			continue
@@ -458,12 +495,60 @@ func (pl *pipeline) collect(emit func(rec ProgramRecord, fresh bool) bool) {
 	}
 }
 
+// noteSlowCompiles records in rec the adapters whose stack did not finish
+// compiling one of res's modules within the compile limit (performance
+// notes: check.Result.SlowCompiles), each once, in device order.
+func noteSlowCompiles(rec *ProgramRecord, res *check.Result) {
+	if res == nil {
+		return
+	}
+	for _, r := range res.SlowCompiles() {
+		if !slices.Contains(rec.SlowCompiles, r.Adapter) {
+			rec.SlowCompiles = append(rec.SlowCompiles, r.Adapter)
+		}
+	}
+}
+
+// errDeadline is the cause of a Duration campaign's pipeline ctx ending:
+// its time (and deadlineGrace) is up.
+var errDeadline = errors.New("campaign: the --duration budget is spent: work still running was abandoned")
+
+// deadlineGrace is how long past a Duration campaign's deadline the work
+// then in flight may take before it is abandoned: 2% of the duration,
+// between 1 and 10 seconds (3 s of 150 s) — so that, with the worker
+// processes' start and end, the campaign holds its Duration within 10%.
+func deadlineGrace(d time.Duration) time.Duration {
+	return min(max(d/50, time.Second), 10*time.Second)
+}
+
+// pastDeadline reports whether ctx ended because a Duration campaign's
+// time was up (errDeadline), not by an interruption.
+func pastDeadline(ctx context.Context) bool {
+	return ctx.Err() != nil && errors.Is(context.Cause(ctx), errDeadline)
+}
+
+// closed reports whether c is closed, without waiting.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 // runUnit runs every program of u on device d (index k) with check's
 // batched execution step (check.RunUnit), with the batch module when the
 // tuner says batching pays on this device, and tells the tuner what it
-// cost.
+// cost. A unit whose runs ctx cut short (the deadline's abandonment, an
+// interruption) marks its programs skipped: their runs are no result.
 func runUnit(ctx context.Context, k int, d check.Device, u *unit, t *batchTuner) {
 	defer func() {
+		if ctx.Err() != nil {
+			for _, j := range u.jobs {
+				j.skipped.Store(true)
+			}
+		}
 		for _, j := range u.jobs {
 			j.deviceDone()
 		}

@@ -98,7 +98,9 @@ func (res *Result) IsCompute() bool { return res.Case != nil && res.Case.Kind ==
 // are setup failures (an unknown kernel or entry point, arguments or
 // bindings that do not fit, a target size out of range, the reference's
 // own failure: see each kind's Prepare); failures of individual runs
-// become their verdicts.
+// become their verdicts. A ctx that ends before every run is made is an
+// error wrapping its cause (context.Cause), not a result: the runs it cut
+// short would read as failures of the stack.
 //
 // Execute is its three stages in order: Prepare, DeviceRuns on every
 // device, Judge. A campaign runs the same stages, spread over a pipeline.
@@ -111,6 +113,11 @@ func Execute(ctx context.Context, c *testcase.Case, opts Options) (*Result, erro
 	runs := make([][]oracle.Run, len(opts.Devices))
 	for k, d := range opts.Devices {
 		runs[k] = x.DeviceRuns(ctx, d)
+	}
+	if ctx.Err() != nil {
+		// Runs cut short (an abandoned dispatch reads as a failure of its
+		// own) are no result: never judged, never reported.
+		return nil, fmt.Errorf("check: the case's GPU runs were cut short: %w", context.Cause(ctx))
 	}
 	return x.Judge(runs), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/check/testcase"
+	"github.com/gpudiff/gpudiff/harness/worker"
 	"github.com/gpudiff/gpudiff/ir"
 	"github.com/gpudiff/gpudiff/report"
 )
@@ -24,14 +25,15 @@ type execFlags struct {
 	// defaults, as repro replays them (view), where exec takes them from
 	// its flags.
 	caseFlags
-	recorded      bool
-	adapters      []string
-	asJSON, noGPU bool
-	timeout       time.Duration
-	saveCase      string
-	allRows       bool
-	png           string         // directory of one PNG picture per run
-	devs          []check.Device // open adapters to run on (nil: open fl.adapters)
+	recorded       bool
+	adapters       []string
+	asJSON, noGPU  bool
+	timeout        time.Duration
+	compileTimeout time.Duration // each dispatch's compile phase (--compile-timeout)
+	saveCase       string
+	allRows        bool
+	png            string         // directory of one PNG picture per run
+	devs           []check.Device // open adapters to run on (nil: open fl.adapters)
 }
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -72,7 +74,8 @@ func addCaseFlags(f *pflag.FlagSet, fl *execFlags) {
 	f.StringVar(&fl.mode, "mode", "portable", "emission mode: portable (WGSL's rules spelled out with guards) or raw (operators as written)")
 	f.BoolVar(&fl.noGPU, "no-gpu", false, "run only the interpreter paths")
 	f.BoolVar(&fl.flat, "flat", false, "also flatten the kernel and run its branchless twin <kernel>_flat")
-	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "per-dispatch time limit (a dispatch that exceeds it is a timeout)")
+	f.DurationVar(&fl.timeout, "timeout", 30*time.Second, "time limit of each dispatch once its pipeline is compiled (a dispatch that exceeds it hangs: a timeout, a finding)")
+	f.DurationVar(&fl.compileTimeout, "compile-timeout", worker.DefaultCompileTimeout, "time limit of each dispatch's compile phase, shader module and pipeline creation (one that exceeds it is verdict slow-compile: a performance note, exit 0 if nothing else fails)")
 	f.BoolVar(&fl.spirv, "spirv", false, "also run gpudiff's SPIR-V of each function on each adapter (format \"spirv\")")
 	f.StringVar(&fl.workgroups, "workgroups", "1", "compute entry points: the dispatch size X[,Y[,Z]] (default: the inputs' \"workgroups\", else 1)")
 	f.StringVar(&fl.stage, "stage", "compute", stageFlagHelp)
@@ -131,7 +134,7 @@ func executeFile(ctx context.Context, g *globalFlags, path string, fl execFlags,
 	devs := fl.devs
 	if !fl.noGPU && devs == nil {
 		var closeAll func()
-		if devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, c.Module.UsesSubgroups(c.Func.Name), stderr); err != nil {
+		if devs, closeAll, err = openDevicesLimits(fl.adapters, fl.compileTimeout, fl.timeout, 1, c.Module.UsesSubgroups(c.Func.Name), stderr); err != nil {
 			return nil, usagef("gpudiff %s: --adapter: %v", fl.command, err)
 		}
 		defer closeAll()
@@ -183,7 +186,7 @@ func runEach(ctx context.Context, g *globalFlags, path string, fl execFlags, eac
 		for _, o := range each {
 			variants = variants || m.Func(o.Kernel) != nil && m.UsesSubgroups(o.Kernel)
 		}
-		if fl.devs, closeAll, err = openDevicesJobs(fl.adapters, fl.timeout, 1, variants, stderr); err != nil {
+		if fl.devs, closeAll, err = openDevicesLimits(fl.adapters, fl.compileTimeout, fl.timeout, 1, variants, stderr); err != nil {
 			return usagef("gpudiff exec: --adapter: %v", err)
 		}
 		defer closeAll()

@@ -30,6 +30,10 @@ type runFlags struct {
 	verbose     bool
 	log, resume string
 	changed     map[string]bool
+	// compileTimeout bounds each dispatch's compile phase
+	// (--compile-timeout; not journaled: it changes no record of a
+	// program that compiles in time).
+	compileTimeout time.Duration
 }
 
 func newRunCmd(g *globalFlags) *cobra.Command {
@@ -67,7 +71,8 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 	f.BoolVar(&fl.spec.NoGPU, "no-gpu", false, "interpreter only: check flatten (interp(twin) == interp(original)) without a GPU")
 	f.BoolVarP(&fl.verbose, "verbose", "v", false, "print one line per program (index, seed, hash, verdict)")
 	f.IntVar(&fl.spec.ShrinkAttempts, "shrink-attempts", 400, "candidate executions per failure while shrinking (0 or negative: do not shrink)")
-	f.DurationVar((*time.Duration)(&fl.spec.Timeout), "timeout", 30*time.Second, "per-dispatch time limit; a dispatch that exceeds it gets verdict timeout and its worker is restarted")
+	f.DurationVar((*time.Duration)(&fl.spec.Timeout), "timeout", 30*time.Second, "time limit of each dispatch once its pipeline is compiled (the dispatch and its readback); one that exceeds it hangs: verdict timeout, a finding, and its worker is restarted")
+	f.DurationVar(&fl.compileTimeout, "compile-timeout", worker.DefaultCompileTimeout, "time limit of each dispatch's compile phase (shader module and pipeline creation); one that exceeds it is verdict slow-compile, a performance note in the report, not a finding (its worker is restarted)")
 	f.IntVar(&fl.spec.Jobs, "jobs", 0, "devices per adapter, each a worker process of its own: programs and shrink candidates are spread over them; results, reports, case files and journals are the same for any N, so a resumed campaign may change it (default: the number of CPUs, at most one per 256 MiB of available memory over all adapters)")
 	f.StringVar(&fl.log, "log", "", "append one JSON line per program to this new journal, fsynced per record")
 	g.addStrictFlag(f)
@@ -111,7 +116,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		// lavapipe's subgroup-size variants, where the profile generates
 		// subgroup operations (check runs only those cases on them).
 		prof, _ := gen.LookupProfile(c.Profile)
-		if devs, closeAll, err = openDevicesJobs(c.Adapters, time.Duration(c.Timeout), jobs, prof.Subgroups > 0, stderr); err != nil {
+		if devs, closeAll, err = openDevicesLimits(c.Adapters, fl.compileTimeout, time.Duration(c.Timeout), jobs, prof.Subgroups > 0, stderr); err != nil {
 			return usagef("gpudiff run: %v", err)
 		}
 		defer closeAll()
@@ -165,4 +170,20 @@ func newBugs(cmd string, sum *campaign.Summary) error {
 	}
 	n, programs := campaign.BugCount(campaign.Bugs(sum.Failures), "new")
 	return &exitError{code: exitFound, msg: "gpudiff " + cmd + ": " + campaign.CountPhrase(n, programs, "new")}
+}
+
+// openDevicesLimits is openDevicesJobs with the compile phase's limit too
+// (--compile-timeout; 0: worker.DefaultCompileTimeout): every dispatch may
+// take compile to compile (shader modules and pipeline) and timeout to run
+// after that.
+func openDevicesLimits(sels []string, compile, timeout time.Duration, jobs int, variants bool, warn io.Writer) ([]check.Device, func(), error) {
+	set, err := devices.Open(sels, devices.Options{Timeout: timeout, CompileTimeout: compile, Warn: warn, Jobs: jobs, Variants: variants})
+	if err != nil {
+		return nil, nil, err
+	}
+	devs := make([]check.Device, len(set))
+	for i, d := range set {
+		devs[i] = d
+	}
+	return devs, set.Close, nil
 }
