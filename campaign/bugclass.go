@@ -130,7 +130,7 @@ var bugClasses = []BugClass{
 	{ID: "sample-compare", Doc: "a depth-comparison sampling or gather (textureSampleCompare*, textureGatherCompare), or a texel offset",
 		Sources: []string{"Dawn toggles vulkan_sample_compare_2d_workaround, vulkan_sample_compare_depth_cube_array_workaround", "findings/fragment/swiftshader_linear_offset_mip.wgsl (an offset)"},
 		Reach:   "none yet: no generator binds a depth texture or a sampler_comparison, or passes an offset",
-		Needs:   "a depth texture (every stack here takes depth32float)"},
+		Needs:   "a depth texture and a sampler_comparison binding (not yet tried on the stacks here)"},
 	{ID: "f16", Doc: "an f16 value anywhere in the entry point's call graph or bindings (enable f16)",
 		Sources:  []string{"Dawn toggle metal_polyfill_tanh_f16", "Dawn: shader-f16 only behind vulkan_enable_f16_on_nvidia", "findings/compute/naga29_wgsl_f16_vector_bitcast.wgsl", "findings/compute/naga29_spv_f16_struct_array_argument.wgsl"},
 		Reach:    "f16 profile: f16 bindings, a uniform of f16 members, a workgroup tile of f16, f16 arithmetic, builtins and conversions",
