@@ -126,8 +126,9 @@ type ProgramRecord struct {
 	Invocations   int        `json:"invocations"`
 	Runs          []RunCount `json:"runs,omitempty"`
 	// Unconfirmed: a GPU finding whose confirmation a Duration campaign's
-	// deadline cut off (finishFailure): saved unshrunk with the first
-	// run's outputs, counted neither as new nor as flaky.
+	// deadline cut off (finishFailure): Flaky too — saved unshrunk with
+	// the first run's outputs, not counted as new — but because no second
+	// run was made, not because one disagreed.
 	Unconfirmed bool `json:"unconfirmed,omitempty"`
 	// SlowCompiles are the adapters (in device order) whose stack did not
 	// finish compiling one of the program's modules within the compile
@@ -177,9 +178,6 @@ type Summary struct {
 	// ClassCounts puts them beside the bugs of each class.
 	ClassPrograms map[string]int
 	Unclassified  int
-	// Unconfirmed counts GPU findings the deadline left unconfirmed
-	// (ProgramRecord.Unconfirmed; saved, not counted as new).
-	Unconfirmed int
 	// SlowCompiles lists, per adapter, the indices of the programs whose
 	// module it did not finish compiling within the compile limit
 	// (ProgramRecord.SlowCompiles), in campaign order: performance notes.
@@ -220,8 +218,6 @@ func (s *Summary) add(rec ProgramRecord) {
 		switch {
 		case rec.Known:
 			s.Known++
-		case rec.Unconfirmed:
-			s.Unconfirmed++
 		case rec.Flaky:
 			s.Flaky++
 		default:
@@ -545,9 +541,6 @@ func saveRecord(cfg Config, rec ProgramRecord, first check.Finding, m *ir.Module
 	r.Signature = rec.Signature
 	r.Seed = &testcase.SeedInfo{Campaign: cfg.Seed, Index: rec.Index, Program: rec.Seed, Size: cfg.Gen.Size, Profile: cfg.Gen.Profile.Name}
 	if rec.Flaky {
-		r.Note = rec.Implicates
-	}
-	if rec.Unconfirmed {
 		r.Note = rec.Implicates
 	}
 	if err := testcase.WriteCase(path, m, r); err != nil {

@@ -85,8 +85,8 @@ func TestDurationHoldsWhenADeviceHangs(t *testing.T) {
 }
 
 // TestDeadlineLeavesAFailureUnconfirmed: a GPU failure whose confirmation
-// the deadline cut off is recorded as unconfirmed — saved unshrunk, neither
-// new nor flaky — not dropped and not claimed: the campaign's pipeline
+// the deadline cut off is recorded as unconfirmed — saved unshrunk, not
+// new, a bug in state unconfirmed — not dropped and not claimed: the campaign's pipeline
 // ctx has ended with errDeadline before finishFailure confirms it.
 func TestDeadlineLeavesAFailureUnconfirmed(t *testing.T) {
 	w, err := worker.Start("wgpu-vulkan:llvmpipe", worker.Options{Env: []string{worker.FaultEnv + "=crash@p1/"}})
@@ -104,13 +104,16 @@ func TestDeadlineLeavesAFailureUnconfirmed(t *testing.T) {
 	cancel(errDeadline)
 	rec := finishProgram(ctx, cfg, pr, res, nil, map[string]bool{})
 	assert.True(t, rec.Unconfirmed, "%+v", rec)
-	assert.False(t, rec.Flaky)
+	assert.True(t, rec.Flaky, "counted with the unconfirmed (flaky) ones")
 	assert.Contains(t, rec.Signature, "unconfirmed/crash/")
 	assert.Contains(t, rec.Implicates, "--duration ran out before a second run")
 	assert.Equal(t, rec.Stmts, rec.ShrunkStmts, "not shrunk")
 	assert.NotEmpty(t, rec.Case, "saved (%s)", rec.CaseError)
 	sum := &Summary{RunsPer: map[string]int{}, Verdicts: map[string]int{}}
 	sum.add(rec)
-	assert.Equal(t, 1, sum.Unconfirmed)
+	assert.Equal(t, 1, sum.Flaky)
 	assert.Zero(t, sum.New)
+	bugs := Bugs(sum.Failures)
+	require.Len(t, bugs, 1)
+	assert.Equal(t, "unconfirmed", bugs[0].State)
 }

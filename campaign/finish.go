@@ -58,8 +58,9 @@ type failingCase interface {
 // (check.Execute returns an error for runs cut short, so the shrunk case
 // keeps the result it was found failing with).
 // A failure whose confirmation did not happen by then is recorded as it
-// is — unconfirmed (ProgramRecord.Unconfirmed), saved unshrunk with the
-// first run's outputs, not counted as new — unless the baseline knows it;
+// is — unconfirmed (ProgramRecord.Flaky and Unconfirmed), saved unshrunk
+// with the first run's outputs, not counted as new — unless the baseline
+// knows it;
 // one whose shrinking was cut is saved as far as it had shrunk.
 func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
 	m, fn := fc.fn()
@@ -132,9 +133,9 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 
 // unconfirmed records a GPU failure whose confirmation a Duration
 // campaign's deadline cut off: known to the baseline, it is known (as
-// finishFailure records it); otherwise it is unconfirmed — neither new
-// nor flaky, since no second run said anything — and saved unshrunk with
-// the first run's outputs.
+// finishFailure records it); otherwise it is unconfirmed — not new, and
+// counted with the flaky ones (Flaky), with Unconfirmed saying no second
+// run was made — and saved unshrunk with the first run's outputs.
 func unconfirmed(cfg Config, rec ProgramRecord, first check.Finding, fc failingCase, opts check.Options, saved map[string]bool) ProgramRecord {
 	m, fn := fc.fn()
 	sig, byMessage := messageSignature(first)
@@ -145,7 +146,7 @@ func unconfirmed(cfg Config, rec ProgramRecord, first check.Finding, fc failingC
 		rec.Signature, rec.Known, rec.ShrunkStmts = sig, true, rec.Stmts
 		return rec
 	}
-	rec.Unconfirmed = true
+	rec.Flaky, rec.Unconfirmed = true, true
 	rec.Implicates = "unconfirmed: " + first.Implicates + " — the campaign's --duration ran out before a second run could confirm it; saved unshrunk with the first run's outputs"
 	rec.Signature = "unconfirmed/" + Signature(first, m, fn)
 	rec.ShrunkStmts = rec.Stmts
