@@ -69,6 +69,7 @@ func WriteCampaignSummary(w io.Writer, c campaign.Spec, run CampaignRun, s *camp
 		fmt.Fprintln(w, d)
 	}
 	WriteClassTable(w, c, s)
+	WritePerformanceNotes(w, s)
 	WriteBugs(w, c.Corpus, campaign.Bugs(s.Failures))
 }
 
@@ -267,6 +268,9 @@ type CampaignReport struct {
 	// programs whose records carry no classes (an older gpudiff's journal).
 	BugClasses   []campaign.ClassCount `json:"bug_classes"`
 	Unclassified int                   `json:"unclassified_programs,omitempty"`
+	// SlowCompiles are the performance notes: per adapter, the programs
+	// whose module it did not finish compiling within --compile-timeout.
+	SlowCompiles map[string][]int `json:"slow_compiles,omitempty"`
 }
 
 // NewCampaignReport is the report of campaign c, run as run, with summary
@@ -298,6 +302,7 @@ func NewCampaignReport(c campaign.Spec, run CampaignRun, s *campaign.Summary) Ca
 		r.Bugs = []campaign.Bug{}
 	}
 	r.BugClasses, r.Unclassified = campaign.ClassCounts(s, c.Profile), s.Unclassified
+	r.SlowCompiles = s.SlowCompiles
 	r.NewBugs, _ = campaign.BugCount(r.Bugs, "new")
 	r.KnownBugs, _ = campaign.BugCount(r.Bugs, "known")
 	r.FlakyBugs, _ = campaign.BugCount(r.Bugs, "unconfirmed")
