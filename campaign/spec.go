@@ -344,6 +344,11 @@ type Run struct {
 	resumed  bool
 	log      string // a new journal to create before the campaign starts
 	prior    []ProgramRecord
+	// Started is when the command began (zero: when Execute does): the
+	// time from it to Execute — opening the devices, a few seconds for
+	// every adapter's workers — counts against a Duration, so that the
+	// command holds its --duration, not only the campaign.
+	Started time.Time
 }
 
 // Open begins a run of the validated campaign spec: with resume (a
@@ -547,6 +552,9 @@ func (r *Run) Execute(ctx context.Context, devs []check.Device, onProgram func(P
 	if r.journal != nil {
 		r.journal.Begin()
 		cfg.Spent = r.journal.Spent()
+	}
+	if !r.Started.IsZero() {
+		cfg.Spent += time.Since(r.Started)
 	}
 	sum, err := RunCampaign(ctx, cfg)
 	if err != nil {

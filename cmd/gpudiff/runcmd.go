@@ -89,6 +89,7 @@ func profileNames() []string {
 }
 
 func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stderr io.Writer) error {
+	started := time.Now() // --duration counts opening the devices too
 	if f := os.Getenv(flatten.FaultEnv); f != "" {
 		fmt.Fprintf(stderr, "gpudiff run: warning: %s=%s breaks a flatten rule on purpose (testing only)\n", flatten.FaultEnv, f)
 	}
@@ -104,6 +105,7 @@ func runCampaign(ctx context.Context, g *globalFlags, fl runFlags, stdout, stder
 		return usagef("gpudiff run: %v", err)
 	}
 	defer run.Close()
+	run.Started = started
 	c := run.Spec // the campaign: the command line's, or the resumed journal's
 	var devs []check.Device
 	var names []string
