@@ -77,6 +77,10 @@ type computeGen struct {
 	// wcntLoaded: the last phase read wcnt (atomicLoad), so its atomic
 	// read-modify-writes must wait for a barrier.
 	stmts []ir.Stmt
+	// wst is the workgroup array<atomic<A>, l> of Profile.AtomicStores
+	// (nil: absent): each invocation atomicStores and atomicExchanges its
+	// own slot wst[li] in a phase's write part and atomicLoads a neighbour's in its read part.
+	wst *ir.Ident
 	// ids of the builtins and bindings.
 	li, lid, gid, wid, nwg *ir.Ident
 	// gi and x are the lets of the invocation's linear index and input.
@@ -213,6 +217,9 @@ func (cg *computeGen) program() {
 		cg.wcnt = r.between(1, 4)
 		cg.wcntOp = cg.pickAtomicOp()
 		wcnt = add(&ir.SharedVar{Name: "wcnt", T: ir.ArrayOf(ir.AtomicOf(cg.at), cg.wcnt), Space: ir.SpaceWorkgroup, Access: ir.AccessRead, Group: -1, Binding: -1})
+	}
+	if g.prof.AtomicStores > 0 && r.chance(g.prof.AtomicStores) {
+		cg.wst = add(&ir.SharedVar{Name: "wst", T: ir.ArrayOf(ir.AtomicOf(cg.at), cg.l), Space: ir.SpaceWorkgroup, Access: ir.AccessRead, Group: -1, Binding: -1})
 	}
 	if r.chance(g.prof.Matrices) {
 		cg.mg = &matGen{cg: cg, r: r}
@@ -553,6 +560,9 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 	if hist != nil && r.chance(30) {
 		cg.atomicRMW(hist, cg.hist, cg.histOp)
 	}
+	if cg.wst != nil && r.chance(70) {
+		cg.atomicOwnSlot(p)
+	}
 	cg.barrier()
 	if mtile {
 		cg.mg.read()
@@ -576,7 +586,35 @@ func (cg *computeGen) exchangePhase(p int, tile, wcnt, hist *ir.Ident) {
 		ld := cg.let(fmt.Sprintf("cnt%d", p), &ir.Atomic{Op: ir.AtomicLoad, Args: []ir.Expr{index(wcnt, idx)}, T: cg.at}, true)
 		cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, cg.fromScalar(ld))})
 	}
+	if cg.wst != nil && r.chance(60) {
+		// A neighbour's slot, which only its owner wrote, before the
+		// barrier above (or zero: workgroup memory starts zeroed).
+		ld := cg.let(fmt.Sprintf("wl%d", p), &ir.Atomic{Op: ir.AtomicLoad, Args: []ir.Expr{index(cg.wst, cg.rot(cg.li, uint32(cg.l)))}, T: cg.at}, true)
+		cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, cg.fromScalar(ld))})
+	}
 	cg.barrier()
+}
+
+// atomicOwnSlot appends the atomic stores of phase p to the invocation's
+// own slot of wst (Profile.AtomicStores; the class of Dawn's
+// vulkan_replace_workgroup_atomic_store_with_exchange):
+//
+//	atomicStore(&wst[li], a);
+//	[let wxP = atomicExchange(&wst[li], b); acc = f(acc, wxP);]   (wxP is a)
+//
+// Race-free: no other invocation touches wst[li] between the barriers
+// around the write part, so the exchange returns the invocation's own
+// store. No atomicCompareExchangeWeak: flatten cannot guard one under a
+// predicate (its result type cannot be declared in WGSL), and a phase may
+// run under the live mask of an earlier return.
+func (cg *computeGen) atomicOwnSlot(p int) {
+	r := cg.g.r
+	own := func() ir.Expr { return index(cg.wst, cg.li) }
+	cg.stmts = append(cg.stmts, &ir.ExprStmt{X: &ir.Atomic{Op: ir.AtomicStore, Args: []ir.Expr{own(), cg.scalarOf(cg.at)}, T: ir.Void}})
+	if r.chance(60) {
+		xo := cg.let(fmt.Sprintf("wx%d", p), &ir.Atomic{Op: ir.AtomicExchange, Args: []ir.Expr{own(), cg.scalarOf(cg.at)}, T: cg.at}, true)
+		cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, cg.fromScalar(xo))})
+	}
 }
 
 // reductionPhase appends a tree reduction of tile (1-D, L a power of

@@ -87,6 +87,11 @@ type texGen struct {
 	samps   map[string]*interp.Sampler
 	binding int
 	linear  *ir.Ident // a linear sampler, when an rgba8unorm texture feeds an rgba8unorm store
+	// depth and cmp are Profile.TexCompare's texture_depth_2d and
+	// sampler_comparison (nil: absent); dw and dh the depth texture's
+	// size.
+	depth, cmp *ir.Ident
+	dw, dh     int
 }
 
 var (
@@ -188,6 +193,71 @@ func (tg *texGen) declare() {
 		tg.samps[tg.linear.Name] = &interp.Sampler{AddressModeU: texAddressModes[r.intn(3)], AddressModeV: texAddressModes[r.intn(3)],
 			AddressModeW: "clamp-to-edge", MagFilter: "linear", MinFilter: "linear", MipmapFilter: "nearest", LodMaxClamp: 32}
 	}
+	// A depth texture and a comparison sampler (drawn last, for the same
+	// reason), for textureSampleCompareLevel.
+	if pc := tg.cg.g.prof.TexCompare; pc > 0 && r.chance(pc) {
+		tg.dw, tg.dh = 1<<r.between(0, 4), 1<<r.between(0, 3)
+		tg.depth = add("tdep", ir.TextureOf(ir.TexDepth, ir.Tex2D, nil, 0, 0))
+		tg.texs[tg.depth.Name] = tg.depthContents(tg.dw, tg.dh)
+		tg.cmp = add("smpC", ir.SamplerOf(true))
+		fns := []string{"never", "less", "equal", "less-equal", "greater", "not-equal", "greater-equal", "always"}
+		tg.samps[tg.cmp.Name] = &interp.Sampler{AddressModeU: texAddressModes[r.intn(3)], AddressModeV: texAddressModes[r.intn(3)],
+			AddressModeW: "clamp-to-edge", MagFilter: "nearest", MinFilter: "nearest", MipmapFilter: "nearest", LodMaxClamp: 32,
+			Compare: fns[r.intn(len(fns))]}
+	}
+}
+
+// depthContents draws a depth32float texture's texels: k / 8 for k in
+// [0, 8], exact in every format and path a depth value takes.
+func (tg *texGen) depthContents(w, h int) *interp.Texture {
+	data := make([]byte, 4*w*h)
+	for i := range w * h {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(tg.r.intn(9))/8))
+	}
+	return &interp.Texture{Format: "depth32float", Width: w, Height: h, DepthOrLayers: 1, MipLevels: 1, Data: [][]byte{data}}
+}
+
+// offset returns a constant texel offset vec2<i32> with components in
+// [-8, 7] (WGSL #texturesamplelevel: a const-expression in that range).
+func (tg *texGen) offset() ir.Expr {
+	r := tg.r
+	return lit(ir.Value{Type: ir.Vec(2, ir.I32), Elems: []ir.Value{ir.I32Val(int32(r.between(-8, 7))), ir.I32Val(int32(r.between(-8, 7)))}})
+}
+
+// texelCentre returns a let of texture coordinates at a texel centre of
+// a w×h level 0 from s: ((c + 0.5) · (1/W, 1/H)), c from (-W, -H) to
+// (2W, 2H), so that the address modes apply outside [0, 1); exact in
+// f32, the sizes being powers of two.
+func (tg *texGen) texelCentre(s ir.Expr, w, h int) ir.Expr {
+	cx := bin(ir.OpSub, convert(ir.I32, bin(ir.OpRem, s, uLit(3*w))), lit(ir.I32Val(int32(w))))
+	cy := bin(ir.OpSub, convert(ir.I32, bin(ir.OpRem, bin(ir.OpDiv, s, uLit(3*w)), uLit(3*h))), lit(ir.I32Val(int32(h))))
+	v2 := ir.Vec(2, ir.F32)
+	f := func(x float32) ir.Value { return ir.F32Val(x) }
+	half := lit(ir.Value{Type: v2, Elems: []ir.Value{f(0.5), f(0.5)}})
+	scale := lit(ir.Value{Type: v2, Elems: []ir.Value{f(1 / float32(w)), f(1 / float32(h))}})
+	coords := bin(ir.OpMul, bin(ir.OpAdd, convert(v2, construct(ir.Vec(2, ir.I32), cx, cy)), half), scale)
+	return tg.cg.let(tg.name("tc"), coords, false)
+}
+
+// sampleCompare appends a textureSampleCompareLevel of the depth
+// texture at a texel centre (with a texel offset, sometimes), combined
+// into acc as u32(result). depth_ref is f32(s % 9) / 8 + 1/16, never a
+// texel's value k / 8 nor within any texel's tolerance of one, so that
+// with nearest filtering each comparison passes or fails exactly: the
+// result is 0.0 or 1.0 (WGSL #texturesamplecomparelevel; WebGPU
+// GPUCompareFunction).
+func (tg *texGen) sampleCompare() {
+	cg, r := tg.cg, tg.r
+	s := tg.source()
+	cv := tg.texelCentre(s, tg.dw, tg.dh)
+	ref := bin(ir.OpAdd, bin(ir.OpDiv, convert(ir.F32, bin(ir.OpRem, s, uLit(9))), lit(ir.F32Val(8))), lit(ir.F32Val(1.0/16)))
+	args := []ir.Expr{tg.depth, tg.cmp, cv, cg.let(tg.name("tr"), ref, false)}
+	if r.chance(40) {
+		args = append(args, tg.offset())
+	}
+	res := cg.let(tg.name("tx"), tg.call(ir.TexSampleCompareLevel, args...), false)
+	comp := cg.let(tg.name("tb"), convert(ir.U32, res), true)
+	cg.stmts = append(cg.stmts, &ir.Assign{LHS: cg.acc, RHS: cg.combine(cg.acc, cg.fromScalar(comp))})
 }
 
 // contents draws a texture's texels: unorm bytes, integers, or integral
@@ -318,6 +388,8 @@ func (tg *texGen) reads() {
 	for i, n := 0, r.between(1, 2); i < n; i++ {
 		st := tg.in[r.intn(len(tg.in))]
 		switch {
+		case tg.depth != nil && r.chance(35):
+			tg.sampleCompare()
 		case r.chance(15):
 			tg.query(st)
 		case st.smpOK && len(tg.smps) > 0 && r.chance(45):
@@ -417,6 +489,11 @@ func (tg *texGen) sample(st *sampledTex) {
 		args = append(args, bin(ir.OpRem, s, uLit(st.layers)))
 	}
 	args = append(args, lit(ir.F32Val(float32(l))))
+	if tg.cg.g.prof.TexCompare > 0 && r.chance(30) {
+		// A texel offset moves the texel centre by whole texels of
+		// level l: still a texel centre, where the address modes apply.
+		args = append(args, tg.offset())
+	}
 	tg.texel(st, tg.call(ir.TexSampleLevel, args...))
 }
 

@@ -381,7 +381,11 @@ func (c *fnGen) builtinExpr(t *ir.Type, d int) ir.Expr {
 	if isInt {
 		intW = 3
 	}
-	switch r.weighted(2, 4, 2, signW, floatW, intW) {
+	packW := 0
+	if t == ir.U32 || t.Kind == ir.KindU32 {
+		packW = c.g.prof.Expr.Pack
+	}
+	switch r.weighted(2, 4, 2, signW, floatW, intW, packW) {
 	case 0:
 		return builtin(ir.BAbs, x())
 	case 1:
@@ -413,8 +417,38 @@ func (c *fnGen) builtinExpr(t *ir.Type, d int) ir.Expr {
 			fns := []ir.Builtin{ir.BCountOneBits, ir.BReverseBits, ir.BFirstLeadingBit, ir.BFirstTrailingBit}
 			return builtin(fns[r.intn(4)], x())
 		}
+	case 6:
+		return c.packRoundTrip(x())
 	}
 	return nil
+}
+
+// packRoundTrip returns a data packing builtin applied to its unpack of
+// x, a u32 (ExprWeights.Pack; WGSL #pack-builtin-functions,
+// #unpack-builtin-functions), which every conforming implementation
+// computes exactly:
+//
+//	pack4x8unorm(unpack4x8unorm(x)) == x, and pack2x16unorm likewise: the
+//	  unpacked k / 255 (k / 65535) scales back to within far less than
+//	  0.5 of k, which floor(0.5 + …) rounds to k;
+//	pack4x8snorm(unpack4x8snorm(x)), pack2x16snorm likewise: x with each
+//	  most negative byte (halfword) -128 (-32768) made -127 (-32767), the
+//	  unpack clamping k / 127 to -1;
+//	pack2x16float(unpack2x16float((x & 0x3fff3fff) | 0x04000400)): each
+//	  half a positive normal binary16 (its exponent odd, 1 to 15: no
+//	  subnormal an implementation may flush, no infinity, no NaN) that
+//	  f32 holds exactly and converts back exactly.
+func (c *fnGen) packRoundTrip(x ir.Expr) ir.Expr {
+	pairs := [][2]ir.Builtin{
+		{ir.BPack4x8Unorm, ir.BUnpack4x8Unorm}, {ir.BPack4x8Snorm, ir.BUnpack4x8Snorm},
+		{ir.BPack2x16Unorm, ir.BUnpack2x16Unorm}, {ir.BPack2x16Snorm, ir.BUnpack2x16Snorm},
+		{ir.BPack2x16Float, ir.BUnpack2x16Float},
+	}
+	p := pairs[c.r.intn(len(pairs))]
+	if p[0] == ir.BPack2x16Float {
+		x = bin(ir.OpOr, bin(ir.OpAnd, x, lit(ir.U32Val(0x3fff3fff))), lit(ir.U32Val(0x04000400)))
+	}
+	return builtin(p[0], builtin(p[1], x))
 }
 
 // boundsPair returns constant clamp bounds lo ≤ hi (component-wise) of

@@ -87,6 +87,20 @@ type Profile struct {
 	// so every result is exact (compute_f16.go; doc.go "f16 code"). Such
 	// a module needs an adapter with WebGPU's "shader-f16" feature.
 	F16 int
+	// AtomicStores is the percentage of compute entry points with a
+	// workgroup array<atomic<A>, L> whose own slot each invocation
+	// atomicStores and atomicExchanges in a phase's write part and whose neighbouring slot it atomicLoads in
+	// the read part (compute.go atomicOwnSlot): the atomic-store bug
+	// class (campaign.BugClassTable).
+	AtomicStores int
+	// TexCompare is, in an entry point with textures, the percentage
+	// with a texture_depth_2d (depth32float, texels k / 8) and a
+	// sampler_comparison (nearest, any compare function) read with
+	// textureSampleCompareLevel at texel centres; when set,
+	// textureSampleLevel and textureSampleCompareLevel also take texel
+	// offsets (compute_texture.go sampleCompare, offset): the
+	// sample-compare bug class (campaign.BugClassTable).
+	TexCompare int
 	// Render makes every program a render pipeline's pair of entry
 	// points in one module — a @vertex and a @fragment entry point with
 	// attributes, varyings, a uniform, discard, derivatives and sampling
@@ -129,6 +143,10 @@ type ExprWeights struct {
 	Select    int // select(f, t, c)
 	Call      int // calls of helpers returning a value
 	Builtin   int // exact builtins
+	// Pack weights, among the builtins of a u32 value, a data packing
+	// builtin of its own unpack (pack4x8unorm(unpack4x8unorm(x)) & co:
+	// expr.go packRoundTrip), exact on every conforming stack.
+	Pack int
 	Convert   int // value conversions and bitcasts
 	Construct int // vector, struct and array constructors
 	Access    int // swizzles, members and elements of computed values
@@ -234,6 +252,7 @@ var profiles = []Profile{
 		p.Type = TypeWeights{Bool: 6, I32: 14, U32: 8, F32: 10, Vec: 26, Struct: 18, Array: 18}
 		p.Stmt.ElemWrite = 16
 		p.Expr.Construct, p.Expr.Access = 10, 10
+		p.Expr.Pack = 3
 		p.Structs = 3
 		p.Globals = 3
 	}),
@@ -241,7 +260,10 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", computeEdit),
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics (read-modify-writes, stores and exchanges), matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", func(p *Profile) {
+		computeEdit(p)
+		p.AtomicStores = 30
+	}),
 	derive("dispatch", "interface-style dispatch: a switch on a tag over same-signature implementations, the tag chosen by control flow, helpers, struct fields, loops or an input", func(p *Profile) {
 		p.Dispatch = true
 		p.OutsideSubset = 0
@@ -261,10 +283,11 @@ var profiles = []Profile{
 		p.F16 = 100
 		p.Matrices = 20
 	}),
-	derive("textures", "the compute profile's entry points with textures: sampled texture_2d/2d_array<f32|u32|i32> read with textureLoad, textureSampleLevel (nearest) and textureDimensions, storage textures of several formats written with textureStore, one texel per invocation", func(p *Profile) {
+	derive("textures", "the compute profile's entry points with textures: sampled texture_2d/2d_array<f32|u32|i32> read with textureLoad, textureSampleLevel (nearest) and textureDimensions, a depth texture read with textureSampleCompareLevel, texel offsets, storage textures of several formats written with textureStore, one texel per invocation", func(p *Profile) {
 		computeEdit(p)
 		p.Textures = 100
 		p.Matrices = 20
+		p.TexCompare = 40
 	}),
 }
 
