@@ -117,6 +117,9 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 		if v.T.Tex.Dim == ir.TexCubeArray {
 			add(harness.Need{Kind: harness.NeedCubeArray, Where: fmt.Sprintf("%s: %s at %s", v.Name, v.T, v.Pos)})
 		}
+		if v.T.Tex.Class == ir.TexDepth {
+			add(harness.Need{Kind: harness.NeedDepthContents, Where: fmt.Sprintf("%s: %s at %s", v.Name, v.T, v.Pos)})
+		}
 	}
 	var texs []string
 	for t := range samplerPos {
@@ -136,10 +139,23 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 func judgeRejections(runs []oracle.Run, needs func(r oracle.Run) []harness.Need) {
 	for i := range runs {
 		r := &runs[i]
-		if r.Failed != oracle.CompileError || r.Adapter == "interp" {
+		if r.Adapter == "interp" || r.Failed == oracle.Unsupported {
 			continue
 		}
 		info := adapterInfoOf(r.Adapter)
+		if why := declaredUnjudged(info, needs(*r)); why != "" {
+			// The stack ran it, or not: either way its result is not
+			// judged (harness.Limitation.Unjudged).
+			msg := why
+			if r.Failed != "" && r.Message != "" {
+				msg += "\n(the stack's own message: " + errorLine(r.Message) + ")"
+			}
+			r.Failed, r.Message = oracle.Unsupported, msg
+			continue
+		}
+		if r.Failed != oracle.CompileError {
+			continue
+		}
 		if why := declaredLack(info, needs(*r)); why != "" {
 			r.Failed = oracle.Unsupported
 			r.Message = why + "\n(the stack's own message: " + errorLine(r.Message) + ")"
@@ -171,6 +187,17 @@ func judgeRejections(runs []oracle.Run, needs func(r oracle.Run) []harness.Need)
 func declaredLack(info harness.AdapterInfo, needs []harness.Need) string {
 	for _, n := range needs {
 		if why := harness.Lacks(info, n); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// declaredUnjudged is declaredLack for the limitations under which no
+// run is judged (harness.LacksUnjudged).
+func declaredUnjudged(info harness.AdapterInfo, needs []harness.Need) string {
+	for _, n := range needs {
+		if why := harness.LacksUnjudged(info, n); why != "" {
 			return why
 		}
 	}

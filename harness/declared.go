@@ -40,6 +40,9 @@ const (
 	NeedSamplersPerTexture NeedKind = "samplers-per-texture"
 	// NeedDepthLoad: textureLoad of a depth texture.
 	NeedDepthLoad NeedKind = "depth-texture-load"
+	// NeedDepthContents: a depth texture binding (texture_depth_*), whose
+	// texels the harness must write before the dispatch.
+	NeedDepthContents NeedKind = "depth-texture-contents"
 	// NeedCubeArray: a texture_cube_array binding.
 	NeedCubeArray NeedKind = "cube-array"
 	// NeedF16: the f16 type anywhere in the module (WGSL `enable f16;`,
@@ -66,10 +69,15 @@ type Need struct {
 // Arg when it is about one argument of the kind only ("" for all of
 // them), and Declared, where and how the adapter or its implementation
 // declares it — what a user reads as the reason the run was skipped.
+//
+// Unjudged marks a limitation that holds even when the stack accepts
+// the module and runs it: such a run is skipped (not judged) whatever it
+// returned, where the others skip only a run the stack rejected.
 type Limitation struct {
 	Kind     NeedKind
 	Arg      string
 	Declared string
+	Unjudged bool
 }
 
 // nagaGLSL is what naga's GLSL backend, the shader compiler of wgpu's GL
@@ -91,6 +99,13 @@ var nagaGLSL = []Limitation{
 	{Kind: NeedStorageFormat, Arg: "rg32uint", Declared: "rg32uint is not a GLSL ES 3.10 image format (naga glsl::Features FULL_IMAGE_FORMATS needs GL_NV_image_formats, which this GLES lacks)"},
 	{Kind: NeedStorageFormat, Arg: "rg32sint", Declared: "rg32sint is not a GLSL ES 3.10 image format (naga glsl::Features FULL_IMAGE_FORMATS needs GL_NV_image_formats, which this GLES lacks)"},
 	{Kind: NeedSamplersPerTexture, Declared: "wgpu's GL backend binds each texture with one sampler (GLSL combined image samplers; naga: \"A image was used with multiple samplers\")"},
+	// Not naga's but wgpu-hal's GL: no copy writes a depth texture there,
+	// and the render-pass upload that stands in for one (render_upload.go)
+	// is read back as zeros by textureSampleCompareLevel on wgpu 0.19.4's
+	// GL backend while every other stack reads the texels: whose bug that
+	// is (wgpu's attachment handling or the upload pass) is not settled,
+	// so no such run is judged.
+	{Kind: NeedDepthContents, Declared: "wgpu's GL backend lacks DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES (\"Cannot encode this copy because of a missing downlevel flag\"): no copy writes a depth texture, and gpudiff's render-pass upload of one reads back as zeros there (unsettled whose bug)", Unjudged: true},
 }
 
 // compatMode is what WebGPU's compatibility mode, the feature level of
@@ -136,7 +151,20 @@ func DeclaredLimitations(info AdapterInfo) []Limitation {
 // or "" when the adapter declares no such limitation (it promised to take
 // n).
 func Lacks(info AdapterInfo, n Need) string {
+	return lacks(info, n, false)
+}
+
+// LacksUnjudged is Lacks for the limitations marked Unjudged only: a run
+// of a module with need n on info is not judged even when it ran.
+func LacksUnjudged(info AdapterInfo, n Need) string {
+	return lacks(info, n, true)
+}
+
+func lacks(info AdapterInfo, n Need, unjudged bool) string {
 	for _, l := range DeclaredLimitations(info) {
+		if unjudged && !l.Unjudged {
+			continue
+		}
 		if l.Kind == n.Kind && (l.Arg == "" || strings.EqualFold(l.Arg, n.Arg)) {
 			s := fmt.Sprintf("%s: %s", info.Name, l.Declared)
 			if n.Where != "" {
