@@ -92,6 +92,21 @@ func (f *forker) reset(script []uint8) {
 	f.pruned = false
 }
 
+// maxKeptSeen bounds the fork point states a forker keeps allocated
+// between explorations (release).
+const maxKeptSeen = 1 << 10
+
+// release drops the table of fork point states when an exploration grew
+// it large: a map keeps its buckets when cleared, and each of a
+// workgroup's frames has its forker, so otherwise every frame would hold
+// the largest table it ever needed until its worker ends (9 MB of a
+// 32-invocation workgroup that forks at each atomic-indexed store).
+func (f *forker) release() {
+	if len(f.seen) > maxKeptSeen {
+		f.seen = nil
+	}
+}
+
 // begin starts the exploration of a new invocation (or segment).
 func (f *forker) begin() {
 	f.reset(nil)
@@ -247,6 +262,16 @@ func (fr *frame) branch(r, pc, cause int32, nalt, dflt int) (alt int, stop bool)
 	alt = dflt
 	if k := len(f.taken); k < len(f.script) {
 		alt = int(f.script[k])
+		if alt >= nalt {
+			// The replayed prefix met a fork point with fewer
+			// alternatives than the path it was recorded on: the
+			// replay diverged (seen with racy reads and a spurious
+			// atomicCompareExchangeWeak in one dispatch). Nothing this
+			// path computes can be trusted as one of the program's
+			// outcomes: make what it touches indeterminate instead.
+			fr.poisonAll(r, cause)
+			return 0, true
+		}
 	}
 	f.taken = append(f.taken, uint8(alt))
 	f.nalt = append(f.nalt, uint8(nalt))
@@ -269,7 +294,7 @@ func (p *Program) explore(fr *frame, maxPaths int, budget *int64, args []ir.Valu
 	f := &fr.forkBuf
 	f.begin()
 	fr.fork = f
-	defer func() { fr.fork = nil }()
+	defer func() { fr.fork = nil; f.release() }()
 	fr.calls = fr.calls[:0]
 	run()
 	steps := int64(0)
