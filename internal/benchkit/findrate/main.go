@@ -59,6 +59,8 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
+	campaignpkg "github.com/gpudiff/gpudiff/campaign"
+	"github.com/gpudiff/gpudiff/check/testcase"
 	"github.com/gpudiff/gpudiff/fuzz/gen"
 )
 
@@ -91,6 +93,7 @@ type bug struct {
 	Class     string `json:"class"`
 	Adapter   string `json:"adapter"`
 	Programs  []int  `json:"programs"`
+	Case      string `json:"case"`
 }
 
 type classRow struct {
@@ -141,9 +144,17 @@ func stackOf(b bug) string {
 	return "gpudiff"
 }
 
-// bugClassesOf returns the bug classes of b's programs (the union of the
-// classes of its failed programs' records).
-func bugClassesOf(r *report, b bug) []string {
+// bugClassesOf returns the bug classes of b: those of its shrunk program,
+// the case file the campaign saved under corpus (campaign.BugClasses of
+// the case's kernel), else the union of the classes of its failed
+// programs' records.
+func bugClassesOf(r *report, corpus string, b bug) []string {
+	if b.Case != "" {
+		c, err := testcase.Load(filepath.Join(corpus, b.Case), testcase.LoadOptions{CaseFileOnly: true})
+		if err == nil && c.Func != nil {
+			return campaignpkg.BugClasses(c.Module, c.Func.Name)
+		}
+	}
 	progs := map[int]bool{}
 	for _, p := range b.Programs {
 		progs[p] = true
@@ -276,7 +287,7 @@ func main() {
 				if !newSet[b.Signature] {
 					newSet[b.Signature] = true
 					fig.ByStack[stackOf(b)]++
-					for _, c := range bugClassesOf(r, b) {
+					for _, c := range bugClassesOf(r, filepath.Join(dir, "corpus-"+p), b) {
 						fig.ByClass[c]++
 					}
 				}
