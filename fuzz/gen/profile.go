@@ -136,17 +136,17 @@ type StmtWeights struct {
 
 // ExprWeights weights expression kinds.
 type ExprWeights struct {
-	Leaf      int // a variable, parameter, global or a part of one
-	Lit       int // a literal
-	Unary     int // -x, !x, ~x
-	Binary    int // arithmetic, bitwise, shifts, comparisons, logic
-	Select    int // select(f, t, c)
-	Call      int // calls of helpers returning a value
-	Builtin   int // exact builtins
+	Leaf    int // a variable, parameter, global or a part of one
+	Lit     int // a literal
+	Unary   int // -x, !x, ~x
+	Binary  int // arithmetic, bitwise, shifts, comparisons, logic
+	Select  int // select(f, t, c)
+	Call    int // calls of helpers returning a value
+	Builtin int // exact builtins
 	// Pack weights, among the builtins of a u32 value, a data packing
 	// builtin of its own unpack (pack4x8unorm(unpack4x8unorm(x)) & co:
 	// expr.go packRoundTrip), exact on every conforming stack.
-	Pack int
+	Pack      int
 	Convert   int // value conversions and bitcasts
 	Construct int // vector, struct and array constructors
 	Access    int // swizzles, members and elements of computed values
