@@ -32,7 +32,7 @@ var stageRank = map[string]int{
 	// rendering
 	"report": 7,
 	// front ends, tools and cross-stage tests
-	"cmd/gpudiff": 8, "deploy/benchgpu": 8, "compiler/spirv/internal/gentables": 8, "internal/benchkit/instructions": 8,
+	"cmd/gpudiff": 8, "deploy/benchgpu": 8, "compiler/spirv/internal/gentables": 8, "internal/benchkit/instructions": 8, "internal/benchkit/findrate": 8,
 	"compiler/spirv/crosscheck": 8, "shaders": 8,
 }
 
