@@ -2,6 +2,8 @@ package dawn
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,8 +32,12 @@ func TestPhasesAreTimedApart(t *testing.T) {
 	assert.Equal(t, []uint32{0, s(1), s(s(2))}, words(out))
 	assert.Equal(t, 1, calls, "the compile phase ended once, before the reply")
 
+	// Dawn keeps the pipelines it made by content, so a second compile of k
+	// is a lookup that can beat even 1 ms: the slow compile is of a module
+	// it has not seen, 1,024 dependent statements long (about 200 ms on
+	// SwiftShader, far past 1 ms on any machine).
 	d.SetTimeouts(time.Millisecond, 0)
-	_, err = d.Run(t.Context(), k, small)
+	_, err = d.Run(t.Context(), harness.Kernel{WGSL: longWGSL(1024), EntryPoint: "main"}, small)
 	var te *TimeoutError
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, PhaseCompile, te.Phase)
@@ -57,4 +63,24 @@ func TestPhasesAreTimedApart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []uint32{0, s(1), s(s(2))}, words(out))
 	assert.Equal(t, 3, d.starts)
+}
+
+// longWGSL is a kernel of n dependent multiply-adds on each invocation's
+// input, every one with its own constant, so no compiler folds them away.
+func longWGSL(n int) string {
+	var b strings.Builder
+	b.WriteString(`@group(0) @binding(0) var<storage, read> inp: array<u32>;
+@group(0) @binding(1) var<storage, read_write> outp: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+	let i = id.x;
+	if (i >= arrayLength(&outp)) { return; }
+	var x = inp[i];
+`)
+	for j := range n {
+		fmt.Fprintf(&b, "\tx = x * %du + (x >> %du);\n", 2*j+3, j%31+1)
+	}
+	b.WriteString("\toutp[i] = x;\n}\n")
+	return b.String()
 }
