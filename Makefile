@@ -170,11 +170,13 @@ run: deps build
 # growth, and --jobs 2 vs --jobs 1 on lavapipe (BenchmarkGpudiffJobs, issue 15)
 # — one run, cold (Mesa's disk shader cache off) — then the reference's
 # dispatch-size sweep (issue 26: 65k/1M/4M invocations, gpudiff exec and
-# the reference alone; wall and CPU time, peak RSS). `make bench-all`
-# runs every package's micro-benchmarks too.
+# the reference alone; wall and CPU time, peak RSS) and exec's peak memory
+# on large bindings (issue 41, BenchmarkExecMemory: a cluster-lights-shaped
+# shader and a 64 MiB storage buffer). `make bench-all` runs every
+# package's micro-benchmarks too.
 bench: deps
 	MESA_SHADER_CACHE_DISABLE=true $(GO) test -run '^$$' -bench '^BenchmarkGpudiff(Jobs)?$$' -benchtime 1x -timeout 30m ./campaign/
-	$(GO) test -run '^$$' -bench '^BenchmarkDispatchSweep$$' -benchtime 1x -timeout 20m -v ./shaders/
+	$(GO) test -run '^$$' -bench '^Benchmark(DispatchSweep|ExecMemory)$$' -benchtime 1x -timeout 20m -v ./shaders/
 
 # The one check of a GPU machine (issue 25, deploy/benchgpu): driver
 # floor per vendor adapter on 1 and N threads, run --jobs 1/4/8/N and
