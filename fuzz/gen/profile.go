@@ -260,14 +260,9 @@ var profiles = []Profile{
 		p.OutsideSubset = 0.5
 		p.Stmt.Loop = 7
 	}),
-	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics, matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", func(p *Profile) {
+	derive("compute", "race-free @compute entry points: bindings, workgroup memory, barriers, atomics (read-modify-writes, stores and exchanges), matrices, multi-workgroup dispatches, data-dependent loops, loops over buffer lengths and uniform rounds of barrier phases", func(p *Profile) {
 		computeEdit(p)
-		// AtomicStores stays 0 until a divergence it met is understood:
-		// `gpudiff drivers --generated 2 --profile compute --adapter
-		// vulkan:llvmpipe` (generated program 1 of seed 1, size 30) differed
-		// on wgpu-vulkan:llvmpipe (Mesa 22.3) in WGSL and SPIR-V alike on
-		// 2026-12-02, unreduced (a lavapipe bug or the generator's).
-		p.AtomicStores = 0
+		p.AtomicStores = 30
 	}),
 	derive("dispatch", "interface-style dispatch: a switch on a tag over same-signature implementations, the tag chosen by control flow, helpers, struct fields, loops or an input", func(p *Profile) {
 		p.Dispatch = true
