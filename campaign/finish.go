@@ -3,12 +3,16 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/gpudiff/gpudiff/check"
 	"github.com/gpudiff/gpudiff/fuzz/shrink"
+	"github.com/gpudiff/gpudiff/harness"
 	"github.com/gpudiff/gpudiff/ir"
+	"github.com/gpudiff/gpudiff/oracle"
 )
 
 // failingCase is what finishing a failing program needs of its kind: a
@@ -38,7 +42,11 @@ type failingCase interface {
 // A GPU finding must show up again before it is shrunk: a stack that
 // answers differently for the same module is itself worth reporting, but
 // as an unconfirmed (flaky) failure with what it first returned, not as a
-// minimal case of something that does not reproduce.
+// minimal case of something that does not reproduce. The exception is a
+// GL first dispatch that ran out of time (slowFirstDispatch: on GL the
+// compile ends there, under the compile and dispatch limits together)
+// when the second run agrees everywhere: a slow compile, recorded as a
+// performance note (noteSlowFirstDispatch).
 //
 // A known bug met again is recorded, not shrunk or saved: a compile error
 // whose stack error is in the baseline or was already found (and shrunk,
@@ -75,6 +83,9 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 				return rec
 			}
 			return unconfirmed(cfg, rec, first, fc, opts, saved)
+		}
+		if err == nil && len(fs) == 0 && slowFirstDispatch(rec, first) {
+			return noteSlowFirstDispatch(rec, first)
 		}
 		if err == nil && !hasFinding(fs, first) {
 			rec.Flaky = true
@@ -167,4 +178,38 @@ func shrinkBudget(cfg Config, first check.Finding) int {
 		budget = 30
 	}
 	return budget
+}
+
+// slowFirstDispatch reports whether the failures of rec, whose first is
+// first, are timeouts only, the first of them on a backend that compiles
+// at the first dispatch (harness.FirstDispatchTimeout: GL, where Mesa's
+// llvmpipe runs LLVM at a pipeline's first dispatch and no zero-workgroup
+// dispatch can force it sooner). When a second run of the same modules
+// then agrees everywhere, the likely story is a compile slower than the
+// limits the first time, served from the driver's shader cache the
+// second: a performance note, like a slow compile elsewhere, not a flaky
+// stack.
+func slowFirstDispatch(rec ProgramRecord, first check.Finding) bool {
+	if first.Class != check.ClassTimeout || !strings.Contains(first.Message, harness.FirstDispatchTimeout) {
+		return false
+	}
+	for _, c := range rec.Classes {
+		if c != check.ClassTimeout {
+			return false
+		}
+	}
+	return true
+}
+
+// noteSlowFirstDispatch records program rec, whose only failures were
+// timeouts of a first dispatch on GL (slowFirstDispatch) that a second run
+// did not repeat, as a slow compile of first's adapter: verdict
+// slow-compile, a performance note (SlowCompiles), no finding.
+func noteSlowFirstDispatch(rec ProgramRecord, first check.Finding) ProgramRecord {
+	rec.Verdict = string(oracle.SlowCompile)
+	rec.Classes, rec.Adapters, rec.Implicates = nil, nil, ""
+	if !slices.Contains(rec.SlowCompiles, first.Adapter) {
+		rec.SlowCompiles = append(rec.SlowCompiles, first.Adapter)
+	}
+	return rec
 }

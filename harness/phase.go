@@ -92,3 +92,21 @@ func (d *Device) finishCompile(ctx context.Context, pipeline *wgpu.ComputePipeli
 	Compiled(ctx)
 	return nil
 }
+
+// CompilesAtFirstDispatch reports whether a backend (AdapterInfo.Backend)
+// leaves part of a pipeline's compile to its first dispatch, where no
+// zero-workgroup dispatch can force it (finishCompile): on OpenGL and
+// OpenGL ES, Mesa's llvmpipe runs LLVM on a compute or fragment shader
+// at its first dispatch or draw, and GL skips a dispatch of zero
+// workgroups. On such a backend the phase after the compile phase is
+// PhaseFirstDispatch: the compile's end and the run together, under the
+// sum of both limits.
+func CompilesAtFirstDispatch(backend string) bool { return backend == "gl" || backend == "gles" }
+
+// FirstDispatchTimeout is what the message of a timeout of the
+// first-dispatch phase (CompilesAtFirstDispatch) says in place of "running,
+// after it compiled": the stack ran out of the compile and dispatch limits
+// together, and whether it was compiling or running cannot be told. A
+// campaign whose second run of the same modules agrees records such a
+// timeout as a slow compile (a performance note), not as a flaky stack.
+const FirstDispatchTimeout = "compiling or running (this backend compiles at the first dispatch: the two cannot be told apart)"

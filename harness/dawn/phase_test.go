@@ -3,6 +3,7 @@ package dawn
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -84,3 +85,45 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 	b.WriteString("\toutp[i] = x;\n}\n")
 	return b.String()
 }
+
+// TestGLFirstDispatchHasBothLimits: on a GL backend (Mesa compiles a GL
+// pipeline at its first dispatch, and GL skips a zero-workgroup dispatch,
+// so the compile cannot be finished before it) the phase after the
+// worker's "compiled" line has both limits together (50 ms + 100 ms) and
+// is a timeout of the first-dispatch phase, claiming neither a hang nor a
+// slow compile; on Vulkan the same exchange is a dispatch-phase timeout
+// after the dispatch limit. (Measured on the exchange with a worker that
+// reports the compile and then never replies: no kernel hangs a real
+// worker on llvmpipe, which bounds its loops — a 2³¹-step dependent loop
+// returned in 30 ms on dawn-gl and 75 ms on dawn-vulkan here.)
+func TestGLFirstDispatchHasBothLimits(t *testing.T) {
+	for _, c := range []struct {
+		backend, phase string
+		after          time.Duration
+	}{{"gl", PhaseFirstDispatch, 150 * time.Millisecond}, {"gles", PhaseFirstDispatch, 150 * time.Millisecond}, {"vulkan", PhaseDispatch, 100 * time.Millisecond}} {
+		lines := make(chan []byte, 1)
+		lines <- []byte(`{"id":1,"progress":"compiled"}`)
+		d := &Device{info: harness.AdapterInfo{Name: "dawn-" + c.backend + ":test", Backend: c.backend},
+			w: &worker{stdin: nopWriteCloser{}, lines: lines, output: &tail{max: 100}}}
+		d.SetTimeouts(50*time.Millisecond, 100*time.Millisecond)
+		t0 := time.Now()
+		var rep reply
+		err := d.exchange(t.Context(), []byte("{}\n"), &rep)
+		var te *TimeoutError
+		require.ErrorAs(t, err, &te, c.backend)
+		assert.Equal(t, c.phase, te.Phase, c.backend)
+		assert.False(t, te.SlowCompile(), c.backend)
+		assert.Equal(t, c.after, te.After, c.backend)
+		assert.GreaterOrEqual(t, time.Since(t0), c.after, c.backend)
+		if c.phase == PhaseFirstDispatch {
+			assert.Contains(t, te.Error(), harness.FirstDispatchTimeout)
+		}
+	}
+}
+
+type nopWriteCloser struct{}
+
+func (nopWriteCloser) Write(p []byte) (int, error) { return len(p), nil }
+func (nopWriteCloser) Close() error                { return nil }
+
+var _ io.WriteCloser = nopWriteCloser{}

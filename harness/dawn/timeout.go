@@ -19,13 +19,19 @@ const (
 const (
 	PhaseCompile  = "compile"  // creating the shader modules and the pipeline
 	PhaseDispatch = "dispatch" // the buffers, the dispatch or draw, and the readback
+	// PhaseFirstDispatch replaces PhaseDispatch on a backend that compiles
+	// at the first dispatch (harness.CompilesAtFirstDispatch: Dawn's and
+	// Deno's GL and GLES on Mesa): the rest of the compile and the run,
+	// under both limits together.
+	PhaseFirstDispatch = "first-dispatch"
 )
 
 // TimeoutError is returned by Device.Run when the worker did not report
 // the kernel compiled within the compile limit (Phase PhaseCompile: the
 // shader modules and the pipeline, with Tint and the driver) or did not
 // reply within the dispatch limit after that (Phase PhaseDispatch: a
-// hang). The worker was killed; the next Run starts a new one.
+// hang; on GL, within both limits together, Phase PhaseFirstDispatch: a
+// slow compile or a hang). The worker was killed; the next Run starts a new one.
 // errors.Is(err, context.DeadlineExceeded) holds.
 type TimeoutError struct {
 	Adapter string
@@ -36,8 +42,11 @@ type TimeoutError struct {
 
 func (e *TimeoutError) Error() string {
 	what := "compiling (shader module and pipeline creation)"
-	if e.Phase == PhaseDispatch {
+	switch e.Phase {
+	case PhaseDispatch:
 		what = "running, after it compiled"
+	case PhaseFirstDispatch:
+		what = harness.FirstDispatchTimeout
 	}
 	return fmt.Sprintf("dawn: %s: dispatch timed out %s after %v (worker killed)", e.Adapter, what, e.After)
 }
@@ -102,6 +111,9 @@ func (d *Device) exchange(ctx context.Context, req []byte, rep *reply) error {
 			if json.Unmarshal(line, &progress) == nil && progress.Progress == "compiled" {
 				if phase == PhaseCompile {
 					phase, limit = PhaseDispatch, dispatch
+					if harness.CompilesAtFirstDispatch(d.info.Backend) {
+						phase, limit = PhaseFirstDispatch, compile+dispatch
+					}
 					timer.Reset(limit)
 					harness.Compiled(ctx)
 				}

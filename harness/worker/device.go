@@ -41,7 +41,10 @@ type Options struct {
 	// report that the pipeline is created to its reply: the buffers, the
 	// dispatch and the readback — and how long Close waits for a worker to
 	// exit. A worker that exceeds it is killed and Run returns a
-	// *TimeoutError with Phase PhaseDispatch (a hang). Zero means
+	// *TimeoutError with Phase PhaseDispatch (a hang). On a backend that
+	// compiles at the first dispatch (harness.CompilesAtFirstDispatch: GL)
+	// the run phase has CompileTimeout + Timeout instead, and its timeout
+	// Phase PhaseFirstDispatch (a slow compile or a hang). Zero means
 	// DefaultTimeout (30 s).
 	Timeout time.Duration
 	// CompileTimeout bounds the compile phase of each dispatch: from
@@ -209,7 +212,9 @@ func (d *Device) Starts() int { return int(d.starts.Load()) }
 //     (a lost device, in CrashError.Err) after which it exits.
 //   - *TimeoutError: compiling took longer than Options.CompileTimeout
 //     (Phase PhaseCompile) or running longer than Options.Timeout (Phase
-//     PhaseDispatch); the worker was killed. errors.Is(err,
+//     PhaseDispatch; on GL, whose compile ends at the first dispatch,
+//     longer than both limits together: PhaseFirstDispatch); the worker
+//     was killed. errors.Is(err,
 //     context.DeadlineExceeded) holds.
 //   - an error wrapping ctx.Err() when ctx ended first: the worker was
 //     killed, because a dispatch cannot be stopped any other way. A ctx
@@ -336,7 +341,7 @@ func (d *Device) exchange(ctx context.Context, req request, op string, limit tim
 				return reply{}, d.crashed(ctx, p, ph.timer.C, op, req.Kernel.Label, nil,
 					fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID))
 			case rep.Compiled:
-				ph.compiled(d.opts.Timeout)
+				ph.compiled(d.opts.CompileTimeout, d.opts.Timeout, harness.CompilesAtFirstDispatch(d.info.Backend))
 				continue
 			case rep.Err.broken():
 				return reply{}, d.crashed(ctx, p, ph.timer.C, op, req.Kernel.Label, rep.Err.err(), nil)
@@ -376,13 +381,18 @@ func phaseTimer(op string, limit time.Duration) *phased {
 }
 
 // compiled switches a dispatch's timer to its dispatch phase, of limit
-// run (a second progress frame changes nothing).
-func (ph *phased) compiled(run time.Duration) {
+// run, or on a backend that compiles at the first dispatch (lazy,
+// harness.CompilesAtFirstDispatch) to PhaseFirstDispatch, of limit compile
+// + run (a second progress frame changes nothing).
+func (ph *phased) compiled(compile, run time.Duration, lazy bool) {
 	if ph.phase != PhaseCompile {
 		return
 	}
 	ph.phase, ph.limit = PhaseDispatch, run
-	ph.timer.Reset(run)
+	if lazy {
+		ph.phase, ph.limit = PhaseFirstDispatch, compile+run
+	}
+	ph.timer.Reset(ph.limit)
 }
 
 // restart sets the timer for the compile phase of the next dispatch, of

@@ -28,7 +28,9 @@
 //     compiling (the shader modules and the pipeline,
 //     Options.CompileTimeout), which ends when the worker reports the
 //     pipeline created (a progress frame), then running (the buffers,
-//     the dispatch and its readback, Options.Timeout);
+//     the dispatch and its readback, Options.Timeout; on GL, where Mesa
+//     compiles at the first dispatch, CompileTimeout + Timeout, phase
+//     PhaseFirstDispatch);
 //   - other *harness.DeviceError and harness errors pass through unchanged.
 //
 // After a crash, a timeout or a cancelled ctx the next Run starts a fresh

@@ -93,6 +93,8 @@ func (e *TimeoutError) Error() string {
 		what = " compiling (shader module and pipeline creation)"
 	case PhaseDispatch:
 		what = " running, after it compiled"
+	case PhaseFirstDispatch:
+		what = " " + harness.FirstDispatchTimeout
 	}
 	return fmt.Sprintf("worker: %s: %s timed out%s after %v (worker killed)", e.Adapter, opText(e.Op, e.Label), what, e.After)
 }
@@ -115,6 +117,10 @@ const (
 const (
 	PhaseCompile  = "compile"  // creating the shader modules and the pipeline
 	PhaseDispatch = "dispatch" // the buffers, the dispatch or draw, and the readback
+	// PhaseFirstDispatch replaces PhaseDispatch on a backend that compiles
+	// at the first dispatch (harness.CompilesAtFirstDispatch: GL): the
+	// rest of the compile and the run, under CompileTimeout + Timeout.
+	PhaseFirstDispatch = "first-dispatch"
 )
 
 func opText(op, label string) string {

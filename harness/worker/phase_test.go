@@ -78,3 +78,27 @@ func TestSlowCompileFaultSyntax(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestGLFirstDispatchHasBothLimits: on wgpu-gl (Mesa's llvmpipe compiles a
+// GL pipeline at its first dispatch, and GL skips a zero-workgroup
+// dispatch, so the compile cannot be finished before it), the phase after
+// the compile phase has the compile and dispatch limits together (1 s +
+// 2 s): a dispatch that hangs after compiling is cut after 3 s, not 1 s,
+// as a timeout of the first-dispatch phase that does not claim to be a
+// hang or a slow compile; a plain dispatch still runs.
+func TestGLFirstDispatchHasBothLimits(t *testing.T) {
+	d := startDevice(t, "wgpu-gl:llvmpipe", Options{Timeout: time.Second, CompileTimeout: 2 * time.Second,
+		Env: faultEnv("hang@hang/")})
+	runTriple(t, d, 5, 70, "ok/p1")
+
+	t0 := time.Now()
+	_, err := d.Run(context.Background(), tripler(1, "hang/p2"), oneJob)
+	var te *TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, PhaseFirstDispatch, te.Phase)
+	assert.False(t, te.SlowCompile())
+	assert.Equal(t, 3*time.Second, te.After)
+	assert.GreaterOrEqual(t, time.Since(t0), 3*time.Second, "cut at both limits together")
+	assert.Contains(t, te.Error(), harness.FirstDispatchTimeout)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}

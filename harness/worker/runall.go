@@ -110,7 +110,7 @@ func (d *Device) runAhead(ctx context.Context, ks []harness.Kernel, jobs []harne
 					return dead(i, d.crashed(ctx, p, ph.timer.C, OpDispatch, req.Kernel.Label, nil,
 						fmt.Errorf("protocol: reply to request %d while waiting for %d", rep.ID, req.ID)))
 				case rep.Compiled:
-					ph.compiled(d.opts.Timeout)
+					ph.compiled(d.opts.CompileTimeout, d.opts.Timeout, harness.CompilesAtFirstDispatch(d.info.Backend))
 					continue wait
 				case rep.Err.broken():
 					return dead(i, d.crashed(ctx, p, ph.timer.C, OpDispatch, req.Kernel.Label, rep.Err.err(), nil))
