@@ -181,8 +181,9 @@ func shrinkBudget(cfg Config, first check.Finding) int {
 }
 
 // slowFirstDispatch reports whether the failures of rec, whose first is
-// first, are timeouts only, the first of them on a backend that compiles
-// at the first dispatch (harness.FirstDispatchTimeout: GL, where Mesa's
+// first, are timeouts only, all of them on backends that compile at the
+// first dispatch (a Vulkan hang beside them is not swallowed), the first
+// a timeout of that phase (harness.FirstDispatchTimeout: GL, where Mesa's
 // llvmpipe runs LLVM at a pipeline's first dispatch and no zero-workgroup
 // dispatch can force it sooner). When a second run of the same modules
 // then agrees everywhere, the likely story is a compile slower than the
@@ -195,6 +196,11 @@ func slowFirstDispatch(rec ProgramRecord, first check.Finding) bool {
 	}
 	for _, c := range rec.Classes {
 		if c != check.ClassTimeout {
+			return false
+		}
+	}
+	for _, a := range rec.Adapters {
+		if _, backend, _, ok := harness.NameParts(a); !ok || !harness.CompilesAtFirstDispatch(backend) {
 			return false
 		}
 	}

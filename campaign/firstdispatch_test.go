@@ -17,7 +17,7 @@ import (
 // PhaseFirstDispatch), is a slow compile of that adapter when a second run
 // agrees — verdict slow-compile, a performance note, no finding — while a
 // timeout after a compile that did end (Vulkan), or a program with another
-// failure beside, stays what it was.
+// failure or a Vulkan timeout beside, stays what it was.
 func TestSlowFirstDispatchIsANote(t *testing.T) {
 	msg := (&worker.TimeoutError{Adapter: "wgpu-gl:llvmpipe", Op: worker.OpDispatch, Phase: worker.PhaseFirstDispatch, Label: "p16/kernel_flat/wgsl"}).Error()
 	assert.Contains(t, msg, harness.FirstDispatchTimeout)
@@ -39,6 +39,9 @@ func TestSlowFirstDispatchIsANote(t *testing.T) {
 	mixed := rec
 	mixed.Classes = []check.Class{check.ClassTimeout, check.ClassVendor}
 	assert.False(t, slowFirstDispatch(mixed, gl), "another failure beside")
+	beside := rec
+	beside.Adapters = []string{"wgpu-gl:llvmpipe", "wgpu-vulkan:llvmpipe"}
+	assert.False(t, slowFirstDispatch(beside, gl), "a Vulkan timeout beside")
 	crash := gl
 	crash.Class = check.ClassCrash
 	assert.False(t, slowFirstDispatch(rec, crash))

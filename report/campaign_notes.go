@@ -29,7 +29,7 @@ func WritePerformanceNotes(w io.Writer, s *campaign.Summary) {
 		if len(idx) == 1 {
 			noun = "program"
 		}
-		if _, rest, ok := strings.Cut(a, "-"); ok && harness.CompilesAtFirstDispatch(strings.SplitN(rest, ":", 2)[0]) {
+		if _, backend, _, ok := harness.NameParts(a); ok && harness.CompilesAtFirstDispatch(backend) {
 			// GL compiles at the first dispatch (campaign's slowFirstDispatch).
 			fmt.Fprintf(w, "performance note: %s did not finish compiling and first running %d %s within --compile-timeout + --timeout (%s %s; GL compiles at the first dispatch, and a second run agreed): slow compiles, not findings\n",
 				a, len(idx), noun, noun, strings.Join(words, ", "))

@@ -69,11 +69,7 @@ fn main(@builtin(local_invocation_index) l: u32) {
 // written and flattened — each beside issue 41's target, 64 MB plus four
 // times the bindings' bytes, with its wall time (s).
 func BenchmarkExecMemory(b *testing.B) {
-	dir := b.TempDir()
-	bin := filepath.Join(dir, "gpudiff")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/gpudiff").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := buildGpudiff(b)
 	files := map[string]string{"cluster.wgsl": clusterKernel, "big64.wgsl": big64Kernel}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

@@ -64,11 +64,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // pair measured back to back (issue 26's target: ≥ 1.7× on 2 cores at
 // 1,048,576 invocations).
 func BenchmarkDispatchSweep(b *testing.B) {
-	dir := b.TempDir()
-	bin := filepath.Join(dir, "gpudiff")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/gpudiff").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := buildGpudiff(b)
 	src := filepath.Join(dir, "tile.wgsl")
 	if err := os.WriteFile(src, []byte(tileKernel), 0o644); err != nil {
 		b.Fatal(err)
@@ -169,6 +165,18 @@ func dispatchTime(out []byte) time.Duration {
 	}
 	ns, _ := strconv.ParseInt(string(rest), 10, 64)
 	return time.Duration(ns)
+}
+
+// buildGpudiff builds cmd/gpudiff into a temporary directory of b's and
+// returns the directory and the binary's path (the benchmarks that time
+// or measure whole gpudiff commands, each in a process of its own).
+func buildGpudiff(b *testing.B) (dir, bin string) {
+	dir = b.TempDir()
+	bin = filepath.Join(dir, "gpudiff")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/gpudiff").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir, bin
 }
 
 // sweepReps is how many times BenchmarkDispatchSweep runs each row.

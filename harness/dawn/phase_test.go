@@ -3,7 +3,6 @@ package dawn
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +124,3 @@ type nopWriteCloser struct{}
 
 func (nopWriteCloser) Write(p []byte) (int, error) { return len(p), nil }
 func (nopWriteCloser) Close() error                { return nil }
-
-var _ io.WriteCloser = nopWriteCloser{}

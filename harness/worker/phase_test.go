@@ -29,24 +29,12 @@ func TestSlowCompileIsToldFromAHang(t *testing.T) {
 	assert.GreaterOrEqual(t, time.Since(t0), 2*time.Second, "the compile phase slept")
 	assert.Equal(t, 1, d.Starts(), "a compile slower than the dispatch limit kills nothing")
 
-	t0 = time.Now()
-	_, err := d.Run(context.Background(), tripler(1, "stuck/p2"), oneJob)
-	var te *TimeoutError
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, PhaseCompile, te.Phase)
-	assert.True(t, te.SlowCompile())
-	assert.Equal(t, 3*time.Second, te.After)
-	assert.GreaterOrEqual(t, time.Since(t0), 3*time.Second)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	te, took := runTimeout(t, d, "stuck/p2", PhaseCompile, 3*time.Second)
+	assert.GreaterOrEqual(t, took, 3*time.Second)
 	assert.Contains(t, te.Error(), "compiling")
 
-	t0 = time.Now()
-	_, err = d.Run(context.Background(), tripler(1, "hang/p3"), oneJob)
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, PhaseDispatch, te.Phase)
-	assert.False(t, te.SlowCompile())
-	assert.Equal(t, time.Second, te.After)
-	assert.Less(t, time.Since(t0), 3*time.Second, "a hang is cut at the dispatch limit, not the compile limit")
+	te, took = runTimeout(t, d, "hang/p3", PhaseDispatch, time.Second)
+	assert.Less(t, took, 3*time.Second, "a hang is cut at the dispatch limit, not the compile limit")
 	assert.Contains(t, te.StderrTail, `injecting fault hang@hang/ into dispatch "hang/p3"`)
 
 	job := harness.Dispatch{Input: le(iota32(4)...), OutputSize: 16, Invocations: 4}
@@ -91,14 +79,25 @@ func TestGLFirstDispatchHasBothLimits(t *testing.T) {
 		Env: faultEnv("hang@hang/")})
 	runTriple(t, d, 5, 70, "ok/p1")
 
-	t0 := time.Now()
-	_, err := d.Run(context.Background(), tripler(1, "hang/p2"), oneJob)
-	var te *TimeoutError
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, PhaseFirstDispatch, te.Phase)
-	assert.False(t, te.SlowCompile())
-	assert.Equal(t, 3*time.Second, te.After)
-	assert.GreaterOrEqual(t, time.Since(t0), 3*time.Second, "cut at both limits together")
+	te, took := runTimeout(t, d, "hang/p2", PhaseFirstDispatch, 3*time.Second)
+	assert.GreaterOrEqual(t, took, 3*time.Second, "cut at both limits together")
 	assert.Contains(t, te.Error(), harness.FirstDispatchTimeout)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// runTimeout runs tripler(1, label) on d, which must end in a
+// *TimeoutError of phase after limit (a slow compile exactly when phase
+// is PhaseCompile) wrapping context.DeadlineExceeded; it returns the error
+// and how long Run took.
+func runTimeout(t *testing.T, d *Device, label, phase string, limit time.Duration) (*TimeoutError, time.Duration) {
+	t.Helper()
+	t0 := time.Now()
+	_, err := d.Run(context.Background(), tripler(1, label), oneJob)
+	took := time.Since(t0)
+	var te *TimeoutError
+	require.ErrorAs(t, err, &te, label)
+	assert.Equal(t, phase, te.Phase, label)
+	assert.Equal(t, phase == PhaseCompile, te.SlowCompile(), label)
+	assert.Equal(t, limit, te.After, label)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, label)
+	return te, took
 }
