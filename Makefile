@@ -119,21 +119,21 @@ lint:
 # make test (CI, .ci/run): every package's tests on the real adapters, the
 # generated-program properties and whole-corpus sweeps at a bounded share
 # of their counts (the first programs of the same seeds), then test-viewer
-# and fuzz-smoke at FUZZTIME; within 10 minutes on a 2-core machine
+# and fuzz-smoke at its execution counts; within 10 minutes on a 2-core machine
 # (issue 38). make test-long (CI's nightly, .ci/nightly) runs the same tests
 # with GPUDIFF_TEST_LONG=1, which the test files read for the full counts,
-# and fuzz-smoke at FUZZTIME_LONG per target. README "Testing gpudiff
+# and fuzz-smoke at FUZZSCALE_LONG times those counts. README "Testing gpudiff
 # itself" says which runs where.
 test: deps lint vet
 	GPUDIFF_VERIFY_PASSES=1 $(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory test-viewer
 	@$(MAKE) --no-print-directory fuzz-smoke
 
-FUZZTIME_LONG ?= 2m
+FUZZSCALE_LONG ?= 12
 test-long: deps lint vet
 	GPUDIFF_TEST_LONG=1 GPUDIFF_VERIFY_PASSES=1 $(GO) test -count=1 -timeout 90m ./...
 	@GPUDIFF_TEST_LONG=1 $(MAKE) --no-print-directory test-viewer
-	@$(MAKE) --no-print-directory fuzz-smoke FUZZTIME=$(FUZZTIME_LONG)
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZSCALE=$(FUZZSCALE_LONG)
 
 # The viewer's tests, built with the glfw tag, under a virtual X server
 # (xvfb-run -a): harness/window's frame pixel by pixel, and `gpudiff view
@@ -145,16 +145,26 @@ test-viewer:
 	$(GO) test -count=1 -tags glfw -timeout 10m -run '^TestView' ./cmd/gpudiff
 
 # Each native fuzz target of untrusted input (and flatten's and the printer's
-# properties) runs briefly in `make test` (10 s each, so that it keeps
-# within its 10 minutes on 2 cores), FUZZTIME_LONG (2 minutes) each in
-# `make test-long`; run them longer by hand with FUZZTIME=10m.
-FUZZTIME ?= 10s
+# properties) runs briefly in `make test` and longer in `make test-long`.
+# The budget is a count of executions (-fuzztime Nx), about 10 s of each
+# target on a 2-core machine, FUZZSCALE (12 in test-long, about 2 minutes)
+# times that: a wall-clock -fuzztime on Go 1.26 can fail a clean run with
+# "context deadline exceeded" when a starved worker misses the deadline
+# (golang/go#75804, fixed in Go 1.27; CI met it on FuzzWGSLRoundTrip), and a
+# count has no deadline to race. FUZZTIME=10m (a duration) replaces the
+# counts for a longer run by hand. Minimizing each new-coverage input is
+# bounded the same way (-fuzzminimizetime 100x): Go's default, 60 s of
+# minimizing per input with executions not counted, stalled a 10 s run of
+# FuzzWGSLRoundTrip for minutes.
+FUZZSCALE ?= 1
+FUZZTIME ?=
+fuzz-budget = $(if $(FUZZTIME),$(FUZZTIME),$(shell echo $$(( $(1) * $(FUZZSCALE) )))x)
 fuzz-smoke:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./compiler/wgsl
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzztime $(FUZZTIME) ./check
-	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzztime $(FUZZTIME) ./check
-	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./check
-	$(GO) test -run '^$$' -fuzz '^FuzzWGSLRoundTrip$$' -fuzztime $(FUZZTIME) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzzminimizetime 100x -fuzztime $(call fuzz-budget,100000) ./compiler/wgsl
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCase$$' -fuzzminimizetime 100x -fuzztime $(call fuzz-budget,60000) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzParseInputs$$' -fuzzminimizetime 100x -fuzztime $(call fuzz-budget,60000) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzzminimizetime 100x -fuzztime $(call fuzz-budget,15000) ./check
+	$(GO) test -run '^$$' -fuzz '^FuzzWGSLRoundTrip$$' -fuzzminimizetime 100x -fuzztime $(call fuzz-budget,8000) ./check
 
 # The main job on the default adapter (lavapipe): every example through exec
 # (interpreter vs GPU, original and twin), then a short campaign.
