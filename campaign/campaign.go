@@ -372,7 +372,7 @@ func startProgram(cfg Config, i int) (pr *program) {
 			rec.Implicates += ": " + firstLine(ferr.Error())
 		}
 		rec.Signature = Signature(check.Finding{Class: check.ClassFlattenRefused, Adapter: "flatten"}, p.Module, p.Kernel)
-		rec.Known = cfg.Baseline.Known(rec.Signature)
+		rec.Known = knows(cfg.Baseline, rec.Signature)
 		pr.rec = rec
 		return pr
 	}

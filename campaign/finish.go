@@ -97,7 +97,7 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 	}
 
 	sig, byMessage := messageSignature(first)
-	known := byMessage && cfg.Baseline.Known(sig)
+	known := byMessage && knows(cfg.Baseline, sig)
 	if !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
 		sig, known = Signature(first, m, fn), true
 	}
@@ -137,7 +137,7 @@ func finishFailure(ctx context.Context, cfg Config, i int, rec ProgramRecord, fi
 	sm, sfn := small.fn()
 	rec.Signature = Signature(first, sm, sfn)
 	rec.ShrunkBugClasses = caseClasses(small)
-	rec.Known = cfg.Baseline.Known(rec.Signature)
+	rec.Known = knows(cfg.Baseline, rec.Signature)
 	small.save(cfg, &rec, first, opts, "", saved)
 	return rec
 }
@@ -153,7 +153,7 @@ func unconfirmed(cfg Config, rec ProgramRecord, first check.Finding, fc failingC
 	if !byMessage {
 		sig = Signature(first, m, fn)
 	}
-	if cfg.Baseline.Known(sig) || !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
+	if knows(cfg.Baseline, sig) || !byMessage && cfg.Baseline.KnowsEvery(signaturePrefix(first)) {
 		rec.Signature, rec.Known, rec.ShrunkStmts = sig, true, rec.Stmts
 		return rec
 	}

@@ -98,10 +98,12 @@ func CaseFileName(f check.Finding, hash string) string {
 // condition, returning early), so a shrunk program keeps one whenever it
 // carries the side effect a bug needs, whichever bug that is; the
 // functions called are walked all the same. A program with none of the
-// constructs is "straight"; a form longer than 96 bytes (an unshrunk
-// program, a bug that needs many operations) is "f" and 16 hex digits of
-// its SHA-256. A form never holds '/', '#', a blank or a path.Match
-// metacharacter.
+// constructs is "straight". A form is never hashed, however long (an
+// unshrunk program, one whose shrinking a deadline cut short, a bug that
+// needs many operations): a family pattern such as "*workgroupBarrier*"
+// must see the constructs of every form (LegacyForm is the hashed form
+// earlier versions gave such programs, which a baseline may still hold).
+// A form never holds '/', '#', a blank or a path.Match metacharacter.
 //
 // The scheme trades resolution for stability: one flatten bug over 300
 // programs gives one to three forms (the constructs its shrunk programs
@@ -109,14 +111,51 @@ func CaseFileName(f check.Finding, hash string) string {
 // bugs in the rule of one construct share a signature.
 func Form(class check.Class, m *ir.Module, kernel string) string {
 	form := strings.Join(formTokens(class, m, kernel), "+")
-	switch {
-	case form == "":
+	if form == "" {
 		return "straight"
-	case len(form) > 128:
-		sum := sha256.Sum256([]byte(form))
-		return fmt.Sprintf("f%x", sum[:8])
 	}
 	return form
+}
+
+// legacyFormBytes is the length past which gpudiff before 2026-12-03
+// replaced a form by its hash (LegacySignature).
+const legacyFormBytes = 128
+
+// LegacySignature returns the signature gpudiff gave sig's failure before
+// forms were kept verbatim: a form longer than 128 bytes was "f" and 16
+// hex digits of its SHA-256. It returns sig and false when the two are
+// the same (a message signature, or a form of at most 128 bytes). A
+// baseline written by such a version (a --report JSON, a text list) knows
+// a failure when it knows either.
+func LegacySignature(sig string) (string, bool) {
+	i := strings.LastIndexByte(sig, '/')
+	form := sig[i+1:]
+	if strings.HasPrefix(sig, string(check.ClassCompileError)+"/") && strings.Count(sig, "/") == 3 && strings.HasPrefix(form, "m") {
+		return sig, false
+	}
+	if len(form) <= legacyFormBytes {
+		return sig, false
+	}
+	sum := sha256.Sum256([]byte(form))
+	return fmt.Sprintf("%s/f%x", sig[:i], sum[:8]), true
+}
+
+// baselineKnows reports whether b knows sig, or the legacy form of sig
+// (LegacySignature); which is the entry that knows it.
+func baselineKnows(b *baseline.Set, sig string) (which string, ok bool) {
+	if w, ok := b.Which(sig); ok {
+		return w, true
+	}
+	if old, ok := LegacySignature(sig); ok {
+		return b.Which(old)
+	}
+	return "", false
+}
+
+// knows is baselineKnows without the entry.
+func knows(b *baseline.Set, sig string) bool {
+	_, ok := baselineKnows(b, sig)
+	return ok
 }
 
 // formTokens returns Form's constructs in order: control constructs in
@@ -292,10 +331,10 @@ func (b Bug) KnownText() string {
 }
 
 // KnownBy returns the entry of known that knows sig (baseline.Set.Which:
-// sig itself or a pattern; "" when none does) and the project finding
+// sig itself, its LegacySignature or a pattern; "" when none does) and the project finding
 // findings/known.txt lists that entry under ("" when it is not there).
 func KnownBy(known *baseline.Set, sig string) (entry, finding string) {
-	entry, ok := known.Which(sig)
+	entry, ok := baselineKnows(known, sig)
 	if !ok {
 		return "", ""
 	}

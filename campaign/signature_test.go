@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"strings"
@@ -145,7 +146,6 @@ func TestSignatureShape(t *testing.T) {
 			parts := strings.Split(s, "/")
 			require.Len(t, parts, 3, s)
 			assert.False(t, strings.ContainsAny(parts[2], "*?[\\# "), s)
-			assert.LessOrEqual(t, len(parts[2]), 128, s)
 			ok, _ := path.Match("*/wgpu-gl:llvmpipe/*", s)
 			assert.True(t, ok, s)
 			assert.Equal(t, class == check.ClassVendor, b.Known(s), s)
@@ -155,6 +155,52 @@ func TestSignatureShape(t *testing.T) {
 	for op := ir.OpAdd; op <= ir.OpGe; op++ {
 		assert.NotEmpty(t, binaryNames[op], "a name for %v", op)
 	}
+}
+
+// TestLongFormsStayVisible: a form is kept verbatim however long, so a
+// family pattern sees the constructs of an unshrunk program (one whose
+// shrinking a deadline cut short) — a program with a workgroup barrier
+// matches "*workgroupBarrier*" — and a baseline written when such forms
+// were hashed (f and 16 hex digits of the form's SHA-256) still knows it.
+func TestLongFormsStayVisible(t *testing.T) {
+	vendor := check.Finding{Class: check.ClassVendor, Adapter: "dawn-gl:llvmpipe"}
+	family := &baseline.Set{}
+	require.NoError(t, family.Add("vendor/dawn-gl*:*/*workgroupBarrier*"))
+	long, barrier := 0, 0
+	for i := range 120 {
+		prof, err := gen.LookupProfile([]string{"compute", "default"}[i%2])
+		require.NoError(t, err)
+		p := gen.Generate(gen.ProgramSeed(2028, i), gen.Config{Profile: prof})
+		sig := Signature(vendor, p.Module, p.Kernel)
+		form := strings.TrimPrefix(sig, "vendor/dawn-gl:llvmpipe/")
+		if len(form) <= 128 {
+			_, changed := LegacySignature(sig)
+			assert.False(t, changed, sig)
+			continue
+		}
+		long++
+		assert.NotRegexp(t, `^f[0-9a-f]{16}$`, form)
+		if strings.Contains(form, "workgroupBarrier") {
+			barrier++
+		}
+		assert.Equal(t, strings.Contains(form, "workgroupBarrier"), knows(family, sig), sig)
+		legacy, changed := LegacySignature(sig)
+		require.True(t, changed, sig)
+		sum := sha256.Sum256([]byte(form))
+		assert.Equal(t, fmt.Sprintf("vendor/dawn-gl:llvmpipe/f%x", sum[:8]), legacy)
+		old := &baseline.Set{}
+		require.NoError(t, old.Add(legacy))
+		assert.True(t, knows(old, sig), "a baseline holding the hashed form knows %s", sig)
+		entry, _ := KnownBy(old, sig)
+		assert.Equal(t, legacy, entry)
+		assert.False(t, knows(old, sig+"+x.u32"), "another form is not known by it")
+	}
+	assert.Greater(t, long, 5, "unshrunk programs have forms over 128 bytes")
+	assert.Greater(t, barrier, 0, "some of them have a workgroup barrier (compute)")
+	assert.Less(t, barrier, long, "and some have none (default)")
+	msg, changed := LegacySignature("compile-error/wgpu-gl:llvmpipe/wgsl/m795fbff784837294")
+	assert.False(t, changed)
+	assert.Equal(t, "compile-error/wgpu-gl:llvmpipe/wgsl/m795fbff784837294", msg)
 }
 
 // TestBugsGroupPrograms: records group into one bug per signature in the
