@@ -76,6 +76,24 @@ fn main() { out[0] = textureLoad(t, vec2i(0), 0).x; }
 	assert.Equal(t, harness.NeedTextureLevels, sp[0].Kind)
 	assert.Contains(t, harness.Lacks(gl, sp[0]), "textureLoad(t) at 5:22 (gpudiff's portable SPIR-V clamps its level by the level count)")
 	assert.Empty(t, harness.Lacks(compat, harness.Need{Kind: harness.NeedTextureLevels}), "Dawn's GL backend takes textureNumLevels")
+
+	// The packed 4x8 builtins need a WGSL language extension, in WGSL
+	// only (gpudiff's SPIR-V spells them in bit operations); naga 0.19
+	// (every wgpu adapter) lacks it.
+	packed, err := wgsl.Parse("packed.wgsl", []byte(`
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 1>;
+fn h(x: u32) -> u32 { return pack4xI8Clamp(unpack4xI8(x)); }
+@compute @workgroup_size(1)
+fn main() { out[0] = h(out[0]) + 1u; }
+`))
+	require.NoError(t, err)
+	pn := moduleNeeds(packed, "main", oracle.FormatWGSL, "portable")
+	require.Len(t, pn, 1)
+	assert.Equal(t, harness.Need{Kind: harness.NeedLanguageFeature, Arg: harness.LanguageFeaturePacked4x8, Where: "pack4xI8Clamp at 3:30"}, pn[0])
+	assert.Contains(t, harness.Lacks(vk, pn[0]), "naga 0.19")
+	assert.Empty(t, harness.Lacks(compat, pn[0]))
+	assert.Empty(t, moduleNeeds(packed, "main", oracle.FormatSPIRV, "portable"))
+	assert.Empty(t, moduleNeeds(load, "main", oracle.FormatWGSL, "portable"), "no packed builtin, no need")
 }
 
 // TestJudgeRejections: each compile error is decided once every adapter

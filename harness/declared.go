@@ -54,7 +54,19 @@ const (
 	// subgroup_invocation_id / subgroup_size builtin values (WGSL `enable
 	// subgroups;`, #extension-subgroups; WebGPU feature "subgroups").
 	NeedSubgroups NeedKind = FeatureSubgroups
+	// NeedLanguageFeature: a WGSL language extension, named by Need.Arg
+	// (WGSL #language-extensions-sec; WebGPU wgslLanguageFeatures), such
+	// as "packed_4x8_integer_dot_product" for pack4xI8, pack4xU8, their
+	// Clamp forms and unpack4xI8/unpack4xU8 (WGSL
+	// #pack4xI8-builtin … #unpack4xU8-builtin). An implementation that
+	// does not list the extension in wgslLanguageFeatures is not bound to
+	// take a module that uses it.
+	NeedLanguageFeature NeedKind = "wgsl-language-feature"
 )
+
+// LanguageFeaturePacked4x8 is the WGSL language extension of the packed
+// 4x8 integer builtins (WGSL #language-extension-packed-4x8-integer-dot-product).
+const LanguageFeaturePacked4x8 = "packed_4x8_integer_dot_product"
 
 // Need is one capability a module needs: its kind, the argument the kind
 // takes (a format), and where in the module it is needed, in words

@@ -7,7 +7,8 @@ import (
 )
 
 // What an adapter declares it lacks of WGSL's two optional extensions
-// gpudiff runs, f16 and subgroups (issue 40): WebGPU binds an adapter to
+// gpudiff runs, f16 and subgroups (issue 40), and of WGSL's language
+// extensions (NeedLanguageFeature): WebGPU binds an adapter to
 // take `enable f16;` only with its shader-f16 feature and `enable
 // subgroups;` only with subgroups (WebGPU #dom-gpufeaturename-shader-f16,
 // #dom-gpufeaturename-subgroups; WGSL #enable-extensions-sec), so a module
@@ -30,6 +31,13 @@ var naga019 = []Limitation{
 	{Kind: NeedSubgroups, Declared: "naga 0.19 (wgpu-native as linked) has no subgroup operations (wgpu has them from 0.20): " +
 		"its WGSL front end knows no subgroup builtin (\"no definition in scope for identifier: 'subgroupAdd'\", \"unknown builtin: 'subgroup_size'\"), " +
 		"its SPIR-V front end refuses GroupNonUniform (\"unsupported capability GroupNonUniform\"), and wgpu-native has no SPIR-V passthrough"},
+	// A language extension, not a feature: WebGPU lists those an
+	// implementation takes in wgslLanguageFeatures, and wgpu-native 0.19
+	// has none (naga took pack4xI8 & co in 22, their Clamp forms in 25,
+	// gfx-rs/wgpu#7544). gpudiff's SPIR-V spells the builtins in bit
+	// operations, so only WGSL needs it (check moduleNeeds).
+	{Kind: NeedLanguageFeature, Arg: LanguageFeaturePacked4x8, Declared: "naga 0.19 (wgpu-native as linked) lists no WGSL language feature, and " + LanguageFeaturePacked4x8 +
+		" is not among what its WGSL front end takes (\"no definition in scope for identifier: 'pack4x…'\")"},
 }
 
 // denoNoSubgroups says why a Deno adapter without the subgroups feature

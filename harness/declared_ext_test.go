@@ -32,7 +32,8 @@ func joinAny(parts []string) string {
 }
 
 // TestNaga019DeclaresNoF16NorSubgroups: every wgpu-native adapter declares
-// both extensions missing, whatever it lists (lavapipe lists shader-f16),
+// both extensions missing (and the language extension
+// packed_4x8_integer_dot_product), whatever it lists (lavapipe lists shader-f16),
 // and what the declaration quotes is what naga 0.19 says on lavapipe for
 // the smallest modules that need each: WGSL with and without the enable
 // directive, and the hand-written SPIR-V twins (testdata/f16half.spvasm:
@@ -67,6 +68,13 @@ func TestNaga019DeclaresNoF16NorSubgroups(t *testing.T) {
 	compile(NeedSubgroups, "enable subgroups;\n"+sub)
 	compile(NeedSubgroups, sub)
 	compile(NeedSubgroups, size)
+	compile(NeedLanguageFeature, "@group(0) @binding(1) var<storage, read_write> o: array<u32>;\n"+
+		"@compute @workgroup_size(1) fn main() { o[0] = pack4xU8Clamp(vec4<u32>(o[1])); }")
+	for _, a := range all {
+		assert.Contains(t, Lacks(a, Need{Kind: NeedLanguageFeature, Arg: LanguageFeaturePacked4x8}), "naga 0.19", a.Name)
+		assert.Empty(t, Lacks(a, Need{Kind: NeedLanguageFeature, Arg: "pointer_composite_access"}), "%s: only the extension named is declared missing", a.Name)
+	}
+	assert.Empty(t, Lacks(AdapterInfo{Name: "dawn-gl:llvmpipe", Features: []string{}}, Need{Kind: NeedLanguageFeature, Arg: LanguageFeaturePacked4x8}), "Dawn takes the packed 4x8 builtins")
 	for k, file := range map[NeedKind]string{NeedF16: "testdata/f16half.spvasm", NeedSubgroups: "testdata/subgroupadd.spvasm"} {
 		_, err := d.Run(context.Background(), Kernel{SPIRV: assembleSPIRV(t, file), EntryPoint: "main"}, Dispatch{Input: make([]byte, 256), OutputSize: 256, Invocations: 64})
 		var ce *CompileError
