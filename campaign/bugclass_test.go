@@ -358,6 +358,18 @@ func TestKnownFamily(t *testing.T) {
 		assert.False(t, known.Known(other), other)
 	}
 
+	// naga's GLSL pack4xU8 precedence finding: its own signature (the
+	// data profile's campaign, seed 2028 program 24), and its family on
+	// naga 29's GLSL — pack4xU8Clamp too — but not on Tint's GLSL.
+	const pack = "findings/compute/naga_glsl_pack4x8_precedence.wgsl"
+	_, finding = KnownBy(known, "vendor/deno-gl:llvmpipe/add.u32+pack4xU8.u32+shl.u32+unpack4xU8.u32")
+	assert.Equal(t, pack, finding)
+	entry, finding = KnownBy(known, "vendor/deno-gl:llvmpipe-mesa25/mul.u32+pack4xU8Clamp.u32+unpack4xU8.u32")
+	assert.Equal(t, "vendor/deno-gl:*/*pack4xU8*", entry)
+	assert.Equal(t, pack, finding)
+	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/mul.u32+pack4xU8.u32+unpack4xU8.u32"), "Tint's GLSL")
+	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/mul.u32+pack4xI8.i32+unpack4xI8.u32"), "the signed forms are right")
+
 	t.Setenv(flatten.FaultEnv, "retest-else")
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)

@@ -167,6 +167,13 @@ var computeFindings = map[string]struct {
 		func(r oracle.Judged) bool {
 			return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:")
 		}, false},
+	// naga's GLSL writer leaves pack4xU8 / pack4xU8Clamp unparenthesized
+	// (an OR of shifted bytes), so a neighbouring * binds to one byte:
+	// deno-gl (naga 29), original and twin; the signed forms are right,
+	// Dawn agrees, and naga 0.19 skips the module for its declared lack
+	// of the language extension.
+	"naga_glsl_pack4x8_precedence.wgsl": {`{"out": [134611970, 201917955, 134611970, 134611970]}`,
+		func(r oracle.Judged) bool { return strings.HasPrefix(r.Adapter, "deno-gl:") }, false},
 	// wgpu 0.19.4's naga (0.19.2) rejects a u32 textureLoad level
 	// (gfx-rs/wgpu#5433): a compile error on every wgpu adapter, WGSL and
 	// SPIR-V, original and twin; Dawn agrees.

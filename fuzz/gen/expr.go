@@ -437,12 +437,20 @@ func (c *fnGen) builtinExpr(t *ir.Type, d int) ir.Expr {
 //	pack2x16float(unpack2x16float((x & 0x3fff3fff) | 0x04000400)): each
 //	  half a positive normal binary16 (its exponent odd, 1 to 15: no
 //	  subnormal an implementation may flush, no infinity, no NaN) that
-//	  f32 holds exactly and converts back exactly.
+//	  f32 holds exactly and converts back exactly;
+//	pack4xI8(unpack4xI8(x)) == x, pack4xU8(unpack4xU8(x)) == x and their
+//	  Clamp forms (WGSL #pack4xI8-builtin … #unpack4xU8-builtin, the
+//	  language extension packed_4x8_integer_dot_product): each byte is
+//	  extended to a component and truncated back, and a component of an
+//	  unpack is within the Clamp bounds. They need the language
+//	  extension: naga 0.19 declares it missing (harness.NeedLanguageFeature).
 func (c *fnGen) packRoundTrip(x ir.Expr) ir.Expr {
 	pairs := [][2]ir.Builtin{
 		{ir.BPack4x8Unorm, ir.BUnpack4x8Unorm}, {ir.BPack4x8Snorm, ir.BUnpack4x8Snorm},
 		{ir.BPack2x16Unorm, ir.BUnpack2x16Unorm}, {ir.BPack2x16Snorm, ir.BUnpack2x16Snorm},
 		{ir.BPack2x16Float, ir.BUnpack2x16Float},
+		{ir.BPack4xI8, ir.BUnpack4xI8}, {ir.BPack4xU8, ir.BUnpack4xU8},
+		{ir.BPack4xI8Clamp, ir.BUnpack4xI8}, {ir.BPack4xU8Clamp, ir.BUnpack4xU8},
 	}
 	p := pairs[c.r.intn(len(pairs))]
 	if p[0] == ir.BPack2x16Float {

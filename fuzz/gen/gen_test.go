@@ -82,7 +82,7 @@ func TestGeneratedProgramHashesArePinned(t *testing.T) {
 		{"control", 7, "af5a1e60e8deb1bf"},
 		{"loops", 7, "f5510d3250aa85cf"},
 		{"calls", 7, "e1edc30b18ba23f9"},
-		{"data", 7, "d68a87b4a5a2d5bc"},
+		{"data", 7, "ea858a2eda8613e3"},
 		{"refusal", 3, "a5350b3ca3bc3c14"},
 	}
 	for _, p := range pinned {
