@@ -19,7 +19,7 @@ BIN := bin/gpudiff
 # and, outside apt's package list (checked by command: nodesource's nodejs
 # conflicts with Debian's npm package), node + npm for Dawn (Tint) through
 # its node binding, the npm package `webgpu` pinned in package-lock.json.
-DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev spirv-tools spirv-headers vulkan-tools \
+DEB_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev chromium libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libegl-dev libgles-dev spirv-tools spirv-headers vulkan-tools \
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb xauth
 
 # Mesa 25 beside the system's Mesa 22 (issue 37; harness.DriverSets, README

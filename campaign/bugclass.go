@@ -80,7 +80,7 @@ var bugClasses = []BugClass{
 		// render's statement generator draws loops too.
 		Profiles: profilesOf(kernelProfiles, entryProfiles, []string{"render"})},
 	{ID: "switch", Doc: "a switch statement",
-		Sources: []string{"GraphicsFuzz CTS tests: 15 with switch", "Dawn toggle vulkan_polyfill_switch_with_if", "findings/lavapipe_switch_in_loop.wgsl"},
+		Sources: []string{"GraphicsFuzz CTS tests: 15 with switch", "Dawn toggle vulkan_polyfill_switch_with_if", "findings/lavapipe_switch_in_loop.wgsl", "findings/compute/mesa_glsl_continue_nested_switch.wgsl"},
 		Reach:   "Stmt.Switch in every kernel profile (control, loops weight it up); dispatch: the switch on an implementation tag",
 		// Compute programs' per-invocation statements draw switches as well.
 		Profiles: profilesOf(kernelProfiles, entryProfiles, []string{"render"})},

@@ -370,6 +370,18 @@ func TestKnownFamily(t *testing.T) {
 	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/mul.u32+pack4xU8.u32+unpack4xU8.u32"), "Tint's GLSL")
 	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/mul.u32+pack4xI8.i32+unpack4xI8.u32"), "the signed forms are right")
 
+	// Mesa's GLSL continue-in-nested-switch finding: its campaign signature
+	// (gpudiff's SPIR-V on wgpu-gl) and the family on naga's GLSL paths,
+	// not on Tint's GLSL nor for a loop without a switch.
+	const cont = "findings/compute/mesa_glsl_continue_nested_switch.wgsl"
+	_, finding = KnownBy(known, "spirv/wgpu-gl:llvmpipe/if+switch+loop+break+continue+add.i32+lt.i32+not.bool")
+	assert.Equal(t, cont, finding)
+	entry, finding = KnownBy(known, "vendor/deno-gl:llvmpipe-mesa25/switch+loop+break+continue+add.i32")
+	assert.Equal(t, "vendor/deno-gl:*/*switch+loop*continue*", entry)
+	assert.Equal(t, cont, finding)
+	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/switch+loop+break+continue+add.i32"), "Tint's GLSL")
+	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/if+loop+break+continue+add.i32"), "no switch")
+
 	t.Setenv(flatten.FaultEnv, "retest-else")
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)

@@ -167,6 +167,14 @@ var computeFindings = map[string]struct {
 		func(r oracle.Judged) bool {
 			return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:")
 		}, false},
+	// Mesa's GLSL compiler loses a continue nested two switches deep in a
+	// loop: every naga GLSL path (wgpu-gl WGSL and gpudiff's SPIR-V,
+	// deno-gl), Mesa 22 and 25, original only (the twin has neither
+	// switch nor continue); Tint's GLSL agrees.
+	"mesa_glsl_continue_nested_switch.wgsl": {`{"out": [1, 1]}`,
+		func(r oracle.Judged) bool {
+			return strings.HasPrefix(r.Adapter, "wgpu-gl:") || strings.HasPrefix(r.Adapter, "deno-gl:")
+		}, true},
 	// naga's GLSL writer leaves pack4xU8 / pack4xU8Clamp unparenthesized
 	// (an OR of shifted bytes), so a neighbouring * binds to one byte:
 	// deno-gl (naga 29), original and twin; the signed forms are right,
