@@ -101,7 +101,7 @@ func CaseFileName(f check.Finding, hash string) string {
 // constructs is "straight". A form is never hashed, however long (an
 // unshrunk program, one whose shrinking a deadline cut short, a bug that
 // needs many operations): a family pattern such as "*workgroupBarrier*"
-// must see the constructs of every form (LegacyForm is the hashed form
+// must see the constructs of every form (LegacySignature gives the hashed form
 // earlier versions gave such programs, which a baseline may still hold).
 // A form never holds '/', '#', a blank or a path.Match metacharacter.
 //
