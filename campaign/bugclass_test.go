@@ -382,6 +382,18 @@ func TestKnownFamily(t *testing.T) {
 	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/switch+loop+break+continue+add.i32"), "Tint's GLSL")
 	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/if+loop+break+continue+add.i32"), "no switch")
 
+	// lavapipe's product of two transposes: the crash met at --seed 302
+	// --profile compute, program 56 (a long, barely shrunk form), known
+	// through the family; not a crash elsewhere, nor without a transpose.
+	const tr = "findings/compute/lavapipe_transpose_times_transpose.wgsl"
+	entry, finding = KnownBy(known, "crash/wgpu-vulkan:llvmpipe/add.mat3x4<f32>+add.u32+clamp.f32+conv.f32.u32+dynindex+max.u32+min.u32+mul.mat3x2<f32>+mul.mat4x2<f32>+mul.u32+or.u32+rem.u32+sub.u32+swizzle+transpose.mat2x4<f32>+transpose.mat3x2<f32>+transpose.mat4x3<f32>+workgroupBarrier+xor.u32")
+	assert.Equal(t, "crash/*-vulkan:llvmpipe*/*mul.mat*transpose.mat*", entry)
+	assert.Equal(t, tr, finding)
+	assert.True(t, known.Known("crash/deno-vulkan:llvmpipe-mesa25/mul.mat2x3<f32>+transpose.mat3x2<f32>"))
+	assert.False(t, known.Known("crash/wgpu-vulkan:swiftshader/mul.mat2x3<f32>+transpose.mat3x2<f32>"), "SwiftShader")
+	assert.False(t, known.Known("crash/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>"), "no transpose")
+	assert.False(t, known.Known("vendor/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>+transpose.mat3x2<f32>"), "a wrong result")
+
 	t.Setenv(flatten.FaultEnv, "retest-else")
 	prof, err := gen.LookupProfile("default")
 	require.NoError(t, err)
