@@ -63,8 +63,8 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 	// WGSL language extensions: only the WGSL front end meets them
 	// (gpudiff's SPIR-V spells the packed 4x8 builtins in bit operations).
 	if format == oracle.FormatWGSL {
-		if where := packed4x8Use(m, fn); where != "" {
-			add(harness.Need{Kind: harness.NeedLanguageFeature, Arg: harness.LanguageFeaturePacked4x8, Where: where})
+		for _, c := range m.LanguageFeatureUses(fn) {
+			add(harness.Need{Kind: harness.NeedLanguageFeature, Arg: c.Fn.Info().LanguageFeature, Where: fmt.Sprintf("%s at %s", c.Fn, c.Pos)})
 		}
 	}
 	samplers := map[string]map[string]bool{} // texture → samplers it is sampled with
@@ -137,31 +137,6 @@ func moduleNeeds(m *ir.Module, fn string, format oracle.Format, mode string) []h
 		add(harness.Need{Kind: harness.NeedSamplersPerTexture, Where: samplerPos[t]})
 	}
 	return needs
-}
-
-// packed4x8Use is where function fn of m (with its callees) first calls a
-// builtin of the packed_4x8_integer_dot_product language extension,
-// "pack4xI8 at 5:12", or "" when it calls none.
-func packed4x8Use(m *ir.Module, fn string) string {
-	where := ""
-	for _, f := range m.CallGraph(fn) {
-		ir.Inspect(f.Body, func(n ir.Node) bool {
-			if where != "" {
-				return false
-			}
-			if c, ok := n.(*ir.BuiltinCall); ok {
-				switch c.Fn {
-				case ir.BPack4xI8, ir.BPack4xU8, ir.BPack4xI8Clamp, ir.BPack4xU8Clamp, ir.BUnpack4xI8, ir.BUnpack4xU8:
-					where = fmt.Sprintf("%s at %s", c.Fn, c.Pos)
-				}
-			}
-			return true
-		})
-		if where != "" {
-			break
-		}
-	}
-	return where
 }
 
 // judgeRejections decides each compile error among runs (see above):

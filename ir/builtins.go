@@ -187,6 +187,11 @@ type BuiltinInfo struct {
 	ULP  float64
 	Abs  float64
 	Spec string // WGSL spec anchor (#…), accuracy rule, or inherited-from expression
+	// LanguageFeature is the WGSL language extension a call needs (WGSL
+	// #language-extensions-sec; an implementation lists those it takes in
+	// WebGPU's wgslLanguageFeatures), "" for core builtins:
+	// LanguagePacked4x8 for pack4xI8 … unpack4xU8.
+	LanguageFeature string
 	// sig types a call; it returns the result type or an error.
 	sig func(args []*Type) (*Type, error)
 }
@@ -196,6 +201,10 @@ type BuiltinInfo struct {
 func (i *BuiltinInfo) Pure() bool {
 	return i.Class == ClassMath || i.Class == ClassBits || i.Class == ClassLogic || i.Class == ClassPack
 }
+
+// LanguagePacked4x8 is the WGSL language extension of the packed 4x8
+// integer builtins (WGSL #language-extension-packed-4x8-integer-dot-product).
+const LanguagePacked4x8 = "packed_4x8_integer_dot_product"
 
 // Builtins is the builtin table.
 var Builtins [numBuiltins]BuiltinInfo
@@ -298,6 +307,10 @@ func init() {
 			}
 			return d.out, nil
 		})
+		switch d.b {
+		case BPack4xI8, BPack4xU8, BPack4xI8Clamp, BPack4xU8Clamp, BUnpack4xI8, BUnpack4xU8:
+			Builtins[d.b].LanguageFeature = LanguagePacked4x8
+		}
 	}
 
 	for _, d := range []struct {

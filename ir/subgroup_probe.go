@@ -28,6 +28,26 @@ func (m *Module) UsesSubgroups(name string) bool {
 	return false
 }
 
+// LanguageFeatureUses returns, for each WGSL language extension the call
+// graph of the function name needs (BuiltinInfo.LanguageFeature), its
+// first call in call-graph order; nil when it needs none.
+func (m *Module) LanguageFeatureUses(name string) []*BuiltinCall {
+	var uses []*BuiltinCall
+	seen := map[string]bool{}
+	for _, f := range m.CallGraph(name) {
+		Inspect(f.Body, func(n Node) bool {
+			if c, ok := n.(*BuiltinCall); ok {
+				if lf := c.Fn.Info().LanguageFeature; lf != "" && !seen[lf] {
+					seen[lf] = true
+					uses = append(uses, c)
+				}
+			}
+			return true
+		})
+	}
+	return uses
+}
+
 // UsesF16 reports whether the call graph of the function name, or a
 // binding it uses, has an f16 type: the module needs `enable f16;` and an
 // adapter with WebGPU's "shader-f16" feature.
