@@ -358,41 +358,55 @@ func TestKnownFamily(t *testing.T) {
 		assert.False(t, known.Known(other), other)
 	}
 
-	// naga's GLSL pack4xU8 precedence finding: its own signature (the
-	// data profile's campaign, seed 2028 program 24), and its family on
-	// naga 29's GLSL — pack4xU8Clamp too — but not on Tint's GLSL.
-	const pack = "findings/compute/naga_glsl_pack4x8_precedence.wgsl"
-	_, finding = KnownBy(known, "vendor/deno-gl:llvmpipe/add.u32+pack4xU8.u32+shl.u32+unpack4xU8.u32")
-	assert.Equal(t, pack, finding)
-	entry, finding = KnownBy(known, "vendor/deno-gl:llvmpipe-mesa25/mul.u32+pack4xU8Clamp.u32+unpack4xU8.u32")
-	assert.Equal(t, "vendor/deno-gl:*/*pack4xU8*", entry)
-	assert.Equal(t, pack, finding)
-	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/mul.u32+pack4xU8.u32+unpack4xU8.u32"), "Tint's GLSL")
-	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/mul.u32+pack4xI8.i32+unpack4xI8.u32"), "the signed forms are right")
-
-	// Mesa's GLSL continue-in-nested-switch finding: its campaign signature
-	// (gpudiff's SPIR-V on wgpu-gl) and the family on naga's GLSL paths,
-	// not on Tint's GLSL nor for a loop without a switch.
-	const cont = "findings/compute/mesa_glsl_continue_nested_switch.wgsl"
-	_, finding = KnownBy(known, "spirv/wgpu-gl:llvmpipe/if+switch+loop+break+continue+add.i32+lt.i32+not.bool")
-	assert.Equal(t, cont, finding)
-	entry, finding = KnownBy(known, "vendor/deno-gl:llvmpipe-mesa25/switch+loop+break+continue+add.i32")
-	assert.Equal(t, "vendor/deno-gl:*/*switch+loop*continue*", entry)
-	assert.Equal(t, cont, finding)
-	assert.False(t, known.Known("vendor/dawn-gl:llvmpipe/switch+loop+break+continue+add.i32"), "Tint's GLSL")
-	assert.False(t, known.Known("vendor/deno-gl:llvmpipe/if+loop+break+continue+add.i32"), "no switch")
-
-	// lavapipe's product of two transposes: the crash met at --seed 302
-	// --profile compute, program 56 (a long, barely shrunk form), known
-	// through the family; not a crash elsewhere, nor without a transpose.
-	const tr = "findings/compute/lavapipe_transpose_times_transpose.wgsl"
-	entry, finding = KnownBy(known, "crash/wgpu-vulkan:llvmpipe/add.mat3x4<f32>+add.u32+clamp.f32+conv.f32.u32+dynindex+max.u32+min.u32+mul.mat3x2<f32>+mul.mat4x2<f32>+mul.u32+or.u32+rem.u32+sub.u32+swizzle+transpose.mat2x4<f32>+transpose.mat3x2<f32>+transpose.mat4x3<f32>+workgroupBarrier+xor.u32")
-	assert.Equal(t, "crash/*-vulkan:llvmpipe*/*mul.mat*transpose.mat*", entry)
-	assert.Equal(t, tr, finding)
-	assert.True(t, known.Known("crash/deno-vulkan:llvmpipe-mesa25/mul.mat2x3<f32>+transpose.mat3x2<f32>"))
-	assert.False(t, known.Known("crash/wgpu-vulkan:swiftshader/mul.mat2x3<f32>+transpose.mat3x2<f32>"), "SwiftShader")
-	assert.False(t, known.Known("crash/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>"), "no transpose")
-	assert.False(t, known.Known("vendor/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>+transpose.mat3x2<f32>"), "a wrong result")
+	// Three more findings, each with the signature a campaign met it
+	// under (its own, or a barely shrunk re-find), another re-find the
+	// family pattern knows, and signatures it must not swallow.
+	for _, fc := range []struct {
+		finding, met, refind, pattern string
+		unknown                       map[string]string // signature → why it is not this finding
+	}{
+		{ // naga 29's GLSL pack4xU8 (data profile, seed 2028 program 24)
+			finding: "findings/compute/naga_glsl_pack4x8_precedence.wgsl",
+			met:     "vendor/deno-gl:llvmpipe/add.u32+pack4xU8.u32+shl.u32+unpack4xU8.u32",
+			refind:  "vendor/deno-gl:llvmpipe-mesa25/mul.u32+pack4xU8Clamp.u32+unpack4xU8.u32",
+			pattern: "vendor/deno-gl:*/*pack4xU8*",
+			unknown: map[string]string{
+				"vendor/dawn-gl:llvmpipe/mul.u32+pack4xU8.u32+unpack4xU8.u32": "Tint's GLSL",
+				"vendor/deno-gl:llvmpipe/mul.u32+pack4xI8.i32+unpack4xI8.u32": "the signed forms are right",
+			},
+		},
+		{ // Mesa's GLSL continue two switches deep (default, seed 2028 program 16)
+			finding: "findings/compute/mesa_glsl_continue_nested_switch.wgsl",
+			met:     "spirv/wgpu-gl:llvmpipe/if+switch+loop+break+continue+add.i32+lt.i32+not.bool",
+			refind:  "vendor/deno-gl:llvmpipe-mesa25/switch+loop+break+continue+add.i32",
+			pattern: "vendor/deno-gl:*/*switch+loop*continue*",
+			unknown: map[string]string{
+				"vendor/dawn-gl:llvmpipe/switch+loop+break+continue+add.i32": "Tint's GLSL",
+				"vendor/deno-gl:llvmpipe/if+loop+break+continue+add.i32":     "no switch",
+			},
+		},
+		{ // lavapipe's product of two transposes (compute, seed 302 program 56)
+			finding: "findings/compute/lavapipe_transpose_times_transpose.wgsl",
+			met:     "crash/wgpu-vulkan:llvmpipe/add.mat3x4<f32>+add.u32+clamp.f32+conv.f32.u32+dynindex+max.u32+min.u32+mul.mat3x2<f32>+mul.mat4x2<f32>+mul.u32+or.u32+rem.u32+sub.u32+swizzle+transpose.mat2x4<f32>+transpose.mat3x2<f32>+transpose.mat4x3<f32>+workgroupBarrier+xor.u32",
+			refind:  "crash/deno-vulkan:llvmpipe-mesa25/mul.mat2x3<f32>+transpose.mat3x2<f32>",
+			pattern: "crash/*-vulkan:llvmpipe*/*mul.mat*transpose.mat*",
+			unknown: map[string]string{
+				"crash/wgpu-vulkan:swiftshader/mul.mat2x3<f32>+transpose.mat3x2<f32>": "SwiftShader",
+				"crash/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>":                          "no transpose",
+				"vendor/wgpu-vulkan:llvmpipe/mul.mat2x3<f32>+transpose.mat3x2<f32>":   "a wrong result",
+			},
+		},
+	} {
+		for _, sig := range []string{fc.met, fc.refind} {
+			_, finding = KnownBy(known, sig)
+			assert.Equal(t, fc.finding, finding, sig)
+		}
+		entry, _ = KnownBy(known, fc.refind)
+		assert.Equal(t, fc.pattern, entry, fc.refind)
+		for sig, why := range fc.unknown {
+			assert.False(t, known.Known(sig), "%s: %s", sig, why)
+		}
+	}
 
 	t.Setenv(flatten.FaultEnv, "retest-else")
 	prof, err := gen.LookupProfile("default")

@@ -129,10 +129,7 @@ const legacyFormBytes = 128
 // a failure when it knows either.
 func LegacySignature(sig string) (string, bool) {
 	i := strings.LastIndexByte(sig, '/')
-	form := sig[i+1:]
-	if strings.HasPrefix(sig, string(check.ClassCompileError)+"/") && strings.Count(sig, "/") == 3 && strings.HasPrefix(form, "m") {
-		return sig, false
-	}
+	form := sig[i+1:] // a message signature's "m" and 16 hex digits is never that long
 	if len(form) <= legacyFormBytes {
 		return sig, false
 	}
